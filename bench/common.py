@@ -1,0 +1,68 @@
+"""Timing helpers for bench/: best-of medians, memory bandwidth, and op runners over pre-built tensors."""
+import os
+import time
+
+import numpy as np
+
+
+def threads():
+    return int(os.environ.get("OMP_NUM_THREADS", "2"))
+
+
+def timeit(fn, min_time=0.25, repeat=5):
+    """Median seconds per call over `repeat` rounds, each at least `min_time` long (after one warm-up)."""
+    fn()
+    samples = []
+    for _ in range(repeat):
+        n, t0 = 0, time.perf_counter()
+        while True:
+            fn()
+            n += 1
+            dt = time.perf_counter() - t0
+            if dt >= min_time:
+                break
+        samples.append(dt / n)
+    return float(np.median(samples))
+
+
+_BW = None
+
+
+def memory_bandwidth():
+    """Copy bandwidth in bytes/s (read + write) of a 256 MiB array copy, with torch at `threads()` when present."""
+    global _BW
+    if _BW is None:
+        n = 256 << 20
+        try:
+            import torch
+
+            torch.set_num_threads(threads())
+            a = torch.ones(n // 4, dtype=torch.float32)
+            b = torch.empty_like(a)
+            t = timeit(lambda: b.copy_(a), min_time=0.5, repeat=3)
+        except ImportError:
+            a = np.ones(n // 4, np.float32)
+            b = np.empty_like(a)
+            t = timeit(lambda: np.copyto(b, a), min_time=0.5, repeat=3)
+        _BW = 2 * n / t
+    return _BW
+
+
+def op_runner(op, *args):
+    """A closure running both phases of aclnn<op> on pre-built AclTensors (no host<->device copies timed)."""
+    import pyaclnn
+
+    def run():
+        pyaclnn.launch(op, *args)
+
+    return run
+
+
+def torch_or_none():
+    try:
+        import torch
+
+        torch.set_num_threads(threads())
+        return torch
+    except ImportError:
+        return None

@@ -1,0 +1,24 @@
+/* pyaclnn: 2-D grid sampling (aclnnGridSampler2D). */
+#ifndef PYACLNN_ACLNNOP_ACLNN_GRID_SAMPLER2D_H
+#define PYACLNN_ACLNNOP_ACLNN_GRID_SAMPLER2D_H
+
+#include "aclnn/aclnn_base.h"
+#include "aclnnop/aclnn_util.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+ACLNN_API aclnnStatus aclnnGridSampler2DGetWorkspaceSize(const aclTensor *input, const aclTensor *grid,
+                                                         int64_t interpolationMode, int64_t paddingMode,
+                                                         bool alignCorners, aclTensor *out, uint64_t *workspaceSize,
+                                                         aclOpExecutor **executor);
+
+ACLNN_API aclnnStatus aclnnGridSampler2D(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
+                                         aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,15 @@
+#include "common/shape.h"
+
+bool acl_numel(const int64_t *dims, int64_t n, int64_t *out) {
+    int64_t p = 1;
+    bool ok = true;
+    for (int64_t i = 0; i < n; i++) {
+        if (dims[i] < 0) return false;
+        if (dims[i] == 0) { *out = 0; p = 0; }
+        if (ok && p != 0 && !acl_mul_i64(p, dims[i], &p)) ok = false;
+    }
+    /* A zero dim makes the count 0 even if an earlier partial product overflowed. */
+    if (p == 0) { *out = 0; return true; }
+    *out = p;
+    return ok;
+}

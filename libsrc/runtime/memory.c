@@ -1,0 +1,239 @@
+/* "Device" memory is host memory. Every live allocation is kept in an address-ordered table, so a free of an
+ * unknown pointer, a double free, a copy that runs past an allocation and a tensor view outside its memory
+ * are reported instead of corrupting memory (SPEC Decision 6). */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/status.h"
+#include "runtime/runtime.h"
+
+typedef enum { MEM_DEVICE = 1, MEM_HOST = 2, MEM_REGISTERED = 3 } mem_kind;
+typedef struct { uintptr_t base; uint64_t size; mem_kind kind; } mem_block;
+
+static pthread_mutex_t g_mem_lock = PTHREAD_MUTEX_INITIALIZER;
+static mem_block *g_blocks;
+static size_t g_n, g_cap;
+static uint64_t g_device_bytes;
+
+bool acl_mem_guards_enabled(void) {
+    static int cached = -1;
+    if (cached < 0) {
+        const char *s = getenv("PYACLNN_UNCHECKED_MEMORY");
+        cached = !(s && s[0] == '1');
+    }
+    return cached != 0;
+}
+
+/* index of the last block with base <= p, or -1; lock held */
+static ptrdiff_t find_le(uintptr_t p) {
+    size_t lo = 0, hi = g_n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (g_blocks[mid].base <= p) lo = mid + 1; else hi = mid;
+    }
+    return (ptrdiff_t)lo - 1;
+}
+
+static bool insert_block(uintptr_t base, uint64_t size, mem_kind kind) {
+    if (g_n == g_cap) {
+        size_t nc = g_cap ? g_cap * 2 : 256;
+        mem_block *nb = realloc(g_blocks, nc * sizeof *nb);
+        if (!nb) return false;
+        g_blocks = nb;
+        g_cap = nc;
+    }
+    size_t at = (size_t)(find_le(base) + 1);
+    memmove(g_blocks + at + 1, g_blocks + at, (g_n - at) * sizeof *g_blocks);
+    g_blocks[at] = (mem_block){base, size, kind};
+    g_n++;
+    if (kind == MEM_DEVICE) g_device_bytes += size;
+    return true;
+}
+
+/* Removes the block starting exactly at p with that kind; returns whether it existed. Lock held. */
+static bool remove_block(uintptr_t p, mem_kind kind) {
+    ptrdiff_t i = find_le(p);
+    if (i < 0 || g_blocks[i].base != p || g_blocks[i].kind != kind) return false;
+    if (kind == MEM_DEVICE) g_device_bytes -= g_blocks[i].size;
+    memmove(g_blocks + i, g_blocks + i + 1, (g_n - (size_t)i - 1) * sizeof *g_blocks);
+    g_n--;
+    return true;
+}
+
+bool acl_mem_contains(const void *p, uint64_t len) {
+    uintptr_t a = (uintptr_t)p;
+    pthread_mutex_lock(&g_mem_lock);
+    ptrdiff_t i = find_le(a);
+    bool ok = false;
+    if (i >= 0) {
+        uint64_t off = a - g_blocks[i].base;
+        ok = off <= g_blocks[i].size && len <= g_blocks[i].size - off;
+    }
+    pthread_mutex_unlock(&g_mem_lock);
+    return ok;
+}
+
+static aclError do_alloc(void **ptr, size_t size, mem_kind kind) {
+    if (!ptr) return ACL_REPORT(ACL_ERROR_INVALID_PARAM, "the output pointer must not be NULL");
+    if (size == 0) return ACL_REPORT(ACL_ERROR_INVALID_PARAM, "size must be greater than 0");
+    /* As on hardware: round up to 32 bytes and add 32 bytes of padding; align to 64. */
+    if (size > SIZE_MAX - 128) return ACL_REPORT(ACL_ERROR_RT_MEMORY_ALLOCATION, "size %zu is too large", size);
+    size_t padded = ((size + 31) / 32) * 32 + 32;
+    padded = (padded + 63) / 64 * 64;
+    void *p = aligned_alloc(64, padded);
+    if (!p) return ACL_REPORT(ACL_ERROR_RT_MEMORY_ALLOCATION, "cannot allocate %zu bytes", size);
+    pthread_mutex_lock(&g_mem_lock);
+    bool ok = insert_block((uintptr_t)p, size, kind);
+    pthread_mutex_unlock(&g_mem_lock);
+    if (!ok) {
+        free(p);
+        return ACL_REPORT(ACL_ERROR_RT_MEMORY_ALLOCATION, "out of memory recording the allocation");
+    }
+    *ptr = p;
+    return ACL_SUCCESS;
+}
+
+static aclError do_free(void *p, mem_kind kind, const char *what) {
+    if (!p) return ACL_REPORT(ACL_ERROR_INVALID_PARAM, "the pointer to free must not be NULL");
+    pthread_mutex_lock(&g_mem_lock);
+    bool ok = remove_block((uintptr_t)p, kind);
+    pthread_mutex_unlock(&g_mem_lock);
+    if (!ok) return ACL_REPORT(ACL_ERROR_RT_PARAM_INVALID, "%p was not returned by %s or was already freed", p, what);
+    free(p);
+    return ACL_SUCCESS;
+}
+
+aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy) {
+    acl_set_api("aclrtMalloc");
+    (void)policy; /* policy only selects the page type on hardware */
+    return do_alloc(devPtr, size, MEM_DEVICE);
+}
+
+aclError aclrtFree(void *devPtr) {
+    acl_set_api("aclrtFree");
+    return do_free(devPtr, MEM_DEVICE, "aclrtMalloc");
+}
+
+aclError aclrtMallocHost(void **hostPtr, size_t size) {
+    acl_set_api("aclrtMallocHost");
+    return do_alloc(hostPtr, size, MEM_HOST);
+}
+
+aclError aclrtFreeHost(void *hostPtr) {
+    acl_set_api("aclrtFreeHost");
+    return do_free(hostPtr, MEM_HOST, "aclrtMallocHost");
+}
+
+aclError aclrtHostRegister(void *ptr, uint64_t size, aclrtHostRegisterType type, void **devPtr) {
+    acl_set_api("aclrtHostRegister");
+    if (!ptr || !devPtr) return ACL_REPORT(ACL_ERROR_INVALID_PARAM, "ptr and devPtr must not be NULL");
+    if (size == 0) return ACL_REPORT(ACL_ERROR_INVALID_PARAM, "size must be greater than 0");
+    if (type != ACL_HOST_REGISTER_MAPPED) return ACL_REPORT(ACL_ERROR_INVALID_PARAM, "type %d is not supported", (int)type);
+    if ((uintptr_t)ptr > UINTPTR_MAX - size) return ACL_REPORT(ACL_ERROR_INVALID_PARAM, "ptr + size overflows");
+    pthread_mutex_lock(&g_mem_lock);
+    uintptr_t a = (uintptr_t)ptr;
+    ptrdiff_t i = find_le(a + size - 1);
+    bool overlap = i >= 0 && g_blocks[i].base + g_blocks[i].size > a;
+    bool ok = !overlap && insert_block(a, size, MEM_REGISTERED);
+    pthread_mutex_unlock(&g_mem_lock);
+    if (overlap) return ACL_REPORT(ACL_ERROR_RT_PARAM_INVALID, "[%p, +%llu) overlaps memory that is already known", ptr,
+                                   (unsigned long long)size);
+    if (!ok) return ACL_REPORT(ACL_ERROR_RT_MEMORY_ALLOCATION, "out of memory recording the registration");
+    *devPtr = ptr;
+    return ACL_SUCCESS;
+}
+
+aclError aclrtHostUnregister(void *ptr) {
+    acl_set_api("aclrtHostUnregister");
+    if (!ptr) return ACL_REPORT(ACL_ERROR_INVALID_PARAM, "ptr must not be NULL");
+    pthread_mutex_lock(&g_mem_lock);
+    bool ok = remove_block((uintptr_t)ptr, MEM_REGISTERED);
+    pthread_mutex_unlock(&g_mem_lock);
+    if (!ok) return ACL_REPORT(ACL_ERROR_RT_PARAM_INVALID, "%p is not registered with aclrtHostRegister", ptr);
+    return ACL_SUCCESS;
+}
+
+/* dst side / src side is device memory for the given copy kind */
+static void kind_sides(aclrtMemcpyKind kind, bool *dst_dev, bool *src_dev) {
+    *dst_dev = kind == ACL_MEMCPY_HOST_TO_DEVICE || kind == ACL_MEMCPY_DEVICE_TO_DEVICE ||
+               kind == ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE || kind == ACL_MEMCPY_INNER_DEVICE_TO_DEVICE ||
+               kind == ACL_MEMCPY_INTER_DEVICE_TO_DEVICE;
+    *src_dev = kind == ACL_MEMCPY_DEVICE_TO_HOST || kind == ACL_MEMCPY_DEVICE_TO_DEVICE ||
+               kind == ACL_MEMCPY_INNER_DEVICE_TO_DEVICE || kind == ACL_MEMCPY_INTER_DEVICE_TO_DEVICE;
+}
+
+static aclError do_memcpy(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind) {
+    if (count == 0) return ACL_SUCCESS;
+    if (!dst) return ACL_REPORT(ACL_ERROR_INVALID_PARAM, "dst must not be NULL");
+    if (!src) return ACL_REPORT(ACL_ERROR_INVALID_PARAM, "src must not be NULL");
+    if ((int)kind < 0 || (int)kind > ACL_MEMCPY_INTER_DEVICE_TO_DEVICE)
+        return ACL_REPORT(ACL_ERROR_INVALID_PARAM, "kind %d is not a valid aclrtMemcpyKind", (int)kind);
+    if (count > destMax)
+        return ACL_REPORT(ACL_ERROR_RT_PARAM_INVALID, "count %zu is larger than destMax %zu", count, destMax);
+    if (acl_mem_guards_enabled()) {
+        bool dst_dev, src_dev;
+        kind_sides(kind, &dst_dev, &src_dev);
+        if (dst_dev && !acl_mem_contains(dst, count))
+            return ACL_REPORT(ACL_ERROR_RT_PARAM_INVALID,
+                              "dst [%p, +%zu) is not inside one device allocation (kind %d)", dst, count, (int)kind);
+        if (src_dev && !acl_mem_contains(src, count))
+            return ACL_REPORT(ACL_ERROR_RT_PARAM_INVALID,
+                              "src [%p, +%zu) is not inside one device allocation (kind %d)", src, count, (int)kind);
+    }
+    memmove(dst, src, count);
+    return ACL_SUCCESS;
+}
+
+aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind) {
+    acl_set_api("aclrtMemcpy");
+    return do_memcpy(dst, destMax, src, count, kind);
+}
+
+aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind,
+                          aclrtStream stream) {
+    acl_set_api("aclrtMemcpyAsync");
+    if (!acl_stream_valid(stream)) return ACL_REPORT(ACL_ERROR_RT_PARAM_INVALID, "stream %p is not a live stream", stream);
+    return do_memcpy(dst, destMax, src, count, kind);
+}
+
+static aclError do_memset(void *devPtr, size_t maxCount, int32_t value, size_t count) {
+    if (!devPtr) return ACL_REPORT(ACL_ERROR_INVALID_PARAM, "devPtr must not be NULL");
+    if (count == 0) return ACL_SUCCESS;
+    if (count > maxCount)
+        return ACL_REPORT(ACL_ERROR_RT_PARAM_INVALID, "count %zu is larger than maxCount %zu", count, maxCount);
+    if (acl_mem_guards_enabled() && !acl_mem_contains(devPtr, count))
+        return ACL_REPORT(ACL_ERROR_RT_PARAM_INVALID, "[%p, +%zu) is not inside one device allocation", devPtr, count);
+    memset(devPtr, value, count);
+    return ACL_SUCCESS;
+}
+
+aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count) {
+    acl_set_api("aclrtMemset");
+    return do_memset(devPtr, maxCount, value, count);
+}
+
+aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value, size_t count, aclrtStream stream) {
+    acl_set_api("aclrtMemsetAsync");
+    if (!acl_stream_valid(stream)) return ACL_REPORT(ACL_ERROR_RT_PARAM_INVALID, "stream %p is not a live stream", stream);
+    return do_memset(devPtr, maxCount, value, count);
+}
+
+aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free_bytes, size_t *total) {
+    acl_set_api("aclrtGetMemInfo");
+    if (!free_bytes || !total) return ACL_REPORT(ACL_ERROR_INVALID_PARAM, "free and total must not be NULL");
+    if ((int)attr < 0 || (int)attr > ACL_HBM_MEM_P2P_NORMAL)
+        return ACL_REPORT(ACL_ERROR_INVALID_PARAM, "attr %d is not a valid aclrtMemAttr", (int)attr);
+    uint64_t cap = 64ull << 30; /* an Atlas A2 card's HBM */
+    const char *s = getenv("PYACLNN_DEVICE_MEMORY");
+    if (s && *s) {
+        unsigned long long v = strtoull(s, NULL, 10);
+        if (v > 0) cap = v;
+    }
+    pthread_mutex_lock(&g_mem_lock);
+    uint64_t used = g_device_bytes;
+    pthread_mutex_unlock(&g_mem_lock);
+    *total = (size_t)cap;
+    *free_bytes = (size_t)(used < cap ? cap - used : 0);
+    return ACL_SUCCESS;
+}

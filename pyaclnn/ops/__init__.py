@@ -1,0 +1,9 @@
+"""Public numpy API of every op (one module per op family) and the shared launcher."""
+from ._common import launch
+from .avg_pool import *  # noqa: F401,F403
+from .grid_sampler import *  # noqa: F401,F403
+from .msda import *  # noqa: F401,F403
+from .upsample import *  # noqa: F401,F403
+from . import avg_pool, grid_sampler, msda, upsample
+
+__all__ = ["launch"] + avg_pool.__all__ + grid_sampler.__all__ + msda.__all__ + upsample.__all__

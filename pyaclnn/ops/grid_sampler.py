@@ -1,0 +1,2 @@
+"""(filled in by its op issue)"""
+__all__ = []
