@@ -104,7 +104,7 @@ bench: lib
 	$(PYTHON) bench/run.py $(BENCH_ARGS)
 
 # Library and tests under AddressSanitizer + UBSan (Python tests run with the sanitizer runtime preloaded).
-asan:
+asan: lib install
 	$(MAKE) BUILD=build/asan OPT=-O1 SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" lib
 	ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  LD_PRELOAD="$$($(CC) -print-file-name=libasan.so) $$($(CC) -print-file-name=libubsan.so)" \
