@@ -20,7 +20,7 @@ WARN       := -Wall -Wextra -Werror -Wno-unused-parameter
 CFLAGS_ALL := -std=c11 $(OPT) -g -fPIC -fopenmp -fvisibility=hidden -ffp-contract=off -DFUNC_VISIBILITY \
               -D_GNU_SOURCE $(WARN) -Iinclude -Ilibsrc $(SAN) $(CFLAGS)
 CXXFLAGS_ALL := -std=c++11 $(OPT) -g -fPIC -fvisibility=hidden $(WARN) -Iinclude -Ilibsrc $(SAN) $(CXXFLAGS)
-LDFLAGS_ALL := -shared -fopenmp -Wl,-soname,$(LIBNAME) -Wl,--exclude-libs,ALL -Wl,-z,defs $(SAN) $(LDFLAGS)
+LDFLAGS_ALL := -shared -fopenmp -Wl,-soname,$(LIBNAME) -Wl,--exclude-libs,ALL -Wl,-z,defs -Wl,-z,nodelete $(SAN) $(LDFLAGS)
 
 C_SRCS     := $(sort $(wildcard libsrc/common/*.c libsrc/runtime/*.c libsrc/meta/*.c libsrc/ops/*.c \
                                 libsrc/kernels/*.c libsrc/kernels/ref/*.c))
@@ -46,7 +46,9 @@ $(OBJDIR)/%.o: %.cc $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CXX) $(CXXFLAGS_ALL) -c $< -o $@
 
-$(LIB): $(OBJS)
+# -z nodelete: cffi dlcloses the library at interpreter exit; unloading libgomp under its idle worker threads
+# would crash the process.
+$(LIB): $(OBJS) Makefile
 	@mkdir -p $(dir $@)
 	$(CXX) $(LDFLAGS_ALL) -o $@ $(OBJS)
 
