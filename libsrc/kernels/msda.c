@@ -41,6 +41,16 @@ static msda_io io_for(aclDataType dt) {
     }
 }
 
+/* One element as fp32, inlined (the per-sample loads are too frequent for an indirect call). */
+static inline float ld1(const msda_io *io, const char *p) {
+    if (io->es == 4) {
+        float v;
+        memcpy(&v, p, 4);
+        return v;
+    }
+    return io->load1(p);
+}
+
 static inline const char *elem(const msda_ten *t, const msda_io *io, int64_t off) { return t->base + off * io->es; }
 
 /* ---- levels: read from device memory at run time, truncated to int32 like the hardware cast ---- */
@@ -108,8 +118,12 @@ static const float k_zero_row[MSDA_MAX_C] __attribute__((aligned(64)));
 
 bool msda_plan_scratch(const msda_problem *p, bool backward, int64_t nslots, msda_scratch *s) {
     memset(s, 0, sizeof *s);
-    s->stage_value = !(p->value.dtype == ACL_FLOAT && p->value.st[3] == 1);
-    s->stage_gv = backward && !(p->gv.dtype == ACL_FLOAT && p->gv.st[3] == 1);
+    /* Always staged when there is more than one head: value[b, :, h, :] rows are nh*C apart, and a contiguous
+     * fp32 copy (and accumulator) keeps the sampling's working set dense in cache and TLB. */
+    bool dense_v = p->value.dtype == ACL_FLOAT && p->value.st[3] == 1 && p->value.st[1] == p->C;
+    bool dense_g = p->gv.dtype == ACL_FLOAT && p->gv.st[3] == 1 && p->gv.st[1] == p->C;
+    s->stage_value = !dense_v;
+    s->stage_gv = backward && !dense_g;
     int64_t kc, per = 0;
     if (!__builtin_mul_overflow(p->K, p->C, &kc)) {
         if (s->stage_value) per += kc;
@@ -198,8 +212,8 @@ static void bwd_owner(const msda_problem *p, const msda_scratch *s, const msda_l
         for (int64_t l = 0; l < p->nl; l++) {
             for (int64_t pt = 0; pt < p->np; pt++) {
                 int64_t lo = lq + l * L->st[3] + pt * L->st[4];
-                float a = aio.load1(elem(A, &aio, aq + l * A->st[3] + pt * A->st[4]));
-                float lx = lio.load1(elem(L, &lio, lo)), ly = lio.load1(elem(L, &lio, lo + L->st[5]));
+                float a = ld1(&aio, elem(A, &aio, aq + l * A->st[3] + pt * A->st[4]));
+                float lx = ld1(&lio, elem(L, &lio, lo)), ly = ld1(&lio, elem(L, &lio, lo + L->st[5]));
                 int64_t key[4];
                 float w[4], f[4], res[3] = {0.0f, 0.0f, 0.0f};
                 float gx = 0.0f, gy = 0.0f;
@@ -250,8 +264,8 @@ static void fwd_owner(const msda_problem *p, const msda_scratch *s, const msda_l
         for (int64_t l = 0; l < p->nl; l++) {
             for (int64_t pt = 0; pt < p->np; pt++) {
                 int64_t lo = lq + l * L->st[3] + pt * L->st[4];
-                float a = aio.load1(elem(A, &aio, aq + l * A->st[3] + pt * A->st[4]));
-                float lx = lio.load1(elem(L, &lio, lo)), ly = lio.load1(elem(L, &lio, lo + L->st[5]));
+                float a = ld1(&aio, elem(A, &aio, aq + l * A->st[3] + pt * A->st[4]));
+                float lx = ld1(&lio, elem(L, &lio, lo)), ly = ld1(&lio, elem(L, &lio, lo + L->st[5]));
                 int64_t key[4];
                 float w[4], f[4];
                 if (!msda_geom(lx, ly, &lv[l], K, key, w, f)) continue;
