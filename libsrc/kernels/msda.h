@@ -1,0 +1,52 @@
+/* Multi-scale deformable attention kernels (forward and backward), shared by
+ * ops/multi_scale_deformable_attn_function.c and ops/multi_scale_deformable_attention_grad.c.
+ *
+ * Layouts (element strides in canonical dim order; any non-negative strides):
+ *   value  (bs, K, nh, C)            loc   (bs, nq, nh, nl, np, 2)   [..,0] = x (x W), [..,1] = y (x H)
+ *   shape  (nl, 2) = (H, W)          attn  (bs, nq, nh, nl, np)
+ *   start  (nl)                      rows  (bs, nq, nh, C): gradOutput (backward) or output (forward)
+ *   gv     (bs, K, nh, C)            gloc  like loc, gattn like attn (backward outputs)
+ *
+ * Parallelism: one owner per (b, h) pair. The owner writes gv[b, :, h, :] (backward) or out[b, :, h, :]
+ * (forward) and every per-sample output of head h in batch b, walking q, l, p in order: no atomics, and
+ * the result does not depend on the thread count. */
+#ifndef PYACLNN_KERNELS_MSDA_H
+#define PYACLNN_KERNELS_MSDA_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "acl/acl_base.h"
+
+#define MSDA_MAX_LEVELS 16
+#define MSDA_MAX_C 256
+
+typedef struct {
+    const char *base; /* first element of the view */
+    aclDataType dtype;
+    int64_t st[6];    /* element strides, canonical order */
+} msda_ten;
+
+typedef struct {
+    int64_t bs, K, nh, C, nl, nq, np;
+    msda_ten value, shape, start, loc, attn, rows;
+    msda_ten gv, gloc, gattn; /* backward only */
+} msda_problem;
+
+/* Per-thread fp32 scratch, owned by the executor (allocated in phase 1). Each slot holds `slot_floats`
+ * floats: a staged fp32 copy of value[b, :, h, :] when value is not fp32 with unit channel stride, then an
+ * fp32 accumulator for gv[b, :, h, :] when gv is not fp32 with unit channel stride. */
+typedef struct {
+    float *buf;
+    int64_t nslots;
+    int64_t slot_floats;
+    bool stage_value, stage_gv;
+} msda_scratch;
+
+/* Scratch plan for a problem (no allocation): sets the flags and slot_floats; false on int64 overflow. */
+bool msda_plan_scratch(const msda_problem *p, bool backward, int64_t nslots, msda_scratch *s);
+
+void msda_forward(const msda_problem *p, const msda_scratch *s);
+void msda_backward(const msda_problem *p, const msda_scratch *s);
+
+#endif

@@ -1,0 +1,218 @@
+/* aclnnMultiScaleDeformableAttentionGrad: gradients of multi-scale deformable attention with respect to value,
+ * sampling locations and attention weights (SPEC section 3.2 / 3.3, Decision 1). */
+#include <stdlib.h>
+
+#include "common/parallel.h"
+#include "common/shape.h"
+#include "kernels/msda.h"
+#include "ops/ops.h"
+
+#include "aclnnop/aclnn_multi_scale_deformable_attention_grad.h"
+
+static const aclDataType k_float_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
+static const aclDataType k_index_dtypes[] = {ACL_INT32, ACL_INT64};
+enum { MAX_C = MSDA_MAX_C, MAX_NQ_EXCL = 500000, MAX_LEVELS = MSDA_MAX_LEVELS, MAX_HEADS = 16, MAX_POINTS = 16 };
+
+typedef struct {
+    int64_t bs, K, nh, C, nl, nq, np;
+    msda_scratch scratch;
+} grad_params;
+
+/* One dimension-equality rule of steps 5/6: `name` dim `i` must equal `want` (what it is compared with). */
+#define CHECK_DIM(t, name, i, want, what)                                                                        \
+    ACLNN_CHECK((t)->dims[i] == (want), ACLNN_ERR_PARAM_INVALID, "%s dim %d is %lld but should equal %s (%lld).", \
+                name, i, (long long)(t)->dims[i], what, (long long)(want))
+
+static aclnnStatus check_params(const aclTensor *value, const aclTensor *spatialShape, const aclTensor *levelStartIndex,
+                                const aclTensor *location, const aclTensor *attnWeight, const aclTensor *gradOutput,
+                                const aclTensor *gradValue, const aclTensor *gradLocation,
+                                const aclTensor *gradAttnWeight, const uint64_t *workspaceSize,
+                                aclOpExecutor *const *executor) {
+    /* 1. NULL pointers, in argument order; then the out-pointers ([EMU]: real code dereferences them) */
+    ACL_TRY(acl_check_tensor(value, "value"));
+    ACL_TRY(acl_check_tensor(spatialShape, "spatialShape"));
+    ACL_TRY(acl_check_tensor(levelStartIndex, "levelStartIndex"));
+    ACL_TRY(acl_check_tensor(location, "location"));
+    ACL_TRY(acl_check_tensor(attnWeight, "attnWeight"));
+    ACL_TRY(acl_check_tensor(gradOutput, "gradOutput"));
+    ACL_TRY(acl_check_tensor(gradValue, "gradValue"));
+    ACL_TRY(acl_check_tensor(gradLocation, "gradLocation"));
+    ACL_TRY(acl_check_tensor(gradAttnWeight, "gradAttnWeight"));
+    ACLNN_CHECK(workspaceSize != NULL, ACLNN_ERR_PARAM_NULLPTR, "workspaceSize must not be NULL.");
+    ACLNN_CHECK(executor != NULL, ACLNN_ERR_PARAM_NULLPTR, "executor must not be NULL.");
+
+    /* 2. dtypes, each on its own (no equality rule between tensors) */
+    const int nf = ACL_COUNT_OF(k_float_dtypes), ni = ACL_COUNT_OF(k_index_dtypes);
+    ACL_TRY(acl_check_dtype_in(value, k_float_dtypes, nf, "value"));
+    ACL_TRY(acl_check_dtype_in(location, k_float_dtypes, nf, "location"));
+    ACL_TRY(acl_check_dtype_in(attnWeight, k_float_dtypes, nf, "attnWeight"));
+    ACL_TRY(acl_check_dtype_in(gradOutput, k_float_dtypes, nf, "gradOutput"));
+    ACL_TRY(acl_check_dtype_in(spatialShape, k_index_dtypes, ni, "spatialShape"));
+    ACL_TRY(acl_check_dtype_in(levelStartIndex, k_index_dtypes, ni, "levelStartIndex"));
+    ACL_TRY(acl_check_dtype_in(gradValue, k_float_dtypes, nf, "gradValue"));
+    ACL_TRY(acl_check_dtype_in(gradLocation, k_float_dtypes, nf, "gradLocation"));
+    ACL_TRY(acl_check_dtype_in(gradAttnWeight, k_float_dtypes, nf, "gradAttnWeight"));
+
+    /* 3. formats: no input may be FRACTAL_NZ */
+    const aclTensor *ins[6] = {value, spatialShape, levelStartIndex, location, attnWeight, gradOutput};
+    static const char *const in_names[6] = {"value", "spatialShape", "levelStartIndex", "location", "attnWeight",
+                                            "gradOutput"};
+    for (int i = 0; i < 6; i++)
+        ACLNN_CHECK(ins[i]->format != ACL_FORMAT_FRACTAL_NZ, ACLNN_ERR_PARAM_INVALID,
+                    "%s format FRACTAL_NZ is not supported.", in_names[i]);
+
+    /* 4. ranks, then the size constraints */
+    ACL_TRY(acl_check_rank(value, 4, "value"));
+    ACL_TRY(acl_check_rank(spatialShape, 2, "spatialShape"));
+    ACLNN_CHECK(spatialShape->dims[1] == 2, ACLNN_ERR_PARAM_INVALID,
+                "spatialShape dim 1 is %lld but should be 2 (H, W per level).", (long long)spatialShape->dims[1]);
+    ACL_TRY(acl_check_rank(levelStartIndex, 1, "levelStartIndex"));
+    ACL_TRY(acl_check_rank(location, 6, "location"));
+    ACLNN_CHECK(location->dims[5] == 2, ACLNN_ERR_PARAM_INVALID,
+                "location dim 5 is %lld but should be 2 (x, y per point).", (long long)location->dims[5]);
+    ACL_TRY(acl_check_rank(attnWeight, 5, "attnWeight"));
+    ACLNN_CHECK(gradOutput->ndim == 3 || gradOutput->ndim == 4, ACLNN_ERR_PARAM_INVALID,
+                "gradOutput should be 3-dimensional (bs, num_queries, num_heads*channels) or 4-dimensional "
+                "(bs, num_queries, num_heads, channels), but it has %llu dimensions.",
+                (unsigned long long)gradOutput->ndim);
+    for (int i = 0; i < 6; i++) ACL_TRY(acl_check_nonneg_dims(ins[i], in_names[i]));
+    const int64_t nh = value->dims[2], C = value->dims[3], nl = spatialShape->dims[0], nq = location->dims[1],
+                  np = location->dims[4];
+    ACLNN_CHECK(C % 8 == 0 && C <= MAX_C, ACLNN_ERR_PARAM_INVALID,
+                "value channels (dim 3) is %lld; it must be a multiple of 8 and at most %d.", (long long)C, MAX_C);
+    ACLNN_CHECK(nq < MAX_NQ_EXCL, ACLNN_ERR_PARAM_INVALID, "location num_queries (dim 1) is %lld; it must be below %d.",
+                (long long)nq, MAX_NQ_EXCL);
+    ACLNN_CHECK(nl <= MAX_LEVELS, ACLNN_ERR_PARAM_INVALID, "spatialShape num_levels (dim 0) is %lld; at most %d.",
+                (long long)nl, MAX_LEVELS);
+    ACLNN_CHECK(nh <= MAX_HEADS, ACLNN_ERR_PARAM_INVALID, "value num_heads (dim 2) is %lld; at most %d.", (long long)nh,
+                MAX_HEADS);
+    ACLNN_CHECK(np <= MAX_POINTS, ACLNN_ERR_PARAM_INVALID, "location num_points (dim 4) is %lld; at most %d.",
+                (long long)np, MAX_POINTS);
+
+    /* 5. cross-tensor consistency */
+    const int64_t bs = value->dims[0];
+    CHECK_DIM(location, "location", 0, bs, "value dim 0 (batch)");
+    CHECK_DIM(attnWeight, "attnWeight", 0, bs, "value dim 0 (batch)");
+    CHECK_DIM(gradOutput, "gradOutput", 0, bs, "value dim 0 (batch)");
+    CHECK_DIM(location, "location", 2, nh, "value dim 2 (num_heads)");
+    CHECK_DIM(attnWeight, "attnWeight", 2, nh, "value dim 2 (num_heads)");
+    CHECK_DIM(levelStartIndex, "levelStartIndex", 0, nl, "spatialShape dim 0 (num_levels)");
+    CHECK_DIM(location, "location", 3, nl, "spatialShape dim 0 (num_levels)");
+    CHECK_DIM(attnWeight, "attnWeight", 3, nl, "spatialShape dim 0 (num_levels)");
+    CHECK_DIM(attnWeight, "attnWeight", 1, nq, "location dim 1 (num_queries)");
+    CHECK_DIM(gradOutput, "gradOutput", 1, nq, "location dim 1 (num_queries)");
+    CHECK_DIM(attnWeight, "attnWeight", 4, np, "location dim 4 (num_points)");
+    if (gradOutput->ndim == 3) {
+        int64_t hc;
+        ACLNN_CHECK(acl_mul_i64(nh, C, &hc), ACLNN_ERR_PARAM_INVALID, "value num_heads*channels overflows int64");
+        CHECK_DIM(gradOutput, "gradOutput", 2, hc, "value num_heads*channels");
+    } else {
+        CHECK_DIM(gradOutput, "gradOutput", 2, nh, "value dim 2 (num_heads)");
+        CHECK_DIM(gradOutput, "gradOutput", 3, C, "value dim 3 (channels)");
+    }
+
+    /* 6. output shapes */
+    ACL_TRY(acl_check_same_shape(value, "value", gradValue, "gradValue"));
+    ACL_TRY(acl_check_same_shape(location, "location", gradLocation, "gradLocation"));
+    ACL_TRY(acl_check_same_shape(attnWeight, "attnWeight", gradAttnWeight, "gradAttnWeight"));
+    return ACLNN_SUCCESS;
+}
+
+static void fill_ten(msda_ten *t, const acl_view *v) {
+    t->base = v->base;
+    t->dtype = v->dtype;
+    for (int i = 0; i < 6; i++) t->st[i] = i < v->ndim ? v->strides[i] : 0;
+}
+
+/* The kernel's problem from the executor's (possibly retargeted) views. gradOutput is seen as (bs, nq, nh, C). */
+static void build_problem(aclOpExecutor *ex, const grad_params *gp, msda_problem *p) {
+    *p = (msda_problem){.bs = gp->bs, .K = gp->K, .nh = gp->nh, .C = gp->C, .nl = gp->nl, .nq = gp->nq, .np = gp->np};
+    fill_ten(&p->value, acl_exec_in(ex, 0));
+    fill_ten(&p->shape, acl_exec_in(ex, 1));
+    fill_ten(&p->start, acl_exec_in(ex, 2));
+    fill_ten(&p->loc, acl_exec_in(ex, 3));
+    fill_ten(&p->attn, acl_exec_in(ex, 4));
+    const acl_view *go = acl_exec_in(ex, 5);
+    fill_ten(&p->rows, go);
+    if (go->ndim == 3) {
+        int64_t hs;
+        /* head stride C*s2; it cannot overflow unless nh == 1, where it is never multiplied by a non-zero h */
+        p->rows.st[3] = go->strides[2];
+        p->rows.st[2] = acl_mul_i64(gp->C, go->strides[2], &hs) ? hs : 0;
+    }
+    fill_ten(&p->gv, acl_exec_out(ex, 0));
+    fill_ten(&p->gloc, acl_exec_out(ex, 1));
+    fill_ten(&p->gattn, acl_exec_out(ex, 2));
+}
+
+static void free_grad_params(void *params) {
+    grad_params *gp = params;
+    if (gp) free(gp->scratch.buf);
+    free(gp);
+}
+
+static aclnnStatus run(aclOpExecutor *ex, void *workspace, uint64_t workspaceSize) {
+    (void)workspace;
+    (void)workspaceSize;
+    const grad_params *gp = ex->params;
+    msda_problem p;
+    build_problem(ex, gp, &p);
+    msda_backward(&p, &gp->scratch);
+    return ACLNN_SUCCESS;
+}
+
+aclnnStatus aclnnMultiScaleDeformableAttentionGradGetWorkspaceSize(
+    const aclTensor *value, const aclTensor *spatialShape, const aclTensor *levelStartIndex, const aclTensor *location,
+    const aclTensor *attnWeight, const aclTensor *gradOutput, aclTensor *gradValue, aclTensor *gradLocation,
+    aclTensor *gradAttnWeight, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnMultiScaleDeformableAttentionGradGetWorkspaceSize");
+    ACL_TRY(check_params(value, spatialShape, levelStartIndex, location, attnWeight, gradOutput, gradValue,
+                         gradLocation, gradAttnWeight, workspaceSize, executor));
+    /* 7. early success, outputs untouched */
+    if (acl_tensor_empty(value) || acl_tensor_empty(spatialShape) || acl_tensor_empty(levelStartIndex) ||
+        acl_tensor_empty(location) || acl_tensor_empty(attnWeight) || acl_tensor_empty(gradOutput))
+        return acl_exec_noop(ACL_OP_MultiScaleDeformableAttentionGrad, workspaceSize, executor);
+
+    aclOpExecutor *ex = acl_exec_create(ACL_OP_MultiScaleDeformableAttentionGrad, run, sizeof(grad_params));
+    if (!ex) return ACLNN_ERR_INNER_CREATE_EXECUTOR;
+    ex->free_params = free_grad_params;
+    aclnnStatus rc = acl_exec_add_input(ex, value, "value", true);
+    if (rc == 0) rc = acl_exec_add_input(ex, spatialShape, "spatialShape", true);
+    if (rc == 0) rc = acl_exec_add_input(ex, levelStartIndex, "levelStartIndex", true);
+    if (rc == 0) rc = acl_exec_add_input(ex, location, "location", true);
+    if (rc == 0) rc = acl_exec_add_input(ex, attnWeight, "attnWeight", true);
+    if (rc == 0) rc = acl_exec_add_input(ex, gradOutput, "gradOutput", true);
+    if (rc == 0) rc = acl_exec_add_output(ex, gradValue, "gradValue");
+    if (rc == 0) rc = acl_exec_add_output(ex, gradLocation, "gradLocation");
+    if (rc == 0) rc = acl_exec_add_output(ex, gradAttnWeight, "gradAttnWeight");
+    if (rc) return acl_exec_discard(ex, rc);
+
+    grad_params *gp = ex->params;
+    gp->bs = value->dims[0];
+    gp->K = value->dims[1];
+    gp->nh = value->dims[2];
+    gp->C = value->dims[3];
+    gp->nl = spatialShape->dims[0];
+    gp->nq = location->dims[1];
+    gp->np = location->dims[4];
+    msda_problem p;
+    build_problem(ex, gp, &p);
+    int64_t owners = gp->bs * gp->nh, nslots = acl_max_threads();
+    if (nslots > owners) nslots = owners;
+    if (!msda_plan_scratch(&p, true, nslots, &gp->scratch))
+        return acl_exec_discard(ex, ACL_REPORT(ACLNN_ERR_PARAM_INVALID, "value is too large: its fp32 scratch "
+                                                                        "size overflows int64"));
+    if (gp->scratch.slot_floats > 0) {
+        size_t bytes = (size_t)gp->scratch.slot_floats * (size_t)gp->scratch.nslots * sizeof(float);
+        gp->scratch.buf = malloc(bytes);
+        if (!gp->scratch.buf)
+            return acl_exec_discard(ex, ACL_REPORT(ACLNN_ERR_INNER, "out of memory allocating %zu bytes of fp32 "
+                                                                    "scratch for value/gradValue", bytes));
+    }
+    return acl_exec_publish(ex, workspaceSize, executor);
+}
+
+aclnnStatus aclnnMultiScaleDeformableAttentionGrad(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
+                                                   aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_MultiScaleDeformableAttentionGrad, workspace, workspaceSize, executor, stream);
+}
