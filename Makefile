@@ -20,7 +20,7 @@ WARN       := -Wall -Wextra -Werror -Wno-unused-parameter
 CFLAGS_ALL := -std=c11 $(OPT) -g -fPIC -fopenmp -fvisibility=hidden -ffp-contract=off -DFUNC_VISIBILITY \
               -D_GNU_SOURCE $(WARN) -Iinclude -Ilibsrc $(SAN) $(CFLAGS)
 CXXFLAGS_ALL := -std=c++11 $(OPT) -g -fPIC -fvisibility=hidden $(WARN) -Iinclude -Ilibsrc $(SAN) $(CXXFLAGS)
-LDFLAGS_ALL := -shared -fopenmp -Wl,-soname,$(LIBNAME) -Wl,--exclude-libs,ALL -Wl,-z,defs $(SAN) $(LDFLAGS)
+LDFLAGS_ALL := -shared -fopenmp -Wl,-soname,$(LIBNAME) -Wl,-z,nodelete -Wl,--exclude-libs,ALL -Wl,-z,defs $(SAN) $(LDFLAGS)
 
 C_SRCS     := $(sort $(wildcard libsrc/common/*.c libsrc/runtime/*.c libsrc/meta/*.c libsrc/ops/*.c \
                                 libsrc/kernels/*.c libsrc/kernels/ref/*.c))
