@@ -13,6 +13,9 @@ typedef struct {
     int64_t n, c, hi, wi, ho, wo;
     int64_t *h_lo, *h_hi, *w_lo, *w_hi; /* one allocation, h_lo owns it */
     int64_t hk, wk;
+    /* When every W range has at most 2 columns (and wk is 0): the columns summed for j are i0[j] and i1[j], a
+     * missing one being w_hi[wi - 1] (where the kernel puts a -0.0 pad). NULL otherwise. In the same allocation. */
+    int32_t *w_i0, *w_i1;
 } upnx_bwd_plan;
 
 /* Forward plan: out[.., y, x] = in[.., h_src[y], w_src[x]]. wk == 2 when w_src[x] == x / 2 for all x. */

@@ -1,5 +1,6 @@
 /* aclnnUpsampleNearestExact2dBackward (SPEC section 4.2 / 4.3). */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "aclnnop/aclnn_upsample_nearest_exact2d_backward.h"
@@ -91,6 +92,21 @@ static int64_t axis_ranges(int64_t *lo, int64_t *hi, int64_t in_len, int64_t out
     return k;
 }
 
+/* The branch-free W tables for ranges of at most 2 columns (see upnx_bwd_plan). */
+static void pair_tables(upnx_bwd_plan *p, int32_t *tab) {
+    const int64_t pad = p->w_hi[p->wi - 1];
+    if (p->wk == 1 || p->wk == 2 || pad >= INT32_MAX) return;
+    for (int64_t j = 0; j < p->wi; j++)
+        if (p->w_hi[j] - p->w_lo[j] > 2) return;
+    p->w_i0 = tab;
+    p->w_i1 = tab + p->wi;
+    for (int64_t j = 0; j < p->wi; j++) {
+        const int64_t len = p->w_hi[j] - p->w_lo[j];
+        p->w_i0[j] = (int32_t)(len >= 1 ? p->w_lo[j] : pad);
+        p->w_i1[j] = (int32_t)(len == 2 ? p->w_lo[j] + 1 : pad);
+    }
+}
+
 static void free_plan(void *params) {
     upnx_bwd_plan *p = params;
     if (p) free(p->h_lo);
@@ -146,7 +162,7 @@ aclnnStatus aclnnUpsampleNearestExact2dBackwardGetWorkspaceSize(const aclTensor 
     p->wo = gradOutput->dims[3];
     p->hi = inputSize->v[2];
     p->wi = inputSize->v[3];
-    int64_t *tab = malloc((size_t)(2 * (p->hi + p->wi)) * sizeof(int64_t));
+    int64_t *tab = malloc((size_t)(2 * (p->hi + p->wi)) * sizeof(int64_t) + (size_t)(2 * p->wi) * sizeof(int32_t));
     if (!tab)
         return acl_exec_discard(ex, ACL_REPORT(ACLNN_ERR_INNER, "out of memory for the index tables of inputSize "
                                                                 "(%lld, %lld)", (long long)p->hi, (long long)p->wi));
@@ -156,6 +172,7 @@ aclnnStatus aclnnUpsampleNearestExact2dBackwardGetWorkspaceSize(const aclTensor 
     p->w_hi = tab + 2 * p->hi + p->wi;
     p->hk = axis_ranges(p->h_lo, p->h_hi, p->hi, p->ho, axis_scale(scalesH, p->ho, p->hi));
     p->wk = axis_ranges(p->w_lo, p->w_hi, p->wi, p->wo, axis_scale(scalesW, p->wo, p->wi));
+    pair_tables(p, (int32_t *)(tab + 2 * (p->hi + p->wi)));
     return acl_exec_publish(ex, workspaceSize, executor);
 }
 

@@ -283,3 +283,38 @@ for (ho, wo, hi, wi, s) in [(64, 64, 32, 32, 0.0), (48, 40, 32, 32, 0.0), (37, 2
 print(h.hexdigest())
 """
     same_bytes_for_threads(code)
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
+@pytest.mark.parametrize("shape", [(4, 8, 2, 4), (3, 6, 2, 4), (2, 3, 2, 3)], ids=["x2", "x1.5", "x1"])
+def test_special_values_rounded_once(dtype, shape):
+    """inf, NaN, overflow of the sum, half/bf16 subnormals and ties: one RNE rounding of the fp32 sum."""
+    ho, wo, hi, wi = shape
+    vals = np.array([np.inf, -np.inf, np.nan, 65504.0, 65504.0, 6e-8, 3e-8, 1.0 + 2 ** -11, 2 ** -11, -0.0,
+                     3.0e38, 3.0e38, 1e-40, -2.5, 1.00390625, 0.5], np.float64)
+    with np.errstate(over="ignore"):
+        g = np.resize(vals, ho * wo).reshape(1, 1, ho, wo).astype(dtype)
+    got = pyaclnn.upsample_nearest_exact2d_backward(g, (ho, wo), (1, 1, hi, wi))
+    # the fp32 sum recomputed with float32 arithmetic in the documented order (W fold, then H), rounded once
+    f = np.float32
+    g32 = g.astype(np.float32)[0, 0]
+    from reference.upsample import kernel_range
+    want = np.zeros((hi, wi), np.float32)
+    with np.errstate(all="ignore"):
+        for i in range(hi):
+            rlo, rhi = kernel_range(i, hi, ho, 0.0)
+            for j in range(wi):
+                clo, chi = kernel_range(j, wi, wo, 0.0)
+                acc = f(0.0)
+                for r in range(rlo, rhi):
+                    s = g32[r, clo]
+                    for t in range(clo + 1, chi):
+                        s = f(s + g32[r, t])
+                    acc = f(acc + s)
+                want[i, j] = acc
+    with np.errstate(over="ignore"):
+        want = want.astype(dtype)
+    assert np.array_equal(np.isnan(got[0, 0].astype(np.float32)), np.isnan(want.astype(np.float32)))
+    ok = ~np.isnan(want.astype(np.float32))
+    np.testing.assert_array_equal(got[0, 0][ok].view(np.uint16 if dtype.itemsize == 2 else np.uint32),
+                                  want[ok].view(np.uint16 if dtype.itemsize == 2 else np.uint32))
