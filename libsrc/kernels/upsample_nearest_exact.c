@@ -15,7 +15,7 @@ static inline int upnx_thread_num(void) {
 }
 
 int64_t upnx_bwd_scratch_floats(const upnx_bwd_plan *p) {
-    int64_t buf = p->wo + 1 > 4 * p->wi ? p->wo + 1 : 4 * p->wi; /* a row (+ a pad) or two rows of 2*wi */
+    int64_t buf = 2 * (p->wo + 1) > 4 * p->wi ? 2 * (p->wo + 1) : 4 * p->wi; /* two rows (+ a pad each) */
     int64_t n = p->wi + buf;
     return (n + 15) / 16 * 16; /* whole cache lines per thread */
 }
