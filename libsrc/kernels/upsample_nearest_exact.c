@@ -1,0 +1,209 @@
+/* Nearest-exact 2-D upsampling kernels (see upsample_nearest_exact.h). */
+#include "kernels/upsample_nearest_exact.h"
+
+#include <string.h>
+
+#include "common/dtype.h"
+#include "common/parallel.h"
+
+static inline int upnx_thread_num(void) {
+#ifdef _OPENMP
+    return omp_get_thread_num();
+#else
+    return 0;
+#endif
+}
+
+int64_t upnx_bwd_scratch_floats(const upnx_bwd_plan *p) {
+    int64_t buf = 2 * (p->wo + 1) > 4 * p->wi ? 2 * (p->wo + 1) : 4 * p->wi; /* two rows (+ a pad each) */
+    int64_t n = p->wi + buf;
+    return (n + 15) / 16 * 16; /* whole cache lines per thread */
+}
+
+/* ---- fp16 rows through the F16C instructions when the CPU has them. The conversions are exact (half to
+ * float) and round to nearest even (float to half) like acl_f16_to_f32/acl_f32_to_f16; the only difference, the
+ * quieting of a signalling NaN on load, is invisible because every loaded value goes through an fp32 addition
+ * (which quiets it) before it is stored. ---- */
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <cpuid.h>
+#include <immintrin.h>
+
+static int upnx_f16c_state; /* 0 unknown, 1 yes, 2 no */
+
+static int upnx_have_f16c(void) {
+    int s = __atomic_load_n(&upnx_f16c_state, __ATOMIC_RELAXED);
+    if (!s) {
+        unsigned a, b, c, d;
+        int ok = __get_cpuid(1, &a, &b, &c, &d) && (c & bit_F16C) && __builtin_cpu_supports("avx");
+        s = ok ? 1 : 2;
+        __atomic_store_n(&upnx_f16c_state, s, __ATOMIC_RELAXED);
+    }
+    return s == 1;
+}
+
+__attribute__((target("avx,f16c"))) static void upnx_f16c_load(float *buf, const uint16_t *x, int64_t len) {
+    int64_t t = 0;
+    for (; t + 8 <= len; t += 8)
+        _mm256_storeu_ps(buf + t, _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(const void *)(x + t))));
+    for (; t < len; t++) buf[t] = acl_f16_to_f32(x[t]);
+}
+
+__attribute__((target("avx,f16c"))) static void upnx_f16c_store(uint16_t *y, const float *v, int64_t len) {
+    int64_t t = 0;
+    for (; t + 8 <= len; t += 8)
+        _mm_storeu_si128((__m128i *)(void *)(y + t), _mm256_cvtps_ph(_mm256_loadu_ps(v + t), _MM_FROUND_TO_NEAREST_INT));
+    for (; t < len; t++) y[t] = acl_f32_to_f16(v[t]);
+}
+
+static inline int upnx_f16_load_fast(float *buf, const uint16_t *x, int64_t len) {
+    if (!upnx_have_f16c()) return 0;
+    upnx_f16c_load(buf, x, len);
+    return 1;
+}
+
+static inline int upnx_f16_store_fast(uint16_t *y, const float *v, int64_t len) {
+    if (!upnx_have_f16c()) return 0;
+    upnx_f16c_store(y, v, len);
+    return 1;
+}
+#else
+static inline int upnx_f16_load_fast(float *buf, const uint16_t *x, int64_t len) { return 0; }
+static inline int upnx_f16_store_fast(uint16_t *y, const float *v, int64_t len) { return 0; }
+#endif
+
+/* ---- bf16 rows with SSE2: the same bit operations as acl_bf16_to_f32 / acl_f32_to_bf16, four at a time ---- */
+#if defined(__SSE2__)
+#include <emmintrin.h>
+
+static inline int upnx_bf16_load_fast(float *buf, const uint16_t *x, int64_t len) {
+    const __m128i z = _mm_setzero_si128();
+    int64_t t = 0;
+    for (; t + 8 <= len; t += 8) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(x + t));
+        _mm_storeu_si128((__m128i *)(void *)(buf + t), _mm_unpacklo_epi16(z, v));
+        _mm_storeu_si128((__m128i *)(void *)(buf + t + 4), _mm_unpackhi_epi16(z, v));
+    }
+    for (; t < len; t++) buf[t] = acl_bf16_to_f32(x[t]);
+    return 1;
+}
+
+static inline __m128i upnx_bf16_round4(__m128i x) {
+    const __m128i abs = _mm_and_si128(x, _mm_set1_epi32(0x7fffffff));
+    const __m128i nan = _mm_cmpgt_epi32(abs, _mm_set1_epi32(0x7f800000));
+    const __m128i odd = _mm_and_si128(_mm_srli_epi32(x, 16), _mm_set1_epi32(1));
+    const __m128i rne = _mm_add_epi32(_mm_add_epi32(x, _mm_set1_epi32(0x7fff)), odd);
+    const __m128i qnan = _mm_or_si128(x, _mm_set1_epi32(0x400000));
+    const __m128i r = _mm_or_si128(_mm_and_si128(nan, qnan), _mm_andnot_si128(nan, rne));
+    return _mm_srai_epi32(r, 16); /* the upper half, sign-extended so the saturating pack is exact */
+}
+
+static inline int upnx_bf16_store_fast(uint16_t *y, const float *v, int64_t len) {
+    int64_t t = 0;
+    for (; t + 8 <= len; t += 8) {
+        __m128i a = upnx_bf16_round4(_mm_loadu_si128((const __m128i *)(const void *)(v + t)));
+        __m128i b = upnx_bf16_round4(_mm_loadu_si128((const __m128i *)(const void *)(v + t + 4)));
+        _mm_storeu_si128((__m128i *)(void *)(y + t), _mm_packs_epi32(a, b));
+    }
+    for (; t < len; t++) y[t] = acl_f32_to_bf16(v[t]);
+    return 1;
+}
+#else
+static inline int upnx_bf16_load_fast(float *buf, const uint16_t *x, int64_t len) { return 0; }
+static inline int upnx_bf16_store_fast(uint16_t *y, const float *v, int64_t len) { return 0; }
+#endif
+
+#define UPNX_LOAD_FAST(buf, x, len) 0
+#define UPNX_STORE_FAST(y, v, len) 0
+#define KSUFFIX f32
+#include "kernels/dtype_begin.h"
+#include "kernels/upsample_nearest_exact.inc"
+#include "kernels/dtype_end.h"
+
+#undef UPNX_LOAD_FAST
+#undef UPNX_STORE_FAST
+#define UPNX_LOAD_FAST(buf, x, len) upnx_f16_load_fast(buf, x, len)
+#define UPNX_STORE_FAST(y, v, len) upnx_f16_store_fast(y, v, len)
+#define KSUFFIX f16
+#include "kernels/dtype_begin.h"
+#include "kernels/upsample_nearest_exact.inc"
+#include "kernels/dtype_end.h"
+#undef UPNX_LOAD_FAST
+#undef UPNX_STORE_FAST
+#define UPNX_LOAD_FAST(buf, x, len) upnx_bf16_load_fast(buf, x, len)
+#define UPNX_STORE_FAST(y, v, len) upnx_bf16_store_fast(y, v, len)
+#define KSUFFIX bf16
+#include "kernels/dtype_begin.h"
+#include "kernels/upsample_nearest_exact.inc"
+#include "kernels/dtype_end.h"
+#undef UPNX_LOAD_FAST
+#undef UPNX_STORE_FAST
+
+/* ---- forward: a gather of raw elements (bit-exact for every dtype of the same width) ---- */
+
+#define UPNX_GATHER_ROW(T)                                                                                   \
+    static void upnx_gather_row_##T(T *y, int64_t ys, const T *x, int64_t xs, const upnx_fwd_plan *p) {     \
+        const int64_t wo = p->wo;                                                                            \
+        const int64_t *src = p->w_src;                                                                       \
+        if (ys == 1 && xs == 1) {                                                                            \
+            if (p->wk == 1) {                                                                                \
+                memcpy(y, x, (size_t)wo * sizeof(T));                                                        \
+            } else if (p->wk == 2) {                                                                         \
+                const int64_t half = wo / 2;                                                                 \
+                for (int64_t j = 0; j < half; j++) {                                                         \
+                    T v = x[j];                                                                              \
+                    y[2 * j] = v;                                                                            \
+                    y[2 * j + 1] = v;                                                                        \
+                }                                                                                            \
+                if (wo & 1) y[wo - 1] = x[src[wo - 1]];                                                      \
+            } else {                                                                                         \
+                for (int64_t j = 0; j < wo; j++) y[j] = x[src[j]];                                           \
+            }                                                                                                \
+        } else {                                                                                             \
+            for (int64_t j = 0; j < wo; j++) y[j * ys] = x[src[j] * xs];                                     \
+        }                                                                                                    \
+    }
+
+UPNX_GATHER_ROW(uint8_t)
+UPNX_GATHER_ROW(uint16_t)
+UPNX_GATHER_ROW(uint32_t)
+
+void upnx_fwd_gather(const acl_view *xv, const acl_view *yv, const upnx_fwd_plan *p) {
+    const int64_t C = p->c, Ho = p->ho, wo = p->wo;
+    const int64_t rows = p->n * C * Ho;
+    const size_t es = acl_dtype_size(xv->dtype);
+    const int64_t x0 = xv->strides[0], x1 = xv->strides[1], x2 = xv->strides[2], x3 = xv->strides[3];
+    const int64_t y0 = yv->strides[0], y1 = yv->strides[1], y2 = yv->strides[2], y3 = yv->strides[3];
+    /* a row may be copied from the previous output row when both are dense and disjoint */
+    const int reuse = y3 == 1 && y2 >= wo;
+#pragma omp parallel if (acl_parallel_worth(rows * wo))
+    {
+        /* a fixed contiguous block of rows per thread; results do not depend on the partition */
+        int64_t nt = 1, t = 0;
+#ifdef _OPENMP
+        nt = omp_get_num_threads();
+        t = omp_get_thread_num();
+#endif
+        const int64_t q0 = rows * t / nt, q1 = rows * (t + 1) / nt;
+        for (int64_t q = q0; q < q1; q++) {
+            const int64_t plane = q / Ho, yr = q - plane * Ho;
+            const int64_t n = plane / C, c = plane - n * C;
+            const int64_t xoff = n * x0 + c * x1 + p->h_src[yr] * x2;
+            const int64_t yoff = n * y0 + c * y1 + yr * y2;
+            if (reuse && q > q0 && yr > 0 && p->h_src[yr] == p->h_src[yr - 1]) {
+                memcpy(yv->base + yoff * (int64_t)es, yv->base + (yoff - y2) * (int64_t)es, (size_t)wo * es);
+                continue;
+            }
+            switch (es) {
+            case 1:
+                upnx_gather_row_uint8_t((uint8_t *)yv->base + yoff, y3, (const uint8_t *)xv->base + xoff, x3, p);
+                break;
+            case 2:
+                upnx_gather_row_uint16_t((uint16_t *)yv->base + yoff, y3, (const uint16_t *)xv->base + xoff, x3, p);
+                break;
+            default:
+                upnx_gather_row_uint32_t((uint32_t *)yv->base + yoff, y3, (const uint32_t *)xv->base + xoff, x3, p);
+                break;
+            }
+        }
+    }
+}

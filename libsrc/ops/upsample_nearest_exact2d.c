@@ -1,0 +1,141 @@
+/* aclnnUpsampleNearestExact2d, the forward (SPEC section 4.4). */
+#include <math.h>
+#include <stdlib.h>
+
+#include "aclnnop/aclnn_upsample_nearest_exact2d.h"
+#include "kernels/upsample_nearest_exact.h"
+#include "common/dtype.h"
+#include "ops/ops.h"
+
+static const aclDataType k_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_UINT8};
+static const aclFormat k_formats[] = {ACL_FORMAT_NCHW, ACL_FORMAT_NHWC, ACL_FORMAT_ND};
+
+/* Dimension positions of N, C, H, W for the tensor's format. */
+static void nchw_axes(aclFormat f, int ax[4]) {
+    if (f == ACL_FORMAT_NHWC) { ax[0] = 0; ax[1] = 3; ax[2] = 1; ax[3] = 2; }
+    else { ax[0] = 0; ax[1] = 1; ax[2] = 2; ax[3] = 3; }
+}
+
+static aclnnStatus check_params(const aclTensor *self, const aclIntArray *outputSize, const aclTensor *out) {
+    ACL_TRY(acl_check_dtype_in(self, k_dtypes, ACL_COUNT_OF(k_dtypes), "self"));
+    ACL_TRY(acl_check_same_dtype(self, "self", out, "out"));
+    ACL_TRY(acl_check_rank(self, 4, "self"));
+    ACLNN_CHECK(outputSize->size == 2, ACLNN_ERR_PARAM_INVALID, "outputSize length %llu should be 2.",
+                (unsigned long long)outputSize->size);
+    ACL_TRY(acl_check_rank(out, 4, "out")); /* [EMU] */
+    int ax[4];
+    nchw_axes(self->format, ax);
+    const int64_t h = self->dims[ax[2]], w = self->dims[ax[3]];
+    ACLNN_CHECK(h > 0 && w > 0, ACLNN_ERR_PARAM_INVALID, "self H %lld and W %lld should be greater than 0.",
+                (long long)h, (long long)w);
+    ACLNN_CHECK(outputSize->v[0] > 0 && outputSize->v[1] > 0, ACLNN_ERR_PARAM_INVALID,
+                "outputSize (%lld, %lld) should be greater than 0.", (long long)outputSize->v[0],
+                (long long)outputSize->v[1]);
+    ACLNN_CHECK(self->dims[ax[0]] == out->dims[ax[0]], ACLNN_ERR_PARAM_INVALID,
+                "out N %lld should be the same as self N %lld.", (long long)out->dims[ax[0]],
+                (long long)self->dims[ax[0]]);
+    ACLNN_CHECK(self->dims[ax[1]] == out->dims[ax[1]], ACLNN_ERR_PARAM_INVALID,
+                "out C %lld should be the same as self C %lld.", (long long)out->dims[ax[1]],
+                (long long)self->dims[ax[1]]);
+    ACL_TRY(acl_check_format_in(self, k_formats, ACL_COUNT_OF(k_formats), "self"));
+    ACLNN_CHECK(out->format == self->format, ACLNN_ERR_PARAM_INVALID,
+                "out format %s should be the same as self format %s.", acl_format_name(out->format),
+                acl_format_name(self->format));
+    /* [EMU] the final copy into out needs out's H and W to be outputSize */
+    ACLNN_CHECK(out->dims[ax[2]] == outputSize->v[0] && out->dims[ax[3]] == outputSize->v[1],
+                ACLNN_ERR_PARAM_INVALID, "out H, W (%lld, %lld) should equal outputSize (%lld, %lld).",
+                (long long)out->dims[ax[2]], (long long)out->dims[ax[3]], (long long)outputSize->v[0],
+                (long long)outputSize->v[1]);
+    return ACLNN_SUCCESS;
+}
+
+/* Source index of every destination index along one axis: min(floor(fp32(dst + 0.5) * r), in - 1). Returns 1
+ * when the map is the identity, 2 when it is dst / 2, else 0. */
+static int64_t axis_sources(int64_t *src, int64_t in_len, int64_t out_len, double scales) {
+    float r;
+    if (in_len == out_len) r = 1.0f;
+    else if (scales > 0) r = (float)(1.0 / scales);
+    else r = (float)in_len / (float)out_len;
+    int id = 1, half = 1;
+    for (int64_t d = 0; d < out_len; d++) {
+        const float pos = (float)d + 0.5f; /* exact below 2^23 */
+        const float v = floorf(pos * r);
+        int64_t s = v >= (float)(in_len - 1) ? in_len - 1 : (v <= 0 ? 0 : (int64_t)v);
+        src[d] = s;
+        id = id && s == d;
+        half = half && s == d / 2;
+    }
+    return id ? 1 : (half ? 2 : 0);
+}
+
+static void free_plan(void *params) {
+    upnx_fwd_plan *p = params;
+    if (p) free(p->h_src);
+    free(p);
+}
+
+/* The view in (N, C, H, W) order. */
+static acl_view canonical(const acl_view *v, int nhwc) {
+    acl_view c = *v;
+    if (nhwc) {
+        static const int ax[4] = {0, 3, 1, 2};
+        for (int d = 0; d < 4; d++) {
+            c.dims[d] = v->dims[ax[d]];
+            c.strides[d] = v->strides[ax[d]];
+        }
+    }
+    return c;
+}
+
+static aclnnStatus run(aclOpExecutor *ex, void *ws, uint64_t ws_size) {
+    const upnx_fwd_plan *p = ex->params;
+    acl_view x = canonical(acl_exec_in(ex, 0), p->nhwc), y = canonical(acl_exec_out(ex, 0), p->nhwc);
+    upnx_fwd_gather(&x, &y, p);
+    return ACLNN_SUCCESS;
+}
+
+aclnnStatus aclnnUpsampleNearestExact2dGetWorkspaceSize(const aclTensor *self, const aclIntArray *outputSize,
+                                                        double scalesH, double scalesW, aclTensor *out,
+                                                        uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnUpsampleNearestExact2dGetWorkspaceSize");
+    ACLNN_CHECK(workspaceSize != NULL, ACLNN_ERR_PARAM_NULLPTR, "workspaceSize must not be NULL.");
+    ACLNN_CHECK(executor != NULL, ACLNN_ERR_PARAM_NULLPTR, "executor must not be NULL.");
+    ACL_TRY(acl_check_tensor(self, "self"));
+    ACL_TRY(acl_check_int_array(outputSize, "outputSize"));
+    ACL_TRY(acl_check_tensor(out, "out"));
+    if (acl_tensor_empty(self) || acl_tensor_empty(out))
+        return acl_exec_noop(ACL_OP_UpsampleNearestExact2d, workspaceSize, executor);
+    ACL_TRY(check_params(self, outputSize, out));
+
+    aclOpExecutor *ex = acl_exec_create(ACL_OP_UpsampleNearestExact2d, run, sizeof(upnx_fwd_plan));
+    if (!ex) return ACLNN_ERR_INNER_CREATE_EXECUTOR;
+    ex->free_params = free_plan;
+    aclnnStatus rc = acl_exec_add_input(ex, self, "self", true);
+    if (rc == 0) rc = acl_exec_add_output(ex, out, "out");
+    if (rc) return acl_exec_discard(ex, rc);
+
+    upnx_fwd_plan *p = ex->params;
+    int ax[4];
+    nchw_axes(self->format, ax);
+    p->nhwc = self->format == ACL_FORMAT_NHWC;
+    p->n = self->dims[ax[0]];
+    p->c = self->dims[ax[1]];
+    p->hi = self->dims[ax[2]];
+    p->wi = self->dims[ax[3]];
+    p->ho = outputSize->v[0];
+    p->wo = outputSize->v[1];
+    int64_t *tab = malloc((size_t)(p->ho + p->wo) * sizeof(int64_t));
+    if (!tab)
+        return acl_exec_discard(ex, ACL_REPORT(ACLNN_ERR_INNER, "out of memory for the index tables of outputSize "
+                                                                "(%lld, %lld)", (long long)p->ho, (long long)p->wo));
+    p->h_src = tab;
+    p->w_src = tab + p->ho;
+    axis_sources(p->h_src, p->hi, p->ho, scalesH);
+    p->wk = axis_sources(p->w_src, p->wi, p->wo, scalesW);
+    return acl_exec_publish(ex, workspaceSize, executor);
+}
+
+aclnnStatus aclnnUpsampleNearestExact2d(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
+                                        aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_UpsampleNearestExact2d, workspace, workspaceSize, executor, stream);
+}
