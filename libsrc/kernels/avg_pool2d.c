@@ -1,0 +1,177 @@
+/* 2-D average pooling: attribute expansion, the per-axis plans built in phase 1, and the dtype instantiations of
+ * the kernels in avg_pool2d.inc. */
+#include <stdlib.h>
+
+#include "common/parallel.h"
+#include "common/shape.h"
+#include "kernels/avg_pool2d.h"
+
+__extension__ typedef __int128 i128; /* window maths on caller-controlled attributes never overflows */
+
+void avgpool_expand(const aclIntArray *kernel, const aclIntArray *stride, const aclIntArray *padding,
+                    avgpool_attrs *a) {
+    a->kh = kernel->v[0];
+    a->kw = kernel->size == 1 ? kernel->v[0] : kernel->v[1];
+    if (stride == NULL || stride->size == 0) {
+        a->sh = a->kh;
+        a->sw = a->kw;
+    } else {
+        a->sh = stride->v[0];
+        a->sw = stride->size == 1 ? stride->v[0] : stride->v[1];
+    }
+    a->ph = padding->v[0];
+    a->pw = padding->size == 1 ? padding->v[0] : padding->v[1];
+}
+
+int64_t avgpool_out_size(int64_t in, int64_t k, int64_t s, int64_t p, bool ceil_mode) {
+    i128 num = (i128)in + 2 * (i128)p - k + (ceil_mode ? (i128)s - 1 : 0);
+    i128 o = num / s + 1; /* C++ truncating division, as the host code computes it */
+    if (ceil_mode && (o - 1) * (i128)s >= (i128)in + p) o--;
+    if (o > INT64_MAX || o < INT64_MIN) return -1;
+    return (int64_t)o;
+}
+
+/* Window of output index o along one axis: [*lo, *hi) clipped to the image, and its padded / valid extents. */
+static void axis_window(int64_t o, int64_t in, int64_t k, int64_t s, int64_t p, int64_t *lo, int64_t *hi,
+                        i128 *pool, i128 *valid) {
+    i128 hs = (i128)o * s - p;
+    i128 he = hs + k;
+    if (he > (i128)in + p) he = (i128)in + p;
+    *pool = he - hs;
+    i128 a = hs < 0 ? 0 : hs, b = he > in ? in : he;
+    if (b < a) b = a;
+    *valid = b - a;
+    *lo = (int64_t)a;
+    *hi = (int64_t)b;
+}
+
+static i128 divisor_of(const avgpool_attrs *a, i128 ph, i128 pw, i128 vh, i128 vw) {
+    if (a->divisor_override != 0) return a->divisor_override;
+    return a->count_include_pad ? ph * pw : vh * vw;
+}
+
+/* One block: h_lo, h_hi (nh each), w_lo, w_hi (nw each), wt (oh*ow), then scratch counts. */
+static bool plan_alloc(avgpool_plan *p, int64_t nh, int64_t nw, size_t scratch_i128) {
+    size_t ints = 2 * (size_t)nh + 2 * (size_t)nw;
+    size_t wts = (size_t)p->oh * (size_t)p->ow;
+    size_t bytes = scratch_i128 * sizeof(i128) + ints * sizeof(int64_t) + wts * sizeof(float) + 16;
+    char *m = malloc(bytes);
+    if (!m) return false;
+    p->mem = m;
+    p->h_lo = (int64_t *)(m + scratch_i128 * sizeof(i128));
+    p->h_hi = p->h_lo + nh;
+    p->w_lo = p->h_hi + nh;
+    p->w_hi = p->w_lo + nw;
+    p->wt = (float *)(p->w_hi + nw);
+    return true;
+}
+
+/* Per-axis padded/valid window extents of every output index (scratch at the start of the block). */
+static void axis_counts(const avgpool_plan *p, const avgpool_attrs *a, i128 *cnt, int64_t *h_lo, int64_t *h_hi,
+                        int64_t *w_lo, int64_t *w_hi) {
+    i128 *hp = cnt, *hv = cnt + p->oh, *wp = cnt + 2 * p->oh, *wv = wp + p->ow;
+    int64_t lo, hi;
+    for (int64_t o = 0; o < p->oh; o++) {
+        axis_window(o, p->ih, a->kh, a->sh, a->ph, &lo, &hi, &hp[o], &hv[o]);
+        if (h_lo) { h_lo[o] = lo; h_hi[o] = hi; }
+    }
+    for (int64_t o = 0; o < p->ow; o++) {
+        axis_window(o, p->iw, a->kw, a->sw, a->pw, &lo, &hi, &wp[o], &wv[o]);
+        if (w_lo) { w_lo[o] = lo; w_hi[o] = hi; }
+    }
+}
+
+bool avgpool_plan_forward(avgpool_plan *p, const avgpool_attrs *a) {
+    size_t scratch = 2 * (size_t)p->oh + 2 * (size_t)p->ow;
+    if (!plan_alloc(p, p->oh, p->ow, scratch)) return false;
+    i128 *cnt = (i128 *)p->mem;
+    axis_counts(p, a, cnt, p->h_lo, p->h_hi, p->w_lo, p->w_hi);
+    i128 *hp = cnt, *hv = cnt + p->oh, *wp = cnt + 2 * p->oh, *wv = wp + p->ow;
+    for (int64_t oh = 0; oh < p->oh; oh++)
+        for (int64_t ow = 0; ow < p->ow; ow++)
+            p->wt[oh * p->ow + ow] = (float)divisor_of(a, hp[oh], wp[ow], hv[oh], wv[ow]);
+    p->w_begin = p->ow ? p->w_lo[0] : 0;
+    p->w_end = p->w_begin;
+    for (int64_t ow = 0; ow < p->ow; ow++) {
+        if (p->w_lo[ow] < p->w_begin) p->w_begin = p->w_lo[ow];
+        if (p->w_hi[ow] > p->w_end) p->w_end = p->w_hi[ow];
+    }
+    return true;
+}
+
+/* Output indices whose window covers input index i: o*s - p <= i and o*s - p + k > i, within [0, out). */
+static void axis_cover(int64_t i, int64_t out, int64_t k, int64_t s, int64_t p, int64_t *lo, int64_t *hi) {
+    i128 ip = (i128)i + p;
+    i128 num = ip - k; /* first o with o*s > ip - k */
+    i128 first = (num >= 0 ? num / s : -((-num + s - 1) / s)) + 1;
+    i128 last = ip / s + 1; /* ip >= 0 */
+    if (first < 0) first = 0;
+    if (last > out) last = out;
+    if (last < first) last = first;
+    *lo = (int64_t)first;
+    *hi = (int64_t)last;
+}
+
+bool avgpool_plan_backward(avgpool_plan *p, const avgpool_attrs *a, bool global) {
+    size_t scratch = 2 * (size_t)p->oh + 2 * (size_t)p->ow;
+    if (!plan_alloc(p, p->ih, p->iw, scratch)) return false;
+    if (global) { /* gradOutput is 1x1; every position receives gradOutput / (kH*kW) */
+        for (int64_t i = 0; i < p->ih; i++) { p->h_lo[i] = 0; p->h_hi[i] = 1; }
+        for (int64_t i = 0; i < p->iw; i++) { p->w_lo[i] = 0; p->w_hi[i] = 1; }
+        p->wt[0] = 1.0f / (float)((i128)a->kh * a->kw);
+    } else {
+        i128 *cnt = (i128 *)p->mem;
+        axis_counts(p, a, cnt, NULL, NULL, NULL, NULL);
+        i128 *hp = cnt, *hv = cnt + p->oh, *wp = cnt + 2 * p->oh, *wv = wp + p->ow;
+        for (int64_t oh = 0; oh < p->oh; oh++)
+            for (int64_t ow = 0; ow < p->ow; ow++) {
+                i128 d = divisor_of(a, hp[oh], wp[ow], hv[oh], wv[ow]);
+                /* a window covering no input (empty valid extent) is never read */
+                p->wt[oh * p->ow + ow] = (d != 0 && hv[oh] > 0 && wv[ow] > 0) ? 1.0f / (float)d : 0.0f;
+            }
+        for (int64_t i = 0; i < p->ih; i++) axis_cover(i, p->oh, a->kh, a->sh, a->ph, &p->h_lo[i], &p->h_hi[i]);
+        for (int64_t i = 0; i < p->iw; i++) axis_cover(i, p->ow, a->kw, a->sw, a->pw, &p->w_lo[i], &p->w_hi[i]);
+    }
+    p->w_begin = p->w_end = 0;
+    bool any = false;
+    for (int64_t i = 0; i < p->iw; i++) {
+        if (p->w_hi[i] <= p->w_lo[i]) continue;
+        if (!any || p->w_lo[i] < p->w_begin) p->w_begin = p->w_lo[i];
+        if (!any || p->w_hi[i] > p->w_end) p->w_end = p->w_hi[i];
+        any = true;
+    }
+    return true;
+}
+
+void avgpool_plan_free(void *plan) {
+    avgpool_plan *p = plan;
+    if (p) free(p->mem);
+    free(p);
+}
+
+/* Strides of (N, C, H, W); a rank-3 view is one (C, H, W) image. */
+static inline void avgpool_strides(const acl_view *v, int64_t s[4]) {
+    if (v->ndim == 3) {
+        s[0] = 0; s[1] = v->strides[0]; s[2] = v->strides[1]; s[3] = v->strides[2];
+    } else {
+        s[0] = v->strides[0]; s[1] = v->strides[1]; s[2] = v->strides[2]; s[3] = v->strides[3];
+    }
+}
+
+/* Rows no longer than this use a stack buffer of per-column partial sums. */
+#define AVGPOOL_TMP 2048
+
+#define KSUFFIX f32
+#include "kernels/dtype_begin.h"
+#include "kernels/avg_pool2d.inc"
+#include "kernels/dtype_end.h"
+
+#define KSUFFIX f16
+#include "kernels/dtype_begin.h"
+#include "kernels/avg_pool2d.inc"
+#include "kernels/dtype_end.h"
+
+#define KSUFFIX bf16
+#include "kernels/dtype_begin.h"
+#include "kernels/avg_pool2d.inc"
+#include "kernels/dtype_end.h"

@@ -1,0 +1,156 @@
+/* aclnnAvgPool2dBackward: gradient of 2-D average pooling (SPEC section 5.1-5.3). */
+#include <stdlib.h>
+
+#include "aclnnop/aclnn_avgpool2d_backward.h"
+#include "kernels/avg_pool2d.h"
+#include "ops/ops.h"
+
+static const aclDataType k_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
+static const aclFormat k_formats[] = {ACL_FORMAT_NCHW, ACL_FORMAT_NCL};
+static const int8_t k_cube_max = 3; /* cubeMathType 0..3 (4 is rejected, unlike the forward) */
+static const int64_t k_global_min = 10; /* the A2 global path needs self H, W >= this */
+
+/* SPEC 5.2 steps 1-7, in order. */
+static aclnnStatus check_params(const aclTensor *gradOutput, const aclTensor *self, const aclIntArray *kernelSize,
+                                const aclIntArray *stride, const aclIntArray *padding, int8_t cubeMathType,
+                                const aclTensor *gradInput, const uint64_t *workspaceSize,
+                                aclOpExecutor *const *executor) {
+    /* 1. NULL (stride may be NULL) */
+    ACL_TRY(acl_check_tensor(gradOutput, "gradOutput"));
+    ACL_TRY(acl_check_tensor(self, "self"));
+    ACL_TRY(acl_check_int_array(kernelSize, "kernelSize"));
+    ACL_TRY(acl_check_int_array(padding, "padding"));
+    ACL_TRY(acl_check_tensor(gradInput, "gradInput"));
+    ACLNN_CHECK(workspaceSize != NULL, ACLNN_ERR_PARAM_NULLPTR, "workspaceSize must not be NULL");
+    ACLNN_CHECK(executor != NULL, ACLNN_ERR_PARAM_NULLPTR, "executor must not be NULL");
+    if (stride) ACL_TRY(acl_check_int_array(stride, "stride"));
+
+    /* 2. dtype: gradOutput == gradInput (self is not compared) */
+    ACL_TRY(acl_check_dtype_in(gradOutput, k_dtypes, ACL_COUNT_OF(k_dtypes), "gradOutput"));
+    ACL_TRY(acl_check_dtype_in(self, k_dtypes, ACL_COUNT_OF(k_dtypes), "self"));
+    ACL_TRY(acl_check_dtype_in(gradInput, k_dtypes, ACL_COUNT_OF(k_dtypes), "gradInput"));
+    ACL_TRY(acl_check_same_dtype(gradOutput, "gradOutput", gradInput, "gradInput"));
+
+    /* 3. format */
+    ACL_TRY(acl_check_format_in(gradOutput, k_formats, ACL_COUNT_OF(k_formats), "gradOutput"));
+    ACL_TRY(acl_check_format_in(self, k_formats, ACL_COUNT_OF(k_formats), "self"));
+    ACL_TRY(acl_check_format_in(gradInput, k_formats, ACL_COUNT_OF(k_formats), "gradInput"));
+    if (gradOutput->ndim == 4) {
+        ACLNN_CHECK(gradOutput->format == ACL_FORMAT_NCHW, ACLNN_ERR_PARAM_INVALID,
+                    "gradOutput is 4-dimensional, so its format must be NCHW");
+        ACLNN_CHECK(gradInput->format == ACL_FORMAT_NCHW, ACLNN_ERR_PARAM_INVALID,
+                    "gradOutput is 4-dimensional, so gradInput's format must be NCHW");
+    }
+
+    /* 4. dims and attribute lengths/values */
+    ACLNN_CHECK((gradOutput->ndim == 3 && gradInput->ndim == 3) || (gradOutput->ndim == 4 && gradInput->ndim == 4),
+                ACLNN_ERR_PARAM_INVALID, "gradOutput (%llu dims) and gradInput (%llu dims) must both be 3-D or 4-D",
+                (unsigned long long)gradOutput->ndim, (unsigned long long)gradInput->ndim);
+    ACL_TRY(acl_check_nonneg_dims(gradOutput, "gradOutput"));
+    ACL_TRY(acl_check_nonneg_dims(self, "self"));
+    ACL_TRY(acl_check_nonneg_dims(gradInput, "gradInput"));
+    ACLNN_CHECK(kernelSize->size == 1 || kernelSize->size == 2, ACLNN_ERR_PARAM_INVALID,
+                "kernelSize length %llu must be 1 or 2", (unsigned long long)kernelSize->size);
+    for (uint64_t i = 0; i < kernelSize->size; i++)
+        ACLNN_CHECK(kernelSize->v[i] > 0, ACLNN_ERR_PARAM_INVALID, "kernelSize[%llu] = %lld must be > 0",
+                    (unsigned long long)i, (long long)kernelSize->v[i]);
+    if (stride) {
+        ACLNN_CHECK(stride->size <= 2, ACLNN_ERR_PARAM_INVALID, "stride length %llu must be <= 2",
+                    (unsigned long long)stride->size);
+        for (uint64_t i = 0; i < stride->size; i++)
+            ACLNN_CHECK(stride->v[i] > 0, ACLNN_ERR_PARAM_INVALID, "stride[%llu] = %lld must be > 0",
+                        (unsigned long long)i, (long long)stride->v[i]);
+    }
+    ACLNN_CHECK(padding->size <= 2, ACLNN_ERR_PARAM_INVALID, "padding length %llu must be <= 2",
+                (unsigned long long)padding->size);
+
+    /* 5. padding: non-empty, 0 <= p, 2p <= k */
+    ACLNN_CHECK(padding->size != 0, ACLNN_ERR_PARAM_INVALID, "padding must not be empty");
+    for (uint64_t i = 0; i < padding->size; i++)
+        ACLNN_CHECK(padding->v[i] >= 0, ACLNN_ERR_PARAM_INVALID, "padding[%llu] = %lld must be >= 0",
+                    (unsigned long long)i, (long long)padding->v[i]);
+    avgpool_attrs a;
+    avgpool_expand(kernelSize, stride, padding, &a);
+    ACLNN_CHECK(a.ph <= a.kh / 2, ACLNN_ERR_PARAM_INVALID,
+                "padding (H) %lld must be at most half of kernelSize (H) %lld", (long long)a.ph, (long long)a.kh);
+    ACLNN_CHECK(a.pw <= a.kw / 2, ACLNN_ERR_PARAM_INVALID,
+                "padding (W) %lld must be at most half of kernelSize (W) %lld", (long long)a.pw, (long long)a.kw);
+
+    /* 6. cubeMathType */
+    ACLNN_CHECK(cubeMathType >= 0 && cubeMathType <= k_cube_max, ACLNN_ERR_PARAM_INVALID,
+                "cubeMathType %d must be in [0, %d]", (int)cubeMathType, (int)k_cube_max);
+
+    /* 7. self and gradInput shapes */
+    ACL_TRY(acl_check_same_shape(self, "self", gradInput, "gradInput"));
+    return ACLNN_SUCCESS;
+}
+
+static aclnnStatus run(aclOpExecutor *ex, void *ws, uint64_t ws_size) {
+    const avgpool_plan *p = ex->params;
+    const acl_view *gy = acl_exec_in(ex, 0);
+    acl_view *gx = acl_exec_out(ex, 0);
+    switch (gx->dtype) {
+    case ACL_FLOAT: avgpool2d_bwd_f32(gy, gx, p); break;
+    case ACL_FLOAT16: avgpool2d_bwd_f16(gy, gx, p); break;
+    case ACL_BF16: avgpool2d_bwd_bf16(gy, gx, p); break;
+    default: return ACL_REPORT(ACLNN_ERR_INNER, "unexpected dtype %d", (int)gx->dtype);
+    }
+    return ACLNN_SUCCESS;
+}
+
+aclnnStatus aclnnAvgPool2dBackwardGetWorkspaceSize(const aclTensor *gradOutput, const aclTensor *self,
+                                                   const aclIntArray *kernelSize, const aclIntArray *stride,
+                                                   const aclIntArray *padding, bool ceilMode, bool countIncludePad,
+                                                   int64_t divisorOverride, int8_t cubeMathType,
+                                                   aclTensor *gradInput, uint64_t *workspaceSize,
+                                                   aclOpExecutor **executor) {
+    acl_set_api("aclnnAvgPool2dBackwardGetWorkspaceSize");
+    ACL_TRY(check_params(gradOutput, self, kernelSize, stride, padding, cubeMathType, gradInput, workspaceSize,
+                         executor));
+    /* 8. early success, gradInput untouched */
+    if (acl_tensor_empty(gradOutput) || acl_tensor_empty(self) || acl_tensor_empty(gradInput))
+        return acl_exec_noop(ACL_OP_AvgPool2dBackward, workspaceSize, executor);
+
+    avgpool_attrs a;
+    avgpool_expand(kernelSize, stride, padding, &a);
+    a.ceil_mode = ceilMode;
+    a.count_include_pad = countIncludePad;
+    a.divisor_override = divisorOverride;
+
+    /* [EMU] the planes of gradOutput must be gradInput's planes (the kernels read one gradOutput plane per
+     * gradInput plane); gradOutput's H/W are deliberately not checked (SPEC 5.2 step 9). */
+    const int r = (int)gradInput->ndim, off = r - 3;
+    ACLNN_CHECK(r == 3 || gradOutput->dims[0] == gradInput->dims[0], ACLNN_ERR_PARAM_INVALID,
+                "gradOutput batch %lld must equal gradInput batch %lld", (long long)gradOutput->dims[0],
+                (long long)gradInput->dims[0]);
+    ACLNN_CHECK(gradOutput->dims[off] == gradInput->dims[off], ACLNN_ERR_PARAM_INVALID,
+                "gradOutput channels %lld must equal gradInput channels %lld", (long long)gradOutput->dims[off],
+                (long long)gradInput->dims[off]);
+
+    aclOpExecutor *ex = acl_exec_create(ACL_OP_AvgPool2dBackward, run, sizeof(avgpool_plan));
+    if (!ex) return ACLNN_ERR_INNER_CREATE_EXECUTOR;
+    ex->free_params = avgpool_plan_free;
+    aclnnStatus rc = acl_exec_add_input(ex, gradOutput, "gradOutput", true);
+    if (rc == 0) rc = acl_exec_add_input(ex, self, "self", false);
+    if (rc == 0) rc = acl_exec_add_output(ex, gradInput, "gradInput");
+    if (rc) return acl_exec_discard(ex, rc);
+
+    avgpool_plan *p = ex->params;
+    p->n = r == 4 ? gradInput->dims[0] : 1;
+    p->c = gradInput->dims[off];
+    p->ih = gradInput->dims[off + 1];
+    p->iw = gradInput->dims[off + 2];
+    p->oh = gradOutput->dims[off + 1];
+    p->ow = gradOutput->dims[off + 2];
+    /* A2 global path: broadcast gradOutput / (kH*kW) over the whole plane (padding, countIncludePad ignored) */
+    bool global = divisorOverride == 0 && a.kh == p->ih && a.kw == p->iw && p->ih >= k_global_min &&
+                  p->iw >= k_global_min && p->oh == 1 && p->ow == 1;
+    if (!avgpool_plan_backward(p, &a, global))
+        return acl_exec_discard(ex, ACL_REPORT(ACLNN_ERR_INNER, "out of memory planning the pooling gradient"));
+    return acl_exec_publish(ex, workspaceSize, executor);
+}
+
+aclnnStatus aclnnAvgPool2dBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
+                                   aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_AvgPool2dBackward, workspace, workspaceSize, executor, stream);
+}
