@@ -1,10 +1,13 @@
 /* 2-D average pooling: attribute expansion, the per-axis plans built in phase 1, and the dtype instantiations of
  * the kernels in avg_pool2d.inc. */
+#include <pthread.h>
 #include <stdlib.h>
 
+#include "common/dtype.h"
 #include "common/parallel.h"
 #include "common/shape.h"
 #include "kernels/avg_pool2d.h"
+#include "kernels/f16_rows.h"
 
 __extension__ typedef __int128 i128; /* window maths on caller-controlled attributes never overflows */
 
@@ -81,6 +84,38 @@ static void axis_counts(const avgpool_plan *p, const avgpool_attrs *a, i128 *cnt
     }
 }
 
+/* Rows no longer than this use a stack buffer of per-column partial sums. */
+#define AVGPOOL_TMP 2048
+/* Fixed-length index lists are built when no output/input column sums more than this many partials. */
+#define AVGPOOL_MAX_M 32
+/* The backward plane path: floats per stack buffer (P and E each hold one plane's rows). */
+#define AVGPOOL_PLANE_TMP 8192
+
+/* fp16 -> fp32 by table (exactly acl_f16_to_f32 of every bit pattern), built once in phase 1. */
+static float g_f16_to_f32[65536];
+static pthread_once_t g_f16_once = PTHREAD_ONCE_INIT;
+static void build_f16_table(void) {
+    for (uint32_t h = 0; h < 65536; h++) g_f16_to_f32[h] = acl_f16_to_f32((uint16_t)h);
+}
+
+/* The index lists of the column ranges lo/hi[0..n) (see avgpool_plan). false when out of memory. */
+static bool build_index_lists(avgpool_plan *p, const int64_t *lo, const int64_t *hi, int64_t n) {
+    pthread_once(&g_f16_once, build_f16_table);
+    int64_t m = 0;
+    for (int64_t j = 0; j < n; j++)
+        if (hi[j] - lo[j] > m) m = hi[j] - lo[j];
+    p->m = m;
+    p->w_idx = NULL;
+    if (m == 0 || m > AVGPOOL_MAX_M || p->w_end - p->w_begin > AVGPOOL_TMP) return true;
+    p->w_idx = malloc((size_t)(n * m) * sizeof(int32_t));
+    if (!p->w_idx) return false;
+    const int32_t zero = (int32_t)(p->w_end - p->w_begin);
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t t = 0; t < m; t++)
+            p->w_idx[j * m + t] = lo[j] + t < hi[j] ? (int32_t)(lo[j] + t - p->w_begin) : zero;
+    return true;
+}
+
 bool avgpool_plan_forward(avgpool_plan *p, const avgpool_attrs *a) {
     size_t scratch = 2 * (size_t)p->oh + 2 * (size_t)p->ow;
     if (!plan_alloc(p, p->oh, p->ow, scratch)) return false;
@@ -96,7 +131,7 @@ bool avgpool_plan_forward(avgpool_plan *p, const avgpool_attrs *a) {
         if (p->w_lo[ow] < p->w_begin) p->w_begin = p->w_lo[ow];
         if (p->w_hi[ow] > p->w_end) p->w_end = p->w_hi[ow];
     }
-    return true;
+    return build_index_lists(p, p->w_lo, p->w_hi, p->ow);
 }
 
 /* Output indices whose window covers input index i: o*s - p <= i and o*s - p + k > i, within [0, out). */
@@ -140,12 +175,15 @@ bool avgpool_plan_backward(avgpool_plan *p, const avgpool_attrs *a, bool global)
         if (!any || p->w_hi[i] > p->w_end) p->w_end = p->w_hi[i];
         any = true;
     }
-    return true;
+    return build_index_lists(p, p->w_lo, p->w_hi, p->iw);
 }
 
 void avgpool_plan_free(void *plan) {
     avgpool_plan *p = plan;
-    if (p) free(p->mem);
+    if (p) {
+        free(p->mem);
+        free(p->w_idx);
+    }
     free(p);
 }
 
@@ -158,20 +196,37 @@ static inline void avgpool_strides(const acl_view *v, int64_t s[4]) {
     }
 }
 
-/* Rows no longer than this use a stack buffer of per-column partial sums. */
-#define AVGPOOL_TMP 2048
+/* AP_LOAD: KLOAD, except fp16 reads through the table. AP_STORE_ROW(dst, src, n): n contiguous KSTOREs. */
+#define AP_STORE_ROW(dst, src, n)                                   \
+    do {                                                            \
+        for (int64_t i_ = 0; i_ < (n); i_++) KSTORE((dst) + i_, (src)[i_]); \
+    } while (0)
 
 #define KSUFFIX f32
+#define AP_LOAD(p) KLOAD(p)
 #include "kernels/dtype_begin.h"
 #include "kernels/avg_pool2d.inc"
 #include "kernels/dtype_end.h"
 
+#undef AP_LOAD
+
+#undef AP_STORE_ROW
+#define AP_STORE_ROW(dst, src, n) acl_f32_to_f16_row((dst), (src), (n))
 #define KSUFFIX f16
+#define AP_LOAD(p) g_f16_to_f32[*(p)]
 #include "kernels/dtype_begin.h"
 #include "kernels/avg_pool2d.inc"
 #include "kernels/dtype_end.h"
+#undef AP_LOAD
 
+#undef AP_STORE_ROW
+#define AP_STORE_ROW(dst, src, n)                                           \
+    do {                                                                    \
+        for (int64_t i_ = 0; i_ < (n); i_++) KSTORE((dst) + i_, (src)[i_]); \
+    } while (0)
 #define KSUFFIX bf16
+#define AP_LOAD(p) KLOAD(p)
 #include "kernels/dtype_begin.h"
 #include "kernels/avg_pool2d.inc"
 #include "kernels/dtype_end.h"
+#undef AP_LOAD

@@ -33,7 +33,11 @@ typedef struct {
     int64_t oh, ow;     /* output (out / gradOutput) extent */
     int64_t *h_lo, *h_hi, *w_lo, *w_hi;
     float *wt;
-    int64_t w_begin, w_end; /* backward: the output columns any input column reads, [w_begin, w_end) */
+    int64_t w_begin, w_end; /* the columns the horizontal sums read, [w_begin, w_end) */
+    /* The same column ranges as fixed-length index lists (branch-free sums): w_idx[j*m + t], t < m, relative to
+     * w_begin; unused slots point at index w_end - w_begin, a zero partial sum. NULL when m is too large. */
+    int32_t *w_idx;
+    int64_t m;
     void *mem;              /* the one allocation behind the tables */
 } avgpool_plan;
 
