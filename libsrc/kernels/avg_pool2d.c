@@ -225,12 +225,15 @@ static inline void avgpool_strides(const acl_view *v, int64_t s[4]) {
     } while (0)
 
 #define KSUFFIX f32
+#define AP_DIRECT 1
 #define AP_LOAD(p) KLOAD(p)
 #include "kernels/dtype_begin.h"
 #include "kernels/avg_pool2d.inc"
 #include "kernels/dtype_end.h"
 
 #undef AP_LOAD
+#undef AP_DIRECT
+#define AP_DIRECT 0
 
 #undef AP_STORE_ROW
 #define AP_STORE_ROW(dst, src, n) store_f16_row((dst), (src), (n))
