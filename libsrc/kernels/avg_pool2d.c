@@ -94,8 +94,23 @@ static void axis_counts(const avgpool_plan *p, const avgpool_attrs *a, i128 *cnt
 /* fp16 -> fp32 by table (exactly acl_f16_to_f32 of every bit pattern), built once in phase 1. */
 static float g_f16_to_f32[65536];
 static pthread_once_t g_f16_once = PTHREAD_ONCE_INIT;
+static bool g_have_f16c; /* rows of fp16 results are converted with F16C (bit-identical, see f16_rows.h) */
 static void build_f16_table(void) {
     for (uint32_t h = 0; h < 65536; h++) g_f16_to_f32[h] = acl_f16_to_f32((uint16_t)h);
+#ifdef ACL_F16_ROWS_F16C
+    __builtin_cpu_init();
+    g_have_f16c = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c");
+#endif
+}
+
+static void store_f16_row(uint16_t *dst, const float *src, int64_t n) {
+#ifdef ACL_F16_ROWS_F16C
+    if (g_have_f16c) {
+        acl_f32_to_f16_row_f16c(dst, src, n);
+        return;
+    }
+#endif
+    acl_f32_to_f16_row(dst, src, n);
 }
 
 /* The index lists of the column ranges lo/hi[0..n) (see avgpool_plan). false when out of memory. */
@@ -196,6 +211,13 @@ static inline void avgpool_strides(const acl_view *v, int64_t s[4]) {
     }
 }
 
+/* x86-64: also build AVX2 clones of the hot loops, picked at load time (ifunc). */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
+#define AP_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define AP_CLONES
+#endif
+
 /* AP_LOAD: KLOAD, except fp16 reads through the table. AP_STORE_ROW(dst, src, n): n contiguous KSTOREs. */
 #define AP_STORE_ROW(dst, src, n)                                   \
     do {                                                            \
@@ -203,15 +225,18 @@ static inline void avgpool_strides(const acl_view *v, int64_t s[4]) {
     } while (0)
 
 #define KSUFFIX f32
+#define AP_DIRECT 1
 #define AP_LOAD(p) KLOAD(p)
 #include "kernels/dtype_begin.h"
 #include "kernels/avg_pool2d.inc"
 #include "kernels/dtype_end.h"
 
 #undef AP_LOAD
+#undef AP_DIRECT
+#define AP_DIRECT 0
 
 #undef AP_STORE_ROW
-#define AP_STORE_ROW(dst, src, n) acl_f32_to_f16_row((dst), (src), (n))
+#define AP_STORE_ROW(dst, src, n) store_f16_row((dst), (src), (n))
 #define KSUFFIX f16
 #define AP_LOAD(p) g_f16_to_f32[*(p)]
 #include "kernels/dtype_begin.h"

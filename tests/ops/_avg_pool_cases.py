@@ -21,6 +21,8 @@ CASES = {
     "c3_h7w9_k3s2p1_ncl": ((3, 7, 9), [3], [2], [1], False, True, 0),
     "c2_h6w5_kh2kw3_s1_p1_ceil_ncl": ((2, 6, 5), [2, 3], [1], [1], True, False, 0),
     "n4c16_h56w56_k3s2p1": ((4, 16, 56, 56), [3], [2], [1], False, True, 0),
+    # large planes: the backward's generic (element-wise) path
+    "n1c2_h100w90_k3s1p1_nopad": ((1, 2, 100, 90), [3], [1], [1], False, False, 0),
 }
 
 
