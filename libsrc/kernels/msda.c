@@ -4,10 +4,12 @@
  * int32 as the hardware does (INT64 values truncated), and every corner's key index is computed in int64 and
  * dropped unless it lies in [0, K). So no value of them can cause an out-of-bounds access. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/dtype.h"
 #include "common/parallel.h"
+#include "common/status.h"
 #include "kernels/msda.h"
 
 #define KSUFFIX f32
@@ -116,7 +118,7 @@ static const float k_zero_row[MSDA_MAX_C] __attribute__((aligned(64)));
 
 /* ---- scratch plan ---- */
 
-bool msda_plan_scratch(const msda_problem *p, bool backward, int64_t nslots, msda_scratch *s) {
+static bool plan_scratch(const msda_problem *p, bool backward, int64_t nslots, msda_scratch *s) {
     memset(s, 0, sizeof *s);
     /* Always staged when there is more than one head: value[b, :, h, :] rows are nh*C apart, and a contiguous
      * fp32 copy (and accumulator) keeps the sampling's working set dense in cache and TLB. */
@@ -135,6 +137,19 @@ bool msda_plan_scratch(const msda_problem *p, bool backward, int64_t nslots, msd
     s->nslots = nslots < 1 ? 1 : nslots;
     int64_t total;
     return !__builtin_mul_overflow(per, s->nslots, &total) && !__builtin_mul_overflow(total, (int64_t)sizeof(float), &total);
+}
+
+int msda_alloc_scratch(const msda_problem *p, bool backward, msda_scratch *s) {
+    int64_t owners = p->bs * p->nh, nslots = acl_max_threads();
+    if (nslots > owners) nslots = owners;
+    ACLNN_CHECK(plan_scratch(p, backward, nslots, s), ACLNN_ERR_PARAM_INVALID,
+                "value is too large: its fp32 scratch size overflows int64");
+    if (s->slot_floats > 0) {
+        size_t bytes = (size_t)s->slot_floats * (size_t)s->nslots * sizeof(float);
+        s->buf = malloc(bytes);
+        ACLNN_CHECK(s->buf != NULL, ACLNN_ERR_INNER, "out of memory allocating %zu bytes of fp32 scratch", bytes);
+    }
+    return 0;
 }
 
 /* The fp32 view of value[b, :, h, :]: staged into `slot` when needed. */

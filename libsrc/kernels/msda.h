@@ -43,8 +43,10 @@ typedef struct {
     bool stage_value, stage_gv;
 } msda_scratch;
 
-/* Scratch plan for a problem (no allocation): sets the flags and slot_floats; false on int64 overflow. */
-bool msda_plan_scratch(const msda_problem *p, bool backward, int64_t nslots, msda_scratch *s);
+/* Phase 1: plans and allocates the scratch for a problem, one slot per thread that can own a (batch, head)
+ * pair (at most bs*nh). Returns 0, or 161002 (size overflows int64) / 561000 (out of memory) with a message.
+ * The caller frees s->buf. */
+int msda_alloc_scratch(const msda_problem *p, bool backward, msda_scratch *s);
 
 void msda_forward(const msda_problem *p, const msda_scratch *s);
 void msda_backward(const msda_problem *p, const msda_scratch *s);

@@ -197,18 +197,8 @@ aclnnStatus aclnnMultiScaleDeformableAttentionGradGetWorkspaceSize(
     gp->np = location->dims[4];
     msda_problem p;
     build_problem(ex, gp, &p);
-    int64_t owners = gp->bs * gp->nh, nslots = acl_max_threads();
-    if (nslots > owners) nslots = owners;
-    if (!msda_plan_scratch(&p, true, nslots, &gp->scratch))
-        return acl_exec_discard(ex, ACL_REPORT(ACLNN_ERR_PARAM_INVALID, "value is too large: its fp32 scratch "
-                                                                        "size overflows int64"));
-    if (gp->scratch.slot_floats > 0) {
-        size_t bytes = (size_t)gp->scratch.slot_floats * (size_t)gp->scratch.nslots * sizeof(float);
-        gp->scratch.buf = malloc(bytes);
-        if (!gp->scratch.buf)
-            return acl_exec_discard(ex, ACL_REPORT(ACLNN_ERR_INNER, "out of memory allocating %zu bytes of fp32 "
-                                                                    "scratch for value/gradValue", bytes));
-    }
+    rc = msda_alloc_scratch(&p, true, &gp->scratch);
+    if (rc) return acl_exec_discard(ex, rc);
     return acl_exec_publish(ex, workspaceSize, executor);
 }
 

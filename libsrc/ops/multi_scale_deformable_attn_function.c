@@ -164,18 +164,8 @@ aclnnStatus aclnnMultiScaleDeformableAttnFunctionGetWorkspaceSize(const aclTenso
     fp->np = location->dims[4];
     msda_problem p;
     build_problem(ex, fp, &p);
-    int64_t owners = fp->bs * fp->nh, nslots = acl_max_threads();
-    if (nslots > owners) nslots = owners;
-    if (!msda_plan_scratch(&p, false, nslots, &fp->scratch))
-        return acl_exec_discard(ex, ACL_REPORT(ACLNN_ERR_PARAM_INVALID, "value is too large: its fp32 scratch "
-                                                                        "size overflows int64"));
-    if (fp->scratch.slot_floats > 0) {
-        size_t bytes = (size_t)fp->scratch.slot_floats * (size_t)fp->scratch.nslots * sizeof(float);
-        fp->scratch.buf = malloc(bytes);
-        if (!fp->scratch.buf)
-            return acl_exec_discard(ex, ACL_REPORT(ACLNN_ERR_INNER, "out of memory allocating %zu bytes of fp32 "
-                                                                    "scratch for value", bytes));
-    }
+    rc = msda_alloc_scratch(&p, false, &fp->scratch);
+    if (rc) return acl_exec_discard(ex, rc);
     return acl_exec_publish(ex, workspaceSize, executor);
 }
 
