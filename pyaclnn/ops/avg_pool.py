@@ -1,13 +1,14 @@
-"""aclnnAvgPool2d and aclnnAvgPool2dBackward on numpy arrays.
+"""aclnnAvgPool2d and aclnnAvgPool2dBackward on numpy arrays (or PyTorch CPU tensors / DLPack objects).
 
 Layout: a rank-4 array is (N, C, H, W) (format NCHW); a rank-3 array is one (C, H, W) image (format NCL) —
-2-D pooling either way. dtypes: float32, float16, bfloat16 (``pyaclnn.bfloat16``).
+2-D pooling either way. dtypes: float32, float16, bfloat16 (``pyaclnn.bfloat16``); float64 is not supported by
+the op (SPEC 5). Arrays are passed without a copy (see :mod:`pyaclnn.tensor`).
 """
 import numpy as np
 
 from .._ffi import lib
 from ..tensor import int_array
-from ._common import FLOAT_DTYPES, as_tensor, check_dtype, finish_output, launch, output_tensor
+from ._common import FLOAT_DTYPES, OpCall, launch
 
 __all__ = ["avg_pool2d", "avg_pool2d_backward", "avg_pool2d_output_size"]
 
@@ -50,50 +51,51 @@ def avg_pool2d_output_size(hw, kernel_size, stride=None, padding=0, ceil_mode=Fa
     return _axis_out(hw[0], kh, sh, ph, ceil_mode), _axis_out(hw[1], kw, sw, pw, ceil_mode)
 
 
-def avg_pool2d(x, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
-               divisor_override=0, cube_math_type=0, *, out=None):
+def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
+               divisor_override=0, cube_math_type=0, *, out=None, stream=None):
     """2-D average pooling (aclnnAvgPool2d), PyTorch ``avg_pool2d`` semantics.
 
-    x: (N, C, H, W) or (C, H, W); kernel_size/stride/padding: int or sequence of 1 or 2 ints (stride None or
-    empty = kernel_size). divisor_override 0 or None = no override. Returns (N, C, Ho, Wo) / (C, Ho, Wo) in
-    x's dtype, Ho = (H + 2*pH - kH [+ sH - 1 if ceil_mode]) // sH + 1 (ceil_mode: minus 1 if the last window
-    would start at or past H + pH). ``out``: an array of that shape and dtype (may be a strided view).
+    input: (N, C, H, W) or (C, H, W), float32 / float16 / bfloat16. kernel_size, stride, padding: int or a
+    sequence of 1 or 2 ints (stride None or empty = kernel_size; padding <= kernel/2). ceil_mode: ceil instead of
+    floor for the output size. count_include_pad: padded positions count in the divisor. divisor_override: 0 or
+    None = no override, else the divisor of every window. cube_math_type: validated only (0..3).
+    Returns (N, C, Ho, Wo) / (C, Ho, Wo) in input's dtype, Ho = (H + 2*pH - kH [+ sH - 1 if ceil_mode]) // sH + 1
+    (ceil_mode: minus 1 if the last window would start at or past H + pH); :func:`avg_pool2d_output_size`.
+    out: an array or tensor of that shape and dtype (may be a strided view), written in place and returned.
+    stream: a :class:`pyaclnn.Stream` (ops run synchronously; optional).
     """
-    x = np.asarray(x)
-    check_dtype(x, FLOAT_DTYPES, "x")
-    fmt = _fmt(x)
-    k = _pair(kernel_size, "kernel_size")
-    s = _pair(stride, "stride", allow_empty=True)
-    p = _pair(padding, "padding")
-    ho, wo = avg_pool2d_output_size(x.shape[-2:], k, s, p, ceil_mode)
-    shape = x.shape[:-2] + (ho, wo)
-    xt = as_tensor(x, fmt)
-    yt = output_tensor(out, shape, x.dtype, fmt)
-    launch("AvgPool2d", xt, int_array(k), int_array(s), int_array(p), bool(ceil_mode), bool(count_include_pad),
-           int(divisor_override or 0), int(cube_math_type), yt)
-    return finish_output(yt, out)
+    with OpCall() as call:
+        x = call.array(input, "input", FLOAT_DTYPES)
+        fmt = _fmt(x)
+        k = _pair(kernel_size, "kernel_size")
+        s = _pair(stride, "stride", allow_empty=True)
+        p = _pair(padding, "padding")
+        ho, wo = avg_pool2d_output_size(x.shape[-2:], k, s, p, ceil_mode)
+        y, yt = call.output(out, x.shape[:-2] + (ho, wo), x.dtype, fmt)
+        launch("AvgPool2d", call.input(x, fmt), int_array(k), int_array(s), int_array(p), bool(ceil_mode),
+               bool(count_include_pad), int(divisor_override or 0), int(cube_math_type), yt, stream=stream)
+    return y
 
 
 def avg_pool2d_backward(grad_output, input, kernel_size, stride=None, padding=0, ceil_mode=False,
-                        count_include_pad=True, divisor_override=0, cube_math_type=0, *, out=None):
+                        count_include_pad=True, divisor_override=0, cube_math_type=0, *, out=None, stream=None):
     """Gradient of 2-D average pooling (aclnnAvgPool2dBackward).
 
-    grad_output: (N, C, Ho, Wo) or (C, Ho, Wo); input: the forward input ``self`` (N, C, H, W) / (C, H, W),
-    used for its shape and dtype only. Returns grad_input with input's shape in grad_output's dtype.
-    kernel_size/stride/padding as in :func:`avg_pool2d` (stride None = kernel_size; an empty sequence passes an
-    empty array). On the A2 global path (no divisor override, kernel == (H, W), H, W >= 10, 1x1 grad_output)
-    every position receives grad_output / (kH*kW).
+    grad_output: (N, C, Ho, Wo) or (C, Ho, Wo); input: the forward input (N, C, H, W) / (C, H, W), used for its
+    shape and dtype only (its data is never read). Both float32 / float16 / bfloat16. Returns grad_input with
+    input's shape in grad_output's dtype. kernel_size, stride, padding, ceil_mode, count_include_pad,
+    divisor_override, cube_math_type as in :func:`avg_pool2d` (stride None = kernel_size; an empty sequence passes
+    an empty array). On the A2 global path (no divisor override, kernel == (H, W), H, W >= 10, 1x1 grad_output)
+    every position receives grad_output / (kH*kW). out / stream as in :func:`avg_pool2d`.
     """
-    g = np.asarray(grad_output)
-    x = np.asarray(input)
-    check_dtype(g, FLOAT_DTYPES, "grad_output")
-    check_dtype(x, FLOAT_DTYPES, "input")
-    gt = as_tensor(g, _fmt(g))
-    st = as_tensor(x, _fmt(x))
-    k = _pair(kernel_size, "kernel_size")
-    p = _pair(padding, "padding")
-    s = None if stride is None else int_array(_pair(stride, "stride", allow_empty=True))
-    yt = output_tensor(out, x.shape, g.dtype, _fmt(x))
-    launch("AvgPool2dBackward", gt, st, int_array(k), s, int_array(p), bool(ceil_mode), bool(count_include_pad),
-           int(divisor_override or 0), int(cube_math_type), yt)
-    return finish_output(yt, out)
+    with OpCall() as call:
+        g = call.array(grad_output, "grad_output", FLOAT_DTYPES)
+        x = call.array(input, "input", FLOAT_DTYPES)
+        k = _pair(kernel_size, "kernel_size")
+        p = _pair(padding, "padding")
+        s = None if stride is None else int_array(_pair(stride, "stride", allow_empty=True))
+        y, yt = call.output(out, x.shape, g.dtype, _fmt(x))
+        launch("AvgPool2dBackward", call.input(g, _fmt(g)), call.input(x, _fmt(x)), int_array(k), s, int_array(p),
+               bool(ceil_mode), bool(count_include_pad), int(divisor_override or 0), int(cube_math_type), yt,
+               stream=stream)
+    return y

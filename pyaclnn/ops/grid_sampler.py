@@ -2,7 +2,7 @@
 import numpy as np
 
 from ..tensor import bool_array
-from ._common import FLOAT_DTYPES, as_tensor, check_dtype, finish_output, launch, output_tensor
+from ._common import FLOAT_DTYPES, OpCall, launch
 
 __all__ = ["grid_sampler2d", "grid_sampler2d_backward"]
 
@@ -21,59 +21,52 @@ def _mode(value, table, name):
     return int(value)
 
 
-def _inputs(arrays, names):
-    arrs = [np.asarray(a) for a in arrays]
-    for a, n in zip(arrs, names):
-        check_dtype(a, GRID_DTYPES, n)
-    return arrs
-
-
-def _out(out, shape, dtype, zeros):
-    if out is None and zeros:
-        return as_tensor(np.zeros(shape, dtype))
-    return output_tensor(out, shape, dtype)
-
-
 def grid_sampler2d(input, grid, interpolation_mode="bilinear", padding_mode="zeros", align_corners=False, *,
-                   out=None):
+                   out=None, stream=None):
     """Sample ``input`` at the normalised locations of ``grid`` (``torch.nn.functional.grid_sample``).
 
     input: (N, C, H_in, W_in); grid: (N, H_out, W_out, 2) with grid[..., 0] = x (width) and grid[..., 1] = y
     (height) in [-1, 1]; returns (N, C, H_out, W_out). dtypes float32, float16, bfloat16, float64 (all the
     same; float64 does not support bicubic). interpolation_mode: "bilinear" | "nearest" | "bicubic" or
-    0/1/2; padding_mode: "zeros" | "border" | "reflection" or 0/1/2.
+    0/1/2; padding_mode: "zeros" | "border" | "reflection" or 0/1/2; align_corners: -1 and 1 are the centres
+    (True) or the outer edges (False) of the corner pixels. NaN grid coordinates sample nothing (zero).
+    out: an array or tensor of the result's shape and dtype, written in place and returned. stream: optional.
     """
-    input, grid = _inputs((input, grid), ("input", "grid"))
-    im = _mode(interpolation_mode, _INTERP, "interpolation_mode")
-    pm = _mode(padding_mode, _PADDING, "padding_mode")
-    shape = (input.shape[0], input.shape[1], grid.shape[1], grid.shape[2]) if input.ndim == 4 and grid.ndim == 4 \
-        else (0, 0, 0, 0)
-    it, gt = as_tensor(input), as_tensor(grid)
-    ot = output_tensor(out, shape, input.dtype)
-    launch("GridSampler2D", it, gt, im, pm, bool(align_corners), ot)
-    return finish_output(ot, out)
+    with OpCall() as call:
+        x = call.array(input, "input", GRID_DTYPES)
+        g = call.array(grid, "grid", GRID_DTYPES)
+        im = _mode(interpolation_mode, _INTERP, "interpolation_mode")
+        pm = _mode(padding_mode, _PADDING, "padding_mode")
+        shape = (x.shape[0], x.shape[1], g.shape[1], g.shape[2]) if x.ndim == 4 and g.ndim == 4 else (0, 0, 0, 0)
+        y, yt = call.output(out, shape, x.dtype)
+        launch("GridSampler2D", call.input(x), call.input(g), im, pm, bool(align_corners), yt, stream=stream)
+    return y
 
 
 def grid_sampler2d_backward(grad_output, input, grid, interpolation_mode="bilinear", padding_mode="zeros",
-                            align_corners=False, output_mask=(True, True), *, out=None):
+                            align_corners=False, output_mask=(True, True), *, out=None, stream=None):
     """Gradients of grid_sampler2d (``torch.ops.aten.grid_sampler_2d_backward``).
 
     grad_output: (N, C, H_out, W_out); input: (N, C, H_in, W_in); grid: (N, H_out, W_out, 2); all one dtype
-    (float32, float16, bfloat16, float64). Returns (input_grad, grid_grad) shaped like input and grid; an output
-    whose ``output_mask`` entry is False is not computed and returned as None (nearest mode: grid_grad is zero).
-    ``out``: optional (input_grad, grid_grad) arrays to write into (either may be None).
+    (float32, float16, bfloat16, float64). interpolation_mode, padding_mode, align_corners as in
+    :func:`grid_sampler2d`. Returns (input_grad, grid_grad) shaped like input and grid; an output whose
+    ``output_mask`` entry is False is not computed and returned as None (nearest mode: grid_grad is zero).
+    out: optional (input_grad, grid_grad) arrays or tensors to write into (either may be None). stream: optional.
     """
-    grad_output, input, grid = _inputs((grad_output, input, grid), ("grad_output", "input", "grid"))
-    im = _mode(interpolation_mode, _INTERP, "interpolation_mode")
-    pm = _mode(padding_mode, _PADDING, "padding_mode")
-    mask = [bool(m) for m in output_mask]
-    outs = tuple(out) if out is not None else (None, None)
-    # empty inputs leave the outputs untouched at the C level; fresh outputs then start as zeros (like PyTorch)
-    empty = grad_output.size == 0 or input.size == 0 or grid.size == 0
-    gt_in = _out(outs[0], input.shape, input.dtype, empty)
-    gt_grid = _out(outs[1], grid.shape, input.dtype, empty)
-    launch("GridSampler2DBackward", as_tensor(grad_output), as_tensor(input), as_tensor(grid), im, pm,
-           bool(align_corners), bool_array(mask), gt_in, gt_grid)
-    res_in = finish_output(gt_in, outs[0]) if mask[0] else None
-    res_grid = finish_output(gt_grid, outs[1]) if len(mask) > 1 and mask[1] else None
-    return res_in, res_grid
+    with OpCall() as call:
+        go = call.array(grad_output, "grad_output", GRID_DTYPES)
+        x = call.array(input, "input", GRID_DTYPES)
+        g = call.array(grid, "grid", GRID_DTYPES)
+        im = _mode(interpolation_mode, _INTERP, "interpolation_mode")
+        pm = _mode(padding_mode, _PADDING, "padding_mode")
+        mask = [bool(m) for m in output_mask]
+        outs = tuple(out) if out is not None else (None, None)
+        if len(outs) != 2:
+            raise ValueError("out must be a pair (input_grad, grid_grad)")
+        # empty inputs leave the outputs untouched at the C level; fresh outputs then start as zeros (like PyTorch)
+        empty = go.size == 0 or x.size == 0 or g.size == 0
+        gi, gi_t = call.output(outs[0], x.shape, x.dtype, name="out[0]", zeros=empty)
+        gg, gg_t = call.output(outs[1], g.shape, x.dtype, name="out[1]", zeros=empty)
+        launch("GridSampler2DBackward", call.input(go), call.input(x), call.input(g), im, pm, bool(align_corners),
+               bool_array(mask), gi_t, gg_t, stream=stream)
+    return (gi if mask[0] else None), (gg if len(mask) > 1 and mask[1] else None)

@@ -16,60 +16,64 @@ level, or whose key index falls outside [0, K), read as zero and receive no grad
 import numpy as np
 
 from .._ffi import lib
-from ._common import FLOAT_DTYPES, as_tensor, check_dtype, finish_output, launch, output_tensor
+from ._common import FLOAT_DTYPES, OpCall, launch
 
 __all__ = ["multi_scale_deformable_attn", "multi_scale_deformable_attn_backward"]
 
 _INDEX_DTYPES = (np.dtype(np.int32), np.dtype(np.int64))
 
 
-def _index(arr, name):
-    arr = np.asarray(arr)
-    check_dtype(arr, _INDEX_DTYPES, name)
-    return as_tensor(arr, lib.ACL_FORMAT_ND)
-
-
-def _float(arr, name):
-    arr = np.asarray(arr)
-    check_dtype(arr, FLOAT_DTYPES, name)
-    return arr
+def _index(call, arr):
+    return call.input(arr, lib.ACL_FORMAT_ND)
 
 
 def multi_scale_deformable_attn(value, spatial_shapes, level_start_index, sampling_locations, attention_weights,
-                                *, out=None):
-    """Forward: returns (bs, nq, nh*C) in value's dtype (``out`` if given).
+                                *, out=None, stream=None):
+    """Forward (aclnnMultiScaleDeformableAttnFunction): returns (bs, nq, nh*C) in value's dtype.
 
-    value (bs, K, nh, C); spatial_shapes (nl, 2) int32/int64 (H, W); level_start_index (nl,);
+    value (bs, K, nh, C); spatial_shapes (nl, 2) int32/int64 (H, W); level_start_index (nl,) int32/int64;
     sampling_locations (bs, nq, nh, nl, np, 2) with (x, y) in [0, 1]; attention_weights (bs, nq, nh, nl, np).
-    location, attention weights and output share value's dtype; nq >= 32, C % 8 == 0, C <= 256.
+    value, locations, weights and the output share one dtype (float32 / float16 / bfloat16); nq >= 32,
+    C % 8 == 0, C <= 256. out: an array or tensor of the result's shape and dtype, written in place and
+    returned. stream: optional.
     """
-    value = _float(value, "value")
-    loc = _float(sampling_locations, "sampling_locations")
-    attn = _float(attention_weights, "attention_weights")
-    bs, _, nh, c = value.shape if value.ndim == 4 else (0, 0, 0, 0)
-    nq = loc.shape[1] if loc.ndim == 6 else 0
-    ot = output_tensor(out, (bs, nq, nh * c), value.dtype)
-    launch("MultiScaleDeformableAttnFunction", as_tensor(value), _index(spatial_shapes, "spatial_shapes"),
-           _index(level_start_index, "level_start_index"), as_tensor(loc), as_tensor(attn), ot)
-    return finish_output(ot, out)
+    with OpCall() as call:
+        v = call.array(value, "value", FLOAT_DTYPES)
+        ss = call.array(spatial_shapes, "spatial_shapes", _INDEX_DTYPES)
+        ls = call.array(level_start_index, "level_start_index", _INDEX_DTYPES)
+        loc = call.array(sampling_locations, "sampling_locations", FLOAT_DTYPES)
+        attn = call.array(attention_weights, "attention_weights", FLOAT_DTYPES)
+        bs, _, nh, c = v.shape if v.ndim == 4 else (0, 0, 0, 0)
+        nq = loc.shape[1] if loc.ndim == 6 else 0
+        y, yt = call.output(out, (bs, nq, nh * c), v.dtype)
+        launch("MultiScaleDeformableAttnFunction", call.input(v), _index(call, ss), _index(call, ls),
+               call.input(loc), call.input(attn), yt, stream=stream)
+    return y
 
 
 def multi_scale_deformable_attn_backward(value, spatial_shapes, level_start_index, sampling_locations,
-                                         attention_weights, grad_output):
-    """Backward: returns (grad_value, grad_location, grad_attn_weight).
+                                         attention_weights, grad_output, *, out=None, stream=None):
+    """Backward (aclnnMultiScaleDeformableAttentionGrad): returns (grad_value, grad_location, grad_attn_weight).
 
     Inputs as for :func:`multi_scale_deformable_attn`, plus grad_output (bs, nq, nh*C) or (bs, nq, nh, C).
     Each gradient has the shape and dtype of its input (value, sampling_locations, attention_weights);
-    the float inputs may have different dtypes. gradValue is fully written (zero where nothing samples).
+    the float inputs may have different dtypes. grad_value is fully written (zero where nothing samples).
+    out: optional (grad_value, grad_location, grad_attn_weight) arrays or tensors (any may be None), written in
+    place and returned. stream: optional.
     """
-    value = _float(value, "value")
-    loc = _float(sampling_locations, "sampling_locations")
-    attn = _float(attention_weights, "attention_weights")
-    go = _float(grad_output, "grad_output")
-    gv = output_tensor(None, value.shape, value.dtype)
-    gl = output_tensor(None, loc.shape, loc.dtype)
-    ga = output_tensor(None, attn.shape, attn.dtype)
-    launch("MultiScaleDeformableAttentionGrad", as_tensor(value), _index(spatial_shapes, "spatial_shapes"),
-           _index(level_start_index, "level_start_index"), as_tensor(loc), as_tensor(attn), as_tensor(go),
-           gv, gl, ga)
-    return gv.numpy(), gl.numpy(), ga.numpy()
+    with OpCall() as call:
+        v = call.array(value, "value", FLOAT_DTYPES)
+        ss = call.array(spatial_shapes, "spatial_shapes", _INDEX_DTYPES)
+        ls = call.array(level_start_index, "level_start_index", _INDEX_DTYPES)
+        loc = call.array(sampling_locations, "sampling_locations", FLOAT_DTYPES)
+        attn = call.array(attention_weights, "attention_weights", FLOAT_DTYPES)
+        go = call.array(grad_output, "grad_output", FLOAT_DTYPES)
+        outs = tuple(out) if out is not None else (None, None, None)
+        if len(outs) != 3:
+            raise ValueError("out must be a triple (grad_value, grad_location, grad_attn_weight)")
+        gv, gv_t = call.output(outs[0], v.shape, v.dtype, name="out[0]")
+        gl, gl_t = call.output(outs[1], loc.shape, loc.dtype, name="out[1]")
+        ga, ga_t = call.output(outs[2], attn.shape, attn.dtype, name="out[2]")
+        launch("MultiScaleDeformableAttentionGrad", call.input(v), _index(call, ss), _index(call, ls),
+               call.input(loc), call.input(attn), call.input(go), gv_t, gl_t, ga_t, stream=stream)
+    return gv, gl, ga
