@@ -13,3 +13,4 @@ from .runtime import Stream, ensure_device, get_deterministic, set_deterministic
 from .tensor import AclTensor, DeviceBuffer, bfloat16, bool_array, int_array  # noqa: F401
 from .ops import *  # noqa: F401,F403
 from .ops import launch  # noqa: F401
+from . import lowlevel  # noqa: F401,E402
