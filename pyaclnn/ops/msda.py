@@ -55,7 +55,9 @@ def multi_scale_deformable_attn_backward(value, spatial_shapes, level_start_inde
                                          attention_weights, grad_output, *, out=None, stream=None):
     """Backward (aclnnMultiScaleDeformableAttentionGrad): returns (grad_value, grad_location, grad_attn_weight).
 
-    Inputs as for :func:`multi_scale_deformable_attn`, plus grad_output (bs, nq, nh*C) or (bs, nq, nh, C).
+    value, spatial_shapes, level_start_index, sampling_locations, attention_weights: as for
+    :func:`multi_scale_deformable_attn`; grad_output: (bs, nq, nh*C) or (bs, nq, nh, C), float32 / float16 /
+    bfloat16.
     Each gradient has the shape and dtype of its input (value, sampling_locations, attention_weights);
     the float inputs may have different dtypes. grad_value is fully written (zero where nothing samples).
     out: optional (grad_value, grad_location, grad_attn_weight) arrays or tensors (any may be None), written in
