@@ -60,6 +60,7 @@ install: $(LIB)
 	cp $(LIB) $(PREFIX)/lib64/$(LIBNAME)
 	cd $(PREFIX)/lib64 && for a in $(ALIASES); do ln -sf $(LIBNAME) $$a; done
 	sed "s|@PREFIX@|$$(cd $(PREFIX) && pwd)|" tools/set_env.sh.in > $(PREFIX)/set_env.sh
+	cp -r tools/site-packages/. $(PREFIX)/python/site-packages/
 	@echo "installed the emulated toolkit in $(PREFIX) (source $(PREFIX)/set_env.sh)"
 
 # ---- Python binding declarations, generated from include/ ----
