@@ -1,5 +1,6 @@
 """Shared pytest fixtures. Helpers live in tests/helpers.py (importable from every test directory)."""
 import os
+import subprocess
 import sys
 
 import pytest
@@ -13,3 +14,14 @@ def torch():
     if os.environ.get("PYACLNN_SKIP_TORCH"):
         pytest.skip("PYACLNN_SKIP_TORCH is set")
     return pytest.importorskip("torch")
+
+
+@pytest.fixture(scope="session")
+def site_packages(tmp_path_factory):
+    """`make install PREFIX=<tmp>`: the installed tree's python/site-packages (what set_env.sh puts on PYTHONPATH)."""
+    repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    prefix = tmp_path_factory.mktemp("cann")
+    subprocess.run(["make", "-s", "-C", repo, "install", f"PREFIX={prefix}"], check=True, capture_output=True)
+    sp = prefix / "python" / "site-packages"
+    assert (sp / "acl" / "__init__.py").exists()
+    return str(sp)

@@ -33,15 +33,6 @@ NPY_FLOAT16 = 23
 DEVICE_ID = 0
 
 
-@pytest.fixture(scope="session")
-def site_packages(tmp_path_factory):
-    prefix = tmp_path_factory.mktemp("cann")
-    subprocess.run(["make", "-s", "-C", REPO, "install", f"PREFIX={prefix}"], check=True, capture_output=True)
-    sp = prefix / "python" / "site-packages"
-    assert (sp / "acl" / "__init__.py").exists()
-    return str(sp)
-
-
 def run_script(site_packages, code):
     env = dict(os.environ, PYTHONPATH=site_packages)
     res = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120,
