@@ -353,14 +353,20 @@ def _extent(ptr, shape, strides, itemsize):
     return lo, hi + itemsize
 
 
-def _array_extent(a):
-    return _extent(a.__array_interface__["data"][0], a.shape, a.strides, a.itemsize)
+def _array_extent(a, ptr=None):
+    if ptr is None:
+        ptr = a.__array_interface__["data"][0]
+    if a.flags.c_contiguous:
+        return ptr, ptr + a.nbytes
+    return _extent(ptr, a.shape, a.strides, a.itemsize)
 
 
-def _root_range(arr):
-    """Rule 1: the byte range of the memory that owns ``arr`` (at least the view's own extent)."""
+def _root_range(arr, vlo, vhi):
+    """Rule 1: the byte range of the memory that owns ``arr`` (at least the view's own extent [vlo, vhi))."""
     a = arr
     owner = a.base
+    if owner is None:
+        return vlo, vhi
     while owner is not None:
         if isinstance(owner, np.ndarray):
             a, owner = owner, owner.base
@@ -378,7 +384,6 @@ def _root_range(arr):
             root = None
     if root is not None:
         lo, hi = min(lo, root[0]), max(hi, root[1])
-    vlo, vhi = _array_extent(arr)
     return min(lo, vlo), max(hi, vhi)
 
 
@@ -445,8 +450,8 @@ def host_tensor(arr, fmt=None):
     ptr = arr.__array_interface__["data"][0]
     if ptr % isz or any(s < 0 or s % isz for s in arr.strides):
         return None, None
-    lo, hi = _array_extent(arr)
-    rlo, rhi = _root_range(arr)
+    lo, hi = _array_extent(arr, ptr)
+    rlo, rhi = _root_range(arr, lo, hi)
     ensure_device()
     key = _acquire(lo, hi, rlo, rhi)
     if key is None:
