@@ -1,8 +1,11 @@
 """pyaclnn: Huawei CANN's aclnn API emulated on the CPU, driven from numpy.
 
-The C library exports the real ``acl*``/``aclnn*`` symbols; this package loads it with cffi. The public
-functions take and return numpy arrays (float32, float16, and bfloat16 through ``ml_dtypes``); errors are
-raised as :class:`AclError` subclasses carrying the aclnn status code and the library's message.
+The C library exports the real ``acl*``/``aclnn*`` symbols; this package loads it with cffi. The public op
+functions take numpy arrays of any strides, PyTorch CPU tensors or ``__dlpack__`` objects (passed to the library
+over their own memory, see :mod:`pyaclnn.tensor`) and return numpy arrays (float32, float16, float64 where the op
+allows it, and bfloat16 through ``ml_dtypes``); ``out=`` is written in place. Errors are raised as
+:class:`AclError` subclasses carrying the aclnn status code and the library's message. :mod:`pyaclnn.lowlevel`
+drives the C ABI directly.
 """
 __version__ = "0.1.0"
 

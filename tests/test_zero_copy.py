@@ -377,3 +377,24 @@ def test_generic_dlpack_objects(torch, dtype):
     ref = torch.nn.functional.avg_pool2d(t.float(), 2).to(t.dtype).float().numpy()
     tol = 1e-6 if dtype == "float32" else 8e-3
     np.testing.assert_allclose(np.asarray(y, np.float32), ref, rtol=tol, atol=tol)
+
+
+def test_out_may_alias_the_input():
+    x = np.random.default_rng(6).standard_normal((1, 2, 5, 7)).astype(np.float32)
+    before = x.copy()
+    with lowlevel.capture_launches() as calls:
+        y = pyaclnn.upsample_nearest_exact2d(x, (5, 7), out=x)  # identity gather, in place
+    (_, (xi, yi)), = tensors(calls)
+    assert y is x and xi["addr"] == yi["addr"] == ptr(x)
+    np.testing.assert_array_equal(x, before)
+    assert lowlevel.registered_ranges() == {}
+
+
+@pytest.mark.parametrize("kind", ["object", "handle"])
+def test_stream_argument(kind):
+    s = pyaclnn.Stream()
+    stream = s if kind == "object" else int(ffi.cast("uintptr_t", s.handle))
+    x = np.random.default_rng(7).standard_normal((1, 2, 6, 6)).astype(np.float32)
+    y = pyaclnn.avg_pool2d(x, 2, stream=stream)
+    s.synchronize()
+    np.testing.assert_allclose(y, pool2x2(x), rtol=1e-6, atol=1e-6)
