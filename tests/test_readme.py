@@ -1,6 +1,6 @@
 """The README's "Python users" examples are copy-paste runnable: every ```python block of that section runs here
-as it is written, each in a fresh namespace (blocks importing torch skip without PyTorch; the pyACL block runs with the installed tree's
-site-packages on PYTHONPATH, as set_env.sh arranges)."""
+as it is written, each in a fresh namespace (blocks importing torch skip without PyTorch; the pyACL block runs
+in its own interpreter with the installed tree's site-packages on PYTHONPATH, as set_env.sh arranges)."""
 import os
 import re
 import subprocess
