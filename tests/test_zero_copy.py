@@ -398,3 +398,19 @@ def test_stream_argument(kind):
     y = pyaclnn.avg_pool2d(x, 2, stream=stream)
     s.synchronize()
     np.testing.assert_allclose(y, pool2x2(x), rtol=1e-6, atol=1e-6)
+
+
+def test_partially_overlapping_views_fall_back_to_a_copy_for_the_second(torch):
+    """Two DLPack views of one storage (each registered as its own span) overlap partially: the one registered
+    first is passed in place, the other through a copy (written back after the call for the output)."""
+    t = torch.arange(12, dtype=torch.float32)
+    a, b = t[0:6].view(1, 1, 1, 6), t[4:10].view(1, 1, 1, 6)
+    before = t.clone()
+    with lowlevel.capture_launches() as calls:
+        pyaclnn.upsample_nearest_exact2d(DLPackOnly(a), (1, 6), out=DLPackOnly(b))
+    (_, (ai, bi)), = tensors(calls)
+    assert (ai["addr"] == a.data_ptr()) != (bi["addr"] == b.data_ptr())
+    expected = before.clone()
+    expected[4:10] = before[0:6]
+    assert torch.equal(t, expected)
+    assert lowlevel.registered_ranges() == {}
