@@ -39,15 +39,17 @@ def _is_tree(path):
 
 
 def find_prefix():
-    """The CANN-shaped tree: pyaclnn/cann when installed, else build/cann in a source checkout."""
+    """The CANN-shaped tree: pyaclnn/cann when installed, else build/cann (`make install`) or build/pip/cann
+    (`pip install .`) in a source checkout."""
     packaged = PKG / "cann"
     if _is_tree(packaged):
         return packaged
     repo = PKG.parent
     if (repo / "libsrc").is_dir() and (repo / "Makefile").exists():
         built = repo / "build" / "cann"
-        if _is_tree(built):
-            return built
+        for tree in (built, repo / "build" / "pip" / "cann"):
+            if _is_tree(tree):
+                return tree
         raise ToolkitError(f"no CANN-shaped tree in this source checkout ({built} is missing): run `make install` "
                            "in " + str(repo) + ", or `pip install " + str(repo) + "`")
     raise ToolkitError(f"the toolkit tree shipped with the package is missing ({packaged}): reinstall pyaclnn")
@@ -383,7 +385,10 @@ def cmd_info(args):
 
 # ----------------------------------------------------------------------------------------------------- main
 def _version():
-    text = (PKG / "__init__.py").read_text()
+    try:
+        text = (PKG / "__init__.py").read_text()
+    except OSError:
+        return "unknown"
     m = re.search(r"^__version__\s*=\s*['\"]([^'\"]+)", text, re.M)
     return m.group(1) if m else "unknown"
 
