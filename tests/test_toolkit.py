@@ -359,6 +359,7 @@ def python_shim(tmp_path, python):
 def run_block(block, tmp_path, python=sys.executable, cwd=REPO, timeout=600, extra_env=None):
     env = clean_env(**(extra_env or {}))
     env["PATH"] = python_shim(tmp_path, python) + os.pathsep + env["PATH"]
+    env["TMPDIR"] = str(tmp_path)  # for the blocks' mktemp
     return subprocess.run(["bash", "-e", "-o", "pipefail", "-c", block], cwd=cwd, env=env, capture_output=True,
                           timeout=timeout)
 
@@ -392,7 +393,7 @@ def test_readme_c_section_block(tree, tmp_path, index):
 def test_wheel_from_sdist_in_fresh_venv(tmp_path):
     """sdist -> wheel (builds the library from scratch) -> a fresh venv -> `python -m pyaclnn samples` from outside
     the repository; then the README's pip block, as written, in the same venv. numpy/cffi come from the system
-    site-packages; nothing is downloaded."""
+    site-packages; nothing is downloaded (hence no build isolation)."""
     dist = tmp_path / "dist"
     subprocess.run([sys.executable, "-c", "import sys; from setuptools import build_meta as b; "
                     "b.build_sdist(sys.argv[1])", str(dist)], cwd=REPO, check=True, capture_output=True, timeout=300)
@@ -415,7 +416,10 @@ def test_wheel_from_sdist_in_fresh_venv(tmp_path):
     assert not any(n.startswith("pyaclnn/lib/") for n in infos)  # one copy of the library
 
     venv = tmp_path / "venv"
-    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True, timeout=300)
+    # --without-pip: pip, setuptools, numpy and cffi all come from the system site-packages (a venv's seeded
+    # setuptools may be too old to build a wheel without network access)
+    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", "--without-pip", str(venv)], check=True,
+                   timeout=300)
     py = str(venv / "bin" / "python")
     subprocess.run([py, "-m", "pip", "install", "-q", str(wheel)], check=True, capture_output=True, env=offline,
                    timeout=300)
