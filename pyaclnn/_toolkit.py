@@ -26,6 +26,7 @@ LIBNAME = "libpyaclnn.so"
 LINK_LIBS = ["opapi", "nnopbase", "ascendcl"]
 C_SUFFIXES = (".c",)
 SOURCE_SUFFIXES = (".c", ".cc", ".cpp", ".cxx", ".c++", ".C", ".cp", ".CPP")
+OBJECT_SUFFIXES = (".o", ".a", ".so")
 RUN_TIMEOUT = 120
 
 
@@ -150,12 +151,14 @@ def _compiler(cplusplus):
 def cc_command(prefix, sources, output, extra=(), cplusplus=None):
     """The compiler line that builds `sources` (+ extra arguments) against the tree, rpath set to its lib64."""
     prefix = pathlib.Path(prefix)
-    if cplusplus is None:
+    if cplusplus is None:  # objects only: link as C++ (harmless for C objects)
         cplusplus = any(not str(s).endswith(C_SUFFIXES) for s in sources)
     inc, lib64 = prefix / "include", prefix / "lib64"
-    return (_compiler(cplusplus) + [str(s) for s in sources] + list(extra)
-            + [f"-I{inc}", f"-I{inc / 'aclnnop'}", f"-I{inc / 'aclnn'}", "-o", str(output), f"-L{lib64}",
-               f"-Wl,-rpath,{lib64}"] + [f"-l{name}" for name in LINK_LIBS])
+    cmd = (_compiler(cplusplus) + [str(s) for s in sources] + list(extra)
+           + [f"-I{inc}", f"-I{inc / 'aclnnop'}", f"-I{inc / 'aclnn'}", "-o", str(output)])
+    if not {"-c", "-S", "-E"} & set(extra):  # linking
+        cmd += [f"-L{lib64}", f"-Wl,-rpath,{lib64}"] + [f"-l{name}" for name in LINK_LIBS]
+    return cmd
 
 
 def _split_cc_args(argv):
@@ -177,20 +180,21 @@ def _split_cc_args(argv):
                 raise ToolkitError("cc: --prefix needs a directory")
         elif a.startswith("--prefix="):
             prefix = a.split("=", 1)[1]
-        elif not a.startswith("-") and a.endswith(SOURCE_SUFFIXES):
-            sources.append(a)
+        elif not a.startswith("-") and a.endswith(SOURCE_SUFFIXES + OBJECT_SUFFIXES):
+            sources.append(a)  # sources and objects, in order
         else:
             extra.append(a)
     return sources, extra, output, verbose, prefix
 
 
-CC_HELP = """usage: python -m pyaclnn cc FILE.cpp [FILE ...] [-o OUT] [-v] [--prefix DIR] [compiler arguments ...]
+CC_HELP = """usage: python -m pyaclnn cc FILE.cpp|FILE.c|FILE.o [FILE ...] [-o OUT] [-v] [--prefix DIR] [compiler args ...]
 
-Compile and link a CANN C/C++ program against the emulated toolkit: adds -I include -I include/aclnnop
--I include/aclnn, -L lib64, -Wl,-rpath,lib64 and -l{libs}, so the program runs directly. C++ sources
-use $CXX (default c++), C-only programs $CC (default cc). OUT defaults to the first source's name without
-its suffix, in the current directory. Other arguments (-O2, -DNAME, -lm, object files, ...) go to the
-compiler unchanged. -v prints the compiler line. Exit status: the compiler's.
+Compile and link a CANN C/C++ program against the emulated toolkit. Adds -I include -I include/aclnnop
+-I include/aclnn, -L lib64, -Wl,-rpath,lib64 and -l{libs}, so the program runs directly
+(no set_env.sh needed). C++ sources use $CXX (default c++), C-only programs $CC (default cc). OUT defaults
+to the first file's name without its suffix (with -c: .o), in the current directory. Other arguments (-O2,
+-DNAME, -lm, -c, ...) go to the compiler unchanged. -v prints the compiler line. --prefix DIR uses another
+toolkit tree. Exit status: the compiler's.
 """.format(libs=" -l".join(LINK_LIBS))
 
 
@@ -200,13 +204,15 @@ def cmd_cc(argv):
         return 0 if argv else 2
     sources, extra, output, verbose, prefix = _split_cc_args(argv)
     if not sources:
-        raise ToolkitError("cc: no C/C++ source file given (" + ", ".join(SOURCE_SUFFIXES) + ")")
+        raise ToolkitError("cc: no C/C++ source or object file given (" + ", ".join(SOURCE_SUFFIXES + OBJECT_SUFFIXES)
+                           + ")")
     for s in sources:
         if not os.path.isfile(s):
             raise ToolkitError(f"cc: {s}: no such file")
     prefix = _prefix_arg(prefix)
     if output is None:
-        output = os.path.splitext(os.path.basename(sources[0]))[0]
+        stem = os.path.splitext(os.path.basename(sources[0]))[0]
+        output = stem + (".o" if "-c" in extra else "")
     cmd = cc_command(prefix, sources, output, extra)
     if verbose:
         print(" ".join(cmd), file=sys.stderr)

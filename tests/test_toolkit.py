@@ -201,7 +201,7 @@ def test_cc_errors(tree, tmp_path):
     res = pyaclnn_cli("cc")
     assert res.returncode == 2 and b"usage:" in res.stdout
     res = pyaclnn_cli("cc", "-O2")
-    assert res.returncode == 1 and b"no C/C++ source file" in res.stderr
+    assert res.returncode == 1 and b"no C/C++ source or object file" in res.stderr
     res = pyaclnn_cli("cc", str(tmp_path / "missing.cpp"))
     assert res.returncode == 1 and b"no such file" in res.stderr
     bad = tmp_path / "bad.cpp"
@@ -218,18 +218,32 @@ def test_samples_command(tree, tmp_path):
     for stem in STEMS:
         assert re.search(rf"^{stem}\s+aclnn\w+\s+match \(cc build\)$", out, re.M), out
     assert f": {len(STEMS)}/{len(STEMS)}" in out
-    # a changed expected value is reported and fails the command
-    exp = tmp_path / "exp"
-    shutil.copytree(EXPECTED, exp)
+    # a changed expected value is reported and fails the command (a copy of the tree with one sample)
+    t = tmp_path / "t"
+    shutil.copytree(PREFIX, t, symlinks=True)
+    for stem in STEMS[:4]:
+        (t / "samples" / (stem + ".cpp")).unlink()
     lines = expected(STEMS[4]).split(b"\n")
     lines[7] = lines[7].replace(b"0.062500", b"0.062501")
-    (exp / (STEMS[4] + ".stdout")).write_bytes(b"\n".join(lines))
-    res = pyaclnn_cli("samples", "--no-cmake", "--expected", str(exp), "-j", "1", cwd=str(tmp_path))
+    (t / "samples" / "expected" / (STEMS[4] + ".stdout")).write_bytes(b"\n".join(lines))
+    res = pyaclnn_cli("samples", "--prefix", str(t), "--no-cmake", cwd=str(tmp_path))
     out = res.stdout.decode()
     assert res.returncode == 1
     assert re.search(rf"^{STEMS[4]}\s+aclnnAvgPool2dBackward\s+differs \(cc build, exit 0: 1 differing lines; "
                      r"first: out result\[7\] is: 0.062500\)$", out, re.M), out
-    assert f": {len(STEMS) - 1}/{len(STEMS)}" in out
+    assert out.splitlines()[-1] == f"samples matching {t}/samples/expected: 0/1"
+
+
+def test_cc_compile_only_then_link(tree, tmp_path):
+    stem = "002_b646fc8d88ffb909"
+    shutil.copy(os.path.join(REPO, "samples", stem + ".cpp"), tmp_path / "msda.cpp")
+    res = pyaclnn_cli("cc", "msda.cpp", "-c", "-v", cwd=str(tmp_path))  # default output: msda.o
+    assert res.returncode == 0 and (tmp_path / "msda.o").exists(), res.stderr
+    assert b"-lopapi" not in res.stderr and b"warning" not in res.stderr
+    res = pyaclnn_cli("cc", "msda.o", "-o", "linked", cwd=str(tmp_path))
+    assert res.returncode == 0, res.stderr
+    run = subprocess.run([str(tmp_path / "linked")], env=clean_env(), capture_output=True, timeout=120)
+    assert run.returncode == 0 and run.stdout == expected(stem)
 
 
 # ------------------------------------------------------------------------------------------- install tree
