@@ -116,7 +116,7 @@ wheel:
 
 # ---- tests ----
 test-deps:
-	$(PYTHON) -m pip install -q cffi numpy pytest ml_dtypes
+	$(PYTHON) -m pip install -q cffi numpy pytest ml_dtypes setuptools
 	@if [ -z "$(SKIP_TORCH)" ]; then $(PYTHON) -m pip install -q torch==2.13.0 || \
 	  echo "torch==2.13.0 not installed: the PyTorch oracle tests will be skipped"; fi
 
