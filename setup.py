@@ -24,10 +24,11 @@ class BuildPyWithToolkit(build_py):
         subprocess.check_call(["make", f"-j{jobs}", "install", f"BUILD={BUILD}", f"PREFIX={BUILD}/cann",
                                "ALIASES_AS=filters", "INSTALL_STRIP=1", "SET_ENV_FALLBACK="], cwd=HERE)
         super().run()
-        if getattr(self, "editable_mode", False):  # `pip install -e .`: the package is the source directory
-            dest = os.path.join(HERE, "pyaclnn", "cann")
-        else:
-            dest = os.path.join(self.build_lib, "pyaclnn", "cann")
+        if getattr(self, "editable_mode", False):
+            # `pip install -e .`: the package is this checkout, which finds build/pip/{lib,cann} itself (after a
+            # fresher build/lib and build/cann from `make`); a copy inside pyaclnn/ would go stale.
+            return
+        dest = os.path.join(self.build_lib, "pyaclnn", "cann")
         shutil.rmtree(dest, ignore_errors=True)
         shutil.copytree(os.path.join(HERE, BUILD, "cann"), dest, symlinks=False)
 

@@ -449,6 +449,9 @@ def main(argv=None):
     except ToolkitError as exc:
         print(f"pyaclnn: {exc}", file=sys.stderr)
         return 1
+    except BrokenPipeError:  # `python -m pyaclnn info | head`
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
 
 
 if __name__ == "__main__":

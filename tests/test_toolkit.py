@@ -100,8 +100,8 @@ def test_prefix_in_checkout(tree):
     res = pyaclnn_cli("prefix", cwd=REPO)
     assert res.returncode == 0, res.stderr
     assert os.path.realpath(res.stdout.decode().strip()) == os.path.realpath(PREFIX)
-    # the module also runs as a plain script (what the Makefile does), from another directory
-    res = subprocess.run([sys.executable, os.path.join(REPO, "pyaclnn", "_toolkit.py"), "prefix"], cwd="/",
+    # the module also runs as a plain script without site-packages (what the Makefile does: no cffi/numpy needed)
+    res = subprocess.run([sys.executable, "-S", os.path.join(REPO, "pyaclnn", "_toolkit.py"), "prefix"], cwd="/",
                          capture_output=True, text=True)
     assert os.path.realpath(res.stdout.strip()) == os.path.realpath(PREFIX)
 
