@@ -187,7 +187,7 @@ def _split_cc_args(argv):
     return sources, extra, output, verbose, prefix
 
 
-CC_HELP = """usage: python -m pyaclnn cc FILE.cpp|FILE.c|FILE.o [FILE ...] [-o OUT] [-v] [--prefix DIR] [compiler args ...]
+CC_HELP = """usage: python -m pyaclnn cc FILE.cpp|FILE.c|FILE.o [FILE ...] [-o OUT] [-v] [--prefix DIR] [compiler args]
 
 Compile and link a CANN C/C++ program against the emulated toolkit. Adds -I include -I include/aclnnop
 -I include/aclnn, -L lib64, -Wl,-rpath,lib64 and -l{libs}, so the program runs directly

@@ -289,7 +289,8 @@ def test_set_env_locates_itself(tree, tmp_path, shell):
 
 def test_set_env_relative_path_and_strict_bash(tree, tmp_path):
     shutil.copytree(PREFIX, tmp_path / "t", symlinks=True)
-    res = subprocess.run(["bash", "-c", "set -euo pipefail; cd t && source ./set_env.sh && cd / && echo $ASCEND_HOME_PATH"],
+    script = "set -euo pipefail; cd t && source ./set_env.sh && cd / && echo $ASCEND_HOME_PATH"
+    res = subprocess.run(["bash", "-c", script],
                          cwd=str(tmp_path), env=clean_env(), capture_output=True, text=True)
     assert res.returncode == 0, res.stderr
     assert os.path.realpath(res.stdout.strip()) == os.path.realpath(tmp_path / "t")
@@ -345,8 +346,8 @@ def test_alias_libraries_link_and_dlopen(tree, filter_tree, tmp_path, flavour):
         run = subprocess.run([str(exe)], env=clean_env(PYACLNN_SOC_NAME="Ascend910B4"), capture_output=True,
                              text=True)
         assert run.returncode == 0 and run.stdout == "0 Ascend910B4\n", (name, run.stdout, run.stderr)
-    res = subprocess.run([sys.executable, "-c", DLOPEN_PY, lib64, *ALIASES], env=clean_env(PYACLNN_SOC_NAME="Ascend910B4"),
-                         capture_output=True, text=True)
+    res = subprocess.run([sys.executable, "-c", DLOPEN_PY, lib64, *ALIASES],
+                         env=clean_env(PYACLNN_SOC_NAME="Ascend910B4"), capture_output=True, text=True)
     assert res.returncode == 0, res.stderr
     # aclInit once per process: the first alias initialises, every later one shares that state (100002)
     assert res.stdout.splitlines() == [f"{ALIASES[0]} 0 Ascend910B4"] + [f"{n} 100002 Ascend910B4"
