@@ -32,7 +32,7 @@ SAMPLE_SRCS := $(sort $(wildcard samples/*.cpp))
 SAMPLE_STEMS := $(notdir $(SAMPLE_SRCS:.cpp=))
 
 .PHONY: all lib install cdef samples check-samples demo test test-deps pytest bench asan fuzz help clean \
-        check-headers
+        check-headers wheel
 
 all: lib
 
@@ -53,44 +53,70 @@ $(LIB): $(OBJS) Makefile
 	$(CXX) $(LDFLAGS_ALL) -o $@ $(OBJS)
 
 # ---- CANN-shaped install tree ----
-install: $(LIB)
-	@rm -rf $(PREFIX)/include $(PREFIX)/lib64
-	@mkdir -p $(PREFIX)/include $(PREFIX)/lib64 $(PREFIX)/opp $(PREFIX)/bin $(PREFIX)/python/site-packages
+# include/{acl,aclnn,aclnnop}, lib64/ (libpyaclnn.so + every alias name), set_env.sh, python/site-packages/ (the
+# repo's tools/site-packages/), samples/ (the doc samples, their CMakeLists.txt and expected/ stdout), opp/, bin/.
+# ALIASES_AS=symlinks: each alias is a symlink to libpyaclnn.so.
+# ALIASES_AS=filters: each alias is a small real ELF "filter" library (for wheels, which cannot hold symlinks): it
+#   carries the same dynamic symbol table, so `-lopapi_cv` links, and DT_FILTER libpyaclnn.so + RUNPATH $$ORIGIN,
+#   so the dynamic loader (link or dlopen) binds every symbol to the one loaded libpyaclnn.so. Its own function
+#   bodies are never called.
+# INSTALL_STRIP=1 strips debug info from the installed library. SET_ENV_FALLBACK is the path set_env.sh uses
+# when it cannot locate itself (empty: none).
+ALIASES_AS       ?= symlinks
+INSTALL_STRIP    ?=
+SET_ENV_FALLBACK ?= $(abspath $(PREFIX))
+ALIAS_STUB       := $(BUILD)/lib/alias_filter.c
+
+$(ALIAS_STUB): $(LIB)
+	@mkdir -p $(dir $@)
+	nm -D --defined-only $(LIB) | awk '$$2 == "T" { print "void " $$3 "(void) { __builtin_trap(); }" }' > $@
+
+install: $(LIB) $(if $(filter filters,$(ALIASES_AS)),$(ALIAS_STUB))
+	@case "$(ALIASES_AS)" in symlinks|filters) ;; *) echo "ALIASES_AS must be symlinks or filters"; exit 1;; esac
+	@rm -rf $(PREFIX)/include $(PREFIX)/lib64 $(PREFIX)/samples $(PREFIX)/python
+	@mkdir -p $(PREFIX)/include $(PREFIX)/lib64 $(PREFIX)/opp $(PREFIX)/bin $(PREFIX)/python/site-packages \
+	  $(PREFIX)/samples
 	cp -r include/acl include/aclnn include/aclnnop $(PREFIX)/include/
 	cp $(LIB) $(PREFIX)/lib64/$(LIBNAME)
+	$(if $(INSTALL_STRIP),strip --strip-unneeded $(PREFIX)/lib64/$(LIBNAME))
+ifeq ($(ALIASES_AS),filters)
+	for a in $(ALIASES); do \
+	  $(CC) -shared -fPIC -O1 -nostdlib -s -o $(PREFIX)/lib64/$$a $(ALIAS_STUB) -Wl,-soname,$$a \
+	    -Wl,--filter,$(LIBNAME) -Wl,-rpath,'$$ORIGIN' -Wl,-z,noseparate-code || exit 1; \
+	done
+else
 	cd $(PREFIX)/lib64 && for a in $(ALIASES); do ln -sf $(LIBNAME) $$a; done
-	sed "s|@PREFIX@|$$(cd $(PREFIX) && pwd)|" tools/set_env.sh.in > $(PREFIX)/set_env.sh
-	cp -r tools/site-packages/. $(PREFIX)/python/site-packages/
+endif
+	if [ -d tools/site-packages ]; then cp -r tools/site-packages/. $(PREFIX)/python/site-packages/ && \
+	  find $(PREFIX)/python/site-packages -name __pycache__ -prune -exec rm -rf {} +; fi
+	cp samples/*.cpp samples/CMakeLists.txt $(PREFIX)/samples/ && cp -r samples/expected $(PREFIX)/samples/
+	sed "s|@PREFIX@|$(SET_ENV_FALLBACK)|" tools/set_env.sh.in > $(PREFIX)/set_env.sh
 	@echo "installed the emulated toolkit in $(PREFIX) (source $(PREFIX)/set_env.sh)"
 
 # ---- Python binding declarations, generated from include/ ----
 cdef:
 	$(PYTHON) tools/gen_cdef.py include > pyaclnn/_cdef.h
 
-# ---- doc samples: built unchanged with the docs' CMake pattern and with a plain g++ line ----
-samples: install
-	@mkdir -p $(BUILD)/samples/gxx
-	@cd $(BUILD)/samples && rm -rf cmake && mkdir cmake && cd cmake && \
-	  ASCEND_CUSTOM_PATH=$$(cd ../../../$(PREFIX) && pwd) cmake ../../../samples -DCMAKE_CXX_COMPILER=$(CXX) \
-	    -DCMAKE_SKIP_RPATH=TRUE >cmake.log 2>&1 && $(MAKE) -k >build.log 2>&1; \
-	  echo "cmake build of samples: see $(BUILD)/samples/cmake/build.log"
-	@for s in $(SAMPLE_STEMS); do \
-	  lib=opapi_nn; grep -qE 'grid_sampler|upsample' samples/$$s.cpp && lib=opapi_cv; \
-	  rm -f $(BUILD)/samples/gxx/$$s; \
-	  $(CXX) samples/$$s.cpp -o $(BUILD)/samples/gxx/$$s -I$(PREFIX)/include -I$(PREFIX)/include/aclnnop \
-	    -I$(PREFIX)/include/aclnn -L$(PREFIX)/lib64 -l$$lib -lascendcl -lnnopbase \
-	    >$(BUILD)/samples/gxx/$$s.log 2>&1 || echo "g++ build of $$s failed: see $(BUILD)/samples/gxx/$$s.log"; \
-	done
+# ---- doc samples: built unchanged with the docs' CMake pattern and with `pyaclnn cc`, run, stdout compared ----
+# The same code as `python -m pyaclnn samples` (run as a script: needs only python3, no cffi/numpy).
+GOLDEN       ?= samples/expected
+SAMPLES_ARGS  = --prefix $(PREFIX) --build-dir $(BUILD)/samples --expected $(GOLDEN)
 
-check-samples: samples
-	@bash tools/check_samples.sh $(PREFIX) $(BUILD)/samples $(SHARED)/golden
+check-samples: install
+	@$(PYTHON) pyaclnn/_toolkit.py samples $(SAMPLES_ARGS)
 
-demo: samples
-	@bash tools/check_samples.sh $(PREFIX) $(BUILD)/samples $(SHARED)/golden --show
+samples: check-samples
+
+demo: install
+	@$(PYTHON) pyaclnn/_toolkit.py samples $(SAMPLES_ARGS) --show
+
+# ---- Python distribution: a wheel carrying the library and the CANN-shaped tree (setup.py) ----
+wheel:
+	$(PYTHON) -m pip wheel --no-deps -w dist .
 
 # ---- tests ----
 test-deps:
-	$(PYTHON) -m pip install -q cffi numpy pytest ml_dtypes
+	$(PYTHON) -m pip install -q cffi numpy pytest ml_dtypes setuptools
 	@if [ -z "$(SKIP_TORCH)" ]; then $(PYTHON) -m pip install -q torch==2.13.0 || \
 	  echo "torch==2.13.0 not installed: the PyTorch oracle tests will be skipped"; fi
 
@@ -118,16 +144,20 @@ help:
 	@echo "pyaclnn make targets"
 	@echo "  make                 build the emulator library ($(LIB))"
 	@echo "  make install         lay out a CANN-shaped tree in PREFIX (default build/cann): include/, lib64/ with"
-	@echo "                       every library name ($(ALIASES)), set_env.sh"
-	@echo "  make demo            the main job: build, install, build the doc samples (CMake + g++), run them and"
-	@echo "                       report the match against $(SHARED)/golden"
+	@echo "                       every library name ($(ALIASES)),"
+	@echo "                       set_env.sh, python/site-packages/ (tools/site-packages/), samples/ (+ expected/)"
+	@echo "                       ALIASES_AS=filters: aliases as small ELF filter libraries instead of symlinks"
+	@echo "                       INSTALL_STRIP=1: strip debug info from the installed library"
+	@echo "  make demo            the main job: build, install, build the doc samples (CMake + pyaclnn cc), run them"
+	@echo "                       and report the match against $(GOLDEN) (a copy of $(SHARED)/golden)"
 	@echo "  make test            install test dependencies (torch==2.13.0 unless SKIP_TORCH=1), build, run all tests"
-	@echo "  make check-samples   build and run the doc samples, compare stdout with $(SHARED)/golden"
-	@echo "  make samples         build the doc samples only"
+	@echo "  make check-samples   as demo without printing the outputs (exit status 1 on a mismatch); also: make samples"
+	@echo "  make wheel           build a wheel in dist/ (library + CANN-shaped tree inside the package)"
 	@echo "  make cdef            regenerate pyaclnn/_cdef.h from include/"
 	@echo "  make bench           time the ops against PyTorch CPU and memory bandwidth (BENCH_ARGS=...)"
 	@echo "  make asan            library + tests under AddressSanitizer/UBSan"
 	@echo "  make clean           remove build/"
+	@echo "Python package commands (after make install or pip install .): python -m pyaclnn {prefix,info,cc,samples}"
 
 clean:
 	rm -rf build

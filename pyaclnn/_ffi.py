@@ -1,8 +1,9 @@
 """The cffi handle on the emulator library.
 
 The declarations come from ``_cdef.h`` (generated from ``include/`` by ``make cdef``). The library is looked up
-in this order: ``$PYACLNN_LIBRARY``; the copy shipped inside the package (``pyaclnn/lib``); the repository's
-build output (``build/lib``); ``ctypes.util.find_library("pyaclnn")``. Every failure is collected into one
+in this order: ``$PYACLNN_LIBRARY``; the one in the toolkit tree shipped inside the package
+(``pyaclnn/cann/lib64``, which C programs built against that tree load too); the repository's build output
+(``build/lib``, then ``build/pip/lib``); ``ctypes.util.find_library("pyaclnn")``. Every failure is collected into one
 OSError.
 """
 import ctypes.util
@@ -22,8 +23,9 @@ def _candidates():
     env = os.environ.get("PYACLNN_LIBRARY")
     if env:
         yield env
-    yield str(_HERE / "lib" / LIBNAME)
+    yield str(_HERE / "cann" / "lib64" / LIBNAME)
     yield str(_HERE.parent / "build" / "lib" / LIBNAME)
+    yield str(_HERE.parent / "build" / "pip" / "lib" / LIBNAME)  # a checkout where only `pip install .` ran
     found = ctypes.util.find_library("pyaclnn")
     if found:
         yield found
