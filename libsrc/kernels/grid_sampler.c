@@ -19,6 +19,14 @@ static bool gs_is_contig(const acl_view *v) {
     return true;
 }
 
+/* channel lanes of the planar path's blocks (grid_sampler_core.inc) */
+#define GS_L 8
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define GS_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define GS_CLONES
+#endif
+
 /* ---- contiguous row conversions storage type <-> compute type (the planar path's plane copies) ---- */
 static int g_gs_f16c; /* 0 unknown, 1 F16C usable, 2 not */
 
