@@ -128,11 +128,18 @@ GS_AVX2 static inline __m256 gs_ld8_bf16(const uint16_t *p, bool *ok) {
     __m256i w = _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(const void *)p));
     return _mm256_castsi256_ps(_mm256_slli_epi32(w, 16));
 }
+/* acl_f32_to_bf16 on 8 lanes: round to nearest even, NaN -> quiet NaN with the sign kept */
 GS_AVX2 static inline void gs_st8_bf16(uint16_t *p, __m256 v, bool *ok) {
     (void)ok;
-    float t[8];
-    _mm256_storeu_ps(t, v);
-    for (int i = 0; i < 8; i++) p[i] = acl_f32_to_bf16(t[i]);
+    const __m256i x = _mm256_castps_si256(v);
+    const __m256i hi = _mm256_srli_epi32(x, 16);
+    __m256i r = _mm256_add_epi32(x, _mm256_add_epi32(_mm256_set1_epi32(0x7fff), _mm256_and_si256(hi, _mm256_set1_epi32(1))));
+    r = _mm256_srli_epi32(r, 16);
+    const __m256i q = _mm256_or_si256(hi, _mm256_set1_epi32(0x40));
+    const __m256i nan = _mm256_cmpgt_epi32(_mm256_and_si256(x, _mm256_set1_epi32(0x7fffffff)), _mm256_set1_epi32(0x7f800000));
+    r = _mm256_blendv_epi8(r, q, nan);
+    r = _mm256_permute4x64_epi64(_mm256_packus_epi32(r, r), 0x08);
+    _mm_storeu_si128((__m128i *)(void *)p, _mm256_castsi256_si128(r));
 }
 GS_AVX2 static inline __m256 gs_ld8_f16(const uint16_t *p, bool *ok) {
     __m128i h = _mm_loadu_si128((const __m128i *)(const void *)p);
