@@ -6,6 +6,7 @@
 #include "aclnn/aclnn_base.h"
 #include "common/parallel.h"
 #include "kernels/dtype_io.h"
+#include "kernels/f16_rows.h"
 #include "kernels/grid_sampler.h"
 
 /* a 4-D view laid out densely in row-major order */
@@ -17,6 +18,212 @@ static bool gs_is_contig(const acl_view *v) {
     }
     return true;
 }
+
+/* channel lanes of the planar path's blocks (grid_sampler_core.inc) */
+#define GS_L 8
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define GS_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define GS_CLONES
+#endif
+
+/* ---- contiguous row conversions storage type <-> compute type (the planar path's plane copies) ---- */
+static int g_gs_f16c; /* 0 unknown, 1 F16C usable, 2 not */
+
+static bool gs_have_f16c(void) {
+    int s = __atomic_load_n(&g_gs_f16c, __ATOMIC_RELAXED);
+    if (!s) {
+#ifdef ACL_F16_ROWS_F16C
+        __builtin_cpu_init();
+        s = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c") ? 1 : 2;
+#else
+        s = 2;
+#endif
+        __atomic_store_n(&g_gs_f16c, s, __ATOMIC_RELAXED);
+    }
+    return s == 1;
+}
+
+#ifdef ACL_F16_ROWS_F16C
+/* F16C widening is exact; a signalling NaN comes out quiet, which is invisible here because every loaded value
+ * goes through an fp32 multiplication before it is stored */
+__attribute__((target("avx2,f16c"))) static void gs_f16c_load(float *dst, const uint16_t *src, int64_t n) {
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8)
+        _mm256_storeu_ps(dst + i, _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(const void *)(src + i))));
+    for (; i < n; i++) dst[i] = acl_f16_to_f32(src[i]);
+}
+#endif
+
+static inline void gs_row_load_f32(float *restrict d, const float *restrict s, int64_t n) {
+    memcpy(d, s, (size_t)n * sizeof *d);
+}
+static inline void gs_row_store_f32(float *restrict d, const float *restrict s, int64_t n) {
+    memcpy(d, s, (size_t)n * sizeof *d);
+}
+static inline void gs_row_load_f64(double *restrict d, const double *restrict s, int64_t n) {
+    memcpy(d, s, (size_t)n * sizeof *d);
+}
+static inline void gs_row_store_f64(double *restrict d, const double *restrict s, int64_t n) {
+    memcpy(d, s, (size_t)n * sizeof *d);
+}
+static void gs_row_load_f16(float *restrict d, const uint16_t *restrict s, int64_t n) {
+#ifdef ACL_F16_ROWS_F16C
+    if (gs_have_f16c()) {
+        gs_f16c_load(d, s, n);
+        return;
+    }
+#endif
+    for (int64_t i = 0; i < n; i++) d[i] = acl_f16_to_f32(s[i]);
+}
+static void gs_row_store_f16(uint16_t *restrict d, const float *restrict s, int64_t n) {
+#ifdef ACL_F16_ROWS_F16C
+    if (gs_have_f16c()) {
+        acl_f32_to_f16_row_f16c(d, s, n);
+        return;
+    }
+#endif
+    acl_f32_to_f16_row(d, s, n);
+}
+static void gs_row_load_bf16(float *restrict d, const uint16_t *restrict s, int64_t n) {
+    for (int64_t i = 0; i < n; i++) {
+        uint32_t b = (uint32_t)s[i] << 16;
+        memcpy(d + i, &b, 4);
+    }
+}
+static void gs_row_store_bf16(uint16_t *restrict d, const float *restrict s, int64_t n) {
+    for (int64_t i = 0; i < n; i++) {
+        uint32_t x;
+        memcpy(&x, s + i, 4);
+        uint32_t r = (x + 0x7fffu + ((x >> 16) & 1u)) >> 16;
+        uint32_t q = (x >> 16) | 0x40u; /* NaN: quiet, sign kept (acl_f32_to_bf16) */
+        d[i] = (uint16_t)((x & 0x7fffffffu) > 0x7f800000u ? q : r);
+    }
+}
+
+/* ---- 8-channel lane transposes for 4-byte-or-narrower dtypes (exact copies / exact conversions, so every
+ * implementation gives the same bits). gs_tl_<sfx>: cb rows (cs apart) of n elements -> dst[n][8] fp32 with
+ * lanes >= cb zero; gs_fl_<sfx>: the inverse, rounding once. Return false when not handled (no AVX2). ---- */
+#ifdef ACL_F16_ROWS_F16C
+#define GS_AVX2 __attribute__((target("avx2,f16c")))
+GS_AVX2 static inline void gs_tr8(__m256 r[8]) {
+    __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]), t1 = _mm256_unpackhi_ps(r[0], r[1]);
+    __m256 t2 = _mm256_unpacklo_ps(r[2], r[3]), t3 = _mm256_unpackhi_ps(r[2], r[3]);
+    __m256 t4 = _mm256_unpacklo_ps(r[4], r[5]), t5 = _mm256_unpackhi_ps(r[4], r[5]);
+    __m256 t6 = _mm256_unpacklo_ps(r[6], r[7]), t7 = _mm256_unpackhi_ps(r[6], r[7]);
+    __m256 u0 = _mm256_shuffle_ps(t0, t2, 0x44), u1 = _mm256_shuffle_ps(t0, t2, 0xEE);
+    __m256 u2 = _mm256_shuffle_ps(t1, t3, 0x44), u3 = _mm256_shuffle_ps(t1, t3, 0xEE);
+    __m256 u4 = _mm256_shuffle_ps(t4, t6, 0x44), u5 = _mm256_shuffle_ps(t4, t6, 0xEE);
+    __m256 u6 = _mm256_shuffle_ps(t5, t7, 0x44), u7 = _mm256_shuffle_ps(t5, t7, 0xEE);
+    r[0] = _mm256_permute2f128_ps(u0, u4, 0x20); r[1] = _mm256_permute2f128_ps(u1, u5, 0x20);
+    r[2] = _mm256_permute2f128_ps(u2, u6, 0x20); r[3] = _mm256_permute2f128_ps(u3, u7, 0x20);
+    r[4] = _mm256_permute2f128_ps(u0, u4, 0x31); r[5] = _mm256_permute2f128_ps(u1, u5, 0x31);
+    r[6] = _mm256_permute2f128_ps(u2, u6, 0x31); r[7] = _mm256_permute2f128_ps(u3, u7, 0x31);
+}
+/* 8 elements of each dtype <-> one __m256; *ok = false when the exact scalar conversion is needed (NaN) */
+GS_AVX2 static inline __m256 gs_ld8_f32(const float *p, bool *ok) { (void)ok; return _mm256_loadu_ps(p); }
+GS_AVX2 static inline void gs_st8_f32(float *p, __m256 v, bool *ok) { (void)ok; _mm256_storeu_ps(p, v); }
+GS_AVX2 static inline __m256 gs_ld8_bf16(const uint16_t *p, bool *ok) {
+    (void)ok;
+    __m256i w = _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(const void *)p));
+    return _mm256_castsi256_ps(_mm256_slli_epi32(w, 16));
+}
+/* acl_f32_to_bf16 on 8 lanes: round to nearest even, NaN -> quiet NaN with the sign kept */
+GS_AVX2 static inline void gs_st8_bf16(uint16_t *p, __m256 v, bool *ok) {
+    (void)ok;
+    const __m256i x = _mm256_castps_si256(v);
+    const __m256i hi = _mm256_srli_epi32(x, 16);
+    __m256i r = _mm256_add_epi32(x, _mm256_add_epi32(_mm256_set1_epi32(0x7fff), _mm256_and_si256(hi, _mm256_set1_epi32(1))));
+    r = _mm256_srli_epi32(r, 16);
+    const __m256i q = _mm256_or_si256(hi, _mm256_set1_epi32(0x40));
+    const __m256i nan = _mm256_cmpgt_epi32(_mm256_and_si256(x, _mm256_set1_epi32(0x7fffffff)), _mm256_set1_epi32(0x7f800000));
+    r = _mm256_blendv_epi8(r, q, nan);
+    r = _mm256_permute4x64_epi64(_mm256_packus_epi32(r, r), 0x08);
+    _mm_storeu_si128((__m128i *)(void *)p, _mm256_castsi256_si128(r));
+}
+GS_AVX2 static inline __m256 gs_ld8_f16(const uint16_t *p, bool *ok) {
+    __m128i h = _mm_loadu_si128((const __m128i *)(const void *)p);
+    /* NaN (exponent all ones, mantissa nonzero): F16C would quiet a signalling one */
+    __m128i a = _mm_and_si128(h, _mm_set1_epi16(0x7fff));
+    if (_mm_movemask_epi8(_mm_cmpgt_epi16(a, _mm_set1_epi16(0x7c00)))) *ok = false;
+    return _mm256_cvtph_ps(h);
+}
+GS_AVX2 static inline void gs_st8_f16(uint16_t *p, __m256 v, bool *ok) {
+    __m256i a = _mm256_and_si256(_mm256_castps_si256(v), _mm256_set1_epi32(0x7fffffff));
+    __m256i nan = _mm256_cmpgt_epi32(a, _mm256_set1_epi32(0x7f800000));
+    if (!_mm256_testz_si256(nan, nan)) {
+        float t[8];
+        _mm256_storeu_ps(t, v);
+        for (int i = 0; i < 8; i++) p[i] = acl_f32_to_f16(t[i]);
+        return;
+    }
+    _mm_storeu_si128((__m128i *)(void *)p, _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+}
+
+#define GS_TRANSPOSES(sfx, KT_, LOADS)                                                                          \
+    GS_AVX2 static void gs_tl_avx2_##sfx(float *restrict dst, const KT_ *restrict src, int64_t cs, int cb,      \
+                                         int64_t n) {                                                            \
+        int64_t i = 0;                                                                                           \
+        for (; i + 8 <= n; i += 8) {                                                                             \
+            __m256 r[8];                                                                                         \
+            bool ok = true;                                                                                      \
+            for (int l = 0; l < 8; l++) r[l] = l < cb ? gs_ld8_##sfx(src + l * cs + i, &ok) : _mm256_setzero_ps(); \
+            if (!ok)                                                                                             \
+                for (int l = 0; l < cb; l++) {                                                                   \
+                    float t[8];                                                                                  \
+                    for (int j = 0; j < 8; j++) t[j] = LOADS(src + l * cs + i + j);                              \
+                    r[l] = _mm256_loadu_ps(t);                                                                   \
+                }                                                                                                \
+            gs_tr8(r);                                                                                           \
+            for (int j = 0; j < 8; j++) _mm256_storeu_ps(dst + (i + j) * 8, r[j]);                               \
+        }                                                                                                        \
+        for (; i < n; i++)                                                                                       \
+            for (int l = 0; l < 8; l++) dst[i * 8 + l] = l < cb ? LOADS(src + l * cs + i) : 0.0f;                \
+    }                                                                                                            \
+    GS_AVX2 static void gs_fl_avx2_##sfx(KT_ *restrict dst, int64_t cs, int cb, const float *restrict src,      \
+                                         int64_t n) {                                                            \
+        int64_t i = 0;                                                                                           \
+        for (; i + 8 <= n; i += 8) {                                                                             \
+            __m256 r[8];                                                                                         \
+            for (int j = 0; j < 8; j++) r[j] = _mm256_loadu_ps(src + (i + j) * 8);                               \
+            gs_tr8(r);                                                                                           \
+            bool ok = true;                                                                                      \
+            for (int l = 0; l < cb; l++) gs_st8_##sfx(dst + l * cs + i, r[l], &ok);                              \
+        }                                                                                                        \
+        for (; i < n; i++)                                                                                       \
+            for (int l = 0; l < cb; l++) {                                                                       \
+                float v_ = src[i * 8 + l];                                                                       \
+                gs_row_store_##sfx(dst + l * cs + i, &v_, 1);                                                    \
+            }                                                                                                    \
+    }
+#endif
+
+#ifdef ACL_F16_ROWS_F16C
+#define GS_LD_f32(p) (*(p))
+#define GS_LD_f16(p) acl_f16_to_f32(*(p))
+#define GS_LD_bf16(p) acl_bf16_to_f32(*(p))
+GS_TRANSPOSES(f32, float, GS_LD_f32)
+GS_TRANSPOSES(f16, uint16_t, GS_LD_f16)
+GS_TRANSPOSES(bf16, uint16_t, GS_LD_bf16)
+#endif
+/* dispatch: true when done */
+#define GS_TL_FN(sfx, KT_)                                                                                      \
+    static inline bool gs_tl_##sfx(float *dst, const KT_ *src, int64_t cs, int cb, int64_t n) {                 \
+        GS_TL_BODY(gs_tl_avx2_##sfx(dst, src, cs, cb, n))                                                        \
+    }                                                                                                            \
+    static inline bool gs_fl_##sfx(KT_ *dst, int64_t cs, int cb, const float *src, int64_t n) {                 \
+        GS_TL_BODY(gs_fl_avx2_##sfx(dst, cs, cb, src, n))                                                        \
+    }
+#ifdef ACL_F16_ROWS_F16C
+#define GS_TL_BODY(call) if (!gs_have_f16c()) return false; call; return true;
+#else
+#define GS_TL_BODY(call) return false;
+#endif
+GS_TL_FN(f32, float)
+GS_TL_FN(f16, uint16_t)
+GS_TL_FN(bf16, uint16_t)
+static inline bool gs_tl_f64(double *dst, const double *src, int64_t cs, int cb, int64_t n) { return false; }
+static inline bool gs_fl_f64(double *dst, int64_t cs, int cb, const double *src, int64_t n) { return false; }
 
 #define GS_T float
 #define GS_SFX f32

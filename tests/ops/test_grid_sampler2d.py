@@ -170,3 +170,29 @@ for im in (0, 1, 2):
 print(h.hexdigest())
 """
     same_bytes_for_threads(code)
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=ALL_IDS)
+@pytest.mark.parametrize("im", [0, 1, 2])
+def test_channel_blocks_and_tails(dtype, im):
+    # N=1, C=19 (three 8-channel blocks, the last partial), odd plane and output sizes (transpose tails)
+    if im == 2 and dtype == np.float64:
+        pytest.skip("double bicubic is rejected")
+    rng = np.random.default_rng(41 + im)
+    x = cast(rng.standard_normal((1, 19, 7, 13)), dtype)
+    g = cast(make_grid(rng, 1, 5, 11, 7, 13, False), dtype)
+    for pm in range(3):
+        if pm == 2 and dtype != np.float64:
+            g[np.abs(g.astype(np.float64)) > 1e6] = 0.75
+        check(pyaclnn.grid_sampler2d(x, g, im, pm, False), grid_sample_ref(x, g, im, pm, False), dtype, f"pm={pm}")
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32])
+def test_nan_input_values_pass_through_nearest(dtype):
+    x = np.arange(1, 25, dtype=np.float32).reshape(1, 2, 3, 4).astype(dtype)
+    x[0, 1, 1, 2] = np.nan
+    x[0, 0, 0, 0] = -np.inf
+    g = np.array([[[[0.25, 0.0], [-1.0, -1.0], [0.9, 0.9]]]], dtype)
+    out = pyaclnn.grid_sampler2d(x, g, "nearest", "zeros", True)
+    exp = grid_sample_ref(x.astype(np.float64), g.astype(np.float64), 1, 0, True)
+    np.testing.assert_array_equal(out.astype(np.float64), exp.astype(dtype).astype(np.float64))

@@ -264,3 +264,69 @@ for r in pyaclnn.grid_sampler2d_backward(go, x, g, 0, 1, True):
 print(h.hexdigest())
 """
     same_bytes_for_threads(code)
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=ALL_IDS)
+@pytest.mark.parametrize("im", [0, 1, 2])
+@pytest.mark.parametrize("pm,ac", [(0, False), (1, True), (2, False)])
+def test_channel_blocks_and_tails(dtype, im, pm, ac):
+    # N=1 with C=19: three 8-channel blocks, the last partial; H*W, Ho*Wo and W not multiples of 8 (tails of the
+    # lane transposes); NaN/inf grid points included
+    rng = np.random.default_rng(31 + im * 3 + pm)
+    go, x, g = _case(rng, dtype, N=1, C=19, H=7, W=13, Ho=5, Wo=11, align=ac)
+    if pm == 2 and dtype != np.float64:
+        g[np.abs(g.astype(np.float64)) > 1e6] = 0.75
+    gi, gg = pyaclnn.grid_sampler2d_backward(go, x, g, im, pm, ac)
+    rgi, rgg = grid_sample_backward_ref(go, x, g, im, pm, ac)
+    check(gi, rgi, dtype, "inputGrad")
+    check(gg, rgg, dtype, "gridGrad")
+    # masks: each output alone gives the same values
+    gi1, gg1 = pyaclnn.grid_sampler2d_backward(go, x, g, im, pm, ac, (True, False))
+    gi2, gg2 = pyaclnn.grid_sampler2d_backward(go, x, g, im, pm, ac, (False, True))
+    assert gg1 is None and gi2 is None
+    np.testing.assert_array_equal(gi1, gi)
+    np.testing.assert_array_equal(gg2, gg)
+
+
+@pytest.mark.parametrize("im", [0, 1, 2])
+def test_large_channel_count_against_torch(torch, im):
+    rng = np.random.default_rng(77 + im)
+    go, x, g = _case(rng, np.float32, N=1, C=70, H=12, W=10, Ho=9, Wo=6, special=False)
+    gi, gg = pyaclnn.grid_sampler2d_backward(go, x, g, im, 0, False)
+    tgi, tgg = torch.ops.aten.grid_sampler_2d_backward(torch.from_numpy(go), torch.from_numpy(x),
+                                                       torch.from_numpy(g), im, 0, False, [True, True])
+    np.testing.assert_allclose(gi, tgi.numpy(), rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(gg, tgg.numpy(), rtol=1e-4, atol=1e-4)
+
+
+def test_nan_and_inf_in_values_propagate():
+    x = np.ones((1, 9, 3, 4), np.float32)
+    x[0, 2, 1, 1] = np.nan
+    x[0, 5, 2, 3] = np.inf
+    g = np.array([[[[-0.5, -0.3], [0.9, 0.9], [-5.0, 0.0]]]], np.float32)  # near (1,1), near (2,3), outside
+    go = np.ones((1, 9, 1, 3), np.float32)
+    gi, gg = pyaclnn.grid_sampler2d_backward(go, x, g, "bilinear", "zeros", False)
+    rgi, rgg = grid_sample_backward_ref(go.astype(np.float64), x.astype(np.float64), g.astype(np.float64), 0, 0,
+                                        False)
+    check(gi, rgi, np.float32, "inputGrad")
+    check(gg, rgg, np.float32, "gridGrad")
+    assert np.isnan(gg[0, 0, 0]).any() and np.all(gg[0, 0, 2] == 0)
+
+
+def test_deterministic_channel_blocks_all_dtypes():
+    code = """
+import hashlib, numpy as np, pyaclnn
+rng = np.random.default_rng(3)
+h = hashlib.sha256()
+for dt in (np.float32, np.float16, pyaclnn.bfloat16, np.float64):
+    for im in (0, 1, 2):
+        x = rng.standard_normal((1, 37, 17, 23)).astype(dt)
+        g = rng.uniform(-1.2, 1.2, (1, 19, 21, 2)).astype(dt)
+        go = rng.standard_normal((1, 37, 19, 21)).astype(dt)
+        for r in pyaclnn.grid_sampler2d_backward(go, x, g, im, 2, True):
+            h.update(r.tobytes())
+        if not (im == 2 and dt == np.float64):  # the forward rejects double bicubic (SPEC)
+            h.update(pyaclnn.grid_sampler2d(x, g, im, 1, False).tobytes())
+print(h.hexdigest())
+"""
+    same_bytes_for_threads(code)
