@@ -289,3 +289,16 @@ int acl_view_init(acl_view *v, const aclTensor *t, const char *name, bool needs_
     }
     return 0;
 }
+
+int acl_view_check_memory(const acl_view *v, const char *name) {
+    if (!acl_mem_guards_enabled()) return 0;
+    for (int i = 0; i < v->ndim; i++)
+        if (v->dims[i] == 0) return 0; /* an empty view touches no memory */
+    int64_t hi = v->offset; /* no overflow: acl_view_init checked the extent of a non-empty view */
+    for (int i = 0; i < v->ndim; i++) hi += (v->dims[i] - 1) * v->strides[i];
+    const uint64_t bytes = (uint64_t)(hi + 1) * acl_dtype_size(v->dtype);
+    ACLNN_CHECK(acl_mem_contains(v->data, bytes), ACLNN_ERR_PARAM_INVALID,
+                "%s: its memory %p (%llu bytes) is no longer a live allocation (freed or unregistered after the "
+                "first phase?)", name, v->data, (unsigned long long)bytes);
+    return 0;
+}
