@@ -259,8 +259,8 @@ int acl_view_init(acl_view *v, const aclTensor *t, const char *name, bool needs_
     v->ndim = (int)t->ndim;
     v->data = t->data;
     v->offset = t->offset;
-    int64_t hi = t->offset, n = 1;
-    bool ok = t->offset >= 0;
+    int64_t hi = t->offset;
+    bool ok = t->offset >= 0, empty = false;
     for (int i = 0; i < v->ndim; i++) {
         v->dims[i] = t->dims[i];
         v->strides[i] = t->strides[i];
@@ -270,8 +270,9 @@ int acl_view_init(acl_view *v, const aclTensor *t, const char *name, bool needs_
                     (long long)t->strides[i], i);
         int64_t span;
         if (t->dims[i] > 0) ok = ok && acl_mul_i64(t->dims[i] - 1, t->strides[i], &span) && acl_add_i64(hi, span, &hi);
-        if (!acl_mul_i64(n, t->dims[i], &n)) ok = false;
+        if (t->dims[i] == 0) empty = true; /* not "element count == 0": a product can wrap to 0 */
     }
+    const int64_t n = empty ? 0 : 1;
     ACLNN_CHECK(t->offset >= 0, ACLNN_ERR_PARAM_INVALID, "%s has a negative view offset %lld", name, (long long)t->offset);
     int64_t bytes_hi;
     ok = ok && acl_add_i64(hi, 1, &bytes_hi) && acl_mul_i64(bytes_hi, (int64_t)es, &bytes_hi);

@@ -181,6 +181,37 @@ static void kind_sides(aclrtMemcpyKind kind, bool *dst_dev, bool *src_dev) {
                kind == ACL_MEMCPY_INNER_DEVICE_TO_DEVICE || kind == ACL_MEMCPY_INTER_DEVICE_TO_DEVICE;
 }
 
+/* The live block containing p (base <= p < base + size), if any. */
+static bool lookup_block(const void *p, mem_block *out) {
+    uintptr_t a = (uintptr_t)p;
+    pthread_mutex_lock(&g_mem_lock);
+    ptrdiff_t i = find_le(a);
+    bool found = i >= 0 && a - g_blocks[i].base < g_blocks[i].size;
+    if (found) *out = g_blocks[i];
+    pthread_mutex_unlock(&g_mem_lock);
+    return found;
+}
+
+/* One side of a copy: a range that starts in a known allocation must end in it; the side the kind calls
+ * "device" must be device memory; memory from aclrtMalloc is not a host pointer (except for ACL_MEMCPY_DEFAULT,
+ * which lets the runtime decide by the address). */
+static aclError check_copy_side(const char *name, const void *p, size_t count, bool want_dev, aclrtMemcpyKind kind) {
+    mem_block b;
+    bool known = lookup_block(p, &b);
+    if (known && count > b.size - ((uintptr_t)p - b.base))
+        return ACL_REPORT(ACL_ERROR_RT_PARAM_INVALID, "%s [%p, +%zu) runs past the end of its allocation [%p, +%llu)",
+                          name, p, count, (void *)b.base, (unsigned long long)b.size);
+    if (want_dev && !known)
+        return ACL_REPORT(ACL_ERROR_RT_PARAM_INVALID,
+                          "%s %p is not device memory (aclrtMalloc / aclrtHostRegister), but kind %d copies %s the "
+                          "device", name, p, (int)kind, name[0] == 'd' ? "to" : "from");
+    if (!want_dev && known && b.kind == MEM_DEVICE && kind != ACL_MEMCPY_DEFAULT)
+        return ACL_REPORT(ACL_ERROR_RT_PARAM_INVALID,
+                          "%s %p is device memory from aclrtMalloc, but kind %d says it is host memory", name, p,
+                          (int)kind);
+    return ACL_SUCCESS;
+}
+
 static aclError do_memcpy(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind) {
     if (count == 0) return ACL_SUCCESS;
     if (!dst) return ACL_REPORT(ACL_ERROR_INVALID_PARAM, "dst must not be NULL");
@@ -189,15 +220,13 @@ static aclError do_memcpy(void *dst, size_t destMax, const void *src, size_t cou
         return ACL_REPORT(ACL_ERROR_INVALID_PARAM, "kind %d is not a valid aclrtMemcpyKind", (int)kind);
     if (count > destMax)
         return ACL_REPORT(ACL_ERROR_RT_PARAM_INVALID, "count %zu is larger than destMax %zu", count, destMax);
+    if (count > (size_t)PTRDIFF_MAX)
+        return ACL_REPORT(ACL_ERROR_RT_PARAM_INVALID, "count %zu is larger than any object can be", count);
     if (acl_mem_guards_enabled()) {
         bool dst_dev, src_dev;
         kind_sides(kind, &dst_dev, &src_dev);
-        if (dst_dev && !acl_mem_contains(dst, count))
-            return ACL_REPORT(ACL_ERROR_RT_PARAM_INVALID,
-                              "dst [%p, +%zu) is not inside one device allocation (kind %d)", dst, count, (int)kind);
-        if (src_dev && !acl_mem_contains(src, count))
-            return ACL_REPORT(ACL_ERROR_RT_PARAM_INVALID,
-                              "src [%p, +%zu) is not inside one device allocation (kind %d)", src, count, (int)kind);
+        ACL_TRY(check_copy_side("dst", dst, count, dst_dev, kind));
+        ACL_TRY(check_copy_side("src", src, count, src_dev, kind));
     }
     memmove(dst, src, count);
     return ACL_SUCCESS;
@@ -220,6 +249,8 @@ static aclError do_memset(void *devPtr, size_t maxCount, int32_t value, size_t c
     if (count == 0) return ACL_SUCCESS;
     if (count > maxCount)
         return ACL_REPORT(ACL_ERROR_RT_PARAM_INVALID, "count %zu is larger than maxCount %zu", count, maxCount);
+    if (count > (size_t)PTRDIFF_MAX)
+        return ACL_REPORT(ACL_ERROR_RT_PARAM_INVALID, "count %zu is larger than any object can be", count);
     if (acl_mem_guards_enabled() && !acl_mem_contains(devPtr, count))
         return ACL_REPORT(ACL_ERROR_RT_PARAM_INVALID, "[%p, +%zu) is not inside one device allocation", devPtr, count);
     memset(devPtr, value, count);
