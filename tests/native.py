@@ -35,7 +35,7 @@ def build(src, exe, *extra, opt="-O1", link=True):
            str(exe), *extra]
     if link:
         d = library_dir()
-        cmd += [f"-L{d}", "-lpyaclnn", f"-Wl,-rpath,{d}", "-pthread", "-lm"]
+        cmd += [f"-L{d}", "-lpyaclnn", f"-Wl,-rpath,{d}", "-pthread", "-lm", "-lstdc++"]
     res = subprocess.run(cmd, capture_output=True, text=True)
     assert res.returncode == 0, " ".join(cmd) + "\n" + res.stderr
     return str(exe)
