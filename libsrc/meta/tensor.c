@@ -287,6 +287,21 @@ int acl_view_init(acl_view *v, const aclTensor *t, const char *name, bool needs_
         ACLNN_CHECK(acl_mem_contains(t->data, (uint64_t)bytes_hi), ACLNN_ERR_PARAM_INVALID,
                     "%s: the view (offset %lld, %lld bytes from the address) reaches outside its allocation", name,
                     (long long)t->offset, (long long)bytes_hi);
+        /* the storage shape is the tensor's physical extent from its address: it must be memory too */
+        if (t->storage_ndim > 0) {
+            int64_t sn;
+            bool sok = acl_numel(t->storage_dims, (int64_t)t->storage_ndim, &sn) && acl_mul_i64(sn, (int64_t)es, &sn);
+            char sshape[256];
+            size_t k = 0;
+            for (uint64_t i = 0; i < t->storage_ndim && k < sizeof sshape - 24; i++)
+                k += (size_t)snprintf(sshape + k, sizeof sshape - k, "%s%lld", i ? ", " : "", (long long)t->storage_dims[i]);
+            sshape[k] = '\0';
+            ACLNN_CHECK(sok, ACLNN_ERR_PARAM_INVALID, "%s: storage shape [%s] is negative or overflows int64", name,
+                        sshape);
+            ACLNN_CHECK(acl_mem_contains(t->data, (uint64_t)sn), ACLNN_ERR_PARAM_INVALID,
+                        "%s: storage shape [%s] (%lld bytes from the address) reaches outside its allocation", name,
+                        sshape, (long long)sn);
+        }
     }
     return 0;
 }
