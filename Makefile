@@ -32,7 +32,7 @@ SAMPLE_SRCS := $(sort $(wildcard samples/*.cpp))
 SAMPLE_STEMS := $(notdir $(SAMPLE_SRCS:.cpp=))
 
 .PHONY: all lib install cdef samples check-samples demo test test-deps pytest bench asan asan-lib fuzz memcheck \
-        tsan help clean check-headers
+        tsan ci help clean check-headers
 
 all: lib
 
@@ -70,7 +70,7 @@ cdef:
 samples: install
 	@mkdir -p $(BUILD)/samples/gxx
 	@cd $(BUILD)/samples && rm -rf cmake && mkdir cmake && cd cmake && \
-	  ASCEND_CUSTOM_PATH=$$(cd ../../../$(PREFIX) && pwd) cmake ../../../samples -DCMAKE_CXX_COMPILER=$(CXX) \
+	  ASCEND_CUSTOM_PATH=$(abspath $(PREFIX)) cmake $(CURDIR)/samples -DCMAKE_CXX_COMPILER=$(CXX) \
 	    -DCMAKE_SKIP_RPATH=TRUE >cmake.log 2>&1 && $(MAKE) -k >build.log 2>&1; \
 	  echo "cmake build of samples: see $(BUILD)/samples/cmake/build.log"
 	@for s in $(SAMPLE_STEMS); do \
@@ -98,6 +98,13 @@ pytest: lib install
 
 test: test-deps lib install
 	$(PYTHON) -m pytest -q tests $(PYTEST_ARGS)
+
+# What CI runs (.ci/run): the tests, the tests under the sanitizers, a bounded fuzzing budget.
+ci: test
+	$(MAKE) asan
+	$(MAKE) fuzz FUZZ_SECONDS=$(CI_FUZZ_SECONDS)
+
+CI_FUZZ_SECONDS ?= 45
 
 check-headers:
 	$(PYTHON) -m pytest -q tests/test_abi.py -k headers
@@ -178,6 +185,7 @@ help:
 	@echo "  make demo            the main job: build, install, build the doc samples (CMake + g++), run them and"
 	@echo "                       report the match against $(SHARED)/golden"
 	@echo "  make test            install test dependencies (torch==2.13.0 unless SKIP_TORCH=1), build, run all tests"
+	@echo "  make ci              what CI runs: make test, then make asan, then make fuzz (CI_FUZZ_SECONDS=45)"
 	@echo "  make check-samples   build and run the doc samples, compare stdout with $(SHARED)/golden"
 	@echo "  make samples         build the doc samples only"
 	@echo "  make cdef            regenerate pyaclnn/_cdef.h from include/"
