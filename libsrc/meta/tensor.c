@@ -274,7 +274,7 @@ int acl_view_init(acl_view *v, const aclTensor *t, const char *name, bool needs_
     }
     const int64_t n = empty ? 0 : 1;
     ACLNN_CHECK(t->offset >= 0, ACLNN_ERR_PARAM_INVALID, "%s has a negative view offset %lld", name, (long long)t->offset);
-    int64_t bytes_hi;
+    int64_t bytes_hi = 0;
     ok = ok && acl_add_i64(hi, 1, &bytes_hi) && acl_mul_i64(bytes_hi, (int64_t)es, &bytes_hi);
     ACLNN_CHECK(ok || n == 0, ACLNN_ERR_PARAM_INVALID, "%s: the extent of the view overflows int64", name);
     v->base = (char *)t->data + (n ? t->offset * (int64_t)es : 0);
