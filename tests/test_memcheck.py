@@ -33,11 +33,6 @@ def test_api_smoke_under_valgrind(tmp_path):
     memcheck([exe])
 
 
-def test_short_fuzz_under_valgrind(tmp_path):
-    exe = native.build("fuzz.c", tmp_path / "fuzz")
-    memcheck([exe, "-n", "60", "-s", "11"], env={"FUZZ_CASE_TIMEOUT": "120"})
-
-
 SAMPLES = sorted(p for p in glob.glob(os.path.join(REPO, "build", "samples", "gxx", "*"))
                  if os.access(p, os.X_OK) and not p.endswith(".log"))
 

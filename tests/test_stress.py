@@ -15,7 +15,7 @@ def stress_exe(tmp_path_factory):
 
 @pytest.mark.parametrize("omp", ["1", "2"])
 def test_eight_threads_all_ops(stress_exe, omp):
-    seconds = os.environ.get("STRESS_SECONDS", "1")
+    seconds = os.environ.get("STRESS_SECONDS", "0.7")
     res = native.run(stress_exe, "-T", "8", "-t", seconds, "-S", "2", env_extra={"OMP_NUM_THREADS": omp},
                      timeout=240)
     assert res.returncode == 0 and "stress ok" in res.stdout, res.stdout[-4000:] + res.stderr[-4000:]
@@ -25,7 +25,7 @@ def test_eight_threads_all_ops(stress_exe, omp):
 
 def test_more_threads_than_cores_large_problems(stress_exe):
     """Bigger problems, so every op forks OpenMP teams inside each of the 8 threads."""
-    res = native.run(stress_exe, "-T", "8", "-t", "1", "-S", "16", env_extra={"OMP_NUM_THREADS": "2",
+    res = native.run(stress_exe, "-T", "8", "-t", "0.7", "-S", "16", env_extra={"OMP_NUM_THREADS": "2",
                                                                               "OMP_WAIT_POLICY": "passive"},
                      timeout=240)
     assert res.returncode == 0 and "stress ok" in res.stdout, res.stdout[-4000:] + res.stderr[-4000:]
