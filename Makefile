@@ -31,18 +31,26 @@ HEADERS    := $(shell find include libsrc -name '*.h' -o -name '*.inc')
 SAMPLE_SRCS := $(sort $(wildcard samples/*.cpp))
 SAMPLE_STEMS := $(notdir $(SAMPLE_SRCS:.cpp=))
 
-.PHONY: all lib install cdef samples check-samples demo test test-deps pytest bench asan asan-lib fuzz memcheck \
+.PHONY: FORCE all lib install cdef samples check-samples demo test test-deps pytest bench asan asan-lib fuzz memcheck \
         ci help clean check-headers
 
 all: lib
 
 lib: $(LIB)
 
-$(OBJDIR)/%.o: %.c $(HEADERS)
+# Objects are rebuilt when the compiler flags change (e.g. SAN=... for the sanitizer builds).
+FLAGS_STAMP := $(OBJDIR)/.flags
+$(FLAGS_STAMP): FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(CC) $(CFLAGS_ALL) | $(CXX) $(CXXFLAGS_ALL)' | cmp -s - $@ || \
+	  echo '$(CC) $(CFLAGS_ALL) | $(CXX) $(CXXFLAGS_ALL)' > $@
+FORCE:
+
+$(OBJDIR)/%.o: %.c $(HEADERS) $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -c $< -o $@
 
-$(OBJDIR)/%.o: %.cc $(HEADERS)
+$(OBJDIR)/%.o: %.cc $(HEADERS) $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CXX) $(CXXFLAGS_ALL) -c $< -o $@
 
@@ -113,7 +121,7 @@ bench: lib
 	$(PYTHON) bench/run.py $(BENCH_ARGS)
 
 # ---- reliability: sanitizers, fuzzing, valgrind (README "Reliability") ----
-SAN_FLAGS  := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+SAN_FLAGS  := -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer -fno-sanitize-recover=all
 ASAN_BUILD := build/asan
 ASAN_LIB   := $(CURDIR)/$(ASAN_BUILD)/lib/$(LIBNAME)
 # detect_leaks=0: CPython itself leaks under LSan; leaks are valgrind's job (make memcheck).
@@ -134,7 +142,7 @@ asan-lib:
 # (PYACLNN_SANITIZE), and the doc samples run against the sanitized install tree (PYACLNN_MAKE_ARGS).
 asan: lib install asan-lib
 	$(SAN_ENV) LD_PRELOAD="$$($(CC) -print-file-name=libasan.so) $$($(CC) -print-file-name=libubsan.so)" \
-	  PYACLNN_LIBRARY=$(ASAN_LIB) PYACLNN_SKIP_TORCH=1 PYACLNN_SANITIZE=address,undefined \
+	  PYACLNN_LIBRARY=$(ASAN_LIB) PYACLNN_SKIP_TORCH=1 PYACLNN_SANITIZE=address,undefined,float-cast-overflow \
 	  PYACLNN_MAKE_ARGS="BUILD=$(ASAN_BUILD) PREFIX=$(ASAN_BUILD)/cann OPT=-O1 SAN='$(SAN_FLAGS)'" \
 	  $(PYTHON) -m pytest -q -p no:cacheprovider tests $(PYTEST_ARGS)
 

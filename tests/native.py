@@ -21,7 +21,7 @@ def sanitize():
 
 def san_flags():
     s = sanitize()
-    return [f"-fsanitize={s}", "-fno-omit-frame-pointer", "-fno-sanitize-recover=undefined"] if s else []
+    return [f"-fsanitize={s}", "-fno-omit-frame-pointer", "-fno-sanitize-recover=all"] if s else []
 
 
 def library_dir():
