@@ -31,18 +31,26 @@ HEADERS    := $(shell find include libsrc -name '*.h' -o -name '*.inc')
 SAMPLE_SRCS := $(sort $(wildcard samples/*.cpp))
 SAMPLE_STEMS := $(notdir $(SAMPLE_SRCS:.cpp=))
 
-.PHONY: all lib install cdef samples check-samples demo test test-deps pytest bench asan fuzz help clean \
-        check-headers wheel
+.PHONY: FORCE all lib install cdef samples check-samples demo test test-deps pytest bench asan asan-lib fuzz \
+        memcheck ci help clean check-headers wheel
 
 all: lib
 
 lib: $(LIB)
 
-$(OBJDIR)/%.o: %.c $(HEADERS)
+# Objects are rebuilt when the compiler flags change (e.g. SAN=... for the sanitizer builds).
+FLAGS_STAMP := $(OBJDIR)/.flags
+$(FLAGS_STAMP): FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(CC) $(CFLAGS_ALL) | $(CXX) $(CXXFLAGS_ALL)' | cmp -s - $@ || \
+	  echo '$(CC) $(CFLAGS_ALL) | $(CXX) $(CXXFLAGS_ALL)' > $@
+FORCE:
+
+$(OBJDIR)/%.o: %.c $(HEADERS) $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -c $< -o $@
 
-$(OBJDIR)/%.o: %.cc $(HEADERS)
+$(OBJDIR)/%.o: %.cc $(HEADERS) $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CXX) $(CXXFLAGS_ALL) -c $< -o $@
 
@@ -116,15 +124,22 @@ wheel:
 
 # ---- tests ----
 test-deps:
-	$(PYTHON) -m pip install -q cffi numpy pytest ml_dtypes setuptools
+	$(PYTHON) -m pip install -q cffi numpy pytest ml_dtypes hypothesis setuptools
 	@if [ -z "$(SKIP_TORCH)" ]; then $(PYTHON) -m pip install -q torch==2.13.0 || \
 	  echo "torch==2.13.0 not installed: the PyTorch oracle tests will be skipped"; fi
 
 pytest: lib install
 	$(PYTHON) -m pytest -q tests $(PYTEST_ARGS)
 
+# Everything CI runs (.ci/run): the tests, the tests under the sanitizers, a bounded fuzzing budget.
 test: test-deps lib install
 	$(PYTHON) -m pytest -q tests $(PYTEST_ARGS)
+	$(MAKE) asan
+	$(MAKE) fuzz FUZZ_SECONDS=$(CI_FUZZ_SECONDS)
+
+ci: test
+
+CI_FUZZ_SECONDS ?= 45
 
 check-headers:
 	$(PYTHON) -m pytest -q tests/test_abi.py -k headers
@@ -132,13 +147,63 @@ check-headers:
 bench: lib
 	$(PYTHON) bench/run.py $(BENCH_ARGS)
 
-# Library and tests under AddressSanitizer + UBSan (Python tests run with the sanitizer runtime preloaded).
-asan: lib install
-	$(MAKE) BUILD=build/asan OPT=-O1 SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" lib
-	ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	  LD_PRELOAD="$$($(CC) -print-file-name=libasan.so) $$($(CC) -print-file-name=libubsan.so)" \
-	  PYACLNN_LIBRARY=$(CURDIR)/build/asan/lib/$(LIBNAME) PYACLNN_SKIP_TORCH=1 \
+# ---- reliability: sanitizers, fuzzing, valgrind (README "Reliability") ----
+SAN_FLAGS  := -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer -fno-sanitize-recover=all
+ASAN_BUILD := build/asan
+ASAN_LIB   := $(CURDIR)/$(ASAN_BUILD)/lib/$(LIBNAME)
+# detect_leaks=0: CPython itself leaks under LSan; leaks are valgrind's job (make memcheck).
+# allocator_may_return_null=1: a huge allocation request is an error to report (207001), not an abort.
+# OMP_WAIT_POLICY=passive: on a loaded machine spinning OpenMP workers make every parallel region cost a
+# scheduler time slice (README); results do not depend on it.
+SAN_ENV    := ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:allocator_may_return_null=1 \
+              UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 OMP_WAIT_POLICY=passive
+HARNESS_CFLAGS := -std=c11 -O1 -g -Wall -Wextra -Werror -Iinclude
+FUZZ_SECONDS ?= 50
+FUZZ_SEED  ?= 1
+
+asan-lib:
+	$(MAKE) BUILD=$(ASAN_BUILD) OPT=-O1 SAN="$(SAN_FLAGS)" lib
+
+# Library and tests under AddressSanitizer + UBSan: the Python tests run with the sanitizer runtimes preloaded;
+# the C harnesses the tests build (fuzz, stress, api_smoke, dtype_dump) are compiled with the same sanitizers
+# (PYACLNN_SANITIZE), and the doc samples run against the sanitized install tree (PYACLNN_MAKE_ARGS).
+asan: lib install asan-lib
+	$(SAN_ENV) LD_PRELOAD="$$($(CC) -print-file-name=libasan.so) $$($(CC) -print-file-name=libubsan.so)" \
+	  PYACLNN_LIBRARY=$(ASAN_LIB) PYACLNN_SKIP_TORCH=1 PYACLNN_SANITIZE=address,undefined,float-cast-overflow \
+	  PYACLNN_MAKE_ARGS="BUILD=$(ASAN_BUILD) PREFIX=$(ASAN_BUILD)/cann OPT=-O1 SAN='$(SAN_FLAGS)'" \
 	  $(PYTHON) -m pytest -q -p no:cacheprovider tests $(PYTEST_ARGS)
+
+# The C ABI fuzzer on the ASan+UBSan build for a bounded budget (FUZZ_SECONDS, FUZZ_SEED).
+fuzz: asan-lib
+	$(CC) $(HARNESS_CFLAGS) $(SAN_FLAGS) tests/c/fuzz.c -o $(ASAN_BUILD)/fuzz -L$(ASAN_BUILD)/lib -lpyaclnn -lstdc++ \
+	  -Wl,-rpath,$(CURDIR)/$(ASAN_BUILD)/lib -lm
+	$(SAN_ENV) $(ASAN_BUILD)/fuzz -t $(FUZZ_SECONDS) -s $(FUZZ_SEED)
+
+# valgrind on every doc sample and the C harnesses (suppressions: tools/valgrind.supp, libgomp's thread pool only).
+VALGRIND   := valgrind --error-exitcode=1 --leak-check=full --show-leak-kinds=definite,indirect,possible \
+              --errors-for-leak-kinds=definite,indirect,possible --suppressions=$(CURDIR)/tools/valgrind.supp \
+              --track-origins=yes -q
+memcheck: samples
+	@command -v valgrind >/dev/null || { echo "valgrind is not installed"; exit 1; }
+	@mkdir -p $(BUILD)/memcheck
+	$(CC) $(HARNESS_CFLAGS) tests/c/api_smoke.c -o $(BUILD)/memcheck/api_smoke -L$(BUILD)/lib -lpyaclnn -lstdc++ \
+	  -Wl,-rpath,$(CURDIR)/$(BUILD)/lib
+	$(CC) $(HARNESS_CFLAGS) tests/c/stress.c -o $(BUILD)/memcheck/stress -L$(BUILD)/lib -lpyaclnn \
+	  -Wl,-rpath,$(CURDIR)/$(BUILD)/lib -pthread -lm
+	$(CC) $(HARNESS_CFLAGS) tests/c/fuzz.c -o $(BUILD)/memcheck/fuzz -L$(BUILD)/lib -lpyaclnn -lstdc++ \
+	  -Wl,-rpath,$(CURDIR)/$(BUILD)/lib -lm
+	@source $(PREFIX)/set_env.sh && fail=0 && \
+	for s in $(SAMPLE_STEMS); do \
+	  printf '%-24s ' "$$s"; \
+	  if OMP_WAIT_POLICY=passive $(VALGRIND) --log-file=$(BUILD)/memcheck/$$s.log $(BUILD)/samples/cc/$$s >/dev/null; \
+	  then echo "valgrind clean"; else echo "valgrind ERRORS: see $(BUILD)/memcheck/$$s.log"; fail=1; fi; \
+	done; \
+	for h in "api_smoke" "stress -T 4 -t 2 -S 1" "fuzz -n 300 -s 5"; do \
+	  printf '%-24s ' "$${h%% *}"; \
+	  if OMP_WAIT_POLICY=passive FUZZ_CASE_TIMEOUT=120 $(VALGRIND) --log-file=$(BUILD)/memcheck/$${h%% *}.log \
+	     $(BUILD)/memcheck/$$h >/dev/null; \
+	  then echo "valgrind clean"; else echo "valgrind ERRORS: see $(BUILD)/memcheck/$${h%% *}.log"; fail=1; fi; \
+	done; exit $$fail
 
 help:
 	@echo "pyaclnn make targets"
@@ -150,12 +215,17 @@ help:
 	@echo "                       INSTALL_STRIP=1: strip debug info from the installed library"
 	@echo "  make demo            the main job: build, install, build the doc samples (CMake + pyaclnn cc), run them"
 	@echo "                       and report the match against $(GOLDEN) (a copy of $(SHARED)/golden)"
-	@echo "  make test            install test dependencies (torch==2.13.0 unless SKIP_TORCH=1), build, run all tests"
+	@echo "  make test            everything CI runs: install test dependencies (torch==2.13.0 unless SKIP_TORCH=1),"
+	@echo "                       build, run all tests, then make asan, then make fuzz (CI_FUZZ_SECONDS=45)"
+	@echo "  make ci              the same as make test"
+	@echo "  make pytest          build and run the test suite only (no dependency install, no sanitizers)"
 	@echo "  make check-samples   as demo without printing the outputs (exit status 1 on a mismatch); also: make samples"
 	@echo "  make wheel           build a wheel in dist/ (library + CANN-shaped tree inside the package)"
 	@echo "  make cdef            regenerate pyaclnn/_cdef.h from include/"
 	@echo "  make bench           time the ops against PyTorch CPU and memory bandwidth (BENCH_ARGS=...)"
-	@echo "  make asan            library + tests under AddressSanitizer/UBSan"
+	@echo "  make asan            library + all tests (C harnesses and samples included) under ASan/UBSan"
+	@echo "  make fuzz            the C ABI fuzzer on the ASan/UBSan build (FUZZ_SECONDS=$(FUZZ_SECONDS), FUZZ_SEED=1)"
+	@echo "  make memcheck        valgrind on every doc sample and the C harnesses (api_smoke, stress, fuzz)"
 	@echo "  make clean           remove build/"
 	@echo "Python package commands (after make install or pip install .): python -m pyaclnn {prefix,info,cc,samples}"
 

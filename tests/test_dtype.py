@@ -5,6 +5,7 @@ import subprocess
 
 import numpy as np
 
+import native
 from helpers import BF16, REPO
 
 
@@ -32,7 +33,7 @@ def _narrowing_inputs():
 
 def test_conversions_match_numpy(tmp_path):
     exe = tmp_path / "dtype_dump"
-    subprocess.run(["gcc", "-std=c11", "-O2", "-Wall", "-Werror", f"-I{REPO}/include", f"-I{REPO}/libsrc",
+    subprocess.run(["gcc", "-std=c11", "-O2", *native.san_flags(), "-Wall", "-Werror", f"-I{REPO}/include", f"-I{REPO}/libsrc",
                     os.path.join(REPO, "tests", "c", "dtype_dump.c"), "-o", str(exe)], check=True)
     x = _narrowing_inputs()
     x.tofile(tmp_path / "in.bin")
@@ -53,7 +54,7 @@ def test_conversions_match_numpy(tmp_path):
 
 def test_nan_narrowing_stays_nan(tmp_path):
     exe = tmp_path / "dtype_dump"
-    subprocess.run(["gcc", "-std=c11", "-O2", f"-I{REPO}/include", f"-I{REPO}/libsrc",
+    subprocess.run(["gcc", "-std=c11", "-O2", *native.san_flags(), f"-I{REPO}/include", f"-I{REPO}/libsrc",
                     os.path.join(REPO, "tests", "c", "dtype_dump.c"), "-o", str(exe)], check=True)
     nans = np.array([0x7FC00000, 0xFFC00000, 0x7F800001, 0x7FBFFFFF, 0x7F802000], np.uint32).view(np.float32)
     nans.tofile(tmp_path / "in.bin")

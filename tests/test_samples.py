@@ -1,6 +1,7 @@
 """The doc samples: byte-for-byte copies of the seed documents' code, built unchanged with the docs' CMake
 pattern and a plain g++ line against the install tree, printing exactly ../shared/golden/<seed>.stdout."""
 import os
+import shlex
 import subprocess
 import sys
 
@@ -21,7 +22,10 @@ def test_samples_are_byte_for_byte_copies():
 
 @needs_shared
 def test_check_samples_all_match():
-    res = subprocess.run(["make", "-s", "check-samples"], cwd=REPO, capture_output=True, text=True, timeout=600)
+    # under `make asan`, PYACLNN_MAKE_ARGS points the build at the sanitized library and install tree
+    extra = shlex.split(os.environ.get("PYACLNN_MAKE_ARGS", ""))
+    res = subprocess.run(["make", "-s", "check-samples", *extra], cwd=REPO, capture_output=True, text=True,
+                         timeout=600)
     print(res.stdout)
     assert res.returncode == 0, res.stdout + res.stderr
     lines = [l for l in res.stdout.splitlines() if l[:3].isdigit() and "_" in l[:5]]

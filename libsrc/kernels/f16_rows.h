@@ -22,7 +22,7 @@ static inline uint16_t acl_f32_to_f16_nb(float f) {
     float base = (af * 0x1.0p+112f) * 0x1.0p-110f;
     int32_t half_bias = aw & 0x7f800000; /* the exponent field */
     half_bias += (0x38800000 - half_bias) & -(int32_t)(half_bias < 0x38800000); /* max(., 0x38800000) */
-    const int32_t bb = half_bias + 0x07800000;
+    const uint32_t bb = (uint32_t)half_bias + 0x07800000u; /* wraps for Inf/NaN inputs: unsigned, not UB */
     float bf;
     memcpy(&bf, &bb, 4);
     base = bf + base;

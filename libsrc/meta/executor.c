@@ -90,6 +90,14 @@ static void exec_destroy(aclOpExecutor *ex) {
     if (acl_reg_remove(ex, ACL_KIND_EXECUTOR)) exec_free(ex);
 }
 
+/* Phase 2 re-checks that every view still lies in live memory: a buffer freed (or unregistered) between the
+ * two phases would otherwise be read or written after its release. */
+static aclnnStatus check_io_memory(const aclOpExecutor *ex) {
+    for (int i = 0; i < ex->n_in + ex->n_out; i++)
+        if (ex->io_needs_data[i]) ACL_TRY(acl_view_check_memory(&ex->io[i], ex->io_name[i]));
+    return ACLNN_SUCCESS;
+}
+
 aclnnStatus acl_exec_launch(int op, void *workspace, uint64_t workspaceSize, aclOpExecutor *ex, aclrtStream stream) {
     acl_set_api(acl_op_name(op));
     ACLNN_CHECK(ex != NULL, ACLNN_ERR_PARAM_NULLPTR, "Expected a proper executor but got null.");
@@ -98,6 +106,11 @@ aclnnStatus acl_exec_launch(int op, void *workspace, uint64_t workspaceSize, acl
                 (void *)ex);
     ACLNN_CHECK(ex->op == op, ACLNN_ERR_PARAM_INVALID, "executor was created by %s, not by %s",
                 acl_op_ws_name(ex->op), acl_op_ws_name(op));
+    /* A one-shot executor is claimed before it runs, so two threads handed the same executor cannot both run
+     * (and free) it: exactly one of them takes it out of the registry. */
+    const bool repeatable = ex->repeatable;
+    ACLNN_CHECK(repeatable || acl_reg_remove(ex, ACL_KIND_EXECUTOR), ACLNN_ERR_PARAM_INVALID,
+                "executor %p was consumed by another call while this one started", (void *)ex);
     aclnnStatus rc = ACLNN_SUCCESS;
     if (workspaceSize > 0 && workspace == NULL) {
         rc = ACL_REPORT(ACLNN_ERR_PARAM_NULLPTR, "workspace is NULL but workspaceSize is %llu",
@@ -108,9 +121,10 @@ aclnnStatus acl_exec_launch(int op, void *workspace, uint64_t workspaceSize, acl
     } else if (!acl_stream_valid(stream)) {
         rc = ACL_REPORT(ACLNN_ERR_RUNTIME_ERROR, "stream %p is not a live stream", stream);
     } else if (ex->run) {
-        rc = ex->run(ex, workspace, workspaceSize);
+        rc = check_io_memory(ex);
+        if (rc == ACLNN_SUCCESS) rc = ex->run(ex, workspace, workspaceSize);
     }
-    if (!ex->repeatable) exec_destroy(ex);
+    if (!repeatable) exec_free(ex);
     return rc;
 }
 

@@ -259,8 +259,8 @@ int acl_view_init(acl_view *v, const aclTensor *t, const char *name, bool needs_
     v->ndim = (int)t->ndim;
     v->data = t->data;
     v->offset = t->offset;
-    int64_t hi = t->offset, n = 1;
-    bool ok = t->offset >= 0;
+    int64_t hi = t->offset;
+    bool ok = t->offset >= 0, empty = false;
     for (int i = 0; i < v->ndim; i++) {
         v->dims[i] = t->dims[i];
         v->strides[i] = t->strides[i];
@@ -270,10 +270,11 @@ int acl_view_init(acl_view *v, const aclTensor *t, const char *name, bool needs_
                     (long long)t->strides[i], i);
         int64_t span;
         if (t->dims[i] > 0) ok = ok && acl_mul_i64(t->dims[i] - 1, t->strides[i], &span) && acl_add_i64(hi, span, &hi);
-        if (!acl_mul_i64(n, t->dims[i], &n)) ok = false;
+        if (t->dims[i] == 0) empty = true; /* not "element count == 0": a product can wrap to 0 */
     }
+    const int64_t n = empty ? 0 : 1;
     ACLNN_CHECK(t->offset >= 0, ACLNN_ERR_PARAM_INVALID, "%s has a negative view offset %lld", name, (long long)t->offset);
-    int64_t bytes_hi;
+    int64_t bytes_hi = 0;
     ok = ok && acl_add_i64(hi, 1, &bytes_hi) && acl_mul_i64(bytes_hi, (int64_t)es, &bytes_hi);
     ACLNN_CHECK(ok || n == 0, ACLNN_ERR_PARAM_INVALID, "%s: the extent of the view overflows int64", name);
     v->base = (char *)t->data + (n ? t->offset * (int64_t)es : 0);
@@ -286,6 +287,34 @@ int acl_view_init(acl_view *v, const aclTensor *t, const char *name, bool needs_
         ACLNN_CHECK(acl_mem_contains(t->data, (uint64_t)bytes_hi), ACLNN_ERR_PARAM_INVALID,
                     "%s: the view (offset %lld, %lld bytes from the address) reaches outside its allocation", name,
                     (long long)t->offset, (long long)bytes_hi);
+        /* the storage shape is the tensor's physical extent from its address: it must be memory too */
+        if (t->storage_ndim > 0) {
+            int64_t sn;
+            bool sok = acl_numel(t->storage_dims, (int64_t)t->storage_ndim, &sn) && acl_mul_i64(sn, (int64_t)es, &sn);
+            char sshape[256];
+            size_t k = 0;
+            for (uint64_t i = 0; i < t->storage_ndim && k < sizeof sshape - 24; i++)
+                k += (size_t)snprintf(sshape + k, sizeof sshape - k, "%s%lld", i ? ", " : "", (long long)t->storage_dims[i]);
+            sshape[k] = '\0';
+            ACLNN_CHECK(sok, ACLNN_ERR_PARAM_INVALID, "%s: storage shape [%s] is negative or overflows int64", name,
+                        sshape);
+            ACLNN_CHECK(acl_mem_contains(t->data, (uint64_t)sn), ACLNN_ERR_PARAM_INVALID,
+                        "%s: storage shape [%s] (%lld bytes from the address) reaches outside its allocation", name,
+                        sshape, (long long)sn);
+        }
     }
+    return 0;
+}
+
+int acl_view_check_memory(const acl_view *v, const char *name) {
+    if (!acl_mem_guards_enabled()) return 0;
+    for (int i = 0; i < v->ndim; i++)
+        if (v->dims[i] == 0) return 0; /* an empty view touches no memory */
+    int64_t hi = v->offset; /* no overflow: acl_view_init checked the extent of a non-empty view */
+    for (int i = 0; i < v->ndim; i++) hi += (v->dims[i] - 1) * v->strides[i];
+    const uint64_t bytes = (uint64_t)(hi + 1) * acl_dtype_size(v->dtype);
+    ACLNN_CHECK(acl_mem_contains(v->data, bytes), ACLNN_ERR_PARAM_INVALID,
+                "%s: its memory %p (%llu bytes) is no longer a live allocation (freed or unregistered after the "
+                "first phase?)", name, v->data, (unsigned long long)bytes);
     return 0;
 }

@@ -17,9 +17,15 @@ typedef struct {
     int opt_set[N_OPTS];
 } acl_context;
 
+/* A device's default context lives while at least one thread has the device set: aclrtSetDevice counts each
+ * thread once (repeated calls on a thread need one reset), aclrtResetDevice releases the calling thread's
+ * reference, and the last release destroys the context. Contexts are only freed and dereferenced under
+ * g_dev_lock, so a reset on one thread never frees a context under another thread's feet. */
 static pthread_mutex_t g_dev_lock = PTHREAD_MUTEX_INITIALIZER;
 static acl_context *g_default_ctx[MAX_DEVICES];
+static uint64_t g_dev_refs[MAX_DEVICES];
 static _Thread_local acl_context *t_current;
+static _Thread_local uint64_t t_devices_set; /* bit d: this thread holds a reference on device d */
 
 static int64_t g_opt_value[N_OPTS];
 static int g_opt_set[N_OPTS];
@@ -53,8 +59,8 @@ static void free_context(acl_context *c) {
     if (acl_reg_remove(c, ACL_KIND_CONTEXT)) free(c);
 }
 
-/* A context the calling thread may use, or NULL after recording an error. */
-static acl_context *current_context(void) {
+/* The context the calling thread may use, or NULL. g_dev_lock must be held while the result is used. */
+static acl_context *current_context_locked(void) {
     acl_context *c = t_current;
     if (c && acl_reg_is(c, ACL_KIND_CONTEXT)) return c;
     t_current = NULL;
@@ -67,9 +73,13 @@ aclError aclrtSetDevice(int32_t deviceId) {
     pthread_mutex_lock(&g_dev_lock);
     if (!g_default_ctx[deviceId]) g_default_ctx[deviceId] = new_context(deviceId, 1);
     acl_context *c = g_default_ctx[deviceId];
+    if (c && !(t_devices_set & (1ull << deviceId))) {
+        t_devices_set |= 1ull << deviceId;
+        g_dev_refs[deviceId]++;
+    }
+    if (c) t_current = c;
     pthread_mutex_unlock(&g_dev_lock);
     if (!c) return ACL_REPORT(ACL_ERROR_RT_MEMORY_ALLOCATION, "out of memory creating the default context");
-    t_current = c;
     return ACL_SUCCESS;
 }
 
@@ -78,21 +88,26 @@ aclError aclrtResetDevice(int32_t deviceId) {
     ACL_TRY(check_device(deviceId));
     pthread_mutex_lock(&g_dev_lock);
     acl_context *c = g_default_ctx[deviceId];
-    g_default_ctx[deviceId] = NULL;
-    pthread_mutex_unlock(&g_dev_lock);
-    if (c) {
-        if (t_current == c) t_current = NULL;
-        free_context(c);
+    if (t_devices_set & (1ull << deviceId)) {
+        t_devices_set &= ~(1ull << deviceId);
+        if (c && t_current == c) t_current = NULL;
+        if (--g_dev_refs[deviceId] == 0 && c) {
+            g_default_ctx[deviceId] = NULL;
+            free_context(c);
+        }
     }
+    pthread_mutex_unlock(&g_dev_lock);
     return ACL_SUCCESS;
 }
 
 aclError aclrtGetDevice(int32_t *deviceId) {
     acl_set_api("aclrtGetDevice");
     if (!deviceId) return ACL_REPORT(ACL_ERROR_INVALID_PARAM, "deviceId must not be NULL");
-    acl_context *c = current_context();
+    pthread_mutex_lock(&g_dev_lock);
+    acl_context *c = current_context_locked();
+    if (c) *deviceId = c->device;
+    pthread_mutex_unlock(&g_dev_lock);
     if (!c) return ACL_REPORT(ACL_ERROR_RT_CONTEXT_NULL, "no device is set on this thread (call aclrtSetDevice)");
-    *deviceId = c->device;
     return ACL_SUCCESS;
 }
 
@@ -121,9 +136,11 @@ aclError aclrtCreateContext(aclrtContext *context, int32_t deviceId) {
     acl_set_api("aclrtCreateContext");
     if (!context) return ACL_REPORT(ACL_ERROR_INVALID_PARAM, "context must not be NULL");
     ACL_TRY(check_device(deviceId));
+    pthread_mutex_lock(&g_dev_lock);
     acl_context *c = new_context(deviceId, 0);
+    if (c) t_current = c;
+    pthread_mutex_unlock(&g_dev_lock);
     if (!c) return ACL_REPORT(ACL_ERROR_RT_MEMORY_ALLOCATION, "out of memory creating a context");
-    t_current = c;
     *context = c;
     return ACL_SUCCESS;
 }
@@ -132,11 +149,16 @@ aclError aclrtDestroyContext(aclrtContext context) {
     acl_set_api("aclrtDestroyContext");
     if (!context) return ACL_REPORT(ACL_ERROR_INVALID_PARAM, "context must not be NULL");
     acl_context *c = context;
-    if (!acl_reg_is(c, ACL_KIND_CONTEXT) || c->is_default)
+    pthread_mutex_lock(&g_dev_lock);
+    bool ok = acl_reg_is(c, ACL_KIND_CONTEXT) && !c->is_default;
+    if (ok) {
+        if (t_current == c) t_current = NULL;
+        free_context(c);
+    }
+    pthread_mutex_unlock(&g_dev_lock);
+    if (!ok)
         return ACL_REPORT(ACL_ERROR_RT_PARAM_INVALID, "context %p is not a live context created by aclrtCreateContext",
                           context);
-    if (t_current == c) t_current = NULL;
-    free_context(c);
     return ACL_SUCCESS;
 }
 
@@ -152,7 +174,9 @@ aclError aclrtSetCurrentContext(aclrtContext context) {
 aclError aclrtGetCurrentContext(aclrtContext *context) {
     acl_set_api("aclrtGetCurrentContext");
     if (!context) return ACL_REPORT(ACL_ERROR_INVALID_PARAM, "context must not be NULL");
-    acl_context *c = current_context();
+    pthread_mutex_lock(&g_dev_lock);
+    acl_context *c = current_context_locked();
+    pthread_mutex_unlock(&g_dev_lock);
     if (!c) return ACL_REPORT(ACL_ERROR_RT_CONTEXT_NULL, "no context is current on this thread");
     *context = c;
     return ACL_SUCCESS;
@@ -183,14 +207,16 @@ aclError aclrtGetSysParamOpt(aclSysParamOpt opt, int64_t *value) {
 aclError aclrtCtxSetSysParamOpt(aclSysParamOpt opt, int64_t value) {
     acl_set_api("aclrtCtxSetSysParamOpt");
     if ((int)opt < 0 || (int)opt > 2) return ACL_REPORT(ACL_ERROR_INVALID_PARAM, "opt %d is not in [0, 2]", (int)opt);
-    acl_context *c = current_context();
-    if (!c) return ACL_REPORT(ACL_ERROR_RT_CONTEXT_NULL, "no context is current on this thread (call aclrtSetDevice)");
     pthread_mutex_lock(&g_dev_lock);
-    c->opt_value[opt] = value;
-    c->opt_set[opt] = 1;
-    g_opt_value[opt] = value;
-    g_opt_set[opt] = 1;
+    acl_context *c = current_context_locked();
+    if (c) {
+        c->opt_value[opt] = value;
+        c->opt_set[opt] = 1;
+        g_opt_value[opt] = value;
+        g_opt_set[opt] = 1;
+    }
     pthread_mutex_unlock(&g_dev_lock);
+    if (!c) return ACL_REPORT(ACL_ERROR_RT_CONTEXT_NULL, "no context is current on this thread (call aclrtSetDevice)");
     return ACL_SUCCESS;
 }
 
@@ -198,12 +224,12 @@ aclError aclrtCtxGetSysParamOpt(aclSysParamOpt opt, int64_t *value) {
     acl_set_api("aclrtCtxGetSysParamOpt");
     if (!value) return ACL_REPORT(ACL_ERROR_INVALID_PARAM, "value must not be NULL");
     if ((int)opt < 0 || (int)opt >= N_OPTS) return ACL_REPORT(ACL_ERROR_INVALID_PARAM, "opt %d is not in [0, 3]", (int)opt);
-    acl_context *c = current_context();
-    if (!c) return ACL_REPORT(ACL_ERROR_RT_CONTEXT_NULL, "no context is current on this thread (call aclrtSetDevice)");
     pthread_mutex_lock(&g_dev_lock);
-    int set = c->opt_set[opt];
-    int64_t v = c->opt_value[opt];
+    acl_context *c = current_context_locked();
+    int set = c ? c->opt_set[opt] : 0;
+    int64_t v = c ? c->opt_value[opt] : 0;
     pthread_mutex_unlock(&g_dev_lock);
+    if (!c) return ACL_REPORT(ACL_ERROR_RT_CONTEXT_NULL, "no context is current on this thread (call aclrtSetDevice)");
     if (!set) return ACL_REPORT(ACL_ERROR_RT_SYSPARAMOPT_NOT_SET, "system parameter %d was never set on this context", (int)opt);
     *value = v;
     return ACL_SUCCESS;
@@ -219,7 +245,10 @@ int64_t acl_deterministic_level(void) {
 
 /* Used by stream creation: streams need a current context like on hardware. */
 int acl_require_context(void) {
-    if (!current_context())
+    pthread_mutex_lock(&g_dev_lock);
+    bool ok = current_context_locked() != NULL;
+    pthread_mutex_unlock(&g_dev_lock);
+    if (!ok)
         return ACL_REPORT(ACL_ERROR_RT_CONTEXT_NULL, "no context is current on this thread (call aclrtSetDevice)");
     return ACL_SUCCESS;
 }

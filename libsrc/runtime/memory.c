@@ -8,6 +8,18 @@
 #include "common/status.h"
 #include "runtime/runtime.h"
 
+/* In the AddressSanitizer build the padding after the requested size is poisoned, so a kernel that touches a
+ * byte past the end of the memory the caller asked for is reported at once (the guards below only check views
+ * against the requested size; ASan alone would only see the end of the padded block). */
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+#define POISON_PADDING(p, size, padded) ASAN_POISON_MEMORY_REGION((char *)(p) + (size), (padded) - (size))
+#define UNPOISON_BLOCK(p, size) ASAN_UNPOISON_MEMORY_REGION((p), (size))
+#else
+#define POISON_PADDING(p, size, padded) ((void)0)
+#define UNPOISON_BLOCK(p, size) ((void)0)
+#endif
+
 typedef enum { MEM_DEVICE = 1, MEM_HOST = 2, MEM_REGISTERED = 3 } mem_kind;
 typedef struct { uintptr_t base; uint64_t size; mem_kind kind; } mem_block;
 
@@ -52,9 +64,10 @@ static bool insert_block(uintptr_t base, uint64_t size, mem_kind kind) {
 }
 
 /* Removes the block starting exactly at p with that kind; returns whether it existed. Lock held. */
-static bool remove_block(uintptr_t p, mem_kind kind) {
+static bool remove_block(uintptr_t p, mem_kind kind, uint64_t *size) {
     ptrdiff_t i = find_le(p);
     if (i < 0 || g_blocks[i].base != p || g_blocks[i].kind != kind) return false;
+    *size = g_blocks[i].size;
     if (kind == MEM_DEVICE) g_device_bytes -= g_blocks[i].size;
     memmove(g_blocks + i, g_blocks + i + 1, (g_n - (size_t)i - 1) * sizeof *g_blocks);
     g_n--;
@@ -90,16 +103,20 @@ static aclError do_alloc(void **ptr, size_t size, mem_kind kind) {
         free(p);
         return ACL_REPORT(ACL_ERROR_RT_MEMORY_ALLOCATION, "out of memory recording the allocation");
     }
+    POISON_PADDING(p, size, padded);
     *ptr = p;
     return ACL_SUCCESS;
 }
 
 static aclError do_free(void *p, mem_kind kind, const char *what) {
     if (!p) return ACL_REPORT(ACL_ERROR_INVALID_PARAM, "the pointer to free must not be NULL");
+    uint64_t size = 0;
     pthread_mutex_lock(&g_mem_lock);
-    bool ok = remove_block((uintptr_t)p, kind);
+    bool ok = remove_block((uintptr_t)p, kind, &size);
     pthread_mutex_unlock(&g_mem_lock);
     if (!ok) return ACL_REPORT(ACL_ERROR_RT_PARAM_INVALID, "%p was not returned by %s or was already freed", p, what);
+    UNPOISON_BLOCK(p, ((size + 31) / 32 * 32 + 32 + 63) / 64 * 64);
+    (void)size;
     free(p);
     return ACL_SUCCESS;
 }
@@ -147,8 +164,9 @@ aclError aclrtHostRegister(void *ptr, uint64_t size, aclrtHostRegisterType type,
 aclError aclrtHostUnregister(void *ptr) {
     acl_set_api("aclrtHostUnregister");
     if (!ptr) return ACL_REPORT(ACL_ERROR_INVALID_PARAM, "ptr must not be NULL");
+    uint64_t size;
     pthread_mutex_lock(&g_mem_lock);
-    bool ok = remove_block((uintptr_t)ptr, MEM_REGISTERED);
+    bool ok = remove_block((uintptr_t)ptr, MEM_REGISTERED, &size);
     pthread_mutex_unlock(&g_mem_lock);
     if (!ok) return ACL_REPORT(ACL_ERROR_RT_PARAM_INVALID, "%p is not registered with aclrtHostRegister", ptr);
     return ACL_SUCCESS;
@@ -163,6 +181,37 @@ static void kind_sides(aclrtMemcpyKind kind, bool *dst_dev, bool *src_dev) {
                kind == ACL_MEMCPY_INNER_DEVICE_TO_DEVICE || kind == ACL_MEMCPY_INTER_DEVICE_TO_DEVICE;
 }
 
+/* The live block containing p (base <= p < base + size), if any. */
+static bool lookup_block(const void *p, mem_block *out) {
+    uintptr_t a = (uintptr_t)p;
+    pthread_mutex_lock(&g_mem_lock);
+    ptrdiff_t i = find_le(a);
+    bool found = i >= 0 && a - g_blocks[i].base < g_blocks[i].size;
+    if (found) *out = g_blocks[i];
+    pthread_mutex_unlock(&g_mem_lock);
+    return found;
+}
+
+/* One side of a copy: a range that starts in a known allocation must end in it; the side the kind calls
+ * "device" must be device memory; memory from aclrtMalloc is not a host pointer (except for ACL_MEMCPY_DEFAULT,
+ * which lets the runtime decide by the address). */
+static aclError check_copy_side(const char *name, const void *p, size_t count, bool want_dev, aclrtMemcpyKind kind) {
+    mem_block b;
+    bool known = lookup_block(p, &b);
+    if (known && count > b.size - ((uintptr_t)p - b.base))
+        return ACL_REPORT(ACL_ERROR_RT_PARAM_INVALID, "%s [%p, +%zu) runs past the end of its allocation [%p, +%llu)",
+                          name, p, count, (void *)b.base, (unsigned long long)b.size);
+    if (want_dev && !known)
+        return ACL_REPORT(ACL_ERROR_RT_PARAM_INVALID,
+                          "%s %p is not device memory (aclrtMalloc / aclrtHostRegister), but kind %d copies %s the "
+                          "device", name, p, (int)kind, name[0] == 'd' ? "to" : "from");
+    if (!want_dev && known && b.kind == MEM_DEVICE && kind != ACL_MEMCPY_DEFAULT)
+        return ACL_REPORT(ACL_ERROR_RT_PARAM_INVALID,
+                          "%s %p is device memory from aclrtMalloc, but kind %d says it is host memory", name, p,
+                          (int)kind);
+    return ACL_SUCCESS;
+}
+
 static aclError do_memcpy(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind) {
     if (count == 0) return ACL_SUCCESS;
     if (!dst) return ACL_REPORT(ACL_ERROR_INVALID_PARAM, "dst must not be NULL");
@@ -171,15 +220,13 @@ static aclError do_memcpy(void *dst, size_t destMax, const void *src, size_t cou
         return ACL_REPORT(ACL_ERROR_INVALID_PARAM, "kind %d is not a valid aclrtMemcpyKind", (int)kind);
     if (count > destMax)
         return ACL_REPORT(ACL_ERROR_RT_PARAM_INVALID, "count %zu is larger than destMax %zu", count, destMax);
+    if (count > (size_t)PTRDIFF_MAX)
+        return ACL_REPORT(ACL_ERROR_RT_PARAM_INVALID, "count %zu is larger than any object can be", count);
     if (acl_mem_guards_enabled()) {
         bool dst_dev, src_dev;
         kind_sides(kind, &dst_dev, &src_dev);
-        if (dst_dev && !acl_mem_contains(dst, count))
-            return ACL_REPORT(ACL_ERROR_RT_PARAM_INVALID,
-                              "dst [%p, +%zu) is not inside one device allocation (kind %d)", dst, count, (int)kind);
-        if (src_dev && !acl_mem_contains(src, count))
-            return ACL_REPORT(ACL_ERROR_RT_PARAM_INVALID,
-                              "src [%p, +%zu) is not inside one device allocation (kind %d)", src, count, (int)kind);
+        ACL_TRY(check_copy_side("dst", dst, count, dst_dev, kind));
+        ACL_TRY(check_copy_side("src", src, count, src_dev, kind));
     }
     memmove(dst, src, count);
     return ACL_SUCCESS;
@@ -202,6 +249,8 @@ static aclError do_memset(void *devPtr, size_t maxCount, int32_t value, size_t c
     if (count == 0) return ACL_SUCCESS;
     if (count > maxCount)
         return ACL_REPORT(ACL_ERROR_RT_PARAM_INVALID, "count %zu is larger than maxCount %zu", count, maxCount);
+    if (count > (size_t)PTRDIFF_MAX)
+        return ACL_REPORT(ACL_ERROR_RT_PARAM_INVALID, "count %zu is larger than any object can be", count);
     if (acl_mem_guards_enabled() && !acl_mem_contains(devPtr, count))
         return ACL_REPORT(ACL_ERROR_RT_PARAM_INVALID, "[%p, +%zu) is not inside one device allocation", devPtr, count);
     memset(devPtr, value, count);
