@@ -101,17 +101,19 @@ class DeviceBuffer:
         check(lib.aclrtMalloc(p, self.nbytes, lib.ACL_MEM_MALLOC_HUGE_FIRST), "aclrtMalloc")
         self.ptr = ffi.gc(p[0], lib.aclrtFree)
 
+    # The numpy side may itself be device memory (an array over another DeviceBuffer), so the copies use
+    # ACL_MEMCPY_DEFAULT (direction inferred from the addresses) rather than a kind the guards would refuse.
     def upload(self, src: np.ndarray, dst_offset=0):
         n = src.nbytes
         if n:
             check(lib.aclrtMemcpy(self.ptr + dst_offset, self.nbytes - dst_offset, ffi.from_buffer(src), n,
-                                  lib.ACL_MEMCPY_HOST_TO_DEVICE), "aclrtMemcpy")
+                                  lib.ACL_MEMCPY_DEFAULT), "aclrtMemcpy")
 
     def download(self, dst: np.ndarray, src_offset=0):
         n = dst.nbytes
         if n:
             check(lib.aclrtMemcpy(ffi.from_buffer(dst), n, self.ptr + src_offset, n,
-                                  lib.ACL_MEMCPY_DEVICE_TO_HOST), "aclrtMemcpy")
+                                  lib.ACL_MEMCPY_DEFAULT), "aclrtMemcpy")
 
 
 def _span(arr: np.ndarray):
