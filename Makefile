@@ -169,7 +169,7 @@ asan-lib:
 # (PYACLNN_SANITIZE), and the doc samples run against the sanitized install tree (PYACLNN_MAKE_ARGS).
 asan: lib install asan-lib
 	$(SAN_ENV) LD_PRELOAD="$$($(CC) -print-file-name=libasan.so) $$($(CC) -print-file-name=libubsan.so)" \
-	  PYACLNN_LIBRARY=$(ASAN_LIB) PYACLNN_SKIP_TORCH=1 PYACLNN_SANITIZE=address,undefined,float-cast-overflow \
+	  PYACLNN_LIBRARY=$(ASAN_LIB) PYACLNN_SKIP_TORCH=1 PYACLNN_SKIP_SLOW=1 PYACLNN_SANITIZE=address,undefined,float-cast-overflow \
 	  PYACLNN_MAKE_ARGS="BUILD=$(ASAN_BUILD) PREFIX=$(ASAN_BUILD)/cann OPT=-O1 SAN='$(SAN_FLAGS)'" \
 	  $(PYTHON) -m pytest -q -p no:cacheprovider tests $(PYTEST_ARGS)
 
