@@ -34,12 +34,13 @@ typedef struct {
 } msda_problem;
 
 /* Per-thread fp32 scratch, owned by the executor (allocated in phase 1). Each slot holds `slot_floats`
- * floats: a staged fp32 copy of value[b, :, h, :] when value is not fp32 with unit channel stride, then an
+ * floats (64-byte aligned parts): a staged fp32 copy of value[b, :, h, :] when value is not fp32 with unit channel stride, then an
  * fp32 accumulator for gv[b, :, h, :] when gv is not fp32 with unit channel stride. */
 typedef struct {
     float *buf;
     int64_t nslots;
-    int64_t slot_floats;
+    int64_t slot_floats; /* a multiple of 16: every slot and part is 64-byte aligned */
+    int64_t gv_offset;   /* floats from the slot start to the gradValue accumulator */
     bool stage_value, stage_gv;
 } msda_scratch;
 
