@@ -279,8 +279,36 @@ static inline void pf_write(const char *p, int64_t bytes) {
     for (uintptr_t a = (uintptr_t)p & ~(uintptr_t)63; a < end; a += 64) __builtin_prefetch((const void *)a, 1, 3);
 }
 
+/* Dense row conversions, inlined into each owner variant so that they vectorise for its instruction set
+ * (bit-identical to acl_f16_to_f32 / acl_f32_to_f16 / the bf16 pair for every input). */
+MSDA_INLINE void cvt_load(aclDataType dt, const char *src, float *restrict dst, int64_t n) {
+    if (dt == ACL_FLOAT) {
+        memcpy(dst, src, (size_t)n * sizeof(float));
+        return;
+    }
+    const uint16_t *restrict s = (const uint16_t *)(const void *)src;
+    if (dt == ACL_FLOAT16) {
+        for (int64_t i = 0; i < n; i++) dst[i] = f16_to_f32_nb(s[i]);
+    } else {
+        for (int64_t i = 0; i < n; i++) dst[i] = acl_bf16_to_f32(s[i]);
+    }
+}
+
+MSDA_INLINE void cvt_store(aclDataType dt, const float *restrict src, char *dst, int64_t n) {
+    if (dt == ACL_FLOAT) {
+        memcpy(dst, src, (size_t)n * sizeof(float));
+        return;
+    }
+    uint16_t *restrict d = (uint16_t *)(void *)dst;
+    if (dt == ACL_FLOAT16) {
+        for (int64_t i = 0; i < n; i++) d[i] = acl_f32_to_f16_nb(src[i]);
+    } else {
+        for (int64_t i = 0; i < n; i++) d[i] = acl_f32_to_bf16(src[i]);
+    }
+}
+
 /* The fp32 view of value[b, :, h, :]: staged into `slot` when needed. */
-static const float *value_rows(const msda_problem *p, const msda_scratch *s, const msda_io *vio, int64_t b, int64_t h,
+MSDA_INLINE const float *value_rows(const msda_problem *p, const msda_scratch *s, const msda_io *vio, int64_t b, int64_t h,
                                float *slot, int64_t *key_stride) {
     const msda_ten *v = &p->value;
     if (!s->stage_value) {
@@ -290,7 +318,12 @@ static const float *value_rows(const msda_problem *p, const msda_scratch *s, con
     const int64_t span = msda_span(v->st[3], p->C, 1, 0, 1, 0, vio->es);
     for (int64_t k = 0; k < p->K; k++) {
         if (k + MSDA_PF_ROWS < p->K) pf_read(elem(v, vio, b * v->st[0] + (k + MSDA_PF_ROWS) * v->st[1] + h * v->st[2]), span);
-        vio->load_row(elem(v, vio, b * v->st[0] + k * v->st[1] + h * v->st[2]), v->st[3], slot + k * p->C, p->C);
+        const char *row = elem(v, vio, b * v->st[0] + k * v->st[1] + h * v->st[2]);
+        if (v->st[3] == 1) {
+            cvt_load(v->dtype, row, slot + k * p->C, p->C);
+        } else {
+            vio->load_row(row, v->st[3], slot + k * p->C, p->C);
+        }
     }
     *key_stride = p->C;
     return slot;
@@ -314,7 +347,7 @@ static float *grad_rows(const msda_problem *p, const msda_scratch *s, int64_t b,
     return gb;
 }
 
-static void store_grad_rows(const msda_problem *p, const msda_scratch *s, const msda_io *gvio, int64_t b, int64_t h,
+MSDA_INLINE void store_grad_rows(const msda_problem *p, const msda_scratch *s, const msda_io *gvio, int64_t b, int64_t h,
                             const float *gb) {
     if (!s->stage_gv) return;
     const msda_ten *gv = &p->gv;
@@ -323,8 +356,12 @@ static void store_grad_rows(const msda_problem *p, const msda_scratch *s, const 
     for (int64_t k = 0; k < K; k++) {
         if (k + MSDA_PF_ROWS < K)
             pf_write(elem(gv, gvio, b * gv->st[0] + (k + MSDA_PF_ROWS) * gv->st[1] + h * gv->st[2]), span);
-        gvio->store_row(gb + k * C, (char *)elem(gv, gvio, b * gv->st[0] + k * gv->st[1] + h * gv->st[2]), gv->st[3],
-                        C);
+        char *row = (char *)elem(gv, gvio, b * gv->st[0] + k * gv->st[1] + h * gv->st[2]);
+        if (gv->st[3] == 1) {
+            cvt_store(gv->dtype, gb + k * C, row, C);
+        } else {
+            gvio->store_row(gb + k * C, row, gv->st[3], C);
+        }
     }
 }
 
@@ -336,7 +373,9 @@ typedef struct {
     char *GL, *GA;
     int64_t Lst[6], Ast[5], Rst[4], GLst[6], GAst[5];
     int64_t nl, np;
-    bool loc_direct, attn_direct, rows_direct, gloc_direct, gattn_direct;
+    aclDataType ldt, adt, rdt, gldt, gadt;
+    bool loc_dense, attn_dense, gloc_dense, gattn_dense;      /* the block is one contiguous run */
+    bool loc_direct, attn_direct, rows_direct, gloc_direct, gattn_direct; /* ... and fp32: used in place */
     int64_t lspan, aspan, rspan, glspan, gaspan;
 } msda_qio;
 
@@ -346,25 +385,34 @@ static void msda_qio_init(msda_qio *io, const msda_problem *p, const msda_io *li
     memset(io, 0, sizeof *io);
     io->nl = nl;
     io->np = np;
+    io->ldt = p->loc.dtype;
+    io->adt = p->attn.dtype;
+    io->rdt = p->rows.dtype;
     io->L = p->loc.base;
     io->A = p->attn.base;
     io->R = p->rows.base;
     memcpy(io->Lst, p->loc.st, sizeof io->Lst);
     memcpy(io->Ast, p->attn.st, 5 * sizeof(int64_t));
     memcpy(io->Rst, p->rows.st, 4 * sizeof(int64_t));
-    io->loc_direct = p->loc.dtype == ACL_FLOAT && io->Lst[5] == 1 && io->Lst[4] == 2 && io->Lst[3] == 2 * np;
-    io->attn_direct = p->attn.dtype == ACL_FLOAT && io->Ast[4] == 1 && io->Ast[3] == np;
+    io->loc_dense = io->Lst[5] == 1 && io->Lst[4] == 2 && io->Lst[3] == 2 * np;
+    io->attn_dense = io->Ast[4] == 1 && io->Ast[3] == np;
+    io->loc_direct = p->loc.dtype == ACL_FLOAT && io->loc_dense;
+    io->attn_direct = p->attn.dtype == ACL_FLOAT && io->attn_dense;
     io->rows_direct = p->rows.dtype == ACL_FLOAT && io->Rst[3] == 1;
     io->lspan = msda_span(io->Lst[3], nl, np, io->Lst[4], 2, io->Lst[5], lio->es);
     io->aspan = msda_span(io->Ast[3], nl, np, io->Ast[4], 1, 0, aio->es);
     io->rspan = msda_span(io->Rst[3], C, 1, 0, 1, 0, rio->es);
     if (!backward) return;
+    io->gldt = p->gloc.dtype;
+    io->gadt = p->gattn.dtype;
     io->GL = (char *)p->gloc.base;
     io->GA = (char *)p->gattn.base;
     memcpy(io->GLst, p->gloc.st, sizeof io->GLst);
     memcpy(io->GAst, p->gattn.st, 5 * sizeof(int64_t));
-    io->gloc_direct = p->gloc.dtype == ACL_FLOAT && io->GLst[5] == 1 && io->GLst[4] == 2 && io->GLst[3] == 2 * np;
-    io->gattn_direct = p->gattn.dtype == ACL_FLOAT && io->GAst[4] == 1 && io->GAst[3] == np;
+    io->gloc_dense = io->GLst[5] == 1 && io->GLst[4] == 2 && io->GLst[3] == 2 * np;
+    io->gattn_dense = io->GAst[4] == 1 && io->GAst[3] == np;
+    io->gloc_direct = p->gloc.dtype == ACL_FLOAT && io->gloc_dense;
+    io->gattn_direct = p->gattn.dtype == ACL_FLOAT && io->gattn_dense;
     io->glspan = msda_span(io->GLst[3], nl, np, io->GLst[4], 2, io->GLst[5], glio->es);
     io->gaspan = msda_span(io->GAst[3], nl, np, io->GAst[4], 1, 0, gaio->es);
 }
@@ -391,6 +439,10 @@ MSDA_INLINE const float *msda_qio_loc(const msda_qio *io, const msda_io *lio, in
                                       float *buf) {
     const char *base = io->L + (b * io->Lst[0] + q * io->Lst[1] + h * io->Lst[2]) * lio->es;
     if (io->loc_direct) return (const float *)(const void *)base;
+    if (io->loc_dense) {
+        cvt_load(io->ldt, base, buf, io->nl * io->np * 2);
+        return buf;
+    }
     lio->load_block(base, io->Lst + 3, io->nl, io->np, 2, buf);
     return buf;
 }
@@ -399,9 +451,37 @@ MSDA_INLINE const float *msda_qio_attn(const msda_qio *io, const msda_io *aio, i
                                        float *buf) {
     const char *base = io->A + (b * io->Ast[0] + q * io->Ast[1] + h * io->Ast[2]) * aio->es;
     if (io->attn_direct) return (const float *)(const void *)base;
+    if (io->attn_dense) {
+        cvt_load(io->adt, base, buf, io->nl * io->np);
+        return buf;
+    }
     const int64_t st[3] = {io->Ast[3], io->Ast[4], 0};
     aio->load_block(base, st, io->nl, io->np, 1, buf);
     return buf;
+}
+
+/* Stores a query's gradLocation / gradAttnWeight block from buf (fp32, (l, p, xy) order) when it was not
+ * written in place. */
+MSDA_INLINE void msda_qio_store(const msda_qio *io, const msda_io *glio, const msda_io *gaio, int64_t b, int64_t q,
+                                int64_t h, const float *glbuf, const float *gabuf) {
+    const int64_t n = io->nl * io->np;
+    if (!io->gloc_direct) {
+        char *base = io->GL + (b * io->GLst[0] + q * io->GLst[1] + h * io->GLst[2]) * glio->es;
+        if (io->gloc_dense) {
+            cvt_store(io->gldt, glbuf, base, 2 * n);
+        } else {
+            glio->store_block(glbuf, base, io->GLst + 3, io->nl, io->np, 2);
+        }
+    }
+    if (!io->gattn_direct) {
+        char *base = io->GA + (b * io->GAst[0] + q * io->GAst[1] + h * io->GAst[2]) * gaio->es;
+        if (io->gattn_dense) {
+            cvt_store(io->gadt, gabuf, base, n);
+        } else {
+            const int64_t st[3] = {io->GAst[3], io->GAst[4], 0};
+            gaio->store_block(gabuf, base, st, io->nl, io->np, 1);
+        }
+    }
 }
 
 /* ---- channel sums of one backward sampling point ---- */
