@@ -49,7 +49,8 @@ static inline float f16_to_f32_nb(uint16_t h) {
     const float subf = (float)(int32_t)em * 5.9604644775390625e-08f; /* subnormal or zero: em * 2^-24, exact */
     uint32_t sub;
     memcpy(&sub, &subf, 4);
-    uint32_t bits = em >= 0x7c00u ? special : (em >= 0x0400u ? norm : sub);
+    const uint32_t is_special = 0u - (uint32_t)(em >= 0x7c00u), is_sub = 0u - (uint32_t)(em < 0x0400u);
+    uint32_t bits = (norm & ~(is_special | is_sub)) | (special & is_special) | (sub & is_sub); /* masks: no branch */
     bits |= (uint32_t)(h & 0x8000u) << 16;
     float out;
     memcpy(&out, &bits, 4);
