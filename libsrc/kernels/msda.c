@@ -603,14 +603,19 @@ static void run_owners(const msda_problem *p, const msda_scratch *s, owner_fn fn
     }
 }
 
-/* 0 portable, 1 AVX2, 2 AVX2 with AVX-512VL registers */
-static int msda_isa(void) {
+/* 0 portable, 1 AVX2, 2 AVX2 with AVX-512VL registers: the best the CPU has, capped by PYACLNN_SIMD ("off" or
+ * "avx2"; for tests showing that every variant gives the same bytes). */
 #ifdef MSDA_HAVE_AVX2
-    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl")) return 2;
-    if (__builtin_cpu_supports("avx2")) return 1;
-#endif
-    return 0;
+static int msda_isa(void) {
+    int isa = 0;
+    if (__builtin_cpu_supports("avx2")) isa = 1;
+    if (isa && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl")) isa = 2;
+    const char *cap = getenv("PYACLNN_SIMD");
+    if (cap && strcmp(cap, "off") == 0) isa = 0;
+    if (cap && strcmp(cap, "avx2") == 0 && isa > 1) isa = 1;
+    return isa;
 }
+#endif
 
 void msda_backward(const msda_problem *p, const msda_scratch *s) {
     owner_fn fn = p->C == 32 ? bwd_owner_c32_c : bwd_owner_any_c;
