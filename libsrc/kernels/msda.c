@@ -5,7 +5,9 @@
  * dropped unless it lies in [0, K). So no value of them can cause an out-of-bounds access. */
 #include <math.h>
 #include <stdlib.h>
+#include <pthread.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "common/dtype.h"
 #include "common/parallel.h"
@@ -242,6 +244,60 @@ static bool plan_scratch(const msda_problem *p, bool backward, int64_t nslots, m
     return !__builtin_mul_overflow(per, s->nslots, &total) && !__builtin_mul_overflow(total, (int64_t)sizeof(float), &total);
 }
 
+/* One scratch buffer is kept between executors (the largest recently freed): a training loop calls the op with
+ * the same sizes every step, and fresh pages would be faulted in and zeroed by the kernel on every call. Large
+ * buffers sit on 2 MiB boundaries with transparent huge pages requested, since the sampling reads and
+ * accumulates all over them. */
+static pthread_mutex_t g_scratch_lock = PTHREAD_MUTEX_INITIALIZER;
+static void *g_scratch_buf;
+static size_t g_scratch_bytes;
+#define MSDA_HUGE ((size_t)2 << 20)
+#define MSDA_KEEP_MAX ((size_t)256 << 20) /* larger buffers are not kept */
+
+static void *scratch_get(size_t bytes, size_t *got) {
+    pthread_mutex_lock(&g_scratch_lock);
+    void *p = g_scratch_buf;
+    size_t have = g_scratch_bytes;
+    if (p && have >= bytes) {
+        g_scratch_buf = NULL;
+        g_scratch_bytes = 0;
+    } else {
+        p = NULL;
+    }
+    pthread_mutex_unlock(&g_scratch_lock);
+    if (p) {
+        *got = have;
+        return p;
+    }
+    if (bytes >= MSDA_HUGE) {
+        const size_t rounded = (bytes + MSDA_HUGE - 1) / MSDA_HUGE * MSDA_HUGE;
+        if (posix_memalign(&p, MSDA_HUGE, rounded) != 0) return NULL;
+        (void)madvise(p, rounded, MADV_HUGEPAGE); /* a hint: failure changes nothing */
+        *got = rounded;
+        return p;
+    }
+    *got = bytes;
+    return aligned_alloc(64, bytes); /* bytes is a multiple of 64: slot_floats is a multiple of 16 */
+}
+
+void msda_free_scratch(msda_scratch *s) {
+    void *p = s->buf;
+    size_t bytes = s->buf_bytes;
+    s->buf = NULL;
+    if (!p) return;
+    if (bytes <= MSDA_KEEP_MAX) {
+        pthread_mutex_lock(&g_scratch_lock);
+        if (bytes > g_scratch_bytes) { /* keep the larger one */
+            void *old = g_scratch_buf;
+            g_scratch_buf = p;
+            g_scratch_bytes = bytes;
+            p = old;
+        }
+        pthread_mutex_unlock(&g_scratch_lock);
+    }
+    free(p);
+}
+
 int msda_alloc_scratch(const msda_problem *p, bool backward, msda_scratch *s) {
     int64_t owners = p->bs * p->nh, nslots = acl_max_threads();
     if (nslots > owners) nslots = owners;
@@ -249,7 +305,7 @@ int msda_alloc_scratch(const msda_problem *p, bool backward, msda_scratch *s) {
                 "value is too large: its fp32 scratch size overflows int64");
     if (s->slot_floats > 0) {
         size_t bytes = (size_t)s->slot_floats * (size_t)s->nslots * sizeof(float);
-        s->buf = aligned_alloc(64, bytes); /* bytes is a multiple of 64: slot_floats is a multiple of 16 */
+        s->buf = scratch_get(bytes, &s->buf_bytes);
         ACLNN_CHECK(s->buf != NULL, ACLNN_ERR_INNER, "out of memory allocating %zu bytes of fp32 scratch", bytes);
     }
     return 0;

@@ -41,13 +41,15 @@ typedef struct {
     int64_t nslots;
     int64_t slot_floats; /* a multiple of 16: every slot and part is 64-byte aligned */
     int64_t gv_offset;   /* floats from the slot start to the gradValue accumulator */
+    size_t buf_bytes;    /* bytes behind buf (at least what the slots need) */
     bool stage_value, stage_gv;
 } msda_scratch;
 
 /* Phase 1: plans and allocates the scratch for a problem, one slot per thread that can own a (batch, head)
  * pair (at most bs*nh). Returns 0, or 161002 (size overflows int64) / 561000 (out of memory) with a message.
- * The caller frees s->buf. */
+ * The caller releases it with msda_free_scratch. */
 int msda_alloc_scratch(const msda_problem *p, bool backward, msda_scratch *s);
+void msda_free_scratch(msda_scratch *s);
 
 void msda_forward(const msda_problem *p, const msda_scratch *s);
 void msda_backward(const msda_problem *p, const msda_scratch *s);
