@@ -9,7 +9,14 @@
  *
  * Parallelism: one owner per (b, h) pair. The owner writes gv[b, :, h, :] (backward) or out[b, :, h, :]
  * (forward) and every per-sample output of head h in batch b, walking q, l, p in order: no atomics, and
- * the result does not depend on the thread count. */
+ * the result does not depend on the thread count.
+ *
+ * Speed (msda.c, msda_owner.inc): value[b, :, h, :] is staged as a dense fp32 [K][C] block (converted once for
+ * fp16/bf16) and gradValue accumulated in one when the output is not dense fp32; per query, the fp32 location /
+ * weight / gradient blocks are used in place when dense, converted as rows otherwise, and the strided per-query
+ * lines are prefetched a few queries ahead; a point whose four corners are all inside gets its rows by pointer
+ * arithmetic; the owner loops exist in a portable, an AVX2 and an AVX-512 variant (C = 32 specialised) that
+ * perform the same fp32 operations in the same order, so every variant gives the same bytes. */
 #ifndef PYACLNN_KERNELS_MSDA_H
 #define PYACLNN_KERNELS_MSDA_H
 
