@@ -660,6 +660,55 @@ bwd_point_avx512(const float *restrict x1, const float *restrict x2, const float
     out[1] = o[1];
     out[2] = o[2];
 }
+/* One whole backward sampling point for C = 32 in 512-bit registers: tg = a*go, the channel sums of
+ * bwd_point_avx512, then the four gradValue rows += w_k*tg, corner by corner. The same operations in the same
+ * order as the generic path (t[] kept in registers), so the same bytes. */
+__attribute__((target("avx2,avx512f,avx512vl,avx512dq"))) static inline __attribute__((always_inline)) void
+bwd_sample32_avx512(const float *const x[4], float *const gr[4], const float *restrict go, float a,
+                    const float w[4], const float f[4], float out[3]) {
+    const __m512 av = _mm512_set1_ps(a);
+    const __m512 g0 = _mm512_loadu_ps(go), g1 = _mm512_loadu_ps(go + 16);
+    const __m512 t0 = _mm512_mul_ps(av, g0), t1 = _mm512_mul_ps(av, g1);
+    const __m512 w1 = _mm512_set1_ps(w[0]), w2 = _mm512_set1_ps(w[1]), w3 = _mm512_set1_ps(w[2]),
+                 w4 = _mm512_set1_ps(w[3]);
+    const __m512 hh = _mm512_set1_ps(f[0]), lh = _mm512_set1_ps(f[1]), hw = _mm512_set1_ps(f[2]),
+                 lw = _mm512_set1_ps(f[3]);
+    __m256 sa = _mm256_setzero_ps(), sw = _mm256_setzero_ps(), sh = _mm256_setzero_ps();
+    for (int half = 0; half < 2; half++) {
+        const int64_t c = 16 * half;
+        const __m512 g = half ? g1 : g0, tc = half ? t1 : t0;
+        const __m512 v1 = _mm512_loadu_ps(x[0] + c), v2 = _mm512_loadu_ps(x[1] + c), v3 = _mm512_loadu_ps(x[2] + c),
+                     v4 = _mm512_loadu_ps(x[3] + c);
+        __m512 val = _mm512_add_ps(_mm512_mul_ps(w1, v1), _mm512_mul_ps(w2, v2));
+        val = _mm512_add_ps(val, _mm512_mul_ps(w3, v3));
+        val = _mm512_add_ps(val, _mm512_mul_ps(w4, v4));
+        const __m512 pa = _mm512_mul_ps(g, val);
+        const __m512 dx = _mm512_add_ps(_mm512_mul_ps(hh, _mm512_sub_ps(v2, v1)), _mm512_mul_ps(lh, _mm512_sub_ps(v4, v3)));
+        const __m512 dy = _mm512_add_ps(_mm512_mul_ps(hw, _mm512_sub_ps(v3, v1)), _mm512_mul_ps(lw, _mm512_sub_ps(v4, v2)));
+        const __m512 pw = _mm512_mul_ps(tc, dx), ph = _mm512_mul_ps(tc, dy);
+        sa = _mm256_add_ps(sa, _mm512_castps512_ps256(pa));
+        sw = _mm256_add_ps(sw, _mm512_castps512_ps256(pw));
+        sh = _mm256_add_ps(sh, _mm512_castps512_ps256(ph));
+        sa = _mm256_add_ps(sa, _mm512_extractf32x8_ps(pa, 1));
+        sw = _mm256_add_ps(sw, _mm512_extractf32x8_ps(pw, 1));
+        sh = _mm256_add_ps(sh, _mm512_extractf32x8_ps(ph, 1));
+    }
+    for (int k = 0; k < 4; k++) {
+        if (!gr[k]) continue;
+        const __m512 wk = _mm512_set1_ps(w[k]);
+        float *gk = gr[k];
+        _mm512_storeu_ps(gk, _mm512_add_ps(_mm512_loadu_ps(gk), _mm512_mul_ps(wk, t0)));
+        _mm512_storeu_ps(gk + 16, _mm512_add_ps(_mm512_loadu_ps(gk + 16), _mm512_mul_ps(wk, t1)));
+    }
+    const __m256 aw = _mm256_hadd_ps(sa, sw), hhs = _mm256_hadd_ps(sh, sh);
+    const __m256 r = _mm256_hadd_ps(aw, hhs);
+    const __m128 s = _mm_add_ps(_mm256_castps256_ps128(r), _mm256_extractf128_ps(r, 1));
+    float o[4];
+    _mm_storeu_ps(o, s);
+    out[0] = o[0];
+    out[1] = o[1];
+    out[2] = o[2];
+}
 #endif
 
 /* ---- the owner loops, once portable and once for AVX2 ---- */
@@ -686,9 +735,11 @@ bwd_point_avx512(const float *restrict x1, const float *restrict x2, const float
 #define MSDA_CLONE_ATTR __attribute__((target("avx2,avx512f,avx512vl,avx512dq")))
 #define MSDA_SFX avx512
 #define MSDA_BWD_POINT bwd_point_avx512
+#define MSDA_BWD_SAMPLE32 bwd_sample32_avx512
 #include "kernels/msda_owner.inc"
 #undef MSDA_SFX
 #undef MSDA_BWD_POINT
+#undef MSDA_BWD_SAMPLE32
 #undef MSDA_CLONE_ATTR
 #endif
 
