@@ -432,7 +432,7 @@ typedef struct {
     int64_t nl, np;
     aclDataType ldt, adt, rdt, gldt, gadt;
     bool loc_dense, attn_dense, gloc_dense, gattn_dense;      /* the block is one contiguous run */
-    bool loc_direct, attn_direct, rows_direct, gloc_direct, gattn_direct; /* ... and fp32: used in place */
+    bool loc_direct, attn_direct, gloc_direct, gattn_direct; /* ... and fp32: used in place */
     int64_t lspan, aspan, rspan, glspan, gaspan;
 } msda_qio;
 
@@ -455,7 +455,6 @@ static void msda_qio_init(msda_qio *io, const msda_problem *p, const msda_io *li
     io->attn_dense = io->Ast[4] == 1 && io->Ast[3] == np;
     io->loc_direct = p->loc.dtype == ACL_FLOAT && io->loc_dense;
     io->attn_direct = p->attn.dtype == ACL_FLOAT && io->attn_dense;
-    io->rows_direct = p->rows.dtype == ACL_FLOAT && io->Rst[3] == 1;
     io->lspan = msda_span(io->Lst[3], nl, np, io->Lst[4], 2, io->Lst[5], lio->es);
     io->aspan = msda_span(io->Ast[3], nl, np, io->Ast[4], 1, 0, aio->es);
     io->rspan = msda_span(io->Rst[3], C, 1, 0, 1, 0, rio->es);
@@ -709,6 +708,39 @@ bwd_sample32_avx512(const float *const x[4], float *const gr[4], const float *re
     out[1] = o[1];
     out[2] = o[2];
 }
+/* The forward of one query for C = 32, the running sums in two 512-bit registers: acc[c] = sum over the points,
+ * in order, of a*(((w1*x1 + w2*x2) + w3*x3) + w4*x4), exactly as the generic loop, stored to acc at the end. */
+__attribute__((target("avx2,avx512f,avx512vl,avx512dq"))) static inline __attribute__((always_inline)) void
+fwd_query32_avx512(const msda_level *lv, const float *locb, const float *attb, int64_t nl, int64_t np, int64_t K,
+                   const float *vb, int64_t vks, float *acc) {
+    __m512 s0 = _mm512_setzero_ps(), s1 = _mm512_setzero_ps();
+    for (int64_t l = 0; l < nl; l++) {
+        const msda_level *lvl = &lv[l];
+        for (int64_t pt = 0; pt < np; pt++) {
+            const int64_t i = l * np + pt;
+            msda_pt g;
+            const int kind = msda_geom(locb[2 * i], locb[2 * i + 1], lvl, K, &g);
+            if (!kind) continue;
+            const float *x[4];
+            float *gr[4];
+            msda_corner_rows(&g, kind, lvl, vb, vks, NULL, 0, x, gr);
+            const __m512 av = _mm512_set1_ps(attb[i]);
+            const __m512 w1 = _mm512_set1_ps(g.w[0]), w2 = _mm512_set1_ps(g.w[1]), w3 = _mm512_set1_ps(g.w[2]),
+                         w4 = _mm512_set1_ps(g.w[3]);
+            __m512 v0 = _mm512_add_ps(_mm512_mul_ps(w1, _mm512_loadu_ps(x[0])), _mm512_mul_ps(w2, _mm512_loadu_ps(x[1])));
+            __m512 v1 = _mm512_add_ps(_mm512_mul_ps(w1, _mm512_loadu_ps(x[0] + 16)),
+                                      _mm512_mul_ps(w2, _mm512_loadu_ps(x[1] + 16)));
+            v0 = _mm512_add_ps(v0, _mm512_mul_ps(w3, _mm512_loadu_ps(x[2])));
+            v1 = _mm512_add_ps(v1, _mm512_mul_ps(w3, _mm512_loadu_ps(x[2] + 16)));
+            v0 = _mm512_add_ps(v0, _mm512_mul_ps(w4, _mm512_loadu_ps(x[3])));
+            v1 = _mm512_add_ps(v1, _mm512_mul_ps(w4, _mm512_loadu_ps(x[3] + 16)));
+            s0 = _mm512_add_ps(s0, _mm512_mul_ps(av, v0));
+            s1 = _mm512_add_ps(s1, _mm512_mul_ps(av, v1));
+        }
+    }
+    _mm512_storeu_ps(acc, s0);
+    _mm512_storeu_ps(acc + 16, s1);
+}
 #endif
 
 /* ---- the owner loops, once portable and once for AVX2 ---- */
@@ -736,10 +768,12 @@ bwd_sample32_avx512(const float *const x[4], float *const gr[4], const float *re
 #define MSDA_SFX avx512
 #define MSDA_BWD_POINT bwd_point_avx512
 #define MSDA_BWD_SAMPLE32 bwd_sample32_avx512
+#define MSDA_FWD_QUERY32 fwd_query32_avx512
 #include "kernels/msda_owner.inc"
 #undef MSDA_SFX
 #undef MSDA_BWD_POINT
 #undef MSDA_BWD_SAMPLE32
+#undef MSDA_FWD_QUERY32
 #undef MSDA_CLONE_ATTR
 #endif
 
