@@ -743,6 +743,82 @@ fwd_query32_avx512(const msda_level *lv, const float *locb, const float *attb, i
 }
 #endif
 
+#ifdef MSDA_HAVE_AVX2
+/* bwd_sample32_avx512 and fwd_query32_avx512 for AVX2 (four 256-bit registers per row): the same operations
+ * in the same order. */
+__attribute__((target("avx2"))) static inline __attribute__((always_inline)) void
+bwd_sample32_avx2(const float *const x[4], float *const gr[4], const float *restrict go, float a, const float w[4],
+                  const float f[4], float out[3]) {
+    const __m256 av = _mm256_set1_ps(a);
+    __m256 t[4];
+    for (int j = 0; j < 4; j++) t[j] = _mm256_mul_ps(av, _mm256_loadu_ps(go + 8 * j));
+    const __m256 w1 = _mm256_set1_ps(w[0]), w2 = _mm256_set1_ps(w[1]), w3 = _mm256_set1_ps(w[2]),
+                 w4 = _mm256_set1_ps(w[3]);
+    const __m256 hh = _mm256_set1_ps(f[0]), lh = _mm256_set1_ps(f[1]), hw = _mm256_set1_ps(f[2]),
+                 lw = _mm256_set1_ps(f[3]);
+    __m256 sa = _mm256_setzero_ps(), sw = _mm256_setzero_ps(), sh = _mm256_setzero_ps();
+    for (int j = 0; j < 4; j++) {
+        const int64_t c = 8 * j;
+        const __m256 v1 = _mm256_loadu_ps(x[0] + c), v2 = _mm256_loadu_ps(x[1] + c), v3 = _mm256_loadu_ps(x[2] + c),
+                     v4 = _mm256_loadu_ps(x[3] + c);
+        __m256 val = _mm256_add_ps(_mm256_mul_ps(w1, v1), _mm256_mul_ps(w2, v2));
+        val = _mm256_add_ps(val, _mm256_mul_ps(w3, v3));
+        val = _mm256_add_ps(val, _mm256_mul_ps(w4, v4));
+        sa = _mm256_add_ps(sa, _mm256_mul_ps(_mm256_loadu_ps(go + c), val));
+        const __m256 dx = _mm256_add_ps(_mm256_mul_ps(hh, _mm256_sub_ps(v2, v1)), _mm256_mul_ps(lh, _mm256_sub_ps(v4, v3)));
+        const __m256 dy = _mm256_add_ps(_mm256_mul_ps(hw, _mm256_sub_ps(v3, v1)), _mm256_mul_ps(lw, _mm256_sub_ps(v4, v2)));
+        sw = _mm256_add_ps(sw, _mm256_mul_ps(t[j], dx));
+        sh = _mm256_add_ps(sh, _mm256_mul_ps(t[j], dy));
+    }
+    for (int k = 0; k < 4; k++) {
+        if (!gr[k]) continue;
+        const __m256 wk = _mm256_set1_ps(w[k]);
+        float *gk = gr[k];
+        for (int j = 0; j < 4; j++)
+            _mm256_storeu_ps(gk + 8 * j, _mm256_add_ps(_mm256_loadu_ps(gk + 8 * j), _mm256_mul_ps(wk, t[j])));
+    }
+    const __m256 aw = _mm256_hadd_ps(sa, sw), hhs = _mm256_hadd_ps(sh, sh);
+    const __m256 r = _mm256_hadd_ps(aw, hhs);
+    const __m128 s = _mm_add_ps(_mm256_castps256_ps128(r), _mm256_extractf128_ps(r, 1));
+    float o[4];
+    _mm_storeu_ps(o, s);
+    out[0] = o[0];
+    out[1] = o[1];
+    out[2] = o[2];
+}
+
+__attribute__((target("avx2"))) static inline __attribute__((always_inline)) void
+fwd_query32_avx2(const msda_level *lv, const float *locb, const float *attb, int64_t nl, int64_t np, int64_t K,
+                 const float *vb, int64_t vks, float *acc) {
+    __m256 s[4] = {_mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps()};
+    for (int64_t l = 0; l < nl; l++) {
+        const msda_level *lvl = &lv[l];
+        for (int64_t pt = 0; pt < np; pt++) {
+            const int64_t i = l * np + pt;
+            msda_pt g;
+            const int kind = msda_geom(locb[2 * i], locb[2 * i + 1], lvl, K, &g);
+            if (!kind) continue;
+            const float *x[4];
+            float *gr[4];
+            msda_corner_rows(&g, kind, lvl, vb, vks, NULL, 0, x, gr);
+            const __m256 av = _mm256_set1_ps(attb[i]);
+            const __m256 w1 = _mm256_set1_ps(g.w[0]), w2 = _mm256_set1_ps(g.w[1]), w3 = _mm256_set1_ps(g.w[2]),
+                         w4 = _mm256_set1_ps(g.w[3]);
+            for (int j = 0; j < 4; j++) {
+                const int64_t c = 8 * j;
+                __m256 v = _mm256_add_ps(_mm256_mul_ps(w1, _mm256_loadu_ps(x[0] + c)),
+                                         _mm256_mul_ps(w2, _mm256_loadu_ps(x[1] + c)));
+                v = _mm256_add_ps(v, _mm256_mul_ps(w3, _mm256_loadu_ps(x[2] + c)));
+                v = _mm256_add_ps(v, _mm256_mul_ps(w4, _mm256_loadu_ps(x[3] + c)));
+                s[j] = _mm256_add_ps(s[j], _mm256_mul_ps(av, v));
+            }
+        }
+    }
+    for (int j = 0; j < 4; j++) _mm256_storeu_ps(acc + 8 * j, s[j]);
+}
+
+#endif
+
 /* ---- the owner loops, once portable and once for AVX2 ---- */
 
 #define MSDA_CLONE_ATTR
@@ -757,9 +833,13 @@ fwd_query32_avx512(const msda_level *lv, const float *locb, const float *attb, i
 #define MSDA_CLONE_ATTR __attribute__((target("avx2")))
 #define MSDA_SFX avx2
 #define MSDA_BWD_POINT bwd_point_avx2
+#define MSDA_BWD_SAMPLE32 bwd_sample32_avx2
+#define MSDA_FWD_QUERY32 fwd_query32_avx2
 #include "kernels/msda_owner.inc"
 #undef MSDA_SFX
 #undef MSDA_BWD_POINT
+#undef MSDA_BWD_SAMPLE32
+#undef MSDA_FWD_QUERY32
 #undef MSDA_CLONE_ATTR
 
 /* The same AVX2 code with the AVX-512VL encoding available: 32 vector registers instead of 16, so the
