@@ -14,9 +14,9 @@
 #include "common/status.h"
 #include "kernels/f16_rows.h"
 #include "kernels/msda.h"
-#ifdef ACL_F16_ROWS_F16C
-#include <cpuid.h>
-#define MSDA_HAVE_AVX2 1 /* x86-64 with GCC: the AVX2 owner loops are built and chosen at run time */
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define MSDA_HAVE_AVX2 1 /* the AVX2 and AVX-512 owner loops are built and chosen at run time */
 #endif
 
 #define KSUFFIX f32
@@ -32,7 +32,7 @@
 #include "kernels/msda.inc"
 #include "kernels/dtype_end.h"
 
-/* ---- per-dtype dispatch of the conversions ---- */
+/* ---- per-dtype dispatch of the strided conversions (dense rows and blocks use cvt_load / cvt_store) ---- */
 
 typedef struct {
     void (*load_row)(const char *src, int64_t stride, float *dst, int64_t n);
@@ -59,58 +59,10 @@ static inline float f16_to_f32_nb(uint16_t h) {
     return out;
 }
 
-__attribute__((target_clones("avx2", "default"))) static void f16_load_dense(const uint16_t *restrict s,
-                                                                             float *restrict d, int64_t n) {
-    for (int64_t i = 0; i < n; i++) d[i] = f16_to_f32_nb(s[i]);
-}
-
-__attribute__((target_clones("avx2", "default"))) static void f16_store_dense_nb(const float *restrict s,
-                                                                                 uint16_t *restrict d, int64_t n) {
-    acl_f32_to_f16_row(d, s, n);
-}
-
-static int msda_f16c_state; /* 0 unknown, 1 yes, 2 no */
-
-static int have_f16c(void) {
-    int st = __atomic_load_n(&msda_f16c_state, __ATOMIC_RELAXED);
-    if (!st) {
-        int ok = 0;
-#ifdef ACL_F16_ROWS_F16C
-        unsigned a, b, c, d;
-        ok = __get_cpuid(1, &a, &b, &c, &d) && (c & bit_F16C) && __builtin_cpu_supports("avx2");
-#endif
-        st = ok ? 1 : 2;
-        __atomic_store_n(&msda_f16c_state, st, __ATOMIC_RELAXED);
-    }
-    return st == 1;
-}
-
-static void f16_load_row(const char *src, int64_t stride, float *dst, int64_t n) {
-    if (stride == 1) {
-        f16_load_dense((const uint16_t *)src, dst, n);
-        return;
-    }
-    msda_load_row_f16(src, stride, dst, n);
-}
-
-static void f16_store_row(const float *src, char *dst, int64_t stride, int64_t n) {
-    if (stride != 1) {
-        msda_store_row_f16(src, dst, stride, n);
-        return;
-    }
-#ifdef ACL_F16_ROWS_F16C
-    if (have_f16c()) {
-        acl_f32_to_f16_row_f16c((uint16_t *)dst, src, n);
-        return;
-    }
-#endif
-    f16_store_dense_nb(src, (uint16_t *)dst, n);
-}
-
 static msda_io io_for(aclDataType dt) {
     switch (dt) {
     case ACL_FLOAT16:
-        return (msda_io){f16_load_row, f16_store_row, msda_load_block_f16, msda_store_block_f16, 2};
+        return (msda_io){msda_load_row_f16, msda_store_row_f16, msda_load_block_f16, msda_store_block_f16, 2};
     case ACL_BF16:
         return (msda_io){msda_load_row_bf16, msda_store_row_bf16, msda_load_block_bf16, msda_store_block_bf16, 2};
     default: return (msda_io){msda_load_row_f32, msda_store_row_f32, msda_load_block_f32, msda_store_block_f32, 4};
