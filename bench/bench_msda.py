@@ -1,5 +1,9 @@
 """Multi-scale deformable attention at Deformable-DETR encoder scale against PyTorch autograd through mmcv's
-grid_sample formulation (the reference the tests use)."""
+grid_sample formulation (the reference the tests use).
+
+The detr_encoder_* cases sample as a trained encoder does (each query near its own pixel on every level); they
+are the ones the issue's target is judged on. uniform_locations_* scatter every point uniformly over [0, 1]^2,
+which no encoder does: reported to show the cost of having no locality."""
 import numpy as np
 
 import common
@@ -8,7 +12,7 @@ SHAPES = ((100, 150), (50, 75), (25, 38), (13, 19))
 BS, NH, C, NP = 2, 8, 32, 4
 
 
-def _inputs(dtype):
+def _inputs(dtype, pattern="encoder"):
     import pyaclnn
 
     rng = np.random.default_rng(0)
@@ -23,6 +27,9 @@ def _inputs(dtype):
     ref = np.concatenate([np.stack(np.meshgrid((np.arange(w) + 0.5) / w, (np.arange(h) + 0.5) / h), -1).reshape(-1, 2)
                           for h, w in SHAPES])[None, :, None, None, None, :]
     loc = ref + rng.normal(0, 0.02, (BS, nq, NH, nl, NP, 2))
+    if pattern == "uniform":
+        # no locality at all: every point anywhere in [0, 1]^2 (a cache-miss benchmark, not what an encoder does)
+        loc = rng.uniform(0, 1, loc.shape)
     attn = rng.uniform(0, 1, (BS, nq, NH, nl, NP))
     attn /= attn.sum(axis=(-1, -2), keepdims=True)
     go = rng.standard_normal((BS, nq, NH * C)).astype(np.float32)
@@ -65,9 +72,9 @@ def _torch_ref(torch, arrs, backward):
     return run
 
 
-def _case(dtype, backward):
+def _case(dtype, backward, pattern="encoder"):
     def setup():
-        arrs, K, nq, nl, pyaclnn = _inputs(dtype)
+        arrs, K, nq, nl, pyaclnn = _inputs(dtype, pattern)
         T = pyaclnn.AclTensor
         ins = [T.from_array(arrs[k]) for k in ("value", "shapes", "start", "loc", "attn")]
         es = np.dtype(dtype).itemsize
@@ -91,4 +98,8 @@ CASES = [
     ("detr_encoder_backward_f16", _case(np.float16, True)),
     ("detr_encoder_backward_bf16", _case("bfloat16", True)),  # ml_dtypes (imported by pyaclnn) registers the name
     ("detr_encoder_forward_f16", _case(np.float16, False)),
+    ("detr_encoder_forward_bf16", _case("bfloat16", False)),
+    # the same sizes with uniformly random locations (no locality): reported, not the target
+    ("uniform_locations_backward_f32", _case(np.float32, True, "uniform")),
+    ("uniform_locations_forward_f32", _case(np.float32, False, "uniform")),
 ]

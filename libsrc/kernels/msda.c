@@ -5,12 +5,19 @@
  * dropped unless it lies in [0, K). So no value of them can cause an out-of-bounds access. */
 #include <math.h>
 #include <stdlib.h>
+#include <pthread.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "common/dtype.h"
 #include "common/parallel.h"
 #include "common/status.h"
+#include "kernels/f16_rows.h"
 #include "kernels/msda.h"
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define MSDA_HAVE_AVX2 1 /* the AVX2 and AVX-512 owner loops are built and chosen at run time */
+#endif
 
 #define KSUFFIX f32
 #include "kernels/dtype_begin.h"
@@ -25,32 +32,41 @@
 #include "kernels/msda.inc"
 #include "kernels/dtype_end.h"
 
-/* ---- per-dtype dispatch of the row conversions ---- */
+/* ---- per-dtype dispatch of the strided conversions (dense rows and blocks use cvt_load / cvt_store) ---- */
 
 typedef struct {
     void (*load_row)(const char *src, int64_t stride, float *dst, int64_t n);
     void (*store_row)(const float *src, char *dst, int64_t stride, int64_t n);
-    float (*load1)(const char *p);
-    void (*store1)(char *p, float v);
+    void (*load_block)(const char *src, const int64_t st[3], int64_t n0, int64_t n1, int64_t n2, float *dst);
+    void (*store_block)(const float *src, char *dst, const int64_t st[3], int64_t n0, int64_t n1, int64_t n2);
     int64_t es; /* element size in bytes */
 } msda_io;
 
-static msda_io io_for(aclDataType dt) {
-    switch (dt) {
-    case ACL_FLOAT16: return (msda_io){msda_load_row_f16, msda_store_row_f16, msda_load1_f16, msda_store1_f16, 2};
-    case ACL_BF16: return (msda_io){msda_load_row_bf16, msda_store_row_bf16, msda_load1_bf16, msda_store1_bf16, 2};
-    default: return (msda_io){msda_load_row_f32, msda_store_row_f32, msda_load1_f32, msda_store1_f32, 4};
-    }
+/* fp16 -> fp32 without branches, so contiguous rows vectorise; bit-identical to acl_f16_to_f32 for all 65536
+ * inputs (NaN payloads kept, no quieting). */
+static inline float f16_to_f32_nb(uint16_t h) {
+    const uint32_t em = h & 0x7fffu;
+    const uint32_t norm = (em << 13) + 0x38000000u;  /* normal: rebias the exponent */
+    const uint32_t special = (em << 13) | 0x7f800000u; /* inf / NaN: all-ones exponent, payload kept */
+    const float subf = (float)(int32_t)em * 5.9604644775390625e-08f; /* subnormal or zero: em * 2^-24, exact */
+    uint32_t sub;
+    memcpy(&sub, &subf, 4);
+    const uint32_t is_special = 0u - (uint32_t)(em >= 0x7c00u), is_sub = 0u - (uint32_t)(em < 0x0400u);
+    uint32_t bits = (norm & ~(is_special | is_sub)) | (special & is_special) | (sub & is_sub); /* masks: no branch */
+    bits |= (uint32_t)(h & 0x8000u) << 16;
+    float out;
+    memcpy(&out, &bits, 4);
+    return out;
 }
 
-/* One element as fp32, inlined (the per-sample loads are too frequent for an indirect call). */
-static inline float ld1(const msda_io *io, const char *p) {
-    if (io->es == 4) {
-        float v;
-        memcpy(&v, p, 4);
-        return v;
+static msda_io io_for(aclDataType dt) {
+    switch (dt) {
+    case ACL_FLOAT16:
+        return (msda_io){msda_load_row_f16, msda_store_row_f16, msda_load_block_f16, msda_store_block_f16, 2};
+    case ACL_BF16:
+        return (msda_io){msda_load_row_bf16, msda_store_row_bf16, msda_load_block_bf16, msda_store_block_bf16, 2};
+    default: return (msda_io){msda_load_row_f32, msda_store_row_f32, msda_load_block_f32, msda_store_block_f32, 4};
     }
-    return io->load1(p);
 }
 
 static inline const char *elem(const msda_ten *t, const msda_io *io, int64_t off) { return t->base + off * io->es; }
@@ -83,38 +99,79 @@ static void read_levels(const msda_problem *p, msda_level *lv) {
     }
 }
 
-/* Bilinear geometry of one sampling point. False when the point lies outside the validity window
- * (hIm, wIm) in (-1, H) x (-1, W) (NaN included). Otherwise w[] holds the four corner weights
- * (h0,w0), (h0,w0+1), (h0+1,w0), (h0+1,w0+1), f[] = (hh, lh, hw, lw), and key[k] is the corner's key index,
- * or -1 when the corner is outside the level or its key falls outside [0, K). */
-static inline bool msda_geom(float lx, float ly, const msda_level *L, int64_t K, int64_t key[4], float w[4],
-                             float f[4]) {
-    float hIm = ly * L->Hf - 0.5f;
-    float wIm = lx * L->Wf - 0.5f;
-    if (!(hIm > -1.0f && wIm > -1.0f && hIm < L->Hf && wIm < L->Wf)) return false;
-    float hfl = floorf(hIm), wfl = floorf(wIm);
-    int64_t h0 = (int64_t)hfl, w0 = (int64_t)wfl; /* in [-1, 2^31) */
-    float lh = hIm - hfl, lw = wIm - wfl, hh = 1.0f - lh, hw = 1.0f - lw;
-    w[0] = hh * hw;
-    w[1] = hh * lw;
-    w[2] = lh * hw;
-    w[3] = lh * lw;
-    f[0] = hh;
-    f[1] = lh;
-    f[2] = hw;
-    f[3] = lw;
-    bool r0 = h0 >= 0, r1 = h0 + 1 < L->H, c0 = w0 >= 0, c1 = w0 + 1 < L->W;
-    int64_t row0 = L->S + h0 * L->W, row1 = row0 + L->W; /* |values| < 2^63: H, W, S are int32 */
-    key[0] = (r0 && c0) ? row0 + w0 : -1;
-    key[1] = (r0 && c1) ? row0 + w0 + 1 : -1;
-    key[2] = (r1 && c0) ? row1 + w0 : -1;
-    key[3] = (r1 && c1) ? row1 + w0 + 1 : -1;
+#define MSDA_INLINE static inline __attribute__((always_inline))
+#define MSDA_MAX_PTS (MSDA_MAX_LEVELS * 16) /* levels x points per query (both at most 16) */
+
+/* Bilinear geometry of one sampling point: w[] the four corner weights (h0,w0), (h0,w0+1), (h0+1,w0),
+ * (h0+1,w0+1), f[] = (hh, lh, hw, lw); the corners' keys either as k0 (all four in range: k0, k0+1, k0+W,
+ * k0+W+1) or as key[k], -1 for a corner outside the level or whose key falls outside [0, K). */
+typedef struct {
+    float w[4], f[4];
+    int64_t k0;
+    int64_t key[4];
+} msda_pt;
+
+enum { MSDA_OUT = 0, MSDA_INNER = 1, MSDA_EDGE = 2 };
+
+/* MSDA_OUT when the point lies outside the validity window (hIm, wIm) in (-1, H) x (-1, W) (NaN included);
+ * MSDA_INNER when all four corners are inside the level and their keys inside [0, K) (g->k0 set);
+ * MSDA_EDGE otherwise (g->key[] set). */
+MSDA_INLINE int msda_geom(float lx, float ly, const msda_level *L, int64_t K, msda_pt *g) {
+    const float hIm = ly * L->Hf - 0.5f;
+    const float wIm = lx * L->Wf - 0.5f;
+    if (!(hIm > -1.0f && wIm > -1.0f && hIm < L->Hf && wIm < L->Wf)) return MSDA_OUT;
+    const float hfl = floorf(hIm), wfl = floorf(wIm);
+    const int64_t h0 = (int64_t)hfl, w0 = (int64_t)wfl; /* in [-1, 2^31) */
+    const float lh = hIm - hfl, lw = wIm - wfl, hh = 1.0f - lh, hw = 1.0f - lw;
+    g->w[0] = hh * hw;
+    g->w[1] = hh * lw;
+    g->w[2] = lh * hw;
+    g->w[3] = lh * lw;
+    g->f[0] = hh;
+    g->f[1] = lh;
+    g->f[2] = hw;
+    g->f[3] = lw;
+    const int64_t row0 = L->S + h0 * L->W, row1 = row0 + L->W; /* |values| < 2^63: H, W, S are int32 */
+    if (h0 >= 0 && h0 + 1 < L->H && w0 >= 0 && w0 + 1 < L->W && row0 + w0 >= 0 && row1 + w0 + 1 < K) {
+        g->k0 = row0 + w0;
+        return MSDA_INNER;
+    }
+    const bool r0 = h0 >= 0, r1 = h0 + 1 < L->H, c0 = w0 >= 0, c1 = w0 + 1 < L->W;
+    g->key[0] = (r0 && c0) ? row0 + w0 : -1;
+    g->key[1] = (r0 && c1) ? row0 + w0 + 1 : -1;
+    g->key[2] = (r1 && c0) ? row1 + w0 : -1;
+    g->key[3] = (r1 && c1) ? row1 + w0 + 1 : -1;
     for (int k = 0; k < 4; k++)
-        if (key[k] < 0 || key[k] >= K) key[k] = -1;
-    return true;
+        if (g->key[k] < 0 || g->key[k] >= K) g->key[k] = -1;
+    return MSDA_EDGE;
 }
 
 static const float k_zero_row[MSDA_MAX_C] __attribute__((aligned(64)));
+
+/* The four corner rows of a point: value rows x[] (k_zero_row for a missing corner) and, when gb is not NULL,
+ * the gradValue accumulator rows gr[] (NULL for a missing corner). */
+MSDA_INLINE void msda_corner_rows(const msda_pt *g, int kind, const msda_level *L, const float *vb, int64_t vks,
+                                  float *gb, int64_t gks, const float *x[4], float *gr[4]) {
+    if (kind == MSDA_INNER) {
+        x[0] = vb + g->k0 * vks;
+        x[1] = x[0] + vks;
+        x[2] = x[0] + L->W * vks;
+        x[3] = x[2] + vks;
+        if (gb) {
+            gr[0] = gb + g->k0 * gks;
+            gr[1] = gr[0] + gks;
+            gr[2] = gr[0] + L->W * gks;
+            gr[3] = gr[2] + gks;
+        } else {
+            gr[0] = gr[1] = gr[2] = gr[3] = NULL;
+        }
+        return;
+    }
+    for (int k = 0; k < 4; k++) {
+        x[k] = g->key[k] >= 0 ? vb + g->key[k] * vks : k_zero_row;
+        gr[k] = gb && g->key[k] >= 0 ? gb + g->key[k] * gks : NULL;
+    }
+}
 
 /* ---- scratch plan ---- */
 
@@ -126,17 +183,71 @@ static bool plan_scratch(const msda_problem *p, bool backward, int64_t nslots, m
     bool dense_g = p->gv.dtype == ACL_FLOAT && p->gv.st[3] == 1 && p->gv.st[1] == p->C;
     s->stage_value = !dense_v;
     s->stage_gv = backward && !dense_g;
+    /* each part starts on a 64-byte line: kc rounded up to 16 floats (kc < 2^62 after the check) */
     int64_t kc, per = 0;
-    if (!__builtin_mul_overflow(p->K, p->C, &kc)) {
-        if (s->stage_value) per += kc;
-        if (s->stage_gv) per += kc;
-    } else {
-        return false;
-    }
+    if (__builtin_mul_overflow(p->K, p->C, &kc) || kc > ((int64_t)1 << 62)) return false;
+    kc = (kc + 15) & ~(int64_t)15;
+    if (s->stage_value) per += kc;
+    s->gv_offset = per;
+    if (s->stage_gv) per += kc;
     s->slot_floats = per;
     s->nslots = nslots < 1 ? 1 : nslots;
     int64_t total;
     return !__builtin_mul_overflow(per, s->nslots, &total) && !__builtin_mul_overflow(total, (int64_t)sizeof(float), &total);
+}
+
+/* One scratch buffer is kept between executors (the largest recently freed): a training loop calls the op with
+ * the same sizes every step, and fresh pages would be faulted in and zeroed by the kernel on every call. Large
+ * buffers sit on 2 MiB boundaries with transparent huge pages requested, since the sampling reads and
+ * accumulates all over them. */
+static pthread_mutex_t g_scratch_lock = PTHREAD_MUTEX_INITIALIZER;
+static void *g_scratch_buf;
+static size_t g_scratch_bytes;
+#define MSDA_HUGE ((size_t)2 << 20)
+#define MSDA_KEEP_MAX ((size_t)256 << 20) /* larger buffers are not kept */
+
+static void *scratch_get(size_t bytes, size_t *got) {
+    pthread_mutex_lock(&g_scratch_lock);
+    void *p = g_scratch_buf;
+    size_t have = g_scratch_bytes;
+    if (p && have >= bytes) {
+        g_scratch_buf = NULL;
+        g_scratch_bytes = 0;
+    } else {
+        p = NULL;
+    }
+    pthread_mutex_unlock(&g_scratch_lock);
+    if (p) {
+        *got = have;
+        return p;
+    }
+    if (bytes >= MSDA_HUGE) {
+        const size_t rounded = (bytes + MSDA_HUGE - 1) / MSDA_HUGE * MSDA_HUGE;
+        if (posix_memalign(&p, MSDA_HUGE, rounded) != 0) return NULL;
+        (void)madvise(p, rounded, MADV_HUGEPAGE); /* a hint: failure changes nothing */
+        *got = rounded;
+        return p;
+    }
+    *got = bytes;
+    return aligned_alloc(64, bytes); /* bytes is a multiple of 64: slot_floats is a multiple of 16 */
+}
+
+void msda_free_scratch(msda_scratch *s) {
+    void *p = s->buf;
+    size_t bytes = s->buf_bytes;
+    s->buf = NULL;
+    if (!p) return;
+    if (bytes <= MSDA_KEEP_MAX) {
+        pthread_mutex_lock(&g_scratch_lock);
+        if (bytes > g_scratch_bytes) { /* keep the larger one */
+            void *old = g_scratch_buf;
+            g_scratch_buf = p;
+            g_scratch_bytes = bytes;
+            p = old;
+        }
+        pthread_mutex_unlock(&g_scratch_lock);
+    }
+    free(p);
 }
 
 int msda_alloc_scratch(const msda_problem *p, bool backward, msda_scratch *s) {
@@ -146,45 +257,260 @@ int msda_alloc_scratch(const msda_problem *p, bool backward, msda_scratch *s) {
                 "value is too large: its fp32 scratch size overflows int64");
     if (s->slot_floats > 0) {
         size_t bytes = (size_t)s->slot_floats * (size_t)s->nslots * sizeof(float);
-        s->buf = malloc(bytes);
+        s->buf = scratch_get(bytes, &s->buf_bytes);
         ACLNN_CHECK(s->buf != NULL, ACLNN_ERR_INNER, "out of memory allocating %zu bytes of fp32 scratch", bytes);
     }
     return 0;
 }
 
+/* ---- software prefetch of the strided per-query streams (hints only: never dereferenced) ---- */
+
+#define MSDA_PF_ROWS 16 /* rows ahead when staging or storing value-shaped blocks */
+#define MSDA_PF_QUERIES 6 /* queries ahead whose input/output lines are prefetched */
+#define MSDA_PF_MAX_BYTES 512
+
+/* Bytes spanned by an (n0, n1, n2) block with element strides s0..s2 (non-negative), or 0 when it is larger
+ * than MSDA_PF_MAX_BYTES (then it is not prefetched). */
+static int64_t msda_span(int64_t s0, int64_t n0, int64_t n1, int64_t s1, int64_t n2, int64_t s2, int64_t es) {
+    int64_t last = (n0 - 1) * s0 + (n1 - 1) * s1 + (n2 - 1) * s2 + 1;
+    return last > 0 && last * es <= MSDA_PF_MAX_BYTES ? last * es : 0;
+}
+
+static inline void pf_read(const char *p, int64_t bytes) {
+    if (bytes <= 0) return;
+    const uintptr_t end = (uintptr_t)p + (uintptr_t)bytes;
+    for (uintptr_t a = (uintptr_t)p & ~(uintptr_t)63; a < end; a += 64) __builtin_prefetch((const void *)a, 0, 3);
+}
+
+static inline void pf_write(const char *p, int64_t bytes) {
+    if (bytes <= 0) return;
+    const uintptr_t end = (uintptr_t)p + (uintptr_t)bytes;
+    for (uintptr_t a = (uintptr_t)p & ~(uintptr_t)63; a < end; a += 64) __builtin_prefetch((const void *)a, 1, 3);
+}
+
+/* Dense row conversions, inlined into each owner variant so that they vectorise for its instruction set
+ * (bit-identical to acl_f16_to_f32 / acl_f32_to_f16 / the bf16 pair for every input). */
+MSDA_INLINE void cvt_load(aclDataType dt, const char *src, float *restrict dst, int64_t n) {
+    if (dt == ACL_FLOAT) {
+        memcpy(dst, src, (size_t)n * sizeof(float));
+        return;
+    }
+    const uint16_t *restrict s = (const uint16_t *)(const void *)src;
+    if (dt == ACL_FLOAT16) {
+        for (int64_t i = 0; i < n; i++) dst[i] = f16_to_f32_nb(s[i]);
+    } else {
+        for (int64_t i = 0; i < n; i++) dst[i] = acl_bf16_to_f32(s[i]);
+    }
+}
+
+MSDA_INLINE void cvt_store(aclDataType dt, const float *restrict src, char *dst, int64_t n) {
+    if (dt == ACL_FLOAT) {
+        memcpy(dst, src, (size_t)n * sizeof(float));
+        return;
+    }
+    uint16_t *restrict d = (uint16_t *)(void *)dst;
+    if (dt == ACL_FLOAT16) {
+        for (int64_t i = 0; i < n; i++) d[i] = acl_f32_to_f16_nb(src[i]);
+    } else {
+        for (int64_t i = 0; i < n; i++) d[i] = acl_f32_to_bf16(src[i]);
+    }
+}
+
 /* The fp32 view of value[b, :, h, :]: staged into `slot` when needed. */
-static const float *value_rows(const msda_problem *p, const msda_scratch *s, const msda_io *vio, int64_t b, int64_t h,
+MSDA_INLINE const float *value_rows(const msda_problem *p, const msda_scratch *s, const msda_io *vio, int64_t b, int64_t h,
                                float *slot, int64_t *key_stride) {
     const msda_ten *v = &p->value;
     if (!s->stage_value) {
         *key_stride = v->st[1];
         return (const float *)v->base + b * v->st[0] + h * v->st[2];
     }
-    for (int64_t k = 0; k < p->K; k++)
-        vio->load_row(elem(v, vio, b * v->st[0] + k * v->st[1] + h * v->st[2]), v->st[3], slot + k * p->C, p->C);
+    const int64_t span = msda_span(v->st[3], p->C, 1, 0, 1, 0, vio->es);
+    for (int64_t k = 0; k < p->K; k++) {
+        if (k + MSDA_PF_ROWS < p->K) pf_read(elem(v, vio, b * v->st[0] + (k + MSDA_PF_ROWS) * v->st[1] + h * v->st[2]), span);
+        const char *row = elem(v, vio, b * v->st[0] + k * v->st[1] + h * v->st[2]);
+        if (v->st[3] == 1) {
+            cvt_load(v->dtype, row, slot + k * p->C, p->C);
+        } else {
+            vio->load_row(row, v->st[3], slot + k * p->C, p->C);
+        }
+    }
     *key_stride = p->C;
     return slot;
 }
 
-/* ---- backward ---- */
+/* ---- gradValue rows: the output itself (fp32, unit channel stride) or the slot's fp32 accumulator ---- */
 
-/* Sums over the channels of one sampling point: ga = sum go*val, gw/gh the x/y derivative sums. Eight fixed
- * partial sums (C % 8 == 0), combined in a fixed order, so the loop vectorises and stays deterministic. */
-static inline void bwd_point(const float *restrict x1, const float *restrict x2, const float *restrict x3,
-                             const float *restrict x4, const float *restrict go, float a, const float w[4],
-                             const float f[4], int64_t C, float out[3]) {
+static float *grad_rows(const msda_problem *p, const msda_scratch *s, int64_t b, int64_t h, float *slot,
+                        int64_t *key_stride) {
+    const msda_ten *gv = &p->gv;
+    const int64_t K = p->K, C = p->C;
+    if (s->stage_gv) {
+        float *gb = slot + s->gv_offset;
+        memset(gb, 0, (size_t)(K * C) * sizeof(float));
+        *key_stride = C;
+        return gb;
+    }
+    float *gb = (float *)gv->base + b * gv->st[0] + h * gv->st[2];
+    *key_stride = gv->st[1];
+    for (int64_t k = 0; k < K; k++) memset(gb + k * gv->st[1], 0, (size_t)C * sizeof(float));
+    return gb;
+}
+
+MSDA_INLINE void store_grad_rows(const msda_problem *p, const msda_scratch *s, const msda_io *gvio, int64_t b, int64_t h,
+                            const float *gb) {
+    if (!s->stage_gv) return;
+    const msda_ten *gv = &p->gv;
+    const int64_t K = p->K, C = p->C;
+    const int64_t span = msda_span(gv->st[3], C, 1, 0, 1, 0, gvio->es);
+    for (int64_t k = 0; k < K; k++) {
+        if (k + MSDA_PF_ROWS < K)
+            pf_write(elem(gv, gvio, b * gv->st[0] + (k + MSDA_PF_ROWS) * gv->st[1] + h * gv->st[2]), span);
+        char *row = (char *)elem(gv, gvio, b * gv->st[0] + k * gv->st[1] + h * gv->st[2]);
+        if (gv->st[3] == 1) {
+            cvt_store(gv->dtype, gb + k * C, row, C);
+        } else {
+            gvio->store_row(gb + k * C, row, gv->st[3], C);
+        }
+    }
+}
+
+/* ---- per-query streams: the locations / attention weights of one (b, q, h) as fp32 blocks, read in place when
+ * they are fp32 and dense in (l, p, xy), converted into a buffer otherwise; the same for the outputs ---- */
+
+typedef struct {
+    const char *L, *A, *R;
+    char *GL, *GA;
+    int64_t Lst[6], Ast[5], Rst[4], GLst[6], GAst[5];
+    int64_t nl, np;
+    aclDataType ldt, adt, rdt, gldt, gadt;
+    bool loc_dense, attn_dense, gloc_dense, gattn_dense;      /* the block is one contiguous run */
+    bool loc_direct, attn_direct, gloc_direct, gattn_direct; /* ... and fp32: used in place */
+    int64_t lspan, aspan, rspan, glspan, gaspan;
+} msda_qio;
+
+static void msda_qio_init(msda_qio *io, const msda_problem *p, const msda_io *lio, const msda_io *aio,
+                          const msda_io *rio, const msda_io *glio, const msda_io *gaio, bool backward) {
+    const int64_t nl = p->nl, np = p->np, C = p->C;
+    memset(io, 0, sizeof *io);
+    io->nl = nl;
+    io->np = np;
+    io->ldt = p->loc.dtype;
+    io->adt = p->attn.dtype;
+    io->rdt = p->rows.dtype;
+    io->L = p->loc.base;
+    io->A = p->attn.base;
+    io->R = p->rows.base;
+    memcpy(io->Lst, p->loc.st, sizeof io->Lst);
+    memcpy(io->Ast, p->attn.st, 5 * sizeof(int64_t));
+    memcpy(io->Rst, p->rows.st, 4 * sizeof(int64_t));
+    io->loc_dense = io->Lst[5] == 1 && io->Lst[4] == 2 && io->Lst[3] == 2 * np;
+    io->attn_dense = io->Ast[4] == 1 && io->Ast[3] == np;
+    io->loc_direct = p->loc.dtype == ACL_FLOAT && io->loc_dense;
+    io->attn_direct = p->attn.dtype == ACL_FLOAT && io->attn_dense;
+    io->lspan = msda_span(io->Lst[3], nl, np, io->Lst[4], 2, io->Lst[5], lio->es);
+    io->aspan = msda_span(io->Ast[3], nl, np, io->Ast[4], 1, 0, aio->es);
+    io->rspan = msda_span(io->Rst[3], C, 1, 0, 1, 0, rio->es);
+    if (!backward) return;
+    io->gldt = p->gloc.dtype;
+    io->gadt = p->gattn.dtype;
+    io->GL = (char *)p->gloc.base;
+    io->GA = (char *)p->gattn.base;
+    memcpy(io->GLst, p->gloc.st, sizeof io->GLst);
+    memcpy(io->GAst, p->gattn.st, 5 * sizeof(int64_t));
+    io->gloc_dense = io->GLst[5] == 1 && io->GLst[4] == 2 && io->GLst[3] == 2 * np;
+    io->gattn_dense = io->GAst[4] == 1 && io->GAst[3] == np;
+    io->gloc_direct = p->gloc.dtype == ACL_FLOAT && io->gloc_dense;
+    io->gattn_direct = p->gattn.dtype == ACL_FLOAT && io->gattn_dense;
+    io->glspan = msda_span(io->GLst[3], nl, np, io->GLst[4], 2, io->GLst[5], glio->es);
+    io->gaspan = msda_span(io->GAst[3], nl, np, io->GAst[4], 1, 0, gaio->es);
+}
+
+/* Prefetches the lines of query qf (if it exists). */
+MSDA_INLINE void msda_qio_prefetch(const msda_qio *io, const msda_problem *p, int64_t b, int64_t qf, int64_t h,
+                                   bool backward) {
+    if (qf >= p->nq) return;
+    const int64_t les = p->loc.dtype == ACL_FLOAT ? 4 : 2, aes = p->attn.dtype == ACL_FLOAT ? 4 : 2,
+                  res = p->rows.dtype == ACL_FLOAT ? 4 : 2;
+    pf_read(io->L + (b * io->Lst[0] + qf * io->Lst[1] + h * io->Lst[2]) * les, io->lspan);
+    pf_read(io->A + (b * io->Ast[0] + qf * io->Ast[1] + h * io->Ast[2]) * aes, io->aspan);
+    if (!backward) {
+        pf_write(io->R + (b * io->Rst[0] + qf * io->Rst[1] + h * io->Rst[2]) * res, io->rspan);
+        return;
+    }
+    const int64_t gles = p->gloc.dtype == ACL_FLOAT ? 4 : 2, gaes = p->gattn.dtype == ACL_FLOAT ? 4 : 2;
+    pf_read(io->R + (b * io->Rst[0] + qf * io->Rst[1] + h * io->Rst[2]) * res, io->rspan);
+    pf_write(io->GL + (b * io->GLst[0] + qf * io->GLst[1] + h * io->GLst[2]) * gles, io->glspan);
+    pf_write(io->GA + (b * io->GAst[0] + qf * io->GAst[1] + h * io->GAst[2]) * gaes, io->gaspan);
+}
+
+MSDA_INLINE const float *msda_qio_loc(const msda_qio *io, const msda_io *lio, int64_t b, int64_t q, int64_t h,
+                                      float *buf) {
+    const char *base = io->L + (b * io->Lst[0] + q * io->Lst[1] + h * io->Lst[2]) * lio->es;
+    if (io->loc_direct) return (const float *)(const void *)base;
+    if (io->loc_dense) {
+        cvt_load(io->ldt, base, buf, io->nl * io->np * 2);
+        return buf;
+    }
+    lio->load_block(base, io->Lst + 3, io->nl, io->np, 2, buf);
+    return buf;
+}
+
+MSDA_INLINE const float *msda_qio_attn(const msda_qio *io, const msda_io *aio, int64_t b, int64_t q, int64_t h,
+                                       float *buf) {
+    const char *base = io->A + (b * io->Ast[0] + q * io->Ast[1] + h * io->Ast[2]) * aio->es;
+    if (io->attn_direct) return (const float *)(const void *)base;
+    if (io->attn_dense) {
+        cvt_load(io->adt, base, buf, io->nl * io->np);
+        return buf;
+    }
+    const int64_t st[3] = {io->Ast[3], io->Ast[4], 0};
+    aio->load_block(base, st, io->nl, io->np, 1, buf);
+    return buf;
+}
+
+/* Stores a query's gradLocation / gradAttnWeight block from buf (fp32, (l, p, xy) order) when it was not
+ * written in place. */
+MSDA_INLINE void msda_qio_store(const msda_qio *io, const msda_io *glio, const msda_io *gaio, int64_t b, int64_t q,
+                                int64_t h, const float *glbuf, const float *gabuf) {
+    const int64_t n = io->nl * io->np;
+    if (!io->gloc_direct) {
+        char *base = io->GL + (b * io->GLst[0] + q * io->GLst[1] + h * io->GLst[2]) * glio->es;
+        if (io->gloc_dense) {
+            cvt_store(io->gldt, glbuf, base, 2 * n);
+        } else {
+            glio->store_block(glbuf, base, io->GLst + 3, io->nl, io->np, 2);
+        }
+    }
+    if (!io->gattn_direct) {
+        char *base = io->GA + (b * io->GAst[0] + q * io->GAst[1] + h * io->GAst[2]) * gaio->es;
+        if (io->gattn_dense) {
+            cvt_store(io->gadt, gabuf, base, n);
+        } else {
+            const int64_t st[3] = {io->GAst[3], io->GAst[4], 0};
+            gaio->store_block(gabuf, base, st, io->nl, io->np, 1);
+        }
+    }
+}
+
+/* ---- channel sums of one backward sampling point ---- */
+
+/* ga = sum_c go*val, gw / gh the x / y derivative sums (tg = a*go is t[]). Eight fixed partial sums (C % 8 == 0)
+ * over c = j, j+8, j+16, ..., combined as ((s0+s1)+(s2+s3))+((s4+s5)+(s6+s7)): deterministic, and the same
+ * operations as the AVX2 version below. */
+MSDA_INLINE void bwd_point_c(const float *restrict x1, const float *restrict x2, const float *restrict x3,
+                             const float *restrict x4, const float *restrict go, const float *restrict t,
+                             const float w[4], const float f[4], const int64_t C, float out[3]) {
     float sa[8] = {0}, sw[8] = {0}, sh[8] = {0};
     const float w1 = w[0], w2 = w[1], w3 = w[2], w4 = w[3];
     const float hh = f[0], lh = f[1], hw = f[2], lw = f[3];
     for (int64_t c0 = 0; c0 < C; c0 += 8) {
         for (int j = 0; j < 8; j++) {
-            int64_t c = c0 + j;
-            float v1 = x1[c], v2 = x2[c], v3 = x3[c], v4 = x4[c];
-            float g = go[c], t = a * g;
-            float val = w1 * v1 + w2 * v2 + w3 * v3 + w4 * v4;
-            sa[j] += g * val;
-            sw[j] += t * (hh * (v2 - v1) + lh * (v4 - v3));
-            sh[j] += t * (hw * (v3 - v1) + lw * (v4 - v2));
+            const int64_t c = c0 + j;
+            const float v1 = x1[c], v2 = x2[c], v3 = x3[c], v4 = x4[c];
+            const float val = w1 * v1 + w2 * v2 + w3 * v3 + w4 * v4;
+            sa[j] += go[c] * val;
+            sw[j] += t[c] * (hh * (v2 - v1) + lh * (v4 - v3));
+            sh[j] += t[c] * (hw * (v3 - v1) + lw * (v4 - v2));
         }
     }
     out[0] = ((sa[0] + sa[1]) + (sa[2] + sa[3])) + ((sa[4] + sa[5]) + (sa[6] + sa[7]));
@@ -192,106 +518,296 @@ static inline void bwd_point(const float *restrict x1, const float *restrict x2,
     out[2] = ((sh[0] + sh[1]) + (sh[2] + sh[3])) + ((sh[4] + sh[5]) + (sh[6] + sh[7]));
 }
 
-static inline void scatter_row(float *restrict g, const float *restrict go, float a, float wk, int64_t C) {
-    for (int64_t c = 0; c < C; c++) g[c] += wk * (a * go[c]);
+#ifdef MSDA_HAVE_AVX2
+/* bwd_point_c with AVX2 intrinsics, operation for operation (no FMA: each product is rounded, as in C). The
+ * horizontal sums use vhaddps, whose pairwise sums are exactly the (s0+s1), (s2+s3), ... of the C tree. */
+__attribute__((target("avx2"))) static inline __attribute__((always_inline)) void
+bwd_point_avx2(const float *restrict x1, const float *restrict x2, const float *restrict x3, const float *restrict x4,
+               const float *restrict go, const float *restrict t, const float w[4], const float f[4], const int64_t C,
+               float out[3]) {
+    __m256 sa = _mm256_setzero_ps(), sw = _mm256_setzero_ps(), sh = _mm256_setzero_ps();
+    const __m256 w1 = _mm256_set1_ps(w[0]), w2 = _mm256_set1_ps(w[1]), w3 = _mm256_set1_ps(w[2]),
+                 w4 = _mm256_set1_ps(w[3]);
+    const __m256 hh = _mm256_set1_ps(f[0]), lh = _mm256_set1_ps(f[1]), hw = _mm256_set1_ps(f[2]),
+                 lw = _mm256_set1_ps(f[3]);
+    for (int64_t c = 0; c < C; c += 8) {
+        const __m256 v1 = _mm256_loadu_ps(x1 + c), v2 = _mm256_loadu_ps(x2 + c), v3 = _mm256_loadu_ps(x3 + c),
+                     v4 = _mm256_loadu_ps(x4 + c);
+        __m256 val = _mm256_add_ps(_mm256_mul_ps(w1, v1), _mm256_mul_ps(w2, v2));
+        val = _mm256_add_ps(val, _mm256_mul_ps(w3, v3));
+        val = _mm256_add_ps(val, _mm256_mul_ps(w4, v4));
+        sa = _mm256_add_ps(sa, _mm256_mul_ps(_mm256_loadu_ps(go + c), val));
+        const __m256 tc = _mm256_loadu_ps(t + c);
+        const __m256 dx = _mm256_add_ps(_mm256_mul_ps(hh, _mm256_sub_ps(v2, v1)), _mm256_mul_ps(lh, _mm256_sub_ps(v4, v3)));
+        const __m256 dy = _mm256_add_ps(_mm256_mul_ps(hw, _mm256_sub_ps(v3, v1)), _mm256_mul_ps(lw, _mm256_sub_ps(v4, v2)));
+        sw = _mm256_add_ps(sw, _mm256_mul_ps(tc, dx));
+        sh = _mm256_add_ps(sh, _mm256_mul_ps(tc, dy));
+    }
+    /* per 128-bit half: [sa01 sa23 sw01 sw23], [sh01 sh23 sh01 sh23] -> [sa0123 sw0123 sh0123 sh0123] */
+    const __m256 aw = _mm256_hadd_ps(sa, sw), hhs = _mm256_hadd_ps(sh, sh);
+    const __m256 r = _mm256_hadd_ps(aw, hhs);
+    const __m128 s = _mm_add_ps(_mm256_castps256_ps128(r), _mm256_extractf128_ps(r, 1));
+    float o[4];
+    _mm_storeu_ps(o, s);
+    out[0] = o[0];
+    out[1] = o[1];
+    out[2] = o[2];
 }
 
-__attribute__((target_clones("avx2", "default")))
-static void bwd_owner(const msda_problem *p, const msda_scratch *s, const msda_level *lv, int64_t b, int64_t h,
-                      float *slot) {
-    const int64_t K = p->K, C = p->C;
-    msda_io vio = io_for(p->value.dtype), rio = io_for(p->rows.dtype), lio = io_for(p->loc.dtype),
-            aio = io_for(p->attn.dtype), gvio = io_for(p->gv.dtype), glio = io_for(p->gloc.dtype),
-            gaio = io_for(p->gattn.dtype);
-    int64_t vks, gks;
-    const float *vb = value_rows(p, s, &vio, b, h, slot, &vks);
-    float *gb;
-    const msda_ten *gv = &p->gv;
-    if (s->stage_gv) {
-        gb = slot + (s->stage_value ? K * C : 0);
-        gks = C;
-        memset(gb, 0, (size_t)(K * C) * sizeof(float));
-    } else {
-        gb = (float *)gv->base + b * gv->st[0] + h * gv->st[2];
-        gks = gv->st[1];
-        for (int64_t k = 0; k < K; k++) memset(gb + k * gks, 0, (size_t)C * sizeof(float));
+/* bwd_point_c once more, with the per-channel products computed sixteen channels at a time in 512-bit registers
+ * (element-wise, so the same values) and the eight running sums still accumulated eight channels at a time in
+ * the C order: lanes of channels c0..c0+7 first, then c0+8..c0+15. */
+__attribute__((target("avx2,avx512f,avx512vl,avx512dq"))) static inline __attribute__((always_inline)) void
+bwd_point_avx512(const float *restrict x1, const float *restrict x2, const float *restrict x3,
+                 const float *restrict x4, const float *restrict go, const float *restrict t, const float w[4],
+                 const float f[4], const int64_t C, float out[3]) {
+    __m256 sa = _mm256_setzero_ps(), sw = _mm256_setzero_ps(), sh = _mm256_setzero_ps();
+    const __m512 w1 = _mm512_set1_ps(w[0]), w2 = _mm512_set1_ps(w[1]), w3 = _mm512_set1_ps(w[2]),
+                 w4 = _mm512_set1_ps(w[3]);
+    const __m512 hh = _mm512_set1_ps(f[0]), lh = _mm512_set1_ps(f[1]), hw = _mm512_set1_ps(f[2]),
+                 lw = _mm512_set1_ps(f[3]);
+    int64_t c = 0;
+    for (; c + 16 <= C; c += 16) {
+        const __m512 v1 = _mm512_loadu_ps(x1 + c), v2 = _mm512_loadu_ps(x2 + c), v3 = _mm512_loadu_ps(x3 + c),
+                     v4 = _mm512_loadu_ps(x4 + c);
+        __m512 val = _mm512_add_ps(_mm512_mul_ps(w1, v1), _mm512_mul_ps(w2, v2));
+        val = _mm512_add_ps(val, _mm512_mul_ps(w3, v3));
+        val = _mm512_add_ps(val, _mm512_mul_ps(w4, v4));
+        const __m512 pa = _mm512_mul_ps(_mm512_loadu_ps(go + c), val);
+        const __m512 tc = _mm512_loadu_ps(t + c);
+        const __m512 dx = _mm512_add_ps(_mm512_mul_ps(hh, _mm512_sub_ps(v2, v1)), _mm512_mul_ps(lh, _mm512_sub_ps(v4, v3)));
+        const __m512 dy = _mm512_add_ps(_mm512_mul_ps(hw, _mm512_sub_ps(v3, v1)), _mm512_mul_ps(lw, _mm512_sub_ps(v4, v2)));
+        const __m512 pw = _mm512_mul_ps(tc, dx), ph = _mm512_mul_ps(tc, dy);
+        sa = _mm256_add_ps(sa, _mm512_castps512_ps256(pa));
+        sw = _mm256_add_ps(sw, _mm512_castps512_ps256(pw));
+        sh = _mm256_add_ps(sh, _mm512_castps512_ps256(ph));
+        sa = _mm256_add_ps(sa, _mm512_extractf32x8_ps(pa, 1));
+        sw = _mm256_add_ps(sw, _mm512_extractf32x8_ps(pw, 1));
+        sh = _mm256_add_ps(sh, _mm512_extractf32x8_ps(ph, 1));
     }
-    float go[MSDA_MAX_C] __attribute__((aligned(64)));
-    const msda_ten *L = &p->loc, *A = &p->attn, *R = &p->rows, *GL = &p->gloc, *GA = &p->gattn;
-    for (int64_t q = 0; q < p->nq; q++) {
-        rio.load_row(elem(R, &rio, b * R->st[0] + q * R->st[1] + h * R->st[2]), R->st[3], go, C);
-        int64_t lq = b * L->st[0] + q * L->st[1] + h * L->st[2];
-        int64_t aq = b * A->st[0] + q * A->st[1] + h * A->st[2];
-        int64_t glq = b * GL->st[0] + q * GL->st[1] + h * GL->st[2];
-        int64_t gaq = b * GA->st[0] + q * GA->st[1] + h * GA->st[2];
-        for (int64_t l = 0; l < p->nl; l++) {
-            for (int64_t pt = 0; pt < p->np; pt++) {
-                int64_t lo = lq + l * L->st[3] + pt * L->st[4];
-                float a = ld1(&aio, elem(A, &aio, aq + l * A->st[3] + pt * A->st[4]));
-                float lx = ld1(&lio, elem(L, &lio, lo)), ly = ld1(&lio, elem(L, &lio, lo + L->st[5]));
-                int64_t key[4];
-                float w[4], f[4], res[3] = {0.0f, 0.0f, 0.0f};
-                float gx = 0.0f, gy = 0.0f;
-                if (msda_geom(lx, ly, &lv[l], K, key, w, f)) {
-                    const float *x[4];
-                    for (int k = 0; k < 4; k++) x[k] = key[k] >= 0 ? vb + key[k] * vks : k_zero_row;
-                    bwd_point(x[0], x[1], x[2], x[3], go, a, w, f, C, res);
-                    for (int k = 0; k < 4; k++)
-                        if (key[k] >= 0) scatter_row(gb + key[k] * gks, go, a, w[k], C);
-                    gx = lv[l].Wf * res[1];
-                    gy = lv[l].Hf * res[2];
-                }
-                int64_t glo = glq + l * GL->st[3] + pt * GL->st[4];
-                glio.store1((char *)elem(GL, &glio, glo), gx);
-                glio.store1((char *)elem(GL, &glio, glo + GL->st[5]), gy);
-                gaio.store1((char *)elem(GA, &gaio, gaq + l * GA->st[3] + pt * GA->st[4]), res[0]);
+    if (c < C) { /* C % 16 == 8: the last eight channels */
+        const __m256 v1 = _mm256_loadu_ps(x1 + c), v2 = _mm256_loadu_ps(x2 + c), v3 = _mm256_loadu_ps(x3 + c),
+                     v4 = _mm256_loadu_ps(x4 + c);
+        const __m256 y1 = _mm512_castps512_ps256(w1), y2 = _mm512_castps512_ps256(w2),
+                     y3 = _mm512_castps512_ps256(w3), y4 = _mm512_castps512_ps256(w4);
+        __m256 val = _mm256_add_ps(_mm256_mul_ps(y1, v1), _mm256_mul_ps(y2, v2));
+        val = _mm256_add_ps(val, _mm256_mul_ps(y3, v3));
+        val = _mm256_add_ps(val, _mm256_mul_ps(y4, v4));
+        sa = _mm256_add_ps(sa, _mm256_mul_ps(_mm256_loadu_ps(go + c), val));
+        const __m256 tc = _mm256_loadu_ps(t + c);
+        const __m256 dx = _mm256_add_ps(_mm256_mul_ps(_mm512_castps512_ps256(hh), _mm256_sub_ps(v2, v1)),
+                                        _mm256_mul_ps(_mm512_castps512_ps256(lh), _mm256_sub_ps(v4, v3)));
+        const __m256 dy = _mm256_add_ps(_mm256_mul_ps(_mm512_castps512_ps256(hw), _mm256_sub_ps(v3, v1)),
+                                        _mm256_mul_ps(_mm512_castps512_ps256(lw), _mm256_sub_ps(v4, v2)));
+        sw = _mm256_add_ps(sw, _mm256_mul_ps(tc, dx));
+        sh = _mm256_add_ps(sh, _mm256_mul_ps(tc, dy));
+    }
+    const __m256 aw = _mm256_hadd_ps(sa, sw), hhs = _mm256_hadd_ps(sh, sh);
+    const __m256 r = _mm256_hadd_ps(aw, hhs);
+    const __m128 s = _mm_add_ps(_mm256_castps256_ps128(r), _mm256_extractf128_ps(r, 1));
+    float o[4];
+    _mm_storeu_ps(o, s);
+    out[0] = o[0];
+    out[1] = o[1];
+    out[2] = o[2];
+}
+/* One whole backward sampling point for C = 32 in 512-bit registers: tg = a*go, the channel sums of
+ * bwd_point_avx512, then the four gradValue rows += w_k*tg, corner by corner. The same operations in the same
+ * order as the generic path (t[] kept in registers), so the same bytes. */
+__attribute__((target("avx2,avx512f,avx512vl,avx512dq"))) static inline __attribute__((always_inline)) void
+bwd_sample32_avx512(const float *const x[4], float *const gr[4], const float *restrict go, float a,
+                    const float w[4], const float f[4], float out[3]) {
+    const __m512 av = _mm512_set1_ps(a);
+    const __m512 g0 = _mm512_loadu_ps(go), g1 = _mm512_loadu_ps(go + 16);
+    const __m512 t0 = _mm512_mul_ps(av, g0), t1 = _mm512_mul_ps(av, g1);
+    const __m512 w1 = _mm512_set1_ps(w[0]), w2 = _mm512_set1_ps(w[1]), w3 = _mm512_set1_ps(w[2]),
+                 w4 = _mm512_set1_ps(w[3]);
+    const __m512 hh = _mm512_set1_ps(f[0]), lh = _mm512_set1_ps(f[1]), hw = _mm512_set1_ps(f[2]),
+                 lw = _mm512_set1_ps(f[3]);
+    __m256 sa = _mm256_setzero_ps(), sw = _mm256_setzero_ps(), sh = _mm256_setzero_ps();
+    for (int half = 0; half < 2; half++) {
+        const int64_t c = 16 * half;
+        const __m512 g = half ? g1 : g0, tc = half ? t1 : t0;
+        const __m512 v1 = _mm512_loadu_ps(x[0] + c), v2 = _mm512_loadu_ps(x[1] + c), v3 = _mm512_loadu_ps(x[2] + c),
+                     v4 = _mm512_loadu_ps(x[3] + c);
+        __m512 val = _mm512_add_ps(_mm512_mul_ps(w1, v1), _mm512_mul_ps(w2, v2));
+        val = _mm512_add_ps(val, _mm512_mul_ps(w3, v3));
+        val = _mm512_add_ps(val, _mm512_mul_ps(w4, v4));
+        const __m512 pa = _mm512_mul_ps(g, val);
+        const __m512 dx = _mm512_add_ps(_mm512_mul_ps(hh, _mm512_sub_ps(v2, v1)), _mm512_mul_ps(lh, _mm512_sub_ps(v4, v3)));
+        const __m512 dy = _mm512_add_ps(_mm512_mul_ps(hw, _mm512_sub_ps(v3, v1)), _mm512_mul_ps(lw, _mm512_sub_ps(v4, v2)));
+        const __m512 pw = _mm512_mul_ps(tc, dx), ph = _mm512_mul_ps(tc, dy);
+        sa = _mm256_add_ps(sa, _mm512_castps512_ps256(pa));
+        sw = _mm256_add_ps(sw, _mm512_castps512_ps256(pw));
+        sh = _mm256_add_ps(sh, _mm512_castps512_ps256(ph));
+        sa = _mm256_add_ps(sa, _mm512_extractf32x8_ps(pa, 1));
+        sw = _mm256_add_ps(sw, _mm512_extractf32x8_ps(pw, 1));
+        sh = _mm256_add_ps(sh, _mm512_extractf32x8_ps(ph, 1));
+    }
+    for (int k = 0; k < 4; k++) {
+        if (!gr[k]) continue;
+        const __m512 wk = _mm512_set1_ps(w[k]);
+        float *gk = gr[k];
+        _mm512_storeu_ps(gk, _mm512_add_ps(_mm512_loadu_ps(gk), _mm512_mul_ps(wk, t0)));
+        _mm512_storeu_ps(gk + 16, _mm512_add_ps(_mm512_loadu_ps(gk + 16), _mm512_mul_ps(wk, t1)));
+    }
+    const __m256 aw = _mm256_hadd_ps(sa, sw), hhs = _mm256_hadd_ps(sh, sh);
+    const __m256 r = _mm256_hadd_ps(aw, hhs);
+    const __m128 s = _mm_add_ps(_mm256_castps256_ps128(r), _mm256_extractf128_ps(r, 1));
+    float o[4];
+    _mm_storeu_ps(o, s);
+    out[0] = o[0];
+    out[1] = o[1];
+    out[2] = o[2];
+}
+/* The forward of one query for C = 32, the running sums in two 512-bit registers: acc[c] = sum over the points,
+ * in order, of a*(((w1*x1 + w2*x2) + w3*x3) + w4*x4), exactly as the generic loop, stored to acc at the end. */
+__attribute__((target("avx2,avx512f,avx512vl,avx512dq"))) static inline __attribute__((always_inline)) void
+fwd_query32_avx512(const msda_level *lv, const float *locb, const float *attb, int64_t nl, int64_t np, int64_t K,
+                   const float *vb, int64_t vks, float *acc) {
+    __m512 s0 = _mm512_setzero_ps(), s1 = _mm512_setzero_ps();
+    for (int64_t l = 0; l < nl; l++) {
+        const msda_level *lvl = &lv[l];
+        for (int64_t pt = 0; pt < np; pt++) {
+            const int64_t i = l * np + pt;
+            msda_pt g;
+            const int kind = msda_geom(locb[2 * i], locb[2 * i + 1], lvl, K, &g);
+            if (!kind) continue;
+            const float *x[4];
+            float *gr[4];
+            msda_corner_rows(&g, kind, lvl, vb, vks, NULL, 0, x, gr);
+            const __m512 av = _mm512_set1_ps(attb[i]);
+            const __m512 w1 = _mm512_set1_ps(g.w[0]), w2 = _mm512_set1_ps(g.w[1]), w3 = _mm512_set1_ps(g.w[2]),
+                         w4 = _mm512_set1_ps(g.w[3]);
+            __m512 v0 = _mm512_add_ps(_mm512_mul_ps(w1, _mm512_loadu_ps(x[0])), _mm512_mul_ps(w2, _mm512_loadu_ps(x[1])));
+            __m512 v1 = _mm512_add_ps(_mm512_mul_ps(w1, _mm512_loadu_ps(x[0] + 16)),
+                                      _mm512_mul_ps(w2, _mm512_loadu_ps(x[1] + 16)));
+            v0 = _mm512_add_ps(v0, _mm512_mul_ps(w3, _mm512_loadu_ps(x[2])));
+            v1 = _mm512_add_ps(v1, _mm512_mul_ps(w3, _mm512_loadu_ps(x[2] + 16)));
+            v0 = _mm512_add_ps(v0, _mm512_mul_ps(w4, _mm512_loadu_ps(x[3])));
+            v1 = _mm512_add_ps(v1, _mm512_mul_ps(w4, _mm512_loadu_ps(x[3] + 16)));
+            s0 = _mm512_add_ps(s0, _mm512_mul_ps(av, v0));
+            s1 = _mm512_add_ps(s1, _mm512_mul_ps(av, v1));
+        }
+    }
+    _mm512_storeu_ps(acc, s0);
+    _mm512_storeu_ps(acc + 16, s1);
+}
+#endif
+
+#ifdef MSDA_HAVE_AVX2
+/* bwd_sample32_avx512 and fwd_query32_avx512 for AVX2 (four 256-bit registers per row): the same operations
+ * in the same order. */
+__attribute__((target("avx2"))) static inline __attribute__((always_inline)) void
+bwd_sample32_avx2(const float *const x[4], float *const gr[4], const float *restrict go, float a, const float w[4],
+                  const float f[4], float out[3]) {
+    const __m256 av = _mm256_set1_ps(a);
+    __m256 t[4];
+    for (int j = 0; j < 4; j++) t[j] = _mm256_mul_ps(av, _mm256_loadu_ps(go + 8 * j));
+    const __m256 w1 = _mm256_set1_ps(w[0]), w2 = _mm256_set1_ps(w[1]), w3 = _mm256_set1_ps(w[2]),
+                 w4 = _mm256_set1_ps(w[3]);
+    const __m256 hh = _mm256_set1_ps(f[0]), lh = _mm256_set1_ps(f[1]), hw = _mm256_set1_ps(f[2]),
+                 lw = _mm256_set1_ps(f[3]);
+    __m256 sa = _mm256_setzero_ps(), sw = _mm256_setzero_ps(), sh = _mm256_setzero_ps();
+    for (int j = 0; j < 4; j++) {
+        const int64_t c = 8 * j;
+        const __m256 v1 = _mm256_loadu_ps(x[0] + c), v2 = _mm256_loadu_ps(x[1] + c), v3 = _mm256_loadu_ps(x[2] + c),
+                     v4 = _mm256_loadu_ps(x[3] + c);
+        __m256 val = _mm256_add_ps(_mm256_mul_ps(w1, v1), _mm256_mul_ps(w2, v2));
+        val = _mm256_add_ps(val, _mm256_mul_ps(w3, v3));
+        val = _mm256_add_ps(val, _mm256_mul_ps(w4, v4));
+        sa = _mm256_add_ps(sa, _mm256_mul_ps(_mm256_loadu_ps(go + c), val));
+        const __m256 dx = _mm256_add_ps(_mm256_mul_ps(hh, _mm256_sub_ps(v2, v1)), _mm256_mul_ps(lh, _mm256_sub_ps(v4, v3)));
+        const __m256 dy = _mm256_add_ps(_mm256_mul_ps(hw, _mm256_sub_ps(v3, v1)), _mm256_mul_ps(lw, _mm256_sub_ps(v4, v2)));
+        sw = _mm256_add_ps(sw, _mm256_mul_ps(t[j], dx));
+        sh = _mm256_add_ps(sh, _mm256_mul_ps(t[j], dy));
+    }
+    for (int k = 0; k < 4; k++) {
+        if (!gr[k]) continue;
+        const __m256 wk = _mm256_set1_ps(w[k]);
+        float *gk = gr[k];
+        for (int j = 0; j < 4; j++)
+            _mm256_storeu_ps(gk + 8 * j, _mm256_add_ps(_mm256_loadu_ps(gk + 8 * j), _mm256_mul_ps(wk, t[j])));
+    }
+    const __m256 aw = _mm256_hadd_ps(sa, sw), hhs = _mm256_hadd_ps(sh, sh);
+    const __m256 r = _mm256_hadd_ps(aw, hhs);
+    const __m128 s = _mm_add_ps(_mm256_castps256_ps128(r), _mm256_extractf128_ps(r, 1));
+    float o[4];
+    _mm_storeu_ps(o, s);
+    out[0] = o[0];
+    out[1] = o[1];
+    out[2] = o[2];
+}
+
+__attribute__((target("avx2"))) static inline __attribute__((always_inline)) void
+fwd_query32_avx2(const msda_level *lv, const float *locb, const float *attb, int64_t nl, int64_t np, int64_t K,
+                 const float *vb, int64_t vks, float *acc) {
+    __m256 s[4] = {_mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps()};
+    for (int64_t l = 0; l < nl; l++) {
+        const msda_level *lvl = &lv[l];
+        for (int64_t pt = 0; pt < np; pt++) {
+            const int64_t i = l * np + pt;
+            msda_pt g;
+            const int kind = msda_geom(locb[2 * i], locb[2 * i + 1], lvl, K, &g);
+            if (!kind) continue;
+            const float *x[4];
+            float *gr[4];
+            msda_corner_rows(&g, kind, lvl, vb, vks, NULL, 0, x, gr);
+            const __m256 av = _mm256_set1_ps(attb[i]);
+            const __m256 w1 = _mm256_set1_ps(g.w[0]), w2 = _mm256_set1_ps(g.w[1]), w3 = _mm256_set1_ps(g.w[2]),
+                         w4 = _mm256_set1_ps(g.w[3]);
+            for (int j = 0; j < 4; j++) {
+                const int64_t c = 8 * j;
+                __m256 v = _mm256_add_ps(_mm256_mul_ps(w1, _mm256_loadu_ps(x[0] + c)),
+                                         _mm256_mul_ps(w2, _mm256_loadu_ps(x[1] + c)));
+                v = _mm256_add_ps(v, _mm256_mul_ps(w3, _mm256_loadu_ps(x[2] + c)));
+                v = _mm256_add_ps(v, _mm256_mul_ps(w4, _mm256_loadu_ps(x[3] + c)));
+                s[j] = _mm256_add_ps(s[j], _mm256_mul_ps(av, v));
             }
         }
     }
-    if (s->stage_gv)
-        for (int64_t k = 0; k < K; k++)
-            gvio.store_row(gb + k * C, (char *)elem(gv, &gvio, b * gv->st[0] + k * gv->st[1] + h * gv->st[2]),
-                           gv->st[3], C);
+    for (int j = 0; j < 4; j++) _mm256_storeu_ps(acc + 8 * j, s[j]);
 }
 
-/* ---- forward ---- */
+#endif
 
-static inline void fwd_point(float *restrict acc, const float *restrict x1, const float *restrict x2,
-                             const float *restrict x3, const float *restrict x4, float a, const float w[4], int64_t C) {
-    const float w1 = w[0], w2 = w[1], w3 = w[2], w4 = w[3];
-    for (int64_t c = 0; c < C; c++) acc[c] += a * (w1 * x1[c] + w2 * x2[c] + w3 * x3[c] + w4 * x4[c]);
-}
+/* ---- the owner loops, once portable and once for AVX2 ---- */
 
-__attribute__((target_clones("avx2", "default")))
-static void fwd_owner(const msda_problem *p, const msda_scratch *s, const msda_level *lv, int64_t b, int64_t h,
-                      float *slot) {
-    const int64_t K = p->K, C = p->C;
-    msda_io vio = io_for(p->value.dtype), rio = io_for(p->rows.dtype), lio = io_for(p->loc.dtype),
-            aio = io_for(p->attn.dtype);
-    int64_t vks;
-    const float *vb = value_rows(p, s, &vio, b, h, slot, &vks);
-    float acc[MSDA_MAX_C] __attribute__((aligned(64)));
-    const msda_ten *L = &p->loc, *A = &p->attn, *R = &p->rows;
-    for (int64_t q = 0; q < p->nq; q++) {
-        memset(acc, 0, (size_t)C * sizeof(float));
-        int64_t lq = b * L->st[0] + q * L->st[1] + h * L->st[2];
-        int64_t aq = b * A->st[0] + q * A->st[1] + h * A->st[2];
-        for (int64_t l = 0; l < p->nl; l++) {
-            for (int64_t pt = 0; pt < p->np; pt++) {
-                int64_t lo = lq + l * L->st[3] + pt * L->st[4];
-                float a = ld1(&aio, elem(A, &aio, aq + l * A->st[3] + pt * A->st[4]));
-                float lx = ld1(&lio, elem(L, &lio, lo)), ly = ld1(&lio, elem(L, &lio, lo + L->st[5]));
-                int64_t key[4];
-                float w[4], f[4];
-                if (!msda_geom(lx, ly, &lv[l], K, key, w, f)) continue;
-                const float *x[4];
-                for (int k = 0; k < 4; k++) x[k] = key[k] >= 0 ? vb + key[k] * vks : k_zero_row;
-                fwd_point(acc, x[0], x[1], x[2], x[3], a, w, C);
-            }
-        }
-        rio.store_row(acc, (char *)elem(R, &rio, b * R->st[0] + q * R->st[1] + h * R->st[2]), R->st[3], C);
-    }
-}
+#define MSDA_CLONE_ATTR
+#define MSDA_SFX c
+#define MSDA_BWD_POINT bwd_point_c
+#include "kernels/msda_owner.inc"
+#undef MSDA_SFX
+#undef MSDA_BWD_POINT
+#undef MSDA_CLONE_ATTR
+
+#ifdef MSDA_HAVE_AVX2
+#define MSDA_CLONE_ATTR __attribute__((target("avx2")))
+#define MSDA_SFX avx2
+#define MSDA_BWD_POINT bwd_point_avx2
+#define MSDA_BWD_SAMPLE32 bwd_sample32_avx2
+#define MSDA_FWD_QUERY32 fwd_query32_avx2
+#include "kernels/msda_owner.inc"
+#undef MSDA_SFX
+#undef MSDA_BWD_POINT
+#undef MSDA_BWD_SAMPLE32
+#undef MSDA_FWD_QUERY32
+#undef MSDA_CLONE_ATTR
+
+/* The same AVX2 code with the AVX-512VL encoding available: 32 vector registers instead of 16, so the
+ * four corner rows and the running sums stay in registers (same 256-bit operations, same results). */
+#define MSDA_CLONE_ATTR __attribute__((target("avx2,avx512f,avx512vl,avx512dq")))
+#define MSDA_SFX avx512
+#define MSDA_BWD_POINT bwd_point_avx512
+#define MSDA_BWD_SAMPLE32 bwd_sample32_avx512
+#define MSDA_FWD_QUERY32 fwd_query32_avx512
+#include "kernels/msda_owner.inc"
+#undef MSDA_SFX
+#undef MSDA_BWD_POINT
+#undef MSDA_BWD_SAMPLE32
+#undef MSDA_FWD_QUERY32
+#undef MSDA_CLONE_ATTR
+#endif
 
 /* ---- drivers: one owner per (b, h); the slot of scratch follows the thread, the result does not ---- */
 
@@ -318,6 +834,38 @@ static void run_owners(const msda_problem *p, const msda_scratch *s, owner_fn fn
     }
 }
 
-void msda_backward(const msda_problem *p, const msda_scratch *s) { run_owners(p, s, bwd_owner); }
+/* 0 portable, 1 AVX2, 2 AVX2 with AVX-512VL registers: the best the CPU has, capped by PYACLNN_SIMD ("off" or
+ * "avx2"; for tests showing that every variant gives the same bytes). */
+#ifdef MSDA_HAVE_AVX2
+static int msda_isa(void) {
+    int isa = 0;
+    if (__builtin_cpu_supports("avx2")) isa = 1;
+    if (isa && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
+        __builtin_cpu_supports("avx512dq"))
+        isa = 2;
+    const char *cap = getenv("PYACLNN_SIMD");
+    if (cap && strcmp(cap, "off") == 0) isa = 0;
+    if (cap && strcmp(cap, "avx2") == 0 && isa > 1) isa = 1;
+    return isa;
+}
+#endif
 
-void msda_forward(const msda_problem *p, const msda_scratch *s) { run_owners(p, s, fwd_owner); }
+void msda_backward(const msda_problem *p, const msda_scratch *s) {
+    owner_fn fn = p->C == 32 ? bwd_owner_c32_c : bwd_owner_any_c;
+#ifdef MSDA_HAVE_AVX2
+    const int isa = msda_isa();
+    if (isa == 1) fn = p->C == 32 ? bwd_owner_c32_avx2 : bwd_owner_any_avx2;
+    if (isa == 2) fn = p->C == 32 ? bwd_owner_c32_avx512 : bwd_owner_any_avx512;
+#endif
+    run_owners(p, s, fn);
+}
+
+void msda_forward(const msda_problem *p, const msda_scratch *s) {
+    owner_fn fn = p->C == 32 ? fwd_owner_c32_c : fwd_owner_any_c;
+#ifdef MSDA_HAVE_AVX2
+    const int isa = msda_isa();
+    if (isa == 1) fn = p->C == 32 ? fwd_owner_c32_avx2 : fwd_owner_any_avx2;
+    if (isa == 2) fn = p->C == 32 ? fwd_owner_c32_avx512 : fwd_owner_any_avx512;
+#endif
+    run_owners(p, s, fn);
+}

@@ -147,7 +147,7 @@ static void build_problem(aclOpExecutor *ex, const grad_params *gp, msda_problem
 
 static void free_grad_params(void *params) {
     grad_params *gp = params;
-    if (gp) free(gp->scratch.buf);
+    if (gp) msda_free_scratch(&gp->scratch);
     free(gp);
 }
 

@@ -117,7 +117,7 @@ static void build_problem(aclOpExecutor *ex, const fwd_params *fp, msda_problem 
 
 static void free_fwd_params(void *params) {
     fwd_params *fp = params;
-    if (fp) free(fp->scratch.buf);
+    if (fp) msda_free_scratch(&fp->scratch);
     free(fp);
 }
 

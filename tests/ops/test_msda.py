@@ -6,7 +6,7 @@ import pytest
 
 import pyaclnn
 from pyaclnn import lib
-from helpers import BF16, DTYPE_IDS, DTYPES, TOL, same_bytes_for_threads, strided, ws_call
+from helpers import BF16, DTYPE_IDS, DTYPES, TOL, run_python, same_bytes_for_threads, strided, ws_call
 from reference.msda import msda_backward as ref_bwd
 from reference.msda import msda_forward as ref_fwd
 
@@ -107,6 +107,85 @@ def test_strided_outputs_through_the_c_api(dtype):
     pyaclnn.launch("MultiScaleDeformableAttentionGrad", *ins, *outs)
     for got, ref in zip((o.numpy() for o in outs), ref_bwd(f64(value), shapes, start, loc, f64(attn), f64(go))):
         close(got, ref, dtype)
+
+
+# ---------------------------------------------------------------- the C = 32 specialisation and the block paths
+
+def encoder_case(shapes_=((12, 16), (6, 8), (3, 4), (2, 3)), bs=2, nh=3, C=32, npt=4, dtype=np.float32, seed=11):
+    """Deformable-DETR encoder sampling: query i is pixel i of the flattened pyramid, its reference point that
+    pixel's centre, plus small offsets (most corners inside, some on the level borders)."""
+    rng = np.random.default_rng(seed)
+    shapes = np.array(shapes_, np.int32)
+    sizes = [h * w for h, w in shapes_]
+    start = np.array(np.cumsum([0] + sizes[:-1]), np.int32)
+    K = sum(sizes)
+    ref = np.concatenate([np.stack(np.meshgrid((np.arange(w) + 0.5) / w, (np.arange(h) + 0.5) / h), -1).reshape(-1, 2)
+                          for h, w in shapes_])[None, :, None, None, None, :]
+    loc = (ref + rng.normal(0, 0.06, (bs, K, nh, len(sizes), npt, 2))).astype(dtype)
+    value = rng.standard_normal((bs, K, nh, C)).astype(dtype)
+    attn = rng.uniform(0, 1, (bs, K, nh, len(sizes), npt)).astype(dtype)
+    go = rng.standard_normal((bs, K, nh * C)).astype(dtype)
+    return value, shapes, start, loc, attn, go
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
+def test_encoder_pattern_c32_matches_numpy(dtype):
+    """C = 32 (the specialised owner loops), fp32 blocks used in place, fp16/bf16 blocks converted as rows."""
+    value, shapes, start, loc, attn, go = encoder_case(dtype=dtype)
+    out = pyaclnn.multi_scale_deformable_attn(value, shapes, start, loc, attn)
+    close(out, ref_fwd(f64(value), shapes, start, loc, f64(attn)), dtype, "forward")
+    gv, gl, ga = pyaclnn.multi_scale_deformable_attn_backward(value, shapes, start, loc, attn, go)
+    rv, rl, ra = ref_bwd(f64(value), shapes, start, loc, f64(attn), f64(go))
+    close(gv, rv, dtype, "grad_value")
+    close(gl, rl, dtype, "grad_location")
+    close(ga, ra, dtype, "grad_attn_weight")
+
+
+@pytest.mark.parametrize("kind", ["slice", "transpose"])
+@pytest.mark.parametrize("dtype", [np.float32, np.float16], ids=["f32", "f16"])
+def test_c32_strided_blocks_and_outputs(dtype, kind):
+    """C = 32 with every tensor a non-contiguous view (per-element block loads) and strided outputs (stores)."""
+    value, shapes, start, loc, attn, go = make_case(bs=2, nh=2, C=32, nq=33, npt=3, dtype=dtype, seed=12)
+    ins = [pyaclnn.AclTensor.from_array(strided(a, kind)) for a in (value, shapes, start, loc, attn, go)]
+    outs = [pyaclnn.AclTensor.from_array(strided(np.full(a.shape, 7, dtype), kind)) for a in (value, loc, attn)]
+    pyaclnn.launch("MultiScaleDeformableAttentionGrad", *ins, *outs)
+    for got, ref in zip((o.numpy() for o in outs), ref_bwd(f64(value), shapes, start, loc, f64(attn), f64(go))):
+        close(got, ref, dtype)
+    out = pyaclnn.AclTensor.from_array(strided(np.full(go.shape, 7, dtype), kind))
+    pyaclnn.launch("MultiScaleDeformableAttnFunction", *ins[:5], out)
+    close(out.numpy(), ref_fwd(f64(value), shapes, start, loc, f64(attn)), dtype)
+
+
+SIMD_VARIANTS = r"""
+import hashlib, numpy as np, pyaclnn
+def strided(a):  # the same values through a non-contiguous view
+    big = np.zeros(a.shape[:-1] + (2 * a.shape[-1] + 1,), a.dtype)
+    big[..., 1::2] = a
+    return big[..., 1::2]
+rng = np.random.default_rng(3)
+h = hashlib.sha256()
+shapes = np.array([[9, 11], [5, 6], [3, 3]], np.int32)
+start = np.array([0, 99, 129], np.int32)
+K = 138
+for C, dt in ((32, np.float32), (32, np.float16), (32, pyaclnn.bfloat16), (16, np.float32), (24, np.float16)):
+    v = rng.standard_normal((2, K, 3, C)).astype(dt)
+    loc = rng.uniform(-0.2, 1.2, (2, 60, 3, 3, 4, 2))
+    loc[:, ::7] = np.round(loc[:, ::7])  # exact borders 0 / 1
+    loc = loc.astype(dt)
+    a = rng.uniform(0, 1, (2, 60, 3, 3, 4)).astype(dt)
+    go = rng.standard_normal((2, 60, 3 * C)).astype(dt)
+    for args in ((v, shapes, start, loc, a, go), tuple(strided(x) for x in (v, shapes, start, loc, a, go))):
+        for r in pyaclnn.multi_scale_deformable_attn_backward(*args):
+            h.update(np.ascontiguousarray(r).tobytes())
+        h.update(pyaclnn.multi_scale_deformable_attn(*args[:5]).tobytes())
+print(h.hexdigest())
+"""
+
+
+def test_simd_variants_give_identical_bytes():
+    """The portable, AVX2 and AVX-512VL owner loops perform the same fp32 operations in the same order."""
+    outs = {cap: run_python(SIMD_VARIANTS, {"PYACLNN_SIMD": cap}) for cap in ("off", "avx2", "")}
+    assert outs["off"] == outs["avx2"] == outs[""]
 
 
 # ---------------------------------------------------------------- PyTorch oracle (mmcv formulation)
