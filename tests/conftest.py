@@ -17,11 +17,17 @@ def torch():
 
 
 @pytest.fixture(scope="session")
-def site_packages(tmp_path_factory):
-    """`make install PREFIX=<tmp>`: the installed tree's python/site-packages (what set_env.sh puts on PYTHONPATH)."""
+def installed_tree(tmp_path_factory):
+    """`make install PREFIX=<tmp>`: a fresh CANN-shaped tree for this test session (whatever build/ holds)."""
     repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     prefix = tmp_path_factory.mktemp("cann")
     subprocess.run(["make", "-s", "-C", repo, "install", f"PREFIX={prefix}"], check=True, capture_output=True)
-    sp = prefix / "python" / "site-packages"
-    assert (sp / "acl" / "__init__.py").exists()
-    return str(sp)
+    return str(prefix)
+
+
+@pytest.fixture(scope="session")
+def site_packages(installed_tree):
+    """The installed tree's python/site-packages (what set_env.sh puts on PYTHONPATH)."""
+    sp = os.path.join(installed_tree, "python", "site-packages")
+    assert os.path.exists(os.path.join(sp, "acl", "__init__.py"))
+    return sp

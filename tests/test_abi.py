@@ -11,7 +11,6 @@ from helpers import REPO
 
 LIB = os.path.join(REPO, "build", "lib", "libpyaclnn.so")
 INC = os.path.join(REPO, "include")
-PREFIX = os.path.join(REPO, "build", "cann")
 
 # Values from SPEC §1.3 / §1.4 (independent of our headers).
 SPEC_VALUES = {
@@ -174,20 +173,21 @@ def test_c_api_smoke(tmp_path):
 
 
 @pytest.mark.parametrize("name", sorted(LIB_SYMBOLS))
-def test_install_tree_library_names(name):
-    path = os.path.join(PREFIX, "lib64", name)
-    assert os.path.exists(path), f"{path} missing: run `make install`"
+def test_install_tree_library_names(name, installed_tree):
+    path = os.path.join(installed_tree, "lib64", name)
+    assert os.path.exists(path), path
     exp = exported(path)
     missing = [s for s in LIB_SYMBOLS[name] if s not in exp]
     assert missing == []
 
 
-def test_install_tree_layout():
+def test_install_tree_layout(installed_tree):
+    prefix = installed_tree
     for d in ("include/acl/acl.h", "include/aclnn/acl_meta.h", "include/aclnn/aclnn_base.h",
               "include/aclnnop/aclnn_util.h", "include/aclnnop/aclnn_avgpool2d_backward.h", "set_env.sh"):
-        assert os.path.exists(os.path.join(PREFIX, d)), d
-    env = subprocess.run(["bash", "-c", f"source {PREFIX}/set_env.sh && env"], capture_output=True, text=True,
+        assert os.path.exists(os.path.join(prefix, d)), d
+    env = subprocess.run(["bash", "-c", f"source {prefix}/set_env.sh && env"], capture_output=True, text=True,
                          check=True).stdout
     for var in ("ASCEND_HOME_PATH", "ASCEND_TOOLKIT_HOME", "LD_LIBRARY_PATH", "ASCEND_OPP_PATH"):
         assert re.search(rf"^{var}=", env, re.M), var
-    assert os.path.realpath(PREFIX) in env
+    assert os.path.realpath(prefix) in env
