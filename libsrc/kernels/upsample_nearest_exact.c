@@ -1,6 +1,7 @@
 /* Nearest-exact 2-D upsampling kernels (see upsample_nearest_exact.h). */
 #include "kernels/upsample_nearest_exact.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/dtype.h"
@@ -110,6 +111,160 @@ static inline int upnx_bf16_store_fast(uint16_t *y, const float *v, int64_t len)
 #else
 static inline int upnx_bf16_load_fast(float *buf, const uint16_t *x, int64_t len) { return 0; }
 static inline int upnx_bf16_store_fast(uint16_t *y, const float *v, int64_t len) { return 0; }
+#endif
+
+/* ---- AVX-512 backward: per 16 gradient-input columns, the W sums of one gradOutput row are two permutes of a
+ * 32-element window (see upnx_wblk) and a masked add; the H sum adds those vectors row by row into a register
+ * that starts at +0. These are exactly the operations of upnx_bwd_row_general (each W range has 1 or 2 columns:
+ * x[lo] or x[lo] + x[lo + 1]; the row totals are added in ascending row order to +0; an empty range adds
+ * nothing, here +0, which changes no value because the accumulator is never -0), so the bytes are identical.
+ * PYACLNN_NO_AVX512=1 in the environment turns the path off (tests compare the two). ---- */
+static int upnx_avx512_state; /* 0 unknown, 1 yes, 2 no */
+
+static int upnx_have_avx512(void) {
+    int s = __atomic_load_n(&upnx_avx512_state, __ATOMIC_RELAXED);
+    if (!s) {
+        const char *e = getenv("PYACLNN_NO_AVX512");
+        int ok = !(e && *e && strcmp(e, "0") != 0);
+#if defined(__x86_64__) && defined(__GNUC__)
+        __builtin_cpu_init();
+        ok = ok && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+             __builtin_cpu_supports("avx512vl") && upnx_have_f16c();
+#else
+        ok = 0;
+#endif
+        s = ok ? 1 : 2;
+        __atomic_store_n(&upnx_avx512_state, s, __ATOMIC_RELAXED);
+    }
+    return s == 1;
+}
+
+int upnx_bwd_blocks(upnx_bwd_plan *p) {
+    p->wb = NULL;
+    const int64_t wi = p->wi;
+    if (wi <= 0 || !upnx_have_avx512()) return 1;
+    for (int64_t j = 0; j < wi; j++)
+        if (p->w_hi[j] - p->w_lo[j] > 2) return 1;
+    const int64_t nb = (wi + 15) / 16;
+    upnx_wblk *wb = calloc((size_t)nb, sizeof(upnx_wblk));
+    if (!wb) return 0;
+    for (int64_t b = 0; b < nb; b++) {
+        upnx_wblk *w = wb + b;
+        const int64_t j0 = 16 * b, j1 = j0 + 16 < wi ? j0 + 16 : wi;
+        const int64_t base = p->w_lo[j0], len = p->w_hi[j1 - 1] - base;
+        if (len > 32) { /* cannot happen (the ranges are adjacent), but then the window would not hold them */
+            free(wb);
+            return 1;
+        }
+        w->base = base;
+        w->lmask = len >= 32 ? 0xffffffffu : (uint32_t)((1u << len) - 1u);
+        for (int64_t j = j0; j < j1; j++) {
+            const int l = (int)(j - j0);
+            const int64_t n = p->w_hi[j] - p->w_lo[j];
+            w->smask |= (uint16_t)(1u << l);
+            if (n >= 1) {
+                w->amask |= (uint16_t)(1u << l);
+                w->ia[l] = (int32_t)(p->w_lo[j] - base);
+            }
+            if (n == 2) {
+                w->bmask |= (uint16_t)(1u << l);
+                w->ib[l] = (int32_t)(p->w_lo[j] + 1 - base);
+            }
+        }
+    }
+    p->wb = wb;
+    return 1;
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#define UPNX_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,avx2,f16c")))
+#define UPNX_AVX512_INLINE static inline __attribute__((always_inline)) UPNX_AVX512
+
+enum { UPNX_K_F32, UPNX_K_F16, UPNX_K_BF16 };
+
+/* The 32-element window at x (element size by kind) as two fp32 vectors; elements outside lmask are 0. */
+UPNX_AVX512_INLINE void upnx_win(int kind, const void *x, uint32_t lmask, __m512 *lo, __m512 *hi) {
+    if (kind == UPNX_K_F32) {
+        *lo = _mm512_maskz_loadu_ps((__mmask16)lmask, x);
+        *hi = _mm512_maskz_loadu_ps((__mmask16)(lmask >> 16), (const float *)x + 16);
+        return;
+    }
+    const __m512i v = _mm512_maskz_loadu_epi16((__mmask32)lmask, x);
+    const __m256i a = _mm512_castsi512_si256(v), b = _mm512_extracti64x4_epi64(v, 1);
+    if (kind == UPNX_K_F16) { /* exact (a signalling NaN is quieted; every value goes through an add later) */
+        *lo = _mm512_cvtph_ps(a);
+        *hi = _mm512_cvtph_ps(b);
+    } else {
+        *lo = _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(a), 16));
+        *hi = _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(b), 16));
+    }
+}
+
+/* 16 results to y (stride 1) under smask, rounded once like acl_f32_to_f16 / acl_f32_to_bf16. */
+UPNX_AVX512_INLINE void upnx_put(int kind, void *y, __mmask16 smask, __m512 v) {
+    if (kind == UPNX_K_F32) {
+        _mm512_mask_storeu_ps(y, smask, v);
+    } else if (kind == UPNX_K_F16) {
+        /* hardware RNE; a NaN here is quiet (it came out of an add), for which F16C keeps the same payload
+         * bits as acl_f32_to_f16 */
+        _mm256_mask_storeu_epi16(y, smask, _mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+    } else {
+        const __m512i x = _mm512_castps_si512(v);
+        const __mmask16 nan =
+            _mm512_cmpgt_epi32_mask(_mm512_and_si512(x, _mm512_set1_epi32(0x7fffffff)), _mm512_set1_epi32(0x7f800000));
+        const __m512i odd = _mm512_and_si512(_mm512_srli_epi32(x, 16), _mm512_set1_epi32(1));
+        __m512i r = _mm512_add_epi32(_mm512_add_epi32(x, _mm512_set1_epi32(0x7fff)), odd);
+        r = _mm512_mask_or_epi32(r, nan, x, _mm512_set1_epi32(0x400000));
+        _mm256_mask_storeu_epi16(y, smask, _mm512_cvtepi32_epi16(_mm512_srli_epi32(r, 16)));
+    }
+}
+
+/* One gradient-input row i: y (stride 1) or, when ys != 1, the fp32 values into acc (returns 0 then). g is the
+ * plane's gradOutput (W stride 1, row stride gsh elements). */
+UPNX_AVX512_INLINE int upnx_bwd_row_simd(int kind, void *y, int64_t ys, const void *g, int64_t gsh, int64_t i,
+                                         const upnx_bwd_plan *p, float *acc) {
+    const int64_t es = kind == UPNX_K_F32 ? 4 : 2;
+    const int64_t r0 = p->h_lo[i], r1 = p->h_hi[i], nb = (p->wi + 15) / 16;
+    const char *gb = (const char *)g;
+    for (int64_t b = 0; b < nb; b++) {
+        const upnx_wblk *w = p->wb + b;
+        const __m512i ia = _mm512_loadu_si512(w->ia), ib = _mm512_loadu_si512(w->ib);
+        __m512 s = _mm512_setzero_ps();
+        for (int64_t r = r0; r < r1; r++) {
+            __m512 lo, hi;
+            upnx_win(kind, gb + (r * gsh + w->base) * es, w->lmask, &lo, &hi);
+            const __m512 a = _mm512_maskz_permutex2var_ps(w->amask, lo, ia, hi);
+            const __m512 c = _mm512_permutex2var_ps(lo, ib, hi);
+            s = _mm512_add_ps(s, _mm512_mask_add_ps(a, w->bmask, a, c));
+        }
+        if (ys == 1)
+            upnx_put(kind, (char *)y + 16 * b * es, w->smask, s);
+        else
+            _mm512_mask_storeu_ps(acc + 16 * b, w->smask, s);
+    }
+    return ys == 1;
+}
+
+static UPNX_AVX512 int upnx_bwd_row_simd_f32(float *y, int64_t ys, const float *g, int64_t gsh, int64_t i,
+                                             const upnx_bwd_plan *p, float *acc) {
+    return upnx_bwd_row_simd(UPNX_K_F32, y, ys, g, gsh, i, p, acc);
+}
+static UPNX_AVX512 int upnx_bwd_row_simd_f16(uint16_t *y, int64_t ys, const uint16_t *g, int64_t gsh, int64_t i,
+                                             const upnx_bwd_plan *p, float *acc) {
+    return upnx_bwd_row_simd(UPNX_K_F16, y, ys, g, gsh, i, p, acc);
+}
+static UPNX_AVX512 int upnx_bwd_row_simd_bf16(uint16_t *y, int64_t ys, const uint16_t *g, int64_t gsh, int64_t i,
+                                              const upnx_bwd_plan *p, float *acc) {
+    return upnx_bwd_row_simd(UPNX_K_BF16, y, ys, g, gsh, i, p, acc);
+}
+#else
+/* never called: p->wb stays NULL without AVX-512 */
+static int upnx_bwd_row_simd_f32(float *y, int64_t ys, const float *g, int64_t gsh, int64_t i,
+                                 const upnx_bwd_plan *p, float *acc) { return 0; }
+static int upnx_bwd_row_simd_f16(uint16_t *y, int64_t ys, const uint16_t *g, int64_t gsh, int64_t i,
+                                 const upnx_bwd_plan *p, float *acc) { return 0; }
+static int upnx_bwd_row_simd_bf16(uint16_t *y, int64_t ys, const uint16_t *g, int64_t gsh, int64_t i,
+                                  const upnx_bwd_plan *p, float *acc) { return 0; }
 #endif
 
 #define UPNX_LOAD_FAST(buf, x, len) 0

@@ -7,6 +7,17 @@
 #include <stdint.h>
 #include "meta/meta.h"
 
+/* A block of 16 consecutive gradient-input columns [j0, j0 + 16) whose W ranges hold at most 2 columns each,
+ * all inside the window [base, base + 32) of a gradOutput row (SIMD path, see upnx_bwd_blocks). Lane l sums
+ * window elements ia[l] and (when bit l of bmask is set) ib[l]; a lane whose range is empty (bit l of amask clear)
+ * contributes +0. Window elements t with bit t of lmask set are loaded; lanes with bit l of smask are stored. */
+typedef struct {
+    int32_t ia[16], ib[16];
+    int64_t base;
+    uint32_t lmask;
+    uint16_t amask, bmask, smask;
+} upnx_wblk;
+
 /* Backward plan. For gradient-input row i the gradOutput rows [h_lo[i], h_hi[i]) are summed, for column j the
  * columns [w_lo[j], w_hi[j]). hk/wk > 0 when the ranges are uniform blocks [k*i, k*i + k) (fast paths). */
 typedef struct {
@@ -16,6 +27,9 @@ typedef struct {
     /* When every W range has at most 2 columns (and wk is 0): the columns summed for j are i0[j] and i1[j], a
      * missing one being w_hi[wi - 1] (where the kernel puts a -0.0 pad). NULL otherwise. In the same allocation. */
     int32_t *w_i0, *w_i1;
+    /* The W blocks of the SIMD path (ceil(wi / 16) of them), or NULL when some W range is longer than 2 or the
+     * CPU lacks AVX-512. Own allocation. */
+    upnx_wblk *wb;
 } upnx_bwd_plan;
 
 /* Forward plan: out[.., y, x] = in[.., h_src[y], w_src[x]]. wk == 2 when w_src[x] == x / 2 for all x. */
@@ -29,6 +43,9 @@ typedef struct {
 /* Backward per dtype. g and o are (N, C, Ho, Wo) / (N, C, Hi, Wi) views; scratch holds
  * upnx_bwd_scratch_floats(p) floats per thread for acl_max_threads() threads. */
 int64_t upnx_bwd_scratch_floats(const upnx_bwd_plan *p);
+/* Builds p->wb from the W tables when the SIMD path applies (leaves it NULL otherwise). Returns 0 when out of
+ * memory, else 1. Free p->wb with free(). */
+int upnx_bwd_blocks(upnx_bwd_plan *p);
 void upnx_bwd_f32(const acl_view *g, const acl_view *o, const upnx_bwd_plan *p, float *scratch);
 void upnx_bwd_f16(const acl_view *g, const acl_view *o, const upnx_bwd_plan *p, float *scratch);
 void upnx_bwd_bf16(const acl_view *g, const acl_view *o, const upnx_bwd_plan *p, float *scratch);
