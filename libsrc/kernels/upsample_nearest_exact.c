@@ -295,6 +295,84 @@ static int upnx_bwd_row_simd_bf16(uint16_t *y, int64_t ys, const uint16_t *g, in
 
 /* ---- forward: a gather of raw elements (bit-exact for every dtype of the same width) ---- */
 
+static int upnx_have_avx512_vbmi(void) {
+#if defined(__x86_64__) && defined(__GNUC__)
+    return upnx_have_avx512() && __builtin_cpu_supports("avx512vbmi");
+#else
+    return 0;
+#endif
+}
+
+int upnx_fwd_blocks(upnx_fwd_plan *p, int64_t es) {
+    p->fb = NULL;
+    p->fb_es = es;
+    if (p->wo <= 0 || (es != 1 && es != 2 && es != 4)) return 1;
+    if (!(es == 1 ? upnx_have_avx512_vbmi() : upnx_have_avx512())) return 1;
+    const int64_t wo = p->wo, lanes = 64 / es;
+    const size_t nb = (size_t)((wo + lanes - 1) / lanes);
+    for (size_t b = 0; b < nb; b++) { /* sources ascend: each window is [src[j0], src[j_last]] */
+        const int64_t j0 = b * lanes, j1 = j0 + lanes < wo ? j0 + lanes : wo;
+        if (p->w_src[j1 - 1] - p->w_src[j0] >= 2 * lanes) return 1;
+    }
+    upnx_fblk *fb = calloc(nb, sizeof(upnx_fblk));
+    if (!fb) return 0;
+    for (size_t b = 0; b < nb; b++) {
+        upnx_fblk *f = fb + b;
+        const int64_t j0 = b * lanes, j1 = j0 + lanes < wo ? j0 + lanes : wo;
+        const int64_t base = p->w_src[j0], len = p->w_src[j1 - 1] - base + 1;
+        f->base = base;
+        for (int64_t t = 0; t < len; t++) {
+            if (t < lanes)
+                f->lmask0 |= 1ull << t;
+            else
+                f->lmask1 |= 1ull << (t - lanes);
+        }
+        for (int64_t j = j0; j < j1; j++) {
+            const int64_t l = j - j0, v = p->w_src[j] - base;
+            f->smask |= 1ull << l;
+            if (es == 4) {
+                const int32_t w = (int32_t)v;
+                memcpy(f->idx + 4 * l, &w, 4);
+            } else if (es == 2) {
+                const int16_t w = (int16_t)v;
+                memcpy(f->idx + 2 * l, &w, 2);
+            } else {
+                f->idx[l] = (uint8_t)v;
+            }
+        }
+    }
+    p->fb = fb;
+    return 1;
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+/* One output row (stride 1) from one input row (stride 1): two masked loads and a two-vector permute per block. */
+static __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi"))) void
+upnx_fwd_row_simd(char *y, const char *x, const upnx_fwd_plan *p) {
+    const int64_t es = p->fb_es, lanes = 64 / es, nb = (p->wo + lanes - 1) / lanes;
+    for (int64_t b = 0; b < nb; b++) {
+        const upnx_fblk *f = p->fb + b;
+        const char *s = x + f->base * es;
+        const __m512i idx = _mm512_loadu_si512(f->idx);
+        if (es == 4) {
+            const __m512i lo = _mm512_maskz_loadu_epi32((__mmask16)f->lmask0, s);
+            const __m512i hi = _mm512_maskz_loadu_epi32((__mmask16)f->lmask1, s + 64);
+            _mm512_mask_storeu_epi32(y + b * 64, (__mmask16)f->smask, _mm512_permutex2var_epi32(lo, idx, hi));
+        } else if (es == 2) {
+            const __m512i lo = _mm512_maskz_loadu_epi16((__mmask32)f->lmask0, s);
+            const __m512i hi = _mm512_maskz_loadu_epi16((__mmask32)f->lmask1, s + 64);
+            _mm512_mask_storeu_epi16(y + b * 64, (__mmask32)f->smask, _mm512_permutex2var_epi16(lo, idx, hi));
+        } else {
+            const __m512i lo = _mm512_maskz_loadu_epi8((__mmask64)f->lmask0, s);
+            const __m512i hi = _mm512_maskz_loadu_epi8((__mmask64)f->lmask1, s + 64);
+            _mm512_mask_storeu_epi8(y + b * 64, (__mmask64)f->smask, _mm512_permutex2var_epi8(lo, idx, hi));
+        }
+    }
+}
+#else
+static void upnx_fwd_row_simd(char *y, const char *x, const upnx_fwd_plan *p) {}
+#endif
+
 #define UPNX_GATHER_ROW(T)                                                                                   \
     static void upnx_gather_row_##T(T *y, int64_t ys, const T *x, int64_t xs, const upnx_fwd_plan *p) {     \
         const int64_t wo = p->wo;                                                                            \
@@ -330,6 +408,7 @@ void upnx_fwd_gather(const acl_view *xv, const acl_view *yv, const upnx_fwd_plan
     const int64_t y0 = yv->strides[0], y1 = yv->strides[1], y2 = yv->strides[2], y3 = yv->strides[3];
     /* a row may be copied from the previous output row when both are dense and disjoint */
     const int reuse = y3 == 1 && y2 >= wo;
+    const int simd = p->fb != NULL && x3 == 1 && y3 == 1 && (int64_t)es == p->fb_es;
 #pragma omp parallel if (acl_parallel_worth(rows * wo))
     {
         /* a fixed contiguous block of rows per thread; results do not depend on the partition */
@@ -346,6 +425,10 @@ void upnx_fwd_gather(const acl_view *xv, const acl_view *yv, const upnx_fwd_plan
             const int64_t yoff = n * y0 + c * y1 + yr * y2;
             if (reuse && q > q0 && yr > 0 && p->h_src[yr] == p->h_src[yr - 1]) {
                 memcpy(yv->base + yoff * (int64_t)es, yv->base + (yoff - y2) * (int64_t)es, (size_t)wo * es);
+                continue;
+            }
+            if (simd) {
+                upnx_fwd_row_simd(yv->base + yoff * (int64_t)es, xv->base + xoff * (int64_t)es, p);
                 continue;
             }
             switch (es) {

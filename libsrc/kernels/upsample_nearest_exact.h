@@ -32,12 +32,25 @@ typedef struct {
     upnx_wblk *wb;
 } upnx_bwd_plan;
 
+/* A block of one 64-byte vector of output elements [j0, j0 + 64 / es) of the forward's SIMD path: lane l is
+ * element idx[l] (an int32, int16 or int8 lane index by element size) of the two vectors loaded at base
+ * (lanes of lmask0) and base + 64 / es (lanes of lmask1); lanes of smask are stored. */
+typedef struct {
+    uint8_t idx[64];
+    int64_t base;
+    uint64_t lmask0, lmask1, smask;
+} upnx_fblk;
+
 /* Forward plan: out[.., y, x] = in[.., h_src[y], w_src[x]]. wk == 2 when w_src[x] == x / 2 for all x. */
 typedef struct {
     int64_t n, c, hi, wi, ho, wo;
     int64_t *h_src, *w_src; /* one allocation, h_src owns it */
     int64_t wk;
     int nhwc; /* views are (N, H, W, C) instead of (N, C, H, W) */
+    /* The SIMD path's blocks (ceil(wo * es / 64) of them) for elements of es bytes, or NULL (a source window
+     * wider than two vectors, or no AVX-512). Own allocation. */
+    upnx_fblk *fb;
+    int64_t fb_es;
 } upnx_fwd_plan;
 
 /* Backward per dtype. g and o are (N, C, Ho, Wo) / (N, C, Hi, Wi) views; scratch holds
@@ -53,5 +66,8 @@ void upnx_bwd_bf16(const acl_view *g, const acl_view *o, const upnx_bwd_plan *p,
 /* Forward: a bit-exact gather of elements of 1, 2 or 4 bytes. x and y are in canonical (N, C, H, W) order
  * (the op permutes NHWC views before calling). */
 void upnx_fwd_gather(const acl_view *x, const acl_view *y, const upnx_fwd_plan *p);
+/* Builds p->fb for elements of es bytes when the SIMD path applies (leaves it NULL otherwise). Returns 0 when
+ * out of memory, else 1. Free p->fb with free(). */
+int upnx_fwd_blocks(upnx_fwd_plan *p, int64_t es);
 
 #endif
