@@ -139,9 +139,10 @@ static int upnx_have_avx512(void) {
     return s == 1;
 }
 
-int upnx_bwd_blocks(upnx_bwd_plan *p) {
+int upnx_bwd_blocks(upnx_bwd_plan *p, int64_t es) {
     p->wb = NULL;
     const int64_t wi = p->wi;
+    p->nt = p->n * p->c * (p->ho * p->wo + p->hi * wi) * es >= UPNX_NT_BYTES;
     if (wi <= 0 || !upnx_have_avx512()) return 1;
     for (int64_t j = 0; j < wi; j++)
         if (p->w_hi[j] - p->w_lo[j] > 2) return 1;
@@ -176,6 +177,13 @@ int upnx_bwd_blocks(upnx_bwd_plan *p) {
     return 1;
 }
 
+/* Orders the non-temporal stores of the calling thread before what follows (the end of the parallel region). */
+static inline void upnx_store_fence(int nt) {
+#if defined(__x86_64__) && defined(__GNUC__)
+    if (nt) _mm_sfence();
+#endif
+}
+
 #if defined(__x86_64__) && defined(__GNUC__)
 #define UPNX_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,avx2,f16c")))
 #define UPNX_AVX512_INLINE static inline __attribute__((always_inline)) UPNX_AVX512
@@ -201,13 +209,19 @@ UPNX_AVX512_INLINE void upnx_win(int kind, const void *x, uint32_t lmask, __m512
 }
 
 /* 16 results to y (stride 1) under smask, rounded once like acl_f32_to_f16 / acl_f32_to_bf16. */
-UPNX_AVX512_INLINE void upnx_put(int kind, void *y, __mmask16 smask, __m512 v) {
+UPNX_AVX512_INLINE void upnx_put(int kind, void *y, __mmask16 smask, __m512 v, int nt) {
     if (kind == UPNX_K_F32) {
-        _mm512_mask_storeu_ps(y, smask, v);
-    } else if (kind == UPNX_K_F16) {
+        if (nt && smask == 0xffff && ((uintptr_t)y & 63) == 0)
+            _mm512_stream_ps(y, v);
+        else
+            _mm512_mask_storeu_ps(y, smask, v);
+        return;
+    }
+    __m256i h;
+    if (kind == UPNX_K_F16) {
         /* hardware RNE; a NaN here is quiet (it came out of an add), for which F16C keeps the same payload
          * bits as acl_f32_to_f16 */
-        _mm256_mask_storeu_epi16(y, smask, _mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+        h = _mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
     } else {
         const __m512i x = _mm512_castps_si512(v);
         const __mmask16 nan =
@@ -215,8 +229,12 @@ UPNX_AVX512_INLINE void upnx_put(int kind, void *y, __mmask16 smask, __m512 v) {
         const __m512i odd = _mm512_and_si512(_mm512_srli_epi32(x, 16), _mm512_set1_epi32(1));
         __m512i r = _mm512_add_epi32(_mm512_add_epi32(x, _mm512_set1_epi32(0x7fff)), odd);
         r = _mm512_mask_or_epi32(r, nan, x, _mm512_set1_epi32(0x400000));
-        _mm256_mask_storeu_epi16(y, smask, _mm512_cvtepi32_epi16(_mm512_srli_epi32(r, 16)));
+        h = _mm512_cvtepi32_epi16(_mm512_srli_epi32(r, 16));
     }
+    if (nt && smask == 0xffff && ((uintptr_t)y & 31) == 0) /* two consecutive blocks fill a line */
+        _mm256_stream_si256(y, h);
+    else
+        _mm256_mask_storeu_epi16(y, smask, h);
 }
 
 /* One gradient-input row i: y (stride 1) or, when ys != 1, the fp32 values into acc (returns 0 then). g is the
@@ -238,7 +256,7 @@ UPNX_AVX512_INLINE int upnx_bwd_row_simd(int kind, void *y, int64_t ys, const vo
             s = _mm512_add_ps(s, _mm512_mask_add_ps(a, w->bmask, a, c));
         }
         if (ys == 1)
-            upnx_put(kind, (char *)y + 16 * b * es, w->smask, s);
+            upnx_put(kind, (char *)y + 16 * b * es, w->smask, s, p->nt);
         else
             _mm512_mask_storeu_ps(acc + 16 * b, w->smask, s);
     }
@@ -306,6 +324,7 @@ static int upnx_have_avx512_vbmi(void) {
 int upnx_fwd_blocks(upnx_fwd_plan *p, int64_t es) {
     p->fb = NULL;
     p->fb_es = es;
+    p->nt = p->n * p->c * (p->ho * p->wo + p->hi * p->wi) * es >= UPNX_NT_BYTES;
     if (p->wo <= 0 || (es != 1 && es != 2 && es != 4)) return 1;
     if (!(es == 1 ? upnx_have_avx512_vbmi() : upnx_have_avx512())) return 1;
     const int64_t wo = p->wo, lanes = 64 / es;
@@ -346,31 +365,44 @@ int upnx_fwd_blocks(upnx_fwd_plan *p, int64_t es) {
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
-/* One output row (stride 1) from one input row (stride 1): two masked loads and a two-vector permute per block. */
+/* One output row (stride 1) from one input row (stride 1): two masked loads and a two-vector permute per block;
+ * whole aligned blocks are streamed past the caches when p->nt. */
 static __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi"))) void
 upnx_fwd_row_simd(char *y, const char *x, const upnx_fwd_plan *p) {
     const int64_t es = p->fb_es, lanes = 64 / es, nb = (p->wo + lanes - 1) / lanes;
+    const uint64_t full = es == 1 ? ~0ull : (1ull << lanes) - 1;
     for (int64_t b = 0; b < nb; b++) {
         const upnx_fblk *f = p->fb + b;
         const char *s = x + f->base * es;
+        char *d = y + b * 64;
         const __m512i idx = _mm512_loadu_si512(f->idx);
+        __m512i v;
         if (es == 4) {
             const __m512i lo = _mm512_maskz_loadu_epi32((__mmask16)f->lmask0, s);
             const __m512i hi = _mm512_maskz_loadu_epi32((__mmask16)f->lmask1, s + 64);
-            _mm512_mask_storeu_epi32(y + b * 64, (__mmask16)f->smask, _mm512_permutex2var_epi32(lo, idx, hi));
+            v = _mm512_permutex2var_epi32(lo, idx, hi);
         } else if (es == 2) {
             const __m512i lo = _mm512_maskz_loadu_epi16((__mmask32)f->lmask0, s);
             const __m512i hi = _mm512_maskz_loadu_epi16((__mmask32)f->lmask1, s + 64);
-            _mm512_mask_storeu_epi16(y + b * 64, (__mmask32)f->smask, _mm512_permutex2var_epi16(lo, idx, hi));
+            v = _mm512_permutex2var_epi16(lo, idx, hi);
         } else {
             const __m512i lo = _mm512_maskz_loadu_epi8((__mmask64)f->lmask0, s);
             const __m512i hi = _mm512_maskz_loadu_epi8((__mmask64)f->lmask1, s + 64);
-            _mm512_mask_storeu_epi8(y + b * 64, (__mmask64)f->smask, _mm512_permutex2var_epi8(lo, idx, hi));
+            v = _mm512_permutex2var_epi8(lo, idx, hi);
         }
+        if (p->nt && f->smask == full && ((uintptr_t)d & 63) == 0)
+            _mm512_stream_si512((void *)d, v);
+        else if (es == 4)
+            _mm512_mask_storeu_epi32(d, (__mmask16)f->smask, v);
+        else if (es == 2)
+            _mm512_mask_storeu_epi16(d, (__mmask32)f->smask, v);
+        else
+            _mm512_mask_storeu_epi8(d, (__mmask64)f->smask, v);
     }
 }
 #else
-static void upnx_fwd_row_simd(char *y, const char *x, const upnx_fwd_plan *p) {}
+static void upnx_fwd_row_simd(char *y, const char *x, const upnx_fwd_plan *p) {
+    const int nt = p->nt;}
 #endif
 
 #define UPNX_GATHER_ROW(T)                                                                                   \
@@ -423,7 +455,7 @@ void upnx_fwd_gather(const acl_view *xv, const acl_view *yv, const upnx_fwd_plan
             const int64_t n = plane / C, c = plane - n * C;
             const int64_t xoff = n * x0 + c * x1 + p->h_src[yr] * x2;
             const int64_t yoff = n * y0 + c * y1 + yr * y2;
-            if (reuse && q > q0 && yr > 0 && p->h_src[yr] == p->h_src[yr - 1]) {
+            if (reuse && !(simd && p->nt) && q > q0 && yr > 0 && p->h_src[yr] == p->h_src[yr - 1]) {
                 memcpy(yv->base + yoff * (int64_t)es, yv->base + (yoff - y2) * (int64_t)es, (size_t)wo * es);
                 continue;
             }
@@ -443,5 +475,6 @@ void upnx_fwd_gather(const acl_view *xv, const acl_view *yv, const upnx_fwd_plan
                 break;
             }
         }
+        upnx_store_fence(simd && p->nt);
     }
 }

@@ -18,6 +18,12 @@ typedef struct {
     uint16_t amask, bmask, smask;
 } upnx_wblk;
 
+/* When an op moves at least this many bytes (read + written), its SIMD path writes whole aligned 64-byte
+ * lines with non-temporal stores: an output that size would not stay in the 2 MiB L2 anyway, and streaming it
+ * saves the read-for-ownership of every line and keeps the input's lines in L3. Measured on the bench shapes
+ * (8x64 planes, 13-40 MiB): 10-25% faster with the caches evicted before each call, never slower warm. */
+#define UPNX_NT_BYTES ((int64_t)16 << 20)
+
 /* Backward plan. For gradient-input row i the gradOutput rows [h_lo[i], h_hi[i]) are summed, for column j the
  * columns [w_lo[j], w_hi[j]). hk/wk > 0 when the ranges are uniform blocks [k*i, k*i + k) (fast paths). */
 typedef struct {
@@ -30,6 +36,7 @@ typedef struct {
     /* The W blocks of the SIMD path (ceil(wi / 16) of them), or NULL when some W range is longer than 2 or the
      * CPU lacks AVX-512. Own allocation. */
     upnx_wblk *wb;
+    int nt; /* the SIMD path writes whole aligned vectors with non-temporal stores (see UPNX_NT_BYTES) */
 } upnx_bwd_plan;
 
 /* A block of one 64-byte vector of output elements [j0, j0 + 64 / es) of the forward's SIMD path: lane l is
@@ -51,14 +58,15 @@ typedef struct {
      * wider than two vectors, or no AVX-512). Own allocation. */
     upnx_fblk *fb;
     int64_t fb_es;
+    int nt; /* the SIMD path writes whole aligned vectors with non-temporal stores (see UPNX_NT_BYTES) */
 } upnx_fwd_plan;
 
 /* Backward per dtype. g and o are (N, C, Ho, Wo) / (N, C, Hi, Wi) views; scratch holds
  * upnx_bwd_scratch_floats(p) floats per thread for acl_max_threads() threads. */
 int64_t upnx_bwd_scratch_floats(const upnx_bwd_plan *p);
-/* Builds p->wb from the W tables when the SIMD path applies (leaves it NULL otherwise). Returns 0 when out of
- * memory, else 1. Free p->wb with free(). */
-int upnx_bwd_blocks(upnx_bwd_plan *p);
+/* Builds p->wb from the W tables when the SIMD path applies (leaves it NULL otherwise) and sets p->nt for
+ * elements of es bytes. Returns 0 when out of memory, else 1. Free p->wb with free(). */
+int upnx_bwd_blocks(upnx_bwd_plan *p, int64_t es);
 void upnx_bwd_f32(const acl_view *g, const acl_view *o, const upnx_bwd_plan *p, float *scratch);
 void upnx_bwd_f16(const acl_view *g, const acl_view *o, const upnx_bwd_plan *p, float *scratch);
 void upnx_bwd_bf16(const acl_view *g, const acl_view *o, const upnx_bwd_plan *p, float *scratch);
@@ -66,8 +74,8 @@ void upnx_bwd_bf16(const acl_view *g, const acl_view *o, const upnx_bwd_plan *p,
 /* Forward: a bit-exact gather of elements of 1, 2 or 4 bytes. x and y are in canonical (N, C, H, W) order
  * (the op permutes NHWC views before calling). */
 void upnx_fwd_gather(const acl_view *x, const acl_view *y, const upnx_fwd_plan *p);
-/* Builds p->fb for elements of es bytes when the SIMD path applies (leaves it NULL otherwise). Returns 0 when
- * out of memory, else 1. Free p->fb with free(). */
+/* Builds p->fb for elements of es bytes when the SIMD path applies (leaves it NULL otherwise) and sets p->nt.
+ * Returns 0 when out of memory, else 1. Free p->fb with free(). */
 int upnx_fwd_blocks(upnx_fwd_plan *p, int64_t es);
 
 #endif

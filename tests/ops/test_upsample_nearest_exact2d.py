@@ -280,3 +280,20 @@ print(h.hexdigest())
 """
     from helpers import run_python
     assert run_python(code) == run_python(code, {"PYACLNN_NO_AVX512": "1"})
+
+
+@pytest.mark.parametrize("dtype", FWD_DTYPES, ids=FWD_IDS)
+def test_large_streaming_stores(dtype):
+    """At least 16 MiB moved: whole aligned output vectors are written with non-temporal stores (and duplicated
+    rows recomputed instead of copied); padded output rows make some blocks unaligned."""
+    from reference.upsample import kernel_src_index
+    nc = {1: 1280, 2: 640, 4: 320}[dtype.itemsize]
+    n, c, hi, wi, ho, wo = 2, nc // 2, 64, 64, 96, 96
+    x = _data((n, c, hi, wi), dtype)
+    hs = [kernel_src_index(d, hi, ho, 0.0) for d in range(ho)]
+    ws = [kernel_src_index(d, wi, wo, 0.0) for d in range(wo)]
+    want = np.ascontiguousarray(x[:, :, hs][:, :, :, ws])
+    np.testing.assert_array_equal(pyaclnn.upsample_nearest_exact2d(x, (ho, wo)).view(np.uint8), want.view(np.uint8))
+    out = _padded(np.zeros((n, c, ho, wo), dtype), lead=2, pad=4)
+    pyaclnn.upsample_nearest_exact2d(x, (ho, wo), out=out)
+    np.testing.assert_array_equal(np.ascontiguousarray(out).view(np.uint8), want.view(np.uint8))

@@ -397,3 +397,25 @@ print(h.hexdigest())
     fast = run_python(code)
     assert fast == run_python(code, {"PYACLNN_NO_AVX512": "1"})
     assert fast == run_python(code, {"OMP_NUM_THREADS": "3"})
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
+def test_large_streaming_stores(dtype):
+    """At least UPNX_NT_BYTES (16 MiB) moved: whole aligned output vectors are written with non-temporal stores;
+    padded output rows make some blocks unaligned (regular stores), and the results must not change."""
+    nc = 320 if dtype.itemsize == 4 else 640
+    n, c, ho, wo, hi, wi = 2, nc // 2, 96, 96, 64, 64
+    g = RNG.standard_normal((n, c, ho, wo)).astype(dtype)
+    ref = rounded(upsample_backward(g, (hi, wi)), dtype)
+    got = pyaclnn.upsample_nearest_exact2d_backward(g, (ho, wo), (n, c, hi, wi))
+    assert_close(got, ref, dtype)
+    out = _row_strided(np.zeros((n, c, hi, wi), dtype), pad=3)
+    pyaclnn.upsample_nearest_exact2d_backward(g, (ho, wo), (n, c, hi, wi), out=out)
+    np.testing.assert_array_equal(np.ascontiguousarray(out), got)
+    code = f"""
+import hashlib, numpy as np, pyaclnn
+g = np.random.default_rng(1).standard_normal(({n}, {c}, {ho}, {wo})).astype(np.dtype("{dtype.name}") if "{dtype.name}" != "bfloat16" else pyaclnn.bfloat16)
+print(hashlib.sha256(pyaclnn.upsample_nearest_exact2d_backward(g, ({ho}, {wo}), ({n}, {c}, {hi}, {wi})).tobytes()).hexdigest())
+"""
+    from helpers import run_python
+    assert run_python(code) == run_python(code, {"PYACLNN_NO_AVX512": "1"})
