@@ -25,6 +25,31 @@ def timeit(fn, min_time=0.25, repeat=5):
     return float(np.median(samples))
 
 
+def timeit_cold(fn, repeat=15):
+    """Median seconds of single calls, each after evict_caches() (its operands come from memory, not L3)."""
+    fn()
+    samples = []
+    for _ in range(repeat):
+        evict_caches()
+        t0 = time.perf_counter()
+        fn()
+        samples.append(time.perf_counter() - t0)
+    return float(np.median(samples))
+
+
+_FLUSH = None
+
+
+def evict_caches():
+    """Reads a buffer 3x the 32 MiB L3, so no operand of the next call is still cached. Reading (not writing)
+    leaves clean lines behind: evicting them costs the timed call nothing, and the dirty lines of the previous
+    call are written back here."""
+    global _FLUSH
+    if _FLUSH is None:
+        _FLUSH = np.ones((96 << 20) // 8, np.float64)
+    return float(_FLUSH.sum())
+
+
 _BW = None
 
 

@@ -7,6 +7,7 @@
 #include "common/parallel.h"
 #include "common/shape.h"
 #include "kernels/avg_pool2d.h"
+#include "common/cpu.h"
 #include "kernels/f16_rows.h"
 
 __extension__ typedef __int128 i128; /* window maths on caller-controlled attributes never overflows */
@@ -97,10 +98,7 @@ static pthread_once_t g_f16_once = PTHREAD_ONCE_INIT;
 static bool g_have_f16c; /* rows of fp16 results are converted with F16C (bit-identical, see f16_rows.h) */
 static void build_f16_table(void) {
     for (uint32_t h = 0; h < 65536; h++) g_f16_to_f32[h] = acl_f16_to_f32((uint16_t)h);
-#ifdef ACL_F16_ROWS_F16C
-    __builtin_cpu_init();
-    g_have_f16c = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c");
-#endif
+    g_have_f16c = acl_simd_level() >= ACL_SIMD_AVX2;
 }
 
 static void store_f16_row(uint16_t *dst, const float *src, int64_t n) {

@@ -6,6 +6,7 @@
 #include "aclnn/aclnn_base.h"
 #include "common/parallel.h"
 #include "kernels/dtype_io.h"
+#include "common/cpu.h"
 #include "kernels/f16_rows.h"
 #include "kernels/grid_sampler.h"
 
@@ -28,20 +29,12 @@ static bool gs_is_contig(const acl_view *v) {
 #endif
 
 /* ---- contiguous row conversions storage type <-> compute type (the planar path's plane copies) ---- */
-static int g_gs_f16c; /* 0 unknown, 1 F16C usable, 2 not */
-
 static bool gs_have_f16c(void) {
-    int s = __atomic_load_n(&g_gs_f16c, __ATOMIC_RELAXED);
-    if (!s) {
 #ifdef ACL_F16_ROWS_F16C
-        __builtin_cpu_init();
-        s = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c") ? 1 : 2;
+    return acl_simd_level() >= ACL_SIMD_AVX2;
 #else
-        s = 2;
+    return false;
 #endif
-        __atomic_store_n(&g_gs_f16c, s, __ATOMIC_RELAXED);
-    }
-    return s == 1;
 }
 
 #ifdef ACL_F16_ROWS_F16C

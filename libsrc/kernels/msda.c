@@ -12,6 +12,7 @@
 #include "common/dtype.h"
 #include "common/parallel.h"
 #include "common/status.h"
+#include "common/cpu.h"
 #include "kernels/f16_rows.h"
 #include "kernels/msda.h"
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -834,20 +835,9 @@ static void run_owners(const msda_problem *p, const msda_scratch *s, owner_fn fn
     }
 }
 
-/* 0 portable, 1 AVX2, 2 AVX2 with AVX-512VL registers: the best the CPU has, capped by PYACLNN_SIMD ("off" or
- * "avx2"; for tests showing that every variant gives the same bytes). */
+/* the owner-loop variant: 0 portable, 1 AVX2, 2 AVX2 with the AVX-512VL register file (common/cpu.h) */
 #ifdef MSDA_HAVE_AVX2
-static int msda_isa(void) {
-    int isa = 0;
-    if (__builtin_cpu_supports("avx2")) isa = 1;
-    if (isa && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("avx512dq"))
-        isa = 2;
-    const char *cap = getenv("PYACLNN_SIMD");
-    if (cap && strcmp(cap, "off") == 0) isa = 0;
-    if (cap && strcmp(cap, "avx2") == 0 && isa > 1) isa = 1;
-    return isa;
-}
+static int msda_isa(void) { return acl_simd_level(); }
 #endif
 
 void msda_backward(const msda_problem *p, const msda_scratch *s) {

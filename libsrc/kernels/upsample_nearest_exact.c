@@ -1,8 +1,10 @@
 /* Nearest-exact 2-D upsampling kernels (see upsample_nearest_exact.h). */
 #include "kernels/upsample_nearest_exact.h"
 
+#include <stdlib.h>
 #include <string.h>
 
+#include "common/cpu.h"
 #include "common/dtype.h"
 #include "common/parallel.h"
 
@@ -25,21 +27,9 @@ int64_t upnx_bwd_scratch_floats(const upnx_bwd_plan *p) {
  * quieting of a signalling NaN on load, is invisible because every loaded value goes through an fp32 addition
  * (which quiets it) before it is stored. ---- */
 #if defined(__x86_64__) && defined(__GNUC__)
-#include <cpuid.h>
 #include <immintrin.h>
 
-static int upnx_f16c_state; /* 0 unknown, 1 yes, 2 no */
-
-static int upnx_have_f16c(void) {
-    int s = __atomic_load_n(&upnx_f16c_state, __ATOMIC_RELAXED);
-    if (!s) {
-        unsigned a, b, c, d;
-        int ok = __get_cpuid(1, &a, &b, &c, &d) && (c & bit_F16C) && __builtin_cpu_supports("avx");
-        s = ok ? 1 : 2;
-        __atomic_store_n(&upnx_f16c_state, s, __ATOMIC_RELAXED);
-    }
-    return s == 1;
-}
+static int upnx_have_f16c(void) { return acl_simd_level() >= ACL_SIMD_AVX2; }
 
 __attribute__((target("avx,f16c"))) static void upnx_f16c_load(float *buf, const uint16_t *x, int64_t len) {
     int64_t t = 0;
@@ -112,6 +102,160 @@ static inline int upnx_bf16_load_fast(float *buf, const uint16_t *x, int64_t len
 static inline int upnx_bf16_store_fast(uint16_t *y, const float *v, int64_t len) { return 0; }
 #endif
 
+/* ---- AVX-512 backward: per 16 gradient-input columns, the W sums of one gradOutput row are two permutes of a
+ * 32-element window (see upnx_wblk) and a masked add; the H sum adds those vectors row by row into a register
+ * that starts at +0. These are exactly the operations of upnx_bwd_row_general (each W range has 1 or 2 columns:
+ * x[lo] or x[lo] + x[lo + 1]; the row totals are added in ascending row order to +0; an empty range adds
+ * nothing, here +0, which changes no value because the accumulator is never -0), so the bytes are identical.
+ * PYACLNN_SIMD=avx2 (or off) in the environment turns the path off (tests compare the two). ---- */
+static int upnx_have_avx512(void) { return acl_simd_level() >= ACL_SIMD_AVX512; }
+
+int upnx_bwd_blocks(upnx_bwd_plan *p, int64_t es) {
+    p->wb = NULL;
+    const int64_t wi = p->wi;
+    p->nt = p->n * p->c * (p->ho * p->wo + p->hi * wi) * es >= UPNX_NT_BYTES;
+    if (wi <= 0 || !upnx_have_avx512()) return 1;
+    for (int64_t j = 0; j < wi; j++)
+        if (p->w_hi[j] - p->w_lo[j] > 2) return 1;
+    const int64_t nb = (wi + 15) / 16;
+    upnx_wblk *wb = calloc((size_t)nb, sizeof(upnx_wblk));
+    if (!wb) return 0;
+    for (int64_t b = 0; b < nb; b++) {
+        upnx_wblk *w = wb + b;
+        const int64_t j0 = 16 * b, j1 = j0 + 16 < wi ? j0 + 16 : wi;
+        const int64_t base = p->w_lo[j0], len = p->w_hi[j1 - 1] - base;
+        if (len > 32) { /* cannot happen (the ranges are adjacent), but then the window would not hold them */
+            free(wb);
+            return 1;
+        }
+        w->base = base;
+        w->lmask = len >= 32 ? 0xffffffffu : (uint32_t)((1u << len) - 1u);
+        for (int64_t j = j0; j < j1; j++) {
+            const int l = (int)(j - j0);
+            const int64_t n = p->w_hi[j] - p->w_lo[j];
+            w->smask |= (uint16_t)(1u << l);
+            if (n >= 1) {
+                w->amask |= (uint16_t)(1u << l);
+                w->ia[l] = (int32_t)(p->w_lo[j] - base);
+            }
+            if (n == 2) {
+                w->bmask |= (uint16_t)(1u << l);
+                w->ib[l] = (int32_t)(p->w_lo[j] + 1 - base);
+            }
+        }
+    }
+    p->wb = wb;
+    return 1;
+}
+
+/* Orders the non-temporal stores of the calling thread before what follows (the end of the parallel region). */
+static inline void upnx_store_fence(int nt) {
+#if defined(__x86_64__) && defined(__GNUC__)
+    if (nt) _mm_sfence();
+#endif
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#define UPNX_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,avx2,f16c")))
+#define UPNX_AVX512_INLINE static inline __attribute__((always_inline)) UPNX_AVX512
+
+enum { UPNX_K_F32, UPNX_K_F16, UPNX_K_BF16 };
+
+/* The 32-element window at x (element size by kind) as two fp32 vectors; elements outside lmask are 0. */
+UPNX_AVX512_INLINE void upnx_win(int kind, const void *x, uint32_t lmask, __m512 *lo, __m512 *hi) {
+    if (kind == UPNX_K_F32) {
+        *lo = _mm512_maskz_loadu_ps((__mmask16)lmask, x);
+        *hi = _mm512_maskz_loadu_ps((__mmask16)(lmask >> 16), (const float *)x + 16);
+        return;
+    }
+    const __m512i v = _mm512_maskz_loadu_epi16((__mmask32)lmask, x);
+    const __m256i a = _mm512_castsi512_si256(v), b = _mm512_extracti64x4_epi64(v, 1);
+    if (kind == UPNX_K_F16) { /* exact (a signalling NaN is quieted; every value goes through an add later) */
+        *lo = _mm512_cvtph_ps(a);
+        *hi = _mm512_cvtph_ps(b);
+    } else {
+        *lo = _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(a), 16));
+        *hi = _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(b), 16));
+    }
+}
+
+/* 16 results to y (stride 1) under smask, rounded once like acl_f32_to_f16 / acl_f32_to_bf16. */
+UPNX_AVX512_INLINE void upnx_put(int kind, void *y, __mmask16 smask, __m512 v, int nt) {
+    if (kind == UPNX_K_F32) {
+        if (nt && smask == 0xffff && ((uintptr_t)y & 63) == 0)
+            _mm512_stream_ps(y, v);
+        else
+            _mm512_mask_storeu_ps(y, smask, v);
+        return;
+    }
+    __m256i h;
+    if (kind == UPNX_K_F16) {
+        /* hardware RNE; a NaN here is quiet (it came out of an add), for which F16C keeps the same payload
+         * bits as acl_f32_to_f16 */
+        h = _mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    } else {
+        const __m512i x = _mm512_castps_si512(v);
+        const __mmask16 nan =
+            _mm512_cmpgt_epi32_mask(_mm512_and_si512(x, _mm512_set1_epi32(0x7fffffff)), _mm512_set1_epi32(0x7f800000));
+        const __m512i odd = _mm512_and_si512(_mm512_srli_epi32(x, 16), _mm512_set1_epi32(1));
+        __m512i r = _mm512_add_epi32(_mm512_add_epi32(x, _mm512_set1_epi32(0x7fff)), odd);
+        r = _mm512_mask_or_epi32(r, nan, x, _mm512_set1_epi32(0x400000));
+        h = _mm512_cvtepi32_epi16(_mm512_srli_epi32(r, 16));
+    }
+    if (nt && smask == 0xffff && ((uintptr_t)y & 31) == 0) /* two consecutive blocks fill a line */
+        _mm256_stream_si256(y, h);
+    else
+        _mm256_mask_storeu_epi16(y, smask, h);
+}
+
+/* One gradient-input row i: y (stride 1) or, when ys != 1, the fp32 values into acc (returns 0 then). g is the
+ * plane's gradOutput (W stride 1, row stride gsh elements). */
+UPNX_AVX512_INLINE int upnx_bwd_row_simd(int kind, void *y, int64_t ys, const void *g, int64_t gsh, int64_t i,
+                                         const upnx_bwd_plan *p, float *acc) {
+    const int64_t es = kind == UPNX_K_F32 ? 4 : 2;
+    const int64_t r0 = p->h_lo[i], r1 = p->h_hi[i], nb = (p->wi + 15) / 16;
+    const char *gb = (const char *)g;
+    for (int64_t b = 0; b < nb; b++) {
+        const upnx_wblk *w = p->wb + b;
+        const __m512i ia = _mm512_loadu_si512(w->ia), ib = _mm512_loadu_si512(w->ib);
+        __m512 s = _mm512_setzero_ps();
+        for (int64_t r = r0; r < r1; r++) {
+            __m512 lo, hi;
+            upnx_win(kind, gb + (r * gsh + w->base) * es, w->lmask, &lo, &hi);
+            const __m512 a = _mm512_maskz_permutex2var_ps(w->amask, lo, ia, hi);
+            const __m512 c = _mm512_permutex2var_ps(lo, ib, hi);
+            s = _mm512_add_ps(s, _mm512_mask_add_ps(a, w->bmask, a, c));
+        }
+        if (ys == 1)
+            upnx_put(kind, (char *)y + 16 * b * es, w->smask, s, p->nt);
+        else
+            _mm512_mask_storeu_ps(acc + 16 * b, w->smask, s);
+    }
+    return ys == 1;
+}
+
+static UPNX_AVX512 int upnx_bwd_row_simd_f32(float *y, int64_t ys, const float *g, int64_t gsh, int64_t i,
+                                             const upnx_bwd_plan *p, float *acc) {
+    return upnx_bwd_row_simd(UPNX_K_F32, y, ys, g, gsh, i, p, acc);
+}
+static UPNX_AVX512 int upnx_bwd_row_simd_f16(uint16_t *y, int64_t ys, const uint16_t *g, int64_t gsh, int64_t i,
+                                             const upnx_bwd_plan *p, float *acc) {
+    return upnx_bwd_row_simd(UPNX_K_F16, y, ys, g, gsh, i, p, acc);
+}
+static UPNX_AVX512 int upnx_bwd_row_simd_bf16(uint16_t *y, int64_t ys, const uint16_t *g, int64_t gsh, int64_t i,
+                                              const upnx_bwd_plan *p, float *acc) {
+    return upnx_bwd_row_simd(UPNX_K_BF16, y, ys, g, gsh, i, p, acc);
+}
+#else
+/* never called: p->wb stays NULL without AVX-512 */
+static int upnx_bwd_row_simd_f32(float *y, int64_t ys, const float *g, int64_t gsh, int64_t i,
+                                 const upnx_bwd_plan *p, float *acc) { return 0; }
+static int upnx_bwd_row_simd_f16(uint16_t *y, int64_t ys, const uint16_t *g, int64_t gsh, int64_t i,
+                                 const upnx_bwd_plan *p, float *acc) { return 0; }
+static int upnx_bwd_row_simd_bf16(uint16_t *y, int64_t ys, const uint16_t *g, int64_t gsh, int64_t i,
+                                  const upnx_bwd_plan *p, float *acc) { return 0; }
+#endif
+
 #define UPNX_LOAD_FAST(buf, x, len) 0
 #define UPNX_STORE_FAST(y, v, len) 0
 #define KSUFFIX f32
@@ -139,6 +283,98 @@ static inline int upnx_bf16_store_fast(uint16_t *y, const float *v, int64_t len)
 #undef UPNX_STORE_FAST
 
 /* ---- forward: a gather of raw elements (bit-exact for every dtype of the same width) ---- */
+
+static int upnx_have_avx512_vbmi(void) {
+#if defined(__x86_64__) && defined(__GNUC__)
+    return upnx_have_avx512() && __builtin_cpu_supports("avx512vbmi");
+#else
+    return 0;
+#endif
+}
+
+int upnx_fwd_blocks(upnx_fwd_plan *p, int64_t es) {
+    p->fb = NULL;
+    p->fb_es = es;
+    p->nt = p->n * p->c * (p->ho * p->wo + p->hi * p->wi) * es >= UPNX_NT_BYTES;
+    if (p->wo <= 0 || (es != 1 && es != 2 && es != 4)) return 1;
+    if (!(es == 1 ? upnx_have_avx512_vbmi() : upnx_have_avx512())) return 1;
+    const int64_t wo = p->wo, lanes = 64 / es;
+    const size_t nb = (size_t)((wo + lanes - 1) / lanes);
+    for (size_t b = 0; b < nb; b++) { /* sources ascend: each window is [src[j0], src[j_last]] */
+        const int64_t j0 = b * lanes, j1 = j0 + lanes < wo ? j0 + lanes : wo;
+        if (p->w_src[j1 - 1] - p->w_src[j0] >= 2 * lanes) return 1;
+    }
+    upnx_fblk *fb = calloc(nb, sizeof(upnx_fblk));
+    if (!fb) return 0;
+    for (size_t b = 0; b < nb; b++) {
+        upnx_fblk *f = fb + b;
+        const int64_t j0 = b * lanes, j1 = j0 + lanes < wo ? j0 + lanes : wo;
+        const int64_t base = p->w_src[j0], len = p->w_src[j1 - 1] - base + 1;
+        f->base = base;
+        for (int64_t t = 0; t < len; t++) {
+            if (t < lanes)
+                f->lmask0 |= 1ull << t;
+            else
+                f->lmask1 |= 1ull << (t - lanes);
+        }
+        for (int64_t j = j0; j < j1; j++) {
+            const int64_t l = j - j0, v = p->w_src[j] - base;
+            f->smask |= 1ull << l;
+            if (es == 4) {
+                const int32_t w = (int32_t)v;
+                memcpy(f->idx + 4 * l, &w, 4);
+            } else if (es == 2) {
+                const int16_t w = (int16_t)v;
+                memcpy(f->idx + 2 * l, &w, 2);
+            } else {
+                f->idx[l] = (uint8_t)v;
+            }
+        }
+    }
+    p->fb = fb;
+    return 1;
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+/* One output row (stride 1) from one input row (stride 1): two masked loads and a two-vector permute per block;
+ * whole aligned blocks are streamed past the caches when p->nt. */
+static __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi"))) void
+upnx_fwd_row_simd(char *y, const char *x, const upnx_fwd_plan *p) {
+    const int64_t es = p->fb_es, lanes = 64 / es, nb = (p->wo + lanes - 1) / lanes;
+    const uint64_t full = es == 1 ? ~0ull : (1ull << lanes) - 1;
+    for (int64_t b = 0; b < nb; b++) {
+        const upnx_fblk *f = p->fb + b;
+        const char *s = x + f->base * es;
+        char *d = y + b * 64;
+        const __m512i idx = _mm512_loadu_si512(f->idx);
+        __m512i v;
+        if (es == 4) {
+            const __m512i lo = _mm512_maskz_loadu_epi32((__mmask16)f->lmask0, s);
+            const __m512i hi = _mm512_maskz_loadu_epi32((__mmask16)f->lmask1, s + 64);
+            v = _mm512_permutex2var_epi32(lo, idx, hi);
+        } else if (es == 2) {
+            const __m512i lo = _mm512_maskz_loadu_epi16((__mmask32)f->lmask0, s);
+            const __m512i hi = _mm512_maskz_loadu_epi16((__mmask32)f->lmask1, s + 64);
+            v = _mm512_permutex2var_epi16(lo, idx, hi);
+        } else {
+            const __m512i lo = _mm512_maskz_loadu_epi8((__mmask64)f->lmask0, s);
+            const __m512i hi = _mm512_maskz_loadu_epi8((__mmask64)f->lmask1, s + 64);
+            v = _mm512_permutex2var_epi8(lo, idx, hi);
+        }
+        if (p->nt && f->smask == full && ((uintptr_t)d & 63) == 0)
+            _mm512_stream_si512((void *)d, v);
+        else if (es == 4)
+            _mm512_mask_storeu_epi32(d, (__mmask16)f->smask, v);
+        else if (es == 2)
+            _mm512_mask_storeu_epi16(d, (__mmask32)f->smask, v);
+        else
+            _mm512_mask_storeu_epi8(d, (__mmask64)f->smask, v);
+    }
+}
+#else
+static void upnx_fwd_row_simd(char *y, const char *x, const upnx_fwd_plan *p) {
+    const int nt = p->nt;}
+#endif
 
 #define UPNX_GATHER_ROW(T)                                                                                   \
     static void upnx_gather_row_##T(T *y, int64_t ys, const T *x, int64_t xs, const upnx_fwd_plan *p) {     \
@@ -175,6 +411,7 @@ void upnx_fwd_gather(const acl_view *xv, const acl_view *yv, const upnx_fwd_plan
     const int64_t y0 = yv->strides[0], y1 = yv->strides[1], y2 = yv->strides[2], y3 = yv->strides[3];
     /* a row may be copied from the previous output row when both are dense and disjoint */
     const int reuse = y3 == 1 && y2 >= wo;
+    const int simd = p->fb != NULL && x3 == 1 && y3 == 1 && (int64_t)es == p->fb_es;
 #pragma omp parallel if (acl_parallel_worth(rows * wo))
     {
         /* a fixed contiguous block of rows per thread; results do not depend on the partition */
@@ -189,8 +426,12 @@ void upnx_fwd_gather(const acl_view *xv, const acl_view *yv, const upnx_fwd_plan
             const int64_t n = plane / C, c = plane - n * C;
             const int64_t xoff = n * x0 + c * x1 + p->h_src[yr] * x2;
             const int64_t yoff = n * y0 + c * y1 + yr * y2;
-            if (reuse && q > q0 && yr > 0 && p->h_src[yr] == p->h_src[yr - 1]) {
+            if (reuse && !(simd && p->nt) && q > q0 && yr > 0 && p->h_src[yr] == p->h_src[yr - 1]) {
                 memcpy(yv->base + yoff * (int64_t)es, yv->base + (yoff - y2) * (int64_t)es, (size_t)wo * es);
+                continue;
+            }
+            if (simd) {
+                upnx_fwd_row_simd(yv->base + yoff * (int64_t)es, xv->base + xoff * (int64_t)es, p);
                 continue;
             }
             switch (es) {
@@ -205,5 +446,6 @@ void upnx_fwd_gather(const acl_view *xv, const acl_view *yv, const upnx_fwd_plan
                 break;
             }
         }
+        upnx_store_fence(simd && p->nt);
     }
 }

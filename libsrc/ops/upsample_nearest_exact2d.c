@@ -70,7 +70,10 @@ static int64_t axis_sources(int64_t *src, int64_t in_len, int64_t out_len, doubl
 
 static void free_plan(void *params) {
     upnx_fwd_plan *p = params;
-    if (p) free(p->h_src);
+    if (p) {
+        free(p->h_src);
+        free(p->fb);
+    }
     free(p);
 }
 
@@ -132,6 +135,9 @@ aclnnStatus aclnnUpsampleNearestExact2dGetWorkspaceSize(const aclTensor *self, c
     p->w_src = tab + p->ho;
     axis_sources(p->h_src, p->hi, p->ho, scalesH);
     p->wk = axis_sources(p->w_src, p->wi, p->wo, scalesW);
+    if (!upnx_fwd_blocks(p, (int64_t)acl_dtype_size(self->dtype)))
+        return acl_exec_discard(ex, ACL_REPORT(ACLNN_ERR_INNER, "out of memory for the column blocks of outputSize "
+                                                                "(%lld, %lld)", (long long)p->ho, (long long)p->wo));
     return acl_exec_publish(ex, workspaceSize, executor);
 }
 

@@ -109,7 +109,10 @@ static void pair_tables(upnx_bwd_plan *p, int32_t *tab) {
 
 static void free_plan(void *params) {
     upnx_bwd_plan *p = params;
-    if (p) free(p->h_lo);
+    if (p) {
+        free(p->h_lo);
+        free(p->wb);
+    }
     free(p);
 }
 
@@ -173,6 +176,9 @@ aclnnStatus aclnnUpsampleNearestExact2dBackwardGetWorkspaceSize(const aclTensor 
     p->hk = axis_ranges(p->h_lo, p->h_hi, p->hi, p->ho, axis_scale(scalesH, p->ho, p->hi));
     p->wk = axis_ranges(p->w_lo, p->w_hi, p->wi, p->wo, axis_scale(scalesW, p->wo, p->wi));
     pair_tables(p, (int32_t *)(tab + 2 * (p->hi + p->wi)));
+    if (!upnx_bwd_blocks(p, (int64_t)acl_dtype_size(gradOutput->dtype)))
+        return acl_exec_discard(ex, ACL_REPORT(ACLNN_ERR_INNER, "out of memory for the column blocks of inputSize "
+                                                                "(%lld, %lld)", (long long)p->hi, (long long)p->wi));
     return acl_exec_publish(ex, workspaceSize, executor);
 }
 

@@ -228,3 +228,72 @@ for (hi, wi, ho, wo, s) in [(32, 32, 64, 64, 0.0), (32, 32, 48, 40, 0.0), (11, 1
 print(h.hexdigest())
 """
     same_bytes_for_threads(code)
+
+
+# ---- the AVX-512 path: rows of 64-byte blocks, each a two-vector permute of a source window ----
+
+# (N, C, Hi, Wi, Ho, Wo, scales_h, scales_w): several blocks per row, partial tails, windows of up to 2 vectors
+SIMD_CASES = [
+    (2, 3, 64, 64, 96, 96, 0.0, 0.0),     # x1.5 (the bench shape, smaller N, C)
+    (1, 2, 22, 67, 33, 100, 1.5, 1.5),    # x1.5 given, odd W, tails
+    (1, 2, 17, 70, 34, 140, 0.0, 0.0),    # x2
+    (1, 2, 13, 150, 5, 97, 0.0, 0.0),     # down-sampling by < 2 (two-vector windows)
+    (1, 1, 9, 200, 5, 40, 0.0, 0.0),      # down-sampling by 5 (too wide for the windows: scalar rows)
+    (1, 1, 3, 77, 3, 77, 0.0, 0.0),       # identity
+]
+
+
+def _padded(arr, lead=3, pad=7):
+    """A view with unit W stride inside wider rows and an offset."""
+    big = np.zeros(arr.shape[:-1] + (arr.shape[-1] + pad,), arr.dtype)
+    view = big[..., lead:lead + arr.shape[-1]]
+    view[...] = arr
+    return view
+
+
+@pytest.mark.parametrize("dtype", FWD_DTYPES, ids=FWD_IDS)
+@pytest.mark.parametrize("case", SIMD_CASES, ids=_ids(SIMD_CASES))
+def test_simd_cases_bit_exact(case, dtype):
+    n, c, hi, wi, ho, wo, sh, sw = case
+    x = _data((n, c, hi, wi), dtype)
+    want = upsample_forward(x, (ho, wo), (sh, sw)).view(np.uint8)
+    np.testing.assert_array_equal(pyaclnn.upsample_nearest_exact2d(x, (ho, wo), (sh, sw)).view(np.uint8), want)
+    out = _padded(np.full((n, c, ho, wo), 3, dtype), lead=1, pad=5)
+    pyaclnn.upsample_nearest_exact2d(_padded(x), (ho, wo), (sh, sw), out=out)
+    np.testing.assert_array_equal(np.ascontiguousarray(out).view(np.uint8), want)
+    out = strided(np.full((n, c, ho, wo), 3, dtype), "slice")  # W stride 2: the scalar rows
+    pyaclnn.upsample_nearest_exact2d(_padded(x), (ho, wo), (sh, sw), out=out)
+    np.testing.assert_array_equal(np.ascontiguousarray(out).view(np.uint8), want)
+
+
+def test_simd_path_bitwise_equals_scalar_path():
+    code = """
+import hashlib, numpy as np, pyaclnn
+rng = np.random.default_rng(6)
+h = hashlib.sha256()
+for (hi, wi, ho, wo, s) in [(64, 64, 96, 96, 0.0), (22, 67, 33, 100, 1.5), (17, 70, 34, 140, 0.0),
+                            (13, 150, 5, 97, 0.0), (9, 200, 5, 40, 0.0), (5, 33, 7, 31, 0.0)]:
+    for dt in (np.float32, np.float16, pyaclnn.bfloat16, np.uint8):
+        x = (rng.standard_normal((2, 3, hi, wi)) * 50).astype(dt)
+        h.update(pyaclnn.upsample_nearest_exact2d(x, (ho, wo), (s, s)).tobytes())
+print(h.hexdigest())
+"""
+    from helpers import run_python
+    assert run_python(code) == run_python(code, {"PYACLNN_SIMD": "avx2"})
+
+
+@pytest.mark.parametrize("dtype", FWD_DTYPES, ids=FWD_IDS)
+def test_large_streaming_stores(dtype):
+    """At least 16 MiB moved: whole aligned output vectors are written with non-temporal stores (and duplicated
+    rows recomputed instead of copied); padded output rows make some blocks unaligned."""
+    from reference.upsample import kernel_src_index
+    nc = {1: 1280, 2: 640, 4: 320}[dtype.itemsize]
+    n, c, hi, wi, ho, wo = 2, nc // 2, 64, 64, 96, 96
+    x = _data((n, c, hi, wi), dtype)
+    hs = [kernel_src_index(d, hi, ho, 0.0) for d in range(ho)]
+    ws = [kernel_src_index(d, wi, wo, 0.0) for d in range(wo)]
+    want = np.ascontiguousarray(x[:, :, hs][:, :, :, ws])
+    np.testing.assert_array_equal(pyaclnn.upsample_nearest_exact2d(x, (ho, wo)).view(np.uint8), want.view(np.uint8))
+    out = _padded(np.zeros((n, c, ho, wo), dtype), lead=2, pad=4)
+    pyaclnn.upsample_nearest_exact2d(x, (ho, wo), out=out)
+    np.testing.assert_array_equal(np.ascontiguousarray(out).view(np.uint8), want.view(np.uint8))

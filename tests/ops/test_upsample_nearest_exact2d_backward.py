@@ -318,3 +318,104 @@ def test_special_values_rounded_once(dtype, shape):
     ok = ~np.isnan(want.astype(np.float32))
     np.testing.assert_array_equal(got[0, 0][ok].view(np.uint16 if dtype.itemsize == 2 else np.uint32),
                                   want[ok].view(np.uint16 if dtype.itemsize == 2 else np.uint32))
+
+
+# ---- the AVX-512 path (W ranges of at most 2 columns: scales in [1, 2], down-sampling) and its scalar twin ----
+
+# (N, C, Ho, Wo, Hi, Wi, scales_h, scales_w); Wi spans several 16-column blocks with partial tails
+SIMD_CASES = [
+    (2, 3, 96, 96, 64, 64, 0.0, 0.0),     # x1.5, derived (the bench shape, smaller N, C)
+    (1, 2, 96, 99, 64, 66, 1.5, 1.5),     # x1.5, given
+    (2, 2, 27, 51, 18, 34, 0.0, 0.0),     # x1.5, derived, odd sizes, W tail of 2
+    (1, 3, 40, 34, 20, 17, 2.0, 2.0),     # x2, W tail of 1
+    (1, 2, 31, 45, 17, 31, 0.0, 0.0),     # odd non-integer up-sampling (ranges of 1 and 2)
+    (2, 1, 13, 23, 29, 47, 0.0, 0.0),     # down-sampling: empty ranges
+    (1, 2, 9, 20, 19, 40, 0.5, 0.5),      # down-sampling, scales given
+    (1, 1, 5, 33, 3, 33, 0.0, 0.0),       # identity on W
+]
+
+
+def _row_strided(arr, pad=5):
+    """A view with unit W stride but padded rows and an offset (keeps the SIMD path)."""
+    big = np.zeros(arr.shape[:-1] + (arr.shape[-1] + pad,), arr.dtype)
+    view = big[..., 2:2 + arr.shape[-1]]
+    view[...] = arr
+    return view
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
+@pytest.mark.parametrize("case", SIMD_CASES, ids=_ids(SIMD_CASES))
+def test_simd_cases_numpy(case, dtype):
+    n, c, ho, wo, hi, wi, sh, sw = case
+    g = RNG.standard_normal((n, c, ho, wo)).astype(dtype)
+    ref = rounded(upsample_backward(g, (hi, wi), (sh, sw)), dtype)
+    got = pyaclnn.upsample_nearest_exact2d_backward(g, (ho, wo), (n, c, hi, wi), (sh, sw))
+    assert_close(got, ref, dtype)
+    # gradOutput and out with padded rows (unit W stride), and a transposed out (fp32 buffer + scalar store)
+    out = _row_strided(np.full((n, c, hi, wi), 9, dtype))
+    pyaclnn.upsample_nearest_exact2d_backward(_row_strided(g), (ho, wo), (n, c, hi, wi), (sh, sw), out=out)
+    np.testing.assert_array_equal(np.ascontiguousarray(out), got)
+    out = strided(np.full((n, c, hi, wi), 9, dtype), "transpose")
+    pyaclnn.upsample_nearest_exact2d_backward(_row_strided(g), (ho, wo), (n, c, hi, wi), (sh, sw), out=out)
+    np.testing.assert_array_equal(np.ascontiguousarray(out), got)
+
+
+@pytest.mark.parametrize("case", SIMD_CASES[:3] + SIMD_CASES[5:7], ids=_ids(SIMD_CASES[:3] + SIMD_CASES[5:7]))
+def test_simd_torch(case, torch):
+    n, c, ho, wo, hi, wi, sh, sw = case
+    for dtype in DTYPES:
+        g = RNG.standard_normal((n, c, ho, wo)).astype(dtype)
+        got = pyaclnn.upsample_nearest_exact2d_backward(g, (ho, wo), (n, c, hi, wi), (sh, sw))
+        tg = torch.from_numpy(g.astype(np.float32))
+        ref = torch.ops.aten._upsample_nearest_exact2d_backward(tg, [ho, wo], [n, c, hi, wi], sh or None, sw or None)
+        assert_close(got, rounded(ref.double().numpy(), dtype), dtype)
+
+
+def test_simd_path_bitwise_equals_scalar_path():
+    """PYACLNN_SIMD=avx2 selects the non-AVX-512 kernels; both must give the same bytes (special values included)."""
+    code = """
+import hashlib, numpy as np, pyaclnn
+rng = np.random.default_rng(5)
+h = hashlib.sha256()
+vals = np.array([np.inf, -np.inf, np.nan, 65504.0, 65504.0, 6e-8, 3e-8, 1.0 + 2 ** -11, 2 ** -11, -0.0, -0.0,
+                 3.0e38, 3.0e38, 1e-40, -2.5, 1.00390625, 0.5, 7.0])
+cases = [(96, 96, 64, 64, 0.0), (96, 99, 64, 66, 1.5), (27, 51, 18, 34, 0.0), (40, 34, 20, 17, 2.0),
+         (31, 45, 17, 31, 0.0), (13, 23, 29, 47, 0.0), (9, 20, 19, 40, 0.5), (5, 33, 3, 33, 0.0)]
+for ho, wo, hi, wi, s in cases:
+    for dt in (np.float32, np.float16, pyaclnn.bfloat16):
+        for special in (False, True):
+            with np.errstate(all="ignore"):
+                g = (rng.choice(vals, (2, 3, ho, wo)) if special else rng.standard_normal((2, 3, ho, wo))).astype(dt)
+            h.update(pyaclnn.upsample_nearest_exact2d_backward(g, (ho, wo), (2, 3, hi, wi), (s, s)).tobytes())
+            big = np.zeros((2, 3, wi, hi), dt)
+            out = big.transpose(0, 1, 3, 2)
+            pyaclnn.upsample_nearest_exact2d_backward(g, (ho, wo), (2, 3, hi, wi), (s, s), out=out)
+            h.update(big.tobytes())
+print(h.hexdigest())
+"""
+    from helpers import run_python
+    fast = run_python(code)
+    assert fast == run_python(code, {"PYACLNN_SIMD": "avx2"})
+    assert fast == run_python(code, {"OMP_NUM_THREADS": "3"})
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
+def test_large_streaming_stores(dtype):
+    """At least UPNX_NT_BYTES (16 MiB) moved: whole aligned output vectors are written with non-temporal stores;
+    padded output rows make some blocks unaligned (regular stores), and the results must not change."""
+    nc = 320 if dtype.itemsize == 4 else 640
+    n, c, ho, wo, hi, wi = 2, nc // 2, 96, 96, 64, 64
+    g = RNG.standard_normal((n, c, ho, wo)).astype(dtype)
+    ref = rounded(upsample_backward(g, (hi, wi)), dtype)
+    got = pyaclnn.upsample_nearest_exact2d_backward(g, (ho, wo), (n, c, hi, wi))
+    assert_close(got, ref, dtype)
+    out = _row_strided(np.zeros((n, c, hi, wi), dtype), pad=3)
+    pyaclnn.upsample_nearest_exact2d_backward(g, (ho, wo), (n, c, hi, wi), out=out)
+    np.testing.assert_array_equal(np.ascontiguousarray(out), got)
+    code = f"""
+import hashlib, numpy as np, pyaclnn
+g = np.random.default_rng(1).standard_normal(({n}, {c}, {ho}, {wo})).astype(np.dtype("{dtype.name}") if "{dtype.name}" != "bfloat16" else pyaclnn.bfloat16)
+print(hashlib.sha256(pyaclnn.upsample_nearest_exact2d_backward(g, ({ho}, {wo}), ({n}, {c}, {hi}, {wi})).tobytes()).hexdigest())
+"""
+    from helpers import run_python
+    assert run_python(code) == run_python(code, {"PYACLNN_SIMD": "avx2"})
