@@ -520,31 +520,48 @@ MSDA_INLINE void bwd_point_c(const float *restrict x1, const float *restrict x2,
 }
 
 #ifdef MSDA_HAVE_AVX2
-/* bwd_point_c with AVX2 intrinsics, operation for operation (no FMA: each product is rounded, as in C). The
- * horizontal sums use vhaddps, whose pairwise sums are exactly the (s0+s1), (s2+s3), ... of the C tree. */
-__attribute__((target("avx2"))) static inline __attribute__((always_inline)) void
-bwd_point_avx2(const float *restrict x1, const float *restrict x2, const float *restrict x3, const float *restrict x4,
-               const float *restrict go, const float *restrict t, const float w[4], const float f[4], const int64_t C,
-               float out[3]) {
-    __m256 sa = _mm256_setzero_ps(), sw = _mm256_setzero_ps(), sh = _mm256_setzero_ps();
-    const __m256 w1 = _mm256_set1_ps(w[0]), w2 = _mm256_set1_ps(w[1]), w3 = _mm256_set1_ps(w[2]),
-                 w4 = _mm256_set1_ps(w[3]);
-    const __m256 hh = _mm256_set1_ps(f[0]), lh = _mm256_set1_ps(f[1]), hw = _mm256_set1_ps(f[2]),
-                 lw = _mm256_set1_ps(f[3]);
-    for (int64_t c = 0; c < C; c += 8) {
-        const __m256 v1 = _mm256_loadu_ps(x1 + c), v2 = _mm256_loadu_ps(x2 + c), v3 = _mm256_loadu_ps(x3 + c),
-                     v4 = _mm256_loadu_ps(x4 + c);
-        __m256 val = _mm256_add_ps(_mm256_mul_ps(w1, v1), _mm256_mul_ps(w2, v2));
-        val = _mm256_add_ps(val, _mm256_mul_ps(w3, v3));
-        val = _mm256_add_ps(val, _mm256_mul_ps(w4, v4));
-        sa = _mm256_add_ps(sa, _mm256_mul_ps(_mm256_loadu_ps(go + c), val));
-        const __m256 tc = _mm256_loadu_ps(t + c);
-        const __m256 dx = _mm256_add_ps(_mm256_mul_ps(hh, _mm256_sub_ps(v2, v1)), _mm256_mul_ps(lh, _mm256_sub_ps(v4, v3)));
-        const __m256 dy = _mm256_add_ps(_mm256_mul_ps(hw, _mm256_sub_ps(v3, v1)), _mm256_mul_ps(lw, _mm256_sub_ps(v4, v2)));
-        sw = _mm256_add_ps(sw, _mm256_mul_ps(tc, dx));
-        sh = _mm256_add_ps(sh, _mm256_mul_ps(tc, dy));
-    }
-    /* per 128-bit half: [sa01 sa23 sw01 sw23], [sh01 sh23 sh01 sh23] -> [sa0123 sw0123 sh0123 sh0123] */
+#define MSDA_AVX2_INLINE __attribute__((target("avx2"))) static inline __attribute__((always_inline))
+#define MSDA_AVX512_INLINE __attribute__((target("avx2,avx512f,avx512vl,avx512dq"))) static inline \
+    __attribute__((always_inline))
+
+/* The per-channel terms of one backward point for eight channels: val = ((w1*v1 + w2*v2) + w3*v3) + w4*v4,
+ * sa += g*val, sw += tc*(hh*(v2-v1) + lh*(v4-v3)), sh += tc*(hw*(v3-v1) + lw*(v4-v2)) (bwd_point_c's body). */
+MSDA_AVX2_INLINE void bwd_acc8(const float *x1, const float *x2, const float *x3, const float *x4, __m256 g,
+                               __m256 tc, const __m256 w[4], const __m256 f[4], __m256 *sa, __m256 *sw, __m256 *sh) {
+    const __m256 v1 = _mm256_loadu_ps(x1), v2 = _mm256_loadu_ps(x2), v3 = _mm256_loadu_ps(x3), v4 = _mm256_loadu_ps(x4);
+    __m256 val = _mm256_add_ps(_mm256_mul_ps(w[0], v1), _mm256_mul_ps(w[1], v2));
+    val = _mm256_add_ps(val, _mm256_mul_ps(w[2], v3));
+    val = _mm256_add_ps(val, _mm256_mul_ps(w[3], v4));
+    *sa = _mm256_add_ps(*sa, _mm256_mul_ps(g, val));
+    const __m256 dx = _mm256_add_ps(_mm256_mul_ps(f[0], _mm256_sub_ps(v2, v1)), _mm256_mul_ps(f[1], _mm256_sub_ps(v4, v3)));
+    const __m256 dy = _mm256_add_ps(_mm256_mul_ps(f[2], _mm256_sub_ps(v3, v1)), _mm256_mul_ps(f[3], _mm256_sub_ps(v4, v2)));
+    *sw = _mm256_add_ps(*sw, _mm256_mul_ps(tc, dx));
+    *sh = _mm256_add_ps(*sh, _mm256_mul_ps(tc, dy));
+}
+
+/* bwd_acc8 for sixteen channels: the products in 512-bit registers (element-wise, so the same values), the
+ * running sums still eight channels at a time in C order (channels c..c+7, then c+8..c+15). */
+MSDA_AVX512_INLINE void bwd_acc16(const float *x1, const float *x2, const float *x3, const float *x4, __m512 g,
+                                  __m512 tc, const __m512 w[4], const __m512 f[4], __m256 *sa, __m256 *sw,
+                                  __m256 *sh) {
+    const __m512 v1 = _mm512_loadu_ps(x1), v2 = _mm512_loadu_ps(x2), v3 = _mm512_loadu_ps(x3), v4 = _mm512_loadu_ps(x4);
+    __m512 val = _mm512_add_ps(_mm512_mul_ps(w[0], v1), _mm512_mul_ps(w[1], v2));
+    val = _mm512_add_ps(val, _mm512_mul_ps(w[2], v3));
+    val = _mm512_add_ps(val, _mm512_mul_ps(w[3], v4));
+    const __m512 pa = _mm512_mul_ps(g, val);
+    const __m512 dx = _mm512_add_ps(_mm512_mul_ps(f[0], _mm512_sub_ps(v2, v1)), _mm512_mul_ps(f[1], _mm512_sub_ps(v4, v3)));
+    const __m512 dy = _mm512_add_ps(_mm512_mul_ps(f[2], _mm512_sub_ps(v3, v1)), _mm512_mul_ps(f[3], _mm512_sub_ps(v4, v2)));
+    const __m512 pw = _mm512_mul_ps(tc, dx), ph = _mm512_mul_ps(tc, dy);
+    *sa = _mm256_add_ps(*sa, _mm512_castps512_ps256(pa));
+    *sw = _mm256_add_ps(*sw, _mm512_castps512_ps256(pw));
+    *sh = _mm256_add_ps(*sh, _mm512_castps512_ps256(ph));
+    *sa = _mm256_add_ps(*sa, _mm512_extractf32x8_ps(pa, 1));
+    *sw = _mm256_add_ps(*sw, _mm512_extractf32x8_ps(pw, 1));
+    *sh = _mm256_add_ps(*sh, _mm512_extractf32x8_ps(ph, 1));
+}
+
+/* out = the eight-lane trees ((s0+s1)+(s2+s3))+((s4+s5)+(s6+s7)) of sa, sw, sh: vhaddps pairs exactly so */
+MSDA_AVX2_INLINE void hsum3(__m256 sa, __m256 sw, __m256 sh, float out[3]) {
     const __m256 aw = _mm256_hadd_ps(sa, sw), hhs = _mm256_hadd_ps(sh, sh);
     const __m256 r = _mm256_hadd_ps(aw, hhs);
     const __m128 s = _mm_add_ps(_mm256_castps256_ps128(r), _mm256_extractf128_ps(r, 1));
@@ -555,111 +572,61 @@ bwd_point_avx2(const float *restrict x1, const float *restrict x2, const float *
     out[2] = o[2];
 }
 
+/* bwd_point_c with AVX2 intrinsics, operation for operation (no FMA: each product is rounded, as in C). The
+ * horizontal sums use vhaddps, whose pairwise sums are exactly the (s0+s1), (s2+s3), ... of the C tree. */
+MSDA_AVX2_INLINE void bwd_point_avx2(const float *restrict x1, const float *restrict x2, const float *restrict x3,
+                                     const float *restrict x4, const float *restrict go, const float *restrict t,
+                                     const float w[4], const float f[4], const int64_t C, float out[3]) {
+    const __m256 wv[4] = {_mm256_set1_ps(w[0]), _mm256_set1_ps(w[1]), _mm256_set1_ps(w[2]), _mm256_set1_ps(w[3])};
+    const __m256 fv[4] = {_mm256_set1_ps(f[0]), _mm256_set1_ps(f[1]), _mm256_set1_ps(f[2]), _mm256_set1_ps(f[3])};
+    __m256 sa = _mm256_setzero_ps(), sw = _mm256_setzero_ps(), sh = _mm256_setzero_ps();
+    for (int64_t c = 0; c < C; c += 8)
+        bwd_acc8(x1 + c, x2 + c, x3 + c, x4 + c, _mm256_loadu_ps(go + c), _mm256_loadu_ps(t + c), wv, fv, &sa, &sw, &sh);
+    hsum3(sa, sw, sh, out);
+}
+
 /* bwd_point_c once more, with the per-channel products computed sixteen channels at a time in 512-bit registers
  * (element-wise, so the same values) and the eight running sums still accumulated eight channels at a time in
  * the C order: lanes of channels c0..c0+7 first, then c0+8..c0+15. */
-__attribute__((target("avx2,avx512f,avx512vl,avx512dq"))) static inline __attribute__((always_inline)) void
-bwd_point_avx512(const float *restrict x1, const float *restrict x2, const float *restrict x3,
-                 const float *restrict x4, const float *restrict go, const float *restrict t, const float w[4],
-                 const float f[4], const int64_t C, float out[3]) {
+MSDA_AVX512_INLINE void bwd_point_avx512(const float *restrict x1, const float *restrict x2, const float *restrict x3,
+                                         const float *restrict x4, const float *restrict go, const float *restrict t,
+                                         const float w[4], const float f[4], const int64_t C, float out[3]) {
+    const __m512 wv[4] = {_mm512_set1_ps(w[0]), _mm512_set1_ps(w[1]), _mm512_set1_ps(w[2]), _mm512_set1_ps(w[3])};
+    const __m512 fv[4] = {_mm512_set1_ps(f[0]), _mm512_set1_ps(f[1]), _mm512_set1_ps(f[2]), _mm512_set1_ps(f[3])};
     __m256 sa = _mm256_setzero_ps(), sw = _mm256_setzero_ps(), sh = _mm256_setzero_ps();
-    const __m512 w1 = _mm512_set1_ps(w[0]), w2 = _mm512_set1_ps(w[1]), w3 = _mm512_set1_ps(w[2]),
-                 w4 = _mm512_set1_ps(w[3]);
-    const __m512 hh = _mm512_set1_ps(f[0]), lh = _mm512_set1_ps(f[1]), hw = _mm512_set1_ps(f[2]),
-                 lw = _mm512_set1_ps(f[3]);
     int64_t c = 0;
-    for (; c + 16 <= C; c += 16) {
-        const __m512 v1 = _mm512_loadu_ps(x1 + c), v2 = _mm512_loadu_ps(x2 + c), v3 = _mm512_loadu_ps(x3 + c),
-                     v4 = _mm512_loadu_ps(x4 + c);
-        __m512 val = _mm512_add_ps(_mm512_mul_ps(w1, v1), _mm512_mul_ps(w2, v2));
-        val = _mm512_add_ps(val, _mm512_mul_ps(w3, v3));
-        val = _mm512_add_ps(val, _mm512_mul_ps(w4, v4));
-        const __m512 pa = _mm512_mul_ps(_mm512_loadu_ps(go + c), val);
-        const __m512 tc = _mm512_loadu_ps(t + c);
-        const __m512 dx = _mm512_add_ps(_mm512_mul_ps(hh, _mm512_sub_ps(v2, v1)), _mm512_mul_ps(lh, _mm512_sub_ps(v4, v3)));
-        const __m512 dy = _mm512_add_ps(_mm512_mul_ps(hw, _mm512_sub_ps(v3, v1)), _mm512_mul_ps(lw, _mm512_sub_ps(v4, v2)));
-        const __m512 pw = _mm512_mul_ps(tc, dx), ph = _mm512_mul_ps(tc, dy);
-        sa = _mm256_add_ps(sa, _mm512_castps512_ps256(pa));
-        sw = _mm256_add_ps(sw, _mm512_castps512_ps256(pw));
-        sh = _mm256_add_ps(sh, _mm512_castps512_ps256(ph));
-        sa = _mm256_add_ps(sa, _mm512_extractf32x8_ps(pa, 1));
-        sw = _mm256_add_ps(sw, _mm512_extractf32x8_ps(pw, 1));
-        sh = _mm256_add_ps(sh, _mm512_extractf32x8_ps(ph, 1));
-    }
+    for (; c + 16 <= C; c += 16)
+        bwd_acc16(x1 + c, x2 + c, x3 + c, x4 + c, _mm512_loadu_ps(go + c), _mm512_loadu_ps(t + c), wv, fv, &sa, &sw,
+                  &sh);
     if (c < C) { /* C % 16 == 8: the last eight channels */
-        const __m256 v1 = _mm256_loadu_ps(x1 + c), v2 = _mm256_loadu_ps(x2 + c), v3 = _mm256_loadu_ps(x3 + c),
-                     v4 = _mm256_loadu_ps(x4 + c);
-        const __m256 y1 = _mm512_castps512_ps256(w1), y2 = _mm512_castps512_ps256(w2),
-                     y3 = _mm512_castps512_ps256(w3), y4 = _mm512_castps512_ps256(w4);
-        __m256 val = _mm256_add_ps(_mm256_mul_ps(y1, v1), _mm256_mul_ps(y2, v2));
-        val = _mm256_add_ps(val, _mm256_mul_ps(y3, v3));
-        val = _mm256_add_ps(val, _mm256_mul_ps(y4, v4));
-        sa = _mm256_add_ps(sa, _mm256_mul_ps(_mm256_loadu_ps(go + c), val));
-        const __m256 tc = _mm256_loadu_ps(t + c);
-        const __m256 dx = _mm256_add_ps(_mm256_mul_ps(_mm512_castps512_ps256(hh), _mm256_sub_ps(v2, v1)),
-                                        _mm256_mul_ps(_mm512_castps512_ps256(lh), _mm256_sub_ps(v4, v3)));
-        const __m256 dy = _mm256_add_ps(_mm256_mul_ps(_mm512_castps512_ps256(hw), _mm256_sub_ps(v3, v1)),
-                                        _mm256_mul_ps(_mm512_castps512_ps256(lw), _mm256_sub_ps(v4, v2)));
-        sw = _mm256_add_ps(sw, _mm256_mul_ps(tc, dx));
-        sh = _mm256_add_ps(sh, _mm256_mul_ps(tc, dy));
+        const __m256 w8[4] = {_mm512_castps512_ps256(wv[0]), _mm512_castps512_ps256(wv[1]),
+                              _mm512_castps512_ps256(wv[2]), _mm512_castps512_ps256(wv[3])};
+        const __m256 f8[4] = {_mm512_castps512_ps256(fv[0]), _mm512_castps512_ps256(fv[1]),
+                              _mm512_castps512_ps256(fv[2]), _mm512_castps512_ps256(fv[3])};
+        bwd_acc8(x1 + c, x2 + c, x3 + c, x4 + c, _mm256_loadu_ps(go + c), _mm256_loadu_ps(t + c), w8, f8, &sa, &sw, &sh);
     }
-    const __m256 aw = _mm256_hadd_ps(sa, sw), hhs = _mm256_hadd_ps(sh, sh);
-    const __m256 r = _mm256_hadd_ps(aw, hhs);
-    const __m128 s = _mm_add_ps(_mm256_castps256_ps128(r), _mm256_extractf128_ps(r, 1));
-    float o[4];
-    _mm_storeu_ps(o, s);
-    out[0] = o[0];
-    out[1] = o[1];
-    out[2] = o[2];
+    hsum3(sa, sw, sh, out);
 }
 /* One whole backward sampling point for C = 32 in 512-bit registers: tg = a*go, the channel sums of
  * bwd_point_avx512, then the four gradValue rows += w_k*tg, corner by corner. The same operations in the same
  * order as the generic path (t[] kept in registers), so the same bytes. */
-__attribute__((target("avx2,avx512f,avx512vl,avx512dq"))) static inline __attribute__((always_inline)) void
-bwd_sample32_avx512(const float *const x[4], float *const gr[4], const float *restrict go, float a,
-                    const float w[4], const float f[4], float out[3]) {
+MSDA_AVX512_INLINE void bwd_sample32_avx512(const float *const x[4], float *const gr[4], const float *restrict go,
+                                            float a, const float w[4], const float f[4], float out[3]) {
     const __m512 av = _mm512_set1_ps(a);
     const __m512 g0 = _mm512_loadu_ps(go), g1 = _mm512_loadu_ps(go + 16);
     const __m512 t0 = _mm512_mul_ps(av, g0), t1 = _mm512_mul_ps(av, g1);
-    const __m512 w1 = _mm512_set1_ps(w[0]), w2 = _mm512_set1_ps(w[1]), w3 = _mm512_set1_ps(w[2]),
-                 w4 = _mm512_set1_ps(w[3]);
-    const __m512 hh = _mm512_set1_ps(f[0]), lh = _mm512_set1_ps(f[1]), hw = _mm512_set1_ps(f[2]),
-                 lw = _mm512_set1_ps(f[3]);
+    const __m512 wv[4] = {_mm512_set1_ps(w[0]), _mm512_set1_ps(w[1]), _mm512_set1_ps(w[2]), _mm512_set1_ps(w[3])};
+    const __m512 fv[4] = {_mm512_set1_ps(f[0]), _mm512_set1_ps(f[1]), _mm512_set1_ps(f[2]), _mm512_set1_ps(f[3])};
     __m256 sa = _mm256_setzero_ps(), sw = _mm256_setzero_ps(), sh = _mm256_setzero_ps();
-    for (int half = 0; half < 2; half++) {
-        const int64_t c = 16 * half;
-        const __m512 g = half ? g1 : g0, tc = half ? t1 : t0;
-        const __m512 v1 = _mm512_loadu_ps(x[0] + c), v2 = _mm512_loadu_ps(x[1] + c), v3 = _mm512_loadu_ps(x[2] + c),
-                     v4 = _mm512_loadu_ps(x[3] + c);
-        __m512 val = _mm512_add_ps(_mm512_mul_ps(w1, v1), _mm512_mul_ps(w2, v2));
-        val = _mm512_add_ps(val, _mm512_mul_ps(w3, v3));
-        val = _mm512_add_ps(val, _mm512_mul_ps(w4, v4));
-        const __m512 pa = _mm512_mul_ps(g, val);
-        const __m512 dx = _mm512_add_ps(_mm512_mul_ps(hh, _mm512_sub_ps(v2, v1)), _mm512_mul_ps(lh, _mm512_sub_ps(v4, v3)));
-        const __m512 dy = _mm512_add_ps(_mm512_mul_ps(hw, _mm512_sub_ps(v3, v1)), _mm512_mul_ps(lw, _mm512_sub_ps(v4, v2)));
-        const __m512 pw = _mm512_mul_ps(tc, dx), ph = _mm512_mul_ps(tc, dy);
-        sa = _mm256_add_ps(sa, _mm512_castps512_ps256(pa));
-        sw = _mm256_add_ps(sw, _mm512_castps512_ps256(pw));
-        sh = _mm256_add_ps(sh, _mm512_castps512_ps256(ph));
-        sa = _mm256_add_ps(sa, _mm512_extractf32x8_ps(pa, 1));
-        sw = _mm256_add_ps(sw, _mm512_extractf32x8_ps(pw, 1));
-        sh = _mm256_add_ps(sh, _mm512_extractf32x8_ps(ph, 1));
-    }
+    bwd_acc16(x[0], x[1], x[2], x[3], g0, t0, wv, fv, &sa, &sw, &sh);
+    bwd_acc16(x[0] + 16, x[1] + 16, x[2] + 16, x[3] + 16, g1, t1, wv, fv, &sa, &sw, &sh);
     for (int k = 0; k < 4; k++) {
         if (!gr[k]) continue;
-        const __m512 wk = _mm512_set1_ps(w[k]);
         float *gk = gr[k];
-        _mm512_storeu_ps(gk, _mm512_add_ps(_mm512_loadu_ps(gk), _mm512_mul_ps(wk, t0)));
-        _mm512_storeu_ps(gk + 16, _mm512_add_ps(_mm512_loadu_ps(gk + 16), _mm512_mul_ps(wk, t1)));
+        _mm512_storeu_ps(gk, _mm512_add_ps(_mm512_loadu_ps(gk), _mm512_mul_ps(wv[k], t0)));
+        _mm512_storeu_ps(gk + 16, _mm512_add_ps(_mm512_loadu_ps(gk + 16), _mm512_mul_ps(wv[k], t1)));
     }
-    const __m256 aw = _mm256_hadd_ps(sa, sw), hhs = _mm256_hadd_ps(sh, sh);
-    const __m256 r = _mm256_hadd_ps(aw, hhs);
-    const __m128 s = _mm_add_ps(_mm256_castps256_ps128(r), _mm256_extractf128_ps(r, 1));
-    float o[4];
-    _mm_storeu_ps(o, s);
-    out[0] = o[0];
-    out[1] = o[1];
-    out[2] = o[2];
+    hsum3(sa, sw, sh, out);
 }
 /* The forward of one query for C = 32, the running sums in two 512-bit registers: acc[c] = sum over the points,
  * in order, of a*(((w1*x1 + w2*x2) + w3*x3) + w4*x4), exactly as the generic loop, stored to acc at the end. */
@@ -699,45 +666,25 @@ fwd_query32_avx512(const msda_level *lv, const float *locb, const float *attb, i
 #ifdef MSDA_HAVE_AVX2
 /* bwd_sample32_avx512 and fwd_query32_avx512 for AVX2 (four 256-bit registers per row): the same operations
  * in the same order. */
-__attribute__((target("avx2"))) static inline __attribute__((always_inline)) void
-bwd_sample32_avx2(const float *const x[4], float *const gr[4], const float *restrict go, float a, const float w[4],
-                  const float f[4], float out[3]) {
+MSDA_AVX2_INLINE void bwd_sample32_avx2(const float *const x[4], float *const gr[4], const float *restrict go,
+                                        float a, const float w[4], const float f[4], float out[3]) {
     const __m256 av = _mm256_set1_ps(a);
     __m256 t[4];
     for (int j = 0; j < 4; j++) t[j] = _mm256_mul_ps(av, _mm256_loadu_ps(go + 8 * j));
-    const __m256 w1 = _mm256_set1_ps(w[0]), w2 = _mm256_set1_ps(w[1]), w3 = _mm256_set1_ps(w[2]),
-                 w4 = _mm256_set1_ps(w[3]);
-    const __m256 hh = _mm256_set1_ps(f[0]), lh = _mm256_set1_ps(f[1]), hw = _mm256_set1_ps(f[2]),
-                 lw = _mm256_set1_ps(f[3]);
+    const __m256 wv[4] = {_mm256_set1_ps(w[0]), _mm256_set1_ps(w[1]), _mm256_set1_ps(w[2]), _mm256_set1_ps(w[3])};
+    const __m256 fv[4] = {_mm256_set1_ps(f[0]), _mm256_set1_ps(f[1]), _mm256_set1_ps(f[2]), _mm256_set1_ps(f[3])};
     __m256 sa = _mm256_setzero_ps(), sw = _mm256_setzero_ps(), sh = _mm256_setzero_ps();
     for (int j = 0; j < 4; j++) {
         const int64_t c = 8 * j;
-        const __m256 v1 = _mm256_loadu_ps(x[0] + c), v2 = _mm256_loadu_ps(x[1] + c), v3 = _mm256_loadu_ps(x[2] + c),
-                     v4 = _mm256_loadu_ps(x[3] + c);
-        __m256 val = _mm256_add_ps(_mm256_mul_ps(w1, v1), _mm256_mul_ps(w2, v2));
-        val = _mm256_add_ps(val, _mm256_mul_ps(w3, v3));
-        val = _mm256_add_ps(val, _mm256_mul_ps(w4, v4));
-        sa = _mm256_add_ps(sa, _mm256_mul_ps(_mm256_loadu_ps(go + c), val));
-        const __m256 dx = _mm256_add_ps(_mm256_mul_ps(hh, _mm256_sub_ps(v2, v1)), _mm256_mul_ps(lh, _mm256_sub_ps(v4, v3)));
-        const __m256 dy = _mm256_add_ps(_mm256_mul_ps(hw, _mm256_sub_ps(v3, v1)), _mm256_mul_ps(lw, _mm256_sub_ps(v4, v2)));
-        sw = _mm256_add_ps(sw, _mm256_mul_ps(t[j], dx));
-        sh = _mm256_add_ps(sh, _mm256_mul_ps(t[j], dy));
+        bwd_acc8(x[0] + c, x[1] + c, x[2] + c, x[3] + c, _mm256_loadu_ps(go + c), t[j], wv, fv, &sa, &sw, &sh);
     }
     for (int k = 0; k < 4; k++) {
         if (!gr[k]) continue;
-        const __m256 wk = _mm256_set1_ps(w[k]);
         float *gk = gr[k];
         for (int j = 0; j < 4; j++)
-            _mm256_storeu_ps(gk + 8 * j, _mm256_add_ps(_mm256_loadu_ps(gk + 8 * j), _mm256_mul_ps(wk, t[j])));
+            _mm256_storeu_ps(gk + 8 * j, _mm256_add_ps(_mm256_loadu_ps(gk + 8 * j), _mm256_mul_ps(wv[k], t[j])));
     }
-    const __m256 aw = _mm256_hadd_ps(sa, sw), hhs = _mm256_hadd_ps(sh, sh);
-    const __m256 r = _mm256_hadd_ps(aw, hhs);
-    const __m128 s = _mm_add_ps(_mm256_castps256_ps128(r), _mm256_extractf128_ps(r, 1));
-    float o[4];
-    _mm_storeu_ps(o, s);
-    out[0] = o[0];
-    out[1] = o[1];
-    out[2] = o[2];
+    hsum3(sa, sw, sh, out);
 }
 
 __attribute__((target("avx2"))) static inline __attribute__((always_inline)) void
