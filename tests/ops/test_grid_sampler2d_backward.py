@@ -337,7 +337,8 @@ print(h.hexdigest())
 def test_planar_path_with_strided_grid_and_grid_grad(dtype, kind):
     # contiguous gradOutput/input/inputGrad take the planar path; the grid and gridGrad are views
     rng = np.random.default_rng(12)
-    go, x, g = _case(rng, dtype, N=2, C=5, H=5, W=6, Ho=17, Wo=19, special=False)
+    go, x, _ = _case(rng, dtype, N=2, C=5, H=5, W=6, Ho=17, Wo=19, special=False)
+    g = cast(rng.uniform(-1.2, 1.2, (2, 17, 19, 2)), dtype)  # no points on cell edges (kinks of the gradient)
     rgi, rgg = grid_sample_backward_ref(go, x, g, 0, 0, False)
     outs = (np.zeros(x.shape, dtype), strided(np.zeros(g.shape, dtype), kind))
     gi, gg = pyaclnn.grid_sampler2d_backward(go, x, strided(g, kind), 0, 0, False, out=outs)
