@@ -48,3 +48,8 @@ for (N, C, H, W, Ho, Wo) in [(8, 64, 64, 64, 64, 64), (1, 256, 128, 128, 128, 12
             for bw in (True, False):
                 name = f"{'bwd' if bw else 'fwd'} {_MODES[im]}/zeros {dt} N{N} C{C} {H}x{W}->{Ho}x{Wo}"
                 CASES.append((name, _setup(N, C, H, W, Ho, Wo, im, dt, bw)))
+# few channels (fewer than one 8-channel block): e.g. a single-channel map or an RGB image
+for (N, C, H, W, Ho, Wo) in [(8, 1, 64, 64, 64, 64), (8, 3, 64, 64, 64, 64)]:
+    for bw in (True, False):
+        name = f"{'bwd' if bw else 'fwd'} bilinear/zeros f32 N{N} C{C} {H}x{W}->{Ho}x{Wo}"
+        CASES.append((name, _setup(N, C, H, W, Ho, Wo, 0, "f32", bw)))

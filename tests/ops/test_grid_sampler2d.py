@@ -196,3 +196,13 @@ def test_nan_input_values_pass_through_nearest(dtype):
     out = pyaclnn.grid_sampler2d(x, g, "nearest", "zeros", True)
     exp = grid_sample_ref(x.astype(np.float64), g.astype(np.float64), 1, 0, True)
     np.testing.assert_array_equal(out.astype(np.float64), exp.astype(dtype).astype(np.float64))
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=ALL_IDS)
+@pytest.mark.parametrize("kind", ["slice", "transpose"])
+def test_planar_path_with_strided_grid(dtype, kind):
+    # contiguous input and output take the planar path; the grid is a view (more points than one chunk)
+    rng = np.random.default_rng(13)
+    x, g = _case(rng, dtype, N=2, C=3, H=5, W=6, Ho=17, Wo=19, special=False)
+    out = pyaclnn.grid_sampler2d(x, strided(g, kind), "bilinear", "border", True)
+    check(out, grid_sample_ref(x, g, 0, 1, True), dtype, "out")

@@ -330,3 +330,18 @@ for dt in (np.float32, np.float16, pyaclnn.bfloat16, np.float64):
 print(h.hexdigest())
 """
     same_bytes_for_threads(code)
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=ALL_IDS)
+@pytest.mark.parametrize("kind", ["slice", "transpose"])
+def test_planar_path_with_strided_grid_and_grid_grad(dtype, kind):
+    # contiguous gradOutput/input/inputGrad take the planar path; the grid and gridGrad are views
+    rng = np.random.default_rng(12)
+    go, x, _ = _case(rng, dtype, N=2, C=5, H=5, W=6, Ho=17, Wo=19, special=False)
+    g = cast(rng.uniform(-1.2, 1.2, (2, 17, 19, 2)), dtype)  # no points on cell edges (kinks of the gradient)
+    rgi, rgg = grid_sample_backward_ref(go, x, g, 0, 0, False)
+    outs = (np.zeros(x.shape, dtype), strided(np.zeros(g.shape, dtype), kind))
+    gi, gg = pyaclnn.grid_sampler2d_backward(go, x, strided(g, kind), 0, 0, False, out=outs)
+    assert gi is outs[0] and gg is outs[1]
+    check(gi, rgi, dtype, "inputGrad")
+    check(gg, rgg, dtype, "gridGrad")
