@@ -32,7 +32,7 @@ SAMPLE_SRCS := $(sort $(wildcard samples/*.cpp))
 SAMPLE_STEMS := $(notdir $(SAMPLE_SRCS:.cpp=))
 
 .PHONY: FORCE all lib install cdef samples check-samples demo test test-deps pytest bench asan asan-lib fuzz \
-        memcheck ci help clean check-headers wheel
+        memcheck ci help clean check-headers wheel cross-check
 
 all: lib
 
@@ -179,6 +179,11 @@ fuzz: asan-lib
 	  -Wl,-rpath,$(CURDIR)/$(ASAN_BUILD)/lib -lm
 	$(SAN_ENV) $(ASAN_BUILD)/fuzz -t $(FUZZ_SECONDS) -s $(FUZZ_SEED)
 
+# Cross-build for CROSS_ARCH (default aarch64) and run the doc samples + api_smoke under qemu-user.
+CROSS_ARCH ?= aarch64
+cross-check:
+	tools/cross_check.sh $(CROSS_ARCH)
+
 # valgrind on every doc sample and the C harnesses (suppressions: tools/valgrind.supp, libgomp's thread pool only).
 VALGRIND   := valgrind --error-exitcode=1 --leak-check=full --show-leak-kinds=definite,indirect,possible \
               --errors-for-leak-kinds=definite,indirect,possible --suppressions=$(CURDIR)/tools/valgrind.supp \
@@ -225,6 +230,7 @@ help:
 	@echo "  make bench           time the ops against PyTorch CPU and memory bandwidth (BENCH_ARGS=...)"
 	@echo "  make asan            library + all tests (C harnesses and samples included) under ASan/UBSan"
 	@echo "  make fuzz            the C ABI fuzzer on the ASan/UBSan build (FUZZ_SECONDS=$(FUZZ_SECONDS), FUZZ_SEED=1)"
+	@echo "  make cross-check     cross-build for CROSS_ARCH (default aarch64), run the doc samples + api_smoke under qemu"
 	@echo "  make memcheck        valgrind on every doc sample and the C harnesses (api_smoke, stress, fuzz)"
 	@echo "  make clean           remove build/"
 	@echo "Python package commands (after make install or pip install .): python -m pyaclnn {prefix,info,cc,samples}"

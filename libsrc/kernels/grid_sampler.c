@@ -29,7 +29,7 @@ static bool gs_is_contig(const acl_view *v) {
 #endif
 
 /* ---- contiguous row conversions storage type <-> compute type (the planar path's plane copies) ---- */
-static bool gs_have_f16c(void) {
+static inline bool gs_have_f16c(void) {
 #ifdef ACL_F16_ROWS_F16C
     return acl_simd_level() >= ACL_SIMD_AVX2;
 #else

@@ -373,7 +373,8 @@ upnx_fwd_row_simd(char *y, const char *x, const upnx_fwd_plan *p) {
 }
 #else
 static void upnx_fwd_row_simd(char *y, const char *x, const upnx_fwd_plan *p) {
-    const int nt = p->nt;}
+    /* never called: without x86-64 acl_simd_level() is ACL_SIMD_PORTABLE, so `simd` is false */
+}
 #endif
 
 #define UPNX_GATHER_ROW(T)                                                                                   \
