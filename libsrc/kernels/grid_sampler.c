@@ -22,6 +22,11 @@ static bool gs_is_contig(const acl_view *v) {
 
 /* channel lanes of the planar path's blocks (grid_sampler_core.inc) */
 #define GS_L 8
+/* the narrow planar path (plain planes, no lane blocks) takes C up to these; it costs about one plane pass per
+ * channel while a lane block costs the same for 1..8 channels, so it pays only for very few channels (measured
+ * on 2 threads, N8 64x64: forward wins at C = 1 only, backward at C <= 2, loses from C = 3) */
+#define GSN_FWD_MAXC 1
+#define GSN_BWD_MAXC 2
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 #define GS_CLONES __attribute__((target_clones("avx2", "default")))
 #else
@@ -220,13 +225,17 @@ static inline bool gs_fl_f64(double *dst, int64_t cs, int cb, const double *src,
 
 #define GS_T float
 #define GS_SFX f32
+#define GS_IS_F32 1
 #include "kernels/grid_sampler_core.inc"
+#undef GS_IS_F32
 #undef GS_T
 #undef GS_SFX
 
 #define GS_T double
 #define GS_SFX f64
+#define GS_IS_F32 0
 #include "kernels/grid_sampler_core.inc"
+#undef GS_IS_F32
 #undef GS_T
 #undef GS_SFX
 
