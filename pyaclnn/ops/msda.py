@@ -27,6 +27,15 @@ def _index(call, arr):
     return call.input(arr, lib.ACL_FORMAT_ND)
 
 
+def _inputs(call, value, spatial_shapes, level_start_index, sampling_locations, attention_weights):
+    """The five inputs both directions share, as arrays checked against their dtype tables."""
+    return (call.array(value, "value", FLOAT_DTYPES),
+            call.array(spatial_shapes, "spatial_shapes", _INDEX_DTYPES),
+            call.array(level_start_index, "level_start_index", _INDEX_DTYPES),
+            call.array(sampling_locations, "sampling_locations", FLOAT_DTYPES),
+            call.array(attention_weights, "attention_weights", FLOAT_DTYPES))
+
+
 def multi_scale_deformable_attn(value, spatial_shapes, level_start_index, sampling_locations, attention_weights,
                                 *, out=None, stream=None):
     """Forward (aclnnMultiScaleDeformableAttnFunction): returns (bs, nq, nh*C) in value's dtype.
@@ -38,11 +47,8 @@ def multi_scale_deformable_attn(value, spatial_shapes, level_start_index, sampli
     returned. stream: optional.
     """
     with OpCall() as call:
-        v = call.array(value, "value", FLOAT_DTYPES)
-        ss = call.array(spatial_shapes, "spatial_shapes", _INDEX_DTYPES)
-        ls = call.array(level_start_index, "level_start_index", _INDEX_DTYPES)
-        loc = call.array(sampling_locations, "sampling_locations", FLOAT_DTYPES)
-        attn = call.array(attention_weights, "attention_weights", FLOAT_DTYPES)
+        v, ss, ls, loc, attn = _inputs(call, value, spatial_shapes, level_start_index, sampling_locations,
+                                       attention_weights)
         bs, _, nh, c = v.shape if v.ndim == 4 else (0, 0, 0, 0)
         nq = loc.shape[1] if loc.ndim == 6 else 0
         y, yt = call.output(out, (bs, nq, nh * c), v.dtype)
@@ -64,11 +70,8 @@ def multi_scale_deformable_attn_backward(value, spatial_shapes, level_start_inde
     place and returned. stream: optional.
     """
     with OpCall() as call:
-        v = call.array(value, "value", FLOAT_DTYPES)
-        ss = call.array(spatial_shapes, "spatial_shapes", _INDEX_DTYPES)
-        ls = call.array(level_start_index, "level_start_index", _INDEX_DTYPES)
-        loc = call.array(sampling_locations, "sampling_locations", FLOAT_DTYPES)
-        attn = call.array(attention_weights, "attention_weights", FLOAT_DTYPES)
+        v, ss, ls, loc, attn = _inputs(call, value, spatial_shapes, level_start_index, sampling_locations,
+                                       attention_weights)
         go = call.array(grad_output, "grad_output", FLOAT_DTYPES)
         outs = tuple(out) if out is not None else (None, None, None)
         if len(outs) != 3:
