@@ -1,27 +1,13 @@
 /* aclnnMultiScaleDeformableAttentionGrad: gradients of multi-scale deformable attention with respect to value,
  * sampling locations and attention weights (SPEC section 3.2 / 3.3, Decision 1). */
-#include <stdlib.h>
-
-#include "common/parallel.h"
 #include "common/shape.h"
-#include "kernels/msda.h"
-#include "ops/ops.h"
+#include "ops/msda_plan.h"
 
 #include "aclnnop/aclnn_multi_scale_deformable_attention_grad.h"
 
 static const aclDataType k_float_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
 static const aclDataType k_index_dtypes[] = {ACL_INT32, ACL_INT64};
 enum { MAX_C = MSDA_MAX_C, MAX_NQ_EXCL = 500000, MAX_LEVELS = MSDA_MAX_LEVELS, MAX_HEADS = 16, MAX_POINTS = 16 };
-
-typedef struct {
-    int64_t bs, K, nh, C, nl, nq, np;
-    msda_scratch scratch;
-} grad_params;
-
-/* One dimension-equality rule of steps 5/6: `name` dim `i` must equal `want` (what it is compared with). */
-#define CHECK_DIM(t, name, i, want, what)                                                                        \
-    ACLNN_CHECK((t)->dims[i] == (want), ACLNN_ERR_PARAM_INVALID, "%s dim %d is %lld but should equal %s (%lld).", \
-                name, i, (long long)(t)->dims[i], what, (long long)(want))
 
 static aclnnStatus check_params(const aclTensor *value, const aclTensor *spatialShape, const aclTensor *levelStartIndex,
                                 const aclTensor *location, const aclTensor *attnWeight, const aclTensor *gradOutput,
@@ -91,73 +77,30 @@ static aclnnStatus check_params(const aclTensor *value, const aclTensor *spatial
 
     /* 5. cross-tensor consistency */
     const int64_t bs = value->dims[0];
-    CHECK_DIM(location, "location", 0, bs, "value dim 0 (batch)");
-    CHECK_DIM(attnWeight, "attnWeight", 0, bs, "value dim 0 (batch)");
-    CHECK_DIM(gradOutput, "gradOutput", 0, bs, "value dim 0 (batch)");
-    CHECK_DIM(location, "location", 2, nh, "value dim 2 (num_heads)");
-    CHECK_DIM(attnWeight, "attnWeight", 2, nh, "value dim 2 (num_heads)");
-    CHECK_DIM(levelStartIndex, "levelStartIndex", 0, nl, "spatialShape dim 0 (num_levels)");
-    CHECK_DIM(location, "location", 3, nl, "spatialShape dim 0 (num_levels)");
-    CHECK_DIM(attnWeight, "attnWeight", 3, nl, "spatialShape dim 0 (num_levels)");
-    CHECK_DIM(attnWeight, "attnWeight", 1, nq, "location dim 1 (num_queries)");
-    CHECK_DIM(gradOutput, "gradOutput", 1, nq, "location dim 1 (num_queries)");
-    CHECK_DIM(attnWeight, "attnWeight", 4, np, "location dim 4 (num_points)");
+    MSDA_CHECK_DIM(location, "location", 0, bs, "value dim 0 (batch)");
+    MSDA_CHECK_DIM(attnWeight, "attnWeight", 0, bs, "value dim 0 (batch)");
+    MSDA_CHECK_DIM(gradOutput, "gradOutput", 0, bs, "value dim 0 (batch)");
+    MSDA_CHECK_DIM(location, "location", 2, nh, "value dim 2 (num_heads)");
+    MSDA_CHECK_DIM(attnWeight, "attnWeight", 2, nh, "value dim 2 (num_heads)");
+    MSDA_CHECK_DIM(levelStartIndex, "levelStartIndex", 0, nl, "spatialShape dim 0 (num_levels)");
+    MSDA_CHECK_DIM(location, "location", 3, nl, "spatialShape dim 0 (num_levels)");
+    MSDA_CHECK_DIM(attnWeight, "attnWeight", 3, nl, "spatialShape dim 0 (num_levels)");
+    MSDA_CHECK_DIM(attnWeight, "attnWeight", 1, nq, "location dim 1 (num_queries)");
+    MSDA_CHECK_DIM(gradOutput, "gradOutput", 1, nq, "location dim 1 (num_queries)");
+    MSDA_CHECK_DIM(attnWeight, "attnWeight", 4, np, "location dim 4 (num_points)");
     if (gradOutput->ndim == 3) {
         int64_t hc;
         ACLNN_CHECK(acl_mul_i64(nh, C, &hc), ACLNN_ERR_PARAM_INVALID, "value num_heads*channels overflows int64");
-        CHECK_DIM(gradOutput, "gradOutput", 2, hc, "value num_heads*channels");
+        MSDA_CHECK_DIM(gradOutput, "gradOutput", 2, hc, "value num_heads*channels");
     } else {
-        CHECK_DIM(gradOutput, "gradOutput", 2, nh, "value dim 2 (num_heads)");
-        CHECK_DIM(gradOutput, "gradOutput", 3, C, "value dim 3 (channels)");
+        MSDA_CHECK_DIM(gradOutput, "gradOutput", 2, nh, "value dim 2 (num_heads)");
+        MSDA_CHECK_DIM(gradOutput, "gradOutput", 3, C, "value dim 3 (channels)");
     }
 
     /* 6. output shapes */
     ACL_TRY(acl_check_same_shape(value, "value", gradValue, "gradValue"));
     ACL_TRY(acl_check_same_shape(location, "location", gradLocation, "gradLocation"));
     ACL_TRY(acl_check_same_shape(attnWeight, "attnWeight", gradAttnWeight, "gradAttnWeight"));
-    return ACLNN_SUCCESS;
-}
-
-static void fill_ten(msda_ten *t, const acl_view *v) {
-    t->base = v->base;
-    t->dtype = v->dtype;
-    for (int i = 0; i < 6; i++) t->st[i] = i < v->ndim ? v->strides[i] : 0;
-}
-
-/* The kernel's problem from the executor's (possibly retargeted) views. gradOutput is seen as (bs, nq, nh, C). */
-static void build_problem(aclOpExecutor *ex, const grad_params *gp, msda_problem *p) {
-    *p = (msda_problem){.bs = gp->bs, .K = gp->K, .nh = gp->nh, .C = gp->C, .nl = gp->nl, .nq = gp->nq, .np = gp->np};
-    fill_ten(&p->value, acl_exec_in(ex, 0));
-    fill_ten(&p->shape, acl_exec_in(ex, 1));
-    fill_ten(&p->start, acl_exec_in(ex, 2));
-    fill_ten(&p->loc, acl_exec_in(ex, 3));
-    fill_ten(&p->attn, acl_exec_in(ex, 4));
-    const acl_view *go = acl_exec_in(ex, 5);
-    fill_ten(&p->rows, go);
-    if (go->ndim == 3) {
-        int64_t hs;
-        /* head stride C*s2; it cannot overflow unless nh == 1, where it is never multiplied by a non-zero h */
-        p->rows.st[3] = go->strides[2];
-        p->rows.st[2] = acl_mul_i64(gp->C, go->strides[2], &hs) ? hs : 0;
-    }
-    fill_ten(&p->gv, acl_exec_out(ex, 0));
-    fill_ten(&p->gloc, acl_exec_out(ex, 1));
-    fill_ten(&p->gattn, acl_exec_out(ex, 2));
-}
-
-static void free_grad_params(void *params) {
-    grad_params *gp = params;
-    if (gp) msda_free_scratch(&gp->scratch);
-    free(gp);
-}
-
-static aclnnStatus run(aclOpExecutor *ex, void *workspace, uint64_t workspaceSize) {
-    (void)workspace;
-    (void)workspaceSize;
-    const grad_params *gp = ex->params;
-    msda_problem p;
-    build_problem(ex, gp, &p);
-    msda_backward(&p, &gp->scratch);
     return ACLNN_SUCCESS;
 }
 
@@ -173,9 +116,9 @@ aclnnStatus aclnnMultiScaleDeformableAttentionGradGetWorkspaceSize(
         acl_tensor_empty(location) || acl_tensor_empty(attnWeight) || acl_tensor_empty(gradOutput))
         return acl_exec_noop(ACL_OP_MultiScaleDeformableAttentionGrad, workspaceSize, executor);
 
-    aclOpExecutor *ex = acl_exec_create(ACL_OP_MultiScaleDeformableAttentionGrad, run, sizeof(grad_params));
+    aclOpExecutor *ex = acl_exec_create(ACL_OP_MultiScaleDeformableAttentionGrad, msda_plan_run, sizeof(msda_plan));
     if (!ex) return ACLNN_ERR_INNER_CREATE_EXECUTOR;
-    ex->free_params = free_grad_params;
+    ex->free_params = msda_plan_free;
     aclnnStatus rc = acl_exec_add_input(ex, value, "value", true);
     if (rc == 0) rc = acl_exec_add_input(ex, spatialShape, "spatialShape", true);
     if (rc == 0) rc = acl_exec_add_input(ex, levelStartIndex, "levelStartIndex", true);
@@ -187,19 +130,7 @@ aclnnStatus aclnnMultiScaleDeformableAttentionGradGetWorkspaceSize(
     if (rc == 0) rc = acl_exec_add_output(ex, gradAttnWeight, "gradAttnWeight");
     if (rc) return acl_exec_discard(ex, rc);
 
-    grad_params *gp = ex->params;
-    gp->bs = value->dims[0];
-    gp->K = value->dims[1];
-    gp->nh = value->dims[2];
-    gp->C = value->dims[3];
-    gp->nl = spatialShape->dims[0];
-    gp->nq = location->dims[1];
-    gp->np = location->dims[4];
-    msda_problem p;
-    build_problem(ex, gp, &p);
-    rc = msda_alloc_scratch(&p, true, &gp->scratch);
-    if (rc) return acl_exec_discard(ex, rc);
-    return acl_exec_publish(ex, workspaceSize, executor);
+    return msda_plan_publish(ex, true, workspaceSize, executor);
 }
 
 aclnnStatus aclnnMultiScaleDeformableAttentionGrad(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,

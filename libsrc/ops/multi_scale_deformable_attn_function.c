@@ -1,25 +1,11 @@
 /* aclnnMultiScaleDeformableAttnFunction: multi-scale deformable attention forward (SPEC section 3.4). */
-#include <stdlib.h>
-
-#include "common/parallel.h"
-#include "common/shape.h"
-#include "kernels/msda.h"
-#include "ops/ops.h"
+#include "ops/msda_plan.h"
 
 #include "aclnnop/aclnn_multi_scale_deformable_attn_function.h"
 
 static const aclDataType k_float_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
 static const aclDataType k_index_dtypes[] = {ACL_INT32, ACL_INT64};
 enum { MIN_NQ = 32, MAX_C = MSDA_MAX_C, MAX_LEVELS = MSDA_MAX_LEVELS, MAX_HEADS = 16, MAX_POINTS = 16 };
-
-typedef struct {
-    int64_t bs, K, nh, C, nl, nq, np;
-    msda_scratch scratch;
-} fwd_params;
-
-#define CHECK_DIM(t, name, i, want, what)                                                                        \
-    ACLNN_CHECK((t)->dims[i] == (want), ACLNN_ERR_PARAM_INVALID, "%s dim %d is %lld but should equal %s (%lld).", \
-                name, i, (long long)(t)->dims[i], what, (long long)(want))
 
 /* The checks the real host code makes, in its order. */
 static aclnnStatus check_params(const aclTensor *value, const aclTensor *spatialShape, const aclTensor *levelStartIndex,
@@ -71,8 +57,8 @@ static aclnnStatus check_params(const aclTensor *value, const aclTensor *spatial
                 (long long)np, MAX_POINTS);
     ACLNN_CHECK(C % 8 == 0 && C <= MAX_C, ACLNN_ERR_PARAM_INVALID,
                 "value channels (dim 3) is %lld; it must be a multiple of 8 and at most %d.", (long long)C, MAX_C);
-    CHECK_DIM(location, "location", 3, spatialShape->dims[0], "spatialShape dim 0 (num_levels)");
-    CHECK_DIM(attnWeight, "attnWeight", 3, spatialShape->dims[0], "spatialShape dim 0 (num_levels)");
+    MSDA_CHECK_DIM(location, "location", 3, spatialShape->dims[0], "spatialShape dim 0 (num_levels)");
+    MSDA_CHECK_DIM(attnWeight, "attnWeight", 3, spatialShape->dims[0], "spatialShape dim 0 (num_levels)");
     return ACLNN_SUCCESS;
 }
 
@@ -81,53 +67,16 @@ static aclnnStatus check_consistency(const aclTensor *value, const aclTensor *le
                                      const aclTensor *location, const aclTensor *attnWeight, const aclTensor *output) {
     const int64_t bs = value->dims[0], nq = location->dims[1], nh = location->dims[2], nl = location->dims[3],
                   np = location->dims[4], C = value->dims[3];
-    CHECK_DIM(location, "location", 0, bs, "value dim 0 (batch)");
-    CHECK_DIM(attnWeight, "attnWeight", 0, bs, "value dim 0 (batch)");
-    CHECK_DIM(value, "value", 2, nh, "location dim 2 (num_heads)");
-    CHECK_DIM(attnWeight, "attnWeight", 1, nq, "location dim 1 (num_queries)");
-    CHECK_DIM(attnWeight, "attnWeight", 2, nh, "location dim 2 (num_heads)");
-    CHECK_DIM(attnWeight, "attnWeight", 4, np, "location dim 4 (num_points)");
-    CHECK_DIM(levelStartIndex, "levelStartIndex", 0, nl, "location dim 3 (num_levels)");
-    CHECK_DIM(output, "output", 0, bs, "value dim 0 (batch)");
-    CHECK_DIM(output, "output", 1, nq, "location dim 1 (num_queries)");
-    CHECK_DIM(output, "output", 2, nh * C, "num_heads*channels");
-    return ACLNN_SUCCESS;
-}
-
-static void fill_ten(msda_ten *t, const acl_view *v) {
-    t->base = v->base;
-    t->dtype = v->dtype;
-    for (int i = 0; i < 6; i++) t->st[i] = i < v->ndim ? v->strides[i] : 0;
-}
-
-/* The kernel's problem from the executor's views; output (bs, nq, nh*C) is seen as (bs, nq, nh, C). */
-static void build_problem(aclOpExecutor *ex, const fwd_params *fp, msda_problem *p) {
-    *p = (msda_problem){.bs = fp->bs, .K = fp->K, .nh = fp->nh, .C = fp->C, .nl = fp->nl, .nq = fp->nq, .np = fp->np};
-    fill_ten(&p->value, acl_exec_in(ex, 0));
-    fill_ten(&p->shape, acl_exec_in(ex, 1));
-    fill_ten(&p->start, acl_exec_in(ex, 2));
-    fill_ten(&p->loc, acl_exec_in(ex, 3));
-    fill_ten(&p->attn, acl_exec_in(ex, 4));
-    const acl_view *out = acl_exec_out(ex, 0);
-    fill_ten(&p->rows, out);
-    int64_t hs;
-    p->rows.st[3] = out->strides[2];
-    p->rows.st[2] = acl_mul_i64(fp->C, out->strides[2], &hs) ? hs : 0; /* overflow only possible when nh == 1 */
-}
-
-static void free_fwd_params(void *params) {
-    fwd_params *fp = params;
-    if (fp) msda_free_scratch(&fp->scratch);
-    free(fp);
-}
-
-static aclnnStatus run(aclOpExecutor *ex, void *workspace, uint64_t workspaceSize) {
-    (void)workspace;
-    (void)workspaceSize;
-    const fwd_params *fp = ex->params;
-    msda_problem p;
-    build_problem(ex, fp, &p);
-    msda_forward(&p, &fp->scratch);
+    MSDA_CHECK_DIM(location, "location", 0, bs, "value dim 0 (batch)");
+    MSDA_CHECK_DIM(attnWeight, "attnWeight", 0, bs, "value dim 0 (batch)");
+    MSDA_CHECK_DIM(value, "value", 2, nh, "location dim 2 (num_heads)");
+    MSDA_CHECK_DIM(attnWeight, "attnWeight", 1, nq, "location dim 1 (num_queries)");
+    MSDA_CHECK_DIM(attnWeight, "attnWeight", 2, nh, "location dim 2 (num_heads)");
+    MSDA_CHECK_DIM(attnWeight, "attnWeight", 4, np, "location dim 4 (num_points)");
+    MSDA_CHECK_DIM(levelStartIndex, "levelStartIndex", 0, nl, "location dim 3 (num_levels)");
+    MSDA_CHECK_DIM(output, "output", 0, bs, "value dim 0 (batch)");
+    MSDA_CHECK_DIM(output, "output", 1, nq, "location dim 1 (num_queries)");
+    MSDA_CHECK_DIM(output, "output", 2, nh * C, "num_heads*channels");
     return ACLNN_SUCCESS;
 }
 
@@ -143,9 +92,9 @@ aclnnStatus aclnnMultiScaleDeformableAttnFunctionGetWorkspaceSize(const aclTenso
         return acl_exec_noop(ACL_OP_MultiScaleDeformableAttnFunction, workspaceSize, executor);
     ACL_TRY(check_consistency(value, levelStartIndex, location, attnWeight, output));
 
-    aclOpExecutor *ex = acl_exec_create(ACL_OP_MultiScaleDeformableAttnFunction, run, sizeof(fwd_params));
+    aclOpExecutor *ex = acl_exec_create(ACL_OP_MultiScaleDeformableAttnFunction, msda_plan_run, sizeof(msda_plan));
     if (!ex) return ACLNN_ERR_INNER_CREATE_EXECUTOR;
-    ex->free_params = free_fwd_params;
+    ex->free_params = msda_plan_free;
     aclnnStatus rc = acl_exec_add_input(ex, value, "value", true);
     if (rc == 0) rc = acl_exec_add_input(ex, spatialShape, "spatialShape", true);
     if (rc == 0) rc = acl_exec_add_input(ex, levelStartIndex, "levelStartIndex", true);
@@ -154,19 +103,7 @@ aclnnStatus aclnnMultiScaleDeformableAttnFunctionGetWorkspaceSize(const aclTenso
     if (rc == 0) rc = acl_exec_add_output(ex, output, "output");
     if (rc) return acl_exec_discard(ex, rc);
 
-    fwd_params *fp = ex->params;
-    fp->bs = value->dims[0];
-    fp->K = value->dims[1];
-    fp->nh = value->dims[2];
-    fp->C = value->dims[3];
-    fp->nl = location->dims[3];
-    fp->nq = location->dims[1];
-    fp->np = location->dims[4];
-    msda_problem p;
-    build_problem(ex, fp, &p);
-    rc = msda_alloc_scratch(&p, false, &fp->scratch);
-    if (rc) return acl_exec_discard(ex, rc);
-    return acl_exec_publish(ex, workspaceSize, executor);
+    return msda_plan_publish(ex, false, workspaceSize, executor);
 }
 
 aclnnStatus aclnnMultiScaleDeformableAttnFunction(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
