@@ -92,6 +92,14 @@ def ws_call(op, *args):
     return rc, ws[0], ex[0], last_error()
 
 
+def expect_invalid(op, args, code, word):
+    """Phase 1 must fail with exactly `code`, a message naming `word`, and *executor left untouched (SPEC §0)."""
+    rc, _, ex, msg = ws_call(op, *args)
+    assert rc == code, msg
+    assert word in msg, msg
+    assert ex == ffi.NULL, "a failed first phase wrote *executor"
+
+
 def run_executor(op, ex, ws_size=0):
     """Phase 2 at the C level; returns the status."""
     buf = pyaclnn.DeviceBuffer(ws_size) if ws_size else None

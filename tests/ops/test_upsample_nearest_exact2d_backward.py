@@ -5,7 +5,7 @@ import pytest
 
 import pyaclnn
 from pyaclnn import ffi, lib
-from helpers import DTYPES, DTYPE_IDS, assert_close, rounded, same_bytes_for_threads, strided, ws_call
+from helpers import DTYPES, DTYPE_IDS, assert_close, rounded, same_bytes_for_threads, strided, expect_invalid, ws_call
 from reference.upsample import upsample_backward
 
 OP = "UpsampleNearestExact2dBackward"
@@ -174,8 +174,13 @@ def _args(**kw):
     return a
 
 
+def _c_args(a):
+    """The C argument list (before workspaceSize/executor) of an _args() dict."""
+    return [a["g"], a["osz"], a["isz"], a["sh"], a["sw"], a["out"]]
+
+
 def _call(a):
-    return ws_call(OP, a["g"], a["osz"], a["isz"], a["sh"], a["sw"], a["out"])
+    return ws_call(OP, *_c_args(a))
 
 
 NHWC = lib.ACL_FORMAT_NHWC
@@ -210,10 +215,7 @@ INVALID = [
 
 @pytest.mark.parametrize("name,kw,code,word", INVALID, ids=[r[0] for r in INVALID])
 def test_invalid(name, kw, code, word):
-    rc, _, ex, msg = _call(_args(**kw))
-    assert rc == code, msg
-    assert word in msg
-    assert ex == ffi.NULL
+    expect_invalid(OP, _c_args(_args(**kw)), code, word)
 
 
 def test_valid_limits_pass():
