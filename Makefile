@@ -22,8 +22,15 @@ CFLAGS_ALL := -std=c11 $(OPT) -g -fPIC -fopenmp -fvisibility=hidden -ffp-contrac
 CXXFLAGS_ALL := -std=c++11 $(OPT) -g -fPIC -fvisibility=hidden $(WARN) -Iinclude -Ilibsrc $(SAN) $(CXXFLAGS)
 LDFLAGS_ALL := -shared -fopenmp -Wl,-soname,$(LIBNAME) -Wl,--exclude-libs,ALL -Wl,-z,defs -Wl,-z,nodelete $(SAN) $(LDFLAGS)
 
+# The op table (tools/optable) generates the public headers of its ops, ops.inc and libsrc/ops/gen/*.c; they are
+# committed, and refreshed here on every make (a no-op when current) so a table edit never builds stale code.
+GEN_STATUS := $(shell $(PYTHON) tools/gen_ops.py >/dev/null 2>&1 && echo ok)
+ifneq ($(GEN_STATUS),ok)
+$(error tools/gen_ops.py failed: run `python3 tools/gen_ops.py` to see why)
+endif
+
 C_SRCS     := $(sort $(wildcard libsrc/common/*.c libsrc/runtime/*.c libsrc/meta/*.c libsrc/ops/*.c \
-                                libsrc/kernels/*.c libsrc/kernels/ref/*.c))
+                                libsrc/ops/gen/*.c libsrc/kernels/*.c libsrc/kernels/ref/*.c))
 CXX_SRCS   := $(sort $(wildcard libsrc/meta/*.cc))
 OBJS       := $(C_SRCS:%.c=$(OBJDIR)/%.o) $(CXX_SRCS:%.cc=$(OBJDIR)/%.o)
 HEADERS    := $(shell find include libsrc -name '*.h' -o -name '*.inc')
@@ -31,7 +38,7 @@ HEADERS    := $(shell find include libsrc -name '*.h' -o -name '*.inc')
 SAMPLE_SRCS := $(sort $(wildcard samples/*.cpp))
 SAMPLE_STEMS := $(notdir $(SAMPLE_SRCS:.cpp=))
 
-.PHONY: FORCE all lib install cdef samples check-samples demo test test-deps pytest bench asan asan-lib fuzz \
+.PHONY: FORCE all lib install cdef gen samples check-samples demo test test-deps pytest bench asan asan-lib fuzz \
         memcheck ci help clean check-headers wheel cross-check
 
 all: lib
@@ -46,13 +53,16 @@ $(FLAGS_STAMP): FORCE
 	  echo '$(CC) $(CFLAGS_ALL) | $(CXX) $(CXXFLAGS_ALL)' > $@
 FORCE:
 
-$(OBJDIR)/%.o: %.c $(HEADERS) $(FLAGS_STAMP)
+# -MMD: each object depends on exactly the headers it includes (the .d files below).
+$(OBJDIR)/%.o: %.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -c $< -o $@
+	$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
 
-$(OBJDIR)/%.o: %.cc $(HEADERS) $(FLAGS_STAMP)
+$(OBJDIR)/%.o: %.cc $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CXX) $(CXXFLAGS_ALL) -c $< -o $@
+	$(CXX) $(CXXFLAGS_ALL) -MMD -MP -c $< -o $@
+
+-include $(OBJS:.o=.d)
 
 # -z nodelete: cffi dlcloses the library at interpreter exit; unloading libgomp under its idle worker threads
 # would crash the process.
@@ -100,6 +110,11 @@ endif
 	cp samples/*.cpp samples/CMakeLists.txt $(PREFIX)/samples/ && cp -r samples/expected $(PREFIX)/samples/
 	sed "s|@PREFIX@|$(SET_ENV_FALLBACK)|" tools/set_env.sh.in > $(PREFIX)/set_env.sh
 	@echo "installed the emulated toolkit in $(PREFIX) (source $(PREFIX)/set_env.sh)"
+
+# ---- generated from the op table (also refreshed at every make, see GEN_STATUS) ----
+gen:
+	$(PYTHON) tools/gen_ops.py
+	$(PYTHON) tools/gen_cdef.py include > pyaclnn/_cdef.h
 
 # ---- Python binding declarations, generated from include/ ----
 cdef:
@@ -226,6 +241,8 @@ help:
 	@echo "  make pytest          build and run the test suite only (no dependency install, no sanitizers)"
 	@echo "  make check-samples   as demo without printing the outputs (exit status 1 on a mismatch); also: make samples"
 	@echo "  make wheel           build a wheel in dist/ (library + CANN-shaped tree inside the package)"
+	@echo "  make gen             regenerate what the op table (tools/optable) implies: headers, ops.inc,"
+	@echo "                       libsrc/ops/gen/, pyaclnn/_optable.py, then pyaclnn/_cdef.h (docs/OP_TABLE.md)"
 	@echo "  make cdef            regenerate pyaclnn/_cdef.h from include/"
 	@echo "  make bench           time the ops against PyTorch CPU and memory bandwidth (BENCH_ARGS=...)"
 	@echo "  make asan            library + all tests (C harnesses and samples included) under ASan/UBSan"

@@ -336,67 +336,80 @@ typedef struct aclScalarList aclScalarList;
  void *addr);
  aclnnStatus aclnnInit(const char *configPath);
  aclnnStatus aclnnFinalize(void);
- aclnnStatus aclnnAvgPool2dGetWorkspaceSize(const aclTensor *self, const aclIntArray *kernelSize,
- const aclIntArray *strides, const aclIntArray *paddings,
+ aclnnStatus aclnnAddGetWorkspaceSize(
+ const aclTensor* self, const aclTensor* other, const aclScalar* alpha, aclTensor* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnAdd(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnAddsGetWorkspaceSize(
+ const aclTensor* self, const aclScalar* other, const aclScalar* alpha, aclTensor* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnAdds(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnInplaceAddGetWorkspaceSize(
+ aclTensor* selfRef, const aclTensor* other, const aclScalar* alpha, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnInplaceAdd(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnInplaceAddsGetWorkspaceSize(
+ aclTensor* selfRef, const aclScalar* other, const aclScalar* alpha, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnInplaceAdds(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnAvgPool2dGetWorkspaceSize(
+ const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* strides, const aclIntArray* paddings,
  const
  _Bool
  ceilMode, const
  _Bool
- countIncludePad,
- const int64_t divisorOverride, const int8_t cubeMathType,
- aclTensor *out, uint64_t *workspaceSize,
- aclOpExecutor **executor);
- aclnnStatus aclnnAvgPool2d(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
- aclrtStream stream);
- aclnnStatus aclnnAvgPool2dBackwardGetWorkspaceSize(const aclTensor *gradOutput, const aclTensor *self,
- const aclIntArray *kernelSize, const aclIntArray *stride,
- const aclIntArray *padding,
+ countIncludePad, const int64_t divisorOverride, const int8_t cubeMathType,
+ aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnAvgPool2d(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnAvgPool2dBackwardGetWorkspaceSize(
+ const aclTensor* gradOutput, const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* stride,
+ const aclIntArray* padding,
  _Bool
  ceilMode,
  _Bool
- countIncludePad, int64_t divisorOverride,
- int8_t cubeMathType, aclTensor *gradInput,
- uint64_t *workspaceSize, aclOpExecutor **executor);
- aclnnStatus aclnnAvgPool2dBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
- aclrtStream stream);
- aclnnStatus aclnnGridSampler2DGetWorkspaceSize(const aclTensor *input, const aclTensor *grid,
- int64_t interpolationMode, int64_t paddingMode,
- _Bool
- alignCorners, aclTensor *out, uint64_t *workspaceSize,
- aclOpExecutor **executor);
- aclnnStatus aclnnGridSampler2D(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
- aclrtStream stream);
- aclnnStatus aclnnGridSampler2DBackwardGetWorkspaceSize(const aclTensor *gradOutput, const aclTensor *input,
- const aclTensor *grid, int64_t interpolationMode,
- int64_t paddingMode,
+ countIncludePad, int64_t divisorOverride, int8_t cubeMathType,
+ aclTensor* gradInput, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnAvgPool2dBackward(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnGridSampler2DGetWorkspaceSize(
+ const aclTensor* input, const aclTensor* grid, int64_t interpolationMode, int64_t paddingMode,
  _Bool
  alignCorners,
- const aclBoolArray *outputMask, aclTensor *inputGrad,
- aclTensor *gridGrad, uint64_t *workspaceSize,
- aclOpExecutor **executor);
- aclnnStatus aclnnGridSampler2DBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
- aclrtStream stream);
+ aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnGridSampler2D(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnGridSampler2DBackwardGetWorkspaceSize(
+ const aclTensor* gradOutput, const aclTensor* input, const aclTensor* grid, int64_t interpolationMode,
+ int64_t paddingMode,
+ _Bool
+ alignCorners, const aclBoolArray* outputMask, aclTensor* inputGrad, aclTensor* gridGrad,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnGridSampler2DBackward(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnMultiScaleDeformableAttentionGradGetWorkspaceSize(
- const aclTensor *value, const aclTensor *spatialShape, const aclTensor *levelStartIndex, const aclTensor *location,
- const aclTensor *attnWeight, const aclTensor *gradOutput, aclTensor *gradValue, aclTensor *gradLocation,
- aclTensor *gradAttnWeight, uint64_t *workspaceSize, aclOpExecutor **executor);
- aclnnStatus aclnnMultiScaleDeformableAttentionGrad(void *workspace, uint64_t workspaceSize,
- aclOpExecutor *executor, aclrtStream stream);
+ const aclTensor* value, const aclTensor* spatialShape, const aclTensor* levelStartIndex, const aclTensor* location,
+ const aclTensor* attnWeight, const aclTensor* gradOutput, aclTensor* gradValue, aclTensor* gradLocation,
+ aclTensor* gradAttnWeight, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnMultiScaleDeformableAttentionGrad(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnMultiScaleDeformableAttnFunctionGetWorkspaceSize(
- const aclTensor *value, const aclTensor *spatialShape, const aclTensor *levelStartIndex, const aclTensor *location,
- const aclTensor *attnWeight, aclTensor *output, uint64_t *workspaceSize, aclOpExecutor **executor);
- aclnnStatus aclnnMultiScaleDeformableAttnFunction(void *workspace, uint64_t workspaceSize,
- aclOpExecutor *executor, aclrtStream stream);
- aclnnStatus aclnnUpsampleNearestExact2dGetWorkspaceSize(const aclTensor *self, const aclIntArray *outputSize,
- double scalesH, double scalesW, aclTensor *out,
- uint64_t *workspaceSize, aclOpExecutor **executor);
- aclnnStatus aclnnUpsampleNearestExact2d(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
- aclrtStream stream);
+ const aclTensor* value, const aclTensor* spatialShape, const aclTensor* levelStartIndex, const aclTensor* location,
+ const aclTensor* attnWeight, aclTensor* output, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnMultiScaleDeformableAttnFunction(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnUpsampleNearestExact2dGetWorkspaceSize(
+ const aclTensor* self, const aclIntArray* outputSize, double scalesH, double scalesW, aclTensor* out,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnUpsampleNearestExact2d(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnUpsampleNearestExact2dBackwardGetWorkspaceSize(
- const aclTensor *gradOutput, const aclIntArray *outputSize, const aclIntArray *inputSize, double scalesH,
- double scalesW, aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor);
+ const aclTensor* gradOutput, const aclIntArray* outputSize, const aclIntArray* inputSize, double scalesH,
+ double scalesW, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnUpsampleNearestExact2dBackward(
- void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream);
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
 #define ACL_MAJOR_VERSION 8
 #define ACL_MINOR_VERSION 0
 #define ACL_PATCH_VERSION 0

@@ -71,6 +71,8 @@ _NP_TO_ACL = {
     np.dtype(np.uint32): "ACL_UINT32",
     np.dtype(np.uint64): "ACL_UINT64",
     np.dtype(np.bool_): "ACL_BOOL",
+    np.dtype(np.complex64): "ACL_COMPLEX64",
+    np.dtype(np.complex128): "ACL_COMPLEX128",
 }
 if bfloat16 is not None:
     _NP_TO_ACL[bfloat16] = "ACL_BF16"
@@ -193,7 +195,7 @@ class AclTensor:
         view = np.lib.stride_tricks.as_strided(raw[self.offset * itemsize:].view(self.dtype),
                                                shape=self.shape,
                                                strides=tuple(s * itemsize for s in self.strides))
-        return np.ascontiguousarray(view)
+        return np.array(view, order="C", copy=True)  # keeps 0-d arrays 0-d
 
     def copy_to(self, arr: np.ndarray):
         """Write the view's values into arr (same shape), which may itself be strided."""
@@ -225,6 +227,7 @@ _TORCH_DTYPES = {
     "torch.float64": np.dtype(np.float64), "torch.bfloat16": bfloat16,
     "torch.int8": np.dtype(np.int8), "torch.int16": np.dtype(np.int16), "torch.int32": np.dtype(np.int32),
     "torch.int64": np.dtype(np.int64), "torch.uint8": np.dtype(np.uint8), "torch.bool": np.dtype(np.bool_),
+    "torch.complex64": np.dtype(np.complex64), "torch.complex128": np.dtype(np.complex128),
 }
 
 

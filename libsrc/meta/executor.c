@@ -40,12 +40,30 @@ oom:
 static void exec_free(aclOpExecutor *ex) {
     if (ex->free_params) ex->free_params(ex->params);
     else free(ex->params);
+    free(ex->io);
+    free(ex->io_needs_data);
+    free(ex->io_name);
     free(ex);
+}
+
+static int grow_io(aclOpExecutor *ex) {
+    int cap = ex->io_cap ? ex->io_cap * 2 : 8;
+    acl_view *io = realloc(ex->io, sizeof(acl_view) * (size_t)cap);
+    if (io) ex->io = io;
+    bool *nd = realloc(ex->io_needs_data, sizeof(bool) * (size_t)cap);
+    if (nd) ex->io_needs_data = nd;
+    const char **nm = realloc(ex->io_name, sizeof(char *) * (size_t)cap);
+    if (nm) ex->io_name = nm;
+    ACLNN_CHECK(io && nd && nm, ACLNN_ERR_INNER_CREATE_EXECUTOR, "out of memory adding a tensor to the executor");
+    ex->io_cap = cap;
+    return 0;
 }
 
 static int add_io(aclOpExecutor *ex, const aclTensor *t, const char *name, bool needs_data) {
     int i = ex->n_in + ex->n_out;
-    ACLNN_CHECK(i < ACL_EXEC_MAX_IO, ACLNN_ERR_INNER, "too many tensors for one executor");
+    ACLNN_CHECK(i < ACL_EXEC_MAX_IO, ACLNN_ERR_PARAM_INVALID, "too many tensors for one executor (at most %d)",
+                ACL_EXEC_MAX_IO);
+    if (i >= ex->io_cap) ACL_TRY(grow_io(ex));
     ACL_TRY(acl_view_init(&ex->io[i], t, name, needs_data));
     ex->io_needs_data[i] = needs_data;
     ex->io_name[i] = name;
@@ -61,6 +79,12 @@ int acl_exec_add_input(aclOpExecutor *ex, const aclTensor *t, const char *name, 
 
 int acl_exec_add_output(aclOpExecutor *ex, const aclTensor *t, const char *name) {
     ACL_TRY(add_io(ex, t, name, true));
+    ex->n_out++;
+    return 0;
+}
+
+int acl_exec_add_output_nodata(aclOpExecutor *ex, const aclTensor *t, const char *name) {
+    ACL_TRY(add_io(ex, t, name, false));
     ex->n_out++;
     return 0;
 }

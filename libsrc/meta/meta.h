@@ -81,7 +81,7 @@ static inline int64_t acl_view_numel(const acl_view *v) {
 
 /* ---- executor ---- */
 
-#define ACL_EXEC_MAX_IO 12
+#define ACL_EXEC_MAX_IO 4096 /* tensors per executor (tensor-list ops such as aclnnCat add one per element) */
 
 typedef aclnnStatus (*acl_run_fn)(aclOpExecutor *ex, void *workspace, uint64_t workspaceSize);
 
@@ -93,9 +93,10 @@ struct aclOpExecutor {
     uint64_t workspace_size;
     bool repeatable;
     int n_in, n_out;
-    acl_view io[ACL_EXEC_MAX_IO];     /* inputs first, then outputs */
-    bool io_needs_data[ACL_EXEC_MAX_IO];
-    const char *io_name[ACL_EXEC_MAX_IO];
+    int io_cap;
+    acl_view *io;                     /* inputs first, then outputs (grown as tensors are added) */
+    bool *io_needs_data;
+    const char **io_name;
 };
 
 /* A new executor for `op` with `params_size` zeroed bytes of params; NULL (with a message) when out of memory. */
@@ -103,6 +104,9 @@ aclOpExecutor *acl_exec_create(int op, acl_run_fn run, size_t params_size);
 /* Appends the tensor to the executor's inputs (in API order) or outputs, building its view. */
 int acl_exec_add_input(aclOpExecutor *ex, const aclTensor *t, const char *name, bool needs_data);
 int acl_exec_add_output(aclOpExecutor *ex, const aclTensor *t, const char *name);
+/* An output the op does not write (e.g. masked off): recorded so output indices keep their API meaning, no
+ * memory check. */
+int acl_exec_add_output_nodata(aclOpExecutor *ex, const aclTensor *t, const char *name);
 static inline acl_view *acl_exec_in(aclOpExecutor *ex, int i) { return &ex->io[i]; }
 static inline acl_view *acl_exec_out(aclOpExecutor *ex, int i) { return &ex->io[ex->n_in + i]; }
 /* Registers the executor and hands it to the caller; on failure frees it. */

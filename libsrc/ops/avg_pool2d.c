@@ -160,7 +160,3 @@ aclnnStatus aclnnAvgPool2dGetWorkspaceSize(const aclTensor *self, const aclIntAr
         return acl_exec_discard(ex, ACL_REPORT(ACLNN_ERR_INNER, "out of memory planning the pooling"));
     return acl_exec_publish(ex, workspaceSize, executor);
 }
-
-aclnnStatus aclnnAvgPool2d(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
-    return acl_exec_launch(ACL_OP_AvgPool2d, workspace, workspaceSize, executor, stream);
-}

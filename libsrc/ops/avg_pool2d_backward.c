@@ -149,8 +149,3 @@ aclnnStatus aclnnAvgPool2dBackwardGetWorkspaceSize(const aclTensor *gradOutput, 
         return acl_exec_discard(ex, ACL_REPORT(ACLNN_ERR_INNER, "out of memory planning the pooling gradient"));
     return acl_exec_publish(ex, workspaceSize, executor);
 }
-
-aclnnStatus aclnnAvgPool2dBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
-                                   aclrtStream stream) {
-    return acl_exec_launch(ACL_OP_AvgPool2dBackward, workspace, workspaceSize, executor, stream);
-}

@@ -73,8 +73,3 @@ aclnnStatus aclnnGridSampler2DGetWorkspaceSize(const aclTensor *input, const acl
     *(gs_params *)ex->params = (gs_params){(int)interpolationMode, (int)paddingMode, alignCorners, true, true};
     return acl_exec_publish(ex, workspaceSize, executor);
 }
-
-aclnnStatus aclnnGridSampler2D(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
-                               aclrtStream stream) {
-    return acl_exec_launch(ACL_OP_GridSampler2D, workspace, workspaceSize, executor, stream);
-}

@@ -50,17 +50,6 @@ static aclnnStatus check_params(const aclTensor *gradOutput, const aclTensor *in
     return ACLNN_SUCCESS;
 }
 
-/* An output the op does not write: recorded (so output indices keep their API meaning) without a memory check. */
-static int add_unwritten_output(aclOpExecutor *ex, const aclTensor *t, const char *name) {
-    int i = ex->n_in + ex->n_out;
-    ACLNN_CHECK(i < ACL_EXEC_MAX_IO, ACLNN_ERR_INNER, "too many tensors for one executor");
-    ACL_TRY(acl_view_init(&ex->io[i], t, name, false));
-    ex->io_needs_data[i] = false;
-    ex->io_name[i] = name;
-    ex->n_out++;
-    return 0;
-}
-
 static aclnnStatus run(aclOpExecutor *ex, void *ws, uint64_t ws_size) {
     const gs_params *p = ex->params;
     const acl_view *go = acl_exec_in(ex, 0), *in = acl_exec_in(ex, 1), *grid = acl_exec_in(ex, 2);
@@ -97,14 +86,9 @@ aclnnStatus aclnnGridSampler2DBackwardGetWorkspaceSize(const aclTensor *gradOutp
     aclnnStatus rc = acl_exec_add_input(ex, gradOutput, "gradOutput", true);
     if (rc == 0) rc = acl_exec_add_input(ex, input, "input", true);
     if (rc == 0) rc = acl_exec_add_input(ex, grid, "grid", true);
-    if (rc == 0) rc = m0 ? acl_exec_add_output(ex, inputGrad, "inputGrad") : add_unwritten_output(ex, inputGrad, "inputGrad");
-    if (rc == 0) rc = m1 ? acl_exec_add_output(ex, gridGrad, "gridGrad") : add_unwritten_output(ex, gridGrad, "gridGrad");
+    if (rc == 0) rc = m0 ? acl_exec_add_output(ex, inputGrad, "inputGrad") : acl_exec_add_output_nodata(ex, inputGrad, "inputGrad");
+    if (rc == 0) rc = m1 ? acl_exec_add_output(ex, gridGrad, "gridGrad") : acl_exec_add_output_nodata(ex, gridGrad, "gridGrad");
     if (rc) return acl_exec_discard(ex, rc);
     *(gs_params *)ex->params = (gs_params){(int)interpolationMode, (int)paddingMode, alignCorners, m0, m1};
     return acl_exec_publish(ex, workspaceSize, executor);
-}
-
-aclnnStatus aclnnGridSampler2DBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
-                                       aclrtStream stream) {
-    return acl_exec_launch(ACL_OP_GridSampler2DBackward, workspace, workspaceSize, executor, stream);
 }

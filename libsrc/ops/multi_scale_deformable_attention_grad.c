@@ -132,8 +132,3 @@ aclnnStatus aclnnMultiScaleDeformableAttentionGradGetWorkspaceSize(
 
     return msda_plan_publish(ex, true, workspaceSize, executor);
 }
-
-aclnnStatus aclnnMultiScaleDeformableAttentionGrad(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
-                                                   aclrtStream stream) {
-    return acl_exec_launch(ACL_OP_MultiScaleDeformableAttentionGrad, workspace, workspaceSize, executor, stream);
-}

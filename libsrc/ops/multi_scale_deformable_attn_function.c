@@ -105,8 +105,3 @@ aclnnStatus aclnnMultiScaleDeformableAttnFunctionGetWorkspaceSize(const aclTenso
 
     return msda_plan_publish(ex, false, workspaceSize, executor);
 }
-
-aclnnStatus aclnnMultiScaleDeformableAttnFunction(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
-                                                  aclrtStream stream) {
-    return acl_exec_launch(ACL_OP_MultiScaleDeformableAttnFunction, workspace, workspaceSize, executor, stream);
-}

@@ -140,8 +140,3 @@ aclnnStatus aclnnUpsampleNearestExact2dGetWorkspaceSize(const aclTensor *self, c
                                                                 "(%lld, %lld)", (long long)p->ho, (long long)p->wo));
     return acl_exec_publish(ex, workspaceSize, executor);
 }
-
-aclnnStatus aclnnUpsampleNearestExact2d(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
-                                        aclrtStream stream) {
-    return acl_exec_launch(ACL_OP_UpsampleNearestExact2d, workspace, workspaceSize, executor, stream);
-}

@@ -181,8 +181,3 @@ aclnnStatus aclnnUpsampleNearestExact2dBackwardGetWorkspaceSize(const aclTensor 
                                                                 "(%lld, %lld)", (long long)p->hi, (long long)p->wi));
     return acl_exec_publish(ex, workspaceSize, executor);
 }
-
-aclnnStatus aclnnUpsampleNearestExact2dBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
-                                                aclrtStream stream) {
-    return acl_exec_launch(ACL_OP_UpsampleNearestExact2dBackward, workspace, workspaceSize, executor, stream);
-}

@@ -4,6 +4,7 @@ from .avg_pool import *  # noqa: F401,F403
 from .grid_sampler import *  # noqa: F401,F403
 from .msda import *  # noqa: F401,F403
 from .upsample import *  # noqa: F401,F403
-from . import avg_pool, grid_sampler, msda, upsample
+from .table import call, scalar, table_ops  # noqa: F401
+from . import avg_pool, grid_sampler, msda, upsample, table
 
-__all__ = ["launch"] + avg_pool.__all__ + grid_sampler.__all__ + msda.__all__ + upsample.__all__
+__all__ = ["launch", "call", "scalar", "table_ops"] + avg_pool.__all__ + grid_sampler.__all__ + msda.__all__ + upsample.__all__

@@ -1,0 +1,323 @@
+/* The elementwise engine (see elementwise.h). */
+#include "ops/elementwise.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/dtype.h"
+#include "common/parallel.h"
+#include "common/shape.h"
+#include "common/status.h"
+#include "meta/meta.h"
+
+#define EW_CHUNK 2048 /* elements per work item along the innermost dimension */
+
+static const aclDataType k_class_dt[EW_NCLASS] = {ACL_FLOAT, ACL_DOUBLE, ACL_INT64, ACL_COMPLEX64, ACL_COMPLEX128};
+
+static int class_of(aclDataType d) {
+    switch (d) {
+    case ACL_FLOAT: case ACL_FLOAT16: case ACL_BF16: return EW_F32;
+    case ACL_DOUBLE: return EW_F64;
+    case ACL_COMPLEX64: return EW_C64;
+    case ACL_COMPLEX128: return EW_C128;
+    default: return acl_dt_is_int(d) || d == ACL_BOOL ? EW_I64 : -1;
+    }
+}
+
+typedef struct {
+    ew_kernel k;
+    int nin;
+    aclDataType cdt, rdt;           /* compute dtype of the inputs, result dtype of the kernel */
+    int ndim;                       /* coalesced iteration rank, >= 1 */
+    int64_t dims[ACL_MAX_VIEW_RANK];
+    int64_t st[EW_MAX_ARGS][ACL_MAX_VIEW_RANK]; /* element strides per operand: inputs, then out */
+    ew_scalars s;
+} ew_plan;
+
+static aclnnStatus ew_run(aclOpExecutor *ex, void *ws, uint64_t wss);
+
+/* ---- validation ---- */
+
+static int cat_of(aclDataType d) {
+    return d == ACL_BOOL ? 0 : acl_dt_is_int(d) ? 1 : acl_dt_is_float(d) ? 2 : 3;
+}
+
+static bool in_list(aclDataType dt, const aclDataType *l, int n) {
+    for (int i = 0; i < n; i++)
+        if (l[i] == dt) return true;
+    return false;
+}
+
+static void list_str(const aclDataType *l, int n, char *buf, size_t cap) {
+    size_t used = 0;
+    buf[0] = 0;
+    for (int i = 0; i < n && used + 16 < cap; i++)
+        used += (size_t)snprintf(buf + used, cap - used, "%s%s", i ? ", " : "[", acl_dtype_name(l[i]));
+    if (used + 2 < cap) snprintf(buf + used, cap - used, "]");
+}
+
+static void dims_str(const int64_t *d, int n, char *buf, size_t cap) {
+    size_t used = (size_t)snprintf(buf, cap, "[");
+    for (int i = 0; i < n && used + 24 < cap; i++)
+        used += (size_t)snprintf(buf + used, cap - used, "%s%lld", i ? ", " : "", (long long)d[i]);
+    snprintf(buf + used, cap - used, "]");
+}
+
+static aclnnStatus check_dtype(const ew_desc *d, const aclTensor *t, const char *name) {
+    if (in_list(t->dtype, d->dtypes, d->n_dtypes)) return ACLNN_SUCCESS;
+    char buf[256];
+    list_str(d->dtypes, d->n_dtypes, buf, sizeof buf);
+    return ACL_REPORT(ACLNN_ERR_PARAM_INVALID, "%s dtype %s should be in dtype support list %s.", name,
+                      acl_dtype_name(t->dtype), buf);
+}
+
+/* The promoted dtype of the tensor inputs, then the scalars as PyTorch's wrapped numbers (a scalar changes the
+ * result only when its category - bool < integer < float < complex - is higher than the tensors'). */
+static aclDataType promote_all(const ew_desc *d, const void *const *args) {
+    aclDataType t = ACL_DT_UNDEFINED;
+    for (int i = 0; i < d->nargs; i++) {
+        if (d->kind[i] != EW_ARG_TENSOR && d->kind[i] != EW_ARG_INOUT) continue;
+        aclDataType x = ((const aclTensor *)args[i])->dtype;
+        t = t == ACL_DT_UNDEFINED ? x : acl_promote(t, x);
+        if (t == ACL_DT_UNDEFINED) return t;
+    }
+    if (!d->scalar_promote) return t;
+    for (int i = 0; i < d->nargs; i++) {
+        if (d->kind[i] != EW_ARG_SCALAR) continue;
+        aclDataType s = ((const aclScalar *)args[i])->dtype;
+        if (!acl_dt_known(s)) return ACL_DT_UNDEFINED;
+        if (t == ACL_DT_UNDEFINED) { t = s; continue; }
+        int cs = cat_of(s), ct = cat_of(t);
+        if (cs <= ct) continue;
+        if (cs == 3) t = ct == 2 ? acl_to_complex(t) : ACL_COMPLEX64;
+        else if (cs == 2) t = ACL_FLOAT;
+        else t = ACL_INT64;
+    }
+    return t;
+}
+
+static aclnnStatus check_shapes(const ew_desc *d, const void *const *args, int64_t *bdims, int *bnd) {
+    int nd = 0;
+    for (int i = 0; i < ACL_MAX_VIEW_RANK; i++) bdims[i] = 1;
+    for (int i = 0; i < d->nargs; i++) {
+        if (d->kind[i] != EW_ARG_TENSOR && d->kind[i] != EW_ARG_INOUT) continue;
+        const aclTensor *t = args[i];
+        ACLNN_CHECK(t->ndim <= ACL_MAX_VIEW_RANK, ACLNN_ERR_PARAM_INVALID,
+                    "%s has %llu dims; the dim of a tensor should be at most %d.", d->name[i],
+                    (unsigned long long)t->ndim, ACL_MAX_VIEW_RANK);
+        ACL_TRY(acl_check_nonneg_dims(t, d->name[i]));
+        int n = (int)t->ndim;
+        if (n > nd) {
+            /* right-align the dims seen so far */
+            int64_t tmp[ACL_MAX_VIEW_RANK];
+            for (int k = 0; k < n; k++) tmp[k] = k < n - nd ? 1 : bdims[k - (n - nd)];
+            memcpy(bdims, tmp, sizeof(int64_t) * (size_t)n);
+            nd = n;
+        }
+        for (int k = 0; k < n; k++) {
+            int64_t *b = &bdims[nd - n + k];
+            int64_t x = t->dims[k];
+            if (x == *b || x == 1) continue;
+            if (*b == 1) { *b = x; continue; }
+            char s1[200], s2[200];
+            dims_str(bdims, nd, s1, sizeof s1);
+            dims_str(t->dims, n, s2, sizeof s2);
+            return ACL_REPORT(ACLNN_ERR_PARAM_INVALID, "%s shape %s can not broadcast with %s.", d->name[i], s2, s1);
+        }
+    }
+    *bnd = nd;
+    return ACLNN_SUCCESS;
+}
+
+aclnnStatus ew_get_workspace(const ew_desc *d, const void *const *args, uint64_t *workspaceSize,
+                             aclOpExecutor **executor) {
+    acl_set_api(acl_op_ws_name(d->op));
+    int iout = -1;
+    /* 1. null pointers, API order */
+    for (int i = 0; i < d->nargs; i++) {
+        if (d->kind[i] == EW_ARG_SCALAR) {
+            ACLNN_CHECK(args[i] != NULL, ACLNN_ERR_PARAM_NULLPTR, "%s must not be NULL.", d->name[i]);
+            ACLNN_CHECK(acl_reg_is(args[i], ACL_KIND_SCALAR), ACLNN_ERR_PARAM_INVALID,
+                        "%s is not a live aclScalar.", d->name[i]);
+        } else {
+            ACL_TRY(acl_check_tensor(args[i], d->name[i]));
+        }
+        if (d->kind[i] == EW_ARG_OUT || d->kind[i] == EW_ARG_INOUT) iout = i;
+    }
+    ACLNN_CHECK(workspaceSize != NULL, ACLNN_ERR_PARAM_NULLPTR, "workspaceSize must not be NULL.");
+    ACLNN_CHECK(executor != NULL, ACLNN_ERR_PARAM_NULLPTR, "executor must not be NULL.");
+    const aclTensor *out = args[iout];
+    /* 2. dtype support of the tensor inputs, API order */
+    for (int i = 0; i < d->nargs; i++)
+        if (d->kind[i] == EW_ARG_TENSOR || d->kind[i] == EW_ARG_INOUT) ACL_TRY(check_dtype(d, args[i], d->name[i]));
+    /* 3. promotion, compute type, result type -> out */
+    aclDataType p = promote_all(d, args);
+    ACLNN_CHECK(p != ACL_DT_UNDEFINED, ACLNN_ERR_PARAM_INVALID, "the input dtypes can not promote to a common dtype.");
+    aclDataType cdt = p;
+    if (d->compute == EW_COMPUTE_FLOAT && (acl_dt_is_int(p) || p == ACL_BOOL)) cdt = ACL_FLOAT;
+    int cls = class_of(cdt);
+    ACLNN_CHECK(cls >= 0 && d->k[cls] != NULL, ACLNN_ERR_PARAM_INVALID,
+                "the promoted dtype %s is not supported by %s.", acl_dtype_name(cdt), acl_op_name(d->op));
+    for (int i = 0; i < d->nargs; i++) {
+        if (d->kind[i] != EW_ARG_SCALAR) continue;
+        aclDataType s = ((const aclScalar *)args[i])->dtype;
+        ACLNN_CHECK(acl_dt_known(s) && (acl_can_cast(s, cdt) || (cdt == ACL_BOOL && acl_dt_is_int(s))),
+                    ACLNN_ERR_PARAM_INVALID, "%s dtype %s can't be cast to the promote dtype %s.", d->name[i],
+                    acl_dtype_name(s), acl_dtype_name(cdt));
+    }
+    aclDataType rdt = d->result == EW_RESULT_BOOL ? ACL_BOOL : cdt;
+    if (d->out_rule == EW_OUT_LIST) ACL_TRY(check_dtype(d, out, d->name[iout]));
+    if (d->out_rule == EW_OUT_SAME)
+        ACLNN_CHECK(out->dtype == rdt, ACLNN_ERR_PARAM_INVALID, "%s dtype %s should be %s.", d->name[iout],
+                    acl_dtype_name(out->dtype), acl_dtype_name(rdt));
+    ACLNN_CHECK(acl_dt_known(out->dtype) && acl_can_cast(rdt, out->dtype), ACLNN_ERR_PARAM_INVALID,
+                "the result dtype %s can't be cast to the desired output dtype %s of %s.", acl_dtype_name(rdt),
+                acl_dtype_name(out->dtype), d->name[iout]);
+    /* 4. shapes: rank <= 8, broadcast, out shape */
+    int64_t bd[ACL_MAX_VIEW_RANK];
+    int bnd = 0;
+    ACL_TRY(check_shapes(d, args, bd, &bnd));
+    ACLNN_CHECK(out->ndim <= ACL_MAX_VIEW_RANK, ACLNN_ERR_PARAM_INVALID, "%s has %llu dims; at most %d are supported.",
+                d->name[iout], (unsigned long long)out->ndim, ACL_MAX_VIEW_RANK);
+    bool same = (int)out->ndim == bnd;
+    for (int k = 0; same && k < bnd; k++) same = out->dims[k] == bd[k];
+    if (!same) {
+        char s1[200], s2[200];
+        dims_str(bd, bnd, s1, sizeof s1);
+        dims_str(out->dims, (int)out->ndim, s2, sizeof s2);
+        return ACL_REPORT(ACLNN_ERR_PARAM_INVALID, "Shape of %s should be %s, but current is %s.", d->name[iout], s1, s2);
+    }
+    /* 5. the op's own rule */
+    if (d->check) ACL_TRY(d->check(d, args));
+
+    if (acl_tensor_empty(out)) return acl_exec_noop(d->op, workspaceSize, executor);
+    aclOpExecutor *ex = acl_exec_create(d->op, ew_run, sizeof(ew_plan));
+    if (!ex) return ACLNN_ERR_INNER_CREATE_EXECUTOR;
+    ew_plan *pl = ex->params;
+    aclnnStatus rc = ACLNN_SUCCESS;
+    int ns = 0;
+    for (int i = 0; i < d->nargs && rc == ACLNN_SUCCESS; i++) {
+        if (d->kind[i] == EW_ARG_TENSOR || d->kind[i] == EW_ARG_INOUT) {
+            rc = acl_exec_add_input(ex, args[i], d->name[i], true);
+        } else if (d->kind[i] == EW_ARG_SCALAR) {
+            const aclScalar *s = args[i];
+            if (ns < EW_MAX_SCALARS) {
+                double complex c = acl_read_c128(s->bytes, s->dtype);
+                pl->s.d[ns] = creal(c);
+                pl->s.di[ns] = cimag(c);
+                pl->s.i[ns] = acl_read_i64(s->bytes, s->dtype);
+                /* a scalar taken as the (rounded) compute type, as the device converts it */
+                if (cdt == ACL_FLOAT16 || cdt == ACL_BF16 || cdt == ACL_FLOAT) {
+                    float f = (float)pl->s.d[ns];
+                    pl->s.d[ns] = f;
+                }
+            }
+            ns++;
+        }
+    }
+    if (rc == ACLNN_SUCCESS) rc = acl_exec_add_output(ex, out, d->name[iout]);
+    if (rc) return acl_exec_discard(ex, rc);
+    pl->k = d->k[cls];
+    pl->nin = ex->n_in;
+    pl->cdt = k_class_dt[cls];
+    pl->rdt = d->result == EW_RESULT_BOOL ? ACL_BOOL : k_class_dt[cls];
+    /* iteration space: out's dims; each operand's strides broadcast against them (0 where broadcast) */
+    int nd = (int)out->ndim, nops = ex->n_in + 1;
+    int64_t dims[ACL_MAX_VIEW_RANK], st[EW_MAX_ARGS][ACL_MAX_VIEW_RANK];
+    for (int k = 0; k < nd; k++) dims[k] = out->dims[k];
+    for (int o = 0; o < nops; o++) {
+        const acl_view *v = &ex->io[o];
+        for (int k = 0; k < nd; k++) {
+            int kk = k - (nd - v->ndim);
+            st[o][k] = (kk < 0 || v->dims[kk] == 1) ? 0 : v->strides[kk];
+        }
+    }
+    /* coalesce: drop size-1 dims, merge a dim into the next inner one when every operand allows it */
+    int m = 0;
+    for (int k = 0; k < nd; k++) {
+        if (dims[k] == 1) continue;
+        if (m > 0) {
+            bool merge = true;
+            for (int o = 0; o < nops && merge; o++) merge = st[o][m - 1] == st[o][k] * dims[k];
+            if (merge) {
+                pl->dims[m - 1] *= dims[k];
+                for (int o = 0; o < nops; o++) pl->st[o][m - 1] = st[o][k];
+                continue;
+            }
+        }
+        pl->dims[m] = dims[k];
+        for (int o = 0; o < nops; o++) pl->st[o][m] = st[o][k];
+        m++;
+    }
+    if (m == 0) {
+        pl->dims[0] = 1;
+        for (int o = 0; o < nops; o++) pl->st[o][0] = 0;
+        m = 1;
+    }
+    pl->ndim = m;
+    return acl_exec_publish(ex, workspaceSize, executor);
+}
+
+/* ---- run ---- */
+
+static aclnnStatus ew_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
+    (void)ws;
+    (void)wss;
+    const ew_plan *pl = ex->params;
+    const int nin = pl->nin, nd = pl->ndim;
+    const int64_t inner = pl->dims[nd - 1];
+    int64_t outer = 1;
+    for (int k = 0; k < nd - 1; k++) outer *= pl->dims[k];
+    const int64_t nch = (inner + EW_CHUNK - 1) / EW_CHUNK;
+    const int64_t units = outer * nch;
+    const acl_view *ov = acl_exec_out(ex, 0);
+    const size_t ces = acl_dtype_size(pl->cdt), res = acl_dtype_size(pl->rdt);
+    bool oom = false;
+#pragma omp parallel if (acl_parallel_worth(outer * inner))
+    {
+        char *bufs = malloc((size_t)EW_CHUNK * (ces * (size_t)nin + res) + 64);
+        if (!bufs) {
+#pragma omp atomic write
+            oom = true;
+        }
+#pragma omp for schedule(static)
+        for (int64_t u = 0; u < units; u++) {
+            if (!bufs) continue;
+            int64_t o = u / nch, start = (u % nch) * EW_CHUNK;
+            int64_t len = inner - start < EW_CHUNK ? inner - start : EW_CHUNK;
+            int64_t off[EW_MAX_ARGS];
+            for (int k = 0; k <= nin; k++) off[k] = start * pl->st[k][nd - 1];
+            int64_t rem = o;
+            for (int j = nd - 2; j >= 0; j--) {
+                int64_t idx = rem % pl->dims[j];
+                rem /= pl->dims[j];
+                for (int k = 0; k <= nin; k++) off[k] += idx * pl->st[k][j];
+            }
+            char *in[EW_MAX_ARGS];
+            for (int k = 0; k < nin; k++) {
+                const acl_view *v = acl_exec_in(ex, k);
+                const char *src = v->base + off[k] * (int64_t)acl_dtype_size(v->dtype);
+                int64_t s = pl->st[k][nd - 1];
+                if (v->dtype == pl->cdt && s == 1) {
+                    in[k] = (char *)src;
+                } else {
+                    in[k] = bufs + (size_t)k * EW_CHUNK * ces;
+                    acl_convert(src, v->dtype, s, in[k], pl->cdt, 1, len);
+                }
+            }
+            char *dst = ov->base + off[nin] * (int64_t)acl_dtype_size(ov->dtype);
+            int64_t so = pl->st[nin][nd - 1];
+            if (ov->dtype == pl->rdt && so == 1) {
+                pl->k(len, in, dst, &pl->s);
+            } else {
+                char *tmp = bufs + (size_t)nin * EW_CHUNK * ces;
+                pl->k(len, in, tmp, &pl->s);
+                acl_convert(tmp, pl->rdt, 1, dst, ov->dtype, so, len);
+            }
+        }
+        free(bufs);
+    }
+    ACLNN_CHECK(!oom, ACLNN_ERR_INNER, "out of memory for the elementwise buffers");
+    return ACLNN_SUCCESS;
+}

@@ -1,0 +1,64 @@
+/* The elementwise engine: the validation prologue, the plan and the N-d strided run shared by every table op of
+ * family "elementwise" (tools/optable). tools/gen_ops.py writes, per op, a descriptor (argument kinds in API
+ * order, dtype support list, promotion/compute/out rules) and one contiguous inner loop per compute class;
+ * everything else lives here.
+ *
+ * The run walks the broadcast output in chunks of the innermost (coalesced) dimension. Each chunk's operands are
+ * used in place when they already have the compute type and unit stride, otherwise converted into a per-thread
+ * buffer (broadcast, strided, other dtypes); the result goes straight to `out` or through a buffer and one
+ * conversion. Chunks are owned by one thread each, so the bytes never depend on the thread count. */
+#ifndef PYACLNN_OPS_ELEMENTWISE_H
+#define PYACLNN_OPS_ELEMENTWISE_H
+
+#include <complex.h>
+#include <math.h>
+#include <stdint.h>
+
+#include "common/dtype_rules.h"
+#include "ops/ops.h"
+
+/* compute classes: the type an inner loop reads and writes */
+enum { EW_F32, EW_F64, EW_I64, EW_C64, EW_C128, EW_NCLASS };
+
+#define EW_MAX_SCALARS 4
+#define EW_MAX_ARGS 8
+
+typedef struct {
+    double d[EW_MAX_SCALARS];   /* real part */
+    double di[EW_MAX_SCALARS];  /* imaginary part */
+    int64_t i[EW_MAX_SCALARS];  /* integer value */
+} ew_scalars;
+
+/* n elements: in[k] are contiguous arrays of the compute type, out is the compute type (or uint8 0/1 for
+ * result "bool"). out may be the same pointer as an input (in-place ops). */
+typedef void (*ew_kernel)(int64_t n, char *const *in, char *out, const ew_scalars *s);
+
+enum { EW_ARG_TENSOR, EW_ARG_SCALAR, EW_ARG_OUT, EW_ARG_INOUT };
+enum { EW_COMPUTE_SAME, EW_COMPUTE_FLOAT };
+enum { EW_RESULT_PROMOTE, EW_RESULT_BOOL };
+enum { EW_OUT_CAST, EW_OUT_SAME, EW_OUT_LIST };
+
+typedef struct ew_desc ew_desc;
+/* An op-specific check (tools/optable `check=`), run after the common ones; args in API order. */
+typedef aclnnStatus (*ew_hook)(const ew_desc *d, const void *const *args);
+
+struct ew_desc {
+    int op;
+    int nargs;
+    unsigned char kind[EW_MAX_ARGS];
+    const char *name[EW_MAX_ARGS];
+    const aclDataType *dtypes;
+    int n_dtypes;
+    unsigned char compute, result, out_rule, scalar_promote;
+    ew_kernel k[EW_NCLASS];
+    ew_hook check;
+};
+
+/* The whole first phase of a table elementwise op. */
+aclnnStatus ew_get_workspace(const ew_desc *d, const void *const *args, uint64_t *workspaceSize,
+                             aclOpExecutor **executor);
+
+/* ---- helpers the generated inner loops use ---- */
+static inline int64_t ew_idiv_trunc(int64_t a, int64_t b) { return b == 0 ? 0 : (b == -1 ? (int64_t)(0 - (uint64_t)a) : a / b); }
+
+#endif

@@ -1,0 +1,121 @@
+"""Every elementwise op of the op table, generated from its entry: values against PyTorch CPU for every dtype of its
+ASCEND910B support list (plain, broadcast, strided/offset views, 0-d and empty tensors, in-place), and the invalid
+rows its validation implies (NULL per argument -> 161001, a dtype outside the list, a wrong out shape -> 161002)."""
+import numpy as np
+import pytest
+
+from table_harness import (NP, TORCH, compare, default_scalar, expect_status, from_torch, null_rows, ops, rand,
+                           to_torch)
+import pyaclnn
+from pyaclnn.lowlevel import AclTensor
+from pyaclnn.ops.table import make_scalar
+
+EW = ops(kind="elementwise")
+CASES = {"plain": [(3, 5), (3, 5), (3, 5)], "bcast": [(2, 3, 4), (4,), (3, 1)], "strided": [(4, 6), (4, 6), (4, 6)],
+         "scalar0d": [(), (), ()], "empty": [(0, 3), (0, 3), (0, 3)]}
+
+
+def _params():
+    out = []
+    for op in EW:
+        for dt in op.dtypes:
+            if dt in op.extra.get("skip_dtypes", ()):
+                continue
+            for case in CASES:
+                out.append(pytest.param(op, dt, case, id=f"{op.name}-{dt}-{case}"))
+    return out
+
+
+def _inputs(op, dt, case, rng):
+    ins = [a for a in op.args if a.kind == "tensor" or (a.kind == "out" and op.inplace)]
+    shapes = CASES[case]
+    if op.inplace:  # selfRef keeps its shape: the others broadcast to it
+        shapes = [(2, 3, 4), (3, 4), (2, 1, 4)] if case == "bcast" else shapes
+    arrs = []
+    for k, _ in enumerate(ins):
+        idt = op.extra.get("input_dtypes", {}).get(k, dt)
+        a = rand(rng, shapes[k % 3], idt, op.extra.get("domain"))
+        if case == "strided":
+            big = np.zeros(a.shape[:-1] + (a.shape[-1] * 2 + 1,), a.dtype)
+            big[..., 1::2] = a
+            a = big[..., 1::2]
+        arrs.append(a)
+    return arrs
+
+
+@pytest.mark.parametrize("op,dt,case", _params())
+def test_values_vs_torch(torch, op, dt, case):
+    rng = np.random.default_rng(hash((op.name, dt, case)) % 2**32)
+    arrs = _inputs(op, dt, case, rng)
+    scal = [default_scalar(op, k, dt) for k in range(len(op.scalars))]
+    env = {"torch": torch}
+    letters = "abcdefgh"
+    for k, a in enumerate(arrs):
+        env[letters[k]] = to_torch(torch, a.copy())
+    for k, s in enumerate(scal):
+        env[f"s{k}"] = s
+    try:
+        exp_t = eval(op.torch, env)
+    except (RuntimeError, TypeError) as e:
+        pytest.skip(f"PyTorch CPU has no {op.name} for {dt}: {e}")
+    exp = from_torch(exp_t)
+    if op.inplace:
+        self_arr = arrs[0]
+        pyaclnn.call(op.name, *_interleave(op, arrs, scal, None))
+        compare(self_arr, exp, dt)
+        return
+    out = np.empty(exp.shape, exp.dtype)
+    if case == "strided":
+        big = np.zeros(out.shape[:-1] + (out.shape[-1] * 3,), out.dtype)
+        out = big[..., 2::3]
+    pyaclnn.call(op.name, *_interleave(op, arrs, scal, out))
+    compare(out, exp, dt)
+
+
+def _interleave(op, arrs, scal, out):
+    it_t, it_s, args = iter(arrs), iter(scal), []
+    for a in op.args:
+        if a.kind == "tensor" or (a.kind == "out" and op.inplace):
+            args.append(next(it_t))
+        elif a.kind == "scalar":
+            args.append(next(it_s))
+        else:
+            args.append(out)
+    return args
+
+
+def _c_args(op, dt, out_shape=(3, 5), dtype_override=None):
+    rng = np.random.default_rng(0)
+    keep, args = [], []
+    for a in op.args:
+        if a.kind == "tensor" or (a.kind == "out" and op.inplace):
+            d = dtype_override or dt
+            t = AclTensor.from_array(rand(rng, (3, 5), d))
+        elif a.kind == "out":
+            t = AclTensor.empty(out_shape, NP[op.extra.get("out_dtype", "bool" if op.result == "bool" else
+                                                            ("f32" if op.compute == "float" and dt in (
+                                                                "i8", "i16", "i32", "i64", "u8", "bool") else dt))])
+        else:
+            t = make_scalar(default_scalar(op, 0, dt))
+        keep.append(t)
+        args.append(t)
+    return args, keep
+
+
+@pytest.mark.parametrize("op", [pytest.param(o, id=o.name) for o in EW])
+def test_invalid_inputs(op):
+    dt = op.dtypes[0]
+    args, keep = _c_args(op, dt)
+    expect_status(op.name, args, 0)
+    for i, name in null_rows(op):
+        bad = list(args)
+        bad[i] = None
+        expect_status(op.name, bad, 161001, name)
+    outside = [d for d in ("f32", "f64", "i32", "i64", "u8", "i8", "i16", "f16", "bool", "c64") if d not in op.dtypes]
+    if outside:
+        bad, keep2 = _c_args(op, dt, dtype_override=outside[0])
+        first = next(a.name for a in op.args if a.kind == "tensor" or (a.kind == "out" and op.inplace))
+        expect_status(op.name, bad, 161002, first)
+    if not op.inplace:
+        bad, keep3 = _c_args(op, dt, out_shape=(3, 4))
+        expect_status(op.name, bad, 161002, next(a.name for a in op.args if a.kind == "out"))

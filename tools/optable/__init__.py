@@ -1,0 +1,141 @@
+"""The op table: one declarative entry per public aclnn operator.
+
+Each family file in this package (``tools/optable/<family>.py``) defines ``OPS``, a list of :class:`Op`.
+``tools/gen_ops.py`` turns the table into every file that would otherwise be written once per op: the public
+headers (``include/aclnnop/``), the op list (``libsrc/ops/ops.inc``), the second phase of every op and the whole
+first phase of table-driven families (``libsrc/ops/gen/``), and the test/Python metadata
+(``pyaclnn/_optable.py``). Tests read the same table (``tests/ops/test_table_*.py``).
+
+An entry holds
+  name      the op without the ``aclnn`` prefix ("Add", "InplaceAdd")
+  args      the first phase's C parameters in API order, as the real header writes them (without
+            workspaceSize/executor); the argument kinds are read off the C types
+  header    the header that declares it, as the real toolkit groups ops (``aclnn_add.h``)
+  lib       the library it belongs to: math, nn, cv (all resolve to libpyaclnn.so)
+  family    "custom": the first phase is hand-written in ``libsrc/ops/<file>.c``;
+            "elementwise": generated entirely from the fields below (libsrc/ops/elementwise.c is the engine)
+Elementwise fields
+  dtypes    the ASCEND910B dtype support list of the tensor inputs (API order is the check order)
+  formula   the scalar formula, a C expression over inputs a, b, c and scalars s0, s1 (in the compute type);
+            a str (all compute classes) or a dict {"f": float classes, "i": int64 class, "c": complex classes}
+  compute   "same": compute in the promoted dtype; "float": int/bool inputs are computed (and returned) as float32
+  result    "promote" (the result dtype is the compute dtype) or "bool" (comparisons, predicates)
+  out_rule  "cast" (out may be any dtype the result can be cast to), "same" (out dtype == result dtype),
+            "list" (out dtype must be in dtypes too)
+  scalar_promote  True: scalars take part in the promotion as PyTorch's wrapped numbers do
+  check     the name of an op-specific C hook ``aclnnStatus hook(const void *const *args)`` run after the
+            common checks (declared in ``libsrc/ops/elementwise_hooks.h``), or None
+  torch     the oracle for the generated tests: a Python expression over a, b, c, s0, s1 and ``torch``
+"""
+import importlib
+import pkgutil
+import re
+
+# aclDataType names (include/acl/acl_base.h) by short name
+DT = {
+    "f32": "ACL_FLOAT", "f16": "ACL_FLOAT16", "bf16": "ACL_BF16", "f64": "ACL_DOUBLE",
+    "i8": "ACL_INT8", "i16": "ACL_INT16", "i32": "ACL_INT32", "i64": "ACL_INT64", "u8": "ACL_UINT8",
+    "bool": "ACL_BOOL", "c64": "ACL_COMPLEX64", "c128": "ACL_COMPLEX128",
+    "u16": "ACL_UINT16", "u32": "ACL_UINT32", "u64": "ACL_UINT64",
+}
+FLOAT = ("f32", "f16", "bf16")
+REAL_FLOAT = ("f32", "f16", "bf16", "f64")
+INT = ("i8", "i16", "i32", "i64", "u8")
+COMPLEX = ("c64", "c128")
+ALL = REAL_FLOAT + INT + ("bool",) + COMPLEX
+
+KINDS = {
+    "const aclTensor*": "tensor", "aclTensor*": "out", "const aclScalar*": "scalar", "aclScalar*": "scalar",
+    "const aclIntArray*": "intarray", "aclIntArray*": "intarray", "const aclFloatArray*": "floatarray",
+    "const aclBoolArray*": "boolarray", "const aclTensorList*": "tensorlist", "aclTensorList*": "outlist",
+    "const aclScalarList*": "scalarlist", "bool": "bool", "const bool": "bool", "int64_t": "int",
+    "const int64_t": "int", "int32_t": "int", "const int32_t": "int", "int": "int", "int8_t": "int",
+    "const int8_t": "int", "uint64_t": "int", "double": "double", "const double": "double", "float": "float",
+    "const float": "float", "const char*": "str", "char*": "str", "aclDataType": "dtype",
+    "const aclDataType": "dtype", "int64_t*": "outint", "uint64_t*": "outint", "bool*": "outbool",
+}
+
+
+class Arg:
+    def __init__(self, text):
+        text = " ".join(text.split())
+        m = re.match(r"^(.*?[\s*&])(\w+)$", text)
+        if not m:
+            raise ValueError(f"cannot parse argument {text!r}")
+        self.text = text
+        self.ctype = re.sub(r"\s*\*\s*", "*", m.group(1).strip())
+        self.name = m.group(2)
+        if self.ctype not in KINDS:
+            raise ValueError(f"unknown argument type {self.ctype!r} in {text!r}")
+        self.kind = KINDS[self.ctype]
+
+
+class Op:
+    def __init__(self, name, args, header, lib="math", family="custom", dtypes=None, formula=None,
+                 compute="same", result="promote", out_rule="cast", scalar_promote=True, check=None, torch=None,
+                 inplace=None, test=True, note=None, **extra):
+        self.name = name
+        self.args_text = " ".join(args.split())
+        self.args = [Arg(a) for a in split_args(self.args_text)]
+        self.header = header
+        self.lib = lib
+        self.family = family
+        self.dtypes = tuple(dtypes or ())
+        self.formula = formula
+        self.compute = compute
+        self.result = result
+        self.out_rule = out_rule
+        self.scalar_promote = scalar_promote
+        self.check = check
+        self.torch = torch
+        self.test = test
+        self.note = note
+        self.extra = extra
+        # in-place ops: the tensor argument that is both read and written (aclTensor* selfRef)
+        self.inplace = inplace if inplace is not None else name.startswith("Inplace")
+        for d in self.dtypes:
+            if d not in DT:
+                raise ValueError(f"{name}: unknown dtype {d}")
+        if family == "elementwise":
+            if formula is None:
+                raise ValueError(f"{name}: an elementwise op needs a formula")
+            outs = [a for a in self.args if a.kind == "out"]
+            if len(outs) != 1:
+                raise ValueError(f"{name}: an elementwise op has exactly one aclTensor* (out or selfRef)")
+
+    @property
+    def tensor_ins(self):
+        return [a for a in self.args if a.kind == "tensor"]
+
+    @property
+    def scalars(self):
+        return [a for a in self.args if a.kind == "scalar"]
+
+
+def split_args(text):
+    return [a.strip() for a in text.split(",") if a.strip()]
+
+
+def families():
+    """The family module names of this package, sorted."""
+    return sorted(m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_"))
+
+
+def load(family=None):
+    """Every Op of the table (or of one family), in family order then file order; names are unique."""
+    ops, seen = [], {}
+    for fam in families() if family is None else [family]:
+        mod = importlib.import_module(f"{__name__}.{fam}")
+        for op in mod.OPS:
+            if op.name in seen:
+                raise ValueError(f"op {op.name} is listed in {seen[op.name]} and {fam}")
+            seen[op.name] = fam
+            op.table = fam
+            ops.append(op)
+    return ops
+
+
+# ---- helpers for the family files: the X / Xs / InplaceX / InplaceXs groups the real headers declare ----
+
+def ew(name, args, header, **kw):
+    return Op(name, args, header, family="elementwise", **kw)
