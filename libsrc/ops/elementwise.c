@@ -84,7 +84,7 @@ static aclDataType promote_all(const ew_desc *d, const void *const *args) {
     }
     if (!d->scalar_promote) return t;
     for (int i = 0; i < d->nargs; i++) {
-        if (d->kind[i] != EW_ARG_SCALAR) continue;
+        if (d->kind[i] != EW_ARG_SCALAR || args[i] == NULL) continue;
         aclDataType s = ((const aclScalar *)args[i])->dtype;
         if (!acl_dt_known(s)) return ACL_DT_UNDEFINED;
         if (t == ACL_DT_UNDEFINED) { t = s; continue; }
@@ -130,13 +130,15 @@ static aclnnStatus check_shapes(const ew_desc *d, const void *const *args, int64
     return ACLNN_SUCCESS;
 }
 
-aclnnStatus ew_get_workspace(const ew_desc *d, const void *const *args, uint64_t *workspaceSize,
-                             aclOpExecutor **executor) {
+aclnnStatus ew_get_workspace(const ew_desc *d, const void *const *args, const double *attr_f, const int64_t *attr_i,
+                             uint64_t *workspaceSize, aclOpExecutor **executor) {
     acl_set_api(acl_op_ws_name(d->op));
     int iout = -1;
     /* 1. null pointers, API order */
     for (int i = 0; i < d->nargs; i++) {
+        if (d->kind[i] == EW_ARG_ATTR) continue;
         if (d->kind[i] == EW_ARG_SCALAR) {
+            if (args[i] == NULL && (d->optional >> i & 1u)) continue;
             ACLNN_CHECK(args[i] != NULL, ACLNN_ERR_PARAM_NULLPTR, "%s must not be NULL.", d->name[i]);
             ACLNN_CHECK(acl_reg_is(args[i], ACL_KIND_SCALAR), ACLNN_ERR_PARAM_INVALID,
                         "%s is not a live aclScalar.", d->name[i]);
@@ -160,7 +162,7 @@ aclnnStatus ew_get_workspace(const ew_desc *d, const void *const *args, uint64_t
     ACLNN_CHECK(cls >= 0 && d->k[cls] != NULL, ACLNN_ERR_PARAM_INVALID,
                 "the promoted dtype %s is not supported by %s.", acl_dtype_name(cdt), acl_op_name(d->op));
     for (int i = 0; i < d->nargs; i++) {
-        if (d->kind[i] != EW_ARG_SCALAR) continue;
+        if (d->kind[i] != EW_ARG_SCALAR || args[i] == NULL) continue;
         aclDataType s = ((const aclScalar *)args[i])->dtype;
         ACLNN_CHECK(acl_dt_known(s) && (acl_can_cast(s, cdt) || (cdt == ACL_BOOL && acl_dt_is_int(s))),
                     ACLNN_ERR_PARAM_INVALID, "%s dtype %s can't be cast to the promote dtype %s.", d->name[i],
@@ -200,10 +202,22 @@ aclnnStatus ew_get_workspace(const ew_desc *d, const void *const *args, uint64_t
     for (int i = 0; i < d->nargs && rc == ACLNN_SUCCESS; i++) {
         if (d->kind[i] == EW_ARG_TENSOR || d->kind[i] == EW_ARG_INOUT) {
             rc = acl_exec_add_input(ex, args[i], d->name[i], true);
+        } else if (d->kind[i] == EW_ARG_ATTR) {
+            if (ns < EW_MAX_SCALARS) {
+                pl->s.d[ns] = attr_f[i];
+                pl->s.i[ns] = attr_i[i];
+                pl->s.has[ns] = 1;
+            }
+            ns++;
         } else if (d->kind[i] == EW_ARG_SCALAR) {
             const aclScalar *s = args[i];
+            if (s == NULL) {
+                ns++;
+                continue;
+            }
             if (ns < EW_MAX_SCALARS) {
                 double complex c = acl_read_c128(s->bytes, s->dtype);
+                pl->s.has[ns] = 1;
                 pl->s.d[ns] = creal(c);
                 pl->s.di[ns] = cimag(c);
                 pl->s.i[ns] = acl_read_i64(s->bytes, s->dtype);

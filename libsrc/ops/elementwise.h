@@ -23,17 +23,23 @@ enum { EW_F32, EW_F64, EW_I64, EW_C64, EW_C128, EW_NCLASS };
 #define EW_MAX_SCALARS 4
 #define EW_MAX_ARGS 8
 
+/* The op's scalar-like arguments in API order: aclScalar* and plain attributes (int64_t, double, float, bool).
+ * The generated loops see them as s0, s1, ... in the compute type; `has[k]` is 0 for an optional aclScalar passed
+ * as NULL (tools/optable `optional=`), so a formula can test it with S_HAS(k). */
 typedef struct {
     double d[EW_MAX_SCALARS];   /* real part */
     double di[EW_MAX_SCALARS];  /* imaginary part */
     int64_t i[EW_MAX_SCALARS];  /* integer value */
+    unsigned char has[EW_MAX_SCALARS];
 } ew_scalars;
+#define S_HAS(k) (s->has[k])
 
 /* n elements: in[k] are contiguous arrays of the compute type, out is the compute type (or uint8 0/1 for
  * result "bool"). out may be the same pointer as an input (in-place ops). */
 typedef void (*ew_kernel)(int64_t n, char *const *in, char *out, const ew_scalars *s);
 
-enum { EW_ARG_TENSOR, EW_ARG_SCALAR, EW_ARG_OUT, EW_ARG_INOUT };
+/* argument kinds; EW_ARG_ATTR is a plain number (its value comes in the `attrs` arrays of ew_get_workspace) */
+enum { EW_ARG_TENSOR, EW_ARG_SCALAR, EW_ARG_OUT, EW_ARG_INOUT, EW_ARG_ATTR };
 enum { EW_COMPUTE_SAME, EW_COMPUTE_FLOAT };
 enum { EW_RESULT_PROMOTE, EW_RESULT_BOOL };
 enum { EW_OUT_CAST, EW_OUT_SAME, EW_OUT_LIST };
@@ -50,13 +56,15 @@ struct ew_desc {
     const aclDataType *dtypes;
     int n_dtypes;
     unsigned char compute, result, out_rule, scalar_promote;
+    unsigned optional;            /* bit i: argument i (an aclScalar) may be NULL */
     ew_kernel k[EW_NCLASS];
     ew_hook check;
 };
 
-/* The whole first phase of a table elementwise op. */
-aclnnStatus ew_get_workspace(const ew_desc *d, const void *const *args, uint64_t *workspaceSize,
-                             aclOpExecutor **executor);
+/* The whole first phase of a table elementwise op. args: the pointer arguments in API order (NULL in the slots of
+ * attributes); attr_f/attr_i: every argument's value as double / int64 (used in the slots of attributes). */
+aclnnStatus ew_get_workspace(const ew_desc *d, const void *const *args, const double *attr_f, const int64_t *attr_i,
+                             uint64_t *workspaceSize, aclOpExecutor **executor);
 
 /* ---- helpers the generated inner loops use ---- */
 static inline int64_t ew_idiv_trunc(int64_t a, int64_t b) { return b == 0 ? 0 : (b == -1 ? (int64_t)(0 - (uint64_t)a) : a / b); }

@@ -11,6 +11,8 @@ from pyaclnn.lowlevel import AclTensor
 from pyaclnn.ops.table import make_scalar
 
 EW = ops(kind="elementwise")
+ATTRS = {"int": int, "double": float, "float": float, "bool": bool}
+SCALARISH = ("scalar",) + tuple(ATTRS)
 CASES = {"plain": [(3, 5), (3, 5), (3, 5)], "bcast": [(2, 3, 4), (4,), (3, 1)], "strided": [(4, 6), (4, 6), (4, 6)],
          "scalar0d": [(), (), ()], "empty": [(0, 3), (0, 3), (0, 3)]}
 
@@ -77,7 +79,7 @@ def _interleave(op, arrs, scal, out):
     for a in op.args:
         if a.kind == "tensor" or (a.kind == "out" and op.inplace):
             args.append(next(it_t))
-        elif a.kind == "scalar":
+        elif a.kind in SCALARISH:
             args.append(next(it_s))
         else:
             args.append(out)
@@ -95,8 +97,10 @@ def _c_args(op, dt, out_shape=(3, 5), dtype_override=None):
             t = AclTensor.empty(out_shape, NP[op.extra.get("out_dtype", "bool" if op.result == "bool" else
                                                             ("f32" if op.compute == "float" and dt in (
                                                                 "i8", "i16", "i32", "i64", "u8", "bool") else dt))])
+        elif a.kind in ATTRS:
+            t = ATTRS[a.kind](default_scalar(op, sum(1 for b in op.args[:len(args)] if b.kind in SCALARISH), dt))
         else:
-            t = make_scalar(default_scalar(op, 0, dt))
+            t = make_scalar(default_scalar(op, sum(1 for b in op.args[:len(args)] if b.kind in SCALARISH), dt))
         keep.append(t)
         args.append(t)
     return args, keep

@@ -16,7 +16,8 @@ An entry holds
             "elementwise": generated entirely from the fields below (libsrc/ops/elementwise.c is the engine)
 Elementwise fields
   dtypes    the ASCEND910B dtype support list of the tensor inputs (API order is the check order)
-  formula   the scalar formula, a C expression over inputs a, b, c and scalars s0, s1 (in the compute type);
+  formula   the scalar formula, a C expression over inputs a, b, c and scalars s0, s1 (in the compute type; the
+            scalar-like arguments - aclScalar* and int64_t/double/float/bool attributes - in API order);
             a str (all compute classes) or a dict {"f": float classes, "i": int64 class, "c": complex classes}
   compute   "same": compute in the promoted dtype; "float": int/bool inputs are computed (and returned) as float32
   result    "promote" (the result dtype is the compute dtype) or "bool" (comparisons, predicates)
@@ -26,6 +27,8 @@ Elementwise fields
   check     the name of an op-specific C hook ``aclnnStatus hook(const void *const *args)`` run after the
             common checks (declared in ``libsrc/ops/elementwise_hooks.h``), or None
   torch     the oracle for the generated tests: a Python expression over a, b, c, s0, s1 and ``torch``
+  optional  names of aclScalar arguments that may be NULL (S_HAS(k) in the formula tells)
+  domain, scalars, skip_dtypes, input_dtypes, out_dtype: test-only hints (tests/ops/table_harness.py)
 """
 import importlib
 import pkgutil
@@ -109,7 +112,8 @@ class Op:
 
     @property
     def scalars(self):
-        return [a for a in self.args if a.kind == "scalar"]
+        """The scalar-like arguments (aclScalar and plain number attributes), s0, s1, ... of the formula."""
+        return [a for a in self.args if a.kind in ("scalar", "int", "double", "float", "bool")]
 
 
 def split_args(text):

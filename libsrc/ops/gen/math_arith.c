@@ -74,13 +74,14 @@ static const ew_desc k_Add_desc = {
     .dtypes = k_Add_dtypes, .n_dtypes = ACL_COUNT_OF(k_Add_dtypes),
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 1,
+    .optional = 0u,
     .k = {[EW_F32] = k_Add_f32, [EW_F64] = k_Add_f64, [EW_I64] = k_Add_i64, [EW_C64] = k_Add_c64, [EW_C128] = k_Add_c128},
     .check = NULL,
 };
 
 aclnnStatus aclnnAddGetWorkspaceSize(const aclTensor* self, const aclTensor* other, const aclScalar* alpha, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
     const void *const args[] = {self, other, alpha, out};
-    return ew_get_workspace(&k_Add_desc, args, workspaceSize, executor);
+    return ew_get_workspace(&k_Add_desc, args, NULL, NULL, workspaceSize, executor);
 }
 
 aclnnStatus aclnnAdd(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
@@ -151,13 +152,14 @@ static const ew_desc k_Adds_desc = {
     .dtypes = k_Adds_dtypes, .n_dtypes = ACL_COUNT_OF(k_Adds_dtypes),
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 1,
+    .optional = 0u,
     .k = {[EW_F32] = k_Adds_f32, [EW_F64] = k_Adds_f64, [EW_I64] = k_Adds_i64, [EW_C64] = k_Adds_c64, [EW_C128] = k_Adds_c128},
     .check = NULL,
 };
 
 aclnnStatus aclnnAddsGetWorkspaceSize(const aclTensor* self, const aclScalar* other, const aclScalar* alpha, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
     const void *const args[] = {self, other, alpha, out};
-    return ew_get_workspace(&k_Adds_desc, args, workspaceSize, executor);
+    return ew_get_workspace(&k_Adds_desc, args, NULL, NULL, workspaceSize, executor);
 }
 
 aclnnStatus aclnnAdds(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
@@ -233,13 +235,14 @@ static const ew_desc k_InplaceAdd_desc = {
     .dtypes = k_InplaceAdd_dtypes, .n_dtypes = ACL_COUNT_OF(k_InplaceAdd_dtypes),
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 1,
+    .optional = 0u,
     .k = {[EW_F32] = k_InplaceAdd_f32, [EW_F64] = k_InplaceAdd_f64, [EW_I64] = k_InplaceAdd_i64, [EW_C64] = k_InplaceAdd_c64, [EW_C128] = k_InplaceAdd_c128},
     .check = NULL,
 };
 
 aclnnStatus aclnnInplaceAddGetWorkspaceSize(aclTensor* selfRef, const aclTensor* other, const aclScalar* alpha, uint64_t *workspaceSize, aclOpExecutor **executor) {
     const void *const args[] = {selfRef, other, alpha};
-    return ew_get_workspace(&k_InplaceAdd_desc, args, workspaceSize, executor);
+    return ew_get_workspace(&k_InplaceAdd_desc, args, NULL, NULL, workspaceSize, executor);
 }
 
 aclnnStatus aclnnInplaceAdd(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
@@ -310,13 +313,14 @@ static const ew_desc k_InplaceAdds_desc = {
     .dtypes = k_InplaceAdds_dtypes, .n_dtypes = ACL_COUNT_OF(k_InplaceAdds_dtypes),
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 1,
+    .optional = 0u,
     .k = {[EW_F32] = k_InplaceAdds_f32, [EW_F64] = k_InplaceAdds_f64, [EW_I64] = k_InplaceAdds_i64, [EW_C64] = k_InplaceAdds_c64, [EW_C128] = k_InplaceAdds_c128},
     .check = NULL,
 };
 
 aclnnStatus aclnnInplaceAddsGetWorkspaceSize(aclTensor* selfRef, const aclScalar* other, const aclScalar* alpha, uint64_t *workspaceSize, aclOpExecutor **executor) {
     const void *const args[] = {selfRef, other, alpha};
-    return ew_get_workspace(&k_InplaceAdds_desc, args, workspaceSize, executor);
+    return ew_get_workspace(&k_InplaceAdds_desc, args, NULL, NULL, workspaceSize, executor);
 }
 
 aclnnStatus aclnnInplaceAdds(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
