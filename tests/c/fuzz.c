@@ -1,4 +1,5 @@
-/* A seeded structured fuzzer for the whole exported C ABI (runtime, meta objects, the eight ops).
+/* A seeded structured fuzzer for the whole exported C ABI (runtime, meta objects, the eight seed ops with
+ * hand-written cases, and every op of the op table through the generated registry fuzz_table.inc).
  *
  * Every case starts from a valid call and mutates it with hostile arguments: NULL anywhere, destroyed and
  * foreign objects, unknown dtypes/formats (values outside the enums too), negative and huge dims (element
@@ -136,6 +137,14 @@ static void *g_arrays[MAXRES]; /* int arrays */
 static int g_narrays;
 static void *g_barrays[MAXRES];
 static int g_nbarrays;
+static aclFloatArray *g_farrays[MAXRES];
+static int g_nfarrays;
+static aclScalar *g_scalars[MAXRES];
+static int g_nscalars;
+static aclTensorList *g_lists[MAXRES]; /* lists (and scalar lists) are destroyed first: they own their elements */
+static int g_nlists;
+static aclScalarList *g_slists[MAXRES];
+static int g_nslists;
 static void *g_hostreg[8];
 static int g_nhostreg;
 static aclrtStream g_stream, g_dead_stream;
@@ -155,6 +164,11 @@ static void *dev_alloc(size_t bytes) {
 }
 
 static void free_case_resources(void) {
+    for (int i = 0; i < g_nlists; i++) aclDestroyTensorList(g_lists[i]);
+    for (int i = 0; i < g_nslists; i++) aclDestroyScalarList(g_slists[i]);
+    for (int i = 0; i < g_nscalars; i++) aclDestroyScalar(g_scalars[i]);
+    for (int i = 0; i < g_nfarrays; i++) aclDestroyFloatArray(g_farrays[i]);
+    g_nlists = g_nslists = g_nscalars = g_nfarrays = 0;
     for (int i = 0; i < g_ntensors; i++) aclDestroyTensor(g_tensors[i]); /* destroyed ones just report */
     for (int i = 0; i < g_narrays; i++) aclDestroyIntArray(g_arrays[i]);
     for (int i = 0; i < g_nbarrays; i++) aclDestroyBoolArray(g_barrays[i]);
@@ -185,9 +199,11 @@ typedef struct {
 
 static size_t dtype_bytes(aclDataType dt) {
     switch (dt) {
-    case ACL_FLOAT: case ACL_INT32: return 4;
-    case ACL_FLOAT16: case ACL_BF16: return 2;
-    case ACL_DOUBLE: case ACL_INT64: return 8;
+    case ACL_FLOAT: case ACL_INT32: case ACL_UINT32: return 4;
+    case ACL_FLOAT16: case ACL_BF16: case ACL_INT16: case ACL_UINT16: return 2;
+    case ACL_DOUBLE: case ACL_INT64: case ACL_UINT64: case ACL_COMPLEX64: return 8;
+    case ACL_INT8: case ACL_UINT8: case ACL_BOOL: return 1;
+    case ACL_COMPLEX128: return 16;
     default: return 4; /* buffer sizing only; the library decides what the dtype really is */
     }
 }
@@ -208,6 +224,11 @@ static void store_elem(char *p, aclDataType dt, double v) {
     case ACL_BF16: { float f = (float)v; uint32_t u; memcpy(&u, &f, 4); uint16_t b = (uint16_t)(u >> 16); memcpy(p, &b, 2); break; }
     case ACL_INT32: { int32_t i = isfinite(v) ? (int32_t)fmax(fmin(v, 2e9), -2e9) : 0; memcpy(p, &i, 4); break; }
     case ACL_INT64: { int64_t i = isfinite(v) ? (int64_t)fmax(fmin(v, 9e18), -9e18) : 0; memcpy(p, &i, 8); break; }
+    case ACL_INT8: case ACL_UINT8: { int8_t i = isfinite(v) ? (int8_t)(int)fmax(fmin(v, 100), -100) : 0; memcpy(p, &i, 1); break; }
+    case ACL_BOOL: { uint8_t b = chance(0.97) ? (uint8_t)(v > 0) : (uint8_t)rnd(); memcpy(p, &b, 1); break; }
+    case ACL_INT16: { int16_t i = isfinite(v) ? (int16_t)fmax(fmin(v, 3e4), -3e4) : 0; memcpy(p, &i, 2); break; }
+    case ACL_COMPLEX64: { float f[2] = {(float)v, (float)-v}; memcpy(p, f, 8); break; }
+    case ACL_COMPLEX128: { double f[2] = {v, -v}; memcpy(p, f, 16); break; }
     default: { uint32_t u = (uint32_t)rnd(); memcpy(p, &u, 4); break; }
     }
 }
@@ -395,7 +416,20 @@ static const run_fn k_runs[N_OPS] = {aclnnAvgPool2d, aclnnAvgPool2dBackward, acl
                                      aclnnGridSampler2DBackward, aclnnMultiScaleDeformableAttnFunction,
                                      aclnnMultiScaleDeformableAttentionGrad, aclnnUpsampleNearestExact2d,
                                      aclnnUpsampleNearestExact2dBackward};
-static long g_cases[N_OPS + 1], g_ok1[N_OPS + 1], g_runs[N_OPS + 1];
+typedef struct {
+    const char *name;
+    const char *kinds;
+    aclnnStatus (*ws)(void *const *a, const int64_t *n, const double *f, uint64_t *w, aclOpExecutor **e);
+    run_fn run;
+} fz_table_op;
+#include "fuzz_table.inc"
+#define N_TABLE ((int)(sizeof k_table_ops / sizeof k_table_ops[0]) - 1)
+#define N_ALL (N_OPS + N_TABLE)
+/* per op: cases, successful first phases, second phases; the runtime sequences in the last slot */
+static long g_cases[N_ALL + 1], g_ok1[N_ALL + 1], g_runs[N_ALL + 1];
+#define RT_SLOT N_ALL
+static const char *op_name(int op) { return op < N_OPS ? k_op_names[op] : k_table_ops[op - N_OPS].name; }
+static run_fn op_run(int op) { return op < N_OPS ? k_runs[op] : k_table_ops[op - N_OPS].run; }
 
 static aclDataType float_dtype(void) {
     return (aclDataType)PICK(((int[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_FLOAT, ACL_DOUBLE}));
@@ -413,8 +447,111 @@ static tdesc T(aclDataType dt, aclFormat fmt, int fill, int nd, ...) {
 }
 #define D(x) ((int64_t)(x))
 
+/* Phase 1 of a table op from its argument kinds alone: one shape and dtype shared by most tensors (so elementwise ops
+ * usually validate and run), random scalars, small int arrays and attributes, then make_tensor's mutations. */
+static int table_phase1(const fz_table_op *t, double pm, uint64_t *ws, aclOpExecutor **ex) {
+    static const int dts[] = {ACL_FLOAT, ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_INT32, ACL_INT64, ACL_INT8,
+                              ACL_UINT8, ACL_INT16, ACL_BOOL, ACL_COMPLEX64};
+    aclDataType dt = (aclDataType)PICK(dts);
+    int nd = (int)rint_in(0, 4);
+    int64_t dims[4];
+    for (int i = 0; i < nd; i++) dims[i] = chance(0.05) ? 0 : rint_in(1, 5);
+    void *a[32] = {0};
+    int64_t n[32] = {0};
+    double f[32] = {0};
+    static int64_t outint[32];
+    static bool outbool[32];
+    static char strs[][8] = {"mean", "sum", "none", "left", "right", "", "zz"};
+    size_t nk = strlen(t->kinds);
+    if (nk > 32) return 0;
+    for (size_t k = 0; k < nk; k++) {
+        char c = t->kinds[k];
+        tdesc d;
+        memset(&d, 0, sizeof d);
+        d.dt = chance(0.8) ? dt : (aclDataType)PICK(dts);
+        d.fmt = ACL_FORMAT_ND;
+        d.fill = FILL_FLOAT;
+        d.ndim = chance(0.85) ? nd : (int)rint_in(0, 4);
+        for (int i = 0; i < d.ndim; i++) d.dims[i] = i < nd && d.ndim == nd ? dims[i] : rint_in(1, 4);
+        if (chance(0.1) && d.ndim > 0) d.dims[rnd() % (uint64_t)d.ndim] = 1; /* broadcast */
+        switch (c) {
+        case 't': case 'o': a[k] = make_tensor(d, pm); break;
+        case 's': {
+            if (chance(pm * 0.3)) break;
+            double v = chance(0.5) ? (double)rint_in(-3, 3) : runif(-3, 3);
+            union { double d; float f; int64_t i; int32_t i32; uint8_t b; char raw[16]; } u;
+            memset(&u, 0, sizeof u);
+            aclDataType sdt = (aclDataType)PICK(((int[]){ACL_FLOAT, ACL_DOUBLE, ACL_INT64, ACL_INT32, ACL_BOOL}));
+            if (sdt == ACL_FLOAT) u.f = (float)v;
+            else if (sdt == ACL_DOUBLE) u.d = v;
+            else if (sdt == ACL_INT64) u.i = (int64_t)v;
+            else if (sdt == ACL_INT32) u.i32 = (int32_t)v;
+            else u.b = v > 0;
+            aclScalar *sc = aclCreateScalar(u.raw, sdt);
+            if (sc && g_nscalars < MAXRES) g_scalars[g_nscalars++] = sc;
+            a[k] = sc;
+            break;
+        }
+        case 'i': {
+            int64_t v[8];
+            uint64_t len = (uint64_t)rint_in(0, 4);
+            for (uint64_t i = 0; i < len; i++) v[i] = rint_in(-3, 4);
+            a[k] = make_int_array(v, len, pm);
+            break;
+        }
+        case 'f': case 'b': {
+            float fv[4];
+            bool bv[4];
+            uint64_t len = (uint64_t)rint_in(0, 4);
+            for (uint64_t i = 0; i < len; i++) { fv[i] = (float)runif(-2, 2); bv[i] = chance(0.5); }
+            if (c == 'f') {
+                aclFloatArray *fa = aclCreateFloatArray(len ? fv : NULL, len);
+                if (fa && g_nfarrays < MAXRES) g_farrays[g_nfarrays++] = fa;
+                a[k] = fa;
+            } else {
+                aclBoolArray *ba = aclCreateBoolArray(len ? bv : NULL, len);
+                if (ba && g_nbarrays < MAXRES) g_barrays[g_nbarrays++] = ba;
+                a[k] = ba;
+            }
+            break;
+        }
+        case 'L': case 'O': {
+            aclTensor *ts[4];
+            uint64_t len = (uint64_t)rint_in(chance(pm) ? 0 : 1, 3);
+            for (uint64_t i = 0; i < len; i++) ts[i] = make_tensor(d, pm * 0.5);
+            aclTensorList *l = aclCreateTensorList(len ? (const aclTensor *const *)ts : NULL, len);
+            if (l && g_nlists < MAXRES) g_lists[g_nlists++] = l;
+            a[k] = l;
+            break;
+        }
+        case 'S': {
+            aclScalar *ss[3];
+            uint64_t len = (uint64_t)rint_in(0, 3);
+            for (uint64_t i = 0; i < len; i++) {
+                float v = (float)runif(-2, 2);
+                ss[i] = aclCreateScalar(&v, ACL_FLOAT);
+                if (ss[i] && g_nscalars < MAXRES) g_scalars[g_nscalars++] = ss[i];
+            }
+            aclScalarList *l = aclCreateScalarList(len ? (const aclScalar *const *)ss : NULL, len);
+            if (l && g_nslists < MAXRES) g_slists[g_nslists++] = l;
+            a[k] = l;
+            break;
+        }
+        case 'n': n[k] = attr_i64(rint_in(-2, 4), pm); break;
+        case 'B': n[k] = chance(0.5); break;
+        case 'y': n[k] = chance(pm) ? PICK(k_dtypes_any) : PICK(dts); break;
+        case 'd': f[k] = attr_f64(runif(-2, 2), pm); break;
+        case 'c': a[k] = chance(pm * 0.2) ? NULL : strs[rnd() % 7]; break;
+        case 'p': a[k] = chance(0.5) ? (void *)&outint[k] : (void *)&outbool[k]; break;
+        default: break;
+        }
+    }
+    return t->ws(a, n, f, chance(0.02) ? NULL : ws, chance(0.02) ? NULL : ex);
+}
+
 /* Phase 1 of op `op` with (mostly valid, sometimes hostile) arguments. */
 static int phase1(int op, double pm, uint64_t *ws, aclOpExecutor **ex) {
+    if (op >= N_OPS) return table_phase1(&k_table_ops[op - N_OPS], pm, ws, ex);
     uint64_t *wsp = chance(0.02) ? NULL : ws;
     aclOpExecutor **exp = chance(0.02) ? NULL : ex;
     aclDataType dt = float_dtype();
@@ -515,9 +652,15 @@ static int phase1(int op, double pm, uint64_t *ws, aclOpExecutor **ex) {
     }
 }
 
+/* Half of the op cases go to the seed ops (hand-written cases), half to the table ops. */
+static int pick_op(void) {
+    if (N_TABLE == 0 || chance(0.5)) return (int)(rnd() % N_OPS);
+    return N_OPS + (int)(rnd() % (uint64_t)N_TABLE);
+}
+
 /* One op case: phase 1, then a random second-phase scenario. */
 static void op_case(int op) {
-    g_where = k_op_names[op];
+    g_where = op_name(op);
     double pm = chance(0.15) ? 0.0 : runif(0.05, 0.5);
     uint64_t ws = 12345;
     aclOpExecutor *ex = NULL;
@@ -531,15 +674,15 @@ static void op_case(int op) {
     g_ok1[op]++;
     if (ex == NULL) { violation("a successful first phase returned no executor"); return; }
     if (ws != 0) violation("workspace size %llu (the emulator needs none)", (unsigned long long)ws);
-    run_fn run = k_runs[op];
-    int other = (op + 1 + (int)(rnd() % (N_OPS - 1))) % N_OPS;
+    run_fn run = op_run(op);
+    int other = (op + 1 + (int)(rnd() % (N_ALL - 1))) % N_ALL;
     switch (rnd() % 10) {
     case 0: /* run twice: the second call sees a consumed executor */
         EXPECT(run(NULL, 0, ex, g_stream), 0);
         EXPECT(run(NULL, 0, ex, g_stream), 161002);
         break;
     case 1: /* another op's second phase: refused, the executor survives */
-        EXPECT(k_runs[other](NULL, 0, ex, g_stream), 161002);
+        EXPECT(op_run(other)(NULL, 0, ex, g_stream), 161002);
         EXPECT(run(NULL, 0, ex, NULL), 0);
         break;
     case 2: /* workspaceSize > 0 with a NULL workspace: 161001 and the executor is gone */
@@ -589,7 +732,7 @@ static void op_case(int op) {
 /* ------------------------------------------------------------------ runtime and meta objects */
 static void runtime_case(void) {
     g_where = "runtime/meta";
-    g_cases[N_OPS]++;
+    g_cases[RT_SLOT]++;
     for (int step = 0; step < 12; step++) {
         switch (rnd() % 24) {
         case 0: { void *p = NULL; size_t sz = (size_t)PICK(((uint64_t[]){0, 1, 31, 32, 1000, SIZE_MAX, SIZE_MAX - 100, SIZE_MAX - 127}));
@@ -765,15 +908,15 @@ static void runtime_case(void) {
                    CALL(AclSetDynamicInputTensorAddr(NULL, 0, 0, NULL, NULL), k_meta_codes);
                    CALL(AclSetDynamicOutputTensorAddr(NULL, 0, 0, NULL, NULL), k_meta_codes);
                    CALL(AclSetDynamicTensorAddr(NULL, 0, 0, NULL, NULL), k_meta_codes);
-                   for (int op = 0; op < N_OPS; op++) {
-                       EXPECT(k_runs[op](NULL, 0, NULL, NULL), 161001);
-                       EXPECT(k_runs[op](NULL, 0, (aclOpExecutor *)t, NULL), 161002);
+                   for (int op = 0; op < N_ALL; op++) {
+                       EXPECT(op_run(op)(NULL, 0, NULL, NULL), 161001);
+                       EXPECT(op_run(op)(NULL, 0, (aclOpExecutor *)t, NULL), 161002);
                    }
                    break; }
         case 16: { float f = (float)runif(-1e6, 1e6); if (chance(0.2)) f = NAN; if (chance(0.2)) f = INFINITY;
                    (void)aclFloat16ToFloat(aclFloatToFloat16(f)); (void)aclFloat16ToFloat((aclFloat16)rnd());
                    (void)aclDataTypeSize((aclDataType)PICK(k_dtypes_any)); break; }
-        default: op_case((int)(rnd() % N_OPS)); g_where = "runtime/meta"; break;
+        default: op_case(pick_op()); g_where = "runtime/meta"; break;
         }
     }
 }
@@ -816,21 +959,26 @@ int main(int argc, char **argv) {
         for (int w = 0; w < 4; w++) rnd();
         alarm(timeout);
         if (rnd() % 10 == 0) runtime_case();
-        else op_case((int)(rnd() % N_OPS));
+        else op_case(pick_op());
         free_case_resources();
         alarm(0);
         done++;
         if (g_fail) break;
     }
     double dt = now_s() - t0;
-    long total = 0;
-    for (int op = 0; op < N_OPS; op++) {
-        printf("%-36s cases %7ld  phase-1 ok %6ld  second phases %6ld\n", k_op_names[op], g_cases[op], g_ok1[op],
-               g_runs[op]);
+    long total = 0, tcases = 0, tok = 0, truns = 0;
+    const bool verbose = getenv("FUZZ_VERBOSE") != NULL;
+    for (int op = 0; op < N_ALL; op++) {
+        if (op < N_OPS || verbose)
+            printf("%-36s cases %7ld  phase-1 ok %6ld  second phases %6ld\n", op_name(op), g_cases[op], g_ok1[op],
+                   g_runs[op]);
+        if (op >= N_OPS) { tcases += g_cases[op]; tok += g_ok1[op]; truns += g_runs[op]; }
         total += g_cases[op];
     }
-    printf("%-36s cases %7ld\n", "runtime/meta sequences (12 calls each)", g_cases[N_OPS]);
-    printf("total %ld op cases + %ld runtime sequences in %.1f s (seed %llu)\n", total, g_cases[N_OPS], dt,
+    printf("%-36s cases %7ld  phase-1 ok %6ld  second phases %6ld  (%d ops; FUZZ_VERBOSE=1 lists them)\n",
+           "table ops", tcases, tok, truns, N_TABLE);
+    printf("%-36s cases %7ld\n", "runtime/meta sequences (12 calls each)", g_cases[RT_SLOT]);
+    printf("total %ld op cases + %ld runtime sequences in %.1f s (seed %llu)\n", total, g_cases[RT_SLOT], dt,
            (unsigned long long)g_seed);
     aclrtDestroyStream(g_stream);
     aclrtResetDevice(0);
