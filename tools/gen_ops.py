@@ -162,6 +162,11 @@ def ew_code(op):
         names.append(f'"{a.name}"')
     ks = ", ".join(f"[{c}] = {n}" for c, n in kernels.items())
     hook = op.check or "NULL"
+    promote = 0
+    for i, a in enumerate(op.args):
+        sp = op.scalar_promote
+        if a.kind == "scalar" and (sp is True or (not isinstance(sp, bool) and a.name in sp)):
+            promote |= 1 << i
     optional = 0
     for i, a in enumerate(op.args):
         if a.name in op.extra.get("optional", ()):
@@ -175,7 +180,7 @@ def ew_code(op):
         f"    .name = {{{', '.join(names)}}},\n"
         f"    .dtypes = k_{op.name}_dtypes, .n_dtypes = ACL_COUNT_OF(k_{op.name}_dtypes),\n"
         f"    .compute = EW_COMPUTE_{op.compute.upper()}, .result = EW_RESULT_{op.result.upper()},\n"
-        f"    .out_rule = EW_OUT_{op.out_rule.upper()}, .scalar_promote = {int(bool(op.scalar_promote))},\n"
+        f"    .out_rule = EW_OUT_{op.out_rule.upper()}, .scalar_promote = {promote}u,\n"
         f"    .optional = {optional}u,\n"
         f"    .k = {{{ks}}},\n"
         f"    .check = {hook},\n}};\n")

@@ -3,7 +3,25 @@
 
 #include <string.h>
 
+#include "common/cpu.h"
 #include "common/dtype.h"
+#include "kernels/f16_rows.h"
+
+/* acl_f16_to_f32 without branches (same bits for every input), so conversion loops vectorise. */
+static inline float f16_to_f32_nb(uint16_t h) {
+    const uint32_t sign = (uint32_t)(h & 0x8000u) << 16;
+    const uint32_t em = h & 0x7fffu;
+    const uint32_t normal = (em << 13) + 0x38000000u;
+    const uint32_t infnan = 0x7f800000u | ((em & 0x3ffu) << 13);
+    const float sub = (float)(int32_t)em * 5.9604644775390625e-08f; /* em * 2^-24, exact */
+    uint32_t subb;
+    memcpy(&subb, &sub, 4);
+    uint32_t bits = em >= 0x7c00u ? infnan : (em >= 0x0400u ? normal : subb);
+    bits |= sign;
+    float out;
+    memcpy(&out, &bits, 4);
+    return out;
+}
 
 bool acl_dt_is_float(aclDataType d) {
     return d == ACL_FLOAT || d == ACL_FLOAT16 || d == ACL_BF16 || d == ACL_DOUBLE;
@@ -101,6 +119,25 @@ aclDataType acl_to_real(aclDataType d) {
 
 /* ---- element conversion ---- */
 
+#ifdef ACL_F16_ROWS_F16C
+/* fp16 -> fp32 rows with F16C (exact for every non-NaN input); a block holding a NaN is converted by
+ * f16_to_f32_nb, which keeps signalling NaNs' bits as acl_f16_to_f32 does (F16C would quieten them). */
+__attribute__((target("avx2,f16c"))) static void f16_to_f32_row_f16c(float *dst, const uint16_t *src, int64_t n) {
+    int64_t i = 0;
+    const __m128i em_mask = _mm_set1_epi16(0x7fff), inf = _mm_set1_epi16(0x7c00);
+    for (; i + 8 <= n; i += 8) {
+        __m128i h = _mm_loadu_si128((const __m128i *)(src + i));
+        __m128i nan = _mm_cmpgt_epi16(_mm_and_si128(h, em_mask), inf);
+        if (!_mm_testz_si128(nan, nan)) {
+            for (int64_t j = i; j < i + 8; j++) dst[j] = f16_to_f32_nb(src[j]);
+            continue;
+        }
+        _mm256_storeu_ps(dst + i, _mm256_cvtph_ps(h));
+    }
+    for (; i < n; i++) dst[i] = f16_to_f32_nb(src[i]);
+}
+#endif
+
 typedef float complex c64_t;
 typedef double complex c128_t;
 
@@ -166,6 +203,16 @@ void acl_convert(const void *src, aclDataType sdt, int64_t ss, void *dst, aclDat
         return;
     }
     /* the pairs the elementwise engine meets most: plain loops the compiler vectorises */
+#ifdef ACL_F16_ROWS_F16C
+    if (sdt == ACL_FLOAT16 && ddt == ACL_FLOAT && ss == 1 && ds == 1 && acl_simd_level() >= ACL_SIMD_AVX2) {
+        f16_to_f32_row_f16c((float *)dst, (const uint16_t *)src, n);
+        return;
+    }
+    if (sdt == ACL_FLOAT && ddt == ACL_FLOAT16 && ss == 1 && ds == 1 && acl_simd_level() >= ACL_SIMD_AVX2) {
+        acl_f32_to_f16_row_f16c((uint16_t *)dst, (const float *)src, n);
+        return;
+    }
+#endif
 #define FAST(SD, ST, DD, DT, EXPR)                                                      \
     if (sdt == SD && ddt == DD) {                                                       \
         const ST *s_ = (const ST *)src;                                                 \
@@ -173,9 +220,9 @@ void acl_convert(const void *src, aclDataType sdt, int64_t ss, void *dst, aclDat
         for (int64_t i = 0; i < n; i++) { ST x = s_[i * ss]; d_[i * ds] = (EXPR); }     \
         return;                                                                         \
     }
-    FAST(ACL_FLOAT16, uint16_t, ACL_FLOAT, float, acl_f16_to_f32(x))
+    FAST(ACL_FLOAT16, uint16_t, ACL_FLOAT, float, f16_to_f32_nb(x))
     FAST(ACL_BF16, uint16_t, ACL_FLOAT, float, acl_bf16_to_f32(x))
-    FAST(ACL_FLOAT, float, ACL_FLOAT16, uint16_t, acl_f32_to_f16(x))
+    FAST(ACL_FLOAT, float, ACL_FLOAT16, uint16_t, acl_f32_to_f16_nb(x))
     FAST(ACL_FLOAT, float, ACL_BF16, uint16_t, acl_f32_to_bf16(x))
     FAST(ACL_INT32, int32_t, ACL_INT64, int64_t, (int64_t)x)
     FAST(ACL_INT64, int64_t, ACL_INT32, int32_t, (int32_t)x)

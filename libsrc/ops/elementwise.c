@@ -82,9 +82,8 @@ static aclDataType promote_all(const ew_desc *d, const void *const *args) {
         t = t == ACL_DT_UNDEFINED ? x : acl_promote(t, x);
         if (t == ACL_DT_UNDEFINED) return t;
     }
-    if (!d->scalar_promote) return t;
     for (int i = 0; i < d->nargs; i++) {
-        if (d->kind[i] != EW_ARG_SCALAR || args[i] == NULL) continue;
+        if (d->kind[i] != EW_ARG_SCALAR || args[i] == NULL || !(d->scalar_promote >> i & 1u)) continue;
         aclDataType s = ((const aclScalar *)args[i])->dtype;
         if (!acl_dt_known(s)) return ACL_DT_UNDEFINED;
         if (t == ACL_DT_UNDEFINED) { t = s; continue; }

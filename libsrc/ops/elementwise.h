@@ -55,7 +55,8 @@ struct ew_desc {
     const char *name[EW_MAX_ARGS];
     const aclDataType *dtypes;
     int n_dtypes;
-    unsigned char compute, result, out_rule, scalar_promote;
+    unsigned char compute, result, out_rule;
+    unsigned scalar_promote;      /* bit i: aclScalar argument i takes part in the promotion (a wrapped number) */
     unsigned optional;            /* bit i: argument i (an aclScalar) may be NULL */
     ew_kernel k[EW_NCLASS];
     ew_hook check;

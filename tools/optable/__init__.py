@@ -23,7 +23,8 @@ Elementwise fields
   result    "promote" (the result dtype is the compute dtype) or "bool" (comparisons, predicates)
   out_rule  "cast" (out may be any dtype the result can be cast to), "same" (out dtype == result dtype),
             "list" (out dtype must be in dtypes too)
-  scalar_promote  True: scalars take part in the promotion as PyTorch's wrapped numbers do
+  scalar_promote  which aclScalar arguments take part in the promotion as PyTorch's wrapped numbers do: True (all),
+            False (none: e.g. Add's alpha only has to be castable to the tensors' promoted dtype), or a tuple of names
   check     the name of an op-specific C hook ``aclnnStatus hook(const void *const *args)`` run after the
             common checks (declared in ``libsrc/ops/elementwise_hooks.h``), or None
   torch     the oracle for the generated tests: a Python expression over a, b, c, s0, s1 and ``torch``
