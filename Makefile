@@ -160,6 +160,8 @@ check-headers:
 	$(PYTHON) -m pytest -q tests/test_abi.py -k headers
 
 bench: lib
+	$(CC) -std=c11 -O2 -Iinclude bench/overhead.c -o $(BUILD)/overhead -L$(BUILD)/lib -lpyaclnn -Wl,-rpath,$(abspath $(BUILD)/lib)
+	OMP_NUM_THREADS=2 $(BUILD)/overhead
 	$(PYTHON) bench/run.py $(BENCH_ARGS)
 
 # ---- reliability: sanitizers, fuzzing, valgrind (README "Reliability") ----
