@@ -25,7 +25,7 @@ struct aclTensor {
 
 struct aclScalar {
     aclDataType dtype;
-    unsigned char bytes[16];
+    unsigned char bytes[16] __attribute__((aligned(16))); /* read in place as any dtype */
 };
 
 struct aclIntArray { uint64_t size; int64_t *v; };

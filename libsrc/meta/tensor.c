@@ -279,6 +279,10 @@ int acl_view_init(acl_view *v, const aclTensor *t, const char *name, bool needs_
     ACLNN_CHECK(ok || n == 0, ACLNN_ERR_PARAM_INVALID, "%s: the extent of the view overflows int64", name);
     v->base = (char *)t->data + (n ? t->offset * (int64_t)es : 0);
     if (n == 0 || !needs_data) return 0;
+    /* kernels read elements in place: an address that is not a multiple of the element size (possible only by
+     * pointer arithmetic on device memory) is refused rather than read misaligned */
+    ACLNN_CHECK((uintptr_t)t->data % (es > 8 ? 8 : es) == 0, ACLNN_ERR_PARAM_INVALID,
+                "%s: address %p is not aligned to its %zu-byte elements", name, t->data, es);
     ACLNN_CHECK(t->data != NULL, ACLNN_ERR_PARAM_NULLPTR, "%s has no device address (tensorData is NULL)", name);
     if (acl_mem_guards_enabled()) {
         ACLNN_CHECK(acl_mem_contains(t->data, 0), ACLNN_ERR_PARAM_INVALID,

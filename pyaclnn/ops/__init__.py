@@ -5,6 +5,7 @@ from .grid_sampler import *  # noqa: F401,F403
 from .msda import *  # noqa: F401,F403
 from .upsample import *  # noqa: F401,F403
 from .table import call, scalar, table_ops  # noqa: F401
-from . import avg_pool, grid_sampler, msda, upsample, table
+from .elementwise import *  # noqa: F401,F403
+from . import avg_pool, elementwise, grid_sampler, msda, upsample, table
 
-__all__ = ["launch", "call", "scalar", "table_ops"] + avg_pool.__all__ + grid_sampler.__all__ + msda.__all__ + upsample.__all__
+__all__ = ["launch", "call", "scalar", "table_ops"] + elementwise.__all__ + avg_pool.__all__ + grid_sampler.__all__ + msda.__all__ + upsample.__all__

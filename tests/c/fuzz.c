@@ -229,7 +229,7 @@ static void store_elem(char *p, aclDataType dt, double v) {
     case ACL_INT16: { int16_t i = isfinite(v) ? (int16_t)fmax(fmin(v, 3e4), -3e4) : 0; memcpy(p, &i, 2); break; }
     case ACL_COMPLEX64: { float f[2] = {(float)v, (float)-v}; memcpy(p, f, 8); break; }
     case ACL_COMPLEX128: { double f[2] = {v, -v}; memcpy(p, f, 16); break; }
-    default: { uint32_t u = (uint32_t)rnd(); memcpy(p, &u, 4); break; }
+    default: { uint32_t u = (uint32_t)rnd(); size_t n = dtype_bytes(dt); memcpy(p, &u, n < 4 ? n : 4); break; }
     }
 }
 
