@@ -7,6 +7,9 @@
 #include "common/dtype.h"
 #include "kernels/f16_rows.h"
 
+typedef float complex c64_t;
+typedef double complex c128_t;
+
 /* acl_f16_to_f32 without branches (same bits for every input), so conversion loops vectorise. */
 static inline float f16_to_f32_nb(uint16_t h) {
     const uint32_t sign = (uint32_t)(h & 0x8000u) << 16;
@@ -138,8 +141,6 @@ __attribute__((target("avx2,f16c"))) static void f16_to_f32_row_f16c(float *dst,
 }
 #endif
 
-typedef float complex c64_t;
-typedef double complex c128_t;
 
 /* Reads element i of a source of dtype D into the variable `v` of a wide form: */
 #define RD_CASES(SRC, SS, i, AS_F, AS_I, AS_C)                                                                 \
@@ -201,6 +202,24 @@ void acl_convert(const void *src, aclDataType sdt, int64_t ss, void *dst, aclDat
     if (sdt == ddt && ss == 1 && ds == 1) {
         memcpy(dst, src, (size_t)n * acl_dtype_size(sdt));
         return;
+    }
+    if (sdt == ddt && sdt != ACL_BOOL) { /* a strided copy (ss 0: a broadcast fill), by element size */
+#define COPY(T)                                                                      \
+    do {                                                                             \
+        const T *s_ = (const T *)src;                                                \
+        T *d_ = (T *)dst;                                                            \
+        for (int64_t i = 0; i < n; i++) d_[i * ds] = s_[i * ss];                     \
+        return;                                                                      \
+    } while (0)
+        switch (acl_dtype_size(sdt)) {
+        case 1: COPY(uint8_t);
+        case 2: COPY(uint16_t);
+        case 4: COPY(uint32_t);
+        case 8: COPY(uint64_t);
+        case 16: COPY(c128_t);
+        default: break;
+        }
+#undef COPY
     }
     /* the pairs the elementwise engine meets most: plain loops the compiler vectorises */
 #ifdef ACL_F16_ROWS_F16C

@@ -32,6 +32,7 @@ typedef struct {
     int ndim;                       /* coalesced iteration rank, >= 1 */
     int64_t dims[ACL_MAX_VIEW_RANK];
     int64_t st[EW_MAX_ARGS][ACL_MAX_VIEW_RANK]; /* element strides per operand: inputs, then out */
+    bool flat[EW_MAX_ARGS];         /* the operand is row-major contiguous over the whole iteration space */
     ew_scalars s;
 } ew_plan;
 
@@ -269,10 +270,87 @@ aclnnStatus ew_get_workspace(const ew_desc *d, const void *const *args, const do
         m = 1;
     }
     pl->ndim = m;
+    for (int o = 0; o < nops; o++) {
+        int64_t want = 1;
+        pl->flat[o] = true;
+        for (int k = m - 1; k >= 0; k--) {
+            if (pl->dims[k] != 1 && pl->st[o][k] != want) pl->flat[o] = false;
+            want *= pl->dims[k];
+        }
+    }
     return acl_exec_publish(ex, workspaceSize, executor);
 }
 
 /* ---- run ---- */
+
+/* The units of work: with a long innermost dimension, pieces of one row (operands that are contiguous there are
+ * used in place); with a short one (broadcast shapes such as (N, 4) + (4,)), flat ranges of EW_CHUNK elements that
+ * span rows, gathered segment by segment, so the inner loop always runs on a full chunk. */
+#define EW_ROW_UNITS_MIN 512
+
+/* Moves `len` elements of operand `k` starting at the flat output index `start` between its memory and `buf` (the
+ * compute type `bdt`, contiguous): load (store false) or store. Segment by segment along the innermost dim. */
+static void gather(const ew_plan *pl, int k, const acl_view *v, int64_t start, int64_t len, char *buf, bool store,
+                   aclDataType bdt) {
+    const int nd = pl->ndim;
+    const size_t es = acl_dtype_size(v->dtype), bes = acl_dtype_size(bdt);
+    if (pl->flat[k]) { /* one piece */
+        char *mem = v->base + start * (int64_t)es;
+        if (store) acl_convert(buf, bdt, 1, mem, v->dtype, 1, len);
+        else acl_convert(mem, v->dtype, 1, buf, bdt, 1, len);
+        return;
+    }
+    const int64_t inner = pl->dims[nd - 1], sin = pl->st[k][nd - 1];
+    int64_t idx[ACL_MAX_VIEW_RANK], rem = start;
+    for (int j = nd - 1; j >= 0; j--) {
+        idx[j] = rem % pl->dims[j];
+        rem /= pl->dims[j];
+    }
+    int64_t off = 0;
+    for (int j = 0; j < nd; j++) off += idx[j] * pl->st[k][j];
+    const bool same = v->dtype == bdt && (es == 4 || es == 8);
+    int64_t done = 0;
+    while (done < len) {
+        int64_t seg = inner - idx[nd - 1];
+        if (seg > len - done) seg = len - done;
+        char *mem = v->base + off * (int64_t)es, *b = buf + (size_t)done * bes;
+        if (same && !store && sin == 0) { /* a broadcast value: one fill */
+            if (es == 4) {
+                uint32_t x;
+                memcpy(&x, mem, 4);
+                uint32_t *d_ = (uint32_t *)b;
+                for (int64_t i = 0; i < seg; i++) d_[i] = x;
+            } else {
+                uint64_t x;
+                memcpy(&x, mem, 8);
+                uint64_t *d_ = (uint64_t *)b;
+                for (int64_t i = 0; i < seg; i++) d_[i] = x;
+            }
+        } else if (same && !store && sin == 1) {
+            memcpy(b, mem, (size_t)seg * es);
+        } else if (same && !store && es == 4) { /* a strided operand: inline, no call */
+            const uint32_t *s_ = (const uint32_t *)mem;
+            uint32_t *d_ = (uint32_t *)b;
+            for (int64_t i = 0; i < seg; i++) d_[i] = s_[i * sin];
+        } else if (same && !store) {
+            const uint64_t *s_ = (const uint64_t *)mem;
+            uint64_t *d_ = (uint64_t *)b;
+            for (int64_t i = 0; i < seg; i++) d_[i] = s_[i * sin];
+        } else if (store) {
+            acl_convert(b, bdt, 1, mem, v->dtype, sin, seg);
+        } else {
+            acl_convert(mem, v->dtype, sin, b, bdt, 1, seg);
+        }
+        done += seg;
+        idx[nd - 1] += seg;
+        off += seg * sin;
+        for (int j = nd - 1; j > 0 && idx[j] == pl->dims[j]; j--) { /* carry: rewind dim j, step dim j - 1 */
+            off += pl->st[k][j - 1] - idx[j] * pl->st[k][j];
+            idx[j] = 0;
+            idx[j - 1]++;
+        }
+    }
+}
 
 static aclnnStatus ew_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     (void)ws;
@@ -280,14 +358,15 @@ static aclnnStatus ew_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     const ew_plan *pl = ex->params;
     const int nin = pl->nin, nd = pl->ndim;
     const int64_t inner = pl->dims[nd - 1];
-    int64_t outer = 1;
-    for (int k = 0; k < nd - 1; k++) outer *= pl->dims[k];
-    const int64_t nch = (inner + EW_CHUNK - 1) / EW_CHUNK;
-    const int64_t units = outer * nch;
+    int64_t total = 1;
+    for (int k = 0; k < nd; k++) total *= pl->dims[k];
+    const bool rows = inner >= EW_ROW_UNITS_MIN || nd == 1;
+    const int64_t nch = rows ? (inner + EW_CHUNK - 1) / EW_CHUNK : 0;
+    const int64_t units = rows ? (total / inner) * nch : (total + EW_CHUNK - 1) / EW_CHUNK;
     const acl_view *ov = acl_exec_out(ex, 0);
     const size_t ces = acl_dtype_size(pl->cdt), res = acl_dtype_size(pl->rdt);
     bool oom = false;
-#pragma omp parallel if (acl_parallel_worth(outer * inner))
+#pragma omp parallel if (acl_parallel_worth(total))
     {
         char *bufs = malloc((size_t)EW_CHUNK * (ces * (size_t)nin + res) + 64);
         if (!bufs) {
@@ -297,36 +376,41 @@ static aclnnStatus ew_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
 #pragma omp for schedule(static)
         for (int64_t u = 0; u < units; u++) {
             if (!bufs) continue;
-            int64_t o = u / nch, start = (u % nch) * EW_CHUNK;
-            int64_t len = inner - start < EW_CHUNK ? inner - start : EW_CHUNK;
-            int64_t off[EW_MAX_ARGS];
-            for (int k = 0; k <= nin; k++) off[k] = start * pl->st[k][nd - 1];
-            int64_t rem = o;
-            for (int j = nd - 2; j >= 0; j--) {
-                int64_t idx = rem % pl->dims[j];
-                rem /= pl->dims[j];
-                for (int k = 0; k <= nin; k++) off[k] += idx * pl->st[k][j];
+            /* the flat output range [start, start + len); a row unit lies inside one row */
+            int64_t start, len;
+            if (rows) {
+                int64_t o = u / nch, c0 = (u % nch) * EW_CHUNK;
+                start = o * inner + c0;
+                len = inner - c0 < EW_CHUNK ? inner - c0 : EW_CHUNK;
+            } else {
+                start = u * EW_CHUNK;
+                len = total - start < EW_CHUNK ? total - start : EW_CHUNK;
+            }
+            int64_t off[EW_MAX_ARGS] = {0};
+            if (rows) {
+                int64_t rem = start;
+                for (int j = nd - 1; j >= 0; j--) {
+                    int64_t idx = rem % pl->dims[j];
+                    rem /= pl->dims[j];
+                    for (int k = 0; k <= nin; k++) off[k] += idx * pl->st[k][j];
+                }
             }
             char *in[EW_MAX_ARGS];
             for (int k = 0; k < nin; k++) {
                 const acl_view *v = acl_exec_in(ex, k);
-                const char *src = v->base + off[k] * (int64_t)acl_dtype_size(v->dtype);
-                int64_t s = pl->st[k][nd - 1];
-                if (v->dtype == pl->cdt && s == 1) {
-                    in[k] = (char *)src;
+                if (v->dtype == pl->cdt && (rows ? pl->st[k][nd - 1] == 1 : pl->flat[k])) {
+                    in[k] = v->base + (rows ? off[k] : start) * (int64_t)ces;
                 } else {
                     in[k] = bufs + (size_t)k * EW_CHUNK * ces;
-                    acl_convert(src, v->dtype, s, in[k], pl->cdt, 1, len);
+                    gather(pl, k, v, start, len, in[k], false, pl->cdt);
                 }
             }
-            char *dst = ov->base + off[nin] * (int64_t)acl_dtype_size(ov->dtype);
-            int64_t so = pl->st[nin][nd - 1];
-            if (ov->dtype == pl->rdt && so == 1) {
-                pl->k(len, in, dst, &pl->s);
+            if (ov->dtype == pl->rdt && (rows ? pl->st[nin][nd - 1] == 1 : pl->flat[nin])) {
+                pl->k(len, in, ov->base + (rows ? off[nin] : start) * (int64_t)res, &pl->s);
             } else {
                 char *tmp = bufs + (size_t)nin * EW_CHUNK * ces;
                 pl->k(len, in, tmp, &pl->s);
-                acl_convert(tmp, pl->rdt, 1, dst, ov->dtype, so, len);
+                gather(pl, nin, ov, start, len, tmp, true, pl->rdt);
             }
         }
         free(bufs);

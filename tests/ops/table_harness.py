@@ -20,8 +20,11 @@ NP = {"f32": np.float32, "f16": np.float16, "bf16": BF16, "f64": np.float64, "i8
       "c128": np.complex128}
 TORCH = {"f32": "float32", "f16": "float16", "bf16": "bfloat16", "f64": "float64", "i8": "int8", "i16": "int16",
          "i32": "int32", "i64": "int64", "u8": "uint8", "bool": "bool", "c64": "complex64", "c128": "complex128"}
-# (rtol, atol) against PyTorch computing the same dtypes on the CPU
-TOL = {"f32": (1.3e-6, 1e-5), "f64": (1e-12, 1e-12), "f16": (1e-3, 1e-3), "bf16": (8e-3, 8e-3),
+# (rtol, atol) against PyTorch computing the same dtypes on the CPU. For fp16/bf16 the absolute part is a few ulps of
+# the inputs' magnitude (|x| <= 3 by default): we round once (fp32 compute), while some PyTorch CPU kernels round an
+# intermediate to the half type first (e.g. bf16 add with alpha rounds alpha * other), so near-cancelling results
+# can differ by an ulp of the operands, not of the result.
+TOL = {"f32": (1.3e-6, 1e-5), "f64": (1e-12, 1e-12), "f16": (1e-3, 4e-3), "bf16": (8e-3, 3.2e-2),
        "c64": (1.3e-6, 1e-5), "c128": (1e-12, 1e-12)}
 
 
