@@ -10,13 +10,16 @@ from table_harness import (NP, TORCH, compare, default_scalar, expect_status, fr
                            to_torch)
 import pyaclnn
 from pyaclnn.lowlevel import AclTensor
+from pyaclnn.ops.elementwise import result_dtype
 from pyaclnn.ops.table import make_scalar
 
 EW = ops(kind="elementwise")
 ATTRS = {"int": int, "double": float, "float": float, "bool": bool}
 SCALARISH = ("scalar",) + tuple(ATTRS)
 CASES = {"plain": [(3, 5), (3, 5), (3, 5)], "bcast": [(2, 3, 4), (4,), (3, 1)], "strided": [(4, 6), (4, 6), (4, 6)],
-         "scalar0d": [(), (), ()], "empty": [(0, 3), (0, 3), (0, 3)]}
+         "scalar0d": [(), (), ()], "empty": [(0, 3), (0, 3), (0, 3)], "special": [(4, 8), (4, 8), (4, 8)]}
+SPECIALS = [np.nan, np.inf, -np.inf, -0.0, 0.0, 1e-30]
+FLOATISH = ("f32", "f16", "bf16", "f64", "c64", "c128")
 
 
 def _params():
@@ -26,6 +29,8 @@ def _params():
             if dt in op.extra.get("skip_dtypes", ()):
                 continue
             for case in CASES:
+                if case == "special" and dt not in FLOATISH:
+                    continue
                 out.append(pytest.param(op, dt, case, id=f"{op.name}-{dt}-{case}"))
     return out
 
@@ -39,6 +44,10 @@ def _inputs(op, dt, case, rng):
     for k, _ in enumerate(ins):
         idt = op.extra.get("input_dtypes", {}).get(k, dt)
         a = rand(rng, shapes[k % 3], idt, op.extra.get("domain"))
+        if case == "special":  # NaN, +-Inf, signed zeros, a tiny value spread over the inputs
+            flat = a.reshape(-1)
+            for i, v in enumerate(SPECIALS):
+                flat[(5 * i + 3 * k) % flat.size] = v
         if case == "strided":
             big = np.zeros(a.shape[:-1] + (a.shape[-1] * 2 + 1,), a.dtype)
             big[..., 1::2] = a
@@ -125,3 +134,37 @@ def test_invalid_inputs(op):
     if not op.inplace:
         bad, keep3 = _c_args(op, dt, out_shape=(3, 4))
         expect_status(op.name, bad, 161002, next(a.name for a in op.args if a.kind == "out"))
+
+
+@pytest.mark.parametrize("op,dt", [pytest.param(op, dt, id=f"{op.name}-{dt}") for op in EW for dt in op.dtypes
+                                   if dt not in op.extra.get("skip_dtypes", ())])
+def test_writes_only_its_out_view(op, dt):
+    """No PyTorch needed (runs under the sanitizers too): broadcast inputs with specials, `out` a strided view in a
+    canary-filled buffer; every byte outside the view keeps its canary."""
+    rng = np.random.default_rng(zlib.crc32(f"{op.name}-{dt}-canary".encode()))
+    arrs = _inputs(op, dt, "bcast", rng)
+    scal = [default_scalar(op, k, dt) for k in range(len(op.scalars))]
+    if op.inplace:
+        target = np.zeros((2, 3, 4 * 2 + 1), arrs[0].dtype)
+        canary = np.frombuffer(rng.bytes(target.nbytes), np.uint8).copy()
+        target.view(np.uint8).reshape(-1)[:] = canary
+        t = target[..., 1::2]
+        t[...] = arrs[0]
+        keep = target.view(np.uint8).copy()
+        pyaclnn.call(op.name, *_interleave(op, [t] + arrs[1:], scal, None))
+        mask = np.ones(target.shape, bool)
+        mask[..., 1::2] = False
+        assert (target.view(np.uint8).reshape(target.shape + (-1,))[mask] ==
+                keep.reshape(target.shape + (-1,))[mask]).all()
+        return
+    shape = np.broadcast_shapes(*(a.shape for a in arrs))
+    names = [a.name for a in op.scalars]
+    odt = NP[op.extra["out_dtype"]] if "out_dtype" in op.extra else result_dtype(op.name, arrs, dict(zip(names, scal)))
+    big = np.zeros(shape[:-1] + (shape[-1] * 3,), odt)
+    big.view(np.uint8).reshape(-1)[:] = np.frombuffer(rng.bytes(big.nbytes), np.uint8)
+    keep = big.view(np.uint8).copy()
+    out = big[..., 1::3]
+    pyaclnn.call(op.name, *_interleave(op, arrs, scal, out))
+    mask = np.ones(big.shape, bool)
+    mask[..., 1::3] = False
+    assert (big.view(np.uint8).reshape(big.shape + (-1,))[mask] == keep.reshape(big.shape + (-1,))[mask]).all()
