@@ -117,6 +117,7 @@ def classes_for(op):
 
 def ew_code(op):
     ins = [a for a in op.args if a.kind in ("tensor",) or (a.kind == "out" and op.inplace)]
+    inout = op.inout_name()
     scal = [a for a in op.args if a.kind in ("scalar",) + ATTR_KINDS]
     letters = "abcdefgh"
     lines = []
@@ -124,32 +125,39 @@ def ew_code(op):
     for cls, ctype, sexpr, f in classes_for(op):
         fname = f"k_{op.name}_{cls[3:].lower()}"
         kernels[cls] = fname
-        rtype = "uint8_t" if op.result == "bool" else ctype
+        rtype = "uint8_t" if op.result == "bool" else (ctype.replace(" complex", "") if op.result == "real" else ctype)
         body = [f"static void {fname}(int64_t n, char *const *in, char *out, const ew_scalars *s) {{"]
         for k in range(len(ins)):
             body.append(f"    const {ctype} *{letters[k].upper()}_ = (const {ctype} *)in[{k}];")
         if not ins:
             body.append("    (void)in;")
         for k in range(len(scal)):
-            body.append(f"    const {ctype} s{k} = {sexpr.format(k=k)};")
+            body.append(f"    const {ctype} s{k} EW_UNUSED = {sexpr.format(k=k)};")
         if not scal:
             body.append("    (void)s;")
         body.append(f"    {rtype} *O_ = ({rtype} *)out;")
         body.append("    for (int64_t i = 0; i < n; i++) {")
         for k in range(len(ins)):
-            body.append(f"        const {ctype} {letters[k]} = {letters[k].upper()}_[i];")
+            body.append(f"        const {ctype} {letters[k]} EW_UNUSED = {letters[k].upper()}_[i];")
         if op.result == "bool":
             body.append(f"        O_[i] = ({f}) ? 1 : 0;")
         else:
-            body.append(f"        O_[i] = ({ctype})({f});")
+            body.append(f"        O_[i] = ({rtype})({f});")
         body.append("    }")
         body.append("}")
         lines.append("\n".join(body) + "\n")
     dts = ", ".join(optable.DT[d] for d in op.dtypes)
     lines.append(f"static const aclDataType k_{op.name}_dtypes[] = {{{dts}}};\n")
+    out_list = "NULL, .n_out_dtypes = 0"
+    if op.extra.get("out_dtypes"):
+        odts = ", ".join(optable.DT[d] for d in op.extra["out_dtypes"])
+        lines.append(f"static const aclDataType k_{op.name}_out_dtypes[] = {{{odts}}};\n")
+        out_list = f"k_{op.name}_out_dtypes, .n_out_dtypes = ACL_COUNT_OF(k_{op.name}_out_dtypes)"
     kinds, names = [], []
     for a in op.args:
-        if a.kind == "tensor":
+        if a.name == inout:
+            kinds.append("EW_ARG_INOUT")
+        elif a.kind == "tensor":
             kinds.append("EW_ARG_TENSOR")
         elif a.kind == "scalar":
             kinds.append("EW_ARG_SCALAR")
@@ -179,9 +187,10 @@ def ew_code(op):
         f"    .kind = {{{', '.join(kinds)}}},\n"
         f"    .name = {{{', '.join(names)}}},\n"
         f"    .dtypes = k_{op.name}_dtypes, .n_dtypes = ACL_COUNT_OF(k_{op.name}_dtypes),\n"
+        f"    .out_dtypes = {out_list},\n"
         f"    .compute = EW_COMPUTE_{op.compute.upper()}, .result = EW_RESULT_{op.result.upper()},\n"
         f"    .out_rule = EW_OUT_{op.out_rule.upper()}, .scalar_promote = {promote}u,\n"
-        f"    .optional = {optional}u,\n"
+        f"    .optional = {optional}u, .scalar_cast_check = {int(op.extra.get('scalar_cast_check', True))},\n"
         f"    .k = {{{ks}}},\n"
         f"    .check = {hook},\n}};\n")
     params = ", ".join(a.text for a in op.args)

@@ -65,12 +65,16 @@ static void dims_str(const int64_t *d, int n, char *buf, size_t cap) {
     snprintf(buf + used, cap - used, "]");
 }
 
-static aclnnStatus check_dtype(const ew_desc *d, const aclTensor *t, const char *name) {
-    if (in_list(t->dtype, d->dtypes, d->n_dtypes)) return ACLNN_SUCCESS;
+static aclnnStatus check_dtype_list(const aclDataType *l, int n, const aclTensor *t, const char *name) {
+    if (in_list(t->dtype, l, n)) return ACLNN_SUCCESS;
     char buf[256];
-    list_str(d->dtypes, d->n_dtypes, buf, sizeof buf);
+    list_str(l, n, buf, sizeof buf);
     return ACL_REPORT(ACLNN_ERR_PARAM_INVALID, "%s dtype %s should be in dtype support list %s.", name,
                       acl_dtype_name(t->dtype), buf);
+}
+
+static aclnnStatus check_dtype(const ew_desc *d, const aclTensor *t, const char *name) {
+    return check_dtype_list(d->dtypes, d->n_dtypes, t, name);
 }
 
 /* The promoted dtype of the tensor inputs, then the scalars as PyTorch's wrapped numbers (a scalar changes the
@@ -164,12 +168,17 @@ aclnnStatus ew_get_workspace(const ew_desc *d, const void *const *args, const do
     for (int i = 0; i < d->nargs; i++) {
         if (d->kind[i] != EW_ARG_SCALAR || args[i] == NULL) continue;
         aclDataType s = ((const aclScalar *)args[i])->dtype;
+        ACLNN_CHECK(acl_dt_known(s), ACLNN_ERR_PARAM_INVALID, "%s has dtype %d, which is not a numeric dtype.",
+                    d->name[i], (int)s);
+        if (!d->scalar_cast_check) continue;
         ACLNN_CHECK(acl_dt_known(s) && (acl_can_cast(s, cdt) || (cdt == ACL_BOOL && acl_dt_is_int(s))),
                     ACLNN_ERR_PARAM_INVALID, "%s dtype %s can't be cast to the promote dtype %s.", d->name[i],
                     acl_dtype_name(s), acl_dtype_name(cdt));
     }
-    aclDataType rdt = d->result == EW_RESULT_BOOL ? ACL_BOOL : cdt;
-    if (d->out_rule == EW_OUT_LIST) ACL_TRY(check_dtype(d, out, d->name[iout]));
+    aclDataType rdt = d->result == EW_RESULT_BOOL ? ACL_BOOL : d->result == EW_RESULT_REAL ? acl_to_real(cdt) : cdt;
+    if (d->out_rule == EW_OUT_LIST && d->kind[iout] == EW_ARG_OUT)
+        ACL_TRY(d->out_dtypes ? check_dtype_list(d->out_dtypes, d->n_out_dtypes, out, d->name[iout])
+                              : check_dtype(d, out, d->name[iout]));
     if (d->out_rule == EW_OUT_SAME)
         ACLNN_CHECK(out->dtype == rdt, ACLNN_ERR_PARAM_INVALID, "%s dtype %s should be %s.", d->name[iout],
                     acl_dtype_name(out->dtype), acl_dtype_name(rdt));
@@ -234,8 +243,10 @@ aclnnStatus ew_get_workspace(const ew_desc *d, const void *const *args, const do
     if (rc) return acl_exec_discard(ex, rc);
     pl->k = d->k[cls];
     pl->nin = ex->n_in;
+    for (int k = 0; k < ex->n_in && k < EW_MAX_ARGS; k++) pl->s.in_dt[k] = ex->io[k].dtype;
     pl->cdt = k_class_dt[cls];
-    pl->rdt = d->result == EW_RESULT_BOOL ? ACL_BOOL : k_class_dt[cls];
+    pl->rdt = d->result == EW_RESULT_BOOL ? ACL_BOOL : d->result == EW_RESULT_REAL ? acl_to_real(k_class_dt[cls])
+                                                                                  : k_class_dt[cls];
     /* iteration space: out's dims; each operand's strides broadcast against them (0 where broadcast) */
     int nd = (int)out->ndim, nops = ex->n_in + 1;
     int64_t dims[ACL_MAX_VIEW_RANK], st[EW_MAX_ARGS][ACL_MAX_VIEW_RANK];

@@ -10,8 +10,7 @@
 #ifndef PYACLNN_OPS_ELEMENTWISE_H
 #define PYACLNN_OPS_ELEMENTWISE_H
 
-#include <complex.h>
-#include <math.h>
+#include <tgmath.h> /* formulas call exp(a), sin(a), ... on float, double and complex alike */
 #include <stdint.h>
 
 #include "common/dtype_rules.h"
@@ -31,8 +30,11 @@ typedef struct {
     double di[EW_MAX_SCALARS];  /* imaginary part */
     int64_t i[EW_MAX_SCALARS];  /* integer value */
     unsigned char has[EW_MAX_SCALARS];
+    aclDataType in_dt[EW_MAX_ARGS]; /* the tensor inputs' own dtypes (IN_DT(k)), e.g. bool vs integer */
 } ew_scalars;
 #define S_HAS(k) (s->has[k])
+#define EW_UNUSED __attribute__((unused)) /* a formula need not use every operand */
+#define IN_DT(k) (s->in_dt[k])
 
 /* n elements: in[k] are contiguous arrays of the compute type, out is the compute type (or uint8 0/1 for
  * result "bool"). out may be the same pointer as an input (in-place ops). */
@@ -41,7 +43,7 @@ typedef void (*ew_kernel)(int64_t n, char *const *in, char *out, const ew_scalar
 /* argument kinds; EW_ARG_ATTR is a plain number (its value comes in the `attrs` arrays of ew_get_workspace) */
 enum { EW_ARG_TENSOR, EW_ARG_SCALAR, EW_ARG_OUT, EW_ARG_INOUT, EW_ARG_ATTR };
 enum { EW_COMPUTE_SAME, EW_COMPUTE_FLOAT };
-enum { EW_RESULT_PROMOTE, EW_RESULT_BOOL };
+enum { EW_RESULT_PROMOTE, EW_RESULT_BOOL, EW_RESULT_REAL }; /* REAL: complex compute, real result (abs, angle) */
 enum { EW_OUT_CAST, EW_OUT_SAME, EW_OUT_LIST };
 
 typedef struct ew_desc ew_desc;
@@ -55,9 +57,12 @@ struct ew_desc {
     const char *name[EW_MAX_ARGS];
     const aclDataType *dtypes;
     int n_dtypes;
+    const aclDataType *out_dtypes; /* out_rule LIST: the dtypes out may have (NULL: the input list) */
+    int n_out_dtypes;
     unsigned char compute, result, out_rule;
     unsigned scalar_promote;      /* bit i: aclScalar argument i takes part in the promotion (a wrapped number) */
     unsigned optional;            /* bit i: argument i (an aclScalar) may be NULL */
+    unsigned char scalar_cast_check; /* aclScalar arguments must be castable to the compute dtype */
     ew_kernel k[EW_NCLASS];
     ew_hook check;
 };

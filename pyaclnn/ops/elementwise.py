@@ -75,6 +75,8 @@ def result_dtype(op, arrays, scalars):
             t = ("c128" if t == "f64" else "c64") if cs == 3 else "f32" if cs == 2 else "i64"
     if info["compute"] == "float" and _cat(t) <= 1:
         t = "f32"
+    if info["result"] == "real" and t in ("c64", "c128"):
+        t = "f32" if t == "c64" else "f64"
     return np.dtype(np.bool_) if info["result"] == "bool" else _NP[t]
 
 

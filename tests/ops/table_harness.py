@@ -65,15 +65,15 @@ def default_scalar(op, k, dt):
 
 
 def to_torch(torch, a):
-    if a.dtype == BF16:
-        return torch.from_numpy(a.astype(np.float32)).to(torch.bfloat16)
+    if a.dtype == BF16:  # through the bits: a float conversion would not keep NaN signs
+        return torch.from_numpy(np.array(a.view(np.int16), order="C", copy=True)).view(torch.bfloat16)
     return torch.from_numpy(np.array(a, order="C", copy=True))
 
 
 def from_torch(t):
     import torch
     if t.dtype == torch.bfloat16:
-        return t.float().numpy().astype(BF16)
+        return t.contiguous().view(torch.int16).numpy().view(BF16)
     return t.numpy()
 
 

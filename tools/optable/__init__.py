@@ -20,7 +20,8 @@ Elementwise fields
             scalar-like arguments - aclScalar* and int64_t/double/float/bool attributes - in API order);
             a str (all compute classes) or a dict {"f": float classes, "i": int64 class, "c": complex classes}
   compute   "same": compute in the promoted dtype; "float": int/bool inputs are computed (and returned) as float32
-  result    "promote" (the result dtype is the compute dtype) or "bool" (comparisons, predicates)
+  result    "promote" (the result dtype is the compute dtype), "bool" (comparisons, predicates) or "real"
+            (a complex compute type gives its real counterpart: abs, angle)
   out_rule  "cast" (out may be any dtype the result can be cast to), "same" (out dtype == result dtype),
             "list" (out dtype must be in dtypes too)
   scalar_promote  which aclScalar arguments take part in the promotion as PyTorch's wrapped numbers do: True (all),
@@ -29,6 +30,10 @@ Elementwise fields
             common checks (declared in ``libsrc/ops/elementwise_hooks.h``), or None
   torch     the oracle for the generated tests: a Python expression over a, b, c, s0, s1 and ``torch``
   optional  names of aclScalar arguments that may be NULL (S_HAS(k) in the formula tells)
+  scalar_cast_check  False: aclScalar arguments are converted to the compute dtype without the can-cast check
+            (clamp-like ops take a float bound for an integer tensor)
+  out_dtypes  with out_rule "list": the dtypes `out` may have (default: dtypes)
+  inout     the argument an Inplace op writes, when the header declares it const (default: its aclTensor*)
   domain, scalars, skip_dtypes, input_dtypes, out_dtype: test-only hints (tests/ops/table_harness.py)
 """
 import importlib
@@ -95,6 +100,10 @@ class Op:
         self.test = test
         self.note = note
         self.extra = extra
+        if "out" in extra:  # an output the real header declares const (aclnnLog2's `const aclTensor* out`)
+            for a in self.args:
+                if a.name == extra["out"]:
+                    a.kind = "out"
         # in-place ops: the tensor argument that is both read and written (aclTensor* selfRef)
         self.inplace = inplace if inplace is not None else name.startswith("Inplace")
         for d in self.dtypes:
@@ -104,8 +113,18 @@ class Op:
             if formula is None:
                 raise ValueError(f"{name}: an elementwise op needs a formula")
             outs = [a for a in self.args if a.kind == "out"]
-            if len(outs) != 1:
+            if len(outs) != 1 and not (self.inplace and not outs):
                 raise ValueError(f"{name}: an elementwise op has exactly one aclTensor* (out or selfRef)")
+
+    def inout_name(self):
+        """The argument an in-place op reads and writes: `inout=` or its aclTensor* (some real headers declare it
+        const aclTensor* selfRef), else None."""
+        if not self.inplace:
+            return None
+        if "inout" in self.extra:
+            return self.extra["inout"]
+        outs = [a.name for a in self.args if a.kind == "out"]
+        return outs[0] if outs else next(a.name for a in self.args if a.kind == "tensor")
 
     @property
     def tensor_ins(self):

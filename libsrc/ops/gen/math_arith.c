@@ -8,11 +8,11 @@
 static void k_Add_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const float *A_ = (const float *)in[0];
     const float *B_ = (const float *)in[1];
-    const float s0 = (float)s->d[0];
+    const float s0 EW_UNUSED = (float)s->d[0];
     float *O_ = (float *)out;
     for (int64_t i = 0; i < n; i++) {
-        const float a = A_[i];
-        const float b = B_[i];
+        const float a EW_UNUSED = A_[i];
+        const float b EW_UNUSED = B_[i];
         O_[i] = (float)(a + s0 * b);
     }
 }
@@ -20,11 +20,11 @@ static void k_Add_f32(int64_t n, char *const *in, char *out, const ew_scalars *s
 static void k_Add_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const double *A_ = (const double *)in[0];
     const double *B_ = (const double *)in[1];
-    const double s0 = s->d[0];
+    const double s0 EW_UNUSED = s->d[0];
     double *O_ = (double *)out;
     for (int64_t i = 0; i < n; i++) {
-        const double a = A_[i];
-        const double b = B_[i];
+        const double a EW_UNUSED = A_[i];
+        const double b EW_UNUSED = B_[i];
         O_[i] = (double)(a + s0 * b);
     }
 }
@@ -32,11 +32,11 @@ static void k_Add_f64(int64_t n, char *const *in, char *out, const ew_scalars *s
 static void k_Add_i64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const int64_t *A_ = (const int64_t *)in[0];
     const int64_t *B_ = (const int64_t *)in[1];
-    const int64_t s0 = s->i[0];
+    const int64_t s0 EW_UNUSED = s->i[0];
     int64_t *O_ = (int64_t *)out;
     for (int64_t i = 0; i < n; i++) {
-        const int64_t a = A_[i];
-        const int64_t b = B_[i];
+        const int64_t a EW_UNUSED = A_[i];
+        const int64_t b EW_UNUSED = B_[i];
         O_[i] = (int64_t)((int64_t)((uint64_t)a + (uint64_t)s0 * (uint64_t)b));
     }
 }
@@ -44,11 +44,11 @@ static void k_Add_i64(int64_t n, char *const *in, char *out, const ew_scalars *s
 static void k_Add_c64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const float complex *A_ = (const float complex *)in[0];
     const float complex *B_ = (const float complex *)in[1];
-    const float complex s0 = ((float)s->d[0] + (float)s->di[0] * I);
+    const float complex s0 EW_UNUSED = ((float)s->d[0] + (float)s->di[0] * I);
     float complex *O_ = (float complex *)out;
     for (int64_t i = 0; i < n; i++) {
-        const float complex a = A_[i];
-        const float complex b = B_[i];
+        const float complex a EW_UNUSED = A_[i];
+        const float complex b EW_UNUSED = B_[i];
         O_[i] = (float complex)(a + s0 * b);
     }
 }
@@ -56,11 +56,11 @@ static void k_Add_c64(int64_t n, char *const *in, char *out, const ew_scalars *s
 static void k_Add_c128(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const double complex *A_ = (const double complex *)in[0];
     const double complex *B_ = (const double complex *)in[1];
-    const double complex s0 = (s->d[0] + s->di[0] * I);
+    const double complex s0 EW_UNUSED = (s->d[0] + s->di[0] * I);
     double complex *O_ = (double complex *)out;
     for (int64_t i = 0; i < n; i++) {
-        const double complex a = A_[i];
-        const double complex b = B_[i];
+        const double complex a EW_UNUSED = A_[i];
+        const double complex b EW_UNUSED = B_[i];
         O_[i] = (double complex)(a + s0 * b);
     }
 }
@@ -72,9 +72,10 @@ static const ew_desc k_Add_desc = {
     .kind = {EW_ARG_TENSOR, EW_ARG_TENSOR, EW_ARG_SCALAR, EW_ARG_OUT},
     .name = {"self", "other", "alpha", "out"},
     .dtypes = k_Add_dtypes, .n_dtypes = ACL_COUNT_OF(k_Add_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u,
+    .optional = 0u, .scalar_cast_check = 1,
     .k = {[EW_F32] = k_Add_f32, [EW_F64] = k_Add_f64, [EW_I64] = k_Add_i64, [EW_C64] = k_Add_c64, [EW_C128] = k_Add_c128},
     .check = NULL,
 };
@@ -90,55 +91,55 @@ aclnnStatus aclnnAdd(void *workspace, uint64_t workspaceSize, aclOpExecutor *exe
 
 static void k_Adds_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const float *A_ = (const float *)in[0];
-    const float s0 = (float)s->d[0];
-    const float s1 = (float)s->d[1];
+    const float s0 EW_UNUSED = (float)s->d[0];
+    const float s1 EW_UNUSED = (float)s->d[1];
     float *O_ = (float *)out;
     for (int64_t i = 0; i < n; i++) {
-        const float a = A_[i];
+        const float a EW_UNUSED = A_[i];
         O_[i] = (float)(a + s1 * s0);
     }
 }
 
 static void k_Adds_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const double *A_ = (const double *)in[0];
-    const double s0 = s->d[0];
-    const double s1 = s->d[1];
+    const double s0 EW_UNUSED = s->d[0];
+    const double s1 EW_UNUSED = s->d[1];
     double *O_ = (double *)out;
     for (int64_t i = 0; i < n; i++) {
-        const double a = A_[i];
+        const double a EW_UNUSED = A_[i];
         O_[i] = (double)(a + s1 * s0);
     }
 }
 
 static void k_Adds_i64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const int64_t *A_ = (const int64_t *)in[0];
-    const int64_t s0 = s->i[0];
-    const int64_t s1 = s->i[1];
+    const int64_t s0 EW_UNUSED = s->i[0];
+    const int64_t s1 EW_UNUSED = s->i[1];
     int64_t *O_ = (int64_t *)out;
     for (int64_t i = 0; i < n; i++) {
-        const int64_t a = A_[i];
+        const int64_t a EW_UNUSED = A_[i];
         O_[i] = (int64_t)((int64_t)((uint64_t)a + (uint64_t)s1 * (uint64_t)s0));
     }
 }
 
 static void k_Adds_c64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const float complex *A_ = (const float complex *)in[0];
-    const float complex s0 = ((float)s->d[0] + (float)s->di[0] * I);
-    const float complex s1 = ((float)s->d[1] + (float)s->di[1] * I);
+    const float complex s0 EW_UNUSED = ((float)s->d[0] + (float)s->di[0] * I);
+    const float complex s1 EW_UNUSED = ((float)s->d[1] + (float)s->di[1] * I);
     float complex *O_ = (float complex *)out;
     for (int64_t i = 0; i < n; i++) {
-        const float complex a = A_[i];
+        const float complex a EW_UNUSED = A_[i];
         O_[i] = (float complex)(a + s1 * s0);
     }
 }
 
 static void k_Adds_c128(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const double complex *A_ = (const double complex *)in[0];
-    const double complex s0 = (s->d[0] + s->di[0] * I);
-    const double complex s1 = (s->d[1] + s->di[1] * I);
+    const double complex s0 EW_UNUSED = (s->d[0] + s->di[0] * I);
+    const double complex s1 EW_UNUSED = (s->d[1] + s->di[1] * I);
     double complex *O_ = (double complex *)out;
     for (int64_t i = 0; i < n; i++) {
-        const double complex a = A_[i];
+        const double complex a EW_UNUSED = A_[i];
         O_[i] = (double complex)(a + s1 * s0);
     }
 }
@@ -150,9 +151,10 @@ static const ew_desc k_Adds_desc = {
     .kind = {EW_ARG_TENSOR, EW_ARG_SCALAR, EW_ARG_SCALAR, EW_ARG_OUT},
     .name = {"self", "other", "alpha", "out"},
     .dtypes = k_Adds_dtypes, .n_dtypes = ACL_COUNT_OF(k_Adds_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 2u,
-    .optional = 0u,
+    .optional = 0u, .scalar_cast_check = 1,
     .k = {[EW_F32] = k_Adds_f32, [EW_F64] = k_Adds_f64, [EW_I64] = k_Adds_i64, [EW_C64] = k_Adds_c64, [EW_C128] = k_Adds_c128},
     .check = NULL,
 };
@@ -169,11 +171,11 @@ aclnnStatus aclnnAdds(void *workspace, uint64_t workspaceSize, aclOpExecutor *ex
 static void k_InplaceAdd_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const float *A_ = (const float *)in[0];
     const float *B_ = (const float *)in[1];
-    const float s0 = (float)s->d[0];
+    const float s0 EW_UNUSED = (float)s->d[0];
     float *O_ = (float *)out;
     for (int64_t i = 0; i < n; i++) {
-        const float a = A_[i];
-        const float b = B_[i];
+        const float a EW_UNUSED = A_[i];
+        const float b EW_UNUSED = B_[i];
         O_[i] = (float)(a + s0 * b);
     }
 }
@@ -181,11 +183,11 @@ static void k_InplaceAdd_f32(int64_t n, char *const *in, char *out, const ew_sca
 static void k_InplaceAdd_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const double *A_ = (const double *)in[0];
     const double *B_ = (const double *)in[1];
-    const double s0 = s->d[0];
+    const double s0 EW_UNUSED = s->d[0];
     double *O_ = (double *)out;
     for (int64_t i = 0; i < n; i++) {
-        const double a = A_[i];
-        const double b = B_[i];
+        const double a EW_UNUSED = A_[i];
+        const double b EW_UNUSED = B_[i];
         O_[i] = (double)(a + s0 * b);
     }
 }
@@ -193,11 +195,11 @@ static void k_InplaceAdd_f64(int64_t n, char *const *in, char *out, const ew_sca
 static void k_InplaceAdd_i64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const int64_t *A_ = (const int64_t *)in[0];
     const int64_t *B_ = (const int64_t *)in[1];
-    const int64_t s0 = s->i[0];
+    const int64_t s0 EW_UNUSED = s->i[0];
     int64_t *O_ = (int64_t *)out;
     for (int64_t i = 0; i < n; i++) {
-        const int64_t a = A_[i];
-        const int64_t b = B_[i];
+        const int64_t a EW_UNUSED = A_[i];
+        const int64_t b EW_UNUSED = B_[i];
         O_[i] = (int64_t)((int64_t)((uint64_t)a + (uint64_t)s0 * (uint64_t)b));
     }
 }
@@ -205,11 +207,11 @@ static void k_InplaceAdd_i64(int64_t n, char *const *in, char *out, const ew_sca
 static void k_InplaceAdd_c64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const float complex *A_ = (const float complex *)in[0];
     const float complex *B_ = (const float complex *)in[1];
-    const float complex s0 = ((float)s->d[0] + (float)s->di[0] * I);
+    const float complex s0 EW_UNUSED = ((float)s->d[0] + (float)s->di[0] * I);
     float complex *O_ = (float complex *)out;
     for (int64_t i = 0; i < n; i++) {
-        const float complex a = A_[i];
-        const float complex b = B_[i];
+        const float complex a EW_UNUSED = A_[i];
+        const float complex b EW_UNUSED = B_[i];
         O_[i] = (float complex)(a + s0 * b);
     }
 }
@@ -217,11 +219,11 @@ static void k_InplaceAdd_c64(int64_t n, char *const *in, char *out, const ew_sca
 static void k_InplaceAdd_c128(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const double complex *A_ = (const double complex *)in[0];
     const double complex *B_ = (const double complex *)in[1];
-    const double complex s0 = (s->d[0] + s->di[0] * I);
+    const double complex s0 EW_UNUSED = (s->d[0] + s->di[0] * I);
     double complex *O_ = (double complex *)out;
     for (int64_t i = 0; i < n; i++) {
-        const double complex a = A_[i];
-        const double complex b = B_[i];
+        const double complex a EW_UNUSED = A_[i];
+        const double complex b EW_UNUSED = B_[i];
         O_[i] = (double complex)(a + s0 * b);
     }
 }
@@ -233,9 +235,10 @@ static const ew_desc k_InplaceAdd_desc = {
     .kind = {EW_ARG_INOUT, EW_ARG_TENSOR, EW_ARG_SCALAR},
     .name = {"selfRef", "other", "alpha"},
     .dtypes = k_InplaceAdd_dtypes, .n_dtypes = ACL_COUNT_OF(k_InplaceAdd_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u,
+    .optional = 0u, .scalar_cast_check = 1,
     .k = {[EW_F32] = k_InplaceAdd_f32, [EW_F64] = k_InplaceAdd_f64, [EW_I64] = k_InplaceAdd_i64, [EW_C64] = k_InplaceAdd_c64, [EW_C128] = k_InplaceAdd_c128},
     .check = NULL,
 };
@@ -251,55 +254,55 @@ aclnnStatus aclnnInplaceAdd(void *workspace, uint64_t workspaceSize, aclOpExecut
 
 static void k_InplaceAdds_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const float *A_ = (const float *)in[0];
-    const float s0 = (float)s->d[0];
-    const float s1 = (float)s->d[1];
+    const float s0 EW_UNUSED = (float)s->d[0];
+    const float s1 EW_UNUSED = (float)s->d[1];
     float *O_ = (float *)out;
     for (int64_t i = 0; i < n; i++) {
-        const float a = A_[i];
+        const float a EW_UNUSED = A_[i];
         O_[i] = (float)(a + s1 * s0);
     }
 }
 
 static void k_InplaceAdds_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const double *A_ = (const double *)in[0];
-    const double s0 = s->d[0];
-    const double s1 = s->d[1];
+    const double s0 EW_UNUSED = s->d[0];
+    const double s1 EW_UNUSED = s->d[1];
     double *O_ = (double *)out;
     for (int64_t i = 0; i < n; i++) {
-        const double a = A_[i];
+        const double a EW_UNUSED = A_[i];
         O_[i] = (double)(a + s1 * s0);
     }
 }
 
 static void k_InplaceAdds_i64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const int64_t *A_ = (const int64_t *)in[0];
-    const int64_t s0 = s->i[0];
-    const int64_t s1 = s->i[1];
+    const int64_t s0 EW_UNUSED = s->i[0];
+    const int64_t s1 EW_UNUSED = s->i[1];
     int64_t *O_ = (int64_t *)out;
     for (int64_t i = 0; i < n; i++) {
-        const int64_t a = A_[i];
+        const int64_t a EW_UNUSED = A_[i];
         O_[i] = (int64_t)((int64_t)((uint64_t)a + (uint64_t)s1 * (uint64_t)s0));
     }
 }
 
 static void k_InplaceAdds_c64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const float complex *A_ = (const float complex *)in[0];
-    const float complex s0 = ((float)s->d[0] + (float)s->di[0] * I);
-    const float complex s1 = ((float)s->d[1] + (float)s->di[1] * I);
+    const float complex s0 EW_UNUSED = ((float)s->d[0] + (float)s->di[0] * I);
+    const float complex s1 EW_UNUSED = ((float)s->d[1] + (float)s->di[1] * I);
     float complex *O_ = (float complex *)out;
     for (int64_t i = 0; i < n; i++) {
-        const float complex a = A_[i];
+        const float complex a EW_UNUSED = A_[i];
         O_[i] = (float complex)(a + s1 * s0);
     }
 }
 
 static void k_InplaceAdds_c128(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const double complex *A_ = (const double complex *)in[0];
-    const double complex s0 = (s->d[0] + s->di[0] * I);
-    const double complex s1 = (s->d[1] + s->di[1] * I);
+    const double complex s0 EW_UNUSED = (s->d[0] + s->di[0] * I);
+    const double complex s1 EW_UNUSED = (s->d[1] + s->di[1] * I);
     double complex *O_ = (double complex *)out;
     for (int64_t i = 0; i < n; i++) {
-        const double complex a = A_[i];
+        const double complex a EW_UNUSED = A_[i];
         O_[i] = (double complex)(a + s1 * s0);
     }
 }
@@ -311,9 +314,10 @@ static const ew_desc k_InplaceAdds_desc = {
     .kind = {EW_ARG_INOUT, EW_ARG_SCALAR, EW_ARG_SCALAR},
     .name = {"selfRef", "other", "alpha"},
     .dtypes = k_InplaceAdds_dtypes, .n_dtypes = ACL_COUNT_OF(k_InplaceAdds_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 2u,
-    .optional = 0u,
+    .optional = 0u, .scalar_cast_check = 1,
     .k = {[EW_F32] = k_InplaceAdds_f32, [EW_F64] = k_InplaceAdds_f64, [EW_I64] = k_InplaceAdds_i64, [EW_C64] = k_InplaceAdds_c64, [EW_C128] = k_InplaceAdds_c128},
     .check = NULL,
 };
