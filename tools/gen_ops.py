@@ -148,6 +148,14 @@ def ew_code(op):
         lines.append("\n".join(body) + "\n")
     dts = ", ".join(optable.DT[d] for d in op.dtypes)
     lines.append(f"static const aclDataType k_{op.name}_dtypes[] = {{{dts}}};\n")
+    arg_lists, no_promote = [], 0
+    for i, a in enumerate(op.args):
+        if a.name in op.extra.get("arg_dtypes", {}):
+            adts = ", ".join(optable.DT[d] for d in op.extra["arg_dtypes"][a.name])
+            lines.append(f"static const aclDataType k_{op.name}_{a.name}_dtypes[] = {{{adts}}};\n")
+            arg_lists.append(f"[{i}] = k_{op.name}_{a.name}_dtypes")
+        if a.name in op.extra.get("no_promote", ()):
+            no_promote |= 1 << i
     out_list = "NULL, .n_out_dtypes = 0"
     if op.extra.get("out_dtypes"):
         odts = ", ".join(optable.DT[d] for d in op.extra["out_dtypes"])
@@ -188,6 +196,9 @@ def ew_code(op):
         f"    .name = {{{', '.join(names)}}},\n"
         f"    .dtypes = k_{op.name}_dtypes, .n_dtypes = ACL_COUNT_OF(k_{op.name}_dtypes),\n"
         f"    .out_dtypes = {out_list},\n"
+        f"    .arg_dtypes = {{{', '.join(arg_lists)}}},\n"
+        f"    .n_arg_dtypes = {{{', '.join(x.split(' = ')[0] + ' = ACL_COUNT_OF(' + x.split(' = ')[1] + ')' for x in arg_lists)}}},\n"
+        f"    .no_promote = {no_promote}u,\n"
         f"    .compute = EW_COMPUTE_{op.compute.upper()}, .result = EW_RESULT_{op.result.upper()},\n"
         f"    .out_rule = EW_OUT_{op.out_rule.upper()}, .scalar_promote = {promote}u,\n"
         f"    .optional = {optional}u, .scalar_cast_check = {int(op.extra.get('scalar_cast_check', True))},\n"

@@ -82,7 +82,7 @@ static aclnnStatus check_dtype(const ew_desc *d, const aclTensor *t, const char 
 static aclDataType promote_all(const ew_desc *d, const void *const *args) {
     aclDataType t = ACL_DT_UNDEFINED;
     for (int i = 0; i < d->nargs; i++) {
-        if (d->kind[i] != EW_ARG_TENSOR && d->kind[i] != EW_ARG_INOUT) continue;
+        if ((d->kind[i] != EW_ARG_TENSOR && d->kind[i] != EW_ARG_INOUT) || (d->no_promote >> i & 1u)) continue;
         aclDataType x = ((const aclTensor *)args[i])->dtype;
         t = t == ACL_DT_UNDEFINED ? x : acl_promote(t, x);
         if (t == ACL_DT_UNDEFINED) return t;
@@ -155,8 +155,11 @@ aclnnStatus ew_get_workspace(const ew_desc *d, const void *const *args, const do
     ACLNN_CHECK(executor != NULL, ACLNN_ERR_PARAM_NULLPTR, "executor must not be NULL.");
     const aclTensor *out = args[iout];
     /* 2. dtype support of the tensor inputs, API order */
-    for (int i = 0; i < d->nargs; i++)
-        if (d->kind[i] == EW_ARG_TENSOR || d->kind[i] == EW_ARG_INOUT) ACL_TRY(check_dtype(d, args[i], d->name[i]));
+    for (int i = 0; i < d->nargs; i++) {
+        if (d->kind[i] != EW_ARG_TENSOR && d->kind[i] != EW_ARG_INOUT) continue;
+        if (d->arg_dtypes[i]) ACL_TRY(check_dtype_list(d->arg_dtypes[i], d->n_arg_dtypes[i], args[i], d->name[i]));
+        else ACL_TRY(check_dtype(d, args[i], d->name[i]));
+    }
     /* 3. promotion, compute type, result type -> out */
     aclDataType p = promote_all(d, args);
     ACLNN_CHECK(p != ACL_DT_UNDEFINED, ACLNN_ERR_PARAM_INVALID, "the input dtypes can not promote to a common dtype.");

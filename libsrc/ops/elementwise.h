@@ -59,6 +59,9 @@ struct ew_desc {
     int n_dtypes;
     const aclDataType *out_dtypes; /* out_rule LIST: the dtypes out may have (NULL: the input list) */
     int n_out_dtypes;
+    const aclDataType *arg_dtypes[EW_MAX_ARGS]; /* a tensor argument's own support list (e.g. a bool mask) */
+    int n_arg_dtypes[EW_MAX_ARGS];
+    unsigned no_promote;          /* bit i: tensor argument i does not take part in the promotion (a condition) */
     unsigned char compute, result, out_rule;
     unsigned scalar_promote;      /* bit i: aclScalar argument i takes part in the promotion (a wrapped number) */
     unsigned optional;            /* bit i: argument i (an aclScalar) may be NULL */

@@ -34,6 +34,8 @@ Elementwise fields
             (clamp-like ops take a float bound for an integer tensor)
   out_dtypes  with out_rule "list": the dtypes `out` may have (default: dtypes)
   inout     the argument an Inplace op writes, when the header declares it const (default: its aclTensor*)
+  arg_dtypes  {name: dtypes}: a tensor argument's own support list (a bool mask, a condition)
+  no_promote  tensor arguments that do not take part in the promotion (where's condition, masked_fill's mask)
   domain, scalars, skip_dtypes, input_dtypes, out_dtype: test-only hints (tests/ops/table_harness.py)
 """
 import importlib
@@ -106,6 +108,11 @@ class Op:
                     a.kind = "out"
         # in-place ops: the tensor argument that is both read and written (aclTensor* selfRef)
         self.inplace = inplace if inplace is not None else name.startswith("Inplace")
+        if self.inplace and family == "elementwise":  # another non-const tensor of an Inplace op is an input
+            io = self.inout_name()
+            for a in self.args:
+                if a.kind == "out" and a.name != io:
+                    a.kind = "tensor"
         for d in self.dtypes:
             if d not in DT:
                 raise ValueError(f"{name}: unknown dtype {d}")

@@ -1,0 +1,275 @@
+"""ops-math: elementwise binary and ternary ops: arithmetic, division/remainder, pow, min/max, comparisons,
+logical and bitwise ops, shifts, clamps, where/masked fill, lerp/addcmul/addcdiv, xlogy, isclose."""
+from . import INT, ew
+
+ALLN = ("f32", "f16", "bf16", "f64", "i8", "i16", "i32", "i64", "u8", "bool", "c64", "c128")
+TT = "const aclTensor* self, const aclTensor* other, aclTensor* out"
+TS = "const aclTensor* self, const aclScalar* other, aclTensor* out"
+RT = "aclTensor* selfRef, const aclTensor* other"
+RS = "aclTensor* selfRef, const aclScalar* other"
+WRAP = "(int64_t)((uint64_t)a {op} (uint64_t){b})"
+
+
+def inplace_of(t):
+    return f"a.copy_({t})"
+
+
+def pair(name, header, dtypes, formula, torch, tensor_args=TT, scalar_args=TS, inplace=RT, inplace_s=RS,
+         scalar_name=None, names=None, inplace_dtypes=None, **kw):
+    """X (tensor, tensor), Xs/XScalar (tensor, scalar) and their Inplace twins; formula over a and b (the scalar
+    variants get the same formula with s0 for b). names: the four op names when they do not follow X / Xs."""
+    n_tt, n_ts, n_it, n_is = names or (name, scalar_name or name + "s", "Inplace" + name,
+                                       "Inplace" + (scalar_name or name + "s"))
+
+    def sub(f):
+        if isinstance(f, dict):
+            return {k: v.replace("b", "s0").replace("s0it", "bit") for k, v in f.items()}
+        return f.replace("b", "s0")
+
+    fs = sub(formula)
+    ts = torch.replace("(a, b", "(a, s0")
+    out = []
+    if n_tt:
+        out.append(ew(n_tt, tensor_args, header[0], dtypes=dtypes, formula=formula, torch=torch, **kw))
+    if n_ts:
+        out.append(ew(n_ts, scalar_args, header[1], dtypes=dtypes, formula=fs, torch=ts, **kw))
+    if n_it:
+        out.append(ew(n_it, inplace, header[0], dtypes=inplace_dtypes or dtypes, formula=formula,
+                      torch=inplace_of(torch),
+                      **{k: v for k, v in kw.items() if k not in ("out_dtypes", "out_rule")}))
+    if n_is:
+        out.append(ew(n_is, inplace_s, header[1], dtypes=inplace_dtypes or dtypes, formula=fs,
+                      torch=inplace_of(ts),
+                      **{k: v for k, v in kw.items() if k not in ("out_dtypes", "out_rule")}))
+    return out
+
+
+INTS = ("i8", "i16", "i32", "i64", "u8")
+CMP_IN = ("f32", "i32", "i64", "f16", "i16", "i8", "u8", "f64", "bool", "bf16")
+CMP_OUT = ("f32", "i32", "i64", "f16", "i16", "i8", "u8", "f64", "bool", "bf16", "c64", "c128")
+EQ_IN = CMP_IN + ("c64", "c128")
+POS = [lambda dt: 3 if dt in INT else 1.5]
+LOW = lambda dt: 1 if dt == "u8" else (-1 if dt in INT else -0.5)  # noqa: E731  (a lower bound uint8 can hold)
+
+OPS = (
+    # ---- arithmetic ----
+    [ew("Sub", "const aclTensor* self, const aclTensor* other, const aclScalar* alpha, aclTensor* out", "aclnn_sub.h",
+        dtypes=("f32", "i32", "i64", "f16", "i16", "i8", "u8", "f64", "bf16", "bool", "c64", "c128"),
+        formula={"f": "a - s0 * b", "i": WRAP.format(op="-", b="s0 * (uint64_t)b"), "c": "a - s0 * b"},
+        scalar_promote=False, skip_dtypes=("bool",), torch="torch.sub(a, b, alpha=s0)"),
+     ew("Subs", "const aclTensor* self, const aclScalar* other, const aclScalar* alpha, aclTensor* out", "aclnn_sub.h",
+        dtypes=("f32", "i32", "i64", "f16", "i16", "i8", "u8", "f64", "bf16", "bool", "c64", "c128"),
+        formula={"f": "a - s1 * s0", "i": WRAP.format(op="-", b="s1 * (uint64_t)s0"), "c": "a - s1 * s0"},
+        scalar_promote=("other",), skip_dtypes=("bool",), torch="torch.sub(a, s0, alpha=s1)"),
+     ew("InplaceSub", "aclTensor* selfRef, const aclTensor* other, const aclScalar* alpha", "aclnn_sub.h",
+        dtypes=("f32", "i32", "i64", "f16", "i16", "i8", "u8", "f64", "bf16", "bool", "c64", "c128"),
+        formula={"f": "a - s0 * b", "i": WRAP.format(op="-", b="s0 * (uint64_t)b"), "c": "a - s0 * b"},
+        scalar_promote=False, skip_dtypes=("bool",), torch="a.sub_(b, alpha=s0)"),
+     ew("InplaceSubs", "aclTensor* selfRef, const aclScalar* other, const aclScalar* alpha", "aclnn_sub.h",
+        dtypes=("f32", "i32", "i64", "f16", "i16", "i8", "u8", "f64", "bf16", "bool", "c64", "c128"),
+        formula={"f": "a - s1 * s0", "i": WRAP.format(op="-", b="s1 * (uint64_t)s0"), "c": "a - s1 * s0"},
+        scalar_promote=("other",), skip_dtypes=("bool",), torch="a.sub_(s0, alpha=s1)")]
+    + pair("Mul", ("aclnn_mul.h", "aclnn_mul.h"), ALLN, {"f": "a * b", "i": WRAP.format(op="*", b="b"), "c": "a * b"},
+           "torch.mul(a, b)")
+    + pair("Div", ("aclnn_div.h", "aclnn_div.h"), ("f16", "f32", "i64", "i32", "i16", "i8", "u8", "f64", "bool",
+                                                   "bf16", "c64", "c128"),
+           {"f": "a / b", "c": "a / b"}, "torch.div(a, b)", compute="float", scalar_name="Divs",
+           inplace_dtypes=("f16", "f32", "f64", "bf16", "c64", "c128"), skip_special=("c64", "c128"))
+    + pair("FloorDivide", ("aclnn_floor_divide.h", "aclnn_floor_divide.h"),
+           ("f16", "f32", "i64", "i32", "i16", "i8", "u8", "f64", "bool", "bf16"),
+           {"f": "ew_floordiv(a, b)", "i": "ew_ifloordiv(a, b)"}, "torch.floor_divide(a, b)", domain=(1, 9),
+           skip_dtypes=("bool",))
+    + pair("RemainderTensor", ("aclnn_remainder.h", "aclnn_remainder.h"), ("i32", "i64", "f16", "f32", "f64", "bf16"),
+           {"f": "ew_remainder(a, b)", "i": "ew_iremainder(a, b)"}, "torch.remainder(a, b)",
+           names=("RemainderTensorTensor", "RemainderTensorScalar", "InplaceRemainderTensorTensor",
+                  "InplaceRemainderTensorScalar"), domain=(1, 9))
+    + [ew("RemainderScalarTensor", "const aclScalar* self, const aclTensor* other, aclTensor* out", "aclnn_remainder.h",
+          dtypes=("i32", "i64", "f16", "f32", "f64", "bf16"), domain=(1, 9),
+          formula={"f": "ew_remainder(s0, a)", "i": "ew_iremainder(s0, a)"}, torch="torch.remainder(s0, a)")]
+    + pair("Fmod", ("aclnn_fmod_tensor.h", "aclnn_fmod_scalar.h"), ("f32", "i32", "i8", "f16", "u8", "f64", "i64", "bf16"),
+           {"f": "fmod(a, b)", "i": "ew_ifmod(a, b)"}, "torch.fmod(a, b)",
+           names=("FmodTensor", "FmodScalar", "InplaceFmodTensor", "InplaceFmodScalar"), domain=(1, 9))
+    + [ew("PowTensorTensor", "const aclTensor* self, const aclTensor* exponent, aclTensor* out",
+          "aclnn_pow_tensor_tensor.h", dtypes=("f32", "i32", "i64", "f16", "i8", "u8", "f64", "bool", "c64", "c128",
+                                               "i16", "bf16"),
+          formula={"f": "pow(a, b)", "i": "ew_ipow(a, b)", "c": "pow(a, b)"}, domain=(0, 3), skip_dtypes=("bool",),
+          torch="torch.pow(a, b)"),
+       ew("InplacePowTensorTensor", "const aclTensor* self, const aclTensor* exponent", "aclnn_pow_tensor_tensor.h",
+          dtypes=("f32", "i32", "i64", "f16", "i8", "u8", "f64", "c64", "c128", "i16", "bf16"),
+          formula={"f": "pow(a, b)", "i": "ew_ipow(a, b)", "c": "pow(a, b)"}, domain=(0, 3),
+          torch="a.pow_(b)"),
+       ew("PowTensorScalar", "const aclTensor* self, const aclScalar* exponent, const aclTensor* out", "aclnn_pow.h",
+          out="out", dtypes=("f32", "i32", "i64", "f16", "i8", "u8", "f64", "bool", "i16", "c64", "c128", "bf16"),
+          formula={"f": "pow(a, s0)", "i": "ew_ipow(a, s0)", "c": "pow(a, s0)"}, domain=(0, 3), skip_dtypes=("bool",),
+          scalars=[lambda dt: 3 if dt in INT else 2.5], torch="torch.pow(a, s0)"),
+       ew("InplacePowTensorScalar", "const aclTensor* self, const aclScalar* exponent", "aclnn_pow.h",
+          dtypes=("f32", "i32", "i64", "f16", "i8", "u8", "f64", "i16", "c64", "c128", "bf16"),
+          formula={"f": "pow(a, s0)", "i": "ew_ipow(a, s0)", "c": "pow(a, s0)"}, domain=(0, 3),
+          scalars=[lambda dt: 3 if dt in INT else 2.5], torch="a.pow_(s0)"),
+       ew("PowScalarTensor", "const aclScalar* self, const aclTensor* exponent, aclTensor* out", "aclnn_pow.h",
+          dtypes=("f32", "i32", "i64", "f16", "i8", "u8", "f64", "i16", "c64", "c128", "bf16"),
+          formula={"f": "pow(s0, a)", "i": "ew_ipow(s0, a)", "c": "pow(s0, a)"}, domain=(0, 3),
+          scalars=[lambda dt: 3 if dt in INT else 1.5], torch="torch.pow(s0, a)")]
+    + [ew(n, TT, h, dtypes=("f32", "f16", "i32", "i8", "i64", "bf16", "i16", "u8", "f64", "bool"),
+          formula={"f": f, "i": i}, torch=t)
+       for n, h, f, i, t in (
+           ("Maximum", "aclnn_maximum.h", "isnan(a) ? a : (isnan(b) ? b : (a > b ? a : b))", "a > b ? a : b",
+            "torch.maximum(a, b)"),
+           ("Minimum", "aclnn_minimum.h", "isnan(a) ? a : (isnan(b) ? b : (a < b ? a : b))", "a < b ? a : b",
+            "torch.minimum(a, b)"))]
+    + [ew("Atan2", TT, "aclnn_atan2.h", dtypes=("f32", "f16", "f64", "i8", "i16", "i32", "i64", "bool", "u8", "bf16"),
+          compute="float", formula="atan2(a, b)", torch="torch.atan2(a, b)"),
+       ew("InplaceAtan2", "aclTensor* selfRef, aclTensor* other", "aclnn_atan2.h", dtypes=("f32", "f16", "f64", "bf16"),
+          compute="float", formula="atan2(a, b)", torch="a.atan2_(b)"),
+       ew("LogAddExp", TT, "aclnn_logaddexp.h", dtypes=("f32", "f16", "f64", "i8", "u8", "i16", "i32", "i64", "bool",
+                                                        "bf16"),
+          compute="float", formula="ew_logaddexp(a, b)", torch="torch.logaddexp(a.float(), b.float()) "
+          "if not a.is_floating_point() else torch.logaddexp(a, b)"),
+       ew("LogAddExp2", TT, "aclnn_logaddexp2.h", dtypes=("f32", "f16", "f64", "i8", "u8", "i16", "i32", "i64", "bool",
+                                                          "bf16"),
+          compute="float", formula="ew_logaddexp2(a, b)", torch="torch.logaddexp2(a.float(), b.float()) "
+          "if not a.is_floating_point() else torch.logaddexp2(a, b)"),
+       ew("Gcd", TT, "aclnn_gcd.h", dtypes=("i32", "i16", "i64"), formula={"i": "ew_gcd(a, b)"}, torch="torch.gcd(a, b)"),
+       ew("XLogYTensor", TT, "aclnn_x_log_y_tensor.h", dtypes=("f32", "i32", "i64", "f16", "i8", "u8", "bool", "i16",
+                                                               "bf16", "f64"),
+          compute="float", formula="a == 0 && !isnan(b) ? 0 : a * log(b)", domain=(0, 3), torch="torch.xlogy(a, b)"),
+       ew("InplaceXLogYTensor", RT, "aclnn_x_log_y_tensor.h", dtypes=("f32", "f16", "bf16", "f64"), compute="float",
+          formula="a == 0 && !isnan(b) ? 0 : a * log(b)", domain=(0, 3), torch="a.xlogy_(b)"),
+       ew("XLogYScalarOther", TS, "aclnn_x_log_y_scalar_other.h",
+          dtypes=("f32", "i32", "i64", "f16", "i8", "u8", "bool", "i16", "bf16", "f64"), compute="float",
+          formula="a == 0 && !isnan(s0) ? 0 : a * log(s0)", scalars=POS, torch="torch.xlogy(a, s0)"),
+       ew("InplaceXLogYScalarOther", RS, "aclnn_x_log_y_scalar_other.h", dtypes=("f32", "f16", "bf16", "f64"),
+          compute="float", formula="a == 0 && !isnan(s0) ? 0 : a * log(s0)", scalars=POS, torch="a.xlogy_(s0)"),
+       ew("XLogYScalarSelf", "const aclScalar* self, const aclTensor* other, aclTensor* out",
+          "aclnn_x_log_y_scalar_self.h", dtypes=("f32", "i32", "i64", "f16", "i8", "u8", "bool", "i16", "bf16", "f64"),
+          compute="float", formula="s0 == 0 && !isnan(a) ? 0 : s0 * log(a)", domain=(0, 3), scalars=POS,
+          torch="torch.xlogy(s0, a)"),
+       ew("Xlog1py", "const aclTensor *x, const aclTensor *y, const aclTensor *z", "aclnn_xlog1py.h", out="z",
+          dtypes=("f32", "f16", "bf16", "f64"), compute="float", formula="a == 0 && !isnan(b) ? 0 : a * log1p(b)",
+          domain=(-0.9, 3), torch="torch.special.xlog1py(a, b)")]
+    # ---- ternary ----
+    + [ew("Lerp", "const aclTensor* self, const aclTensor* end, const aclTensor* weight, aclTensor* out",
+          "aclnn_lerp_tensor.h", dtypes=("f16", "f32", "bf16", "f64"),
+          formula="fabs(c) < 0.5 ? a + c * (b - a) : b - (b - a) * (1 - c)", torch="torch.lerp(a, b, c)"),
+       ew("InplaceLerp", "aclTensor* selfRef, const aclTensor* end, const aclTensor* weight", "aclnn_lerp_tensor.h",
+          dtypes=("f16", "f32", "bf16", "f64"), formula="fabs(c) < 0.5 ? a + c * (b - a) : b - (b - a) * (1 - c)",
+          torch="a.lerp_(b, c)"),
+       ew("Addcmul", "const aclTensor* self, const aclTensor* tensor1, const aclTensor* tensor2, const aclScalar* value, "
+          "aclTensor* out", "aclnn_addcmul.h", dtypes=("f32", "i32", "i64", "f16", "i8", "u8", "f64", "bf16"),
+          scalar_promote=False, formula={"f": "a + s0 * b * c", "i": WRAP.format(op="+", b="s0 * (uint64_t)b * (uint64_t)c")},
+          torch="torch.addcmul(a, b, c, value=s0)"),
+       ew("InplaceAddcmul", "const aclTensor* selfRef, const aclTensor* tensor1, const aclTensor* tensor2, "
+          "const aclScalar* value", "aclnn_addcmul.h", dtypes=("f32", "i32", "i64", "f16", "i8", "u8", "f64", "bf16"),
+          scalar_promote=False, formula={"f": "a + s0 * b * c", "i": WRAP.format(op="+", b="s0 * (uint64_t)b * (uint64_t)c")},
+          torch="a.addcmul_(b, c, value=s0)"),
+       ew("Addcdiv", "const aclTensor* self, const aclTensor* tensor1, const aclTensor* tensor2, const aclScalar* value, "
+          "const aclTensor* out", "aclnn_addcdiv.h", out="out", dtypes=("f32", "f16", "f64", "bf16"),
+          scalar_promote=False, formula="a + s0 * b / c", domain=(0.5, 3), torch="torch.addcdiv(a, b, c, value=s0)"),
+       ew("InplaceAddcdiv", "const aclTensor* selfRef, const aclTensor* tensor1, const aclTensor* tensor2, "
+          "const aclScalar* value", "aclnn_addcdiv.h", dtypes=("f32", "f16", "f64", "bf16"), scalar_promote=False,
+          formula="a + s0 * b / c", domain=(0.5, 3), torch="a.addcdiv_(b, c, value=s0)")]
+    # ---- comparisons (bool results; out may be any dtype of the out list) ----
+    + [op for n, h, f, t, ins in (
+        ("Eq", "eq", "a == b", "torch.eq(a, b)", EQ_IN), ("Ne", "ne", "a != b", "torch.ne(a, b)", EQ_IN),
+        ("Lt", "lt", "a < b", "torch.lt(a, b)", CMP_IN), ("Le", "le", "a <= b", "torch.le(a, b)", CMP_IN),
+        ("Gt", "gt", "a > b", "torch.gt(a, b)", CMP_IN), ("Ge", "ge", "a >= b", "torch.ge(a, b)", CMP_IN))
+       for op in pair(n, (f"aclnn_{h}_tensor.h", f"aclnn_{h}_scalar.h"), ins, f, t, result="bool", out_rule="list",
+                      out_dtypes=CMP_OUT, names=(n + "Tensor", n + "Scalar", "Inplace" + n + "Tensor",
+                                                 "Inplace" + n + "Scalar"))]
+    # ---- logical and bitwise ----
+    + [ew(n, TT, h, dtypes=("f32", "f16", "i32", "f64", "bf16", "i8", "u8", "i16", "i64", "bool", "c64", "c128"),
+          result="bool", formula=f, torch=t)
+       for n, h, f, t in (("LogicalAnd", "aclnn_logical_and.h", "(a != 0) && (b != 0)", "torch.logical_and(a, b)"),
+                          ("LogicalOr", "aclnn_logical_or.h", "(a != 0) || (b != 0)", "torch.logical_or(a, b)"),
+                          ("LogicalXor", "aclnn_logical_xor.h", "(a != 0) != (b != 0)", "torch.logical_xor(a, b)"))]
+    + [ew(n, RT, h, dtypes=("f32", "f16", "i32", "f64", "bf16", "i8", "u8", "i16", "i64", "bool", "c64", "c128"),
+          result="bool", formula=f, torch=t)
+       for n, h, f, t in (("InplaceLogicalAnd", "aclnn_logical_and.h", "(a != 0) && (b != 0)", "a.logical_and_(b)"),
+                          ("InplaceLogicalOr", "aclnn_logical_or.h", "(a != 0) || (b != 0)", "a.logical_or_(b)"))]
+    + [op for n, h, f, t in (("BitwiseAnd", "and", "a & b", "torch.bitwise_and(a, b)"),
+                             ("BitwiseOr", "or", "a | b", "torch.bitwise_or(a, b)"),
+                             ("BitwiseXor", "xor", "a ^ b", "torch.bitwise_xor(a, b)"))
+       for op in pair(n, (f"aclnn_bitwise_{h}_tensor.h", f"aclnn_bitwise_{h}_scalar.h"),
+                      ("i8", "i16", "i32", "i64", "u8", "bool"), {"i": f}, t,
+                      names=(n + "Tensor", n + "Scalar", "Inplace" + n + "Tensor", "Inplace" + n + "Scalar"),
+                      scalars=[lambda dt: True if dt == "bool" else 6])]
+    + [ew("LeftShift", "const aclTensor* self, const aclTensor* shiftBits, aclTensor* out", "aclnn_left_shift.h",
+          dtypes=("i8", "i16", "i32", "i64", "u8"), formula={"i": "ew_shl(a, b, IN_DT(0))"}, domain=(0, 6),
+          torch="torch.bitwise_left_shift(a, b)"),
+       ew("LeftShifts", "const aclTensor* self, const aclScalar* shiftBits, aclTensor* out", "aclnn_left_shift.h",
+          dtypes=("i8", "i16", "i32", "i64", "u8"), formula={"i": "ew_shl(a, s0, IN_DT(0))"}, scalar_promote=False,
+          domain=(0, 6), scalars=[3], torch="torch.bitwise_left_shift(a, s0)"),
+       ew("RightShift", "const aclTensor *input, const aclTensor *shiftBits, aclTensor *out", "aclnn_right_shift.h",
+          dtypes=("i8", "i16", "i32", "i64", "u8"), formula={"i": "ew_shr(a, b, IN_DT(0))"}, domain=(0, 6),
+          torch="torch.bitwise_right_shift(a, b)")]
+    # ---- clamps ----
+    + [ew("Clamp", "const aclTensor* self, const aclScalar* clipValueMin, const aclScalar* clipValueMax, aclTensor* out",
+          "aclnn_clamp.h", dtypes=("f16", "f32", "i32", "i64", "i16", "i8", "u8", "f64", "bf16"),
+          optional=("clipValueMin", "clipValueMax"), scalar_promote=False, scalar_cast_check=False,
+          formula={"f": "isnan(a) ? a : (S_HAS(1) && a > s1 ? s1 : (S_HAS(0) && a < s0 ? s0 : a))",
+                   "i": "S_HAS(1) && a > s1 ? s1 : (S_HAS(0) && a < s0 ? s0 : a)"},
+          scalars=[LOW, lambda dt: 2 if dt == "u8" else (1 if dt in INT else 0.5)], torch="torch.clamp(a, s0, s1)"),
+       ew("ClampMin", "const aclTensor* self, const aclScalar* clipValueMin, aclTensor* out", "aclnn_clamp.h",
+          dtypes=("f16", "f32", "i32", "i64", "i16", "i8", "u8", "f64", "bf16"), scalar_promote=False,
+          scalar_cast_check=False, formula={"f": "isnan(a) ? a : (a < s0 ? s0 : a)", "i": "a < s0 ? s0 : a"},
+          scalars=[LOW], torch="torch.clamp_min(a, s0)"),
+       ew("ClampMax", "const aclTensor* self, const aclScalar* clipValueMax, aclTensor* out", "aclnn_clamp.h",
+          dtypes=("f16", "f32", "i32", "i64", "i16", "i8", "u8", "f64", "bf16"), scalar_promote=False,
+          scalar_cast_check=False, formula={"f": "isnan(a) ? a : (a > s0 ? s0 : a)", "i": "a > s0 ? s0 : a"},
+          scalars=[lambda dt: 1 if dt in INT else 0.5], torch="torch.clamp_max(a, s0)"),
+       ew("InplaceClampMax", "const aclTensor* selfRef, const aclScalar* clipValueMax", "aclnn_clamp.h",
+          dtypes=("f16", "f32", "i32", "i64", "i16", "i8", "u8", "f64", "bf16"), scalar_promote=False,
+          scalar_cast_check=False, formula={"f": "isnan(a) ? a : (a > s0 ? s0 : a)", "i": "a > s0 ? s0 : a"},
+          scalars=[lambda dt: 1 if dt in INT else 0.5], torch="a.clamp_max_(s0)"),
+       ew("ClampTensor", "const aclTensor* self, const aclTensor* clipValueMin, const aclTensor* clipValueMax, "
+          "aclTensor* out", "aclnn_clamp.h", dtypes=("f16", "f32", "i32", "i64", "i16", "i8", "u8", "f64", "bf16"),
+          formula={"f": "isnan(a) ? a : (isnan(b) ? b : (isnan(c) ? c : (a < b ? b : a) > c ? c : (a < b ? b : a)))",
+                   "i": "(a < b ? b : a) > c ? c : (a < b ? b : a)"}, torch="torch.clamp(a, b, c)"),
+       ew("ClampMinTensor", "const aclTensor* self, const aclTensor* clipValueMin, aclTensor* out", "aclnn_clamp.h",
+          dtypes=("f16", "f32", "i32", "i64", "i16", "i8", "u8", "f64", "bf16"),
+          formula={"f": "isnan(a) ? a : (isnan(b) ? b : (a < b ? b : a))", "i": "a < b ? b : a"},
+          torch="torch.clamp_min(a, b)"),
+       ew("ClampMaxTensor", "const aclTensor* self, const aclTensor* max, aclTensor* out", "aclnn_clamp.h",
+          dtypes=("f16", "f32", "i32", "i64", "i16", "i8", "u8", "f64", "bf16"),
+          formula={"f": "isnan(a) ? a : (isnan(b) ? b : (a > b ? b : a))", "i": "a > b ? b : a"},
+          torch="torch.clamp_max(a, b)"),
+       ew("InplaceClampMinTensor", "aclTensor* selfRef, const aclTensor* clipValueMin", "aclnn_clamp.h",
+          dtypes=("f16", "f32", "i32", "i64", "i16", "i8", "u8", "f64", "bf16"),
+          formula={"f": "isnan(a) ? a : (isnan(b) ? b : (a < b ? b : a))", "i": "a < b ? b : a"},
+          torch="a.clamp_min_(b)"),
+       ew("InplaceClampMaxTensor", "aclTensor* selfRef, const aclTensor* max", "aclnn_clamp.h",
+          dtypes=("f16", "f32", "i32", "i64", "i16", "i8", "u8", "f64", "bf16"),
+          formula={"f": "isnan(a) ? a : (isnan(b) ? b : (a > b ? b : a))", "i": "a > b ? b : a"},
+          torch="a.clamp_max_(b)")]
+    # ---- selection ----
+    + [ew("SWhere", "const aclTensor* condition, const aclTensor* self, const aclTensor* other, aclTensor* out",
+          "aclnn_s_where.h", dtypes=("f32", "i32", "i64", "f16", "i16", "i8", "u8", "f64", "bool", "c64", "c128", "bf16"),
+          arg_dtypes={"condition": ("bool", "u8")}, no_promote=("condition",), input_dtypes={0: "bool"},
+          formula="a ? b : c", torch="torch.where(a, b, c)"),
+       ew("InplaceMaskedFillScalar", "aclTensor* selfRef, const aclTensor* mask, const aclScalar* value",
+          "aclnn_masked_fill_scalar.h", dtypes=("f32", "i32", "i64", "f16", "i8", "bool", "bf16", "f64", "i16", "u8"),
+          arg_dtypes={"mask": ("bool", "u8")}, no_promote=("mask",), input_dtypes={1: "bool"}, scalar_promote=False,
+          scalar_cast_check=False, formula="b ? s0 : a", scalars=[lambda dt: True if dt == "bool" else 7],
+          torch="a.masked_fill_(b, s0)"),
+       ew("InplaceMaskedFillTensor", "aclTensor* selfRef, const aclTensor* mask, const aclTensor* value",
+          "aclnn_masked_fill_tensor.h", dtypes=("i32", "i8", "bool", "i64", "f32", "f16", "bf16", "f64", "i16", "u8"),
+          arg_dtypes={"mask": ("bool", "u8")}, no_promote=("mask",), input_dtypes={1: "bool"},
+          formula="b ? c : a", test=False, torch="a.masked_fill_(b, c)"),
+       ew("MaskedScale", "const aclTensor* self, const aclTensor* mask, float scale, aclTensor* out",
+          "aclnn_masked_scale.h", dtypes=("f32", "f16", "bf16"),
+          arg_dtypes={"mask": ("u8", "i8", "bool", "f16", "f32", "bf16")}, no_promote=("mask",),
+          formula="a * (float)b * s0", scalars=[2.0], test=False, torch="a * b * s0"),
+       ew("IsClose", "const aclTensor* self, const aclTensor* other, double rtol, double atol, bool equalNan, "
+          "aclTensor* out", "aclnn_isclose.h", dtypes=("f32", "i32", "i64", "f16", "i16", "i8", "u8", "f64", "bool",
+                                                      "bf16"),
+          result="bool", formula={"f": "a == b || (isnan(a) && isnan(b) && s2) || (isfinite(a) && isfinite(b) && "
+                                       "fabs((double)a - (double)b) <= s1 + s0 * fabs((double)b))",
+                                  "i": "a == b || fabs((double)a - (double)b) <= (double)s1 + (double)s0 * "
+                                       "fabs((double)b)"},
+          scalars=[1e-2, 1e-1, True], torch="torch.isclose(a, b, rtol=s0, atol=s1, equal_nan=s2)"),
+       ew("IsInTensorScalar", "const aclTensor* element, const aclScalar* testElement, bool assumeUnique, bool invert, "
+          "aclTensor* out", "aclnn_isin_tensor_scalar.h",
+          dtypes=("f32", "i32", "i64", "f16", "i16", "i8", "u8", "f64", "bf16"), result="bool", scalar_promote=False,
+          scalar_cast_check=False, formula="(a == s0) != (s2 != 0)", scalars=[1, False, False],
+          torch="torch.isin(a, torch.tensor(s0, dtype=a.dtype), assume_unique=s1, invert=s2)")]
+)
