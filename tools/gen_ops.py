@@ -346,6 +346,11 @@ def outputs():
     files[os.path.join("pyaclnn", "_optable.py")] = optable_py(ops)
     files[os.path.join("tests", "c", "fuzz_table.inc")] = fuzz_inc(ops)
     files[os.path.join("docs", "OPS.md")] = ops_md(ops)
+    files[os.path.join("libsrc", "ops", "gen", "all_ops.h")] = (
+        GEN_H + "/* Every table op's public header: a hand-written op file includes this, so its first phase gets the\n"
+        " * header's declaration (ACLNN_API: exported) and the compiler checks the definition against it. */\n"
+        "#ifndef PYACLNN_OPS_GEN_ALL_OPS_H\n#define PYACLNN_OPS_GEN_ALL_OPS_H\n" +
+        "".join(f'#include "aclnnop/{h}"\n' for h in sorted({op.header for op in ops})) + "#endif\n")
     return files
 
 
@@ -358,7 +363,7 @@ def main():
     if os.path.isdir(gen_dir):
         for f in os.listdir(gen_dir):
             p = os.path.join("libsrc", "ops", "gen", f)
-            if f.endswith(".c") and p not in files:
+            if (f.endswith(".c") or f.endswith(".h")) and p not in files:
                 stale.append(p)
                 if not check:
                     os.remove(os.path.join(REPO, p))
