@@ -391,10 +391,64 @@ typedef struct aclScalarList aclScalarList;
  uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnInplaceAddcmul(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnAllGetWorkspaceSize(
+ const aclTensor* self, const aclIntArray* dim,
+ _Bool
+ keepdim, aclTensor* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnAll(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnAmaxGetWorkspaceSize(
+ const aclTensor* self, const aclIntArray* dim,
+ _Bool
+ keepDim, aclTensor* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnAmax(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnAminGetWorkspaceSize(
+ const aclTensor* self, const aclIntArray* dim,
+ _Bool
+ keepDim, aclTensor* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnAmin(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnAminmaxGetWorkspaceSize(
+ const aclTensor* self, const aclIntArray* dim,
+ _Bool
+ keepDim, aclTensor* minOut, aclTensor* maxOut,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnAminmax(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnAminmaxAllGetWorkspaceSize(
+ const aclTensor* self, aclTensor* minOut, aclTensor* maxOut, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnAminmaxAll(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnAminmaxDimGetWorkspaceSize(
+ const aclTensor* self, const int64_t dim,
+ _Bool
+ keepDim, aclTensor* minOut, aclTensor* maxOut,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnAminmaxDim(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnAnyGetWorkspaceSize(
+ const aclTensor* self, const aclIntArray* dim,
+ _Bool
+ keepdim, aclTensor* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnAny(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnArangeGetWorkspaceSize(
  const aclScalar* start, const aclScalar* end, const aclScalar* step, aclTensor* out, uint64_t* workspaceSize,
  aclOpExecutor** executor);
  aclnnStatus aclnnArange(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnArgMaxGetWorkspaceSize(
+ const aclTensor* self, int64_t dim,
+ _Bool
+ keepdim, aclTensor* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnArgMax(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnArgMinGetWorkspaceSize(
+ const aclTensor* self, int64_t dim,
+ _Bool
+ keepdim, aclTensor* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnArgMin(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnAsinGetWorkspaceSize(
  const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnAsin(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
@@ -714,6 +768,14 @@ typedef struct aclScalarList aclScalarList;
  aclTensor* selfRef, const aclTensor* other, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnInplaceGeTensor(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnGlobalAveragePoolGetWorkspaceSize(
+ const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnGlobalAveragePool(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnGlobalMaxPoolGetWorkspaceSize(
+ const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnGlobalMaxPool(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnGridSampler2DGetWorkspaceSize(
  const aclTensor* input, const aclTensor* grid, int64_t interpolationMode, int64_t paddingMode,
  _Bool
@@ -893,6 +955,13 @@ typedef struct aclScalarList aclScalarList;
  const aclTensor* self, const aclTensor* other, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnLogicalXor(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnLogSumExpGetWorkspaceSize(
+ const aclTensor* self, const aclIntArray* dim,
+ _Bool
+ keepDim, aclTensor* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnLogSumExp(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnLtScalarGetWorkspaceSize(
  const aclTensor* self, const aclScalar* other, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnLtScalar(
@@ -924,10 +993,50 @@ typedef struct aclScalarList aclScalarList;
  aclOpExecutor** executor);
  aclnnStatus aclnnMaskedScale(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnMaxGetWorkspaceSize(
+ const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnMax(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnMaxDimGetWorkspaceSize(
+ const aclTensor* self, int64_t dim,
+ _Bool
+ keepdim, aclTensor* out, aclTensor* indices, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnMaxDim(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnMaxV2GetWorkspaceSize(
+ const aclTensor* self, const aclIntArray* dims,
+ _Bool
+ keepDims,
+ _Bool
+ noopWithEmptyDims, aclTensor* out,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnMaxV2(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnMaximumGetWorkspaceSize(
  const aclTensor* self, const aclTensor* other, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnMaximum(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnMeanGetWorkspaceSize(
+ const aclTensor* self, const aclIntArray* dim,
+ _Bool
+ keepDim, aclDataType dtype, aclTensor* out,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnMean(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnMeanV2GetWorkspaceSize(
+ const aclTensor* self, const aclIntArray* dim,
+ _Bool
+ keepDim,
+ _Bool
+ noopWithEmptyAxes, aclTensor* out,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnMeanV2(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnMinGetWorkspaceSize(
+ const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnMin(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnMinDimGetWorkspaceSize(
+ const aclTensor* self, int64_t dim,
+ _Bool
+ keepdim, aclTensor* out, aclTensor* indices, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnMinDim(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnMinimumGetWorkspaceSize(
  const aclTensor* self, const aclTensor* other, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnMinimum(
@@ -1016,6 +1125,16 @@ typedef struct aclScalarList aclScalarList;
  const aclTensor* self, const aclTensor* exponent, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnInplacePowTensorTensor(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnProdGetWorkspaceSize(
+ const aclTensor* self, const aclDataType dtype, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnProd(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnProdDimGetWorkspaceSize(
+ const aclTensor* self, int64_t dim,
+ _Bool
+ keepDim, const aclDataType dtype, aclTensor* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnProdDim(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnRangeGetWorkspaceSize(
  const aclScalar* start, const aclScalar* end, const aclScalar* step, aclTensor* out, uint64_t* workspaceSize,
  aclOpExecutor** executor);
@@ -1027,6 +1146,29 @@ typedef struct aclScalarList aclScalarList;
  aclnnStatus aclnnInplaceReciprocalGetWorkspaceSize(
  const aclTensor* selfRef, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnInplaceReciprocal(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnReduceLogSumGetWorkspaceSize(
+ const aclTensor* data, const aclIntArray* axes,
+ _Bool
+ keepDims,
+ _Bool
+ noopWithEmptyAxes, aclTensor* reduce,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnReduceLogSum(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnReduceNansumGetWorkspaceSize(
+ const aclTensor* self, const aclIntArray* dim,
+ _Bool
+ keepDim, aclDataType dtype, aclTensor* out,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnReduceNansum(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnReduceSumGetWorkspaceSize(
+ const aclTensor* self, const aclIntArray* dims,
+ _Bool
+ keepDims, aclDataType dtype, aclTensor* out,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnReduceSum(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnRemainderTensorTensorGetWorkspaceSize(
  const aclTensor* self, const aclTensor* other, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
@@ -1143,6 +1285,19 @@ typedef struct aclScalarList aclScalarList;
  aclnnStatus aclnnStackGetWorkspaceSize(
  const aclTensorList* tensors, int64_t dim, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnStack(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnStdGetWorkspaceSize(
+ const aclTensor* self, const aclIntArray* dim, const int64_t correction,
+ _Bool
+ keepdim, aclTensor* out,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnStd(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnStdMeanCorrectionGetWorkspaceSize(
+ const aclTensor* self, const aclIntArray* dim, int64_t correction,
+ _Bool
+ keepdim, aclTensor* stdOut,
+ aclTensor* meanOut, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnStdMeanCorrection(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnSubGetWorkspaceSize(
  const aclTensor* self, const aclTensor* other, const aclScalar* alpha, aclTensor* out, uint64_t* workspaceSize,
  aclOpExecutor** executor);
@@ -1206,6 +1361,21 @@ typedef struct aclScalarList aclScalarList;
  const aclTensor* gradOutput, const aclIntArray* outputSize, const aclIntArray* inputSize, double scalesH,
  double scalesW, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnUpsampleNearestExact2dBackward(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnVarGetWorkspaceSize(
+ const aclTensor* self, const aclIntArray* dim,
+ _Bool
+ unbiased,
+ _Bool
+ keepdim, aclTensor* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnVar(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnVarMeanGetWorkspaceSize(
+ const aclTensor* self, const aclIntArray* dim, int64_t correction,
+ _Bool
+ keepdim, aclTensor* varOut,
+ aclTensor* meanOut, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnVarMean(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnXLogYScalarOtherGetWorkspaceSize(
  const aclTensor* self, const aclScalar* other, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
