@@ -327,8 +327,11 @@ typedef struct {
 static aclnnStatus rd_plan_publish(const rd_req *q, uint64_t *ws, aclOpExecutor **exo) {
     ACLNN_CHECK(q->x->ndim <= ACL_MAX_VIEW_RANK, ACLNN_ERR_PARAM_INVALID, "%s has more than %d dims.", q->xname,
                 ACL_MAX_VIEW_RANK);
-    ACL_TRY(check_out_shape(q->x, q->mask, q->keep, q->o0, q->n0));
-    if (q->o1) ACL_TRY(check_out_shape(q->x, q->mask, q->keep, q->o1, q->n1));
+    /* a reduction of every dim writes one element: out may be 0-d or any shape of one element ([1] in the docs) */
+    const bool all = q->mask == (1u << q->x->ndim) - 1;
+    if (!(all && acl_tensor_numel(q->o0) == 1)) ACL_TRY(check_out_shape(q->x, q->mask, q->keep, q->o0, q->n0));
+    if (q->o1 && !(all && acl_tensor_numel(q->o1) == 1))
+        ACL_TRY(check_out_shape(q->x, q->mask, q->keep, q->o1, q->n1));
     if (acl_tensor_empty(q->o0)) return acl_exec_noop(q->op, ws, exo);
     const bool empty_in = acl_tensor_empty(q->x);
     ACLNN_CHECK(!empty_in || !(q->kind == RD_MAX || q->kind == RD_MIN || q->minmax || q->index_only),
@@ -355,6 +358,12 @@ static aclnnStatus rd_plan_publish(const rd_req *q, uint64_t *ws, aclOpExecutor 
     p->R = 1;
     int j = 0; /* out dim index */
     for (int k = 0; k < x->ndim; k++) {
+        if (all) { /* every dim reduced: out's own layout does not matter */
+            p->rd[p->nr] = x->dims[k];
+            p->rs[p->nr++] = x->strides[k];
+            p->R *= x->dims[k];
+            continue;
+        }
         if (q->mask >> k & 1u) {
             p->rd[p->nr] = x->dims[k];
             p->rs[p->nr++] = x->strides[k];
