@@ -427,6 +427,10 @@ typedef struct aclScalarList aclScalarList;
  uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnAminmaxDim(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnAngleV2GetWorkspaceSize(
+ const aclTensor* x, aclTensor* y, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnAngleV2(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnAnyGetWorkspaceSize(
  const aclTensor* self, const aclIntArray* dim,
  _Bool
@@ -624,6 +628,10 @@ typedef struct aclScalarList aclScalarList;
  aclnnStatus aclnnInplaceClampMaxTensorGetWorkspaceSize(
  aclTensor* selfRef, const aclTensor* max, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnInplaceClampMaxTensor(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnComplexGetWorkspaceSize(
+ const aclTensor* real, const aclTensor* imag, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnComplex(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnConstantPadNdGetWorkspaceSize(
  const aclTensor* self, const aclIntArray* pad, const aclScalar* value, aclTensor* out, uint64_t* workspaceSize,
@@ -1132,6 +1140,9 @@ typedef struct aclScalarList aclScalarList;
  const aclTensor* self, const aclIntArray* dims, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnPermute(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnPolarGetWorkspaceSize(
+ const aclTensor* input, const aclTensor* angle, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnPolar(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnPowTensorScalarGetWorkspaceSize(
  const aclTensor* self, const aclScalar* exponent, const aclTensor* out, uint64_t* workspaceSize,
  aclOpExecutor** executor);
@@ -1169,6 +1180,9 @@ typedef struct aclScalarList aclScalarList;
  const aclScalar* start, const aclScalar* end, const aclScalar* step, aclTensor* out, uint64_t* workspaceSize,
  aclOpExecutor** executor);
  aclnnStatus aclnnRange(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnRealGetWorkspaceSize(
+ const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnReal(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnReciprocalGetWorkspaceSize(
  const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnReciprocal(

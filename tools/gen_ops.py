@@ -125,7 +125,8 @@ def ew_code(op):
     for cls, ctype, sexpr, f in classes_for(op):
         fname = f"k_{op.name}_{cls[3:].lower()}"
         kernels[cls] = fname
-        rtype = "uint8_t" if op.result == "bool" else (ctype.replace(" complex", "") if op.result == "real" else ctype)
+        rtype = ("uint8_t" if op.result == "bool" else ctype.replace(" complex", "") if op.result == "real"
+                 else (ctype + " complex" if "complex" not in ctype else ctype) if op.result == "complex" else ctype)
         body = [f"static void {fname}(int64_t n, char *const *in, char *out, const ew_scalars *s) {{"]
         for k in range(len(ins)):
             body.append(f"    const {ctype} *{letters[k].upper()}_ = (const {ctype} *)in[{k}];")

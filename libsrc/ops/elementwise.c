@@ -178,7 +178,8 @@ aclnnStatus ew_get_workspace(const ew_desc *d, const void *const *args, const do
                     ACLNN_ERR_PARAM_INVALID, "%s dtype %s can't be cast to the promote dtype %s.", d->name[i],
                     acl_dtype_name(s), acl_dtype_name(cdt));
     }
-    aclDataType rdt = d->result == EW_RESULT_BOOL ? ACL_BOOL : d->result == EW_RESULT_REAL ? acl_to_real(cdt) : cdt;
+    aclDataType rdt = d->result == EW_RESULT_BOOL ? ACL_BOOL : d->result == EW_RESULT_REAL ? acl_to_real(cdt)
+                      : d->result == EW_RESULT_COMPLEX ? acl_to_complex(cdt) : cdt;
     if (d->out_rule == EW_OUT_LIST && d->kind[iout] == EW_ARG_OUT)
         ACL_TRY(d->out_dtypes ? check_dtype_list(d->out_dtypes, d->n_out_dtypes, out, d->name[iout])
                               : check_dtype(d, out, d->name[iout]));
@@ -249,7 +250,7 @@ aclnnStatus ew_get_workspace(const ew_desc *d, const void *const *args, const do
     for (int k = 0; k < ex->n_in && k < EW_MAX_ARGS; k++) pl->s.in_dt[k] = ex->io[k].dtype;
     pl->cdt = k_class_dt[cls];
     pl->rdt = d->result == EW_RESULT_BOOL ? ACL_BOOL : d->result == EW_RESULT_REAL ? acl_to_real(k_class_dt[cls])
-                                                                                  : k_class_dt[cls];
+              : d->result == EW_RESULT_COMPLEX ? acl_to_complex(k_class_dt[cls]) : k_class_dt[cls];
     /* iteration space: out's dims; each operand's strides broadcast against them (0 where broadcast) */
     int nd = (int)out->ndim, nops = ex->n_in + 1;
     int64_t dims[ACL_MAX_VIEW_RANK], st[EW_MAX_ARGS][ACL_MAX_VIEW_RANK];

@@ -34,6 +34,8 @@ typedef struct {
 } ew_scalars;
 #define S_HAS(k) (s->has[k])
 #define EW_UNUSED __attribute__((unused)) /* a formula need not use every operand */
+/* a complex number from its parts (no arithmetic: Inf and NaN parts stay where they are) */
+#define EW_CMPLX(x, y) _Generic((x), float: CMPLXF((x), (y)), default: CMPLX((x), (y)))
 #define IN_DT(k) (s->in_dt[k])
 
 /* n elements: in[k] are contiguous arrays of the compute type, out is the compute type (or uint8 0/1 for
@@ -43,7 +45,8 @@ typedef void (*ew_kernel)(int64_t n, char *const *in, char *out, const ew_scalar
 /* argument kinds; EW_ARG_ATTR is a plain number (its value comes in the `attrs` arrays of ew_get_workspace) */
 enum { EW_ARG_TENSOR, EW_ARG_SCALAR, EW_ARG_OUT, EW_ARG_INOUT, EW_ARG_ATTR };
 enum { EW_COMPUTE_SAME, EW_COMPUTE_FLOAT };
-enum { EW_RESULT_PROMOTE, EW_RESULT_BOOL, EW_RESULT_REAL }; /* REAL: complex compute, real result (abs, angle) */
+/* REAL: complex compute, real result (abs, angle); COMPLEX: real compute, complex result (complex, polar) */
+enum { EW_RESULT_PROMOTE, EW_RESULT_BOOL, EW_RESULT_REAL, EW_RESULT_COMPLEX };
 enum { EW_OUT_CAST, EW_OUT_SAME, EW_OUT_LIST };
 
 typedef struct ew_desc ew_desc;

@@ -77,6 +77,8 @@ def result_dtype(op, arrays, scalars):
         t = "f32"
     if info["result"] == "real" and t in ("c64", "c128"):
         t = "f32" if t == "c64" else "f64"
+    if info["result"] == "complex":
+        t = "c128" if t in ("f64", "c128") else "c64"
     return np.dtype(np.bool_) if info["result"] == "bool" else _NP[t]
 
 

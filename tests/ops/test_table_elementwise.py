@@ -104,6 +104,9 @@ def _c_args(op, dt, out_shape=(3, 5), dtype_override=None):
         if a.kind == "tensor" or (a.kind == "out" and op.inplace):
             d = dtype_override or op.extra.get("arg_dtypes", {}).get(a.name, (dt,))[0]
             t = AclTensor.from_array(rand(rng, (3, 5), d))
+        elif a.kind == "out" and op.result in ("complex", "real"):
+            t = AclTensor.empty(out_shape, NP[{"f64": "c128", "c128": "f64", "c64": "f32"}.get(dt, "c64" if op.result ==
+                                                                                             "complex" else "f32")])
         elif a.kind == "out":
             t = AclTensor.empty(out_shape, NP[op.extra.get("out_dtype", "bool" if op.result == "bool" else
                                                             ("f32" if op.compute == "float" and dt in (
