@@ -371,6 +371,9 @@ typedef struct aclScalarList aclScalarList;
  aclOpExecutor** executor);
  aclnnStatus aclnnInplaceAdds(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnAddNGetWorkspaceSize(
+ const aclTensorList *tensors, aclTensor *out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnAddN(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnAddcdivGetWorkspaceSize(
  const aclTensor* self, const aclTensor* tensor1, const aclTensor* tensor2, const aclScalar* value,
  const aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
@@ -390,6 +393,15 @@ typedef struct aclScalarList aclScalarList;
  const aclTensor* selfRef, const aclTensor* tensor1, const aclTensor* tensor2, const aclScalar* value,
  uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnInplaceAddcmul(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnAddrGetWorkspaceSize(
+ const aclTensor* self, const aclTensor* vec1, const aclTensor* vec2, const aclScalar* betaOptional,
+ const aclScalar* alphaOptional, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnAddr(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnInplaceAddrGetWorkspaceSize(
+ aclTensor* selfRef, const aclTensor* vec1, const aclTensor* vec2, const aclScalar* betaOptional,
+ const aclScalar* alphaOptional, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnInplaceAddr(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnAllGetWorkspaceSize(
  const aclTensor* self, const aclIntArray* dim,
@@ -652,6 +664,36 @@ typedef struct aclScalarList aclScalarList;
  aclnnStatus aclnnCoshGetWorkspaceSize(
  const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnCosh(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnCummaxGetWorkspaceSize(
+ const aclTensor* self, int64_t dim, aclTensor* valuesOut, aclTensor* indicesOut, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnCummax(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnCumminGetWorkspaceSize(
+ const aclTensor* self, int64_t dim, aclTensor* valuesOut, aclTensor* indicesOut, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnCummin(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnCumprodGetWorkspaceSize(
+ const aclTensor* input, const aclScalar* dim, const aclDataType dtype, aclTensor* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnCumprod(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnInplaceCumprodGetWorkspaceSize(
+ aclTensor* input, const aclScalar* dim, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnInplaceCumprod(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnCumsumGetWorkspaceSize(
+ const aclTensor* self, int64_t dim, aclDataType dtype, aclTensor* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnCumsum(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnCumsumV2GetWorkspaceSize(
+ const aclTensor* self, int64_t dim,
+ _Bool
+ exclusive,
+ _Bool
+ reverse, aclTensor* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnCumsumV2(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnDiagGetWorkspaceSize(
  const aclTensor* self, int64_t diagonal, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnDiag(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
@@ -677,6 +719,9 @@ typedef struct aclScalarList aclScalarList;
  aclTensor* selfRef, const aclScalar* other, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnInplaceDivs(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnDotGetWorkspaceSize(
+ const aclTensor* self, const aclTensor* tensor, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnDot(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnEqScalarGetWorkspaceSize(
  const aclTensor* self, const aclScalar* other, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnEqScalar(
@@ -693,6 +738,9 @@ typedef struct aclScalarList aclScalarList;
  aclTensor* selfRef, const aclTensor* other, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnInplaceEqTensor(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnEqualGetWorkspaceSize(
+ const aclTensor* self, const aclTensor* other, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnEqual(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnErfGetWorkspaceSize(
  const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnErf(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
@@ -796,6 +844,9 @@ typedef struct aclScalarList aclScalarList;
  aclTensor* selfRef, const aclTensor* other, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnInplaceGeTensor(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnGerGetWorkspaceSize(
+ const aclTensor* self, const aclTensor* vec2, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnGer(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnGlobalAveragePoolGetWorkspaceSize(
  const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnGlobalAveragePool(
@@ -914,6 +965,11 @@ typedef struct aclScalarList aclScalarList;
  aclnnStatus aclnnLgammaGetWorkspaceSize(
  const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnLgamma(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnLinalgCrossGetWorkspaceSize(
+ const aclTensor* self, const aclTensor* other, int64_t dim, aclTensor* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnLinalgCross(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnLinspaceGetWorkspaceSize(
  const aclScalar* start, const aclScalar* end, int64_t steps, aclTensor* out, uint64_t* workspaceSize,
  aclOpExecutor** executor);
@@ -1042,6 +1098,9 @@ typedef struct aclScalarList aclScalarList;
  const aclTensor* self, const aclTensor* other, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnMaximum(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnMaxNGetWorkspaceSize(
+ const aclTensorList* tensors, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnMaxN(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnMeanGetWorkspaceSize(
  const aclTensor* self, const aclIntArray* dim,
  _Bool
@@ -1069,6 +1128,9 @@ typedef struct aclScalarList aclScalarList;
  const aclTensor* self, const aclTensor* other, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnMinimum(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnMinNGetWorkspaceSize(
+ const aclTensorList* tensors, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnMinN(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnMulGetWorkspaceSize(
  const aclTensor* self, const aclTensor* other, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnMul(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
@@ -1410,6 +1472,9 @@ typedef struct aclScalarList aclScalarList;
  aclOpExecutor** executor);
  aclnnStatus aclnnInplaceSubs(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnSumGetWorkspaceSize(
+ const aclTensorList* tensors, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnSum(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnTanGetWorkspaceSize(
  const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnTan(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
@@ -1425,6 +1490,9 @@ typedef struct aclScalarList aclScalarList;
  aclOpExecutor** executor);
  aclnnStatus aclnnTanhBackward(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnTraceGetWorkspaceSize(
+ const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnTrace(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnTrilGetWorkspaceSize(
  const aclTensor* self, int64_t diagonal, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnTril(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
