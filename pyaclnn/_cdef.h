@@ -465,6 +465,13 @@ typedef struct aclScalarList aclScalarList;
  keepdim, aclTensor* out, uint64_t* workspaceSize,
  aclOpExecutor** executor);
  aclnnStatus aclnnArgMin(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnArgsortGetWorkspaceSize(
+ const aclTensor* self, int64_t dim,
+ _Bool
+ descending, aclTensor* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnArgsort(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnAsinGetWorkspaceSize(
  const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnAsin(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
@@ -511,6 +518,11 @@ typedef struct aclScalarList aclScalarList;
  countIncludePad, int64_t divisorOverride, int8_t cubeMathType,
  aclTensor* gradInput, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnAvgPool2dBackward(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnBincountGetWorkspaceSize(
+ const aclTensor* self, const aclTensor* weights, int64_t minlength, aclTensor* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnBincount(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnBitwiseAndScalarGetWorkspaceSize(
  const aclTensor* self, const aclScalar* other, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
@@ -774,6 +786,12 @@ typedef struct aclScalarList aclScalarList;
  aclnnStatus aclnnEyeGetWorkspaceSize(
  int64_t n, int64_t m, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnEye(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnInplaceFillDiagonalGetWorkspaceSize(
+ aclTensor* selfRef, const aclScalar* fillValue,
+ _Bool
+ wrap, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnInplaceFillDiagonal(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnInplaceFillScalarGetWorkspaceSize(
  aclTensor* selfRef, const aclScalar* value, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnInplaceFillScalar(
@@ -896,6 +914,10 @@ typedef struct aclScalarList aclScalarList;
  aclOpExecutor** executor);
  aclnnStatus aclnnInplaceHardtanh(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnHistcGetWorkspaceSize(
+ const aclTensor* self, int64_t bins, const aclScalar* min, const aclScalar* max, aclTensor* out,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnHistc(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnIsInfGetWorkspaceSize(
  const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnIsInf(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
@@ -909,6 +931,15 @@ typedef struct aclScalarList aclScalarList;
  aclnnStatus aclnnIsFiniteGetWorkspaceSize(
  const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnIsFinite(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnIsInScalarTensorGetWorkspaceSize(
+ const aclScalar* element, const aclTensor* testElements,
+ _Bool
+ assumeUnique,
+ _Bool
+ invert, aclTensor* out,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnIsInScalarTensor(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnIsInTensorScalarGetWorkspaceSize(
  const aclTensor* element, const aclScalar* testElement,
@@ -1077,6 +1108,10 @@ typedef struct aclScalarList aclScalarList;
  aclOpExecutor** executor);
  aclnnStatus aclnnMaskedScale(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnMaskedSelectGetWorkspaceSize(
+ const aclTensor* self, const aclTensor* mask, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnMaskedSelect(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnMaxGetWorkspaceSize(
  const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnMax(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
@@ -1184,6 +1219,10 @@ typedef struct aclScalarList aclScalarList;
  aclTensor* selfRef, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnInplaceNeg(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnOneHotGetWorkspaceSize(
+ const aclTensor* self, int numClasses, const aclTensor* onValue, const aclTensor* offValue, int64_t axis,
+ aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnOneHot(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnInplaceOneGetWorkspaceSize(
  const aclTensor* selfRef, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnInplaceOne(
@@ -1381,6 +1420,24 @@ typedef struct aclScalarList aclScalarList;
  const aclTensor* condition, const aclTensor* self, const aclTensor* other, aclTensor* out, uint64_t* workspaceSize,
  aclOpExecutor** executor);
  aclnnStatus aclnnSWhere(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnSearchSortedGetWorkspaceSize(
+ const aclTensor* sortedSequence, const aclTensor* self,
+ _Bool
+ outInt32,
+ _Bool
+ right, const aclTensor* sorter,
+ aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnSearchSorted(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnSearchSortedsGetWorkspaceSize(
+ const aclTensor* sortedSequence, const aclScalar* self, const
+ _Bool
+ outInt32, const
+ _Bool
+ right,
+ const aclTensor* sorter, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnSearchSorteds(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnSignGetWorkspaceSize(
  const aclTensor* self, aclTensor* result, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnSign(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
@@ -1418,6 +1475,14 @@ typedef struct aclScalarList aclScalarList;
  const aclIntArray* steps, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnSliceV2(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnSortGetWorkspaceSize(
+ const aclTensor* self,
+ _Bool
+ stable, int64_t dim,
+ _Bool
+ descending, aclTensor* valuesOut, aclTensor* indicesOut,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnSort(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnSplitTensorGetWorkspaceSize(
  const aclTensor* self, uint64_t splitSections, int64_t dim, aclTensorList* out, uint64_t* workspaceSize,
  aclOpExecutor** executor);
