@@ -996,10 +996,20 @@ typedef struct aclScalarList aclScalarList;
  aclnnStatus aclnnLgammaGetWorkspaceSize(
  const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnLgamma(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnLinalgCholeskyGetWorkspaceSize(
+ const aclTensor* self,
+ _Bool
+ upper, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnLinalgCholesky(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnLinalgCrossGetWorkspaceSize(
  const aclTensor* self, const aclTensor* other, int64_t dim, aclTensor* out, uint64_t* workspaceSize,
  aclOpExecutor** executor);
  aclnnStatus aclnnLinalgCross(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnLinalgQrGetWorkspaceSize(
+ const aclTensor* self, int64_t mode, aclTensor* Q, aclTensor* R, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnLinalgQr(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnLinspaceGetWorkspaceSize(
  const aclScalar* start, const aclScalar* end, int64_t steps, aclTensor* out, uint64_t* workspaceSize,
@@ -1042,6 +1052,9 @@ typedef struct aclScalarList aclScalarList;
  const aclTensor* self, const aclTensor* other, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnLogAddExp2(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnLogdetGetWorkspaceSize(
+ const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnLogdet(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnLogicalAndGetWorkspaceSize(
  const aclTensor* self, const aclTensor* other, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnLogicalAnd(
@@ -1277,6 +1290,11 @@ typedef struct aclScalarList aclScalarList;
  aclOpExecutor** executor);
  aclnnStatus aclnnProdDim(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnQrGetWorkspaceSize(
+ const aclTensor* self,
+ _Bool
+ some, aclTensor* Q, aclTensor* R, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnQr(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnRangeGetWorkspaceSize(
  const aclScalar* start, const aclScalar* end, const aclScalar* step, aclTensor* out, uint64_t* workspaceSize,
  aclOpExecutor** executor);
@@ -1475,6 +1493,10 @@ typedef struct aclScalarList aclScalarList;
  const aclIntArray* steps, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnSliceV2(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnSlogdetGetWorkspaceSize(
+ const aclTensor* self, aclTensor* signOut, aclTensor* logOut, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnSlogdet(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnSortGetWorkspaceSize(
  const aclTensor* self,
  _Bool
@@ -1540,6 +1562,14 @@ typedef struct aclScalarList aclScalarList;
  aclnnStatus aclnnSumGetWorkspaceSize(
  const aclTensorList* tensors, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnSum(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnSvdGetWorkspaceSize(
+ const aclTensor *input, const
+ _Bool
+ fullMatrices, const
+ _Bool
+ computeUV, aclTensor *sigma, aclTensor *u, aclTensor *v,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnSvd(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnTanGetWorkspaceSize(
  const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnTan(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
@@ -1558,6 +1588,17 @@ typedef struct aclScalarList aclScalarList;
  aclnnStatus aclnnTraceGetWorkspaceSize(
  const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnTrace(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnTriangularSolveGetWorkspaceSize(
+ const aclTensor* self, const aclTensor* A,
+ _Bool
+ upper,
+ _Bool
+ transpose,
+ _Bool
+ unitriangular, aclTensor* xOut,
+ aclTensor* mOut, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnTriangularSolve(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnTrilGetWorkspaceSize(
  const aclTensor* self, int64_t diagonal, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnTril(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
