@@ -403,6 +403,13 @@ typedef struct aclScalarList aclScalarList;
  const aclScalar* alphaOptional, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnInplaceAddr(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnAffineGridGetWorkspaceSize(
+ const aclTensor* theta, const aclIntArray* size,
+ _Bool
+ alignCorners, aclTensor* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnAffineGrid(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnAllGetWorkspaceSize(
  const aclTensor* self, const aclIntArray* dim,
  _Bool
@@ -438,6 +445,12 @@ typedef struct aclScalarList aclScalarList;
  keepDim, aclTensor* minOut, aclTensor* maxOut,
  uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnAminmaxDim(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnAmpUpdateScaleGetWorkspaceSize(
+ const aclTensor* currentScale, const aclTensor* growthTracker, const aclTensor* foundInf, double growthFactor,
+ double backoffFactor, int64_t growthInterval, const aclTensor* updatedScale, const aclTensor* updatedGrowthTracker,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnAmpUpdateScale(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnAngleV2GetWorkspaceSize(
  const aclTensor* x, aclTensor* y, uint64_t* workspaceSize, aclOpExecutor** executor);
@@ -519,6 +532,11 @@ typedef struct aclScalarList aclScalarList;
  aclTensor* gradInput, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnAvgPool2dBackward(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnBatchNormStatsGetWorkspaceSize(
+ const aclTensor* input, double eps, aclTensor* mean, aclTensor* invstd, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnBatchNormStats(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnBincountGetWorkspaceSize(
  const aclTensor* self, const aclTensor* weights, int64_t minlength, aclTensor* out, uint64_t* workspaceSize,
  aclOpExecutor** executor);
@@ -582,6 +600,10 @@ typedef struct aclScalarList aclScalarList;
  aclnnStatus aclnnCatGetWorkspaceSize(
  const aclTensorList* tensors, int64_t dim, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnCat(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnCdistGetWorkspaceSize(
+ const aclTensor* x1, const aclTensor* x2, float p, int64_t compute_mode, aclTensor* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnCdist(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnCeilGetWorkspaceSize(
  const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnCeil(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
@@ -656,6 +678,13 @@ typedef struct aclScalarList aclScalarList;
  aclnnStatus aclnnComplexGetWorkspaceSize(
  const aclTensor* real, const aclTensor* imag, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnComplex(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnConfusionTransposeGetWorkspaceSize(
+ const aclTensor* x, const aclIntArray* perm, const aclIntArray* shape,
+ _Bool
+ transpose_first, aclTensor* out,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnConfusionTranspose(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnConstantPadNdGetWorkspaceSize(
  const aclTensor* self, const aclIntArray* pad, const aclScalar* value, aclTensor* out, uint64_t* workspaceSize,
@@ -918,6 +947,10 @@ typedef struct aclScalarList aclScalarList;
  const aclTensor* self, int64_t bins, const aclScalar* min, const aclScalar* max, aclTensor* out,
  uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnHistc(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnIm2colGetWorkspaceSize(
+ const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* dilation, const aclIntArray* padding,
+ const aclIntArray* stride, const aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnIm2col(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnIsInfGetWorkspaceSize(
  const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnIsInf(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
@@ -958,6 +991,12 @@ typedef struct aclScalarList aclScalarList;
  const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnIsPosInf(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnKlDivGetWorkspaceSize(
+ const aclTensor* self, const aclTensor* target, int64_t reduction,
+ _Bool
+ logTarget, aclTensor* out,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnKlDiv(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnLeScalarGetWorkspaceSize(
  const aclTensor* self, const aclScalar* other, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnLeScalar(
@@ -1459,6 +1498,15 @@ typedef struct aclScalarList aclScalarList;
  aclnnStatus aclnnSignGetWorkspaceSize(
  const aclTensor* self, aclTensor* result, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnSign(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnSignBitsPackGetWorkspaceSize(
+ const aclTensor* self, int64_t size, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnSignBitsPack(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnSignBitsUnpackGetWorkspaceSize(
+ const aclTensor* self, int64_t size, aclDataType dtype, aclTensor* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnSignBitsUnpack(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnSignbitGetWorkspaceSize(
  const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnSignbit(
