@@ -1477,6 +1477,11 @@ typedef struct aclScalarList aclScalarList;
  const aclTensor* condition, const aclTensor* self, const aclTensor* other, aclTensor* out, uint64_t* workspaceSize,
  aclOpExecutor** executor);
  aclnnStatus aclnnSWhere(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnScaleGetWorkspaceSize(
+ const aclTensor* x, const aclTensor* scale, const aclTensor* bias, int64_t axis, int64_t numAxes,
+ _Bool
+ scaleFromBlob, aclTensor* y, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnScale(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnSearchSortedGetWorkspaceSize(
  const aclTensor* sortedSequence, const aclTensor* self,
  _Bool

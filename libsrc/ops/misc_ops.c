@@ -19,13 +19,15 @@
 static const aclDataType k_float[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE};
 #define NFLOAT ACL_COUNT_OF(k_float)
 
-enum { MO_CDIST, MO_KLDIV, MO_BNSTATS, MO_AFFINE, MO_PACK, MO_UNPACK, MO_AMP, MO_IM2COL };
+enum { MO_CDIST, MO_KLDIV, MO_BNSTATS, MO_AFFINE, MO_PACK, MO_UNPACK, MO_AMP, MO_IM2COL, MO_SCALE };
 typedef struct {
     int kind;
     double p, eps, gf, bf;
     int64_t reduction, interval, size;
     bool log_target, align;
     int64_t k[2], dil[2], pad[2], st[2];
+    int64_t outer, mid, inner; /* Scale: x seen as (outer, mid, inner), scale/bias as (mid) */
+    bool has_bias;
 } mo_params;
 
 static aclnnStatus mo_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
@@ -169,6 +171,19 @@ static aclnnStatus mo_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
                                 r[(n * rowsN + row) * L + i * ow + j] = v;
                             }
                     }
+        break;
+    }
+    case MO_SCALE: {
+        double *sc = dn_load(acl_exec_in(ex, 1)), *b = p->has_bias ? dn_load(acl_exec_in(ex, 2)) : NULL;
+        if (!sc || (p->has_bias && !b)) { free(sc); free(b); rc = OOM; break; }
+        for (int64_t o2 = 0; o2 < p->outer; o2++)
+            for (int64_t m = 0; m < p->mid; m++)
+                for (int64_t i = 0; i < p->inner; i++) {
+                    int64_t e = (o2 * p->mid + m) * p->inner + i;
+                    r[e] = a[e] * sc[m] + (b ? b[m] : 0);
+                }
+        free(sc);
+        free(b);
         break;
     }
     default: break;
@@ -475,4 +490,46 @@ aclnnStatus aclnnIm2colGetWorkspaceSize(const aclTensor *self, const aclIntArray
     const aclTensor *ins[] = {self}, *outs[] = {out};
     const char *inn[] = {"self"}, *outn[] = {"out"};
     return mo_exec(ACL_OP_Im2col, pp, ins, inn, 1, outs, outn, 1, workspaceSize, executor);
+}
+
+aclnnStatus aclnnScaleGetWorkspaceSize(const aclTensor *x, const aclTensor *scale, const aclTensor *bias, int64_t axis,
+                                       int64_t numAxes, bool scaleFromBlob, aclTensor *y, uint64_t *workspaceSize,
+                                       aclOpExecutor **executor) {
+    acl_set_api("aclnnScaleGetWorkspaceSize");
+    NN(x, "x");
+    NN(scale, "scale");
+    NN(y, "y");
+    WS_EX(workspaceSize, executor);
+    static const aclDataType k_in[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
+    ACL_TRY(acl_check_dtype_in(x, k_in, 3, "x"));
+    ACL_TRY(acl_check_same_dtype(x, "x", scale, "scale"));
+    ACL_TRY(acl_check_same_shape(x, "x", y, "y"));
+    const int64_t r = (int64_t)x->ndim;
+    ACLNN_CHECK(r <= ACL_MAX_VIEW_RANK, ACLNN_ERR_PARAM_INVALID, "x has too many dims.");
+    ACLNN_CHECK(axis >= -r && axis < (r ? r : 1), ACLNN_ERR_PARAM_INVALID, "axis %lld is out of range.", (long long)axis);
+    if (axis < 0) axis += r;
+    /* scale covers x's dims [axis, axis + n): n = numAxes (from blob; -1: to the end) or scale's rank */
+    int64_t n = scaleFromBlob ? (numAxes == -1 ? r - axis : numAxes) : (int64_t)scale->ndim;
+    ACLNN_CHECK(numAxes >= -1 && n >= 0 && axis + n <= r, ACLNN_ERR_PARAM_INVALID,
+                "numAxes %lld does not fit x's %lld dims from axis %lld.", (long long)numAxes, (long long)r,
+                (long long)axis);
+    mo_params pp = {0};
+    pp.kind = MO_SCALE;
+    pp.outer = pp.mid = pp.inner = 1;
+    for (int64_t k = 0; k < r; k++) {
+        if (k < axis) pp.outer *= x->dims[k];
+        else if (k < axis + n) pp.mid *= x->dims[k];
+        else pp.inner *= x->dims[k];
+    }
+    ACLNN_CHECK(acl_tensor_numel(scale) == pp.mid, ACLNN_ERR_PARAM_INVALID,
+                "scale has %lld elements; x's dims [%lld, %lld) hold %lld.", (long long)acl_tensor_numel(scale),
+                (long long)axis, (long long)(axis + n), (long long)pp.mid);
+    if (bias) {
+        NN(bias, "bias");
+        ACLNN_CHECK(acl_tensor_numel(bias) == pp.mid, ACLNN_ERR_PARAM_INVALID, "bias must have scale's size.");
+    }
+    pp.has_bias = bias != NULL;
+    const aclTensor *ins[] = {x, scale, bias}, *outs[] = {y};
+    const char *inn[] = {"x", "scale", "bias"}, *outn[] = {"y"};
+    return mo_exec(ACL_OP_Scale, pp, ins, inn, bias ? 3 : 2, outs, outn, 1, workspaceSize, executor);
 }

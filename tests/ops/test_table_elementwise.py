@@ -104,9 +104,11 @@ def _c_args(op, dt, out_shape=(3, 5), dtype_override=None):
         if a.kind == "tensor" or (a.kind == "out" and op.inplace):
             d = dtype_override or op.extra.get("arg_dtypes", {}).get(a.name, (dt,))[0]
             t = AclTensor.from_array(rand(rng, (3, 5), d))
-        elif a.kind == "out" and op.result in ("complex", "real"):
-            t = AclTensor.empty(out_shape, NP[{"f64": "c128", "c128": "f64", "c64": "f32"}.get(dt, "c64" if op.result ==
-                                                                                             "complex" else "f32")])
+        elif a.kind == "out" and op.result == "complex":
+            t = AclTensor.empty(out_shape, NP["c128" if dt == "f64" else "c64"])
+        elif a.kind == "out" and op.result == "real":
+            t = AclTensor.empty(out_shape, NP[{"c128": "f64", "c64": "f32"}.get(dt, dt if dt in ("f32", "f64") else
+                                                                              "f32")])
         elif a.kind == "out":
             t = AclTensor.empty(out_shape, NP[op.extra.get("out_dtype", "bool" if op.result == "bool" else
                                                             ("f32" if op.compute == "float" and dt in (

@@ -52,6 +52,17 @@ def test_values(torch, dt, tol):
         np.testing.assert_array_equal(o, e)
 
 
+def test_scale():
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((2, 3, 4, 5)).astype(np.float32)
+    s, b = rng.standard_normal((3, 4)).astype(np.float32), rng.standard_normal((3, 4)).astype(np.float32)
+    y = np.zeros_like(x)
+    pyaclnn.call("Scale", x, s, b, 1, 2, True, y)
+    np.testing.assert_allclose(y, x * s[None, :, :, None] + b[None, :, :, None], rtol=1e-6)
+    pyaclnn.call("Scale", x, s, None, -3, -1, False, y)
+    np.testing.assert_allclose(y, x * s[None, :, :, None], rtol=1e-6)
+
+
 def test_sign_bits_and_amp():
     a = np.array([5, 4, 3, 2, 0, -1, -2, 4, 3, 2, 1, 0, -1, -2], np.float32)  # documented example of the packing
     o = np.zeros((2, 1), np.uint8)

@@ -18,6 +18,8 @@ OPS = [Op(n, a, h) for n, a, h in (
      "const aclTensor* updatedGrowthTracker", "aclnn_amp_update_scale.h"),
     ("ConfusionTranspose", "const aclTensor* x, const aclIntArray* perm, const aclIntArray* shape, "
      "bool transpose_first, aclTensor* out", "aclnn_confusion_transpose.h"),
+    ("Scale", "const aclTensor* x, const aclTensor* scale, const aclTensor* bias, int64_t axis, int64_t numAxes, "
+     "bool scaleFromBlob, aclTensor* y", "aclnn_scale.h"),
     ("Im2col", "const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* dilation, "
      "const aclIntArray* padding, const aclIntArray* stride, const aclTensor* out", "aclnn_im2col.h"),
 )]

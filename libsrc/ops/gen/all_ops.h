@@ -181,6 +181,7 @@
 #include "aclnnop/aclnn_round.h"
 #include "aclnnop/aclnn_rsqrt.h"
 #include "aclnnop/aclnn_s_where.h"
+#include "aclnnop/aclnn_scale.h"
 #include "aclnnop/aclnn_searchsorted.h"
 #include "aclnnop/aclnn_sign.h"
 #include "aclnnop/aclnn_sign_bits_pack.h"

@@ -9,6 +9,7 @@
 #include "aclnnop/aclnn_confusion_transpose.h"
 #include "aclnnop/aclnn_im2col.h"
 #include "aclnnop/aclnn_kl_div.h"
+#include "aclnnop/aclnn_scale.h"
 #include "aclnnop/aclnn_sign_bits_pack.h"
 #include "aclnnop/aclnn_sign_bits_unpack.h"
 
@@ -42,6 +43,10 @@ aclnnStatus aclnnAmpUpdateScale(void *workspace, uint64_t workspaceSize, aclOpEx
 
 aclnnStatus aclnnConfusionTranspose(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_ConfusionTranspose, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnScale(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_Scale, workspace, workspaceSize, executor, stream);
 }
 
 aclnnStatus aclnnIm2col(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
