@@ -336,7 +336,7 @@ def test_alias_libraries_link_and_dlopen(tree, filter_tree, tmp_path, flavour):
             assert os.path.islink(path) and os.readlink(path) == "libpyaclnn.so"
         else:
             assert not os.path.islink(path) and os.path.isfile(path)
-            assert os.path.getsize(path) < min(64 * 1024, size // 4)
+            assert os.path.getsize(path) < min(256 * 1024, size // 4)  # one stub per exported symbol (hundreds of ops)
     src = tmp_path / "probe.c"
     src.write_text(PROBE_C)
     for name in ALIASES:
