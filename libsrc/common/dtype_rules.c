@@ -227,6 +227,15 @@ void acl_convert(const void *src, aclDataType sdt, int64_t ss, void *dst, aclDat
         f16_to_f32_row_f16c((float *)dst, (const uint16_t *)src, n);
         return;
     }
+    if (sdt == ACL_FLOAT16 && ddt == ACL_DOUBLE && ss == 1 && ds == 1 && acl_simd_level() >= ACL_SIMD_AVX2) {
+        float tmp[256];
+        for (int64_t i = 0; i < n; i += 256) {
+            int64_t m = n - i < 256 ? n - i : 256;
+            f16_to_f32_row_f16c(tmp, (const uint16_t *)src + i, m);
+            for (int64_t k = 0; k < m; k++) ((double *)dst)[i + k] = tmp[k];
+        }
+        return;
+    }
     if (sdt == ACL_FLOAT && ddt == ACL_FLOAT16 && ss == 1 && ds == 1 && acl_simd_level() >= ACL_SIMD_AVX2) {
         acl_f32_to_f16_row_f16c((uint16_t *)dst, (const float *)src, n);
         return;
@@ -249,6 +258,12 @@ void acl_convert(const void *src, aclDataType sdt, int64_t ss, void *dst, aclDat
     FAST(ACL_DOUBLE, double, ACL_DOUBLE, double, x)
     FAST(ACL_INT64, int64_t, ACL_INT64, int64_t, x)
     FAST(ACL_INT32, int32_t, ACL_FLOAT, float, (float)x)
+    FAST(ACL_FLOAT, float, ACL_DOUBLE, double, (double)x)
+    FAST(ACL_DOUBLE, double, ACL_FLOAT, float, (float)x)
+    FAST(ACL_FLOAT16, uint16_t, ACL_DOUBLE, double, (double)f16_to_f32_nb(x))
+    FAST(ACL_BF16, uint16_t, ACL_DOUBLE, double, (double)acl_bf16_to_f32(x))
+    FAST(ACL_INT32, int32_t, ACL_DOUBLE, double, (double)x)
+    FAST(ACL_INT64, int64_t, ACL_DOUBLE, double, (double)x)
     FAST(ACL_UINT8, uint8_t, ACL_BOOL, uint8_t, (uint8_t)(x != 0))
     FAST(ACL_BOOL, uint8_t, ACL_BOOL, uint8_t, (uint8_t)(x != 0))
 #undef FAST

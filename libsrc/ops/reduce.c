@@ -40,12 +40,23 @@ static void acc_init(const rd_plan *p, rd_acc *a) {
     if (p->kind == RD_MIN) a->v = INFINITY;
 }
 
+/* The sum of a chunk in a fixed tree: 8 running lanes (element k goes to lane k % 8), combined pairwise. The chunk
+ * cut is fixed by the shape, so the bytes never depend on the thread count; the lanes let the adds pipeline. */
+static inline double lane_sum(const double *d, int64_t n) {
+    double l[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    int64_t k = 0;
+    for (; k + 8 <= n; k += 8)
+        for (int j = 0; j < 8; j++) l[j] += d[k + j];
+    for (int j = 0; k < n; k++, j++) l[j] += d[k];
+    return ((l[0] + l[1]) + (l[2] + l[3])) + ((l[4] + l[5]) + (l[6] + l[7]));
+}
+
 /* folds n values (double or int64 in buf) at reduced positions [pos, pos + n) */
 static void acc_fold(const rd_plan *p, rd_acc *a, const double *d, const int64_t *iv, int64_t n, int64_t pos) {
     switch (p->kind) {
     case RD_SUM: case RD_MEAN: case RD_VAR:
         if (p->ints) for (int64_t k = 0; k < n; k++) a->i = (int64_t)((uint64_t)a->i + (uint64_t)iv[k]);
-        else for (int64_t k = 0; k < n; k++) a->v += d[k];
+        else a->v += lane_sum(d, n);
         break;
     case RD_NANSUM:
         for (int64_t k = 0; k < n; k++) if (!isnan(d[k])) a->v += d[k];
@@ -127,10 +138,9 @@ static void reduce_range(const rd_plan *p, const acl_view *x, int64_t o, int64_t
         if (p->ints && pass == 0) acl_convert(src, x->dtype, ist, iv, ACL_INT64, 1, n);
         else acl_convert(src, x->dtype, ist, d, ACL_DOUBLE, 1, n);
         if (pass == 1) { /* var: squared deviations; logsumexp: exp(x - max) */
-            for (int64_t k = 0; k < n; k++) {
-                double t = p->kind == RD_VAR ? (d[k] - center) * (d[k] - center) : exp(d[k] - center);
-                a->m2 += t;
-            }
+            for (int64_t k = 0; k < n; k++)
+                d[k] = p->kind == RD_VAR ? (d[k] - center) * (d[k] - center) : exp(d[k] - center);
+            a->m2 += lane_sum(d, n);
             a->n += n;
         } else if (p->kind == RD_LOGSUMEXP) {
             for (int64_t k = 0; k < n; k++) if (d[k] > a->v || isnan(d[k])) a->v = d[k];
