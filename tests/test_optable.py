@@ -27,3 +27,38 @@ def test_call_rejects_wrong_arity():
     import pytest
     with pytest.raises(TypeError):
         pyaclnn.call("Add", 1)
+
+
+def _params(text):
+    """A header's parameter list, normalised as tools/upstream.py records it."""
+    sys.path.insert(0, os.path.join(REPO, "tools"))
+    try:
+        from upstream import norm_params
+    finally:
+        sys.path.pop(0)
+    return norm_params(text)
+
+
+def test_headers_match_the_recorded_upstream_prototypes():
+    """Both phases of every op with an upstream header are declared exactly as that header declares them (types,
+    parameter names, top-level const), as recorded in tools/optable/_upstream.py with the commit they come from."""
+    import re
+    sys.path.insert(0, os.path.join(REPO, "tools"))
+    try:
+        from optable._upstream import OPS as UP
+    finally:
+        sys.path.pop(0)
+    assert UP, "tools/optable/_upstream.py is empty"
+    seen = 0
+    for name, meta in OPS.items():
+        up = UP.get(name)
+        if up is None:
+            continue
+        text = open(os.path.join(REPO, "include", "aclnnop", meta["header"])).read()
+        m1 = re.search(r"aclnnStatus\s+aclnn%sGetWorkspaceSize\s*\(([^;]*)\)\s*;" % name, text)
+        m2 = re.search(r"aclnnStatus\s+aclnn%s\s*\(([^;]*)\)\s*;" % name, text)
+        assert m1 and m2, name
+        assert _params(m1.group(1)) == up["phase1"], name
+        assert _params(m2.group(1)) == up["phase2"], name
+        seen += 1
+    assert seen >= len(OPS) - 10

@@ -22,14 +22,14 @@ ACLNN_API aclnnStatus aclnnAddsGetWorkspaceSize(
 ACLNN_API aclnnStatus aclnnAdds(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
 
 ACLNN_API aclnnStatus aclnnInplaceAddGetWorkspaceSize(
-    aclTensor* selfRef, const aclTensor* other, const aclScalar* alpha, uint64_t* workspaceSize,
+    const aclTensor* selfRef, const aclTensor* other, const aclScalar* alpha, uint64_t* workspaceSize,
     aclOpExecutor** executor);
 
 ACLNN_API aclnnStatus aclnnInplaceAdd(
     void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
 
 ACLNN_API aclnnStatus aclnnInplaceAddsGetWorkspaceSize(
-    aclTensor* selfRef, const aclScalar* other, const aclScalar* alpha, uint64_t* workspaceSize,
+    const aclTensor* selfRef, const aclScalar* other, const aclScalar* alpha, uint64_t* workspaceSize,
     aclOpExecutor** executor);
 
 ACLNN_API aclnnStatus aclnnInplaceAdds(

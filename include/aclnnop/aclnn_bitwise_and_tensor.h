@@ -16,7 +16,7 @@ ACLNN_API aclnnStatus aclnnBitwiseAndTensor(
     void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
 
 ACLNN_API aclnnStatus aclnnInplaceBitwiseAndTensorGetWorkspaceSize(
-    aclTensor* selfRef, const aclTensor* other, uint64_t* workspaceSize, aclOpExecutor** executor);
+    const aclTensor* selfRef, const aclTensor* other, uint64_t* workspaceSize, aclOpExecutor** executor);
 
 ACLNN_API aclnnStatus aclnnInplaceBitwiseAndTensor(
     void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);

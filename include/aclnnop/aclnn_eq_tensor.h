@@ -16,7 +16,7 @@ ACLNN_API aclnnStatus aclnnEqTensor(
     void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
 
 ACLNN_API aclnnStatus aclnnInplaceEqTensorGetWorkspaceSize(
-    aclTensor* selfRef, const aclTensor* other, uint64_t* workspaceSize, aclOpExecutor** executor);
+    const aclTensor* selfRef, const aclTensor* other, uint64_t* workspaceSize, aclOpExecutor** executor);
 
 ACLNN_API aclnnStatus aclnnInplaceEqTensor(
     void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);

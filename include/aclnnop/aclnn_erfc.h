@@ -12,7 +12,8 @@ extern "C" {
 ACLNN_API aclnnStatus aclnnErfcGetWorkspaceSize(
     const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
 
-ACLNN_API aclnnStatus aclnnErfc(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ACLNN_API aclnnStatus aclnnErfc(
+    void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
 
 ACLNN_API aclnnStatus aclnnInplaceErfcGetWorkspaceSize(
     const aclTensor* selfRef, uint64_t* workspaceSize, aclOpExecutor** executor);

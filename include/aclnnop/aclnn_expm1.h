@@ -12,7 +12,8 @@ extern "C" {
 ACLNN_API aclnnStatus aclnnExpm1GetWorkspaceSize(
     const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
 
-ACLNN_API aclnnStatus aclnnExpm1(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ACLNN_API aclnnStatus aclnnExpm1(
+    void* workspace, uint64_t workspace_size, aclOpExecutor* executor, const aclrtStream stream);
 
 #ifdef __cplusplus
 }

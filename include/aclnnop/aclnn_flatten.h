@@ -13,7 +13,7 @@ ACLNN_API aclnnStatus aclnnFlattenGetWorkspaceSize(
     const aclTensor* self, int64_t axis, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
 
 ACLNN_API aclnnStatus aclnnFlatten(
-    void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+    void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
 
 #ifdef __cplusplus
 }

@@ -13,7 +13,7 @@ ACLNN_API aclnnStatus aclnnGeTensorGetWorkspaceSize(
     const aclTensor* self, const aclTensor* other, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
 
 ACLNN_API aclnnStatus aclnnGeTensor(
-    void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+    void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
 
 ACLNN_API aclnnStatus aclnnInplaceGeTensorGetWorkspaceSize(
     aclTensor* selfRef, const aclTensor* other, uint64_t* workspaceSize, aclOpExecutor** executor);

@@ -13,7 +13,7 @@ ACLNN_API aclnnStatus aclnnGlobalMaxPoolGetWorkspaceSize(
     const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
 
 ACLNN_API aclnnStatus aclnnGlobalMaxPool(
-    void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+    void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
 
 #ifdef __cplusplus
 }

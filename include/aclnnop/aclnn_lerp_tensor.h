@@ -13,14 +13,15 @@ ACLNN_API aclnnStatus aclnnLerpGetWorkspaceSize(
     const aclTensor* self, const aclTensor* end, const aclTensor* weight, aclTensor* out, uint64_t* workspaceSize,
     aclOpExecutor** executor);
 
-ACLNN_API aclnnStatus aclnnLerp(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ACLNN_API aclnnStatus aclnnLerp(
+    void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
 
 ACLNN_API aclnnStatus aclnnInplaceLerpGetWorkspaceSize(
     aclTensor* selfRef, const aclTensor* end, const aclTensor* weight, uint64_t* workspaceSize,
     aclOpExecutor** executor);
 
 ACLNN_API aclnnStatus aclnnInplaceLerp(
-    void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+    void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
 
 #ifdef __cplusplus
 }

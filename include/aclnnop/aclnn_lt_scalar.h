@@ -16,7 +16,7 @@ ACLNN_API aclnnStatus aclnnLtScalar(
     void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
 
 ACLNN_API aclnnStatus aclnnInplaceLtScalarGetWorkspaceSize(
-    aclTensor* selfRef, const aclScalar* other, uint64_t* workspaceSize, aclOpExecutor** executor);
+    const aclTensor* selfRef, const aclScalar* other, uint64_t* workspaceSize, aclOpExecutor** executor);
 
 ACLNN_API aclnnStatus aclnnInplaceLtScalar(
     void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);

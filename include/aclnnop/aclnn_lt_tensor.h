@@ -16,7 +16,7 @@ ACLNN_API aclnnStatus aclnnLtTensor(
     void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
 
 ACLNN_API aclnnStatus aclnnInplaceLtTensorGetWorkspaceSize(
-    aclTensor* selfRef, const aclTensor* other, uint64_t* workspaceSize, aclOpExecutor** executor);
+    const aclTensor* selfRef, const aclTensor* other, uint64_t* workspaceSize, aclOpExecutor** executor);
 
 ACLNN_API aclnnStatus aclnnInplaceLtTensor(
     void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);

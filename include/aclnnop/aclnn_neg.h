@@ -12,7 +12,8 @@ extern "C" {
 ACLNN_API aclnnStatus aclnnNegGetWorkspaceSize(
     const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
 
-ACLNN_API aclnnStatus aclnnNeg(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ACLNN_API aclnnStatus aclnnNeg(
+    void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
 
 ACLNN_API aclnnStatus aclnnInplaceNegGetWorkspaceSize(
     aclTensor* selfRef, uint64_t* workspaceSize, aclOpExecutor** executor);

@@ -14,7 +14,7 @@ ACLNN_API aclnnStatus aclnnPowTensorScalarGetWorkspaceSize(
     aclOpExecutor** executor);
 
 ACLNN_API aclnnStatus aclnnPowTensorScalar(
-    void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+    void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
 
 ACLNN_API aclnnStatus aclnnInplacePowTensorScalarGetWorkspaceSize(
     const aclTensor* self, const aclScalar* exponent, uint64_t* workspaceSize, aclOpExecutor** executor);
@@ -23,7 +23,7 @@ ACLNN_API aclnnStatus aclnnInplacePowTensorScalar(
     void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
 
 ACLNN_API aclnnStatus aclnnPowScalarTensorGetWorkspaceSize(
-    const aclScalar* self, const aclTensor* exponent, aclTensor* out, uint64_t* workspaceSize,
+    const aclScalar* self, const aclTensor* exponent, const aclTensor* out, uint64_t* workspaceSize,
     aclOpExecutor** executor);
 
 ACLNN_API aclnnStatus aclnnPowScalarTensor(

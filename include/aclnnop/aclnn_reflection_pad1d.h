@@ -14,7 +14,7 @@ ACLNN_API aclnnStatus aclnnReflectionPad1dGetWorkspaceSize(
     aclOpExecutor** executor);
 
 ACLNN_API aclnnStatus aclnnReflectionPad1d(
-    void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+    void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
 
 #ifdef __cplusplus
 }

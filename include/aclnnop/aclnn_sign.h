@@ -12,7 +12,8 @@ extern "C" {
 ACLNN_API aclnnStatus aclnnSignGetWorkspaceSize(
     const aclTensor* self, aclTensor* result, uint64_t* workspaceSize, aclOpExecutor** executor);
 
-ACLNN_API aclnnStatus aclnnSign(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ACLNN_API aclnnStatus aclnnSign(
+    void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
 
 #ifdef __cplusplus
 }

@@ -10,9 +10,9 @@ extern "C" {
 #endif
 
 ACLNN_API aclnnStatus aclnnSqrtGetWorkspaceSize(
-    const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+    const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** opExecutor);
 
-ACLNN_API aclnnStatus aclnnSqrt(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ACLNN_API aclnnStatus aclnnSqrt(void* workspace, uint64_t workspaceSize, aclOpExecutor* opExecutor, aclrtStream stream);
 
 ACLNN_API aclnnStatus aclnnInplaceSqrtGetWorkspaceSize(
     aclTensor* self, uint64_t* workspaceSize, aclOpExecutor** executor);

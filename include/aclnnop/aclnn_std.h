@@ -13,7 +13,8 @@ ACLNN_API aclnnStatus aclnnStdGetWorkspaceSize(
     const aclTensor* self, const aclIntArray* dim, const int64_t correction, bool keepdim, aclTensor* out,
     uint64_t* workspaceSize, aclOpExecutor** executor);
 
-ACLNN_API aclnnStatus aclnnStd(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ACLNN_API aclnnStatus aclnnStd(
+    void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
 
 #ifdef __cplusplus
 }

@@ -78,7 +78,15 @@ struct ew_desc {
 aclnnStatus ew_get_workspace(const ew_desc *d, const void *const *args, const double *attr_f, const int64_t *attr_i,
                              uint64_t *workspaceSize, aclOpExecutor **executor);
 
-/* ---- helpers the generated inner loops use ---- */
+/* ---- helpers the generated code uses ---- */
+/* a float attribute's integer value for the int64 compute class: truncated, saturated, NaN -> 0 (a plain C cast
+ * of an out-of-range or NaN value is undefined) */
+static inline int64_t ew_sat_i64(double v) {
+    if (!(v == v)) return 0;
+    if (v >= 9223372036854775807.0) return INT64_MAX;
+    if (v <= -9223372036854775808.0) return INT64_MIN;
+    return (int64_t)v;
+}
 static inline int64_t ew_idiv_trunc(int64_t a, int64_t b) { return b == 0 ? 0 : (b == -1 ? (int64_t)(0 - (uint64_t)a) : a / b); }
 
 #endif

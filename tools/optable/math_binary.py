@@ -7,6 +7,7 @@ TT = "const aclTensor* self, const aclTensor* other, aclTensor* out"
 TS = "const aclTensor* self, const aclScalar* other, aclTensor* out"
 RT = "aclTensor* selfRef, const aclTensor* other"
 RS = "aclTensor* selfRef, const aclScalar* other"
+CRT, CRS = "const " + RT, "const " + RS  # the headers that declare the written selfRef const
 WRAP = "(int64_t)((uint64_t)a {op} (uint64_t){b})"
 
 
@@ -106,7 +107,8 @@ OPS = (
           dtypes=("f32", "i32", "i64", "f16", "i8", "u8", "f64", "i16", "c64", "c128", "bf16"),
           formula={"f": "pow(a, s0)", "i": "ew_ipow(a, s0)", "c": "pow(a, s0)"}, domain=(0, 3),
           scalars=[lambda dt: 3 if dt in INT else 2.5], torch="a.pow_(s0)"),
-       ew("PowScalarTensor", "const aclScalar* self, const aclTensor* exponent, aclTensor* out", "aclnn_pow.h",
+       ew("PowScalarTensor", "const aclScalar* self, const aclTensor* exponent, const aclTensor* out", "aclnn_pow.h",
+          out="out",
           dtypes=("f32", "i32", "i64", "f16", "i8", "u8", "f64", "i16", "c64", "c128", "bf16"),
           formula={"f": "pow(s0, a)", "i": "ew_ipow(s0, a)", "c": "pow(s0, a)"}, domain=(0, 3),
           scalars=[lambda dt: 3 if dt in INT else 1.5], torch="torch.pow(s0, a)")]
@@ -169,11 +171,12 @@ OPS = (
           "const aclScalar* value", "aclnn_addcdiv.h", dtypes=("f32", "f16", "f64", "bf16"), scalar_promote=False,
           formula="a + s0 * b / c", domain=(0.5, 3), torch="a.addcdiv_(b, c, value=s0)")]
     # ---- comparisons (bool results; out may be any dtype of the out list) ----
-    + [op for n, h, f, t, ins in (
-        ("Eq", "eq", "a == b", "torch.eq(a, b)", EQ_IN), ("Ne", "ne", "a != b", "torch.ne(a, b)", EQ_IN),
-        ("Lt", "lt", "a < b", "torch.lt(a, b)", CMP_IN), ("Le", "le", "a <= b", "torch.le(a, b)", CMP_IN),
-        ("Gt", "gt", "a > b", "torch.gt(a, b)", CMP_IN), ("Ge", "ge", "a >= b", "torch.ge(a, b)", CMP_IN))
+    + [op for n, h, f, t, ins, ct, cs in (  # ct, cs: the Inplace…Tensor / …Scalar header declares selfRef const
+        ("Eq", "eq", "a == b", "torch.eq(a, b)", EQ_IN, 1, 1), ("Ne", "ne", "a != b", "torch.ne(a, b)", EQ_IN, 0, 0),
+        ("Lt", "lt", "a < b", "torch.lt(a, b)", CMP_IN, 1, 1), ("Le", "le", "a <= b", "torch.le(a, b)", CMP_IN, 0, 0),
+        ("Gt", "gt", "a > b", "torch.gt(a, b)", CMP_IN, 1, 0), ("Ge", "ge", "a >= b", "torch.ge(a, b)", CMP_IN, 0, 0))
        for op in pair(n, (f"aclnn_{h}_tensor.h", f"aclnn_{h}_scalar.h"), ins, f, t, result="bool", out_rule="list",
+                      inplace=CRT if ct else RT, inplace_s=CRS if cs else RS,
                       out_dtypes=CMP_OUT, names=(n + "Tensor", n + "Scalar", "Inplace" + n + "Tensor",
                                                  "Inplace" + n + "Scalar"))]
     # ---- logical and bitwise ----
@@ -186,11 +189,12 @@ OPS = (
           result="bool", formula=f, torch=t)
        for n, h, f, t in (("InplaceLogicalAnd", "aclnn_logical_and.h", "(a != 0) && (b != 0)", "a.logical_and_(b)"),
                           ("InplaceLogicalOr", "aclnn_logical_or.h", "(a != 0) || (b != 0)", "a.logical_or_(b)"))]
-    + [op for n, h, f, t in (("BitwiseAnd", "and", "a & b", "torch.bitwise_and(a, b)"),
-                             ("BitwiseOr", "or", "a | b", "torch.bitwise_or(a, b)"),
-                             ("BitwiseXor", "xor", "a ^ b", "torch.bitwise_xor(a, b)"))
+    + [op for n, h, f, t, c in (("BitwiseAnd", "and", "a & b", "torch.bitwise_and(a, b)", 1),
+                                ("BitwiseOr", "or", "a | b", "torch.bitwise_or(a, b)", 0),
+                                ("BitwiseXor", "xor", "a ^ b", "torch.bitwise_xor(a, b)", 0))
        for op in pair(n, (f"aclnn_bitwise_{h}_tensor.h", f"aclnn_bitwise_{h}_scalar.h"),
                       ("i8", "i16", "i32", "i64", "u8", "bool"), {"i": f}, t,
+                      inplace=CRT if c else RT, inplace_s=CRS if c else RS,
                       names=(n + "Tensor", n + "Scalar", "Inplace" + n + "Tensor", "Inplace" + n + "Scalar"),
                       scalars=[lambda dt: True if dt == "bool" else 6])]
     + [ew("LeftShift", "const aclTensor* self, const aclTensor* shiftBits, aclTensor* out", "aclnn_left_shift.h",

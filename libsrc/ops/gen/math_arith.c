@@ -252,7 +252,7 @@ static const ew_desc k_InplaceAdd_desc = {
     .check = NULL,
 };
 
-aclnnStatus aclnnInplaceAddGetWorkspaceSize(aclTensor* selfRef, const aclTensor* other, const aclScalar* alpha, uint64_t *workspaceSize, aclOpExecutor **executor) {
+aclnnStatus aclnnInplaceAddGetWorkspaceSize(const aclTensor* selfRef, const aclTensor* other, const aclScalar* alpha, uint64_t *workspaceSize, aclOpExecutor **executor) {
     const void *const args[] = {selfRef, other, alpha};
     return ew_get_workspace(&k_InplaceAdd_desc, args, NULL, NULL, workspaceSize, executor);
 }
@@ -334,7 +334,7 @@ static const ew_desc k_InplaceAdds_desc = {
     .check = NULL,
 };
 
-aclnnStatus aclnnInplaceAddsGetWorkspaceSize(aclTensor* selfRef, const aclScalar* other, const aclScalar* alpha, uint64_t *workspaceSize, aclOpExecutor **executor) {
+aclnnStatus aclnnInplaceAddsGetWorkspaceSize(const aclTensor* selfRef, const aclScalar* other, const aclScalar* alpha, uint64_t *workspaceSize, aclOpExecutor **executor) {
     const void *const args[] = {selfRef, other, alpha};
     return ew_get_workspace(&k_InplaceAdds_desc, args, NULL, NULL, workspaceSize, executor);
 }

@@ -2180,7 +2180,7 @@ static const ew_desc k_PowScalarTensor_desc = {
     .check = NULL,
 };
 
-aclnnStatus aclnnPowScalarTensorGetWorkspaceSize(const aclScalar* self, const aclTensor* exponent, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+aclnnStatus aclnnPowScalarTensorGetWorkspaceSize(const aclScalar* self, const aclTensor* exponent, const aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
     const void *const args[] = {self, exponent, out};
     return ew_get_workspace(&k_PowScalarTensor_desc, args, NULL, NULL, workspaceSize, executor);
 }
@@ -3456,7 +3456,7 @@ static const ew_desc k_InplaceEqTensor_desc = {
     .check = NULL,
 };
 
-aclnnStatus aclnnInplaceEqTensorGetWorkspaceSize(aclTensor* selfRef, const aclTensor* other, uint64_t *workspaceSize, aclOpExecutor **executor) {
+aclnnStatus aclnnInplaceEqTensorGetWorkspaceSize(const aclTensor* selfRef, const aclTensor* other, uint64_t *workspaceSize, aclOpExecutor **executor) {
     const void *const args[] = {selfRef, other};
     return ew_get_workspace(&k_InplaceEqTensor_desc, args, NULL, NULL, workspaceSize, executor);
 }
@@ -3533,7 +3533,7 @@ static const ew_desc k_InplaceEqScalar_desc = {
     .check = NULL,
 };
 
-aclnnStatus aclnnInplaceEqScalarGetWorkspaceSize(aclTensor* selfRef, const aclScalar* other, uint64_t *workspaceSize, aclOpExecutor **executor) {
+aclnnStatus aclnnInplaceEqScalarGetWorkspaceSize(const aclTensor* selfRef, const aclScalar* other, uint64_t *workspaceSize, aclOpExecutor **executor) {
     const void *const args[] = {selfRef, other};
     return ew_get_workspace(&k_InplaceEqScalar_desc, args, NULL, NULL, workspaceSize, executor);
 }
@@ -4052,7 +4052,7 @@ static const ew_desc k_InplaceLtTensor_desc = {
     .check = NULL,
 };
 
-aclnnStatus aclnnInplaceLtTensorGetWorkspaceSize(aclTensor* selfRef, const aclTensor* other, uint64_t *workspaceSize, aclOpExecutor **executor) {
+aclnnStatus aclnnInplaceLtTensorGetWorkspaceSize(const aclTensor* selfRef, const aclTensor* other, uint64_t *workspaceSize, aclOpExecutor **executor) {
     const void *const args[] = {selfRef, other};
     return ew_get_workspace(&k_InplaceLtTensor_desc, args, NULL, NULL, workspaceSize, executor);
 }
@@ -4109,7 +4109,7 @@ static const ew_desc k_InplaceLtScalar_desc = {
     .check = NULL,
 };
 
-aclnnStatus aclnnInplaceLtScalarGetWorkspaceSize(aclTensor* selfRef, const aclScalar* other, uint64_t *workspaceSize, aclOpExecutor **executor) {
+aclnnStatus aclnnInplaceLtScalarGetWorkspaceSize(const aclTensor* selfRef, const aclScalar* other, uint64_t *workspaceSize, aclOpExecutor **executor) {
     const void *const args[] = {selfRef, other};
     return ew_get_workspace(&k_InplaceLtScalar_desc, args, NULL, NULL, workspaceSize, executor);
 }
@@ -4540,7 +4540,7 @@ static const ew_desc k_InplaceGtTensor_desc = {
     .check = NULL,
 };
 
-aclnnStatus aclnnInplaceGtTensorGetWorkspaceSize(aclTensor* selfRef, const aclTensor* other, uint64_t *workspaceSize, aclOpExecutor **executor) {
+aclnnStatus aclnnInplaceGtTensorGetWorkspaceSize(const aclTensor* selfRef, const aclTensor* other, uint64_t *workspaceSize, aclOpExecutor **executor) {
     const void *const args[] = {selfRef, other};
     return ew_get_workspace(&k_InplaceGtTensor_desc, args, NULL, NULL, workspaceSize, executor);
 }
@@ -5391,7 +5391,7 @@ static const ew_desc k_InplaceBitwiseAndTensor_desc = {
     .check = NULL,
 };
 
-aclnnStatus aclnnInplaceBitwiseAndTensorGetWorkspaceSize(aclTensor* selfRef, const aclTensor* other, uint64_t *workspaceSize, aclOpExecutor **executor) {
+aclnnStatus aclnnInplaceBitwiseAndTensorGetWorkspaceSize(const aclTensor* selfRef, const aclTensor* other, uint64_t *workspaceSize, aclOpExecutor **executor) {
     const void *const args[] = {selfRef, other};
     return ew_get_workspace(&k_InplaceBitwiseAndTensor_desc, args, NULL, NULL, workspaceSize, executor);
 }
@@ -5428,7 +5428,7 @@ static const ew_desc k_InplaceBitwiseAndScalar_desc = {
     .check = NULL,
 };
 
-aclnnStatus aclnnInplaceBitwiseAndScalarGetWorkspaceSize(aclTensor* selfRef, const aclScalar* other, uint64_t *workspaceSize, aclOpExecutor **executor) {
+aclnnStatus aclnnInplaceBitwiseAndScalarGetWorkspaceSize(const aclTensor* selfRef, const aclScalar* other, uint64_t *workspaceSize, aclOpExecutor **executor) {
     const void *const args[] = {selfRef, other};
     return ew_get_workspace(&k_InplaceBitwiseAndScalar_desc, args, NULL, NULL, workspaceSize, executor);
 }
@@ -6690,7 +6690,7 @@ static const ew_desc k_MaskedScale_desc = {
 aclnnStatus aclnnMaskedScaleGetWorkspaceSize(const aclTensor* self, const aclTensor* mask, float scale, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
     const void *const args[] = {self, mask, NULL, out};
     const double af[] = {0, 0, (double)scale, 0};
-    const int64_t ai[] = {0, 0, (int64_t)scale, 0};
+    const int64_t ai[] = {0, 0, ew_sat_i64(scale), 0};
     return ew_get_workspace(&k_MaskedScale_desc, args, af, ai, workspaceSize, executor);
 }
 
@@ -6761,7 +6761,7 @@ static const ew_desc k_IsClose_desc = {
 aclnnStatus aclnnIsCloseGetWorkspaceSize(const aclTensor* self, const aclTensor* other, double rtol, double atol, bool equalNan, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
     const void *const args[] = {self, other, NULL, NULL, NULL, out};
     const double af[] = {0, 0, (double)rtol, (double)atol, (double)equalNan, 0};
-    const int64_t ai[] = {0, 0, (int64_t)rtol, (int64_t)atol, (int64_t)equalNan, 0};
+    const int64_t ai[] = {0, 0, ew_sat_i64(rtol), ew_sat_i64(atol), (int64_t)equalNan, 0};
     return ew_get_workspace(&k_IsClose_desc, args, af, ai, workspaceSize, executor);
 }
 

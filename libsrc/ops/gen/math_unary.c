@@ -4241,7 +4241,7 @@ static const ew_desc k_NanToNum_desc = {
 aclnnStatus aclnnNanToNumGetWorkspaceSize(const aclTensor* self, float nan, float posinf, float neginf, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
     const void *const args[] = {self, NULL, NULL, NULL, out};
     const double af[] = {0, (double)nan, (double)posinf, (double)neginf, 0};
-    const int64_t ai[] = {0, (int64_t)nan, (int64_t)posinf, (int64_t)neginf, 0};
+    const int64_t ai[] = {0, ew_sat_i64(nan), ew_sat_i64(posinf), ew_sat_i64(neginf), 0};
     return ew_get_workspace(&k_NanToNum_desc, args, af, ai, workspaceSize, executor);
 }
 
