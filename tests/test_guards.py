@@ -147,6 +147,22 @@ def test_registered_host_memory_is_device_memory(mem):
 
 # ---- aclrtMemcpy / aclrtMemset whose range or kind does not fit the pointers: 107000 naming dst/src ----
 
+@pytest.mark.parametrize("size, real", [(1, 64), (16, 64), (32, 64), (33, 96), (64, 96), (100, 160)])
+def test_copies_reach_the_real_allocation(mem, size, real):
+    """aclrtMalloc(size) really allocates size rounded up to 32 bytes plus 32 (SPEC 1.5): copies and memsets may
+    use all of it, as on a device; one byte more is 107000."""
+    d = mem(size)
+    host = np.zeros(real + 1, np.uint8)
+    hp = ffi.from_buffer(host)
+    assert lib.aclrtMemcpy(hp, real, d, real, D2H) == 0
+    assert lib.aclrtMemcpy(d, real, hp, real, H2D) == 0
+    assert lib.aclrtMemset(d, real, 7, real) == 0
+    assert lib.aclrtMemcpy(hp, real + 1, d, real, D2H) == 0 and (host[:real] == 7).all()
+    assert lib.aclrtMemcpy(hp, real + 1, d, real + 1, D2H) == 107000
+    assert lib.aclrtMemset(d, real + 1, 0, real + 1) == 107000
+    assert lib.aclrtMemcpy(ffi.cast("char *", d) + real - 1, 2, hp, 2, H2D) == 107000
+
+
 def test_memcpy_guards(mem):
     d, d2 = mem(64), mem(64)
     host = np.zeros(32, np.float32)
@@ -158,7 +174,7 @@ def test_memcpy_guards(mem):
         return rc, pyaclnn.recent_error_message() or ""
 
     assert rc_msg(d, 64, hp, 64, H2D)[0] == 0
-    rc, msg = rc_msg(ffi.cast("char *", d) + 32, 64, hp, 64, H2D)       # dst range runs past its allocation
+    rc, msg = rc_msg(ffi.cast("char *", d) + 64, 64, hp, 64, H2D)       # dst range runs past its allocation
     assert rc == 107000 and "dst" in msg, msg
     rc, msg = rc_msg(hp, 128, d, 128, D2H)                               # src range runs past its allocation
     assert rc == 107000 and "src" in msg, msg
@@ -174,9 +190,9 @@ def test_memcpy_guards(mem):
     assert rc == 107000, msg
     assert rc_msg(d, 64, d2, 64, D2D)[0] == 0
     assert rc_msg(d, 64, d2, 64, DEFAULT)[0] == 0                        # DEFAULT: any side, ranges still checked
-    rc, msg = rc_msg(d, 64, d2, 65, DEFAULT)
+    rc, msg = rc_msg(hp, 128, d2, 97, DEFAULT)
     assert rc == 107000, msg
-    rc = lib.aclrtMemset(ffi.cast("char *", d) + 1, 64, 0, 64)
+    rc = lib.aclrtMemset(ffi.cast("char *", d) + 1, 96, 0, 96)
     assert rc == 107000 and pyaclnn.recent_error_message()
 
 

@@ -110,7 +110,7 @@ def test_memcpy_codes_and_guards():
     assert lib.aclrtMemcpy(d.ptr, 64, hp, 64, 8) == 100000          # unknown kind
     assert lib.aclrtMemcpy(d.ptr, 32, hp, 64, 1) == 107000          # count > destMax
     assert "destMax" in msg()
-    assert lib.aclrtMemcpy(d.ptr + 32, 64, hp, 64, 1) == 107000     # runs past the allocation
+    assert lib.aclrtMemcpy(d.ptr + 64, 64, hp, 64, 1) == 107000     # runs past the allocation (64 + 32 bytes)
     assert "dst" in msg()
     assert lib.aclrtMemcpy(d.ptr, 64, hp, 64, 1) == 0
     assert lib.aclrtMemcpy(bp, 64, d.ptr, 64, 2) == 0

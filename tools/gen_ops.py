@@ -245,6 +245,43 @@ def ew_code(op):
     return "\n".join(lines)
 
 
+OBJ_KIND = {"tensor": "ACL_KIND_TENSOR", "out": "ACL_KIND_TENSOR", "scalar": "ACL_KIND_SCALAR",
+            "intarray": "ACL_KIND_INT_ARRAY", "floatarray": "ACL_KIND_FLOAT_ARRAY", "boolarray": "ACL_KIND_BOOL_ARRAY",
+            "tensorlist": "ACL_KIND_TENSOR_LIST", "outlist": "ACL_KIND_TENSOR_LIST",
+            "scalarlist": "ACL_KIND_SCALAR_LIST"}
+
+
+def impl_name(op):
+    """The hand-written first phase of a custom op (libsrc/ops/*.c); the public one is generated around it."""
+    return f"opws_{op.name}"
+
+
+def impl_decl(op):
+    return wrap_call(f"aclnnStatus {impl_name(op)}", c_args(op) + ["uint64_t* workspaceSize",
+                                                                   "aclOpExecutor** executor"], indent=4)
+
+
+def prologue_fn(op):
+    """The public first phase of a hand-written op: the API name for messages, workspaceSize/executor not NULL
+    (161001), every non-NULL object argument a live object of its declared kind (161002 naming it), then the op's
+    own first phase."""
+    objs = [a for a in op.args if a.kind in OBJ_KIND]
+    p1, _ = phase_params(op)
+    ws, ex = (p.split()[-1].lstrip("*") for p in p1[-2:])
+    params = ", ".join(c_args(op) + ["uint64_t *" + ws, "aclOpExecutor **" + ex])
+    body = [f"aclnnStatus aclnn{op.name}GetWorkspaceSize({params}) {{",
+            f'    acl_set_api("aclnn{op.name}GetWorkspaceSize");',
+            f"    WS_EX({ws}, {ex}); /* first, as opbase's L2_DFX_PHASE_1 checks them */"]
+    if objs:
+        body += [f"    const void *const objs[] = {{{', '.join(a.name for a in objs)}}};",
+                 f"    static const unsigned char kinds[] = {{{', '.join(OBJ_KIND[a.kind] for a in objs)}}};",
+                 f"    static const char *const names[] = {{{', '.join(chr(34) + a.name + chr(34) for a in objs)}}};",
+                 f"    ACL_TRY(acl_check_live_objects(objs, kinds, names, {len(objs)}));"]
+    body.append(wrap_call(f"    return {impl_name(op)}", [a.name for a in op.args] + [ws, ex], indent=8).rstrip())
+    body.append("}")
+    return "\n".join(body) + "\n"
+
+
 def family_c(fam, ops):
     out = [GEN_C.format(src=fam + ".py")]
     has_ew = any(op.family == "elementwise" for op in ops)
@@ -257,9 +294,14 @@ def family_c(fam, ops):
     for h in hdrs:
         out.append(f'#include "aclnnop/{h}"\n')
     out.append("\n")
+    if any(op.family != "elementwise" for op in ops):
+        out.append('#include "ops/gen/all_ops.h"\n\n')
     for op in ops:
         if op.family == "elementwise":
             out.append(ew_code(op))
+            out.append("\n")
+        else:
+            out.append(prologue_fn(op))
             out.append("\n")
         out.append(launch_fn(op))
         out.append("\n")
@@ -397,10 +439,13 @@ def outputs():
     files[os.path.join("docs", "OPS.md")] = ops_md(ops)
     files[os.path.join("docs", "UPSTREAM.md")] = upstream_md(ops)
     files[os.path.join("libsrc", "ops", "gen", "all_ops.h")] = (
-        GEN_H + "/* Every table op's public header: a hand-written op file includes this, so its first phase gets the\n"
-        " * header's declaration (ACLNN_API: exported) and the compiler checks the definition against it. */\n"
+        GEN_H + "/* Every table op's public header, and the hand-written first phase of every op outside the\n"
+        " * elementwise family: libsrc/ops/<file>.c defines opws_<Name> (the compiler checks it against this\n"
+        " * declaration, i.e. against the table), the generated aclnn<Name>GetWorkspaceSize calls it after the common\n"
+        " * prologue (libsrc/ops/gen/<family>.c). */\n"
         "#ifndef PYACLNN_OPS_GEN_ALL_OPS_H\n#define PYACLNN_OPS_GEN_ALL_OPS_H\n" +
-        "".join(f'#include "aclnnop/{h}"\n' for h in sorted({op.header for op in ops})) + "#endif\n")
+        "".join(f'#include "aclnnop/{h}"\n' for h in sorted({op.header for op in ops})) + "\n" +
+        "".join(impl_decl(op) for op in ops if op.family != "elementwise") + "\n#endif\n")
     return files
 
 

@@ -148,3 +148,46 @@ SIZE_GETTER(aclGetFloatArraySize, aclFloatArray, ACL_KIND_FLOAT_ARRAY)
 SIZE_GETTER(aclGetBoolArraySize, aclBoolArray, ACL_KIND_BOOL_ARRAY)
 SIZE_GETTER(aclGetTensorListSize, aclTensorList, ACL_KIND_TENSOR_LIST)
 SIZE_GETTER(aclGetScalarListSize, aclScalarList, ACL_KIND_SCALAR_LIST)
+
+/* A tensor whose element count (of |dims|) does not fit in int64 exists only in a fuzzer: reported before any op
+ * forms products of its dims. */
+static int check_countable(const aclTensor *t, const char *name, uint64_t j, bool in_list) {
+    uint64_t n = 1;
+    for (uint64_t d = 0; d < t->ndim; d++) { /* a zero dim makes any count fine */
+        const uint64_t v = t->dims[d] < 0 ? 0 - (uint64_t)t->dims[d] : (uint64_t)t->dims[d];
+        if (v == 0) return 0;
+        if (__builtin_mul_overflow(n, v, &n) || n > (uint64_t)INT64_MAX) {
+            if (in_list)
+                return ACL_REPORT(ACLNN_ERR_PARAM_INVALID, "%s[%llu] has more elements than int64 can count", name,
+                                  (unsigned long long)j);
+            return ACL_REPORT(ACLNN_ERR_PARAM_INVALID, "%s has more elements than int64 can count", name);
+        }
+    }
+    return 0;
+}
+
+/* The generated prologue of every hand-written first phase (tools/gen_ops.py): each non-NULL object argument must
+ * be a live object of the kind its parameter declares (a tensor's element count countable in int64), and a list's
+ * non-NULL elements live tensors / scalars. NULL arguments are left to the op's own checks (their order is the
+ * op's). A destroyed, foreign or wrong-kind pointer is 161002 naming the argument, before anything reads through
+ * it. */
+int acl_check_live_objects(const void *const *objs, const unsigned char *kinds, const char *const *names, int n) {
+    for (int i = 0; i < n; i++) {
+        if (!objs[i]) continue;
+        acl_kind k = acl_reg_kind(objs[i]);
+        ACLNN_CHECK(k == (acl_kind)kinds[i], ACLNN_ERR_PARAM_INVALID, "%s is not a live %s (it is %s)", names[i],
+                    acl_kind_name((acl_kind)kinds[i]), acl_kind_name(k));
+        if (k == ACL_KIND_TENSOR) ACL_TRY(check_countable(objs[i], names[i], 0, false));
+        const aclTensorList *tl = k == ACL_KIND_TENSOR_LIST ? objs[i] : NULL;
+        const aclScalarList *sl = k == ACL_KIND_SCALAR_LIST ? objs[i] : NULL;
+        const uint64_t len = tl ? tl->size : sl ? sl->size : 0;
+        const acl_kind ek = tl ? ACL_KIND_TENSOR : ACL_KIND_SCALAR;
+        for (uint64_t j = 0; j < len; j++) {
+            const void *e = tl ? (const void *)tl->v[j] : (const void *)sl->v[j];
+            ACLNN_CHECK(!e || acl_reg_kind(e) == ek, ACLNN_ERR_PARAM_INVALID, "%s[%llu] is not a live %s", names[i],
+                        (unsigned long long)j, acl_kind_name(ek));
+            if (e && tl) ACL_TRY(check_countable(e, names[i], j, true));
+        }
+    }
+    return 0;
+}

@@ -52,6 +52,9 @@ int acl_check_tensor(const aclTensor *t, const char *name);
 /* NULL -> 161001; not a live aclIntArray -> 161002 */
 int acl_check_int_array(const aclIntArray *a, const char *name);
 int acl_check_bool_array(const aclBoolArray *a, const char *name);
+/* objs[i] (when not NULL) must be a live object of kind kinds[i] (acl_kind), a list's non-NULL elements live too;
+ * else 161002 naming names[i]. The generated prologue of every hand-written first phase. */
+int acl_check_live_objects(const void *const *objs, const unsigned char *kinds, const char *const *names, int n);
 /* dtype membership -> 161002 */
 int acl_check_dtype_in(const aclTensor *t, const aclDataType *list, int n, const char *name);
 int acl_check_same_dtype(const aclTensor *a, const char *an, const aclTensor *b, const char *bn);

@@ -1,7 +1,7 @@
 /* aclnnAvgPool2d: 2-D average pooling, PyTorch avg_pool2d semantics (SPEC section 5.4). */
 #include <stdlib.h>
 
-#include "aclnnop/aclnn_avgpool2d.h"
+#include "ops/gen/all_ops.h"
 #include "kernels/avg_pool2d.h"
 #include "ops/ops.h"
 
@@ -124,12 +124,11 @@ static aclnnStatus run(aclOpExecutor *ex, void *ws, uint64_t ws_size) {
     return ACLNN_SUCCESS;
 }
 
-aclnnStatus aclnnAvgPool2dGetWorkspaceSize(const aclTensor *self, const aclIntArray *kernelSize,
-                                           const aclIntArray *strides, const aclIntArray *paddings, const bool ceilMode,
-                                           const bool countIncludePad, const int64_t divisorOverride,
-                                           const int8_t cubeMathType, aclTensor *out, uint64_t *workspaceSize,
-                                           aclOpExecutor **executor) {
-    acl_set_api("aclnnAvgPool2dGetWorkspaceSize");
+aclnnStatus opws_AvgPool2d(const aclTensor *self, const aclIntArray *kernelSize,
+                           const aclIntArray *strides, const aclIntArray *paddings, const bool ceilMode,
+                           const bool countIncludePad, const int64_t divisorOverride,
+                           const int8_t cubeMathType, aclTensor *out, uint64_t *workspaceSize,
+                           aclOpExecutor **executor) {
     ACL_TRY(check_params(self, kernelSize, strides, paddings, ceilMode, divisorOverride, cubeMathType, out,
                          workspaceSize, executor));
     /* early success (only N = 0 is possible), out untouched */

@@ -1,7 +1,7 @@
 /* aclnnAvgPool2dBackward: gradient of 2-D average pooling (SPEC section 5.1-5.3). */
 #include <stdlib.h>
 
-#include "aclnnop/aclnn_avgpool2d_backward.h"
+#include "ops/gen/all_ops.h"
 #include "kernels/avg_pool2d.h"
 #include "ops/ops.h"
 
@@ -98,13 +98,12 @@ static aclnnStatus run(aclOpExecutor *ex, void *ws, uint64_t ws_size) {
     return ACLNN_SUCCESS;
 }
 
-aclnnStatus aclnnAvgPool2dBackwardGetWorkspaceSize(const aclTensor *gradOutput, const aclTensor *self,
-                                                   const aclIntArray *kernelSize, const aclIntArray *stride,
-                                                   const aclIntArray *padding, bool ceilMode, bool countIncludePad,
-                                                   int64_t divisorOverride, int8_t cubeMathType,
-                                                   aclTensor *gradInput, uint64_t *workspaceSize,
-                                                   aclOpExecutor **executor) {
-    acl_set_api("aclnnAvgPool2dBackwardGetWorkspaceSize");
+aclnnStatus opws_AvgPool2dBackward(const aclTensor *gradOutput, const aclTensor *self,
+                                   const aclIntArray *kernelSize, const aclIntArray *stride,
+                                   const aclIntArray *padding, bool ceilMode, bool countIncludePad,
+                                   int64_t divisorOverride, int8_t cubeMathType,
+                                   aclTensor *gradInput, uint64_t *workspaceSize,
+                                   aclOpExecutor **executor) {
     ACL_TRY(check_params(gradOutput, self, kernelSize, stride, padding, cubeMathType, gradInput, workspaceSize,
                          executor));
     /* 8. early success, gradInput untouched */

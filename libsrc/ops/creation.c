@@ -87,21 +87,18 @@ static aclnnStatus arange_like(int op, const aclScalar *start, const aclScalar *
     return seq_publish(op, out, &p, ws, exo);
 }
 
-aclnnStatus aclnnArangeGetWorkspaceSize(const aclScalar *start, const aclScalar *end, const aclScalar *step,
-                                        aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
-    acl_set_api("aclnnArangeGetWorkspaceSize");
+aclnnStatus opws_Arange(const aclScalar *start, const aclScalar *end, const aclScalar *step,
+                        aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
     return arange_like(ACL_OP_Arange, start, end, step, out, false, workspaceSize, executor);
 }
 
-aclnnStatus aclnnRangeGetWorkspaceSize(const aclScalar *start, const aclScalar *end, const aclScalar *step,
-                                       aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
-    acl_set_api("aclnnRangeGetWorkspaceSize");
+aclnnStatus opws_Range(const aclScalar *start, const aclScalar *end, const aclScalar *step,
+                       aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
     return arange_like(ACL_OP_Range, start, end, step, out, true, workspaceSize, executor);
 }
 
-aclnnStatus aclnnLinspaceGetWorkspaceSize(const aclScalar *start, const aclScalar *end, int64_t steps, aclTensor *out,
-                                          uint64_t *workspaceSize, aclOpExecutor **executor) {
-    acl_set_api("aclnnLinspaceGetWorkspaceSize");
+aclnnStatus opws_Linspace(const aclScalar *start, const aclScalar *end, int64_t steps, aclTensor *out,
+                          uint64_t *workspaceSize, aclOpExecutor **executor) {
     ACL_TRY(scalar_ok(start, "start"));
     ACL_TRY(scalar_ok(end, "end"));
     ACL_TRY(acl_check_tensor(out, "out"));
@@ -127,9 +124,8 @@ static aclnnStatus eye_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     return ACLNN_SUCCESS;
 }
 
-aclnnStatus aclnnEyeGetWorkspaceSize(int64_t n, int64_t m, aclTensor *out, uint64_t *workspaceSize,
-                                     aclOpExecutor **executor) {
-    acl_set_api("aclnnEyeGetWorkspaceSize");
+aclnnStatus opws_Eye(int64_t n, int64_t m, aclTensor *out, uint64_t *workspaceSize,
+                     aclOpExecutor **executor) {
     ACL_TRY(acl_check_tensor(out, "out"));
     ACLNN_CHECK(workspaceSize != NULL && executor != NULL, ACLNN_ERR_PARAM_NULLPTR,
                 "workspaceSize and executor must not be NULL.");
@@ -203,30 +199,28 @@ static aclnnStatus tri(int op, const aclTensor *self, int64_t diagonal, const ac
     if (acl_tensor_empty(self)) return acl_exec_noop(op, ws, exo);
     aclOpExecutor *ex = acl_exec_create(op, tri_run, sizeof(tri_params));
     if (!ex) return ACLNN_ERR_INNER_CREATE_EXECUTOR;
-    *(tri_params *)ex->params = (tri_params){diagonal, upper};
+    /* a diagonal beyond the matrix keeps everything or nothing: clamp it so row + diagonal cannot overflow */
+    const int64_t R = self->dims[self->ndim - 2], C = self->dims[self->ndim - 1];
+    *(tri_params *)ex->params = (tri_params){diagonal < -R - 1 ? -R - 1 : diagonal > C + 1 ? C + 1 : diagonal, upper};
     aclnnStatus rc = acl_exec_add_input(ex, self, sname, true);
     if (!rc) rc = acl_exec_add_output(ex, out, out == self ? sname : "out");
     if (rc) return acl_exec_discard(ex, rc);
     return acl_exec_publish(ex, ws, exo);
 }
 
-aclnnStatus aclnnTrilGetWorkspaceSize(const aclTensor *self, int64_t diagonal, aclTensor *out, uint64_t *workspaceSize,
-                                      aclOpExecutor **executor) {
-    acl_set_api("aclnnTrilGetWorkspaceSize");
+aclnnStatus opws_Tril(const aclTensor *self, int64_t diagonal, aclTensor *out, uint64_t *workspaceSize,
+                      aclOpExecutor **executor) {
     return tri(ACL_OP_Tril, self, diagonal, out, false, "self", workspaceSize, executor);
 }
-aclnnStatus aclnnTriuGetWorkspaceSize(const aclTensor *self, int64_t diagonal, aclTensor *out, uint64_t *workspaceSize,
-                                      aclOpExecutor **executor) {
-    acl_set_api("aclnnTriuGetWorkspaceSize");
+aclnnStatus opws_Triu(const aclTensor *self, int64_t diagonal, aclTensor *out, uint64_t *workspaceSize,
+                      aclOpExecutor **executor) {
     return tri(ACL_OP_Triu, self, diagonal, out, true, "self", workspaceSize, executor);
 }
-aclnnStatus aclnnInplaceTrilGetWorkspaceSize(const aclTensor *selfRef, int64_t diagonal, uint64_t *workspaceSize,
-                                             aclOpExecutor **executor) {
-    acl_set_api("aclnnInplaceTrilGetWorkspaceSize");
+aclnnStatus opws_InplaceTril(const aclTensor *selfRef, int64_t diagonal, uint64_t *workspaceSize,
+                             aclOpExecutor **executor) {
     return tri(ACL_OP_InplaceTril, selfRef, diagonal, selfRef, false, "selfRef", workspaceSize, executor);
 }
-aclnnStatus aclnnInplaceTriuGetWorkspaceSize(aclTensor *selfRef, int64_t diagonal, uint64_t *workspaceSize,
-                                             aclOpExecutor **executor) {
-    acl_set_api("aclnnInplaceTriuGetWorkspaceSize");
+aclnnStatus opws_InplaceTriu(aclTensor *selfRef, int64_t diagonal, uint64_t *workspaceSize,
+                             aclOpExecutor **executor) {
     return tri(ACL_OP_InplaceTriu, selfRef, diagonal, selfRef, true, "selfRef", workspaceSize, executor);
 }

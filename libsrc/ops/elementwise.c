@@ -137,6 +137,9 @@ static aclnnStatus check_shapes(const ew_desc *d, const void *const *args, int64
 aclnnStatus ew_get_workspace(const ew_desc *d, const void *const *args, const double *attr_f, const int64_t *attr_i,
                              uint64_t *workspaceSize, aclOpExecutor **executor) {
     acl_set_api(acl_op_ws_name(d->op));
+    /* 0. as opbase's L2_DFX_PHASE_1, before the op's own checks */
+    ACLNN_CHECK(workspaceSize != NULL, ACLNN_ERR_PARAM_NULLPTR, "workspaceSize must not be NULL.");
+    ACLNN_CHECK(executor != NULL, ACLNN_ERR_PARAM_NULLPTR, "executor must not be NULL.");
     int iout = -1;
     /* 1. null pointers, API order */
     for (int i = 0; i < d->nargs; i++) {
@@ -151,8 +154,6 @@ aclnnStatus ew_get_workspace(const ew_desc *d, const void *const *args, const do
         }
         if (d->kind[i] == EW_ARG_OUT || d->kind[i] == EW_ARG_INOUT) iout = i;
     }
-    ACLNN_CHECK(workspaceSize != NULL, ACLNN_ERR_PARAM_NULLPTR, "workspaceSize must not be NULL.");
-    ACLNN_CHECK(executor != NULL, ACLNN_ERR_PARAM_NULLPTR, "executor must not be NULL.");
     const aclTensor *out = args[iout];
     /* 2. dtype support of the tensor inputs, API order */
     for (int i = 0; i < d->nargs; i++) {

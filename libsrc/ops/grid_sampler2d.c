@@ -1,5 +1,5 @@
 /* aclnnGridSampler2D (SPEC section 2.4). */
-#include "aclnnop/aclnn_grid_sampler2d.h"
+#include "ops/gen/all_ops.h"
 #include "common/dtype.h"
 #include "kernels/grid_sampler.h"
 #include "ops/ops.h"
@@ -55,10 +55,9 @@ static aclnnStatus run(aclOpExecutor *ex, void *ws, uint64_t ws_size) {
     return ACLNN_SUCCESS;
 }
 
-aclnnStatus aclnnGridSampler2DGetWorkspaceSize(const aclTensor *input, const aclTensor *grid,
-                                               int64_t interpolationMode, int64_t paddingMode, bool alignCorners,
-                                               aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
-    acl_set_api("aclnnGridSampler2DGetWorkspaceSize");
+aclnnStatus opws_GridSampler2D(const aclTensor *input, const aclTensor *grid,
+                               int64_t interpolationMode, int64_t paddingMode, bool alignCorners,
+                               aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
     ACLNN_CHECK(workspaceSize != NULL, ACLNN_ERR_PARAM_NULLPTR, "workspaceSize must not be NULL.");
     ACLNN_CHECK(executor != NULL, ACLNN_ERR_PARAM_NULLPTR, "executor must not be NULL.");
     ACL_TRY(check_params(input, grid, interpolationMode, paddingMode, out));

@@ -1,5 +1,5 @@
 /* aclnnGridSampler2DBackward (SPEC section 2.2/2.3). */
-#include "aclnnop/aclnn_grid_sampler2d_backward.h"
+#include "ops/gen/all_ops.h"
 #include "common/dtype.h"
 #include "kernels/grid_sampler.h"
 #include "ops/ops.h"
@@ -67,13 +67,12 @@ static aclnnStatus run(aclOpExecutor *ex, void *ws, uint64_t ws_size) {
     return ACLNN_SUCCESS;
 }
 
-aclnnStatus aclnnGridSampler2DBackwardGetWorkspaceSize(const aclTensor *gradOutput, const aclTensor *input,
-                                                       const aclTensor *grid, int64_t interpolationMode,
-                                                       int64_t paddingMode, bool alignCorners,
-                                                       const aclBoolArray *outputMask, aclTensor *inputGrad,
-                                                       aclTensor *gridGrad, uint64_t *workspaceSize,
-                                                       aclOpExecutor **executor) {
-    acl_set_api("aclnnGridSampler2DBackwardGetWorkspaceSize");
+aclnnStatus opws_GridSampler2DBackward(const aclTensor *gradOutput, const aclTensor *input,
+                                       const aclTensor *grid, int64_t interpolationMode,
+                                       int64_t paddingMode, bool alignCorners,
+                                       const aclBoolArray *outputMask, aclTensor *inputGrad,
+                                       aclTensor *gridGrad, uint64_t *workspaceSize,
+                                       aclOpExecutor **executor) {
     ACLNN_CHECK(workspaceSize != NULL, ACLNN_ERR_PARAM_NULLPTR, "workspaceSize must not be NULL.");
     ACLNN_CHECK(executor != NULL, ACLNN_ERR_PARAM_NULLPTR, "executor must not be NULL.");
     if (outputMask == NULL) return acl_exec_noop(ACL_OP_GridSampler2DBackward, workspaceSize, executor);

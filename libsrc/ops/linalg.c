@@ -11,10 +11,6 @@
 #include "ops/dense.h"
 #include "ops/gen/all_ops.h"
 
-#define NN(t, n) ACL_TRY(acl_check_tensor((t), (n)))
-#define WS_EX(ws, ex)                                                                                           \
-    ACLNN_CHECK((ws) != NULL && (ex) != NULL, ACLNN_ERR_PARAM_NULLPTR, "workspaceSize and executor must not be NULL.")
-#define OOM ACL_REPORT(ACLNN_ERR_INNER, "out of memory")
 
 static const aclDataType k_la[] = {ACL_FLOAT, ACL_DOUBLE};
 
@@ -346,9 +342,8 @@ static aclnnStatus la_exec(int op, la_params pp, const aclTensor *const *ins, co
     return ACLNN_SUCCESS;
 }
 
-aclnnStatus aclnnLinalgCholeskyGetWorkspaceSize(const aclTensor *self, bool upper, aclTensor *out,
-                                                uint64_t *workspaceSize, aclOpExecutor **executor) {
-    acl_set_api("aclnnLinalgCholeskyGetWorkspaceSize");
+aclnnStatus opws_LinalgCholesky(const aclTensor *self, bool upper, aclTensor *out,
+                                uint64_t *workspaceSize, aclOpExecutor **executor) {
     NN(self, "self");
     NN(out, "out");
     WS_EX(workspaceSize, executor);
@@ -377,24 +372,21 @@ static aclnnStatus qr_common(int op, const aclTensor *self, bool complete, bool 
     return la_exec(op, (la_params){LA_QR, 0, complete, r_only, 0, 0, 0, 0}, ins, inn, 1, outs, outn, 2, ws, exo);
 }
 
-aclnnStatus aclnnQrGetWorkspaceSize(const aclTensor *self, bool some, aclTensor *Q, aclTensor *R,
-                                    uint64_t *workspaceSize, aclOpExecutor **executor) {
-    acl_set_api("aclnnQrGetWorkspaceSize");
+aclnnStatus opws_Qr(const aclTensor *self, bool some, aclTensor *Q, aclTensor *R,
+                    uint64_t *workspaceSize, aclOpExecutor **executor) {
     return qr_common(ACL_OP_Qr, self, !some, false, Q, R, workspaceSize, executor);
 }
 
-aclnnStatus aclnnLinalgQrGetWorkspaceSize(const aclTensor *self, int64_t mode, aclTensor *Q, aclTensor *R,
-                                          uint64_t *workspaceSize, aclOpExecutor **executor) {
-    acl_set_api("aclnnLinalgQrGetWorkspaceSize");
+aclnnStatus opws_LinalgQr(const aclTensor *self, int64_t mode, aclTensor *Q, aclTensor *R,
+                          uint64_t *workspaceSize, aclOpExecutor **executor) {
     ACLNN_CHECK(mode >= 0 && mode <= 2, ACLNN_ERR_PARAM_INVALID, "mode %lld must be 0 (reduced), 1 (complete) or 2 (r).",
                 (long long)mode);
     return qr_common(ACL_OP_LinalgQr, self, mode == 1, false, Q, R, workspaceSize, executor);
 }
 
-aclnnStatus aclnnSvdGetWorkspaceSize(const aclTensor *input, const bool fullMatrices, const bool computeUV,
-                                     aclTensor *sigma, aclTensor *u, aclTensor *v, uint64_t *workspaceSize,
-                                     aclOpExecutor **executor) {
-    acl_set_api("aclnnSvdGetWorkspaceSize");
+aclnnStatus opws_Svd(const aclTensor *input, const bool fullMatrices, const bool computeUV,
+                     aclTensor *sigma, aclTensor *u, aclTensor *v, uint64_t *workspaceSize,
+                     aclOpExecutor **executor) {
     NN(input, "input");
     NN(sigma, "sigma");
     if (computeUV) {
@@ -415,9 +407,8 @@ aclnnStatus aclnnSvdGetWorkspaceSize(const aclTensor *input, const bool fullMatr
                    computeUV ? 3 : 1, workspaceSize, executor);
 }
 
-aclnnStatus aclnnSlogdetGetWorkspaceSize(const aclTensor *self, aclTensor *signOut, aclTensor *logOut,
-                                         uint64_t *workspaceSize, aclOpExecutor **executor) {
-    acl_set_api("aclnnSlogdetGetWorkspaceSize");
+aclnnStatus opws_Slogdet(const aclTensor *self, aclTensor *signOut, aclTensor *logOut,
+                         uint64_t *workspaceSize, aclOpExecutor **executor) {
     NN(self, "self");
     NN(signOut, "signOut");
     NN(logOut, "logOut");
@@ -431,9 +422,8 @@ aclnnStatus aclnnSlogdetGetWorkspaceSize(const aclTensor *self, aclTensor *signO
                    workspaceSize, executor);
 }
 
-aclnnStatus aclnnLogdetGetWorkspaceSize(const aclTensor *self, aclTensor *out, uint64_t *workspaceSize,
-                                        aclOpExecutor **executor) {
-    acl_set_api("aclnnLogdetGetWorkspaceSize");
+aclnnStatus opws_Logdet(const aclTensor *self, aclTensor *out, uint64_t *workspaceSize,
+                        aclOpExecutor **executor) {
     NN(self, "self");
     NN(out, "out");
     WS_EX(workspaceSize, executor);
@@ -445,10 +435,9 @@ aclnnStatus aclnnLogdetGetWorkspaceSize(const aclTensor *self, aclTensor *out, u
                    workspaceSize, executor);
 }
 
-aclnnStatus aclnnTriangularSolveGetWorkspaceSize(const aclTensor *self, const aclTensor *A, bool upper, bool transpose,
-                                                 bool unitriangular, aclTensor *xOut, aclTensor *mOut,
-                                                 uint64_t *workspaceSize, aclOpExecutor **executor) {
-    acl_set_api("aclnnTriangularSolveGetWorkspaceSize");
+aclnnStatus opws_TriangularSolve(const aclTensor *self, const aclTensor *A, bool upper, bool transpose,
+                                 bool unitriangular, aclTensor *xOut, aclTensor *mOut,
+                                 uint64_t *workspaceSize, aclOpExecutor **executor) {
     NN(self, "self");
     NN(A, "A");
     NN(xOut, "xOut");

@@ -6,15 +6,12 @@
 
 #include "common/dtype.h"
 #include "common/dtype_rules.h"
+#include "common/shape.h"
 #include "common/status.h"
 #include "ops/copy_plan.h"
 #include "ops/dense.h"
 #include "ops/gen/all_ops.h"
 
-#define NN(t, n) ACL_TRY(acl_check_tensor((t), (n)))
-#define WS_EX(ws, ex)                                                                                           \
-    ACLNN_CHECK((ws) != NULL && (ex) != NULL, ACLNN_ERR_PARAM_NULLPTR, "workspaceSize and executor must not be NULL.")
-#define OOM ACL_REPORT(ACLNN_ERR_INNER, "out of memory")
 
 static const aclDataType k_float[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE};
 #define NFLOAT ACL_COUNT_OF(k_float)
@@ -205,9 +202,8 @@ static aclnnStatus mo_exec(int op, mo_params pp, const aclTensor *const *ins, co
     return ACLNN_SUCCESS;
 }
 
-aclnnStatus aclnnCdistGetWorkspaceSize(const aclTensor *x1, const aclTensor *x2, float p, int64_t compute_mode,
-                                       aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
-    acl_set_api("aclnnCdistGetWorkspaceSize");
+aclnnStatus opws_Cdist(const aclTensor *x1, const aclTensor *x2, float p, int64_t compute_mode,
+                       aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
     (void)compute_mode;
     NN(x1, "x1");
     NN(x2, "x2");
@@ -232,10 +228,9 @@ aclnnStatus aclnnCdistGetWorkspaceSize(const aclTensor *x1, const aclTensor *x2,
     return mo_exec(ACL_OP_Cdist, pp, ins, inn, 2, outs, outn, 1, workspaceSize, executor);
 }
 
-aclnnStatus aclnnKlDivGetWorkspaceSize(const aclTensor *self, const aclTensor *target, int64_t reduction,
-                                       bool logTarget, aclTensor *out, uint64_t *workspaceSize,
-                                       aclOpExecutor **executor) {
-    acl_set_api("aclnnKlDivGetWorkspaceSize");
+aclnnStatus opws_KlDiv(const aclTensor *self, const aclTensor *target, int64_t reduction,
+                       bool logTarget, aclTensor *out, uint64_t *workspaceSize,
+                       aclOpExecutor **executor) {
     NN(self, "self");
     NN(target, "target");
     NN(out, "out");
@@ -257,9 +252,8 @@ aclnnStatus aclnnKlDivGetWorkspaceSize(const aclTensor *self, const aclTensor *t
     return mo_exec(ACL_OP_KlDiv, pp, ins, inn, 2, outs, outn, 1, workspaceSize, executor);
 }
 
-aclnnStatus aclnnBatchNormStatsGetWorkspaceSize(const aclTensor *input, double eps, aclTensor *mean, aclTensor *invstd,
-                                                uint64_t *workspaceSize, aclOpExecutor **executor) {
-    acl_set_api("aclnnBatchNormStatsGetWorkspaceSize");
+aclnnStatus opws_BatchNormStats(const aclTensor *input, double eps, aclTensor *mean, aclTensor *invstd,
+                                uint64_t *workspaceSize, aclOpExecutor **executor) {
     NN(input, "input");
     NN(mean, "mean");
     NN(invstd, "invstd");
@@ -278,9 +272,8 @@ aclnnStatus aclnnBatchNormStatsGetWorkspaceSize(const aclTensor *input, double e
     return mo_exec(ACL_OP_BatchNormStats, pp, ins, inn, 1, outs, outn, 2, workspaceSize, executor);
 }
 
-aclnnStatus aclnnAffineGridGetWorkspaceSize(const aclTensor *theta, const aclIntArray *size, bool alignCorners,
-                                            aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
-    acl_set_api("aclnnAffineGridGetWorkspaceSize");
+aclnnStatus opws_AffineGrid(const aclTensor *theta, const aclIntArray *size, bool alignCorners,
+                            aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
     NN(theta, "theta");
     ACL_TRY(acl_check_int_array(size, "size"));
     NN(out, "out");
@@ -304,9 +297,8 @@ aclnnStatus aclnnAffineGridGetWorkspaceSize(const aclTensor *theta, const aclInt
     return mo_exec(ACL_OP_AffineGrid, pp, ins, inn, 1, outs, outn, 1, workspaceSize, executor);
 }
 
-aclnnStatus aclnnSignBitsPackGetWorkspaceSize(const aclTensor *self, int64_t size, aclTensor *out,
-                                              uint64_t *workspaceSize, aclOpExecutor **executor) {
-    acl_set_api("aclnnSignBitsPackGetWorkspaceSize");
+aclnnStatus opws_SignBitsPack(const aclTensor *self, int64_t size, aclTensor *out,
+                              uint64_t *workspaceSize, aclOpExecutor **executor) {
     NN(self, "self");
     NN(out, "out");
     WS_EX(workspaceSize, executor);
@@ -326,9 +318,8 @@ aclnnStatus aclnnSignBitsPackGetWorkspaceSize(const aclTensor *self, int64_t siz
     return mo_exec(ACL_OP_SignBitsPack, pp, ins, inn, 1, outs, outn, 1, workspaceSize, executor);
 }
 
-aclnnStatus aclnnSignBitsUnpackGetWorkspaceSize(const aclTensor *self, int64_t size, aclDataType dtype, aclTensor *out,
-                                                uint64_t *workspaceSize, aclOpExecutor **executor) {
-    acl_set_api("aclnnSignBitsUnpackGetWorkspaceSize");
+aclnnStatus opws_SignBitsUnpack(const aclTensor *self, int64_t size, aclDataType dtype, aclTensor *out,
+                                uint64_t *workspaceSize, aclOpExecutor **executor) {
     NN(self, "self");
     NN(out, "out");
     WS_EX(workspaceSize, executor);
@@ -348,12 +339,11 @@ aclnnStatus aclnnSignBitsUnpackGetWorkspaceSize(const aclTensor *self, int64_t s
     return mo_exec(ACL_OP_SignBitsUnpack, pp, ins, inn, 1, outs, outn, 1, workspaceSize, executor);
 }
 
-aclnnStatus aclnnAmpUpdateScaleGetWorkspaceSize(const aclTensor *currentScale, const aclTensor *growthTracker,
-                                                const aclTensor *foundInf, double growthFactor, double backoffFactor,
-                                                int64_t growthInterval, const aclTensor *updatedScale,
-                                                const aclTensor *updatedGrowthTracker, uint64_t *workspaceSize,
-                                                aclOpExecutor **executor) {
-    acl_set_api("aclnnAmpUpdateScaleGetWorkspaceSize");
+aclnnStatus opws_AmpUpdateScale(const aclTensor *currentScale, const aclTensor *growthTracker,
+                                const aclTensor *foundInf, double growthFactor, double backoffFactor,
+                                int64_t growthInterval, const aclTensor *updatedScale,
+                                const aclTensor *updatedGrowthTracker, uint64_t *workspaceSize,
+                                aclOpExecutor **executor) {
     NN(currentScale, "currentScale");
     NN(growthTracker, "growthTracker");
     NN(foundInf, "foundInf");
@@ -375,10 +365,9 @@ aclnnStatus aclnnAmpUpdateScaleGetWorkspaceSize(const aclTensor *currentScale, c
     return mo_exec(ACL_OP_AmpUpdateScale, pp, all, names, 3, all + 3, names + 3, 2, workspaceSize, executor);
 }
 
-aclnnStatus aclnnConfusionTransposeGetWorkspaceSize(const aclTensor *x, const aclIntArray *perm,
-                                                    const aclIntArray *shape, bool transpose_first, aclTensor *out,
-                                                    uint64_t *workspaceSize, aclOpExecutor **executor) {
-    acl_set_api("aclnnConfusionTransposeGetWorkspaceSize");
+aclnnStatus opws_ConfusionTranspose(const aclTensor *x, const aclIntArray *perm,
+                                    const aclIntArray *shape, bool transpose_first, aclTensor *out,
+                                    uint64_t *workspaceSize, aclOpExecutor **executor) {
     NN(x, "x");
     ACL_TRY(acl_check_int_array(perm, "perm"));
     ACL_TRY(acl_check_int_array(shape, "shape"));
@@ -387,10 +376,9 @@ aclnnStatus aclnnConfusionTransposeGetWorkspaceSize(const aclTensor *x, const ac
     ACL_TRY(acl_check_same_dtype(x, "x", out, "out"));
     ACLNN_CHECK(x->ndim <= ACL_MAX_VIEW_RANK && shape->size <= ACL_MAX_VIEW_RANK && perm->size <= ACL_MAX_VIEW_RANK,
                 ACLNN_ERR_PARAM_INVALID, "too many dims.");
-    int64_t n = 1, m = 1;
-    for (uint64_t k = 0; k < shape->size; k++) m *= shape->v[k];
-    n = acl_tensor_numel(x);
-    ACLNN_CHECK(n == m, ACLNN_ERR_PARAM_INVALID, "shape does not hold x's %lld elements.", (long long)n);
+    int64_t m = 1, n = acl_tensor_numel(x);
+    ACLNN_CHECK(acl_numel(shape->v, (int64_t)shape->size, &m) && n == m, ACLNN_ERR_PARAM_INVALID,
+                "shape does not hold x's %lld elements.", (long long)n);
     /* the permuted tensor's dims: x's (transpose first) or shape's */
     const int64_t *pd = transpose_first ? x->dims : shape->v;
     const uint64_t pr = transpose_first ? x->ndim : shape->size;
@@ -450,11 +438,10 @@ aclnnStatus aclnnConfusionTransposeGetWorkspaceSize(const aclTensor *x, const ac
     return acl_exec_publish(ex, workspaceSize, executor);
 }
 
-aclnnStatus aclnnIm2colGetWorkspaceSize(const aclTensor *self, const aclIntArray *kernelSize,
-                                        const aclIntArray *dilation, const aclIntArray *padding,
-                                        const aclIntArray *stride, const aclTensor *out, uint64_t *workspaceSize,
-                                        aclOpExecutor **executor) {
-    acl_set_api("aclnnIm2colGetWorkspaceSize");
+aclnnStatus opws_Im2col(const aclTensor *self, const aclIntArray *kernelSize,
+                        const aclIntArray *dilation, const aclIntArray *padding,
+                        const aclIntArray *stride, const aclTensor *out, uint64_t *workspaceSize,
+                        aclOpExecutor **executor) {
     NN(self, "self");
     ACL_TRY(acl_check_int_array(kernelSize, "kernelSize"));
     ACL_TRY(acl_check_int_array(dilation, "dilation"));
@@ -492,10 +479,9 @@ aclnnStatus aclnnIm2colGetWorkspaceSize(const aclTensor *self, const aclIntArray
     return mo_exec(ACL_OP_Im2col, pp, ins, inn, 1, outs, outn, 1, workspaceSize, executor);
 }
 
-aclnnStatus aclnnScaleGetWorkspaceSize(const aclTensor *x, const aclTensor *scale, const aclTensor *bias, int64_t axis,
-                                       int64_t numAxes, bool scaleFromBlob, aclTensor *y, uint64_t *workspaceSize,
-                                       aclOpExecutor **executor) {
-    acl_set_api("aclnnScaleGetWorkspaceSize");
+aclnnStatus opws_Scale(const aclTensor *x, const aclTensor *scale, const aclTensor *bias, int64_t axis,
+                       int64_t numAxes, bool scaleFromBlob, aclTensor *y, uint64_t *workspaceSize,
+                       aclOpExecutor **executor) {
     NN(x, "x");
     NN(scale, "scale");
     NN(y, "y");

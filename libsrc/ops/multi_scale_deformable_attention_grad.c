@@ -3,7 +3,7 @@
 #include "common/shape.h"
 #include "ops/msda_plan.h"
 
-#include "aclnnop/aclnn_multi_scale_deformable_attention_grad.h"
+#include "ops/gen/all_ops.h"
 
 static const aclDataType k_float_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
 static const aclDataType k_index_dtypes[] = {ACL_INT32, ACL_INT64};
@@ -104,11 +104,10 @@ static aclnnStatus check_params(const aclTensor *value, const aclTensor *spatial
     return ACLNN_SUCCESS;
 }
 
-aclnnStatus aclnnMultiScaleDeformableAttentionGradGetWorkspaceSize(
+aclnnStatus opws_MultiScaleDeformableAttentionGrad(
     const aclTensor *value, const aclTensor *spatialShape, const aclTensor *levelStartIndex, const aclTensor *location,
     const aclTensor *attnWeight, const aclTensor *gradOutput, aclTensor *gradValue, aclTensor *gradLocation,
     aclTensor *gradAttnWeight, uint64_t *workspaceSize, aclOpExecutor **executor) {
-    acl_set_api("aclnnMultiScaleDeformableAttentionGradGetWorkspaceSize");
     ACL_TRY(check_params(value, spatialShape, levelStartIndex, location, attnWeight, gradOutput, gradValue,
                          gradLocation, gradAttnWeight, workspaceSize, executor));
     /* 7. early success, outputs untouched */

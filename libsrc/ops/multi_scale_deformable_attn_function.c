@@ -1,7 +1,7 @@
 /* aclnnMultiScaleDeformableAttnFunction: multi-scale deformable attention forward (SPEC section 3.4). */
 #include "ops/msda_plan.h"
 
-#include "aclnnop/aclnn_multi_scale_deformable_attn_function.h"
+#include "ops/gen/all_ops.h"
 
 static const aclDataType k_float_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
 static const aclDataType k_index_dtypes[] = {ACL_INT32, ACL_INT64};
@@ -80,12 +80,11 @@ static aclnnStatus check_consistency(const aclTensor *value, const aclTensor *le
     return ACLNN_SUCCESS;
 }
 
-aclnnStatus aclnnMultiScaleDeformableAttnFunctionGetWorkspaceSize(const aclTensor *value, const aclTensor *spatialShape,
-                                                                  const aclTensor *levelStartIndex,
-                                                                  const aclTensor *location,
-                                                                  const aclTensor *attnWeight, aclTensor *output,
-                                                                  uint64_t *workspaceSize, aclOpExecutor **executor) {
-    acl_set_api("aclnnMultiScaleDeformableAttnFunctionGetWorkspaceSize");
+aclnnStatus opws_MultiScaleDeformableAttnFunction(const aclTensor *value, const aclTensor *spatialShape,
+                                                  const aclTensor *levelStartIndex,
+                                                  const aclTensor *location,
+                                                  const aclTensor *attnWeight, aclTensor *output,
+                                                  uint64_t *workspaceSize, aclOpExecutor **executor) {
     ACL_TRY(check_params(value, spatialShape, levelStartIndex, location, attnWeight, output, workspaceSize, executor));
     if (acl_tensor_empty(value) || acl_tensor_empty(spatialShape) || acl_tensor_empty(levelStartIndex) ||
         acl_tensor_empty(location) || acl_tensor_empty(attnWeight))

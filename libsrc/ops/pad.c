@@ -211,16 +211,13 @@ static aclnnStatus pad_common(int op, int mode, int k, bool backward, const aclT
 }
 
 #define PAD_FWD(NAME, MODE, K)                                                                                     \
-    aclnnStatus aclnn##NAME##GetWorkspaceSize(const aclTensor *self, const aclIntArray *padding, aclTensor *out,   \
-                                              uint64_t *workspaceSize, aclOpExecutor **executor) {                 \
-        acl_set_api("aclnn" #NAME "GetWorkspaceSize");                                                             \
+    aclnnStatus opws_##NAME(const aclTensor *self, const aclIntArray *padding, aclTensor *out,                     \
+                            uint64_t *workspaceSize, aclOpExecutor **executor) {                                   \
         return pad_common(ACL_OP_##NAME, MODE, K, false, NULL, self, padding, out, workspaceSize, executor);       \
     }
 #define PAD_BWD(NAME, MODE, K)                                                                                     \
-    aclnnStatus aclnn##NAME##GetWorkspaceSize(const aclTensor *gradOutput, const aclTensor *self,                 \
-                                              const aclIntArray *padding, aclTensor *gradInput,                    \
-                                              uint64_t *workspaceSize, aclOpExecutor **executor) {                 \
-        acl_set_api("aclnn" #NAME "GetWorkspaceSize");                                                             \
+    aclnnStatus opws_##NAME(const aclTensor *gradOutput, const aclTensor *self, const aclIntArray *padding,        \
+                            aclTensor *gradInput, uint64_t *workspaceSize, aclOpExecutor **executor) {             \
         return pad_common(ACL_OP_##NAME, MODE, K, true, gradOutput, self, padding, gradInput, workspaceSize,       \
                           executor);                                                                               \
     }

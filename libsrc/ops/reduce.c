@@ -396,9 +396,6 @@ static aclnnStatus rd_plan_publish(const rd_req *q, uint64_t *ws, aclOpExecutor 
     return acl_exec_publish(ex, ws, exo);
 }
 
-#define NN(t, n) ACL_TRY(acl_check_tensor((t), (n)))
-#define WS_EX(ws, ex)                                                                                           \
-    ACLNN_CHECK((ws) != NULL && (ex) != NULL, ACLNN_ERR_PARAM_NULLPTR, "workspaceSize and executor must not be NULL.")
 
 static aclnnStatus reduce_dims_op(int op, int kind, const aclTensor *self, const aclIntArray *dims, bool keep,
                                   aclTensor *out, const aclDataType *list, int nlist, bool empty_all,
@@ -410,10 +407,9 @@ static aclnnStatus reduce_dims_op(int op, int kind, const aclTensor *self, const
     return rd_plan_publish(&q, ws, exo);
 }
 
-aclnnStatus aclnnReduceSumGetWorkspaceSize(const aclTensor *self, const aclIntArray *dims, bool keepDims,
-                                           aclDataType dtype, aclTensor *out, uint64_t *workspaceSize,
-                                           aclOpExecutor **executor) {
-    acl_set_api("aclnnReduceSumGetWorkspaceSize");
+aclnnStatus opws_ReduceSum(const aclTensor *self, const aclIntArray *dims, bool keepDims,
+                           aclDataType dtype, aclTensor *out, uint64_t *workspaceSize,
+                           aclOpExecutor **executor) {
     NN(self, "self");
     ACL_TRY(acl_check_int_array(dims, "dims"));
     NN(out, "out");
@@ -423,10 +419,9 @@ aclnnStatus aclnnReduceSumGetWorkspaceSize(const aclTensor *self, const aclIntAr
                           workspaceSize, executor);
 }
 
-aclnnStatus aclnnReduceNansumGetWorkspaceSize(const aclTensor *self, const aclIntArray *dim, bool keepDim,
-                                              aclDataType dtype, aclTensor *out, uint64_t *workspaceSize,
-                                              aclOpExecutor **executor) {
-    acl_set_api("aclnnReduceNansumGetWorkspaceSize");
+aclnnStatus opws_ReduceNansum(const aclTensor *self, const aclIntArray *dim, bool keepDim,
+                              aclDataType dtype, aclTensor *out, uint64_t *workspaceSize,
+                              aclOpExecutor **executor) {
     NN(self, "self");
     ACL_TRY(acl_check_int_array(dim, "dim"));
     NN(out, "out");
@@ -436,9 +431,8 @@ aclnnStatus aclnnReduceNansumGetWorkspaceSize(const aclTensor *self, const aclIn
                           workspaceSize, executor);
 }
 
-aclnnStatus aclnnMeanGetWorkspaceSize(const aclTensor *self, const aclIntArray *dim, bool keepDim, aclDataType dtype,
-                                      aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
-    acl_set_api("aclnnMeanGetWorkspaceSize");
+aclnnStatus opws_Mean(const aclTensor *self, const aclIntArray *dim, bool keepDim, aclDataType dtype,
+                      aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
     NN(self, "self");
     ACL_TRY(acl_check_int_array(dim, "dim"));
     NN(out, "out");
@@ -448,10 +442,9 @@ aclnnStatus aclnnMeanGetWorkspaceSize(const aclTensor *self, const aclIntArray *
                           workspaceSize, executor);
 }
 
-aclnnStatus aclnnMeanV2GetWorkspaceSize(const aclTensor *self, const aclIntArray *dim, bool keepDim,
-                                        bool noopWithEmptyAxes, aclTensor *out, uint64_t *workspaceSize,
-                                        aclOpExecutor **executor) {
-    acl_set_api("aclnnMeanV2GetWorkspaceSize");
+aclnnStatus opws_MeanV2(const aclTensor *self, const aclIntArray *dim, bool keepDim,
+                        bool noopWithEmptyAxes, aclTensor *out, uint64_t *workspaceSize,
+                        aclOpExecutor **executor) {
     NN(self, "self");
     NN(out, "out");
     WS_EX(workspaceSize, executor);
@@ -459,9 +452,8 @@ aclnnStatus aclnnMeanV2GetWorkspaceSize(const aclTensor *self, const aclIntArray
                           !noopWithEmptyAxes, workspaceSize, executor);
 }
 
-aclnnStatus aclnnAmaxGetWorkspaceSize(const aclTensor *self, const aclIntArray *dim, bool keepDim, aclTensor *out,
-                                      uint64_t *workspaceSize, aclOpExecutor **executor) {
-    acl_set_api("aclnnAmaxGetWorkspaceSize");
+aclnnStatus opws_Amax(const aclTensor *self, const aclIntArray *dim, bool keepDim, aclTensor *out,
+                      uint64_t *workspaceSize, aclOpExecutor **executor) {
     NN(self, "self");
     ACL_TRY(acl_check_int_array(dim, "dim"));
     NN(out, "out");
@@ -470,9 +462,8 @@ aclnnStatus aclnnAmaxGetWorkspaceSize(const aclTensor *self, const aclIntArray *
                           workspaceSize, executor);
 }
 
-aclnnStatus aclnnAminGetWorkspaceSize(const aclTensor *self, const aclIntArray *dim, bool keepDim, aclTensor *out,
-                                      uint64_t *workspaceSize, aclOpExecutor **executor) {
-    acl_set_api("aclnnAminGetWorkspaceSize");
+aclnnStatus opws_Amin(const aclTensor *self, const aclIntArray *dim, bool keepDim, aclTensor *out,
+                      uint64_t *workspaceSize, aclOpExecutor **executor) {
     NN(self, "self");
     ACL_TRY(acl_check_int_array(dim, "dim"));
     NN(out, "out");
@@ -481,10 +472,9 @@ aclnnStatus aclnnAminGetWorkspaceSize(const aclTensor *self, const aclIntArray *
                           workspaceSize, executor);
 }
 
-aclnnStatus aclnnMaxV2GetWorkspaceSize(const aclTensor *self, const aclIntArray *dims, bool keepDims,
-                                       bool noopWithEmptyDims, aclTensor *out, uint64_t *workspaceSize,
-                                       aclOpExecutor **executor) {
-    acl_set_api("aclnnMaxV2GetWorkspaceSize");
+aclnnStatus opws_MaxV2(const aclTensor *self, const aclIntArray *dims, bool keepDims,
+                       bool noopWithEmptyDims, aclTensor *out, uint64_t *workspaceSize,
+                       aclOpExecutor **executor) {
     NN(self, "self");
     NN(out, "out");
     WS_EX(workspaceSize, executor);
@@ -492,9 +482,8 @@ aclnnStatus aclnnMaxV2GetWorkspaceSize(const aclTensor *self, const aclIntArray 
                           !noopWithEmptyDims, workspaceSize, executor);
 }
 
-aclnnStatus aclnnAllGetWorkspaceSize(const aclTensor *self, const aclIntArray *dim, bool keepdim, aclTensor *out,
-                                     uint64_t *workspaceSize, aclOpExecutor **executor) {
-    acl_set_api("aclnnAllGetWorkspaceSize");
+aclnnStatus opws_All(const aclTensor *self, const aclIntArray *dim, bool keepdim, aclTensor *out,
+                     uint64_t *workspaceSize, aclOpExecutor **executor) {
     NN(self, "self");
     ACL_TRY(acl_check_int_array(dim, "dim"));
     NN(out, "out");
@@ -503,9 +492,8 @@ aclnnStatus aclnnAllGetWorkspaceSize(const aclTensor *self, const aclIntArray *d
                           workspaceSize, executor);
 }
 
-aclnnStatus aclnnAnyGetWorkspaceSize(const aclTensor *self, const aclIntArray *dim, bool keepdim, aclTensor *out,
-                                     uint64_t *workspaceSize, aclOpExecutor **executor) {
-    acl_set_api("aclnnAnyGetWorkspaceSize");
+aclnnStatus opws_Any(const aclTensor *self, const aclIntArray *dim, bool keepdim, aclTensor *out,
+                     uint64_t *workspaceSize, aclOpExecutor **executor) {
     NN(self, "self");
     ACL_TRY(acl_check_int_array(dim, "dim"));
     NN(out, "out");
@@ -514,9 +502,8 @@ aclnnStatus aclnnAnyGetWorkspaceSize(const aclTensor *self, const aclIntArray *d
                           workspaceSize, executor);
 }
 
-aclnnStatus aclnnLogSumExpGetWorkspaceSize(const aclTensor *self, const aclIntArray *dim, bool keepDim, aclTensor *out,
-                                           uint64_t *workspaceSize, aclOpExecutor **executor) {
-    acl_set_api("aclnnLogSumExpGetWorkspaceSize");
+aclnnStatus opws_LogSumExp(const aclTensor *self, const aclIntArray *dim, bool keepDim, aclTensor *out,
+                           uint64_t *workspaceSize, aclOpExecutor **executor) {
     NN(self, "self");
     ACL_TRY(acl_check_int_array(dim, "dim"));
     NN(out, "out");
@@ -525,10 +512,9 @@ aclnnStatus aclnnLogSumExpGetWorkspaceSize(const aclTensor *self, const aclIntAr
                           workspaceSize, executor);
 }
 
-aclnnStatus aclnnReduceLogSumGetWorkspaceSize(const aclTensor *data, const aclIntArray *axes, bool keepDims,
-                                              bool noopWithEmptyAxes, aclTensor *reduce, uint64_t *workspaceSize,
-                                              aclOpExecutor **executor) {
-    acl_set_api("aclnnReduceLogSumGetWorkspaceSize");
+aclnnStatus opws_ReduceLogSum(const aclTensor *data, const aclIntArray *axes, bool keepDims,
+                              bool noopWithEmptyAxes, aclTensor *reduce, uint64_t *workspaceSize,
+                              aclOpExecutor **executor) {
     NN(data, "data");
     ACL_TRY(acl_check_int_array(axes, "axes"));
     NN(reduce, "reduce");
@@ -552,19 +538,16 @@ static aclnnStatus all_dims(int op, int kind, const aclTensor *self, aclTensor *
     return rd_plan_publish(&q, ws, exo);
 }
 
-aclnnStatus aclnnMaxGetWorkspaceSize(const aclTensor *self, aclTensor *out, uint64_t *workspaceSize,
-                                     aclOpExecutor **executor) {
-    acl_set_api("aclnnMaxGetWorkspaceSize");
+aclnnStatus opws_Max(const aclTensor *self, aclTensor *out, uint64_t *workspaceSize,
+                     aclOpExecutor **executor) {
     return all_dims(ACL_OP_Max, RD_MAX, self, out, k_cmp, ACL_COUNT_OF(k_cmp), workspaceSize, executor);
 }
-aclnnStatus aclnnMinGetWorkspaceSize(const aclTensor *self, aclTensor *out, uint64_t *workspaceSize,
-                                     aclOpExecutor **executor) {
-    acl_set_api("aclnnMinGetWorkspaceSize");
+aclnnStatus opws_Min(const aclTensor *self, aclTensor *out, uint64_t *workspaceSize,
+                     aclOpExecutor **executor) {
     return all_dims(ACL_OP_Min, RD_MIN, self, out, k_cmp, ACL_COUNT_OF(k_cmp), workspaceSize, executor);
 }
-aclnnStatus aclnnProdGetWorkspaceSize(const aclTensor *self, const aclDataType dtype, aclTensor *out,
-                                      uint64_t *workspaceSize, aclOpExecutor **executor) {
-    acl_set_api("aclnnProdGetWorkspaceSize");
+aclnnStatus opws_Prod(const aclTensor *self, const aclDataType dtype, aclTensor *out,
+                      uint64_t *workspaceSize, aclOpExecutor **executor) {
     (void)dtype;
     return all_dims(ACL_OP_Prod, RD_PROD, self, out, k_num, ACL_COUNT_OF(k_num), workspaceSize, executor);
 }
@@ -585,40 +568,34 @@ static aclnnStatus one_dim(int op, int kind, const aclTensor *self, int64_t dim,
     return rd_plan_publish(&q, ws, exo);
 }
 
-aclnnStatus aclnnProdDimGetWorkspaceSize(const aclTensor *self, int64_t dim, bool keepDim, const aclDataType dtype,
-                                         aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
-    acl_set_api("aclnnProdDimGetWorkspaceSize");
+aclnnStatus opws_ProdDim(const aclTensor *self, int64_t dim, bool keepDim, const aclDataType dtype,
+                         aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
     (void)dtype;
     return one_dim(ACL_OP_ProdDim, RD_PROD, self, dim, keepDim, out, "out", NULL, NULL, false, false, k_num,
                    ACL_COUNT_OF(k_num), workspaceSize, executor);
 }
-aclnnStatus aclnnMaxDimGetWorkspaceSize(const aclTensor *self, int64_t dim, bool keepdim, aclTensor *out,
-                                        aclTensor *indices, uint64_t *workspaceSize, aclOpExecutor **executor) {
-    acl_set_api("aclnnMaxDimGetWorkspaceSize");
+aclnnStatus opws_MaxDim(const aclTensor *self, int64_t dim, bool keepdim, aclTensor *out,
+                        aclTensor *indices, uint64_t *workspaceSize, aclOpExecutor **executor) {
     return one_dim(ACL_OP_MaxDim, RD_MAX, self, dim, keepdim, out, "out", indices, "indices", true, false, k_cmp,
                    ACL_COUNT_OF(k_cmp), workspaceSize, executor);
 }
-aclnnStatus aclnnMinDimGetWorkspaceSize(const aclTensor *self, int64_t dim, bool keepdim, aclTensor *out,
-                                        aclTensor *indices, uint64_t *workspaceSize, aclOpExecutor **executor) {
-    acl_set_api("aclnnMinDimGetWorkspaceSize");
+aclnnStatus opws_MinDim(const aclTensor *self, int64_t dim, bool keepdim, aclTensor *out,
+                        aclTensor *indices, uint64_t *workspaceSize, aclOpExecutor **executor) {
     return one_dim(ACL_OP_MinDim, RD_MIN, self, dim, keepdim, out, "out", indices, "indices", true, false, k_cmp,
                    ACL_COUNT_OF(k_cmp), workspaceSize, executor);
 }
-aclnnStatus aclnnArgMaxGetWorkspaceSize(const aclTensor *self, int64_t dim, bool keepdim, aclTensor *out,
-                                        uint64_t *workspaceSize, aclOpExecutor **executor) {
-    acl_set_api("aclnnArgMaxGetWorkspaceSize");
+aclnnStatus opws_ArgMax(const aclTensor *self, int64_t dim, bool keepdim, aclTensor *out,
+                        uint64_t *workspaceSize, aclOpExecutor **executor) {
     return one_dim(ACL_OP_ArgMax, RD_MAX, self, dim, keepdim, out, "out", NULL, NULL, false, true, k_cmp,
                    ACL_COUNT_OF(k_cmp), workspaceSize, executor);
 }
-aclnnStatus aclnnArgMinGetWorkspaceSize(const aclTensor *self, int64_t dim, bool keepdim, aclTensor *out,
-                                        uint64_t *workspaceSize, aclOpExecutor **executor) {
-    acl_set_api("aclnnArgMinGetWorkspaceSize");
+aclnnStatus opws_ArgMin(const aclTensor *self, int64_t dim, bool keepdim, aclTensor *out,
+                        uint64_t *workspaceSize, aclOpExecutor **executor) {
     return one_dim(ACL_OP_ArgMin, RD_MIN, self, dim, keepdim, out, "out", NULL, NULL, false, true, k_cmp,
                    ACL_COUNT_OF(k_cmp), workspaceSize, executor);
 }
-aclnnStatus aclnnAminmaxDimGetWorkspaceSize(const aclTensor *self, const int64_t dim, bool keepDim, aclTensor *minOut,
-                                            aclTensor *maxOut, uint64_t *workspaceSize, aclOpExecutor **executor) {
-    acl_set_api("aclnnAminmaxDimGetWorkspaceSize");
+aclnnStatus opws_AminmaxDim(const aclTensor *self, const int64_t dim, bool keepDim, aclTensor *minOut,
+                            aclTensor *maxOut, uint64_t *workspaceSize, aclOpExecutor **executor) {
     NN(self, "self");
     NN(minOut, "minOut");
     NN(maxOut, "maxOut");
@@ -630,9 +607,8 @@ aclnnStatus aclnnAminmaxDimGetWorkspaceSize(const aclTensor *self, const int64_t
                 "minOut", "maxOut", false, false, false, false, true, 0};
     return rd_plan_publish(&q, workspaceSize, executor);
 }
-aclnnStatus aclnnAminmaxGetWorkspaceSize(const aclTensor *self, const aclIntArray *dim, bool keepDim, aclTensor *minOut,
-                                         aclTensor *maxOut, uint64_t *workspaceSize, aclOpExecutor **executor) {
-    acl_set_api("aclnnAminmaxGetWorkspaceSize");
+aclnnStatus opws_Aminmax(const aclTensor *self, const aclIntArray *dim, bool keepDim, aclTensor *minOut,
+                         aclTensor *maxOut, uint64_t *workspaceSize, aclOpExecutor **executor) {
     NN(self, "self");
     NN(minOut, "minOut");
     NN(maxOut, "maxOut");
@@ -644,9 +620,8 @@ aclnnStatus aclnnAminmaxGetWorkspaceSize(const aclTensor *self, const aclIntArra
                 false, false, true, 0};
     return rd_plan_publish(&q, workspaceSize, executor);
 }
-aclnnStatus aclnnAminmaxAllGetWorkspaceSize(const aclTensor *self, aclTensor *minOut, aclTensor *maxOut,
-                                            uint64_t *workspaceSize, aclOpExecutor **executor) {
-    acl_set_api("aclnnAminmaxAllGetWorkspaceSize");
+aclnnStatus opws_AminmaxAll(const aclTensor *self, aclTensor *minOut, aclTensor *maxOut,
+                            uint64_t *workspaceSize, aclOpExecutor **executor) {
     NN(self, "self");
     NN(minOut, "minOut");
     NN(maxOut, "maxOut");
@@ -674,28 +649,24 @@ static aclnnStatus var_op(int op, const aclTensor *self, const aclIntArray *dim,
     return rd_plan_publish(&q, ws, exo);
 }
 
-aclnnStatus aclnnStdGetWorkspaceSize(const aclTensor *self, const aclIntArray *dim, const int64_t correction,
-                                     bool keepdim, aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
-    acl_set_api("aclnnStdGetWorkspaceSize");
+aclnnStatus opws_Std(const aclTensor *self, const aclIntArray *dim, const int64_t correction,
+                     bool keepdim, aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
     return var_op(ACL_OP_Std, self, dim, correction, keepdim, out, "out", NULL, NULL, true, workspaceSize, executor);
 }
-aclnnStatus aclnnVarGetWorkspaceSize(const aclTensor *self, const aclIntArray *dim, bool unbiased, bool keepdim,
-                                     aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
-    acl_set_api("aclnnVarGetWorkspaceSize");
+aclnnStatus opws_Var(const aclTensor *self, const aclIntArray *dim, bool unbiased, bool keepdim,
+                     aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
     return var_op(ACL_OP_Var, self, dim, unbiased ? 1 : 0, keepdim, out, "out", NULL, NULL, false, workspaceSize,
                   executor);
 }
-aclnnStatus aclnnVarMeanGetWorkspaceSize(const aclTensor *self, const aclIntArray *dim, int64_t correction,
-                                         bool keepdim, aclTensor *varOut, aclTensor *meanOut, uint64_t *workspaceSize,
-                                         aclOpExecutor **executor) {
-    acl_set_api("aclnnVarMeanGetWorkspaceSize");
+aclnnStatus opws_VarMean(const aclTensor *self, const aclIntArray *dim, int64_t correction,
+                         bool keepdim, aclTensor *varOut, aclTensor *meanOut, uint64_t *workspaceSize,
+                         aclOpExecutor **executor) {
     return var_op(ACL_OP_VarMean, self, dim, correction, keepdim, varOut, "varOut", meanOut, "meanOut", false,
                   workspaceSize, executor);
 }
-aclnnStatus aclnnStdMeanCorrectionGetWorkspaceSize(const aclTensor *self, const aclIntArray *dim, int64_t correction,
-                                                   bool keepdim, aclTensor *stdOut, aclTensor *meanOut,
-                                                   uint64_t *workspaceSize, aclOpExecutor **executor) {
-    acl_set_api("aclnnStdMeanCorrectionGetWorkspaceSize");
+aclnnStatus opws_StdMeanCorrection(const aclTensor *self, const aclIntArray *dim, int64_t correction,
+                                   bool keepdim, aclTensor *stdOut, aclTensor *meanOut,
+                                   uint64_t *workspaceSize, aclOpExecutor **executor) {
     return var_op(ACL_OP_StdMeanCorrection, self, dim, correction, keepdim, stdOut, "stdOut", meanOut, "meanOut", true,
                   workspaceSize, executor);
 }
@@ -712,13 +683,11 @@ static aclnnStatus global_pool(int op, int kind, const aclTensor *self, aclTenso
     rd_req q = {op, kind, self, "self", mask, true, out, NULL, "out", NULL, false, false, false, false, false, 0};
     return rd_plan_publish(&q, ws, exo);
 }
-aclnnStatus aclnnGlobalMaxPoolGetWorkspaceSize(const aclTensor *self, aclTensor *out, uint64_t *workspaceSize,
-                                               aclOpExecutor **executor) {
-    acl_set_api("aclnnGlobalMaxPoolGetWorkspaceSize");
+aclnnStatus opws_GlobalMaxPool(const aclTensor *self, aclTensor *out, uint64_t *workspaceSize,
+                               aclOpExecutor **executor) {
     return global_pool(ACL_OP_GlobalMaxPool, RD_MAX, self, out, workspaceSize, executor);
 }
-aclnnStatus aclnnGlobalAveragePoolGetWorkspaceSize(const aclTensor *self, aclTensor *out, uint64_t *workspaceSize,
-                                                   aclOpExecutor **executor) {
-    acl_set_api("aclnnGlobalAveragePoolGetWorkspaceSize");
+aclnnStatus opws_GlobalAveragePool(const aclTensor *self, aclTensor *out, uint64_t *workspaceSize,
+                                   aclOpExecutor **executor) {
     return global_pool(ACL_OP_GlobalAveragePool, RD_MEAN, self, out, workspaceSize, executor);
 }

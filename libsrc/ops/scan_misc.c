@@ -13,10 +13,6 @@
 #include "ops/dense.h"
 #include "ops/gen/all_ops.h"
 
-#define NN(t, n) ACL_TRY(acl_check_tensor((t), (n)))
-#define WS_EX(ws, ex)                                                                                           \
-    ACLNN_CHECK((ws) != NULL && (ex) != NULL, ACLNN_ERR_PARAM_NULLPTR, "workspaceSize and executor must not be NULL.")
-#define OOM ACL_REPORT(ACLNN_ERR_INNER, "out of memory")
 
 static const aclDataType k_real[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_INT8, ACL_INT16, ACL_INT32,
                                      ACL_INT64, ACL_UINT8, ACL_BOOL};
@@ -103,9 +99,8 @@ static aclnnStatus scan_plan(int op, int kind, const aclTensor *self, const char
     return ACLNN_SUCCESS;
 }
 
-aclnnStatus aclnnCumsumGetWorkspaceSize(const aclTensor *self, int64_t dim, aclDataType dtype, aclTensor *out,
-                                        uint64_t *workspaceSize, aclOpExecutor **executor) {
-    acl_set_api("aclnnCumsumGetWorkspaceSize");
+aclnnStatus opws_Cumsum(const aclTensor *self, int64_t dim, aclDataType dtype, aclTensor *out,
+                        uint64_t *workspaceSize, aclOpExecutor **executor) {
     NN(self, "self");
     NN(out, "out");
     WS_EX(workspaceSize, executor);
@@ -114,9 +109,8 @@ aclnnStatus aclnnCumsumGetWorkspaceSize(const aclTensor *self, int64_t dim, aclD
     return scan_plan(ACL_OP_Cumsum, SC_SUM, self, "self", dim, false, false, out, "out", NULL, workspaceSize, executor);
 }
 
-aclnnStatus aclnnCumsumV2GetWorkspaceSize(const aclTensor *self, int64_t dim, bool exclusive, bool reverse,
-                                          aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
-    acl_set_api("aclnnCumsumV2GetWorkspaceSize");
+aclnnStatus opws_CumsumV2(const aclTensor *self, int64_t dim, bool exclusive, bool reverse,
+                          aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
     NN(self, "self");
     NN(out, "out");
     WS_EX(workspaceSize, executor);
@@ -124,9 +118,8 @@ aclnnStatus aclnnCumsumV2GetWorkspaceSize(const aclTensor *self, int64_t dim, bo
                      executor);
 }
 
-aclnnStatus aclnnCumprodGetWorkspaceSize(const aclTensor *input, const aclScalar *dim, const aclDataType dtype,
-                                         aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
-    acl_set_api("aclnnCumprodGetWorkspaceSize");
+aclnnStatus opws_Cumprod(const aclTensor *input, const aclScalar *dim, const aclDataType dtype,
+                         aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
     NN(input, "input");
     ACLNN_CHECK(dim != NULL, ACLNN_ERR_PARAM_NULLPTR, "dim must not be NULL.");
     NN(out, "out");
@@ -136,9 +129,8 @@ aclnnStatus aclnnCumprodGetWorkspaceSize(const aclTensor *input, const aclScalar
                      "out", NULL, workspaceSize, executor);
 }
 
-aclnnStatus aclnnInplaceCumprodGetWorkspaceSize(aclTensor *input, const aclScalar *dim, uint64_t *workspaceSize,
-                                                aclOpExecutor **executor) {
-    acl_set_api("aclnnInplaceCumprodGetWorkspaceSize");
+aclnnStatus opws_InplaceCumprod(aclTensor *input, const aclScalar *dim, uint64_t *workspaceSize,
+                                aclOpExecutor **executor) {
     NN(input, "input");
     ACLNN_CHECK(dim != NULL, ACLNN_ERR_PARAM_NULLPTR, "dim must not be NULL.");
     WS_EX(workspaceSize, executor);
@@ -146,9 +138,8 @@ aclnnStatus aclnnInplaceCumprodGetWorkspaceSize(aclTensor *input, const aclScala
                      false, input, "input", NULL, workspaceSize, executor);
 }
 
-aclnnStatus aclnnCummaxGetWorkspaceSize(const aclTensor *self, int64_t dim, aclTensor *valuesOut,
-                                        aclTensor *indicesOut, uint64_t *workspaceSize, aclOpExecutor **executor) {
-    acl_set_api("aclnnCummaxGetWorkspaceSize");
+aclnnStatus opws_Cummax(const aclTensor *self, int64_t dim, aclTensor *valuesOut,
+                        aclTensor *indicesOut, uint64_t *workspaceSize, aclOpExecutor **executor) {
     NN(self, "self");
     NN(valuesOut, "valuesOut");
     NN(indicesOut, "indicesOut");
@@ -157,9 +148,8 @@ aclnnStatus aclnnCummaxGetWorkspaceSize(const aclTensor *self, int64_t dim, aclT
                      workspaceSize, executor);
 }
 
-aclnnStatus aclnnCumminGetWorkspaceSize(const aclTensor *self, int64_t dim, aclTensor *valuesOut,
-                                        aclTensor *indicesOut, uint64_t *workspaceSize, aclOpExecutor **executor) {
-    acl_set_api("aclnnCumminGetWorkspaceSize");
+aclnnStatus opws_Cummin(const aclTensor *self, int64_t dim, aclTensor *valuesOut,
+                        aclTensor *indicesOut, uint64_t *workspaceSize, aclOpExecutor **executor) {
     NN(self, "self");
     NN(valuesOut, "valuesOut");
     NN(indicesOut, "indicesOut");
@@ -247,24 +237,20 @@ static aclnnStatus list_plan(int op, int kind, const aclTensorList *tensors, acl
     return acl_exec_publish(ex, ws, exo);
 }
 
-aclnnStatus aclnnSumGetWorkspaceSize(const aclTensorList *tensors, aclTensor *out, uint64_t *workspaceSize,
-                                     aclOpExecutor **executor) {
-    acl_set_api("aclnnSumGetWorkspaceSize");
+aclnnStatus opws_Sum(const aclTensorList *tensors, aclTensor *out, uint64_t *workspaceSize,
+                     aclOpExecutor **executor) {
     return list_plan(ACL_OP_Sum, LS_SUM, tensors, out, workspaceSize, executor);
 }
-aclnnStatus aclnnAddNGetWorkspaceSize(const aclTensorList *tensors, aclTensor *out, uint64_t *workspaceSize,
-                                      aclOpExecutor **executor) {
-    acl_set_api("aclnnAddNGetWorkspaceSize");
+aclnnStatus opws_AddN(const aclTensorList *tensors, aclTensor *out, uint64_t *workspaceSize,
+                      aclOpExecutor **executor) {
     return list_plan(ACL_OP_AddN, LS_SUM, tensors, out, workspaceSize, executor);
 }
-aclnnStatus aclnnMaxNGetWorkspaceSize(const aclTensorList *tensors, aclTensor *out, uint64_t *workspaceSize,
-                                      aclOpExecutor **executor) {
-    acl_set_api("aclnnMaxNGetWorkspaceSize");
+aclnnStatus opws_MaxN(const aclTensorList *tensors, aclTensor *out, uint64_t *workspaceSize,
+                      aclOpExecutor **executor) {
     return list_plan(ACL_OP_MaxN, LS_MAX, tensors, out, workspaceSize, executor);
 }
-aclnnStatus aclnnMinNGetWorkspaceSize(const aclTensorList *tensors, aclTensor *out, uint64_t *workspaceSize,
-                                      aclOpExecutor **executor) {
-    acl_set_api("aclnnMinNGetWorkspaceSize");
+aclnnStatus opws_MinN(const aclTensorList *tensors, aclTensor *out, uint64_t *workspaceSize,
+                      aclOpExecutor **executor) {
     return list_plan(ACL_OP_MinN, LS_MIN, tensors, out, workspaceSize, executor);
 }
 
@@ -370,9 +356,8 @@ static aclnnStatus check_numel1(const aclTensor *t, const char *name) {
     return ACLNN_SUCCESS;
 }
 
-aclnnStatus aclnnDotGetWorkspaceSize(const aclTensor *self, const aclTensor *tensor, aclTensor *out,
-                                     uint64_t *workspaceSize, aclOpExecutor **executor) {
-    acl_set_api("aclnnDotGetWorkspaceSize");
+aclnnStatus opws_Dot(const aclTensor *self, const aclTensor *tensor, aclTensor *out,
+                     uint64_t *workspaceSize, aclOpExecutor **executor) {
     NN(self, "self");
     NN(tensor, "tensor");
     NN(out, "out");
@@ -390,9 +375,8 @@ aclnnStatus aclnnDotGetWorkspaceSize(const aclTensor *self, const aclTensor *ten
                      executor);
 }
 
-aclnnStatus aclnnGerGetWorkspaceSize(const aclTensor *self, const aclTensor *vec2, aclTensor *out,
-                                     uint64_t *workspaceSize, aclOpExecutor **executor) {
-    acl_set_api("aclnnGerGetWorkspaceSize");
+aclnnStatus opws_Ger(const aclTensor *self, const aclTensor *vec2, aclTensor *out,
+                     uint64_t *workspaceSize, aclOpExecutor **executor) {
     NN(self, "self");
     NN(vec2, "vec2");
     NN(out, "out");
@@ -432,25 +416,22 @@ static aclnnStatus addr_common(int op, const aclTensor *self, const aclTensor *v
     return prod_exec(op, pp, ins, inn, 3, out, inplace ? "selfRef" : "out", ws, exo);
 }
 
-aclnnStatus aclnnAddrGetWorkspaceSize(const aclTensor *self, const aclTensor *vec1, const aclTensor *vec2,
-                                      const aclScalar *betaOptional, const aclScalar *alphaOptional, aclTensor *out,
-                                      uint64_t *workspaceSize, aclOpExecutor **executor) {
-    acl_set_api("aclnnAddrGetWorkspaceSize");
+aclnnStatus opws_Addr(const aclTensor *self, const aclTensor *vec1, const aclTensor *vec2,
+                      const aclScalar *betaOptional, const aclScalar *alphaOptional, aclTensor *out,
+                      uint64_t *workspaceSize, aclOpExecutor **executor) {
     return addr_common(ACL_OP_Addr, self, vec1, vec2, betaOptional, alphaOptional, out, false, workspaceSize,
                        executor);
 }
 
-aclnnStatus aclnnInplaceAddrGetWorkspaceSize(aclTensor *selfRef, const aclTensor *vec1, const aclTensor *vec2,
-                                             const aclScalar *betaOptional, const aclScalar *alphaOptional,
-                                             uint64_t *workspaceSize, aclOpExecutor **executor) {
-    acl_set_api("aclnnInplaceAddrGetWorkspaceSize");
+aclnnStatus opws_InplaceAddr(aclTensor *selfRef, const aclTensor *vec1, const aclTensor *vec2,
+                             const aclScalar *betaOptional, const aclScalar *alphaOptional,
+                             uint64_t *workspaceSize, aclOpExecutor **executor) {
     return addr_common(ACL_OP_InplaceAddr, selfRef, vec1, vec2, betaOptional, alphaOptional, selfRef, true,
                        workspaceSize, executor);
 }
 
-aclnnStatus aclnnTraceGetWorkspaceSize(const aclTensor *self, aclTensor *out, uint64_t *workspaceSize,
-                                       aclOpExecutor **executor) {
-    acl_set_api("aclnnTraceGetWorkspaceSize");
+aclnnStatus opws_Trace(const aclTensor *self, aclTensor *out, uint64_t *workspaceSize,
+                       aclOpExecutor **executor) {
     NN(self, "self");
     NN(out, "out");
     WS_EX(workspaceSize, executor);
@@ -464,9 +445,8 @@ aclnnStatus aclnnTraceGetWorkspaceSize(const aclTensor *self, aclTensor *out, ui
                      executor);
 }
 
-aclnnStatus aclnnEqualGetWorkspaceSize(const aclTensor *self, const aclTensor *other, aclTensor *out,
-                                       uint64_t *workspaceSize, aclOpExecutor **executor) {
-    acl_set_api("aclnnEqualGetWorkspaceSize");
+aclnnStatus opws_Equal(const aclTensor *self, const aclTensor *other, aclTensor *out,
+                       uint64_t *workspaceSize, aclOpExecutor **executor) {
     NN(self, "self");
     NN(other, "other");
     NN(out, "out");
@@ -482,9 +462,8 @@ aclnnStatus aclnnEqualGetWorkspaceSize(const aclTensor *self, const aclTensor *o
                      executor);
 }
 
-aclnnStatus aclnnLinalgCrossGetWorkspaceSize(const aclTensor *self, const aclTensor *other, int64_t dim,
-                                             aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
-    acl_set_api("aclnnLinalgCrossGetWorkspaceSize");
+aclnnStatus opws_LinalgCross(const aclTensor *self, const aclTensor *other, int64_t dim,
+                             aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
     NN(self, "self");
     NN(other, "other");
     NN(out, "out");

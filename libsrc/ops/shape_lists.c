@@ -89,15 +89,13 @@ static aclnnStatus cat_stack(int op, const aclTensorList *tensors, int64_t dim, 
     return acl_exec_publish(ex, ws, exo);
 }
 
-aclnnStatus aclnnCatGetWorkspaceSize(const aclTensorList *tensors, int64_t dim, aclTensor *out,
-                                     uint64_t *workspaceSize, aclOpExecutor **executor) {
-    acl_set_api("aclnnCatGetWorkspaceSize");
+aclnnStatus opws_Cat(const aclTensorList *tensors, int64_t dim, aclTensor *out,
+                     uint64_t *workspaceSize, aclOpExecutor **executor) {
     return cat_stack(ACL_OP_Cat, tensors, dim, out, false, workspaceSize, executor);
 }
 
-aclnnStatus aclnnStackGetWorkspaceSize(const aclTensorList *tensors, int64_t dim, aclTensor *out,
-                                       uint64_t *workspaceSize, aclOpExecutor **executor) {
-    acl_set_api("aclnnStackGetWorkspaceSize");
+aclnnStatus opws_Stack(const aclTensorList *tensors, int64_t dim, aclTensor *out,
+                       uint64_t *workspaceSize, aclOpExecutor **executor) {
     return cat_stack(ACL_OP_Stack, tensors, dim, out, true, workspaceSize, executor);
 }
 
@@ -140,23 +138,22 @@ static aclnnStatus split_prologue(const aclTensor *self, aclTensorList *out, int
     return ACLNN_SUCCESS;
 }
 
-aclnnStatus aclnnSplitTensorGetWorkspaceSize(const aclTensor *self, uint64_t splitSections, int64_t dim,
-                                             aclTensorList *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
-    acl_set_api("aclnnSplitTensorGetWorkspaceSize");
+aclnnStatus opws_SplitTensor(const aclTensor *self, uint64_t splitSections, int64_t dim,
+                             aclTensorList *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
     int64_t d = 0;
     ACL_TRY(split_prologue(self, out, dim, &d, workspaceSize, executor));
     ACLNN_CHECK(splitSections > 0, ACLNN_ERR_PARAM_INVALID, "splitSections must be positive.");
-    const int64_t len = self->dims[d], sec = (int64_t)splitSections;
-    const uint64_t n = len == 0 ? 1 : (uint64_t)((len + sec - 1) / sec);
+    ACLNN_CHECK(self->dims[d] >= 0, ACLNN_ERR_PARAM_INVALID, "self has a negative dim.");
+    const uint64_t len = (uint64_t)self->dims[d], sec = splitSections; /* unsigned: sec may exceed INT64_MAX */
+    const uint64_t n = len == 0 ? 1 : len / sec + (len % sec != 0);
     ACLNN_CHECK(n <= 4096, ACLNN_ERR_PARAM_INVALID, "the split makes too many tensors.");
     int64_t sizes[4096];
-    for (uint64_t i = 0; i < n; i++) sizes[i] = (int64_t)i * sec + sec <= len ? sec : len - (int64_t)i * sec;
+    for (uint64_t i = 0; i < n; i++) sizes[i] = (int64_t)(len - i * sec < sec ? len - i * sec : sec);
     return split(ACL_OP_SplitTensor, self, sizes, n, d, out, workspaceSize, executor);
 }
 
-aclnnStatus aclnnSplitWithSizeGetWorkspaceSize(const aclTensor *self, const aclIntArray *splitSize, int64_t dim,
-                                               aclTensorList *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
-    acl_set_api("aclnnSplitWithSizeGetWorkspaceSize");
+aclnnStatus opws_SplitWithSize(const aclTensor *self, const aclIntArray *splitSize, int64_t dim,
+                               aclTensorList *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
     ACL_TRY(acl_check_tensor(self, "self"));
     ACL_TRY(acl_check_int_array(splitSize, "splitSize"));
     int64_t d = 0;

@@ -7,6 +7,7 @@
 
 #include "common/dtype.h"
 #include "common/dtype_rules.h"
+#include "common/shape.h"
 #include "common/status.h"
 #include "ops/copy_plan.h"
 #include "ops/gen/all_ops.h"
@@ -46,9 +47,8 @@ static aclnnStatus publish(aclOpExecutor *ex, aclnnStatus rc, uint64_t *ws, aclO
 }
 
 /* ---------------------------------------------------------------- Cast */
-aclnnStatus aclnnCastGetWorkspaceSize(const aclTensor *self, const aclDataType dtype, aclTensor *out,
-                                      uint64_t *workspaceSize, aclOpExecutor **executor) {
-    acl_set_api("aclnnCastGetWorkspaceSize");
+aclnnStatus opws_Cast(const aclTensor *self, const aclDataType dtype, aclTensor *out,
+                      uint64_t *workspaceSize, aclOpExecutor **executor) {
     ACL_TRY(acl_check_tensor(self, "self"));
     ACL_TRY(acl_check_tensor(out, "out"));
     CHECK_OUT(workspaceSize, executor);
@@ -68,9 +68,8 @@ aclnnStatus aclnnCastGetWorkspaceSize(const aclTensor *self, const aclDataType d
 }
 
 /* ---------------------------------------------------------------- InplaceCopy */
-aclnnStatus aclnnInplaceCopyGetWorkspaceSize(aclTensor *selfRef, const aclTensor *src, uint64_t *workspaceSize,
-                                             aclOpExecutor **executor) {
-    acl_set_api("aclnnInplaceCopyGetWorkspaceSize");
+aclnnStatus opws_InplaceCopy(aclTensor *selfRef, const aclTensor *src, uint64_t *workspaceSize,
+                             aclOpExecutor **executor) {
     ACL_TRY(acl_check_tensor(selfRef, "selfRef"));
     ACL_TRY(acl_check_tensor(src, "src"));
     CHECK_OUT(workspaceSize, executor);
@@ -117,9 +116,8 @@ static aclnnStatus permute_remap(aclOpExecutor *ex, const void *ctx) {
     return cp_add(ex, 0, 0, sst, 1, 0, o->strides, o->dims, o->ndim);
 }
 
-aclnnStatus aclnnPermuteGetWorkspaceSize(const aclTensor *self, const aclIntArray *dims, aclTensor *out,
-                                         uint64_t *workspaceSize, aclOpExecutor **executor) {
-    acl_set_api("aclnnPermuteGetWorkspaceSize");
+aclnnStatus opws_Permute(const aclTensor *self, const aclIntArray *dims, aclTensor *out,
+                         uint64_t *workspaceSize, aclOpExecutor **executor) {
     ACL_TRY(acl_check_tensor(self, "self"));
     ACL_TRY(acl_check_int_array(dims, "dims"));
     ACL_TRY(acl_check_tensor(out, "out"));
@@ -150,9 +148,8 @@ static aclnnStatus bcast_remap(aclOpExecutor *ex, const void *ctx) {
     return cp_add_broadcast(ex, 0, 1);
 }
 
-aclnnStatus aclnnExpandGetWorkspaceSize(const aclTensor *self, const aclIntArray *size, aclTensor *out,
-                                        uint64_t *workspaceSize, aclOpExecutor **executor) {
-    acl_set_api("aclnnExpandGetWorkspaceSize");
+aclnnStatus opws_Expand(const aclTensor *self, const aclIntArray *size, aclTensor *out,
+                        uint64_t *workspaceSize, aclOpExecutor **executor) {
     ACL_TRY(acl_check_tensor(self, "self"));
     ACL_TRY(acl_check_int_array(size, "size"));
     ACL_TRY(acl_check_tensor(out, "out"));
@@ -207,9 +204,8 @@ static aclnnStatus repeat_remap(aclOpExecutor *ex, const void *ctx) {
     return ACLNN_SUCCESS;
 }
 
-aclnnStatus aclnnRepeatGetWorkspaceSize(const aclTensor *self, const aclIntArray *repeats, aclTensor *out,
-                                        uint64_t *workspaceSize, aclOpExecutor **executor) {
-    acl_set_api("aclnnRepeatGetWorkspaceSize");
+aclnnStatus opws_Repeat(const aclTensor *self, const aclIntArray *repeats, aclTensor *out,
+                        uint64_t *workspaceSize, aclOpExecutor **executor) {
     ACL_TRY(acl_check_tensor(self, "self"));
     ACL_TRY(acl_check_int_array(repeats, "repeats"));
     ACL_TRY(acl_check_tensor(out, "out"));
@@ -256,9 +252,8 @@ static aclnnStatus reshape_remap(aclOpExecutor *ex, const void *ctx) {
     return cp_add(ex, 0, 0, s->strides, 1, 0, dst, s->dims, s->ndim);
 }
 
-aclnnStatus aclnnFlattenGetWorkspaceSize(const aclTensor *self, int64_t axis, aclTensor *out, uint64_t *workspaceSize,
-                                         aclOpExecutor **executor) {
-    acl_set_api("aclnnFlattenGetWorkspaceSize");
+aclnnStatus opws_Flatten(const aclTensor *self, int64_t axis, aclTensor *out, uint64_t *workspaceSize,
+                         aclOpExecutor **executor) {
     ACL_TRY(acl_check_tensor(self, "self"));
     ACL_TRY(acl_check_tensor(out, "out"));
     CHECK_OUT(workspaceSize, executor);
@@ -300,9 +295,8 @@ static int64_t slice_len(int64_t n, int64_t *start, int64_t end, int64_t step) {
     return e > s ? (e - s + step - 1) / step : 0;
 }
 
-aclnnStatus aclnnSliceGetWorkspaceSize(const aclTensor *self, int64_t dim, int64_t start, int64_t end, int64_t step,
-                                       aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
-    acl_set_api("aclnnSliceGetWorkspaceSize");
+aclnnStatus opws_Slice(const aclTensor *self, int64_t dim, int64_t start, int64_t end, int64_t step,
+                       aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
     ACL_TRY(acl_check_tensor(self, "self"));
     ACL_TRY(acl_check_tensor(out, "out"));
     CHECK_OUT(workspaceSize, executor);
@@ -328,10 +322,9 @@ aclnnStatus aclnnSliceGetWorkspaceSize(const aclTensor *self, int64_t dim, int64
     return one_copy(ACL_OP_Slice, self, out, slice_remap, &c, workspaceSize, executor);
 }
 
-aclnnStatus aclnnSliceV2GetWorkspaceSize(const aclTensor *self, const aclIntArray *starts, const aclIntArray *ends,
-                                         const aclIntArray *axes, const aclIntArray *steps, aclTensor *out,
-                                         uint64_t *workspaceSize, aclOpExecutor **executor) {
-    acl_set_api("aclnnSliceV2GetWorkspaceSize");
+aclnnStatus opws_SliceV2(const aclTensor *self, const aclIntArray *starts, const aclIntArray *ends,
+                         const aclIntArray *axes, const aclIntArray *steps, aclTensor *out,
+                         uint64_t *workspaceSize, aclOpExecutor **executor) {
     ACL_TRY(acl_check_tensor(self, "self"));
     ACL_TRY(acl_check_int_array(starts, "starts"));
     ACL_TRY(acl_check_int_array(ends, "ends"));
@@ -393,9 +386,8 @@ static aclnnStatus roll_remap(aclOpExecutor *ex, const void *ctx) {
     return ACLNN_SUCCESS;
 }
 
-aclnnStatus aclnnRollGetWorkspaceSize(const aclTensor *x, const aclIntArray *shifts, const aclIntArray *dims,
-                                      aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
-    acl_set_api("aclnnRollGetWorkspaceSize");
+aclnnStatus opws_Roll(const aclTensor *x, const aclIntArray *shifts, const aclIntArray *dims,
+                      aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
     ACL_TRY(acl_check_tensor(x, "x"));
     ACL_TRY(acl_check_int_array(shifts, "shifts"));
     ACL_TRY(acl_check_int_array(dims, "dims"));
@@ -450,9 +442,8 @@ static aclnnStatus shuffle_remap(aclOpExecutor *ex, const void *ctx) {
     return cp_add(ex, 0, 0, sst, 1, 0, dstt, dims, nd);
 }
 
-aclnnStatus aclnnChannelShuffleGetWorkspaceSize(const aclTensor *self, int64_t groups, aclTensor *out,
-                                                uint64_t *workspaceSize, aclOpExecutor **executor) {
-    acl_set_api("aclnnChannelShuffleGetWorkspaceSize");
+aclnnStatus opws_ChannelShuffle(const aclTensor *self, int64_t groups, aclTensor *out,
+                                uint64_t *workspaceSize, aclOpExecutor **executor) {
     ACL_TRY(acl_check_tensor(self, "self"));
     ACL_TRY(acl_check_tensor(out, "out"));
     CHECK_OUT(workspaceSize, executor);
@@ -494,7 +485,9 @@ static aclnnStatus diag_remap(aclOpExecutor *ex, const void *ctx) {
         return cp_add(ex, 0, 0, s->strides, 1, doff, dst, s->dims, s->ndim);
     }
     /* matrix -> its k-th diagonal */
-    int64_t n = o->dims[0], soff = k >= 0 ? k * s->strides[1] : -k * s->strides[0];
+    int64_t n = o->dims[0];
+    if (n == 0) return ACLNN_SUCCESS; /* |k| may be beyond the matrix: nothing to copy, no offset to form */
+    int64_t soff = k >= 0 ? k * s->strides[1] : -k * s->strides[0];
     int64_t sst = s->strides[0] + s->strides[1];
     return cp_add(ex, 0, soff, &sst, 1, 0, o->strides, &n, 1);
 }
@@ -511,16 +504,20 @@ static aclnnStatus diag_common(int op, const aclTensor *self, int64_t diagonal, 
     int nd;
     if (flat || self->ndim <= 1) {
         int64_t n = 1;
-        for (uint64_t d = 0; d < self->ndim; d++) n *= self->dims[d];
-        int64_t a = diagonal < 0 ? -diagonal : diagonal;
-        want[0] = want[1] = n + a;
+        ACLNN_CHECK(acl_numel(self->dims, (int64_t)self->ndim, &n), ACLNN_ERR_PARAM_INVALID,
+                    "self has more elements than int64 can count.");
+        /* the result is (n + |diagonal|) square: it must be countable */
+        const __int128 side = (__int128)n + (diagonal < 0 ? -(__int128)diagonal : (__int128)diagonal);
+        ACLNN_CHECK(side <= INT64_MAX && side * side <= INT64_MAX, ACLNN_ERR_PARAM_INVALID,
+                    "diagonal %lld makes a result too large to index.", (long long)diagonal);
+        want[0] = want[1] = (int64_t)side;
         nd = 2;
     } else {
         ACLNN_CHECK(self->ndim == 2, ACLNN_ERR_PARAM_INVALID, "self must be 1-d or 2-d, has %llu dims.",
                     (unsigned long long)self->ndim);
-        int64_t r = self->dims[0], c = self->dims[1];
-        int64_t n = diagonal >= 0 ? (c - diagonal < r ? c - diagonal : r) : (r + diagonal < c ? r + diagonal : c);
-        want[0] = n > 0 ? n : 0;
+        const __int128 r = self->dims[0], c = self->dims[1], k = diagonal;
+        const __int128 n = k >= 0 ? (c - k < r ? c - k : r) : (r + k < c ? r + k : c);
+        want[0] = n > 0 ? (int64_t)n : 0;
         nd = 1;
     }
     ACL_TRY(check_shape_is(out, "out", want, nd));
@@ -536,15 +533,13 @@ static aclnnStatus diag_common(int op, const aclTensor *self, int64_t diagonal, 
     return one_copy(op, self, out, diag_remap, &c, ws, exo);
 }
 
-aclnnStatus aclnnDiagGetWorkspaceSize(const aclTensor *self, int64_t diagonal, aclTensor *out, uint64_t *workspaceSize,
-                                      aclOpExecutor **executor) {
-    acl_set_api("aclnnDiagGetWorkspaceSize");
+aclnnStatus opws_Diag(const aclTensor *self, int64_t diagonal, aclTensor *out, uint64_t *workspaceSize,
+                      aclOpExecutor **executor) {
     return diag_common(ACL_OP_Diag, self, diagonal, out, false, workspaceSize, executor);
 }
 
-aclnnStatus aclnnDiagFlatGetWorkspaceSize(const aclTensor *self, int64_t diagonal, aclTensor *out,
-                                          uint64_t *workspaceSize, aclOpExecutor **executor) {
-    acl_set_api("aclnnDiagFlatGetWorkspaceSize");
+aclnnStatus opws_DiagFlat(const aclTensor *self, int64_t diagonal, aclTensor *out,
+                          uint64_t *workspaceSize, aclOpExecutor **executor) {
     return diag_common(ACL_OP_DiagFlat, self, diagonal, out, true, workspaceSize, executor);
 }
 
@@ -569,9 +564,8 @@ static aclnnStatus pad_remap(aclOpExecutor *ex, const void *ctx) {
     return cp_add(ex, 0, soff, s->strides, 1, doff, o->strides, dims, s->ndim);
 }
 
-aclnnStatus aclnnConstantPadNdGetWorkspaceSize(const aclTensor *self, const aclIntArray *pad, const aclScalar *value,
-                                               aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
-    acl_set_api("aclnnConstantPadNdGetWorkspaceSize");
+aclnnStatus opws_ConstantPadNd(const aclTensor *self, const aclIntArray *pad, const aclScalar *value,
+                               aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
     ACL_TRY(acl_check_tensor(self, "self"));
     ACL_TRY(acl_check_int_array(pad, "pad"));
     ACLNN_CHECK(value != NULL, ACLNN_ERR_PARAM_NULLPTR, "value must not be NULL.");

@@ -12,10 +12,6 @@
 #include "ops/dense.h"
 #include "ops/gen/all_ops.h"
 
-#define NN(t, n) ACL_TRY(acl_check_tensor((t), (n)))
-#define WS_EX(ws, ex)                                                                                           \
-    ACLNN_CHECK((ws) != NULL && (ex) != NULL, ACLNN_ERR_PARAM_NULLPTR, "workspaceSize and executor must not be NULL.")
-#define OOM ACL_REPORT(ACLNN_ERR_INNER, "out of memory")
 
 static const aclDataType k_real[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_INT8, ACL_INT16, ACL_INT32,
                                      ACL_INT64, ACL_UINT8, ACL_BOOL};
@@ -92,10 +88,9 @@ static aclnnStatus sort_plan(int op, const aclTensor *self, int64_t dim, bool de
     return ACLNN_SUCCESS;
 }
 
-aclnnStatus aclnnSortGetWorkspaceSize(const aclTensor *self, bool stable, int64_t dim, bool descending,
-                                      aclTensor *valuesOut, aclTensor *indicesOut, uint64_t *workspaceSize,
-                                      aclOpExecutor **executor) {
-    acl_set_api("aclnnSortGetWorkspaceSize");
+aclnnStatus opws_Sort(const aclTensor *self, bool stable, int64_t dim, bool descending,
+                      aclTensor *valuesOut, aclTensor *indicesOut, uint64_t *workspaceSize,
+                      aclOpExecutor **executor) {
     (void)stable; /* always stable: equal keys keep their order */
     NN(self, "self");
     NN(valuesOut, "valuesOut");
@@ -104,9 +99,8 @@ aclnnStatus aclnnSortGetWorkspaceSize(const aclTensor *self, bool stable, int64_
     return sort_plan(ACL_OP_Sort, self, dim, descending, valuesOut, indicesOut, "indicesOut", workspaceSize, executor);
 }
 
-aclnnStatus aclnnArgsortGetWorkspaceSize(const aclTensor *self, int64_t dim, bool descending, aclTensor *out,
-                                         uint64_t *workspaceSize, aclOpExecutor **executor) {
-    acl_set_api("aclnnArgsortGetWorkspaceSize");
+aclnnStatus opws_Argsort(const aclTensor *self, int64_t dim, bool descending, aclTensor *out,
+                         uint64_t *workspaceSize, aclOpExecutor **executor) {
     NN(self, "self");
     NN(out, "out");
     WS_EX(workspaceSize, executor);
@@ -120,7 +114,10 @@ static int64_t bound(const double *seq, const int64_t *sorter, int64_t n, double
     int64_t lo = 0, hi = n;
     while (lo < hi) {
         int64_t mid = lo + (hi - lo) / 2;
-        double s = seq[sorter ? sorter[mid] : mid];
+        /* a sorter entry outside [0, n) is the caller's bug (the device reads garbage); clamped, never read past */
+        int64_t at = sorter ? sorter[mid] : mid;
+        at = at < 0 ? 0 : at >= n ? n - 1 : at;
+        double s = seq[at];
         /* NaN sorts last: every number is below a NaN value; a NaN in the sequence is above every value */
         bool go;
         if (right) go = isnan(v) ? true : (!isnan(s) && s <= v);
@@ -190,10 +187,9 @@ static aclnnStatus ss_plan(int op, const aclTensor *seq, const aclTensor *self, 
     return ACLNN_SUCCESS;
 }
 
-aclnnStatus aclnnSearchSortedGetWorkspaceSize(const aclTensor *sortedSequence, const aclTensor *self, bool outInt32,
-                                              bool right, const aclTensor *sorter, aclTensor *out,
-                                              uint64_t *workspaceSize, aclOpExecutor **executor) {
-    acl_set_api("aclnnSearchSortedGetWorkspaceSize");
+aclnnStatus opws_SearchSorted(const aclTensor *sortedSequence, const aclTensor *self, bool outInt32,
+                              bool right, const aclTensor *sorter, aclTensor *out,
+                              uint64_t *workspaceSize, aclOpExecutor **executor) {
     NN(sortedSequence, "sortedSequence");
     NN(self, "self");
     NN(out, "out");
@@ -202,10 +198,9 @@ aclnnStatus aclnnSearchSortedGetWorkspaceSize(const aclTensor *sortedSequence, c
                    executor);
 }
 
-aclnnStatus aclnnSearchSortedsGetWorkspaceSize(const aclTensor *sortedSequence, const aclScalar *self,
-                                               const bool outInt32, const bool right, const aclTensor *sorter,
-                                               aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
-    acl_set_api("aclnnSearchSortedsGetWorkspaceSize");
+aclnnStatus opws_SearchSorteds(const aclTensor *sortedSequence, const aclScalar *self,
+                               const bool outInt32, const bool right, const aclTensor *sorter,
+                               aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
     NN(sortedSequence, "sortedSequence");
     ACLNN_CHECK(self != NULL, ACLNN_ERR_PARAM_NULLPTR, "self must not be NULL.");
     NN(out, "out");
@@ -294,9 +289,8 @@ static aclnnStatus cnt_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     return rc;
 }
 
-aclnnStatus aclnnBincountGetWorkspaceSize(const aclTensor *self, const aclTensor *weights, int64_t minlength,
-                                          aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
-    acl_set_api("aclnnBincountGetWorkspaceSize");
+aclnnStatus opws_Bincount(const aclTensor *self, const aclTensor *weights, int64_t minlength,
+                          aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
     NN(self, "self");
     NN(out, "out");
     WS_EX(workspaceSize, executor);
@@ -319,9 +313,8 @@ aclnnStatus aclnnBincountGetWorkspaceSize(const aclTensor *self, const aclTensor
     return ACLNN_SUCCESS;
 }
 
-aclnnStatus aclnnHistcGetWorkspaceSize(const aclTensor *self, int64_t bins, const aclScalar *min, const aclScalar *max,
-                                       aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
-    acl_set_api("aclnnHistcGetWorkspaceSize");
+aclnnStatus opws_Histc(const aclTensor *self, int64_t bins, const aclScalar *min, const aclScalar *max,
+                       aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
     NN(self, "self");
     ACLNN_CHECK(min != NULL, ACLNN_ERR_PARAM_NULLPTR, "min must not be NULL.");
     ACLNN_CHECK(max != NULL, ACLNN_ERR_PARAM_NULLPTR, "max must not be NULL.");
@@ -346,10 +339,9 @@ aclnnStatus aclnnHistcGetWorkspaceSize(const aclTensor *self, int64_t bins, cons
     return ACLNN_SUCCESS;
 }
 
-aclnnStatus aclnnOneHotGetWorkspaceSize(const aclTensor *self, int numClasses, const aclTensor *onValue,
-                                        const aclTensor *offValue, int64_t axis, aclTensor *out,
-                                        uint64_t *workspaceSize, aclOpExecutor **executor) {
-    acl_set_api("aclnnOneHotGetWorkspaceSize");
+aclnnStatus opws_OneHot(const aclTensor *self, int numClasses, const aclTensor *onValue,
+                        const aclTensor *offValue, int64_t axis, aclTensor *out,
+                        uint64_t *workspaceSize, aclOpExecutor **executor) {
     NN(self, "self");
     NN(onValue, "onValue");
     NN(offValue, "offValue");
@@ -380,9 +372,8 @@ aclnnStatus aclnnOneHotGetWorkspaceSize(const aclTensor *self, int numClasses, c
     return ACLNN_SUCCESS;
 }
 
-aclnnStatus aclnnMaskedSelectGetWorkspaceSize(const aclTensor *self, const aclTensor *mask, aclTensor *out,
-                                              uint64_t *workspaceSize, aclOpExecutor **executor) {
-    acl_set_api("aclnnMaskedSelectGetWorkspaceSize");
+aclnnStatus opws_MaskedSelect(const aclTensor *self, const aclTensor *mask, aclTensor *out,
+                              uint64_t *workspaceSize, aclOpExecutor **executor) {
     NN(self, "self");
     NN(mask, "mask");
     NN(out, "out");
@@ -432,9 +423,8 @@ static aclnnStatus fd_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     return ACLNN_SUCCESS;
 }
 
-aclnnStatus aclnnInplaceFillDiagonalGetWorkspaceSize(aclTensor *selfRef, const aclScalar *fillValue, bool wrap,
-                                                     uint64_t *workspaceSize, aclOpExecutor **executor) {
-    acl_set_api("aclnnInplaceFillDiagonalGetWorkspaceSize");
+aclnnStatus opws_InplaceFillDiagonal(aclTensor *selfRef, const aclScalar *fillValue, bool wrap,
+                                     uint64_t *workspaceSize, aclOpExecutor **executor) {
     NN(selfRef, "selfRef");
     ACLNN_CHECK(fillValue != NULL, ACLNN_ERR_PARAM_NULLPTR, "fillValue must not be NULL.");
     WS_EX(workspaceSize, executor);
@@ -469,10 +459,9 @@ static aclnnStatus isin_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     return ACLNN_SUCCESS;
 }
 
-aclnnStatus aclnnIsInScalarTensorGetWorkspaceSize(const aclScalar *element, const aclTensor *testElements,
-                                                  bool assumeUnique, bool invert, aclTensor *out,
-                                                  uint64_t *workspaceSize, aclOpExecutor **executor) {
-    acl_set_api("aclnnIsInScalarTensorGetWorkspaceSize");
+aclnnStatus opws_IsInScalarTensor(const aclScalar *element, const aclTensor *testElements,
+                                  bool assumeUnique, bool invert, aclTensor *out,
+                                  uint64_t *workspaceSize, aclOpExecutor **executor) {
     (void)assumeUnique;
     ACLNN_CHECK(element != NULL, ACLNN_ERR_PARAM_NULLPTR, "element must not be NULL.");
     NN(testElements, "testElements");

@@ -2,7 +2,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "aclnnop/aclnn_upsample_nearest_exact2d.h"
+#include "ops/gen/all_ops.h"
 #include "kernels/upsample_nearest_exact.h"
 #include "common/dtype.h"
 #include "ops/ops.h"
@@ -97,10 +97,9 @@ static aclnnStatus run(aclOpExecutor *ex, void *ws, uint64_t ws_size) {
     return ACLNN_SUCCESS;
 }
 
-aclnnStatus aclnnUpsampleNearestExact2dGetWorkspaceSize(const aclTensor *self, const aclIntArray *outputSize,
-                                                        double scalesH, double scalesW, aclTensor *out,
-                                                        uint64_t *workspaceSize, aclOpExecutor **executor) {
-    acl_set_api("aclnnUpsampleNearestExact2dGetWorkspaceSize");
+aclnnStatus opws_UpsampleNearestExact2d(const aclTensor *self, const aclIntArray *outputSize,
+                                        double scalesH, double scalesW, aclTensor *out,
+                                        uint64_t *workspaceSize, aclOpExecutor **executor) {
     ACLNN_CHECK(workspaceSize != NULL, ACLNN_ERR_PARAM_NULLPTR, "workspaceSize must not be NULL.");
     ACLNN_CHECK(executor != NULL, ACLNN_ERR_PARAM_NULLPTR, "executor must not be NULL.");
     ACL_TRY(acl_check_tensor(self, "self"));

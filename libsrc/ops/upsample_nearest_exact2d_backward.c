@@ -3,7 +3,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "aclnnop/aclnn_upsample_nearest_exact2d_backward.h"
+#include "ops/gen/all_ops.h"
 #include "common/parallel.h"
 #include "kernels/upsample_nearest_exact.h"
 #include "common/dtype.h"
@@ -132,12 +132,11 @@ static aclnnStatus run(aclOpExecutor *ex, void *ws, uint64_t ws_size) {
     return ACLNN_SUCCESS;
 }
 
-aclnnStatus aclnnUpsampleNearestExact2dBackwardGetWorkspaceSize(const aclTensor *gradOutput,
-                                                                const aclIntArray *outputSize,
-                                                                const aclIntArray *inputSize, double scalesH,
-                                                                double scalesW, aclTensor *out,
-                                                                uint64_t *workspaceSize, aclOpExecutor **executor) {
-    acl_set_api("aclnnUpsampleNearestExact2dBackwardGetWorkspaceSize");
+aclnnStatus opws_UpsampleNearestExact2dBackward(const aclTensor *gradOutput,
+                                                const aclIntArray *outputSize,
+                                                const aclIntArray *inputSize, double scalesH,
+                                                double scalesW, aclTensor *out,
+                                                uint64_t *workspaceSize, aclOpExecutor **executor) {
     /* 1. */
     ACLNN_CHECK(workspaceSize != NULL, ACLNN_ERR_PARAM_NULLPTR, "workspaceSize must not be NULL.");
     ACLNN_CHECK(executor != NULL, ACLNN_ERR_PARAM_NULLPTR, "executor must not be NULL.");

@@ -13,40 +13,144 @@
 #include "aclnnop/aclnn_sign_bits_pack.h"
 #include "aclnnop/aclnn_sign_bits_unpack.h"
 
+#include "ops/gen/all_ops.h"
+
+aclnnStatus aclnnCdistGetWorkspaceSize(const aclTensor* x1, const aclTensor* x2, float p, int64_t compute_mode, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnCdistGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {x1, x2, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"x1", "x2", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 3));
+    return opws_Cdist(x1, x2, p, compute_mode, out, workspaceSize, executor);
+}
+
 aclnnStatus aclnnCdist(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_Cdist, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnKlDivGetWorkspaceSize(const aclTensor* self, const aclTensor* target, int64_t reduction, bool logTarget, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnKlDivGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {self, target, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"self", "target", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 3));
+    return opws_KlDiv(self, target, reduction, logTarget, out, workspaceSize, executor);
 }
 
 aclnnStatus aclnnKlDiv(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_KlDiv, workspace, workspaceSize, executor, stream);
 }
 
+aclnnStatus aclnnBatchNormStatsGetWorkspaceSize(const aclTensor* input, double eps, aclTensor* mean, aclTensor* invstd, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnBatchNormStatsGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {input, mean, invstd};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"input", "mean", "invstd"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 3));
+    return opws_BatchNormStats(input, eps, mean, invstd, workspaceSize, executor);
+}
+
 aclnnStatus aclnnBatchNormStats(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_BatchNormStats, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnAffineGridGetWorkspaceSize(const aclTensor* theta, const aclIntArray* size, bool alignCorners, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnAffineGridGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {theta, size, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_INT_ARRAY, ACL_KIND_TENSOR};
+    static const char *const names[] = {"theta", "size", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 3));
+    return opws_AffineGrid(theta, size, alignCorners, out, workspaceSize, executor);
 }
 
 aclnnStatus aclnnAffineGrid(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_AffineGrid, workspace, workspaceSize, executor, stream);
 }
 
+aclnnStatus aclnnSignBitsPackGetWorkspaceSize(const aclTensor* self, int64_t size, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnSignBitsPackGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {self, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"self", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 2));
+    return opws_SignBitsPack(self, size, out, workspaceSize, executor);
+}
+
 aclnnStatus aclnnSignBitsPack(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_SignBitsPack, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnSignBitsUnpackGetWorkspaceSize(const aclTensor* self, int64_t size, aclDataType dtype, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnSignBitsUnpackGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {self, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"self", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 2));
+    return opws_SignBitsUnpack(self, size, dtype, out, workspaceSize, executor);
 }
 
 aclnnStatus aclnnSignBitsUnpack(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_SignBitsUnpack, workspace, workspaceSize, executor, stream);
 }
 
+aclnnStatus aclnnAmpUpdateScaleGetWorkspaceSize(const aclTensor* currentScale, const aclTensor* growthTracker, const aclTensor* foundInf, double growthFactor, double backoffFactor, int64_t growthInterval, const aclTensor* updatedScale, const aclTensor* updatedGrowthTracker, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnAmpUpdateScaleGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {currentScale, growthTracker, foundInf, updatedScale, updatedGrowthTracker};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"currentScale", "growthTracker", "foundInf", "updatedScale", "updatedGrowthTracker"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 5));
+    return opws_AmpUpdateScale(
+        currentScale, growthTracker, foundInf, growthFactor, backoffFactor, growthInterval, updatedScale,
+        updatedGrowthTracker, workspaceSize, executor);
+}
+
 aclnnStatus aclnnAmpUpdateScale(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_AmpUpdateScale, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnConfusionTransposeGetWorkspaceSize(const aclTensor* x, const aclIntArray* perm, const aclIntArray* shape, bool transpose_first, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnConfusionTransposeGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {x, perm, shape, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_INT_ARRAY, ACL_KIND_INT_ARRAY, ACL_KIND_TENSOR};
+    static const char *const names[] = {"x", "perm", "shape", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 4));
+    return opws_ConfusionTranspose(x, perm, shape, transpose_first, out, workspaceSize, executor);
 }
 
 aclnnStatus aclnnConfusionTranspose(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_ConfusionTranspose, workspace, workspaceSize, executor, stream);
 }
 
+aclnnStatus aclnnScaleGetWorkspaceSize(const aclTensor* x, const aclTensor* scale, const aclTensor* bias, int64_t axis, int64_t numAxes, bool scaleFromBlob, aclTensor* y, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnScaleGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {x, scale, bias, y};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"x", "scale", "bias", "y"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 4));
+    return opws_Scale(x, scale, bias, axis, numAxes, scaleFromBlob, y, workspaceSize, executor);
+}
+
 aclnnStatus aclnnScale(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_Scale, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnIm2colGetWorkspaceSize(const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* dilation, const aclIntArray* padding, const aclIntArray* stride, const aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnIm2colGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {self, kernelSize, dilation, padding, stride, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_INT_ARRAY, ACL_KIND_INT_ARRAY, ACL_KIND_INT_ARRAY, ACL_KIND_INT_ARRAY, ACL_KIND_TENSOR};
+    static const char *const names[] = {"self", "kernelSize", "dilation", "padding", "stride", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 6));
+    return opws_Im2col(self, kernelSize, dilation, padding, stride, out, workspaceSize, executor);
 }
 
 aclnnStatus aclnnIm2col(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {

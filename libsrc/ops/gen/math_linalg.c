@@ -10,28 +10,100 @@
 #include "aclnnop/aclnn_svd.h"
 #include "aclnnop/aclnn_triangular_solve.h"
 
+#include "ops/gen/all_ops.h"
+
+aclnnStatus aclnnLinalgCholeskyGetWorkspaceSize(const aclTensor* self, bool upper, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnLinalgCholeskyGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {self, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"self", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 2));
+    return opws_LinalgCholesky(self, upper, out, workspaceSize, executor);
+}
+
 aclnnStatus aclnnLinalgCholesky(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_LinalgCholesky, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnQrGetWorkspaceSize(const aclTensor* self, bool some, aclTensor* Q, aclTensor* R, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnQrGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {self, Q, R};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"self", "Q", "R"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 3));
+    return opws_Qr(self, some, Q, R, workspaceSize, executor);
 }
 
 aclnnStatus aclnnQr(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_Qr, workspace, workspaceSize, executor, stream);
 }
 
+aclnnStatus aclnnLinalgQrGetWorkspaceSize(const aclTensor* self, int64_t mode, aclTensor* Q, aclTensor* R, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnLinalgQrGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {self, Q, R};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"self", "Q", "R"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 3));
+    return opws_LinalgQr(self, mode, Q, R, workspaceSize, executor);
+}
+
 aclnnStatus aclnnLinalgQr(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_LinalgQr, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnSvdGetWorkspaceSize(const aclTensor *input, const bool fullMatrices, const bool computeUV, aclTensor *sigma, aclTensor *u, aclTensor *v, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnSvdGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {input, sigma, u, v};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"input", "sigma", "u", "v"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 4));
+    return opws_Svd(input, fullMatrices, computeUV, sigma, u, v, workspaceSize, executor);
 }
 
 aclnnStatus aclnnSvd(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_Svd, workspace, workspaceSize, executor, stream);
 }
 
+aclnnStatus aclnnSlogdetGetWorkspaceSize(const aclTensor* self, aclTensor* signOut, aclTensor* logOut, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnSlogdetGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {self, signOut, logOut};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"self", "signOut", "logOut"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 3));
+    return opws_Slogdet(self, signOut, logOut, workspaceSize, executor);
+}
+
 aclnnStatus aclnnSlogdet(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_Slogdet, workspace, workspaceSize, executor, stream);
 }
 
+aclnnStatus aclnnLogdetGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnLogdetGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {self, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"self", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 2));
+    return opws_Logdet(self, out, workspaceSize, executor);
+}
+
 aclnnStatus aclnnLogdet(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_Logdet, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnTriangularSolveGetWorkspaceSize(const aclTensor* self, const aclTensor* A, bool upper, bool transpose, bool unitriangular, aclTensor* xOut, aclTensor* mOut, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnTriangularSolveGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {self, A, xOut, mOut};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"self", "A", "xOut", "mOut"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 4));
+    return opws_TriangularSolve(self, A, upper, transpose, unitriangular, xOut, mOut, workspaceSize, executor);
 }
 
 aclnnStatus aclnnTriangularSolve(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {

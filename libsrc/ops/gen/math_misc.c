@@ -17,68 +17,240 @@
 #include "aclnnop/aclnn_sum.h"
 #include "aclnnop/aclnn_trace.h"
 
+#include "ops/gen/all_ops.h"
+
+aclnnStatus aclnnCumsumGetWorkspaceSize(const aclTensor* self, int64_t dim, aclDataType dtype, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnCumsumGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {self, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"self", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 2));
+    return opws_Cumsum(self, dim, dtype, out, workspaceSize, executor);
+}
+
 aclnnStatus aclnnCumsum(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_Cumsum, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnCumsumV2GetWorkspaceSize(const aclTensor* self, int64_t dim, bool exclusive, bool reverse, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnCumsumV2GetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {self, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"self", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 2));
+    return opws_CumsumV2(self, dim, exclusive, reverse, out, workspaceSize, executor);
 }
 
 aclnnStatus aclnnCumsumV2(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_CumsumV2, workspace, workspaceSize, executor, stream);
 }
 
+aclnnStatus aclnnCumprodGetWorkspaceSize(const aclTensor* input, const aclScalar* dim, const aclDataType dtype, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnCumprodGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {input, dim, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_SCALAR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"input", "dim", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 3));
+    return opws_Cumprod(input, dim, dtype, out, workspaceSize, executor);
+}
+
 aclnnStatus aclnnCumprod(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_Cumprod, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnInplaceCumprodGetWorkspaceSize(aclTensor* input, const aclScalar* dim, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnInplaceCumprodGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {input, dim};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_SCALAR};
+    static const char *const names[] = {"input", "dim"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 2));
+    return opws_InplaceCumprod(input, dim, workspaceSize, executor);
 }
 
 aclnnStatus aclnnInplaceCumprod(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_InplaceCumprod, workspace, workspaceSize, executor, stream);
 }
 
+aclnnStatus aclnnCummaxGetWorkspaceSize(const aclTensor* self, int64_t dim, aclTensor* valuesOut, aclTensor* indicesOut, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnCummaxGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {self, valuesOut, indicesOut};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"self", "valuesOut", "indicesOut"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 3));
+    return opws_Cummax(self, dim, valuesOut, indicesOut, workspaceSize, executor);
+}
+
 aclnnStatus aclnnCummax(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_Cummax, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnCumminGetWorkspaceSize(const aclTensor* self, int64_t dim, aclTensor* valuesOut, aclTensor* indicesOut, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnCumminGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {self, valuesOut, indicesOut};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"self", "valuesOut", "indicesOut"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 3));
+    return opws_Cummin(self, dim, valuesOut, indicesOut, workspaceSize, executor);
 }
 
 aclnnStatus aclnnCummin(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_Cummin, workspace, workspaceSize, executor, stream);
 }
 
+aclnnStatus aclnnSumGetWorkspaceSize(const aclTensorList* tensors, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnSumGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {tensors, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR_LIST, ACL_KIND_TENSOR};
+    static const char *const names[] = {"tensors", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 2));
+    return opws_Sum(tensors, out, workspaceSize, executor);
+}
+
 aclnnStatus aclnnSum(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_Sum, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnAddNGetWorkspaceSize(const aclTensorList *tensors, aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnAddNGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {tensors, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR_LIST, ACL_KIND_TENSOR};
+    static const char *const names[] = {"tensors", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 2));
+    return opws_AddN(tensors, out, workspaceSize, executor);
 }
 
 aclnnStatus aclnnAddN(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_AddN, workspace, workspaceSize, executor, stream);
 }
 
+aclnnStatus aclnnMaxNGetWorkspaceSize(const aclTensorList* tensors, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnMaxNGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {tensors, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR_LIST, ACL_KIND_TENSOR};
+    static const char *const names[] = {"tensors", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 2));
+    return opws_MaxN(tensors, out, workspaceSize, executor);
+}
+
 aclnnStatus aclnnMaxN(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_MaxN, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnMinNGetWorkspaceSize(const aclTensorList* tensors, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnMinNGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {tensors, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR_LIST, ACL_KIND_TENSOR};
+    static const char *const names[] = {"tensors", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 2));
+    return opws_MinN(tensors, out, workspaceSize, executor);
 }
 
 aclnnStatus aclnnMinN(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_MinN, workspace, workspaceSize, executor, stream);
 }
 
+aclnnStatus aclnnDotGetWorkspaceSize(const aclTensor* self, const aclTensor* tensor, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnDotGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {self, tensor, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"self", "tensor", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 3));
+    return opws_Dot(self, tensor, out, workspaceSize, executor);
+}
+
 aclnnStatus aclnnDot(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_Dot, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnGerGetWorkspaceSize(const aclTensor* self, const aclTensor* vec2, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnGerGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {self, vec2, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"self", "vec2", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 3));
+    return opws_Ger(self, vec2, out, workspaceSize, executor);
 }
 
 aclnnStatus aclnnGer(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_Ger, workspace, workspaceSize, executor, stream);
 }
 
+aclnnStatus aclnnAddrGetWorkspaceSize(const aclTensor* self, const aclTensor* vec1, const aclTensor* vec2, const aclScalar* betaOptional, const aclScalar* alphaOptional, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnAddrGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {self, vec1, vec2, betaOptional, alphaOptional, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_SCALAR, ACL_KIND_SCALAR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"self", "vec1", "vec2", "betaOptional", "alphaOptional", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 6));
+    return opws_Addr(self, vec1, vec2, betaOptional, alphaOptional, out, workspaceSize, executor);
+}
+
 aclnnStatus aclnnAddr(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_Addr, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnInplaceAddrGetWorkspaceSize(aclTensor* selfRef, const aclTensor* vec1, const aclTensor* vec2, const aclScalar* betaOptional, const aclScalar* alphaOptional, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnInplaceAddrGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {selfRef, vec1, vec2, betaOptional, alphaOptional};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_SCALAR, ACL_KIND_SCALAR};
+    static const char *const names[] = {"selfRef", "vec1", "vec2", "betaOptional", "alphaOptional"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 5));
+    return opws_InplaceAddr(selfRef, vec1, vec2, betaOptional, alphaOptional, workspaceSize, executor);
 }
 
 aclnnStatus aclnnInplaceAddr(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_InplaceAddr, workspace, workspaceSize, executor, stream);
 }
 
+aclnnStatus aclnnTraceGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnTraceGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {self, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"self", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 2));
+    return opws_Trace(self, out, workspaceSize, executor);
+}
+
 aclnnStatus aclnnTrace(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_Trace, workspace, workspaceSize, executor, stream);
 }
 
+aclnnStatus aclnnEqualGetWorkspaceSize(const aclTensor* self, const aclTensor* other, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnEqualGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {self, other, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"self", "other", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 3));
+    return opws_Equal(self, other, out, workspaceSize, executor);
+}
+
 aclnnStatus aclnnEqual(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_Equal, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnLinalgCrossGetWorkspaceSize(const aclTensor* self, const aclTensor* other, int64_t dim, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnLinalgCrossGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {self, other, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"self", "other", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 3));
+    return opws_LinalgCross(self, other, dim, out, workspaceSize, executor);
 }
 
 aclnnStatus aclnnLinalgCross(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {

@@ -18,64 +18,226 @@
 #include "aclnnop/aclnn_replication_pad3d.h"
 #include "aclnnop/aclnn_replication_pad3d_backward.h"
 
+#include "ops/gen/all_ops.h"
+
+aclnnStatus aclnnReflectionPad1dGetWorkspaceSize(const aclTensor* self, const aclIntArray* padding, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnReflectionPad1dGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {self, padding, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_INT_ARRAY, ACL_KIND_TENSOR};
+    static const char *const names[] = {"self", "padding", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 3));
+    return opws_ReflectionPad1d(self, padding, out, workspaceSize, executor);
+}
+
 aclnnStatus aclnnReflectionPad1d(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_ReflectionPad1d, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnReflectionPad2dGetWorkspaceSize(const aclTensor* self, const aclIntArray* padding, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnReflectionPad2dGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {self, padding, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_INT_ARRAY, ACL_KIND_TENSOR};
+    static const char *const names[] = {"self", "padding", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 3));
+    return opws_ReflectionPad2d(self, padding, out, workspaceSize, executor);
 }
 
 aclnnStatus aclnnReflectionPad2d(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_ReflectionPad2d, workspace, workspaceSize, executor, stream);
 }
 
+aclnnStatus aclnnReflectionPad3dGetWorkspaceSize(const aclTensor* self, const aclIntArray* padding, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnReflectionPad3dGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {self, padding, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_INT_ARRAY, ACL_KIND_TENSOR};
+    static const char *const names[] = {"self", "padding", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 3));
+    return opws_ReflectionPad3d(self, padding, out, workspaceSize, executor);
+}
+
 aclnnStatus aclnnReflectionPad3d(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_ReflectionPad3d, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnReplicationPad1dGetWorkspaceSize(const aclTensor* self, const aclIntArray* padding, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnReplicationPad1dGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {self, padding, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_INT_ARRAY, ACL_KIND_TENSOR};
+    static const char *const names[] = {"self", "padding", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 3));
+    return opws_ReplicationPad1d(self, padding, out, workspaceSize, executor);
 }
 
 aclnnStatus aclnnReplicationPad1d(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_ReplicationPad1d, workspace, workspaceSize, executor, stream);
 }
 
+aclnnStatus aclnnReplicationPad2dGetWorkspaceSize(const aclTensor* self, const aclIntArray* padding, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnReplicationPad2dGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {self, padding, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_INT_ARRAY, ACL_KIND_TENSOR};
+    static const char *const names[] = {"self", "padding", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 3));
+    return opws_ReplicationPad2d(self, padding, out, workspaceSize, executor);
+}
+
 aclnnStatus aclnnReplicationPad2d(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_ReplicationPad2d, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnReplicationPad3dGetWorkspaceSize(const aclTensor* self, const aclIntArray* padding, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnReplicationPad3dGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {self, padding, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_INT_ARRAY, ACL_KIND_TENSOR};
+    static const char *const names[] = {"self", "padding", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 3));
+    return opws_ReplicationPad3d(self, padding, out, workspaceSize, executor);
 }
 
 aclnnStatus aclnnReplicationPad3d(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_ReplicationPad3d, workspace, workspaceSize, executor, stream);
 }
 
+aclnnStatus aclnnCircularPad2dGetWorkspaceSize(const aclTensor* self, const aclIntArray* padding, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnCircularPad2dGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {self, padding, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_INT_ARRAY, ACL_KIND_TENSOR};
+    static const char *const names[] = {"self", "padding", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 3));
+    return opws_CircularPad2d(self, padding, out, workspaceSize, executor);
+}
+
 aclnnStatus aclnnCircularPad2d(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_CircularPad2d, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnCircularPad3dGetWorkspaceSize(const aclTensor* self, const aclIntArray* padding, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnCircularPad3dGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {self, padding, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_INT_ARRAY, ACL_KIND_TENSOR};
+    static const char *const names[] = {"self", "padding", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 3));
+    return opws_CircularPad3d(self, padding, out, workspaceSize, executor);
 }
 
 aclnnStatus aclnnCircularPad3d(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_CircularPad3d, workspace, workspaceSize, executor, stream);
 }
 
+aclnnStatus aclnnReflectionPad1dBackwardGetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* self, const aclIntArray* padding, aclTensor* gradInput, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnReflectionPad1dBackwardGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {gradOutput, self, padding, gradInput};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_INT_ARRAY, ACL_KIND_TENSOR};
+    static const char *const names[] = {"gradOutput", "self", "padding", "gradInput"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 4));
+    return opws_ReflectionPad1dBackward(gradOutput, self, padding, gradInput, workspaceSize, executor);
+}
+
 aclnnStatus aclnnReflectionPad1dBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_ReflectionPad1dBackward, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnReflectionPad2dBackwardGetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* self, const aclIntArray* padding, aclTensor* gradInput, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnReflectionPad2dBackwardGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {gradOutput, self, padding, gradInput};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_INT_ARRAY, ACL_KIND_TENSOR};
+    static const char *const names[] = {"gradOutput", "self", "padding", "gradInput"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 4));
+    return opws_ReflectionPad2dBackward(gradOutput, self, padding, gradInput, workspaceSize, executor);
 }
 
 aclnnStatus aclnnReflectionPad2dBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_ReflectionPad2dBackward, workspace, workspaceSize, executor, stream);
 }
 
+aclnnStatus aclnnReflectionPad3dBackwardGetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* self, const aclIntArray* padding, aclTensor* gradInput, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnReflectionPad3dBackwardGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {gradOutput, self, padding, gradInput};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_INT_ARRAY, ACL_KIND_TENSOR};
+    static const char *const names[] = {"gradOutput", "self", "padding", "gradInput"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 4));
+    return opws_ReflectionPad3dBackward(gradOutput, self, padding, gradInput, workspaceSize, executor);
+}
+
 aclnnStatus aclnnReflectionPad3dBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_ReflectionPad3dBackward, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnReplicationPad1dBackwardGetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* self, const aclIntArray* padding, aclTensor* gradInput, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnReplicationPad1dBackwardGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {gradOutput, self, padding, gradInput};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_INT_ARRAY, ACL_KIND_TENSOR};
+    static const char *const names[] = {"gradOutput", "self", "padding", "gradInput"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 4));
+    return opws_ReplicationPad1dBackward(gradOutput, self, padding, gradInput, workspaceSize, executor);
 }
 
 aclnnStatus aclnnReplicationPad1dBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_ReplicationPad1dBackward, workspace, workspaceSize, executor, stream);
 }
 
+aclnnStatus aclnnReplicationPad2dBackwardGetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* self, const aclIntArray* padding, aclTensor* gradInput, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnReplicationPad2dBackwardGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {gradOutput, self, padding, gradInput};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_INT_ARRAY, ACL_KIND_TENSOR};
+    static const char *const names[] = {"gradOutput", "self", "padding", "gradInput"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 4));
+    return opws_ReplicationPad2dBackward(gradOutput, self, padding, gradInput, workspaceSize, executor);
+}
+
 aclnnStatus aclnnReplicationPad2dBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_ReplicationPad2dBackward, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnReplicationPad3dBackwardGetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* self, const aclIntArray* padding, aclTensor* gradInput, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnReplicationPad3dBackwardGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {gradOutput, self, padding, gradInput};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_INT_ARRAY, ACL_KIND_TENSOR};
+    static const char *const names[] = {"gradOutput", "self", "padding", "gradInput"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 4));
+    return opws_ReplicationPad3dBackward(gradOutput, self, padding, gradInput, workspaceSize, executor);
 }
 
 aclnnStatus aclnnReplicationPad3dBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_ReplicationPad3dBackward, workspace, workspaceSize, executor, stream);
 }
 
+aclnnStatus aclnnCircularPad2dBackwardGetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* self, const aclIntArray* padding, aclTensor* gradInput, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnCircularPad2dBackwardGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {gradOutput, self, padding, gradInput};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_INT_ARRAY, ACL_KIND_TENSOR};
+    static const char *const names[] = {"gradOutput", "self", "padding", "gradInput"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 4));
+    return opws_CircularPad2dBackward(gradOutput, self, padding, gradInput, workspaceSize, executor);
+}
+
 aclnnStatus aclnnCircularPad2dBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_CircularPad2dBackward, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnCircularPad3dBackwardGetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* self, const aclIntArray* padding, aclTensor* gradInput, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnCircularPad3dBackwardGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {gradOutput, self, padding, gradInput};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_INT_ARRAY, ACL_KIND_TENSOR};
+    static const char *const names[] = {"gradOutput", "self", "padding", "gradInput"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 4));
+    return opws_CircularPad3dBackward(gradOutput, self, padding, gradInput, workspaceSize, executor);
 }
 
 aclnnStatus aclnnCircularPad3dBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {

@@ -11,32 +11,124 @@
 #include "aclnnop/aclnn_upsample_nearest_exact2d.h"
 #include "aclnnop/aclnn_upsample_nearest_exact2d_backward.h"
 
+#include "ops/gen/all_ops.h"
+
+aclnnStatus aclnnAvgPool2dGetWorkspaceSize(const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* strides, const aclIntArray* paddings, const bool ceilMode, const bool countIncludePad, const int64_t divisorOverride, const int8_t cubeMathType, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnAvgPool2dGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {self, kernelSize, strides, paddings, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_INT_ARRAY, ACL_KIND_INT_ARRAY, ACL_KIND_INT_ARRAY, ACL_KIND_TENSOR};
+    static const char *const names[] = {"self", "kernelSize", "strides", "paddings", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 5));
+    return opws_AvgPool2d(
+        self, kernelSize, strides, paddings, ceilMode, countIncludePad, divisorOverride, cubeMathType, out,
+        workspaceSize, executor);
+}
+
 aclnnStatus aclnnAvgPool2d(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_AvgPool2d, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnAvgPool2dBackwardGetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* stride, const aclIntArray* padding, bool ceilMode, bool countIncludePad, int64_t divisorOverride, int8_t cubeMathType, aclTensor* gradInput, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnAvgPool2dBackwardGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {gradOutput, self, kernelSize, stride, padding, gradInput};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_INT_ARRAY, ACL_KIND_INT_ARRAY, ACL_KIND_INT_ARRAY, ACL_KIND_TENSOR};
+    static const char *const names[] = {"gradOutput", "self", "kernelSize", "stride", "padding", "gradInput"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 6));
+    return opws_AvgPool2dBackward(
+        gradOutput, self, kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride, cubeMathType,
+        gradInput, workspaceSize, executor);
 }
 
 aclnnStatus aclnnAvgPool2dBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_AvgPool2dBackward, workspace, workspaceSize, executor, stream);
 }
 
+aclnnStatus aclnnGridSampler2DGetWorkspaceSize(const aclTensor* input, const aclTensor* grid, int64_t interpolationMode, int64_t paddingMode, bool alignCorners, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnGridSampler2DGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {input, grid, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"input", "grid", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 3));
+    return opws_GridSampler2D(input, grid, interpolationMode, paddingMode, alignCorners, out, workspaceSize, executor);
+}
+
 aclnnStatus aclnnGridSampler2D(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_GridSampler2D, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnGridSampler2DBackwardGetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* input, const aclTensor* grid, int64_t interpolationMode, int64_t paddingMode, bool alignCorners, const aclBoolArray* outputMask, aclTensor* inputGrad, aclTensor* gridGrad, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnGridSampler2DBackwardGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {gradOutput, input, grid, outputMask, inputGrad, gridGrad};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_BOOL_ARRAY, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"gradOutput", "input", "grid", "outputMask", "inputGrad", "gridGrad"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 6));
+    return opws_GridSampler2DBackward(
+        gradOutput, input, grid, interpolationMode, paddingMode, alignCorners, outputMask, inputGrad, gridGrad,
+        workspaceSize, executor);
 }
 
 aclnnStatus aclnnGridSampler2DBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_GridSampler2DBackward, workspace, workspaceSize, executor, stream);
 }
 
+aclnnStatus aclnnMultiScaleDeformableAttnFunctionGetWorkspaceSize(const aclTensor* value, const aclTensor* spatialShape, const aclTensor* levelStartIndex, const aclTensor* location, const aclTensor* attnWeight, aclTensor* output, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnMultiScaleDeformableAttnFunctionGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {value, spatialShape, levelStartIndex, location, attnWeight, output};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"value", "spatialShape", "levelStartIndex", "location", "attnWeight", "output"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 6));
+    return opws_MultiScaleDeformableAttnFunction(
+        value, spatialShape, levelStartIndex, location, attnWeight, output, workspaceSize, executor);
+}
+
 aclnnStatus aclnnMultiScaleDeformableAttnFunction(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_MultiScaleDeformableAttnFunction, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnMultiScaleDeformableAttentionGradGetWorkspaceSize(const aclTensor* value, const aclTensor* spatialShape, const aclTensor* levelStartIndex, const aclTensor* location, const aclTensor* attnWeight, const aclTensor* gradOutput, aclTensor* gradValue, aclTensor* gradLocation, aclTensor* gradAttnWeight, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnMultiScaleDeformableAttentionGradGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {value, spatialShape, levelStartIndex, location, attnWeight, gradOutput, gradValue, gradLocation, gradAttnWeight};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"value", "spatialShape", "levelStartIndex", "location", "attnWeight", "gradOutput", "gradValue", "gradLocation", "gradAttnWeight"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 9));
+    return opws_MultiScaleDeformableAttentionGrad(
+        value, spatialShape, levelStartIndex, location, attnWeight, gradOutput, gradValue, gradLocation, gradAttnWeight,
+        workspaceSize, executor);
 }
 
 aclnnStatus aclnnMultiScaleDeformableAttentionGrad(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_MultiScaleDeformableAttentionGrad, workspace, workspaceSize, executor, stream);
 }
 
+aclnnStatus aclnnUpsampleNearestExact2dGetWorkspaceSize(const aclTensor* self, const aclIntArray* outputSize, double scalesH, double scalesW, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnUpsampleNearestExact2dGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {self, outputSize, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_INT_ARRAY, ACL_KIND_TENSOR};
+    static const char *const names[] = {"self", "outputSize", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 3));
+    return opws_UpsampleNearestExact2d(self, outputSize, scalesH, scalesW, out, workspaceSize, executor);
+}
+
 aclnnStatus aclnnUpsampleNearestExact2d(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_UpsampleNearestExact2d, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnUpsampleNearestExact2dBackwardGetWorkspaceSize(const aclTensor* gradOutput, const aclIntArray* outputSize, const aclIntArray* inputSize, double scalesH, double scalesW, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnUpsampleNearestExact2dBackwardGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {gradOutput, outputSize, inputSize, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_INT_ARRAY, ACL_KIND_INT_ARRAY, ACL_KIND_TENSOR};
+    static const char *const names[] = {"gradOutput", "outputSize", "inputSize", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 4));
+    return opws_UpsampleNearestExact2dBackward(
+        gradOutput, outputSize, inputSize, scalesH, scalesW, out, workspaceSize, executor);
 }
 
 aclnnStatus aclnnUpsampleNearestExact2dBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
