@@ -166,7 +166,7 @@ bench: lib
 
 # ---- reliability: sanitizers, fuzzing, valgrind (README "Reliability") ----
 SAN_FLAGS  := -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer -fno-sanitize-recover=all
-ASAN_BUILD := build/asan
+ASAN_BUILD ?= build/asan
 ASAN_LIB   := $(CURDIR)/$(ASAN_BUILD)/lib/$(LIBNAME)
 # detect_leaks=0: CPython itself leaks under LSan; leaks are valgrind's job (make memcheck).
 # allocator_may_return_null=1: a huge allocation request is an error to report (207001), not an abort.
@@ -177,6 +177,7 @@ SAN_ENV    := ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:allocator_may_return_
 HARNESS_CFLAGS := -std=c11 -O1 -g -Wall -Wextra -Werror -Iinclude
 FUZZ_SECONDS ?= 50
 FUZZ_SEED  ?= 1
+FUZZ_OPS   ?=
 
 asan-lib:
 	$(MAKE) BUILD=$(ASAN_BUILD) OPT=-O1 SAN="$(SAN_FLAGS)" lib
@@ -194,7 +195,7 @@ asan: lib install asan-lib
 fuzz: asan-lib
 	$(CC) $(HARNESS_CFLAGS) $(SAN_FLAGS) tests/c/fuzz.c -o $(ASAN_BUILD)/fuzz -L$(ASAN_BUILD)/lib -lpyaclnn -lstdc++ \
 	  -Wl,-rpath,$(CURDIR)/$(ASAN_BUILD)/lib -lm
-	$(SAN_ENV) $(ASAN_BUILD)/fuzz -t $(FUZZ_SECONDS) -s $(FUZZ_SEED)
+	$(SAN_ENV) $(ASAN_BUILD)/fuzz -t $(FUZZ_SECONDS) -s $(FUZZ_SEED) $(if $(FUZZ_OPS),-o $(FUZZ_OPS))
 
 # Cross-build for CROSS_ARCH (default aarch64) and run the doc samples + api_smoke under qemu-user.
 CROSS_ARCH ?= aarch64
@@ -248,7 +249,8 @@ help:
 	@echo "  make cdef            regenerate pyaclnn/_cdef.h from include/"
 	@echo "  make bench           time the ops against PyTorch CPU and memory bandwidth (BENCH_ARGS=...)"
 	@echo "  make asan            library + all tests (C harnesses and samples included) under ASan/UBSan"
-	@echo "  make fuzz            the C ABI fuzzer on the ASan/UBSan build (FUZZ_SECONDS=$(FUZZ_SECONDS), FUZZ_SEED=1)"
+	@echo "  make fuzz            the C ABI fuzzer on the ASan/UBSan build (FUZZ_SECONDS=$(FUZZ_SECONDS), FUZZ_SEED=1;"
+	@echo "                       FUZZ_OPS=Roll,Diag: only those ops; ASAN_BUILD=dir: where the sanitized build goes)"
 	@echo "  make cross-check     cross-build for CROSS_ARCH (default aarch64), run the doc samples + api_smoke under qemu"
 	@echo "  make memcheck        valgrind on every doc sample and the C harnesses (api_smoke, stress, fuzz)"
 	@echo "  make clean           remove build/"

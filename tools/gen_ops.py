@@ -256,6 +256,21 @@ def impl_name(op):
     return f"opws_{op.name}"
 
 
+def dtype_macros(op):
+    """For a hand-written op: its table dtype lists as `ACL_DT_LIST_<Name>` (and `ACL_DT_LIST_<Name>_<arg>` for
+    `arg_dtypes`, `ACL_DT_LIST_<Name>_out` for `out_dtypes`), each expanding to `array, count` for
+    acl_check_dtype_in(t, ACL_DT_LIST_<Name>, "name"), so the list the op checks is the list the tests and docs use."""
+    lists = []
+    if op.dtypes:
+        lists.append(("", op.dtypes))
+    for a, dts in op.extra.get("arg_dtypes", {}).items():
+        lists.append(("_" + a, dts))
+    if op.extra.get("out_dtypes"):
+        lists.append(("_out", op.extra["out_dtypes"]))
+    return "".join(f"#define ACL_DT_LIST_{op.name}{suf} ((const aclDataType[]){{{', '.join(optable.DT[d] for d in dts)}}}), "
+                   f"{len(dts)}\n" for suf, dts in lists)
+
+
 def impl_decl(op):
     return wrap_call(f"aclnnStatus {impl_name(op)}", c_args(op) + ["uint64_t* workspaceSize",
                                                                    "aclOpExecutor** executor"], indent=4)
@@ -316,6 +331,10 @@ def optable_py(ops):
             "header": op.header, "lib": op.lib, "family": op.family, "table": op.table,
             "dtypes": list(op.dtypes), "inplace": op.inplace,
         }
+        if op.extra.get("arg_dtypes"):
+            data[op.name]["arg_dtypes"] = {k: list(v) for k, v in op.extra["arg_dtypes"].items()}
+        if op.extra.get("out_dtypes"):
+            data[op.name]["out_dtypes"] = list(op.extra["out_dtypes"])
         if op.family == "elementwise":
             sp = op.scalar_promote
             data[op.name].update(compute=op.compute, result=op.result, optional=list(op.extra.get("optional", ())),
@@ -445,7 +464,9 @@ def outputs():
         " * prologue (libsrc/ops/gen/<family>.c). */\n"
         "#ifndef PYACLNN_OPS_GEN_ALL_OPS_H\n#define PYACLNN_OPS_GEN_ALL_OPS_H\n" +
         "".join(f'#include "aclnnop/{h}"\n' for h in sorted({op.header for op in ops})) + "\n" +
-        "".join(impl_decl(op) for op in ops if op.family != "elementwise") + "\n#endif\n")
+        "".join(impl_decl(op) for op in ops if op.family != "elementwise") + "\n" +
+        "/* the ASCEND910B dtype lists of the table (array, count) */\n" +
+        "".join(dtype_macros(op) for op in ops if op.family != "elementwise") + "\n#endif\n")
     return files
 
 

@@ -199,8 +199,9 @@ static inline void put(void *dst, aclDataType ddt, int64_t k, const wide *w) {
 }
 
 void acl_convert(const void *src, aclDataType sdt, int64_t ss, void *dst, aclDataType ddt, int64_t ds, int64_t n) {
+    /* memmove: an output the caller aliased onto an input (undefined on a device) must still not be UB here */
     if (sdt == ddt && ss == 1 && ds == 1) {
-        memcpy(dst, src, (size_t)n * acl_dtype_size(sdt));
+        memmove(dst, src, (size_t)n * acl_dtype_size(sdt));
         return;
     }
     if (sdt == ddt && sdt != ACL_BOOL) { /* a strided copy (ss 0: a broadcast fill), by element size */

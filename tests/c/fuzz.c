@@ -653,9 +653,23 @@ static int phase1(int op, double pm, uint64_t *ws, aclOpExecutor **ex) {
 }
 
 /* Half of the op cases go to the seed ops (hand-written cases), half to the table ops. */
+/* -o NAME[,NAME...]: fuzz only these ops (exact names without the aclnn prefix); no runtime sequences */
+static int g_only_ops[4096], g_n_only;
+
 static int pick_op(void) {
+    if (g_n_only) return g_only_ops[rnd() % (uint64_t)g_n_only];
     if (N_TABLE == 0 || chance(0.5)) return (int)(rnd() % N_OPS);
     return N_OPS + (int)(rnd() % (uint64_t)N_TABLE);
+}
+
+static int select_ops(char *list) {
+    for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
+        int found = 0;
+        for (int op = 0; op < N_OPS + N_TABLE && g_n_only < 4096; op++)
+            if (strcmp(op_name(op), tok) == 0) { g_only_ops[g_n_only++] = op; found = 1; }
+        if (!found) { fprintf(stderr, "fuzz: no op named %s\n", tok); return 0; }
+    }
+    return 1;
 }
 
 /* One op case: phase 1, then a random second-phase scenario. */
@@ -934,12 +948,13 @@ int main(int argc, char **argv) {
     long max_cases = -1, only = -1;
     g_seed = 1;
     int opt;
-    while ((opt = getopt(argc, argv, "t:n:s:c:")) != -1) {
+    while ((opt = getopt(argc, argv, "t:n:s:c:o:")) != -1) {
         if (opt == 't') budget = atof(optarg);
         else if (opt == 'n') max_cases = atol(optarg);
         else if (opt == 's') g_seed = strtoull(optarg, NULL, 10);
         else if (opt == 'c') only = atol(optarg);
-        else { fprintf(stderr, "usage: fuzz [-t seconds] [-n cases] [-s seed] [-c case]\n"); return 64; }
+        else if (opt == 'o') { if (!select_ops(optarg)) return 64; }
+        else { fprintf(stderr, "usage: fuzz [-t seconds] [-n cases] [-s seed] [-c case] [-o Op1,Op2]\n"); return 64; }
     }
     const char *per_case = getenv("FUZZ_CASE_TIMEOUT");
     unsigned timeout = per_case ? (unsigned)atoi(per_case) : 20;
@@ -959,7 +974,7 @@ int main(int argc, char **argv) {
         g_rng = (g_seed * 0x9E3779B97F4A7C15ULL) ^ ((uint64_t)i * 0xD1B54A32D192ED03ULL) ^ 0x5851F42D4C957F2DULL;
         for (int w = 0; w < 4; w++) rnd();
         alarm(timeout);
-        if (rnd() % 10 == 0) runtime_case();
+        if (rnd() % 10 == 0 && !g_n_only) runtime_case();
         else op_case(pick_op());
         free_case_resources();
         alarm(0);

@@ -15,7 +15,9 @@ An entry holds
   family    "custom": the first phase is hand-written in ``libsrc/ops/<file>.c``;
             "elementwise": generated entirely from the fields below (libsrc/ops/elementwise.c is the engine)
 Elementwise fields
-  dtypes    the ASCEND910B dtype support list of the tensor inputs (API order is the check order)
+  dtypes    the ASCEND910B dtype support list of the tensor inputs (API order is the check order); for a
+            hand-written op its main list, available to the C code as ACL_DT_LIST_<Name> (ops/gen/all_ops.h),
+            to the tests as pyaclnn._optable.OPS[name]["dtypes"] and listed in docs/OPS.md
   formula   the scalar formula, a C expression over inputs a, b, c and scalars s0, s1 (in the compute type; the
             scalar-like arguments - aclScalar* and int64_t/double/float/bool attributes - in API order);
             a str (all compute classes) or a dict {"f": float classes, "i": int64 class, "c": complex classes}
@@ -34,7 +36,8 @@ Elementwise fields
             (clamp-like ops take a float bound for an integer tensor)
   out_dtypes  with out_rule "list": the dtypes `out` may have (default: dtypes)
   inout     the argument an Inplace op writes, when the header declares it const (default: its aclTensor*)
-  arg_dtypes  {name: dtypes}: a tensor argument's own support list (a bool mask, a condition)
+  arg_dtypes  {name: dtypes}: a tensor argument's own support list (a bool mask, a condition; for a hand-written
+            op ACL_DT_LIST_<Name>_<name>)
   no_promote  tensor arguments that do not take part in the promotion (where's condition, masked_fill's mask)
   domain, scalars, skip_dtypes, input_dtypes, out_dtype: test-only hints (tests/ops/table_harness.py)
 """

@@ -545,4 +545,6 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
     const aclTensor* gradOutput, const aclIntArray* outputSize, const aclIntArray* inputSize, double scalesH,
     double scalesW, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
 
+/* the ASCEND910B dtype lists of the table (array, count) */
+
 #endif
