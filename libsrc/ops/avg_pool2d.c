@@ -100,11 +100,15 @@ static aclnnStatus check_params(const aclTensor *self, const aclIntArray *kernel
     /* 6. cubeMathType */
     ACLNN_CHECK(cubeMathType >= 0 && cubeMathType <= k_cube_max, ACLNN_ERR_PARAM_INVALID,
                 "cubeMathType %d must be in [0, %d]", (int)cubeMathType, (int)k_cube_max);
-    /* 7. fp32 on the global / cube path supports cubeMathType 0 and 2 only */
-    a.ceil_mode = ceilMode;
-    a.divisor_override = divisorOverride;
+    return ACLNN_SUCCESS;
+}
+
+/* After the empty-tensor early success (upstream: the path's dtype conversion): fp32 on the global / cube path
+ * supports cubeMathType 0 and 2 only. */
+static aclnnStatus check_path_cube_math(const aclTensor *self, const avgpool_attrs *a, int8_t cubeMathType) {
+    const int off = (int)self->ndim - 3;
     ACLNN_CHECK(!(self->dtype == ACL_FLOAT && (cubeMathType == 1 || cubeMathType == 3 || cubeMathType == 4) &&
-                  on_global_or_cube_path(&a, c, h, w)),
+                  on_global_or_cube_path(a, self->dims[off], self->dims[off + 1], self->dims[off + 2])),
                 ACLNN_ERR_PARAM_INVALID,
                 "cubeMathType %d is not supported for a FLOAT self on this pooling's (global/cube) path",
                 (int)cubeMathType);
@@ -139,6 +143,7 @@ aclnnStatus opws_AvgPool2d(const aclTensor *self, const aclIntArray *kernelSize,
     a.ceil_mode = ceilMode;
     a.count_include_pad = countIncludePad;
     a.divisor_override = divisorOverride;
+    ACL_TRY(check_path_cube_math(self, &a, cubeMathType));
 
     aclOpExecutor *ex = acl_exec_create(ACL_OP_AvgPool2d, run, sizeof(avgpool_plan));
     if (!ex) return ACLNN_ERR_INNER_CREATE_EXECUTOR;

@@ -162,6 +162,10 @@ VALID = [
     ("fp16_cube1_cube_path", lambda: dict(self=T((2, 3, 8, 8), F16), strides=A([1]), out=T((2, 3, 8, 8), F16), cube=1)),
     ("rank3_ncl", lambda: dict(self=T((3, 8, 8), fmt="NCL"), out=T((3, 4, 4), fmt="NCL"))),
     ("kernel_len3_uses_first_two", lambda: dict(kernel=A([3, 3, 7]))),
+    # the path's cubeMathType rule comes after the empty-tensor early success (upstream op_api; its UT
+    # test_avgpool2d_out_empty_tensor: fp32, k4 s2 p1, cubeMathType 1, N = 0)
+    ("fp32_cube1_cube_path_empty_batch", lambda: dict(self=T((0, 1, 16, 16)), kernel=A([4, 4]), strides=A([2, 2]),
+                                                      paddings=A([1, 1]), out=T((0, 1, 8, 8)), cube=1)),
 ]
 
 
