@@ -92,6 +92,10 @@ static int64_t read_i32(const msda_ten *t, int64_t off) {
 
 static void read_levels(const msda_problem *p, msda_level *lv) {
     for (int64_t l = 0; l < p->nl; l++) {
+        if (l >= p->nstart) { /* no levelStartIndex entry: a NaN extent puts every point outside the level */
+            lv[l] = (msda_level){.H = 0, .W = 0, .S = 0, .Hf = NAN, .Wf = NAN};
+            continue;
+        }
         lv[l].H = read_i32(&p->shape, l * p->shape.st[0]);
         lv[l].W = read_i32(&p->shape, l * p->shape.st[0] + p->shape.st[1]);
         lv[l].S = read_i32(&p->start, l * p->start.st[0]);

@@ -36,6 +36,7 @@ typedef struct {
 
 typedef struct {
     int64_t bs, K, nh, C, nl, nq, np;
+    int64_t nstart; /* levelStartIndex entries; a level l >= nstart contributes nothing (no start, no samples) */
     msda_ten value, shape, start, loc, attn, rows;
     msda_ten gv, gloc, gattn; /* backward only */
 } msda_problem;

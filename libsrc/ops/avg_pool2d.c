@@ -5,7 +5,6 @@
 #include "kernels/avg_pool2d.h"
 #include "ops/ops.h"
 
-static const aclDataType k_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
 static const aclFormat k_formats[] = {ACL_FORMAT_NCHW, ACL_FORMAT_NCL};
 static const int8_t k_cube_max = 4; /* A2 accepts cubeMathType 0..4 */
 /* A2 cube-path limits (SPEC 5.3/5.4) */
@@ -38,8 +37,8 @@ static aclnnStatus check_params(const aclTensor *self, const aclIntArray *kernel
     ACLNN_CHECK(executor != NULL, ACLNN_ERR_PARAM_NULLPTR, "executor must not be NULL");
 
     /* 2. dtype */
-    ACL_TRY(acl_check_dtype_in(self, k_dtypes, ACL_COUNT_OF(k_dtypes), "self"));
-    ACL_TRY(acl_check_dtype_in(out, k_dtypes, ACL_COUNT_OF(k_dtypes), "out"));
+    ACL_TRY(acl_check_dtype_in(self, ACL_DT_LIST_AvgPool2d, "self"));
+    ACL_TRY(acl_check_dtype_in(out, ACL_DT_LIST_AvgPool2d, "out"));
     ACL_TRY(acl_check_same_dtype(self, "self", out, "out"));
 
     /* 3. format: rank-4 -> both NCHW, rank-3 -> both NCL */

@@ -5,12 +5,11 @@
 #include "kernels/avg_pool2d.h"
 #include "ops/ops.h"
 
-static const aclDataType k_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
 static const aclFormat k_formats[] = {ACL_FORMAT_NCHW, ACL_FORMAT_NCL};
 static const int8_t k_cube_max = 3; /* cubeMathType 0..3 (4 is rejected, unlike the forward) */
 static const int64_t k_global_min = 10; /* the A2 global path needs self H, W >= this */
 
-/* SPEC 5.2 steps 1-7, in order. */
+/* The checks of the op_api source (aclnn_avgpool2d_backward.cpp, CheckParams), in order (SPEC 5.2 steps 1-7). */
 static aclnnStatus check_params(const aclTensor *gradOutput, const aclTensor *self, const aclIntArray *kernelSize,
                                 const aclIntArray *stride, const aclIntArray *padding, int8_t cubeMathType,
                                 const aclTensor *gradInput, const uint64_t *workspaceSize,
@@ -26,9 +25,9 @@ static aclnnStatus check_params(const aclTensor *gradOutput, const aclTensor *se
     if (stride) ACL_TRY(acl_check_int_array(stride, "stride"));
 
     /* 2. dtype: gradOutput == gradInput (self is not compared) */
-    ACL_TRY(acl_check_dtype_in(gradOutput, k_dtypes, ACL_COUNT_OF(k_dtypes), "gradOutput"));
-    ACL_TRY(acl_check_dtype_in(self, k_dtypes, ACL_COUNT_OF(k_dtypes), "self"));
-    ACL_TRY(acl_check_dtype_in(gradInput, k_dtypes, ACL_COUNT_OF(k_dtypes), "gradInput"));
+    ACL_TRY(acl_check_dtype_in(gradOutput, ACL_DT_LIST_AvgPool2dBackward, "gradOutput"));
+    ACL_TRY(acl_check_dtype_in(self, ACL_DT_LIST_AvgPool2dBackward, "self"));
+    ACL_TRY(acl_check_dtype_in(gradInput, ACL_DT_LIST_AvgPool2dBackward, "gradInput"));
     ACL_TRY(acl_check_same_dtype(gradOutput, "gradOutput", gradInput, "gradInput"));
 
     /* 3. format */
@@ -64,11 +63,8 @@ static aclnnStatus check_params(const aclTensor *gradOutput, const aclTensor *se
     ACLNN_CHECK(padding->size <= 2, ACLNN_ERR_PARAM_INVALID, "padding length %llu must be <= 2",
                 (unsigned long long)padding->size);
 
-    /* 5. padding: non-empty, 0 <= p, 2p <= k */
+    /* 5. padding: non-empty, 2p <= k (a negative padding passes here: see check_path) */
     ACLNN_CHECK(padding->size != 0, ACLNN_ERR_PARAM_INVALID, "padding must not be empty");
-    for (uint64_t i = 0; i < padding->size; i++)
-        ACLNN_CHECK(padding->v[i] >= 0, ACLNN_ERR_PARAM_INVALID, "padding[%llu] = %lld must be >= 0",
-                    (unsigned long long)i, (long long)padding->v[i]);
     avgpool_attrs a;
     avgpool_expand(kernelSize, stride, padding, &a);
     ACLNN_CHECK(a.ph <= a.kh / 2, ACLNN_ERR_PARAM_INVALID,
@@ -82,6 +78,39 @@ static aclnnStatus check_params(const aclTensor *gradOutput, const aclTensor *se
 
     /* 7. self and gradInput shapes */
     ACL_TRY(acl_check_same_shape(self, "self", gradInput, "gradInput"));
+    return ACLNN_SUCCESS;
+}
+
+/* After the empty-tensor early return: what the A2 path the host code picks rejects.
+ * - Global path (divisorOverride 0, kernel = self's H x W with both >= 10, gradOutput 1 x 1): gradOutput / (kH*kW)
+ *   broadcast to (N, C of gradOutput, H, W) and copied into gradInput; different planes make that copy fail
+ *   (ACLNN_ERR_INNER_NULLPTR). Padding is not used: a negative one passes.
+ * - Otherwise the cube path (conv2d backprop-input with a constant kernel) or the 3-D vector path; a failure of
+ *   either is 161002. The 3-D path rejects a negative padding explicitly; the cube path hands it to the
+ *   convolution as its padding, which does not take negative pads ([EMU] 161002 too). [EMU] gradOutput's planes
+ *   (N, C) must be gradInput's: both paths take them as the planes of the result (the convolution's channel groups,
+ *   the 3-D kernel's merged N*C), and the kernels here read one gradOutput plane per gradInput plane.
+ * gradOutput's H and W are not compared with the pooling of self: the kernels iterate over gradOutput's positions
+ * (SPEC 5.2 step 9). */
+static aclnnStatus check_path(const aclTensor *gradOutput, const aclTensor *gradInput, const avgpool_attrs *a,
+                              bool global) {
+    const int r = (int)gradInput->ndim, off = r - 3;
+    const bool same_planes = (r == 3 || gradOutput->dims[0] == gradInput->dims[0]) &&
+                             gradOutput->dims[off] == gradInput->dims[off];
+    if (global) {
+        ACLNN_CHECK(same_planes, ACLNN_ERR_INNER_NULLPTR,
+                    "gradOutput's planes (N, C) must be gradInput's: the global path's result is copied into "
+                    "gradInput.");
+        return ACLNN_SUCCESS;
+    }
+    ACLNN_CHECK(a->ph >= 0 && a->pw >= 0, ACLNN_ERR_PARAM_INVALID, "padding (%lld, %lld) must not be negative.",
+                (long long)a->ph, (long long)a->pw);
+    ACLNN_CHECK(r == 3 || gradOutput->dims[0] == gradInput->dims[0], ACLNN_ERR_PARAM_INVALID,
+                "gradOutput batch %lld must equal gradInput batch %lld", (long long)gradOutput->dims[0],
+                (long long)gradInput->dims[0]);
+    ACLNN_CHECK(gradOutput->dims[off] == gradInput->dims[off], ACLNN_ERR_PARAM_INVALID,
+                "gradOutput channels %lld must equal gradInput channels %lld", (long long)gradOutput->dims[off],
+                (long long)gradInput->dims[off]);
     return ACLNN_SUCCESS;
 }
 
@@ -116,15 +145,12 @@ aclnnStatus opws_AvgPool2dBackward(const aclTensor *gradOutput, const aclTensor 
     a.count_include_pad = countIncludePad;
     a.divisor_override = divisorOverride;
 
-    /* [EMU] the planes of gradOutput must be gradInput's planes (the kernels read one gradOutput plane per
-     * gradInput plane); gradOutput's H/W are deliberately not checked (SPEC 5.2 step 9). */
     const int r = (int)gradInput->ndim, off = r - 3;
-    ACLNN_CHECK(r == 3 || gradOutput->dims[0] == gradInput->dims[0], ACLNN_ERR_PARAM_INVALID,
-                "gradOutput batch %lld must equal gradInput batch %lld", (long long)gradOutput->dims[0],
-                (long long)gradInput->dims[0]);
-    ACLNN_CHECK(gradOutput->dims[off] == gradInput->dims[off], ACLNN_ERR_PARAM_INVALID,
-                "gradOutput channels %lld must equal gradInput channels %lld", (long long)gradOutput->dims[off],
-                (long long)gradInput->dims[off]);
+    /* A2 global path: broadcast gradOutput / (kH*kW) over the whole plane (padding, countIncludePad ignored) */
+    const bool global = divisorOverride == 0 && a.kh == gradInput->dims[off + 1] && a.kw == gradInput->dims[off + 2] &&
+                        gradInput->dims[off + 1] >= k_global_min && gradInput->dims[off + 2] >= k_global_min &&
+                        gradOutput->dims[off + 1] == 1 && gradOutput->dims[off + 2] == 1;
+    ACL_TRY(check_path(gradOutput, gradInput, &a, global));
 
     aclOpExecutor *ex = acl_exec_create(ACL_OP_AvgPool2dBackward, run, sizeof(avgpool_plan));
     if (!ex) return ACLNN_ERR_INNER_CREATE_EXECUTOR;
@@ -141,9 +167,6 @@ aclnnStatus opws_AvgPool2dBackward(const aclTensor *gradOutput, const aclTensor 
     p->iw = gradInput->dims[off + 2];
     p->oh = gradOutput->dims[off + 1];
     p->ow = gradOutput->dims[off + 2];
-    /* A2 global path: broadcast gradOutput / (kH*kW) over the whole plane (padding, countIncludePad ignored) */
-    bool global = divisorOverride == 0 && a.kh == p->ih && a.kw == p->iw && p->ih >= k_global_min &&
-                  p->iw >= k_global_min && p->oh == 1 && p->ow == 1;
     if (!avgpool_plan_backward(p, &a, global))
         return acl_exec_discard(ex, ACL_REPORT(ACLNN_ERR_INNER, "out of memory planning the pooling gradient"));
     return acl_exec_publish(ex, workspaceSize, executor);

@@ -1,10 +1,9 @@
 /* aclnnGridSampler2D (SPEC section 2.4). */
 #include "ops/gen/all_ops.h"
 #include "common/dtype.h"
+#include "common/shape.h"
 #include "kernels/grid_sampler.h"
 #include "ops/ops.h"
-
-static const aclDataType k_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE};
 
 static aclnnStatus check_params(const aclTensor *input, const aclTensor *grid, int64_t interpolationMode,
                                 int64_t paddingMode, const aclTensor *out) {
@@ -13,7 +12,7 @@ static aclnnStatus check_params(const aclTensor *input, const aclTensor *grid, i
     ACL_TRY(acl_check_tensor(out, "out"));
     ACL_TRY(acl_check_same_dtype(input, "input", grid, "grid"));
     ACL_TRY(acl_check_same_dtype(input, "input", out, "out"));
-    ACL_TRY(acl_check_dtype_in(input, k_dtypes, ACL_COUNT_OF(k_dtypes), "input"));
+    ACL_TRY(acl_check_dtype_in(input, ACL_DT_LIST_GridSampler2D, "input"));
     ACLNN_CHECK(interpolationMode >= 0 && interpolationMode <= 2, ACLNN_ERR_PARAM_INVALID,
                 "interpolationMode %lld should be 0 (bilinear), 1 (nearest) or 2 (bicubic).",
                 (long long)interpolationMode);
@@ -35,8 +34,22 @@ static aclnnStatus check_params(const aclTensor *input, const aclTensor *grid, i
                 (long long)input->dims[3]);
     ACLNN_CHECK(grid->dims[3] == 2, ACLNN_ERR_PARAM_INVALID, "grid last dim should be 2, but it is %lld.",
                 (long long)grid->dims[3]);
-    ACLNN_CHECK(!(input->dtype == ACL_DOUBLE && interpolationMode == 2), ACLNN_ERR_PARAM_INVALID,
-                "interpolationMode 2 (bicubic) is not supported for input dtype DOUBLE.");
+    return ACLNN_SUCCESS;
+}
+
+/* After the empty-tensor early return, the A2 path: FLOAT/FLOAT16/BF16 run the AI Core kernel, whose tiling (in
+ * phase 1) fails for an input H*W above INT32_MAX, so the l0 op hands back nothing (ACLNN_ERR_INNER_NULLPTR);
+ * DOUBLE runs the AI CPU kernel, which has no bicubic mode (161002). */
+static aclnnStatus check_path(const aclTensor *input, int64_t interpolationMode) {
+    if (input->dtype == ACL_DOUBLE) {
+        ACLNN_CHECK(interpolationMode != 2, ACLNN_ERR_PARAM_INVALID,
+                    "interpolationMode 2 (bicubic) is not supported for input dtype DOUBLE.");
+        return ACLNN_SUCCESS;
+    }
+    int64_t hw;
+    ACLNN_CHECK(acl_mul_i64(input->dims[2], input->dims[3], &hw) && hw <= INT32_MAX, ACLNN_ERR_INNER_NULLPTR,
+                "input H*W (%lld * %lld) exceeds INT32_MAX, which the kernel's tiling does not support.",
+                (long long)input->dims[2], (long long)input->dims[3]);
     return ACLNN_SUCCESS;
 }
 
@@ -63,6 +76,7 @@ aclnnStatus opws_GridSampler2D(const aclTensor *input, const aclTensor *grid,
     ACL_TRY(check_params(input, grid, interpolationMode, paddingMode, out));
     if (acl_tensor_empty(input) || acl_tensor_empty(grid))
         return acl_exec_noop(ACL_OP_GridSampler2D, workspaceSize, executor);
+    ACL_TRY(check_path(input, interpolationMode));
     aclOpExecutor *ex = acl_exec_create(ACL_OP_GridSampler2D, run, sizeof(gs_params));
     if (!ex) return ACLNN_ERR_INNER_CREATE_EXECUTOR;
     aclnnStatus rc = acl_exec_add_input(ex, input, "input", true);

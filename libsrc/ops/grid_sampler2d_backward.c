@@ -4,8 +4,6 @@
 #include "kernels/grid_sampler.h"
 #include "ops/ops.h"
 
-static const aclDataType k_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_BF16};
-
 static aclnnStatus check_params(const aclTensor *gradOutput, const aclTensor *input, const aclTensor *grid,
                                 int64_t interpolationMode, int64_t paddingMode, const aclBoolArray *outputMask,
                                 const aclTensor *inputGrad, const aclTensor *gridGrad) {
@@ -19,7 +17,7 @@ static aclnnStatus check_params(const aclTensor *gradOutput, const aclTensor *in
     ACL_TRY(acl_check_same_dtype(input, "input", grid, "grid"));
     ACL_TRY(acl_check_same_dtype(input, "input", inputGrad, "inputGrad"));
     ACL_TRY(acl_check_same_dtype(input, "input", gridGrad, "gridGrad"));
-    ACL_TRY(acl_check_dtype_in(input, k_dtypes, ACL_COUNT_OF(k_dtypes), "input"));
+    ACL_TRY(acl_check_dtype_in(input, ACL_DT_LIST_GridSampler2DBackward, "input"));
     ACLNN_CHECK(interpolationMode >= 0 && interpolationMode <= 2, ACLNN_ERR_PARAM_INVALID,
                 "interpolationMode %lld should be 0 (bilinear), 1 (nearest) or 2 (bicubic).",
                 (long long)interpolationMode);

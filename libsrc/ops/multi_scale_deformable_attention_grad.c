@@ -5,8 +5,6 @@
 
 #include "ops/gen/all_ops.h"
 
-static const aclDataType k_float_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
-static const aclDataType k_index_dtypes[] = {ACL_INT32, ACL_INT64};
 enum { MAX_C = MSDA_MAX_C, MAX_NQ_EXCL = 500000, MAX_LEVELS = MSDA_MAX_LEVELS, MAX_HEADS = 16, MAX_POINTS = 16 };
 
 static aclnnStatus check_params(const aclTensor *value, const aclTensor *spatialShape, const aclTensor *levelStartIndex,
@@ -27,17 +25,18 @@ static aclnnStatus check_params(const aclTensor *value, const aclTensor *spatial
     ACLNN_CHECK(workspaceSize != NULL, ACLNN_ERR_PARAM_NULLPTR, "workspaceSize must not be NULL.");
     ACLNN_CHECK(executor != NULL, ACLNN_ERR_PARAM_NULLPTR, "executor must not be NULL.");
 
-    /* 2. dtypes, each on its own (no equality rule between tensors) */
-    const int nf = ACL_COUNT_OF(k_float_dtypes), ni = ACL_COUNT_OF(k_index_dtypes);
-    ACL_TRY(acl_check_dtype_in(value, k_float_dtypes, nf, "value"));
-    ACL_TRY(acl_check_dtype_in(location, k_float_dtypes, nf, "location"));
-    ACL_TRY(acl_check_dtype_in(attnWeight, k_float_dtypes, nf, "attnWeight"));
-    ACL_TRY(acl_check_dtype_in(gradOutput, k_float_dtypes, nf, "gradOutput"));
-    ACL_TRY(acl_check_dtype_in(spatialShape, k_index_dtypes, ni, "spatialShape"));
-    ACL_TRY(acl_check_dtype_in(levelStartIndex, k_index_dtypes, ni, "levelStartIndex"));
-    ACL_TRY(acl_check_dtype_in(gradValue, k_float_dtypes, nf, "gradValue"));
-    ACL_TRY(acl_check_dtype_in(gradLocation, k_float_dtypes, nf, "gradLocation"));
-    ACL_TRY(acl_check_dtype_in(gradAttnWeight, k_float_dtypes, nf, "gradAttnWeight"));
+    /* 2. dtypes, each on its own in argument order (no equality rule between tensors) */
+    ACL_TRY(acl_check_dtype_in(value, ACL_DT_LIST_MultiScaleDeformableAttentionGrad, "value"));
+    ACL_TRY(acl_check_dtype_in(spatialShape, ACL_DT_LIST_MultiScaleDeformableAttentionGrad_spatialShape,
+                               "spatialShape"));
+    ACL_TRY(acl_check_dtype_in(levelStartIndex, ACL_DT_LIST_MultiScaleDeformableAttentionGrad_levelStartIndex,
+                               "levelStartIndex"));
+    ACL_TRY(acl_check_dtype_in(location, ACL_DT_LIST_MultiScaleDeformableAttentionGrad, "location"));
+    ACL_TRY(acl_check_dtype_in(attnWeight, ACL_DT_LIST_MultiScaleDeformableAttentionGrad, "attnWeight"));
+    ACL_TRY(acl_check_dtype_in(gradOutput, ACL_DT_LIST_MultiScaleDeformableAttentionGrad, "gradOutput"));
+    ACL_TRY(acl_check_dtype_in(gradValue, ACL_DT_LIST_MultiScaleDeformableAttentionGrad, "gradValue"));
+    ACL_TRY(acl_check_dtype_in(gradLocation, ACL_DT_LIST_MultiScaleDeformableAttentionGrad, "gradLocation"));
+    ACL_TRY(acl_check_dtype_in(gradAttnWeight, ACL_DT_LIST_MultiScaleDeformableAttentionGrad, "gradAttnWeight"));
 
     /* 3. formats: no input may be FRACTAL_NZ */
     const aclTensor *ins[6] = {value, spatialShape, levelStartIndex, location, attnWeight, gradOutput};
@@ -61,7 +60,6 @@ static aclnnStatus check_params(const aclTensor *value, const aclTensor *spatial
                 "gradOutput should be 3-dimensional (bs, num_queries, num_heads*channels) or 4-dimensional "
                 "(bs, num_queries, num_heads, channels), but it has %llu dimensions.",
                 (unsigned long long)gradOutput->ndim);
-    for (int i = 0; i < 6; i++) ACL_TRY(acl_check_nonneg_dims(ins[i], in_names[i]));
     const int64_t nh = value->dims[2], C = value->dims[3], nl = spatialShape->dims[0], nq = location->dims[1],
                   np = location->dims[4];
     ACLNN_CHECK(C % 8 == 0 && C <= MAX_C, ACLNN_ERR_PARAM_INVALID,

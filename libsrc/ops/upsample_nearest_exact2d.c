@@ -7,7 +7,6 @@
 #include "common/dtype.h"
 #include "ops/ops.h"
 
-static const aclDataType k_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_UINT8};
 static const aclFormat k_formats[] = {ACL_FORMAT_NCHW, ACL_FORMAT_NHWC, ACL_FORMAT_ND};
 
 /* Dimension positions of N, C, H, W for the tensor's format. */
@@ -16,13 +15,16 @@ static void nchw_axes(aclFormat f, int ax[4]) {
     else { ax[0] = 0; ax[1] = 1; ax[2] = 2; ax[3] = 3; }
 }
 
+/* out's dim i as the host code reads it: a slot past out's rank holds 0 (never a valid N or C: self is not empty) */
+static int64_t out_dim(const aclTensor *out, int i) { return (uint64_t)i < out->ndim ? out->dims[i] : 0; }
+
+/* The op_api checks in their order (after the NULL checks and the empty-tensor early return of the entry point). */
 static aclnnStatus check_params(const aclTensor *self, const aclIntArray *outputSize, const aclTensor *out) {
-    ACL_TRY(acl_check_dtype_in(self, k_dtypes, ACL_COUNT_OF(k_dtypes), "self"));
+    ACL_TRY(acl_check_dtype_in(self, ACL_DT_LIST_UpsampleNearestExact2d, "self"));
     ACL_TRY(acl_check_same_dtype(self, "self", out, "out"));
     ACL_TRY(acl_check_rank(self, 4, "self"));
     ACLNN_CHECK(outputSize->size == 2, ACLNN_ERR_PARAM_INVALID, "outputSize length %llu should be 2.",
                 (unsigned long long)outputSize->size);
-    ACL_TRY(acl_check_rank(out, 4, "out")); /* [EMU] */
     int ax[4];
     nchw_axes(self->format, ax);
     const int64_t h = self->dims[ax[2]], w = self->dims[ax[3]];
@@ -31,21 +33,21 @@ static aclnnStatus check_params(const aclTensor *self, const aclIntArray *output
     ACLNN_CHECK(outputSize->v[0] > 0 && outputSize->v[1] > 0, ACLNN_ERR_PARAM_INVALID,
                 "outputSize (%lld, %lld) should be greater than 0.", (long long)outputSize->v[0],
                 (long long)outputSize->v[1]);
-    ACLNN_CHECK(self->dims[ax[0]] == out->dims[ax[0]], ACLNN_ERR_PARAM_INVALID,
-                "out N %lld should be the same as self N %lld.", (long long)out->dims[ax[0]],
+    ACLNN_CHECK(self->dims[ax[0]] == out_dim(out, ax[0]), ACLNN_ERR_PARAM_INVALID,
+                "out N %lld should be the same as self N %lld.", (long long)out_dim(out, ax[0]),
                 (long long)self->dims[ax[0]]);
-    ACLNN_CHECK(self->dims[ax[1]] == out->dims[ax[1]], ACLNN_ERR_PARAM_INVALID,
-                "out C %lld should be the same as self C %lld.", (long long)out->dims[ax[1]],
+    ACLNN_CHECK(self->dims[ax[1]] == out_dim(out, ax[1]), ACLNN_ERR_PARAM_INVALID,
+                "out C %lld should be the same as self C %lld.", (long long)out_dim(out, ax[1]),
                 (long long)self->dims[ax[1]]);
     ACL_TRY(acl_check_format_in(self, k_formats, ACL_COUNT_OF(k_formats), "self"));
     ACLNN_CHECK(out->format == self->format, ACLNN_ERR_PARAM_INVALID,
                 "out format %s should be the same as self format %s.", acl_format_name(out->format),
                 acl_format_name(self->format));
-    /* [EMU] the final copy into out needs out's H and W to be outputSize */
-    ACLNN_CHECK(out->dims[ax[2]] == outputSize->v[0] && out->dims[ax[3]] == outputSize->v[1],
-                ACLNN_ERR_PARAM_INVALID, "out H, W (%lld, %lld) should equal outputSize (%lld, %lld).",
-                (long long)out->dims[ax[2]], (long long)out->dims[ax[3]], (long long)outputSize->v[0],
-                (long long)outputSize->v[1]);
+    /* [HW] the result, self's N and C with outputSize as H and W (in self's format order), is copied into out at
+     * the end of phase 1; any other shape of out makes that copy fail (ACLNN_ERR_INNER_NULLPTR) */
+    ACLNN_CHECK(out->ndim == 4 && out->dims[ax[2]] == outputSize->v[0] && out->dims[ax[3]] == outputSize->v[1],
+                ACLNN_ERR_INNER_NULLPTR, "out should be 4-dimensional with H, W = outputSize (%lld, %lld): the result "
+                "is copied into it.", (long long)outputSize->v[0], (long long)outputSize->v[1]);
     return ACLNN_SUCCESS;
 }
 

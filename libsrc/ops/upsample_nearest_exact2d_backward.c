@@ -9,20 +9,20 @@
 #include "common/dtype.h"
 #include "ops/ops.h"
 
-static const aclDataType k_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
-
 #define K_MIN_RATIO 0.02 /* input/output >= 1/50: at most a 50x upscale */
 
 /* SPEC 4.2, in order (steps 1-3 are in the entry point). */
 static aclnnStatus check_params(const aclTensor *gradOutput, const aclIntArray *outputSize,
                                 const aclIntArray *inputSize, double scalesH, double scalesW, const aclTensor *out) {
     /* 4. dtype */
-    ACL_TRY(acl_check_dtype_in(gradOutput, k_dtypes, ACL_COUNT_OF(k_dtypes), "gradOutput"));
+    ACL_TRY(acl_check_dtype_in(gradOutput, ACL_DT_LIST_UpsampleNearestExact2dBackward, "gradOutput"));
     ACL_TRY(acl_check_same_dtype(gradOutput, "gradOutput", out, "out"));
     /* 5. formats, ranks, array lengths */
     ACLNN_CHECK(gradOutput->format == out->format, ACLNN_ERR_PARAM_INVALID,
                 "out format %s should be the same as gradOutput format %s.", acl_format_name(out->format),
                 acl_format_name(gradOutput->format));
+    /* [EMU] the host code reads outputSize's length here without a NULL check (a crash on the device) */
+    ACL_TRY(acl_check_int_array(outputSize, "outputSize"));
     ACL_TRY(acl_check_rank(gradOutput, 4, "gradOutput"));
     ACL_TRY(acl_check_rank(out, 4, "out"));
     ACLNN_CHECK(inputSize->size == 4, ACLNN_ERR_PARAM_INVALID, "inputSize length %llu should be 4.",
@@ -59,10 +59,11 @@ static aclnnStatus check_params(const aclTensor *gradOutput, const aclIntArray *
     }
     ACLNN_CHECK(hi > 0 && wi > 0, ACLNN_ERR_PARAM_INVALID,
                 "inputSize[2] %lld and inputSize[3] %lld should be greater than 0.", (long long)hi, (long long)wi);
-    /* [EMU] the final copy into out needs out's H and W to be inputSize[2] and [3] */
-    ACLNN_CHECK(out->dims[2] == hi && out->dims[3] == wi, ACLNN_ERR_PARAM_INVALID,
-                "out H, W (%lld, %lld) should equal inputSize[2], inputSize[3] (%lld, %lld).", (long long)out->dims[2],
-                (long long)out->dims[3], (long long)hi, (long long)wi);
+    /* [HW] the result, (N, C, inputSize[2], inputSize[3]) of gradOutput's N and C, is copied into out at the end
+     * of phase 1; a different shape makes that copy fail (ACLNN_ERR_INNER_NULLPTR) */
+    ACLNN_CHECK(out->dims[2] == hi && out->dims[3] == wi, ACLNN_ERR_INNER_NULLPTR,
+                "out H, W (%lld, %lld) should equal inputSize[2], inputSize[3] (%lld, %lld): the result is copied "
+                "into out.", (long long)out->dims[2], (long long)out->dims[3], (long long)hi, (long long)wi);
     return ACLNN_SUCCESS;
 }
 
@@ -140,11 +141,10 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(const aclTensor *gradOutput,
     /* 1. */
     ACLNN_CHECK(workspaceSize != NULL, ACLNN_ERR_PARAM_NULLPTR, "workspaceSize must not be NULL.");
     ACLNN_CHECK(executor != NULL, ACLNN_ERR_PARAM_NULLPTR, "executor must not be NULL.");
-    /* 2. (outputSize: [EMU], hardware would dereference it later) */
+    /* 2. (outputSize is not NULL-checked here: see check_params) */
     ACL_TRY(acl_check_tensor(gradOutput, "gradOutput"));
     ACL_TRY(acl_check_int_array(inputSize, "inputSize"));
     ACL_TRY(acl_check_tensor(out, "out"));
-    ACL_TRY(acl_check_int_array(outputSize, "outputSize"));
     /* 3. empty: success before any other validation, out untouched */
     if (acl_tensor_empty(gradOutput) || acl_tensor_empty(out))
         return acl_exec_noop(ACL_OP_UpsampleNearestExact2dBackward, workspaceSize, executor);

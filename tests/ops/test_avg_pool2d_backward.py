@@ -187,16 +187,25 @@ INVALID = [
     ("stride_negative", lambda: dict(stride=A([2, -1])), 161002, "stride"),
     ("padding_len3", lambda: dict(padding=A([1, 1, 1])), 161002, "padding"),
     ("padding_empty", lambda: dict(padding=A([])), 161002, "padding"),
-    ("padding_negative", lambda: dict(padding=A([-1])), 161002, "padding"),
     ("padding_over_half", lambda: dict(padding=A([2])), 161002, "padding"),
     ("padding_w_over_half", lambda: dict(kernel=A([3, 2]), padding=A([1, 2])), 161002, "padding"),
     ("cube_4", lambda: dict(cube=4), 161002, "cubeMathType"),
     ("cube_neg", lambda: dict(cube=-1), 161002, "cubeMathType"),
     ("self_shape", lambda: dict(self=T((2, 3, 8, 9))), 161002, "self"),
     ("gradInput_shape", lambda: dict(gin=T((2, 3, 9, 8))), 161002, "gradInput"),
-    # [EMU] gradOutput's planes must be gradInput's
+    # after the empty-tensor early return, the path's rules. Cube / 3-D paths (161002): a negative padding (the
+    # 3-D path's own check; the convolution takes no negative pads) and [EMU] gradOutput's planes not gradInput's
+    ("padding_negative", lambda: dict(padding=A([-1])), 161002, "padding"),
+    ("padding_negative_3d_path", lambda: dict(padding=A([1, -1]), ceil=True), 161002, "padding"),
     ("gradOutput_batch", lambda: dict(grad=T((3, 3, 4, 4))), 161002, "gradOutput"),
     ("gradOutput_channels", lambda: dict(grad=T((2, 4, 4, 4))), 161002, "gradOutput"),
+    # global path (kernel = self's H x W >= 10, gradOutput 1 x 1): its broadcast result is copied into gradInput,
+    # so other planes fail that copy (561103)
+    ("global_gradOutput_batch", lambda: dict(grad=T((3, 3, 1, 1)), self=T((2, 3, 10, 10)), gin=T((2, 3, 10, 10)),
+                                             kernel=A([10]), padding=A([0])), 561103, "gradOutput"),
+    ("global_gradOutput_channels", lambda: dict(grad=T((2, 1, 1, 1)), self=T((2, 3, 10, 10)),
+                                                gin=T((2, 3, 10, 10)), kernel=A([10]), padding=A([0])), 561103,
+     "gradOutput"),
     # order: the earlier rule wins
     ("order_null_before_dtype", lambda: dict(grad=T((2, 3, 4, 4), np.int32), gin=None), 161001, "gradInput"),
     ("order_dtype_before_format", lambda: dict(self=T((2, 3, 8, 8), np.int32, fmt="ND")), 161002, "dtype"),
@@ -206,6 +215,8 @@ INVALID = [
     ("order_cube_before_shape", lambda: dict(cube=7, gin=T((2, 3, 9, 9)), self=T((2, 3, 9, 9))), 161002,
      "cubeMathType"),
     ("order_cube_before_shape2", lambda: dict(cube=4, self=T((2, 3, 8, 9))), 161002, "cubeMathType"),
+    ("order_cube_before_negative_padding", lambda: dict(cube=7, padding=A([-1])), 161002, "cubeMathType"),
+    ("order_shape_before_negative_padding", lambda: dict(self=T((2, 3, 8, 9)), padding=A([-1])), 161002, "self"),
 ]
 
 
@@ -227,6 +238,8 @@ VALID = [
     ("grad_size_not_checked", lambda: dict(grad=T((2, 3, 11, 2)))),
     ("big_divisor", lambda: dict(div=100000)),
     ("cube_3", lambda: dict(cube=3)),
+    # a negative padding passes the host code's checks; an empty tensor returns first
+    ("padding_negative_empty", lambda: dict(padding=A([-1]), grad=T((0, 3, 4, 4)))),
 ]
 
 
@@ -236,6 +249,24 @@ def test_valid_phase1(row):
     rc, ws, ex, msg = ws_call("AvgPool2dBackward", *args)
     assert rc == 0, msg
     assert run_executor("AvgPool2dBackward", ex, ws) == 0
+
+
+@pytest.mark.parametrize("rank", [3, 4])
+def test_global_path_ignores_a_negative_padding(rank):
+    """The A2 global path (divisorOverride 0, kernel = self's H x W, both >= 10, gradOutput 1 x 1) broadcasts
+    gradOutput / (kH * kW) and never uses the padding: the host code accepts a negative one there (a former
+    [EMU] rejection). Literal numpy reference."""
+    lead = (2, 3) if rank == 4 else (3,)
+    fmt = "NCHW" if rank == 4 else "NCL"
+    g = make_input(lead + (1, 1), np.float32, seed=31)
+    gin = pyaclnn.AclTensor.from_array(np.full(lead + (10, 12), 9.0, np.float32), getattr(lib, "ACL_FORMAT_" + fmt))
+    args = bwd_args(grad=pyaclnn.AclTensor.from_array(g, getattr(lib, "ACL_FORMAT_" + fmt)),
+                    self=T(lead + (10, 12), fmt=fmt), gin=gin, kernel=A([10, 12]), stride=A([1]),
+                    padding=A([-3, -1]))
+    rc, ws, ex, msg = ws_call("AvgPool2dBackward", *args)
+    assert rc == 0, msg
+    assert run_executor("AvgPool2dBackward", ex, ws) == 0
+    np.testing.assert_allclose(gin.numpy(), np.broadcast_to(g * np.float32(1 / 120), lead + (10, 12)), rtol=1e-6)
 
 
 @pytest.mark.parametrize("what", ["gradOutput_n0", "gradOutput_h0", "all_n0"])

@@ -123,8 +123,10 @@ INVALID = [
     (dict(out=_t((2, 3, 4, 6))), 161002, "grid dims"),
     (dict(x=_t((2, 3, 0, 7))), 161002, "input H"),
     (dict(g=_t((2, 4, 5, 3))), 161002, "grid last dim"),
+    # after the empty-tensor early return: the path's own limits
     (dict(x=_t((2, 3, 6, 7), np.float64), g=_t((2, 4, 5, 2), np.float64), out=_t((2, 3, 4, 5), np.float64), im=2),
      161002, "bicubic"),
+    (dict(x=pyaclnn.AclTensor.from_array(np.broadcast_to(np.float32(1), (2, 3, 65536, 32769)))), 561103, "H*W"),
     (dict(x=None, im=9), 161001, "input"),
     (dict(g=_t((2, 4, 5, 2), np.float16), im=9), 161002, "grid dtype"),
     (dict(im=9, x=_t((3, 6, 7))), 161002, "interpolationMode"),
@@ -145,6 +147,18 @@ def test_null_workspace_size_and_executor():
 def test_double_bicubic_rejected():
     with pytest.raises(Exception):
         pyaclnn.grid_sampler2d(np.zeros((1, 1, 2, 2)), np.zeros((1, 1, 1, 2)), "bicubic")
+
+
+@pytest.mark.parametrize("im", [0, 2], ids=["bilinear", "bicubic"])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=["f32", "f64"])
+def test_path_limits_come_after_the_empty_early_return(dtype, im):
+    """DOUBLE + bicubic (161002) and an input H*W above INT32_MAX (561103) are path limits checked after the
+    empty-tensor early return (HEAD order): an empty grid succeeds and leaves out untouched."""
+    x = pyaclnn.AclTensor.from_array(np.broadcast_to(dtype(1), (1, 2, 65536, 32769)))
+    out = pyaclnn.AclTensor.from_array(np.full((1, 2, 0, 5), 3, dtype))
+    rc, ws, ex, msg = ws_call(OP, x, pyaclnn.AclTensor.from_array(np.zeros((1, 0, 5, 2), dtype)), im, 0, False, out)
+    assert rc == 0 and ws == 0, msg
+    assert lib.aclnnGridSampler2D(ffi.NULL, 0, ex, ffi.NULL) == 0
 
 
 @pytest.mark.parametrize("sx,sg", [((2, 0, 6, 7), (2, 4, 5, 2)), ((2, 3, 6, 7), (2, 0, 5, 2)),

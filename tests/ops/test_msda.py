@@ -10,7 +10,7 @@ from helpers import BF16, DTYPE_IDS, DTYPES, TOL, run_python, same_bytes_for_thr
 from reference.msda import msda_backward as ref_bwd
 from reference.msda import msda_forward as ref_fwd
 
-NULLPTR, INVALID = 161001, 161002
+NULLPTR, INVALID, INNER_NULLPTR = 161001, 161002, 561103
 IDX_DTYPES = [np.int32, np.int64]
 
 
@@ -374,14 +374,17 @@ GRAD_INVALID = [
     # (id, arrays, code, name in message)
     ("value_int32", mutate(g, 0, g[0].astype(np.int32)), INVALID, "value"),
     ("value_f64", mutate(g, 0, g[0].astype(np.float64)), INVALID, "value"),
+    ("shape_float", mutate(g, 1, g[1].astype(np.float32)), INVALID, "spatialShape"),
+    ("start_int16", mutate(g, 2, g[2].astype(np.int16)), INVALID, "levelStartIndex"),
     ("location_int", mutate(g, 3, g[3].astype(np.int32)), INVALID, "location"),
     ("attn_f64", mutate(g, 4, g[4].astype(np.float64)), INVALID, "attnWeight"),
     ("go_int", mutate(g, 5, g[5].astype(np.int64)), INVALID, "gradOutput"),
-    ("shape_float", mutate(g, 1, g[1].astype(np.float32)), INVALID, "spatialShape"),
-    ("start_int16", mutate(g, 2, g[2].astype(np.int16)), INVALID, "levelStartIndex"),
     ("gv_f64", mutate(g, 6, g[6].astype(np.float64)), INVALID, "gradValue"),
     ("gl_int", mutate(g, 7, g[7].astype(np.int32)), INVALID, "gradLocation"),
     ("ga_f64", mutate(g, 8, g[8].astype(np.float64)), INVALID, "gradAttnWeight"),
+    # the dtype lists are checked in argument order
+    ("order_index_dtype_before_location", mutate(mutate(g, 3, g[3].astype(np.int32)), 1, g[1].astype(np.float32)),
+     INVALID, "spatialShape"),
     ("value_rank3", mutate(g, 0, g[0][0]), INVALID, "value"),
     ("shape_rank1", mutate(g, 1, g[1].ravel()), INVALID, "spatialShape"),
     ("shape_dim1_3", mutate(g, 1, np.zeros((2, 3), np.int32)), INVALID, "spatialShape"),
@@ -469,13 +472,20 @@ def fwd_args(bs=1, K=6, nh=2, C=8, nl=2, nq=32, npt=2, dt=np.float32):
 FWD_NAMES = ["value", "spatialShape", "levelStartIndex", "location", "attnWeight", "output"]
 f = fwd_args()
 FWD_INVALID = [
+    # the dtype lists in argument order, then location, attnWeight, output as value
     ("value_int", mutate(f, 0, f[0].astype(np.int32)), INVALID, "value"),
-    ("output_f64", mutate(f, 5, f[5].astype(np.float64)), INVALID, "output"),
     ("shape_float", mutate(f, 1, f[1].astype(np.float32)), INVALID, "spatialShape"),
     ("start_uint8", mutate(f, 2, f[2].astype(np.uint8)), INVALID, "levelStartIndex"),
+    ("location_f64", mutate(f, 3, f[3].astype(np.float64)), INVALID, "location"),
+    ("attn_int", mutate(f, 4, f[4].astype(np.int32)), INVALID, "attnWeight"),
+    ("output_f64", mutate(f, 5, f[5].astype(np.float64)), INVALID, "output"),
     ("location_dtype_ne_value", mutate(f, 3, f[3].astype(np.float16)), INVALID, "location"),
     ("attn_dtype_ne_value", mutate(f, 4, f[4].astype(BF16)), INVALID, "attnWeight"),
     ("output_dtype_ne_value", mutate(f, 5, f[5].astype(np.float16)), INVALID, "output"),
+    ("order_index_dtype_before_output", mutate(mutate(f, 5, f[5].astype(np.float64)), 1, f[1].astype(np.float32)),
+     INVALID, "spatialShape"),
+    ("order_lists_before_equality", mutate(mutate(f, 3, f[3].astype(np.float16)), 5, f[5].astype(np.float64)),
+     INVALID, "output"),
     ("output_rank4", mutate(f, 5, f[5].reshape(1, 32, 2, 8)), INVALID, "output"),
     ("shape_dim1", mutate(f, 1, np.zeros((2, 1), np.int32)), INVALID, "spatialShape"),
     ("loc_dim5", mutate(f, 3, np.zeros((1, 32, 2, 2, 2, 1), np.float32)), INVALID, "location"),
@@ -487,12 +497,14 @@ FWD_INVALID = [
     ("loc_levels_vs_shape", mutate(mutate(f, 1, np.zeros((3, 2), np.int32)), 2, np.zeros(3, np.int32)), INVALID,
      "location"),
     ("attn_levels", mutate(f, 4, np.zeros((1, 32, 2, 1, 2), np.float32)), INVALID, "attnWeight"),
-    # [EMU] consistency the kernel relies on (unchecked on hardware)
-    ("emu_value_heads", mutate(f, 0, np.zeros((1, 6, 1, 8), np.float32)), INVALID, "value"),
-    ("emu_attn_queries", mutate(f, 4, np.zeros((1, 33, 2, 2, 2), np.float32)), INVALID, "attnWeight"),
-    ("emu_start_levels", mutate(f, 2, np.zeros(3, np.int32)), INVALID, "levelStartIndex"),
-    ("emu_output_shape", mutate(f, 5, np.zeros((1, 32, 8), np.float32)), INVALID, "output"),
-    ("emu_loc_batch", mutate(f, 3, np.zeros((2, 32, 2, 2, 2, 2), np.float32)), INVALID, "location"),
+    # [HW] later in phase 1 (ACLNN_ERR_INNER_NULLPTR): the kernel's tiling reads queries / heads / points off
+    # attnWeight, and the result is copied into output, which must have its shape
+    ("tiling_attn_queries_16", mutate(f, 4, np.zeros((1, 16, 2, 2, 2), np.float32)), INNER_NULLPTR, "attnWeight"),
+    ("tiling_attn_heads_17", mutate(f, 4, np.zeros((1, 32, 17, 2, 2), np.float32)), INNER_NULLPTR, "attnWeight"),
+    ("tiling_attn_points_17", mutate(f, 4, np.zeros((1, 32, 2, 2, 17), np.float32)), INNER_NULLPTR, "attnWeight"),
+    ("copy_output_channels", mutate(f, 5, np.zeros((1, 32, 8), np.float32)), INNER_NULLPTR, "output"),
+    ("copy_output_batch", mutate(f, 5, np.zeros((2, 32, 16), np.float32)), INNER_NULLPTR, "output"),
+    ("copy_output_vs_value_heads", mutate(f, 0, np.zeros((1, 6, 1, 8), np.float32)), INNER_NULLPTR, "output"),
 ]
 
 
@@ -512,6 +524,93 @@ def test_forward_null_tensor(i):
 def test_forward_empty_input_is_a_noop_output_untouched():
     arrs = fwd_args(K=0)
     tens = [T(a) for a in arrs[:5]] + [T(np.full(arrs[5].shape, 3, np.float32))]
+    rc, ws, ex, msg = ws_call("MultiScaleDeformableAttnFunction", *tens)
+    assert rc == 0 and ws == 0, msg
+    assert lib.aclnnMultiScaleDeformableAttnFunction(pyaclnn.ffi.NULL, 0, ex, pyaclnn.ffi.NULL) == 0
+    assert np.all(tens[5].numpy() == 3)
+
+
+# ---------------------------------------------------------------- shapes the device accepts (forward)
+
+def run_forward(value, shapes, start, loc, attn, out_shape, fill=7.0):
+    """The forward through the C API into an output pre-filled with `fill` (so untouched rows show)."""
+    out = T(np.full(out_shape, fill, value.dtype))
+    pyaclnn.launch("MultiScaleDeformableAttnFunction", T(value), T(shapes), T(start), T(loc), T(attn), out)
+    return out.numpy()
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
+def test_forward_upstream_ut_case_longer_level_start_index(torch, dtype):
+    """CANN's own UT (ascend310P_..._310p_float32, not tied to a SoC): one level, levelStartIndex of length 2,
+    the no-transpose kernel (C 32, 4 heads, 4 points). The device accepts it and never reads the extra entry."""
+    rng = np.random.default_rng(20)
+    value = rng.standard_normal((1, 4, 4, 32)).astype(dtype)
+    shapes, start = np.array([[2, 2]], np.int32), np.array([0, 4], np.int32)
+    loc = rng.uniform(-0.1, 1.1, (1, 128, 4, 1, 4, 2)).astype(dtype)
+    loc = away_from_window_edges(loc, ((2, 2),))
+    attn = rng.uniform(0, 1, (1, 128, 4, 1, 4)).astype(dtype)
+    out = run_forward(value, shapes, start, loc, attn, (1, 128, 128))
+    ref = torch_msda(torch, torch.tensor(f64(value)), ((2, 2),), torch.tensor(f64(loc)), torch.tensor(f64(attn)))
+    close(out, ref.numpy(), dtype)
+
+
+def extend(a, axis, n, seed=22):
+    """`a` with n more random slices appended along `axis` (values the op must never use)."""
+    shape = list(a.shape)
+    shape[axis] = n
+    return np.concatenate([a, np.random.default_rng(seed).uniform(0, 1, shape).astype(a.dtype)], axis=axis)
+
+
+# name: (argument index, axis, slices added); the reference uses the common part
+INCONSISTENT = {
+    "start_longer": (2, 0, 1),
+    "loc_batch": (3, 0, 1),
+    "attn_batch": (4, 0, 2),
+    "attn_queries": (4, 1, 3),
+    "loc_heads": (3, 2, 1),
+    "attn_heads": (4, 2, 1),
+    "value_heads": (0, 2, 1),
+    "loc_points": (3, 4, 1),
+    "attn_points": (4, 4, 2),
+}
+
+
+@pytest.mark.parametrize("name", sorted(INCONSISTENT))
+def test_forward_unchecked_shared_dims_use_the_common_extent(torch, name):
+    """The real host code compares no batch / head / query / point extent across tensors (only the level count)
+    and the device accepts such calls. The emulator computes over the common extent of each dimension; output
+    columns of heads beyond it stay untouched (SPEC-vs-HEAD: these were [EMU] rejections)."""
+    i, axis, n = INCONSISTENT[name]
+    shapes_ = ((4, 5), (2, 3))
+    value, shapes, start, loc, attn, _ = make_case(bs=1, nh=2, C=8, shapes=shapes_, nq=32, npt=2, seed=21)
+    loc = away_from_window_edges(loc, shapes_)
+    args = [value, shapes, start, loc, attn]
+    args[i] = extend(args[i], axis, n)
+    heads = args[0].shape[2]
+    out = run_forward(*args, (1, 32, heads * 8))
+    ref = torch_msda(torch, torch.tensor(f64(value)), shapes_, torch.tensor(f64(loc)), torch.tensor(f64(attn)))
+    close(out[:, :, :16], ref.numpy(), np.float32)
+    assert np.all(out[:, :, 16:] == 7.0)  # the third head of value: not sampled by location / attnWeight
+
+
+def test_forward_missing_level_start_entry_contributes_nothing(torch):
+    """levelStartIndex shorter than the level count (unchecked upstream; the device reads past it): a level
+    without an entry contributes nothing."""
+    shapes_ = ((4, 5), (2, 3))
+    value, shapes, start, loc, attn, _ = make_case(bs=1, nh=2, C=8, shapes=shapes_, nq=32, npt=2, seed=23)
+    out = run_forward(value, shapes, start[:1], loc, attn, (1, 32, 16))
+    attn0 = attn.copy()
+    attn0[:, :, :, 1] = 0.0
+    ref = torch_msda(torch, torch.tensor(f64(value)), shapes_, torch.tensor(f64(loc)), torch.tensor(f64(attn0)))
+    close(out, ref.numpy(), np.float32)
+
+
+def test_forward_empty_input_precedes_the_launch_rules():
+    """The tiling and output-copy rules come after the empty-tensor early return."""
+    arrs = fwd_args(K=0)
+    arrs[4] = np.zeros((1, 16, 2, 2, 2), np.float32)  # breaks the tiling, but value is empty
+    arrs[5] = np.full((1, 32, 8), 3, np.float32)      # wrong shape for the copy
+    tens = [T(a) for a in arrs]
     rc, ws, ex, msg = ws_call("MultiScaleDeformableAttnFunction", *tens)
     assert rc == 0 and ws == 0, msg
     assert lib.aclnnMultiScaleDeformableAttnFunction(pyaclnn.ffi.NULL, 0, ex, pyaclnn.ffi.NULL) == 0

@@ -166,7 +166,7 @@ INVALID = [
     ("dtype mismatch", dict(out=_t((1, 2, 8, 8), np.float16)), 161002, "out"),
     ("self rank 3", dict(x=_t((2, 4, 4))), 161002, "self"),
     ("outputSize length 1", dict(osz=pyaclnn.int_array([8])), 161002, "outputSize"),
-    ("out rank 3", dict(out=_t((2, 8, 8))), 161002, "out"),
+    ("out rank 3 (N read off dim 0)", dict(out=_t((2, 8, 8))), 161002, "out N"),
     ("outputSize 0", dict(osz=pyaclnn.int_array([0, 8])), 161002, "outputSize"),
     ("outputSize negative", dict(osz=pyaclnn.int_array([8, -1])), 161002, "outputSize"),
     ("N mismatch", dict(out=_t((2, 2, 8, 8))), 161002, "out"),
@@ -175,7 +175,15 @@ INVALID = [
     ("format NC1HWC0", dict(x=_t((1, 2, 4, 4), fmt=lib.ACL_FORMAT_NC1HWC0),
                             out=_t((1, 2, 8, 8), fmt=lib.ACL_FORMAT_NC1HWC0)), 161002, "self"),
     ("format mismatch", dict(out=_t((1, 2, 8, 8), fmt=lib.ACL_FORMAT_ND)), 161002, "out"),
-    ("out H != outputSize", dict(out=_t((1, 2, 7, 8))), 161002, "out"),
+    ("NHWC out rank 3 (C past the rank)", dict(x=_t((1, 4, 4, 2), fmt=NHWC), out=_t((1, 8, 8), fmt=NHWC)), 161002,
+     "out C"),
+    # [HW] the result is copied into out at the end of phase 1: any other shape fails there (561103)
+    ("out H != outputSize", dict(out=_t((1, 2, 7, 8))), 561103, "out"),
+    ("out W != outputSize", dict(out=_t((1, 2, 8, 9))), 561103, "out"),
+    ("NHWC out H != outputSize", dict(x=_t((1, 4, 4, 2), fmt=NHWC), out=_t((1, 7, 8, 2), fmt=NHWC)), 561103, "out"),
+    ("out rank 2 with N, C", dict(out=_t((1, 2))), 561103, "out"),
+    ("out rank 5", dict(out=_t((1, 2, 8, 8, 1))), 561103, "out"),
+    ("format before the copy", dict(out=_t((1, 2, 7, 8), fmt=lib.ACL_FORMAT_ND)), 161002, "format"),
 ]
 
 

@@ -188,11 +188,13 @@ INVALID = [
     ("gradOutput NULL", dict(g=None), 161001, "gradOutput"),
     ("inputSize NULL", dict(isz=None), 161001, "inputSize"),
     ("out NULL", dict(out=None), 161001, "out"),
-    ("outputSize NULL", dict(osz=None), 161001, "outputSize"),
     ("dtype int32", dict(g=_t((1, 2, 8, 8), np.int32), out=_t((1, 2, 4, 4), np.int32)), 161002, "gradOutput"),
     ("dtype double", dict(g=_t((1, 2, 8, 8), np.float64), out=_t((1, 2, 4, 4), np.float64)), 161002, "gradOutput"),
     ("dtype mismatch", dict(out=_t((1, 2, 4, 4), np.float16)), 161002, "out"),
     ("format mismatch", dict(out=_t((1, 2, 4, 4), fmt=lib.ACL_FORMAT_ND)), 161002, "out"),
+    # [EMU] the host code reads outputSize's length right after the format check, unchecked (a crash there)
+    ("outputSize NULL", dict(osz=None), 161001, "outputSize"),
+    ("format before outputSize NULL", dict(osz=None, out=_t((1, 2, 4, 4), fmt=lib.ACL_FORMAT_ND)), 161002, "format"),
     ("gradOutput rank 3", dict(g=_t((2, 8, 8))), 161002, "gradOutput"),
     ("out rank 5", dict(out=_t((1, 1, 2, 4, 4))), 161002, "out"),
     ("inputSize length 3", dict(isz=pyaclnn.int_array([2, 4, 4])), 161002, "inputSize"),
@@ -208,8 +210,11 @@ INVALID = [
                                 out=_t((1, 2, 1, 4))), 161002, "scalesH"),
     ("inputSize H 0", dict(sh=2.0, isz=pyaclnn.int_array([1, 2, 0, 4])), 161002, "inputSize"),
     ("inputSize W negative", dict(sw=2.0, isz=pyaclnn.int_array([1, 2, 4, -4])), 161002, "inputSize"),
-    ("out H != inputSize[2]", dict(out=_t((1, 2, 5, 4))), 161002, "out"),
-    ("out W != inputSize[3]", dict(out=_t((1, 2, 4, 3))), 161002, "out"),
+    # [HW] the result (N, C, inputSize[2], inputSize[3]) is copied into out at the end of phase 1 (561103)
+    ("out H != inputSize[2]", dict(out=_t((1, 2, 5, 4))), 561103, "out"),
+    ("out W != inputSize[3]", dict(out=_t((1, 2, 4, 3))), 561103, "out"),
+    ("sizes before the copy", dict(out=_t((1, 2, 5, 4)), isz=pyaclnn.int_array([1, 2, 0, 4])), 161002,
+     "inputSize"),
 ]
 
 
@@ -258,6 +263,10 @@ def test_order_of_checks():
     assert rc == 161001 and "gradOutput" in msg
     rc, _, _, msg = _call(_args(g=_t((1, 2, 0, 8)), isz=None))
     assert rc == 161001 and "inputSize" in msg
+    # outputSize is not NULL-checked before the empty early return (HEAD): an empty gradOutput succeeds
+    rc, ws, ex, msg = _call(_args(g=_t((1, 2, 0, 8)), osz=None))
+    assert rc == 0 and ws == 0, msg
+    assert lib.aclnnUpsampleNearestExact2dBackward(ffi.NULL, 0, ex, ffi.NULL) == 0
     # dtype before rank, rank before NHWC, NHWC before N/C, N/C before scales, scales before 50x/sizes
     rc, _, _, msg = _call(_args(g=_t((2, 8, 8), np.int32), out=_t((1, 2, 4, 4), np.int32)))
     assert rc == 161002 and "dtype" in msg

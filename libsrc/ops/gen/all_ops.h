@@ -546,5 +546,17 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
     double scalesW, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
 
 /* the ASCEND910B dtype lists of the table (array, count) */
+#define ACL_DT_LIST_AvgPool2d ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_AvgPool2dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_GridSampler2D ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE}), 4
+#define ACL_DT_LIST_GridSampler2DBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_BF16}), 4
+#define ACL_DT_LIST_MultiScaleDeformableAttnFunction ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_MultiScaleDeformableAttnFunction_spatialShape ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
+#define ACL_DT_LIST_MultiScaleDeformableAttnFunction_levelStartIndex ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
+#define ACL_DT_LIST_MultiScaleDeformableAttentionGrad ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_MultiScaleDeformableAttentionGrad_spatialShape ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
+#define ACL_DT_LIST_MultiScaleDeformableAttentionGrad_levelStartIndex ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
+#define ACL_DT_LIST_UpsampleNearestExact2d ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_UINT8}), 4
+#define ACL_DT_LIST_UpsampleNearestExact2dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 
 #endif
