@@ -9,6 +9,7 @@
 #include "aclnnop/aclnn_acos.h"
 #include "aclnnop/aclnn_acosh.h"
 #include "aclnnop/aclnn_add.h"
+#include "aclnnop/aclnn_add_lora.h"
 #include "aclnnop/aclnn_add_n.h"
 #include "aclnnop/aclnn_addcdiv.h"
 #include "aclnnop/aclnn_addcmul.h"
@@ -75,6 +76,7 @@
 #include "aclnnop/aclnn_erfc.h"
 #include "aclnnop/aclnn_exp.h"
 #include "aclnnop/aclnn_exp2.h"
+#include "aclnnop/aclnn_exp_segsum_backward.h"
 #include "aclnnop/aclnn_expand.h"
 #include "aclnnop/aclnn_expm1.h"
 #include "aclnnop/aclnn_eye.h"
@@ -94,6 +96,7 @@
 #include "aclnnop/aclnn_global_max_pool.h"
 #include "aclnnop/aclnn_grid_sampler2d.h"
 #include "aclnnop/aclnn_grid_sampler2d_backward.h"
+#include "aclnnop/aclnn_grouped_bias_add_grad.h"
 #include "aclnnop/aclnn_gt_scalar.h"
 #include "aclnnop/aclnn_gt_tensor.h"
 #include "aclnnop/aclnn_hardtanh.h"
@@ -158,6 +161,7 @@
 #include "aclnnop/aclnn_polar.h"
 #include "aclnnop/aclnn_pow.h"
 #include "aclnnop/aclnn_pow_tensor_tensor.h"
+#include "aclnnop/aclnn_precision_compare.h"
 #include "aclnnop/aclnn_prod.h"
 #include "aclnnop/aclnn_qr.h"
 #include "aclnnop/aclnn_range.h"
@@ -185,6 +189,7 @@
 #include "aclnnop/aclnn_s_where.h"
 #include "aclnnop/aclnn_scale.h"
 #include "aclnnop/aclnn_searchsorted.h"
+#include "aclnnop/aclnn_segsum.h"
 #include "aclnnop/aclnn_sign.h"
 #include "aclnnop/aclnn_sign_bits_pack.h"
 #include "aclnnop/aclnn_sign_bits_unpack.h"
@@ -192,6 +197,7 @@
 #include "aclnnop/aclnn_sin.h"
 #include "aclnnop/aclnn_sinc.h"
 #include "aclnnop/aclnn_sinh.h"
+#include "aclnnop/aclnn_sinkhorn.h"
 #include "aclnnop/aclnn_slice.h"
 #include "aclnnop/aclnn_slice_v2.h"
 #include "aclnnop/aclnn_slogdet.h"
@@ -210,6 +216,7 @@
 #include "aclnnop/aclnn_tanh.h"
 #include "aclnnop/aclnn_tanh_backward.h"
 #include "aclnnop/aclnn_trace.h"
+#include "aclnnop/aclnn_transform_bias_rescale_qkv.h"
 #include "aclnnop/aclnn_triangular_solve.h"
 #include "aclnnop/aclnn_tril.h"
 #include "aclnnop/aclnn_triu.h"
@@ -305,6 +312,28 @@ aclnnStatus opws_Equal(
     const aclTensor* self, const aclTensor* other, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_LinalgCross(
     const aclTensor* self, const aclTensor* other, int64_t dim, aclTensor* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_ExpSegsum(const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_ExpSegsumBackward(
+    const aclTensor* gradOutput, const aclTensor* gradSelf, aclTensor* gradInput, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_GroupedBiasAddGrad(
+    const aclTensor* gradY, const aclTensor* groupIdxOptional, aclTensor* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_GroupedBiasAddGradV2(
+    const aclTensor* gradY, const aclTensor* groupIdxOptional, int64_t groupIdxType, aclTensor* out,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_Sinkhorn(
+    const aclTensor* cost, const aclScalar* tol, aclTensor* p, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_TransformBiasRescaleQkv(
+    const aclTensor *qkv, const aclTensor *qkvBias, int64_t numHeads, const aclTensor *qOut, const aclTensor *kOut,
+    const aclTensor *vOut, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_AddLora(
+    const aclTensor *y, const aclTensor *x, const aclTensor *weightB, const aclTensor *indices,
+    const aclTensor *weightAOptional, int64_t layerIdx, double scale, int64_t yOffset, int64_t ySliceSize,
+    const aclTensor *out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_PrecisionCompare(
+    const aclTensor* golden, const aclTensor* realdata, aclTensor* out, uint64_t* workspaceSize,
     aclOpExecutor** executor);
 aclnnStatus opws_ReflectionPad1d(
     const aclTensor* self, const aclIntArray* padding, aclTensor* out, uint64_t* workspaceSize,
@@ -546,6 +575,18 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
     double scalesW, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
 
 /* the ASCEND910B dtype lists of the table (array, count) */
+#define ACL_DT_LIST_ExpSegsum ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_ExpSegsumBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_GroupedBiasAddGrad ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_GroupedBiasAddGrad_groupIdxOptional ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
+#define ACL_DT_LIST_GroupedBiasAddGradV2 ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_GroupedBiasAddGradV2_groupIdxOptional ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
+#define ACL_DT_LIST_Sinkhorn ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_TransformBiasRescaleQkv ((const aclDataType[]){ACL_BF16, ACL_FLOAT16, ACL_FLOAT}), 3
+#define ACL_DT_LIST_AddLora ((const aclDataType[]){ACL_FLOAT16}), 1
+#define ACL_DT_LIST_AddLora_indices ((const aclDataType[]){ACL_INT32}), 1
+#define ACL_DT_LIST_PrecisionCompare ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_PrecisionCompare_out ((const aclDataType[]){ACL_UINT32}), 1
 #define ACL_DT_LIST_AvgPool2d ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_AvgPool2dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_GridSampler2D ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE}), 4
