@@ -99,10 +99,14 @@ def test_output_view_outside_memory_names_out(mem):
     assert rc == 161002 and "out" in msg and "outside" in msg, msg
 
 
-def test_null_data_is_nullptr(mem):
+def test_null_data_is_refused_at_run_time(mem):
+    """A first phase never reads data, so a tensor may still have no address there (it can be set later with
+    aclSetInputTensorAddr); running it without one is 161001 naming the tensor."""
     x = tensor((1, 1, 2, 2), ffi.NULL)
-    rc, _, msg = upsample_ws(x, ok_out(mem))
-    assert rc == 161001 and "self" in msg, msg
+    rc, ex, msg = upsample_ws(x, ok_out(mem))
+    assert rc == 0, msg
+    assert run_executor("UpsampleNearestExact2d", ex) == 161001
+    assert "self" in pyaclnn.recent_error_message()
 
 
 def test_view_inside_memory_is_accepted(mem):
