@@ -11,7 +11,13 @@
  *
  * The first phases follow each op_api source's order: NULL checks, dtype lists and dtype rules, dims, ranks and
  * shapes, then the early returns upstream takes (a fill of out for an empty input, a copy for a 0-d input, nothing
- * at all), then the shape the kernel's result must have (same shape, or both a single element). */
+ * at all), then the shape the kernel's result must have (same shape, or both a single element).
+ *
+ * Where upstream's first phase succeeds but leaves the outcome to a kernel or a ViewCopy we cannot see, we chose:
+ * a copy of a 0-d input (and a noop-with-empty-axes copy) needs an output of the same shape or of one element
+ * (161002 otherwise); a dtype argument outside every list (ProdDim/Prod only check out == dtype) is computed when
+ * it is a numeric dtype; ReduceLogSum converts to `reduce`'s dtype when it differs from `data`'s; GlobalMaxPool of an
+ * empty spatial extent leaves out untouched (there is no maximum to write), GlobalAveragePool writes NaN. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
