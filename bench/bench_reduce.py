@@ -17,7 +17,8 @@ def _setup(kind):
         oshape = (4096,) if kind.startswith("last") else ()
         xt = pyaclnn.AclTensor.from_array(x)
         ot = pyaclnn.AclTensor(oshape, dt)
-        ours = common.op_runner("ReduceSum", xt, pyaclnn.int_array(dims), False, 0, ot)
+        acl_dt = 1 if dt == np.float16 else 0  # ACL_FLOAT16 / ACL_FLOAT: out's dtype must be the dtype argument
+        ours = common.op_runner("ReduceSum", xt, pyaclnn.int_array(dims), False, acl_dt, ot)
         tf = None
         if torch:
             tx = torch.from_numpy(x)

@@ -1754,6 +1754,13 @@ typedef struct aclScalarList aclScalarList;
  keepdim, aclTensor* out, uint64_t* workspaceSize,
  aclOpExecutor** executor);
  aclnnStatus aclnnVar(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnVarCorrectionGetWorkspaceSize(
+ const aclTensor* self, const aclIntArray* dim, int64_t correction,
+ _Bool
+ keepdim, aclTensor* out,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnVarCorrection(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnVarMeanGetWorkspaceSize(
  const aclTensor* self, const aclIntArray* dim, int64_t correction,
  _Bool

@@ -15,6 +15,13 @@ ACLNN_API aclnnStatus aclnnVarGetWorkspaceSize(
 
 ACLNN_API aclnnStatus aclnnVar(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
 
+ACLNN_API aclnnStatus aclnnVarCorrectionGetWorkspaceSize(
+    const aclTensor* self, const aclIntArray* dim, int64_t correction, bool keepdim, aclTensor* out,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+
+ACLNN_API aclnnStatus aclnnVarCorrection(
+    void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+
 #ifdef __cplusplus
 }
 #endif

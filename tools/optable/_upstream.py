@@ -2211,6 +2211,13 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
          'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
          'repo': 'ops-math',
          'source': 'math/reduce_var/op_api/aclnn_var.cpp'},
+ 'VarCorrection': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
+                   'header': 'math/reduce_var/op_api/aclnn_var.h',
+                   'phase1': 'const aclTensor* self, const aclIntArray* dim, int64_t correction, bool keepdim, '
+                             'aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor',
+                   'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                   'repo': 'ops-math',
+                   'source': 'math/reduce_var/op_api/aclnn_var.cpp'},
  'VarMean': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
              'header': 'math/reduce_var/op_api/aclnn_var_mean.h',
              'phase1': 'const aclTensor* self, const aclIntArray* dim, int64_t correction, bool keepdim, aclTensor* '

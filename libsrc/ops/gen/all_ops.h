@@ -435,6 +435,9 @@ aclnnStatus opws_Std(
 aclnnStatus opws_Var(
     const aclTensor* self, const aclIntArray* dim, bool unbiased, bool keepdim, aclTensor* out, uint64_t* workspaceSize,
     aclOpExecutor** executor);
+aclnnStatus opws_VarCorrection(
+    const aclTensor* self, const aclIntArray* dim, int64_t correction, bool keepdim, aclTensor* out,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_VarMean(
     const aclTensor* self, const aclIntArray* dim, int64_t correction, bool keepdim, aclTensor* varOut,
     aclTensor* meanOut, uint64_t* workspaceSize, aclOpExecutor** executor);
@@ -587,6 +590,47 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_AddLora_indices ((const aclDataType[]){ACL_INT32}), 1
 #define ACL_DT_LIST_PrecisionCompare ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_PrecisionCompare_out ((const aclDataType[]){ACL_UINT32}), 1
+#define ACL_DT_LIST_ReduceSum ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BOOL, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BF16}), 12
+#define ACL_DT_LIST_ReduceSum_dtype ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BOOL, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BF16}), 12
+#define ACL_DT_LIST_ReduceSum_out ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BOOL, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BF16}), 12
+#define ACL_DT_LIST_ReduceNansum ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BOOL, ACL_BF16}), 9
+#define ACL_DT_LIST_ReduceNansum_dtype ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BOOL, ACL_BF16}), 9
+#define ACL_DT_LIST_ReduceNansum_out ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BOOL, ACL_BF16}), 9
+#define ACL_DT_LIST_Mean ((const aclDataType[]){ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128}), 11
+#define ACL_DT_LIST_Mean_dtype ((const aclDataType[]){ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128}), 11
+#define ACL_DT_LIST_Mean_out ((const aclDataType[]){ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128}), 11
+#define ACL_DT_LIST_MeanV2 ((const aclDataType[]){ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128}), 11
+#define ACL_DT_LIST_Prod ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_INT8, ACL_UINT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_BOOL, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BF16}), 12
+#define ACL_DT_LIST_ProdDim ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_INT8, ACL_UINT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_BOOL, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BF16}), 12
+#define ACL_DT_LIST_Amax ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_UINT8, ACL_INT32, ACL_INT64, ACL_INT16, ACL_INT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16}), 10
+#define ACL_DT_LIST_Amin ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_UINT8, ACL_INT32, ACL_INT64, ACL_INT16, ACL_INT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16}), 10
+#define ACL_DT_LIST_Max ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_UINT8, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_DOUBLE, ACL_BOOL, ACL_BF16}), 10
+#define ACL_DT_LIST_Max_out ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_UINT8, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_DOUBLE, ACL_BOOL, ACL_BF16}), 10
+#define ACL_DT_LIST_Min ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_UINT8, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_DOUBLE, ACL_BOOL, ACL_BF16}), 10
+#define ACL_DT_LIST_Min_out ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_UINT8, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_DOUBLE, ACL_BOOL, ACL_BF16}), 10
+#define ACL_DT_LIST_MaxV2 ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_UINT8, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_DOUBLE, ACL_BOOL, ACL_BF16}), 10
+#define ACL_DT_LIST_MaxDim ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_INT64, ACL_BOOL, ACL_BF16}), 5
+#define ACL_DT_LIST_MinDim ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_INT64, ACL_BOOL, ACL_BF16}), 5
+#define ACL_DT_LIST_ArgMax ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BF16}), 9
+#define ACL_DT_LIST_ArgMin ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BF16}), 9
+#define ACL_DT_LIST_ArgMin_out ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
+#define ACL_DT_LIST_All ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_UINT8, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_BOOL, ACL_DOUBLE, ACL_BF16}), 10
+#define ACL_DT_LIST_All_out ((const aclDataType[]){ACL_UINT8, ACL_BOOL}), 2
+#define ACL_DT_LIST_Any ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_UINT8, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_BOOL, ACL_DOUBLE, ACL_BF16}), 10
+#define ACL_DT_LIST_Any_out ((const aclDataType[]){ACL_UINT8, ACL_BOOL}), 2
+#define ACL_DT_LIST_Std ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_Var ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_VarCorrection ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_VarMean ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16}), 2
+#define ACL_DT_LIST_StdMeanCorrection ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_LogSumExp ((const aclDataType[]){ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_BF16}), 9
+#define ACL_DT_LIST_LogSumExp_out ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_ReduceLogSum ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT}), 2
+#define ACL_DT_LIST_Aminmax ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_INT32, ACL_UINT8, ACL_BOOL, ACL_BF16, ACL_INT8, ACL_INT16, ACL_INT64, ACL_DOUBLE}), 10
+#define ACL_DT_LIST_AminmaxDim ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_INT32, ACL_UINT8, ACL_BOOL, ACL_BF16, ACL_INT8, ACL_INT16, ACL_INT64, ACL_DOUBLE}), 10
+#define ACL_DT_LIST_AminmaxAll ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_INT32, ACL_UINT8, ACL_BOOL, ACL_BF16, ACL_INT8, ACL_INT16, ACL_INT64, ACL_DOUBLE}), 10
+#define ACL_DT_LIST_GlobalMaxPool ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE}), 3
+#define ACL_DT_LIST_GlobalAveragePool ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_BF16}), 4
 #define ACL_DT_LIST_AvgPool2d ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_AvgPool2dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_GridSampler2D ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE}), 4

@@ -297,6 +297,20 @@ aclnnStatus aclnnVar(void *workspace, uint64_t workspaceSize, aclOpExecutor *exe
     return acl_exec_launch(ACL_OP_Var, workspace, workspaceSize, executor, stream);
 }
 
+aclnnStatus aclnnVarCorrectionGetWorkspaceSize(const aclTensor* self, const aclIntArray* dim, int64_t correction, bool keepdim, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnVarCorrectionGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {self, dim, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_INT_ARRAY, ACL_KIND_TENSOR};
+    static const char *const names[] = {"self", "dim", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 3));
+    return opws_VarCorrection(self, dim, correction, keepdim, out, workspaceSize, executor);
+}
+
+aclnnStatus aclnnVarCorrection(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_VarCorrection, workspace, workspaceSize, executor, stream);
+}
+
 aclnnStatus aclnnVarMeanGetWorkspaceSize(const aclTensor* self, const aclIntArray* dim, int64_t correction, bool keepdim, aclTensor* varOut, aclTensor* meanOut, uint64_t *workspaceSize, aclOpExecutor **executor) {
     acl_set_api("aclnnVarMeanGetWorkspaceSize");
     WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
