@@ -546,5 +546,21 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
     double scalesW, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
 
 /* the ASCEND910B dtype lists of the table (array, count) */
+#define ACL_DT_LIST_ReflectionPad1d ((const aclDataType[]){ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_DOUBLE, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128}), 12
+#define ACL_DT_LIST_ReflectionPad2d ((const aclDataType[]){ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_DOUBLE, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128}), 12
+#define ACL_DT_LIST_ReflectionPad3d ((const aclDataType[]){ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_DOUBLE, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128}), 12
+#define ACL_DT_LIST_ReplicationPad1d ((const aclDataType[]){ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_DOUBLE, ACL_INT8, ACL_UINT8, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BF16}), 11
+#define ACL_DT_LIST_ReplicationPad2d ((const aclDataType[]){ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_DOUBLE, ACL_INT8, ACL_UINT8, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BF16}), 11
+#define ACL_DT_LIST_ReplicationPad3d ((const aclDataType[]){ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_DOUBLE, ACL_INT8, ACL_UINT8, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BF16}), 11
+#define ACL_DT_LIST_CircularPad2d ((const aclDataType[]){ACL_FLOAT, ACL_BF16, ACL_FLOAT16, ACL_INT32, ACL_INT8}), 5
+#define ACL_DT_LIST_CircularPad3d ((const aclDataType[]){ACL_FLOAT, ACL_BF16, ACL_FLOAT16, ACL_INT32, ACL_INT8}), 5
+#define ACL_DT_LIST_ReflectionPad1dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128}), 6
+#define ACL_DT_LIST_ReflectionPad2dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128}), 6
+#define ACL_DT_LIST_ReflectionPad3dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128}), 6
+#define ACL_DT_LIST_ReplicationPad1dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128}), 6
+#define ACL_DT_LIST_ReplicationPad2dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128}), 6
+#define ACL_DT_LIST_ReplicationPad3dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128}), 6
+#define ACL_DT_LIST_CircularPad2dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_CircularPad3dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 
 #endif
