@@ -630,6 +630,11 @@ typedef struct aclScalarList aclScalarList;
  const aclTensor* self, int64_t groups, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnChannelShuffle(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnChunkCatGetWorkspaceSize(
+ const aclTensorList* tensors, int64_t dim, int64_t numChunks, aclTensor* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnChunkCat(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnCircularPad2dGetWorkspaceSize(
  const aclTensor* self, const aclIntArray* padding, aclTensor* out, uint64_t* workspaceSize,
  aclOpExecutor** executor);
@@ -690,6 +695,11 @@ typedef struct aclScalarList aclScalarList;
  aclnnStatus aclnnInplaceClampMaxTensorGetWorkspaceSize(
  aclTensor* selfRef, const aclTensor* max, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnInplaceClampMaxTensor(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnCoalesceSparseGetWorkspaceSize(
+ const aclTensor* uniqueLen, const aclTensor* uniqueIndices, const aclTensor* indices, const aclTensor* values,
+ aclTensor* newIndices, aclTensor* newValues, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnCoalesceSparse(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnComplexGetWorkspaceSize(
  const aclTensor* real, const aclTensor* imag, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
@@ -1156,6 +1166,11 @@ typedef struct aclScalarList aclScalarList;
  aclnnStatus aclnnLogicalXorGetWorkspaceSize(
  const aclTensor* self, const aclTensor* other, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnLogicalXor(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnLogSpaceGetWorkspaceSize(
+ const aclScalar* start, const aclScalar* end, int64_t steps, double base, const aclTensor* result,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnLogSpace(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnLogSumExpGetWorkspaceSize(
  const aclTensor* self, const aclIntArray* dim,
@@ -1649,6 +1664,17 @@ typedef struct aclScalarList aclScalarList;
  aclTensor* meanOut, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnStdMeanCorrection(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
+ aclnnStatus aclnnStridedSliceGetWorkspaceSize(
+ const aclTensor* self, const aclIntArray* begin, const aclIntArray* end, const aclIntArray* strides,
+ int64_t beginMask, int64_t endMask, int64_t ellipsisMask, int64_t newAxisMask, int64_t shrinkAxisMask,
+ aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnStridedSlice(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnStridedSliceAssignV2GetWorkspaceSize(
+ aclTensor* varRef, const aclTensor* inputValue, const aclIntArray* begin, const aclIntArray* end,
+ const aclIntArray* strides, const aclIntArray* axesOptional, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnStridedSliceAssignV2(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnSubGetWorkspaceSize(
  const aclTensor* self, const aclTensor* other, const aclScalar* alpha, aclTensor* out, uint64_t* workspaceSize,
  aclOpExecutor** executor);
@@ -1735,6 +1761,11 @@ typedef struct aclScalarList aclScalarList;
  aclnnStatus aclnnInplaceTruncGetWorkspaceSize(
  aclTensor* selfRef, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnInplaceTrunc(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnUnfoldGradGetWorkspaceSize(
+ const aclTensor* gradOut, const aclIntArray* inputSizes, int64_t dim, int64_t size, int64_t step,
+ const aclTensor* gradIn, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnUnfoldGrad(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnUpsampleNearestExact2dGetWorkspaceSize(
  const aclTensor* self, const aclIntArray* outputSize, double scalesH, double scalesW, aclTensor* out,

@@ -49,11 +49,13 @@
 #include "aclnnop/aclnn_cdist.h"
 #include "aclnnop/aclnn_ceil.h"
 #include "aclnnop/aclnn_channel_shuffle.h"
+#include "aclnnop/aclnn_chunk_cat.h"
 #include "aclnnop/aclnn_circular_pad2d.h"
 #include "aclnnop/aclnn_circular_pad2d_backward.h"
 #include "aclnnop/aclnn_circular_pad3d.h"
 #include "aclnnop/aclnn_circular_pad3d_backward.h"
 #include "aclnnop/aclnn_clamp.h"
+#include "aclnnop/aclnn_coalesce_sparse.h"
 #include "aclnnop/aclnn_complex.h"
 #include "aclnnop/aclnn_confusion_transpose.h"
 #include "aclnnop/aclnn_constant_pad_nd.h"
@@ -130,6 +132,7 @@
 #include "aclnnop/aclnn_logical_not.h"
 #include "aclnnop/aclnn_logical_or.h"
 #include "aclnnop/aclnn_logical_xor.h"
+#include "aclnnop/aclnn_logspace.h"
 #include "aclnnop/aclnn_logsumexp.h"
 #include "aclnnop/aclnn_lt_scalar.h"
 #include "aclnnop/aclnn_lt_tensor.h"
@@ -209,6 +212,8 @@
 #include "aclnnop/aclnn_stack.h"
 #include "aclnnop/aclnn_std.h"
 #include "aclnnop/aclnn_std_mean_correction.h"
+#include "aclnnop/aclnn_strided_slice.h"
+#include "aclnnop/aclnn_strided_slice_assign_v2.h"
 #include "aclnnop/aclnn_sub.h"
 #include "aclnnop/aclnn_sum.h"
 #include "aclnnop/aclnn_svd.h"
@@ -221,6 +226,7 @@
 #include "aclnnop/aclnn_tril.h"
 #include "aclnnop/aclnn_triu.h"
 #include "aclnnop/aclnn_trunc.h"
+#include "aclnnop/aclnn_unfold_grad.h"
 #include "aclnnop/aclnn_upsample_nearest_exact2d.h"
 #include "aclnnop/aclnn_upsample_nearest_exact2d_backward.h"
 #include "aclnnop/aclnn_var.h"
@@ -231,6 +237,25 @@
 #include "aclnnop/aclnn_xlog1py.h"
 #include "aclnnop/aclnn_zero.h"
 
+aclnnStatus opws_StridedSlice(
+    const aclTensor* self, const aclIntArray* begin, const aclIntArray* end, const aclIntArray* strides,
+    int64_t beginMask, int64_t endMask, int64_t ellipsisMask, int64_t newAxisMask, int64_t shrinkAxisMask,
+    aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_StridedSliceAssignV2(
+    aclTensor* varRef, const aclTensor* inputValue, const aclIntArray* begin, const aclIntArray* end,
+    const aclIntArray* strides, const aclIntArray* axesOptional, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_ChunkCat(
+    const aclTensorList* tensors, int64_t dim, int64_t numChunks, aclTensor* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_UnfoldGrad(
+    const aclTensor* gradOut, const aclIntArray* inputSizes, int64_t dim, int64_t size, int64_t step,
+    const aclTensor* gradIn, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_CoalesceSparse(
+    const aclTensor* uniqueLen, const aclTensor* uniqueIndices, const aclTensor* indices, const aclTensor* values,
+    aclTensor* newIndices, aclTensor* newValues, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_LogSpace(
+    const aclScalar* start, const aclScalar* end, int64_t steps, double base, const aclTensor* result,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_Cdist(
     const aclTensor* x1, const aclTensor* x2, float p, int64_t compute_mode, aclTensor* out, uint64_t* workspaceSize,
     aclOpExecutor** executor);
@@ -578,6 +603,14 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
     double scalesW, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
 
 /* the ASCEND910B dtype lists of the table (array, count) */
+#define ACL_DT_LIST_StridedSliceAssignV2 ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BF16, ACL_INT32, ACL_INT64, ACL_DOUBLE, ACL_INT8}), 7
+#define ACL_DT_LIST_ChunkCat ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_UnfoldGrad ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_CoalesceSparse ((const aclDataType[]){ACL_FLOAT, ACL_INT32, ACL_FLOAT16}), 3
+#define ACL_DT_LIST_CoalesceSparse_uniqueLen ((const aclDataType[]){ACL_INT64, ACL_INT32}), 2
+#define ACL_DT_LIST_CoalesceSparse_uniqueIndices ((const aclDataType[]){ACL_INT64, ACL_INT32}), 2
+#define ACL_DT_LIST_CoalesceSparse_indices ((const aclDataType[]){ACL_INT64, ACL_INT32}), 2
+#define ACL_DT_LIST_LogSpace ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_ExpSegsum ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_ExpSegsumBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_GroupedBiasAddGrad ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
@@ -590,6 +623,22 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_AddLora_indices ((const aclDataType[]){ACL_INT32}), 1
 #define ACL_DT_LIST_PrecisionCompare ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_PrecisionCompare_out ((const aclDataType[]){ACL_UINT32}), 1
+#define ACL_DT_LIST_ReflectionPad1d ((const aclDataType[]){ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_DOUBLE, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128}), 12
+#define ACL_DT_LIST_ReflectionPad2d ((const aclDataType[]){ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_DOUBLE, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128}), 12
+#define ACL_DT_LIST_ReflectionPad3d ((const aclDataType[]){ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_DOUBLE, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128}), 12
+#define ACL_DT_LIST_ReplicationPad1d ((const aclDataType[]){ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_DOUBLE, ACL_INT8, ACL_UINT8, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BF16}), 11
+#define ACL_DT_LIST_ReplicationPad2d ((const aclDataType[]){ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_DOUBLE, ACL_INT8, ACL_UINT8, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BF16}), 11
+#define ACL_DT_LIST_ReplicationPad3d ((const aclDataType[]){ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_DOUBLE, ACL_INT8, ACL_UINT8, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BF16}), 11
+#define ACL_DT_LIST_CircularPad2d ((const aclDataType[]){ACL_FLOAT, ACL_BF16, ACL_FLOAT16, ACL_INT32, ACL_INT8}), 5
+#define ACL_DT_LIST_CircularPad3d ((const aclDataType[]){ACL_FLOAT, ACL_BF16, ACL_FLOAT16, ACL_INT32, ACL_INT8}), 5
+#define ACL_DT_LIST_ReflectionPad1dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128}), 6
+#define ACL_DT_LIST_ReflectionPad2dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128}), 6
+#define ACL_DT_LIST_ReflectionPad3dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128}), 6
+#define ACL_DT_LIST_ReplicationPad1dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128}), 6
+#define ACL_DT_LIST_ReplicationPad2dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128}), 6
+#define ACL_DT_LIST_ReplicationPad3dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128}), 6
+#define ACL_DT_LIST_CircularPad2dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_CircularPad3dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_ReduceSum ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BOOL, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BF16}), 12
 #define ACL_DT_LIST_ReduceSum_dtype ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BOOL, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BF16}), 12
 #define ACL_DT_LIST_ReduceSum_out ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BOOL, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BF16}), 12
