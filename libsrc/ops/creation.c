@@ -252,7 +252,7 @@ aclnnStatus opws_Eye(int64_t n, int64_t m, aclTensor *out, uint64_t *workspaceSi
 }
 
 /* ---------------------------------------------------------------- Tril / Triu */
-/* iparam[0] = diagonal (clamped to [-R - 1, C + 1]: beyond it nothing changes), iparam[1] = upper */
+/* iparam[0] = diagonal (clamped to [-R, C]: beyond it nothing changes), iparam[1] = upper */
 static void tri_kernel(const sp_plan *p, const acl_view *io) {
     const acl_view *s = &io[0], *o = &io[1];
     const int64_t diag = p->iparam[0];
@@ -274,10 +274,11 @@ static void tri_kernel(const sp_plan *p, const acl_view *io) {
         }
         so += r * s->strides[nd - 2];
         dof += r * o->strides[nd - 2];
-        /* kept columns: tril j <= r + diag, triu j >= r + diag */
-        const int64_t lim = r + diag;
-        const int64_t k0 = upper ? (lim < 0 ? 0 : (lim > C ? C : lim)) : 0;
-        const int64_t k1 = upper ? C : (lim + 1 < 0 ? 0 : (lim + 1 > C ? C : lim + 1));
+        /* kept columns: tril j <= r + diag, triu j >= r + diag (saturated: past C is all of the row) */
+        int64_t lim;
+        if (__builtin_add_overflow(r, diag, &lim) || lim >= C) lim = C;
+        const int64_t k0 = upper ? (lim < 0 ? 0 : lim) : 0;
+        const int64_t k1 = upper ? C : (lim >= C ? C : (lim < 0 ? 0 : lim + 1));
         const int64_t sc = s->strides[nd - 1], dc = o->strides[nd - 1];
         if (k1 > k0)
             acl_convert(s->base + (so + k0 * sc) * (int64_t)ses, s->dtype, sc, o->base + (dof + k0 * dc) * (int64_t)des,
@@ -304,7 +305,7 @@ static aclnnStatus tri_exec(int op, const aclTensor *self, const char *sname, in
     if (!ex) return ACLNN_ERR_INNER_CREATE_EXECUTOR;
     const int64_t R = self->dims[self->ndim - 2], C = self->dims[self->ndim - 1];
     sp_of(ex)->kernel = tri_kernel;
-    sp_of(ex)->iparam[0] = diagonal < -R - 1 ? -R - 1 : diagonal > C + 1 ? C + 1 : diagonal;
+    sp_of(ex)->iparam[0] = diagonal < -R ? -R : diagonal > C ? C : diagonal; /* beyond: all or nothing kept */
     sp_of(ex)->iparam[1] = upper;
     aclnnStatus rc = acl_exec_add_input(ex, self, sname, true);
     if (!rc) rc = acl_exec_add_output(ex, out, oname);

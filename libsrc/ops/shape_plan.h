@@ -18,7 +18,7 @@ struct sp_plan {
     cp_plan pl;                    /* first: cp_add/cp_of work on it */
     aclDataType mid;               /* ACL_DT_UNDEFINED: items convert src -> dst directly */
     bool fill_exact;               /* pl.fill_slot is filled with fill_bytes (its own dtype), not pl.fill_value */
-    unsigned char fill_bytes[16];
+    unsigned char fill_bytes[16] __attribute__((aligned(16)));
     sp_kernel kernel;              /* NULL, or run last */
     int64_t iparam[4];             /* the kernel's parameters */
 };

@@ -349,7 +349,8 @@ static aclnnStatus slice_remap(aclOpExecutor *ex, const void *ctx) {
     const acl_view *s = &ex->io[0], *o = &ex->io[1];
     int64_t sst[ACL_MAX_VIEW_RANK], off = 0;
     for (int k = 0; k < s->ndim; k++) {
-        sst[k] = s->strides[k] * c->step[k]; /* step * (len - 1) < dim: no overflow for a non-empty out */
+        /* step * (len - 1) < dim: no overflow when out has more than one element along k (else unused) */
+        sst[k] = o->dims[k] > 1 ? s->strides[k] * c->step[k] : 0;
         off += c->start[k] * s->strides[k];
     }
     if (s->ndim == 0) return single_remap(ex, NULL);
@@ -663,7 +664,7 @@ static aclnnStatus diag_remap(aclOpExecutor *ex, const void *ctx) {
  * indexed (the device would compute a wrapped shape) */
 static aclnnStatus flat_side(int64_t n, int64_t k, int64_t *side) {
     const __int128 s = (__int128)n + (k < 0 ? -(__int128)k : (__int128)k);
-    ACLNN_CHECK(s * s <= INT64_MAX, ACLNN_ERR_PARAM_INVALID, "diagonal %lld makes a result too large to index.",
+    ACLNN_CHECK(s <= 3037000499 /* floor(sqrt(INT64_MAX)) */, ACLNN_ERR_PARAM_INVALID, "diagonal %lld makes a result too large to index.",
                 (long long)k);
     *side = (int64_t)s;
     return ACLNN_SUCCESS;
@@ -688,7 +689,7 @@ aclnnStatus opws_Diag(const aclTensor *self, int64_t diagonal, aclTensor *out, u
     ACL_TRY(max_dim(self, 2, "self"));
     const bool empty = acl_tensor_empty(self);
     if ((empty && diagonal == 0) ||
-        (self->ndim == 2 && ((diagonal > 0 && self->dims[1] == diagonal) || (diagonal < 0 && self->dims[0] == -diagonal))))
+        (self->ndim == 2 && ((diagonal > 0 && self->dims[1] == diagonal) || (diagonal < 0 && diagonal == -self->dims[0]))))
         return acl_exec_noop(ACL_OP_Diag, workspaceSize, executor);
     ACL_TRY(max_dim(out, 8, "out"));
     if (empty) { /* diagonal != 0: out (whatever its shape) is filled with zeros */
