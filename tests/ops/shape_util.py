@@ -100,9 +100,35 @@ def ia(values):
     return pyaclnn.int_array(values)
 
 
+_KEEP = []  # the tensors (and their memory) that lists made by tlist view: kept for the whole session
+
+
+class RawTensor(AclTensor):
+    """An aclTensor without memory, of any aclDataType number and format (phase 1 reads only its description)."""
+
+    def __init__(self, shape, acl_dt, fmt=None):
+        self.shape, self.acl_dt, self.offset, self.buffer = tuple(shape), acl_dt, 0, None
+        self.format = lib.ACL_FORMAT_ND if fmt is None else fmt
+        st, acc = [], 1
+        for d in reversed(self.shape):
+            st.append(acc)
+            acc *= max(d, 1)
+        self.strides = tuple(reversed(st))
+        self.handle = ffi.gc(self._create(), lib.aclDestroyTensor)
+
+    def _create(self):
+        dims = ffi.new("int64_t[]", list(self.shape) or [0])
+        st = ffi.new("int64_t[]", list(self.strides) or [0])
+        return lib.aclCreateTensor(dims, len(self.shape), self.acl_dt, st, 0, self.format, dims, len(self.shape),
+                                   ffi.NULL)
+
+
 def _handle_copy(t):
     """A new aclTensor over the same memory and view as AclTensor t (so a list can own it)."""
     from pyaclnn.tensor import acl_dtype
+    _KEEP.append(t)
+    if isinstance(t, RawTensor):
+        return t._create()
     dims = ffi.new("int64_t[]", list(t.shape) or [0])
     st = ffi.new("int64_t[]", list(t.strides) or [0])
     h = lib.aclCreateTensor(dims, len(t.shape), acl_dtype(t.dtype), st, t.offset, t.format, dims, len(t.shape),

@@ -105,3 +105,34 @@ def test_split_with_size(torch, rng, dt):
     if dt not in ("c64", "c128"):
         _split(torch, "SplitWithSize", x, ia([3, 4]), 0, list(torch.split(t, [3, 4], 0)), "i64" if dt != "i64" else
                "f32")
+
+
+DETERMINISM = r"""
+import hashlib, numpy as np, pyaclnn
+rng = np.random.default_rng(2)
+h = hashlib.sha256()
+x = rng.standard_normal((40, 30, 70)).astype(np.float32)
+out = np.empty_like(x)
+pyaclnn.call("Roll", x[:, ::1, :], [12345], [], out)            # the flat roll kernel
+h.update(out.tobytes())
+a = rng.integers(-3000, 3000, (50, 300, 7)).astype(np.int32)
+b = rng.standard_normal((50, 300, 7)).astype(np.float16)
+o = np.empty((50, 600, 7), np.float32)
+pyaclnn.call("Cat", [a, b], 1, o)                               # through the promoted dtype (f16)
+h.update(o.tobytes())
+l = np.empty((3, 40000), np.float16)
+pyaclnn.call("Linspace", -3.0, 7.0, 120000, l)
+h.update(l.tobytes())
+t = np.empty((20, 300, 300), np.float32)
+pyaclnn.call("Triu", rng.standard_normal((20, 300, 300)).astype(np.float32), 3, t)
+h.update(t.tobytes())
+r = np.empty((6, 400, 210), np.float32)
+pyaclnn.call("Repeat", rng.standard_normal((3, 40, 7)).astype(np.float32), [2, 10, 30], r)
+h.update(r.tobytes())
+print(h.hexdigest())
+"""
+
+
+def test_same_bytes_for_threads():
+    from helpers import same_bytes_for_threads
+    same_bytes_for_threads(DETERMINISM)
