@@ -114,15 +114,16 @@ static aclnnStatus seq_publish(int op, aclTensor *out, const seq_params *p, uint
     } while (0)
 
 static aclnnStatus arange_like(int op, const aclScalar *start, const aclScalar *end, const aclScalar *step,
-                               aclTensor *out, bool closed, aclnnStatus null_code, uint64_t *ws, aclOpExecutor **exo) {
+                               aclTensor *out, const aclDataType *in_list, int n_in, const aclDataType *out_list,
+                               int n_out, bool closed, aclnnStatus null_code, uint64_t *ws, aclOpExecutor **exo) {
     ACLNN_CHECK(start != NULL, null_code, "Expected a proper Scalar but got null for argument start.");
     ACLNN_CHECK(end != NULL, null_code, "Expected a proper Scalar but got null for argument end.");
     ACLNN_CHECK(step != NULL, null_code, "Expected a proper Scalar but got null for argument step.");
     ACLNN_CHECK(out != NULL, null_code, "Expected a proper Tensor but got null for argument out.");
-    ACL_TRY(scalar_dtype_in(start, ACL_DT_LIST_Arange_start, "start"));
-    ACL_TRY(scalar_dtype_in(end, ACL_DT_LIST_Arange_end, "end"));
-    ACL_TRY(scalar_dtype_in(step, ACL_DT_LIST_Arange_step, "step"));
-    ACL_TRY(acl_check_dtype_in(out, ACL_DT_LIST_Arange, "out"));
+    ACL_TRY(scalar_dtype_in(start, in_list, n_in, "start")); /* start, end and step share one list */
+    ACL_TRY(scalar_dtype_in(end, in_list, n_in, "end"));
+    ACL_TRY(scalar_dtype_in(step, in_list, n_in, "step"));
+    ACL_TRY(acl_check_dtype_in(out, out_list, n_out, "out"));
     if (closed) ACLNN_CHECK(out->ndim != 0, ACLNN_ERR_PARAM_INVALID, "Expected out a 1d tensor, but got 0 dims.");
     seq_params p = {0};
     switch (out->dtype) {
@@ -161,13 +162,15 @@ static aclnnStatus arange_like(int op, const aclScalar *start, const aclScalar *
 
 aclnnStatus opws_Arange(const aclScalar *start, const aclScalar *end, const aclScalar *step,
                         aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
-    return arange_like(ACL_OP_Arange, start, end, step, out, false, ACLNN_ERR_PARAM_NULLPTR, workspaceSize, executor);
+    return arange_like(ACL_OP_Arange, start, end, step, out, ACL_DT_LIST_Arange_start, ACL_DT_LIST_Arange, false,
+                       ACLNN_ERR_PARAM_NULLPTR, workspaceSize, executor);
 }
 
 aclnnStatus opws_Range(const aclScalar *start, const aclScalar *end, const aclScalar *step,
                        aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
     /* the real Range reports ACLNN_ERR_INNER_NULLPTR for a NULL argument */
-    return arange_like(ACL_OP_Range, start, end, step, out, true, ACLNN_ERR_INNER_NULLPTR, workspaceSize, executor);
+    return arange_like(ACL_OP_Range, start, end, step, out, ACL_DT_LIST_Range_start, ACL_DT_LIST_Range, true,
+                       ACLNN_ERR_INNER_NULLPTR, workspaceSize, executor);
 }
 
 aclnnStatus opws_Linspace(const aclScalar *start, const aclScalar *end, int64_t steps, aclTensor *out,
@@ -192,7 +195,6 @@ aclnnStatus opws_Linspace(const aclScalar *start, const aclScalar *end, int64_t 
     seq_params p = {0};
     p.num = steps;
     if (steps == 1) { /* out = start converted to out's dtype */
-        p.kind = SEQ_LIN_DOUBLE;
         aclOpExecutor *ex = sp_exec_create(ACL_OP_Linspace);
         if (!ex) return ACLNN_ERR_INNER_CREATE_EXECUTOR;
         sp_of(ex)->pl.fill_slot = 0;

@@ -2,9 +2,8 @@
 argument of a valid call (or two, to show which check comes first) and asserts the exact status (161001 / 161002, or
 561103 where the real op reports ACLNN_ERR_INNER_NULLPTR) and that the message names the argument."""
 import numpy as np
-import pytest
 
-from pyaclnn import ffi, lib
+from pyaclnn import lib
 from shape_util import RawTensor, dev, expect, ia, make_scalar
 
 OK, NUL, INV, INNER = 0, 161001, 161002, 561103
