@@ -546,5 +546,47 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
     double scalesW, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
 
 /* the ASCEND910B dtype lists of the table (array, count) */
+#define ACL_DT_LIST_Cumsum ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_INT32, ACL_DOUBLE, ACL_UINT8, ACL_INT8, ACL_INT16, ACL_INT64, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BF16}), 11
+#define ACL_DT_LIST_CumsumV2 ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_INT32, ACL_DOUBLE, ACL_UINT8, ACL_INT8, ACL_INT16, ACL_INT64, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BF16}), 11
+#define ACL_DT_LIST_Cumprod ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_UINT16, ACL_UINT32, ACL_UINT64}), 12
+#define ACL_DT_LIST_Cumprod_dim ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
+#define ACL_DT_LIST_InplaceCumprod ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_UINT16, ACL_UINT32, ACL_UINT64}), 12
+#define ACL_DT_LIST_InplaceCumprod_dim ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
+#define ACL_DT_LIST_Cummax ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BOOL, ACL_BF16}), 10
+#define ACL_DT_LIST_Cummax_indicesOut ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
+#define ACL_DT_LIST_Cummin ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BOOL, ACL_BF16}), 10
+#define ACL_DT_LIST_Cummin_indicesOut ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
+#define ACL_DT_LIST_Sum ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_INT8, ACL_INT32, ACL_UINT8}), 5
+#define ACL_DT_LIST_AddN ((const aclDataType[]){ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_BF16, ACL_FLOAT}), 5
+#define ACL_DT_LIST_MaxN ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_INT8, ACL_INT32, ACL_INT64, ACL_BF16}), 6
+#define ACL_DT_LIST_MinN ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_INT8, ACL_INT32, ACL_INT64, ACL_BF16}), 6
+#define ACL_DT_LIST_Dot ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT8, ACL_INT32, ACL_UINT8}), 6
+#define ACL_DT_LIST_Ger ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_INT32, ACL_DOUBLE, ACL_INT8, ACL_UINT8, ACL_INT16, ACL_BOOL, ACL_INT64, ACL_COMPLEX64, ACL_COMPLEX128}), 11
+#define ACL_DT_LIST_Addr ((const aclDataType[]){ACL_DOUBLE, ACL_FLOAT, ACL_FLOAT16, ACL_INT64, ACL_INT32, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_BF16}), 10
+#define ACL_DT_LIST_InplaceAddr ((const aclDataType[]){ACL_DOUBLE, ACL_FLOAT, ACL_FLOAT16, ACL_INT64, ACL_INT32, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_BF16}), 10
+#define ACL_DT_LIST_Trace ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128, ACL_INT32, ACL_INT64, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_BF16}), 12
+#define ACL_DT_LIST_Equal ((const aclDataType[]){ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_DOUBLE, ACL_UINT16, ACL_UINT32, ACL_UINT64, ACL_BF16}), 13
+#define ACL_DT_LIST_Equal_out ((const aclDataType[]){ACL_BOOL}), 1
+#define ACL_DT_LIST_LinalgCross ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_COMPLEX64, ACL_COMPLEX128, ACL_UINT8, ACL_BF16}), 11
+#define ACL_DT_LIST_Sort ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BF16, ACL_UINT8, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_BOOL}), 9
+#define ACL_DT_LIST_Sort_valuesOut ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE, ACL_UINT8, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_BF16, ACL_BOOL}), 10
+#define ACL_DT_LIST_Sort_indicesOut ((const aclDataType[]){ACL_INT64}), 1
+#define ACL_DT_LIST_Argsort ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BF16}), 8
+#define ACL_DT_LIST_Argsort_out ((const aclDataType[]){ACL_INT64}), 1
+#define ACL_DT_LIST_SearchSorted ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_INT32, ACL_INT64, ACL_DOUBLE}), 8
+#define ACL_DT_LIST_SearchSorted_sorter ((const aclDataType[]){ACL_INT64}), 1
+#define ACL_DT_LIST_SearchSorteds ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_INT32, ACL_INT64, ACL_DOUBLE}), 8
+#define ACL_DT_LIST_SearchSorteds_sorter ((const aclDataType[]){ACL_INT64}), 1
+#define ACL_DT_LIST_Bincount ((const aclDataType[]){ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8}), 5
+#define ACL_DT_LIST_Bincount_weights ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BOOL}), 9
+#define ACL_DT_LIST_Bincount_out ((const aclDataType[]){ACL_FLOAT, ACL_DOUBLE, ACL_INT32, ACL_INT64}), 4
+#define ACL_DT_LIST_Histc ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_INT64, ACL_INT32, ACL_INT16, ACL_INT8, ACL_UINT8}), 7
+#define ACL_DT_LIST_OneHot ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
+#define ACL_DT_LIST_OneHot_out ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_INT32, ACL_INT64}), 4
+#define ACL_DT_LIST_MaskedSelect ((const aclDataType[]){ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16}), 10
+#define ACL_DT_LIST_MaskedSelect_mask ((const aclDataType[]){ACL_UINT8, ACL_BOOL}), 2
+#define ACL_DT_LIST_InplaceFillDiagonal ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BOOL, ACL_BF16}), 10
+#define ACL_DT_LIST_IsInScalarTensor ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_INT8, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BF16, ACL_DOUBLE, ACL_INT16}), 9
+#define ACL_DT_LIST_IsInScalarTensor_out ((const aclDataType[]){ACL_BOOL}), 1
 
 #endif
