@@ -547,7 +547,7 @@ static void run_outer(const prod_params *p, md_class c, void *const *in, int64_t
                                                : (uint64_t)a[i];
             for (int64_t j = 0; j < n; j++) {
                 uint64_t v = bl ? (uint64_t)(ai && b[j]) : ai * (uint64_t)b[j];
-                const uint64_t sv = addr ? (uint64_t)s[i * n + j] : 0;
+                const uint64_t sv = addr && p->beta_mode ? (uint64_t)s[i * n + j] : 0;
                 if (addr && p->beta_mode == 1) v = bl ? (uint64_t)(sv || v) : sv + v;
                 if (addr && p->beta_mode == 2) v = bl ? (uint64_t)((sv && be) || v) : sv * (uint64_t)be + v;
                 o[i * n + j] = (int64_t)v;
@@ -789,7 +789,7 @@ aclnnStatus opws_Trace(const aclTensor *self, aclTensor *out, uint64_t *workspac
                        aclOpExecutor **executor) {
     NN(self, "self");
     NN(out, "out");
-    ACLNN_CHECK(self->ndim == 2, ACLNN_ERR_PARAM_INVALID, "trace: expected a matrix, got a tensor with %llu dims.",
+    ACLNN_CHECK(self->ndim == 2, ACLNN_ERR_PARAM_INVALID, "self should be a matrix (2-D), got a tensor with %llu dims.",
                 (unsigned long long)self->ndim);
     ACLNN_CHECK(out->ndim == 0, ACLNN_ERR_PARAM_INVALID, "expected a 0-D out, got %llu-D.",
                 (unsigned long long)out->ndim);
@@ -799,7 +799,7 @@ aclnnStatus opws_Trace(const aclTensor *self, aclTensor *out, uint64_t *workspac
                 acl_dtype_name(want));
     /* f16/bf16 are summed as f32 and cast back; an empty matrix gives 0 */
     const aclDataType cdt = is_half(self->dtype) ? ACL_FLOAT : self->dtype;
-    const prod_params pp = {.kind = PR_TRACE, .pdt = cdt, .rdt = cdt};
+    const prod_params pp = {.kind = PR_TRACE, .pdt = cdt, .rdt = want == ACL_INT64 ? ACL_INT64 : cdt};
     const aclTensor *ins[] = {self};
     const char *inn[] = {"self"};
     return prod_exec(ACL_OP_Trace, &pp, ins, inn, NULL, 1, out, "out", workspaceSize, executor);

@@ -469,7 +469,8 @@ aclnnStatus opws_Bincount(const aclTensor *self, const aclTensor *weights, int64
     }
     const int64_t first = out->ndim ? out->dims[0] : 1;
     const int64_t nb = first > minlength ? first : minlength;
-    ACLNN_CHECK(nb <= INT32_MAX, ACLNN_ERR_PARAM_INVALID, "The maximum output size cannot exceed 2147483647.");
+    ACLNN_CHECK(nb <= INT32_MAX, ACLNN_ERR_PARAM_INVALID,
+                "out size / minlength %lld: the maximum output size cannot exceed 2147483647.", (long long)nb);
     if (acl_tensor_empty(out)) return acl_exec_noop(ACL_OP_Bincount, workspaceSize, executor);
     const bc_params pp = {nb, weights != NULL, false,
                           weights && weights->dtype == ACL_FLOAT ? ACL_FLOAT : ACL_DOUBLE};
