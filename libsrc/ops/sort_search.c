@@ -481,8 +481,30 @@ aclnnStatus opws_Bincount(const aclTensor *self, const aclTensor *weights, int64
 typedef struct {
     int64_t bins;
     bool from_data, zero_only;
-    double lo, hi; /* min/max in self's dtype */
+    double lo, hi;     /* float self: min/max in self's dtype */
+    int64_t ilo, ihi;  /* integer self: min/max converted to self's dtype */
 } hc_params;
+
+/* the bin of v in integer arithmetic of the kernel's compute type (int32, int64 for INT64 self), wrapping as the
+ * device does; -1 outside [lo, hi] or when a wrapped product lands outside [0, bins] (the device would index out of
+ * its bin array there: skipped) */
+static int64_t hc_bin_int(int64_t v, int64_t lo, int64_t hi, int64_t bins, bool w64) {
+    if (!(v >= lo && v <= hi)) return -1;
+    int64_t q;
+    if (w64) {
+        const int64_t num = (int64_t)(((uint64_t)v - (uint64_t)lo) * (uint64_t)bins);
+        const int64_t den = (int64_t)((uint64_t)hi - (uint64_t)lo);
+        if (den == 0 || (den == -1 && num == INT64_MIN)) return -1;
+        q = num / den;
+    } else {
+        const int32_t num = (int32_t)(uint32_t)(((uint32_t)v - (uint32_t)lo) * (uint32_t)bins);
+        const int32_t den = (int32_t)(uint32_t)((uint32_t)hi - (uint32_t)lo);
+        if (den == 0 || (den == -1 && num == INT32_MIN)) return -1;
+        q = num / den;
+    }
+    if (q == bins) q = bins - 1; /* the last bin is closed */
+    return q >= 0 && q < bins ? q : -1;
+}
 
 static aclnnStatus hc_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     (void)ws;
@@ -494,38 +516,58 @@ static aclnnStatus hc_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     if (!p->zero_only) {
         const acl_view *x = acl_exec_in(ex, 0);
         const int64_t n = md_numel(x);
-        double *d = md_load(x, ACL_DOUBLE);
+        const bool ints = acl_dt_is_int(x->dtype), w64 = x->dtype == ACL_INT64;
+        void *d = md_load(x, ints ? ACL_INT64 : ACL_DOUBLE);
         if (!d) {
             free(cnt);
             return OOM;
         }
-        double lo = p->lo, hi = p->hi;
-        if (p->from_data) { /* the data's own range; a NaN propagates (nothing is counted) */
-            lo = d[0];
-            hi = d[0];
-            for (int64_t i = 1; i < n; i++) {
-                if (isnan(d[i]) || isnan(lo)) {
-                    lo = hi = NAN;
-                    break;
+        if (ints) {
+            const int64_t *v = d;
+            int64_t lo = p->ilo, hi = p->ihi;
+            if (p->from_data) { /* the data's own range */
+                lo = hi = v[0];
+                for (int64_t i = 1; i < n; i++) {
+                    lo = v[i] < lo ? v[i] : lo;
+                    hi = v[i] > hi ? v[i] : hi;
                 }
-                lo = fmin(lo, d[i]);
-                hi = fmax(hi, d[i]);
             }
-        }
-        if (lo == hi) {
-            lo -= 1;
-            hi += 1;
-        }
-        /* PyTorch's linear bin map in f32: (x - min) * bins / (max - min), the last bin closed */
-        const float flo = (float)lo, fhi = (float)hi, span = fhi - flo, fb = (float)p->bins;
-        for (int64_t i = 0; i < n; i++) {
-            const float v = (float)d[i];
-            if (!(v >= flo && v <= fhi)) continue;
-            const float q = (v - flo) * fb / span;
-            int64_t b = q >= fb ? p->bins : q > 0 ? (int64_t)q : 0; /* NaN (an infinite span): bin 0 */
-            if (b >= p->bins) b = p->bins - 1;
-            if (b < 0) b = 0;
-            cnt[b]++;
+            if (lo == hi) { /* widened by one each way, in the compute type */
+                lo = w64 ? (int64_t)((uint64_t)lo - 1) : (int32_t)(uint32_t)((uint32_t)lo - 1);
+                hi = w64 ? (int64_t)((uint64_t)hi + 1) : (int32_t)(uint32_t)((uint32_t)hi + 1);
+            }
+            for (int64_t i = 0; i < n; i++) {
+                const int64_t b = hc_bin_int(v[i], lo, hi, p->bins, w64);
+                if (b >= 0) cnt[b]++;
+            }
+        } else {
+            const double *v = d;
+            double lo = p->lo, hi = p->hi;
+            if (p->from_data) { /* the data's own range; a NaN propagates (then nothing is counted) */
+                lo = hi = v[0];
+                for (int64_t i = 1; i < n && !isnan(lo); i++) {
+                    if (isnan(v[i])) {
+                        lo = hi = NAN;
+                        break;
+                    }
+                    lo = fmin(lo, v[i]);
+                    hi = fmax(hi, v[i]);
+                }
+            }
+            if (lo == hi) {
+                lo -= 1;
+                hi += 1;
+            }
+            /* in f32, as the kernel (and PyTorch): (x - min) * bins / (max - min), the last bin closed */
+            const float flo = (float)lo, fhi = (float)hi, span = fhi - flo, fb = (float)p->bins;
+            for (int64_t i = 0; i < n; i++) {
+                const float x = (float)v[i];
+                if (!(x >= flo && x <= fhi)) continue;
+                const float q = (x - flo) * fb / span;
+                int64_t b = q >= fb ? p->bins : q > 0 ? (int64_t)q : 0; /* NaN (an infinite span): bin 0 */
+                if (b >= p->bins) b = p->bins - 1;
+                cnt[b]++;
+            }
         }
         free(d);
     }
@@ -567,7 +609,7 @@ aclnnStatus opws_Histc(const aclTensor *self, int64_t bins, const aclScalar *min
     ACL_TRY(md_check_max_dim(self, "self"));
     ACLNN_CHECK(out->dims[0] == bins, ACLNN_ERR_PARAM_INVALID, "out size %lld should be bins %lld.",
                 (long long)out->dims[0], (long long)bins);
-    hc_params pp = {bins, false, acl_tensor_empty(self), 0, 0};
+    hc_params pp = {bins, false, acl_tensor_empty(self), 0, 0, 0, 0};
     /* min/max as tensors of self's dtype; equal bounds (ints exactly, floats within 1e-6 or the same infinity)
      * take the data's range */
     if (ints) {
@@ -576,9 +618,9 @@ aclnnStatus opws_Histc(const aclTensor *self, int64_t bins, const aclScalar *min
         pp.from_data = a == b;
         unsigned char t[16];
         acl_convert(min->bytes, min->dtype, 1, t, self->dtype, 1, 1);
-        pp.lo = (double)acl_read_i64(t, self->dtype);
+        pp.ilo = acl_read_i64(t, self->dtype);
         acl_convert(max->bytes, max->dtype, 1, t, self->dtype, 1, 1);
-        pp.hi = (double)acl_read_i64(t, self->dtype);
+        pp.ihi = acl_read_i64(t, self->dtype);
     } else {
         const float dlt = fmax_ - fmin_;
         pp.from_data = same_inf || (dlt < 1e-6f && dlt > -1e-6f);
