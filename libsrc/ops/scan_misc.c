@@ -206,11 +206,12 @@ static aclnnStatus cumprod_common(int op, const aclTensor *input, const aclScala
     const aclDataType tdt = dtype == ACL_DT_UNDEFINED ? out->dtype : dtype;
     if (out->dtype != tdt) {
         /* upstream: OP_CHECK_DTYPE_NOT_MATCH(out, dtype, return false) in a function returning aclnnStatus, so the
-         * mismatch is logged and the first phase returns ACLNN_SUCCESS (0) without an executor; kept as is */
+         * mismatch is logged and the first phase returns ACLNN_SUCCESS (0), with no executor there; here the 0 is
+         * kept with an executor that does nothing (a success always hands out an executor), out untouched */
         acl_report(ACLNN_ERR_PARAM_INVALID, __FILE__, __LINE__,
-                   "out dtype %s does not match dtype %s (the real op returns 0 here and no executor).",
+                   "out dtype %s does not match dtype %s (the real op returns 0 here and computes nothing).",
                    acl_dtype_name(out->dtype), acl_dtype_name(tdt));
-        return ACLNN_SUCCESS;
+        return acl_exec_noop(op, ws, exo);
     }
     if (acl_tensor_empty(input) || acl_tensor_empty(out)) return acl_exec_noop(op, ws, exo);
     return scan_exec(op, SC_PROD, input, "input", axis, false, false, tdt, out, "out", NULL, ws, exo);
@@ -483,7 +484,8 @@ typedef struct {
     int dim;                    /* LinalgCross: the dim of size 3 in out */
     bool alpha_scale;           /* Addr: alpha given and != 1 */
     int beta_mode;              /* Addr: 0 ignore self (beta == 0), 1 self + outer, 2 beta * self + outer */
-    unsigned char alpha[16], beta[16]; /* Addr: alpha/beta converted to pdt */
+    _Alignas(16) unsigned char alpha[16]; /* Addr: alpha/beta converted to pdt */
+    _Alignas(16) unsigned char beta[16];
     bool same_shape;            /* Equal: the shapes match */
 } prod_params;
 

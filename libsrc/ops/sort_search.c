@@ -248,7 +248,7 @@ aclnnStatus opws_Argsort(const aclTensor *self, int64_t dim, bool descending, ac
 typedef struct {
     bool right, scalar, has_sorter;
     aclDataType pdt;         /* both sides are cast to the promoted dtype */
-    unsigned char value[16]; /* SearchSorteds: the value, already in sortedSequence's dtype */
+    _Alignas(16) unsigned char value[16]; /* SearchSorteds: the value, already in sortedSequence's dtype */
 } ss_params;
 
 /* PyTorch's cus_lower_bound / cus_upper_bound: the literal comparisons (a NaN value lands at the end, a NaN in the
@@ -616,7 +616,7 @@ aclnnStatus opws_Histc(const aclTensor *self, int64_t bins, const aclScalar *min
         const int64_t a = sint ? acl_read_i64(min->bytes, min->dtype) : acl_f2i64(dmin);
         const int64_t b = xint ? acl_read_i64(max->bytes, max->dtype) : acl_f2i64(dmax);
         pp.from_data = a == b;
-        unsigned char t[16];
+        _Alignas(16) unsigned char t[16];
         acl_convert(min->bytes, min->dtype, 1, t, self->dtype, 1, 1);
         pp.ilo = acl_read_i64(t, self->dtype);
         acl_convert(max->bytes, max->dtype, 1, t, self->dtype, 1, 1);
@@ -790,7 +790,7 @@ aclnnStatus opws_MaskedSelect(const aclTensor *self, const aclTensor *mask, aclT
 
 /* ================================================================ fill_diagonal */
 typedef struct {
-    unsigned char v[16]; /* the fill value in selfRef's dtype */
+    _Alignas(16) unsigned char v[16]; /* the fill value in selfRef's dtype */
     bool wrap;
 } fd_params;
 
@@ -877,7 +877,7 @@ aclnnStatus opws_InplaceFillDiagonal(aclTensor *selfRef, const aclScalar *fillVa
 /* ================================================================ isin(scalar, tensor) */
 typedef struct {
     aclDataType pdt;
-    unsigned char v[16]; /* element in pdt */
+    _Alignas(16) unsigned char v[16]; /* element in pdt */
     bool invert, fill;   /* fill: out = invert (empty testElements or a NaN element) */
 } isin_params;
 
