@@ -457,3 +457,12 @@ def test_invalid_counts():
     expect_status("IsInScalarTensor", [S(1.0), tens((1,) * 9), False, False, ob], 161002, "testElements")
     expect_status("IsInScalarTensor", [S(1.0), t, False, False, AclTensor.from_array(np.zeros(1, np.bool_))], 161002,
                   "out")
+
+
+def test_invalid_isin_tensor_scalar():
+    # an elementwise table op (math_binary.py) whose aclScalar has its own A2 list (arg_dtypes): checked in API order
+    e, ob = tens((2, 3)), AclTensor.from_array(np.zeros((2, 3), np.bool_))
+    expect_status("IsInTensorScalar", [tens((2, 3), "bool"), S(1.0), False, False, ob], 161002, "element")
+    expect_status("IsInTensorScalar", [e, S(False), False, False, ob], 161002, "testElement")
+    expect_status("IsInTensorScalar", [e, S(1j), False, False, ob], 161002, "testElement")
+    expect_status("IsInTensorScalar", [e, S(2, "i8"), False, False, ob], 0)
