@@ -466,3 +466,39 @@ def test_invalid_isin_tensor_scalar():
     expect_status("IsInTensorScalar", [e, S(False), False, False, ob], 161002, "testElement")
     expect_status("IsInTensorScalar", [e, S(1j), False, False, ob], 161002, "testElement")
     expect_status("IsInTensorScalar", [e, S(2, "i8"), False, False, ob], 0)
+
+
+DETERMINISM = r"""
+import hashlib, numpy as np, pyaclnn
+rng = np.random.default_rng(3)
+h = hashlib.sha256()
+x = rng.standard_normal((64, 700)).astype(np.float32)
+x[::5, ::9] = np.nan
+x[1::3] = np.round(x[1::3])  # ties
+for op, args in (("Sort", (x, False, 1, True)), ("Sort", (x, True, 0, False))):
+    v, i = np.zeros_like(x), np.zeros(x.shape, np.int64)
+    pyaclnn.call(op, *args, v, i)
+    h.update(v.tobytes()); h.update(i.tobytes())
+for op in ("Cummax", "Cummin"):
+    v, i = np.zeros_like(x), np.zeros(x.shape, np.int64)
+    pyaclnn.call(op, x, 1, v, i)
+    h.update(v.tobytes()); h.update(i.tobytes())
+for dt in (np.float16, np.float32):
+    o = np.zeros(x.shape, dt)
+    pyaclnn.call("CumsumV2", x.astype(dt), 1, False, True, o)
+    h.update(o.tobytes())
+seq = np.sort(rng.standard_normal((64, 300)).astype(np.float32), axis=1)
+o = np.zeros((64, 700), np.int64)
+pyaclnn.call("SearchSorted", seq, x, False, True, None, o)
+h.update(o.tobytes())
+o = np.zeros((64, 700, 4), np.float32)
+pyaclnn.call("OneHot", (np.abs(np.nan_to_num(x)) * 2).astype(np.int64), 4, np.ones(1, np.float32),
+             np.zeros(1, np.float32), -1, o)
+h.update(o.tobytes())
+print(h.hexdigest())
+"""
+
+
+def test_same_bytes_for_threads():
+    from helpers import same_bytes_for_threads
+    same_bytes_for_threads(DETERMINISM)
