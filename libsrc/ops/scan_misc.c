@@ -413,7 +413,8 @@ aclnnStatus opws_Sum(const aclTensorList *tensors, aclTensor *out, uint64_t *wor
     ACL_TRY(acl_check_dtype_in(out, ACL_DT_LIST_Sum, "out"));
     ACL_TRY(list_max_dims(tensors, out));
     ACL_TRY(list_broadcast_is_out(tensors, out));
-    if (acl_tensor_empty(tensors->v[0]) || acl_tensor_empty(out)) return acl_exec_noop(ACL_OP_Sum, workspaceSize, executor);
+    if (acl_tensor_empty(tensors->v[0]) || acl_tensor_empty(out))
+        return acl_exec_noop(ACL_OP_Sum, workspaceSize, executor);
     /* AccumulateNV2 in tensors[0]'s dtype, f16 promoted to f32 and cast back */
     const aclDataType t0 = tensors->v[0]->dtype;
     const list_params pp = {LS_SUM, t0 == ACL_FLOAT16 ? ACL_FLOAT : t0, t0};
@@ -815,7 +816,8 @@ aclnnStatus opws_Equal(const aclTensor *self, const aclTensor *other, aclTensor 
     aclDataType p = acl_promote(self->dtype, other->dtype);
     ACLNN_CHECK(p != ACL_DT_UNDEFINED, ACLNN_ERR_PARAM_INVALID, "self dtype %s and other dtype %s can not promote.",
                 acl_dtype_name(self->dtype), acl_dtype_name(other->dtype));
-    ACLNN_CHECK(md_dt_in(p, ACL_DT_LIST_Equal), ACLNN_ERR_PARAM_INVALID, "self dtype %s and other dtype %s promote to %s, which is not supported.",
+    ACLNN_CHECK(md_dt_in(p, ACL_DT_LIST_Equal), ACLNN_ERR_PARAM_INVALID,
+                "self dtype %s and other dtype %s promote to %s, which is not supported.",
                 acl_dtype_name(self->dtype), acl_dtype_name(other->dtype), acl_dtype_name(p));
     ACL_TRY(acl_check_dtype_in(out, ACL_DT_LIST_Equal_out, "out"));
     ACL_TRY(md_check_max_dim(self, "self"));

@@ -330,7 +330,8 @@ static aclnnStatus ss_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
 static aclnnStatus ss_check(const aclTensor *seq, aclDataType sdt, const int64_t *sdims, int snd, bool outInt32,
                             const aclTensor *sorter, const aclTensor *out) {
     ACL_TRY(acl_check_dtype_in(seq, ACL_DT_LIST_SearchSorted, "sortedSequence"));
-    ACLNN_CHECK(md_dt_in(sdt, ACL_DT_LIST_SearchSorted), ACLNN_ERR_PARAM_INVALID, "self dtype %s is not supported.", acl_dtype_name(sdt));
+    ACLNN_CHECK(md_dt_in(sdt, ACL_DT_LIST_SearchSorted), ACLNN_ERR_PARAM_INVALID, "self dtype %s is not supported.",
+                acl_dtype_name(sdt));
     const aclDataType want = outInt32 ? ACL_INT32 : ACL_INT64;
     ACLNN_CHECK(out->dtype == want, ACLNN_ERR_PARAM_INVALID, "out dtype %s should be %s (outInt32 %d).",
                 acl_dtype_name(out->dtype), acl_dtype_name(want), (int)outInt32);
@@ -351,7 +352,8 @@ static aclnnStatus ss_check(const aclTensor *seq, aclDataType sdt, const int64_t
     ACLNN_CHECK(seq->ndim == 1 || lead, ACLNN_ERR_PARAM_INVALID,
                 "sortedSequence should be 1-D or match self in all dims but the last.");
     const aclDataType p = acl_promote(seq->dtype, sdt);
-    ACLNN_CHECK(md_dt_in(p, ACL_DT_LIST_SearchSorted), ACLNN_ERR_PARAM_INVALID, "sortedSequence dtype %s and self dtype %s promote to %s, unsupported.",
+    ACLNN_CHECK(md_dt_in(p, ACL_DT_LIST_SearchSorted), ACLNN_ERR_PARAM_INVALID,
+                "sortedSequence dtype %s and self dtype %s promote to %s, unsupported.",
                 acl_dtype_name(seq->dtype), acl_dtype_name(sdt), acl_dtype_name(p));
     return ACLNN_SUCCESS;
 }
@@ -836,7 +838,8 @@ static bool fill_overflows(const aclScalar *s, aclDataType to) {
     }
     if (s->dtype == ACL_BOOL) return false;
     if (acl_dt_is_int(s->dtype)) {
-        const bool sgn = s->dtype == ACL_INT8 || s->dtype == ACL_INT16 || s->dtype == ACL_INT32 || s->dtype == ACL_INT64;
+        const bool sgn =
+            s->dtype == ACL_INT8 || s->dtype == ACL_INT16 || s->dtype == ACL_INT32 || s->dtype == ACL_INT64;
         if (!sgn) return (double)(uint64_t)acl_read_i64(s->bytes, s->dtype) > hi;
         const int64_t v = acl_read_i64(s->bytes, s->dtype);
         if (to == ACL_UINT8) return v > (int64_t)hi || (v < 0 && -(uint64_t)v > (uint64_t)hi);

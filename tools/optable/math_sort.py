@@ -28,7 +28,8 @@ OPS = [
        "int64_t axis, aclTensor* out", "aclnn_one_hot.h", dtypes=("i32", "i64"),
        out_dtypes=("f16", "f32", "i32", "i64")),
     Op("MaskedSelect", "const aclTensor* self, const aclTensor* mask, aclTensor* out", "aclnn_masked_select.h",
-       dtypes=("f32", "i32", "i64", "f16", "i16", "i8", "u8", "f64", "bool", "bf16"), arg_dtypes={"mask": ("u8", "bool")}),
+       dtypes=("f32", "i32", "i64", "f16", "i16", "i8", "u8", "f64", "bool", "bf16"),
+       arg_dtypes={"mask": ("u8", "bool")}),
     Op("InplaceFillDiagonal", "aclTensor* selfRef, const aclScalar* fillValue, bool wrap", "aclnn_fill_diagonal.h",
        dtypes=("f16", "f32", "f64", "i8", "i16", "i32", "i64", "u8", "bool", "bf16")),
     # IsInScalarTensor: element (an aclScalar) and testElements share the list
