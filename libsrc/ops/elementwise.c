@@ -155,8 +155,18 @@ aclnnStatus ew_get_workspace(const ew_desc *d, const void *const *args, const do
         if (d->kind[i] == EW_ARG_OUT || d->kind[i] == EW_ARG_INOUT) iout = i;
     }
     const aclTensor *out = args[iout];
-    /* 2. dtype support of the tensor inputs, API order */
+    /* 2. dtype support of the tensor inputs (and of the aclScalar arguments that have their own list), API order */
     for (int i = 0; i < d->nargs; i++) {
+        if (d->kind[i] == EW_ARG_SCALAR && args[i] && d->arg_dtypes[i]) {
+            const aclDataType s = ((const aclScalar *)args[i])->dtype;
+            if (!in_list(s, d->arg_dtypes[i], d->n_arg_dtypes[i])) {
+                char buf[256];
+                list_str(d->arg_dtypes[i], d->n_arg_dtypes[i], buf, sizeof buf);
+                return ACL_REPORT(ACLNN_ERR_PARAM_INVALID, "%s dtype %s should be in dtype support list %s.",
+                                  d->name[i], acl_dtype_name(s), buf);
+            }
+            continue;
+        }
         if (d->kind[i] != EW_ARG_TENSOR && d->kind[i] != EW_ARG_INOUT) continue;
         if (d->arg_dtypes[i]) ACL_TRY(check_dtype_list(d->arg_dtypes[i], d->n_arg_dtypes[i], args[i], d->name[i]));
         else ACL_TRY(check_dtype(d, args[i], d->name[i]));

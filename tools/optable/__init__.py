@@ -36,8 +36,8 @@ Elementwise fields
             (clamp-like ops take a float bound for an integer tensor)
   out_dtypes  with out_rule "list": the dtypes `out` may have (default: dtypes)
   inout     the argument an Inplace op writes, when the header declares it const (default: its aclTensor*)
-  arg_dtypes  {name: dtypes}: a tensor argument's own support list (a bool mask, a condition; for a hand-written
-            op ACL_DT_LIST_<Name>_<name>)
+  arg_dtypes  {name: dtypes}: a tensor (or aclScalar) argument's own support list (a bool mask, a condition; for a
+            hand-written op ACL_DT_LIST_<Name>_<name>)
   no_promote  tensor arguments that do not take part in the promotion (where's condition, masked_fill's mask)
   domain, scalars, skip_dtypes, input_dtypes, out_dtype: test-only hints (tests/ops/table_harness.py)
 """

@@ -274,6 +274,7 @@ OPS = (
        ew("IsInTensorScalar", "const aclTensor* element, const aclScalar* testElement, bool assumeUnique, bool invert, "
           "aclTensor* out", "aclnn_isin_tensor_scalar.h",
           dtypes=("f32", "i32", "i64", "f16", "i16", "i8", "u8", "f64", "bf16"), result="bool", scalar_promote=False,
+          arg_dtypes={"testElement": ("f32", "i32", "i64", "f16", "i16", "i8", "u8", "f64", "bf16")},
           scalar_cast_check=False, formula="(a == s0) != (s2 != 0)", scalars=[1, False, False],
           torch="torch.isin(a, torch.tensor(s0, dtype=a.dtype), assume_unique=s1, invert=s2)")]
 )

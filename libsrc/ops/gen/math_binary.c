@@ -6807,14 +6807,16 @@ static void k_IsInTensorScalar_i64(int64_t n, char *const *in, char *out, const 
 
 static const aclDataType k_IsInTensorScalar_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BF16};
 
+static const aclDataType k_IsInTensorScalar_testElement_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BF16};
+
 static const ew_desc k_IsInTensorScalar_desc = {
     .op = ACL_OP_IsInTensorScalar, .nargs = 5,
     .kind = {EW_ARG_TENSOR, EW_ARG_SCALAR, EW_ARG_ATTR, EW_ARG_ATTR, EW_ARG_OUT},
     .name = {"element", "testElement", "assumeUnique", "invert", "out"},
     .dtypes = k_IsInTensorScalar_dtypes, .n_dtypes = ACL_COUNT_OF(k_IsInTensorScalar_dtypes),
     .out_dtypes = NULL, .n_out_dtypes = 0,
-    .arg_dtypes = {},
-    .n_arg_dtypes = {},
+    .arg_dtypes = {[1] = k_IsInTensorScalar_testElement_dtypes},
+    .n_arg_dtypes = {[1] = ACL_COUNT_OF(k_IsInTensorScalar_testElement_dtypes)},
     .no_promote = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
