@@ -236,7 +236,8 @@ static aclnnStatus run_slogdet(const la_params *p, aclOpExecutor *ex) {
             double s = 0;
             ok = slogdet_d((const double *)a + b * n * n, n, &s, &l);
             ((double *)sg)[b] = s;
-            ((double *)la)[b] = p->kind == LA_LOGDET ? l + log(s) : l;
+            /* log(-1): a (positive) NaN, as torch.logdet gives */
+            ((double *)la)[b] = p->kind != LA_LOGDET ? l : s < 0 ? NAN : l + log(s);
         }
     }
     if (ok && p->kind == LA_SLOGDET) ok = store(sg, p->cplx, p->cdt, acl_exec_out(ex, 0));
