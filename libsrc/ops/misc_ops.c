@@ -679,14 +679,14 @@ aclnnStatus opws_Scale(const aclTensor *x, const aclTensor *scale, const aclTens
             ACLNN_CHECK(snum == 1, ACLNN_ERR_PARAM_INVALID, "when numAxes is 0, scale must hold one value.");
         } else {
             len = numAxes == -1 ? r - ax : numAxes;
-            ACLNN_CHECK(len + ax <= r && len > 0, ACLNN_ERR_PARAM_INVALID,
+            ACLNN_CHECK(len <= r - ax && len > 0, ACLNN_ERR_PARAM_INVALID, /* numAxes may be huge: no len + ax */
                         "the sum of scale axis (%lld) and numAxes (%lld) must be <= x's rank (%lld).", (long long)ax,
                         (long long)numAxes, (long long)r);
             ACL_TRY(mx_check_shape(scale, "scale", x->dims + ax, (int)len));
         }
     } else {
         len = (int64_t)scale->ndim;
-        ACLNN_CHECK(len + ax <= r, ACLNN_ERR_PARAM_INVALID,
+        ACLNN_CHECK(len <= r - ax, ACLNN_ERR_PARAM_INVALID,
                     "the sum of scale axis (%lld) and scale's rank (%lld) must be <= x's rank (%lld).",
                     (long long)ax, (long long)len, (long long)r);
         if (snum == 1 && len <= 1) {

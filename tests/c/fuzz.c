@@ -113,7 +113,7 @@ static void expect_rc(int rc, int want, const char *api) {
 #define CALL(expr, allowed) (drain(), check_rc((expr), #expr, (allowed)))
 #define EXPECT(expr, want) (drain(), expect_rc((expr), (want), #expr))
 
-static const int k_op_codes[] = {161001, 161002, 561000, 561101, 561103, 0};
+static const int k_op_codes[] = {161001, 161002, 561000, 561002, 561101, 561103, 0}; /* 561002: aclnnAmpUpdateScale's tiling */
 static const int k_run_codes[] = {161001, 161002, 361001, 0};
 static const int k_meta_codes[] = {161001, 161002, 561000, 561103, 0};
 
