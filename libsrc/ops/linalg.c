@@ -456,8 +456,9 @@ aclnnStatus opws_Svd(const aclTensor *input, const bool fullMatrices, const bool
                     .cdt = input->dtype};
     const aclTensor *ins[] = {input}, *outs[] = {sigma, u, v};
     const char *inn[] = {"input"}, *outn[] = {"sigma", "u", "v"};
-    const bool skip[] = {false, !computeUV, !computeUV};
-    return la_exec(ACL_OP_Svd, &pp, ins, inn, 1, outs, outn, skip, 3, workspaceSize, executor);
+    const bool skip[] = {false, false, false};
+    /* without computeUV, u and v (any shape) are neither checked nor written: not part of the executor */
+    return la_exec(ACL_OP_Svd, &pp, ins, inn, 1, outs, outn, skip, computeUV ? 3 : 1, workspaceSize, executor);
 }
 
 /* ---- Slogdet, Logdet ---- */

@@ -202,3 +202,34 @@ def test_pdist_invalid_rows():
     expect_status("PdistForward", [x, p, T((7,))], 161002, "out")
     expect_status("PdistForward", [x, make_scalar(-2.0), o], 161002, "pScalar")
     expect_status("PdistForward", [x, make_scalar(float("nan")), o], 0)      # NaN passes (p < 0 is false)
+
+
+DET = r"""
+import hashlib, numpy as np, pyaclnn
+rng = np.random.default_rng(9)
+h = hashlib.sha256()
+x1, x2 = rng.standard_normal((4, 40, 30)).astype(np.float32), rng.standard_normal((4, 50, 30)).astype(np.float32)
+g = rng.standard_normal((4, 40, 50)).astype(np.float32)
+for p in (1.0, 2.0, 1.5, 3.0):
+    d = np.zeros((4, 40, 50), np.float32)
+    pyaclnn.call("Cdist", x1, x2, p, 2, d)
+    o = np.zeros_like(x1)
+    pyaclnn.call("CdistBackward", g, x1, x2, d, p, o)
+    q = np.zeros(60 * 59 // 2, np.float32)
+    pyaclnn.call("Pdist", rng.standard_normal((60, 30)).astype(np.float32), p, q)
+    h.update(d.tobytes() + o.tobytes() + q.tobytes())
+a = rng.standard_normal((16, 12, 12))
+s, u, v = np.zeros((16, 12)), np.zeros((16, 12, 12)), np.zeros((16, 12, 12))
+pyaclnn.call("Svd", a, False, True, s, u, v)
+qq, r = np.zeros((16, 12, 12)), np.zeros((16, 12, 12))
+pyaclnn.call("Qr", a, True, qq, r)
+sg, la = np.zeros(16), np.zeros(16)
+pyaclnn.call("Slogdet", a, sg, la)
+h.update(s.tobytes() + u.tobytes() + v.tobytes() + qq.tobytes() + r.tobytes() + sg.tobytes() + la.tobytes())
+print(h.hexdigest())
+"""
+
+
+def test_same_bytes_for_threads():
+    from helpers import same_bytes_for_threads
+    same_bytes_for_threads(DET)
