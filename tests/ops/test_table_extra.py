@@ -391,3 +391,14 @@ def test_im2col_invalid_rows():
         args = list(base)
         args[i] = v
         expect_status("Im2col", args, 161002, word)
+
+
+def test_empty_inputs_leave_outputs():
+    y = np.full((2, 0, 3), 5, np.float32)
+    pyaclnn.call("Scale", np.zeros((2, 0, 3), np.float32), np.zeros((0,), np.float32), None, 1, 1, True, y)
+    o = np.full((3, 0), 5, np.uint8)
+    pyaclnn.call("SignBitsPack", np.zeros((0,), np.float32), 3, o)
+    o = np.full((2, 0), 5, np.float16)
+    pyaclnn.call("SignBitsUnpack", np.zeros((0,), np.uint8), 2, pyaclnn.tensor.acl_dtype(np.float16), o)
+    o = np.full((0, 2), 5, np.int8)
+    pyaclnn.call("ConfusionTranspose", np.zeros((2, 0), np.int8), [1, 0], [0, 2], True, o)
