@@ -47,6 +47,7 @@
 #include "aclnnop/aclnn_cast.h"
 #include "aclnnop/aclnn_cat.h"
 #include "aclnnop/aclnn_cdist.h"
+#include "aclnnop/aclnn_cdist_backward.h"
 #include "aclnnop/aclnn_ceil.h"
 #include "aclnnop/aclnn_channel_shuffle.h"
 #include "aclnnop/aclnn_chunk_cat.h"
@@ -160,6 +161,8 @@
 #include "aclnnop/aclnn_one_hot.h"
 #include "aclnnop/aclnn_ones.h"
 #include "aclnnop/aclnn_pad2d_backward.h"
+#include "aclnnop/aclnn_pdist.h"
+#include "aclnnop/aclnn_pdist_forward.h"
 #include "aclnnop/aclnn_permute.h"
 #include "aclnnop/aclnn_polar.h"
 #include "aclnnop/aclnn_pow.h"
@@ -259,6 +262,13 @@ aclnnStatus opws_LogSpace(
 aclnnStatus opws_Cdist(
     const aclTensor* x1, const aclTensor* x2, float p, int64_t compute_mode, aclTensor* out, uint64_t* workspaceSize,
     aclOpExecutor** executor);
+aclnnStatus opws_CdistBackward(
+    const aclTensor* grad, const aclTensor* x1, const aclTensor* x2, const aclTensor* cdist, float p, aclTensor* out,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_Pdist(
+    const aclTensor* self, float p, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_PdistForward(
+    const aclTensor* self, const aclScalar* pScalar, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_KlDiv(
     const aclTensor* self, const aclTensor* target, int64_t reduction, bool logTarget, aclTensor* out,
     uint64_t* workspaceSize, aclOpExecutor** executor);
@@ -611,6 +621,39 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_CoalesceSparse_uniqueIndices ((const aclDataType[]){ACL_INT64, ACL_INT32}), 2
 #define ACL_DT_LIST_CoalesceSparse_indices ((const aclDataType[]){ACL_INT64, ACL_INT32}), 2
 #define ACL_DT_LIST_LogSpace ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_Cdist ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_CdistBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_Pdist ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT}), 2
+#define ACL_DT_LIST_PdistForward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16}), 2
+#define ACL_DT_LIST_KlDiv ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_BatchNormStats ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16}), 2
+#define ACL_DT_LIST_BatchNormStats_mean ((const aclDataType[]){ACL_FLOAT}), 1
+#define ACL_DT_LIST_BatchNormStats_invstd ((const aclDataType[]){ACL_FLOAT}), 1
+#define ACL_DT_LIST_AffineGrid ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_SignBitsPack ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16}), 2
+#define ACL_DT_LIST_SignBitsPack_out ((const aclDataType[]){ACL_UINT8}), 1
+#define ACL_DT_LIST_SignBitsUnpack ((const aclDataType[]){ACL_UINT8}), 1
+#define ACL_DT_LIST_SignBitsUnpack_out ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16}), 2
+#define ACL_DT_LIST_AmpUpdateScale ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_AmpUpdateScale_growthTracker ((const aclDataType[]){ACL_INT32}), 1
+#define ACL_DT_LIST_AmpUpdateScale_updatedGrowthTracker ((const aclDataType[]){ACL_INT32}), 1
+#define ACL_DT_LIST_ConfusionTranspose ((const aclDataType[]){ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_UINT16, ACL_UINT32, ACL_UINT64, ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 11
+#define ACL_DT_LIST_Scale ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_Im2col ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_LinalgCholesky ((const aclDataType[]){ACL_FLOAT, ACL_BF16, ACL_FLOAT16}), 3
+#define ACL_DT_LIST_Qr ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128}), 5
+#define ACL_DT_LIST_Qr_Q ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128}), 5
+#define ACL_DT_LIST_Qr_R ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128}), 5
+#define ACL_DT_LIST_LinalgQr ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128}), 5
+#define ACL_DT_LIST_LinalgQr_Q ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128}), 5
+#define ACL_DT_LIST_LinalgQr_R ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128}), 5
+#define ACL_DT_LIST_Svd ((const aclDataType[]){ACL_DOUBLE, ACL_FLOAT, ACL_COMPLEX64, ACL_COMPLEX128}), 4
+#define ACL_DT_LIST_Slogdet ((const aclDataType[]){ACL_FLOAT, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128}), 4
+#define ACL_DT_LIST_Slogdet_signOut ((const aclDataType[]){ACL_FLOAT, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128}), 4
+#define ACL_DT_LIST_Slogdet_logOut ((const aclDataType[]){ACL_FLOAT, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128}), 4
+#define ACL_DT_LIST_Logdet ((const aclDataType[]){ACL_FLOAT, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128}), 4
+#define ACL_DT_LIST_Logdet_out ((const aclDataType[]){ACL_FLOAT, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128}), 4
+#define ACL_DT_LIST_TriangularSolve ((const aclDataType[]){ACL_FLOAT, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128}), 4
 #define ACL_DT_LIST_Cumsum ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_INT32, ACL_DOUBLE, ACL_UINT8, ACL_INT8, ACL_INT16, ACL_INT64, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BF16}), 11
 #define ACL_DT_LIST_CumsumV2 ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_INT32, ACL_DOUBLE, ACL_UINT8, ACL_INT8, ACL_INT16, ACL_INT64, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BF16}), 11
 #define ACL_DT_LIST_Cumprod ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_UINT16, ACL_UINT32, ACL_UINT64}), 12

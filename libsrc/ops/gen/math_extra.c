@@ -6,9 +6,12 @@
 #include "aclnnop/aclnn_amp_update_scale.h"
 #include "aclnnop/aclnn_batch_norm_stats.h"
 #include "aclnnop/aclnn_cdist.h"
+#include "aclnnop/aclnn_cdist_backward.h"
 #include "aclnnop/aclnn_confusion_transpose.h"
 #include "aclnnop/aclnn_im2col.h"
 #include "aclnnop/aclnn_kl_div.h"
+#include "aclnnop/aclnn_pdist.h"
+#include "aclnnop/aclnn_pdist_forward.h"
 #include "aclnnop/aclnn_scale.h"
 #include "aclnnop/aclnn_sign_bits_pack.h"
 #include "aclnnop/aclnn_sign_bits_unpack.h"
@@ -27,6 +30,48 @@ aclnnStatus aclnnCdistGetWorkspaceSize(const aclTensor* x1, const aclTensor* x2,
 
 aclnnStatus aclnnCdist(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_Cdist, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnCdistBackwardGetWorkspaceSize(const aclTensor* grad, const aclTensor* x1, const aclTensor* x2, const aclTensor* cdist, float p, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnCdistBackwardGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {grad, x1, x2, cdist, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"grad", "x1", "x2", "cdist", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 5));
+    return opws_CdistBackward(grad, x1, x2, cdist, p, out, workspaceSize, executor);
+}
+
+aclnnStatus aclnnCdistBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_CdistBackward, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnPdistGetWorkspaceSize(const aclTensor* self, float p, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnPdistGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {self, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"self", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 2));
+    return opws_Pdist(self, p, out, workspaceSize, executor);
+}
+
+aclnnStatus aclnnPdist(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_Pdist, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnPdistForwardGetWorkspaceSize(const aclTensor* self, const aclScalar* pScalar, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnPdistForwardGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {self, pScalar, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_SCALAR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"self", "pScalar", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 3));
+    return opws_PdistForward(self, pScalar, out, workspaceSize, executor);
+}
+
+aclnnStatus aclnnPdistForward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_PdistForward, workspace, workspaceSize, executor, stream);
 }
 
 aclnnStatus aclnnKlDivGetWorkspaceSize(const aclTensor* self, const aclTensor* target, int64_t reduction, bool logTarget, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
