@@ -184,8 +184,14 @@ static aclnnStatus stage_promote(ew_ctx *c) {
     if (d->promoted && !ew_in_list(c->pdt, d->promoted, d->n_promoted)) {
         char buf[256];
         list_str(d->promoted, d->n_promoted, buf, sizeof buf);
-        return ACL_REPORT(ACLNN_ERR_PARAM_INVALID, "the promoted dtype %s should be in dtype support list %s.",
-                          acl_dtype_name(c->pdt), buf);
+        char who[160];
+        size_t used = 0;
+        who[0] = 0;
+        for (int i = 0; i < d->nargs && used + 40 < sizeof who; i++)
+            if (is_tensor_in(d, i) && !(d->no_promote >> i & 1u))
+                used += (size_t)snprintf(who + used, sizeof who - used, "%s%s", used ? ", " : "", d->name[i]);
+        return ACL_REPORT(ACLNN_ERR_PARAM_INVALID, "the promoted dtype %s of %s should be in dtype support list %s.",
+                          acl_dtype_name(c->pdt), who, buf);
     }
     aclDataType cdt = c->pdt;
     if (d->compute == EW_COMPUTE_FLOAT && (acl_dt_is_int(cdt) || cdt == ACL_BOOL)) cdt = ACL_FLOAT;
@@ -218,6 +224,11 @@ static aclnnStatus stage_promote(ew_ctx *c) {
     if (d->out_rule == EW_OUT_SAME)
         ACLNN_CHECK(out->dtype == c->rdt, ACLNN_ERR_PARAM_INVALID, "%s dtype %s should be %s.", d->name[c->iout],
                     acl_dtype_name(out->dtype), acl_dtype_name(c->rdt));
+    if (d->out_rule == EW_OUT_ANY) {
+        ACLNN_CHECK(acl_dt_known(out->dtype), ACLNN_ERR_PARAM_INVALID, "%s dtype %s is not supported.",
+                    d->name[c->iout], acl_dtype_name(out->dtype));
+        return ACLNN_SUCCESS;
+    }
     ACLNN_CHECK(out_castable(c->rdt, out->dtype), ACLNN_ERR_PARAM_INVALID,
                 "the result dtype %s can't be cast to the desired output dtype %s of %s.", acl_dtype_name(c->rdt),
                 acl_dtype_name(out->dtype), d->name[c->iout]);
@@ -431,13 +442,13 @@ aclnnStatus ew_get_workspace(const ew_desc *d, const void *const *args, const do
     ACLNN_CHECK(executor != NULL, ACLNN_ERR_PARAM_NULLPTR, "executor must not be NULL.");
     ew_ctx c = {.d = d, .args = args, .attr_f = attr_f, .attr_i = attr_i, .iout = -1,
                 .pdt = ACL_DT_UNDEFINED, .cdt = ACL_DT_UNDEFINED, .rdt = ACL_DT_UNDEFINED};
-    const aclnnStatus null_code = d->null_inner ? ACLNN_ERR_INNER_NULLPTR : ACLNN_ERR_PARAM_NULLPTR;
     /* 1. null pointers, API order */
     for (int i = 0; i < d->nargs; i++) {
         if (d->kind[i] == EW_ARG_ATTR) continue;
         if (d->kind[i] == EW_ARG_OUT || d->kind[i] == EW_ARG_INOUT) c.iout = i;
         if (args[i] == NULL && (d->optional >> i & 1u)) continue;
-        ACLNN_CHECK(args[i] != NULL, null_code, "%s must not be NULL.", d->name[i]);
+        ACLNN_CHECK(args[i] != NULL, (d->null_inner >> i & 1u) ? ACLNN_ERR_INNER_NULLPTR : ACLNN_ERR_PARAM_NULLPTR,
+                    "%s must not be NULL.", d->name[i]);
         if (d->kind[i] == EW_ARG_SCALAR)
             ACLNN_CHECK(acl_reg_is(args[i], ACL_KIND_SCALAR), ACLNN_ERR_PARAM_INVALID, "%s is not a live aclScalar.",
                         d->name[i]);
@@ -455,7 +466,7 @@ aclnnStatus ew_get_workspace(const ew_desc *d, const void *const *args, const do
             for (int i = 0; i < d->nargs && used + 40 < sizeof buf; i++)
                 if (d->need_one >> i & 1u)
                     used += (size_t)snprintf(buf + used, sizeof buf - used, "%s%s", used ? " or " : "", d->name[i]);
-            return ACL_REPORT(null_code, "at least one of %s must not be NULL.", buf);
+            return ACL_REPORT(ACLNN_ERR_PARAM_NULLPTR, "at least one of %s must not be NULL.", buf);
         }
     }
     /* 2. the op's stages, in its order */

@@ -63,7 +63,8 @@ enum { EW_ARG_TENSOR, EW_ARG_SCALAR, EW_ARG_OUT, EW_ARG_INOUT, EW_ARG_ATTR };
 enum { EW_COMPUTE_SAME, EW_COMPUTE_FLOAT, EW_COMPUTE_OUT };
 /* REAL: complex compute, real result (abs, angle); COMPLEX: real compute, complex result (complex, polar) */
 enum { EW_RESULT_PROMOTE, EW_RESULT_BOOL, EW_RESULT_REAL, EW_RESULT_COMPLEX };
-enum { EW_OUT_CAST, EW_OUT_SAME, EW_OUT_LIST };
+/* ANY: the engine checks nothing about out's dtype (the op's hook does; the result is converted to it) */
+enum { EW_OUT_CAST, EW_OUT_SAME, EW_OUT_LIST, EW_OUT_ANY };
 /* how the aclScalar arguments selected by scalar_promote join the promotion: as PyTorch's wrapped numbers (a
  * higher category only), as a tensor of their dtype would (PromoteType), or only a floating scalar (PromoteType)
  * while an integer scalar leaves the tensors' dtype */
@@ -115,7 +116,7 @@ struct ew_desc {
     unsigned optional;            /* bit i: argument i (an aclScalar) may be NULL */
     unsigned need_one;            /* bits: at least one of these optional arguments must not be NULL (161001) */
     unsigned char scalar_cast_check; /* aclScalar arguments must be castable to the compute dtype */
-    unsigned char null_inner;     /* NULL arguments give ACLNN_ERR_INNER_NULLPTR (561103), as some ops return */
+    unsigned null_inner;          /* bit i: NULL in argument i gives ACLNN_ERR_INNER_NULLPTR (561103), as some ops return */
     unsigned char max_rank;       /* rank limit of every tensor (8); 0: none (contiguous-equivalent layouts) */
     unsigned char rank_contig;    /* with max_rank 8: the limit applies only when a tensor is not contiguous */
     unsigned char n_fmt;

@@ -4,7 +4,113 @@
 #ifndef PYACLNN_OPS_EW_MATH_BINARY_H
 #define PYACLNN_OPS_EW_MATH_BINARY_H
 
+#include "common/dtype.h"
+#include "common/status.h"
 #include "ops/elementwise.h"
+
+/* ---- promotion and check hooks (tools/optable `promote=` / `check=`) ---- */
+
+/* the promoted dtype of the tensor inputs (PromoteType over those that take part) */
+static inline aclDataType ew_promote_tensors(const ew_ctx *c) {
+    aclDataType t = ACL_DT_UNDEFINED;
+    for (int i = 0; i < c->d->nargs; i++) {
+        unsigned char k = c->d->kind[i];
+        if ((k != EW_ARG_TENSOR && k != EW_ARG_INOUT) || (c->d->no_promote >> i & 1u)) continue;
+        aclDataType x = ((const aclTensor *)c->args[i])->dtype;
+        t = t == ACL_DT_UNDEFINED ? x : acl_promote(t, x);
+    }
+    return t;
+}
+
+/* bitwise or/xor with a scalar: PromoteType(self, scalar dtype), an INT64 scalar whose value fits int32 counting as
+ * INT32 */
+static inline aclnnStatus ew_promote_scalar_i32fit(ew_ctx *c) {
+    aclDataType t = ew_promote_tensors(c);
+    for (int i = 0; i < c->d->nargs; i++) {
+        if (c->d->kind[i] != EW_ARG_SCALAR || c->args[i] == NULL) continue;
+        const aclScalar *s = c->args[i];
+        aclDataType sd = s->dtype;
+        if (sd == ACL_INT64) {
+            int64_t v = acl_read_i64(s->bytes, sd);
+            if (v >= INT32_MIN && v <= INT32_MAX) sd = ACL_INT32;
+        }
+        t = acl_promote(t, sd);
+    }
+    c->pdt = t;
+    return ACLNN_SUCCESS;
+}
+
+static inline const aclScalar *ew_first_scalar(const ew_ctx *c) {
+    for (int i = 0; i < c->d->nargs; i++)
+        if (c->d->kind[i] == EW_ARG_SCALAR && c->args[i] != NULL) return c->args[i];
+    return NULL;
+}
+
+/* Eq/Ne with a scalar (the A2 branch): a complex self, or a floating self with a real scalar, keeps its dtype; a
+ * bool self or a floating/complex scalar promotes with the scalar's dtype (PromoteType); else self's dtype */
+static inline aclnnStatus ew_promote_cmp_scalar(ew_ctx *c) {
+    aclDataType t = ew_promote_tensors(c), s = ew_first_scalar(c)->dtype;
+    if (acl_dt_is_complex(t) || (acl_dt_is_float(t) && !acl_dt_is_complex(s))) c->pdt = t;
+    else if (t == ACL_BOOL || acl_dt_is_float(s) || acl_dt_is_complex(s)) c->pdt = acl_promote(t, s);
+    else c->pdt = t;
+    return ACLNN_SUCCESS;
+}
+
+/* Le with a scalar: a floating self keeps its dtype; a DOUBLE scalar compares as FLOAT; else PromoteType */
+static inline aclnnStatus ew_promote_le_scalar(ew_ctx *c) {
+    aclDataType t = ew_promote_tensors(c), s = ew_first_scalar(c)->dtype;
+    c->pdt = acl_dt_is_float(t) ? t : s == ACL_DOUBLE ? ACL_FLOAT : acl_promote(t, s);
+    return ACLNN_SUCCESS;
+}
+
+/* Lt with a scalar: the scalar becomes a tensor of self's dtype (a floating self), of FLOAT (a DOUBLE scalar) or of
+ * its own dtype, then PromoteType */
+static inline aclnnStatus ew_promote_lt_scalar(ew_ctx *c) {
+    aclDataType t = ew_promote_tensors(c), s = ew_first_scalar(c)->dtype;
+    c->pdt = acl_promote(t, acl_dt_is_float(t) ? t : s == ACL_DOUBLE ? ACL_FLOAT : s);
+    return ACLNN_SUCCESS;
+}
+
+/* Gt/Ge: PromoteType, a BOOL result compared as INT8 */
+static inline aclnnStatus ew_promote_bool_i8(ew_ctx *c) {
+    aclDataType t = ew_promote_tensors(c);
+    const aclScalar *s = ew_first_scalar(c);
+    if (s) t = acl_promote(t, s->dtype);
+    c->pdt = t == ACL_BOOL ? ACL_INT8 : t;
+    return ACLNN_SUCCESS;
+}
+
+/* Gt/Ge with a scalar: as ew_promote_bool_i8, but a DOUBLE scalar with a floating self keeps self's dtype when the
+ * scalar, cast to self's dtype (fp32 / fp16; others as double), moves by at most float32's epsilon */
+static inline aclnnStatus ew_promote_gt_scalar(ew_ctx *c) {
+    ACL_TRY(ew_promote_bool_i8(c));
+    aclDataType t = ew_promote_tensors(c);
+    const aclScalar *s = ew_first_scalar(c);
+    if (s->dtype == ACL_DOUBLE && acl_dt_is_float(t)) {
+        double v = acl_read_f64(s->bytes, s->dtype), cast = v;
+        if (t == ACL_FLOAT) cast = (double)(float)v;
+        else if (t == ACL_FLOAT16) cast = (double)acl_f16_to_f32(acl_f32_to_f16((float)v));
+        if (fabs(cast - v) <= 1.1920928955078125e-07) c->pdt = t;
+    }
+    return ACLNN_SUCCESS;
+}
+
+/* PowTensorTensor: a BOOL self with a BOOL exponent is refused */
+static inline aclnnStatus ew_check_not_both_bool(ew_ctx *c) {
+    const aclTensor *a = c->args[0], *b = c->args[1];
+    ACLNN_CHECK(!(a->dtype == ACL_BOOL && b->dtype == ACL_BOOL), ACLNN_ERR_PARAM_INVALID,
+                "%s and %s dtype are bool is not supported.", c->d->name[0], c->d->name[1]);
+    return ACLNN_SUCCESS;
+}
+
+/* a tensor argument that must be 0-d (InplaceMaskedFillTensor's value) */
+static inline aclnnStatus ew_check_value_0d(ew_ctx *c) {
+    int i = ew_arg_index(c->d, "value");
+    const aclTensor *v = c->args[i];
+    ACLNN_CHECK(v->ndim == 0, ACLNN_ERR_PARAM_INVALID, "value should be a 0-dimensional tensor, but it has %llu dims.",
+                (unsigned long long)v->ndim);
+    return ACLNN_SUCCESS;
+}
 
 static inline int64_t ew_ifloordiv(int64_t a, int64_t b) {
     if (b == 0) return 0;

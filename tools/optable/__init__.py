@@ -50,7 +50,7 @@ DT = {
     "f32": "ACL_FLOAT", "f16": "ACL_FLOAT16", "bf16": "ACL_BF16", "f64": "ACL_DOUBLE",
     "i8": "ACL_INT8", "i16": "ACL_INT16", "i32": "ACL_INT32", "i64": "ACL_INT64", "u8": "ACL_UINT8",
     "bool": "ACL_BOOL", "c64": "ACL_COMPLEX64", "c128": "ACL_COMPLEX128",
-    "u16": "ACL_UINT16", "u32": "ACL_UINT32", "u64": "ACL_UINT64",
+    "u16": "ACL_UINT16", "u32": "ACL_UINT32", "u64": "ACL_UINT64", "c32": "ACL_COMPLEX32",
 }
 FLOAT = ("f32", "f16", "bf16")
 REAL_FLOAT = ("f32", "f16", "bf16", "f64")

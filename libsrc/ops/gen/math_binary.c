@@ -133,7 +133,7 @@ static const ew_desc k_Sub_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -222,7 +222,7 @@ static const ew_desc k_Subs_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -316,7 +316,7 @@ static const ew_desc k_InplaceSub_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -405,7 +405,7 @@ static const ew_desc k_InplaceSubs_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -499,7 +499,7 @@ static const ew_desc k_Mul_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -583,7 +583,7 @@ static const ew_desc k_Muls_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -677,7 +677,7 @@ static const ew_desc k_InplaceMul_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -761,7 +761,7 @@ static const ew_desc k_InplaceMuls_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -843,7 +843,7 @@ static const ew_desc k_Div_desc = {
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -917,7 +917,7 @@ static const ew_desc k_Divs_desc = {
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -999,7 +999,7 @@ static const ew_desc k_InplaceDiv_desc = {
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -1073,7 +1073,7 @@ static const ew_desc k_InplaceDivs_desc = {
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -1143,7 +1143,7 @@ static const ew_desc k_FloorDivide_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -1207,7 +1207,7 @@ static const ew_desc k_FloorDivides_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -1277,7 +1277,7 @@ static const ew_desc k_InplaceFloorDivide_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -1341,7 +1341,7 @@ static const ew_desc k_InplaceFloorDivides_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -1411,7 +1411,7 @@ static const ew_desc k_RemainderTensorTensor_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -1475,7 +1475,7 @@ static const ew_desc k_RemainderTensorScalar_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -1545,7 +1545,7 @@ static const ew_desc k_InplaceRemainderTensorTensor_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -1609,7 +1609,7 @@ static const ew_desc k_InplaceRemainderTensorScalar_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -1673,7 +1673,7 @@ static const ew_desc k_RemainderScalarTensor_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 1u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -1743,7 +1743,7 @@ static const ew_desc k_FmodTensor_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -1807,7 +1807,7 @@ static const ew_desc k_FmodScalar_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -1877,7 +1877,7 @@ static const ew_desc k_InplaceFmodTensor_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -1941,7 +1941,7 @@ static const ew_desc k_InplaceFmodScalar_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -2035,12 +2035,12 @@ static const ew_desc k_PowTensorTensor_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
-    .order = "dpfsh",
+    .order = "hdps",
     .k = {[EW_F32] = k_PowTensorTensor_f32, [EW_F64] = k_PowTensorTensor_f64, [EW_I64] = k_PowTensorTensor_i64, [EW_C64] = k_PowTensorTensor_c64, [EW_C128] = k_PowTensorTensor_c128},
-    .check = NULL,
+    .check = ew_check_not_both_bool,
     .promote = NULL,
 };
 
@@ -2113,7 +2113,7 @@ static void k_InplacePowTensorTensor_c128(int64_t n, char *const *in, char *out,
     }
 }
 
-static const aclDataType k_InplacePowTensorTensor_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128, ACL_INT16, ACL_BF16};
+static const aclDataType k_InplacePowTensorTensor_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_COMPLEX64, ACL_COMPLEX128, ACL_INT16, ACL_BF16};
 
 static const ew_desc k_InplacePowTensorTensor_desc = {
     .op = ACL_OP_InplacePowTensorTensor, .nargs = 2,
@@ -2129,12 +2129,12 @@ static const ew_desc k_InplacePowTensorTensor_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
-    .order = "dpfsh",
+    .order = "hdps",
     .k = {[EW_F32] = k_InplacePowTensorTensor_f32, [EW_F64] = k_InplacePowTensorTensor_f64, [EW_I64] = k_InplacePowTensorTensor_i64, [EW_C64] = k_InplacePowTensorTensor_c64, [EW_C128] = k_InplacePowTensorTensor_c128},
-    .check = NULL,
+    .check = ew_check_not_both_bool,
     .promote = NULL,
 };
 
@@ -2213,7 +2213,7 @@ static const ew_desc k_PowTensorScalar_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -2297,7 +2297,7 @@ static const ew_desc k_InplacePowTensorScalar_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -2381,7 +2381,7 @@ static const ew_desc k_PowScalarTensor_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 1u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -2451,7 +2451,7 @@ static const ew_desc k_Maximum_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -2521,7 +2521,7 @@ static const ew_desc k_Minimum_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -2579,7 +2579,7 @@ static const ew_desc k_Atan2_desc = {
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -2637,7 +2637,7 @@ static const ew_desc k_InplaceAtan2_desc = {
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -2679,27 +2679,41 @@ static void k_LogAddExp_f64(int64_t n, char *const *in, char *out, const ew_scal
     }
 }
 
-static const aclDataType k_LogAddExp_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_INT8, ACL_UINT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_BOOL, ACL_BF16};
+static void k_LogAddExp_i64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const int64_t *A_ = (const int64_t *)in[0];
+    const int64_t *B_ = (const int64_t *)in[1];
+    (void)s;
+    int64_t *O_ = (int64_t *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const int64_t a EW_UNUSED = A_[i];
+        const int64_t b EW_UNUSED = B_[i];
+        O_[i] = (int64_t)(ew_logaddexp(a, b));
+    }
+}
+
+static const aclDataType k_LogAddExp_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_INT8, ACL_UINT8, ACL_INT16, ACL_UINT16, ACL_INT32, ACL_UINT32, ACL_INT64, ACL_UINT64, ACL_BOOL, ACL_BF16};
+
+static const aclDataType k_LogAddExp_out_dtypes[] = {ACL_FLOAT16, ACL_FLOAT, ACL_BF16};
 
 static const ew_desc k_LogAddExp_desc = {
     .op = ACL_OP_LogAddExp, .nargs = 3,
     .kind = {EW_ARG_TENSOR, EW_ARG_TENSOR, EW_ARG_OUT},
     .name = {"self", "other", "out"},
     .dtypes = k_LogAddExp_dtypes, .n_dtypes = ACL_COUNT_OF(k_LogAddExp_dtypes),
-    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .out_dtypes = k_LogAddExp_out_dtypes, .n_out_dtypes = ACL_COUNT_OF(k_LogAddExp_out_dtypes),
     .arg_dtypes = {},
     .n_arg_dtypes = {},
     .scalar_dtypes = NULL,
     .promoted = NULL,
     .no_promote = 0u, .same_dtype = 0u,
-    .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .compute = EW_COMPUTE_OUT, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
-    .order = "dpfsh",
-    .k = {[EW_F32] = k_LogAddExp_f32, [EW_F64] = k_LogAddExp_f64},
+    .order = "dps",
+    .k = {[EW_F32] = k_LogAddExp_f32, [EW_F64] = k_LogAddExp_f64, [EW_I64] = k_LogAddExp_i64},
     .check = NULL,
     .promote = NULL,
 };
@@ -2737,27 +2751,41 @@ static void k_LogAddExp2_f64(int64_t n, char *const *in, char *out, const ew_sca
     }
 }
 
-static const aclDataType k_LogAddExp2_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_INT8, ACL_UINT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_BOOL, ACL_BF16};
+static void k_LogAddExp2_i64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const int64_t *A_ = (const int64_t *)in[0];
+    const int64_t *B_ = (const int64_t *)in[1];
+    (void)s;
+    int64_t *O_ = (int64_t *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const int64_t a EW_UNUSED = A_[i];
+        const int64_t b EW_UNUSED = B_[i];
+        O_[i] = (int64_t)(ew_logaddexp2(a, b));
+    }
+}
+
+static const aclDataType k_LogAddExp2_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_INT8, ACL_UINT8, ACL_INT16, ACL_UINT16, ACL_INT32, ACL_UINT32, ACL_INT64, ACL_UINT64, ACL_BOOL, ACL_BF16};
+
+static const aclDataType k_LogAddExp2_out_dtypes[] = {ACL_FLOAT16, ACL_FLOAT, ACL_BF16};
 
 static const ew_desc k_LogAddExp2_desc = {
     .op = ACL_OP_LogAddExp2, .nargs = 3,
     .kind = {EW_ARG_TENSOR, EW_ARG_TENSOR, EW_ARG_OUT},
     .name = {"self", "other", "out"},
     .dtypes = k_LogAddExp2_dtypes, .n_dtypes = ACL_COUNT_OF(k_LogAddExp2_dtypes),
-    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .out_dtypes = k_LogAddExp2_out_dtypes, .n_out_dtypes = ACL_COUNT_OF(k_LogAddExp2_out_dtypes),
     .arg_dtypes = {},
     .n_arg_dtypes = {},
     .scalar_dtypes = NULL,
     .promoted = NULL,
     .no_promote = 0u, .same_dtype = 0u,
-    .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .compute = EW_COMPUTE_OUT, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
-    .order = "dpfsh",
-    .k = {[EW_F32] = k_LogAddExp2_f32, [EW_F64] = k_LogAddExp2_f64},
+    .order = "dps",
+    .k = {[EW_F32] = k_LogAddExp2_f32, [EW_F64] = k_LogAddExp2_f64, [EW_I64] = k_LogAddExp2_i64},
     .check = NULL,
     .promote = NULL,
 };
@@ -2799,7 +2827,7 @@ static const ew_desc k_Gcd_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -2857,7 +2885,7 @@ static const ew_desc k_XLogYTensor_desc = {
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -2915,7 +2943,7 @@ static const ew_desc k_InplaceXLogYTensor_desc = {
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -2969,7 +2997,7 @@ static const ew_desc k_XLogYScalarOther_desc = {
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -3023,7 +3051,7 @@ static const ew_desc k_InplaceXLogYScalarOther_desc = {
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -3077,7 +3105,7 @@ static const ew_desc k_XLogYScalarSelf_desc = {
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 1u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -3135,7 +3163,7 @@ static const ew_desc k_Xlog1py_desc = {
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -3181,7 +3209,7 @@ static void k_Lerp_f64(int64_t n, char *const *in, char *out, const ew_scalars *
     }
 }
 
-static const aclDataType k_Lerp_dtypes[] = {ACL_FLOAT16, ACL_FLOAT, ACL_BF16, ACL_DOUBLE};
+static const aclDataType k_Lerp_dtypes[] = {ACL_FLOAT16, ACL_FLOAT, ACL_BF16};
 
 static const ew_desc k_Lerp_desc = {
     .op = ACL_OP_Lerp, .nargs = 4,
@@ -3193,12 +3221,12 @@ static const ew_desc k_Lerp_desc = {
     .n_arg_dtypes = {},
     .scalar_dtypes = NULL,
     .promoted = NULL,
-    .no_promote = 0u, .same_dtype = 0u,
+    .no_promote = 0u, .same_dtype = 6u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .out_rule = EW_OUT_SAME, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
-    .max_rank = 8, .rank_contig = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 1,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
     .k = {[EW_F32] = k_Lerp_f32, [EW_F64] = k_Lerp_f64},
@@ -3243,7 +3271,7 @@ static void k_InplaceLerp_f64(int64_t n, char *const *in, char *out, const ew_sc
     }
 }
 
-static const aclDataType k_InplaceLerp_dtypes[] = {ACL_FLOAT16, ACL_FLOAT, ACL_BF16, ACL_DOUBLE};
+static const aclDataType k_InplaceLerp_dtypes[] = {ACL_FLOAT16, ACL_FLOAT, ACL_BF16};
 
 static const ew_desc k_InplaceLerp_desc = {
     .op = ACL_OP_InplaceLerp, .nargs = 3,
@@ -3255,12 +3283,12 @@ static const ew_desc k_InplaceLerp_desc = {
     .n_arg_dtypes = {},
     .scalar_dtypes = NULL,
     .promoted = NULL,
-    .no_promote = 0u, .same_dtype = 0u,
+    .no_promote = 0u, .same_dtype = 6u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
-    .max_rank = 8, .rank_contig = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 1,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
     .k = {[EW_F32] = k_InplaceLerp_f32, [EW_F64] = k_InplaceLerp_f64},
@@ -3321,6 +3349,8 @@ static void k_Addcmul_i64(int64_t n, char *const *in, char *out, const ew_scalar
 
 static const aclDataType k_Addcmul_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BF16};
 
+static const aclDataType k_Addcmul_promoted[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BF16};
+
 static const ew_desc k_Addcmul_desc = {
     .op = ACL_OP_Addcmul, .nargs = 5,
     .kind = {EW_ARG_TENSOR, EW_ARG_TENSOR, EW_ARG_TENSOR, EW_ARG_SCALAR, EW_ARG_OUT},
@@ -3330,15 +3360,15 @@ static const ew_desc k_Addcmul_desc = {
     .arg_dtypes = {},
     .n_arg_dtypes = {},
     .scalar_dtypes = NULL,
-    .promoted = NULL,
+    .promoted = k_Addcmul_promoted, .n_promoted = ACL_COUNT_OF(k_Addcmul_promoted),
     .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 0, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
-    .n_fmt = 0, .fmt = {},
-    .order = "dpfsh",
+    .n_fmt = 4, .fmt = {{EW_FMT_NOT_PRIVATE, 0, 0}, {EW_FMT_NOT_PRIVATE, 1, 0}, {EW_FMT_NOT_PRIVATE, 2, 0}, {EW_FMT_NOT_PRIVATE, 4, 0}},
+    .order = "dpfs",
     .k = {[EW_F32] = k_Addcmul_f32, [EW_F64] = k_Addcmul_f64, [EW_I64] = k_Addcmul_i64},
     .check = NULL,
     .promote = NULL,
@@ -3397,6 +3427,8 @@ static void k_InplaceAddcmul_i64(int64_t n, char *const *in, char *out, const ew
 
 static const aclDataType k_InplaceAddcmul_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BF16};
 
+static const aclDataType k_InplaceAddcmul_promoted[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BF16};
+
 static const ew_desc k_InplaceAddcmul_desc = {
     .op = ACL_OP_InplaceAddcmul, .nargs = 4,
     .kind = {EW_ARG_INOUT, EW_ARG_TENSOR, EW_ARG_TENSOR, EW_ARG_SCALAR},
@@ -3406,15 +3438,15 @@ static const ew_desc k_InplaceAddcmul_desc = {
     .arg_dtypes = {},
     .n_arg_dtypes = {},
     .scalar_dtypes = NULL,
-    .promoted = NULL,
+    .promoted = k_InplaceAddcmul_promoted, .n_promoted = ACL_COUNT_OF(k_InplaceAddcmul_promoted),
     .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 0, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
-    .n_fmt = 0, .fmt = {},
-    .order = "dpfsh",
+    .n_fmt = 3, .fmt = {{EW_FMT_NOT_PRIVATE, 0, 0}, {EW_FMT_NOT_PRIVATE, 1, 0}, {EW_FMT_NOT_PRIVATE, 2, 0}},
+    .order = "dpfs",
     .k = {[EW_F32] = k_InplaceAddcmul_f32, [EW_F64] = k_InplaceAddcmul_f64, [EW_I64] = k_InplaceAddcmul_i64},
     .check = NULL,
     .promote = NULL,
@@ -3473,7 +3505,7 @@ static const ew_desc k_Addcdiv_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -3535,7 +3567,7 @@ static const ew_desc k_InplaceAddcdiv_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -3613,9 +3645,11 @@ static void k_EqTensor_c128(int64_t n, char *const *in, char *out, const ew_scal
     }
 }
 
-static const aclDataType k_EqTensor_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128};
+static const aclDataType k_EqTensor_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_BF16, ACL_BOOL, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128};
 
-static const aclDataType k_EqTensor_out_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128};
+static const aclDataType k_EqTensor_out_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_BF16, ACL_BOOL, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128};
+
+static const aclDataType k_EqTensor_promoted[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_BF16, ACL_BOOL, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128};
 
 static const ew_desc k_EqTensor_desc = {
     .op = ACL_OP_EqTensor, .nargs = 3,
@@ -3626,12 +3660,12 @@ static const ew_desc k_EqTensor_desc = {
     .arg_dtypes = {},
     .n_arg_dtypes = {},
     .scalar_dtypes = NULL,
-    .promoted = NULL,
+    .promoted = k_EqTensor_promoted, .n_promoted = ACL_COUNT_OF(k_EqTensor_promoted),
     .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
     .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -3699,9 +3733,11 @@ static void k_EqScalar_c128(int64_t n, char *const *in, char *out, const ew_scal
     }
 }
 
-static const aclDataType k_EqScalar_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128};
+static const aclDataType k_EqScalar_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_BF16, ACL_BOOL, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128};
 
-static const aclDataType k_EqScalar_out_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128};
+static const aclDataType k_EqScalar_out_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_BF16, ACL_BOOL, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128};
+
+static const aclDataType k_EqScalar_scalar_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_BF16, ACL_BOOL, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128};
 
 static const ew_desc k_EqScalar_desc = {
     .op = ACL_OP_EqScalar, .nargs = 3,
@@ -3711,19 +3747,19 @@ static const ew_desc k_EqScalar_desc = {
     .out_dtypes = k_EqScalar_out_dtypes, .n_out_dtypes = ACL_COUNT_OF(k_EqScalar_out_dtypes),
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .scalar_dtypes = NULL,
+    .scalar_dtypes = k_EqScalar_scalar_dtypes, .n_scalar_dtypes = ACL_COUNT_OF(k_EqScalar_scalar_dtypes),
     .promoted = NULL,
     .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
     .out_rule = EW_OUT_LIST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
     .k = {[EW_F32] = k_EqScalar_f32, [EW_F64] = k_EqScalar_f64, [EW_I64] = k_EqScalar_i64, [EW_C64] = k_EqScalar_c64, [EW_C128] = k_EqScalar_c128},
     .check = NULL,
-    .promote = NULL,
+    .promote = ew_promote_cmp_scalar,
 };
 
 aclnnStatus aclnnEqScalarGetWorkspaceSize(const aclTensor* self, const aclScalar* other, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -3795,7 +3831,9 @@ static void k_InplaceEqTensor_c128(int64_t n, char *const *in, char *out, const 
     }
 }
 
-static const aclDataType k_InplaceEqTensor_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128};
+static const aclDataType k_InplaceEqTensor_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_BF16, ACL_BOOL, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128};
+
+static const aclDataType k_InplaceEqTensor_promoted[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_BF16, ACL_BOOL, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128};
 
 static const ew_desc k_InplaceEqTensor_desc = {
     .op = ACL_OP_InplaceEqTensor, .nargs = 2,
@@ -3806,12 +3844,12 @@ static const ew_desc k_InplaceEqTensor_desc = {
     .arg_dtypes = {},
     .n_arg_dtypes = {},
     .scalar_dtypes = NULL,
-    .promoted = NULL,
+    .promoted = k_InplaceEqTensor_promoted, .n_promoted = ACL_COUNT_OF(k_InplaceEqTensor_promoted),
     .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -3879,7 +3917,9 @@ static void k_InplaceEqScalar_c128(int64_t n, char *const *in, char *out, const 
     }
 }
 
-static const aclDataType k_InplaceEqScalar_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128};
+static const aclDataType k_InplaceEqScalar_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_BF16, ACL_BOOL, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128};
+
+static const aclDataType k_InplaceEqScalar_scalar_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_BF16, ACL_BOOL, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128};
 
 static const ew_desc k_InplaceEqScalar_desc = {
     .op = ACL_OP_InplaceEqScalar, .nargs = 2,
@@ -3889,19 +3929,19 @@ static const ew_desc k_InplaceEqScalar_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .scalar_dtypes = NULL,
+    .scalar_dtypes = k_InplaceEqScalar_scalar_dtypes, .n_scalar_dtypes = ACL_COUNT_OF(k_InplaceEqScalar_scalar_dtypes),
     .promoted = NULL,
     .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
     .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
     .k = {[EW_F32] = k_InplaceEqScalar_f32, [EW_F64] = k_InplaceEqScalar_f64, [EW_I64] = k_InplaceEqScalar_i64, [EW_C64] = k_InplaceEqScalar_c64, [EW_C128] = k_InplaceEqScalar_c128},
     .check = NULL,
-    .promote = NULL,
+    .promote = ew_promote_cmp_scalar,
 };
 
 aclnnStatus aclnnInplaceEqScalarGetWorkspaceSize(const aclTensor* selfRef, const aclScalar* other, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -3973,9 +4013,9 @@ static void k_NeTensor_c128(int64_t n, char *const *in, char *out, const ew_scal
     }
 }
 
-static const aclDataType k_NeTensor_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128};
+static const aclDataType k_NeTensor_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_BF16, ACL_BOOL, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128};
 
-static const aclDataType k_NeTensor_out_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128};
+static const aclDataType k_NeTensor_out_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_BF16, ACL_BOOL, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128};
 
 static const ew_desc k_NeTensor_desc = {
     .op = ACL_OP_NeTensor, .nargs = 3,
@@ -3991,10 +4031,10 @@ static const ew_desc k_NeTensor_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
     .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
-    .order = "dpfsh",
+    .order = "edps",
     .k = {[EW_F32] = k_NeTensor_f32, [EW_F64] = k_NeTensor_f64, [EW_I64] = k_NeTensor_i64, [EW_C64] = k_NeTensor_c64, [EW_C128] = k_NeTensor_c128},
     .check = NULL,
     .promote = NULL,
@@ -4059,9 +4099,11 @@ static void k_NeScalar_c128(int64_t n, char *const *in, char *out, const ew_scal
     }
 }
 
-static const aclDataType k_NeScalar_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128};
+static const aclDataType k_NeScalar_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_BF16, ACL_BOOL, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128};
 
-static const aclDataType k_NeScalar_out_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128};
+static const aclDataType k_NeScalar_out_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_BF16, ACL_BOOL, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128};
+
+static const aclDataType k_NeScalar_scalar_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_BF16, ACL_BOOL, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128};
 
 static const ew_desc k_NeScalar_desc = {
     .op = ACL_OP_NeScalar, .nargs = 3,
@@ -4071,19 +4113,19 @@ static const ew_desc k_NeScalar_desc = {
     .out_dtypes = k_NeScalar_out_dtypes, .n_out_dtypes = ACL_COUNT_OF(k_NeScalar_out_dtypes),
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .scalar_dtypes = NULL,
+    .scalar_dtypes = k_NeScalar_scalar_dtypes, .n_scalar_dtypes = ACL_COUNT_OF(k_NeScalar_scalar_dtypes),
     .promoted = NULL,
     .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
     .out_rule = EW_OUT_LIST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
     .k = {[EW_F32] = k_NeScalar_f32, [EW_F64] = k_NeScalar_f64, [EW_I64] = k_NeScalar_i64, [EW_C64] = k_NeScalar_c64, [EW_C128] = k_NeScalar_c128},
     .check = NULL,
-    .promote = NULL,
+    .promote = ew_promote_cmp_scalar,
 };
 
 aclnnStatus aclnnNeScalarGetWorkspaceSize(const aclTensor* self, const aclScalar* other, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -4155,7 +4197,7 @@ static void k_InplaceNeTensor_c128(int64_t n, char *const *in, char *out, const 
     }
 }
 
-static const aclDataType k_InplaceNeTensor_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128};
+static const aclDataType k_InplaceNeTensor_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_BF16, ACL_BOOL, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128};
 
 static const ew_desc k_InplaceNeTensor_desc = {
     .op = ACL_OP_InplaceNeTensor, .nargs = 2,
@@ -4171,10 +4213,10 @@ static const ew_desc k_InplaceNeTensor_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
-    .order = "dpfsh",
+    .order = "edps",
     .k = {[EW_F32] = k_InplaceNeTensor_f32, [EW_F64] = k_InplaceNeTensor_f64, [EW_I64] = k_InplaceNeTensor_i64, [EW_C64] = k_InplaceNeTensor_c64, [EW_C128] = k_InplaceNeTensor_c128},
     .check = NULL,
     .promote = NULL,
@@ -4239,7 +4281,9 @@ static void k_InplaceNeScalar_c128(int64_t n, char *const *in, char *out, const 
     }
 }
 
-static const aclDataType k_InplaceNeScalar_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128};
+static const aclDataType k_InplaceNeScalar_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_BF16, ACL_BOOL, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128};
+
+static const aclDataType k_InplaceNeScalar_scalar_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_BF16, ACL_BOOL, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128};
 
 static const ew_desc k_InplaceNeScalar_desc = {
     .op = ACL_OP_InplaceNeScalar, .nargs = 2,
@@ -4249,19 +4293,19 @@ static const ew_desc k_InplaceNeScalar_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .scalar_dtypes = NULL,
+    .scalar_dtypes = k_InplaceNeScalar_scalar_dtypes, .n_scalar_dtypes = ACL_COUNT_OF(k_InplaceNeScalar_scalar_dtypes),
     .promoted = NULL,
     .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
     .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
     .k = {[EW_F32] = k_InplaceNeScalar_f32, [EW_F64] = k_InplaceNeScalar_f64, [EW_I64] = k_InplaceNeScalar_i64, [EW_C64] = k_InplaceNeScalar_c64, [EW_C128] = k_InplaceNeScalar_c128},
     .check = NULL,
-    .promote = NULL,
+    .promote = ew_promote_cmp_scalar,
 };
 
 aclnnStatus aclnnInplaceNeScalarGetWorkspaceSize(aclTensor* selfRef, const aclScalar* other, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -4309,9 +4353,9 @@ static void k_LtTensor_i64(int64_t n, char *const *in, char *out, const ew_scala
     }
 }
 
-static const aclDataType k_LtTensor_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16};
+static const aclDataType k_LtTensor_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_UINT32, ACL_UINT64, ACL_BOOL, ACL_UINT16, ACL_BF16};
 
-static const aclDataType k_LtTensor_out_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128};
+static const aclDataType k_LtTensor_out_dtypes[] = {ACL_INT64, ACL_UINT64, ACL_INT32, ACL_UINT32, ACL_INT16, ACL_UINT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_BOOL, ACL_COMPLEX128, ACL_COMPLEX64};
 
 static const ew_desc k_LtTensor_desc = {
     .op = ACL_OP_LtTensor, .nargs = 3,
@@ -4327,7 +4371,7 @@ static const ew_desc k_LtTensor_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
     .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -4375,9 +4419,11 @@ static void k_LtScalar_i64(int64_t n, char *const *in, char *out, const ew_scala
     }
 }
 
-static const aclDataType k_LtScalar_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16};
+static const aclDataType k_LtScalar_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_UINT32, ACL_UINT64, ACL_BOOL, ACL_UINT16, ACL_BF16};
 
-static const aclDataType k_LtScalar_out_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128};
+static const aclDataType k_LtScalar_out_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_UINT32, ACL_UINT64, ACL_BOOL, ACL_UINT16, ACL_BF16};
+
+static const aclDataType k_LtScalar_scalar_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_UINT32, ACL_UINT64, ACL_BOOL, ACL_UINT16, ACL_BF16, ACL_DOUBLE};
 
 static const ew_desc k_LtScalar_desc = {
     .op = ACL_OP_LtScalar, .nargs = 3,
@@ -4387,19 +4433,19 @@ static const ew_desc k_LtScalar_desc = {
     .out_dtypes = k_LtScalar_out_dtypes, .n_out_dtypes = ACL_COUNT_OF(k_LtScalar_out_dtypes),
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .scalar_dtypes = NULL,
+    .scalar_dtypes = k_LtScalar_scalar_dtypes, .n_scalar_dtypes = ACL_COUNT_OF(k_LtScalar_scalar_dtypes),
     .promoted = NULL,
     .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
     .out_rule = EW_OUT_LIST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 3u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
     .k = {[EW_F32] = k_LtScalar_f32, [EW_F64] = k_LtScalar_f64, [EW_I64] = k_LtScalar_i64},
     .check = NULL,
-    .promote = NULL,
+    .promote = ew_promote_lt_scalar,
 };
 
 aclnnStatus aclnnLtScalarGetWorkspaceSize(const aclTensor* self, const aclScalar* other, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -4447,7 +4493,7 @@ static void k_InplaceLtTensor_i64(int64_t n, char *const *in, char *out, const e
     }
 }
 
-static const aclDataType k_InplaceLtTensor_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16};
+static const aclDataType k_InplaceLtTensor_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_UINT32, ACL_UINT64, ACL_BOOL, ACL_UINT16, ACL_BF16};
 
 static const ew_desc k_InplaceLtTensor_desc = {
     .op = ACL_OP_InplaceLtTensor, .nargs = 2,
@@ -4463,7 +4509,7 @@ static const ew_desc k_InplaceLtTensor_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -4511,7 +4557,9 @@ static void k_InplaceLtScalar_i64(int64_t n, char *const *in, char *out, const e
     }
 }
 
-static const aclDataType k_InplaceLtScalar_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16};
+static const aclDataType k_InplaceLtScalar_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_UINT32, ACL_UINT64, ACL_BOOL, ACL_UINT16, ACL_BF16};
+
+static const aclDataType k_InplaceLtScalar_scalar_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_UINT32, ACL_UINT64, ACL_BOOL, ACL_UINT16, ACL_BF16, ACL_DOUBLE};
 
 static const ew_desc k_InplaceLtScalar_desc = {
     .op = ACL_OP_InplaceLtScalar, .nargs = 2,
@@ -4521,19 +4569,19 @@ static const ew_desc k_InplaceLtScalar_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .scalar_dtypes = NULL,
+    .scalar_dtypes = k_InplaceLtScalar_scalar_dtypes, .n_scalar_dtypes = ACL_COUNT_OF(k_InplaceLtScalar_scalar_dtypes),
     .promoted = NULL,
     .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
     .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 3u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
     .k = {[EW_F32] = k_InplaceLtScalar_f32, [EW_F64] = k_InplaceLtScalar_f64, [EW_I64] = k_InplaceLtScalar_i64},
     .check = NULL,
-    .promote = NULL,
+    .promote = ew_promote_lt_scalar,
 };
 
 aclnnStatus aclnnInplaceLtScalarGetWorkspaceSize(const aclTensor* selfRef, const aclScalar* other, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -4581,9 +4629,9 @@ static void k_LeTensor_i64(int64_t n, char *const *in, char *out, const ew_scala
     }
 }
 
-static const aclDataType k_LeTensor_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16};
+static const aclDataType k_LeTensor_dtypes[] = {ACL_INT8, ACL_UINT8, ACL_INT16, ACL_UINT16, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE, ACL_BOOL, ACL_BF16};
 
-static const aclDataType k_LeTensor_out_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128};
+static const aclDataType k_LeTensor_out_dtypes[] = {ACL_INT8, ACL_UINT8, ACL_INT16, ACL_UINT16, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE, ACL_BOOL, ACL_BF16};
 
 static const ew_desc k_LeTensor_desc = {
     .op = ACL_OP_LeTensor, .nargs = 3,
@@ -4599,10 +4647,10 @@ static const ew_desc k_LeTensor_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
     .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
-    .order = "dpfsh",
+    .order = "edps",
     .k = {[EW_F32] = k_LeTensor_f32, [EW_F64] = k_LeTensor_f64, [EW_I64] = k_LeTensor_i64},
     .check = NULL,
     .promote = NULL,
@@ -4647,9 +4695,11 @@ static void k_LeScalar_i64(int64_t n, char *const *in, char *out, const ew_scala
     }
 }
 
-static const aclDataType k_LeScalar_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16};
+static const aclDataType k_LeScalar_dtypes[] = {ACL_INT8, ACL_UINT8, ACL_INT16, ACL_UINT16, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE, ACL_BOOL, ACL_BF16};
 
-static const aclDataType k_LeScalar_out_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128};
+static const aclDataType k_LeScalar_out_dtypes[] = {ACL_INT8, ACL_UINT8, ACL_INT16, ACL_UINT16, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE, ACL_BOOL, ACL_BF16};
+
+static const aclDataType k_LeScalar_scalar_dtypes[] = {ACL_INT8, ACL_UINT8, ACL_INT16, ACL_UINT16, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE, ACL_BOOL, ACL_BF16};
 
 static const ew_desc k_LeScalar_desc = {
     .op = ACL_OP_LeScalar, .nargs = 3,
@@ -4659,19 +4709,19 @@ static const ew_desc k_LeScalar_desc = {
     .out_dtypes = k_LeScalar_out_dtypes, .n_out_dtypes = ACL_COUNT_OF(k_LeScalar_out_dtypes),
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .scalar_dtypes = NULL,
+    .scalar_dtypes = k_LeScalar_scalar_dtypes, .n_scalar_dtypes = ACL_COUNT_OF(k_LeScalar_scalar_dtypes),
     .promoted = NULL,
     .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
     .out_rule = EW_OUT_LIST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
     .k = {[EW_F32] = k_LeScalar_f32, [EW_F64] = k_LeScalar_f64, [EW_I64] = k_LeScalar_i64},
     .check = NULL,
-    .promote = NULL,
+    .promote = ew_promote_le_scalar,
 };
 
 aclnnStatus aclnnLeScalarGetWorkspaceSize(const aclTensor* self, const aclScalar* other, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -4719,7 +4769,7 @@ static void k_InplaceLeTensor_i64(int64_t n, char *const *in, char *out, const e
     }
 }
 
-static const aclDataType k_InplaceLeTensor_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16};
+static const aclDataType k_InplaceLeTensor_dtypes[] = {ACL_INT8, ACL_UINT8, ACL_INT16, ACL_UINT16, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE, ACL_BOOL, ACL_BF16};
 
 static const ew_desc k_InplaceLeTensor_desc = {
     .op = ACL_OP_InplaceLeTensor, .nargs = 2,
@@ -4735,10 +4785,10 @@ static const ew_desc k_InplaceLeTensor_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
-    .order = "dpfsh",
+    .order = "edps",
     .k = {[EW_F32] = k_InplaceLeTensor_f32, [EW_F64] = k_InplaceLeTensor_f64, [EW_I64] = k_InplaceLeTensor_i64},
     .check = NULL,
     .promote = NULL,
@@ -4783,7 +4833,9 @@ static void k_InplaceLeScalar_i64(int64_t n, char *const *in, char *out, const e
     }
 }
 
-static const aclDataType k_InplaceLeScalar_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16};
+static const aclDataType k_InplaceLeScalar_dtypes[] = {ACL_INT8, ACL_UINT8, ACL_INT16, ACL_UINT16, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE, ACL_BOOL, ACL_BF16};
+
+static const aclDataType k_InplaceLeScalar_scalar_dtypes[] = {ACL_INT8, ACL_UINT8, ACL_INT16, ACL_UINT16, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE, ACL_BOOL, ACL_BF16};
 
 static const ew_desc k_InplaceLeScalar_desc = {
     .op = ACL_OP_InplaceLeScalar, .nargs = 2,
@@ -4793,19 +4845,19 @@ static const ew_desc k_InplaceLeScalar_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .scalar_dtypes = NULL,
+    .scalar_dtypes = k_InplaceLeScalar_scalar_dtypes, .n_scalar_dtypes = ACL_COUNT_OF(k_InplaceLeScalar_scalar_dtypes),
     .promoted = NULL,
     .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
     .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
     .k = {[EW_F32] = k_InplaceLeScalar_f32, [EW_F64] = k_InplaceLeScalar_f64, [EW_I64] = k_InplaceLeScalar_i64},
     .check = NULL,
-    .promote = NULL,
+    .promote = ew_promote_le_scalar,
 };
 
 aclnnStatus aclnnInplaceLeScalarGetWorkspaceSize(aclTensor* selfRef, const aclScalar* other, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -4853,9 +4905,15 @@ static void k_GtTensor_i64(int64_t n, char *const *in, char *out, const ew_scala
     }
 }
 
-static const aclDataType k_GtTensor_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16};
+static const aclDataType k_GtTensor_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_UINT32, ACL_UINT64, ACL_UINT16, ACL_BF16, ACL_BOOL};
 
-static const aclDataType k_GtTensor_out_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128};
+static const aclDataType k_GtTensor_self_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_UINT16, ACL_UINT32, ACL_UINT64, ACL_BOOL, ACL_COMPLEX64, ACL_COMPLEX128};
+
+static const aclDataType k_GtTensor_other_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_UINT16, ACL_UINT32, ACL_UINT64, ACL_BOOL, ACL_COMPLEX64, ACL_COMPLEX128};
+
+static const aclDataType k_GtTensor_out_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_UINT32, ACL_UINT64, ACL_BOOL, ACL_UINT16, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BF16};
+
+static const aclDataType k_GtTensor_promoted[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_UINT32, ACL_UINT64, ACL_UINT16, ACL_BF16, ACL_BOOL};
 
 static const ew_desc k_GtTensor_desc = {
     .op = ACL_OP_GtTensor, .nargs = 3,
@@ -4863,21 +4921,21 @@ static const ew_desc k_GtTensor_desc = {
     .name = {"self", "other", "out"},
     .dtypes = k_GtTensor_dtypes, .n_dtypes = ACL_COUNT_OF(k_GtTensor_dtypes),
     .out_dtypes = k_GtTensor_out_dtypes, .n_out_dtypes = ACL_COUNT_OF(k_GtTensor_out_dtypes),
-    .arg_dtypes = {},
-    .n_arg_dtypes = {},
+    .arg_dtypes = {[0] = k_GtTensor_self_dtypes, [1] = k_GtTensor_other_dtypes},
+    .n_arg_dtypes = {[0] = ACL_COUNT_OF(k_GtTensor_self_dtypes), [1] = ACL_COUNT_OF(k_GtTensor_other_dtypes)},
     .scalar_dtypes = NULL,
-    .promoted = NULL,
+    .promoted = k_GtTensor_promoted, .n_promoted = ACL_COUNT_OF(k_GtTensor_promoted),
     .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
     .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
     .k = {[EW_F32] = k_GtTensor_f32, [EW_F64] = k_GtTensor_f64, [EW_I64] = k_GtTensor_i64},
     .check = NULL,
-    .promote = NULL,
+    .promote = ew_promote_bool_i8,
 };
 
 aclnnStatus aclnnGtTensorGetWorkspaceSize(const aclTensor* self, const aclTensor* other, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -4919,9 +4977,11 @@ static void k_GtScalar_i64(int64_t n, char *const *in, char *out, const ew_scala
     }
 }
 
-static const aclDataType k_GtScalar_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16};
+static const aclDataType k_GtScalar_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_UINT32, ACL_UINT64, ACL_UINT16, ACL_BF16, ACL_BOOL};
 
-static const aclDataType k_GtScalar_out_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128};
+static const aclDataType k_GtScalar_out_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_UINT32, ACL_UINT64, ACL_BOOL, ACL_UINT16, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BF16};
+
+static const aclDataType k_GtScalar_scalar_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_UINT32, ACL_UINT64, ACL_UINT16, ACL_BF16, ACL_BOOL};
 
 static const ew_desc k_GtScalar_desc = {
     .op = ACL_OP_GtScalar, .nargs = 3,
@@ -4931,19 +4991,19 @@ static const ew_desc k_GtScalar_desc = {
     .out_dtypes = k_GtScalar_out_dtypes, .n_out_dtypes = ACL_COUNT_OF(k_GtScalar_out_dtypes),
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .scalar_dtypes = NULL,
+    .scalar_dtypes = k_GtScalar_scalar_dtypes, .n_scalar_dtypes = ACL_COUNT_OF(k_GtScalar_scalar_dtypes),
     .promoted = NULL,
     .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
     .out_rule = EW_OUT_LIST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
     .k = {[EW_F32] = k_GtScalar_f32, [EW_F64] = k_GtScalar_f64, [EW_I64] = k_GtScalar_i64},
     .check = NULL,
-    .promote = NULL,
+    .promote = ew_promote_gt_scalar,
 };
 
 aclnnStatus aclnnGtScalarGetWorkspaceSize(const aclTensor* self, const aclScalar* other, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -4991,7 +5051,13 @@ static void k_InplaceGtTensor_i64(int64_t n, char *const *in, char *out, const e
     }
 }
 
-static const aclDataType k_InplaceGtTensor_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16};
+static const aclDataType k_InplaceGtTensor_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_UINT32, ACL_UINT64, ACL_UINT16, ACL_BF16, ACL_BOOL};
+
+static const aclDataType k_InplaceGtTensor_selfRef_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_UINT16, ACL_UINT32, ACL_UINT64, ACL_BOOL, ACL_COMPLEX64, ACL_COMPLEX128};
+
+static const aclDataType k_InplaceGtTensor_other_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_UINT16, ACL_UINT32, ACL_UINT64, ACL_BOOL, ACL_COMPLEX64, ACL_COMPLEX128};
+
+static const aclDataType k_InplaceGtTensor_promoted[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_UINT32, ACL_UINT64, ACL_UINT16, ACL_BF16, ACL_BOOL};
 
 static const ew_desc k_InplaceGtTensor_desc = {
     .op = ACL_OP_InplaceGtTensor, .nargs = 2,
@@ -4999,21 +5065,21 @@ static const ew_desc k_InplaceGtTensor_desc = {
     .name = {"selfRef", "other"},
     .dtypes = k_InplaceGtTensor_dtypes, .n_dtypes = ACL_COUNT_OF(k_InplaceGtTensor_dtypes),
     .out_dtypes = NULL, .n_out_dtypes = 0,
-    .arg_dtypes = {},
-    .n_arg_dtypes = {},
+    .arg_dtypes = {[0] = k_InplaceGtTensor_selfRef_dtypes, [1] = k_InplaceGtTensor_other_dtypes},
+    .n_arg_dtypes = {[0] = ACL_COUNT_OF(k_InplaceGtTensor_selfRef_dtypes), [1] = ACL_COUNT_OF(k_InplaceGtTensor_other_dtypes)},
     .scalar_dtypes = NULL,
-    .promoted = NULL,
+    .promoted = k_InplaceGtTensor_promoted, .n_promoted = ACL_COUNT_OF(k_InplaceGtTensor_promoted),
     .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
     .k = {[EW_F32] = k_InplaceGtTensor_f32, [EW_F64] = k_InplaceGtTensor_f64, [EW_I64] = k_InplaceGtTensor_i64},
     .check = NULL,
-    .promote = NULL,
+    .promote = ew_promote_bool_i8,
 };
 
 aclnnStatus aclnnInplaceGtTensorGetWorkspaceSize(const aclTensor* selfRef, const aclTensor* other, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -5055,7 +5121,9 @@ static void k_InplaceGtScalar_i64(int64_t n, char *const *in, char *out, const e
     }
 }
 
-static const aclDataType k_InplaceGtScalar_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16};
+static const aclDataType k_InplaceGtScalar_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_UINT32, ACL_UINT64, ACL_UINT16, ACL_BF16, ACL_BOOL};
+
+static const aclDataType k_InplaceGtScalar_scalar_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_UINT32, ACL_UINT64, ACL_UINT16, ACL_BF16, ACL_BOOL};
 
 static const ew_desc k_InplaceGtScalar_desc = {
     .op = ACL_OP_InplaceGtScalar, .nargs = 2,
@@ -5065,19 +5133,19 @@ static const ew_desc k_InplaceGtScalar_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .scalar_dtypes = NULL,
+    .scalar_dtypes = k_InplaceGtScalar_scalar_dtypes, .n_scalar_dtypes = ACL_COUNT_OF(k_InplaceGtScalar_scalar_dtypes),
     .promoted = NULL,
     .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
     .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
     .k = {[EW_F32] = k_InplaceGtScalar_f32, [EW_F64] = k_InplaceGtScalar_f64, [EW_I64] = k_InplaceGtScalar_i64},
     .check = NULL,
-    .promote = NULL,
+    .promote = ew_promote_gt_scalar,
 };
 
 aclnnStatus aclnnInplaceGtScalarGetWorkspaceSize(aclTensor* selfRef, const aclScalar* other, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -5125,9 +5193,15 @@ static void k_GeTensor_i64(int64_t n, char *const *in, char *out, const ew_scala
     }
 }
 
-static const aclDataType k_GeTensor_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16};
+static const aclDataType k_GeTensor_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_FLOAT16, ACL_INT8, ACL_DOUBLE, ACL_INT16, ACL_INT64, ACL_UINT64, ACL_UINT32, ACL_UINT16, ACL_UINT8, ACL_BF16};
 
-static const aclDataType k_GeTensor_out_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128};
+static const aclDataType k_GeTensor_self_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_UINT16, ACL_UINT32, ACL_UINT64, ACL_BOOL, ACL_COMPLEX64, ACL_COMPLEX128};
+
+static const aclDataType k_GeTensor_other_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_UINT16, ACL_UINT32, ACL_UINT64, ACL_BOOL, ACL_COMPLEX64, ACL_COMPLEX128};
+
+static const aclDataType k_GeTensor_out_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_FLOAT16, ACL_INT8, ACL_DOUBLE, ACL_INT16, ACL_INT64, ACL_UINT64, ACL_UINT32, ACL_UINT16, ACL_UINT8, ACL_COMPLEX128, ACL_COMPLEX64, ACL_BOOL, ACL_BF16};
+
+static const aclDataType k_GeTensor_promoted[] = {ACL_FLOAT, ACL_INT32, ACL_FLOAT16, ACL_INT8, ACL_DOUBLE, ACL_INT16, ACL_INT64, ACL_UINT64, ACL_UINT32, ACL_UINT16, ACL_UINT8, ACL_BF16};
 
 static const ew_desc k_GeTensor_desc = {
     .op = ACL_OP_GeTensor, .nargs = 3,
@@ -5135,21 +5209,21 @@ static const ew_desc k_GeTensor_desc = {
     .name = {"self", "other", "out"},
     .dtypes = k_GeTensor_dtypes, .n_dtypes = ACL_COUNT_OF(k_GeTensor_dtypes),
     .out_dtypes = k_GeTensor_out_dtypes, .n_out_dtypes = ACL_COUNT_OF(k_GeTensor_out_dtypes),
-    .arg_dtypes = {},
-    .n_arg_dtypes = {},
+    .arg_dtypes = {[0] = k_GeTensor_self_dtypes, [1] = k_GeTensor_other_dtypes},
+    .n_arg_dtypes = {[0] = ACL_COUNT_OF(k_GeTensor_self_dtypes), [1] = ACL_COUNT_OF(k_GeTensor_other_dtypes)},
     .scalar_dtypes = NULL,
-    .promoted = NULL,
+    .promoted = k_GeTensor_promoted, .n_promoted = ACL_COUNT_OF(k_GeTensor_promoted),
     .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
     .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
     .k = {[EW_F32] = k_GeTensor_f32, [EW_F64] = k_GeTensor_f64, [EW_I64] = k_GeTensor_i64},
     .check = NULL,
-    .promote = NULL,
+    .promote = ew_promote_bool_i8,
 };
 
 aclnnStatus aclnnGeTensorGetWorkspaceSize(const aclTensor* self, const aclTensor* other, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -5191,9 +5265,13 @@ static void k_GeScalar_i64(int64_t n, char *const *in, char *out, const ew_scala
     }
 }
 
-static const aclDataType k_GeScalar_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16};
+static const aclDataType k_GeScalar_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_FLOAT16, ACL_INT8, ACL_DOUBLE, ACL_INT16, ACL_INT64, ACL_UINT64, ACL_UINT32, ACL_UINT16, ACL_UINT8, ACL_BF16};
 
-static const aclDataType k_GeScalar_out_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128};
+static const aclDataType k_GeScalar_self_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_UINT16, ACL_UINT32, ACL_UINT64, ACL_BOOL, ACL_COMPLEX64, ACL_COMPLEX128};
+
+static const aclDataType k_GeScalar_out_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_FLOAT16, ACL_INT8, ACL_DOUBLE, ACL_INT16, ACL_INT64, ACL_UINT64, ACL_UINT32, ACL_UINT16, ACL_UINT8, ACL_COMPLEX128, ACL_COMPLEX64, ACL_BOOL, ACL_BF16};
+
+static const aclDataType k_GeScalar_promoted[] = {ACL_FLOAT, ACL_INT32, ACL_FLOAT16, ACL_INT8, ACL_DOUBLE, ACL_INT16, ACL_INT64, ACL_UINT64, ACL_UINT32, ACL_UINT16, ACL_UINT8, ACL_BF16};
 
 static const ew_desc k_GeScalar_desc = {
     .op = ACL_OP_GeScalar, .nargs = 3,
@@ -5201,21 +5279,21 @@ static const ew_desc k_GeScalar_desc = {
     .name = {"self", "other", "out"},
     .dtypes = k_GeScalar_dtypes, .n_dtypes = ACL_COUNT_OF(k_GeScalar_dtypes),
     .out_dtypes = k_GeScalar_out_dtypes, .n_out_dtypes = ACL_COUNT_OF(k_GeScalar_out_dtypes),
-    .arg_dtypes = {},
-    .n_arg_dtypes = {},
+    .arg_dtypes = {[0] = k_GeScalar_self_dtypes},
+    .n_arg_dtypes = {[0] = ACL_COUNT_OF(k_GeScalar_self_dtypes)},
     .scalar_dtypes = NULL,
-    .promoted = NULL,
+    .promoted = k_GeScalar_promoted, .n_promoted = ACL_COUNT_OF(k_GeScalar_promoted),
     .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
     .out_rule = EW_OUT_LIST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
     .k = {[EW_F32] = k_GeScalar_f32, [EW_F64] = k_GeScalar_f64, [EW_I64] = k_GeScalar_i64},
     .check = NULL,
-    .promote = NULL,
+    .promote = ew_promote_gt_scalar,
 };
 
 aclnnStatus aclnnGeScalarGetWorkspaceSize(const aclTensor* self, const aclScalar* other, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -5263,7 +5341,13 @@ static void k_InplaceGeTensor_i64(int64_t n, char *const *in, char *out, const e
     }
 }
 
-static const aclDataType k_InplaceGeTensor_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16};
+static const aclDataType k_InplaceGeTensor_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_FLOAT16, ACL_INT8, ACL_DOUBLE, ACL_INT16, ACL_INT64, ACL_UINT64, ACL_UINT32, ACL_UINT16, ACL_UINT8, ACL_BF16};
+
+static const aclDataType k_InplaceGeTensor_selfRef_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_UINT16, ACL_UINT32, ACL_UINT64, ACL_BOOL, ACL_COMPLEX64, ACL_COMPLEX128};
+
+static const aclDataType k_InplaceGeTensor_other_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_UINT16, ACL_UINT32, ACL_UINT64, ACL_BOOL, ACL_COMPLEX64, ACL_COMPLEX128};
+
+static const aclDataType k_InplaceGeTensor_promoted[] = {ACL_FLOAT, ACL_INT32, ACL_FLOAT16, ACL_INT8, ACL_DOUBLE, ACL_INT16, ACL_INT64, ACL_UINT64, ACL_UINT32, ACL_UINT16, ACL_UINT8, ACL_BF16};
 
 static const ew_desc k_InplaceGeTensor_desc = {
     .op = ACL_OP_InplaceGeTensor, .nargs = 2,
@@ -5271,21 +5355,21 @@ static const ew_desc k_InplaceGeTensor_desc = {
     .name = {"selfRef", "other"},
     .dtypes = k_InplaceGeTensor_dtypes, .n_dtypes = ACL_COUNT_OF(k_InplaceGeTensor_dtypes),
     .out_dtypes = NULL, .n_out_dtypes = 0,
-    .arg_dtypes = {},
-    .n_arg_dtypes = {},
+    .arg_dtypes = {[0] = k_InplaceGeTensor_selfRef_dtypes, [1] = k_InplaceGeTensor_other_dtypes},
+    .n_arg_dtypes = {[0] = ACL_COUNT_OF(k_InplaceGeTensor_selfRef_dtypes), [1] = ACL_COUNT_OF(k_InplaceGeTensor_other_dtypes)},
     .scalar_dtypes = NULL,
-    .promoted = NULL,
+    .promoted = k_InplaceGeTensor_promoted, .n_promoted = ACL_COUNT_OF(k_InplaceGeTensor_promoted),
     .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
     .k = {[EW_F32] = k_InplaceGeTensor_f32, [EW_F64] = k_InplaceGeTensor_f64, [EW_I64] = k_InplaceGeTensor_i64},
     .check = NULL,
-    .promote = NULL,
+    .promote = ew_promote_bool_i8,
 };
 
 aclnnStatus aclnnInplaceGeTensorGetWorkspaceSize(aclTensor* selfRef, const aclTensor* other, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -5327,7 +5411,11 @@ static void k_InplaceGeScalar_i64(int64_t n, char *const *in, char *out, const e
     }
 }
 
-static const aclDataType k_InplaceGeScalar_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16};
+static const aclDataType k_InplaceGeScalar_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_FLOAT16, ACL_INT8, ACL_DOUBLE, ACL_INT16, ACL_INT64, ACL_UINT64, ACL_UINT32, ACL_UINT16, ACL_UINT8, ACL_BF16};
+
+static const aclDataType k_InplaceGeScalar_selfRef_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_UINT16, ACL_UINT32, ACL_UINT64, ACL_BOOL, ACL_COMPLEX64, ACL_COMPLEX128};
+
+static const aclDataType k_InplaceGeScalar_promoted[] = {ACL_FLOAT, ACL_INT32, ACL_FLOAT16, ACL_INT8, ACL_DOUBLE, ACL_INT16, ACL_INT64, ACL_UINT64, ACL_UINT32, ACL_UINT16, ACL_UINT8, ACL_BF16};
 
 static const ew_desc k_InplaceGeScalar_desc = {
     .op = ACL_OP_InplaceGeScalar, .nargs = 2,
@@ -5335,21 +5423,21 @@ static const ew_desc k_InplaceGeScalar_desc = {
     .name = {"selfRef", "other"},
     .dtypes = k_InplaceGeScalar_dtypes, .n_dtypes = ACL_COUNT_OF(k_InplaceGeScalar_dtypes),
     .out_dtypes = NULL, .n_out_dtypes = 0,
-    .arg_dtypes = {},
-    .n_arg_dtypes = {},
+    .arg_dtypes = {[0] = k_InplaceGeScalar_selfRef_dtypes},
+    .n_arg_dtypes = {[0] = ACL_COUNT_OF(k_InplaceGeScalar_selfRef_dtypes)},
     .scalar_dtypes = NULL,
-    .promoted = NULL,
+    .promoted = k_InplaceGeScalar_promoted, .n_promoted = ACL_COUNT_OF(k_InplaceGeScalar_promoted),
     .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
     .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
     .k = {[EW_F32] = k_InplaceGeScalar_f32, [EW_F64] = k_InplaceGeScalar_f64, [EW_I64] = k_InplaceGeScalar_i64},
     .check = NULL,
-    .promote = NULL,
+    .promote = ew_promote_gt_scalar,
 };
 
 aclnnStatus aclnnInplaceGeScalarGetWorkspaceSize(aclTensor* selfRef, const aclScalar* other, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -5437,7 +5525,7 @@ static const ew_desc k_LogicalAnd_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -5529,9 +5617,9 @@ static const ew_desc k_LogicalOr_desc = {
     .promoted = NULL,
     .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -5623,9 +5711,9 @@ static const ew_desc k_LogicalXor_desc = {
     .promoted = NULL,
     .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -5719,7 +5807,7 @@ static const ew_desc k_InplaceLogicalAnd_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -5813,7 +5901,7 @@ static const ew_desc k_InplaceLogicalOr_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -5843,7 +5931,7 @@ static void k_BitwiseAndTensor_i64(int64_t n, char *const *in, char *out, const 
     }
 }
 
-static const aclDataType k_BitwiseAndTensor_dtypes[] = {ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BOOL};
+static const aclDataType k_BitwiseAndTensor_dtypes[] = {ACL_INT16, ACL_INT32, ACL_INT64, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_UINT16};
 
 static const ew_desc k_BitwiseAndTensor_desc = {
     .op = ACL_OP_BitwiseAndTensor, .nargs = 3,
@@ -5859,10 +5947,10 @@ static const ew_desc k_BitwiseAndTensor_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
-    .n_fmt = 0, .fmt = {},
-    .order = "dpfsh",
+    .n_fmt = 3, .fmt = {{EW_FMT_NOT_PRIVATE, 0, 0}, {EW_FMT_NOT_PRIVATE, 1, 0}, {EW_FMT_NOT_PRIVATE, 2, 0}},
+    .order = "dpfs",
     .k = {[EW_I64] = k_BitwiseAndTensor_i64},
     .check = NULL,
     .promote = NULL,
@@ -5887,7 +5975,9 @@ static void k_BitwiseAndScalar_i64(int64_t n, char *const *in, char *out, const 
     }
 }
 
-static const aclDataType k_BitwiseAndScalar_dtypes[] = {ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BOOL};
+static const aclDataType k_BitwiseAndScalar_dtypes[] = {ACL_INT16, ACL_INT32, ACL_INT64, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_UINT16};
+
+static const aclDataType k_BitwiseAndScalar_scalar_dtypes[] = {ACL_INT16, ACL_INT32, ACL_INT64, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_UINT16};
 
 static const ew_desc k_BitwiseAndScalar_desc = {
     .op = ACL_OP_BitwiseAndScalar, .nargs = 3,
@@ -5897,16 +5987,16 @@ static const ew_desc k_BitwiseAndScalar_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .scalar_dtypes = NULL,
+    .scalar_dtypes = k_BitwiseAndScalar_scalar_dtypes, .n_scalar_dtypes = ACL_COUNT_OF(k_BitwiseAndScalar_scalar_dtypes),
     .promoted = NULL,
     .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_FULL,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
-    .n_fmt = 0, .fmt = {},
-    .order = "dpfsh",
+    .n_fmt = 2, .fmt = {{EW_FMT_NOT_PRIVATE, 0, 0}, {EW_FMT_NOT_PRIVATE, 2, 0}},
+    .order = "dpfs",
     .k = {[EW_I64] = k_BitwiseAndScalar_i64},
     .check = NULL,
     .promote = NULL,
@@ -5933,7 +6023,7 @@ static void k_InplaceBitwiseAndTensor_i64(int64_t n, char *const *in, char *out,
     }
 }
 
-static const aclDataType k_InplaceBitwiseAndTensor_dtypes[] = {ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BOOL};
+static const aclDataType k_InplaceBitwiseAndTensor_dtypes[] = {ACL_INT16, ACL_INT32, ACL_INT64, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_UINT16};
 
 static const ew_desc k_InplaceBitwiseAndTensor_desc = {
     .op = ACL_OP_InplaceBitwiseAndTensor, .nargs = 2,
@@ -5949,10 +6039,10 @@ static const ew_desc k_InplaceBitwiseAndTensor_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
-    .n_fmt = 0, .fmt = {},
-    .order = "dpfsh",
+    .n_fmt = 2, .fmt = {{EW_FMT_NOT_PRIVATE, 0, 0}, {EW_FMT_NOT_PRIVATE, 1, 0}},
+    .order = "dpfs",
     .k = {[EW_I64] = k_InplaceBitwiseAndTensor_i64},
     .check = NULL,
     .promote = NULL,
@@ -5977,7 +6067,9 @@ static void k_InplaceBitwiseAndScalar_i64(int64_t n, char *const *in, char *out,
     }
 }
 
-static const aclDataType k_InplaceBitwiseAndScalar_dtypes[] = {ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BOOL};
+static const aclDataType k_InplaceBitwiseAndScalar_dtypes[] = {ACL_INT16, ACL_INT32, ACL_INT64, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_UINT16};
+
+static const aclDataType k_InplaceBitwiseAndScalar_scalar_dtypes[] = {ACL_INT16, ACL_INT32, ACL_INT64, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_UINT16};
 
 static const ew_desc k_InplaceBitwiseAndScalar_desc = {
     .op = ACL_OP_InplaceBitwiseAndScalar, .nargs = 2,
@@ -5987,16 +6079,16 @@ static const ew_desc k_InplaceBitwiseAndScalar_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .scalar_dtypes = NULL,
+    .scalar_dtypes = k_InplaceBitwiseAndScalar_scalar_dtypes, .n_scalar_dtypes = ACL_COUNT_OF(k_InplaceBitwiseAndScalar_scalar_dtypes),
     .promoted = NULL,
     .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_FULL,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
-    .n_fmt = 0, .fmt = {},
-    .order = "dpfsh",
+    .n_fmt = 1, .fmt = {{EW_FMT_NOT_PRIVATE, 0, 0}},
+    .order = "dpfs",
     .k = {[EW_I64] = k_InplaceBitwiseAndScalar_i64},
     .check = NULL,
     .promote = NULL,
@@ -6023,7 +6115,7 @@ static void k_BitwiseOrTensor_i64(int64_t n, char *const *in, char *out, const e
     }
 }
 
-static const aclDataType k_BitwiseOrTensor_dtypes[] = {ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BOOL};
+static const aclDataType k_BitwiseOrTensor_dtypes[] = {ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_UINT16, ACL_UINT32, ACL_UINT64, ACL_BOOL};
 
 static const ew_desc k_BitwiseOrTensor_desc = {
     .op = ACL_OP_BitwiseOrTensor, .nargs = 3,
@@ -6039,10 +6131,10 @@ static const ew_desc k_BitwiseOrTensor_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
-    .order = "dpfsh",
+    .order = "dps",
     .k = {[EW_I64] = k_BitwiseOrTensor_i64},
     .check = NULL,
     .promote = NULL,
@@ -6067,7 +6159,9 @@ static void k_BitwiseOrScalar_i64(int64_t n, char *const *in, char *out, const e
     }
 }
 
-static const aclDataType k_BitwiseOrScalar_dtypes[] = {ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BOOL};
+static const aclDataType k_BitwiseOrScalar_dtypes[] = {ACL_INT16, ACL_INT32, ACL_INT64, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_UINT16};
+
+static const aclDataType k_BitwiseOrScalar_scalar_dtypes[] = {ACL_INT16, ACL_INT32, ACL_INT64, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_UINT16};
 
 static const ew_desc k_BitwiseOrScalar_desc = {
     .op = ACL_OP_BitwiseOrScalar, .nargs = 3,
@@ -6077,19 +6171,19 @@ static const ew_desc k_BitwiseOrScalar_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .scalar_dtypes = NULL,
+    .scalar_dtypes = k_BitwiseOrScalar_scalar_dtypes, .n_scalar_dtypes = ACL_COUNT_OF(k_BitwiseOrScalar_scalar_dtypes),
     .promoted = NULL,
     .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_FULL,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
-    .order = "dpfsh",
+    .order = "dps",
     .k = {[EW_I64] = k_BitwiseOrScalar_i64},
     .check = NULL,
-    .promote = NULL,
+    .promote = ew_promote_scalar_i32fit,
 };
 
 aclnnStatus aclnnBitwiseOrScalarGetWorkspaceSize(const aclTensor* self, const aclScalar* other, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -6113,7 +6207,7 @@ static void k_InplaceBitwiseOrTensor_i64(int64_t n, char *const *in, char *out, 
     }
 }
 
-static const aclDataType k_InplaceBitwiseOrTensor_dtypes[] = {ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BOOL};
+static const aclDataType k_InplaceBitwiseOrTensor_dtypes[] = {ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_UINT16, ACL_UINT32, ACL_UINT64, ACL_BOOL};
 
 static const ew_desc k_InplaceBitwiseOrTensor_desc = {
     .op = ACL_OP_InplaceBitwiseOrTensor, .nargs = 2,
@@ -6129,10 +6223,10 @@ static const ew_desc k_InplaceBitwiseOrTensor_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
-    .order = "dpfsh",
+    .order = "dps",
     .k = {[EW_I64] = k_InplaceBitwiseOrTensor_i64},
     .check = NULL,
     .promote = NULL,
@@ -6157,7 +6251,9 @@ static void k_InplaceBitwiseOrScalar_i64(int64_t n, char *const *in, char *out, 
     }
 }
 
-static const aclDataType k_InplaceBitwiseOrScalar_dtypes[] = {ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BOOL};
+static const aclDataType k_InplaceBitwiseOrScalar_dtypes[] = {ACL_INT16, ACL_INT32, ACL_INT64, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_UINT16};
+
+static const aclDataType k_InplaceBitwiseOrScalar_scalar_dtypes[] = {ACL_INT16, ACL_INT32, ACL_INT64, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_UINT16};
 
 static const ew_desc k_InplaceBitwiseOrScalar_desc = {
     .op = ACL_OP_InplaceBitwiseOrScalar, .nargs = 2,
@@ -6167,19 +6263,19 @@ static const ew_desc k_InplaceBitwiseOrScalar_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .scalar_dtypes = NULL,
+    .scalar_dtypes = k_InplaceBitwiseOrScalar_scalar_dtypes, .n_scalar_dtypes = ACL_COUNT_OF(k_InplaceBitwiseOrScalar_scalar_dtypes),
     .promoted = NULL,
     .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_FULL,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
-    .order = "dpfsh",
+    .order = "dps",
     .k = {[EW_I64] = k_InplaceBitwiseOrScalar_i64},
     .check = NULL,
-    .promote = NULL,
+    .promote = ew_promote_scalar_i32fit,
 };
 
 aclnnStatus aclnnInplaceBitwiseOrScalarGetWorkspaceSize(aclTensor* selfRef, const aclScalar* other, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -6219,10 +6315,10 @@ static const ew_desc k_BitwiseXorTensor_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
-    .order = "dpfsh",
+    .order = "dps",
     .k = {[EW_I64] = k_BitwiseXorTensor_i64},
     .check = NULL,
     .promote = NULL,
@@ -6249,6 +6345,8 @@ static void k_BitwiseXorScalar_i64(int64_t n, char *const *in, char *out, const 
 
 static const aclDataType k_BitwiseXorScalar_dtypes[] = {ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BOOL};
 
+static const aclDataType k_BitwiseXorScalar_scalar_dtypes[] = {ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BOOL};
+
 static const ew_desc k_BitwiseXorScalar_desc = {
     .op = ACL_OP_BitwiseXorScalar, .nargs = 3,
     .kind = {EW_ARG_TENSOR, EW_ARG_SCALAR, EW_ARG_OUT},
@@ -6257,19 +6355,19 @@ static const ew_desc k_BitwiseXorScalar_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .scalar_dtypes = NULL,
+    .scalar_dtypes = k_BitwiseXorScalar_scalar_dtypes, .n_scalar_dtypes = ACL_COUNT_OF(k_BitwiseXorScalar_scalar_dtypes),
     .promoted = NULL,
     .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_FULL,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
-    .order = "dpfsh",
+    .order = "dps",
     .k = {[EW_I64] = k_BitwiseXorScalar_i64},
     .check = NULL,
-    .promote = NULL,
+    .promote = ew_promote_scalar_i32fit,
 };
 
 aclnnStatus aclnnBitwiseXorScalarGetWorkspaceSize(const aclTensor* self, const aclScalar* other, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -6309,10 +6407,10 @@ static const ew_desc k_InplaceBitwiseXorTensor_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
-    .order = "dpfsh",
+    .order = "dps",
     .k = {[EW_I64] = k_InplaceBitwiseXorTensor_i64},
     .check = NULL,
     .promote = NULL,
@@ -6339,6 +6437,8 @@ static void k_InplaceBitwiseXorScalar_i64(int64_t n, char *const *in, char *out,
 
 static const aclDataType k_InplaceBitwiseXorScalar_dtypes[] = {ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BOOL};
 
+static const aclDataType k_InplaceBitwiseXorScalar_scalar_dtypes[] = {ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BOOL};
+
 static const ew_desc k_InplaceBitwiseXorScalar_desc = {
     .op = ACL_OP_InplaceBitwiseXorScalar, .nargs = 2,
     .kind = {EW_ARG_INOUT, EW_ARG_SCALAR},
@@ -6347,19 +6447,19 @@ static const ew_desc k_InplaceBitwiseXorScalar_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .scalar_dtypes = NULL,
+    .scalar_dtypes = k_InplaceBitwiseXorScalar_scalar_dtypes, .n_scalar_dtypes = ACL_COUNT_OF(k_InplaceBitwiseXorScalar_scalar_dtypes),
     .promoted = NULL,
     .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_FULL,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
-    .order = "dpfsh",
+    .order = "dps",
     .k = {[EW_I64] = k_InplaceBitwiseXorScalar_i64},
     .check = NULL,
-    .promote = NULL,
+    .promote = ew_promote_scalar_i32fit,
 };
 
 aclnnStatus aclnnInplaceBitwiseXorScalarGetWorkspaceSize(aclTensor* selfRef, const aclScalar* other, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -6379,11 +6479,11 @@ static void k_LeftShift_i64(int64_t n, char *const *in, char *out, const ew_scal
     for (int64_t i = 0; i < n; i++) {
         const int64_t a EW_UNUSED = A_[i];
         const int64_t b EW_UNUSED = B_[i];
-        O_[i] = (int64_t)(ew_shl(a, b, IN_DT(0)));
+        O_[i] = (int64_t)(ew_shl(a, b, P_DT));
     }
 }
 
-static const aclDataType k_LeftShift_dtypes[] = {ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8};
+static const aclDataType k_LeftShift_dtypes[] = {ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_UINT16, ACL_UINT32, ACL_UINT64};
 
 static const ew_desc k_LeftShift_desc = {
     .op = ACL_OP_LeftShift, .nargs = 3,
@@ -6397,12 +6497,12 @@ static const ew_desc k_LeftShift_desc = {
     .promoted = NULL,
     .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
-    .n_fmt = 0, .fmt = {},
-    .order = "dpfsh",
+    .n_fmt = 3, .fmt = {{EW_FMT_NOT_PRIVATE, 0, 0}, {EW_FMT_NOT_PRIVATE, 1, 0}, {EW_FMT_NOT_PRIVATE, 2, 0}},
+    .order = "dsfep",
     .k = {[EW_I64] = k_LeftShift_i64},
     .check = NULL,
     .promote = NULL,
@@ -6423,11 +6523,13 @@ static void k_LeftShifts_i64(int64_t n, char *const *in, char *out, const ew_sca
     int64_t *O_ = (int64_t *)out;
     for (int64_t i = 0; i < n; i++) {
         const int64_t a EW_UNUSED = A_[i];
-        O_[i] = (int64_t)(ew_shl(a, s0, IN_DT(0)));
+        O_[i] = (int64_t)(ew_shl(a, s0, P_DT));
     }
 }
 
-static const aclDataType k_LeftShifts_dtypes[] = {ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8};
+static const aclDataType k_LeftShifts_dtypes[] = {ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_UINT16, ACL_UINT32, ACL_UINT64};
+
+static const aclDataType k_LeftShifts_scalar_dtypes[] = {ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_UINT16, ACL_UINT32, ACL_UINT64};
 
 static const ew_desc k_LeftShifts_desc = {
     .op = ACL_OP_LeftShifts, .nargs = 3,
@@ -6437,16 +6539,16 @@ static const ew_desc k_LeftShifts_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .scalar_dtypes = NULL,
+    .scalar_dtypes = k_LeftShifts_scalar_dtypes, .n_scalar_dtypes = ACL_COUNT_OF(k_LeftShifts_scalar_dtypes),
     .promoted = NULL,
     .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 2u, .scalar_mode = EW_SP_FULL,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
-    .n_fmt = 0, .fmt = {},
-    .order = "dpfsh",
+    .n_fmt = 2, .fmt = {{EW_FMT_NOT_PRIVATE, 0, 0}, {EW_FMT_NOT_PRIVATE, 2, 0}},
+    .order = "dsfep",
     .k = {[EW_I64] = k_LeftShifts_i64},
     .check = NULL,
     .promote = NULL,
@@ -6489,7 +6591,7 @@ static const ew_desc k_RightShift_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -6553,13 +6655,13 @@ static const ew_desc k_Clamp_desc = {
     .scalar_dtypes = NULL,
     .promoted = NULL,
     .no_promote = 0u, .same_dtype = 0u,
-    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
-    .optional = 6u, .need_one = 0u,
-    .scalar_cast_check = 0, .null_inner = 0,
+    .compute = EW_COMPUTE_OUT, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 6u, .need_one = 6u,
+    .scalar_cast_check = 0, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
-    .order = "dpfsh",
+    .order = "dsep",
     .k = {[EW_F32] = k_Clamp_f32, [EW_F64] = k_Clamp_f64, [EW_I64] = k_Clamp_i64},
     .check = NULL,
     .promote = NULL,
@@ -6617,13 +6719,13 @@ static const ew_desc k_ClampMin_desc = {
     .scalar_dtypes = NULL,
     .promoted = NULL,
     .no_promote = 0u, .same_dtype = 0u,
-    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .compute = EW_COMPUTE_OUT, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 0, .null_inner = 0,
+    .scalar_cast_check = 0, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
-    .order = "dpfsh",
+    .order = "dsep",
     .k = {[EW_F32] = k_ClampMin_f32, [EW_F64] = k_ClampMin_f64, [EW_I64] = k_ClampMin_i64},
     .check = NULL,
     .promote = NULL,
@@ -6681,13 +6783,13 @@ static const ew_desc k_ClampMax_desc = {
     .scalar_dtypes = NULL,
     .promoted = NULL,
     .no_promote = 0u, .same_dtype = 0u,
-    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .compute = EW_COMPUTE_OUT, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 0, .null_inner = 0,
+    .scalar_cast_check = 0, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
-    .order = "dpfsh",
+    .order = "dsep",
     .k = {[EW_F32] = k_ClampMax_f32, [EW_F64] = k_ClampMax_f64, [EW_I64] = k_ClampMax_i64},
     .check = NULL,
     .promote = NULL,
@@ -6745,13 +6847,13 @@ static const ew_desc k_InplaceClampMax_desc = {
     .scalar_dtypes = NULL,
     .promoted = NULL,
     .no_promote = 0u, .same_dtype = 0u,
-    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
+    .compute = EW_COMPUTE_OUT, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 0, .null_inner = 0,
+    .scalar_cast_check = 0, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
-    .order = "dpfsh",
+    .order = "dsep",
     .k = {[EW_F32] = k_InplaceClampMax_f32, [EW_F64] = k_InplaceClampMax_f64, [EW_I64] = k_InplaceClampMax_i64},
     .check = NULL,
     .promote = NULL,
@@ -6810,24 +6912,30 @@ static void k_ClampTensor_i64(int64_t n, char *const *in, char *out, const ew_sc
 
 static const aclDataType k_ClampTensor_dtypes[] = {ACL_FLOAT16, ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BF16};
 
+static const aclDataType k_ClampTensor_clipValueMin_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_UINT16, ACL_UINT32, ACL_UINT64, ACL_BOOL, ACL_COMPLEX64, ACL_COMPLEX128};
+
+static const aclDataType k_ClampTensor_clipValueMax_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_UINT16, ACL_UINT32, ACL_UINT64, ACL_BOOL, ACL_COMPLEX64, ACL_COMPLEX128};
+
+static const aclDataType k_ClampTensor_promoted[] = {ACL_FLOAT16, ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BF16};
+
 static const ew_desc k_ClampTensor_desc = {
     .op = ACL_OP_ClampTensor, .nargs = 4,
     .kind = {EW_ARG_TENSOR, EW_ARG_TENSOR, EW_ARG_TENSOR, EW_ARG_OUT},
     .name = {"self", "clipValueMin", "clipValueMax", "out"},
     .dtypes = k_ClampTensor_dtypes, .n_dtypes = ACL_COUNT_OF(k_ClampTensor_dtypes),
     .out_dtypes = NULL, .n_out_dtypes = 0,
-    .arg_dtypes = {},
-    .n_arg_dtypes = {},
+    .arg_dtypes = {[1] = k_ClampTensor_clipValueMin_dtypes, [2] = k_ClampTensor_clipValueMax_dtypes},
+    .n_arg_dtypes = {[1] = ACL_COUNT_OF(k_ClampTensor_clipValueMin_dtypes), [2] = ACL_COUNT_OF(k_ClampTensor_clipValueMax_dtypes)},
     .scalar_dtypes = NULL,
-    .promoted = NULL,
+    .promoted = k_ClampTensor_promoted, .n_promoted = ACL_COUNT_OF(k_ClampTensor_promoted),
     .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
-    .order = "dpfsh",
+    .order = "deps",
     .k = {[EW_F32] = k_ClampTensor_f32, [EW_F64] = k_ClampTensor_f64, [EW_I64] = k_ClampTensor_i64},
     .check = NULL,
     .promote = NULL,
@@ -6880,24 +6988,28 @@ static void k_ClampMinTensor_i64(int64_t n, char *const *in, char *out, const ew
 
 static const aclDataType k_ClampMinTensor_dtypes[] = {ACL_FLOAT16, ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BF16};
 
+static const aclDataType k_ClampMinTensor_clipValueMin_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_UINT16, ACL_UINT32, ACL_UINT64, ACL_BOOL, ACL_COMPLEX64, ACL_COMPLEX128};
+
+static const aclDataType k_ClampMinTensor_promoted[] = {ACL_FLOAT16, ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BF16};
+
 static const ew_desc k_ClampMinTensor_desc = {
     .op = ACL_OP_ClampMinTensor, .nargs = 3,
     .kind = {EW_ARG_TENSOR, EW_ARG_TENSOR, EW_ARG_OUT},
     .name = {"self", "clipValueMin", "out"},
     .dtypes = k_ClampMinTensor_dtypes, .n_dtypes = ACL_COUNT_OF(k_ClampMinTensor_dtypes),
     .out_dtypes = NULL, .n_out_dtypes = 0,
-    .arg_dtypes = {},
-    .n_arg_dtypes = {},
+    .arg_dtypes = {[1] = k_ClampMinTensor_clipValueMin_dtypes},
+    .n_arg_dtypes = {[1] = ACL_COUNT_OF(k_ClampMinTensor_clipValueMin_dtypes)},
     .scalar_dtypes = NULL,
-    .promoted = NULL,
+    .promoted = k_ClampMinTensor_promoted, .n_promoted = ACL_COUNT_OF(k_ClampMinTensor_promoted),
     .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
-    .order = "dpfsh",
+    .order = "deps",
     .k = {[EW_F32] = k_ClampMinTensor_f32, [EW_F64] = k_ClampMinTensor_f64, [EW_I64] = k_ClampMinTensor_i64},
     .check = NULL,
     .promote = NULL,
@@ -6950,24 +7062,28 @@ static void k_ClampMaxTensor_i64(int64_t n, char *const *in, char *out, const ew
 
 static const aclDataType k_ClampMaxTensor_dtypes[] = {ACL_FLOAT16, ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BF16};
 
+static const aclDataType k_ClampMaxTensor_max_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_UINT16, ACL_UINT32, ACL_UINT64, ACL_BOOL, ACL_COMPLEX64, ACL_COMPLEX128};
+
+static const aclDataType k_ClampMaxTensor_promoted[] = {ACL_FLOAT16, ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BF16};
+
 static const ew_desc k_ClampMaxTensor_desc = {
     .op = ACL_OP_ClampMaxTensor, .nargs = 3,
     .kind = {EW_ARG_TENSOR, EW_ARG_TENSOR, EW_ARG_OUT},
     .name = {"self", "max", "out"},
     .dtypes = k_ClampMaxTensor_dtypes, .n_dtypes = ACL_COUNT_OF(k_ClampMaxTensor_dtypes),
     .out_dtypes = NULL, .n_out_dtypes = 0,
-    .arg_dtypes = {},
-    .n_arg_dtypes = {},
+    .arg_dtypes = {[1] = k_ClampMaxTensor_max_dtypes},
+    .n_arg_dtypes = {[1] = ACL_COUNT_OF(k_ClampMaxTensor_max_dtypes)},
     .scalar_dtypes = NULL,
-    .promoted = NULL,
+    .promoted = k_ClampMaxTensor_promoted, .n_promoted = ACL_COUNT_OF(k_ClampMaxTensor_promoted),
     .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
-    .order = "dpfsh",
+    .order = "deps",
     .k = {[EW_F32] = k_ClampMaxTensor_f32, [EW_F64] = k_ClampMaxTensor_f64, [EW_I64] = k_ClampMaxTensor_i64},
     .check = NULL,
     .promote = NULL,
@@ -7020,24 +7136,28 @@ static void k_InplaceClampMinTensor_i64(int64_t n, char *const *in, char *out, c
 
 static const aclDataType k_InplaceClampMinTensor_dtypes[] = {ACL_FLOAT16, ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BF16};
 
+static const aclDataType k_InplaceClampMinTensor_clipValueMin_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_UINT16, ACL_UINT32, ACL_UINT64, ACL_BOOL, ACL_COMPLEX64, ACL_COMPLEX128};
+
+static const aclDataType k_InplaceClampMinTensor_promoted[] = {ACL_FLOAT16, ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BF16};
+
 static const ew_desc k_InplaceClampMinTensor_desc = {
     .op = ACL_OP_InplaceClampMinTensor, .nargs = 2,
     .kind = {EW_ARG_INOUT, EW_ARG_TENSOR},
     .name = {"selfRef", "clipValueMin"},
     .dtypes = k_InplaceClampMinTensor_dtypes, .n_dtypes = ACL_COUNT_OF(k_InplaceClampMinTensor_dtypes),
     .out_dtypes = NULL, .n_out_dtypes = 0,
-    .arg_dtypes = {},
-    .n_arg_dtypes = {},
+    .arg_dtypes = {[1] = k_InplaceClampMinTensor_clipValueMin_dtypes},
+    .n_arg_dtypes = {[1] = ACL_COUNT_OF(k_InplaceClampMinTensor_clipValueMin_dtypes)},
     .scalar_dtypes = NULL,
-    .promoted = NULL,
+    .promoted = k_InplaceClampMinTensor_promoted, .n_promoted = ACL_COUNT_OF(k_InplaceClampMinTensor_promoted),
     .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
-    .order = "dpfsh",
+    .order = "deps",
     .k = {[EW_F32] = k_InplaceClampMinTensor_f32, [EW_F64] = k_InplaceClampMinTensor_f64, [EW_I64] = k_InplaceClampMinTensor_i64},
     .check = NULL,
     .promote = NULL,
@@ -7090,24 +7210,28 @@ static void k_InplaceClampMaxTensor_i64(int64_t n, char *const *in, char *out, c
 
 static const aclDataType k_InplaceClampMaxTensor_dtypes[] = {ACL_FLOAT16, ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BF16};
 
+static const aclDataType k_InplaceClampMaxTensor_max_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_UINT16, ACL_UINT32, ACL_UINT64, ACL_BOOL, ACL_COMPLEX64, ACL_COMPLEX128};
+
+static const aclDataType k_InplaceClampMaxTensor_promoted[] = {ACL_FLOAT16, ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BF16};
+
 static const ew_desc k_InplaceClampMaxTensor_desc = {
     .op = ACL_OP_InplaceClampMaxTensor, .nargs = 2,
     .kind = {EW_ARG_INOUT, EW_ARG_TENSOR},
     .name = {"selfRef", "max"},
     .dtypes = k_InplaceClampMaxTensor_dtypes, .n_dtypes = ACL_COUNT_OF(k_InplaceClampMaxTensor_dtypes),
     .out_dtypes = NULL, .n_out_dtypes = 0,
-    .arg_dtypes = {},
-    .n_arg_dtypes = {},
+    .arg_dtypes = {[1] = k_InplaceClampMaxTensor_max_dtypes},
+    .n_arg_dtypes = {[1] = ACL_COUNT_OF(k_InplaceClampMaxTensor_max_dtypes)},
     .scalar_dtypes = NULL,
-    .promoted = NULL,
+    .promoted = k_InplaceClampMaxTensor_promoted, .n_promoted = ACL_COUNT_OF(k_InplaceClampMaxTensor_promoted),
     .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
-    .order = "dpfsh",
+    .order = "deps",
     .k = {[EW_F32] = k_InplaceClampMaxTensor_f32, [EW_F64] = k_InplaceClampMaxTensor_f64, [EW_I64] = k_InplaceClampMaxTensor_i64},
     .check = NULL,
     .promote = NULL,
@@ -7210,7 +7334,7 @@ static const ew_desc k_SWhere_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -7282,7 +7406,7 @@ static const ew_desc k_InplaceMaskedFillScalar_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 0, .null_inner = 0,
+    .scalar_cast_check = 0, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -7342,9 +7466,9 @@ static void k_InplaceMaskedFillTensor_i64(int64_t n, char *const *in, char *out,
     }
 }
 
-static const aclDataType k_InplaceMaskedFillTensor_dtypes[] = {ACL_INT32, ACL_INT8, ACL_BOOL, ACL_INT64, ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_INT16, ACL_UINT8};
+static const aclDataType k_InplaceMaskedFillTensor_dtypes[] = {ACL_INT32, ACL_INT8, ACL_BOOL, ACL_INT64, ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
 
-static const aclDataType k_InplaceMaskedFillTensor_mask_dtypes[] = {ACL_BOOL, ACL_UINT8};
+static const aclDataType k_InplaceMaskedFillTensor_mask_dtypes[] = {ACL_BOOL};
 
 static const ew_desc k_InplaceMaskedFillTensor_desc = {
     .op = ACL_OP_InplaceMaskedFillTensor, .nargs = 3,
@@ -7356,16 +7480,16 @@ static const ew_desc k_InplaceMaskedFillTensor_desc = {
     .n_arg_dtypes = {[1] = ACL_COUNT_OF(k_InplaceMaskedFillTensor_mask_dtypes)},
     .scalar_dtypes = NULL,
     .promoted = NULL,
-    .no_promote = 2u, .same_dtype = 0u,
+    .no_promote = 6u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
-    .order = "dpfsh",
+    .order = "dphs",
     .k = {[EW_F32] = k_InplaceMaskedFillTensor_f32, [EW_F64] = k_InplaceMaskedFillTensor_f64, [EW_I64] = k_InplaceMaskedFillTensor_i64},
-    .check = NULL,
+    .check = ew_check_value_0d,
     .promote = NULL,
 };
 
@@ -7420,7 +7544,7 @@ static const ew_desc k_MaskedScale_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -7498,7 +7622,7 @@ static const ew_desc k_IsClose_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -7556,21 +7680,27 @@ static void k_IsInTensorScalar_i64(int64_t n, char *const *in, char *out, const 
 
 static const aclDataType k_IsInTensorScalar_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BF16};
 
+static const aclDataType k_IsInTensorScalar_out_dtypes[] = {ACL_BOOL};
+
+static const aclDataType k_IsInTensorScalar_scalar_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BF16};
+
+static const aclDataType k_IsInTensorScalar_promoted[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BF16};
+
 static const ew_desc k_IsInTensorScalar_desc = {
     .op = ACL_OP_IsInTensorScalar, .nargs = 5,
     .kind = {EW_ARG_TENSOR, EW_ARG_SCALAR, EW_ARG_ATTR, EW_ARG_ATTR, EW_ARG_OUT},
     .name = {"element", "testElement", "assumeUnique", "invert", "out"},
     .dtypes = k_IsInTensorScalar_dtypes, .n_dtypes = ACL_COUNT_OF(k_IsInTensorScalar_dtypes),
-    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .out_dtypes = k_IsInTensorScalar_out_dtypes, .n_out_dtypes = ACL_COUNT_OF(k_IsInTensorScalar_out_dtypes),
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .scalar_dtypes = NULL,
-    .promoted = NULL,
+    .scalar_dtypes = k_IsInTensorScalar_scalar_dtypes, .n_scalar_dtypes = ACL_COUNT_OF(k_IsInTensorScalar_scalar_dtypes),
+    .promoted = k_IsInTensorScalar_promoted, .n_promoted = ACL_COUNT_OF(k_IsInTensorScalar_promoted),
     .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 2u, .scalar_mode = EW_SP_FLOAT,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 0, .null_inner = 0,
+    .scalar_cast_check = 0, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",

@@ -449,7 +449,7 @@ static const ew_desc k_InplaceFillScalar_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 0, .null_inner = 0,
+    .scalar_cast_check = 0, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -543,7 +543,7 @@ static const ew_desc k_InplaceFillTensor_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -611,7 +611,7 @@ static void k_InplaceZero_c128(int64_t n, char *const *in, char *out, const ew_s
     }
 }
 
-static const aclDataType k_InplaceZero_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BOOL, ACL_COMPLEX64, ACL_COMPLEX128};
+static const aclDataType k_InplaceZero_dtypes[] = {ACL_INT8, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_FLOAT16, ACL_FLOAT, ACL_BOOL, ACL_DOUBLE, ACL_INT16, ACL_UINT16, ACL_COMPLEX128, ACL_COMPLEX64, ACL_BF16};
 
 static const ew_desc k_InplaceZero_desc = {
     .op = ACL_OP_InplaceZero, .nargs = 1,
@@ -627,8 +627,8 @@ static const ew_desc k_InplaceZero_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
-    .max_rank = 8, .rank_contig = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
+    .max_rank = 0, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
     .k = {[EW_F32] = k_InplaceZero_f32, [EW_F64] = k_InplaceZero_f64, [EW_I64] = k_InplaceZero_i64, [EW_C64] = k_InplaceZero_c64, [EW_C128] = k_InplaceZero_c128},
@@ -675,27 +675,7 @@ static void k_InplaceOne_i64(int64_t n, char *const *in, char *out, const ew_sca
     }
 }
 
-static void k_InplaceOne_c64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
-    const float complex *A_ = (const float complex *)in[0];
-    (void)s;
-    float complex *O_ = (float complex *)out;
-    for (int64_t i = 0; i < n; i++) {
-        const float complex a EW_UNUSED = A_[i];
-        O_[i] = (float complex)(1);
-    }
-}
-
-static void k_InplaceOne_c128(int64_t n, char *const *in, char *out, const ew_scalars *s) {
-    const double complex *A_ = (const double complex *)in[0];
-    (void)s;
-    double complex *O_ = (double complex *)out;
-    for (int64_t i = 0; i < n; i++) {
-        const double complex a EW_UNUSED = A_[i];
-        O_[i] = (double complex)(1);
-    }
-}
-
-static const aclDataType k_InplaceOne_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BOOL, ACL_COMPLEX64, ACL_COMPLEX128};
+static const aclDataType k_InplaceOne_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BOOL, ACL_DOUBLE, ACL_BF16};
 
 static const ew_desc k_InplaceOne_desc = {
     .op = ACL_OP_InplaceOne, .nargs = 1,
@@ -711,11 +691,11 @@ static const ew_desc k_InplaceOne_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0,
+    .scalar_cast_check = 1, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
-    .k = {[EW_F32] = k_InplaceOne_f32, [EW_F64] = k_InplaceOne_f64, [EW_I64] = k_InplaceOne_i64, [EW_C64] = k_InplaceOne_c64, [EW_C128] = k_InplaceOne_c128},
+    .k = {[EW_F32] = k_InplaceOne_f32, [EW_F64] = k_InplaceOne_f64, [EW_I64] = k_InplaceOne_i64},
     .check = NULL,
     .promote = NULL,
 };
