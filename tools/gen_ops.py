@@ -231,6 +231,9 @@ def ew_code(op):
         raise ValueError(f"{op.name}: order {order!r} must hold d, p, s once each (and f, h, e at most once)")
     if op.extra.get("formats") and "f" not in order:
         raise ValueError(f"{op.name}: format rules need an 'f' stage in order")
+    scs = op.extra.get("scalar_cast_check", True)
+    cast_bits = (bits([a.name for a in op.args if a.kind == "scalar"], "scalar_cast_check") if scs is True
+                 else bits(scs, "scalar_cast_check") if scs else 0)
     nc = op.extra.get("null_code")
     null_inner = (bits([a.name for a in op.args if a.kind not in ATTR_KINDS], "null_code") if nc == "inner"
                   else bits(nc, "null_code") if nc else 0)
@@ -263,7 +266,7 @@ def ew_code(op):
         f"    .compute = EW_COMPUTE_{op.compute.upper()}, .result = EW_RESULT_{op.result.upper()},\n"
         f"    .out_rule = EW_OUT_{op.out_rule.upper()}, .scalar_promote = {promote}u, .scalar_mode = {mode},\n"
         f"    .optional = {optional}u, .need_one = {bits(op.extra.get('need_one', ()), 'need_one')}u,\n"
-        f"    .scalar_cast_check = {int(op.extra.get('scalar_cast_check', True))}, "
+        f"    .scalar_cast_check = {cast_bits}u, "
         f".null_inner = {null_inner}u,\n"
         f"    .max_rank = {0 if rank is None else 8}, .rank_contig = {int(rank == 'contig')},\n"
         f"    .n_fmt = {len(fmts)}, .fmt = {{{', '.join(fmts)}}},\n"

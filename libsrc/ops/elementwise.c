@@ -142,12 +142,15 @@ static aclnnStatus stage_dtype(ew_ctx *c) {
         if (d->arg_dtypes[i]) ACL_TRY(ew_check_dtype_list(d->arg_dtypes[i], d->n_arg_dtypes[i], c->args[i], d->name[i]));
         else ACL_TRY(ew_check_dtype_list(d->dtypes, d->n_dtypes, c->args[i], d->name[i]));
     }
-    for (int i = 0; d->scalar_dtypes && i < d->nargs; i++) {
+    for (int i = 0; i < d->nargs; i++) {
         if (d->kind[i] != EW_ARG_SCALAR || c->args[i] == NULL) continue;
+        const aclDataType *l = d->arg_dtypes[i] ? d->arg_dtypes[i] : d->scalar_dtypes;
+        int n = d->arg_dtypes[i] ? d->n_arg_dtypes[i] : d->n_scalar_dtypes;
+        if (!l) continue;
         aclDataType s = ((const aclScalar *)c->args[i])->dtype;
-        if (ew_in_list(s, d->scalar_dtypes, d->n_scalar_dtypes)) continue;
+        if (ew_in_list(s, l, n)) continue;
         char buf[256];
-        list_str(d->scalar_dtypes, d->n_scalar_dtypes, buf, sizeof buf);
+        list_str(l, n, buf, sizeof buf);
         return ACL_REPORT(ACLNN_ERR_PARAM_INVALID, "%s dtype %s should be in dtype support list %s.", d->name[i],
                           acl_dtype_name(s), buf);
     }
@@ -206,15 +209,16 @@ static aclnnStatus stage_promote(ew_ctx *c) {
         cdt = out->dtype;
     }
     c->cdt = cdt;
-    int cls = class_of(cdt);
+    aclDataType kdt = c->kdt != ACL_DT_UNDEFINED ? c->kdt : cdt;
+    int cls = class_of(kdt);
     ACLNN_CHECK(cls >= 0 && d->k[cls] != NULL, ACLNN_ERR_PARAM_INVALID,
-                "the promoted dtype %s is not supported by %s.", acl_dtype_name(cdt), acl_op_name(d->op));
+                "the promoted dtype %s is not supported by %s.", acl_dtype_name(kdt), acl_op_name(d->op));
     for (int i = 0; i < d->nargs; i++) {
         if (d->kind[i] != EW_ARG_SCALAR || c->args[i] == NULL) continue;
         aclDataType s = ((const aclScalar *)c->args[i])->dtype;
         ACLNN_CHECK(acl_dt_known(s), ACLNN_ERR_PARAM_INVALID, "%s has dtype %d, which is not a numeric dtype.",
                     d->name[i], (int)s);
-        if (!d->scalar_cast_check) continue;
+        if (!(d->scalar_cast_check >> i & 1u)) continue;
         ACLNN_CHECK(acl_can_cast(s, cdt) || (cdt == ACL_BOOL && acl_dt_is_int(s)), ACLNN_ERR_PARAM_INVALID,
                     "%s dtype %s can't be cast to the promote dtype %s.", d->name[i], acl_dtype_name(s),
                     acl_dtype_name(cdt));
@@ -381,7 +385,8 @@ static aclnnStatus build_plan(ew_ctx *c, uint64_t *workspaceSize, aclOpExecutor 
                 pl->s.di[ns] = cimag(v);
                 pl->s.i[ns] = acl_read_i64(s->bytes, s->dtype);
                 /* a scalar taken as the (rounded) compute type, as the device converts it */
-                if (c->cdt == ACL_FLOAT16 || c->cdt == ACL_BF16 || c->cdt == ACL_FLOAT) {
+                aclDataType kdt = c->kdt != ACL_DT_UNDEFINED ? c->kdt : c->cdt;
+                if (kdt == ACL_FLOAT16 || kdt == ACL_BF16 || kdt == ACL_FLOAT) {
                     float f = (float)pl->s.d[ns];
                     pl->s.d[ns] = f;
                 }
@@ -409,7 +414,7 @@ static aclnnStatus build_plan(ew_ctx *c, uint64_t *workspaceSize, aclOpExecutor 
         if (rc == ACLNN_SUCCESS) rc = acl_exec_add_output(ex, out, names[nops]);
     }
     if (rc) return acl_exec_discard(ex, rc);
-    int cls = class_of(c->cdt);
+    int cls = class_of(c->kdt != ACL_DT_UNDEFINED ? c->kdt : c->cdt);
     pl->k = d->k[cls];
     pl->nin = ex->n_in;
     for (int k = 0; k < ex->n_in && k < EW_MAX_ARGS; k++) pl->s.in_dt[k] = ex->io[k].dtype;
@@ -441,7 +446,7 @@ aclnnStatus ew_get_workspace(const ew_desc *d, const void *const *args, const do
     ACLNN_CHECK(workspaceSize != NULL, ACLNN_ERR_PARAM_NULLPTR, "workspaceSize must not be NULL.");
     ACLNN_CHECK(executor != NULL, ACLNN_ERR_PARAM_NULLPTR, "executor must not be NULL.");
     ew_ctx c = {.d = d, .args = args, .attr_f = attr_f, .attr_i = attr_i, .iout = -1,
-                .pdt = ACL_DT_UNDEFINED, .cdt = ACL_DT_UNDEFINED, .rdt = ACL_DT_UNDEFINED};
+                .pdt = ACL_DT_UNDEFINED, .cdt = ACL_DT_UNDEFINED, .rdt = ACL_DT_UNDEFINED, .kdt = ACL_DT_UNDEFINED};
     /* 1. null pointers, API order */
     for (int i = 0; i < d->nargs; i++) {
         if (d->kind[i] == EW_ARG_ATTR) continue;

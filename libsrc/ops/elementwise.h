@@ -84,6 +84,8 @@ typedef struct {
     aclDataType pdt;                /* promoted dtype (after stage 'p'; a promote hook sets it) */
     aclDataType cdt;                /* compute dtype */
     aclDataType rdt;                /* result dtype of the formula */
+    aclDataType kdt;                /* a promote hook's compute dtype when it differs from the promoted dtype the
+                                     * checks use (aclnnDivMod computes int/int true division in float32) */
     int64_t bd[ACL_MAX_TENSOR_DIMS];/* broadcast shape of the tensor inputs (after stage 's') */
     int bnd;
 } ew_ctx;
@@ -102,7 +104,7 @@ struct ew_desc {
     int n_dtypes;
     const aclDataType *out_dtypes; /* out_rule LIST: the dtypes out may have (NULL: the input list) */
     int n_out_dtypes;
-    const aclDataType *arg_dtypes[EW_MAX_ARGS]; /* a tensor argument's own support list (e.g. a bool mask) */
+    const aclDataType *arg_dtypes[EW_MAX_ARGS]; /* an argument's own support list (a bool mask, a scalar) */
     int n_arg_dtypes[EW_MAX_ARGS];
     const aclDataType *scalar_dtypes; /* the list every aclScalar's dtype must be in (NULL: no check) */
     int n_scalar_dtypes;
@@ -115,7 +117,7 @@ struct ew_desc {
     unsigned char scalar_mode;    /* EW_SP_*: how they take part */
     unsigned optional;            /* bit i: argument i (an aclScalar) may be NULL */
     unsigned need_one;            /* bits: at least one of these optional arguments must not be NULL (161001) */
-    unsigned char scalar_cast_check; /* aclScalar arguments must be castable to the compute dtype */
+    unsigned scalar_cast_check;   /* bit i: aclScalar argument i must be castable to the compute dtype */
     unsigned null_inner;          /* bit i: NULL in argument i gives ACLNN_ERR_INNER_NULLPTR (561103), as some ops return */
     unsigned char max_rank;       /* rank limit of every tensor (8); 0: none (contiguous-equivalent layouts) */
     unsigned char rank_contig;    /* with max_rank 8: the limit applies only when a tensor is not contiguous */

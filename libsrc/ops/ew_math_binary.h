@@ -103,6 +103,76 @@ static inline aclnnStatus ew_check_not_both_bool(ew_ctx *c) {
     return ACLNN_SUCCESS;
 }
 
+/* ---- aclnnDivMod / aclnnDivMods (mode 0: true division, 1: truncating, 2: flooring), the A2 branches ---- */
+
+static inline int64_t ew_mode_attr(const ew_ctx *c) { return c->attr_i[ew_arg_index(c->d, "mode")]; }
+
+static inline bool ew_div_mix_pair(aclDataType a, aclDataType b) {
+    bool fa = a == ACL_FLOAT16 || a == ACL_FLOAT || a == ACL_BF16, fb = b == ACL_FLOAT16 || b == ACL_FLOAT || b == ACL_BF16;
+    return fa && fb;
+}
+
+/* DivMod: out must take PromoteType(self, other); the division runs in float32 for two fp16/fp32/bf16 inputs (the
+ * mixed-dtype kernels); flooring in the promoted dtype (BOOL as FLOAT); true and truncating division in FLOAT
+ * unless the promoted dtype is FLOAT, FLOAT16, BF16 or complex, or both inputs are INT32 (truncating then stays in
+ * int32; a true int32 division is taken as the real quotient). DOUBLE true/truncating division runs in FLOAT on A2. */
+static inline aclnnStatus ew_promote_divmod(ew_ctx *c) {
+    const aclTensor *a = c->args[0], *b = c->args[1];
+    aclDataType p = acl_promote(a->dtype, b->dtype);
+    int64_t mode = ew_mode_attr(c);
+    c->pdt = p;
+    if (p == ACL_DT_UNDEFINED) return ACLNN_SUCCESS;
+    aclDataType k = p;
+    if (ew_div_mix_pair(a->dtype, b->dtype)) {
+        k = ACL_FLOAT;
+    } else if (mode == 2) {
+        k = p == ACL_BOOL ? ACL_FLOAT : p;
+    } else {
+        bool i32 = a->dtype == ACL_INT32 && b->dtype == ACL_INT32;
+        bool keep = p == ACL_FLOAT || p == ACL_FLOAT16 || p == ACL_BF16 || acl_dt_is_complex(p) || (i32 && mode == 1);
+        k = keep ? p : ACL_FLOAT;
+    }
+    c->kdt = k;
+    return ACLNN_SUCCESS;
+}
+
+/* DivMods: out must take self's dtype; the quotient runs in float32 for an fp16/fp32/bf16 self with an
+ * fp16/fp32/bf16 scalar; flooring in PromoteType(self, scalar) (BOOL as FLOAT); true/truncating division in self's
+ * dtype when it is FLOAT, FLOAT16 or BF16 (or both are INT32 and truncating, or BOOL), else FLOAT; a complex self or
+ * scalar in PromoteType(self, scalar). */
+static inline aclnnStatus ew_promote_divmods(ew_ctx *c) {
+    const aclTensor *a = c->args[0];
+    const aclScalar *s = c->args[1];
+    aclDataType p = acl_promote(a->dtype, s->dtype), sd = a->dtype;
+    int64_t mode = ew_mode_attr(c);
+    c->pdt = sd;
+    aclDataType k;
+    if (ew_div_mix_pair(sd, s->dtype)) {
+        k = ACL_FLOAT;
+    } else if (mode == 2) {
+        k = p == ACL_BOOL ? ACL_FLOAT : p;
+    } else {
+        bool keep = sd == ACL_FLOAT || sd == ACL_FLOAT16 || sd == ACL_BF16 || p == ACL_BOOL ||
+                    (sd == ACL_INT32 && s->dtype == ACL_INT32 && mode == 1);
+        k = keep ? sd : ACL_FLOAT;
+        if (acl_dt_is_complex(sd) || acl_dt_is_complex(s->dtype)) k = p;
+    }
+    if (k == ACL_BOOL) k = ACL_FLOAT; /* a true division of bools: the real quotient */
+    c->kdt = k;
+    return ACLNN_SUCCESS;
+}
+
+/* mode in 0..2; a complex quotient can only be a true division */
+static inline aclnnStatus ew_check_divmod(ew_ctx *c) {
+    int64_t mode = ew_mode_attr(c);
+    ACLNN_CHECK(mode >= 0 && mode <= 2, ACLNN_ERR_PARAM_INVALID, "mode should be between 0 and 2, but current is %lld",
+                (long long)mode);
+    aclDataType k = c->kdt != ACL_DT_UNDEFINED ? c->kdt : c->pdt;
+    ACLNN_CHECK(!(mode != 0 && acl_dt_is_complex(k)), ACLNN_ERR_PARAM_INVALID,
+                "promoteType do not support DT_COMPLEX128 or DT_COMPLEX64 with mode %lld.", (long long)mode);
+    return ACLNN_SUCCESS;
+}
+
 /* a tensor argument that must be 0-d (InplaceMaskedFillTensor's value) */
 static inline aclnnStatus ew_check_value_0d(ew_ctx *c) {
     int i = ew_arg_index(c->d, "value");

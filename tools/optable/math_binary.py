@@ -148,6 +148,11 @@ CLAMP_MIN = {"f": "isnan(a) ? a : (isnan(b) ? b : (a < b ? b : a))", "i": "a < b
 CLAMP_MAX = {"f": "isnan(a) ? a : (isnan(b) ? b : (a > b ? b : a))", "i": "a > b ? b : a"}
 ADDCMUL = ("f32", "i32", "i64", "f16", "i8", "u8", "f64", "bf16")  # the promoted dtype: not i16, bool, complex
 LERP = "fabs(c) < 0.5 ? a + c * (b - a) : b - (b - a) * (1 - c)"
+DIV = ("f16", "f32", "i64", "i32", "i16", "i8", "u8", "f64", "bool", "bf16", "c64", "c128")
+DIVMOD = {"f": "s0 == 1 ? trunc(a / b) : (s0 == 2 ? ew_floordiv(a, b) : a / b)",
+          "i": "s0 == 2 ? ew_ifloordiv(a, b) : ew_idiv_trunc(a, b)", "c": "a / b"}
+DIVMODS = {k: v.replace("b)", "s0)").replace("/ b", "/ s0").replace("s0 ==", "s1 ==") for k, v in DIVMOD.items()}
+RSUB = ("f32", "f16", "i64", "i32", "i8", "u8", "i16", "f64", "c64", "c128", "bf16")
 CMP_IN = ("f32", "i32", "i64", "f16", "i16", "i8", "u8", "f64", "bool", "bf16")
 CMP_OUT = ("f32", "i32", "i64", "f16", "i16", "i8", "u8", "f64", "bool", "bf16", "c64", "c128")
 EQ_IN = CMP_IN + ("c64", "c128")
@@ -178,6 +183,36 @@ OPS = (
                                                    "bf16", "c64", "c128"),
            {"f": "a / b", "c": "a / b"}, "torch.div(a, b)", compute="float", scalar_name="Divs",
            inplace_dtypes=("f16", "f32", "f64", "bf16", "c64", "c128"), skip_special=("c64", "c128"))
+    # DivMod(s): mode 0 true, 1 truncating, 2 flooring division; the compute dtype follows the A2 branches
+    # (ew_promote_divmod(s)); formats: no private format on any tensor
+    + [ew("DivMod", "const aclTensor* self, const aclTensor* other, int mode, aclTensor* out", "aclnn_div.h",
+          dtypes=DIV, formula=DIVMOD, promote="ew_promote_divmod", check="ew_check_divmod",
+          formats=("!self", "!other", "!out"), order="sdpfh", scalars=[2], domain=(1, 9), skip_dtypes=("bool", "c64", "c128"),
+          skip_special=("c64", "c128"), torch="torch.div(a, b, rounding_mode='floor')"),
+       ew("DivMods", "const aclTensor* self, const aclScalar* other, int mode, aclTensor* out", "aclnn_div.h",
+          dtypes=DIV, formula=DIVMODS, promote="ew_promote_divmods", check="ew_check_divmod", scalar_dtypes=True,
+          scalar_cast_check=False, formats=("!out", "!self"), order="fdsph",
+          scalars=[lambda dt: 3 if dt in INT else (True if dt == "bool" else 1.5), 2], skip_dtypes=("bool", "c64", "c128"),
+          skip_special=("c64", "c128"), torch="torch.div(a, s0, rounding_mode='floor')"),
+       ew("InplaceDivMod", "aclTensor* selfRef, const aclTensor* other, int mode", "aclnn_div.h",
+          dtypes=DIV, formula=DIVMOD, promote="ew_promote_divmod", check="ew_check_divmod",
+          formats=("!selfRef", "!other"), order="sdpfh", scalars=[2], domain=(1, 9), skip_dtypes=("bool", "c64", "c128"),
+          skip_special=("c64", "c128"), torch="a.copy_(torch.div(a, b, rounding_mode='floor'))"),
+       ew("InplaceDivMods", "aclTensor* selfRef, const aclScalar* other, int mode", "aclnn_div.h",
+          dtypes=DIV, formula=DIVMODS, promote="ew_promote_divmods", check="ew_check_divmod", scalar_dtypes=True,
+          scalar_cast_check=False, formats=("!selfRef",), order="fdsph",
+          scalars=[lambda dt: 3 if dt in INT else (True if dt == "bool" else 1.5), 2], skip_dtypes=("bool", "c64", "c128"),
+          skip_special=("c64", "c128"), torch="a.copy_(torch.div(a, s0, rounding_mode='floor'))")]
+    # Rsub(s): other - alpha * self; Rsubs promotes with a floating scalar only
+    + [ew("Rsub", "const aclTensor* self, const aclTensor* other, const aclScalar* alpha, aclTensor* out",
+          "aclnn_rsub.h", dtypes=RSUB, scalar_promote=False, torch="torch.rsub(a, b, alpha=s0)",
+          formula={"f": "b - s0 * a", "i": WRAP.format(op="-", b="s0 * (uint64_t)a").replace("(uint64_t)a -", "(uint64_t)b -"),
+                   "c": "b - s0 * a"}),
+       ew("Rsubs", "const aclTensor* self, const aclScalar* other, const aclScalar* alpha, aclTensor* out",
+          "aclnn_rsub.h", dtypes=RSUB, arg_dtypes={"other": RSUB}, scalar_promote=("other",), scalar_mode="float",
+          scalar_cast_check=("alpha",), torch="torch.rsub(a, s0, alpha=s1)",
+          formula={"f": "s0 - s1 * a", "i": "(int64_t)((uint64_t)s0 - (uint64_t)s1 * (uint64_t)a)",
+                   "c": "s0 - s1 * a"})]
     + pair("FloorDivide", ("aclnn_floor_divide.h", "aclnn_floor_divide.h"),
            ("f16", "f32", "i64", "i32", "i16", "i8", "u8", "f64", "bool", "bf16"),
            {"f": "ew_floordiv(a, b)", "i": "ew_ifloordiv(a, b)"}, "torch.floor_divide(a, b)", domain=(1, 9),
@@ -259,6 +294,14 @@ OPS = (
        ew("InplaceLerp", "aclTensor* selfRef, const aclTensor* end, const aclTensor* weight", "aclnn_lerp_tensor.h",
           dtypes=("f16", "f32", "bf16"), same_dtype=("end", "weight"), rank="contig", formula=LERP,
           torch="a.lerp_(b, c)"),
+       # Lerps: the weight converted to self's dtype; out may be any float dtype of its list
+       ew("Lerps", "const aclTensor* self, const aclTensor* end, const aclScalar* weight, aclTensor* out",
+          "aclnn_lerp_scalar.h", dtypes=("f16", "f32", "bf16"), same_dtype=("end",), out_rule="list",
+          out_dtypes=("f16", "f32", "f64", "bf16"), scalar_promote=False, scalar_cast_check=False, rank="contig",
+          formula=LERP.replace("c", "s0"), scalars=[0.3], torch="torch.lerp(a, b, s0)"),
+       ew("InplaceLerps", "aclTensor* selfRef, const aclTensor* end, const aclScalar* weight", "aclnn_lerp_scalar.h",
+          dtypes=("f16", "f32", "bf16"), same_dtype=("end",), scalar_promote=False, scalar_cast_check=False,
+          rank="contig", formula=LERP.replace("c", "s0"), scalars=[0.3], torch="a.lerp_(b, s0)"),
        ew("Addcmul", "const aclTensor* self, const aclTensor* tensor1, const aclTensor* tensor2, const aclScalar* value, "
           "aclTensor* out", "aclnn_addcmul.h", dtypes=("f32", "i32", "i64", "f16", "i8", "u8", "f64", "bf16"),
           scalar_promote=False, formula={"f": "a + s0 * b * c", "i": WRAP.format(op="+", b="s0 * (uint64_t)b * (uint64_t)c")},
@@ -298,6 +341,12 @@ OPS = (
         ("BitwiseOr", "or", BITS_WIDE, BITS16, RT, RS, (), (), "ew_promote_scalar_i32fit"),
         ("BitwiseXor", "xor", BITS, BITS, RT, RS, (), (), "ew_promote_scalar_i32fit"))
        for op in bitwise(n, h, tl, sl, ctt, cts, tfmt, sfmt, spro)]
+    # BitwiseAndTensorOut: one storage format for all three tensors
+    + [ew("BitwiseAndTensorOut", TT, "aclnn_bitwiseand.h", dtypes=BITS16, formula={"i": "a & b"},
+          formats=("self=other", "self=out", "!self"), order="dpfs", torch="torch.bitwise_and(a, b)"),
+       ew("InplaceBitwiseAndTensorOut", "const aclTensor* self, const aclTensor* other", "aclnn_bitwiseand.h",
+          dtypes=BITS16, formula={"i": "a & b"}, inout="self", formats=("self=other", "!self"), order="dpfs",
+          torch="a.copy_(torch.bitwise_and(a, b))")]
     # shifts at the promoted dtype's width; LeftShift checks lists, shapes, formats, then the empty return, then
     # the promotion (PromoteType; the scalar's own dtype for LeftShifts)
     + [ew("LeftShift", "const aclTensor* self, const aclTensor* shiftBits, aclTensor* out", "aclnn_left_shift.h",

@@ -66,9 +66,8 @@ OF, OFC = F, F + C
 
 OPS = (
     unary("Exp", "aclnn_exp.h", ("f32", "f16", "bf16", "f64", "c64", "c128", "bool", "i64"), OFC, "exp(a)", c="exp(a)")
-    + unary("Exp2", "aclnn_exp2.h", FI, OF, "exp2(a)", torch="torch.exp2(a)", inplace=None)
-    + unary("Expm1", "aclnn_expm1.h", ("f32", "f16", "bf16", "i64", "bool"), ("f32", "f16", "bf16"), "expm1(a)",
-            inplace=None)
+    + unary("Exp2", "aclnn_exp2.h", FI, OF, "exp2(a)", torch="torch.exp2(a)")
+    + unary("Expm1", "aclnn_expm1.h", ("f32", "f16", "bf16", "i64", "bool"), ("f32", "f16", "bf16"), "expm1(a)")
     + unary("Log", "aclnn_log.h", FIC, OFC, "log(a)", c="log(a)", domain=(0.05, 4))
     + unary("Log2", "aclnn_log2.h", FIC, OFC, "log2(a)",
             c="log(a) / log(2.0)", args="const aclTensor* self, const aclTensor* out", out="out",
@@ -77,23 +76,25 @@ OPS = (
             domain=(0.05, 4))
     + unary("Log1p", "aclnn_log1p.h", FI, OF, "log1p(a)", domain=(-0.9, 4))
     + unary("Sqrt", "aclnn_sqrt.h", FIC, OFC, "sqrt(a)", c="sqrt(a)", inplace="aclTensor* self", domain=(0, 4))
-    + unary("Rsqrt", "aclnn_rsqrt.h", FIC, OFC, "1 / sqrt(a)", c="1 / sqrt(a)", inplace=None, domain=(0.05, 4))
+    + unary("Rsqrt", "aclnn_rsqrt.h", FIC, OFC, "1 / sqrt(a)", c="1 / sqrt(a)", domain=(0.05, 4))
     + unary("Reciprocal", "aclnn_reciprocal.h", FIC, OFC, "1 / a", c="1 / a", inplace="const aclTensor* selfRef",
             formats=("self=out",), order="dpfs")
     + unary("Sin", "aclnn_sin.h", FIC, OFC, "sin(a)", c="sin(a)")
     + unary("Cos", "aclnn_cos.h", FIC, OFC, "cos(a)", c="cos(a)", args="const aclTensor* input, aclTensor* out",
             inplace="aclTensor* inputRef")
-    + unary("Tan", "aclnn_tan.h", FIC, OFC, "tan(a)", c="tan(a)", inplace=None)
+    # InplaceTan lists selfRef with the inputs (an integer selfRef then fails the float result -> selfRef cast)
+    + unary("Tan", "aclnn_tan.h", FIC, OFC, "tan(a)", c="tan(a)", inplace="const aclTensor* selfRef",
+            inplace_dtypes=FIC, inplace_kw={"skip_dtypes": I})
     + unary("Sinh", "aclnn_sinh.h", FIC, OFC, "sinh(a)", c="sinh(a)")
-    + unary("Cosh", "aclnn_cosh.h", FIC, OFC, "cosh(a)", c="cosh(a)", inplace=None)
+    + unary("Cosh", "aclnn_cosh.h", FIC, OFC, "cosh(a)", c="cosh(a)")
     + unary("Tanh", "aclnn_tanh.h", ("f32", "f16", "bf16") + I, ("f32", "f16", "bf16"), "tanh(a)")
-    + unary("Asin", "aclnn_asin.h", FI, OF, "asin(a)", inplace=None, domain=(-1, 1))
+    + unary("Asin", "aclnn_asin.h", FI, OF, "asin(a)", domain=(-1, 1))
     + unary("Acos", "aclnn_acos.h", FI, OF, "acos(a)", args="const aclTensor* input, aclTensor* out",
             inplace="aclTensor* inputRef", domain=(-1, 1))
     + unary("Atan", "aclnn_atan.h", FI, OF, "atan(a)", args="const aclTensor* input, aclTensor* out",
             inplace="aclTensor* inputRef")
     + unary("Asinh", "aclnn_asinh.h", FIC, OFC, "asinh(a)", c="asinh(a)", args="const aclTensor* input, aclTensor* out",
-            inplace=None)
+            inplace="aclTensor* inputRef")
     + unary("Acosh", "aclnn_acosh.h", FIC, OFC, "acosh(a)", c="acosh(a)", domain=(1, 5))
     + unary("Atanh", "aclnn_atanh.h", FIC, OFC, "atanh(a)", c="atanh(a)", args="const aclTensor* input, aclTensor* out",
             inplace="aclTensor* inputRef", domain=(-0.95, 0.95))
@@ -130,6 +131,11 @@ OPS = (
             inplace_dtypes=("f64", "f32", "f16", "bf16"))
     + unary("Trunc", "aclnn_trunc.h", ("f32", "f16", "bf16"), None, "trunc(a)", compute="same", out_rule="same",
             inplace_dtypes=("f32", "f16", "bf16"))
+    # frac: x - trunc(x) for floating dtypes, 0 for integers; out has input's dtype
+    + unary("Frac", "aclnn_frac.h", ("f32", "f16", "i8", "i16", "i32", "i64", "u8", "bf16"), None, "a - trunc(a)",
+            i="0", args="const aclTensor* input, aclTensor* out", inplace="aclTensor* inputRef", compute="same",
+            out_rule="same", order="dps", inplace_dtypes=("f32", "f16", "i8", "i16", "i32", "i64", "u8", "bf16"),
+            torch="torch.frac(a) if a.is_floating_point() else torch.zeros_like(a)")
     + unary("Round", "aclnn_round.h", ("f32", "f16", "bf16", "f64", "i32", "i64"), None, "nearbyint(a)", i="a",
             compute="same", out_rule="same", inplace="const aclTensor* selfRef",
             inplace_dtypes=("f32", "f16", "bf16", "f64", "i32", "i64"), formats=("!self", "!out"), order="dpsf")
@@ -174,6 +180,10 @@ OPS = (
           "aclnn_nan_to_num.h", dtypes=("f16", "f32", "bf16", "i8", "i16", "i32", "i64", "u8", "bool"), out_rule="same",
           formula={"f": "isnan(a) ? s0 : (isinf(a) ? (a > 0 ? s1 : s2) : a)", "i": "a"}, scalars=[0.5, 100.0, -100.0],
           torch="torch.nan_to_num(a, s0, s1, s2)"),
+       ew("InplaceNanToNum", "aclTensor* selfRef, float nan, float posinf, float neginf", "aclnn_nan_to_num.h",
+          dtypes=("f16", "f32", "bf16", "i8", "i16", "i32", "i64", "u8", "bool"),
+          formula={"f": "isnan(a) ? s0 : (isinf(a) ? (a > 0 ? s1 : s2) : a)", "i": "a"}, scalars=[0.5, 100.0, -100.0],
+          torch="a.nan_to_num_(s0, s1, s2)"),
        ew("TanhBackward", "const aclTensor* gradOutput, const aclTensor* output, aclTensor* gradInput",
           "aclnn_tanh_backward.h", dtypes=("f32", "f16", "f64", "bf16"), formula="a * (1 - b * b)",
           same_dtype=("output",), out_rule="same",

@@ -13,6 +13,7 @@
 #include "aclnnop/aclnn_bitwise_or_tensor.h"
 #include "aclnnop/aclnn_bitwise_xor_scalar.h"
 #include "aclnnop/aclnn_bitwise_xor_tensor.h"
+#include "aclnnop/aclnn_bitwiseand.h"
 #include "aclnnop/aclnn_clamp.h"
 #include "aclnnop/aclnn_div.h"
 #include "aclnnop/aclnn_eq_scalar.h"
@@ -30,6 +31,7 @@
 #include "aclnnop/aclnn_le_scalar.h"
 #include "aclnnop/aclnn_le_tensor.h"
 #include "aclnnop/aclnn_left_shift.h"
+#include "aclnnop/aclnn_lerp_scalar.h"
 #include "aclnnop/aclnn_lerp_tensor.h"
 #include "aclnnop/aclnn_logaddexp.h"
 #include "aclnnop/aclnn_logaddexp2.h"
@@ -50,6 +52,7 @@
 #include "aclnnop/aclnn_pow_tensor_tensor.h"
 #include "aclnnop/aclnn_remainder.h"
 #include "aclnnop/aclnn_right_shift.h"
+#include "aclnnop/aclnn_rsub.h"
 #include "aclnnop/aclnn_s_where.h"
 #include "aclnnop/aclnn_sub.h"
 #include "aclnnop/aclnn_x_log_y_scalar_other.h"
@@ -133,7 +136,7 @@ static const ew_desc k_Sub_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 4u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -222,7 +225,7 @@ static const ew_desc k_Subs_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 6u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -316,7 +319,7 @@ static const ew_desc k_InplaceSub_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 4u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -405,7 +408,7 @@ static const ew_desc k_InplaceSubs_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 6u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -499,7 +502,7 @@ static const ew_desc k_Mul_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -583,7 +586,7 @@ static const ew_desc k_Muls_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 2u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -677,7 +680,7 @@ static const ew_desc k_InplaceMul_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -761,7 +764,7 @@ static const ew_desc k_InplaceMuls_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 2u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -843,7 +846,7 @@ static const ew_desc k_Div_desc = {
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -917,7 +920,7 @@ static const ew_desc k_Divs_desc = {
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 2u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -999,7 +1002,7 @@ static const ew_desc k_InplaceDiv_desc = {
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -1073,7 +1076,7 @@ static const ew_desc k_InplaceDivs_desc = {
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 2u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -1089,6 +1092,569 @@ aclnnStatus aclnnInplaceDivsGetWorkspaceSize(aclTensor* selfRef, const aclScalar
 
 aclnnStatus aclnnInplaceDivs(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_InplaceDivs, workspace, workspaceSize, executor, stream);
+}
+
+static void k_DivMod_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    const float *B_ = (const float *)in[1];
+    const float s0 EW_UNUSED = (float)s->d[0];
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        const float b EW_UNUSED = B_[i];
+        O_[i] = (float)(s0 == 1 ? trunc(a / b) : (s0 == 2 ? ew_floordiv(a, b) : a / b));
+    }
+}
+
+static void k_DivMod_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    const double *B_ = (const double *)in[1];
+    const double s0 EW_UNUSED = s->d[0];
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        const double b EW_UNUSED = B_[i];
+        O_[i] = (double)(s0 == 1 ? trunc(a / b) : (s0 == 2 ? ew_floordiv(a, b) : a / b));
+    }
+}
+
+static void k_DivMod_i64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const int64_t *A_ = (const int64_t *)in[0];
+    const int64_t *B_ = (const int64_t *)in[1];
+    const int64_t s0 EW_UNUSED = s->i[0];
+    int64_t *O_ = (int64_t *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const int64_t a EW_UNUSED = A_[i];
+        const int64_t b EW_UNUSED = B_[i];
+        O_[i] = (int64_t)(s0 == 2 ? ew_ifloordiv(a, b) : ew_idiv_trunc(a, b));
+    }
+}
+
+static void k_DivMod_c64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float complex *A_ = (const float complex *)in[0];
+    const float complex *B_ = (const float complex *)in[1];
+    const float complex s0 EW_UNUSED = ((float)s->d[0] + (float)s->di[0] * I);
+    float complex *O_ = (float complex *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float complex a EW_UNUSED = A_[i];
+        const float complex b EW_UNUSED = B_[i];
+        O_[i] = (float complex)(a / b);
+    }
+}
+
+static void k_DivMod_c128(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double complex *A_ = (const double complex *)in[0];
+    const double complex *B_ = (const double complex *)in[1];
+    const double complex s0 EW_UNUSED = (s->d[0] + s->di[0] * I);
+    double complex *O_ = (double complex *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double complex a EW_UNUSED = A_[i];
+        const double complex b EW_UNUSED = B_[i];
+        O_[i] = (double complex)(a / b);
+    }
+}
+
+static const aclDataType k_DivMod_dtypes[] = {ACL_FLOAT16, ACL_FLOAT, ACL_INT64, ACL_INT32, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128};
+
+static const ew_desc k_DivMod_desc = {
+    .op = ACL_OP_DivMod, .nargs = 4,
+    .kind = {EW_ARG_TENSOR, EW_ARG_TENSOR, EW_ARG_ATTR, EW_ARG_OUT},
+    .name = {"self", "other", "mode", "out"},
+    .dtypes = k_DivMod_dtypes, .n_dtypes = ACL_COUNT_OF(k_DivMod_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 3, .fmt = {{EW_FMT_NOT_PRIVATE, 0, 0}, {EW_FMT_NOT_PRIVATE, 1, 0}, {EW_FMT_NOT_PRIVATE, 3, 0}},
+    .order = "sdpfh",
+    .k = {[EW_F32] = k_DivMod_f32, [EW_F64] = k_DivMod_f64, [EW_I64] = k_DivMod_i64, [EW_C64] = k_DivMod_c64, [EW_C128] = k_DivMod_c128},
+    .check = ew_check_divmod,
+    .promote = ew_promote_divmod,
+};
+
+aclnnStatus aclnnDivModGetWorkspaceSize(const aclTensor* self, const aclTensor* other, int mode, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {self, other, NULL, out};
+    const double af[] = {0, 0, (double)mode, 0};
+    const int64_t ai[] = {0, 0, (int64_t)mode, 0};
+    return ew_get_workspace(&k_DivMod_desc, args, af, ai, workspaceSize, executor);
+}
+
+aclnnStatus aclnnDivMod(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_DivMod, workspace, workspaceSize, executor, stream);
+}
+
+static void k_DivMods_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    const float s0 EW_UNUSED = (float)s->d[0];
+    const float s1 EW_UNUSED = (float)s->d[1];
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        O_[i] = (float)(s1 == 1 ? trunc(a / s0) : (s1 == 2 ? ew_floordiv(a, s0) : a / s0));
+    }
+}
+
+static void k_DivMods_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    const double s0 EW_UNUSED = s->d[0];
+    const double s1 EW_UNUSED = s->d[1];
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        O_[i] = (double)(s1 == 1 ? trunc(a / s0) : (s1 == 2 ? ew_floordiv(a, s0) : a / s0));
+    }
+}
+
+static void k_DivMods_i64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const int64_t *A_ = (const int64_t *)in[0];
+    const int64_t s0 EW_UNUSED = s->i[0];
+    const int64_t s1 EW_UNUSED = s->i[1];
+    int64_t *O_ = (int64_t *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const int64_t a EW_UNUSED = A_[i];
+        O_[i] = (int64_t)(s1 == 2 ? ew_ifloordiv(a, s0) : ew_idiv_trunc(a, s0));
+    }
+}
+
+static void k_DivMods_c64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float complex *A_ = (const float complex *)in[0];
+    const float complex s0 EW_UNUSED = ((float)s->d[0] + (float)s->di[0] * I);
+    const float complex s1 EW_UNUSED = ((float)s->d[1] + (float)s->di[1] * I);
+    float complex *O_ = (float complex *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float complex a EW_UNUSED = A_[i];
+        O_[i] = (float complex)(a / s0);
+    }
+}
+
+static void k_DivMods_c128(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double complex *A_ = (const double complex *)in[0];
+    const double complex s0 EW_UNUSED = (s->d[0] + s->di[0] * I);
+    const double complex s1 EW_UNUSED = (s->d[1] + s->di[1] * I);
+    double complex *O_ = (double complex *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double complex a EW_UNUSED = A_[i];
+        O_[i] = (double complex)(a / s0);
+    }
+}
+
+static const aclDataType k_DivMods_dtypes[] = {ACL_FLOAT16, ACL_FLOAT, ACL_INT64, ACL_INT32, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128};
+
+static const aclDataType k_DivMods_scalar_dtypes[] = {ACL_FLOAT16, ACL_FLOAT, ACL_INT64, ACL_INT32, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128};
+
+static const ew_desc k_DivMods_desc = {
+    .op = ACL_OP_DivMods, .nargs = 4,
+    .kind = {EW_ARG_TENSOR, EW_ARG_SCALAR, EW_ARG_ATTR, EW_ARG_OUT},
+    .name = {"self", "other", "mode", "out"},
+    .dtypes = k_DivMods_dtypes, .n_dtypes = ACL_COUNT_OF(k_DivMods_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = k_DivMods_scalar_dtypes, .n_scalar_dtypes = ACL_COUNT_OF(k_DivMods_scalar_dtypes),
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 2, .fmt = {{EW_FMT_NOT_PRIVATE, 3, 0}, {EW_FMT_NOT_PRIVATE, 0, 0}},
+    .order = "fdsph",
+    .k = {[EW_F32] = k_DivMods_f32, [EW_F64] = k_DivMods_f64, [EW_I64] = k_DivMods_i64, [EW_C64] = k_DivMods_c64, [EW_C128] = k_DivMods_c128},
+    .check = ew_check_divmod,
+    .promote = ew_promote_divmods,
+};
+
+aclnnStatus aclnnDivModsGetWorkspaceSize(const aclTensor* self, const aclScalar* other, int mode, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {self, other, NULL, out};
+    const double af[] = {0, 0, (double)mode, 0};
+    const int64_t ai[] = {0, 0, (int64_t)mode, 0};
+    return ew_get_workspace(&k_DivMods_desc, args, af, ai, workspaceSize, executor);
+}
+
+aclnnStatus aclnnDivMods(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_DivMods, workspace, workspaceSize, executor, stream);
+}
+
+static void k_InplaceDivMod_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    const float *B_ = (const float *)in[1];
+    const float s0 EW_UNUSED = (float)s->d[0];
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        const float b EW_UNUSED = B_[i];
+        O_[i] = (float)(s0 == 1 ? trunc(a / b) : (s0 == 2 ? ew_floordiv(a, b) : a / b));
+    }
+}
+
+static void k_InplaceDivMod_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    const double *B_ = (const double *)in[1];
+    const double s0 EW_UNUSED = s->d[0];
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        const double b EW_UNUSED = B_[i];
+        O_[i] = (double)(s0 == 1 ? trunc(a / b) : (s0 == 2 ? ew_floordiv(a, b) : a / b));
+    }
+}
+
+static void k_InplaceDivMod_i64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const int64_t *A_ = (const int64_t *)in[0];
+    const int64_t *B_ = (const int64_t *)in[1];
+    const int64_t s0 EW_UNUSED = s->i[0];
+    int64_t *O_ = (int64_t *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const int64_t a EW_UNUSED = A_[i];
+        const int64_t b EW_UNUSED = B_[i];
+        O_[i] = (int64_t)(s0 == 2 ? ew_ifloordiv(a, b) : ew_idiv_trunc(a, b));
+    }
+}
+
+static void k_InplaceDivMod_c64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float complex *A_ = (const float complex *)in[0];
+    const float complex *B_ = (const float complex *)in[1];
+    const float complex s0 EW_UNUSED = ((float)s->d[0] + (float)s->di[0] * I);
+    float complex *O_ = (float complex *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float complex a EW_UNUSED = A_[i];
+        const float complex b EW_UNUSED = B_[i];
+        O_[i] = (float complex)(a / b);
+    }
+}
+
+static void k_InplaceDivMod_c128(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double complex *A_ = (const double complex *)in[0];
+    const double complex *B_ = (const double complex *)in[1];
+    const double complex s0 EW_UNUSED = (s->d[0] + s->di[0] * I);
+    double complex *O_ = (double complex *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double complex a EW_UNUSED = A_[i];
+        const double complex b EW_UNUSED = B_[i];
+        O_[i] = (double complex)(a / b);
+    }
+}
+
+static const aclDataType k_InplaceDivMod_dtypes[] = {ACL_FLOAT16, ACL_FLOAT, ACL_INT64, ACL_INT32, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128};
+
+static const ew_desc k_InplaceDivMod_desc = {
+    .op = ACL_OP_InplaceDivMod, .nargs = 3,
+    .kind = {EW_ARG_INOUT, EW_ARG_TENSOR, EW_ARG_ATTR},
+    .name = {"selfRef", "other", "mode"},
+    .dtypes = k_InplaceDivMod_dtypes, .n_dtypes = ACL_COUNT_OF(k_InplaceDivMod_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 2, .fmt = {{EW_FMT_NOT_PRIVATE, 0, 0}, {EW_FMT_NOT_PRIVATE, 1, 0}},
+    .order = "sdpfh",
+    .k = {[EW_F32] = k_InplaceDivMod_f32, [EW_F64] = k_InplaceDivMod_f64, [EW_I64] = k_InplaceDivMod_i64, [EW_C64] = k_InplaceDivMod_c64, [EW_C128] = k_InplaceDivMod_c128},
+    .check = ew_check_divmod,
+    .promote = ew_promote_divmod,
+};
+
+aclnnStatus aclnnInplaceDivModGetWorkspaceSize(aclTensor* selfRef, const aclTensor* other, int mode, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {selfRef, other, NULL};
+    const double af[] = {0, 0, (double)mode};
+    const int64_t ai[] = {0, 0, (int64_t)mode};
+    return ew_get_workspace(&k_InplaceDivMod_desc, args, af, ai, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceDivMod(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_InplaceDivMod, workspace, workspaceSize, executor, stream);
+}
+
+static void k_InplaceDivMods_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    const float s0 EW_UNUSED = (float)s->d[0];
+    const float s1 EW_UNUSED = (float)s->d[1];
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        O_[i] = (float)(s1 == 1 ? trunc(a / s0) : (s1 == 2 ? ew_floordiv(a, s0) : a / s0));
+    }
+}
+
+static void k_InplaceDivMods_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    const double s0 EW_UNUSED = s->d[0];
+    const double s1 EW_UNUSED = s->d[1];
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        O_[i] = (double)(s1 == 1 ? trunc(a / s0) : (s1 == 2 ? ew_floordiv(a, s0) : a / s0));
+    }
+}
+
+static void k_InplaceDivMods_i64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const int64_t *A_ = (const int64_t *)in[0];
+    const int64_t s0 EW_UNUSED = s->i[0];
+    const int64_t s1 EW_UNUSED = s->i[1];
+    int64_t *O_ = (int64_t *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const int64_t a EW_UNUSED = A_[i];
+        O_[i] = (int64_t)(s1 == 2 ? ew_ifloordiv(a, s0) : ew_idiv_trunc(a, s0));
+    }
+}
+
+static void k_InplaceDivMods_c64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float complex *A_ = (const float complex *)in[0];
+    const float complex s0 EW_UNUSED = ((float)s->d[0] + (float)s->di[0] * I);
+    const float complex s1 EW_UNUSED = ((float)s->d[1] + (float)s->di[1] * I);
+    float complex *O_ = (float complex *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float complex a EW_UNUSED = A_[i];
+        O_[i] = (float complex)(a / s0);
+    }
+}
+
+static void k_InplaceDivMods_c128(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double complex *A_ = (const double complex *)in[0];
+    const double complex s0 EW_UNUSED = (s->d[0] + s->di[0] * I);
+    const double complex s1 EW_UNUSED = (s->d[1] + s->di[1] * I);
+    double complex *O_ = (double complex *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double complex a EW_UNUSED = A_[i];
+        O_[i] = (double complex)(a / s0);
+    }
+}
+
+static const aclDataType k_InplaceDivMods_dtypes[] = {ACL_FLOAT16, ACL_FLOAT, ACL_INT64, ACL_INT32, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128};
+
+static const aclDataType k_InplaceDivMods_scalar_dtypes[] = {ACL_FLOAT16, ACL_FLOAT, ACL_INT64, ACL_INT32, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128};
+
+static const ew_desc k_InplaceDivMods_desc = {
+    .op = ACL_OP_InplaceDivMods, .nargs = 3,
+    .kind = {EW_ARG_INOUT, EW_ARG_SCALAR, EW_ARG_ATTR},
+    .name = {"selfRef", "other", "mode"},
+    .dtypes = k_InplaceDivMods_dtypes, .n_dtypes = ACL_COUNT_OF(k_InplaceDivMods_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = k_InplaceDivMods_scalar_dtypes, .n_scalar_dtypes = ACL_COUNT_OF(k_InplaceDivMods_scalar_dtypes),
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 1, .fmt = {{EW_FMT_NOT_PRIVATE, 0, 0}},
+    .order = "fdsph",
+    .k = {[EW_F32] = k_InplaceDivMods_f32, [EW_F64] = k_InplaceDivMods_f64, [EW_I64] = k_InplaceDivMods_i64, [EW_C64] = k_InplaceDivMods_c64, [EW_C128] = k_InplaceDivMods_c128},
+    .check = ew_check_divmod,
+    .promote = ew_promote_divmods,
+};
+
+aclnnStatus aclnnInplaceDivModsGetWorkspaceSize(aclTensor* selfRef, const aclScalar* other, int mode, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {selfRef, other, NULL};
+    const double af[] = {0, 0, (double)mode};
+    const int64_t ai[] = {0, 0, (int64_t)mode};
+    return ew_get_workspace(&k_InplaceDivMods_desc, args, af, ai, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceDivMods(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_InplaceDivMods, workspace, workspaceSize, executor, stream);
+}
+
+static void k_Rsub_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    const float *B_ = (const float *)in[1];
+    const float s0 EW_UNUSED = (float)s->d[0];
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        const float b EW_UNUSED = B_[i];
+        O_[i] = (float)(b - s0 * a);
+    }
+}
+
+static void k_Rsub_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    const double *B_ = (const double *)in[1];
+    const double s0 EW_UNUSED = s->d[0];
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        const double b EW_UNUSED = B_[i];
+        O_[i] = (double)(b - s0 * a);
+    }
+}
+
+static void k_Rsub_i64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const int64_t *A_ = (const int64_t *)in[0];
+    const int64_t *B_ = (const int64_t *)in[1];
+    const int64_t s0 EW_UNUSED = s->i[0];
+    int64_t *O_ = (int64_t *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const int64_t a EW_UNUSED = A_[i];
+        const int64_t b EW_UNUSED = B_[i];
+        O_[i] = (int64_t)((int64_t)((uint64_t)b - (uint64_t)s0 * (uint64_t)a));
+    }
+}
+
+static void k_Rsub_c64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float complex *A_ = (const float complex *)in[0];
+    const float complex *B_ = (const float complex *)in[1];
+    const float complex s0 EW_UNUSED = ((float)s->d[0] + (float)s->di[0] * I);
+    float complex *O_ = (float complex *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float complex a EW_UNUSED = A_[i];
+        const float complex b EW_UNUSED = B_[i];
+        O_[i] = (float complex)(b - s0 * a);
+    }
+}
+
+static void k_Rsub_c128(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double complex *A_ = (const double complex *)in[0];
+    const double complex *B_ = (const double complex *)in[1];
+    const double complex s0 EW_UNUSED = (s->d[0] + s->di[0] * I);
+    double complex *O_ = (double complex *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double complex a EW_UNUSED = A_[i];
+        const double complex b EW_UNUSED = B_[i];
+        O_[i] = (double complex)(b - s0 * a);
+    }
+}
+
+static const aclDataType k_Rsub_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_INT64, ACL_INT32, ACL_INT8, ACL_UINT8, ACL_INT16, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BF16};
+
+static const ew_desc k_Rsub_desc = {
+    .op = ACL_OP_Rsub, .nargs = 4,
+    .kind = {EW_ARG_TENSOR, EW_ARG_TENSOR, EW_ARG_SCALAR, EW_ARG_OUT},
+    .name = {"self", "other", "alpha", "out"},
+    .dtypes = k_Rsub_dtypes, .n_dtypes = ACL_COUNT_OF(k_Rsub_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 4u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
+    .k = {[EW_F32] = k_Rsub_f32, [EW_F64] = k_Rsub_f64, [EW_I64] = k_Rsub_i64, [EW_C64] = k_Rsub_c64, [EW_C128] = k_Rsub_c128},
+    .check = NULL,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnRsubGetWorkspaceSize(const aclTensor* self, const aclTensor* other, const aclScalar* alpha, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {self, other, alpha, out};
+    return ew_get_workspace(&k_Rsub_desc, args, NULL, NULL, workspaceSize, executor);
+}
+
+aclnnStatus aclnnRsub(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_Rsub, workspace, workspaceSize, executor, stream);
+}
+
+static void k_Rsubs_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    const float s0 EW_UNUSED = (float)s->d[0];
+    const float s1 EW_UNUSED = (float)s->d[1];
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        O_[i] = (float)(s0 - s1 * a);
+    }
+}
+
+static void k_Rsubs_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    const double s0 EW_UNUSED = s->d[0];
+    const double s1 EW_UNUSED = s->d[1];
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        O_[i] = (double)(s0 - s1 * a);
+    }
+}
+
+static void k_Rsubs_i64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const int64_t *A_ = (const int64_t *)in[0];
+    const int64_t s0 EW_UNUSED = s->i[0];
+    const int64_t s1 EW_UNUSED = s->i[1];
+    int64_t *O_ = (int64_t *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const int64_t a EW_UNUSED = A_[i];
+        O_[i] = (int64_t)((int64_t)((uint64_t)s0 - (uint64_t)s1 * (uint64_t)a));
+    }
+}
+
+static void k_Rsubs_c64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float complex *A_ = (const float complex *)in[0];
+    const float complex s0 EW_UNUSED = ((float)s->d[0] + (float)s->di[0] * I);
+    const float complex s1 EW_UNUSED = ((float)s->d[1] + (float)s->di[1] * I);
+    float complex *O_ = (float complex *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float complex a EW_UNUSED = A_[i];
+        O_[i] = (float complex)(s0 - s1 * a);
+    }
+}
+
+static void k_Rsubs_c128(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double complex *A_ = (const double complex *)in[0];
+    const double complex s0 EW_UNUSED = (s->d[0] + s->di[0] * I);
+    const double complex s1 EW_UNUSED = (s->d[1] + s->di[1] * I);
+    double complex *O_ = (double complex *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double complex a EW_UNUSED = A_[i];
+        O_[i] = (double complex)(s0 - s1 * a);
+    }
+}
+
+static const aclDataType k_Rsubs_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_INT64, ACL_INT32, ACL_INT8, ACL_UINT8, ACL_INT16, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BF16};
+
+static const aclDataType k_Rsubs_other_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_INT64, ACL_INT32, ACL_INT8, ACL_UINT8, ACL_INT16, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BF16};
+
+static const ew_desc k_Rsubs_desc = {
+    .op = ACL_OP_Rsubs, .nargs = 4,
+    .kind = {EW_ARG_TENSOR, EW_ARG_SCALAR, EW_ARG_SCALAR, EW_ARG_OUT},
+    .name = {"self", "other", "alpha", "out"},
+    .dtypes = k_Rsubs_dtypes, .n_dtypes = ACL_COUNT_OF(k_Rsubs_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {[1] = k_Rsubs_other_dtypes},
+    .n_arg_dtypes = {[1] = ACL_COUNT_OF(k_Rsubs_other_dtypes)},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_FLOAT,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 4u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
+    .k = {[EW_F32] = k_Rsubs_f32, [EW_F64] = k_Rsubs_f64, [EW_I64] = k_Rsubs_i64, [EW_C64] = k_Rsubs_c64, [EW_C128] = k_Rsubs_c128},
+    .check = NULL,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnRsubsGetWorkspaceSize(const aclTensor* self, const aclScalar* other, const aclScalar* alpha, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {self, other, alpha, out};
+    return ew_get_workspace(&k_Rsubs_desc, args, NULL, NULL, workspaceSize, executor);
+}
+
+aclnnStatus aclnnRsubs(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_Rsubs, workspace, workspaceSize, executor, stream);
 }
 
 static void k_FloorDivide_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
@@ -1143,7 +1709,7 @@ static const ew_desc k_FloorDivide_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -1207,7 +1773,7 @@ static const ew_desc k_FloorDivides_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 2u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -1277,7 +1843,7 @@ static const ew_desc k_InplaceFloorDivide_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -1341,7 +1907,7 @@ static const ew_desc k_InplaceFloorDivides_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 2u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -1411,7 +1977,7 @@ static const ew_desc k_RemainderTensorTensor_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -1475,7 +2041,7 @@ static const ew_desc k_RemainderTensorScalar_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 2u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -1545,7 +2111,7 @@ static const ew_desc k_InplaceRemainderTensorTensor_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -1609,7 +2175,7 @@ static const ew_desc k_InplaceRemainderTensorScalar_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 2u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -1673,7 +2239,7 @@ static const ew_desc k_RemainderScalarTensor_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 1u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 1u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -1743,7 +2309,7 @@ static const ew_desc k_FmodTensor_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -1807,7 +2373,7 @@ static const ew_desc k_FmodScalar_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 2u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -1877,7 +2443,7 @@ static const ew_desc k_InplaceFmodTensor_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -1941,7 +2507,7 @@ static const ew_desc k_InplaceFmodScalar_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 2u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -2035,7 +2601,7 @@ static const ew_desc k_PowTensorTensor_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "hdps",
@@ -2129,7 +2695,7 @@ static const ew_desc k_InplacePowTensorTensor_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "hdps",
@@ -2213,7 +2779,7 @@ static const ew_desc k_PowTensorScalar_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 2u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -2297,7 +2863,7 @@ static const ew_desc k_InplacePowTensorScalar_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 2u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -2381,7 +2947,7 @@ static const ew_desc k_PowScalarTensor_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 1u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 1u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -2451,7 +3017,7 @@ static const ew_desc k_Maximum_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -2521,7 +3087,7 @@ static const ew_desc k_Minimum_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -2579,7 +3145,7 @@ static const ew_desc k_Atan2_desc = {
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -2637,7 +3203,7 @@ static const ew_desc k_InplaceAtan2_desc = {
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -2709,7 +3275,7 @@ static const ew_desc k_LogAddExp_desc = {
     .compute = EW_COMPUTE_OUT, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dps",
@@ -2781,7 +3347,7 @@ static const ew_desc k_LogAddExp2_desc = {
     .compute = EW_COMPUTE_OUT, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dps",
@@ -2827,7 +3393,7 @@ static const ew_desc k_Gcd_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -2885,7 +3451,7 @@ static const ew_desc k_XLogYTensor_desc = {
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -2943,7 +3509,7 @@ static const ew_desc k_InplaceXLogYTensor_desc = {
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -2997,7 +3563,7 @@ static const ew_desc k_XLogYScalarOther_desc = {
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 2u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -3051,7 +3617,7 @@ static const ew_desc k_InplaceXLogYScalarOther_desc = {
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 2u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -3105,7 +3671,7 @@ static const ew_desc k_XLogYScalarSelf_desc = {
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 1u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 1u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -3163,7 +3729,7 @@ static const ew_desc k_Xlog1py_desc = {
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -3225,7 +3791,7 @@ static const ew_desc k_Lerp_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_SAME, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 1,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -3287,7 +3853,7 @@ static const ew_desc k_InplaceLerp_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 1,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -3303,6 +3869,124 @@ aclnnStatus aclnnInplaceLerpGetWorkspaceSize(aclTensor* selfRef, const aclTensor
 
 aclnnStatus aclnnInplaceLerp(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_InplaceLerp, workspace, workspaceSize, executor, stream);
+}
+
+static void k_Lerps_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    const float *B_ = (const float *)in[1];
+    const float s0 EW_UNUSED = (float)s->d[0];
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        const float b EW_UNUSED = B_[i];
+        O_[i] = (float)(fabs(s0) < 0.5 ? a + s0 * (b - a) : b - (b - a) * (1 - s0));
+    }
+}
+
+static void k_Lerps_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    const double *B_ = (const double *)in[1];
+    const double s0 EW_UNUSED = s->d[0];
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        const double b EW_UNUSED = B_[i];
+        O_[i] = (double)(fabs(s0) < 0.5 ? a + s0 * (b - a) : b - (b - a) * (1 - s0));
+    }
+}
+
+static const aclDataType k_Lerps_dtypes[] = {ACL_FLOAT16, ACL_FLOAT, ACL_BF16};
+
+static const aclDataType k_Lerps_out_dtypes[] = {ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE, ACL_BF16};
+
+static const ew_desc k_Lerps_desc = {
+    .op = ACL_OP_Lerps, .nargs = 4,
+    .kind = {EW_ARG_TENSOR, EW_ARG_TENSOR, EW_ARG_SCALAR, EW_ARG_OUT},
+    .name = {"self", "end", "weight", "out"},
+    .dtypes = k_Lerps_dtypes, .n_dtypes = ACL_COUNT_OF(k_Lerps_dtypes),
+    .out_dtypes = k_Lerps_out_dtypes, .n_out_dtypes = ACL_COUNT_OF(k_Lerps_out_dtypes),
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 2u,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 1,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
+    .k = {[EW_F32] = k_Lerps_f32, [EW_F64] = k_Lerps_f64},
+    .check = NULL,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnLerpsGetWorkspaceSize(const aclTensor* self, const aclTensor* end, const aclScalar* weight, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {self, end, weight, out};
+    return ew_get_workspace(&k_Lerps_desc, args, NULL, NULL, workspaceSize, executor);
+}
+
+aclnnStatus aclnnLerps(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_Lerps, workspace, workspaceSize, executor, stream);
+}
+
+static void k_InplaceLerps_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    const float *B_ = (const float *)in[1];
+    const float s0 EW_UNUSED = (float)s->d[0];
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        const float b EW_UNUSED = B_[i];
+        O_[i] = (float)(fabs(s0) < 0.5 ? a + s0 * (b - a) : b - (b - a) * (1 - s0));
+    }
+}
+
+static void k_InplaceLerps_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    const double *B_ = (const double *)in[1];
+    const double s0 EW_UNUSED = s->d[0];
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        const double b EW_UNUSED = B_[i];
+        O_[i] = (double)(fabs(s0) < 0.5 ? a + s0 * (b - a) : b - (b - a) * (1 - s0));
+    }
+}
+
+static const aclDataType k_InplaceLerps_dtypes[] = {ACL_FLOAT16, ACL_FLOAT, ACL_BF16};
+
+static const ew_desc k_InplaceLerps_desc = {
+    .op = ACL_OP_InplaceLerps, .nargs = 3,
+    .kind = {EW_ARG_INOUT, EW_ARG_TENSOR, EW_ARG_SCALAR},
+    .name = {"selfRef", "end", "weight"},
+    .dtypes = k_InplaceLerps_dtypes, .n_dtypes = ACL_COUNT_OF(k_InplaceLerps_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 2u,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 1,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
+    .k = {[EW_F32] = k_InplaceLerps_f32, [EW_F64] = k_InplaceLerps_f64},
+    .check = NULL,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnInplaceLerpsGetWorkspaceSize(aclTensor* selfRef, const aclTensor* end, const aclScalar* weight, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {selfRef, end, weight};
+    return ew_get_workspace(&k_InplaceLerps_desc, args, NULL, NULL, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceLerps(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_InplaceLerps, workspace, workspaceSize, executor, stream);
 }
 
 static void k_Addcmul_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
@@ -3365,7 +4049,7 @@ static const ew_desc k_Addcmul_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 0, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 4, .fmt = {{EW_FMT_NOT_PRIVATE, 0, 0}, {EW_FMT_NOT_PRIVATE, 1, 0}, {EW_FMT_NOT_PRIVATE, 2, 0}, {EW_FMT_NOT_PRIVATE, 4, 0}},
     .order = "dpfs",
@@ -3443,7 +4127,7 @@ static const ew_desc k_InplaceAddcmul_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 0, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 3, .fmt = {{EW_FMT_NOT_PRIVATE, 0, 0}, {EW_FMT_NOT_PRIVATE, 1, 0}, {EW_FMT_NOT_PRIVATE, 2, 0}},
     .order = "dpfs",
@@ -3505,7 +4189,7 @@ static const ew_desc k_Addcdiv_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 8u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -3567,7 +4251,7 @@ static const ew_desc k_InplaceAddcdiv_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 8u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -3665,7 +4349,7 @@ static const ew_desc k_EqTensor_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
     .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -3753,7 +4437,7 @@ static const ew_desc k_EqScalar_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
     .out_rule = EW_OUT_LIST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 2u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -3849,7 +4533,7 @@ static const ew_desc k_InplaceEqTensor_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -3935,7 +4619,7 @@ static const ew_desc k_InplaceEqScalar_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
     .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 2u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -4031,7 +4715,7 @@ static const ew_desc k_NeTensor_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
     .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "edps",
@@ -4119,7 +4803,7 @@ static const ew_desc k_NeScalar_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
     .out_rule = EW_OUT_LIST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 2u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -4213,7 +4897,7 @@ static const ew_desc k_InplaceNeTensor_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "edps",
@@ -4299,7 +4983,7 @@ static const ew_desc k_InplaceNeScalar_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
     .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 2u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -4371,7 +5055,7 @@ static const ew_desc k_LtTensor_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
     .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -4439,7 +5123,7 @@ static const ew_desc k_LtScalar_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
     .out_rule = EW_OUT_LIST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 3u,
+    .scalar_cast_check = 2u, .null_inner = 3u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -4509,7 +5193,7 @@ static const ew_desc k_InplaceLtTensor_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -4575,7 +5259,7 @@ static const ew_desc k_InplaceLtScalar_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
     .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 3u,
+    .scalar_cast_check = 2u, .null_inner = 3u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -4647,7 +5331,7 @@ static const ew_desc k_LeTensor_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
     .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "edps",
@@ -4715,7 +5399,7 @@ static const ew_desc k_LeScalar_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
     .out_rule = EW_OUT_LIST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 2u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -4785,7 +5469,7 @@ static const ew_desc k_InplaceLeTensor_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "edps",
@@ -4851,7 +5535,7 @@ static const ew_desc k_InplaceLeScalar_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
     .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 2u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -4929,7 +5613,7 @@ static const ew_desc k_GtTensor_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
     .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -4997,7 +5681,7 @@ static const ew_desc k_GtScalar_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
     .out_rule = EW_OUT_LIST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 2u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -5073,7 +5757,7 @@ static const ew_desc k_InplaceGtTensor_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -5139,7 +5823,7 @@ static const ew_desc k_InplaceGtScalar_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
     .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 2u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -5217,7 +5901,7 @@ static const ew_desc k_GeTensor_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
     .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -5287,7 +5971,7 @@ static const ew_desc k_GeScalar_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
     .out_rule = EW_OUT_LIST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 2u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -5363,7 +6047,7 @@ static const ew_desc k_InplaceGeTensor_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -5431,7 +6115,7 @@ static const ew_desc k_InplaceGeScalar_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
     .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 2u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -5525,7 +6209,7 @@ static const ew_desc k_LogicalAnd_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -5619,7 +6303,7 @@ static const ew_desc k_LogicalOr_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
     .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -5713,7 +6397,7 @@ static const ew_desc k_LogicalXor_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
     .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -5807,7 +6491,7 @@ static const ew_desc k_InplaceLogicalAnd_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -5901,7 +6585,7 @@ static const ew_desc k_InplaceLogicalOr_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -5947,7 +6631,7 @@ static const ew_desc k_BitwiseAndTensor_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 3, .fmt = {{EW_FMT_NOT_PRIVATE, 0, 0}, {EW_FMT_NOT_PRIVATE, 1, 0}, {EW_FMT_NOT_PRIVATE, 2, 0}},
     .order = "dpfs",
@@ -5993,7 +6677,7 @@ static const ew_desc k_BitwiseAndScalar_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_FULL,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 2u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 2, .fmt = {{EW_FMT_NOT_PRIVATE, 0, 0}, {EW_FMT_NOT_PRIVATE, 2, 0}},
     .order = "dpfs",
@@ -6039,7 +6723,7 @@ static const ew_desc k_InplaceBitwiseAndTensor_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 2, .fmt = {{EW_FMT_NOT_PRIVATE, 0, 0}, {EW_FMT_NOT_PRIVATE, 1, 0}},
     .order = "dpfs",
@@ -6085,7 +6769,7 @@ static const ew_desc k_InplaceBitwiseAndScalar_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_FULL,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 2u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 1, .fmt = {{EW_FMT_NOT_PRIVATE, 0, 0}},
     .order = "dpfs",
@@ -6131,7 +6815,7 @@ static const ew_desc k_BitwiseOrTensor_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dps",
@@ -6177,7 +6861,7 @@ static const ew_desc k_BitwiseOrScalar_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_FULL,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 2u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dps",
@@ -6223,7 +6907,7 @@ static const ew_desc k_InplaceBitwiseOrTensor_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dps",
@@ -6269,7 +6953,7 @@ static const ew_desc k_InplaceBitwiseOrScalar_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_FULL,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 2u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dps",
@@ -6315,7 +6999,7 @@ static const ew_desc k_BitwiseXorTensor_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dps",
@@ -6361,7 +7045,7 @@ static const ew_desc k_BitwiseXorScalar_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_FULL,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 2u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dps",
@@ -6407,7 +7091,7 @@ static const ew_desc k_InplaceBitwiseXorTensor_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dps",
@@ -6453,7 +7137,7 @@ static const ew_desc k_InplaceBitwiseXorScalar_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_FULL,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 2u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dps",
@@ -6469,6 +7153,98 @@ aclnnStatus aclnnInplaceBitwiseXorScalarGetWorkspaceSize(aclTensor* selfRef, con
 
 aclnnStatus aclnnInplaceBitwiseXorScalar(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_InplaceBitwiseXorScalar, workspace, workspaceSize, executor, stream);
+}
+
+static void k_BitwiseAndTensorOut_i64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const int64_t *A_ = (const int64_t *)in[0];
+    const int64_t *B_ = (const int64_t *)in[1];
+    (void)s;
+    int64_t *O_ = (int64_t *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const int64_t a EW_UNUSED = A_[i];
+        const int64_t b EW_UNUSED = B_[i];
+        O_[i] = (int64_t)(a & b);
+    }
+}
+
+static const aclDataType k_BitwiseAndTensorOut_dtypes[] = {ACL_INT16, ACL_INT32, ACL_INT64, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_UINT16};
+
+static const ew_desc k_BitwiseAndTensorOut_desc = {
+    .op = ACL_OP_BitwiseAndTensorOut, .nargs = 3,
+    .kind = {EW_ARG_TENSOR, EW_ARG_TENSOR, EW_ARG_OUT},
+    .name = {"self", "other", "out"},
+    .dtypes = k_BitwiseAndTensorOut_dtypes, .n_dtypes = ACL_COUNT_OF(k_BitwiseAndTensorOut_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 3, .fmt = {{EW_FMT_SAME, 0, 1}, {EW_FMT_SAME, 0, 2}, {EW_FMT_NOT_PRIVATE, 0, 0}},
+    .order = "dpfs",
+    .k = {[EW_I64] = k_BitwiseAndTensorOut_i64},
+    .check = NULL,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnBitwiseAndTensorOutGetWorkspaceSize(const aclTensor* self, const aclTensor* other, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {self, other, out};
+    return ew_get_workspace(&k_BitwiseAndTensorOut_desc, args, NULL, NULL, workspaceSize, executor);
+}
+
+aclnnStatus aclnnBitwiseAndTensorOut(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_BitwiseAndTensorOut, workspace, workspaceSize, executor, stream);
+}
+
+static void k_InplaceBitwiseAndTensorOut_i64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const int64_t *A_ = (const int64_t *)in[0];
+    const int64_t *B_ = (const int64_t *)in[1];
+    (void)s;
+    int64_t *O_ = (int64_t *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const int64_t a EW_UNUSED = A_[i];
+        const int64_t b EW_UNUSED = B_[i];
+        O_[i] = (int64_t)(a & b);
+    }
+}
+
+static const aclDataType k_InplaceBitwiseAndTensorOut_dtypes[] = {ACL_INT16, ACL_INT32, ACL_INT64, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_UINT16};
+
+static const ew_desc k_InplaceBitwiseAndTensorOut_desc = {
+    .op = ACL_OP_InplaceBitwiseAndTensorOut, .nargs = 2,
+    .kind = {EW_ARG_INOUT, EW_ARG_TENSOR},
+    .name = {"self", "other"},
+    .dtypes = k_InplaceBitwiseAndTensorOut_dtypes, .n_dtypes = ACL_COUNT_OF(k_InplaceBitwiseAndTensorOut_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 2, .fmt = {{EW_FMT_SAME, 0, 1}, {EW_FMT_NOT_PRIVATE, 0, 0}},
+    .order = "dpfs",
+    .k = {[EW_I64] = k_InplaceBitwiseAndTensorOut_i64},
+    .check = NULL,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnInplaceBitwiseAndTensorOutGetWorkspaceSize(const aclTensor* self, const aclTensor* other, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {self, other};
+    return ew_get_workspace(&k_InplaceBitwiseAndTensorOut_desc, args, NULL, NULL, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceBitwiseAndTensorOut(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_InplaceBitwiseAndTensorOut, workspace, workspaceSize, executor, stream);
 }
 
 static void k_LeftShift_i64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
@@ -6499,7 +7275,7 @@ static const ew_desc k_LeftShift_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 3, .fmt = {{EW_FMT_NOT_PRIVATE, 0, 0}, {EW_FMT_NOT_PRIVATE, 1, 0}, {EW_FMT_NOT_PRIVATE, 2, 0}},
     .order = "dsfep",
@@ -6545,7 +7321,7 @@ static const ew_desc k_LeftShifts_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_LIST, .scalar_promote = 2u, .scalar_mode = EW_SP_FULL,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 2u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 2, .fmt = {{EW_FMT_NOT_PRIVATE, 0, 0}, {EW_FMT_NOT_PRIVATE, 2, 0}},
     .order = "dsfep",
@@ -6591,7 +7367,7 @@ static const ew_desc k_RightShift_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -6658,7 +7434,7 @@ static const ew_desc k_Clamp_desc = {
     .compute = EW_COMPUTE_OUT, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 6u, .need_one = 6u,
-    .scalar_cast_check = 0, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dsep",
@@ -6722,7 +7498,7 @@ static const ew_desc k_ClampMin_desc = {
     .compute = EW_COMPUTE_OUT, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 0, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dsep",
@@ -6786,7 +7562,7 @@ static const ew_desc k_ClampMax_desc = {
     .compute = EW_COMPUTE_OUT, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 0, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dsep",
@@ -6850,7 +7626,7 @@ static const ew_desc k_InplaceClampMax_desc = {
     .compute = EW_COMPUTE_OUT, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 0, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dsep",
@@ -6932,7 +7708,7 @@ static const ew_desc k_ClampTensor_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "deps",
@@ -7006,7 +7782,7 @@ static const ew_desc k_ClampMinTensor_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "deps",
@@ -7080,7 +7856,7 @@ static const ew_desc k_ClampMaxTensor_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "deps",
@@ -7154,7 +7930,7 @@ static const ew_desc k_InplaceClampMinTensor_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "deps",
@@ -7228,7 +8004,7 @@ static const ew_desc k_InplaceClampMaxTensor_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "deps",
@@ -7334,7 +8110,7 @@ static const ew_desc k_SWhere_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -7406,7 +8182,7 @@ static const ew_desc k_InplaceMaskedFillScalar_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 0, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -7484,7 +8260,7 @@ static const ew_desc k_InplaceMaskedFillTensor_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dphs",
@@ -7544,7 +8320,7 @@ static const ew_desc k_MaskedScale_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -7622,7 +8398,7 @@ static const ew_desc k_IsClose_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -7700,7 +8476,7 @@ static const ew_desc k_IsInTensorScalar_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
     .out_rule = EW_OUT_LIST, .scalar_promote = 2u, .scalar_mode = EW_SP_FLOAT,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 0, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",

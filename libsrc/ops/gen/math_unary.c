@@ -22,6 +22,7 @@
 #include "aclnnop/aclnn_exp2.h"
 #include "aclnnop/aclnn_expm1.h"
 #include "aclnnop/aclnn_floor.h"
+#include "aclnnop/aclnn_frac.h"
 #include "aclnnop/aclnn_hardtanh.h"
 #include "aclnnop/aclnn_is_inf.h"
 #include "aclnnop/aclnn_isfinite.h"
@@ -108,7 +109,7 @@ static const ew_desc k_Exp_desc = {
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -182,7 +183,7 @@ static const ew_desc k_InplaceExp_desc = {
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -238,7 +239,7 @@ static const ew_desc k_Exp2_desc = {
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -254,6 +255,60 @@ aclnnStatus aclnnExp2GetWorkspaceSize(const aclTensor* self, aclTensor* out, uin
 
 aclnnStatus aclnnExp2(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_Exp2, workspace, workspaceSize, executor, stream);
+}
+
+static void k_InplaceExp2_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    (void)s;
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        O_[i] = (float)(exp2(a));
+    }
+}
+
+static void k_InplaceExp2_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    (void)s;
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        O_[i] = (double)(exp2(a));
+    }
+}
+
+static const aclDataType k_InplaceExp2_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE};
+
+static const ew_desc k_InplaceExp2_desc = {
+    .op = ACL_OP_InplaceExp2, .nargs = 1,
+    .kind = {EW_ARG_INOUT},
+    .name = {"selfRef"},
+    .dtypes = k_InplaceExp2_dtypes, .n_dtypes = ACL_COUNT_OF(k_InplaceExp2_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
+    .k = {[EW_F32] = k_InplaceExp2_f32, [EW_F64] = k_InplaceExp2_f64},
+    .check = NULL,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnInplaceExp2GetWorkspaceSize(aclTensor* selfRef, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {selfRef};
+    return ew_get_workspace(&k_InplaceExp2_desc, args, NULL, NULL, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceExp2(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_InplaceExp2, workspace, workspaceSize, executor, stream);
 }
 
 static void k_Expm1_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
@@ -294,7 +349,7 @@ static const ew_desc k_Expm1_desc = {
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -310,6 +365,60 @@ aclnnStatus aclnnExpm1GetWorkspaceSize(const aclTensor* self, aclTensor* out, ui
 
 aclnnStatus aclnnExpm1(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_Expm1, workspace, workspaceSize, executor, stream);
+}
+
+static void k_InplaceExpm1_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    (void)s;
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        O_[i] = (float)(expm1(a));
+    }
+}
+
+static void k_InplaceExpm1_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    (void)s;
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        O_[i] = (double)(expm1(a));
+    }
+}
+
+static const aclDataType k_InplaceExpm1_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
+
+static const ew_desc k_InplaceExpm1_desc = {
+    .op = ACL_OP_InplaceExpm1, .nargs = 1,
+    .kind = {EW_ARG_INOUT},
+    .name = {"selfRef"},
+    .dtypes = k_InplaceExpm1_dtypes, .n_dtypes = ACL_COUNT_OF(k_InplaceExpm1_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
+    .k = {[EW_F32] = k_InplaceExpm1_f32, [EW_F64] = k_InplaceExpm1_f64},
+    .check = NULL,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnInplaceExpm1GetWorkspaceSize(aclTensor* selfRef, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {selfRef};
+    return ew_get_workspace(&k_InplaceExpm1_desc, args, NULL, NULL, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceExpm1(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_InplaceExpm1, workspace, workspaceSize, executor, stream);
 }
 
 static void k_Log_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
@@ -370,7 +479,7 @@ static const ew_desc k_Log_desc = {
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -444,7 +553,7 @@ static const ew_desc k_InplaceLog_desc = {
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -520,7 +629,7 @@ static const ew_desc k_Log2_desc = {
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -594,7 +703,7 @@ static const ew_desc k_InplaceLog2_desc = {
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -670,7 +779,7 @@ static const ew_desc k_Log10_desc = {
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -744,7 +853,7 @@ static const ew_desc k_InplaceLog10_desc = {
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -800,7 +909,7 @@ static const ew_desc k_Log1p_desc = {
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -854,7 +963,7 @@ static const ew_desc k_InplaceLog1p_desc = {
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -930,7 +1039,7 @@ static const ew_desc k_Sqrt_desc = {
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -1004,7 +1113,7 @@ static const ew_desc k_InplaceSqrt_desc = {
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -1080,7 +1189,7 @@ static const ew_desc k_Rsqrt_desc = {
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -1096,6 +1205,80 @@ aclnnStatus aclnnRsqrtGetWorkspaceSize(const aclTensor* self, aclTensor* out, ui
 
 aclnnStatus aclnnRsqrt(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_Rsqrt, workspace, workspaceSize, executor, stream);
+}
+
+static void k_InplaceRsqrt_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    (void)s;
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        O_[i] = (float)(1 / sqrt(a));
+    }
+}
+
+static void k_InplaceRsqrt_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    (void)s;
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        O_[i] = (double)(1 / sqrt(a));
+    }
+}
+
+static void k_InplaceRsqrt_c64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float complex *A_ = (const float complex *)in[0];
+    (void)s;
+    float complex *O_ = (float complex *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float complex a EW_UNUSED = A_[i];
+        O_[i] = (float complex)(1 / sqrt(a));
+    }
+}
+
+static void k_InplaceRsqrt_c128(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double complex *A_ = (const double complex *)in[0];
+    (void)s;
+    double complex *O_ = (double complex *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double complex a EW_UNUSED = A_[i];
+        O_[i] = (double complex)(1 / sqrt(a));
+    }
+}
+
+static const aclDataType k_InplaceRsqrt_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128};
+
+static const ew_desc k_InplaceRsqrt_desc = {
+    .op = ACL_OP_InplaceRsqrt, .nargs = 1,
+    .kind = {EW_ARG_INOUT},
+    .name = {"selfRef"},
+    .dtypes = k_InplaceRsqrt_dtypes, .n_dtypes = ACL_COUNT_OF(k_InplaceRsqrt_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
+    .k = {[EW_F32] = k_InplaceRsqrt_f32, [EW_F64] = k_InplaceRsqrt_f64, [EW_C64] = k_InplaceRsqrt_c64, [EW_C128] = k_InplaceRsqrt_c128},
+    .check = NULL,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnInplaceRsqrtGetWorkspaceSize(aclTensor* selfRef, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {selfRef};
+    return ew_get_workspace(&k_InplaceRsqrt_desc, args, NULL, NULL, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceRsqrt(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_InplaceRsqrt, workspace, workspaceSize, executor, stream);
 }
 
 static void k_Reciprocal_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
@@ -1156,7 +1339,7 @@ static const ew_desc k_Reciprocal_desc = {
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 1, .fmt = {{EW_FMT_SAME, 0, 1}},
     .order = "dpfs",
@@ -1230,7 +1413,7 @@ static const ew_desc k_InplaceReciprocal_desc = {
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfs",
@@ -1306,7 +1489,7 @@ static const ew_desc k_Sin_desc = {
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -1380,7 +1563,7 @@ static const ew_desc k_InplaceSin_desc = {
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -1456,7 +1639,7 @@ static const ew_desc k_Cos_desc = {
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -1530,7 +1713,7 @@ static const ew_desc k_InplaceCos_desc = {
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -1606,7 +1789,7 @@ static const ew_desc k_Tan_desc = {
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -1622,6 +1805,80 @@ aclnnStatus aclnnTanGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint
 
 aclnnStatus aclnnTan(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_Tan, workspace, workspaceSize, executor, stream);
+}
+
+static void k_InplaceTan_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    (void)s;
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        O_[i] = (float)(tan(a));
+    }
+}
+
+static void k_InplaceTan_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    (void)s;
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        O_[i] = (double)(tan(a));
+    }
+}
+
+static void k_InplaceTan_c64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float complex *A_ = (const float complex *)in[0];
+    (void)s;
+    float complex *O_ = (float complex *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float complex a EW_UNUSED = A_[i];
+        O_[i] = (float complex)(tan(a));
+    }
+}
+
+static void k_InplaceTan_c128(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double complex *A_ = (const double complex *)in[0];
+    (void)s;
+    double complex *O_ = (double complex *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double complex a EW_UNUSED = A_[i];
+        O_[i] = (double complex)(tan(a));
+    }
+}
+
+static const aclDataType k_InplaceTan_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BOOL, ACL_COMPLEX64, ACL_COMPLEX128};
+
+static const ew_desc k_InplaceTan_desc = {
+    .op = ACL_OP_InplaceTan, .nargs = 1,
+    .kind = {EW_ARG_INOUT},
+    .name = {"selfRef"},
+    .dtypes = k_InplaceTan_dtypes, .n_dtypes = ACL_COUNT_OF(k_InplaceTan_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
+    .k = {[EW_F32] = k_InplaceTan_f32, [EW_F64] = k_InplaceTan_f64, [EW_C64] = k_InplaceTan_c64, [EW_C128] = k_InplaceTan_c128},
+    .check = NULL,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnInplaceTanGetWorkspaceSize(const aclTensor* selfRef, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {selfRef};
+    return ew_get_workspace(&k_InplaceTan_desc, args, NULL, NULL, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceTan(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_InplaceTan, workspace, workspaceSize, executor, stream);
 }
 
 static void k_Sinh_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
@@ -1682,7 +1939,7 @@ static const ew_desc k_Sinh_desc = {
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -1756,7 +2013,7 @@ static const ew_desc k_InplaceSinh_desc = {
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -1832,7 +2089,7 @@ static const ew_desc k_Cosh_desc = {
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -1848,6 +2105,80 @@ aclnnStatus aclnnCoshGetWorkspaceSize(const aclTensor* self, aclTensor* out, uin
 
 aclnnStatus aclnnCosh(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_Cosh, workspace, workspaceSize, executor, stream);
+}
+
+static void k_InplaceCosh_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    (void)s;
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        O_[i] = (float)(cosh(a));
+    }
+}
+
+static void k_InplaceCosh_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    (void)s;
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        O_[i] = (double)(cosh(a));
+    }
+}
+
+static void k_InplaceCosh_c64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float complex *A_ = (const float complex *)in[0];
+    (void)s;
+    float complex *O_ = (float complex *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float complex a EW_UNUSED = A_[i];
+        O_[i] = (float complex)(cosh(a));
+    }
+}
+
+static void k_InplaceCosh_c128(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double complex *A_ = (const double complex *)in[0];
+    (void)s;
+    double complex *O_ = (double complex *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double complex a EW_UNUSED = A_[i];
+        O_[i] = (double complex)(cosh(a));
+    }
+}
+
+static const aclDataType k_InplaceCosh_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128};
+
+static const ew_desc k_InplaceCosh_desc = {
+    .op = ACL_OP_InplaceCosh, .nargs = 1,
+    .kind = {EW_ARG_INOUT},
+    .name = {"selfRef"},
+    .dtypes = k_InplaceCosh_dtypes, .n_dtypes = ACL_COUNT_OF(k_InplaceCosh_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
+    .k = {[EW_F32] = k_InplaceCosh_f32, [EW_F64] = k_InplaceCosh_f64, [EW_C64] = k_InplaceCosh_c64, [EW_C128] = k_InplaceCosh_c128},
+    .check = NULL,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnInplaceCoshGetWorkspaceSize(aclTensor* selfRef, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {selfRef};
+    return ew_get_workspace(&k_InplaceCosh_desc, args, NULL, NULL, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceCosh(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_InplaceCosh, workspace, workspaceSize, executor, stream);
 }
 
 static void k_Tanh_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
@@ -1888,7 +2219,7 @@ static const ew_desc k_Tanh_desc = {
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -1942,7 +2273,7 @@ static const ew_desc k_InplaceTanh_desc = {
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -1998,7 +2329,7 @@ static const ew_desc k_Asin_desc = {
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -2014,6 +2345,60 @@ aclnnStatus aclnnAsinGetWorkspaceSize(const aclTensor* self, aclTensor* out, uin
 
 aclnnStatus aclnnAsin(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_Asin, workspace, workspaceSize, executor, stream);
+}
+
+static void k_InplaceAsin_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    (void)s;
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        O_[i] = (float)(asin(a));
+    }
+}
+
+static void k_InplaceAsin_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    (void)s;
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        O_[i] = (double)(asin(a));
+    }
+}
+
+static const aclDataType k_InplaceAsin_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE};
+
+static const ew_desc k_InplaceAsin_desc = {
+    .op = ACL_OP_InplaceAsin, .nargs = 1,
+    .kind = {EW_ARG_INOUT},
+    .name = {"selfRef"},
+    .dtypes = k_InplaceAsin_dtypes, .n_dtypes = ACL_COUNT_OF(k_InplaceAsin_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
+    .k = {[EW_F32] = k_InplaceAsin_f32, [EW_F64] = k_InplaceAsin_f64},
+    .check = NULL,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnInplaceAsinGetWorkspaceSize(aclTensor* selfRef, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {selfRef};
+    return ew_get_workspace(&k_InplaceAsin_desc, args, NULL, NULL, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceAsin(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_InplaceAsin, workspace, workspaceSize, executor, stream);
 }
 
 static void k_Acos_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
@@ -2054,7 +2439,7 @@ static const ew_desc k_Acos_desc = {
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -2108,7 +2493,7 @@ static const ew_desc k_InplaceAcos_desc = {
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -2164,7 +2549,7 @@ static const ew_desc k_Atan_desc = {
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -2218,7 +2603,7 @@ static const ew_desc k_InplaceAtan_desc = {
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -2294,7 +2679,7 @@ static const ew_desc k_Asinh_desc = {
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -2310,6 +2695,80 @@ aclnnStatus aclnnAsinhGetWorkspaceSize(const aclTensor* input, aclTensor* out, u
 
 aclnnStatus aclnnAsinh(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_Asinh, workspace, workspaceSize, executor, stream);
+}
+
+static void k_InplaceAsinh_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    (void)s;
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        O_[i] = (float)(asinh(a));
+    }
+}
+
+static void k_InplaceAsinh_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    (void)s;
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        O_[i] = (double)(asinh(a));
+    }
+}
+
+static void k_InplaceAsinh_c64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float complex *A_ = (const float complex *)in[0];
+    (void)s;
+    float complex *O_ = (float complex *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float complex a EW_UNUSED = A_[i];
+        O_[i] = (float complex)(asinh(a));
+    }
+}
+
+static void k_InplaceAsinh_c128(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double complex *A_ = (const double complex *)in[0];
+    (void)s;
+    double complex *O_ = (double complex *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double complex a EW_UNUSED = A_[i];
+        O_[i] = (double complex)(asinh(a));
+    }
+}
+
+static const aclDataType k_InplaceAsinh_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128};
+
+static const ew_desc k_InplaceAsinh_desc = {
+    .op = ACL_OP_InplaceAsinh, .nargs = 1,
+    .kind = {EW_ARG_INOUT},
+    .name = {"inputRef"},
+    .dtypes = k_InplaceAsinh_dtypes, .n_dtypes = ACL_COUNT_OF(k_InplaceAsinh_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
+    .k = {[EW_F32] = k_InplaceAsinh_f32, [EW_F64] = k_InplaceAsinh_f64, [EW_C64] = k_InplaceAsinh_c64, [EW_C128] = k_InplaceAsinh_c128},
+    .check = NULL,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnInplaceAsinhGetWorkspaceSize(aclTensor* inputRef, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {inputRef};
+    return ew_get_workspace(&k_InplaceAsinh_desc, args, NULL, NULL, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceAsinh(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_InplaceAsinh, workspace, workspaceSize, executor, stream);
 }
 
 static void k_Acosh_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
@@ -2370,7 +2829,7 @@ static const ew_desc k_Acosh_desc = {
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -2444,7 +2903,7 @@ static const ew_desc k_InplaceAcosh_desc = {
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -2520,7 +2979,7 @@ static const ew_desc k_Atanh_desc = {
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -2594,7 +3053,7 @@ static const ew_desc k_InplaceAtanh_desc = {
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -2650,7 +3109,7 @@ static const ew_desc k_Erf_desc = {
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -2704,7 +3163,7 @@ static const ew_desc k_InplaceErf_desc = {
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -2760,7 +3219,7 @@ static const ew_desc k_Erfc_desc = {
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -2814,7 +3273,7 @@ static const ew_desc k_InplaceErfc_desc = {
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -2870,7 +3329,7 @@ static const ew_desc k_Sinc_desc = {
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 3u,
+    .scalar_cast_check = 0u, .null_inner = 3u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dps",
@@ -2924,7 +3383,7 @@ static const ew_desc k_InplaceSinc_desc = {
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 1u,
+    .scalar_cast_check = 0u, .null_inner = 1u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dps",
@@ -2978,7 +3437,7 @@ static const ew_desc k_Lgamma_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_SAME, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 1, .fmt = {{EW_FMT_SAME, 0, 1}},
     .order = "dpfs",
@@ -3032,7 +3491,7 @@ static const ew_desc k_Digamma_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_SAME, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 1, .fmt = {{EW_FMT_SAME, 0, 1}},
     .order = "dpfs",
@@ -3106,7 +3565,7 @@ static const ew_desc k_Abs_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_REAL,
     .out_rule = EW_OUT_SAME, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 2, .fmt = {{EW_FMT_SAME, 0, 1}, {EW_FMT_NOT_PRIVATE, 0, 0}},
     .order = "dpfs",
@@ -3190,7 +3649,7 @@ static const ew_desc k_Neg_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -3274,7 +3733,7 @@ static const ew_desc k_InplaceNeg_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -3338,7 +3797,7 @@ static const ew_desc k_Square_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_SAME, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 2, .fmt = {{EW_FMT_SAME, 0, 1}, {EW_FMT_NOT_PRIVATE, 0, 0}},
     .order = "hdpfs",
@@ -3422,7 +3881,7 @@ static const ew_desc k_Sign_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_ANY, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 0, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dhps",
@@ -3486,7 +3945,7 @@ static const ew_desc k_Floor_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_SAME, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -3550,7 +4009,7 @@ static const ew_desc k_InplaceFloor_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -3604,7 +4063,7 @@ static const ew_desc k_Ceil_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_SAME, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -3658,7 +4117,7 @@ static const ew_desc k_InplaceCeil_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -3712,7 +4171,7 @@ static const ew_desc k_Trunc_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_SAME, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -3766,7 +4225,7 @@ static const ew_desc k_InplaceTrunc_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -3782,6 +4241,134 @@ aclnnStatus aclnnInplaceTruncGetWorkspaceSize(aclTensor* selfRef, uint64_t *work
 
 aclnnStatus aclnnInplaceTrunc(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_InplaceTrunc, workspace, workspaceSize, executor, stream);
+}
+
+static void k_Frac_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    (void)s;
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        O_[i] = (float)(a - trunc(a));
+    }
+}
+
+static void k_Frac_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    (void)s;
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        O_[i] = (double)(a - trunc(a));
+    }
+}
+
+static void k_Frac_i64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const int64_t *A_ = (const int64_t *)in[0];
+    (void)s;
+    int64_t *O_ = (int64_t *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const int64_t a EW_UNUSED = A_[i];
+        O_[i] = (int64_t)(0);
+    }
+}
+
+static const aclDataType k_Frac_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BF16};
+
+static const ew_desc k_Frac_desc = {
+    .op = ACL_OP_Frac, .nargs = 2,
+    .kind = {EW_ARG_TENSOR, EW_ARG_OUT},
+    .name = {"input", "out"},
+    .dtypes = k_Frac_dtypes, .n_dtypes = ACL_COUNT_OF(k_Frac_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_SAME, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dps",
+    .k = {[EW_F32] = k_Frac_f32, [EW_F64] = k_Frac_f64, [EW_I64] = k_Frac_i64},
+    .check = NULL,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnFracGetWorkspaceSize(const aclTensor* input, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {input, out};
+    return ew_get_workspace(&k_Frac_desc, args, NULL, NULL, workspaceSize, executor);
+}
+
+aclnnStatus aclnnFrac(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_Frac, workspace, workspaceSize, executor, stream);
+}
+
+static void k_InplaceFrac_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    (void)s;
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        O_[i] = (float)(a - trunc(a));
+    }
+}
+
+static void k_InplaceFrac_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    (void)s;
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        O_[i] = (double)(a - trunc(a));
+    }
+}
+
+static void k_InplaceFrac_i64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const int64_t *A_ = (const int64_t *)in[0];
+    (void)s;
+    int64_t *O_ = (int64_t *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const int64_t a EW_UNUSED = A_[i];
+        O_[i] = (int64_t)(0);
+    }
+}
+
+static const aclDataType k_InplaceFrac_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BF16};
+
+static const ew_desc k_InplaceFrac_desc = {
+    .op = ACL_OP_InplaceFrac, .nargs = 1,
+    .kind = {EW_ARG_INOUT},
+    .name = {"inputRef"},
+    .dtypes = k_InplaceFrac_dtypes, .n_dtypes = ACL_COUNT_OF(k_InplaceFrac_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dps",
+    .k = {[EW_F32] = k_InplaceFrac_f32, [EW_F64] = k_InplaceFrac_f64, [EW_I64] = k_InplaceFrac_i64},
+    .check = NULL,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnInplaceFracGetWorkspaceSize(aclTensor* inputRef, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {inputRef};
+    return ew_get_workspace(&k_InplaceFrac_desc, args, NULL, NULL, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceFrac(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_InplaceFrac, workspace, workspaceSize, executor, stream);
 }
 
 static void k_Round_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
@@ -3830,7 +4417,7 @@ static const ew_desc k_Round_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_SAME, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 2, .fmt = {{EW_FMT_NOT_PRIVATE, 0, 0}, {EW_FMT_NOT_PRIVATE, 1, 0}},
     .order = "dpsf",
@@ -3894,7 +4481,7 @@ static const ew_desc k_InplaceRound_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 1, .fmt = {{EW_FMT_NOT_PRIVATE, 0, 0}},
     .order = "dpsf",
@@ -3958,7 +4545,7 @@ static const ew_desc k_RoundDecimals_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_SAME, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 2, .fmt = {{EW_FMT_NOT_PRIVATE, 0, 0}, {EW_FMT_NOT_PRIVATE, 2, 0}},
     .order = "dpsf",
@@ -4024,7 +4611,7 @@ static const ew_desc k_InplaceRoundDecimals_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 1, .fmt = {{EW_FMT_NOT_PRIVATE, 0, 0}},
     .order = "dpsf",
@@ -4092,7 +4679,7 @@ static const ew_desc k_LogicalNot_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
     .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 1,
     .n_fmt = 0, .fmt = {},
     .order = "dsp",
@@ -4156,7 +4743,7 @@ static const ew_desc k_InplaceLogicalNot_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 1,
     .n_fmt = 0, .fmt = {},
     .order = "dsp",
@@ -4200,7 +4787,7 @@ static const ew_desc k_BitwiseNot_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_SAME, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 3u,
+    .scalar_cast_check = 0u, .null_inner = 3u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 2, .fmt = {{EW_FMT_NOT_PRIVATE, 0, 0}, {EW_FMT_NOT_PRIVATE, 1, 0}},
     .order = "dpfs",
@@ -4266,7 +4853,7 @@ static const ew_desc k_IsFinite_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
     .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dps",
@@ -4332,7 +4919,7 @@ static const ew_desc k_IsPosInf_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
     .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "sdp",
@@ -4398,7 +4985,7 @@ static const ew_desc k_IsNegInf_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
     .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "sdp",
@@ -4462,7 +5049,7 @@ static const ew_desc k_IsInf_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dps",
@@ -4526,7 +5113,7 @@ static const ew_desc k_Signbit_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
     .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -4595,7 +5182,7 @@ static const ew_desc k_Hardtanh_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_SAME, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 0, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpsh",
@@ -4664,7 +5251,7 @@ static const ew_desc k_InplaceHardtanh_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 0, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpsh",
@@ -4734,7 +5321,7 @@ static const ew_desc k_NanToNum_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_SAME, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
@@ -4752,6 +5339,78 @@ aclnnStatus aclnnNanToNumGetWorkspaceSize(const aclTensor* self, float nan, floa
 
 aclnnStatus aclnnNanToNum(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_NanToNum, workspace, workspaceSize, executor, stream);
+}
+
+static void k_InplaceNanToNum_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    const float s0 EW_UNUSED = (float)s->d[0];
+    const float s1 EW_UNUSED = (float)s->d[1];
+    const float s2 EW_UNUSED = (float)s->d[2];
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        O_[i] = (float)(isnan(a) ? s0 : (isinf(a) ? (a > 0 ? s1 : s2) : a));
+    }
+}
+
+static void k_InplaceNanToNum_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    const double s0 EW_UNUSED = s->d[0];
+    const double s1 EW_UNUSED = s->d[1];
+    const double s2 EW_UNUSED = s->d[2];
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        O_[i] = (double)(isnan(a) ? s0 : (isinf(a) ? (a > 0 ? s1 : s2) : a));
+    }
+}
+
+static void k_InplaceNanToNum_i64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const int64_t *A_ = (const int64_t *)in[0];
+    const int64_t s0 EW_UNUSED = s->i[0];
+    const int64_t s1 EW_UNUSED = s->i[1];
+    const int64_t s2 EW_UNUSED = s->i[2];
+    int64_t *O_ = (int64_t *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const int64_t a EW_UNUSED = A_[i];
+        O_[i] = (int64_t)(a);
+    }
+}
+
+static const aclDataType k_InplaceNanToNum_dtypes[] = {ACL_FLOAT16, ACL_FLOAT, ACL_BF16, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BOOL};
+
+static const ew_desc k_InplaceNanToNum_desc = {
+    .op = ACL_OP_InplaceNanToNum, .nargs = 4,
+    .kind = {EW_ARG_INOUT, EW_ARG_ATTR, EW_ARG_ATTR, EW_ARG_ATTR},
+    .name = {"selfRef", "nan", "posinf", "neginf"},
+    .dtypes = k_InplaceNanToNum_dtypes, .n_dtypes = ACL_COUNT_OF(k_InplaceNanToNum_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
+    .k = {[EW_F32] = k_InplaceNanToNum_f32, [EW_F64] = k_InplaceNanToNum_f64, [EW_I64] = k_InplaceNanToNum_i64},
+    .check = NULL,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnInplaceNanToNumGetWorkspaceSize(aclTensor* selfRef, float nan, float posinf, float neginf, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {selfRef, NULL, NULL, NULL};
+    const double af[] = {0, (double)nan, (double)posinf, (double)neginf};
+    const int64_t ai[] = {0, ew_sat_i64(nan), ew_sat_i64(posinf), ew_sat_i64(neginf)};
+    return ew_get_workspace(&k_InplaceNanToNum_desc, args, af, ai, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceNanToNum(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_InplaceNanToNum, workspace, workspaceSize, executor, stream);
 }
 
 static void k_TanhBackward_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
@@ -4794,7 +5453,7 @@ static const ew_desc k_TanhBackward_desc = {
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_SAME, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 1, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
