@@ -162,6 +162,36 @@ static inline aclnnStatus ew_promote_divmods(ew_ctx *c) {
     return ACLNN_SUCCESS;
 }
 
+/* aclnnDiv / aclnnInplaceDiv (A2): out must take PromoteType(self, other); the quotient runs in float32 for two
+ * fp16/fp32/bf16 inputs, in the promoted dtype when it is floating or complex, else (integers, bool) as the real
+ * quotient in FLOAT. */
+static inline aclnnStatus ew_promote_div(ew_ctx *c) {
+    const aclTensor *a = c->args[0], *b = c->args[1];
+    aclDataType p = acl_promote(a->dtype, b->dtype);
+    c->pdt = p;
+    c->kdt = ew_div_mix_pair(a->dtype, b->dtype) ? ACL_FLOAT
+             : (acl_dt_is_float(p) || acl_dt_is_complex(p)) ? p : ACL_FLOAT;
+    return ACLNN_SUCCESS;
+}
+
+/* aclnnDivs / aclnnInplaceDivs (A2): out must take self's dtype; the quotient runs in float32 for an fp16/fp32/bf16
+ * self with an fp16/fp32/bf16/fp64 scalar, in self's dtype when it is floating or complex (promoted with a complex
+ * scalar), else as the real quotient in FLOAT. */
+static inline aclnnStatus ew_promote_divs(ew_ctx *c) {
+    const aclTensor *a = c->args[0];
+    const aclScalar *s = c->args[1];
+    aclDataType sd = a->dtype, k;
+    c->pdt = sd;
+    if ((sd == ACL_FLOAT16 || sd == ACL_FLOAT || sd == ACL_BF16) &&
+        (s->dtype == ACL_FLOAT16 || s->dtype == ACL_FLOAT || s->dtype == ACL_BF16 || s->dtype == ACL_DOUBLE))
+        k = ACL_FLOAT;
+    else
+        k = (acl_dt_is_float(sd) || acl_dt_is_complex(sd)) ? sd : ACL_FLOAT;
+    if (acl_dt_is_complex(s->dtype)) k = acl_promote(k, s->dtype);
+    c->kdt = k;
+    return ACLNN_SUCCESS;
+}
+
 /* mode in 0..2; a complex quotient can only be a true division */
 static inline aclnnStatus ew_check_divmod(ew_ctx *c) {
     int64_t mode = ew_mode_attr(c);

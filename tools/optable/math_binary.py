@@ -149,6 +149,8 @@ CLAMP_MAX = {"f": "isnan(a) ? a : (isnan(b) ? b : (a > b ? b : a))", "i": "a > b
 ADDCMUL = ("f32", "i32", "i64", "f16", "i8", "u8", "f64", "bf16")  # the promoted dtype: not i16, bool, complex
 LERP = "fabs(c) < 0.5 ? a + c * (b - a) : b - (b - a) * (1 - c)"
 DIV = ("f16", "f32", "i64", "i32", "i16", "i8", "u8", "f64", "bool", "bf16", "c64", "c128")
+DIVQ = {"f": "a / b", "i": "ew_idiv_trunc(a, b)", "c": "a / b"}
+DIVQS = {k: v.replace("b)", "s0)").replace("/ b", "/ s0") for k, v in DIVQ.items()}
 DIVMOD = {"f": "s0 == 1 ? trunc(a / b) : (s0 == 2 ? ew_floordiv(a, b) : a / b)",
           "i": "s0 == 2 ? ew_ifloordiv(a, b) : ew_idiv_trunc(a, b)", "c": "a / b"}
 DIVMODS = {k: v.replace("b)", "s0)").replace("/ b", "/ s0").replace("s0 ==", "s1 ==") for k, v in DIVMOD.items()}
@@ -179,10 +181,19 @@ OPS = (
         scalar_promote=("other",), skip_dtypes=("bool",), torch="a.sub_(s0, alpha=s1)")]
     + pair("Mul", ("aclnn_mul.h", "aclnn_mul.h"), ALLN, {"f": "a * b", "i": WRAP.format(op="*", b="b"), "c": "a * b"},
            "torch.mul(a, b)")
-    + pair("Div", ("aclnn_div.h", "aclnn_div.h"), ("f16", "f32", "i64", "i32", "i16", "i8", "u8", "f64", "bool",
-                                                   "bf16", "c64", "c128"),
-           {"f": "a / b", "c": "a / b"}, "torch.div(a, b)", compute="float", scalar_name="Divs",
-           inplace_dtypes=("f16", "f32", "f64", "bf16", "c64", "c128"), skip_special=("c64", "c128"))
+    # Div(s): out must take PromoteType(self, other) (Divs: self's dtype); the quotient's dtype: ew_promote_div(s)
+    + [ew("Div", TT, "aclnn_div.h", dtypes=DIV, formula=DIVQ, promote="ew_promote_div",
+          formats=("!self", "!other", "!out"), order="sdpf", skip_special=("c64", "c128"),
+          torch="torch.div(a, b)"),
+       ew("Divs", TS, "aclnn_div.h", dtypes=DIV, formula=DIVQS, promote="ew_promote_divs", scalar_dtypes=True,
+          scalar_cast_check=False, formats=("!out", "!self"), order="fdsp", skip_special=("c64", "c128"),
+          torch="torch.div(a, s0)"),
+       ew("InplaceDiv", RT, "aclnn_div.h", dtypes=DIV, formula=DIVQ, promote="ew_promote_div",
+          formats=("!selfRef", "!other"), order="sdpf", skip_special=("c64", "c128"),
+          torch="a.copy_(torch.div(a, b))"),
+       ew("InplaceDivs", RS, "aclnn_div.h", dtypes=DIV, formula=DIVQS, promote="ew_promote_divs",
+          scalar_dtypes=True, scalar_cast_check=False, formats=("!selfRef",), order="fdsp",
+          skip_special=("c64", "c128"), torch="a.copy_(torch.div(a, s0))")]
     # DivMod(s): mode 0 true, 1 truncating, 2 flooring division; the compute dtype follows the A2 branches
     # (ew_promote_divmod(s)); formats: no private format on any tensor
     + [ew("DivMod", "const aclTensor* self, const aclTensor* other, int mode, aclTensor* out", "aclnn_div.h",

@@ -806,6 +806,18 @@ static void k_Div_f64(int64_t n, char *const *in, char *out, const ew_scalars *s
     }
 }
 
+static void k_Div_i64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const int64_t *A_ = (const int64_t *)in[0];
+    const int64_t *B_ = (const int64_t *)in[1];
+    (void)s;
+    int64_t *O_ = (int64_t *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const int64_t a EW_UNUSED = A_[i];
+        const int64_t b EW_UNUSED = B_[i];
+        O_[i] = (int64_t)(ew_idiv_trunc(a, b));
+    }
+}
+
 static void k_Div_c64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const float complex *A_ = (const float complex *)in[0];
     const float complex *B_ = (const float complex *)in[1];
@@ -843,16 +855,16 @@ static const ew_desc k_Div_desc = {
     .scalar_dtypes = NULL,
     .promoted = NULL,
     .no_promote = 0u, .same_dtype = 0u,
-    .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
     .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
-    .n_fmt = 0, .fmt = {},
-    .order = "dpfsh",
-    .k = {[EW_F32] = k_Div_f32, [EW_F64] = k_Div_f64, [EW_C64] = k_Div_c64, [EW_C128] = k_Div_c128},
+    .n_fmt = 3, .fmt = {{EW_FMT_NOT_PRIVATE, 0, 0}, {EW_FMT_NOT_PRIVATE, 1, 0}, {EW_FMT_NOT_PRIVATE, 2, 0}},
+    .order = "sdpf",
+    .k = {[EW_F32] = k_Div_f32, [EW_F64] = k_Div_f64, [EW_I64] = k_Div_i64, [EW_C64] = k_Div_c64, [EW_C128] = k_Div_c128},
     .check = NULL,
-    .promote = NULL,
+    .promote = ew_promote_div,
 };
 
 aclnnStatus aclnnDivGetWorkspaceSize(const aclTensor* self, const aclTensor* other, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -884,6 +896,16 @@ static void k_Divs_f64(int64_t n, char *const *in, char *out, const ew_scalars *
     }
 }
 
+static void k_Divs_i64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const int64_t *A_ = (const int64_t *)in[0];
+    const int64_t s0 EW_UNUSED = s->i[0];
+    int64_t *O_ = (int64_t *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const int64_t a EW_UNUSED = A_[i];
+        O_[i] = (int64_t)(ew_idiv_trunc(a, s0));
+    }
+}
+
 static void k_Divs_c64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const float complex *A_ = (const float complex *)in[0];
     const float complex s0 EW_UNUSED = ((float)s->d[0] + (float)s->di[0] * I);
@@ -906,6 +928,8 @@ static void k_Divs_c128(int64_t n, char *const *in, char *out, const ew_scalars 
 
 static const aclDataType k_Divs_dtypes[] = {ACL_FLOAT16, ACL_FLOAT, ACL_INT64, ACL_INT32, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128};
 
+static const aclDataType k_Divs_scalar_dtypes[] = {ACL_FLOAT16, ACL_FLOAT, ACL_INT64, ACL_INT32, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128};
+
 static const ew_desc k_Divs_desc = {
     .op = ACL_OP_Divs, .nargs = 3,
     .kind = {EW_ARG_TENSOR, EW_ARG_SCALAR, EW_ARG_OUT},
@@ -914,19 +938,19 @@ static const ew_desc k_Divs_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .scalar_dtypes = NULL,
+    .scalar_dtypes = k_Divs_scalar_dtypes, .n_scalar_dtypes = ACL_COUNT_OF(k_Divs_scalar_dtypes),
     .promoted = NULL,
     .no_promote = 0u, .same_dtype = 0u,
-    .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 2u, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
-    .n_fmt = 0, .fmt = {},
-    .order = "dpfsh",
-    .k = {[EW_F32] = k_Divs_f32, [EW_F64] = k_Divs_f64, [EW_C64] = k_Divs_c64, [EW_C128] = k_Divs_c128},
+    .n_fmt = 2, .fmt = {{EW_FMT_NOT_PRIVATE, 2, 0}, {EW_FMT_NOT_PRIVATE, 0, 0}},
+    .order = "fdsp",
+    .k = {[EW_F32] = k_Divs_f32, [EW_F64] = k_Divs_f64, [EW_I64] = k_Divs_i64, [EW_C64] = k_Divs_c64, [EW_C128] = k_Divs_c128},
     .check = NULL,
-    .promote = NULL,
+    .promote = ew_promote_divs,
 };
 
 aclnnStatus aclnnDivsGetWorkspaceSize(const aclTensor* self, const aclScalar* other, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -962,6 +986,18 @@ static void k_InplaceDiv_f64(int64_t n, char *const *in, char *out, const ew_sca
     }
 }
 
+static void k_InplaceDiv_i64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const int64_t *A_ = (const int64_t *)in[0];
+    const int64_t *B_ = (const int64_t *)in[1];
+    (void)s;
+    int64_t *O_ = (int64_t *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const int64_t a EW_UNUSED = A_[i];
+        const int64_t b EW_UNUSED = B_[i];
+        O_[i] = (int64_t)(ew_idiv_trunc(a, b));
+    }
+}
+
 static void k_InplaceDiv_c64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const float complex *A_ = (const float complex *)in[0];
     const float complex *B_ = (const float complex *)in[1];
@@ -986,7 +1022,7 @@ static void k_InplaceDiv_c128(int64_t n, char *const *in, char *out, const ew_sc
     }
 }
 
-static const aclDataType k_InplaceDiv_dtypes[] = {ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128};
+static const aclDataType k_InplaceDiv_dtypes[] = {ACL_FLOAT16, ACL_FLOAT, ACL_INT64, ACL_INT32, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128};
 
 static const ew_desc k_InplaceDiv_desc = {
     .op = ACL_OP_InplaceDiv, .nargs = 2,
@@ -999,16 +1035,16 @@ static const ew_desc k_InplaceDiv_desc = {
     .scalar_dtypes = NULL,
     .promoted = NULL,
     .no_promote = 0u, .same_dtype = 0u,
-    .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
     .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
-    .n_fmt = 0, .fmt = {},
-    .order = "dpfsh",
-    .k = {[EW_F32] = k_InplaceDiv_f32, [EW_F64] = k_InplaceDiv_f64, [EW_C64] = k_InplaceDiv_c64, [EW_C128] = k_InplaceDiv_c128},
+    .n_fmt = 2, .fmt = {{EW_FMT_NOT_PRIVATE, 0, 0}, {EW_FMT_NOT_PRIVATE, 1, 0}},
+    .order = "sdpf",
+    .k = {[EW_F32] = k_InplaceDiv_f32, [EW_F64] = k_InplaceDiv_f64, [EW_I64] = k_InplaceDiv_i64, [EW_C64] = k_InplaceDiv_c64, [EW_C128] = k_InplaceDiv_c128},
     .check = NULL,
-    .promote = NULL,
+    .promote = ew_promote_div,
 };
 
 aclnnStatus aclnnInplaceDivGetWorkspaceSize(aclTensor* selfRef, const aclTensor* other, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -1040,6 +1076,16 @@ static void k_InplaceDivs_f64(int64_t n, char *const *in, char *out, const ew_sc
     }
 }
 
+static void k_InplaceDivs_i64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const int64_t *A_ = (const int64_t *)in[0];
+    const int64_t s0 EW_UNUSED = s->i[0];
+    int64_t *O_ = (int64_t *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const int64_t a EW_UNUSED = A_[i];
+        O_[i] = (int64_t)(ew_idiv_trunc(a, s0));
+    }
+}
+
 static void k_InplaceDivs_c64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const float complex *A_ = (const float complex *)in[0];
     const float complex s0 EW_UNUSED = ((float)s->d[0] + (float)s->di[0] * I);
@@ -1060,7 +1106,9 @@ static void k_InplaceDivs_c128(int64_t n, char *const *in, char *out, const ew_s
     }
 }
 
-static const aclDataType k_InplaceDivs_dtypes[] = {ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128};
+static const aclDataType k_InplaceDivs_dtypes[] = {ACL_FLOAT16, ACL_FLOAT, ACL_INT64, ACL_INT32, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128};
+
+static const aclDataType k_InplaceDivs_scalar_dtypes[] = {ACL_FLOAT16, ACL_FLOAT, ACL_INT64, ACL_INT32, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128};
 
 static const ew_desc k_InplaceDivs_desc = {
     .op = ACL_OP_InplaceDivs, .nargs = 2,
@@ -1070,19 +1118,19 @@ static const ew_desc k_InplaceDivs_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .scalar_dtypes = NULL,
+    .scalar_dtypes = k_InplaceDivs_scalar_dtypes, .n_scalar_dtypes = ACL_COUNT_OF(k_InplaceDivs_scalar_dtypes),
     .promoted = NULL,
     .no_promote = 0u, .same_dtype = 0u,
-    .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
-    .scalar_cast_check = 2u, .null_inner = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
-    .n_fmt = 0, .fmt = {},
-    .order = "dpfsh",
-    .k = {[EW_F32] = k_InplaceDivs_f32, [EW_F64] = k_InplaceDivs_f64, [EW_C64] = k_InplaceDivs_c64, [EW_C128] = k_InplaceDivs_c128},
+    .n_fmt = 1, .fmt = {{EW_FMT_NOT_PRIVATE, 0, 0}},
+    .order = "fdsp",
+    .k = {[EW_F32] = k_InplaceDivs_f32, [EW_F64] = k_InplaceDivs_f64, [EW_I64] = k_InplaceDivs_i64, [EW_C64] = k_InplaceDivs_c64, [EW_C128] = k_InplaceDivs_c128},
     .check = NULL,
-    .promote = NULL,
+    .promote = ew_promote_divs,
 };
 
 aclnnStatus aclnnInplaceDivsGetWorkspaceSize(aclTensor* selfRef, const aclScalar* other, uint64_t *workspaceSize, aclOpExecutor **executor) {
