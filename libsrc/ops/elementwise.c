@@ -68,6 +68,11 @@ bool ew_format_private(aclFormat f) {
     }
 }
 
+aclnnStatus ew_check_not_on_a2(ew_ctx *c) {
+    return ACL_REPORT(ACLNN_ERR_PARAM_INVALID, "%s is not implemented for ASCEND910B (its op_api supports the 950 "
+                      "series only).", acl_op_name(c->d->op));
+}
+
 static void list_str(const aclDataType *l, int n, char *buf, size_t cap) {
     size_t used = 0;
     buf[0] = 0;

@@ -140,6 +140,9 @@ bool ew_in_list(aclDataType dt, const aclDataType *l, int n);
 aclnnStatus ew_check_dtype_list(const aclDataType *l, int n, const aclTensor *t, const char *name);
 /* the index of argument `name` in the op's API order, -1 if none */
 int ew_arg_index(const ew_desc *d, const char *name);
+/* The hook of an op whose op_api refuses every call outside the 950 series (aclnnSquare, aclnnMaskedScale):
+ * 161002 after the NULL checks. */
+aclnnStatus ew_check_not_on_a2(ew_ctx *c);
 /* CANN's private (device-only) storage formats: 5HD, NZ, FRACTAL_Z, ... */
 bool ew_format_private(aclFormat f);
 

@@ -8,11 +8,6 @@
 
 /* ---- check hooks (tools/optable `check=`) ---- */
 
-/* an op the op_api refuses on every SoC outside the 950 series (aclnnSquare): 161002 after the NULL checks */
-static inline aclnnStatus ew_check_not_on_a2(ew_ctx *c) {
-    return ACL_REPORT(ACLNN_ERR_PARAM_INVALID, "%s is not implemented for ASCEND910B.", acl_op_name(c->d->op));
-}
-
 /* clamp bounds given as two aclScalars: min <= max, compared as integers when min is integral, as doubles when it is
  * floating */
 static inline aclnnStatus ew_check_min_le_max(ew_ctx *c) {

@@ -100,6 +100,7 @@ def test_hooks():
     expect_status("InplaceMaskedFillTensor", [T((2, 3), np.int32), T((2, 3), np.uint8), T(())], INVALID, "mask")
     expect_status("Square", [T((2, 3)), T((2, 3))], INVALID, "Square")     # A2: "not implemented"
     expect_status("Square", [None, T((2, 3))], NULL, "self")
+    expect_status("MaskedScale", [T((2, 3)), T((2, 3), np.uint8), 1.0, T((2, 3))], INVALID, "MaskedScale")
     expect_status("InplaceTan", [T((2, 3), np.int32)], INVALID, "selfRef")  # the float result can't go back to int
     expect_status("BitwiseNot", [None, T((2, 3), np.int32)], INNER_NULL, "self")
     expect_status("DivMod", [T((2, 3)), T((2, 3)), 3, T((2, 3))], INVALID, "mode")

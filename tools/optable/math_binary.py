@@ -155,6 +155,7 @@ DIVMOD = {"f": "s0 == 1 ? trunc(a / b) : (s0 == 2 ? ew_floordiv(a, b) : a / b)",
           "i": "s0 == 2 ? ew_ifloordiv(a, b) : ew_idiv_trunc(a, b)", "c": "a / b"}
 DIVMODS = {k: v.replace("b)", "s0)").replace("/ b", "/ s0").replace("s0 ==", "s1 ==") for k, v in DIVMOD.items()}
 RSUB = ("f32", "f16", "i64", "i32", "i8", "u8", "i16", "f64", "c64", "c128", "bf16")
+XLOGY = ("f32", "i32", "i64", "f16", "i8", "u8", "bool", "i16", "bf16")
 CMP_IN = ("f32", "i32", "i64", "f16", "i16", "i8", "u8", "f64", "bool", "bf16")
 CMP_OUT = ("f32", "i32", "i64", "f16", "i16", "i8", "u8", "f64", "bool", "bf16", "c64", "c128")
 EQ_IN = CMP_IN + ("c64", "c128")
@@ -280,22 +281,24 @@ OPS = (
           torch="torch.logaddexp2(a.float(), b.float()) if not a.is_floating_point() or a.dtype == torch.float64 "
           "else torch.logaddexp2(a, b)"),
        ew("Gcd", TT, "aclnn_gcd.h", dtypes=("i32", "i16", "i64"), formula={"i": "ew_gcd(a, b)"}, torch="torch.gcd(a, b)"),
-       ew("XLogYTensor", TT, "aclnn_x_log_y_tensor.h", dtypes=("f32", "i32", "i64", "f16", "i8", "u8", "bool", "i16",
-                                                               "bf16", "f64"),
+       ew("XLogYTensor", TT, "aclnn_x_log_y_tensor.h", dtypes=XLOGY,
           compute="float", formula="a == 0 && !isnan(b) ? 0 : a * log(b)", domain=(0, 3), torch="torch.xlogy(a, b)"),
-       ew("InplaceXLogYTensor", RT, "aclnn_x_log_y_tensor.h", dtypes=("f32", "f16", "bf16", "f64"), compute="float",
+       ew("InplaceXLogYTensor", RT, "aclnn_x_log_y_tensor.h", dtypes=XLOGY, compute="float",
+          skip_dtypes=("i32", "i64", "i8", "u8", "bool", "i16"),
           formula="a == 0 && !isnan(b) ? 0 : a * log(b)", domain=(0, 3), torch="a.xlogy_(b)"),
-       ew("XLogYScalarOther", TS, "aclnn_x_log_y_scalar_other.h",
-          dtypes=("f32", "i32", "i64", "f16", "i8", "u8", "bool", "i16", "bf16", "f64"), compute="float",
+       # the scalar has its own list (with f64) and promotes as PromoteType
+       ew("XLogYScalarOther", TS, "aclnn_x_log_y_scalar_other.h", dtypes=XLOGY, scalar_dtypes=XLOGY + ("f64",),
+          scalar_mode="full", compute="float",
           formula="a == 0 && !isnan(s0) ? 0 : a * log(s0)", scalars=POS, torch="torch.xlogy(a, s0)"),
-       ew("InplaceXLogYScalarOther", RS, "aclnn_x_log_y_scalar_other.h", dtypes=("f32", "f16", "bf16", "f64"),
-          compute="float", formula="a == 0 && !isnan(s0) ? 0 : a * log(s0)", scalars=POS, torch="a.xlogy_(s0)"),
+       ew("InplaceXLogYScalarOther", RS, "aclnn_x_log_y_scalar_other.h", dtypes=XLOGY, scalar_dtypes=XLOGY + ("f64",),
+          scalar_mode="full", skip_dtypes=("i32", "i64", "i8", "u8", "bool", "i16"), compute="float", formula="a == 0 && !isnan(s0) ? 0 : a * log(s0)", scalars=POS, torch="a.xlogy_(s0)"),
        ew("XLogYScalarSelf", "const aclScalar* self, const aclTensor* other, aclTensor* out",
-          "aclnn_x_log_y_scalar_self.h", dtypes=("f32", "i32", "i64", "f16", "i8", "u8", "bool", "i16", "bf16", "f64"),
+          "aclnn_x_log_y_scalar_self.h", dtypes=XLOGY, scalar_dtypes=XLOGY + ("f64",), scalar_mode="full",
           compute="float", formula="s0 == 0 && !isnan(a) ? 0 : s0 * log(a)", domain=(0, 3), scalars=POS,
           torch="torch.xlogy(s0, a)"),
        ew("Xlog1py", "const aclTensor *x, const aclTensor *y, const aclTensor *z", "aclnn_xlog1py.h", out="z",
-          dtypes=("f32", "f16", "bf16", "f64"), compute="float", formula="a == 0 && !isnan(b) ? 0 : a * log1p(b)",
+          dtypes=("f32", "f16", "bf16"), compute="float", same_dtype=("y",), out_rule="same",
+          formats=("!x", "!y", "!z"), order="dpfs", formula="a == 0 && !isnan(b) ? 0 : a * log1p(b)",
           domain=(-0.9, 3), torch="torch.special.xlog1py(a, b)")]
     # ---- ternary ----
     # lerp: one dtype for all; the rank limit applies to non-contiguous tensors only
@@ -368,7 +371,7 @@ OPS = (
           scalar_mode="full", formats=("!self", "!out"), order="dsfep",
           domain=(0, 6), scalars=[3], torch="torch.bitwise_left_shift(a, s0)"),
        ew("RightShift", "const aclTensor *input, const aclTensor *shiftBits, aclTensor *out", "aclnn_right_shift.h",
-          dtypes=("i8", "i16", "i32", "i64", "u8"), formula={"i": "ew_shr(a, b, IN_DT(0))"}, domain=(0, 6),
+          dtypes=SHIFTS, out_rule="list", formula={"i": "ew_shr(a, b, P_DT)"}, domain=(0, 6), order="dsep",
           torch="torch.bitwise_right_shift(a, b)")]
     # ---- clamps ----
     # scalar bounds: self and out in the list, shapes, the empty return, then self must cast to out and the clamp
@@ -410,21 +413,23 @@ OPS = (
             "a.clamp_max_(b)"))]
     # ---- selection ----
     + [ew("SWhere", "const aclTensor* condition, const aclTensor* self, const aclTensor* other, aclTensor* out",
-          "aclnn_s_where.h", dtypes=("f32", "i32", "i64", "f16", "i16", "i8", "u8", "f64", "bool", "c64", "c128", "bf16"),
+          "aclnn_s_where.h", dtypes=("f32", "i32", "u64", "i64", "u32", "f16", "u16", "i16", "i8", "u8", "f64", "bool",
+                                     "c64", "c128", "bf16"), out_rule="list",
           arg_dtypes={"condition": ("bool", "u8")}, no_promote=("condition",), input_dtypes={0: "bool"},
           formula="a ? b : c", torch="torch.where(a, b, c)"),
        ew("InplaceMaskedFillScalar", "aclTensor* selfRef, const aclTensor* mask, const aclScalar* value",
-          "aclnn_masked_fill_scalar.h", dtypes=("f32", "i32", "i64", "f16", "i8", "bool", "bf16", "f64", "i16", "u8"),
-          arg_dtypes={"mask": ("bool", "u8")}, no_promote=("mask",), input_dtypes={1: "bool"}, scalar_promote=False,
+          "aclnn_masked_fill_scalar.h", dtypes=("f32", "i32", "i64", "f16", "i8", "bool", "bf16"),
+          arg_dtypes={"mask": WIDE}, no_promote=("mask",), input_dtypes={1: "bool"}, scalar_promote=False,
           scalar_cast_check=False, formula="b ? s0 : a", scalars=[lambda dt: True if dt == "bool" else 7],
           torch="a.masked_fill_(b, s0)"),
        ew("InplaceMaskedFillTensor", "aclTensor* selfRef, const aclTensor* mask, const aclTensor* value",
           "aclnn_masked_fill_tensor.h", dtypes=("i32", "i8", "bool", "i64", "f32", "f16", "bf16"),
           arg_dtypes={"mask": ("bool",)}, no_promote=("mask", "value"), input_dtypes={1: "bool"},
           check="ew_check_value_0d", order="dphs", formula="b ? c : a", test=False, torch="a.masked_fill_(b, c)"),
+       # not on Atlas A2: the op_api's A2 support list is empty (950 series: self f32/f16/bf16, mask f32/f16/u8/i8)
        ew("MaskedScale", "const aclTensor* self, const aclTensor* mask, float scale, aclTensor* out",
-          "aclnn_masked_scale.h", dtypes=("f32", "f16", "bf16"),
-          arg_dtypes={"mask": ("u8", "i8", "bool", "f16", "f32", "bf16")}, no_promote=("mask",),
+          "aclnn_masked_scale.h", dtypes=("f32", "f16", "bf16"), arg_dtypes={"mask": ("f32", "f16", "u8", "i8")},
+          no_promote=("mask",), check="ew_check_not_on_a2", order="hdps", out_rule="same",
           formula="a * (float)b * s0", scalars=[2.0], test=False, torch="a * b * s0"),
        ew("IsClose", "const aclTensor* self, const aclTensor* other, double rtol, double atol, bool equalNan, "
           "aclTensor* out", "aclnn_isclose.h", dtypes=("f32", "i32", "i64", "f16", "i16", "i8", "u8", "f64", "bool",

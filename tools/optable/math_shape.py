@@ -37,8 +37,10 @@ OPS = [
     Op("Triu", "const aclTensor* self, int64_t diagonal, aclTensor* out", "aclnn_triu.h"),
     Op("InplaceTriu", "aclTensor* selfRef, int64_t diagonal", "aclnn_triu.h"),
     # fills: elementwise ops of the written tensor alone
-    ew("InplaceFillScalar", "aclTensor* selfRef, const aclScalar* value", "aclnn_fill_scalar.h", dtypes=ALL,
-       formula="s0", scalar_promote=False, scalar_cast_check=False, scalars=[lambda dt: True if dt == "bool" else 3],
+    # fill: PromoteType(selfRef, value) must exist (uint16/32/64 take only their own dtype); the value converted
+    ew("InplaceFillScalar", "aclTensor* selfRef, const aclScalar* value", "aclnn_fill_scalar.h",
+       dtypes=ALL + ("u16", "u32", "u64"), formula="s0", scalar_mode="full", out_rule="any", scalar_cast_check=False,
+       scalars=[lambda dt: True if dt == "bool" else 3],
        torch="a.fill_(s0)"),
     ew("InplaceFillTensor", "aclTensor* selfRef, const aclTensor* value", "aclnn_fill_tensor.h", dtypes=ALL,
        formula="b", no_promote=("value",), test=False, torch="a.fill_(b)"),

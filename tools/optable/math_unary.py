@@ -59,6 +59,7 @@ CLIP = [lambda dt: -1 if dt in INT else -0.5, lambda dt: 1 if dt in INT else 0.5
 
 # float functions: int/bool inputs are computed (and returned) as float32
 FI = F + I
+FLOOR = ("i64", "i32", "i16", "i8", "u64", "u32", "u16", "u8", "f64", "f32", "f16", "bf16")
 PRED = ("f32", "f16", "bf16", "f64", "bool", "i32", "i64", "i16", "i8", "u8")
 PRED_NO64 = ("f32", "f16", "bf16", "bool", "i32", "i64", "i16", "i8", "u8")
 FIC = F + I + C
@@ -124,9 +125,8 @@ OPS = (
             args="const aclTensor* self, aclTensor* result", inplace=None, compute="same", out_rule="any",
             check="ew_check_sign", order="dhps", rank=None,
             torch="torch.sgn(a) if a.is_complex() else torch.sign(a)")
-    + unary("Floor", "aclnn_floor.h", ("i64", "i32", "i16", "i8", "u8", "f64", "f32", "f16", "bf16"), None,
-            "floor(a)", i="a", compute="same", out_rule="same",
-            inplace_dtypes=("i64", "i32", "i16", "i8", "u8", "f64", "f32", "f16", "bf16"))
+    + unary("Floor", "aclnn_floor.h", FLOOR, None, "floor(a)", i="a", compute="same", out_rule="same",
+            inplace_dtypes=FLOOR, formats=("!self", "!out"), order="dpsf")
     + unary("Ceil", "aclnn_ceil.h", ("f64", "f32", "f16", "bf16"), None, "ceil(a)", compute="same", out_rule="same",
             inplace_dtypes=("f64", "f32", "f16", "bf16"))
     + unary("Trunc", "aclnn_trunc.h", ("f32", "f16", "bf16"), None, "trunc(a)", compute="same", out_rule="same",
@@ -163,7 +163,8 @@ OPS = (
            ("IsNegInf", "aclnn_isneginf.h", "isinf(a) && a < 0", "0", "torch.isneginf(a)", PRED_NO64, "list",
             ("bool",), "sdp"),
            ("IsInf", "aclnn_is_inf.h", "isinf(a)", "0", "torch.isinf(a)", PRED, "cast", None, "dps"))]
-    + [ew("Signbit", T, "aclnn_signbit.h", dtypes=("f32", "i32", "i64", "f16", "i16", "i8", "u8", "f64", "bool", "bf16"),
+    + [ew("Signbit", T, "aclnn_signbit.h", dtypes=("f32", "i32", "i64", "f16", "i16", "i8", "u8", "f64", "u32", "u64",
+                                                 "bool", "u16", "bf16"),
           result="bool", out_rule="list", formula={"f": "signbit(a) != 0", "i": "a < 0"}, torch="torch.signbit(a)")]
     # clamps and numbers
     + [ew("Hardtanh", "const aclTensor* self, const aclScalar* clipValueMin, const aclScalar* clipValueMax, aclTensor* out",

@@ -3483,7 +3483,7 @@ static void k_XLogYTensor_f64(int64_t n, char *const *in, char *out, const ew_sc
     }
 }
 
-static const aclDataType k_XLogYTensor_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_INT16, ACL_BF16, ACL_DOUBLE};
+static const aclDataType k_XLogYTensor_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_INT16, ACL_BF16};
 
 static const ew_desc k_XLogYTensor_desc = {
     .op = ACL_OP_XLogYTensor, .nargs = 3,
@@ -3541,7 +3541,7 @@ static void k_InplaceXLogYTensor_f64(int64_t n, char *const *in, char *out, cons
     }
 }
 
-static const aclDataType k_InplaceXLogYTensor_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE};
+static const aclDataType k_InplaceXLogYTensor_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_INT16, ACL_BF16};
 
 static const ew_desc k_InplaceXLogYTensor_desc = {
     .op = ACL_OP_InplaceXLogYTensor, .nargs = 2,
@@ -3595,7 +3595,9 @@ static void k_XLogYScalarOther_f64(int64_t n, char *const *in, char *out, const 
     }
 }
 
-static const aclDataType k_XLogYScalarOther_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_INT16, ACL_BF16, ACL_DOUBLE};
+static const aclDataType k_XLogYScalarOther_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_INT16, ACL_BF16};
+
+static const aclDataType k_XLogYScalarOther_scalar_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_INT16, ACL_BF16, ACL_DOUBLE};
 
 static const ew_desc k_XLogYScalarOther_desc = {
     .op = ACL_OP_XLogYScalarOther, .nargs = 3,
@@ -3605,11 +3607,11 @@ static const ew_desc k_XLogYScalarOther_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .scalar_dtypes = NULL,
+    .scalar_dtypes = k_XLogYScalarOther_scalar_dtypes, .n_scalar_dtypes = ACL_COUNT_OF(k_XLogYScalarOther_scalar_dtypes),
     .promoted = NULL,
     .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_FULL,
     .optional = 0u, .need_one = 0u,
     .scalar_cast_check = 2u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
@@ -3649,7 +3651,9 @@ static void k_InplaceXLogYScalarOther_f64(int64_t n, char *const *in, char *out,
     }
 }
 
-static const aclDataType k_InplaceXLogYScalarOther_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE};
+static const aclDataType k_InplaceXLogYScalarOther_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_INT16, ACL_BF16};
+
+static const aclDataType k_InplaceXLogYScalarOther_scalar_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_INT16, ACL_BF16, ACL_DOUBLE};
 
 static const ew_desc k_InplaceXLogYScalarOther_desc = {
     .op = ACL_OP_InplaceXLogYScalarOther, .nargs = 2,
@@ -3659,11 +3663,11 @@ static const ew_desc k_InplaceXLogYScalarOther_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .scalar_dtypes = NULL,
+    .scalar_dtypes = k_InplaceXLogYScalarOther_scalar_dtypes, .n_scalar_dtypes = ACL_COUNT_OF(k_InplaceXLogYScalarOther_scalar_dtypes),
     .promoted = NULL,
     .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_FULL,
     .optional = 0u, .need_one = 0u,
     .scalar_cast_check = 2u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
@@ -3703,7 +3707,9 @@ static void k_XLogYScalarSelf_f64(int64_t n, char *const *in, char *out, const e
     }
 }
 
-static const aclDataType k_XLogYScalarSelf_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_INT16, ACL_BF16, ACL_DOUBLE};
+static const aclDataType k_XLogYScalarSelf_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_INT16, ACL_BF16};
+
+static const aclDataType k_XLogYScalarSelf_scalar_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_INT16, ACL_BF16, ACL_DOUBLE};
 
 static const ew_desc k_XLogYScalarSelf_desc = {
     .op = ACL_OP_XLogYScalarSelf, .nargs = 3,
@@ -3713,11 +3719,11 @@ static const ew_desc k_XLogYScalarSelf_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .scalar_dtypes = NULL,
+    .scalar_dtypes = k_XLogYScalarSelf_scalar_dtypes, .n_scalar_dtypes = ACL_COUNT_OF(k_XLogYScalarSelf_scalar_dtypes),
     .promoted = NULL,
     .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 1u, .scalar_mode = EW_SP_WRAPPED,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 1u, .scalar_mode = EW_SP_FULL,
     .optional = 0u, .need_one = 0u,
     .scalar_cast_check = 1u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
@@ -3761,7 +3767,7 @@ static void k_Xlog1py_f64(int64_t n, char *const *in, char *out, const ew_scalar
     }
 }
 
-static const aclDataType k_Xlog1py_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE};
+static const aclDataType k_Xlog1py_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
 
 static const ew_desc k_Xlog1py_desc = {
     .op = ACL_OP_Xlog1py, .nargs = 3,
@@ -3773,14 +3779,14 @@ static const ew_desc k_Xlog1py_desc = {
     .n_arg_dtypes = {},
     .scalar_dtypes = NULL,
     .promoted = NULL,
-    .no_promote = 0u, .same_dtype = 0u,
+    .no_promote = 0u, .same_dtype = 2u,
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .out_rule = EW_OUT_SAME, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
     .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
-    .n_fmt = 0, .fmt = {},
-    .order = "dpfsh",
+    .n_fmt = 3, .fmt = {{EW_FMT_NOT_PRIVATE, 0, 0}, {EW_FMT_NOT_PRIVATE, 1, 0}, {EW_FMT_NOT_PRIVATE, 2, 0}},
+    .order = "dpfs",
     .k = {[EW_F32] = k_Xlog1py_f32, [EW_F64] = k_Xlog1py_f64},
     .check = NULL,
     .promote = NULL,
@@ -7395,11 +7401,11 @@ static void k_RightShift_i64(int64_t n, char *const *in, char *out, const ew_sca
     for (int64_t i = 0; i < n; i++) {
         const int64_t a EW_UNUSED = A_[i];
         const int64_t b EW_UNUSED = B_[i];
-        O_[i] = (int64_t)(ew_shr(a, b, IN_DT(0)));
+        O_[i] = (int64_t)(ew_shr(a, b, P_DT));
     }
 }
 
-static const aclDataType k_RightShift_dtypes[] = {ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8};
+static const aclDataType k_RightShift_dtypes[] = {ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_UINT16, ACL_UINT32, ACL_UINT64};
 
 static const ew_desc k_RightShift_desc = {
     .op = ACL_OP_RightShift, .nargs = 3,
@@ -7413,12 +7419,12 @@ static const ew_desc k_RightShift_desc = {
     .promoted = NULL,
     .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
     .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
-    .order = "dpfsh",
+    .order = "dsep",
     .k = {[EW_I64] = k_RightShift_i64},
     .check = NULL,
     .promote = NULL,
@@ -8140,7 +8146,7 @@ static void k_SWhere_c128(int64_t n, char *const *in, char *out, const ew_scalar
     }
 }
 
-static const aclDataType k_SWhere_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BF16};
+static const aclDataType k_SWhere_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_UINT64, ACL_INT64, ACL_UINT32, ACL_FLOAT16, ACL_UINT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BF16};
 
 static const aclDataType k_SWhere_condition_dtypes[] = {ACL_BOOL, ACL_UINT8};
 
@@ -8156,7 +8162,7 @@ static const ew_desc k_SWhere_desc = {
     .promoted = NULL,
     .no_promote = 1u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
     .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
@@ -8212,9 +8218,9 @@ static void k_InplaceMaskedFillScalar_i64(int64_t n, char *const *in, char *out,
     }
 }
 
-static const aclDataType k_InplaceMaskedFillScalar_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT8, ACL_BOOL, ACL_BF16, ACL_DOUBLE, ACL_INT16, ACL_UINT8};
+static const aclDataType k_InplaceMaskedFillScalar_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT8, ACL_BOOL, ACL_BF16};
 
-static const aclDataType k_InplaceMaskedFillScalar_mask_dtypes[] = {ACL_BOOL, ACL_UINT8};
+static const aclDataType k_InplaceMaskedFillScalar_mask_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_UINT16, ACL_UINT32, ACL_UINT64, ACL_BOOL, ACL_COMPLEX64, ACL_COMPLEX128};
 
 static const ew_desc k_InplaceMaskedFillScalar_desc = {
     .op = ACL_OP_InplaceMaskedFillScalar, .nargs = 3,
@@ -8352,7 +8358,7 @@ static void k_MaskedScale_f64(int64_t n, char *const *in, char *out, const ew_sc
 
 static const aclDataType k_MaskedScale_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
 
-static const aclDataType k_MaskedScale_mask_dtypes[] = {ACL_UINT8, ACL_INT8, ACL_BOOL, ACL_FLOAT16, ACL_FLOAT, ACL_BF16};
+static const aclDataType k_MaskedScale_mask_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_UINT8, ACL_INT8};
 
 static const ew_desc k_MaskedScale_desc = {
     .op = ACL_OP_MaskedScale, .nargs = 4,
@@ -8366,14 +8372,14 @@ static const ew_desc k_MaskedScale_desc = {
     .promoted = NULL,
     .no_promote = 2u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .out_rule = EW_OUT_SAME, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
     .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
-    .order = "dpfsh",
+    .order = "hdps",
     .k = {[EW_F32] = k_MaskedScale_f32, [EW_F64] = k_MaskedScale_f64},
-    .check = NULL,
+    .check = ew_check_not_on_a2,
     .promote = NULL,
 };
 

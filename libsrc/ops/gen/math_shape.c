@@ -433,7 +433,7 @@ static void k_InplaceFillScalar_c128(int64_t n, char *const *in, char *out, cons
     }
 }
 
-static const aclDataType k_InplaceFillScalar_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BOOL, ACL_COMPLEX64, ACL_COMPLEX128};
+static const aclDataType k_InplaceFillScalar_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BOOL, ACL_COMPLEX64, ACL_COMPLEX128, ACL_UINT16, ACL_UINT32, ACL_UINT64};
 
 static const ew_desc k_InplaceFillScalar_desc = {
     .op = ACL_OP_InplaceFillScalar, .nargs = 2,
@@ -447,7 +447,7 @@ static const ew_desc k_InplaceFillScalar_desc = {
     .promoted = NULL,
     .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .out_rule = EW_OUT_ANY, .scalar_promote = 2u, .scalar_mode = EW_SP_FULL,
     .optional = 0u, .need_one = 0u,
     .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,

@@ -3929,7 +3929,7 @@ static void k_Floor_i64(int64_t n, char *const *in, char *out, const ew_scalars 
     }
 }
 
-static const aclDataType k_Floor_dtypes[] = {ACL_INT64, ACL_INT32, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
+static const aclDataType k_Floor_dtypes[] = {ACL_INT64, ACL_INT32, ACL_INT16, ACL_INT8, ACL_UINT64, ACL_UINT32, ACL_UINT16, ACL_UINT8, ACL_DOUBLE, ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
 
 static const ew_desc k_Floor_desc = {
     .op = ACL_OP_Floor, .nargs = 2,
@@ -3947,8 +3947,8 @@ static const ew_desc k_Floor_desc = {
     .optional = 0u, .need_one = 0u,
     .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
-    .n_fmt = 0, .fmt = {},
-    .order = "dpfsh",
+    .n_fmt = 2, .fmt = {{EW_FMT_NOT_PRIVATE, 0, 0}, {EW_FMT_NOT_PRIVATE, 1, 0}},
+    .order = "dpsf",
     .k = {[EW_F32] = k_Floor_f32, [EW_F64] = k_Floor_f64, [EW_I64] = k_Floor_i64},
     .check = NULL,
     .promote = NULL,
@@ -3993,7 +3993,7 @@ static void k_InplaceFloor_i64(int64_t n, char *const *in, char *out, const ew_s
     }
 }
 
-static const aclDataType k_InplaceFloor_dtypes[] = {ACL_INT64, ACL_INT32, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
+static const aclDataType k_InplaceFloor_dtypes[] = {ACL_INT64, ACL_INT32, ACL_INT16, ACL_INT8, ACL_UINT64, ACL_UINT32, ACL_UINT16, ACL_UINT8, ACL_DOUBLE, ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
 
 static const ew_desc k_InplaceFloor_desc = {
     .op = ACL_OP_InplaceFloor, .nargs = 1,
@@ -4011,8 +4011,8 @@ static const ew_desc k_InplaceFloor_desc = {
     .optional = 0u, .need_one = 0u,
     .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
-    .n_fmt = 0, .fmt = {},
-    .order = "dpfsh",
+    .n_fmt = 1, .fmt = {{EW_FMT_NOT_PRIVATE, 0, 0}},
+    .order = "dpsf",
     .k = {[EW_F32] = k_InplaceFloor_f32, [EW_F64] = k_InplaceFloor_f64, [EW_I64] = k_InplaceFloor_i64},
     .check = NULL,
     .promote = NULL,
@@ -5097,7 +5097,7 @@ static void k_Signbit_i64(int64_t n, char *const *in, char *out, const ew_scalar
     }
 }
 
-static const aclDataType k_Signbit_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16};
+static const aclDataType k_Signbit_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_UINT32, ACL_UINT64, ACL_BOOL, ACL_UINT16, ACL_BF16};
 
 static const ew_desc k_Signbit_desc = {
     .op = ACL_OP_Signbit, .nargs = 2,
