@@ -338,10 +338,12 @@ static int coalesce(const aclTensor *const *ops, int nops, const aclTensor *out,
             stk[o] = (kk < 0 || v->dims[kk] == 1) ? 0 : v->strides[kk];
         }
         if (m > 0) {
-            bool merge = true;
-            for (int o = 0; o < nops && merge; o++) merge = cst[o][m - 1] == stk[o] * out->dims[k];
+            /* checked: this runs before the views are validated (huge strides or dims do not merge) */
+            int64_t prod, n;
+            bool merge = acl_mul_i64(cd[m - 1], out->dims[k], &n);
+            for (int o = 0; o < nops && merge; o++) merge = acl_mul_i64(stk[o], out->dims[k], &prod) && cst[o][m - 1] == prod;
             if (merge) {
-                cd[m - 1] *= out->dims[k];
+                cd[m - 1] = n;
                 for (int o = 0; o < nops; o++) cst[o][m - 1] = stk[o];
                 continue;
             }
