@@ -88,7 +88,8 @@ OPS = (
             inplace_dtypes=FIC, inplace_kw={"skip_dtypes": I})
     + unary("Sinh", "aclnn_sinh.h", FIC, OFC, "sinh(a)", c="sinh(a)")
     + unary("Cosh", "aclnn_cosh.h", FIC, OFC, "cosh(a)", c="cosh(a)")
-    + unary("Tanh", "aclnn_tanh.h", ("f32", "f16", "bf16") + I, ("f32", "f16", "bf16"), "tanh(a)")
+    + unary("Tanh", "aclnn_tanh.h", ("f32", "f16", "bf16") + I, ("f32", "f16", "bf16"), "tanh(a)",
+            formats=("self=out", "!self"), order="dpfs")
     + unary("Asin", "aclnn_asin.h", FI, OF, "asin(a)", domain=(-1, 1))
     + unary("Acos", "aclnn_acos.h", FI, OF, "acos(a)", args="const aclTensor* input, aclTensor* out",
             inplace="aclTensor* inputRef", domain=(-1, 1))
