@@ -419,7 +419,7 @@ OPS = (
           formula="a ? b : c", torch="torch.where(a, b, c)"),
        ew("InplaceMaskedFillScalar", "aclTensor* selfRef, const aclTensor* mask, const aclScalar* value",
           "aclnn_masked_fill_scalar.h", dtypes=("f32", "i32", "i64", "f16", "i8", "bool", "bf16"),
-          arg_dtypes={"mask": WIDE}, no_promote=("mask",), input_dtypes={1: "bool"}, scalar_promote=False,
+          arg_dtypes={"mask": ("bool",)}, no_promote=("mask",), input_dtypes={1: "bool"}, scalar_promote=False,
           scalar_cast_check=False, formula="b ? s0 : a", scalars=[lambda dt: True if dt == "bool" else 7],
           torch="a.masked_fill_(b, s0)"),
        ew("InplaceMaskedFillTensor", "aclTensor* selfRef, const aclTensor* mask, const aclTensor* value",

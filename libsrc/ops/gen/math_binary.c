@@ -8220,7 +8220,7 @@ static void k_InplaceMaskedFillScalar_i64(int64_t n, char *const *in, char *out,
 
 static const aclDataType k_InplaceMaskedFillScalar_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT8, ACL_BOOL, ACL_BF16};
 
-static const aclDataType k_InplaceMaskedFillScalar_mask_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_UINT16, ACL_UINT32, ACL_UINT64, ACL_BOOL, ACL_COMPLEX64, ACL_COMPLEX128};
+static const aclDataType k_InplaceMaskedFillScalar_mask_dtypes[] = {ACL_BOOL};
 
 static const ew_desc k_InplaceMaskedFillScalar_desc = {
     .op = ACL_OP_InplaceMaskedFillScalar, .nargs = 3,
