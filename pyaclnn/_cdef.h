@@ -382,6 +382,15 @@ typedef struct aclScalarList aclScalarList;
  aclnnStatus aclnnAddNGetWorkspaceSize(
  const aclTensorList *tensors, aclTensor *out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnAddN(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnAddV3GetWorkspaceSize(
+ const aclScalar* self, const aclTensor* other, const aclScalar* alpha, aclTensor* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnAddV3(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnInplaceAddV3GetWorkspaceSize(
+ const aclScalar* selfRef, const aclTensor* other, const aclScalar* alpha, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnInplaceAddV3(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnAddcdivGetWorkspaceSize(
  const aclTensor* self, const aclTensor* tensor1, const aclTensor* tensor2, const aclScalar* value,
  const aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
@@ -500,9 +509,17 @@ typedef struct aclScalarList aclScalarList;
  aclnnStatus aclnnAsinGetWorkspaceSize(
  const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnAsin(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnInplaceAsinGetWorkspaceSize(
+ aclTensor* selfRef, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnInplaceAsin(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnAsinhGetWorkspaceSize(
  const aclTensor* input, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnAsinh(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnInplaceAsinhGetWorkspaceSize(
+ aclTensor* inputRef, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnInplaceAsinh(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnAtanGetWorkspaceSize(
  const aclTensor* input, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnAtan(
@@ -606,6 +623,14 @@ typedef struct aclScalarList aclScalarList;
  aclnnStatus aclnnInplaceBitwiseXorTensorGetWorkspaceSize(
  aclTensor* selfRef, const aclTensor* other, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnInplaceBitwiseXorTensor(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnBitwiseAndTensorOutGetWorkspaceSize(
+ const aclTensor* self, const aclTensor* other, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnBitwiseAndTensorOut(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnInplaceBitwiseAndTensorOutGetWorkspaceSize(
+ const aclTensor* self, const aclTensor* other, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnInplaceBitwiseAndTensorOut(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnCastGetWorkspaceSize(
  const aclTensor* self, const aclDataType dtype, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
@@ -737,6 +762,10 @@ typedef struct aclScalarList aclScalarList;
  aclnnStatus aclnnCoshGetWorkspaceSize(
  const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnCosh(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnInplaceCoshGetWorkspaceSize(
+ aclTensor* selfRef, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnInplaceCosh(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnCummaxGetWorkspaceSize(
  const aclTensor* self, int64_t dim, aclTensor* valuesOut, aclTensor* indicesOut, uint64_t* workspaceSize,
  aclOpExecutor** executor);
@@ -792,6 +821,23 @@ typedef struct aclScalarList aclScalarList;
  aclTensor* selfRef, const aclScalar* other, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnInplaceDivs(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnDivModGetWorkspaceSize(
+ const aclTensor* self, const aclTensor* other, int mode, aclTensor* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnDivMod(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnDivModsGetWorkspaceSize(
+ const aclTensor* self, const aclScalar* other, int mode, aclTensor* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnDivMods(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnInplaceDivModGetWorkspaceSize(
+ aclTensor* selfRef, const aclTensor* other, int mode, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnInplaceDivMod(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnInplaceDivModsGetWorkspaceSize(
+ aclTensor* selfRef, const aclScalar* other, int mode, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnInplaceDivMods(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnDotGetWorkspaceSize(
  const aclTensor* self, const aclTensor* tensor, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnDot(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
@@ -839,6 +885,10 @@ typedef struct aclScalarList aclScalarList;
  aclnnStatus aclnnExp2GetWorkspaceSize(
  const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnExp2(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnInplaceExp2GetWorkspaceSize(
+ aclTensor* selfRef, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnInplaceExp2(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnExpSegsumBackwardGetWorkspaceSize(
  const aclTensor* gradOutput, const aclTensor* gradSelf, aclTensor* gradInput, uint64_t* workspaceSize,
  aclOpExecutor** executor);
@@ -850,6 +900,10 @@ typedef struct aclScalarList aclScalarList;
  aclnnStatus aclnnExpm1GetWorkspaceSize(
  const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnExpm1(
+ void* workspace, uint64_t workspace_size, aclOpExecutor* executor, const aclrtStream stream);
+ aclnnStatus aclnnInplaceExpm1GetWorkspaceSize(
+ aclTensor* selfRef, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnInplaceExpm1(
  void* workspace, uint64_t workspace_size, aclOpExecutor* executor, const aclrtStream stream);
  aclnnStatus aclnnEyeGetWorkspaceSize(
  int64_t n, int64_t m, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
@@ -910,6 +964,13 @@ typedef struct aclScalarList aclScalarList;
  aclnnStatus aclnnInplaceFmodTensorGetWorkspaceSize(
  aclTensor* selfRef, const aclTensor* other, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnInplaceFmodTensor(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnFracGetWorkspaceSize(
+ const aclTensor* input, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnFrac(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnInplaceFracGetWorkspaceSize(
+ aclTensor* inputRef, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnInplaceFrac(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnGcdGetWorkspaceSize(
  const aclTensor* self, const aclTensor* other, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
@@ -1072,6 +1133,16 @@ typedef struct aclScalarList aclScalarList;
  aclOpExecutor** executor);
  aclnnStatus aclnnLeftShifts(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnLerpsGetWorkspaceSize(
+ const aclTensor* self, const aclTensor* end, const aclScalar* weight, aclTensor* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnLerps(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
+ aclnnStatus aclnnInplaceLerpsGetWorkspaceSize(
+ aclTensor* selfRef, const aclTensor* end, const aclScalar* weight, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnInplaceLerps(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
  aclnnStatus aclnnLerpGetWorkspaceSize(
  const aclTensor* self, const aclTensor* end, const aclTensor* weight, aclTensor* out, uint64_t* workspaceSize,
  aclOpExecutor** executor);
@@ -1302,6 +1373,10 @@ typedef struct aclScalarList aclScalarList;
  const aclTensor* self, float nan, float posinf, float neginf, aclTensor* out, uint64_t* workspaceSize,
  aclOpExecutor** executor);
  aclnnStatus aclnnNanToNum(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnInplaceNanToNumGetWorkspaceSize(
+ aclTensor* selfRef, float nan, float posinf, float neginf, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnInplaceNanToNum(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnNeScalarGetWorkspaceSize(
  const aclTensor* self, const aclScalar* other, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
@@ -1542,6 +1617,18 @@ typedef struct aclScalarList aclScalarList;
  aclnnStatus aclnnRsqrtGetWorkspaceSize(
  const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnRsqrt(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnInplaceRsqrtGetWorkspaceSize(
+ aclTensor* selfRef, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnInplaceRsqrt(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnRsubGetWorkspaceSize(
+ const aclTensor* self, const aclTensor* other, const aclScalar* alpha, aclTensor* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnRsub(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnRsubsGetWorkspaceSize(
+ const aclTensor* self, const aclScalar* other, const aclScalar* alpha, aclTensor* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnRsubs(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnSWhereGetWorkspaceSize(
  const aclTensor* condition, const aclTensor* self, const aclTensor* other, aclTensor* out, uint64_t* workspaceSize,
  aclOpExecutor** executor);
@@ -1719,6 +1806,10 @@ typedef struct aclScalarList aclScalarList;
  aclnnStatus aclnnTanGetWorkspaceSize(
  const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnTan(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
+ aclnnStatus aclnnInplaceTanGetWorkspaceSize(
+ const aclTensor* selfRef, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnInplaceTan(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
  aclnnStatus aclnnTanhGetWorkspaceSize(
  const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);

@@ -201,6 +201,45 @@ def ew_code(op):
         names.append(f'"{a.name}"')
     ks = ", ".join(f"[{c}] = {n}" for c, n in kernels.items())
     hook = op.check or "NULL"
+    idx = {a.name: i for i, a in enumerate(op.args)}
+
+    def dt_list(suffix, dts):
+        lines.append(f"static const aclDataType k_{op.name}_{suffix}[] = {{{', '.join(optable.DT[d] for d in dts)}}};\n")
+        return f"k_{op.name}_{suffix}, ACL_COUNT_OF(k_{op.name}_{suffix})"
+
+    def bits(names, what):
+        m = 0
+        for n in names:
+            if n not in idx:
+                raise ValueError(f"{op.name}: {what} names {n}, which is not an argument")
+            m |= 1 << idx[n]
+        return m
+
+    sd = op.extra.get("scalar_dtypes")
+    scalar_list = dt_list("scalar_dtypes", op.dtypes if sd is True else sd) if sd else "NULL, 0"
+    pr = op.extra.get("promoted")
+    promoted_list = dt_list("promoted", pr) if pr else "NULL, 0"
+    fmts = []
+    for r in op.extra.get("formats", ()):
+        if r.startswith("!"):
+            fmts.append(f"{{EW_FMT_NOT_PRIVATE, {idx[r[1:]]}, 0}}")
+        else:
+            a, b = r.split("=")
+            fmts.append(f"{{EW_FMT_SAME, {idx[a]}, {idx[b]}}}")
+    order = op.extra.get("order", "dpfsh")
+    if set(order) - set("dpfshe") or not {"d", "p", "s"} <= set(order) or len(set(order)) != len(order):
+        raise ValueError(f"{op.name}: order {order!r} must hold d, p, s once each (and f, h, e at most once)")
+    if op.extra.get("formats") and "f" not in order:
+        raise ValueError(f"{op.name}: format rules need an 'f' stage in order")
+    scs = op.extra.get("scalar_cast_check", True)
+    cast_bits = (bits([a.name for a in op.args if a.kind == "scalar"], "scalar_cast_check") if scs is True
+                 else bits(scs, "scalar_cast_check") if scs else 0)
+    nc = op.extra.get("null_code")
+    null_inner = (bits([a.name for a in op.args if a.kind not in ATTR_KINDS], "null_code") if nc == "inner"
+                  else bits(nc, "null_code") if nc else 0)
+    rank = op.extra.get("rank", 8)
+    mode = {"wrapped": "EW_SP_WRAPPED", "full": "EW_SP_FULL", "float": "EW_SP_FLOAT"}[op.extra.get("scalar_mode",
+                                                                                                  "wrapped")]
     promote = 0
     for i, a in enumerate(op.args):
         sp = op.scalar_promote
@@ -221,12 +260,20 @@ def ew_code(op):
         f"    .out_dtypes = {out_list},\n"
         f"    .arg_dtypes = {{{', '.join(arg_lists)}}},\n"
         f"    .n_arg_dtypes = {{{', '.join(x.split(' = ')[0] + ' = ACL_COUNT_OF(' + x.split(' = ')[1] + ')' for x in arg_lists)}}},\n"
-        f"    .no_promote = {no_promote}u,\n"
+        f"    .scalar_dtypes = {scalar_list.replace(', ACL', ', .n_scalar_dtypes = ACL', 1) if sd else 'NULL'},\n"
+        f"    .promoted = {promoted_list.replace(', ACL', ', .n_promoted = ACL', 1) if pr else 'NULL'},\n"
+        f"    .no_promote = {no_promote}u, .same_dtype = {bits(op.extra.get('same_dtype', ()), 'same_dtype')}u,\n"
         f"    .compute = EW_COMPUTE_{op.compute.upper()}, .result = EW_RESULT_{op.result.upper()},\n"
-        f"    .out_rule = EW_OUT_{op.out_rule.upper()}, .scalar_promote = {promote}u,\n"
-        f"    .optional = {optional}u, .scalar_cast_check = {int(op.extra.get('scalar_cast_check', True))},\n"
+        f"    .out_rule = EW_OUT_{op.out_rule.upper()}, .scalar_promote = {promote}u, .scalar_mode = {mode},\n"
+        f"    .optional = {optional}u, .need_one = {bits(op.extra.get('need_one', ()), 'need_one')}u,\n"
+        f"    .scalar_cast_check = {cast_bits}u, "
+        f".null_inner = {null_inner}u,\n"
+        f"    .max_rank = {0 if rank is None else 8}, .rank_contig = {int(rank == 'contig')},\n"
+        f"    .n_fmt = {len(fmts)}, .fmt = {{{', '.join(fmts)}}},\n"
+        f"    .order = \"{order}\",\n"
         f"    .k = {{{ks}}},\n"
-        f"    .check = {hook},\n}};\n")
+        f"    .check = {hook},\n"
+        f"    .promote = {op.extra.get('promote') or 'NULL'},\n}};\n")
     params = ", ".join(a.text for a in op.args)
     argv = ", ".join("NULL" if a.kind in ATTR_KINDS else a.name for a in op.args)
     body = f"    const void *const args[] = {{{argv}}};\n"

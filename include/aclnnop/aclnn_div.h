@@ -31,6 +31,31 @@ ACLNN_API aclnnStatus aclnnInplaceDivsGetWorkspaceSize(
 ACLNN_API aclnnStatus aclnnInplaceDivs(
     void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
 
+ACLNN_API aclnnStatus aclnnDivModGetWorkspaceSize(
+    const aclTensor* self, const aclTensor* other, int mode, aclTensor* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+
+ACLNN_API aclnnStatus aclnnDivMod(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+
+ACLNN_API aclnnStatus aclnnDivModsGetWorkspaceSize(
+    const aclTensor* self, const aclScalar* other, int mode, aclTensor* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+
+ACLNN_API aclnnStatus aclnnDivMods(
+    void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+
+ACLNN_API aclnnStatus aclnnInplaceDivModGetWorkspaceSize(
+    aclTensor* selfRef, const aclTensor* other, int mode, uint64_t* workspaceSize, aclOpExecutor** executor);
+
+ACLNN_API aclnnStatus aclnnInplaceDivMod(
+    void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+
+ACLNN_API aclnnStatus aclnnInplaceDivModsGetWorkspaceSize(
+    aclTensor* selfRef, const aclScalar* other, int mode, uint64_t* workspaceSize, aclOpExecutor** executor);
+
+ACLNN_API aclnnStatus aclnnInplaceDivMods(
+    void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+
 #ifdef __cplusplus
 }
 #endif

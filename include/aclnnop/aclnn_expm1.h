@@ -15,6 +15,12 @@ ACLNN_API aclnnStatus aclnnExpm1GetWorkspaceSize(
 ACLNN_API aclnnStatus aclnnExpm1(
     void* workspace, uint64_t workspace_size, aclOpExecutor* executor, const aclrtStream stream);
 
+ACLNN_API aclnnStatus aclnnInplaceExpm1GetWorkspaceSize(
+    aclTensor* selfRef, uint64_t* workspaceSize, aclOpExecutor** executor);
+
+ACLNN_API aclnnStatus aclnnInplaceExpm1(
+    void* workspace, uint64_t workspace_size, aclOpExecutor* executor, const aclrtStream stream);
+
 #ifdef __cplusplus
 }
 #endif

@@ -16,6 +16,12 @@ ACLNN_API aclnnStatus aclnnNanToNumGetWorkspaceSize(
 ACLNN_API aclnnStatus aclnnNanToNum(
     void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
 
+ACLNN_API aclnnStatus aclnnInplaceNanToNumGetWorkspaceSize(
+    aclTensor* selfRef, float nan, float posinf, float neginf, uint64_t* workspaceSize, aclOpExecutor** executor);
+
+ACLNN_API aclnnStatus aclnnInplaceNanToNum(
+    void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+
 #ifdef __cplusplus
 }
 #endif

@@ -15,6 +15,12 @@ ACLNN_API aclnnStatus aclnnTanGetWorkspaceSize(
 ACLNN_API aclnnStatus aclnnTan(
     void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
 
+ACLNN_API aclnnStatus aclnnInplaceTanGetWorkspaceSize(
+    const aclTensor* selfRef, uint64_t* workspaceSize, aclOpExecutor** executor);
+
+ACLNN_API aclnnStatus aclnnInplaceTan(
+    void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
+
 #ifdef __cplusplus
 }
 #endif

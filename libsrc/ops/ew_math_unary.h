@@ -2,7 +2,44 @@
 #ifndef PYACLNN_OPS_EW_MATH_UNARY_H
 #define PYACLNN_OPS_EW_MATH_UNARY_H
 
+#include "common/dtype.h"
+#include "common/status.h"
 #include "ops/elementwise.h"
+
+/* ---- check hooks (tools/optable `check=`) ---- */
+
+/* clamp bounds given as two aclScalars: min <= max, compared as integers when min is integral, as doubles when it is
+ * floating */
+static inline aclnnStatus ew_check_min_le_max(ew_ctx *c) {
+    const aclScalar *lo = NULL, *hi = NULL;
+    for (int i = 0; i < c->d->nargs; i++) {
+        if (c->d->kind[i] != EW_ARG_SCALAR) continue;
+        if (!lo) lo = c->args[i];
+        else hi = c->args[i];
+    }
+    if (!lo || !hi) return ACLNN_SUCCESS;
+    if (acl_dt_is_int(lo->dtype)) {
+        int64_t a = acl_read_i64(lo->bytes, lo->dtype), b = acl_read_i64(hi->bytes, hi->dtype);
+        ACLNN_CHECK(a <= b, ACLNN_ERR_PARAM_INVALID, "min must less than max or equal to max, but min is %lld and "
+                    "max is %lld.", (long long)a, (long long)b);
+    } else if (acl_dt_is_float(lo->dtype)) {
+        double a = acl_read_f64(lo->bytes, lo->dtype), b = acl_read_f64(hi->bytes, hi->dtype);
+        ACLNN_CHECK(!(a > b), ACLNN_ERR_PARAM_INVALID, "min must less than max or equal to max, but min is %f and max "
+                    "is %f.", a, b);
+    }
+    return ACLNN_SUCCESS;
+}
+
+/* aclnnSign: result has self's dtype, except for a BF16 self (outside the support list, let through without an
+ * out dtype check) */
+static inline aclnnStatus ew_check_sign(ew_ctx *c) {
+    const aclTensor *self = c->args[0], *out = c->args[c->iout];
+    if (self->dtype == ACL_BF16) return ACLNN_SUCCESS;
+    ACLNN_CHECK(self->dtype == out->dtype, ACLNN_ERR_PARAM_INVALID,
+                "self dtype should be same as result dtype. self [%s], result [%s].", acl_dtype_name(self->dtype),
+                acl_dtype_name(out->dtype));
+    return ACLNN_SUCCESS;
+}
 
 /* digamma(x) in double: reflection for x < 0, recurrence up to x >= 10, then the asymptotic series. PyTorch's
  * conventions: poles (0, negative integers) give -inf at 0 (+-0: -+inf as torch) and nan at negative integers. */

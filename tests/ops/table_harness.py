@@ -17,9 +17,10 @@ import optable  # noqa: E402
 BF16 = pyaclnn.bfloat16
 NP = {"f32": np.float32, "f16": np.float16, "bf16": BF16, "f64": np.float64, "i8": np.int8, "i16": np.int16,
       "i32": np.int32, "i64": np.int64, "u8": np.uint8, "bool": np.bool_, "c64": np.complex64,
-      "c128": np.complex128}
+      "c128": np.complex128, "u16": np.uint16, "u32": np.uint32, "u64": np.uint64}
 TORCH = {"f32": "float32", "f16": "float16", "bf16": "bfloat16", "f64": "float64", "i8": "int8", "i16": "int16",
-         "i32": "int32", "i64": "int64", "u8": "uint8", "bool": "bool", "c64": "complex64", "c128": "complex128"}
+         "i32": "int32", "i64": "int64", "u8": "uint8", "bool": "bool", "c64": "complex64", "c128": "complex128",
+         "u16": "uint16", "u32": "uint32", "u64": "uint64"}
 # (rtol, atol) against PyTorch computing the same dtypes on the CPU. For fp16/bf16 the absolute part is a few ulps of
 # the inputs' magnitude (|x| <= 3 by default): we round once (fp32 compute), while some PyTorch CPU kernels round an
 # intermediate to the half type first (e.g. bf16 add with alpha rounds alpha * other), so near-cancelling results
@@ -44,8 +45,8 @@ def _rand(rng, shape, dt, domain):
         return rng.random(shape) < 0.5
     if dt in ("i8", "i16", "i32", "i64"):
         return rng.integers(max(int(lo), -100), max(int(hi), int(lo) + 1) + 1, shape).astype(NP[dt])
-    if dt == "u8":
-        return rng.integers(max(int(lo), 0), max(int(hi), 1) + 1, shape).astype(np.uint8)
+    if dt in ("u8", "u16", "u32", "u64"):
+        return rng.integers(max(int(lo), 0), max(int(hi), 1) + 1, shape).astype(NP[dt])
     x = rng.uniform(lo, hi, shape)
     if dt in ("c64", "c128"):
         x = x + 1j * rng.uniform(lo, hi, shape)
@@ -53,15 +54,21 @@ def _rand(rng, shape, dt, domain):
 
 
 def default_scalar(op, k, dt):
+    """The k-th scalar argument for a test in dtype dt: the entry's `scalars`, else a small number of dt's kind
+    (uint16/32/64 as numpy scalars of that dtype: CANN promotes them with nothing else)."""
     vals = op.extra.get("scalars")
     if vals is not None:
         v = vals[k]
-        return v(dt) if callable(v) else v
-    if dt == "bool":
-        return True
-    if dt in optable.INT:
-        return 2
-    return 1.5
+        v = v(dt) if callable(v) else v
+    elif dt == "bool":
+        v = True
+    elif dt in optable.INT or dt in ("u16", "u32", "u64"):
+        v = 2
+    else:
+        v = 1.5
+    if dt in ("u16", "u32", "u64") and isinstance(v, int) and not isinstance(v, bool):
+        return NP[dt](v)
+    return v
 
 
 def to_torch(torch, a):

@@ -28,8 +28,8 @@ Elementwise fields
             "list" (out dtype must be in dtypes too)
   scalar_promote  which aclScalar arguments take part in the promotion as PyTorch's wrapped numbers do: True (all),
             False (none: e.g. Add's alpha only has to be castable to the tensors' promoted dtype), or a tuple of names
-  check     the name of an op-specific C hook ``aclnnStatus hook(const void *const *args)`` run after the
-            common checks (declared in ``libsrc/ops/elementwise_hooks.h``), or None
+  check     the name of an op-specific C hook ``aclnnStatus hook(ew_ctx *c)`` run at the 'h' stage of `order`
+            (declared in ``libsrc/ops/ew_<family>.h``, which the generated family file includes), or None
   torch     the oracle for the generated tests: a Python expression over a, b, c, s0, s1 and ``torch``
   optional  names of aclScalar arguments that may be NULL (S_HAS(k) in the formula tells)
   scalar_cast_check  False: aclScalar arguments are converted to the compute dtype without the can-cast check
@@ -39,7 +39,27 @@ Elementwise fields
   arg_dtypes  {name: dtypes}: a tensor (or aclScalar) argument's own support list (a bool mask, a condition; for a
             hand-written op ACL_DT_LIST_<Name>_<name>)
   no_promote  tensor arguments that do not take part in the promotion (where's condition, masked_fill's mask)
-  domain, scalars, skip_dtypes, input_dtypes, out_dtype: test-only hints (tests/ops/table_harness.py)
+  order     the check stages after the NULL checks, in the op_api's order (default "dpfsh"): d dtype lists (tensor
+            inputs, aclScalar lists, same_dtype, out's list), p promotion and the result -> out rule, f format rules,
+            s shapes (rank, broadcast, out's shape), h the check hook, e the early empty return (any tensor input
+            empty -> a no-op executor before the later stages; an empty out always ends in one)
+  formats   storage-format rules, in order: "a=b" (same format) or "!a" (not a private format such as NC1HWC0/NZ)
+  null_code "inner" (every NULL gives ACLNN_ERR_INNER_NULLPTR 561103) or the names that give it
+  need_one  optional aclScalar names of which at least one must be given (161001)
+  scalar_dtypes  True (the op's list) or a list every aclScalar's dtype must be in (arg_dtypes may name a scalar)
+  scalar_mode  how the promoting scalars join: "wrapped" (PyTorch's wrapped numbers, default), "full"
+            (PromoteType with the scalar's dtype), "float" (only a floating scalar promotes)
+  scalar_cast_check  True / False / the aclScalar names that must cast to the compute dtype
+  promoted  the list the promoted dtype must be in
+  promote   a C hook (ew_ctx *) setting the promoted dtype (c->pdt) and, when the op computes in another dtype
+            than the one its checks use, the compute dtype (c->kdt)
+  same_dtype  tensor arguments that must have the first tensor input's dtype
+  rank      8 (default), None (no limit: the tensors are coalesced to at most 8 dims) or "contig" (the limit only
+            for a non-contiguous tensor)
+  compute   also "out": computed in out's dtype (every tensor input must cast to it)
+  out_rule  also "any": no engine rule for out's dtype (the hook checks it)
+  domain, scalars, skip_dtypes, skip_special, input_dtypes, out_dtype, bad_dtype: test-only hints
+            (tests/ops/table_harness.py, test_table_elementwise.py)
 """
 import importlib
 import pkgutil
@@ -50,7 +70,7 @@ DT = {
     "f32": "ACL_FLOAT", "f16": "ACL_FLOAT16", "bf16": "ACL_BF16", "f64": "ACL_DOUBLE",
     "i8": "ACL_INT8", "i16": "ACL_INT16", "i32": "ACL_INT32", "i64": "ACL_INT64", "u8": "ACL_UINT8",
     "bool": "ACL_BOOL", "c64": "ACL_COMPLEX64", "c128": "ACL_COMPLEX128",
-    "u16": "ACL_UINT16", "u32": "ACL_UINT32", "u64": "ACL_UINT64",
+    "u16": "ACL_UINT16", "u32": "ACL_UINT32", "u64": "ACL_UINT64", "c32": "ACL_COMPLEX32",
 }
 FLOAT = ("f32", "f16", "bf16")
 REAL_FLOAT = ("f32", "f16", "bf16", "f64")

@@ -56,11 +56,16 @@ OPS = [
     Op("Triu", "const aclTensor* self, int64_t diagonal, aclTensor* out", "aclnn_triu.h", dtypes=TRI),
     Op("InplaceTriu", "aclTensor* selfRef, int64_t diagonal", "aclnn_triu.h", dtypes=TRI),
     # fills: elementwise ops of the written tensor alone
-    ew("InplaceFillScalar", "aclTensor* selfRef, const aclScalar* value", "aclnn_fill_scalar.h", dtypes=ALL,
-       formula="s0", scalar_promote=False, scalar_cast_check=False, scalars=[lambda dt: True if dt == "bool" else 3],
+    # fill: PromoteType(selfRef, value) must exist (uint16/32/64 take only their own dtype); the value converted
+    ew("InplaceFillScalar", "aclTensor* selfRef, const aclScalar* value", "aclnn_fill_scalar.h",
+       dtypes=ALL + ("u16", "u32", "u64"), formula="s0", scalar_mode="full", out_rule="any", scalar_cast_check=False,
+       scalars=[lambda dt: True if dt == "bool" else 3],
        torch="a.fill_(s0)"),
     ew("InplaceFillTensor", "aclTensor* selfRef, const aclTensor* value", "aclnn_fill_tensor.h", dtypes=ALL,
        formula="b", no_promote=("value",), test=False, torch="a.fill_(b)"),
-    ew("InplaceZero", "aclTensor* selfRef", "aclnn_zero.h", dtypes=ALL, formula="0", torch="a.zero_()"),
-    ew("InplaceOne", "const aclTensor* selfRef", "aclnn_ones.h", dtypes=ALL, formula="1", torch="a.fill_(1)"),
+    # zero: no rank limit
+    ew("InplaceZero", "aclTensor* selfRef", "aclnn_zero.h", formula="0", rank=None, torch="a.zero_()",
+       dtypes=("i8", "i32", "i64", "u8", "f16", "f32", "bool", "f64", "i16", "u16", "c128", "c64", "bf16")),
+    ew("InplaceOne", "const aclTensor* selfRef", "aclnn_ones.h", formula="1", torch="a.fill_(1)",
+       dtypes=("f32", "f16", "i8", "i16", "i32", "i64", "u8", "bool", "f64", "bf16")),
 ]

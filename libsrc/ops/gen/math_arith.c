@@ -3,7 +3,9 @@
 
 #include "ops/ops.h"
 #include "ops/elementwise.h"
+#include "ops/ew_math_arith.h"
 #include "aclnnop/aclnn_add.h"
+#include "aclnnop/aclnn_add_v3.h"
 
 static void k_Add_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const float *A_ = (const float *)in[0];
@@ -75,12 +77,19 @@ static const ew_desc k_Add_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 4u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_Add_f32, [EW_F64] = k_Add_f64, [EW_I64] = k_Add_i64, [EW_C64] = k_Add_c64, [EW_C128] = k_Add_c128},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnAddGetWorkspaceSize(const aclTensor* self, const aclTensor* other, const aclScalar* alpha, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -157,12 +166,19 @@ static const ew_desc k_Adds_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 2u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 6u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_Adds_f32, [EW_F64] = k_Adds_f64, [EW_I64] = k_Adds_i64, [EW_C64] = k_Adds_c64, [EW_C128] = k_Adds_c128},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnAddsGetWorkspaceSize(const aclTensor* self, const aclScalar* other, const aclScalar* alpha, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -244,12 +260,19 @@ static const ew_desc k_InplaceAdd_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 4u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_InplaceAdd_f32, [EW_F64] = k_InplaceAdd_f64, [EW_I64] = k_InplaceAdd_i64, [EW_C64] = k_InplaceAdd_c64, [EW_C128] = k_InplaceAdd_c128},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnInplaceAddGetWorkspaceSize(const aclTensor* selfRef, const aclTensor* other, const aclScalar* alpha, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -326,12 +349,19 @@ static const ew_desc k_InplaceAdds_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 2u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 6u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_InplaceAdds_f32, [EW_F64] = k_InplaceAdds_f64, [EW_I64] = k_InplaceAdds_i64, [EW_C64] = k_InplaceAdds_c64, [EW_C128] = k_InplaceAdds_c128},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnInplaceAddsGetWorkspaceSize(const aclTensor* selfRef, const aclScalar* other, const aclScalar* alpha, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -341,5 +371,161 @@ aclnnStatus aclnnInplaceAddsGetWorkspaceSize(const aclTensor* selfRef, const acl
 
 aclnnStatus aclnnInplaceAdds(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_InplaceAdds, workspace, workspaceSize, executor, stream);
+}
+
+static void k_AddV3_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    const float s0 EW_UNUSED = (float)s->d[0];
+    const float s1 EW_UNUSED = (float)s->d[1];
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        O_[i] = (float)(s0 + s1 * a);
+    }
+}
+
+static void k_AddV3_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    const double s0 EW_UNUSED = s->d[0];
+    const double s1 EW_UNUSED = s->d[1];
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        O_[i] = (double)(s0 + s1 * a);
+    }
+}
+
+static void k_AddV3_i64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const int64_t *A_ = (const int64_t *)in[0];
+    const int64_t s0 EW_UNUSED = s->i[0];
+    const int64_t s1 EW_UNUSED = s->i[1];
+    int64_t *O_ = (int64_t *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const int64_t a EW_UNUSED = A_[i];
+        O_[i] = (int64_t)((int64_t)((uint64_t)s0 + (uint64_t)s1 * (uint64_t)a));
+    }
+}
+
+static void k_AddV3_c64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float complex *A_ = (const float complex *)in[0];
+    const float complex s0 EW_UNUSED = ((float)s->d[0] + (float)s->di[0] * I);
+    const float complex s1 EW_UNUSED = ((float)s->d[1] + (float)s->di[1] * I);
+    float complex *O_ = (float complex *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float complex a EW_UNUSED = A_[i];
+        O_[i] = (float complex)(s0 + s1 * a);
+    }
+}
+
+static const aclDataType k_AddV3_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_FLOAT16, ACL_BF16, ACL_INT8};
+
+static const ew_desc k_AddV3_desc = {
+    .op = ACL_OP_AddV3, .nargs = 4,
+    .kind = {EW_ARG_SCALAR, EW_ARG_TENSOR, EW_ARG_SCALAR, EW_ARG_OUT},
+    .name = {"self", "other", "alpha", "out"},
+    .dtypes = k_AddV3_dtypes, .n_dtypes = ACL_COUNT_OF(k_AddV3_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 5u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 4u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dps",
+    .k = {[EW_F32] = k_AddV3_f32, [EW_F64] = k_AddV3_f64, [EW_I64] = k_AddV3_i64, [EW_C64] = k_AddV3_c64},
+    .check = NULL,
+    .promote = ew_promote_addv3,
+};
+
+aclnnStatus aclnnAddV3GetWorkspaceSize(const aclScalar* self, const aclTensor* other, const aclScalar* alpha, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {self, other, alpha, out};
+    return ew_get_workspace(&k_AddV3_desc, args, NULL, NULL, workspaceSize, executor);
+}
+
+aclnnStatus aclnnAddV3(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_AddV3, workspace, workspaceSize, executor, stream);
+}
+
+static void k_InplaceAddV3_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    const float s0 EW_UNUSED = (float)s->d[0];
+    const float s1 EW_UNUSED = (float)s->d[1];
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        O_[i] = (float)(s0 + s1 * a);
+    }
+}
+
+static void k_InplaceAddV3_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    const double s0 EW_UNUSED = s->d[0];
+    const double s1 EW_UNUSED = s->d[1];
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        O_[i] = (double)(s0 + s1 * a);
+    }
+}
+
+static void k_InplaceAddV3_i64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const int64_t *A_ = (const int64_t *)in[0];
+    const int64_t s0 EW_UNUSED = s->i[0];
+    const int64_t s1 EW_UNUSED = s->i[1];
+    int64_t *O_ = (int64_t *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const int64_t a EW_UNUSED = A_[i];
+        O_[i] = (int64_t)((int64_t)((uint64_t)s0 + (uint64_t)s1 * (uint64_t)a));
+    }
+}
+
+static void k_InplaceAddV3_c64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float complex *A_ = (const float complex *)in[0];
+    const float complex s0 EW_UNUSED = ((float)s->d[0] + (float)s->di[0] * I);
+    const float complex s1 EW_UNUSED = ((float)s->d[1] + (float)s->di[1] * I);
+    float complex *O_ = (float complex *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float complex a EW_UNUSED = A_[i];
+        O_[i] = (float complex)(s0 + s1 * a);
+    }
+}
+
+static const aclDataType k_InplaceAddV3_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_FLOAT16, ACL_BF16, ACL_INT8};
+
+static const ew_desc k_InplaceAddV3_desc = {
+    .op = ACL_OP_InplaceAddV3, .nargs = 3,
+    .kind = {EW_ARG_SCALAR, EW_ARG_INOUT, EW_ARG_SCALAR},
+    .name = {"selfRef", "other", "alpha"},
+    .dtypes = k_InplaceAddV3_dtypes, .n_dtypes = ACL_COUNT_OF(k_InplaceAddV3_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 5u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 4u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dps",
+    .k = {[EW_F32] = k_InplaceAddV3_f32, [EW_F64] = k_InplaceAddV3_f64, [EW_I64] = k_InplaceAddV3_i64, [EW_C64] = k_InplaceAddV3_c64},
+    .check = NULL,
+    .promote = ew_promote_addv3,
+};
+
+aclnnStatus aclnnInplaceAddV3GetWorkspaceSize(const aclScalar* selfRef, const aclTensor* other, const aclScalar* alpha, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {selfRef, other, alpha};
+    return ew_get_workspace(&k_InplaceAddV3_desc, args, NULL, NULL, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceAddV3(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_InplaceAddV3, workspace, workspaceSize, executor, stream);
 }
 

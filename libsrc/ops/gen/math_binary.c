@@ -13,6 +13,7 @@
 #include "aclnnop/aclnn_bitwise_or_tensor.h"
 #include "aclnnop/aclnn_bitwise_xor_scalar.h"
 #include "aclnnop/aclnn_bitwise_xor_tensor.h"
+#include "aclnnop/aclnn_bitwiseand.h"
 #include "aclnnop/aclnn_clamp.h"
 #include "aclnnop/aclnn_div.h"
 #include "aclnnop/aclnn_eq_scalar.h"
@@ -30,6 +31,7 @@
 #include "aclnnop/aclnn_le_scalar.h"
 #include "aclnnop/aclnn_le_tensor.h"
 #include "aclnnop/aclnn_left_shift.h"
+#include "aclnnop/aclnn_lerp_scalar.h"
 #include "aclnnop/aclnn_lerp_tensor.h"
 #include "aclnnop/aclnn_logaddexp.h"
 #include "aclnnop/aclnn_logaddexp2.h"
@@ -50,6 +52,7 @@
 #include "aclnnop/aclnn_pow_tensor_tensor.h"
 #include "aclnnop/aclnn_remainder.h"
 #include "aclnnop/aclnn_right_shift.h"
+#include "aclnnop/aclnn_rsub.h"
 #include "aclnnop/aclnn_s_where.h"
 #include "aclnnop/aclnn_sub.h"
 #include "aclnnop/aclnn_x_log_y_scalar_other.h"
@@ -127,12 +130,19 @@ static const ew_desc k_Sub_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 4u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_Sub_f32, [EW_F64] = k_Sub_f64, [EW_I64] = k_Sub_i64, [EW_C64] = k_Sub_c64, [EW_C128] = k_Sub_c128},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnSubGetWorkspaceSize(const aclTensor* self, const aclTensor* other, const aclScalar* alpha, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -209,12 +219,19 @@ static const ew_desc k_Subs_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 2u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 6u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_Subs_f32, [EW_F64] = k_Subs_f64, [EW_I64] = k_Subs_i64, [EW_C64] = k_Subs_c64, [EW_C128] = k_Subs_c128},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnSubsGetWorkspaceSize(const aclTensor* self, const aclScalar* other, const aclScalar* alpha, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -296,12 +313,19 @@ static const ew_desc k_InplaceSub_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 4u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_InplaceSub_f32, [EW_F64] = k_InplaceSub_f64, [EW_I64] = k_InplaceSub_i64, [EW_C64] = k_InplaceSub_c64, [EW_C128] = k_InplaceSub_c128},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnInplaceSubGetWorkspaceSize(aclTensor* selfRef, const aclTensor* other, const aclScalar* alpha, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -378,12 +402,19 @@ static const ew_desc k_InplaceSubs_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 2u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 6u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_InplaceSubs_f32, [EW_F64] = k_InplaceSubs_f64, [EW_I64] = k_InplaceSubs_i64, [EW_C64] = k_InplaceSubs_c64, [EW_C128] = k_InplaceSubs_c128},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnInplaceSubsGetWorkspaceSize(aclTensor* selfRef, const aclScalar* other, const aclScalar* alpha, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -465,12 +496,19 @@ static const ew_desc k_Mul_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_Mul_f32, [EW_F64] = k_Mul_f64, [EW_I64] = k_Mul_i64, [EW_C64] = k_Mul_c64, [EW_C128] = k_Mul_c128},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnMulGetWorkspaceSize(const aclTensor* self, const aclTensor* other, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -542,12 +580,19 @@ static const ew_desc k_Muls_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 2u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 2u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_Muls_f32, [EW_F64] = k_Muls_f64, [EW_I64] = k_Muls_i64, [EW_C64] = k_Muls_c64, [EW_C128] = k_Muls_c128},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnMulsGetWorkspaceSize(const aclTensor* self, const aclScalar* other, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -629,12 +674,19 @@ static const ew_desc k_InplaceMul_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_InplaceMul_f32, [EW_F64] = k_InplaceMul_f64, [EW_I64] = k_InplaceMul_i64, [EW_C64] = k_InplaceMul_c64, [EW_C128] = k_InplaceMul_c128},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnInplaceMulGetWorkspaceSize(aclTensor* selfRef, const aclTensor* other, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -706,12 +758,19 @@ static const ew_desc k_InplaceMuls_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 2u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 2u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_InplaceMuls_f32, [EW_F64] = k_InplaceMuls_f64, [EW_I64] = k_InplaceMuls_i64, [EW_C64] = k_InplaceMuls_c64, [EW_C128] = k_InplaceMuls_c128},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnInplaceMulsGetWorkspaceSize(aclTensor* selfRef, const aclScalar* other, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -744,6 +803,18 @@ static void k_Div_f64(int64_t n, char *const *in, char *out, const ew_scalars *s
         const double a EW_UNUSED = A_[i];
         const double b EW_UNUSED = B_[i];
         O_[i] = (double)(a / b);
+    }
+}
+
+static void k_Div_i64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const int64_t *A_ = (const int64_t *)in[0];
+    const int64_t *B_ = (const int64_t *)in[1];
+    (void)s;
+    int64_t *O_ = (int64_t *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const int64_t a EW_UNUSED = A_[i];
+        const int64_t b EW_UNUSED = B_[i];
+        O_[i] = (int64_t)(ew_idiv_trunc(a, b));
     }
 }
 
@@ -781,12 +852,19 @@ static const ew_desc k_Div_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
-    .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
-    .k = {[EW_F32] = k_Div_f32, [EW_F64] = k_Div_f64, [EW_C64] = k_Div_c64, [EW_C128] = k_Div_c128},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 3, .fmt = {{EW_FMT_NOT_PRIVATE, 0, 0}, {EW_FMT_NOT_PRIVATE, 1, 0}, {EW_FMT_NOT_PRIVATE, 2, 0}},
+    .order = "sdpf",
+    .k = {[EW_F32] = k_Div_f32, [EW_F64] = k_Div_f64, [EW_I64] = k_Div_i64, [EW_C64] = k_Div_c64, [EW_C128] = k_Div_c128},
     .check = NULL,
+    .promote = ew_promote_div,
 };
 
 aclnnStatus aclnnDivGetWorkspaceSize(const aclTensor* self, const aclTensor* other, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -818,6 +896,16 @@ static void k_Divs_f64(int64_t n, char *const *in, char *out, const ew_scalars *
     }
 }
 
+static void k_Divs_i64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const int64_t *A_ = (const int64_t *)in[0];
+    const int64_t s0 EW_UNUSED = s->i[0];
+    int64_t *O_ = (int64_t *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const int64_t a EW_UNUSED = A_[i];
+        O_[i] = (int64_t)(ew_idiv_trunc(a, s0));
+    }
+}
+
 static void k_Divs_c64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const float complex *A_ = (const float complex *)in[0];
     const float complex s0 EW_UNUSED = ((float)s->d[0] + (float)s->di[0] * I);
@@ -840,6 +928,8 @@ static void k_Divs_c128(int64_t n, char *const *in, char *out, const ew_scalars 
 
 static const aclDataType k_Divs_dtypes[] = {ACL_FLOAT16, ACL_FLOAT, ACL_INT64, ACL_INT32, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128};
 
+static const aclDataType k_Divs_scalar_dtypes[] = {ACL_FLOAT16, ACL_FLOAT, ACL_INT64, ACL_INT32, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128};
+
 static const ew_desc k_Divs_desc = {
     .op = ACL_OP_Divs, .nargs = 3,
     .kind = {EW_ARG_TENSOR, EW_ARG_SCALAR, EW_ARG_OUT},
@@ -848,12 +938,19 @@ static const ew_desc k_Divs_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
-    .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 2u,
-    .optional = 0u, .scalar_cast_check = 1,
-    .k = {[EW_F32] = k_Divs_f32, [EW_F64] = k_Divs_f64, [EW_C64] = k_Divs_c64, [EW_C128] = k_Divs_c128},
+    .scalar_dtypes = k_Divs_scalar_dtypes, .n_scalar_dtypes = ACL_COUNT_OF(k_Divs_scalar_dtypes),
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 2, .fmt = {{EW_FMT_NOT_PRIVATE, 2, 0}, {EW_FMT_NOT_PRIVATE, 0, 0}},
+    .order = "fdsp",
+    .k = {[EW_F32] = k_Divs_f32, [EW_F64] = k_Divs_f64, [EW_I64] = k_Divs_i64, [EW_C64] = k_Divs_c64, [EW_C128] = k_Divs_c128},
     .check = NULL,
+    .promote = ew_promote_divs,
 };
 
 aclnnStatus aclnnDivsGetWorkspaceSize(const aclTensor* self, const aclScalar* other, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -889,6 +986,18 @@ static void k_InplaceDiv_f64(int64_t n, char *const *in, char *out, const ew_sca
     }
 }
 
+static void k_InplaceDiv_i64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const int64_t *A_ = (const int64_t *)in[0];
+    const int64_t *B_ = (const int64_t *)in[1];
+    (void)s;
+    int64_t *O_ = (int64_t *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const int64_t a EW_UNUSED = A_[i];
+        const int64_t b EW_UNUSED = B_[i];
+        O_[i] = (int64_t)(ew_idiv_trunc(a, b));
+    }
+}
+
 static void k_InplaceDiv_c64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const float complex *A_ = (const float complex *)in[0];
     const float complex *B_ = (const float complex *)in[1];
@@ -913,7 +1022,7 @@ static void k_InplaceDiv_c128(int64_t n, char *const *in, char *out, const ew_sc
     }
 }
 
-static const aclDataType k_InplaceDiv_dtypes[] = {ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128};
+static const aclDataType k_InplaceDiv_dtypes[] = {ACL_FLOAT16, ACL_FLOAT, ACL_INT64, ACL_INT32, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128};
 
 static const ew_desc k_InplaceDiv_desc = {
     .op = ACL_OP_InplaceDiv, .nargs = 2,
@@ -923,12 +1032,19 @@ static const ew_desc k_InplaceDiv_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
-    .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
-    .k = {[EW_F32] = k_InplaceDiv_f32, [EW_F64] = k_InplaceDiv_f64, [EW_C64] = k_InplaceDiv_c64, [EW_C128] = k_InplaceDiv_c128},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 2, .fmt = {{EW_FMT_NOT_PRIVATE, 0, 0}, {EW_FMT_NOT_PRIVATE, 1, 0}},
+    .order = "sdpf",
+    .k = {[EW_F32] = k_InplaceDiv_f32, [EW_F64] = k_InplaceDiv_f64, [EW_I64] = k_InplaceDiv_i64, [EW_C64] = k_InplaceDiv_c64, [EW_C128] = k_InplaceDiv_c128},
     .check = NULL,
+    .promote = ew_promote_div,
 };
 
 aclnnStatus aclnnInplaceDivGetWorkspaceSize(aclTensor* selfRef, const aclTensor* other, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -960,6 +1076,16 @@ static void k_InplaceDivs_f64(int64_t n, char *const *in, char *out, const ew_sc
     }
 }
 
+static void k_InplaceDivs_i64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const int64_t *A_ = (const int64_t *)in[0];
+    const int64_t s0 EW_UNUSED = s->i[0];
+    int64_t *O_ = (int64_t *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const int64_t a EW_UNUSED = A_[i];
+        O_[i] = (int64_t)(ew_idiv_trunc(a, s0));
+    }
+}
+
 static void k_InplaceDivs_c64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const float complex *A_ = (const float complex *)in[0];
     const float complex s0 EW_UNUSED = ((float)s->d[0] + (float)s->di[0] * I);
@@ -980,7 +1106,9 @@ static void k_InplaceDivs_c128(int64_t n, char *const *in, char *out, const ew_s
     }
 }
 
-static const aclDataType k_InplaceDivs_dtypes[] = {ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128};
+static const aclDataType k_InplaceDivs_dtypes[] = {ACL_FLOAT16, ACL_FLOAT, ACL_INT64, ACL_INT32, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128};
+
+static const aclDataType k_InplaceDivs_scalar_dtypes[] = {ACL_FLOAT16, ACL_FLOAT, ACL_INT64, ACL_INT32, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128};
 
 static const ew_desc k_InplaceDivs_desc = {
     .op = ACL_OP_InplaceDivs, .nargs = 2,
@@ -990,12 +1118,19 @@ static const ew_desc k_InplaceDivs_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
-    .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 2u,
-    .optional = 0u, .scalar_cast_check = 1,
-    .k = {[EW_F32] = k_InplaceDivs_f32, [EW_F64] = k_InplaceDivs_f64, [EW_C64] = k_InplaceDivs_c64, [EW_C128] = k_InplaceDivs_c128},
+    .scalar_dtypes = k_InplaceDivs_scalar_dtypes, .n_scalar_dtypes = ACL_COUNT_OF(k_InplaceDivs_scalar_dtypes),
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 1, .fmt = {{EW_FMT_NOT_PRIVATE, 0, 0}},
+    .order = "fdsp",
+    .k = {[EW_F32] = k_InplaceDivs_f32, [EW_F64] = k_InplaceDivs_f64, [EW_I64] = k_InplaceDivs_i64, [EW_C64] = k_InplaceDivs_c64, [EW_C128] = k_InplaceDivs_c128},
     .check = NULL,
+    .promote = ew_promote_divs,
 };
 
 aclnnStatus aclnnInplaceDivsGetWorkspaceSize(aclTensor* selfRef, const aclScalar* other, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -1005,6 +1140,569 @@ aclnnStatus aclnnInplaceDivsGetWorkspaceSize(aclTensor* selfRef, const aclScalar
 
 aclnnStatus aclnnInplaceDivs(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_InplaceDivs, workspace, workspaceSize, executor, stream);
+}
+
+static void k_DivMod_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    const float *B_ = (const float *)in[1];
+    const float s0 EW_UNUSED = (float)s->d[0];
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        const float b EW_UNUSED = B_[i];
+        O_[i] = (float)(s0 == 1 ? trunc(a / b) : (s0 == 2 ? ew_floordiv(a, b) : a / b));
+    }
+}
+
+static void k_DivMod_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    const double *B_ = (const double *)in[1];
+    const double s0 EW_UNUSED = s->d[0];
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        const double b EW_UNUSED = B_[i];
+        O_[i] = (double)(s0 == 1 ? trunc(a / b) : (s0 == 2 ? ew_floordiv(a, b) : a / b));
+    }
+}
+
+static void k_DivMod_i64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const int64_t *A_ = (const int64_t *)in[0];
+    const int64_t *B_ = (const int64_t *)in[1];
+    const int64_t s0 EW_UNUSED = s->i[0];
+    int64_t *O_ = (int64_t *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const int64_t a EW_UNUSED = A_[i];
+        const int64_t b EW_UNUSED = B_[i];
+        O_[i] = (int64_t)(s0 == 2 ? ew_ifloordiv(a, b) : ew_idiv_trunc(a, b));
+    }
+}
+
+static void k_DivMod_c64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float complex *A_ = (const float complex *)in[0];
+    const float complex *B_ = (const float complex *)in[1];
+    const float complex s0 EW_UNUSED = ((float)s->d[0] + (float)s->di[0] * I);
+    float complex *O_ = (float complex *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float complex a EW_UNUSED = A_[i];
+        const float complex b EW_UNUSED = B_[i];
+        O_[i] = (float complex)(a / b);
+    }
+}
+
+static void k_DivMod_c128(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double complex *A_ = (const double complex *)in[0];
+    const double complex *B_ = (const double complex *)in[1];
+    const double complex s0 EW_UNUSED = (s->d[0] + s->di[0] * I);
+    double complex *O_ = (double complex *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double complex a EW_UNUSED = A_[i];
+        const double complex b EW_UNUSED = B_[i];
+        O_[i] = (double complex)(a / b);
+    }
+}
+
+static const aclDataType k_DivMod_dtypes[] = {ACL_FLOAT16, ACL_FLOAT, ACL_INT64, ACL_INT32, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128};
+
+static const ew_desc k_DivMod_desc = {
+    .op = ACL_OP_DivMod, .nargs = 4,
+    .kind = {EW_ARG_TENSOR, EW_ARG_TENSOR, EW_ARG_ATTR, EW_ARG_OUT},
+    .name = {"self", "other", "mode", "out"},
+    .dtypes = k_DivMod_dtypes, .n_dtypes = ACL_COUNT_OF(k_DivMod_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 3, .fmt = {{EW_FMT_NOT_PRIVATE, 0, 0}, {EW_FMT_NOT_PRIVATE, 1, 0}, {EW_FMT_NOT_PRIVATE, 3, 0}},
+    .order = "sdpfh",
+    .k = {[EW_F32] = k_DivMod_f32, [EW_F64] = k_DivMod_f64, [EW_I64] = k_DivMod_i64, [EW_C64] = k_DivMod_c64, [EW_C128] = k_DivMod_c128},
+    .check = ew_check_divmod,
+    .promote = ew_promote_divmod,
+};
+
+aclnnStatus aclnnDivModGetWorkspaceSize(const aclTensor* self, const aclTensor* other, int mode, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {self, other, NULL, out};
+    const double af[] = {0, 0, (double)mode, 0};
+    const int64_t ai[] = {0, 0, (int64_t)mode, 0};
+    return ew_get_workspace(&k_DivMod_desc, args, af, ai, workspaceSize, executor);
+}
+
+aclnnStatus aclnnDivMod(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_DivMod, workspace, workspaceSize, executor, stream);
+}
+
+static void k_DivMods_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    const float s0 EW_UNUSED = (float)s->d[0];
+    const float s1 EW_UNUSED = (float)s->d[1];
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        O_[i] = (float)(s1 == 1 ? trunc(a / s0) : (s1 == 2 ? ew_floordiv(a, s0) : a / s0));
+    }
+}
+
+static void k_DivMods_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    const double s0 EW_UNUSED = s->d[0];
+    const double s1 EW_UNUSED = s->d[1];
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        O_[i] = (double)(s1 == 1 ? trunc(a / s0) : (s1 == 2 ? ew_floordiv(a, s0) : a / s0));
+    }
+}
+
+static void k_DivMods_i64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const int64_t *A_ = (const int64_t *)in[0];
+    const int64_t s0 EW_UNUSED = s->i[0];
+    const int64_t s1 EW_UNUSED = s->i[1];
+    int64_t *O_ = (int64_t *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const int64_t a EW_UNUSED = A_[i];
+        O_[i] = (int64_t)(s1 == 2 ? ew_ifloordiv(a, s0) : ew_idiv_trunc(a, s0));
+    }
+}
+
+static void k_DivMods_c64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float complex *A_ = (const float complex *)in[0];
+    const float complex s0 EW_UNUSED = ((float)s->d[0] + (float)s->di[0] * I);
+    const float complex s1 EW_UNUSED = ((float)s->d[1] + (float)s->di[1] * I);
+    float complex *O_ = (float complex *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float complex a EW_UNUSED = A_[i];
+        O_[i] = (float complex)(a / s0);
+    }
+}
+
+static void k_DivMods_c128(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double complex *A_ = (const double complex *)in[0];
+    const double complex s0 EW_UNUSED = (s->d[0] + s->di[0] * I);
+    const double complex s1 EW_UNUSED = (s->d[1] + s->di[1] * I);
+    double complex *O_ = (double complex *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double complex a EW_UNUSED = A_[i];
+        O_[i] = (double complex)(a / s0);
+    }
+}
+
+static const aclDataType k_DivMods_dtypes[] = {ACL_FLOAT16, ACL_FLOAT, ACL_INT64, ACL_INT32, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128};
+
+static const aclDataType k_DivMods_scalar_dtypes[] = {ACL_FLOAT16, ACL_FLOAT, ACL_INT64, ACL_INT32, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128};
+
+static const ew_desc k_DivMods_desc = {
+    .op = ACL_OP_DivMods, .nargs = 4,
+    .kind = {EW_ARG_TENSOR, EW_ARG_SCALAR, EW_ARG_ATTR, EW_ARG_OUT},
+    .name = {"self", "other", "mode", "out"},
+    .dtypes = k_DivMods_dtypes, .n_dtypes = ACL_COUNT_OF(k_DivMods_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = k_DivMods_scalar_dtypes, .n_scalar_dtypes = ACL_COUNT_OF(k_DivMods_scalar_dtypes),
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 2, .fmt = {{EW_FMT_NOT_PRIVATE, 3, 0}, {EW_FMT_NOT_PRIVATE, 0, 0}},
+    .order = "fdsph",
+    .k = {[EW_F32] = k_DivMods_f32, [EW_F64] = k_DivMods_f64, [EW_I64] = k_DivMods_i64, [EW_C64] = k_DivMods_c64, [EW_C128] = k_DivMods_c128},
+    .check = ew_check_divmod,
+    .promote = ew_promote_divmods,
+};
+
+aclnnStatus aclnnDivModsGetWorkspaceSize(const aclTensor* self, const aclScalar* other, int mode, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {self, other, NULL, out};
+    const double af[] = {0, 0, (double)mode, 0};
+    const int64_t ai[] = {0, 0, (int64_t)mode, 0};
+    return ew_get_workspace(&k_DivMods_desc, args, af, ai, workspaceSize, executor);
+}
+
+aclnnStatus aclnnDivMods(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_DivMods, workspace, workspaceSize, executor, stream);
+}
+
+static void k_InplaceDivMod_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    const float *B_ = (const float *)in[1];
+    const float s0 EW_UNUSED = (float)s->d[0];
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        const float b EW_UNUSED = B_[i];
+        O_[i] = (float)(s0 == 1 ? trunc(a / b) : (s0 == 2 ? ew_floordiv(a, b) : a / b));
+    }
+}
+
+static void k_InplaceDivMod_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    const double *B_ = (const double *)in[1];
+    const double s0 EW_UNUSED = s->d[0];
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        const double b EW_UNUSED = B_[i];
+        O_[i] = (double)(s0 == 1 ? trunc(a / b) : (s0 == 2 ? ew_floordiv(a, b) : a / b));
+    }
+}
+
+static void k_InplaceDivMod_i64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const int64_t *A_ = (const int64_t *)in[0];
+    const int64_t *B_ = (const int64_t *)in[1];
+    const int64_t s0 EW_UNUSED = s->i[0];
+    int64_t *O_ = (int64_t *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const int64_t a EW_UNUSED = A_[i];
+        const int64_t b EW_UNUSED = B_[i];
+        O_[i] = (int64_t)(s0 == 2 ? ew_ifloordiv(a, b) : ew_idiv_trunc(a, b));
+    }
+}
+
+static void k_InplaceDivMod_c64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float complex *A_ = (const float complex *)in[0];
+    const float complex *B_ = (const float complex *)in[1];
+    const float complex s0 EW_UNUSED = ((float)s->d[0] + (float)s->di[0] * I);
+    float complex *O_ = (float complex *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float complex a EW_UNUSED = A_[i];
+        const float complex b EW_UNUSED = B_[i];
+        O_[i] = (float complex)(a / b);
+    }
+}
+
+static void k_InplaceDivMod_c128(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double complex *A_ = (const double complex *)in[0];
+    const double complex *B_ = (const double complex *)in[1];
+    const double complex s0 EW_UNUSED = (s->d[0] + s->di[0] * I);
+    double complex *O_ = (double complex *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double complex a EW_UNUSED = A_[i];
+        const double complex b EW_UNUSED = B_[i];
+        O_[i] = (double complex)(a / b);
+    }
+}
+
+static const aclDataType k_InplaceDivMod_dtypes[] = {ACL_FLOAT16, ACL_FLOAT, ACL_INT64, ACL_INT32, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128};
+
+static const ew_desc k_InplaceDivMod_desc = {
+    .op = ACL_OP_InplaceDivMod, .nargs = 3,
+    .kind = {EW_ARG_INOUT, EW_ARG_TENSOR, EW_ARG_ATTR},
+    .name = {"selfRef", "other", "mode"},
+    .dtypes = k_InplaceDivMod_dtypes, .n_dtypes = ACL_COUNT_OF(k_InplaceDivMod_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 2, .fmt = {{EW_FMT_NOT_PRIVATE, 0, 0}, {EW_FMT_NOT_PRIVATE, 1, 0}},
+    .order = "sdpfh",
+    .k = {[EW_F32] = k_InplaceDivMod_f32, [EW_F64] = k_InplaceDivMod_f64, [EW_I64] = k_InplaceDivMod_i64, [EW_C64] = k_InplaceDivMod_c64, [EW_C128] = k_InplaceDivMod_c128},
+    .check = ew_check_divmod,
+    .promote = ew_promote_divmod,
+};
+
+aclnnStatus aclnnInplaceDivModGetWorkspaceSize(aclTensor* selfRef, const aclTensor* other, int mode, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {selfRef, other, NULL};
+    const double af[] = {0, 0, (double)mode};
+    const int64_t ai[] = {0, 0, (int64_t)mode};
+    return ew_get_workspace(&k_InplaceDivMod_desc, args, af, ai, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceDivMod(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_InplaceDivMod, workspace, workspaceSize, executor, stream);
+}
+
+static void k_InplaceDivMods_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    const float s0 EW_UNUSED = (float)s->d[0];
+    const float s1 EW_UNUSED = (float)s->d[1];
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        O_[i] = (float)(s1 == 1 ? trunc(a / s0) : (s1 == 2 ? ew_floordiv(a, s0) : a / s0));
+    }
+}
+
+static void k_InplaceDivMods_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    const double s0 EW_UNUSED = s->d[0];
+    const double s1 EW_UNUSED = s->d[1];
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        O_[i] = (double)(s1 == 1 ? trunc(a / s0) : (s1 == 2 ? ew_floordiv(a, s0) : a / s0));
+    }
+}
+
+static void k_InplaceDivMods_i64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const int64_t *A_ = (const int64_t *)in[0];
+    const int64_t s0 EW_UNUSED = s->i[0];
+    const int64_t s1 EW_UNUSED = s->i[1];
+    int64_t *O_ = (int64_t *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const int64_t a EW_UNUSED = A_[i];
+        O_[i] = (int64_t)(s1 == 2 ? ew_ifloordiv(a, s0) : ew_idiv_trunc(a, s0));
+    }
+}
+
+static void k_InplaceDivMods_c64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float complex *A_ = (const float complex *)in[0];
+    const float complex s0 EW_UNUSED = ((float)s->d[0] + (float)s->di[0] * I);
+    const float complex s1 EW_UNUSED = ((float)s->d[1] + (float)s->di[1] * I);
+    float complex *O_ = (float complex *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float complex a EW_UNUSED = A_[i];
+        O_[i] = (float complex)(a / s0);
+    }
+}
+
+static void k_InplaceDivMods_c128(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double complex *A_ = (const double complex *)in[0];
+    const double complex s0 EW_UNUSED = (s->d[0] + s->di[0] * I);
+    const double complex s1 EW_UNUSED = (s->d[1] + s->di[1] * I);
+    double complex *O_ = (double complex *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double complex a EW_UNUSED = A_[i];
+        O_[i] = (double complex)(a / s0);
+    }
+}
+
+static const aclDataType k_InplaceDivMods_dtypes[] = {ACL_FLOAT16, ACL_FLOAT, ACL_INT64, ACL_INT32, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128};
+
+static const aclDataType k_InplaceDivMods_scalar_dtypes[] = {ACL_FLOAT16, ACL_FLOAT, ACL_INT64, ACL_INT32, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128};
+
+static const ew_desc k_InplaceDivMods_desc = {
+    .op = ACL_OP_InplaceDivMods, .nargs = 3,
+    .kind = {EW_ARG_INOUT, EW_ARG_SCALAR, EW_ARG_ATTR},
+    .name = {"selfRef", "other", "mode"},
+    .dtypes = k_InplaceDivMods_dtypes, .n_dtypes = ACL_COUNT_OF(k_InplaceDivMods_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = k_InplaceDivMods_scalar_dtypes, .n_scalar_dtypes = ACL_COUNT_OF(k_InplaceDivMods_scalar_dtypes),
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 1, .fmt = {{EW_FMT_NOT_PRIVATE, 0, 0}},
+    .order = "fdsph",
+    .k = {[EW_F32] = k_InplaceDivMods_f32, [EW_F64] = k_InplaceDivMods_f64, [EW_I64] = k_InplaceDivMods_i64, [EW_C64] = k_InplaceDivMods_c64, [EW_C128] = k_InplaceDivMods_c128},
+    .check = ew_check_divmod,
+    .promote = ew_promote_divmods,
+};
+
+aclnnStatus aclnnInplaceDivModsGetWorkspaceSize(aclTensor* selfRef, const aclScalar* other, int mode, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {selfRef, other, NULL};
+    const double af[] = {0, 0, (double)mode};
+    const int64_t ai[] = {0, 0, (int64_t)mode};
+    return ew_get_workspace(&k_InplaceDivMods_desc, args, af, ai, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceDivMods(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_InplaceDivMods, workspace, workspaceSize, executor, stream);
+}
+
+static void k_Rsub_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    const float *B_ = (const float *)in[1];
+    const float s0 EW_UNUSED = (float)s->d[0];
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        const float b EW_UNUSED = B_[i];
+        O_[i] = (float)(b - s0 * a);
+    }
+}
+
+static void k_Rsub_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    const double *B_ = (const double *)in[1];
+    const double s0 EW_UNUSED = s->d[0];
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        const double b EW_UNUSED = B_[i];
+        O_[i] = (double)(b - s0 * a);
+    }
+}
+
+static void k_Rsub_i64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const int64_t *A_ = (const int64_t *)in[0];
+    const int64_t *B_ = (const int64_t *)in[1];
+    const int64_t s0 EW_UNUSED = s->i[0];
+    int64_t *O_ = (int64_t *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const int64_t a EW_UNUSED = A_[i];
+        const int64_t b EW_UNUSED = B_[i];
+        O_[i] = (int64_t)((int64_t)((uint64_t)b - (uint64_t)s0 * (uint64_t)a));
+    }
+}
+
+static void k_Rsub_c64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float complex *A_ = (const float complex *)in[0];
+    const float complex *B_ = (const float complex *)in[1];
+    const float complex s0 EW_UNUSED = ((float)s->d[0] + (float)s->di[0] * I);
+    float complex *O_ = (float complex *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float complex a EW_UNUSED = A_[i];
+        const float complex b EW_UNUSED = B_[i];
+        O_[i] = (float complex)(b - s0 * a);
+    }
+}
+
+static void k_Rsub_c128(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double complex *A_ = (const double complex *)in[0];
+    const double complex *B_ = (const double complex *)in[1];
+    const double complex s0 EW_UNUSED = (s->d[0] + s->di[0] * I);
+    double complex *O_ = (double complex *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double complex a EW_UNUSED = A_[i];
+        const double complex b EW_UNUSED = B_[i];
+        O_[i] = (double complex)(b - s0 * a);
+    }
+}
+
+static const aclDataType k_Rsub_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_INT64, ACL_INT32, ACL_INT8, ACL_UINT8, ACL_INT16, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BF16};
+
+static const ew_desc k_Rsub_desc = {
+    .op = ACL_OP_Rsub, .nargs = 4,
+    .kind = {EW_ARG_TENSOR, EW_ARG_TENSOR, EW_ARG_SCALAR, EW_ARG_OUT},
+    .name = {"self", "other", "alpha", "out"},
+    .dtypes = k_Rsub_dtypes, .n_dtypes = ACL_COUNT_OF(k_Rsub_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 4u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
+    .k = {[EW_F32] = k_Rsub_f32, [EW_F64] = k_Rsub_f64, [EW_I64] = k_Rsub_i64, [EW_C64] = k_Rsub_c64, [EW_C128] = k_Rsub_c128},
+    .check = NULL,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnRsubGetWorkspaceSize(const aclTensor* self, const aclTensor* other, const aclScalar* alpha, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {self, other, alpha, out};
+    return ew_get_workspace(&k_Rsub_desc, args, NULL, NULL, workspaceSize, executor);
+}
+
+aclnnStatus aclnnRsub(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_Rsub, workspace, workspaceSize, executor, stream);
+}
+
+static void k_Rsubs_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    const float s0 EW_UNUSED = (float)s->d[0];
+    const float s1 EW_UNUSED = (float)s->d[1];
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        O_[i] = (float)(s0 - s1 * a);
+    }
+}
+
+static void k_Rsubs_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    const double s0 EW_UNUSED = s->d[0];
+    const double s1 EW_UNUSED = s->d[1];
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        O_[i] = (double)(s0 - s1 * a);
+    }
+}
+
+static void k_Rsubs_i64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const int64_t *A_ = (const int64_t *)in[0];
+    const int64_t s0 EW_UNUSED = s->i[0];
+    const int64_t s1 EW_UNUSED = s->i[1];
+    int64_t *O_ = (int64_t *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const int64_t a EW_UNUSED = A_[i];
+        O_[i] = (int64_t)((int64_t)((uint64_t)s0 - (uint64_t)s1 * (uint64_t)a));
+    }
+}
+
+static void k_Rsubs_c64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float complex *A_ = (const float complex *)in[0];
+    const float complex s0 EW_UNUSED = ((float)s->d[0] + (float)s->di[0] * I);
+    const float complex s1 EW_UNUSED = ((float)s->d[1] + (float)s->di[1] * I);
+    float complex *O_ = (float complex *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float complex a EW_UNUSED = A_[i];
+        O_[i] = (float complex)(s0 - s1 * a);
+    }
+}
+
+static void k_Rsubs_c128(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double complex *A_ = (const double complex *)in[0];
+    const double complex s0 EW_UNUSED = (s->d[0] + s->di[0] * I);
+    const double complex s1 EW_UNUSED = (s->d[1] + s->di[1] * I);
+    double complex *O_ = (double complex *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double complex a EW_UNUSED = A_[i];
+        O_[i] = (double complex)(s0 - s1 * a);
+    }
+}
+
+static const aclDataType k_Rsubs_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_INT64, ACL_INT32, ACL_INT8, ACL_UINT8, ACL_INT16, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BF16};
+
+static const aclDataType k_Rsubs_other_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_INT64, ACL_INT32, ACL_INT8, ACL_UINT8, ACL_INT16, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BF16};
+
+static const ew_desc k_Rsubs_desc = {
+    .op = ACL_OP_Rsubs, .nargs = 4,
+    .kind = {EW_ARG_TENSOR, EW_ARG_SCALAR, EW_ARG_SCALAR, EW_ARG_OUT},
+    .name = {"self", "other", "alpha", "out"},
+    .dtypes = k_Rsubs_dtypes, .n_dtypes = ACL_COUNT_OF(k_Rsubs_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {[1] = k_Rsubs_other_dtypes},
+    .n_arg_dtypes = {[1] = ACL_COUNT_OF(k_Rsubs_other_dtypes)},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_FLOAT,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 4u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
+    .k = {[EW_F32] = k_Rsubs_f32, [EW_F64] = k_Rsubs_f64, [EW_I64] = k_Rsubs_i64, [EW_C64] = k_Rsubs_c64, [EW_C128] = k_Rsubs_c128},
+    .check = NULL,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnRsubsGetWorkspaceSize(const aclTensor* self, const aclScalar* other, const aclScalar* alpha, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {self, other, alpha, out};
+    return ew_get_workspace(&k_Rsubs_desc, args, NULL, NULL, workspaceSize, executor);
+}
+
+aclnnStatus aclnnRsubs(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_Rsubs, workspace, workspaceSize, executor, stream);
 }
 
 static void k_FloorDivide_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
@@ -1053,12 +1751,19 @@ static const ew_desc k_FloorDivide_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_FloorDivide_f32, [EW_F64] = k_FloorDivide_f64, [EW_I64] = k_FloorDivide_i64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnFloorDivideGetWorkspaceSize(const aclTensor* self, const aclTensor* other, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -1110,12 +1815,19 @@ static const ew_desc k_FloorDivides_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 2u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 2u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_FloorDivides_f32, [EW_F64] = k_FloorDivides_f64, [EW_I64] = k_FloorDivides_i64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnFloorDividesGetWorkspaceSize(const aclTensor* self, const aclScalar* other, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -1173,12 +1885,19 @@ static const ew_desc k_InplaceFloorDivide_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_InplaceFloorDivide_f32, [EW_F64] = k_InplaceFloorDivide_f64, [EW_I64] = k_InplaceFloorDivide_i64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnInplaceFloorDivideGetWorkspaceSize(aclTensor* selfRef, const aclTensor* other, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -1230,12 +1949,19 @@ static const ew_desc k_InplaceFloorDivides_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 2u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 2u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_InplaceFloorDivides_f32, [EW_F64] = k_InplaceFloorDivides_f64, [EW_I64] = k_InplaceFloorDivides_i64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnInplaceFloorDividesGetWorkspaceSize(aclTensor* selfRef, const aclScalar* other, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -1293,12 +2019,19 @@ static const ew_desc k_RemainderTensorTensor_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_RemainderTensorTensor_f32, [EW_F64] = k_RemainderTensorTensor_f64, [EW_I64] = k_RemainderTensorTensor_i64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnRemainderTensorTensorGetWorkspaceSize(const aclTensor* self, const aclTensor* other, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -1350,12 +2083,19 @@ static const ew_desc k_RemainderTensorScalar_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 2u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 2u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_RemainderTensorScalar_f32, [EW_F64] = k_RemainderTensorScalar_f64, [EW_I64] = k_RemainderTensorScalar_i64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnRemainderTensorScalarGetWorkspaceSize(const aclTensor* self, const aclScalar* other, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -1413,12 +2153,19 @@ static const ew_desc k_InplaceRemainderTensorTensor_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_InplaceRemainderTensorTensor_f32, [EW_F64] = k_InplaceRemainderTensorTensor_f64, [EW_I64] = k_InplaceRemainderTensorTensor_i64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnInplaceRemainderTensorTensorGetWorkspaceSize(aclTensor* selfRef, const aclTensor* other, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -1470,12 +2217,19 @@ static const ew_desc k_InplaceRemainderTensorScalar_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 2u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 2u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_InplaceRemainderTensorScalar_f32, [EW_F64] = k_InplaceRemainderTensorScalar_f64, [EW_I64] = k_InplaceRemainderTensorScalar_i64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnInplaceRemainderTensorScalarGetWorkspaceSize(aclTensor* selfRef, const aclScalar* other, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -1527,12 +2281,19 @@ static const ew_desc k_RemainderScalarTensor_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 1u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 1u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 1u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_RemainderScalarTensor_f32, [EW_F64] = k_RemainderScalarTensor_f64, [EW_I64] = k_RemainderScalarTensor_i64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnRemainderScalarTensorGetWorkspaceSize(const aclScalar* self, const aclTensor* other, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -1590,12 +2351,19 @@ static const ew_desc k_FmodTensor_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_FmodTensor_f32, [EW_F64] = k_FmodTensor_f64, [EW_I64] = k_FmodTensor_i64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnFmodTensorGetWorkspaceSize(const aclTensor* self, const aclTensor* other, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -1647,12 +2415,19 @@ static const ew_desc k_FmodScalar_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 2u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 2u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_FmodScalar_f32, [EW_F64] = k_FmodScalar_f64, [EW_I64] = k_FmodScalar_i64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnFmodScalarGetWorkspaceSize(const aclTensor* self, const aclScalar* other, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -1710,12 +2485,19 @@ static const ew_desc k_InplaceFmodTensor_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_InplaceFmodTensor_f32, [EW_F64] = k_InplaceFmodTensor_f64, [EW_I64] = k_InplaceFmodTensor_i64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnInplaceFmodTensorGetWorkspaceSize(aclTensor* selfRef, const aclTensor* other, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -1767,12 +2549,19 @@ static const ew_desc k_InplaceFmodScalar_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 2u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 2u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_InplaceFmodScalar_f32, [EW_F64] = k_InplaceFmodScalar_f64, [EW_I64] = k_InplaceFmodScalar_i64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnInplaceFmodScalarGetWorkspaceSize(aclTensor* selfRef, const aclScalar* other, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -1854,12 +2643,19 @@ static const ew_desc k_PowTensorTensor_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "hdps",
     .k = {[EW_F32] = k_PowTensorTensor_f32, [EW_F64] = k_PowTensorTensor_f64, [EW_I64] = k_PowTensorTensor_i64, [EW_C64] = k_PowTensorTensor_c64, [EW_C128] = k_PowTensorTensor_c128},
-    .check = NULL,
+    .check = ew_check_not_both_bool,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnPowTensorTensorGetWorkspaceSize(const aclTensor* self, const aclTensor* exponent, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -1931,7 +2727,7 @@ static void k_InplacePowTensorTensor_c128(int64_t n, char *const *in, char *out,
     }
 }
 
-static const aclDataType k_InplacePowTensorTensor_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128, ACL_INT16, ACL_BF16};
+static const aclDataType k_InplacePowTensorTensor_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_COMPLEX64, ACL_COMPLEX128, ACL_INT16, ACL_BF16};
 
 static const ew_desc k_InplacePowTensorTensor_desc = {
     .op = ACL_OP_InplacePowTensorTensor, .nargs = 2,
@@ -1941,12 +2737,19 @@ static const ew_desc k_InplacePowTensorTensor_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "hdps",
     .k = {[EW_F32] = k_InplacePowTensorTensor_f32, [EW_F64] = k_InplacePowTensorTensor_f64, [EW_I64] = k_InplacePowTensorTensor_i64, [EW_C64] = k_InplacePowTensorTensor_c64, [EW_C128] = k_InplacePowTensorTensor_c128},
-    .check = NULL,
+    .check = ew_check_not_both_bool,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnInplacePowTensorTensorGetWorkspaceSize(const aclTensor* self, const aclTensor* exponent, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -2018,12 +2821,19 @@ static const ew_desc k_PowTensorScalar_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 2u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 2u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_PowTensorScalar_f32, [EW_F64] = k_PowTensorScalar_f64, [EW_I64] = k_PowTensorScalar_i64, [EW_C64] = k_PowTensorScalar_c64, [EW_C128] = k_PowTensorScalar_c128},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnPowTensorScalarGetWorkspaceSize(const aclTensor* self, const aclScalar* exponent, const aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -2095,12 +2905,19 @@ static const ew_desc k_InplacePowTensorScalar_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 2u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 2u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_InplacePowTensorScalar_f32, [EW_F64] = k_InplacePowTensorScalar_f64, [EW_I64] = k_InplacePowTensorScalar_i64, [EW_C64] = k_InplacePowTensorScalar_c64, [EW_C128] = k_InplacePowTensorScalar_c128},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnInplacePowTensorScalarGetWorkspaceSize(const aclTensor* self, const aclScalar* exponent, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -2172,12 +2989,19 @@ static const ew_desc k_PowScalarTensor_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 1u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 1u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 1u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_PowScalarTensor_f32, [EW_F64] = k_PowScalarTensor_f64, [EW_I64] = k_PowScalarTensor_i64, [EW_C64] = k_PowScalarTensor_c64, [EW_C128] = k_PowScalarTensor_c128},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnPowScalarTensorGetWorkspaceSize(const aclScalar* self, const aclTensor* exponent, const aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -2235,12 +3059,19 @@ static const ew_desc k_Maximum_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_Maximum_f32, [EW_F64] = k_Maximum_f64, [EW_I64] = k_Maximum_i64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnMaximumGetWorkspaceSize(const aclTensor* self, const aclTensor* other, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -2298,12 +3129,19 @@ static const ew_desc k_Minimum_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_Minimum_f32, [EW_F64] = k_Minimum_f64, [EW_I64] = k_Minimum_i64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnMinimumGetWorkspaceSize(const aclTensor* self, const aclTensor* other, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -2349,12 +3187,19 @@ static const ew_desc k_Atan2_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_Atan2_f32, [EW_F64] = k_Atan2_f64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnAtan2GetWorkspaceSize(const aclTensor* self, const aclTensor* other, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -2400,12 +3245,19 @@ static const ew_desc k_InplaceAtan2_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_InplaceAtan2_f32, [EW_F64] = k_InplaceAtan2_f64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnInplaceAtan2GetWorkspaceSize(aclTensor* selfRef, aclTensor* other, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -2441,22 +3293,43 @@ static void k_LogAddExp_f64(int64_t n, char *const *in, char *out, const ew_scal
     }
 }
 
-static const aclDataType k_LogAddExp_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_INT8, ACL_UINT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_BOOL, ACL_BF16};
+static void k_LogAddExp_i64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const int64_t *A_ = (const int64_t *)in[0];
+    const int64_t *B_ = (const int64_t *)in[1];
+    (void)s;
+    int64_t *O_ = (int64_t *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const int64_t a EW_UNUSED = A_[i];
+        const int64_t b EW_UNUSED = B_[i];
+        O_[i] = (int64_t)(ew_logaddexp(a, b));
+    }
+}
+
+static const aclDataType k_LogAddExp_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_INT8, ACL_UINT8, ACL_INT16, ACL_UINT16, ACL_INT32, ACL_UINT32, ACL_INT64, ACL_UINT64, ACL_BOOL, ACL_BF16};
+
+static const aclDataType k_LogAddExp_out_dtypes[] = {ACL_FLOAT16, ACL_FLOAT, ACL_BF16};
 
 static const ew_desc k_LogAddExp_desc = {
     .op = ACL_OP_LogAddExp, .nargs = 3,
     .kind = {EW_ARG_TENSOR, EW_ARG_TENSOR, EW_ARG_OUT},
     .name = {"self", "other", "out"},
     .dtypes = k_LogAddExp_dtypes, .n_dtypes = ACL_COUNT_OF(k_LogAddExp_dtypes),
-    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .out_dtypes = k_LogAddExp_out_dtypes, .n_out_dtypes = ACL_COUNT_OF(k_LogAddExp_out_dtypes),
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
-    .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
-    .k = {[EW_F32] = k_LogAddExp_f32, [EW_F64] = k_LogAddExp_f64},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_OUT, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dps",
+    .k = {[EW_F32] = k_LogAddExp_f32, [EW_F64] = k_LogAddExp_f64, [EW_I64] = k_LogAddExp_i64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnLogAddExpGetWorkspaceSize(const aclTensor* self, const aclTensor* other, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -2492,22 +3365,43 @@ static void k_LogAddExp2_f64(int64_t n, char *const *in, char *out, const ew_sca
     }
 }
 
-static const aclDataType k_LogAddExp2_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_INT8, ACL_UINT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_BOOL, ACL_BF16};
+static void k_LogAddExp2_i64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const int64_t *A_ = (const int64_t *)in[0];
+    const int64_t *B_ = (const int64_t *)in[1];
+    (void)s;
+    int64_t *O_ = (int64_t *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const int64_t a EW_UNUSED = A_[i];
+        const int64_t b EW_UNUSED = B_[i];
+        O_[i] = (int64_t)(ew_logaddexp2(a, b));
+    }
+}
+
+static const aclDataType k_LogAddExp2_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_INT8, ACL_UINT8, ACL_INT16, ACL_UINT16, ACL_INT32, ACL_UINT32, ACL_INT64, ACL_UINT64, ACL_BOOL, ACL_BF16};
+
+static const aclDataType k_LogAddExp2_out_dtypes[] = {ACL_FLOAT16, ACL_FLOAT, ACL_BF16};
 
 static const ew_desc k_LogAddExp2_desc = {
     .op = ACL_OP_LogAddExp2, .nargs = 3,
     .kind = {EW_ARG_TENSOR, EW_ARG_TENSOR, EW_ARG_OUT},
     .name = {"self", "other", "out"},
     .dtypes = k_LogAddExp2_dtypes, .n_dtypes = ACL_COUNT_OF(k_LogAddExp2_dtypes),
-    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .out_dtypes = k_LogAddExp2_out_dtypes, .n_out_dtypes = ACL_COUNT_OF(k_LogAddExp2_out_dtypes),
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
-    .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
-    .k = {[EW_F32] = k_LogAddExp2_f32, [EW_F64] = k_LogAddExp2_f64},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_OUT, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dps",
+    .k = {[EW_F32] = k_LogAddExp2_f32, [EW_F64] = k_LogAddExp2_f64, [EW_I64] = k_LogAddExp2_i64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnLogAddExp2GetWorkspaceSize(const aclTensor* self, const aclTensor* other, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -2541,12 +3435,19 @@ static const ew_desc k_Gcd_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_I64] = k_Gcd_i64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnGcdGetWorkspaceSize(const aclTensor* self, const aclTensor* other, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -2582,7 +3483,7 @@ static void k_XLogYTensor_f64(int64_t n, char *const *in, char *out, const ew_sc
     }
 }
 
-static const aclDataType k_XLogYTensor_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_INT16, ACL_BF16, ACL_DOUBLE};
+static const aclDataType k_XLogYTensor_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_INT16, ACL_BF16};
 
 static const ew_desc k_XLogYTensor_desc = {
     .op = ACL_OP_XLogYTensor, .nargs = 3,
@@ -2592,12 +3493,19 @@ static const ew_desc k_XLogYTensor_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_XLogYTensor_f32, [EW_F64] = k_XLogYTensor_f64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnXLogYTensorGetWorkspaceSize(const aclTensor* self, const aclTensor* other, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -2633,7 +3541,7 @@ static void k_InplaceXLogYTensor_f64(int64_t n, char *const *in, char *out, cons
     }
 }
 
-static const aclDataType k_InplaceXLogYTensor_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE};
+static const aclDataType k_InplaceXLogYTensor_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_INT16, ACL_BF16};
 
 static const ew_desc k_InplaceXLogYTensor_desc = {
     .op = ACL_OP_InplaceXLogYTensor, .nargs = 2,
@@ -2643,12 +3551,19 @@ static const ew_desc k_InplaceXLogYTensor_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_InplaceXLogYTensor_f32, [EW_F64] = k_InplaceXLogYTensor_f64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnInplaceXLogYTensorGetWorkspaceSize(aclTensor* selfRef, const aclTensor* other, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -2680,7 +3595,9 @@ static void k_XLogYScalarOther_f64(int64_t n, char *const *in, char *out, const 
     }
 }
 
-static const aclDataType k_XLogYScalarOther_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_INT16, ACL_BF16, ACL_DOUBLE};
+static const aclDataType k_XLogYScalarOther_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_INT16, ACL_BF16};
+
+static const aclDataType k_XLogYScalarOther_scalar_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_INT16, ACL_BF16, ACL_DOUBLE};
 
 static const ew_desc k_XLogYScalarOther_desc = {
     .op = ACL_OP_XLogYScalarOther, .nargs = 3,
@@ -2690,12 +3607,19 @@ static const ew_desc k_XLogYScalarOther_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = k_XLogYScalarOther_scalar_dtypes, .n_scalar_dtypes = ACL_COUNT_OF(k_XLogYScalarOther_scalar_dtypes),
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 2u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_FULL,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 2u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_XLogYScalarOther_f32, [EW_F64] = k_XLogYScalarOther_f64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnXLogYScalarOtherGetWorkspaceSize(const aclTensor* self, const aclScalar* other, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -2727,7 +3651,9 @@ static void k_InplaceXLogYScalarOther_f64(int64_t n, char *const *in, char *out,
     }
 }
 
-static const aclDataType k_InplaceXLogYScalarOther_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE};
+static const aclDataType k_InplaceXLogYScalarOther_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_INT16, ACL_BF16};
+
+static const aclDataType k_InplaceXLogYScalarOther_scalar_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_INT16, ACL_BF16, ACL_DOUBLE};
 
 static const ew_desc k_InplaceXLogYScalarOther_desc = {
     .op = ACL_OP_InplaceXLogYScalarOther, .nargs = 2,
@@ -2737,12 +3663,19 @@ static const ew_desc k_InplaceXLogYScalarOther_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = k_InplaceXLogYScalarOther_scalar_dtypes, .n_scalar_dtypes = ACL_COUNT_OF(k_InplaceXLogYScalarOther_scalar_dtypes),
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 2u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_FULL,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 2u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_InplaceXLogYScalarOther_f32, [EW_F64] = k_InplaceXLogYScalarOther_f64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnInplaceXLogYScalarOtherGetWorkspaceSize(aclTensor* selfRef, const aclScalar* other, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -2774,7 +3707,9 @@ static void k_XLogYScalarSelf_f64(int64_t n, char *const *in, char *out, const e
     }
 }
 
-static const aclDataType k_XLogYScalarSelf_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_INT16, ACL_BF16, ACL_DOUBLE};
+static const aclDataType k_XLogYScalarSelf_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_INT16, ACL_BF16};
+
+static const aclDataType k_XLogYScalarSelf_scalar_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_INT16, ACL_BF16, ACL_DOUBLE};
 
 static const ew_desc k_XLogYScalarSelf_desc = {
     .op = ACL_OP_XLogYScalarSelf, .nargs = 3,
@@ -2784,12 +3719,19 @@ static const ew_desc k_XLogYScalarSelf_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = k_XLogYScalarSelf_scalar_dtypes, .n_scalar_dtypes = ACL_COUNT_OF(k_XLogYScalarSelf_scalar_dtypes),
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 1u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 1u, .scalar_mode = EW_SP_FULL,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 1u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_XLogYScalarSelf_f32, [EW_F64] = k_XLogYScalarSelf_f64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnXLogYScalarSelfGetWorkspaceSize(const aclScalar* self, const aclTensor* other, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -2825,7 +3767,7 @@ static void k_Xlog1py_f64(int64_t n, char *const *in, char *out, const ew_scalar
     }
 }
 
-static const aclDataType k_Xlog1py_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE};
+static const aclDataType k_Xlog1py_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
 
 static const ew_desc k_Xlog1py_desc = {
     .op = ACL_OP_Xlog1py, .nargs = 3,
@@ -2835,12 +3777,19 @@ static const ew_desc k_Xlog1py_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 2u,
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_SAME, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 3, .fmt = {{EW_FMT_NOT_PRIVATE, 0, 0}, {EW_FMT_NOT_PRIVATE, 1, 0}, {EW_FMT_NOT_PRIVATE, 2, 0}},
+    .order = "dpfs",
     .k = {[EW_F32] = k_Xlog1py_f32, [EW_F64] = k_Xlog1py_f64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnXlog1pyGetWorkspaceSize(const aclTensor *x, const aclTensor *y, const aclTensor *z, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -2880,7 +3829,7 @@ static void k_Lerp_f64(int64_t n, char *const *in, char *out, const ew_scalars *
     }
 }
 
-static const aclDataType k_Lerp_dtypes[] = {ACL_FLOAT16, ACL_FLOAT, ACL_BF16, ACL_DOUBLE};
+static const aclDataType k_Lerp_dtypes[] = {ACL_FLOAT16, ACL_FLOAT, ACL_BF16};
 
 static const ew_desc k_Lerp_desc = {
     .op = ACL_OP_Lerp, .nargs = 4,
@@ -2890,12 +3839,19 @@ static const ew_desc k_Lerp_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 6u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_SAME, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 1,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_Lerp_f32, [EW_F64] = k_Lerp_f64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnLerpGetWorkspaceSize(const aclTensor* self, const aclTensor* end, const aclTensor* weight, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -2935,7 +3891,7 @@ static void k_InplaceLerp_f64(int64_t n, char *const *in, char *out, const ew_sc
     }
 }
 
-static const aclDataType k_InplaceLerp_dtypes[] = {ACL_FLOAT16, ACL_FLOAT, ACL_BF16, ACL_DOUBLE};
+static const aclDataType k_InplaceLerp_dtypes[] = {ACL_FLOAT16, ACL_FLOAT, ACL_BF16};
 
 static const ew_desc k_InplaceLerp_desc = {
     .op = ACL_OP_InplaceLerp, .nargs = 3,
@@ -2945,12 +3901,19 @@ static const ew_desc k_InplaceLerp_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 6u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 1,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_InplaceLerp_f32, [EW_F64] = k_InplaceLerp_f64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnInplaceLerpGetWorkspaceSize(aclTensor* selfRef, const aclTensor* end, const aclTensor* weight, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -2960,6 +3923,124 @@ aclnnStatus aclnnInplaceLerpGetWorkspaceSize(aclTensor* selfRef, const aclTensor
 
 aclnnStatus aclnnInplaceLerp(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_InplaceLerp, workspace, workspaceSize, executor, stream);
+}
+
+static void k_Lerps_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    const float *B_ = (const float *)in[1];
+    const float s0 EW_UNUSED = (float)s->d[0];
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        const float b EW_UNUSED = B_[i];
+        O_[i] = (float)(fabs(s0) < 0.5 ? a + s0 * (b - a) : b - (b - a) * (1 - s0));
+    }
+}
+
+static void k_Lerps_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    const double *B_ = (const double *)in[1];
+    const double s0 EW_UNUSED = s->d[0];
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        const double b EW_UNUSED = B_[i];
+        O_[i] = (double)(fabs(s0) < 0.5 ? a + s0 * (b - a) : b - (b - a) * (1 - s0));
+    }
+}
+
+static const aclDataType k_Lerps_dtypes[] = {ACL_FLOAT16, ACL_FLOAT, ACL_BF16};
+
+static const aclDataType k_Lerps_out_dtypes[] = {ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE, ACL_BF16};
+
+static const ew_desc k_Lerps_desc = {
+    .op = ACL_OP_Lerps, .nargs = 4,
+    .kind = {EW_ARG_TENSOR, EW_ARG_TENSOR, EW_ARG_SCALAR, EW_ARG_OUT},
+    .name = {"self", "end", "weight", "out"},
+    .dtypes = k_Lerps_dtypes, .n_dtypes = ACL_COUNT_OF(k_Lerps_dtypes),
+    .out_dtypes = k_Lerps_out_dtypes, .n_out_dtypes = ACL_COUNT_OF(k_Lerps_out_dtypes),
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 2u,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 1,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
+    .k = {[EW_F32] = k_Lerps_f32, [EW_F64] = k_Lerps_f64},
+    .check = NULL,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnLerpsGetWorkspaceSize(const aclTensor* self, const aclTensor* end, const aclScalar* weight, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {self, end, weight, out};
+    return ew_get_workspace(&k_Lerps_desc, args, NULL, NULL, workspaceSize, executor);
+}
+
+aclnnStatus aclnnLerps(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_Lerps, workspace, workspaceSize, executor, stream);
+}
+
+static void k_InplaceLerps_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    const float *B_ = (const float *)in[1];
+    const float s0 EW_UNUSED = (float)s->d[0];
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        const float b EW_UNUSED = B_[i];
+        O_[i] = (float)(fabs(s0) < 0.5 ? a + s0 * (b - a) : b - (b - a) * (1 - s0));
+    }
+}
+
+static void k_InplaceLerps_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    const double *B_ = (const double *)in[1];
+    const double s0 EW_UNUSED = s->d[0];
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        const double b EW_UNUSED = B_[i];
+        O_[i] = (double)(fabs(s0) < 0.5 ? a + s0 * (b - a) : b - (b - a) * (1 - s0));
+    }
+}
+
+static const aclDataType k_InplaceLerps_dtypes[] = {ACL_FLOAT16, ACL_FLOAT, ACL_BF16};
+
+static const ew_desc k_InplaceLerps_desc = {
+    .op = ACL_OP_InplaceLerps, .nargs = 3,
+    .kind = {EW_ARG_INOUT, EW_ARG_TENSOR, EW_ARG_SCALAR},
+    .name = {"selfRef", "end", "weight"},
+    .dtypes = k_InplaceLerps_dtypes, .n_dtypes = ACL_COUNT_OF(k_InplaceLerps_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 2u,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 1,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
+    .k = {[EW_F32] = k_InplaceLerps_f32, [EW_F64] = k_InplaceLerps_f64},
+    .check = NULL,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnInplaceLerpsGetWorkspaceSize(aclTensor* selfRef, const aclTensor* end, const aclScalar* weight, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {selfRef, end, weight};
+    return ew_get_workspace(&k_InplaceLerps_desc, args, NULL, NULL, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceLerps(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_InplaceLerps, workspace, workspaceSize, executor, stream);
 }
 
 static void k_Addcmul_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
@@ -3006,6 +4087,8 @@ static void k_Addcmul_i64(int64_t n, char *const *in, char *out, const ew_scalar
 
 static const aclDataType k_Addcmul_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BF16};
 
+static const aclDataType k_Addcmul_promoted[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BF16};
+
 static const ew_desc k_Addcmul_desc = {
     .op = ACL_OP_Addcmul, .nargs = 5,
     .kind = {EW_ARG_TENSOR, EW_ARG_TENSOR, EW_ARG_TENSOR, EW_ARG_SCALAR, EW_ARG_OUT},
@@ -3014,12 +4097,19 @@ static const ew_desc k_Addcmul_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = k_Addcmul_promoted, .n_promoted = ACL_COUNT_OF(k_Addcmul_promoted),
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 4, .fmt = {{EW_FMT_NOT_PRIVATE, 0, 0}, {EW_FMT_NOT_PRIVATE, 1, 0}, {EW_FMT_NOT_PRIVATE, 2, 0}, {EW_FMT_NOT_PRIVATE, 4, 0}},
+    .order = "dpfs",
     .k = {[EW_F32] = k_Addcmul_f32, [EW_F64] = k_Addcmul_f64, [EW_I64] = k_Addcmul_i64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnAddcmulGetWorkspaceSize(const aclTensor* self, const aclTensor* tensor1, const aclTensor* tensor2, const aclScalar* value, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -3075,6 +4165,8 @@ static void k_InplaceAddcmul_i64(int64_t n, char *const *in, char *out, const ew
 
 static const aclDataType k_InplaceAddcmul_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BF16};
 
+static const aclDataType k_InplaceAddcmul_promoted[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BF16};
+
 static const ew_desc k_InplaceAddcmul_desc = {
     .op = ACL_OP_InplaceAddcmul, .nargs = 4,
     .kind = {EW_ARG_INOUT, EW_ARG_TENSOR, EW_ARG_TENSOR, EW_ARG_SCALAR},
@@ -3083,12 +4175,19 @@ static const ew_desc k_InplaceAddcmul_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = k_InplaceAddcmul_promoted, .n_promoted = ACL_COUNT_OF(k_InplaceAddcmul_promoted),
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 3, .fmt = {{EW_FMT_NOT_PRIVATE, 0, 0}, {EW_FMT_NOT_PRIVATE, 1, 0}, {EW_FMT_NOT_PRIVATE, 2, 0}},
+    .order = "dpfs",
     .k = {[EW_F32] = k_InplaceAddcmul_f32, [EW_F64] = k_InplaceAddcmul_f64, [EW_I64] = k_InplaceAddcmul_i64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnInplaceAddcmulGetWorkspaceSize(const aclTensor* selfRef, const aclTensor* tensor1, const aclTensor* tensor2, const aclScalar* value, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -3138,12 +4237,19 @@ static const ew_desc k_Addcdiv_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 8u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_Addcdiv_f32, [EW_F64] = k_Addcdiv_f64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnAddcdivGetWorkspaceSize(const aclTensor* self, const aclTensor* tensor1, const aclTensor* tensor2, const aclScalar* value, const aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -3193,12 +4299,19 @@ static const ew_desc k_InplaceAddcdiv_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 8u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_InplaceAddcdiv_f32, [EW_F64] = k_InplaceAddcdiv_f64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnInplaceAddcdivGetWorkspaceSize(const aclTensor* selfRef, const aclTensor* tensor1, const aclTensor* tensor2, const aclScalar* value, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -3270,9 +4383,11 @@ static void k_EqTensor_c128(int64_t n, char *const *in, char *out, const ew_scal
     }
 }
 
-static const aclDataType k_EqTensor_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128};
+static const aclDataType k_EqTensor_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_BF16, ACL_BOOL, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128};
 
-static const aclDataType k_EqTensor_out_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128};
+static const aclDataType k_EqTensor_out_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_BF16, ACL_BOOL, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128};
+
+static const aclDataType k_EqTensor_promoted[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_BF16, ACL_BOOL, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128};
 
 static const ew_desc k_EqTensor_desc = {
     .op = ACL_OP_EqTensor, .nargs = 3,
@@ -3282,12 +4397,19 @@ static const ew_desc k_EqTensor_desc = {
     .out_dtypes = k_EqTensor_out_dtypes, .n_out_dtypes = ACL_COUNT_OF(k_EqTensor_out_dtypes),
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = k_EqTensor_promoted, .n_promoted = ACL_COUNT_OF(k_EqTensor_promoted),
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
-    .out_rule = EW_OUT_LIST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_EqTensor_f32, [EW_F64] = k_EqTensor_f64, [EW_I64] = k_EqTensor_i64, [EW_C64] = k_EqTensor_c64, [EW_C128] = k_EqTensor_c128},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnEqTensorGetWorkspaceSize(const aclTensor* self, const aclTensor* other, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -3349,9 +4471,11 @@ static void k_EqScalar_c128(int64_t n, char *const *in, char *out, const ew_scal
     }
 }
 
-static const aclDataType k_EqScalar_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128};
+static const aclDataType k_EqScalar_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_BF16, ACL_BOOL, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128};
 
-static const aclDataType k_EqScalar_out_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128};
+static const aclDataType k_EqScalar_out_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_BF16, ACL_BOOL, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128};
+
+static const aclDataType k_EqScalar_scalar_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_BF16, ACL_BOOL, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128};
 
 static const ew_desc k_EqScalar_desc = {
     .op = ACL_OP_EqScalar, .nargs = 3,
@@ -3361,12 +4485,19 @@ static const ew_desc k_EqScalar_desc = {
     .out_dtypes = k_EqScalar_out_dtypes, .n_out_dtypes = ACL_COUNT_OF(k_EqScalar_out_dtypes),
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = k_EqScalar_scalar_dtypes, .n_scalar_dtypes = ACL_COUNT_OF(k_EqScalar_scalar_dtypes),
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
-    .out_rule = EW_OUT_LIST, .scalar_promote = 2u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 2u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_EqScalar_f32, [EW_F64] = k_EqScalar_f64, [EW_I64] = k_EqScalar_i64, [EW_C64] = k_EqScalar_c64, [EW_C128] = k_EqScalar_c128},
     .check = NULL,
+    .promote = ew_promote_cmp_scalar,
 };
 
 aclnnStatus aclnnEqScalarGetWorkspaceSize(const aclTensor* self, const aclScalar* other, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -3438,7 +4569,9 @@ static void k_InplaceEqTensor_c128(int64_t n, char *const *in, char *out, const 
     }
 }
 
-static const aclDataType k_InplaceEqTensor_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128};
+static const aclDataType k_InplaceEqTensor_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_BF16, ACL_BOOL, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128};
+
+static const aclDataType k_InplaceEqTensor_promoted[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_BF16, ACL_BOOL, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128};
 
 static const ew_desc k_InplaceEqTensor_desc = {
     .op = ACL_OP_InplaceEqTensor, .nargs = 2,
@@ -3448,12 +4581,19 @@ static const ew_desc k_InplaceEqTensor_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = k_InplaceEqTensor_promoted, .n_promoted = ACL_COUNT_OF(k_InplaceEqTensor_promoted),
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_InplaceEqTensor_f32, [EW_F64] = k_InplaceEqTensor_f64, [EW_I64] = k_InplaceEqTensor_i64, [EW_C64] = k_InplaceEqTensor_c64, [EW_C128] = k_InplaceEqTensor_c128},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnInplaceEqTensorGetWorkspaceSize(const aclTensor* selfRef, const aclTensor* other, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -3515,7 +4655,9 @@ static void k_InplaceEqScalar_c128(int64_t n, char *const *in, char *out, const 
     }
 }
 
-static const aclDataType k_InplaceEqScalar_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128};
+static const aclDataType k_InplaceEqScalar_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_BF16, ACL_BOOL, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128};
+
+static const aclDataType k_InplaceEqScalar_scalar_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_BF16, ACL_BOOL, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128};
 
 static const ew_desc k_InplaceEqScalar_desc = {
     .op = ACL_OP_InplaceEqScalar, .nargs = 2,
@@ -3525,12 +4667,19 @@ static const ew_desc k_InplaceEqScalar_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = k_InplaceEqScalar_scalar_dtypes, .n_scalar_dtypes = ACL_COUNT_OF(k_InplaceEqScalar_scalar_dtypes),
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 2u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 2u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_InplaceEqScalar_f32, [EW_F64] = k_InplaceEqScalar_f64, [EW_I64] = k_InplaceEqScalar_i64, [EW_C64] = k_InplaceEqScalar_c64, [EW_C128] = k_InplaceEqScalar_c128},
     .check = NULL,
+    .promote = ew_promote_cmp_scalar,
 };
 
 aclnnStatus aclnnInplaceEqScalarGetWorkspaceSize(const aclTensor* selfRef, const aclScalar* other, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -3602,9 +4751,9 @@ static void k_NeTensor_c128(int64_t n, char *const *in, char *out, const ew_scal
     }
 }
 
-static const aclDataType k_NeTensor_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128};
+static const aclDataType k_NeTensor_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_BF16, ACL_BOOL, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128};
 
-static const aclDataType k_NeTensor_out_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128};
+static const aclDataType k_NeTensor_out_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_BF16, ACL_BOOL, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128};
 
 static const ew_desc k_NeTensor_desc = {
     .op = ACL_OP_NeTensor, .nargs = 3,
@@ -3614,12 +4763,19 @@ static const ew_desc k_NeTensor_desc = {
     .out_dtypes = k_NeTensor_out_dtypes, .n_out_dtypes = ACL_COUNT_OF(k_NeTensor_out_dtypes),
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
-    .out_rule = EW_OUT_LIST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "edps",
     .k = {[EW_F32] = k_NeTensor_f32, [EW_F64] = k_NeTensor_f64, [EW_I64] = k_NeTensor_i64, [EW_C64] = k_NeTensor_c64, [EW_C128] = k_NeTensor_c128},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnNeTensorGetWorkspaceSize(const aclTensor* self, const aclTensor* other, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -3681,9 +4837,11 @@ static void k_NeScalar_c128(int64_t n, char *const *in, char *out, const ew_scal
     }
 }
 
-static const aclDataType k_NeScalar_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128};
+static const aclDataType k_NeScalar_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_BF16, ACL_BOOL, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128};
 
-static const aclDataType k_NeScalar_out_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128};
+static const aclDataType k_NeScalar_out_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_BF16, ACL_BOOL, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128};
+
+static const aclDataType k_NeScalar_scalar_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_BF16, ACL_BOOL, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128};
 
 static const ew_desc k_NeScalar_desc = {
     .op = ACL_OP_NeScalar, .nargs = 3,
@@ -3693,12 +4851,19 @@ static const ew_desc k_NeScalar_desc = {
     .out_dtypes = k_NeScalar_out_dtypes, .n_out_dtypes = ACL_COUNT_OF(k_NeScalar_out_dtypes),
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = k_NeScalar_scalar_dtypes, .n_scalar_dtypes = ACL_COUNT_OF(k_NeScalar_scalar_dtypes),
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
-    .out_rule = EW_OUT_LIST, .scalar_promote = 2u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 2u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_NeScalar_f32, [EW_F64] = k_NeScalar_f64, [EW_I64] = k_NeScalar_i64, [EW_C64] = k_NeScalar_c64, [EW_C128] = k_NeScalar_c128},
     .check = NULL,
+    .promote = ew_promote_cmp_scalar,
 };
 
 aclnnStatus aclnnNeScalarGetWorkspaceSize(const aclTensor* self, const aclScalar* other, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -3770,7 +4935,7 @@ static void k_InplaceNeTensor_c128(int64_t n, char *const *in, char *out, const 
     }
 }
 
-static const aclDataType k_InplaceNeTensor_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128};
+static const aclDataType k_InplaceNeTensor_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_BF16, ACL_BOOL, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128};
 
 static const ew_desc k_InplaceNeTensor_desc = {
     .op = ACL_OP_InplaceNeTensor, .nargs = 2,
@@ -3780,12 +4945,19 @@ static const ew_desc k_InplaceNeTensor_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "edps",
     .k = {[EW_F32] = k_InplaceNeTensor_f32, [EW_F64] = k_InplaceNeTensor_f64, [EW_I64] = k_InplaceNeTensor_i64, [EW_C64] = k_InplaceNeTensor_c64, [EW_C128] = k_InplaceNeTensor_c128},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnInplaceNeTensorGetWorkspaceSize(aclTensor* selfRef, const aclTensor* other, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -3847,7 +5019,9 @@ static void k_InplaceNeScalar_c128(int64_t n, char *const *in, char *out, const 
     }
 }
 
-static const aclDataType k_InplaceNeScalar_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128};
+static const aclDataType k_InplaceNeScalar_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_BF16, ACL_BOOL, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128};
+
+static const aclDataType k_InplaceNeScalar_scalar_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_BF16, ACL_BOOL, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128};
 
 static const ew_desc k_InplaceNeScalar_desc = {
     .op = ACL_OP_InplaceNeScalar, .nargs = 2,
@@ -3857,12 +5031,19 @@ static const ew_desc k_InplaceNeScalar_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = k_InplaceNeScalar_scalar_dtypes, .n_scalar_dtypes = ACL_COUNT_OF(k_InplaceNeScalar_scalar_dtypes),
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 2u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 2u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_InplaceNeScalar_f32, [EW_F64] = k_InplaceNeScalar_f64, [EW_I64] = k_InplaceNeScalar_i64, [EW_C64] = k_InplaceNeScalar_c64, [EW_C128] = k_InplaceNeScalar_c128},
     .check = NULL,
+    .promote = ew_promote_cmp_scalar,
 };
 
 aclnnStatus aclnnInplaceNeScalarGetWorkspaceSize(aclTensor* selfRef, const aclScalar* other, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -3910,9 +5091,9 @@ static void k_LtTensor_i64(int64_t n, char *const *in, char *out, const ew_scala
     }
 }
 
-static const aclDataType k_LtTensor_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16};
+static const aclDataType k_LtTensor_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_UINT32, ACL_UINT64, ACL_BOOL, ACL_UINT16, ACL_BF16};
 
-static const aclDataType k_LtTensor_out_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128};
+static const aclDataType k_LtTensor_out_dtypes[] = {ACL_INT64, ACL_UINT64, ACL_INT32, ACL_UINT32, ACL_INT16, ACL_UINT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_BOOL, ACL_COMPLEX128, ACL_COMPLEX64};
 
 static const ew_desc k_LtTensor_desc = {
     .op = ACL_OP_LtTensor, .nargs = 3,
@@ -3922,12 +5103,19 @@ static const ew_desc k_LtTensor_desc = {
     .out_dtypes = k_LtTensor_out_dtypes, .n_out_dtypes = ACL_COUNT_OF(k_LtTensor_out_dtypes),
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
-    .out_rule = EW_OUT_LIST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_LtTensor_f32, [EW_F64] = k_LtTensor_f64, [EW_I64] = k_LtTensor_i64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnLtTensorGetWorkspaceSize(const aclTensor* self, const aclTensor* other, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -3969,9 +5157,11 @@ static void k_LtScalar_i64(int64_t n, char *const *in, char *out, const ew_scala
     }
 }
 
-static const aclDataType k_LtScalar_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16};
+static const aclDataType k_LtScalar_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_UINT32, ACL_UINT64, ACL_BOOL, ACL_UINT16, ACL_BF16};
 
-static const aclDataType k_LtScalar_out_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128};
+static const aclDataType k_LtScalar_out_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_UINT32, ACL_UINT64, ACL_BOOL, ACL_UINT16, ACL_BF16};
+
+static const aclDataType k_LtScalar_scalar_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_UINT32, ACL_UINT64, ACL_BOOL, ACL_UINT16, ACL_BF16, ACL_DOUBLE};
 
 static const ew_desc k_LtScalar_desc = {
     .op = ACL_OP_LtScalar, .nargs = 3,
@@ -3981,12 +5171,19 @@ static const ew_desc k_LtScalar_desc = {
     .out_dtypes = k_LtScalar_out_dtypes, .n_out_dtypes = ACL_COUNT_OF(k_LtScalar_out_dtypes),
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = k_LtScalar_scalar_dtypes, .n_scalar_dtypes = ACL_COUNT_OF(k_LtScalar_scalar_dtypes),
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
-    .out_rule = EW_OUT_LIST, .scalar_promote = 2u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 2u, .null_inner = 3u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_LtScalar_f32, [EW_F64] = k_LtScalar_f64, [EW_I64] = k_LtScalar_i64},
     .check = NULL,
+    .promote = ew_promote_lt_scalar,
 };
 
 aclnnStatus aclnnLtScalarGetWorkspaceSize(const aclTensor* self, const aclScalar* other, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -4034,7 +5231,7 @@ static void k_InplaceLtTensor_i64(int64_t n, char *const *in, char *out, const e
     }
 }
 
-static const aclDataType k_InplaceLtTensor_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16};
+static const aclDataType k_InplaceLtTensor_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_UINT32, ACL_UINT64, ACL_BOOL, ACL_UINT16, ACL_BF16};
 
 static const ew_desc k_InplaceLtTensor_desc = {
     .op = ACL_OP_InplaceLtTensor, .nargs = 2,
@@ -4044,12 +5241,19 @@ static const ew_desc k_InplaceLtTensor_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_InplaceLtTensor_f32, [EW_F64] = k_InplaceLtTensor_f64, [EW_I64] = k_InplaceLtTensor_i64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnInplaceLtTensorGetWorkspaceSize(const aclTensor* selfRef, const aclTensor* other, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -4091,7 +5295,9 @@ static void k_InplaceLtScalar_i64(int64_t n, char *const *in, char *out, const e
     }
 }
 
-static const aclDataType k_InplaceLtScalar_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16};
+static const aclDataType k_InplaceLtScalar_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_UINT32, ACL_UINT64, ACL_BOOL, ACL_UINT16, ACL_BF16};
+
+static const aclDataType k_InplaceLtScalar_scalar_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_UINT32, ACL_UINT64, ACL_BOOL, ACL_UINT16, ACL_BF16, ACL_DOUBLE};
 
 static const ew_desc k_InplaceLtScalar_desc = {
     .op = ACL_OP_InplaceLtScalar, .nargs = 2,
@@ -4101,12 +5307,19 @@ static const ew_desc k_InplaceLtScalar_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = k_InplaceLtScalar_scalar_dtypes, .n_scalar_dtypes = ACL_COUNT_OF(k_InplaceLtScalar_scalar_dtypes),
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 2u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 2u, .null_inner = 3u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_InplaceLtScalar_f32, [EW_F64] = k_InplaceLtScalar_f64, [EW_I64] = k_InplaceLtScalar_i64},
     .check = NULL,
+    .promote = ew_promote_lt_scalar,
 };
 
 aclnnStatus aclnnInplaceLtScalarGetWorkspaceSize(const aclTensor* selfRef, const aclScalar* other, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -4154,9 +5367,9 @@ static void k_LeTensor_i64(int64_t n, char *const *in, char *out, const ew_scala
     }
 }
 
-static const aclDataType k_LeTensor_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16};
+static const aclDataType k_LeTensor_dtypes[] = {ACL_INT8, ACL_UINT8, ACL_INT16, ACL_UINT16, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE, ACL_BOOL, ACL_BF16};
 
-static const aclDataType k_LeTensor_out_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128};
+static const aclDataType k_LeTensor_out_dtypes[] = {ACL_INT8, ACL_UINT8, ACL_INT16, ACL_UINT16, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE, ACL_BOOL, ACL_BF16};
 
 static const ew_desc k_LeTensor_desc = {
     .op = ACL_OP_LeTensor, .nargs = 3,
@@ -4166,12 +5379,19 @@ static const ew_desc k_LeTensor_desc = {
     .out_dtypes = k_LeTensor_out_dtypes, .n_out_dtypes = ACL_COUNT_OF(k_LeTensor_out_dtypes),
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
-    .out_rule = EW_OUT_LIST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "edps",
     .k = {[EW_F32] = k_LeTensor_f32, [EW_F64] = k_LeTensor_f64, [EW_I64] = k_LeTensor_i64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnLeTensorGetWorkspaceSize(const aclTensor* self, const aclTensor* other, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -4213,9 +5433,11 @@ static void k_LeScalar_i64(int64_t n, char *const *in, char *out, const ew_scala
     }
 }
 
-static const aclDataType k_LeScalar_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16};
+static const aclDataType k_LeScalar_dtypes[] = {ACL_INT8, ACL_UINT8, ACL_INT16, ACL_UINT16, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE, ACL_BOOL, ACL_BF16};
 
-static const aclDataType k_LeScalar_out_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128};
+static const aclDataType k_LeScalar_out_dtypes[] = {ACL_INT8, ACL_UINT8, ACL_INT16, ACL_UINT16, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE, ACL_BOOL, ACL_BF16};
+
+static const aclDataType k_LeScalar_scalar_dtypes[] = {ACL_INT8, ACL_UINT8, ACL_INT16, ACL_UINT16, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE, ACL_BOOL, ACL_BF16};
 
 static const ew_desc k_LeScalar_desc = {
     .op = ACL_OP_LeScalar, .nargs = 3,
@@ -4225,12 +5447,19 @@ static const ew_desc k_LeScalar_desc = {
     .out_dtypes = k_LeScalar_out_dtypes, .n_out_dtypes = ACL_COUNT_OF(k_LeScalar_out_dtypes),
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = k_LeScalar_scalar_dtypes, .n_scalar_dtypes = ACL_COUNT_OF(k_LeScalar_scalar_dtypes),
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
-    .out_rule = EW_OUT_LIST, .scalar_promote = 2u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 2u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_LeScalar_f32, [EW_F64] = k_LeScalar_f64, [EW_I64] = k_LeScalar_i64},
     .check = NULL,
+    .promote = ew_promote_le_scalar,
 };
 
 aclnnStatus aclnnLeScalarGetWorkspaceSize(const aclTensor* self, const aclScalar* other, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -4278,7 +5507,7 @@ static void k_InplaceLeTensor_i64(int64_t n, char *const *in, char *out, const e
     }
 }
 
-static const aclDataType k_InplaceLeTensor_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16};
+static const aclDataType k_InplaceLeTensor_dtypes[] = {ACL_INT8, ACL_UINT8, ACL_INT16, ACL_UINT16, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE, ACL_BOOL, ACL_BF16};
 
 static const ew_desc k_InplaceLeTensor_desc = {
     .op = ACL_OP_InplaceLeTensor, .nargs = 2,
@@ -4288,12 +5517,19 @@ static const ew_desc k_InplaceLeTensor_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "edps",
     .k = {[EW_F32] = k_InplaceLeTensor_f32, [EW_F64] = k_InplaceLeTensor_f64, [EW_I64] = k_InplaceLeTensor_i64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnInplaceLeTensorGetWorkspaceSize(aclTensor* selfRef, const aclTensor* other, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -4335,7 +5571,9 @@ static void k_InplaceLeScalar_i64(int64_t n, char *const *in, char *out, const e
     }
 }
 
-static const aclDataType k_InplaceLeScalar_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16};
+static const aclDataType k_InplaceLeScalar_dtypes[] = {ACL_INT8, ACL_UINT8, ACL_INT16, ACL_UINT16, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE, ACL_BOOL, ACL_BF16};
+
+static const aclDataType k_InplaceLeScalar_scalar_dtypes[] = {ACL_INT8, ACL_UINT8, ACL_INT16, ACL_UINT16, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE, ACL_BOOL, ACL_BF16};
 
 static const ew_desc k_InplaceLeScalar_desc = {
     .op = ACL_OP_InplaceLeScalar, .nargs = 2,
@@ -4345,12 +5583,19 @@ static const ew_desc k_InplaceLeScalar_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = k_InplaceLeScalar_scalar_dtypes, .n_scalar_dtypes = ACL_COUNT_OF(k_InplaceLeScalar_scalar_dtypes),
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 2u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 2u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_InplaceLeScalar_f32, [EW_F64] = k_InplaceLeScalar_f64, [EW_I64] = k_InplaceLeScalar_i64},
     .check = NULL,
+    .promote = ew_promote_le_scalar,
 };
 
 aclnnStatus aclnnInplaceLeScalarGetWorkspaceSize(aclTensor* selfRef, const aclScalar* other, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -4398,9 +5643,15 @@ static void k_GtTensor_i64(int64_t n, char *const *in, char *out, const ew_scala
     }
 }
 
-static const aclDataType k_GtTensor_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16};
+static const aclDataType k_GtTensor_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_UINT32, ACL_UINT64, ACL_UINT16, ACL_BF16, ACL_BOOL};
 
-static const aclDataType k_GtTensor_out_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128};
+static const aclDataType k_GtTensor_self_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_UINT16, ACL_UINT32, ACL_UINT64, ACL_BOOL, ACL_COMPLEX64, ACL_COMPLEX128};
+
+static const aclDataType k_GtTensor_other_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_UINT16, ACL_UINT32, ACL_UINT64, ACL_BOOL, ACL_COMPLEX64, ACL_COMPLEX128};
+
+static const aclDataType k_GtTensor_out_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_UINT32, ACL_UINT64, ACL_BOOL, ACL_UINT16, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BF16};
+
+static const aclDataType k_GtTensor_promoted[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_UINT32, ACL_UINT64, ACL_UINT16, ACL_BF16, ACL_BOOL};
 
 static const ew_desc k_GtTensor_desc = {
     .op = ACL_OP_GtTensor, .nargs = 3,
@@ -4408,14 +5659,21 @@ static const ew_desc k_GtTensor_desc = {
     .name = {"self", "other", "out"},
     .dtypes = k_GtTensor_dtypes, .n_dtypes = ACL_COUNT_OF(k_GtTensor_dtypes),
     .out_dtypes = k_GtTensor_out_dtypes, .n_out_dtypes = ACL_COUNT_OF(k_GtTensor_out_dtypes),
-    .arg_dtypes = {},
-    .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .arg_dtypes = {[0] = k_GtTensor_self_dtypes, [1] = k_GtTensor_other_dtypes},
+    .n_arg_dtypes = {[0] = ACL_COUNT_OF(k_GtTensor_self_dtypes), [1] = ACL_COUNT_OF(k_GtTensor_other_dtypes)},
+    .scalar_dtypes = NULL,
+    .promoted = k_GtTensor_promoted, .n_promoted = ACL_COUNT_OF(k_GtTensor_promoted),
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
-    .out_rule = EW_OUT_LIST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_GtTensor_f32, [EW_F64] = k_GtTensor_f64, [EW_I64] = k_GtTensor_i64},
     .check = NULL,
+    .promote = ew_promote_bool_i8,
 };
 
 aclnnStatus aclnnGtTensorGetWorkspaceSize(const aclTensor* self, const aclTensor* other, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -4457,9 +5715,11 @@ static void k_GtScalar_i64(int64_t n, char *const *in, char *out, const ew_scala
     }
 }
 
-static const aclDataType k_GtScalar_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16};
+static const aclDataType k_GtScalar_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_UINT32, ACL_UINT64, ACL_UINT16, ACL_BF16, ACL_BOOL};
 
-static const aclDataType k_GtScalar_out_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128};
+static const aclDataType k_GtScalar_out_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_UINT32, ACL_UINT64, ACL_BOOL, ACL_UINT16, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BF16};
+
+static const aclDataType k_GtScalar_scalar_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_UINT32, ACL_UINT64, ACL_UINT16, ACL_BF16, ACL_BOOL};
 
 static const ew_desc k_GtScalar_desc = {
     .op = ACL_OP_GtScalar, .nargs = 3,
@@ -4469,12 +5729,19 @@ static const ew_desc k_GtScalar_desc = {
     .out_dtypes = k_GtScalar_out_dtypes, .n_out_dtypes = ACL_COUNT_OF(k_GtScalar_out_dtypes),
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = k_GtScalar_scalar_dtypes, .n_scalar_dtypes = ACL_COUNT_OF(k_GtScalar_scalar_dtypes),
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
-    .out_rule = EW_OUT_LIST, .scalar_promote = 2u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 2u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_GtScalar_f32, [EW_F64] = k_GtScalar_f64, [EW_I64] = k_GtScalar_i64},
     .check = NULL,
+    .promote = ew_promote_gt_scalar,
 };
 
 aclnnStatus aclnnGtScalarGetWorkspaceSize(const aclTensor* self, const aclScalar* other, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -4522,7 +5789,13 @@ static void k_InplaceGtTensor_i64(int64_t n, char *const *in, char *out, const e
     }
 }
 
-static const aclDataType k_InplaceGtTensor_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16};
+static const aclDataType k_InplaceGtTensor_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_UINT32, ACL_UINT64, ACL_UINT16, ACL_BF16, ACL_BOOL};
+
+static const aclDataType k_InplaceGtTensor_selfRef_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_UINT16, ACL_UINT32, ACL_UINT64, ACL_BOOL, ACL_COMPLEX64, ACL_COMPLEX128};
+
+static const aclDataType k_InplaceGtTensor_other_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_UINT16, ACL_UINT32, ACL_UINT64, ACL_BOOL, ACL_COMPLEX64, ACL_COMPLEX128};
+
+static const aclDataType k_InplaceGtTensor_promoted[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_UINT32, ACL_UINT64, ACL_UINT16, ACL_BF16, ACL_BOOL};
 
 static const ew_desc k_InplaceGtTensor_desc = {
     .op = ACL_OP_InplaceGtTensor, .nargs = 2,
@@ -4530,14 +5803,21 @@ static const ew_desc k_InplaceGtTensor_desc = {
     .name = {"selfRef", "other"},
     .dtypes = k_InplaceGtTensor_dtypes, .n_dtypes = ACL_COUNT_OF(k_InplaceGtTensor_dtypes),
     .out_dtypes = NULL, .n_out_dtypes = 0,
-    .arg_dtypes = {},
-    .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .arg_dtypes = {[0] = k_InplaceGtTensor_selfRef_dtypes, [1] = k_InplaceGtTensor_other_dtypes},
+    .n_arg_dtypes = {[0] = ACL_COUNT_OF(k_InplaceGtTensor_selfRef_dtypes), [1] = ACL_COUNT_OF(k_InplaceGtTensor_other_dtypes)},
+    .scalar_dtypes = NULL,
+    .promoted = k_InplaceGtTensor_promoted, .n_promoted = ACL_COUNT_OF(k_InplaceGtTensor_promoted),
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_InplaceGtTensor_f32, [EW_F64] = k_InplaceGtTensor_f64, [EW_I64] = k_InplaceGtTensor_i64},
     .check = NULL,
+    .promote = ew_promote_bool_i8,
 };
 
 aclnnStatus aclnnInplaceGtTensorGetWorkspaceSize(const aclTensor* selfRef, const aclTensor* other, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -4579,7 +5859,9 @@ static void k_InplaceGtScalar_i64(int64_t n, char *const *in, char *out, const e
     }
 }
 
-static const aclDataType k_InplaceGtScalar_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16};
+static const aclDataType k_InplaceGtScalar_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_UINT32, ACL_UINT64, ACL_UINT16, ACL_BF16, ACL_BOOL};
+
+static const aclDataType k_InplaceGtScalar_scalar_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_UINT32, ACL_UINT64, ACL_UINT16, ACL_BF16, ACL_BOOL};
 
 static const ew_desc k_InplaceGtScalar_desc = {
     .op = ACL_OP_InplaceGtScalar, .nargs = 2,
@@ -4589,12 +5871,19 @@ static const ew_desc k_InplaceGtScalar_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = k_InplaceGtScalar_scalar_dtypes, .n_scalar_dtypes = ACL_COUNT_OF(k_InplaceGtScalar_scalar_dtypes),
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 2u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 2u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_InplaceGtScalar_f32, [EW_F64] = k_InplaceGtScalar_f64, [EW_I64] = k_InplaceGtScalar_i64},
     .check = NULL,
+    .promote = ew_promote_gt_scalar,
 };
 
 aclnnStatus aclnnInplaceGtScalarGetWorkspaceSize(aclTensor* selfRef, const aclScalar* other, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -4642,9 +5931,15 @@ static void k_GeTensor_i64(int64_t n, char *const *in, char *out, const ew_scala
     }
 }
 
-static const aclDataType k_GeTensor_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16};
+static const aclDataType k_GeTensor_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_FLOAT16, ACL_INT8, ACL_DOUBLE, ACL_INT16, ACL_INT64, ACL_UINT64, ACL_UINT32, ACL_UINT16, ACL_UINT8, ACL_BF16};
 
-static const aclDataType k_GeTensor_out_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128};
+static const aclDataType k_GeTensor_self_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_UINT16, ACL_UINT32, ACL_UINT64, ACL_BOOL, ACL_COMPLEX64, ACL_COMPLEX128};
+
+static const aclDataType k_GeTensor_other_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_UINT16, ACL_UINT32, ACL_UINT64, ACL_BOOL, ACL_COMPLEX64, ACL_COMPLEX128};
+
+static const aclDataType k_GeTensor_out_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_FLOAT16, ACL_INT8, ACL_DOUBLE, ACL_INT16, ACL_INT64, ACL_UINT64, ACL_UINT32, ACL_UINT16, ACL_UINT8, ACL_COMPLEX128, ACL_COMPLEX64, ACL_BOOL, ACL_BF16};
+
+static const aclDataType k_GeTensor_promoted[] = {ACL_FLOAT, ACL_INT32, ACL_FLOAT16, ACL_INT8, ACL_DOUBLE, ACL_INT16, ACL_INT64, ACL_UINT64, ACL_UINT32, ACL_UINT16, ACL_UINT8, ACL_BF16};
 
 static const ew_desc k_GeTensor_desc = {
     .op = ACL_OP_GeTensor, .nargs = 3,
@@ -4652,14 +5947,21 @@ static const ew_desc k_GeTensor_desc = {
     .name = {"self", "other", "out"},
     .dtypes = k_GeTensor_dtypes, .n_dtypes = ACL_COUNT_OF(k_GeTensor_dtypes),
     .out_dtypes = k_GeTensor_out_dtypes, .n_out_dtypes = ACL_COUNT_OF(k_GeTensor_out_dtypes),
-    .arg_dtypes = {},
-    .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .arg_dtypes = {[0] = k_GeTensor_self_dtypes, [1] = k_GeTensor_other_dtypes},
+    .n_arg_dtypes = {[0] = ACL_COUNT_OF(k_GeTensor_self_dtypes), [1] = ACL_COUNT_OF(k_GeTensor_other_dtypes)},
+    .scalar_dtypes = NULL,
+    .promoted = k_GeTensor_promoted, .n_promoted = ACL_COUNT_OF(k_GeTensor_promoted),
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
-    .out_rule = EW_OUT_LIST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_GeTensor_f32, [EW_F64] = k_GeTensor_f64, [EW_I64] = k_GeTensor_i64},
     .check = NULL,
+    .promote = ew_promote_bool_i8,
 };
 
 aclnnStatus aclnnGeTensorGetWorkspaceSize(const aclTensor* self, const aclTensor* other, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -4701,9 +6003,13 @@ static void k_GeScalar_i64(int64_t n, char *const *in, char *out, const ew_scala
     }
 }
 
-static const aclDataType k_GeScalar_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16};
+static const aclDataType k_GeScalar_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_FLOAT16, ACL_INT8, ACL_DOUBLE, ACL_INT16, ACL_INT64, ACL_UINT64, ACL_UINT32, ACL_UINT16, ACL_UINT8, ACL_BF16};
 
-static const aclDataType k_GeScalar_out_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128};
+static const aclDataType k_GeScalar_self_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_UINT16, ACL_UINT32, ACL_UINT64, ACL_BOOL, ACL_COMPLEX64, ACL_COMPLEX128};
+
+static const aclDataType k_GeScalar_out_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_FLOAT16, ACL_INT8, ACL_DOUBLE, ACL_INT16, ACL_INT64, ACL_UINT64, ACL_UINT32, ACL_UINT16, ACL_UINT8, ACL_COMPLEX128, ACL_COMPLEX64, ACL_BOOL, ACL_BF16};
+
+static const aclDataType k_GeScalar_promoted[] = {ACL_FLOAT, ACL_INT32, ACL_FLOAT16, ACL_INT8, ACL_DOUBLE, ACL_INT16, ACL_INT64, ACL_UINT64, ACL_UINT32, ACL_UINT16, ACL_UINT8, ACL_BF16};
 
 static const ew_desc k_GeScalar_desc = {
     .op = ACL_OP_GeScalar, .nargs = 3,
@@ -4711,14 +6017,21 @@ static const ew_desc k_GeScalar_desc = {
     .name = {"self", "other", "out"},
     .dtypes = k_GeScalar_dtypes, .n_dtypes = ACL_COUNT_OF(k_GeScalar_dtypes),
     .out_dtypes = k_GeScalar_out_dtypes, .n_out_dtypes = ACL_COUNT_OF(k_GeScalar_out_dtypes),
-    .arg_dtypes = {},
-    .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .arg_dtypes = {[0] = k_GeScalar_self_dtypes},
+    .n_arg_dtypes = {[0] = ACL_COUNT_OF(k_GeScalar_self_dtypes)},
+    .scalar_dtypes = NULL,
+    .promoted = k_GeScalar_promoted, .n_promoted = ACL_COUNT_OF(k_GeScalar_promoted),
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
-    .out_rule = EW_OUT_LIST, .scalar_promote = 2u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 2u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_GeScalar_f32, [EW_F64] = k_GeScalar_f64, [EW_I64] = k_GeScalar_i64},
     .check = NULL,
+    .promote = ew_promote_gt_scalar,
 };
 
 aclnnStatus aclnnGeScalarGetWorkspaceSize(const aclTensor* self, const aclScalar* other, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -4766,7 +6079,13 @@ static void k_InplaceGeTensor_i64(int64_t n, char *const *in, char *out, const e
     }
 }
 
-static const aclDataType k_InplaceGeTensor_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16};
+static const aclDataType k_InplaceGeTensor_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_FLOAT16, ACL_INT8, ACL_DOUBLE, ACL_INT16, ACL_INT64, ACL_UINT64, ACL_UINT32, ACL_UINT16, ACL_UINT8, ACL_BF16};
+
+static const aclDataType k_InplaceGeTensor_selfRef_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_UINT16, ACL_UINT32, ACL_UINT64, ACL_BOOL, ACL_COMPLEX64, ACL_COMPLEX128};
+
+static const aclDataType k_InplaceGeTensor_other_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_UINT16, ACL_UINT32, ACL_UINT64, ACL_BOOL, ACL_COMPLEX64, ACL_COMPLEX128};
+
+static const aclDataType k_InplaceGeTensor_promoted[] = {ACL_FLOAT, ACL_INT32, ACL_FLOAT16, ACL_INT8, ACL_DOUBLE, ACL_INT16, ACL_INT64, ACL_UINT64, ACL_UINT32, ACL_UINT16, ACL_UINT8, ACL_BF16};
 
 static const ew_desc k_InplaceGeTensor_desc = {
     .op = ACL_OP_InplaceGeTensor, .nargs = 2,
@@ -4774,14 +6093,21 @@ static const ew_desc k_InplaceGeTensor_desc = {
     .name = {"selfRef", "other"},
     .dtypes = k_InplaceGeTensor_dtypes, .n_dtypes = ACL_COUNT_OF(k_InplaceGeTensor_dtypes),
     .out_dtypes = NULL, .n_out_dtypes = 0,
-    .arg_dtypes = {},
-    .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .arg_dtypes = {[0] = k_InplaceGeTensor_selfRef_dtypes, [1] = k_InplaceGeTensor_other_dtypes},
+    .n_arg_dtypes = {[0] = ACL_COUNT_OF(k_InplaceGeTensor_selfRef_dtypes), [1] = ACL_COUNT_OF(k_InplaceGeTensor_other_dtypes)},
+    .scalar_dtypes = NULL,
+    .promoted = k_InplaceGeTensor_promoted, .n_promoted = ACL_COUNT_OF(k_InplaceGeTensor_promoted),
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_InplaceGeTensor_f32, [EW_F64] = k_InplaceGeTensor_f64, [EW_I64] = k_InplaceGeTensor_i64},
     .check = NULL,
+    .promote = ew_promote_bool_i8,
 };
 
 aclnnStatus aclnnInplaceGeTensorGetWorkspaceSize(aclTensor* selfRef, const aclTensor* other, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -4823,7 +6149,11 @@ static void k_InplaceGeScalar_i64(int64_t n, char *const *in, char *out, const e
     }
 }
 
-static const aclDataType k_InplaceGeScalar_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16};
+static const aclDataType k_InplaceGeScalar_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_FLOAT16, ACL_INT8, ACL_DOUBLE, ACL_INT16, ACL_INT64, ACL_UINT64, ACL_UINT32, ACL_UINT16, ACL_UINT8, ACL_BF16};
+
+static const aclDataType k_InplaceGeScalar_selfRef_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_UINT16, ACL_UINT32, ACL_UINT64, ACL_BOOL, ACL_COMPLEX64, ACL_COMPLEX128};
+
+static const aclDataType k_InplaceGeScalar_promoted[] = {ACL_FLOAT, ACL_INT32, ACL_FLOAT16, ACL_INT8, ACL_DOUBLE, ACL_INT16, ACL_INT64, ACL_UINT64, ACL_UINT32, ACL_UINT16, ACL_UINT8, ACL_BF16};
 
 static const ew_desc k_InplaceGeScalar_desc = {
     .op = ACL_OP_InplaceGeScalar, .nargs = 2,
@@ -4831,14 +6161,21 @@ static const ew_desc k_InplaceGeScalar_desc = {
     .name = {"selfRef", "other"},
     .dtypes = k_InplaceGeScalar_dtypes, .n_dtypes = ACL_COUNT_OF(k_InplaceGeScalar_dtypes),
     .out_dtypes = NULL, .n_out_dtypes = 0,
-    .arg_dtypes = {},
-    .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .arg_dtypes = {[0] = k_InplaceGeScalar_selfRef_dtypes},
+    .n_arg_dtypes = {[0] = ACL_COUNT_OF(k_InplaceGeScalar_selfRef_dtypes)},
+    .scalar_dtypes = NULL,
+    .promoted = k_InplaceGeScalar_promoted, .n_promoted = ACL_COUNT_OF(k_InplaceGeScalar_promoted),
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 2u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 2u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_InplaceGeScalar_f32, [EW_F64] = k_InplaceGeScalar_f64, [EW_I64] = k_InplaceGeScalar_i64},
     .check = NULL,
+    .promote = ew_promote_gt_scalar,
 };
 
 aclnnStatus aclnnInplaceGeScalarGetWorkspaceSize(aclTensor* selfRef, const aclScalar* other, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -4920,12 +6257,19 @@ static const ew_desc k_LogicalAnd_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_LogicalAnd_f32, [EW_F64] = k_LogicalAnd_f64, [EW_I64] = k_LogicalAnd_i64, [EW_C64] = k_LogicalAnd_c64, [EW_C128] = k_LogicalAnd_c128},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnLogicalAndGetWorkspaceSize(const aclTensor* self, const aclTensor* other, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -5007,12 +6351,19 @@ static const ew_desc k_LogicalOr_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_LogicalOr_f32, [EW_F64] = k_LogicalOr_f64, [EW_I64] = k_LogicalOr_i64, [EW_C64] = k_LogicalOr_c64, [EW_C128] = k_LogicalOr_c128},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnLogicalOrGetWorkspaceSize(const aclTensor* self, const aclTensor* other, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -5094,12 +6445,19 @@ static const ew_desc k_LogicalXor_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_LogicalXor_f32, [EW_F64] = k_LogicalXor_f64, [EW_I64] = k_LogicalXor_i64, [EW_C64] = k_LogicalXor_c64, [EW_C128] = k_LogicalXor_c128},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnLogicalXorGetWorkspaceSize(const aclTensor* self, const aclTensor* other, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -5181,12 +6539,19 @@ static const ew_desc k_InplaceLogicalAnd_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_InplaceLogicalAnd_f32, [EW_F64] = k_InplaceLogicalAnd_f64, [EW_I64] = k_InplaceLogicalAnd_i64, [EW_C64] = k_InplaceLogicalAnd_c64, [EW_C128] = k_InplaceLogicalAnd_c128},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnInplaceLogicalAndGetWorkspaceSize(aclTensor* selfRef, const aclTensor* other, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -5268,12 +6633,19 @@ static const ew_desc k_InplaceLogicalOr_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_InplaceLogicalOr_f32, [EW_F64] = k_InplaceLogicalOr_f64, [EW_I64] = k_InplaceLogicalOr_i64, [EW_C64] = k_InplaceLogicalOr_c64, [EW_C128] = k_InplaceLogicalOr_c128},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnInplaceLogicalOrGetWorkspaceSize(aclTensor* selfRef, const aclTensor* other, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -5297,7 +6669,7 @@ static void k_BitwiseAndTensor_i64(int64_t n, char *const *in, char *out, const 
     }
 }
 
-static const aclDataType k_BitwiseAndTensor_dtypes[] = {ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BOOL};
+static const aclDataType k_BitwiseAndTensor_dtypes[] = {ACL_INT16, ACL_INT32, ACL_INT64, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_UINT16};
 
 static const ew_desc k_BitwiseAndTensor_desc = {
     .op = ACL_OP_BitwiseAndTensor, .nargs = 3,
@@ -5307,12 +6679,19 @@ static const ew_desc k_BitwiseAndTensor_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 3, .fmt = {{EW_FMT_NOT_PRIVATE, 0, 0}, {EW_FMT_NOT_PRIVATE, 1, 0}, {EW_FMT_NOT_PRIVATE, 2, 0}},
+    .order = "dpfs",
     .k = {[EW_I64] = k_BitwiseAndTensor_i64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnBitwiseAndTensorGetWorkspaceSize(const aclTensor* self, const aclTensor* other, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -5334,7 +6713,9 @@ static void k_BitwiseAndScalar_i64(int64_t n, char *const *in, char *out, const 
     }
 }
 
-static const aclDataType k_BitwiseAndScalar_dtypes[] = {ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BOOL};
+static const aclDataType k_BitwiseAndScalar_dtypes[] = {ACL_INT16, ACL_INT32, ACL_INT64, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_UINT16};
+
+static const aclDataType k_BitwiseAndScalar_scalar_dtypes[] = {ACL_INT16, ACL_INT32, ACL_INT64, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_UINT16};
 
 static const ew_desc k_BitwiseAndScalar_desc = {
     .op = ACL_OP_BitwiseAndScalar, .nargs = 3,
@@ -5344,12 +6725,19 @@ static const ew_desc k_BitwiseAndScalar_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = k_BitwiseAndScalar_scalar_dtypes, .n_scalar_dtypes = ACL_COUNT_OF(k_BitwiseAndScalar_scalar_dtypes),
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 2u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_FULL,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 2u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 2, .fmt = {{EW_FMT_NOT_PRIVATE, 0, 0}, {EW_FMT_NOT_PRIVATE, 2, 0}},
+    .order = "dpfs",
     .k = {[EW_I64] = k_BitwiseAndScalar_i64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnBitwiseAndScalarGetWorkspaceSize(const aclTensor* self, const aclScalar* other, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -5373,7 +6761,7 @@ static void k_InplaceBitwiseAndTensor_i64(int64_t n, char *const *in, char *out,
     }
 }
 
-static const aclDataType k_InplaceBitwiseAndTensor_dtypes[] = {ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BOOL};
+static const aclDataType k_InplaceBitwiseAndTensor_dtypes[] = {ACL_INT16, ACL_INT32, ACL_INT64, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_UINT16};
 
 static const ew_desc k_InplaceBitwiseAndTensor_desc = {
     .op = ACL_OP_InplaceBitwiseAndTensor, .nargs = 2,
@@ -5383,12 +6771,19 @@ static const ew_desc k_InplaceBitwiseAndTensor_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 2, .fmt = {{EW_FMT_NOT_PRIVATE, 0, 0}, {EW_FMT_NOT_PRIVATE, 1, 0}},
+    .order = "dpfs",
     .k = {[EW_I64] = k_InplaceBitwiseAndTensor_i64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnInplaceBitwiseAndTensorGetWorkspaceSize(const aclTensor* selfRef, const aclTensor* other, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -5410,7 +6805,9 @@ static void k_InplaceBitwiseAndScalar_i64(int64_t n, char *const *in, char *out,
     }
 }
 
-static const aclDataType k_InplaceBitwiseAndScalar_dtypes[] = {ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BOOL};
+static const aclDataType k_InplaceBitwiseAndScalar_dtypes[] = {ACL_INT16, ACL_INT32, ACL_INT64, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_UINT16};
+
+static const aclDataType k_InplaceBitwiseAndScalar_scalar_dtypes[] = {ACL_INT16, ACL_INT32, ACL_INT64, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_UINT16};
 
 static const ew_desc k_InplaceBitwiseAndScalar_desc = {
     .op = ACL_OP_InplaceBitwiseAndScalar, .nargs = 2,
@@ -5420,12 +6817,19 @@ static const ew_desc k_InplaceBitwiseAndScalar_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = k_InplaceBitwiseAndScalar_scalar_dtypes, .n_scalar_dtypes = ACL_COUNT_OF(k_InplaceBitwiseAndScalar_scalar_dtypes),
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 2u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_FULL,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 2u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 1, .fmt = {{EW_FMT_NOT_PRIVATE, 0, 0}},
+    .order = "dpfs",
     .k = {[EW_I64] = k_InplaceBitwiseAndScalar_i64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnInplaceBitwiseAndScalarGetWorkspaceSize(const aclTensor* selfRef, const aclScalar* other, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -5449,7 +6853,7 @@ static void k_BitwiseOrTensor_i64(int64_t n, char *const *in, char *out, const e
     }
 }
 
-static const aclDataType k_BitwiseOrTensor_dtypes[] = {ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BOOL};
+static const aclDataType k_BitwiseOrTensor_dtypes[] = {ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_UINT16, ACL_UINT32, ACL_UINT64, ACL_BOOL};
 
 static const ew_desc k_BitwiseOrTensor_desc = {
     .op = ACL_OP_BitwiseOrTensor, .nargs = 3,
@@ -5459,12 +6863,19 @@ static const ew_desc k_BitwiseOrTensor_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dps",
     .k = {[EW_I64] = k_BitwiseOrTensor_i64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnBitwiseOrTensorGetWorkspaceSize(const aclTensor* self, const aclTensor* other, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -5486,7 +6897,9 @@ static void k_BitwiseOrScalar_i64(int64_t n, char *const *in, char *out, const e
     }
 }
 
-static const aclDataType k_BitwiseOrScalar_dtypes[] = {ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BOOL};
+static const aclDataType k_BitwiseOrScalar_dtypes[] = {ACL_INT16, ACL_INT32, ACL_INT64, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_UINT16};
+
+static const aclDataType k_BitwiseOrScalar_scalar_dtypes[] = {ACL_INT16, ACL_INT32, ACL_INT64, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_UINT16};
 
 static const ew_desc k_BitwiseOrScalar_desc = {
     .op = ACL_OP_BitwiseOrScalar, .nargs = 3,
@@ -5496,12 +6909,19 @@ static const ew_desc k_BitwiseOrScalar_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = k_BitwiseOrScalar_scalar_dtypes, .n_scalar_dtypes = ACL_COUNT_OF(k_BitwiseOrScalar_scalar_dtypes),
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 2u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_FULL,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 2u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dps",
     .k = {[EW_I64] = k_BitwiseOrScalar_i64},
     .check = NULL,
+    .promote = ew_promote_scalar_i32fit,
 };
 
 aclnnStatus aclnnBitwiseOrScalarGetWorkspaceSize(const aclTensor* self, const aclScalar* other, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -5525,7 +6945,7 @@ static void k_InplaceBitwiseOrTensor_i64(int64_t n, char *const *in, char *out, 
     }
 }
 
-static const aclDataType k_InplaceBitwiseOrTensor_dtypes[] = {ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BOOL};
+static const aclDataType k_InplaceBitwiseOrTensor_dtypes[] = {ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_UINT16, ACL_UINT32, ACL_UINT64, ACL_BOOL};
 
 static const ew_desc k_InplaceBitwiseOrTensor_desc = {
     .op = ACL_OP_InplaceBitwiseOrTensor, .nargs = 2,
@@ -5535,12 +6955,19 @@ static const ew_desc k_InplaceBitwiseOrTensor_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dps",
     .k = {[EW_I64] = k_InplaceBitwiseOrTensor_i64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnInplaceBitwiseOrTensorGetWorkspaceSize(aclTensor* selfRef, const aclTensor* other, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -5562,7 +6989,9 @@ static void k_InplaceBitwiseOrScalar_i64(int64_t n, char *const *in, char *out, 
     }
 }
 
-static const aclDataType k_InplaceBitwiseOrScalar_dtypes[] = {ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BOOL};
+static const aclDataType k_InplaceBitwiseOrScalar_dtypes[] = {ACL_INT16, ACL_INT32, ACL_INT64, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_UINT16};
+
+static const aclDataType k_InplaceBitwiseOrScalar_scalar_dtypes[] = {ACL_INT16, ACL_INT32, ACL_INT64, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_UINT16};
 
 static const ew_desc k_InplaceBitwiseOrScalar_desc = {
     .op = ACL_OP_InplaceBitwiseOrScalar, .nargs = 2,
@@ -5572,12 +7001,19 @@ static const ew_desc k_InplaceBitwiseOrScalar_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = k_InplaceBitwiseOrScalar_scalar_dtypes, .n_scalar_dtypes = ACL_COUNT_OF(k_InplaceBitwiseOrScalar_scalar_dtypes),
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 2u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_FULL,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 2u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dps",
     .k = {[EW_I64] = k_InplaceBitwiseOrScalar_i64},
     .check = NULL,
+    .promote = ew_promote_scalar_i32fit,
 };
 
 aclnnStatus aclnnInplaceBitwiseOrScalarGetWorkspaceSize(aclTensor* selfRef, const aclScalar* other, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -5611,12 +7047,19 @@ static const ew_desc k_BitwiseXorTensor_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dps",
     .k = {[EW_I64] = k_BitwiseXorTensor_i64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnBitwiseXorTensorGetWorkspaceSize(const aclTensor* self, const aclTensor* other, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -5640,6 +7083,8 @@ static void k_BitwiseXorScalar_i64(int64_t n, char *const *in, char *out, const 
 
 static const aclDataType k_BitwiseXorScalar_dtypes[] = {ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BOOL};
 
+static const aclDataType k_BitwiseXorScalar_scalar_dtypes[] = {ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BOOL};
+
 static const ew_desc k_BitwiseXorScalar_desc = {
     .op = ACL_OP_BitwiseXorScalar, .nargs = 3,
     .kind = {EW_ARG_TENSOR, EW_ARG_SCALAR, EW_ARG_OUT},
@@ -5648,12 +7093,19 @@ static const ew_desc k_BitwiseXorScalar_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = k_BitwiseXorScalar_scalar_dtypes, .n_scalar_dtypes = ACL_COUNT_OF(k_BitwiseXorScalar_scalar_dtypes),
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 2u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_FULL,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 2u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dps",
     .k = {[EW_I64] = k_BitwiseXorScalar_i64},
     .check = NULL,
+    .promote = ew_promote_scalar_i32fit,
 };
 
 aclnnStatus aclnnBitwiseXorScalarGetWorkspaceSize(const aclTensor* self, const aclScalar* other, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -5687,12 +7139,19 @@ static const ew_desc k_InplaceBitwiseXorTensor_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dps",
     .k = {[EW_I64] = k_InplaceBitwiseXorTensor_i64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnInplaceBitwiseXorTensorGetWorkspaceSize(aclTensor* selfRef, const aclTensor* other, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -5716,6 +7175,8 @@ static void k_InplaceBitwiseXorScalar_i64(int64_t n, char *const *in, char *out,
 
 static const aclDataType k_InplaceBitwiseXorScalar_dtypes[] = {ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BOOL};
 
+static const aclDataType k_InplaceBitwiseXorScalar_scalar_dtypes[] = {ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BOOL};
+
 static const ew_desc k_InplaceBitwiseXorScalar_desc = {
     .op = ACL_OP_InplaceBitwiseXorScalar, .nargs = 2,
     .kind = {EW_ARG_INOUT, EW_ARG_SCALAR},
@@ -5724,12 +7185,19 @@ static const ew_desc k_InplaceBitwiseXorScalar_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = k_InplaceBitwiseXorScalar_scalar_dtypes, .n_scalar_dtypes = ACL_COUNT_OF(k_InplaceBitwiseXorScalar_scalar_dtypes),
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 2u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 2u, .scalar_mode = EW_SP_FULL,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 2u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dps",
     .k = {[EW_I64] = k_InplaceBitwiseXorScalar_i64},
     .check = NULL,
+    .promote = ew_promote_scalar_i32fit,
 };
 
 aclnnStatus aclnnInplaceBitwiseXorScalarGetWorkspaceSize(aclTensor* selfRef, const aclScalar* other, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -5741,6 +7209,98 @@ aclnnStatus aclnnInplaceBitwiseXorScalar(void *workspace, uint64_t workspaceSize
     return acl_exec_launch(ACL_OP_InplaceBitwiseXorScalar, workspace, workspaceSize, executor, stream);
 }
 
+static void k_BitwiseAndTensorOut_i64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const int64_t *A_ = (const int64_t *)in[0];
+    const int64_t *B_ = (const int64_t *)in[1];
+    (void)s;
+    int64_t *O_ = (int64_t *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const int64_t a EW_UNUSED = A_[i];
+        const int64_t b EW_UNUSED = B_[i];
+        O_[i] = (int64_t)(a & b);
+    }
+}
+
+static const aclDataType k_BitwiseAndTensorOut_dtypes[] = {ACL_INT16, ACL_INT32, ACL_INT64, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_UINT16};
+
+static const ew_desc k_BitwiseAndTensorOut_desc = {
+    .op = ACL_OP_BitwiseAndTensorOut, .nargs = 3,
+    .kind = {EW_ARG_TENSOR, EW_ARG_TENSOR, EW_ARG_OUT},
+    .name = {"self", "other", "out"},
+    .dtypes = k_BitwiseAndTensorOut_dtypes, .n_dtypes = ACL_COUNT_OF(k_BitwiseAndTensorOut_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 3, .fmt = {{EW_FMT_SAME, 0, 1}, {EW_FMT_SAME, 0, 2}, {EW_FMT_NOT_PRIVATE, 0, 0}},
+    .order = "dpfs",
+    .k = {[EW_I64] = k_BitwiseAndTensorOut_i64},
+    .check = NULL,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnBitwiseAndTensorOutGetWorkspaceSize(const aclTensor* self, const aclTensor* other, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {self, other, out};
+    return ew_get_workspace(&k_BitwiseAndTensorOut_desc, args, NULL, NULL, workspaceSize, executor);
+}
+
+aclnnStatus aclnnBitwiseAndTensorOut(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_BitwiseAndTensorOut, workspace, workspaceSize, executor, stream);
+}
+
+static void k_InplaceBitwiseAndTensorOut_i64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const int64_t *A_ = (const int64_t *)in[0];
+    const int64_t *B_ = (const int64_t *)in[1];
+    (void)s;
+    int64_t *O_ = (int64_t *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const int64_t a EW_UNUSED = A_[i];
+        const int64_t b EW_UNUSED = B_[i];
+        O_[i] = (int64_t)(a & b);
+    }
+}
+
+static const aclDataType k_InplaceBitwiseAndTensorOut_dtypes[] = {ACL_INT16, ACL_INT32, ACL_INT64, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_UINT16};
+
+static const ew_desc k_InplaceBitwiseAndTensorOut_desc = {
+    .op = ACL_OP_InplaceBitwiseAndTensorOut, .nargs = 2,
+    .kind = {EW_ARG_INOUT, EW_ARG_TENSOR},
+    .name = {"self", "other"},
+    .dtypes = k_InplaceBitwiseAndTensorOut_dtypes, .n_dtypes = ACL_COUNT_OF(k_InplaceBitwiseAndTensorOut_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 2, .fmt = {{EW_FMT_SAME, 0, 1}, {EW_FMT_NOT_PRIVATE, 0, 0}},
+    .order = "dpfs",
+    .k = {[EW_I64] = k_InplaceBitwiseAndTensorOut_i64},
+    .check = NULL,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnInplaceBitwiseAndTensorOutGetWorkspaceSize(const aclTensor* self, const aclTensor* other, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {self, other};
+    return ew_get_workspace(&k_InplaceBitwiseAndTensorOut_desc, args, NULL, NULL, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceBitwiseAndTensorOut(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_InplaceBitwiseAndTensorOut, workspace, workspaceSize, executor, stream);
+}
+
 static void k_LeftShift_i64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const int64_t *A_ = (const int64_t *)in[0];
     const int64_t *B_ = (const int64_t *)in[1];
@@ -5749,11 +7309,11 @@ static void k_LeftShift_i64(int64_t n, char *const *in, char *out, const ew_scal
     for (int64_t i = 0; i < n; i++) {
         const int64_t a EW_UNUSED = A_[i];
         const int64_t b EW_UNUSED = B_[i];
-        O_[i] = (int64_t)(ew_shl(a, b, IN_DT(0)));
+        O_[i] = (int64_t)(ew_shl(a, b, P_DT));
     }
 }
 
-static const aclDataType k_LeftShift_dtypes[] = {ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8};
+static const aclDataType k_LeftShift_dtypes[] = {ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_UINT16, ACL_UINT32, ACL_UINT64};
 
 static const ew_desc k_LeftShift_desc = {
     .op = ACL_OP_LeftShift, .nargs = 3,
@@ -5763,12 +7323,19 @@ static const ew_desc k_LeftShift_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 3, .fmt = {{EW_FMT_NOT_PRIVATE, 0, 0}, {EW_FMT_NOT_PRIVATE, 1, 0}, {EW_FMT_NOT_PRIVATE, 2, 0}},
+    .order = "dsfep",
     .k = {[EW_I64] = k_LeftShift_i64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnLeftShiftGetWorkspaceSize(const aclTensor* self, const aclTensor* shiftBits, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -5786,11 +7353,13 @@ static void k_LeftShifts_i64(int64_t n, char *const *in, char *out, const ew_sca
     int64_t *O_ = (int64_t *)out;
     for (int64_t i = 0; i < n; i++) {
         const int64_t a EW_UNUSED = A_[i];
-        O_[i] = (int64_t)(ew_shl(a, s0, IN_DT(0)));
+        O_[i] = (int64_t)(ew_shl(a, s0, P_DT));
     }
 }
 
-static const aclDataType k_LeftShifts_dtypes[] = {ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8};
+static const aclDataType k_LeftShifts_dtypes[] = {ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_UINT16, ACL_UINT32, ACL_UINT64};
+
+static const aclDataType k_LeftShifts_scalar_dtypes[] = {ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_UINT16, ACL_UINT32, ACL_UINT64};
 
 static const ew_desc k_LeftShifts_desc = {
     .op = ACL_OP_LeftShifts, .nargs = 3,
@@ -5800,12 +7369,19 @@ static const ew_desc k_LeftShifts_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = k_LeftShifts_scalar_dtypes, .n_scalar_dtypes = ACL_COUNT_OF(k_LeftShifts_scalar_dtypes),
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 2u, .scalar_mode = EW_SP_FULL,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 2u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 2, .fmt = {{EW_FMT_NOT_PRIVATE, 0, 0}, {EW_FMT_NOT_PRIVATE, 2, 0}},
+    .order = "dsfep",
     .k = {[EW_I64] = k_LeftShifts_i64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnLeftShiftsGetWorkspaceSize(const aclTensor* self, const aclScalar* shiftBits, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -5825,11 +7401,11 @@ static void k_RightShift_i64(int64_t n, char *const *in, char *out, const ew_sca
     for (int64_t i = 0; i < n; i++) {
         const int64_t a EW_UNUSED = A_[i];
         const int64_t b EW_UNUSED = B_[i];
-        O_[i] = (int64_t)(ew_shr(a, b, IN_DT(0)));
+        O_[i] = (int64_t)(ew_shr(a, b, P_DT));
     }
 }
 
-static const aclDataType k_RightShift_dtypes[] = {ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8};
+static const aclDataType k_RightShift_dtypes[] = {ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_UINT16, ACL_UINT32, ACL_UINT64};
 
 static const ew_desc k_RightShift_desc = {
     .op = ACL_OP_RightShift, .nargs = 3,
@@ -5839,12 +7415,19 @@ static const ew_desc k_RightShift_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dsep",
     .k = {[EW_I64] = k_RightShift_i64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnRightShiftGetWorkspaceSize(const aclTensor *input, const aclTensor *shiftBits, aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -5899,12 +7482,19 @@ static const ew_desc k_Clamp_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
-    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 6u, .scalar_cast_check = 0,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_OUT, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 6u, .need_one = 6u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dsep",
     .k = {[EW_F32] = k_Clamp_f32, [EW_F64] = k_Clamp_f64, [EW_I64] = k_Clamp_i64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnClampGetWorkspaceSize(const aclTensor* self, const aclScalar* clipValueMin, const aclScalar* clipValueMax, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -5956,12 +7546,19 @@ static const ew_desc k_ClampMin_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
-    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 0,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_OUT, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dsep",
     .k = {[EW_F32] = k_ClampMin_f32, [EW_F64] = k_ClampMin_f64, [EW_I64] = k_ClampMin_i64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnClampMinGetWorkspaceSize(const aclTensor* self, const aclScalar* clipValueMin, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -6013,12 +7610,19 @@ static const ew_desc k_ClampMax_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
-    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 0,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_OUT, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dsep",
     .k = {[EW_F32] = k_ClampMax_f32, [EW_F64] = k_ClampMax_f64, [EW_I64] = k_ClampMax_i64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnClampMaxGetWorkspaceSize(const aclTensor* self, const aclScalar* clipValueMax, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -6070,12 +7674,19 @@ static const ew_desc k_InplaceClampMax_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
-    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 0,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_OUT, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dsep",
     .k = {[EW_F32] = k_InplaceClampMax_f32, [EW_F64] = k_InplaceClampMax_f64, [EW_I64] = k_InplaceClampMax_i64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnInplaceClampMaxGetWorkspaceSize(const aclTensor* selfRef, const aclScalar* clipValueMax, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -6131,20 +7742,33 @@ static void k_ClampTensor_i64(int64_t n, char *const *in, char *out, const ew_sc
 
 static const aclDataType k_ClampTensor_dtypes[] = {ACL_FLOAT16, ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BF16};
 
+static const aclDataType k_ClampTensor_clipValueMin_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_UINT16, ACL_UINT32, ACL_UINT64, ACL_BOOL, ACL_COMPLEX64, ACL_COMPLEX128};
+
+static const aclDataType k_ClampTensor_clipValueMax_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_UINT16, ACL_UINT32, ACL_UINT64, ACL_BOOL, ACL_COMPLEX64, ACL_COMPLEX128};
+
+static const aclDataType k_ClampTensor_promoted[] = {ACL_FLOAT16, ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BF16};
+
 static const ew_desc k_ClampTensor_desc = {
     .op = ACL_OP_ClampTensor, .nargs = 4,
     .kind = {EW_ARG_TENSOR, EW_ARG_TENSOR, EW_ARG_TENSOR, EW_ARG_OUT},
     .name = {"self", "clipValueMin", "clipValueMax", "out"},
     .dtypes = k_ClampTensor_dtypes, .n_dtypes = ACL_COUNT_OF(k_ClampTensor_dtypes),
     .out_dtypes = NULL, .n_out_dtypes = 0,
-    .arg_dtypes = {},
-    .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .arg_dtypes = {[1] = k_ClampTensor_clipValueMin_dtypes, [2] = k_ClampTensor_clipValueMax_dtypes},
+    .n_arg_dtypes = {[1] = ACL_COUNT_OF(k_ClampTensor_clipValueMin_dtypes), [2] = ACL_COUNT_OF(k_ClampTensor_clipValueMax_dtypes)},
+    .scalar_dtypes = NULL,
+    .promoted = k_ClampTensor_promoted, .n_promoted = ACL_COUNT_OF(k_ClampTensor_promoted),
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "deps",
     .k = {[EW_F32] = k_ClampTensor_f32, [EW_F64] = k_ClampTensor_f64, [EW_I64] = k_ClampTensor_i64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnClampTensorGetWorkspaceSize(const aclTensor* self, const aclTensor* clipValueMin, const aclTensor* clipValueMax, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -6194,20 +7818,31 @@ static void k_ClampMinTensor_i64(int64_t n, char *const *in, char *out, const ew
 
 static const aclDataType k_ClampMinTensor_dtypes[] = {ACL_FLOAT16, ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BF16};
 
+static const aclDataType k_ClampMinTensor_clipValueMin_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_UINT16, ACL_UINT32, ACL_UINT64, ACL_BOOL, ACL_COMPLEX64, ACL_COMPLEX128};
+
+static const aclDataType k_ClampMinTensor_promoted[] = {ACL_FLOAT16, ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BF16};
+
 static const ew_desc k_ClampMinTensor_desc = {
     .op = ACL_OP_ClampMinTensor, .nargs = 3,
     .kind = {EW_ARG_TENSOR, EW_ARG_TENSOR, EW_ARG_OUT},
     .name = {"self", "clipValueMin", "out"},
     .dtypes = k_ClampMinTensor_dtypes, .n_dtypes = ACL_COUNT_OF(k_ClampMinTensor_dtypes),
     .out_dtypes = NULL, .n_out_dtypes = 0,
-    .arg_dtypes = {},
-    .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .arg_dtypes = {[1] = k_ClampMinTensor_clipValueMin_dtypes},
+    .n_arg_dtypes = {[1] = ACL_COUNT_OF(k_ClampMinTensor_clipValueMin_dtypes)},
+    .scalar_dtypes = NULL,
+    .promoted = k_ClampMinTensor_promoted, .n_promoted = ACL_COUNT_OF(k_ClampMinTensor_promoted),
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "deps",
     .k = {[EW_F32] = k_ClampMinTensor_f32, [EW_F64] = k_ClampMinTensor_f64, [EW_I64] = k_ClampMinTensor_i64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnClampMinTensorGetWorkspaceSize(const aclTensor* self, const aclTensor* clipValueMin, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -6257,20 +7892,31 @@ static void k_ClampMaxTensor_i64(int64_t n, char *const *in, char *out, const ew
 
 static const aclDataType k_ClampMaxTensor_dtypes[] = {ACL_FLOAT16, ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BF16};
 
+static const aclDataType k_ClampMaxTensor_max_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_UINT16, ACL_UINT32, ACL_UINT64, ACL_BOOL, ACL_COMPLEX64, ACL_COMPLEX128};
+
+static const aclDataType k_ClampMaxTensor_promoted[] = {ACL_FLOAT16, ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BF16};
+
 static const ew_desc k_ClampMaxTensor_desc = {
     .op = ACL_OP_ClampMaxTensor, .nargs = 3,
     .kind = {EW_ARG_TENSOR, EW_ARG_TENSOR, EW_ARG_OUT},
     .name = {"self", "max", "out"},
     .dtypes = k_ClampMaxTensor_dtypes, .n_dtypes = ACL_COUNT_OF(k_ClampMaxTensor_dtypes),
     .out_dtypes = NULL, .n_out_dtypes = 0,
-    .arg_dtypes = {},
-    .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .arg_dtypes = {[1] = k_ClampMaxTensor_max_dtypes},
+    .n_arg_dtypes = {[1] = ACL_COUNT_OF(k_ClampMaxTensor_max_dtypes)},
+    .scalar_dtypes = NULL,
+    .promoted = k_ClampMaxTensor_promoted, .n_promoted = ACL_COUNT_OF(k_ClampMaxTensor_promoted),
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "deps",
     .k = {[EW_F32] = k_ClampMaxTensor_f32, [EW_F64] = k_ClampMaxTensor_f64, [EW_I64] = k_ClampMaxTensor_i64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnClampMaxTensorGetWorkspaceSize(const aclTensor* self, const aclTensor* max, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -6320,20 +7966,31 @@ static void k_InplaceClampMinTensor_i64(int64_t n, char *const *in, char *out, c
 
 static const aclDataType k_InplaceClampMinTensor_dtypes[] = {ACL_FLOAT16, ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BF16};
 
+static const aclDataType k_InplaceClampMinTensor_clipValueMin_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_UINT16, ACL_UINT32, ACL_UINT64, ACL_BOOL, ACL_COMPLEX64, ACL_COMPLEX128};
+
+static const aclDataType k_InplaceClampMinTensor_promoted[] = {ACL_FLOAT16, ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BF16};
+
 static const ew_desc k_InplaceClampMinTensor_desc = {
     .op = ACL_OP_InplaceClampMinTensor, .nargs = 2,
     .kind = {EW_ARG_INOUT, EW_ARG_TENSOR},
     .name = {"selfRef", "clipValueMin"},
     .dtypes = k_InplaceClampMinTensor_dtypes, .n_dtypes = ACL_COUNT_OF(k_InplaceClampMinTensor_dtypes),
     .out_dtypes = NULL, .n_out_dtypes = 0,
-    .arg_dtypes = {},
-    .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .arg_dtypes = {[1] = k_InplaceClampMinTensor_clipValueMin_dtypes},
+    .n_arg_dtypes = {[1] = ACL_COUNT_OF(k_InplaceClampMinTensor_clipValueMin_dtypes)},
+    .scalar_dtypes = NULL,
+    .promoted = k_InplaceClampMinTensor_promoted, .n_promoted = ACL_COUNT_OF(k_InplaceClampMinTensor_promoted),
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "deps",
     .k = {[EW_F32] = k_InplaceClampMinTensor_f32, [EW_F64] = k_InplaceClampMinTensor_f64, [EW_I64] = k_InplaceClampMinTensor_i64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnInplaceClampMinTensorGetWorkspaceSize(aclTensor* selfRef, const aclTensor* clipValueMin, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -6383,20 +8040,31 @@ static void k_InplaceClampMaxTensor_i64(int64_t n, char *const *in, char *out, c
 
 static const aclDataType k_InplaceClampMaxTensor_dtypes[] = {ACL_FLOAT16, ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BF16};
 
+static const aclDataType k_InplaceClampMaxTensor_max_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_UINT16, ACL_UINT32, ACL_UINT64, ACL_BOOL, ACL_COMPLEX64, ACL_COMPLEX128};
+
+static const aclDataType k_InplaceClampMaxTensor_promoted[] = {ACL_FLOAT16, ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BF16};
+
 static const ew_desc k_InplaceClampMaxTensor_desc = {
     .op = ACL_OP_InplaceClampMaxTensor, .nargs = 2,
     .kind = {EW_ARG_INOUT, EW_ARG_TENSOR},
     .name = {"selfRef", "max"},
     .dtypes = k_InplaceClampMaxTensor_dtypes, .n_dtypes = ACL_COUNT_OF(k_InplaceClampMaxTensor_dtypes),
     .out_dtypes = NULL, .n_out_dtypes = 0,
-    .arg_dtypes = {},
-    .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .arg_dtypes = {[1] = k_InplaceClampMaxTensor_max_dtypes},
+    .n_arg_dtypes = {[1] = ACL_COUNT_OF(k_InplaceClampMaxTensor_max_dtypes)},
+    .scalar_dtypes = NULL,
+    .promoted = k_InplaceClampMaxTensor_promoted, .n_promoted = ACL_COUNT_OF(k_InplaceClampMaxTensor_promoted),
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "deps",
     .k = {[EW_F32] = k_InplaceClampMaxTensor_f32, [EW_F64] = k_InplaceClampMaxTensor_f64, [EW_I64] = k_InplaceClampMaxTensor_i64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnInplaceClampMaxTensorGetWorkspaceSize(aclTensor* selfRef, const aclTensor* max, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -6478,7 +8146,7 @@ static void k_SWhere_c128(int64_t n, char *const *in, char *out, const ew_scalar
     }
 }
 
-static const aclDataType k_SWhere_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BF16};
+static const aclDataType k_SWhere_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_UINT64, ACL_INT64, ACL_UINT32, ACL_FLOAT16, ACL_UINT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BF16};
 
 static const aclDataType k_SWhere_condition_dtypes[] = {ACL_BOOL, ACL_UINT8};
 
@@ -6490,12 +8158,19 @@ static const ew_desc k_SWhere_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {[0] = k_SWhere_condition_dtypes},
     .n_arg_dtypes = {[0] = ACL_COUNT_OF(k_SWhere_condition_dtypes)},
-    .no_promote = 1u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 1u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_SWhere_f32, [EW_F64] = k_SWhere_f64, [EW_I64] = k_SWhere_i64, [EW_C64] = k_SWhere_c64, [EW_C128] = k_SWhere_c128},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnSWhereGetWorkspaceSize(const aclTensor* condition, const aclTensor* self, const aclTensor* other, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -6543,9 +8218,9 @@ static void k_InplaceMaskedFillScalar_i64(int64_t n, char *const *in, char *out,
     }
 }
 
-static const aclDataType k_InplaceMaskedFillScalar_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT8, ACL_BOOL, ACL_BF16, ACL_DOUBLE, ACL_INT16, ACL_UINT8};
+static const aclDataType k_InplaceMaskedFillScalar_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT8, ACL_BOOL, ACL_BF16};
 
-static const aclDataType k_InplaceMaskedFillScalar_mask_dtypes[] = {ACL_BOOL, ACL_UINT8};
+static const aclDataType k_InplaceMaskedFillScalar_mask_dtypes[] = {ACL_BOOL};
 
 static const ew_desc k_InplaceMaskedFillScalar_desc = {
     .op = ACL_OP_InplaceMaskedFillScalar, .nargs = 3,
@@ -6555,12 +8230,19 @@ static const ew_desc k_InplaceMaskedFillScalar_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {[1] = k_InplaceMaskedFillScalar_mask_dtypes},
     .n_arg_dtypes = {[1] = ACL_COUNT_OF(k_InplaceMaskedFillScalar_mask_dtypes)},
-    .no_promote = 2u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 2u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 0,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_InplaceMaskedFillScalar_f32, [EW_F64] = k_InplaceMaskedFillScalar_f64, [EW_I64] = k_InplaceMaskedFillScalar_i64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnInplaceMaskedFillScalarGetWorkspaceSize(aclTensor* selfRef, const aclTensor* mask, const aclScalar* value, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -6614,9 +8296,9 @@ static void k_InplaceMaskedFillTensor_i64(int64_t n, char *const *in, char *out,
     }
 }
 
-static const aclDataType k_InplaceMaskedFillTensor_dtypes[] = {ACL_INT32, ACL_INT8, ACL_BOOL, ACL_INT64, ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_INT16, ACL_UINT8};
+static const aclDataType k_InplaceMaskedFillTensor_dtypes[] = {ACL_INT32, ACL_INT8, ACL_BOOL, ACL_INT64, ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
 
-static const aclDataType k_InplaceMaskedFillTensor_mask_dtypes[] = {ACL_BOOL, ACL_UINT8};
+static const aclDataType k_InplaceMaskedFillTensor_mask_dtypes[] = {ACL_BOOL};
 
 static const ew_desc k_InplaceMaskedFillTensor_desc = {
     .op = ACL_OP_InplaceMaskedFillTensor, .nargs = 3,
@@ -6626,12 +8308,19 @@ static const ew_desc k_InplaceMaskedFillTensor_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {[1] = k_InplaceMaskedFillTensor_mask_dtypes},
     .n_arg_dtypes = {[1] = ACL_COUNT_OF(k_InplaceMaskedFillTensor_mask_dtypes)},
-    .no_promote = 2u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 6u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dphs",
     .k = {[EW_F32] = k_InplaceMaskedFillTensor_f32, [EW_F64] = k_InplaceMaskedFillTensor_f64, [EW_I64] = k_InplaceMaskedFillTensor_i64},
-    .check = NULL,
+    .check = ew_check_value_0d,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnInplaceMaskedFillTensorGetWorkspaceSize(aclTensor* selfRef, const aclTensor* mask, const aclTensor* value, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -6669,7 +8358,7 @@ static void k_MaskedScale_f64(int64_t n, char *const *in, char *out, const ew_sc
 
 static const aclDataType k_MaskedScale_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
 
-static const aclDataType k_MaskedScale_mask_dtypes[] = {ACL_UINT8, ACL_INT8, ACL_BOOL, ACL_FLOAT16, ACL_FLOAT, ACL_BF16};
+static const aclDataType k_MaskedScale_mask_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_UINT8, ACL_INT8};
 
 static const ew_desc k_MaskedScale_desc = {
     .op = ACL_OP_MaskedScale, .nargs = 4,
@@ -6679,12 +8368,19 @@ static const ew_desc k_MaskedScale_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {[1] = k_MaskedScale_mask_dtypes},
     .n_arg_dtypes = {[1] = ACL_COUNT_OF(k_MaskedScale_mask_dtypes)},
-    .no_promote = 2u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 2u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_SAME, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "hdps",
     .k = {[EW_F32] = k_MaskedScale_f32, [EW_F64] = k_MaskedScale_f64},
-    .check = NULL,
+    .check = ew_check_not_on_a2,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnMaskedScaleGetWorkspaceSize(const aclTensor* self, const aclTensor* mask, float scale, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -6750,12 +8446,19 @@ static const ew_desc k_IsClose_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_IsClose_f32, [EW_F64] = k_IsClose_f64, [EW_I64] = k_IsClose_i64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnIsCloseGetWorkspaceSize(const aclTensor* self, const aclTensor* other, double rtol, double atol, bool equalNan, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -6807,22 +8510,33 @@ static void k_IsInTensorScalar_i64(int64_t n, char *const *in, char *out, const 
 
 static const aclDataType k_IsInTensorScalar_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BF16};
 
-static const aclDataType k_IsInTensorScalar_testElement_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BF16};
+static const aclDataType k_IsInTensorScalar_out_dtypes[] = {ACL_BOOL};
+
+static const aclDataType k_IsInTensorScalar_scalar_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BF16};
+
+static const aclDataType k_IsInTensorScalar_promoted[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BF16};
 
 static const ew_desc k_IsInTensorScalar_desc = {
     .op = ACL_OP_IsInTensorScalar, .nargs = 5,
     .kind = {EW_ARG_TENSOR, EW_ARG_SCALAR, EW_ARG_ATTR, EW_ARG_ATTR, EW_ARG_OUT},
     .name = {"element", "testElement", "assumeUnique", "invert", "out"},
     .dtypes = k_IsInTensorScalar_dtypes, .n_dtypes = ACL_COUNT_OF(k_IsInTensorScalar_dtypes),
-    .out_dtypes = NULL, .n_out_dtypes = 0,
-    .arg_dtypes = {[1] = k_IsInTensorScalar_testElement_dtypes},
-    .n_arg_dtypes = {[1] = ACL_COUNT_OF(k_IsInTensorScalar_testElement_dtypes)},
-    .no_promote = 0u,
+    .out_dtypes = k_IsInTensorScalar_out_dtypes, .n_out_dtypes = ACL_COUNT_OF(k_IsInTensorScalar_out_dtypes),
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = k_IsInTensorScalar_scalar_dtypes, .n_scalar_dtypes = ACL_COUNT_OF(k_IsInTensorScalar_scalar_dtypes),
+    .promoted = k_IsInTensorScalar_promoted, .n_promoted = ACL_COUNT_OF(k_IsInTensorScalar_promoted),
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 0,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 2u, .scalar_mode = EW_SP_FLOAT,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_IsInTensorScalar_f32, [EW_F64] = k_IsInTensorScalar_f64, [EW_I64] = k_IsInTensorScalar_i64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnIsInTensorScalarGetWorkspaceSize(const aclTensor* element, const aclScalar* testElement, bool assumeUnique, bool invert, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {

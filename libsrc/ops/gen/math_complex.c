@@ -3,6 +3,7 @@
 
 #include "ops/ops.h"
 #include "ops/elementwise.h"
+#include "ops/ew_math_complex.h"
 #include "aclnnop/aclnn_angle_v2.h"
 #include "aclnnop/aclnn_complex.h"
 #include "aclnnop/aclnn_polar.h"
@@ -34,20 +35,29 @@ static void k_Complex_f64(int64_t n, char *const *in, char *out, const ew_scalar
 
 static const aclDataType k_Complex_dtypes[] = {ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE};
 
+static const aclDataType k_Complex_out_dtypes[] = {ACL_COMPLEX32, ACL_COMPLEX64, ACL_COMPLEX128};
+
 static const ew_desc k_Complex_desc = {
     .op = ACL_OP_Complex, .nargs = 3,
     .kind = {EW_ARG_TENSOR, EW_ARG_TENSOR, EW_ARG_OUT},
     .name = {"real", "imag", "out"},
     .dtypes = k_Complex_dtypes, .n_dtypes = ACL_COUNT_OF(k_Complex_dtypes),
-    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .out_dtypes = k_Complex_out_dtypes, .n_out_dtypes = ACL_COUNT_OF(k_Complex_out_dtypes),
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 2u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_COMPLEX,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "edhps",
     .k = {[EW_F32] = k_Complex_f32, [EW_F64] = k_Complex_f64},
-    .check = NULL,
+    .check = ew_check_complex_pair,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnComplexGetWorkspaceSize(const aclTensor* real, const aclTensor* imag, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -83,22 +93,31 @@ static void k_Polar_f64(int64_t n, char *const *in, char *out, const ew_scalars 
     }
 }
 
-static const aclDataType k_Polar_dtypes[] = {ACL_FLOAT, ACL_DOUBLE};
+static const aclDataType k_Polar_dtypes[] = {ACL_FLOAT};
+
+static const aclDataType k_Polar_out_dtypes[] = {ACL_COMPLEX64};
 
 static const ew_desc k_Polar_desc = {
     .op = ACL_OP_Polar, .nargs = 3,
     .kind = {EW_ARG_TENSOR, EW_ARG_TENSOR, EW_ARG_OUT},
     .name = {"input", "angle", "out"},
     .dtypes = k_Polar_dtypes, .n_dtypes = ACL_COUNT_OF(k_Polar_dtypes),
-    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .out_dtypes = k_Polar_out_dtypes, .n_out_dtypes = ACL_COUNT_OF(k_Polar_out_dtypes),
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 2u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_COMPLEX,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_Polar_f32, [EW_F64] = k_Polar_f64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnPolarGetWorkspaceSize(const aclTensor* input, const aclTensor* angle, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -160,12 +179,19 @@ static const ew_desc k_Real_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_REAL,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_Real_f32, [EW_F64] = k_Real_f64, [EW_C64] = k_Real_c64, [EW_C128] = k_Real_c128},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnRealGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -227,12 +253,19 @@ static const ew_desc k_AngleV2_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_REAL,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_AngleV2_f32, [EW_F64] = k_AngleV2_f64, [EW_C64] = k_AngleV2_c64, [EW_C128] = k_AngleV2_c128},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnAngleV2GetWorkspaceSize(const aclTensor* x, aclTensor* y, uint64_t *workspaceSize, aclOpExecutor **executor) {

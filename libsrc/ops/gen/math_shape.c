@@ -433,7 +433,7 @@ static void k_InplaceFillScalar_c128(int64_t n, char *const *in, char *out, cons
     }
 }
 
-static const aclDataType k_InplaceFillScalar_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BOOL, ACL_COMPLEX64, ACL_COMPLEX128};
+static const aclDataType k_InplaceFillScalar_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BOOL, ACL_COMPLEX64, ACL_COMPLEX128, ACL_UINT16, ACL_UINT32, ACL_UINT64};
 
 static const ew_desc k_InplaceFillScalar_desc = {
     .op = ACL_OP_InplaceFillScalar, .nargs = 2,
@@ -443,12 +443,19 @@ static const ew_desc k_InplaceFillScalar_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 0,
+    .out_rule = EW_OUT_ANY, .scalar_promote = 2u, .scalar_mode = EW_SP_FULL,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_InplaceFillScalar_f32, [EW_F64] = k_InplaceFillScalar_f64, [EW_I64] = k_InplaceFillScalar_i64, [EW_C64] = k_InplaceFillScalar_c64, [EW_C128] = k_InplaceFillScalar_c128},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnInplaceFillScalarGetWorkspaceSize(aclTensor* selfRef, const aclScalar* value, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -530,12 +537,19 @@ static const ew_desc k_InplaceFillTensor_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 2u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 2u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_InplaceFillTensor_f32, [EW_F64] = k_InplaceFillTensor_f64, [EW_I64] = k_InplaceFillTensor_i64, [EW_C64] = k_InplaceFillTensor_c64, [EW_C128] = k_InplaceFillTensor_c128},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnInplaceFillTensorGetWorkspaceSize(aclTensor* selfRef, const aclTensor* value, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -597,7 +611,7 @@ static void k_InplaceZero_c128(int64_t n, char *const *in, char *out, const ew_s
     }
 }
 
-static const aclDataType k_InplaceZero_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BOOL, ACL_COMPLEX64, ACL_COMPLEX128};
+static const aclDataType k_InplaceZero_dtypes[] = {ACL_INT8, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_FLOAT16, ACL_FLOAT, ACL_BOOL, ACL_DOUBLE, ACL_INT16, ACL_UINT16, ACL_COMPLEX128, ACL_COMPLEX64, ACL_BF16};
 
 static const ew_desc k_InplaceZero_desc = {
     .op = ACL_OP_InplaceZero, .nargs = 1,
@@ -607,12 +621,19 @@ static const ew_desc k_InplaceZero_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 0, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_InplaceZero_f32, [EW_F64] = k_InplaceZero_f64, [EW_I64] = k_InplaceZero_i64, [EW_C64] = k_InplaceZero_c64, [EW_C128] = k_InplaceZero_c128},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnInplaceZeroGetWorkspaceSize(aclTensor* selfRef, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -654,27 +675,7 @@ static void k_InplaceOne_i64(int64_t n, char *const *in, char *out, const ew_sca
     }
 }
 
-static void k_InplaceOne_c64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
-    const float complex *A_ = (const float complex *)in[0];
-    (void)s;
-    float complex *O_ = (float complex *)out;
-    for (int64_t i = 0; i < n; i++) {
-        const float complex a EW_UNUSED = A_[i];
-        O_[i] = (float complex)(1);
-    }
-}
-
-static void k_InplaceOne_c128(int64_t n, char *const *in, char *out, const ew_scalars *s) {
-    const double complex *A_ = (const double complex *)in[0];
-    (void)s;
-    double complex *O_ = (double complex *)out;
-    for (int64_t i = 0; i < n; i++) {
-        const double complex a EW_UNUSED = A_[i];
-        O_[i] = (double complex)(1);
-    }
-}
-
-static const aclDataType k_InplaceOne_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BOOL, ACL_COMPLEX64, ACL_COMPLEX128};
+static const aclDataType k_InplaceOne_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BOOL, ACL_DOUBLE, ACL_BF16};
 
 static const ew_desc k_InplaceOne_desc = {
     .op = ACL_OP_InplaceOne, .nargs = 1,
@@ -684,12 +685,19 @@ static const ew_desc k_InplaceOne_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
-    .k = {[EW_F32] = k_InplaceOne_f32, [EW_F64] = k_InplaceOne_f64, [EW_I64] = k_InplaceOne_i64, [EW_C64] = k_InplaceOne_c64, [EW_C128] = k_InplaceOne_c128},
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
+    .k = {[EW_F32] = k_InplaceOne_f32, [EW_F64] = k_InplaceOne_f64, [EW_I64] = k_InplaceOne_i64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnInplaceOneGetWorkspaceSize(const aclTensor* selfRef, uint64_t *workspaceSize, aclOpExecutor **executor) {

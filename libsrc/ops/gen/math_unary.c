@@ -22,6 +22,7 @@
 #include "aclnnop/aclnn_exp2.h"
 #include "aclnnop/aclnn_expm1.h"
 #include "aclnnop/aclnn_floor.h"
+#include "aclnnop/aclnn_frac.h"
 #include "aclnnop/aclnn_hardtanh.h"
 #include "aclnnop/aclnn_is_inf.h"
 #include "aclnnop/aclnn_isfinite.h"
@@ -102,12 +103,19 @@ static const ew_desc k_Exp_desc = {
     .out_dtypes = k_Exp_out_dtypes, .n_out_dtypes = ACL_COUNT_OF(k_Exp_out_dtypes),
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_LIST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_Exp_f32, [EW_F64] = k_Exp_f64, [EW_C64] = k_Exp_c64, [EW_C128] = k_Exp_c128},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnExpGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -169,12 +177,19 @@ static const ew_desc k_InplaceExp_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_InplaceExp_f32, [EW_F64] = k_InplaceExp_f64, [EW_C64] = k_InplaceExp_c64, [EW_C128] = k_InplaceExp_c128},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnInplaceExpGetWorkspaceSize(aclTensor* selfRef, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -218,12 +233,19 @@ static const ew_desc k_Exp2_desc = {
     .out_dtypes = k_Exp2_out_dtypes, .n_out_dtypes = ACL_COUNT_OF(k_Exp2_out_dtypes),
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_LIST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_Exp2_f32, [EW_F64] = k_Exp2_f64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnExp2GetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -233,6 +255,60 @@ aclnnStatus aclnnExp2GetWorkspaceSize(const aclTensor* self, aclTensor* out, uin
 
 aclnnStatus aclnnExp2(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_Exp2, workspace, workspaceSize, executor, stream);
+}
+
+static void k_InplaceExp2_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    (void)s;
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        O_[i] = (float)(exp2(a));
+    }
+}
+
+static void k_InplaceExp2_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    (void)s;
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        O_[i] = (double)(exp2(a));
+    }
+}
+
+static const aclDataType k_InplaceExp2_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE};
+
+static const ew_desc k_InplaceExp2_desc = {
+    .op = ACL_OP_InplaceExp2, .nargs = 1,
+    .kind = {EW_ARG_INOUT},
+    .name = {"selfRef"},
+    .dtypes = k_InplaceExp2_dtypes, .n_dtypes = ACL_COUNT_OF(k_InplaceExp2_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
+    .k = {[EW_F32] = k_InplaceExp2_f32, [EW_F64] = k_InplaceExp2_f64},
+    .check = NULL,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnInplaceExp2GetWorkspaceSize(aclTensor* selfRef, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {selfRef};
+    return ew_get_workspace(&k_InplaceExp2_desc, args, NULL, NULL, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceExp2(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_InplaceExp2, workspace, workspaceSize, executor, stream);
 }
 
 static void k_Expm1_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
@@ -267,12 +343,19 @@ static const ew_desc k_Expm1_desc = {
     .out_dtypes = k_Expm1_out_dtypes, .n_out_dtypes = ACL_COUNT_OF(k_Expm1_out_dtypes),
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_LIST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_Expm1_f32, [EW_F64] = k_Expm1_f64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnExpm1GetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -282,6 +365,60 @@ aclnnStatus aclnnExpm1GetWorkspaceSize(const aclTensor* self, aclTensor* out, ui
 
 aclnnStatus aclnnExpm1(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_Expm1, workspace, workspaceSize, executor, stream);
+}
+
+static void k_InplaceExpm1_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    (void)s;
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        O_[i] = (float)(expm1(a));
+    }
+}
+
+static void k_InplaceExpm1_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    (void)s;
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        O_[i] = (double)(expm1(a));
+    }
+}
+
+static const aclDataType k_InplaceExpm1_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
+
+static const ew_desc k_InplaceExpm1_desc = {
+    .op = ACL_OP_InplaceExpm1, .nargs = 1,
+    .kind = {EW_ARG_INOUT},
+    .name = {"selfRef"},
+    .dtypes = k_InplaceExpm1_dtypes, .n_dtypes = ACL_COUNT_OF(k_InplaceExpm1_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
+    .k = {[EW_F32] = k_InplaceExpm1_f32, [EW_F64] = k_InplaceExpm1_f64},
+    .check = NULL,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnInplaceExpm1GetWorkspaceSize(aclTensor* selfRef, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {selfRef};
+    return ew_get_workspace(&k_InplaceExpm1_desc, args, NULL, NULL, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceExpm1(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_InplaceExpm1, workspace, workspaceSize, executor, stream);
 }
 
 static void k_Log_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
@@ -336,12 +473,19 @@ static const ew_desc k_Log_desc = {
     .out_dtypes = k_Log_out_dtypes, .n_out_dtypes = ACL_COUNT_OF(k_Log_out_dtypes),
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_LIST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_Log_f32, [EW_F64] = k_Log_f64, [EW_C64] = k_Log_c64, [EW_C128] = k_Log_c128},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnLogGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -403,12 +547,19 @@ static const ew_desc k_InplaceLog_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_InplaceLog_f32, [EW_F64] = k_InplaceLog_f64, [EW_C64] = k_InplaceLog_c64, [EW_C128] = k_InplaceLog_c128},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnInplaceLogGetWorkspaceSize(aclTensor* selfRef, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -472,12 +623,19 @@ static const ew_desc k_Log2_desc = {
     .out_dtypes = k_Log2_out_dtypes, .n_out_dtypes = ACL_COUNT_OF(k_Log2_out_dtypes),
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_LIST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_Log2_f32, [EW_F64] = k_Log2_f64, [EW_C64] = k_Log2_c64, [EW_C128] = k_Log2_c128},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnLog2GetWorkspaceSize(const aclTensor* self, const aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -539,12 +697,19 @@ static const ew_desc k_InplaceLog2_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_InplaceLog2_f32, [EW_F64] = k_InplaceLog2_f64, [EW_C64] = k_InplaceLog2_c64, [EW_C128] = k_InplaceLog2_c128},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnInplaceLog2GetWorkspaceSize(const aclTensor* selfRef, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -608,12 +773,19 @@ static const ew_desc k_Log10_desc = {
     .out_dtypes = k_Log10_out_dtypes, .n_out_dtypes = ACL_COUNT_OF(k_Log10_out_dtypes),
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_LIST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_Log10_f32, [EW_F64] = k_Log10_f64, [EW_C64] = k_Log10_c64, [EW_C128] = k_Log10_c128},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnLog10GetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -675,12 +847,19 @@ static const ew_desc k_InplaceLog10_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_InplaceLog10_f32, [EW_F64] = k_InplaceLog10_f64, [EW_C64] = k_InplaceLog10_c64, [EW_C128] = k_InplaceLog10_c128},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnInplaceLog10GetWorkspaceSize(aclTensor* selfRef, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -724,12 +903,19 @@ static const ew_desc k_Log1p_desc = {
     .out_dtypes = k_Log1p_out_dtypes, .n_out_dtypes = ACL_COUNT_OF(k_Log1p_out_dtypes),
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_LIST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_Log1p_f32, [EW_F64] = k_Log1p_f64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnLog1pGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -771,12 +957,19 @@ static const ew_desc k_InplaceLog1p_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_InplaceLog1p_f32, [EW_F64] = k_InplaceLog1p_f64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnInplaceLog1pGetWorkspaceSize(aclTensor* selfRef, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -840,12 +1033,19 @@ static const ew_desc k_Sqrt_desc = {
     .out_dtypes = k_Sqrt_out_dtypes, .n_out_dtypes = ACL_COUNT_OF(k_Sqrt_out_dtypes),
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_LIST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_Sqrt_f32, [EW_F64] = k_Sqrt_f64, [EW_C64] = k_Sqrt_c64, [EW_C128] = k_Sqrt_c128},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnSqrtGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -907,12 +1107,19 @@ static const ew_desc k_InplaceSqrt_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_InplaceSqrt_f32, [EW_F64] = k_InplaceSqrt_f64, [EW_C64] = k_InplaceSqrt_c64, [EW_C128] = k_InplaceSqrt_c128},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnInplaceSqrtGetWorkspaceSize(aclTensor* self, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -976,12 +1183,19 @@ static const ew_desc k_Rsqrt_desc = {
     .out_dtypes = k_Rsqrt_out_dtypes, .n_out_dtypes = ACL_COUNT_OF(k_Rsqrt_out_dtypes),
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_LIST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_Rsqrt_f32, [EW_F64] = k_Rsqrt_f64, [EW_C64] = k_Rsqrt_c64, [EW_C128] = k_Rsqrt_c128},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnRsqrtGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -991,6 +1205,80 @@ aclnnStatus aclnnRsqrtGetWorkspaceSize(const aclTensor* self, aclTensor* out, ui
 
 aclnnStatus aclnnRsqrt(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_Rsqrt, workspace, workspaceSize, executor, stream);
+}
+
+static void k_InplaceRsqrt_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    (void)s;
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        O_[i] = (float)(1 / sqrt(a));
+    }
+}
+
+static void k_InplaceRsqrt_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    (void)s;
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        O_[i] = (double)(1 / sqrt(a));
+    }
+}
+
+static void k_InplaceRsqrt_c64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float complex *A_ = (const float complex *)in[0];
+    (void)s;
+    float complex *O_ = (float complex *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float complex a EW_UNUSED = A_[i];
+        O_[i] = (float complex)(1 / sqrt(a));
+    }
+}
+
+static void k_InplaceRsqrt_c128(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double complex *A_ = (const double complex *)in[0];
+    (void)s;
+    double complex *O_ = (double complex *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double complex a EW_UNUSED = A_[i];
+        O_[i] = (double complex)(1 / sqrt(a));
+    }
+}
+
+static const aclDataType k_InplaceRsqrt_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128};
+
+static const ew_desc k_InplaceRsqrt_desc = {
+    .op = ACL_OP_InplaceRsqrt, .nargs = 1,
+    .kind = {EW_ARG_INOUT},
+    .name = {"selfRef"},
+    .dtypes = k_InplaceRsqrt_dtypes, .n_dtypes = ACL_COUNT_OF(k_InplaceRsqrt_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
+    .k = {[EW_F32] = k_InplaceRsqrt_f32, [EW_F64] = k_InplaceRsqrt_f64, [EW_C64] = k_InplaceRsqrt_c64, [EW_C128] = k_InplaceRsqrt_c128},
+    .check = NULL,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnInplaceRsqrtGetWorkspaceSize(aclTensor* selfRef, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {selfRef};
+    return ew_get_workspace(&k_InplaceRsqrt_desc, args, NULL, NULL, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceRsqrt(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_InplaceRsqrt, workspace, workspaceSize, executor, stream);
 }
 
 static void k_Reciprocal_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
@@ -1045,12 +1333,19 @@ static const ew_desc k_Reciprocal_desc = {
     .out_dtypes = k_Reciprocal_out_dtypes, .n_out_dtypes = ACL_COUNT_OF(k_Reciprocal_out_dtypes),
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_LIST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 1, .fmt = {{EW_FMT_SAME, 0, 1}},
+    .order = "dpfs",
     .k = {[EW_F32] = k_Reciprocal_f32, [EW_F64] = k_Reciprocal_f64, [EW_C64] = k_Reciprocal_c64, [EW_C128] = k_Reciprocal_c128},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnReciprocalGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -1112,12 +1407,19 @@ static const ew_desc k_InplaceReciprocal_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfs",
     .k = {[EW_F32] = k_InplaceReciprocal_f32, [EW_F64] = k_InplaceReciprocal_f64, [EW_C64] = k_InplaceReciprocal_c64, [EW_C128] = k_InplaceReciprocal_c128},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnInplaceReciprocalGetWorkspaceSize(const aclTensor* selfRef, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -1181,12 +1483,19 @@ static const ew_desc k_Sin_desc = {
     .out_dtypes = k_Sin_out_dtypes, .n_out_dtypes = ACL_COUNT_OF(k_Sin_out_dtypes),
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_LIST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_Sin_f32, [EW_F64] = k_Sin_f64, [EW_C64] = k_Sin_c64, [EW_C128] = k_Sin_c128},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnSinGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -1248,12 +1557,19 @@ static const ew_desc k_InplaceSin_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_InplaceSin_f32, [EW_F64] = k_InplaceSin_f64, [EW_C64] = k_InplaceSin_c64, [EW_C128] = k_InplaceSin_c128},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnInplaceSinGetWorkspaceSize(aclTensor* selfRef, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -1317,12 +1633,19 @@ static const ew_desc k_Cos_desc = {
     .out_dtypes = k_Cos_out_dtypes, .n_out_dtypes = ACL_COUNT_OF(k_Cos_out_dtypes),
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_LIST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_Cos_f32, [EW_F64] = k_Cos_f64, [EW_C64] = k_Cos_c64, [EW_C128] = k_Cos_c128},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnCosGetWorkspaceSize(const aclTensor* input, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -1384,12 +1707,19 @@ static const ew_desc k_InplaceCos_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_InplaceCos_f32, [EW_F64] = k_InplaceCos_f64, [EW_C64] = k_InplaceCos_c64, [EW_C128] = k_InplaceCos_c128},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnInplaceCosGetWorkspaceSize(aclTensor* inputRef, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -1453,12 +1783,19 @@ static const ew_desc k_Tan_desc = {
     .out_dtypes = k_Tan_out_dtypes, .n_out_dtypes = ACL_COUNT_OF(k_Tan_out_dtypes),
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_LIST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_Tan_f32, [EW_F64] = k_Tan_f64, [EW_C64] = k_Tan_c64, [EW_C128] = k_Tan_c128},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnTanGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -1468,6 +1805,80 @@ aclnnStatus aclnnTanGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint
 
 aclnnStatus aclnnTan(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_Tan, workspace, workspaceSize, executor, stream);
+}
+
+static void k_InplaceTan_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    (void)s;
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        O_[i] = (float)(tan(a));
+    }
+}
+
+static void k_InplaceTan_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    (void)s;
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        O_[i] = (double)(tan(a));
+    }
+}
+
+static void k_InplaceTan_c64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float complex *A_ = (const float complex *)in[0];
+    (void)s;
+    float complex *O_ = (float complex *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float complex a EW_UNUSED = A_[i];
+        O_[i] = (float complex)(tan(a));
+    }
+}
+
+static void k_InplaceTan_c128(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double complex *A_ = (const double complex *)in[0];
+    (void)s;
+    double complex *O_ = (double complex *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double complex a EW_UNUSED = A_[i];
+        O_[i] = (double complex)(tan(a));
+    }
+}
+
+static const aclDataType k_InplaceTan_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BOOL, ACL_COMPLEX64, ACL_COMPLEX128};
+
+static const ew_desc k_InplaceTan_desc = {
+    .op = ACL_OP_InplaceTan, .nargs = 1,
+    .kind = {EW_ARG_INOUT},
+    .name = {"selfRef"},
+    .dtypes = k_InplaceTan_dtypes, .n_dtypes = ACL_COUNT_OF(k_InplaceTan_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
+    .k = {[EW_F32] = k_InplaceTan_f32, [EW_F64] = k_InplaceTan_f64, [EW_C64] = k_InplaceTan_c64, [EW_C128] = k_InplaceTan_c128},
+    .check = NULL,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnInplaceTanGetWorkspaceSize(const aclTensor* selfRef, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {selfRef};
+    return ew_get_workspace(&k_InplaceTan_desc, args, NULL, NULL, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceTan(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_InplaceTan, workspace, workspaceSize, executor, stream);
 }
 
 static void k_Sinh_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
@@ -1522,12 +1933,19 @@ static const ew_desc k_Sinh_desc = {
     .out_dtypes = k_Sinh_out_dtypes, .n_out_dtypes = ACL_COUNT_OF(k_Sinh_out_dtypes),
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_LIST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_Sinh_f32, [EW_F64] = k_Sinh_f64, [EW_C64] = k_Sinh_c64, [EW_C128] = k_Sinh_c128},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnSinhGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -1589,12 +2007,19 @@ static const ew_desc k_InplaceSinh_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_InplaceSinh_f32, [EW_F64] = k_InplaceSinh_f64, [EW_C64] = k_InplaceSinh_c64, [EW_C128] = k_InplaceSinh_c128},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnInplaceSinhGetWorkspaceSize(aclTensor* selfRef, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -1658,12 +2083,19 @@ static const ew_desc k_Cosh_desc = {
     .out_dtypes = k_Cosh_out_dtypes, .n_out_dtypes = ACL_COUNT_OF(k_Cosh_out_dtypes),
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_LIST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_Cosh_f32, [EW_F64] = k_Cosh_f64, [EW_C64] = k_Cosh_c64, [EW_C128] = k_Cosh_c128},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnCoshGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -1673,6 +2105,80 @@ aclnnStatus aclnnCoshGetWorkspaceSize(const aclTensor* self, aclTensor* out, uin
 
 aclnnStatus aclnnCosh(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_Cosh, workspace, workspaceSize, executor, stream);
+}
+
+static void k_InplaceCosh_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    (void)s;
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        O_[i] = (float)(cosh(a));
+    }
+}
+
+static void k_InplaceCosh_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    (void)s;
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        O_[i] = (double)(cosh(a));
+    }
+}
+
+static void k_InplaceCosh_c64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float complex *A_ = (const float complex *)in[0];
+    (void)s;
+    float complex *O_ = (float complex *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float complex a EW_UNUSED = A_[i];
+        O_[i] = (float complex)(cosh(a));
+    }
+}
+
+static void k_InplaceCosh_c128(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double complex *A_ = (const double complex *)in[0];
+    (void)s;
+    double complex *O_ = (double complex *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double complex a EW_UNUSED = A_[i];
+        O_[i] = (double complex)(cosh(a));
+    }
+}
+
+static const aclDataType k_InplaceCosh_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128};
+
+static const ew_desc k_InplaceCosh_desc = {
+    .op = ACL_OP_InplaceCosh, .nargs = 1,
+    .kind = {EW_ARG_INOUT},
+    .name = {"selfRef"},
+    .dtypes = k_InplaceCosh_dtypes, .n_dtypes = ACL_COUNT_OF(k_InplaceCosh_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
+    .k = {[EW_F32] = k_InplaceCosh_f32, [EW_F64] = k_InplaceCosh_f64, [EW_C64] = k_InplaceCosh_c64, [EW_C128] = k_InplaceCosh_c128},
+    .check = NULL,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnInplaceCoshGetWorkspaceSize(aclTensor* selfRef, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {selfRef};
+    return ew_get_workspace(&k_InplaceCosh_desc, args, NULL, NULL, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceCosh(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_InplaceCosh, workspace, workspaceSize, executor, stream);
 }
 
 static void k_Tanh_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
@@ -1707,12 +2213,19 @@ static const ew_desc k_Tanh_desc = {
     .out_dtypes = k_Tanh_out_dtypes, .n_out_dtypes = ACL_COUNT_OF(k_Tanh_out_dtypes),
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_LIST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 2, .fmt = {{EW_FMT_SAME, 0, 1}, {EW_FMT_NOT_PRIVATE, 0, 0}},
+    .order = "dpfs",
     .k = {[EW_F32] = k_Tanh_f32, [EW_F64] = k_Tanh_f64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnTanhGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -1754,12 +2267,19 @@ static const ew_desc k_InplaceTanh_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 1, .fmt = {{EW_FMT_NOT_PRIVATE, 0, 0}},
+    .order = "dpfs",
     .k = {[EW_F32] = k_InplaceTanh_f32, [EW_F64] = k_InplaceTanh_f64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnInplaceTanhGetWorkspaceSize(aclTensor* selfRef, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -1803,12 +2323,19 @@ static const ew_desc k_Asin_desc = {
     .out_dtypes = k_Asin_out_dtypes, .n_out_dtypes = ACL_COUNT_OF(k_Asin_out_dtypes),
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_LIST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_Asin_f32, [EW_F64] = k_Asin_f64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnAsinGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -1818,6 +2345,60 @@ aclnnStatus aclnnAsinGetWorkspaceSize(const aclTensor* self, aclTensor* out, uin
 
 aclnnStatus aclnnAsin(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_Asin, workspace, workspaceSize, executor, stream);
+}
+
+static void k_InplaceAsin_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    (void)s;
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        O_[i] = (float)(asin(a));
+    }
+}
+
+static void k_InplaceAsin_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    (void)s;
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        O_[i] = (double)(asin(a));
+    }
+}
+
+static const aclDataType k_InplaceAsin_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE};
+
+static const ew_desc k_InplaceAsin_desc = {
+    .op = ACL_OP_InplaceAsin, .nargs = 1,
+    .kind = {EW_ARG_INOUT},
+    .name = {"selfRef"},
+    .dtypes = k_InplaceAsin_dtypes, .n_dtypes = ACL_COUNT_OF(k_InplaceAsin_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
+    .k = {[EW_F32] = k_InplaceAsin_f32, [EW_F64] = k_InplaceAsin_f64},
+    .check = NULL,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnInplaceAsinGetWorkspaceSize(aclTensor* selfRef, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {selfRef};
+    return ew_get_workspace(&k_InplaceAsin_desc, args, NULL, NULL, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceAsin(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_InplaceAsin, workspace, workspaceSize, executor, stream);
 }
 
 static void k_Acos_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
@@ -1852,12 +2433,19 @@ static const ew_desc k_Acos_desc = {
     .out_dtypes = k_Acos_out_dtypes, .n_out_dtypes = ACL_COUNT_OF(k_Acos_out_dtypes),
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_LIST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_Acos_f32, [EW_F64] = k_Acos_f64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnAcosGetWorkspaceSize(const aclTensor* input, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -1899,12 +2487,19 @@ static const ew_desc k_InplaceAcos_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_InplaceAcos_f32, [EW_F64] = k_InplaceAcos_f64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnInplaceAcosGetWorkspaceSize(aclTensor* inputRef, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -1948,12 +2543,19 @@ static const ew_desc k_Atan_desc = {
     .out_dtypes = k_Atan_out_dtypes, .n_out_dtypes = ACL_COUNT_OF(k_Atan_out_dtypes),
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_LIST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_Atan_f32, [EW_F64] = k_Atan_f64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnAtanGetWorkspaceSize(const aclTensor* input, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -1995,12 +2597,19 @@ static const ew_desc k_InplaceAtan_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_InplaceAtan_f32, [EW_F64] = k_InplaceAtan_f64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnInplaceAtanGetWorkspaceSize(aclTensor* inputRef, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -2064,12 +2673,19 @@ static const ew_desc k_Asinh_desc = {
     .out_dtypes = k_Asinh_out_dtypes, .n_out_dtypes = ACL_COUNT_OF(k_Asinh_out_dtypes),
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_LIST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_Asinh_f32, [EW_F64] = k_Asinh_f64, [EW_C64] = k_Asinh_c64, [EW_C128] = k_Asinh_c128},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnAsinhGetWorkspaceSize(const aclTensor* input, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -2079,6 +2695,80 @@ aclnnStatus aclnnAsinhGetWorkspaceSize(const aclTensor* input, aclTensor* out, u
 
 aclnnStatus aclnnAsinh(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_Asinh, workspace, workspaceSize, executor, stream);
+}
+
+static void k_InplaceAsinh_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    (void)s;
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        O_[i] = (float)(asinh(a));
+    }
+}
+
+static void k_InplaceAsinh_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    (void)s;
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        O_[i] = (double)(asinh(a));
+    }
+}
+
+static void k_InplaceAsinh_c64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float complex *A_ = (const float complex *)in[0];
+    (void)s;
+    float complex *O_ = (float complex *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float complex a EW_UNUSED = A_[i];
+        O_[i] = (float complex)(asinh(a));
+    }
+}
+
+static void k_InplaceAsinh_c128(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double complex *A_ = (const double complex *)in[0];
+    (void)s;
+    double complex *O_ = (double complex *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double complex a EW_UNUSED = A_[i];
+        O_[i] = (double complex)(asinh(a));
+    }
+}
+
+static const aclDataType k_InplaceAsinh_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128};
+
+static const ew_desc k_InplaceAsinh_desc = {
+    .op = ACL_OP_InplaceAsinh, .nargs = 1,
+    .kind = {EW_ARG_INOUT},
+    .name = {"inputRef"},
+    .dtypes = k_InplaceAsinh_dtypes, .n_dtypes = ACL_COUNT_OF(k_InplaceAsinh_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
+    .k = {[EW_F32] = k_InplaceAsinh_f32, [EW_F64] = k_InplaceAsinh_f64, [EW_C64] = k_InplaceAsinh_c64, [EW_C128] = k_InplaceAsinh_c128},
+    .check = NULL,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnInplaceAsinhGetWorkspaceSize(aclTensor* inputRef, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {inputRef};
+    return ew_get_workspace(&k_InplaceAsinh_desc, args, NULL, NULL, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceAsinh(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_InplaceAsinh, workspace, workspaceSize, executor, stream);
 }
 
 static void k_Acosh_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
@@ -2133,12 +2823,19 @@ static const ew_desc k_Acosh_desc = {
     .out_dtypes = k_Acosh_out_dtypes, .n_out_dtypes = ACL_COUNT_OF(k_Acosh_out_dtypes),
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_LIST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_Acosh_f32, [EW_F64] = k_Acosh_f64, [EW_C64] = k_Acosh_c64, [EW_C128] = k_Acosh_c128},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnAcoshGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -2200,12 +2897,19 @@ static const ew_desc k_InplaceAcosh_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_InplaceAcosh_f32, [EW_F64] = k_InplaceAcosh_f64, [EW_C64] = k_InplaceAcosh_c64, [EW_C128] = k_InplaceAcosh_c128},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnInplaceAcoshGetWorkspaceSize(aclTensor* selfRef, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -2269,12 +2973,19 @@ static const ew_desc k_Atanh_desc = {
     .out_dtypes = k_Atanh_out_dtypes, .n_out_dtypes = ACL_COUNT_OF(k_Atanh_out_dtypes),
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_LIST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_Atanh_f32, [EW_F64] = k_Atanh_f64, [EW_C64] = k_Atanh_c64, [EW_C128] = k_Atanh_c128},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnAtanhGetWorkspaceSize(const aclTensor* input, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -2336,12 +3047,19 @@ static const ew_desc k_InplaceAtanh_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_InplaceAtanh_f32, [EW_F64] = k_InplaceAtanh_f64, [EW_C64] = k_InplaceAtanh_c64, [EW_C128] = k_InplaceAtanh_c128},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnInplaceAtanhGetWorkspaceSize(aclTensor* inputRef, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -2385,12 +3103,19 @@ static const ew_desc k_Erf_desc = {
     .out_dtypes = k_Erf_out_dtypes, .n_out_dtypes = ACL_COUNT_OF(k_Erf_out_dtypes),
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_LIST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_Erf_f32, [EW_F64] = k_Erf_f64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnErfGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -2432,12 +3157,19 @@ static const ew_desc k_InplaceErf_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_InplaceErf_f32, [EW_F64] = k_InplaceErf_f64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnInplaceErfGetWorkspaceSize(aclTensor* selfRef, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -2481,12 +3213,19 @@ static const ew_desc k_Erfc_desc = {
     .out_dtypes = k_Erfc_out_dtypes, .n_out_dtypes = ACL_COUNT_OF(k_Erfc_out_dtypes),
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_LIST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_Erfc_f32, [EW_F64] = k_Erfc_f64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnErfcGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -2528,12 +3267,19 @@ static const ew_desc k_InplaceErfc_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_InplaceErfc_f32, [EW_F64] = k_InplaceErfc_f64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnInplaceErfcGetWorkspaceSize(const aclTensor* selfRef, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -2577,12 +3323,19 @@ static const ew_desc k_Sinc_desc = {
     .out_dtypes = k_Sinc_out_dtypes, .n_out_dtypes = ACL_COUNT_OF(k_Sinc_out_dtypes),
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_LIST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 3u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dps",
     .k = {[EW_F32] = k_Sinc_f32, [EW_F64] = k_Sinc_f64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnSincGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -2624,12 +3377,19 @@ static const ew_desc k_InplaceSinc_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 1u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dps",
     .k = {[EW_F32] = k_InplaceSinc_f32, [EW_F64] = k_InplaceSinc_f64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnInplaceSincGetWorkspaceSize(aclTensor* selfRef, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -2663,22 +3423,27 @@ static void k_Lgamma_f64(int64_t n, char *const *in, char *out, const ew_scalars
 
 static const aclDataType k_Lgamma_dtypes[] = {ACL_DOUBLE, ACL_FLOAT, ACL_FLOAT16};
 
-static const aclDataType k_Lgamma_out_dtypes[] = {ACL_DOUBLE, ACL_FLOAT, ACL_FLOAT16};
-
 static const ew_desc k_Lgamma_desc = {
     .op = ACL_OP_Lgamma, .nargs = 2,
     .kind = {EW_ARG_TENSOR, EW_ARG_OUT},
     .name = {"self", "out"},
     .dtypes = k_Lgamma_dtypes, .n_dtypes = ACL_COUNT_OF(k_Lgamma_dtypes),
-    .out_dtypes = k_Lgamma_out_dtypes, .n_out_dtypes = ACL_COUNT_OF(k_Lgamma_out_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_LIST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_SAME, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 1, .fmt = {{EW_FMT_SAME, 0, 1}},
+    .order = "dpfs",
     .k = {[EW_F32] = k_Lgamma_f32, [EW_F64] = k_Lgamma_f64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnLgammaGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -2712,22 +3477,27 @@ static void k_Digamma_f64(int64_t n, char *const *in, char *out, const ew_scalar
 
 static const aclDataType k_Digamma_dtypes[] = {ACL_DOUBLE, ACL_FLOAT, ACL_FLOAT16};
 
-static const aclDataType k_Digamma_out_dtypes[] = {ACL_DOUBLE, ACL_FLOAT, ACL_FLOAT16};
-
 static const ew_desc k_Digamma_desc = {
     .op = ACL_OP_Digamma, .nargs = 2,
     .kind = {EW_ARG_TENSOR, EW_ARG_OUT},
     .name = {"self", "out"},
     .dtypes = k_Digamma_dtypes, .n_dtypes = ACL_COUNT_OF(k_Digamma_dtypes),
-    .out_dtypes = k_Digamma_out_dtypes, .n_out_dtypes = ACL_COUNT_OF(k_Digamma_out_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_LIST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_SAME, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 1, .fmt = {{EW_FMT_SAME, 0, 1}},
+    .order = "dpfs",
     .k = {[EW_F32] = k_Digamma_f32, [EW_F64] = k_Digamma_f64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnDigammaGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -2789,12 +3559,19 @@ static const ew_desc k_Abs_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_REAL,
-    .out_rule = EW_OUT_SAME, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_SAME, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 2, .fmt = {{EW_FMT_SAME, 0, 1}, {EW_FMT_NOT_PRIVATE, 0, 0}},
+    .order = "dpfs",
     .k = {[EW_F32] = k_Abs_f32, [EW_F64] = k_Abs_f64, [EW_I64] = k_Abs_i64, [EW_C64] = k_Abs_c64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnAbsGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -2866,12 +3643,19 @@ static const ew_desc k_Neg_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_Neg_f32, [EW_F64] = k_Neg_f64, [EW_I64] = k_Neg_i64, [EW_C64] = k_Neg_c64, [EW_C128] = k_Neg_c128},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnNegGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -2943,12 +3727,19 @@ static const ew_desc k_InplaceNeg_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_InplaceNeg_f32, [EW_F64] = k_InplaceNeg_f64, [EW_I64] = k_InplaceNeg_i64, [EW_C64] = k_InplaceNeg_c64, [EW_C128] = k_InplaceNeg_c128},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnInplaceNegGetWorkspaceSize(aclTensor* selfRef, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -3000,12 +3791,19 @@ static const ew_desc k_Square_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_SAME, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 2, .fmt = {{EW_FMT_SAME, 0, 1}, {EW_FMT_NOT_PRIVATE, 0, 0}},
+    .order = "hdpfs",
     .k = {[EW_F32] = k_Square_f32, [EW_F64] = k_Square_f64, [EW_I64] = k_Square_i64},
-    .check = NULL,
+    .check = ew_check_not_on_a2,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnSquareGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -3067,7 +3865,7 @@ static void k_Sign_c128(int64_t n, char *const *in, char *out, const ew_scalars 
     }
 }
 
-static const aclDataType k_Sign_dtypes[] = {ACL_DOUBLE, ACL_FLOAT, ACL_FLOAT16, ACL_INT32, ACL_INT64, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BOOL};
+static const aclDataType k_Sign_dtypes[] = {ACL_DOUBLE, ACL_FLOAT, ACL_FLOAT16, ACL_INT32, ACL_INT64, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BOOL, ACL_BF16};
 
 static const ew_desc k_Sign_desc = {
     .op = ACL_OP_Sign, .nargs = 2,
@@ -3077,12 +3875,19 @@ static const ew_desc k_Sign_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_ANY, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 0, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dhps",
     .k = {[EW_F32] = k_Sign_f32, [EW_F64] = k_Sign_f64, [EW_I64] = k_Sign_i64, [EW_C64] = k_Sign_c64, [EW_C128] = k_Sign_c128},
-    .check = NULL,
+    .check = ew_check_sign,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnSignGetWorkspaceSize(const aclTensor* self, aclTensor* result, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -3124,7 +3929,7 @@ static void k_Floor_i64(int64_t n, char *const *in, char *out, const ew_scalars 
     }
 }
 
-static const aclDataType k_Floor_dtypes[] = {ACL_INT64, ACL_INT32, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
+static const aclDataType k_Floor_dtypes[] = {ACL_INT64, ACL_INT32, ACL_INT16, ACL_INT8, ACL_UINT64, ACL_UINT32, ACL_UINT16, ACL_UINT8, ACL_DOUBLE, ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
 
 static const ew_desc k_Floor_desc = {
     .op = ACL_OP_Floor, .nargs = 2,
@@ -3134,12 +3939,19 @@ static const ew_desc k_Floor_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_SAME, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_SAME, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 2, .fmt = {{EW_FMT_NOT_PRIVATE, 0, 0}, {EW_FMT_NOT_PRIVATE, 1, 0}},
+    .order = "dpsf",
     .k = {[EW_F32] = k_Floor_f32, [EW_F64] = k_Floor_f64, [EW_I64] = k_Floor_i64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnFloorGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -3181,7 +3993,7 @@ static void k_InplaceFloor_i64(int64_t n, char *const *in, char *out, const ew_s
     }
 }
 
-static const aclDataType k_InplaceFloor_dtypes[] = {ACL_INT64, ACL_INT32, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
+static const aclDataType k_InplaceFloor_dtypes[] = {ACL_INT64, ACL_INT32, ACL_INT16, ACL_INT8, ACL_UINT64, ACL_UINT32, ACL_UINT16, ACL_UINT8, ACL_DOUBLE, ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
 
 static const ew_desc k_InplaceFloor_desc = {
     .op = ACL_OP_InplaceFloor, .nargs = 1,
@@ -3191,12 +4003,19 @@ static const ew_desc k_InplaceFloor_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 1, .fmt = {{EW_FMT_NOT_PRIVATE, 0, 0}},
+    .order = "dpsf",
     .k = {[EW_F32] = k_InplaceFloor_f32, [EW_F64] = k_InplaceFloor_f64, [EW_I64] = k_InplaceFloor_i64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnInplaceFloorGetWorkspaceSize(aclTensor* selfRef, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -3238,12 +4057,19 @@ static const ew_desc k_Ceil_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_SAME, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_SAME, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_Ceil_f32, [EW_F64] = k_Ceil_f64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnCeilGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -3285,12 +4111,19 @@ static const ew_desc k_InplaceCeil_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_InplaceCeil_f32, [EW_F64] = k_InplaceCeil_f64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnInplaceCeilGetWorkspaceSize(aclTensor* selfRef, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -3332,12 +4165,19 @@ static const ew_desc k_Trunc_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_SAME, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_SAME, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_Trunc_f32, [EW_F64] = k_Trunc_f64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnTruncGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -3379,12 +4219,19 @@ static const ew_desc k_InplaceTrunc_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_InplaceTrunc_f32, [EW_F64] = k_InplaceTrunc_f64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnInplaceTruncGetWorkspaceSize(aclTensor* selfRef, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -3394,6 +4241,134 @@ aclnnStatus aclnnInplaceTruncGetWorkspaceSize(aclTensor* selfRef, uint64_t *work
 
 aclnnStatus aclnnInplaceTrunc(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_InplaceTrunc, workspace, workspaceSize, executor, stream);
+}
+
+static void k_Frac_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    (void)s;
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        O_[i] = (float)(a - trunc(a));
+    }
+}
+
+static void k_Frac_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    (void)s;
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        O_[i] = (double)(a - trunc(a));
+    }
+}
+
+static void k_Frac_i64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const int64_t *A_ = (const int64_t *)in[0];
+    (void)s;
+    int64_t *O_ = (int64_t *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const int64_t a EW_UNUSED = A_[i];
+        O_[i] = (int64_t)(0);
+    }
+}
+
+static const aclDataType k_Frac_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BF16};
+
+static const ew_desc k_Frac_desc = {
+    .op = ACL_OP_Frac, .nargs = 2,
+    .kind = {EW_ARG_TENSOR, EW_ARG_OUT},
+    .name = {"input", "out"},
+    .dtypes = k_Frac_dtypes, .n_dtypes = ACL_COUNT_OF(k_Frac_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_SAME, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dps",
+    .k = {[EW_F32] = k_Frac_f32, [EW_F64] = k_Frac_f64, [EW_I64] = k_Frac_i64},
+    .check = NULL,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnFracGetWorkspaceSize(const aclTensor* input, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {input, out};
+    return ew_get_workspace(&k_Frac_desc, args, NULL, NULL, workspaceSize, executor);
+}
+
+aclnnStatus aclnnFrac(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_Frac, workspace, workspaceSize, executor, stream);
+}
+
+static void k_InplaceFrac_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    (void)s;
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        O_[i] = (float)(a - trunc(a));
+    }
+}
+
+static void k_InplaceFrac_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    (void)s;
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        O_[i] = (double)(a - trunc(a));
+    }
+}
+
+static void k_InplaceFrac_i64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const int64_t *A_ = (const int64_t *)in[0];
+    (void)s;
+    int64_t *O_ = (int64_t *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const int64_t a EW_UNUSED = A_[i];
+        O_[i] = (int64_t)(0);
+    }
+}
+
+static const aclDataType k_InplaceFrac_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BF16};
+
+static const ew_desc k_InplaceFrac_desc = {
+    .op = ACL_OP_InplaceFrac, .nargs = 1,
+    .kind = {EW_ARG_INOUT},
+    .name = {"inputRef"},
+    .dtypes = k_InplaceFrac_dtypes, .n_dtypes = ACL_COUNT_OF(k_InplaceFrac_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dps",
+    .k = {[EW_F32] = k_InplaceFrac_f32, [EW_F64] = k_InplaceFrac_f64, [EW_I64] = k_InplaceFrac_i64},
+    .check = NULL,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnInplaceFracGetWorkspaceSize(aclTensor* inputRef, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {inputRef};
+    return ew_get_workspace(&k_InplaceFrac_desc, args, NULL, NULL, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceFrac(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_InplaceFrac, workspace, workspaceSize, executor, stream);
 }
 
 static void k_Round_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
@@ -3436,12 +4411,19 @@ static const ew_desc k_Round_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_SAME, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_SAME, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 2, .fmt = {{EW_FMT_NOT_PRIVATE, 0, 0}, {EW_FMT_NOT_PRIVATE, 1, 0}},
+    .order = "dpsf",
     .k = {[EW_F32] = k_Round_f32, [EW_F64] = k_Round_f64, [EW_I64] = k_Round_i64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnRoundGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -3493,12 +4475,19 @@ static const ew_desc k_InplaceRound_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 1, .fmt = {{EW_FMT_NOT_PRIVATE, 0, 0}},
+    .order = "dpsf",
     .k = {[EW_F32] = k_InplaceRound_f32, [EW_F64] = k_InplaceRound_f64, [EW_I64] = k_InplaceRound_i64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnInplaceRoundGetWorkspaceSize(const aclTensor* selfRef, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -3550,12 +4539,19 @@ static const ew_desc k_RoundDecimals_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_SAME, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_SAME, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 2, .fmt = {{EW_FMT_NOT_PRIVATE, 0, 0}, {EW_FMT_NOT_PRIVATE, 2, 0}},
+    .order = "dpsf",
     .k = {[EW_F32] = k_RoundDecimals_f32, [EW_F64] = k_RoundDecimals_f64, [EW_I64] = k_RoundDecimals_i64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnRoundDecimalsGetWorkspaceSize(const aclTensor* self, int64_t decimals, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -3609,12 +4605,19 @@ static const ew_desc k_InplaceRoundDecimals_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 1, .fmt = {{EW_FMT_NOT_PRIVATE, 0, 0}},
+    .order = "dpsf",
     .k = {[EW_F32] = k_InplaceRoundDecimals_f32, [EW_F64] = k_InplaceRoundDecimals_f64, [EW_I64] = k_InplaceRoundDecimals_i64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnInplaceRoundDecimalsGetWorkspaceSize(aclTensor* selfRef, int64_t decimals, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -3660,20 +4663,29 @@ static void k_LogicalNot_i64(int64_t n, char *const *in, char *out, const ew_sca
 
 static const aclDataType k_LogicalNot_dtypes[] = {ACL_UINT8, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE, ACL_BOOL, ACL_BF16};
 
+static const aclDataType k_LogicalNot_out_dtypes[] = {ACL_UINT8, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE, ACL_BOOL, ACL_BF16};
+
 static const ew_desc k_LogicalNot_desc = {
     .op = ACL_OP_LogicalNot, .nargs = 2,
     .kind = {EW_ARG_TENSOR, EW_ARG_OUT},
     .name = {"self", "out"},
     .dtypes = k_LogicalNot_dtypes, .n_dtypes = ACL_COUNT_OF(k_LogicalNot_dtypes),
-    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .out_dtypes = k_LogicalNot_out_dtypes, .n_out_dtypes = ACL_COUNT_OF(k_LogicalNot_out_dtypes),
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 1,
+    .n_fmt = 0, .fmt = {},
+    .order = "dsp",
     .k = {[EW_F32] = k_LogicalNot_f32, [EW_F64] = k_LogicalNot_f64, [EW_I64] = k_LogicalNot_i64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnLogicalNotGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -3725,12 +4737,19 @@ static const ew_desc k_InplaceLogicalNot_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 1,
+    .n_fmt = 0, .fmt = {},
+    .order = "dsp",
     .k = {[EW_F32] = k_InplaceLogicalNot_f32, [EW_F64] = k_InplaceLogicalNot_f64, [EW_I64] = k_InplaceLogicalNot_i64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnInplaceLogicalNotGetWorkspaceSize(aclTensor* selfRef, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -3762,12 +4781,19 @@ static const ew_desc k_BitwiseNot_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_SAME, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_SAME, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 3u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 2, .fmt = {{EW_FMT_NOT_PRIVATE, 0, 0}, {EW_FMT_NOT_PRIVATE, 1, 0}},
+    .order = "dpfs",
     .k = {[EW_I64] = k_BitwiseNot_i64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnBitwiseNotGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -3811,20 +4837,29 @@ static void k_IsFinite_i64(int64_t n, char *const *in, char *out, const ew_scala
 
 static const aclDataType k_IsFinite_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_BOOL, ACL_INT32, ACL_INT64, ACL_INT16, ACL_INT8, ACL_UINT8};
 
+static const aclDataType k_IsFinite_out_dtypes[] = {ACL_BOOL};
+
 static const ew_desc k_IsFinite_desc = {
     .op = ACL_OP_IsFinite, .nargs = 2,
     .kind = {EW_ARG_TENSOR, EW_ARG_OUT},
     .name = {"self", "out"},
     .dtypes = k_IsFinite_dtypes, .n_dtypes = ACL_COUNT_OF(k_IsFinite_dtypes),
-    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .out_dtypes = k_IsFinite_out_dtypes, .n_out_dtypes = ACL_COUNT_OF(k_IsFinite_out_dtypes),
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dps",
     .k = {[EW_F32] = k_IsFinite_f32, [EW_F64] = k_IsFinite_f64, [EW_I64] = k_IsFinite_i64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnIsFiniteGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -3866,22 +4901,31 @@ static void k_IsPosInf_i64(int64_t n, char *const *in, char *out, const ew_scala
     }
 }
 
-static const aclDataType k_IsPosInf_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_BOOL, ACL_INT32, ACL_INT64, ACL_INT16, ACL_INT8, ACL_UINT8};
+static const aclDataType k_IsPosInf_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_BOOL, ACL_INT32, ACL_INT64, ACL_INT16, ACL_INT8, ACL_UINT8};
+
+static const aclDataType k_IsPosInf_out_dtypes[] = {ACL_BOOL};
 
 static const ew_desc k_IsPosInf_desc = {
     .op = ACL_OP_IsPosInf, .nargs = 2,
     .kind = {EW_ARG_TENSOR, EW_ARG_OUT},
     .name = {"self", "out"},
     .dtypes = k_IsPosInf_dtypes, .n_dtypes = ACL_COUNT_OF(k_IsPosInf_dtypes),
-    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .out_dtypes = k_IsPosInf_out_dtypes, .n_out_dtypes = ACL_COUNT_OF(k_IsPosInf_out_dtypes),
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "sdp",
     .k = {[EW_F32] = k_IsPosInf_f32, [EW_F64] = k_IsPosInf_f64, [EW_I64] = k_IsPosInf_i64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnIsPosInfGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -3923,22 +4967,31 @@ static void k_IsNegInf_i64(int64_t n, char *const *in, char *out, const ew_scala
     }
 }
 
-static const aclDataType k_IsNegInf_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_BOOL, ACL_INT32, ACL_INT64, ACL_INT16, ACL_INT8, ACL_UINT8};
+static const aclDataType k_IsNegInf_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_BOOL, ACL_INT32, ACL_INT64, ACL_INT16, ACL_INT8, ACL_UINT8};
+
+static const aclDataType k_IsNegInf_out_dtypes[] = {ACL_BOOL};
 
 static const ew_desc k_IsNegInf_desc = {
     .op = ACL_OP_IsNegInf, .nargs = 2,
     .kind = {EW_ARG_TENSOR, EW_ARG_OUT},
     .name = {"self", "out"},
     .dtypes = k_IsNegInf_dtypes, .n_dtypes = ACL_COUNT_OF(k_IsNegInf_dtypes),
-    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .out_dtypes = k_IsNegInf_out_dtypes, .n_out_dtypes = ACL_COUNT_OF(k_IsNegInf_out_dtypes),
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "sdp",
     .k = {[EW_F32] = k_IsNegInf_f32, [EW_F64] = k_IsNegInf_f64, [EW_I64] = k_IsNegInf_i64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnIsNegInfGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -3990,12 +5043,19 @@ static const ew_desc k_IsInf_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dps",
     .k = {[EW_F32] = k_IsInf_f32, [EW_F64] = k_IsInf_f64, [EW_I64] = k_IsInf_i64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnIsInfGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -4037,7 +5097,7 @@ static void k_Signbit_i64(int64_t n, char *const *in, char *out, const ew_scalar
     }
 }
 
-static const aclDataType k_Signbit_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16};
+static const aclDataType k_Signbit_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_UINT32, ACL_UINT64, ACL_BOOL, ACL_UINT16, ACL_BF16};
 
 static const ew_desc k_Signbit_desc = {
     .op = ACL_OP_Signbit, .nargs = 2,
@@ -4047,12 +5107,19 @@ static const ew_desc k_Signbit_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_BOOL,
-    .out_rule = EW_OUT_LIST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_Signbit_f32, [EW_F64] = k_Signbit_f64, [EW_I64] = k_Signbit_i64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnSignbitGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -4099,6 +5166,8 @@ static void k_Hardtanh_i64(int64_t n, char *const *in, char *out, const ew_scala
 
 static const aclDataType k_Hardtanh_dtypes[] = {ACL_FLOAT16, ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BF16};
 
+static const aclDataType k_Hardtanh_scalar_dtypes[] = {ACL_FLOAT16, ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BF16};
+
 static const ew_desc k_Hardtanh_desc = {
     .op = ACL_OP_Hardtanh, .nargs = 4,
     .kind = {EW_ARG_TENSOR, EW_ARG_SCALAR, EW_ARG_SCALAR, EW_ARG_OUT},
@@ -4107,12 +5176,19 @@ static const ew_desc k_Hardtanh_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = k_Hardtanh_scalar_dtypes, .n_scalar_dtypes = ACL_COUNT_OF(k_Hardtanh_scalar_dtypes),
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_SAME, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 0,
+    .out_rule = EW_OUT_SAME, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpsh",
     .k = {[EW_F32] = k_Hardtanh_f32, [EW_F64] = k_Hardtanh_f64, [EW_I64] = k_Hardtanh_i64},
-    .check = NULL,
+    .check = ew_check_min_le_max,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnHardtanhGetWorkspaceSize(const aclTensor* self, const aclScalar* clipValueMin, const aclScalar* clipValueMax, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -4159,6 +5235,8 @@ static void k_InplaceHardtanh_i64(int64_t n, char *const *in, char *out, const e
 
 static const aclDataType k_InplaceHardtanh_dtypes[] = {ACL_FLOAT16, ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BF16};
 
+static const aclDataType k_InplaceHardtanh_scalar_dtypes[] = {ACL_FLOAT16, ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BF16};
+
 static const ew_desc k_InplaceHardtanh_desc = {
     .op = ACL_OP_InplaceHardtanh, .nargs = 3,
     .kind = {EW_ARG_INOUT, EW_ARG_SCALAR, EW_ARG_SCALAR},
@@ -4167,12 +5245,19 @@ static const ew_desc k_InplaceHardtanh_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = k_InplaceHardtanh_scalar_dtypes, .n_scalar_dtypes = ACL_COUNT_OF(k_InplaceHardtanh_scalar_dtypes),
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 0,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpsh",
     .k = {[EW_F32] = k_InplaceHardtanh_f32, [EW_F64] = k_InplaceHardtanh_f64, [EW_I64] = k_InplaceHardtanh_i64},
-    .check = NULL,
+    .check = ew_check_min_le_max,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnInplaceHardtanhGetWorkspaceSize(aclTensor* selfRef, const aclScalar* clipValueMin, const aclScalar* clipValueMax, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -4230,12 +5315,19 @@ static const ew_desc k_NanToNum_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_SAME, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_SAME, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_NanToNum_f32, [EW_F64] = k_NanToNum_f64, [EW_I64] = k_NanToNum_i64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnNanToNumGetWorkspaceSize(const aclTensor* self, float nan, float posinf, float neginf, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -4247,6 +5339,78 @@ aclnnStatus aclnnNanToNumGetWorkspaceSize(const aclTensor* self, float nan, floa
 
 aclnnStatus aclnnNanToNum(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_NanToNum, workspace, workspaceSize, executor, stream);
+}
+
+static void k_InplaceNanToNum_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    const float s0 EW_UNUSED = (float)s->d[0];
+    const float s1 EW_UNUSED = (float)s->d[1];
+    const float s2 EW_UNUSED = (float)s->d[2];
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        O_[i] = (float)(isnan(a) ? s0 : (isinf(a) ? (a > 0 ? s1 : s2) : a));
+    }
+}
+
+static void k_InplaceNanToNum_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    const double s0 EW_UNUSED = s->d[0];
+    const double s1 EW_UNUSED = s->d[1];
+    const double s2 EW_UNUSED = s->d[2];
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        O_[i] = (double)(isnan(a) ? s0 : (isinf(a) ? (a > 0 ? s1 : s2) : a));
+    }
+}
+
+static void k_InplaceNanToNum_i64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const int64_t *A_ = (const int64_t *)in[0];
+    const int64_t s0 EW_UNUSED = s->i[0];
+    const int64_t s1 EW_UNUSED = s->i[1];
+    const int64_t s2 EW_UNUSED = s->i[2];
+    int64_t *O_ = (int64_t *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const int64_t a EW_UNUSED = A_[i];
+        O_[i] = (int64_t)(a);
+    }
+}
+
+static const aclDataType k_InplaceNanToNum_dtypes[] = {ACL_FLOAT16, ACL_FLOAT, ACL_BF16, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BOOL};
+
+static const ew_desc k_InplaceNanToNum_desc = {
+    .op = ACL_OP_InplaceNanToNum, .nargs = 4,
+    .kind = {EW_ARG_INOUT, EW_ARG_ATTR, EW_ARG_ATTR, EW_ARG_ATTR},
+    .name = {"selfRef", "nan", "posinf", "neginf"},
+    .dtypes = k_InplaceNanToNum_dtypes, .n_dtypes = ACL_COUNT_OF(k_InplaceNanToNum_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
+    .k = {[EW_F32] = k_InplaceNanToNum_f32, [EW_F64] = k_InplaceNanToNum_f64, [EW_I64] = k_InplaceNanToNum_i64},
+    .check = NULL,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnInplaceNanToNumGetWorkspaceSize(aclTensor* selfRef, float nan, float posinf, float neginf, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {selfRef, NULL, NULL, NULL};
+    const double af[] = {0, (double)nan, (double)posinf, (double)neginf};
+    const int64_t ai[] = {0, ew_sat_i64(nan), ew_sat_i64(posinf), ew_sat_i64(neginf)};
+    return ew_get_workspace(&k_InplaceNanToNum_desc, args, af, ai, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceNanToNum(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_InplaceNanToNum, workspace, workspaceSize, executor, stream);
 }
 
 static void k_TanhBackward_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
@@ -4283,12 +5447,19 @@ static const ew_desc k_TanhBackward_desc = {
     .out_dtypes = NULL, .n_out_dtypes = 0,
     .arg_dtypes = {},
     .n_arg_dtypes = {},
-    .no_promote = 0u,
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 2u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_CAST, .scalar_promote = 0u,
-    .optional = 0u, .scalar_cast_check = 1,
+    .out_rule = EW_OUT_SAME, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
     .k = {[EW_F32] = k_TanhBackward_f32, [EW_F64] = k_TanhBackward_f64},
     .check = NULL,
+    .promote = NULL,
 };
 
 aclnnStatus aclnnTanhBackwardGetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* output, aclTensor* gradInput, uint64_t *workspaceSize, aclOpExecutor **executor) {
