@@ -336,6 +336,21 @@ typedef struct aclScalarList aclScalarList;
  void *addr);
  aclnnStatus aclnnInit(const char *configPath);
  aclnnStatus aclnnFinalize(void);
+ aclnnStatus aclRfft1DGetWorkspaceSize(
+ const aclTensor* self, int64_t n, int64_t dim, int64_t norm, aclTensor* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclRfft1D(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclStftGetWorkspaceSize(
+ const aclTensor* self, const aclTensor* windowOptional, aclTensor* out, int64_t nFft, int64_t hopLength,
+ int64_t winLength,
+ _Bool
+ normalized,
+ _Bool
+ onesided,
+ _Bool
+ returnComplex, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclStft(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnAbsGetWorkspaceSize(
  const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnAbs(

@@ -125,14 +125,14 @@ def ops_available(library):
     exported = set(elf_exports(library))
     suffix = "GetWorkspaceSize"
     return sorted(n[:-len(suffix)] for n in exported
-                  if n.startswith("aclnn") and n.endswith(suffix) and n[:-len(suffix)] in exported)
+                  if n.startswith("acl") and n.endswith(suffix) and n[:-len(suffix)] in exported)
 
 
 def op_headers(prefix):
     """{op name: header path relative to include/} from the tree's aclnnop headers."""
     found = {}
     for h in sorted((pathlib.Path(prefix) / "include" / "aclnnop").glob("*.h")):
-        for name in re.findall(r"\b(aclnn\w+)GetWorkspaceSize\s*\(", h.read_text(errors="replace")):
+        for name in re.findall(r"\b(acl\w+)GetWorkspaceSize\s*\(", h.read_text(errors="replace")):
             found.setdefault(name, "aclnnop/" + h.name)
     return found
 

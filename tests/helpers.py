@@ -7,6 +7,7 @@ import numpy as np
 
 import pyaclnn
 from pyaclnn import ffi, lib
+from pyaclnn.ops._common import symbol
 
 BF16 = pyaclnn.bfloat16
 DTYPES = [np.dtype(np.float32), np.dtype(np.float16), BF16]
@@ -88,7 +89,7 @@ def ws_call(op, *args):
     ws = ffi.new("uint64_t *")
     ex = ffi.new("aclOpExecutor **")
     c = [a.handle if isinstance(a, pyaclnn.AclTensor) else (ffi.NULL if a is None else a) for a in args]
-    rc = getattr(lib, f"aclnn{op}GetWorkspaceSize")(*c, ws, ex)
+    rc = getattr(lib, f"{symbol(op)}GetWorkspaceSize")(*c, ws, ex)
     return rc, ws[0], ex[0], last_error()
 
 
@@ -103,4 +104,4 @@ def expect_invalid(op, args, code, word):
 def run_executor(op, ex, ws_size=0):
     """Phase 2 at the C level; returns the status."""
     buf = pyaclnn.DeviceBuffer(ws_size) if ws_size else None
-    return getattr(lib, f"aclnn{op}")(buf.ptr if buf else ffi.NULL, ws_size, ex, ffi.NULL)
+    return getattr(lib, symbol(op))(buf.ptr if buf else ffi.NULL, ws_size, ex, ffi.NULL)

@@ -47,7 +47,7 @@ def pyaclnn_cli(*args, cwd=REPO, env=None, timeout=600):
 
 def ops_inc():
     text = open(os.path.join(REPO, "libsrc", "ops", "ops.inc")).read()
-    return sorted("aclnn" + n for n in re.findall(r"^ACL_OP\((\w+)\)", text, re.M))
+    return sorted(p + n for n, p in re.findall(r"^ACL_OP\((\w+), (\w+)\)", text, re.M))
 
 
 @pytest.fixture(scope="module")

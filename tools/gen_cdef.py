@@ -15,7 +15,7 @@ import sys
 
 def umbrella(inc: pathlib.Path) -> str:
     lines = ['#include "acl/acl.h"', '#include "aclnn/aclnn_base.h"']
-    for h in sorted((inc / "aclnnop").glob("aclnn_*.h")):
+    for h in sorted((inc / "aclnnop").glob("acl*.h")):  # aclnn_*.h, and acl_stft.h / acl_rfft1d.h
         if h.name != "aclnn_util.h":
             lines.append(f'#include "aclnnop/{h.name}"')
     return "\n".join(lines) + "\n"

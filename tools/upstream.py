@@ -73,17 +73,17 @@ def scan(mirror):
             if path.startswith("experimental/"):
                 continue
             base = os.path.basename(path)
-            if re.fullmatch(r"aclnn_\w+\.h", base):
+            if re.fullmatch(r"acl(nn)?_\w+\.h", base):
                 t = strip_comments(git(gd, "show", "HEAD:" + path).decode("utf8", "replace"))
                 p1s = {m.group(1): m.group(2) for m in re.finditer(
-                    r"aclnnStatus\s+(aclnn\w+?)GetWorkspaceSize\s*\(([^;{]*?)\)\s*;", t)}
-                p2s = {m.group(1): m.group(2) for m in re.finditer(r"aclnnStatus\s+(aclnn\w+)\s*\(([^;{]*?)\)\s*;", t)}
+                    r"aclnnStatus\s+(acl\w+?)GetWorkspaceSize\s*\(([^;{]*?)\)\s*;", t)}
+                p2s = {m.group(1): m.group(2) for m in re.finditer(r"aclnnStatus\s+(acl\w+)\s*\(([^;{]*?)\)\s*;", t)}
                 for name, p1 in p1s.items():
                     decl.setdefault(name, []).append(
                         (repo, commit, path, norm_params(p1), norm_params(p2s[name]) if name in p2s else None))
-            elif "/op_api/" in path and re.fullmatch(r"aclnn_\w+\.cpp", base):
+            elif "/op_api/" in path and re.fullmatch(r"acl(nn)?_\w+\.cpp", base):
                 t = git(gd, "show", "HEAD:" + path).decode("utf8", "replace")
-                for m in re.finditer(r"aclnnStatus\s+(aclnn\w+?)GetWorkspaceSize\s*\(", t):
+                for m in re.finditer(r"aclnnStatus\s+(acl\w+?)GetWorkspaceSize\s*\(", t):
                     defs.setdefault(m.group(1), []).append((repo, path))
     return decl, defs
 
@@ -106,7 +106,7 @@ def main():
     decl, defs = scan(a.mirror)
     rows, bad = {}, 0
     for op in optable.load():
-        name = "aclnn" + op.name
+        name = op.sym
         cands = decl.get(name, [])
         mine = table_p1(op)
         # prefer the declaration whose parameters (names aside) match ours, then the header named like ours

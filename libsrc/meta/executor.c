@@ -9,12 +9,12 @@
 #include "runtime/runtime.h"
 
 static const char *const k_names[] = {
-#define ACL_OP(name) "aclnn" #name,
+#define ACL_OP(name, prefix) #prefix #name,
 #include "ops/ops.inc"
 #undef ACL_OP
 };
 static const char *const k_ws_names[] = {
-#define ACL_OP(name) "aclnn" #name "GetWorkspaceSize",
+#define ACL_OP(name, prefix) #prefix #name "GetWorkspaceSize",
 #include "ops/ops.inc"
 #undef ACL_OP
 };

@@ -36,6 +36,12 @@ def _arg(a):
     return a
 
 
+def symbol(op):
+    """The C symbol of table op `op`'s second phase: "aclnn" + op, or what the table says ("aclStft")."""
+    from pyaclnn._optable import OPS
+    return OPS.get(op, {}).get("symbol", "aclnn" + op)
+
+
 def launch(op, *args, stream=None):
     """Run both phases of aclnn<op>: GetWorkspaceSize(args..., &ws, &executor), allocate the workspace, run.
 
@@ -48,13 +54,14 @@ def launch(op, *args, stream=None):
     ws = ffi.new("uint64_t *")
     ex = ffi.new("aclOpExecutor **")
     c_args = [_arg(a) for a in args]
-    check(getattr(lib, f"aclnn{op}GetWorkspaceSize")(*c_args, ws, ex), f"aclnn{op}GetWorkspaceSize")
+    sym = symbol(op)
+    check(getattr(lib, f"{sym}GetWorkspaceSize")(*c_args, ws, ex), f"{sym}GetWorkspaceSize")
     buf = DeviceBuffer(ws[0]) if ws[0] else None
     handle = stream.handle if stream is not None and hasattr(stream, "handle") else stream
     if isinstance(handle, int):  # a pyACL-style integer handle
         handle = ffi.cast("aclrtStream", handle)
-    check(getattr(lib, f"aclnn{op}")(buf.ptr if buf else ffi.NULL, ws[0], ex[0],
-                                     ffi.NULL if handle is None else handle), f"aclnn{op}")
+    check(getattr(lib, sym)(buf.ptr if buf else ffi.NULL, ws[0], ex[0], ffi.NULL if handle is None else handle),
+          sym)
     return args
 
 

@@ -8,6 +8,7 @@ import pytest
 
 import pyaclnn
 from pyaclnn import ffi, lib
+from pyaclnn.ops._common import symbol
 from pyaclnn.ops.table import make_scalar
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
@@ -119,7 +120,7 @@ def expect_status(op, cargs, code, word=None):
     ws = ffi.new("uint64_t *")
     ex = ffi.new("aclOpExecutor **")
     c = [a.handle if isinstance(a, pyaclnn.AclTensor) else (ffi.NULL if a is None else a) for a in cargs]
-    rc = getattr(lib, f"aclnn{op}GetWorkspaceSize")(*c, ws, ex)
+    rc = getattr(lib, f"{symbol(op)}GetWorkspaceSize")(*c, ws, ex)
     msg = pyaclnn.recent_error_message()
     if code == 0:
         assert rc == 0, msg

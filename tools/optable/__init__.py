@@ -8,6 +8,7 @@ first phase of table-driven families (``libsrc/ops/gen/``), and the test/Python 
 
 An entry holds
   name      the op without the ``aclnn`` prefix ("Add", "InplaceAdd")
+  prefix    the prefix of its C symbols: "aclnn" (default) or "acl" (aclStft, aclRfft1D)
   args      the first phase's C parameters in API order, as the real header writes them (without
             workspaceSize/executor); the argument kinds are read off the C types
   header    the header that declares it, as the real toolkit groups ops (``aclnn_add.h``)
@@ -107,8 +108,9 @@ class Arg:
 class Op:
     def __init__(self, name, args, header, lib="math", family="custom", dtypes=None, formula=None,
                  compute="same", result="promote", out_rule="cast", scalar_promote=True, check=None, torch=None,
-                 inplace=None, test=True, note=None, **extra):
+                 inplace=None, test=True, note=None, prefix="aclnn", **extra):
         self.name = name
+        self.prefix = prefix  # the C symbols are <prefix><name>[GetWorkspaceSize]: aclnnAdd, aclStft
         self.args_text = " ".join(args.split())
         self.args = [Arg(a) for a in split_args(self.args_text)]
         self.header = header
@@ -145,6 +147,11 @@ class Op:
             outs = [a for a in self.args if a.kind == "out"]
             if len(outs) != 1 and not (self.inplace and not outs):
                 raise ValueError(f"{name}: an elementwise op has exactly one aclTensor* (out or selfRef)")
+
+    @property
+    def sym(self):
+        """The C symbol of the second phase ("aclnnAdd"; "aclStft" for the acl-prefixed interfaces)."""
+        return self.prefix + self.name
 
     def inout_name(self):
         """The argument an in-place op reads and writes: `inout=` or its aclTensor* (some real headers declare it

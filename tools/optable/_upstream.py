@@ -2084,6 +2084,13 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                                         'aclrtStream stream',
                               'repo': 'ops-math',
                               'source': 'conversion/pad_v3_grad_replication/op_api/aclnn_pad3d_backward.cpp'},
+ 'Rfft1D': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
+            'header': 'math/rfft1_d/op_host/op_api/acl_rfft1d.h',
+            'phase1': 'const aclTensor* self, int64_t n, int64_t dim, int64_t norm, aclTensor* out, uint64_t* '
+                      'workspaceSize, aclOpExecutor** executor',
+            'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+            'repo': 'ops-math',
+            'source': 'math/rfft1_d/op_host/op_api/acl_rfft1d.cpp'},
  'RightShift': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                 'header': 'math/right_shift/op_api/aclnn_right_shift.h',
                 'phase1': 'const aclTensor* input, const aclTensor* shiftBits, aclTensor* out, uint64_t* '
@@ -2290,6 +2297,14 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                                  'aclrtStream stream',
                        'repo': 'ops-math',
                        'source': 'math/reduce_std_with_mean/op_api/aclnn_std_mean_correction.cpp'},
+ 'Stft': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
+          'header': 'math/stft/op_host/op_api/acl_stft.h',
+          'phase1': 'const aclTensor* self, const aclTensor* windowOptional, aclTensor* out, int64_t nFft, int64_t '
+                    'hopLength, int64_t winLength, bool normalized, bool onesided, bool returnComplex, uint64_t* '
+                    'workspaceSize, aclOpExecutor** executor',
+          'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+          'repo': 'ops-math',
+          'source': 'math/stft/op_host/op_api/acl_stft.cpp'},
  'StridedSlice': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                   'header': 'conversion/strided_slice/op_api/aclnn_strided_slice.h',
                   'phase1': 'const aclTensor* self, const aclIntArray* begin, const aclIntArray* end, const '

@@ -5,6 +5,8 @@
  * prologue (libsrc/ops/gen/<family>.c). */
 #ifndef PYACLNN_OPS_GEN_ALL_OPS_H
 #define PYACLNN_OPS_GEN_ALL_OPS_H
+#include "aclnnop/acl_rfft1d.h"
+#include "aclnnop/acl_stft.h"
 #include "aclnnop/aclnn_abs.h"
 #include "aclnnop/aclnn_acos.h"
 #include "aclnnop/aclnn_acosh.h"
@@ -301,6 +303,13 @@ aclnnStatus opws_Scale(
 aclnnStatus opws_Im2col(
     const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* dilation, const aclIntArray* padding,
     const aclIntArray* stride, const aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_Stft(
+    const aclTensor* self, const aclTensor* windowOptional, aclTensor* out, int64_t nFft, int64_t hopLength,
+    int64_t winLength, bool normalized, bool onesided, bool returnComplex, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_Rfft1D(
+    const aclTensor* self, int64_t n, int64_t dim, int64_t norm, aclTensor* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
 aclnnStatus opws_LinalgCholesky(
     const aclTensor* self, bool upper, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_Qr(
@@ -645,6 +654,8 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_ConfusionTranspose ((const aclDataType[]){ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_UINT16, ACL_UINT32, ACL_UINT64, ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 11
 #define ACL_DT_LIST_Scale ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_Im2col ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_Stft ((const aclDataType[]){ACL_FLOAT, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128}), 4
+#define ACL_DT_LIST_Rfft1D ((const aclDataType[]){ACL_FLOAT}), 1
 #define ACL_DT_LIST_LinalgCholesky ((const aclDataType[]){ACL_FLOAT, ACL_BF16, ACL_FLOAT16}), 3
 #define ACL_DT_LIST_Qr ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128}), 5
 #define ACL_DT_LIST_Qr_Q ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128}), 5
