@@ -77,6 +77,32 @@ static inline double lane_sum(const double *d, int64_t n) {
     return ((l[0] + l[1]) + (l[2] + l[3])) + ((l[4] + l[5]) + (l[6] + l[7]));
 }
 
+/* lane_sum of n contiguous fp32 values read in place: the same lanes and additions as converting the chunk to
+ * double first (the conversion is exact), without the pass through a double buffer */
+static double lane_sum_f32(const float *s, int64_t n) {
+    double l[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    int64_t k = 0;
+    for (; k + 8 <= n; k += 8)
+        for (int j = 0; j < 8; j++) l[j] += (double)s[k + j];
+    for (int j = 0; k < n; k++, j++) l[j] += (double)s[k];
+    return ((l[0] + l[1]) + (l[2] + l[3])) + ((l[4] + l[5]) + (l[6] + l[7]));
+}
+
+/* whether a contiguous run of the input is summed straight from memory (a floating input summed in double as it
+ * is); fp16/bf16 go through the vectorised row conversion to fp32 first, also exact */
+static bool direct_sum(const rd_plan *p, int64_t ist) {
+    return ist == 1 && p->cdt == p->xdt && p->acc == ACC_F &&
+           (p->kind == RD_SUM || p->kind == RD_MEAN || p->kind == RD_LOGSUM) &&
+           (p->xdt == ACL_FLOAT || p->xdt == ACL_FLOAT16 || p->xdt == ACL_BF16);
+}
+
+static double direct_chunk(aclDataType dt, const char *src, int64_t n) {
+    if (dt == ACL_FLOAT) return lane_sum_f32((const float *)src, n);
+    _Alignas(64) float f[RD_CHUNK];
+    acl_convert(src, dt, 1, f, ACL_FLOAT, 1, n);
+    return lane_sum_f32(f, n);
+}
+
 /* n elements at src (element stride st) cast to the compute dtype, then read as double / double pairs / int64 */
 static void load(const rd_plan *p, const char *src, int64_t st, int64_t n, double *d, double *di, int64_t *iv,
                  bool as_double) {
@@ -224,6 +250,7 @@ static void reduce_range(const rd_plan *p, const acl_view *x, int64_t o, int64_t
     double d[2 * RD_CHUNK], di[RD_CHUNK];
     int64_t iv[RD_CHUNK];
     int64_t pos = r0;
+    const bool direct = pass != 1 && direct_sum(p, ist);
     while (pos < r1) {
         int64_t rrem = pos / inner, off = base;
         for (int k = nr - 2; k >= 0; k--) {
@@ -233,6 +260,11 @@ static void reduce_range(const rd_plan *p, const acl_view *x, int64_t o, int64_t
         int64_t j = pos % inner, n = inner - j;
         if (n > r1 - pos) n = r1 - pos;
         if (n > RD_CHUNK) n = RD_CHUNK;
+        if (direct) { /* the same chunks and lanes as load + acc_fold below */
+            a->v += direct_chunk(p->xdt, x->base + (off + j * ist) * es, n);
+            pos += n;
+            continue;
+        }
         load(p, x->base + (off + j * ist) * es, ist, n, d, di, iv, pass == 1);
         if (pass == 1) { /* var: squared deviations; logsumexp: exp(x - max) */
             for (int64_t k = 0; k < n; k++)
