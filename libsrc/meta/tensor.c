@@ -326,3 +326,15 @@ int acl_view_check_memory(const acl_view *v, const char *name) {
                 "first phase?)", name, v->data, (unsigned long long)bytes);
     return 0;
 }
+
+bool acl_format_is_private(aclFormat f) {
+    switch (f) {
+    case ACL_FORMAT_NC1HWC0: case ACL_FORMAT_FRACTAL_Z: case ACL_FORMAT_NC1HWC0_C04: case ACL_FORMAT_FRACTAL_NZ:
+    case ACL_FORMAT_NDC1HWC0: case ACL_FRACTAL_Z_3D: case ACL_FORMAT_FRACTAL_NZ_C0_16:
+    case ACL_FORMAT_FRACTAL_NZ_C0_32: case ACL_FORMAT_FRACTAL_NZ_C0_2: case ACL_FORMAT_FRACTAL_NZ_C0_4:
+    case ACL_FORMAT_FRACTAL_NZ_C0_8:
+        return true;
+    default:
+        return false;
+    }
+}

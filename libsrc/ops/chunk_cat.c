@@ -15,17 +15,6 @@
 #include "ops/copy_plan.h"
 #include "ops/gen/all_ops.h"
 
-static bool private_format(aclFormat f) {
-    switch (f) {
-    case ACL_FORMAT_NC1HWC0: case ACL_FORMAT_FRACTAL_Z: case ACL_FORMAT_NC1HWC0_C04: case ACL_FORMAT_FRACTAL_NZ:
-    case ACL_FORMAT_NDC1HWC0: case ACL_FRACTAL_Z_3D: case ACL_FORMAT_FRACTAL_NZ_C0_16:
-    case ACL_FORMAT_FRACTAL_NZ_C0_32: case ACL_FORMAT_FRACTAL_NZ_C0_2: case ACL_FORMAT_FRACTAL_NZ_C0_4:
-    case ACL_FORMAT_FRACTAL_NZ_C0_8:
-        return true;
-    default:
-        return false;
-    }
-}
 
 aclnnStatus opws_ChunkCat(const aclTensorList *tensors, int64_t dim, int64_t numChunks, aclTensor *out,
                           uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -46,10 +35,10 @@ aclnnStatus opws_ChunkCat(const aclTensorList *tensors, int64_t dim, int64_t num
     ACLNN_CHECK(dt != ACL_FLOAT || out->dtype == ACL_FLOAT, ACLNN_ERR_PARAM_INVALID,
                 "out dtype must be FLOAT when the tensors are FLOAT, got %s.", acl_dtype_name(out->dtype));
     for (uint64_t i = 0; i < tensors->size; i++)
-        ACLNN_CHECK(!private_format(tensors->v[i]->format), ACLNN_ERR_PARAM_INVALID,
+        ACLNN_CHECK(!acl_format_is_private(tensors->v[i]->format), ACLNN_ERR_PARAM_INVALID,
                     "tensors[%llu] format %s is not supported (ND, NCHW, NHWC, HWCN, NDHWC, NCDHW).",
                     (unsigned long long)i, acl_format_name(tensors->v[i]->format));
-    ACLNN_CHECK(!private_format(out->format), ACLNN_ERR_PARAM_INVALID, "out format %s is not supported.",
+    ACLNN_CHECK(!acl_format_is_private(out->format), ACLNN_ERR_PARAM_INVALID, "out format %s is not supported.",
                 acl_format_name(out->format));
     for (uint64_t i = 0; i < tensors->size; i++) {
         ACLNN_CHECK(tensors->v[i]->ndim <= 8, ACLNN_ERR_PARAM_INVALID, "tensors[%llu] has %llu dims, at most 8.",

@@ -5,7 +5,7 @@
  *  - Linspace converts start/end to the compute dtype (out's, float32 for int64), then computes in float32 (double
  *    for a double out) as the LinSpace kernel does: start + step * i for the first half, end - step * (n - 1 - i)
  *    for the second, step = (end - start) / (n - 1), and converts to out's dtype;
- *  - Tril/Triu: a masked copy per matrix row (shape_plan.c stages a self that overlaps out). */
+ *  - Tril/Triu: a masked copy per matrix row (the copy runner stages a self that overlaps out). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +16,7 @@
 #include "common/shape.h"
 #include "common/status.h"
 #include "ops/gen/all_ops.h"
-#include "ops/shape_plan.h"
+#include "ops/copy_plan.h"
 
 static aclnnStatus max_dim(const aclTensor *t, int max, const char *name) {
     ACLNN_CHECK(t->ndim <= (uint64_t)max, ACLNN_ERR_PARAM_INVALID, "%s has %llu dims; at most %d are supported.",
@@ -81,7 +81,7 @@ static aclnnStatus seq_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     const acl_view *o = acl_exec_out(ex, 0);
     const size_t es = acl_dtype_size(o->dtype);
     const int nd = o->ndim;
-    const int64_t total = sp_numel(o), inner = nd ? o->dims[nd - 1] : 1, rows = inner ? total / inner : 0;
+    const int64_t total = acl_view_numel(o), inner = nd ? o->dims[nd - 1] : 1, rows = inner ? total / inner : 0;
     const int64_t ist = nd ? o->strides[nd - 1] : 0;
 #pragma omp parallel for schedule(static) if (acl_parallel_worth(total))
     for (int64_t r = 0; r < rows; r++) {
@@ -195,11 +195,11 @@ aclnnStatus opws_Linspace(const aclScalar *start, const aclScalar *end, int64_t 
     seq_params p = {0};
     p.num = steps;
     if (steps == 1) { /* out = start converted to out's dtype */
-        aclOpExecutor *ex = sp_exec_create(ACL_OP_Linspace);
+        aclOpExecutor *ex = cp_exec_create(ACL_OP_Linspace);
         if (!ex) return ACLNN_ERR_INNER_CREATE_EXECUTOR;
-        sp_of(ex)->pl.fill_slot = 0;
-        sp_of(ex)->fill_exact = true;
-        acl_convert(start->bytes, start->dtype, 1, sp_of(ex)->fill_bytes, out->dtype, 1, 1);
+        cp_of(ex)->fill_slot = 0;
+        cp_of(ex)->fill_exact = true;
+        acl_convert(start->bytes, start->dtype, 1, cp_of(ex)->fill_bytes, out->dtype, 1, 1);
         aclnnStatus rc = acl_exec_add_output(ex, out, "out");
         if (rc) return acl_exec_discard(ex, rc);
         return acl_exec_publish(ex, workspaceSize, executor);
@@ -255,7 +255,7 @@ aclnnStatus opws_Eye(int64_t n, int64_t m, aclTensor *out, uint64_t *workspaceSi
 
 /* ---------------------------------------------------------------- Tril / Triu */
 /* iparam[0] = diagonal (clamped to [-R, C]: beyond it nothing changes), iparam[1] = upper */
-static void tri_kernel(const sp_plan *p, const acl_view *io) {
+static void tri_kernel(const cp_plan *p, const acl_view *io) {
     const acl_view *s = &io[0], *o = &io[1];
     const int64_t diag = p->iparam[0];
     const bool upper = p->iparam[1] != 0;
@@ -290,25 +290,16 @@ static void tri_kernel(const sp_plan *p, const acl_view *io) {
     }
 }
 
-static bool is_private_format(aclFormat f) {
-    switch (f) {
-    case ACL_FORMAT_NC1HWC0: case ACL_FORMAT_FRACTAL_Z: case ACL_FORMAT_NC1HWC0_C04: case ACL_FORMAT_FRACTAL_NZ:
-    case ACL_FORMAT_NDC1HWC0: case ACL_FRACTAL_Z_3D: case ACL_FORMAT_FRACTAL_NZ_C0_16:
-    case ACL_FORMAT_FRACTAL_NZ_C0_32: case ACL_FORMAT_FRACTAL_NZ_C0_2: case ACL_FORMAT_FRACTAL_NZ_C0_4:
-    case ACL_FORMAT_FRACTAL_NZ_C0_8: return true;
-    default: return false;
-    }
-}
 
 static aclnnStatus tri_exec(int op, const aclTensor *self, const char *sname, int64_t diagonal, const aclTensor *out,
                             const char *oname, bool upper, uint64_t *ws, aclOpExecutor **exo) {
     if (acl_tensor_empty(self)) return acl_exec_noop(op, ws, exo);
-    aclOpExecutor *ex = sp_exec_create(op);
+    aclOpExecutor *ex = cp_exec_create(op);
     if (!ex) return ACLNN_ERR_INNER_CREATE_EXECUTOR;
     const int64_t R = self->dims[self->ndim - 2], C = self->dims[self->ndim - 1];
-    sp_of(ex)->kernel = tri_kernel;
-    sp_of(ex)->iparam[0] = diagonal < -R ? -R : diagonal > C ? C : diagonal; /* beyond: all or nothing kept */
-    sp_of(ex)->iparam[1] = upper;
+    cp_of(ex)->kernel = tri_kernel;
+    cp_of(ex)->iparam[0] = diagonal < -R ? -R : diagonal > C ? C : diagonal; /* beyond: all or nothing kept */
+    cp_of(ex)->iparam[1] = upper;
     aclnnStatus rc = acl_exec_add_input(ex, self, sname, true);
     if (!rc) rc = acl_exec_add_output(ex, out, oname);
     if (rc) return acl_exec_discard(ex, rc);
@@ -342,7 +333,7 @@ static aclnnStatus triu(int op, const aclTensor *self, const char *sname, int64_
     ACL_TRY(acl_check_tensor(out, oname));
     ACL_TRY(acl_check_dtype_in(self, ACL_DT_LIST_Triu, sname));
     ACL_TRY(acl_check_same_dtype(self, sname, out, oname));
-    ACLNN_CHECK(!is_private_format(self->format), ACLNN_ERR_PARAM_INVALID,
+    ACLNN_CHECK(!acl_format_is_private(self->format), ACLNN_ERR_PARAM_INVALID,
                 "Format only supports ND, NCHW, NHWC, HWCN, NDHWC, NCDHW, %s is %s.", sname,
                 acl_format_name(self->format));
     ACLNN_CHECK(self->format == out->format, ACLNN_ERR_PARAM_INVALID, "%s format %s is different from %s format %s.",

@@ -58,15 +58,6 @@ int ew_arg_index(const ew_desc *d, const char *name) {
     return -1;
 }
 
-bool ew_format_private(aclFormat f) {
-    switch (f) {
-    case ACL_FORMAT_NC1HWC0: case ACL_FORMAT_FRACTAL_Z: case ACL_FORMAT_NC1HWC0_C04: case ACL_FORMAT_FRACTAL_NZ:
-    case ACL_FORMAT_NDC1HWC0: case ACL_FRACTAL_Z_3D: case ACL_FORMAT_FRACTAL_NZ_C0_16:
-    case ACL_FORMAT_FRACTAL_NZ_C0_32: case ACL_FORMAT_FRACTAL_NZ_C0_2: case ACL_FORMAT_FRACTAL_NZ_C0_4:
-    case ACL_FORMAT_FRACTAL_NZ_C0_8: return true;
-    default: return false;
-    }
-}
 
 aclnnStatus ew_check_not_on_a2(ew_ctx *c) {
     return ACL_REPORT(ACLNN_ERR_PARAM_INVALID, "%s is not implemented for ASCEND910B (its op_api supports the 950 "
@@ -255,7 +246,7 @@ static aclnnStatus stage_format(ew_ctx *c) {
                         "Format of %s and %s should be equal, %s [%s], %s [%s].", d->name[a], d->name[b], d->name[a],
                         acl_format_name(ta->format), d->name[b], acl_format_name(tb->format));
         } else {
-            ACLNN_CHECK(!ew_format_private(ta->format), ACLNN_ERR_PARAM_INVALID,
+            ACLNN_CHECK(!acl_format_is_private(ta->format), ACLNN_ERR_PARAM_INVALID,
                         "%s format %s is not supported: the format should be ND, NCHW, NHWC, HWCN, NDHWC or NCDHW.",
                         d->name[a], acl_format_name(ta->format));
         }

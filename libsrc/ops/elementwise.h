@@ -143,8 +143,6 @@ int ew_arg_index(const ew_desc *d, const char *name);
 /* The hook of an op whose op_api refuses every call outside the 950 series (aclnnSquare, aclnnMaskedScale):
  * 161002 after the NULL checks. */
 aclnnStatus ew_check_not_on_a2(ew_ctx *c);
-/* CANN's private (device-only) storage formats: 5HD, NZ, FRACTAL_Z, ... */
-bool ew_format_private(aclFormat f);
 
 /* a float attribute's integer value for the int64 compute class: truncated, saturated, NaN -> 0 (a plain C cast
  * of an out-of-range or NaN value is undefined) */

@@ -343,7 +343,7 @@ aclnnStatus opws_LinalgCholesky(const aclTensor *self, bool upper, aclTensor *ou
     ACLNN_CHECK(self->format == out->format, ACLNN_ERR_PARAM_INVALID,
                 "format of self (%s) and out (%s) should be equal.", acl_format_name(self->format),
                 acl_format_name(out->format));
-    ACLNN_CHECK(!mx_private_format(self->format), ACLNN_ERR_PARAM_INVALID, "self format %s: only ND is supported.",
+    ACLNN_CHECK(!acl_format_is_private(self->format), ACLNN_ERR_PARAM_INVALID, "self format %s: only ND is supported.",
                 acl_format_name(self->format));
     ACL_TRY(max_dim(self, 8, "self"));
     ACL_TRY(min_dim(self, 2, "self"));

@@ -385,7 +385,7 @@ aclnnStatus opws_BatchNormStats(const aclTensor *input, double eps, aclTensor *m
     const aclTensor *all[] = {input, mean, invstd};
     const char *names[] = {"input", "mean", "invstd"};
     for (int i = 0; i < 3; i++)
-        ACLNN_CHECK(!mx_private_format(all[i]->format), ACLNN_ERR_PARAM_INVALID,
+        ACLNN_CHECK(!acl_format_is_private(all[i]->format), ACLNN_ERR_PARAM_INVALID,
                     "%s format %s is not supported (ND, NCL, NCHW, NCDHW).", names[i],
                     acl_format_name(all[i]->format));
     ACL_TRY(max_dim(input, 8, "input"));

@@ -18,18 +18,6 @@
 #include "ops/copy_plan.h"
 #include "ops/ops.h"
 
-/* opbase IsPrivateFormat: the fractal / C0-blocked storage formats */
-static inline bool mx_private_format(aclFormat f) {
-    switch ((int)f) {
-    case ACL_FORMAT_NC1HWC0: case ACL_FORMAT_FRACTAL_Z: case ACL_FORMAT_NDC1HWC0: case ACL_FRACTAL_Z_3D:
-    case ACL_FORMAT_FRACTAL_NZ: case ACL_FORMAT_NC1HWC0_C04: case ACL_FORMAT_FRACTAL_NZ_C0_16:
-    case ACL_FORMAT_FRACTAL_NZ_C0_32: case ACL_FORMAT_FRACTAL_NZ_C0_2: case ACL_FORMAT_FRACTAL_NZ_C0_4:
-    case ACL_FORMAT_FRACTAL_NZ_C0_8:
-        return true;
-    default:
-        return false;
-    }
-}
 
 static inline void mx_dims_str(const int64_t *d, int n, char *buf, size_t cap) {
     size_t k = 0;

@@ -162,18 +162,6 @@ typedef struct {
     int ndt;
 } pad_spec;
 
-/* opbase IsPrivateFormat: the device layouts (C0 blocks, fractal tiles) */
-static bool private_format(aclFormat f) {
-    switch (f) {
-    case ACL_FORMAT_NC1HWC0: case ACL_FORMAT_FRACTAL_Z: case ACL_FORMAT_NC1HWC0_C04: case ACL_FORMAT_FRACTAL_NZ:
-    case ACL_FORMAT_NDC1HWC0: case ACL_FRACTAL_Z_3D: case ACL_FORMAT_FRACTAL_NZ_C0_16:
-    case ACL_FORMAT_FRACTAL_NZ_C0_32: case ACL_FORMAT_FRACTAL_NZ_C0_2: case ACL_FORMAT_FRACTAL_NZ_C0_4:
-    case ACL_FORMAT_FRACTAL_NZ_C0_8:
-        return true;
-    default:
-        return false;
-    }
-}
 
 /* n + l + r of a padded dim, or -1 when it does not fit (no real tensor has that size) */
 static int64_t padded(int64_t n, int64_t l, int64_t r) {
@@ -253,7 +241,7 @@ static aclnnStatus check_forward(const pad_spec *s, const aclTensor *self, const
     ACL_TRY(acl_check_dtype_in(out, s->dts, s->ndt, "out"));
     ACL_TRY(acl_check_same_dtype(self, "self", out, "out"));
     if (s->family == FAM_CIRCULAR_FWD)
-        ACLNN_CHECK(!private_format(self->format), ACLNN_ERR_PARAM_INVALID,
+        ACLNN_CHECK(!acl_format_is_private(self->format), ACLNN_ERR_PARAM_INVALID,
                     "self format %s is not supported: ND, NCHW, NHWC, HWCN, NDHWC, NCDHW or NCL.",
                     acl_format_name(self->format));
     if (!fmt_first)
@@ -303,12 +291,12 @@ static aclnnStatus check_backward(const pad_spec *s, const aclTensor *go, const 
     ACL_TRY(acl_check_dtype_in(gi, s->dts, s->ndt, "gradInput"));
     ACL_TRY(acl_check_same_dtype(self, "self", go, "gradOutput"));
     ACL_TRY(acl_check_same_dtype(self, "self", gi, "gradInput"));
-    ACLNN_CHECK(!private_format(go->format), ACLNN_ERR_PARAM_INVALID, "gradOutput format %s is not supported.",
+    ACLNN_CHECK(!acl_format_is_private(go->format), ACLNN_ERR_PARAM_INVALID, "gradOutput format %s is not supported.",
                 acl_format_name(go->format));
     if (s->family == FAM_GRAD) {
-        ACLNN_CHECK(!private_format(self->format), ACLNN_ERR_PARAM_INVALID, "self format %s is not supported.",
+        ACLNN_CHECK(!acl_format_is_private(self->format), ACLNN_ERR_PARAM_INVALID, "self format %s is not supported.",
                     acl_format_name(self->format));
-        ACLNN_CHECK(!private_format(gi->format), ACLNN_ERR_PARAM_INVALID, "gradInput format %s is not supported.",
+        ACLNN_CHECK(!acl_format_is_private(gi->format), ACLNN_ERR_PARAM_INVALID, "gradInput format %s is not supported.",
                     acl_format_name(gi->format));
     }
     ACLNN_CHECK(go->format == self->format && go->format == gi->format, ACLNN_ERR_PARAM_INVALID,

@@ -583,16 +583,8 @@ static aclnnStatus check_can_cast(aclDataType from, aclDataType to, const char *
                 acl_dtype_name(from), acl_dtype_name(to));
     return 0;
 }
-static bool is_private_format(aclFormat f) {
-    switch ((int)f) {
-    case ACL_FORMAT_NC1HWC0: case ACL_FORMAT_FRACTAL_Z: case ACL_FORMAT_NC1HWC0_C04: case ACL_FORMAT_FRACTAL_NZ:
-    case ACL_FORMAT_NDC1HWC0: case ACL_FRACTAL_Z_3D: case ACL_FORMAT_FRACTAL_NZ_C0_16: case ACL_FORMAT_FRACTAL_NZ_C0_32:
-    case ACL_FORMAT_FRACTAL_NZ_C0_2: case ACL_FORMAT_FRACTAL_NZ_C0_4: case ACL_FORMAT_FRACTAL_NZ_C0_8: return true;
-    default: return false;
-    }
-}
 static aclnnStatus check_public_format(const aclTensor *t, const char *name) {
-    ACLNN_CHECK(!is_private_format(t->format), ACLNN_ERR_PARAM_INVALID, "%s format %s is not supported (only ND, NCHW, "
+    ACLNN_CHECK(!acl_format_is_private(t->format), ACLNN_ERR_PARAM_INVALID, "%s format %s is not supported (only ND, NCHW, "
                 "NHWC, HWCN, NDHWC, NCDHW).", name, acl_format_name(t->format));
     return 0;
 }

@@ -1,4 +1,4 @@
-/* Tensor-list shape ops as copy plans (shape_plan.c): Cat, Stack (a list in), SplitTensor, SplitWithSize (a list
+/* Tensor-list shape ops as copy plans (copy_plan.h): Cat, Stack (a list in), SplitTensor, SplitWithSize (a list
  * out). Validation follows each real op_api in order and codes; a result the real op would ViewCopy into an out of
  * another shape is refused with 561103, as l0op::ViewCopy returns nullptr. */
 #include <stdlib.h>
@@ -9,7 +9,7 @@
 #include "common/shape.h"
 #include "common/status.h"
 #include "ops/gen/all_ops.h"
-#include "ops/shape_plan.h"
+#include "ops/copy_plan.h"
 
 static aclnnStatus max_dim(const aclTensor *t, int max, const char *name) {
     ACLNN_CHECK(t->ndim <= (uint64_t)max, ACLNN_ERR_PARAM_INVALID, "%s has %llu dims; at most %d are supported.",
@@ -31,15 +31,6 @@ static bool same_or_scalar(const int64_t *dims, int nd, const aclTensor *out) {
     return acl_numel(dims, nd, &a) && acl_numel(out->dims, (int64_t)out->ndim, &b) && a == 1 && b == 1;
 }
 
-static bool is_private_format(aclFormat f) {
-    switch (f) {
-    case ACL_FORMAT_NC1HWC0: case ACL_FORMAT_FRACTAL_Z: case ACL_FORMAT_NC1HWC0_C04: case ACL_FORMAT_FRACTAL_NZ:
-    case ACL_FORMAT_NDC1HWC0: case ACL_FRACTAL_Z_3D: case ACL_FORMAT_FRACTAL_NZ_C0_16:
-    case ACL_FORMAT_FRACTAL_NZ_C0_32: case ACL_FORMAT_FRACTAL_NZ_C0_2: case ACL_FORMAT_FRACTAL_NZ_C0_4:
-    case ACL_FORMAT_FRACTAL_NZ_C0_8: return true;
-    default: return false;
-    }
-}
 
 #define VIEWCOPY_FAIL(name, why)                                                                               \
     ACL_REPORT(ACLNN_ERR_INNER_NULLPTR, "%s: the result can not be copied into it (%s); ViewCopy failed.", name, \
@@ -58,9 +49,9 @@ static aclnnStatus single_item(aclOpExecutor *ex, int src, int dst) {
  * out has the result's shape (else both are one element). */
 static aclnnStatus list_exec(int op, const aclTensor *const *ts, int n, int64_t d, aclTensor *out, bool stack,
                              aclDataType mid, bool exact, uint64_t *ws, aclOpExecutor **exo) {
-    aclOpExecutor *ex = sp_exec_create(op);
+    aclOpExecutor *ex = cp_exec_create(op);
     if (!ex) return ACLNN_ERR_INNER_CREATE_EXECUTOR;
-    sp_of(ex)->mid = mid;
+    cp_of(ex)->mid = mid;
     aclnnStatus rc = ACLNN_SUCCESS;
     for (int i = 0; i < n && !rc; i++) rc = acl_exec_add_input(ex, ts[i], "tensors", true);
     if (!rc) rc = acl_exec_add_output(ex, out, "out");
@@ -125,7 +116,7 @@ aclnnStatus opws_Cat(const aclTensorList *tensors, int64_t dim, aclTensor *out,
     CAT_CHECK(acl_can_cast(pt, out->dtype), ACLNN_ERR_PARAM_INVALID,
               "tensors' promoted dtype %s can not be cast to out's dtype %s.", acl_dtype_name(pt),
               acl_dtype_name(out->dtype));
-    CAT_CHECK(!is_private_format(ts[0]->format), ACLNN_ERR_PARAM_INVALID,
+    CAT_CHECK(!acl_format_is_private(ts[0]->format), ACLNN_ERR_PARAM_INVALID,
               "Format of tensors only supports ND, NCHW, NHWC, HWCN, NDHWC, NCDHW, got %s.",
               acl_format_name(ts[0]->format));
     for (int i = 1; i < n; i++)
@@ -231,14 +222,14 @@ aclnnStatus opws_Stack(const aclTensorList *tensors, int64_t dim, aclTensor *out
  * (validated: one element like its part) takes that element */
 static aclnnStatus split_exec(int op, const aclTensor *self, const int64_t *sizes, uint64_t n, int64_t d,
                               aclTensorList *out, uint64_t *ws, aclOpExecutor **exo) {
-    aclOpExecutor *ex = sp_exec_create(op);
+    aclOpExecutor *ex = cp_exec_create(op);
     if (!ex) return ACLNN_ERR_INNER_CREATE_EXECUTOR;
     aclnnStatus rc = acl_exec_add_input(ex, self, "self", true);
     for (uint64_t i = 0; i < n && !rc; i++) rc = acl_exec_add_output(ex, out->v[i], "out");
     int64_t pos = 0;
     for (uint64_t i = 0; i < n && !rc; i++) {
         const acl_view *s = &ex->io[0], *o = &ex->io[1 + i];
-        if (sizes[i] > 0 && sp_numel(o) > 0) {
+        if (sizes[i] > 0 && acl_view_numel(o) > 0) {
             bool same = o->ndim == s->ndim;
             for (int k = 0; same && k < s->ndim; k++) same = o->dims[k] == (k == d ? sizes[i] : s->dims[k]);
             if (same) {

@@ -1,4 +1,4 @@
-/* Shape ops that are one or a few strided copies of remapped views (copy plans run by shape_plan.c): Cast,
+/* Shape ops that are one or a few strided copies of remapped views (copy plans, copy_plan.h): Cast,
  * InplaceCopy, Permute, Expand, Repeat, Flatten, Slice, SliceV2, Roll, ChannelShuffle, Diag, DiagFlat,
  * ConstantPadNd. Each first phase checks what the real op_api checks, in its order and with its codes: NULL
  * (161001; a few ops report 561103), the A2 dtype lists (the op table's ACL_DT_LIST_<Name>), ranks, attributes
@@ -13,7 +13,7 @@
 #include "common/shape.h"
 #include "common/status.h"
 #include "ops/gen/all_ops.h"
-#include "ops/shape_plan.h"
+#include "ops/copy_plan.h"
 
 /* OP_CHECK_MAX_DIM, plus what the copies need: no negative dim */
 static aclnnStatus max_dim(const aclTensor *t, int max, const char *name) {
@@ -78,7 +78,7 @@ typedef aclnnStatus (*remap_fn)(aclOpExecutor *ex, const void *ctx);
 
 static aclnnStatus one_copy(int op, const aclTensor *self, const char *sname, aclTensor *out, const char *oname,
                             remap_fn remap, const void *ctx, uint64_t *ws, aclOpExecutor **exo) {
-    aclOpExecutor *ex = sp_exec_create(op);
+    aclOpExecutor *ex = cp_exec_create(op);
     if (!ex) return ACLNN_ERR_INNER_CREATE_EXECUTOR;
     aclnnStatus rc = acl_exec_add_input(ex, self, sname, !acl_tensor_empty(self));
     if (!rc) rc = acl_exec_add_output(ex, out, oname);
@@ -142,7 +142,7 @@ aclnnStatus opws_InplaceCopy(aclTensor *selfRef, const aclTensor *src, uint64_t 
     ACLNN_CHECK(same, ACLNN_ERR_PARAM_INVALID, "src broadcast with selfRef gives another shape than selfRef's.");
     if (acl_tensor_empty(selfRef) || acl_tensor_empty(src))
         return acl_exec_noop(ACL_OP_InplaceCopy, workspaceSize, executor);
-    aclOpExecutor *ex = sp_exec_create(ACL_OP_InplaceCopy);
+    aclOpExecutor *ex = cp_exec_create(ACL_OP_InplaceCopy);
     if (!ex) return ACLNN_ERR_INNER_CREATE_EXECUTOR;
     aclnnStatus rc = acl_exec_add_input(ex, src, "src", true);
     if (!rc) rc = acl_exec_add_output(ex, selfRef, "selfRef");
@@ -494,9 +494,9 @@ static void odo_next(const acl_view *v, int64_t *idx, int64_t *off) {
     }
 }
 
-static void rollflat_kernel(const sp_plan *p, const acl_view *io) {
+static void rollflat_kernel(const cp_plan *p, const acl_view *io) {
     const acl_view *s = &io[0], *o = &io[1];
-    const int64_t N = sp_numel(o), sh = p->iparam[0], CH = 4096, nch = (N + CH - 1) / CH;
+    const int64_t N = acl_view_numel(o), sh = p->iparam[0], CH = 4096, nch = (N + CH - 1) / CH;
     const size_t es = acl_dtype_size(o->dtype);
 #pragma omp parallel for schedule(static) if (acl_parallel_worth(N))
     for (int64_t c = 0; c < nch; c++) {
@@ -552,13 +552,13 @@ aclnnStatus opws_Roll(const aclTensor *x, const aclIntArray *shifts, const aclIn
         ACLNN_CHECK(dims->v[i] >= lo && dims->v[i] <= hi, ACLNN_ERR_PARAM_INVALID,
                     "The values of dims should be in range [%lld, %lld].", (long long)lo, (long long)hi);
     if (dims->size == 0 && r > 1) {
-        aclOpExecutor *ex = sp_exec_create(ACL_OP_Roll);
+        aclOpExecutor *ex = cp_exec_create(ACL_OP_Roll);
         if (!ex) return ACLNN_ERR_INNER_CREATE_EXECUTOR;
         aclnnStatus rc = acl_exec_add_input(ex, x, "x", true);
         if (!rc) rc = acl_exec_add_output(ex, out, "out");
         if (!rc) {
-            sp_of(ex)->kernel = rollflat_kernel;
-            sp_of(ex)->iparam[0] = mod_n(shifts->v[0], sp_numel(&ex->io[1]));
+            cp_of(ex)->kernel = rollflat_kernel;
+            cp_of(ex)->iparam[0] = mod_n(shifts->v[0], acl_view_numel(&ex->io[1]));
         }
         return publish(ex, rc, workspaceSize, executor);
     }
@@ -639,8 +639,8 @@ static aclnnStatus diag_remap(aclOpExecutor *ex, const void *ctx) {
     const acl_view *s = &ex->io[0], *o = &ex->io[1];
     const int64_t k = c->diag;
     if (c->to_matrix) {
-        sp_of(ex)->pl.fill_slot = 1;
-        sp_of(ex)->pl.fill_value = 0;
+        cp_of(ex)->fill_slot = 1;
+        cp_of(ex)->fill_value = 0;
         if (c->single) return single_remap(ex, NULL); /* [1, 1] result, diagonal 0 */
         const int64_t dd = o->strides[0] + o->strides[1];
         const int64_t doff = k >= 0 ? k * o->strides[1] : -k * o->strides[0];
@@ -672,11 +672,11 @@ static aclnnStatus flat_side(int64_t n, int64_t k, int64_t *side) {
 
 /* an executor filling out with zeros (Diag of an empty self off the main diagonal) */
 static aclnnStatus zeros_exec(int op, const aclTensor *out, uint64_t *ws, aclOpExecutor **exo) {
-    aclOpExecutor *ex = sp_exec_create(op);
+    aclOpExecutor *ex = cp_exec_create(op);
     if (!ex) return ACLNN_ERR_INNER_CREATE_EXECUTOR;
     aclnnStatus rc = acl_exec_add_output(ex, out, "out");
-    sp_of(ex)->pl.fill_slot = 0;
-    sp_of(ex)->pl.fill_value = 0;
+    cp_of(ex)->fill_slot = 0;
+    cp_of(ex)->fill_value = 0;
     return publish(ex, rc, ws, exo);
 }
 
@@ -811,12 +811,12 @@ aclnnStatus opws_ConstantPadNd(const aclTensor *self, const aclIntArray *pad, co
     if (!acl_dt_known(value->dtype))
         return ACL_REPORT(ACLNN_ERR_INNER_NULLPTR, "value has dtype %s, which can not be converted to %s.",
                           acl_dtype_name(value->dtype), acl_dtype_name(out->dtype));
-    aclOpExecutor *ex = sp_exec_create(ACL_OP_ConstantPadNd);
+    aclOpExecutor *ex = cp_exec_create(ACL_OP_ConstantPadNd);
     if (!ex) return ACLNN_ERR_INNER_CREATE_EXECUTOR;
-    sp_plan *sp = sp_of(ex);
-    sp->pl.fill_slot = 1;
-    sp->fill_exact = true;
-    acl_convert(value->bytes, value->dtype, 1, sp->fill_bytes, out->dtype, 1, 1);
+    cp_plan *pl = cp_of(ex);
+    pl->fill_slot = 1;
+    pl->fill_exact = true;
+    acl_convert(value->bytes, value->dtype, 1, pl->fill_bytes, out->dtype, 1, 1);
     const bool se = acl_tensor_empty(self);
     aclnnStatus rc = acl_exec_add_input(ex, self, "self", !se);
     if (!rc) rc = acl_exec_add_output(ex, out, "out");

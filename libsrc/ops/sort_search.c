@@ -12,31 +12,19 @@
 #include <math.h>
 
 #include "common/parallel.h"
+#include "ops/dense.h"
 #include "ops/gen/all_ops.h"
 #include "ops/misc_dense.h"
 
 static aclnnStatus mk_exec(int op, acl_run_fn run, size_t psize, const aclTensor *const *ins, const char *const *inn,
                            int nin, const aclTensor *const *outs, const char *const *outn, int nout, uint64_t *ws,
                            aclOpExecutor **exo, const void *pinit) {
-    aclOpExecutor *ex = acl_exec_create(op, run, psize);
-    if (!ex) return ACLNN_ERR_INNER_CREATE_EXECUTOR;
-    aclnnStatus rc = ACLNN_SUCCESS;
-    for (int i = 0; i < nin && !rc; i++)
-        if (ins[i]) rc = acl_exec_add_input(ex, ins[i], inn[i], !acl_tensor_empty(ins[i]));
-    for (int i = 0; i < nout && !rc; i++)
-        if (outs[i]) rc = acl_tensor_empty(outs[i]) ? acl_exec_add_output_nodata(ex, outs[i], outn[i])
-                                                     : acl_exec_add_output(ex, outs[i], outn[i]);
-    if (rc) return acl_exec_discard(ex, rc);
-    if (pinit) memcpy(ex->params, pinit, psize);
-    return acl_exec_publish(ex, ws, exo);
+    void *params = NULL;
+    aclnnStatus rc = dn_exec(op, run, psize, ins, inn, nin, outs, outn, nout, ws, exo, &params);
+    if (rc == ACLNN_SUCCESS && pinit) memcpy(params, pinit, psize);
+    return rc;
 }
 
-/* opbase's IsPrivateFormat: the fractal / C0 layouts */
-static bool private_format(aclFormat f) {
-    return f == ACL_FORMAT_NC1HWC0 || f == ACL_FORMAT_FRACTAL_Z || f == ACL_FORMAT_NC1HWC0_C04 ||
-           f == ACL_FORMAT_FRACTAL_NZ || f == ACL_FORMAT_NDC1HWC0 || f == ACL_FRACTAL_Z_3D ||
-           (f >= ACL_FORMAT_FRACTAL_NZ_C0_16 && f <= ACL_FORMAT_FRACTAL_NZ_C0_8);
-}
 
 static int64_t wrap(int64_t d, int64_t r) { return d < 0 ? d + r : d; }
 
@@ -229,7 +217,7 @@ aclnnStatus opws_Argsort(const aclTensor *self, int64_t dim, bool descending, ac
     }
     ACL_TRY(acl_check_dtype_in(self, ACL_DT_LIST_Argsort, "self"));
     ACL_TRY(acl_check_dtype_in(out, ACL_DT_LIST_Argsort_out, "out"));
-    ACLNN_CHECK(!private_format(self->format) && !private_format(out->format), ACLNN_ERR_PARAM_INVALID,
+    ACLNN_CHECK(!acl_format_is_private(self->format) && !acl_format_is_private(out->format), ACLNN_ERR_PARAM_INVALID,
                 "self format %s / out format %s: private formats are not supported.", acl_format_name(self->format),
                 acl_format_name(out->format));
     ACL_TRY(md_check_max_dim(self, "self"));
@@ -450,7 +438,7 @@ aclnnStatus opws_Bincount(const aclTensor *self, const aclTensor *weights, int64
     ACL_TRY(acl_check_dtype_in(self, ACL_DT_LIST_Bincount, "self"));
     ACL_TRY(acl_check_dtype_in(out, ACL_DT_LIST_Bincount_out, "out"));
     if (weights) ACL_TRY(acl_check_dtype_in(weights, ACL_DT_LIST_Bincount_weights, "weights"));
-    ACLNN_CHECK(!private_format(self->format) && !private_format(out->format), ACLNN_ERR_PARAM_INVALID,
+    ACLNN_CHECK(!acl_format_is_private(self->format) && !acl_format_is_private(out->format), ACLNN_ERR_PARAM_INVALID,
                 "self format %s / out format %s: private formats are not supported.", acl_format_name(self->format),
                 acl_format_name(out->format));
     ACLNN_CHECK(self->ndim == 1, ACLNN_ERR_PARAM_INVALID, "self should be 1-D, got %llu-D.",
