@@ -139,7 +139,7 @@ def test_info(tree):
     assert os.path.realpath(fields["toolkit tree"]) == os.path.realpath(PREFIX)
     assert fields["SoC"] == "Ascend310P3"
     assert fields["OpenMP threads"].split()[0] == "3"
-    listed = re.findall(r"^  (aclnn\w+)\s+(\S+)$", out, re.M)
+    listed = re.findall(r"^  (acl\w+)\s+(\S+)$", out, re.M)
     assert sorted(op for op, _ in listed) == ops_inc()
     assert fields["ops"] == str(len(ops_inc()))
     for op, header in listed:
