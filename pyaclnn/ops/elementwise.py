@@ -59,6 +59,11 @@ def _scalar_short(v):
 def result_dtype(op, arrays, scalars):
     """The dtype aclnn<op> returns for these inputs (tensor promotion, wrapped scalars, compute/result rules)."""
     info = OPS[op]
+    other = [np.dtype(a.dtype) for a in arrays if np.dtype(a.dtype) not in _SHORT]
+    if other:  # uint16/32/64 promote only with themselves (CANN's PromoteType); the library reports the rest
+        if info["result"] == "bool":
+            return np.dtype(np.bool_)
+        return np.dtype(np.float32) if info["compute"] == "float" else other[0]
     t = None
     for a in arrays:
         s = _SHORT[np.dtype(a.dtype)]
