@@ -144,6 +144,31 @@ typedef enum {
  aclFloat16 aclFloatToFloat16(float value);
  const char *aclGetRecentErrMsg(void);
 typedef struct aclmdlDesc aclmdlDesc;
+typedef struct aclTensorDesc aclTensorDesc;
+ aclTensorDesc *aclCreateTensorDesc(aclDataType dataType, int numDims, const int64_t *dims,
+ aclFormat format);
+ void aclDestroyTensorDesc(const aclTensorDesc *desc);
+ aclError aclSetTensorShapeRange(aclTensorDesc *desc, size_t dimsCount,
+ int64_t dimsRange[][2]);
+ aclDataType aclGetTensorDescType(const aclTensorDesc *desc);
+ aclFormat aclGetTensorDescFormat(const aclTensorDesc *desc);
+ size_t aclGetTensorDescSize(const aclTensorDesc *desc);
+ size_t aclGetTensorDescElementCount(const aclTensorDesc *desc);
+ size_t aclGetTensorDescNumDims(const aclTensorDesc *desc);
+ int64_t aclGetTensorDescDim(const aclTensorDesc *desc, size_t index);
+ aclError aclGetTensorDescDimV2(const aclTensorDesc *desc, size_t index, int64_t *dimSize);
+ aclError aclGetTensorDescDimRange(const aclTensorDesc *desc, size_t index, size_t dimRangeNum,
+ int64_t *dimRange);
+ void aclSetTensorDescName(aclTensorDesc *desc, const char *name);
+ const char *aclGetTensorDescName(aclTensorDesc *desc);
+ aclError aclSetTensorStorageFormat(aclTensorDesc *desc, aclFormat format);
+ aclError aclSetTensorStorageShape(aclTensorDesc *desc, int numDims, const int64_t *dims);
+ aclError aclSetTensorFormat(aclTensorDesc *desc, aclFormat format);
+ aclError aclSetTensorShape(aclTensorDesc *desc, int numDims, const int64_t *dims);
+ aclError aclSetTensorOriginFormat(aclTensorDesc *desc, aclFormat format);
+ aclError aclSetTensorOriginShape(aclTensorDesc *desc, int numDims, const int64_t *dims);
+ void *aclGetTensorDescAddress(const aclTensorDesc *desc);
+ aclError aclSetTensorConst(aclTensorDesc *desc, void *dataBuffer, size_t length);
 typedef void *aclrtAllocatorDesc;
 typedef void *aclrtAllocator;
 typedef void *aclrtAllocatorBlock;
@@ -207,6 +232,7 @@ typedef enum {
 } aclrtHostRegisterType;
  aclError aclrtSetDevice(int32_t deviceId);
  aclError aclrtResetDevice(int32_t deviceId);
+ aclError aclrtResetDeviceForce(int32_t deviceId);
  aclError aclrtGetDevice(int32_t *deviceId);
  aclError aclrtGetDeviceCount(uint32_t *count);
  aclError aclrtSynchronizeDevice(void);
@@ -1948,6 +1974,8 @@ typedef struct aclScalarList aclScalarList;
 #define ACL_MAJOR_VERSION 8
 #define ACL_MINOR_VERSION 0
 #define ACL_PATCH_VERSION 0
+#define ACL_TENSOR_SHAPE_RANGE_NUM 2
+#define ACL_TENSOR_VALUE_RANGE_NUM 2
 #define ACL_ERROR_GE_PARAM_INVALID 145000
 #define ACL_ERROR_GE_EXEC_NOT_INIT 145001
 #define ACL_ERROR_GE_INTERNAL_ERROR 545000

@@ -98,6 +98,7 @@ bool acl_reg_remove(const void *p, acl_kind kind) {
 const char *acl_kind_name(acl_kind kind) {
     static const char *names[] = {"unknown object", "aclTensor",  "aclScalar",     "aclIntArray",
                                   "aclFloatArray",  "aclBoolArray", "aclTensorList", "aclScalarList",
-                                  "aclOpExecutor",  "aclrtStream",  "aclrtEvent",    "aclrtContext"};
-    return (kind >= 0 && kind <= ACL_KIND_CONTEXT) ? names[kind] : names[0];
+                                  "aclOpExecutor",  "aclrtStream",  "aclrtEvent",    "aclrtContext",
+                                  "aclTensorDesc"};
+    return (kind >= 0 && kind <= ACL_KIND_TENSOR_DESC) ? names[kind] : names[0];
 }

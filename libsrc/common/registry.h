@@ -18,7 +18,8 @@ typedef enum {
     ACL_KIND_EXECUTOR,
     ACL_KIND_STREAM,
     ACL_KIND_EVENT,
-    ACL_KIND_CONTEXT
+    ACL_KIND_CONTEXT,
+    ACL_KIND_TENSOR_DESC
 } acl_kind;
 
 /* false when out of memory */

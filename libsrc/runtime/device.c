@@ -83,8 +83,8 @@ aclError aclrtSetDevice(int32_t deviceId) {
     return ACL_SUCCESS;
 }
 
-aclError aclrtResetDevice(int32_t deviceId) {
-    acl_set_api("aclrtResetDevice");
+/* Releases the calling thread's reference on deviceId; the last release destroys the default context. */
+static aclError release_device(int32_t deviceId) {
     ACL_TRY(check_device(deviceId));
     pthread_mutex_lock(&g_dev_lock);
     acl_context *c = g_default_ctx[deviceId];
@@ -98,6 +98,18 @@ aclError aclrtResetDevice(int32_t deviceId) {
     }
     pthread_mutex_unlock(&g_dev_lock);
     return ACL_SUCCESS;
+}
+
+aclError aclrtResetDevice(int32_t deviceId) {
+    acl_set_api("aclrtResetDevice");
+    return release_device(deviceId);
+}
+
+/* The forced reset releases the thread's hold however many aclrtSetDevice calls made it: a thread holds one
+ * reference per device here, so it is the same release. */
+aclError aclrtResetDeviceForce(int32_t deviceId) {
+    acl_set_api("aclrtResetDeviceForce");
+    return release_device(deviceId);
 }
 
 aclError aclrtGetDevice(int32_t *deviceId) {
