@@ -14,7 +14,7 @@ LIBNAME    := libpyaclnn.so
 LIB        := $(BUILD)/lib/$(LIBNAME)
 OBJDIR     := $(BUILD)/obj
 # Every library name that user build files link; each resolves to the one implementation.
-ALIASES    := libascendcl.so libacl_rt.so libnnopbase.so libopapi.so libopapi_nn.so libopapi_cv.so libopapi_math.so
+ALIASES    := libascendcl.so libacl_rt.so libruntime.so libnnopbase.so libopapi.so libopapi_nn.so libopapi_cv.so libopapi_math.so
 
 WARN       := -Wall -Wextra -Werror -Wno-unused-parameter
 CFLAGS_ALL := -std=c11 $(OPT) -g -fPIC -fopenmp -fvisibility=hidden -ffp-contract=off -DFUNC_VISIBILITY \
@@ -39,7 +39,7 @@ SAMPLE_SRCS := $(sort $(wildcard samples/*.cpp))
 SAMPLE_STEMS := $(notdir $(SAMPLE_SRCS:.cpp=))
 
 .PHONY: FORCE all lib install cdef gen samples check-samples demo test test-deps pytest bench asan asan-lib fuzz \
-        memcheck ci help clean check-headers wheel cross-check
+        memcheck ci help clean check-headers wheel cross-check client-asnumpy
 
 all: lib
 
@@ -202,6 +202,13 @@ CROSS_ARCH ?= aarch64
 cross-check:
 	tools/cross_check.sh $(CROSS_ARCH)
 
+# A real client: hicann/asnumpy built against this tree in a virtual environment, then its own pytest suite
+# (not in CI: the AsNumpy source is not available there). ASNUMPY_SRC: a checkout or a bare git mirror.
+ASNUMPY_SRC ?=
+client-asnumpy: install
+	@[ -n "$(ASNUMPY_SRC)" ] || { echo "make client-asnumpy ASNUMPY_SRC=<asnumpy checkout or bare mirror>"; exit 2; }
+	tools/clients/asnumpy.sh $(ASNUMPY_SRC) $(PREFIX) $(BUILD)/client-asnumpy
+
 # valgrind on every doc sample and the C harnesses (suppressions: tools/valgrind.supp, libgomp's thread pool only).
 VALGRIND   := valgrind --error-exitcode=1 --leak-check=full --show-leak-kinds=definite,indirect,possible \
               --errors-for-leak-kinds=definite,indirect,possible --suppressions=$(CURDIR)/tools/valgrind.supp \
@@ -252,6 +259,8 @@ help:
 	@echo "  make fuzz            the C ABI fuzzer on the ASan/UBSan build (FUZZ_SECONDS=$(FUZZ_SECONDS), FUZZ_SEED=1;"
 	@echo "                       FUZZ_OPS=Roll,Diag: only those ops; ASAN_BUILD=dir: where the sanitized build goes)"
 	@echo "  make cross-check     cross-build for CROSS_ARCH (default aarch64), run the doc samples + api_smoke under qemu"
+	@echo "  make client-asnumpy  build hicann/asnumpy (ASNUMPY_SRC=checkout or mirror) against the tree in a venv and"
+	@echo "                       run its own test suite (PYTEST_ARGS=...; not in CI)"
 	@echo "  make memcheck        valgrind on every doc sample and the C harnesses (api_smoke, stress, fuzz)"
 	@echo "  make clean           remove build/"
 	@echo "Python package commands (after make install or pip install .): python -m pyaclnn {prefix,info,cc,samples}"

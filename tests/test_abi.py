@@ -74,6 +74,7 @@ LIB_SYMBOLS = {
     "libascendcl.so": ["aclInit", "aclFinalize", "aclFinalizeReference", "aclGetRecentErrMsg", "aclrtMalloc",
                        "aclrtMemcpy", "aclrtCreateStream", "aclDataTypeSize", "aclFloat16ToFloat", "aclFloatToFloat16"],
     "libacl_rt.so": ["aclrtMalloc", "aclrtSetDevice"],
+    "libruntime.so": ["aclrtMalloc", "aclrtSetDevice", "aclrtResetDeviceForce"],
     "libnnopbase.so": ["aclCreateTensor", "aclCreateScalar", "aclCreateIntArray", "aclCreateFloatArray",
                        "aclCreateBoolArray", "aclCreateTensorList", "aclCreateScalarList", "aclDestroyTensor",
                        "aclGetViewShape", "aclInitTensor", "aclSetAclOpExecutorRepeatable",

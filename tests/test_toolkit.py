@@ -17,8 +17,8 @@ from helpers import REPO
 PREFIX = os.path.join(REPO, "build", "cann")
 SHARED_GOLDEN = os.path.join(os.path.dirname(REPO), "shared", "golden")
 EXPECTED = os.path.join(REPO, "samples", "expected")
-ALIASES = ["libascendcl.so", "libacl_rt.so", "libnnopbase.so", "libopapi.so", "libopapi_nn.so", "libopapi_cv.so",
-           "libopapi_math.so"]
+ALIASES = ["libascendcl.so", "libacl_rt.so", "libruntime.so", "libnnopbase.so", "libopapi.so", "libopapi_nn.so",
+           "libopapi_cv.so", "libopapi_math.so"]
 STEMS = sorted(f[:-4] for f in os.listdir(os.path.join(REPO, "samples")) if f.endswith(".cpp"))
 HAVE_CMAKE = shutil.which("cmake") is not None
 slow = pytest.mark.skipif(bool(os.environ.get("PYACLNN_SKIP_SLOW")), reason="PYACLNN_SKIP_SLOW is set")

@@ -193,6 +193,17 @@ def test_slogdet_logdet(torch, dt):
         assert not np.signbit(o[np.isnan(o)]).any()      # torch's positive NaN
 
 
+@pytest.mark.parametrize("dt", ["f32", "f64"])
+def test_slogdet_exact_cancellation(torch, dt):
+    # 1..9 in a 3x3 grid is singular, and the LU order of LAPACK's small-matrix getf2 finds a pivot of exactly 0
+    # (torch and numpy: sign 0, log|det| -inf); a right-looking elimination leaves a 1e-16 residue instead
+    a = np.arange(1, 10, dtype=NP[dt]).reshape(3, 3)
+    s, lo = np.ones((), a.dtype), np.zeros((), a.dtype)
+    pyaclnn.call("Slogdet", a, s, lo)
+    ts, tl = torch.linalg.slogdet(torch.from_numpy(a))
+    assert s == ts.item() == 0 and lo == tl.item() == -np.inf
+
+
 def test_slogdet_real_input_complex_outputs_and_rank10(torch):
     rng = np.random.default_rng(7)
     a = rng.standard_normal((2, 1, 1, 1, 1, 1, 1, 1, 3, 3))        # 10 dims: more than any view, folded
