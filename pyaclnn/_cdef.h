@@ -983,6 +983,10 @@ typedef struct aclScalarList aclScalarList;
  aclTensor* selfRef, const aclTensor* other, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnInplaceFmodTensor(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnForeachACosInplaceGetWorkspaceSize(
+ const aclTensorList* x, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnForeachACosInplace(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnForeachAbsGetWorkspaceSize(
  const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnForeachAbs(
@@ -996,7 +1000,7 @@ typedef struct aclScalarList aclScalarList;
  aclnnStatus aclnnForeachACosInplace(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnForeachAddListGetWorkspaceSize(
- const aclTensorList* x1, const aclTensorList* x2, const aclTensor* alpha, const aclTensorList* out,
+ const aclTensorList* x1, const aclTensorList* x2, const aclTensor* alpha, aclTensorList* out,
  uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnForeachAddList(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
@@ -1032,12 +1036,12 @@ typedef struct aclScalarList aclScalarList;
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnForeachAddcdivScalarGetWorkspaceSize(
  const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* x3, const aclTensor* scalar,
- const aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnForeachAddcdivScalar(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnForeachAddcdivScalarListGetWorkspaceSize(
  const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* x3, const aclTensor* scalars,
- const aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnForeachAddcdivScalarList(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnForeachAddcdivScalarV2GetWorkspaceSize(
@@ -1074,7 +1078,7 @@ typedef struct aclScalarList aclScalarList;
  aclnnStatus aclnnForeachAtan(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnForeachCopyGetWorkspaceSize(
- const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ const aclTensorList* x, aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnForeachCopy(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnForeachCosGetWorkspaceSize(
@@ -1086,7 +1090,7 @@ typedef struct aclScalarList aclScalarList;
  aclnnStatus aclnnForeachCosh(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnForeachDivListGetWorkspaceSize(
- const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* out, uint64_t* workspaceSize,
+ const aclTensorList* x1, const aclTensorList* x2, aclTensorList* out, uint64_t* workspaceSize,
  aclOpExecutor** executor);
  aclnnStatus aclnnForeachDivList(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
@@ -1095,7 +1099,7 @@ typedef struct aclScalarList aclScalarList;
  aclnnStatus aclnnForeachDivListInplace(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnForeachDivScalarGetWorkspaceSize(
- const aclTensorList* x, const aclTensor* scalar, const aclTensorList* out, uint64_t* workspaceSize,
+ const aclTensorList* x, const aclTensor* scalar, aclTensorList* out, uint64_t* workspaceSize,
  aclOpExecutor** executor);
  aclnnStatus aclnnForeachDivScalar(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
@@ -1126,12 +1130,12 @@ typedef struct aclScalarList aclScalarList;
  aclnnStatus aclnnForeachExpm1(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnForeachLerpListGetWorkspaceSize(
- const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* weight, const aclTensorList* out,
+ const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* weight, aclTensorList* out,
  uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnForeachLerpList(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnForeachLerpScalarGetWorkspaceSize(
- const aclTensorList* x1, const aclTensorList* x2, const aclScalar* weight, const aclTensorList* out,
+ const aclTensorList* x1, const aclTensorList* x2, const aclScalar* weight, aclTensorList* out,
  uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnForeachLerpScalar(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
@@ -1196,7 +1200,7 @@ typedef struct aclScalarList aclScalarList;
  aclnnStatus aclnnForeachMinimumScalarV2(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnForeachMulListGetWorkspaceSize(
- const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* out, uint64_t* workspaceSize,
+ const aclTensorList* x1, const aclTensorList* x2, aclTensorList* out, uint64_t* workspaceSize,
  aclOpExecutor** executor);
  aclnnStatus aclnnForeachMulList(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
@@ -1273,7 +1277,7 @@ typedef struct aclScalarList aclScalarList;
  aclnnStatus aclnnForeachSinh(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnForeachSqrtGetWorkspaceSize(
- const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ const aclTensorList* x, aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnForeachSqrt(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnForeachSubListGetWorkspaceSize(
@@ -1290,7 +1294,7 @@ typedef struct aclScalarList aclScalarList;
  const aclTensorList* x1, const aclTensorList* x2, const aclScalar* alpha, aclTensorList* out,
  uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnForeachSubListV2(
- void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
  aclnnStatus aclnnForeachSubScalarGetWorkspaceSize(
  const aclTensorList* x, const aclTensor* scalar, const aclTensorList* out, uint64_t* workspaceSize,
  aclOpExecutor** executor);
@@ -1309,7 +1313,7 @@ typedef struct aclScalarList aclScalarList;
  const aclTensorList* x, const aclScalar* scalar, aclTensorList* out, uint64_t* workspaceSize,
  aclOpExecutor** executor);
  aclnnStatus aclnnForeachSubScalarV2(
- void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
  aclnnStatus aclnnForeachTanGetWorkspaceSize(
  const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnForeachTan(

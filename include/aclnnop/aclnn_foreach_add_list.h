@@ -10,7 +10,7 @@ extern "C" {
 #endif
 
 ACLNN_API aclnnStatus aclnnForeachAddListGetWorkspaceSize(
-    const aclTensorList* x1, const aclTensorList* x2, const aclTensor* alpha, const aclTensorList* out,
+    const aclTensorList* x1, const aclTensorList* x2, const aclTensor* alpha, aclTensorList* out,
     uint64_t* workspaceSize, aclOpExecutor** executor);
 
 ACLNN_API aclnnStatus aclnnForeachAddList(

@@ -11,7 +11,7 @@ extern "C" {
 
 ACLNN_API aclnnStatus aclnnForeachAddcdivScalarGetWorkspaceSize(
     const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* x3, const aclTensor* scalar,
-    const aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+    aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
 
 ACLNN_API aclnnStatus aclnnForeachAddcdivScalar(
     void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);

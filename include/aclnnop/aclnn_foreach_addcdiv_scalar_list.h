@@ -11,7 +11,7 @@ extern "C" {
 
 ACLNN_API aclnnStatus aclnnForeachAddcdivScalarListGetWorkspaceSize(
     const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* x3, const aclTensor* scalars,
-    const aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+    aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
 
 ACLNN_API aclnnStatus aclnnForeachAddcdivScalarList(
     void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);

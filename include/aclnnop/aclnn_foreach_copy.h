@@ -10,7 +10,7 @@ extern "C" {
 #endif
 
 ACLNN_API aclnnStatus aclnnForeachCopyGetWorkspaceSize(
-    const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+    const aclTensorList* x, aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
 
 ACLNN_API aclnnStatus aclnnForeachCopy(
     void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);

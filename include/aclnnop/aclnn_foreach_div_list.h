@@ -10,7 +10,7 @@ extern "C" {
 #endif
 
 ACLNN_API aclnnStatus aclnnForeachDivListGetWorkspaceSize(
-    const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* out, uint64_t* workspaceSize,
+    const aclTensorList* x1, const aclTensorList* x2, aclTensorList* out, uint64_t* workspaceSize,
     aclOpExecutor** executor);
 
 ACLNN_API aclnnStatus aclnnForeachDivList(

@@ -10,7 +10,7 @@ extern "C" {
 #endif
 
 ACLNN_API aclnnStatus aclnnForeachDivScalarGetWorkspaceSize(
-    const aclTensorList* x, const aclTensor* scalar, const aclTensorList* out, uint64_t* workspaceSize,
+    const aclTensorList* x, const aclTensor* scalar, aclTensorList* out, uint64_t* workspaceSize,
     aclOpExecutor** executor);
 
 ACLNN_API aclnnStatus aclnnForeachDivScalar(

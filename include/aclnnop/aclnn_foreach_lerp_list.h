@@ -10,7 +10,7 @@ extern "C" {
 #endif
 
 ACLNN_API aclnnStatus aclnnForeachLerpListGetWorkspaceSize(
-    const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* weight, const aclTensorList* out,
+    const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* weight, aclTensorList* out,
     uint64_t* workspaceSize, aclOpExecutor** executor);
 
 ACLNN_API aclnnStatus aclnnForeachLerpList(

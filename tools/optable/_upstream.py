@@ -612,6 +612,13 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
              'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream',
              'repo': 'ops-math',
              'source': 'conversion/flatten/op_host/op_api/aclnn_flatten.cpp'},
+ 'Flip': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+          'header': 'index/reverse_v2/op_api/aclnn_flip.h',
+          'phase1': 'const aclTensor* self, const aclIntArray* dims, aclTensor* out, uint64_t* workspaceSize, '
+                    'aclOpExecutor** executor',
+          'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+          'repo': 'ops-nn',
+          'source': 'index/reverse_v2/op_api/aclnn_flip.cpp'},
  'Floor': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
            'header': 'math/floor/op_api/aclnn_floor.h',
            'phase1': 'const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor',
@@ -646,6 +653,172 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                 'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
                 'repo': 'ops-math',
                 'source': 'math/mod/op_api/aclnn_fmod_tensor.cpp'},
+ 'ForeachAddList': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                    'header': 'foreach/foreach_add_list/op_host/op_api/aclnn_foreach_add_list.h',
+                    'phase1': 'const aclTensorList* x1, const aclTensorList* x2, const aclTensor* alpha, '
+                              'aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor',
+                    'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                    'repo': 'ops-nn',
+                    'source': 'foreach/foreach_add_list/op_host/op_api/aclnn_foreach_add_list.cpp'},
+ 'ForeachAddListV2': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                      'header': 'foreach/foreach_add_list/op_host/op_api/aclnn_foreach_add_list_v2.h',
+                      'phase1': 'const aclTensorList* x1, const aclTensorList* x2, const aclScalar* alpha, '
+                                'aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor',
+                      'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                'stream',
+                      'repo': 'ops-nn',
+                      'source': 'foreach/foreach_add_list/op_host/op_api/aclnn_foreach_add_list_v2.cpp'},
+ 'ForeachAddScalarV2': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                        'header': 'foreach/foreach_add_scalar/op_host/op_api/aclnn_foreach_add_scalar_v2.h',
+                        'phase1': 'const aclTensorList* x, const aclScalar* scalar, aclTensorList* out, uint64_t* '
+                                  'workspaceSize, aclOpExecutor** executor',
+                        'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                  'stream',
+                        'repo': 'ops-nn',
+                        'source': 'foreach/foreach_add_scalar/op_host/op_api/aclnn_foreach_add_scalar_v2.cpp'},
+ 'ForeachAddcdivScalar': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                          'header': 'foreach/foreach_addcdiv_scalar/op_host/op_api/aclnn_foreach_addcdiv_scalar.h',
+                          'phase1': 'const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* x3, '
+                                    'const aclTensor* scalar, aclTensorList* out, uint64_t* workspaceSize, '
+                                    'aclOpExecutor** executor',
+                          'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                    'stream',
+                          'repo': 'ops-nn',
+                          'source': 'foreach/foreach_addcdiv_scalar/op_host/op_api/aclnn_foreach_addcdiv_scalar.cpp'},
+ 'ForeachAddcdivScalarList': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                              'header': 'foreach/foreach_addcdiv_scalar_list/op_host/op_api/aclnn_foreach_addcdiv_scalar_list.h',
+                              'phase1': 'const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* x3, '
+                                        'const aclTensor* scalars, aclTensorList* out, uint64_t* workspaceSize, '
+                                        'aclOpExecutor** executor',
+                              'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, '
+                                        'aclrtStream stream',
+                              'repo': 'ops-nn',
+                              'source': 'foreach/foreach_addcdiv_scalar_list/op_host/op_api/aclnn_foreach_addcdiv_scalar_list.cpp'},
+ 'ForeachAddcdivScalarV2': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                            'header': 'foreach/foreach_addcdiv_scalar/op_host/op_api/aclnn_foreach_addcdiv_scalar_v2.h',
+                            'phase1': 'const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* x3, '
+                                      'const aclScalar* scalar, aclTensorList* out, uint64_t* workspaceSize, '
+                                      'aclOpExecutor** executor',
+                            'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                      'stream',
+                            'repo': 'ops-nn',
+                            'source': 'foreach/foreach_addcdiv_scalar/op_host/op_api/aclnn_foreach_addcdiv_scalar_v2.cpp'},
+ 'ForeachAddcmulScalarV2': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                            'header': 'foreach/foreach_addcmul_scalar/op_host/op_api/aclnn_foreach_addcmul_scalar_v2.h',
+                            'phase1': 'const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* x3, '
+                                      'const aclScalar* scalar, aclTensorList* out, uint64_t* workspaceSize, '
+                                      'aclOpExecutor** executor',
+                            'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                      'stream',
+                            'repo': 'ops-nn',
+                            'source': 'foreach/foreach_addcmul_scalar/op_host/op_api/aclnn_foreach_addcmul_scalar_v2.cpp'},
+ 'ForeachCopy': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                 'header': 'foreach/foreach_copy/op_host/op_api/aclnn_foreach_copy.h',
+                 'phase1': 'const aclTensorList* x, aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** '
+                           'executor',
+                 'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                 'repo': 'ops-nn',
+                 'source': 'foreach/foreach_copy/op_host/op_api/aclnn_foreach_copy.cpp'},
+ 'ForeachDivList': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                    'header': 'foreach/foreach_div_list/op_host/op_api/aclnn_foreach_div_list.h',
+                    'phase1': 'const aclTensorList* x1, const aclTensorList* x2, aclTensorList* out, uint64_t* '
+                              'workspaceSize, aclOpExecutor** executor',
+                    'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                    'repo': 'ops-nn',
+                    'source': 'foreach/foreach_div_list/op_host/op_api/aclnn_foreach_div_list.cpp'},
+ 'ForeachDivScalar': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                      'header': 'foreach/foreach_div_scalar/op_host/op_api/aclnn_foreach_div_scalar.h',
+                      'phase1': 'const aclTensorList* x, const aclTensor* scalar, aclTensorList* out, uint64_t* '
+                                'workspaceSize, aclOpExecutor** executor',
+                      'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                'stream',
+                      'repo': 'ops-nn',
+                      'source': 'foreach/foreach_div_scalar/op_host/op_api/aclnn_foreach_div_scalar.cpp'},
+ 'ForeachDivScalarV2': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                        'header': 'foreach/foreach_div_scalar/op_host/op_api/aclnn_foreach_div_scalar_v2.h',
+                        'phase1': 'const aclTensorList* x, const aclScalar* scalar, aclTensorList* out, uint64_t* '
+                                  'workspaceSize, aclOpExecutor** executor',
+                        'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                  'stream',
+                        'repo': 'ops-nn',
+                        'source': 'foreach/foreach_div_scalar/op_host/op_api/aclnn_foreach_div_scalar_v2.cpp'},
+ 'ForeachLerpList': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                     'header': 'foreach/foreach_lerp_list/op_host/op_api/aclnn_foreach_lerp_list.h',
+                     'phase1': 'const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* weight, '
+                               'aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor',
+                     'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                     'repo': 'ops-nn',
+                     'source': 'foreach/foreach_lerp_list/op_host/op_api/aclnn_foreach_lerp_list.cpp'},
+ 'ForeachLerpScalar': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                       'header': 'foreach/foreach_lerp_scalar/op_host/op_api/aclnn_foreach_lerp_scalar.h',
+                       'phase1': 'const aclTensorList* x1, const aclTensorList* x2, const aclScalar* weight, '
+                                 'aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor',
+                       'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                 'stream',
+                       'repo': 'ops-nn',
+                       'source': 'foreach/foreach_lerp_scalar/op_host/op_api/aclnn_foreach_lerp_scalar.cpp'},
+ 'ForeachMaximumScalarV2': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                            'header': 'foreach/foreach_maximum_scalar/op_host/op_api/aclnn_foreach_maximum_scalar_v2.h',
+                            'phase1': 'const aclTensorList* x, const aclScalar* scalar, aclTensorList* out, '
+                                      'uint64_t* workspaceSize, aclOpExecutor** executor',
+                            'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                      'stream',
+                            'repo': 'ops-nn',
+                            'source': 'foreach/foreach_maximum_scalar/op_host/op_api/aclnn_foreach_maximum_scalar_v2.cpp'},
+ 'ForeachMinimumScalarV2': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                            'header': 'foreach/foreach_minimum_scalar/op_host/op_api/aclnn_foreach_minimum_scalar_v2.h',
+                            'phase1': 'const aclTensorList* x, const aclScalar* scalar, aclTensorList* out, '
+                                      'uint64_t* workspaceSize, aclOpExecutor** executor',
+                            'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                      'stream',
+                            'repo': 'ops-nn',
+                            'source': 'foreach/foreach_minimum_scalar/op_host/op_api/aclnn_foreach_minimum_scalar_v2.cpp'},
+ 'ForeachMulList': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                    'header': 'foreach/foreach_mul_list/op_host/op_api/aclnn_foreach_mul_list.h',
+                    'phase1': 'const aclTensorList* x1, const aclTensorList* x2, aclTensorList* out, uint64_t* '
+                              'workspaceSize, aclOpExecutor** executor',
+                    'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                    'repo': 'ops-nn',
+                    'source': 'foreach/foreach_mul_list/op_host/op_api/aclnn_foreach_mul_list.cpp'},
+ 'ForeachMulScalarV2': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                        'header': 'foreach/foreach_mul_scalar/op_host/op_api/aclnn_foreach_mul_scalar_v2.h',
+                        'phase1': 'const aclTensorList* x, const aclScalar* scalar, aclTensorList* out, uint64_t* '
+                                  'workspaceSize, aclOpExecutor** executor',
+                        'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                  'stream',
+                        'repo': 'ops-nn',
+                        'source': 'foreach/foreach_mul_scalar/op_host/op_api/aclnn_foreach_mul_scalar_v2.cpp'},
+ 'ForeachPowScalarV2': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                        'header': 'foreach/foreach_pow_scalar/op_host/op_api/aclnn_foreach_pow_scalar_v2.h',
+                        'phase1': 'const aclTensorList* x, const aclScalar* scalar, aclTensorList* out, uint64_t* '
+                                  'workspaceSize, aclOpExecutor** executor',
+                        'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                  'stream',
+                        'repo': 'ops-nn',
+                        'source': 'foreach/foreach_pow_scalar/op_host/op_api/aclnn_foreach_pow_scalar_v2.cpp'},
+ 'ForeachSqrt': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                 'header': 'foreach/foreach_sqrt/op_host/op_api/aclnn_foreach_sqrt.h',
+                 'phase1': 'const aclTensorList* x, aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** '
+                           'executor',
+                 'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                 'repo': 'ops-nn',
+                 'source': 'foreach/foreach_sqrt/op_host/op_api/aclnn_foreach_sqrt.cpp'},
+ 'ForeachSubListV2': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                      'header': 'foreach/foreach_sub_list/op_host/op_api/aclnn_foreach_sub_list_v2.h',
+                      'phase1': 'const aclTensorList* x1, const aclTensorList* x2, const aclScalar* alpha, '
+                                'aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor',
+                      'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream '
+                                'stream',
+                      'repo': 'ops-nn',
+                      'source': 'foreach/foreach_sub_list/op_host/op_api/aclnn_foreach_sub_list_v2.cpp'},
+ 'ForeachSubScalarV2': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                        'header': 'foreach/foreach_sub_scalar/op_host/op_api/aclnn_foreach_sub_scalar_v2.h',
+                        'phase1': 'const aclTensorList* x, const aclScalar* scalar, aclTensorList* out, uint64_t* '
+                                  'workspaceSize, aclOpExecutor** executor',
+                        'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const '
+                                  'aclrtStream stream',
+                        'repo': 'ops-nn',
+                        'source': 'foreach/foreach_sub_scalar/op_host/op_api/aclnn_foreach_sub_scalar_v2.cpp'},
  'Frac': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
           'header': 'math/sub/op_api/aclnn_frac.h',
           'phase1': 'const aclTensor* input, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor',
@@ -1453,6 +1626,12 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                  'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
                  'repo': 'ops-math',
                  'source': 'math/zero_op/op_api/aclnn_zero.cpp'},
+ 'Inverse': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+             'header': 'index/matrix_inverse/op_host/op_api/aclnn_inverse.h',
+             'phase1': 'const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor',
+             'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+             'repo': 'ops-nn',
+             'source': 'index/matrix_inverse/op_host/op_api/aclnn_inverse.cpp'},
  'IsClose': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
              'header': 'math/is_close/op_api/aclnn_isclose.h',
              'phase1': 'const aclTensor* self, const aclTensor* other, double rtol, double atol, bool equalNan, '
@@ -1826,6 +2005,13 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
          'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream',
          'repo': 'ops-math',
          'source': 'math/neg/op_api/aclnn_neg.cpp'},
+ 'Norm': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+          'header': 'norm/lp_norm_v2/op_api/aclnn_norm.h',
+          'phase1': 'const aclTensor* self, const aclScalar* pScalar, const aclIntArray* dim, bool keepdim, '
+                    'aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor',
+          'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+          'repo': 'ops-nn',
+          'source': 'norm/lp_norm_v2/op_api/aclnn_norm.cpp'},
  'OneHot': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
             'header': 'math/one_hot/op_api/aclnn_one_hot.h',
             'phase1': 'const aclTensor* self, int numClasses, const aclTensor* onValue, const aclTensor* offValue, '

@@ -33,8 +33,15 @@ def snake(name):
     return s
 
 
+# ops whose non-V2 header is hand-written upstream (op_api/aclnn_foreach_*.h): `aclTensorList* out` there
+NONCONST_OUT = {"ForeachDivScalar", "ForeachAddList", "ForeachMulList", "ForeachDivList", "ForeachAddcdivScalar",
+                "ForeachAddcdivScalarList", "ForeachLerpScalar", "ForeachLerpList", "ForeachSqrt", "ForeachCopy"}
+
+
 def fe(name, args, combos_, f=None, i=None, header=None, torch=None, int_as_float=False, copy=False,
        not_on_a2=False, **kw):
+    if name in NONCONST_OUT:
+        args = args.replace("const aclTensorList* out", "aclTensorList* out")
     hdr = header or "aclnn_" + snake(name) + ".h"
     dts = tuple(dict.fromkeys(c[0] for c in combos_))
     op = Op(name, args, hdr, lib="nn", dtypes=dts, torch=torch, **kw)
@@ -182,7 +189,8 @@ OPS += [
                            ("i64", None, "i64"), ("i8", None, "i8"), ("u16", None, "u16"), ("u32", None, "u32"),
                            ("u8", None, "u8")], copy=True, torch="torch._foreach_copy_"),
     # ASCEND950-only interfaces (refused on A2)
-    fe("ForeachACosInplace", "const aclTensorList* x", combos(F3), f="acosf(a)", not_on_a2=True),
+    fe("ForeachACosInplace", "const aclTensorList* x", combos(F3), f="acosf(a)", not_on_a2=True,
+       header="aclnn_foreach_a_cos_inplace.h"),
     fe("ForeachLogInplace", "const aclTensorList* x", combos(F3), f="logf(a)", not_on_a2=True),
     fe("ForeachAddListInplace", "const aclTensorList* x1, const aclTensorList* x2, const aclTensor* alpha",
        combos(("f32", "f16", "bf16", "i32")), f="a + s * b", not_on_a2=True),

@@ -96,9 +96,9 @@
 #include "aclnnop/aclnn_floor_divide.h"
 #include "aclnnop/aclnn_fmod_scalar.h"
 #include "aclnnop/aclnn_fmod_tensor.h"
+#include "aclnnop/aclnn_foreach_a_cos_inplace.h"
 #include "aclnnop/aclnn_foreach_abs.h"
 #include "aclnnop/aclnn_foreach_acos.h"
-#include "aclnnop/aclnn_foreach_acos_inplace.h"
 #include "aclnnop/aclnn_foreach_add_list.h"
 #include "aclnnop/aclnn_foreach_add_list_inplace.h"
 #include "aclnnop/aclnn_foreach_add_list_v2.h"
@@ -702,7 +702,7 @@ aclnnStatus opws_ForeachMulScalarList(
     const aclTensorList* x, const aclScalarList* scalars, const aclTensorList* out, uint64_t* workspaceSize,
     aclOpExecutor** executor);
 aclnnStatus opws_ForeachDivScalar(
-    const aclTensorList* x, const aclTensor* scalar, const aclTensorList* out, uint64_t* workspaceSize,
+    const aclTensorList* x, const aclTensor* scalar, aclTensorList* out, uint64_t* workspaceSize,
     aclOpExecutor** executor);
 aclnnStatus opws_ForeachDivScalarV2(
     const aclTensorList* x, const aclScalar* scalar, aclTensorList* out, uint64_t* workspaceSize,
@@ -741,7 +741,7 @@ aclnnStatus opws_ForeachPowScalarAndTensor(
     const aclScalar* scalar, const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize,
     aclOpExecutor** executor);
 aclnnStatus opws_ForeachAddList(
-    const aclTensorList* x1, const aclTensorList* x2, const aclTensor* alpha, const aclTensorList* out,
+    const aclTensorList* x1, const aclTensorList* x2, const aclTensor* alpha, aclTensorList* out,
     uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_ForeachAddListV2(
     const aclTensorList* x1, const aclTensorList* x2, const aclScalar* alpha, aclTensorList* out,
@@ -753,10 +753,10 @@ aclnnStatus opws_ForeachSubListV2(
     const aclTensorList* x1, const aclTensorList* x2, const aclScalar* alpha, aclTensorList* out,
     uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_ForeachMulList(
-    const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* out, uint64_t* workspaceSize,
+    const aclTensorList* x1, const aclTensorList* x2, aclTensorList* out, uint64_t* workspaceSize,
     aclOpExecutor** executor);
 aclnnStatus opws_ForeachDivList(
-    const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* out, uint64_t* workspaceSize,
+    const aclTensorList* x1, const aclTensorList* x2, aclTensorList* out, uint64_t* workspaceSize,
     aclOpExecutor** executor);
 aclnnStatus opws_ForeachMaximumList(
     const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* out, uint64_t* workspaceSize,
@@ -781,21 +781,21 @@ aclnnStatus opws_ForeachAddcmulList(
     const aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_ForeachAddcdivScalar(
     const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* x3, const aclTensor* scalar,
-    const aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+    aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_ForeachAddcdivScalarV2(
     const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* x3, const aclScalar* scalar,
     aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_ForeachAddcdivScalarList(
     const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* x3, const aclTensor* scalars,
-    const aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+    aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_ForeachAddcdivList(
     const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* x3, const aclTensor* scalars,
     const aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_ForeachLerpScalar(
-    const aclTensorList* x1, const aclTensorList* x2, const aclScalar* weight, const aclTensorList* out,
+    const aclTensorList* x1, const aclTensorList* x2, const aclScalar* weight, aclTensorList* out,
     uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_ForeachLerpList(
-    const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* weight, const aclTensorList* out,
+    const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* weight, aclTensorList* out,
     uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_ForeachAbs(
     const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
@@ -842,10 +842,10 @@ aclnnStatus opws_ForeachSigmoid(
 aclnnStatus opws_ForeachSign(
     const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_ForeachSqrt(
-    const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+    const aclTensorList* x, aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_ForeachZeroInplace(const aclTensorList* x, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_ForeachCopy(
-    const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+    const aclTensorList* x, aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_ForeachACosInplace(const aclTensorList* x, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_ForeachLogInplace(const aclTensorList* x, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_ForeachAddListInplace(

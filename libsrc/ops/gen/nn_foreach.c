@@ -2,9 +2,9 @@
 #include <stdint.h>
 
 #include "ops/ops.h"
+#include "aclnnop/aclnn_foreach_a_cos_inplace.h"
 #include "aclnnop/aclnn_foreach_abs.h"
 #include "aclnnop/aclnn_foreach_acos.h"
-#include "aclnnop/aclnn_foreach_acos_inplace.h"
 #include "aclnnop/aclnn_foreach_add_list.h"
 #include "aclnnop/aclnn_foreach_add_list_inplace.h"
 #include "aclnnop/aclnn_foreach_add_list_v2.h"
@@ -553,7 +553,7 @@ aclnnStatus aclnnForeachMulScalarList(void *workspace, uint64_t workspaceSize, a
     return acl_exec_launch(ACL_OP_ForeachMulScalarList, workspace, workspaceSize, executor, stream);
 }
 
-aclnnStatus aclnnForeachDivScalarGetWorkspaceSize(const aclTensorList* x, const aclTensor* scalar, const aclTensorList* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+aclnnStatus aclnnForeachDivScalarGetWorkspaceSize(const aclTensorList* x, const aclTensor* scalar, aclTensorList* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
     acl_set_api("aclnnForeachDivScalarGetWorkspaceSize");
     WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
     const void *const objs[] = {x, scalar, out};
@@ -583,7 +583,7 @@ static const fe_desc fed_ForeachDivScalar = {
     .combos = fec_ForeachDivScalar, .ncombos = 3,
     .kf = fek_ForeachDivScalar_f, .ki = NULL,
 };
-aclnnStatus opws_ForeachDivScalar(const aclTensorList* x, const aclTensor* scalar, const aclTensorList* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+aclnnStatus opws_ForeachDivScalar(const aclTensorList* x, const aclTensor* scalar, aclTensorList* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
     const aclTensorList *const lists[3] = {x, NULL, NULL};
     return fe_workspace(&fed_ForeachDivScalar, lists, scalar, out, workspaceSize, executor);
 }
@@ -1180,7 +1180,7 @@ aclnnStatus aclnnForeachPowScalarAndTensor(void *workspace, uint64_t workspaceSi
     return acl_exec_launch(ACL_OP_ForeachPowScalarAndTensor, workspace, workspaceSize, executor, stream);
 }
 
-aclnnStatus aclnnForeachAddListGetWorkspaceSize(const aclTensorList* x1, const aclTensorList* x2, const aclTensor* alpha, const aclTensorList* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+aclnnStatus aclnnForeachAddListGetWorkspaceSize(const aclTensorList* x1, const aclTensorList* x2, const aclTensor* alpha, aclTensorList* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
     acl_set_api("aclnnForeachAddListGetWorkspaceSize");
     WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
     const void *const objs[] = {x1, x2, alpha, out};
@@ -1222,7 +1222,7 @@ static const fe_desc fed_ForeachAddList = {
     .combos = fec_ForeachAddList, .ncombos = 7,
     .kf = fek_ForeachAddList_f, .ki = fek_ForeachAddList_i,
 };
-aclnnStatus opws_ForeachAddList(const aclTensorList* x1, const aclTensorList* x2, const aclTensor* alpha, const aclTensorList* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+aclnnStatus opws_ForeachAddList(const aclTensorList* x1, const aclTensorList* x2, const aclTensor* alpha, aclTensorList* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
     const aclTensorList *const lists[3] = {x1, x2, NULL};
     return fe_workspace(&fed_ForeachAddList, lists, alpha, out, workspaceSize, executor);
 }
@@ -1384,7 +1384,7 @@ aclnnStatus aclnnForeachSubListV2(void *workspace, uint64_t workspaceSize, aclOp
     return acl_exec_launch(ACL_OP_ForeachSubListV2, workspace, workspaceSize, executor, stream);
 }
 
-aclnnStatus aclnnForeachMulListGetWorkspaceSize(const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+aclnnStatus aclnnForeachMulListGetWorkspaceSize(const aclTensorList* x1, const aclTensorList* x2, aclTensorList* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
     acl_set_api("aclnnForeachMulListGetWorkspaceSize");
     WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
     const void *const objs[] = {x1, x2, out};
@@ -1426,7 +1426,7 @@ static const fe_desc fed_ForeachMulList = {
     .combos = fec_ForeachMulList, .ncombos = 7,
     .kf = fek_ForeachMulList_f, .ki = fek_ForeachMulList_i,
 };
-aclnnStatus opws_ForeachMulList(const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+aclnnStatus opws_ForeachMulList(const aclTensorList* x1, const aclTensorList* x2, aclTensorList* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
     const aclTensorList *const lists[3] = {x1, x2, NULL};
     return fe_workspace(&fed_ForeachMulList, lists, NULL, out, workspaceSize, executor);
 }
@@ -1435,7 +1435,7 @@ aclnnStatus aclnnForeachMulList(void *workspace, uint64_t workspaceSize, aclOpEx
     return acl_exec_launch(ACL_OP_ForeachMulList, workspace, workspaceSize, executor, stream);
 }
 
-aclnnStatus aclnnForeachDivListGetWorkspaceSize(const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+aclnnStatus aclnnForeachDivListGetWorkspaceSize(const aclTensorList* x1, const aclTensorList* x2, aclTensorList* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
     acl_set_api("aclnnForeachDivListGetWorkspaceSize");
     WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
     const void *const objs[] = {x1, x2, out};
@@ -1465,7 +1465,7 @@ static const fe_desc fed_ForeachDivList = {
     .combos = fec_ForeachDivList, .ncombos = 3,
     .kf = fek_ForeachDivList_f, .ki = NULL,
 };
-aclnnStatus opws_ForeachDivList(const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+aclnnStatus opws_ForeachDivList(const aclTensorList* x1, const aclTensorList* x2, aclTensorList* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
     const aclTensorList *const lists[3] = {x1, x2, NULL};
     return fe_workspace(&fed_ForeachDivList, lists, NULL, out, workspaceSize, executor);
 }
@@ -1831,7 +1831,7 @@ aclnnStatus aclnnForeachAddcmulList(void *workspace, uint64_t workspaceSize, acl
     return acl_exec_launch(ACL_OP_ForeachAddcmulList, workspace, workspaceSize, executor, stream);
 }
 
-aclnnStatus aclnnForeachAddcdivScalarGetWorkspaceSize(const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* x3, const aclTensor* scalar, const aclTensorList* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+aclnnStatus aclnnForeachAddcdivScalarGetWorkspaceSize(const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* x3, const aclTensor* scalar, aclTensorList* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
     acl_set_api("aclnnForeachAddcdivScalarGetWorkspaceSize");
     WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
     const void *const objs[] = {x1, x2, x3, scalar, out};
@@ -1861,7 +1861,7 @@ static const fe_desc fed_ForeachAddcdivScalar = {
     .combos = fec_ForeachAddcdivScalar, .ncombos = 3,
     .kf = fek_ForeachAddcdivScalar_f, .ki = NULL,
 };
-aclnnStatus opws_ForeachAddcdivScalar(const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* x3, const aclTensor* scalar, const aclTensorList* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+aclnnStatus opws_ForeachAddcdivScalar(const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* x3, const aclTensor* scalar, aclTensorList* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
     const aclTensorList *const lists[3] = {x1, x2, x3};
     return fe_workspace(&fed_ForeachAddcdivScalar, lists, scalar, out, workspaceSize, executor);
 }
@@ -1909,7 +1909,7 @@ aclnnStatus aclnnForeachAddcdivScalarV2(void *workspace, uint64_t workspaceSize,
     return acl_exec_launch(ACL_OP_ForeachAddcdivScalarV2, workspace, workspaceSize, executor, stream);
 }
 
-aclnnStatus aclnnForeachAddcdivScalarListGetWorkspaceSize(const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* x3, const aclTensor* scalars, const aclTensorList* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+aclnnStatus aclnnForeachAddcdivScalarListGetWorkspaceSize(const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* x3, const aclTensor* scalars, aclTensorList* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
     acl_set_api("aclnnForeachAddcdivScalarListGetWorkspaceSize");
     WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
     const void *const objs[] = {x1, x2, x3, scalars, out};
@@ -1939,7 +1939,7 @@ static const fe_desc fed_ForeachAddcdivScalarList = {
     .combos = fec_ForeachAddcdivScalarList, .ncombos = 3,
     .kf = fek_ForeachAddcdivScalarList_f, .ki = NULL,
 };
-aclnnStatus opws_ForeachAddcdivScalarList(const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* x3, const aclTensor* scalars, const aclTensorList* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+aclnnStatus opws_ForeachAddcdivScalarList(const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* x3, const aclTensor* scalars, aclTensorList* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
     const aclTensorList *const lists[3] = {x1, x2, x3};
     return fe_workspace(&fed_ForeachAddcdivScalarList, lists, scalars, out, workspaceSize, executor);
 }
@@ -1987,7 +1987,7 @@ aclnnStatus aclnnForeachAddcdivList(void *workspace, uint64_t workspaceSize, acl
     return acl_exec_launch(ACL_OP_ForeachAddcdivList, workspace, workspaceSize, executor, stream);
 }
 
-aclnnStatus aclnnForeachLerpScalarGetWorkspaceSize(const aclTensorList* x1, const aclTensorList* x2, const aclScalar* weight, const aclTensorList* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+aclnnStatus aclnnForeachLerpScalarGetWorkspaceSize(const aclTensorList* x1, const aclTensorList* x2, const aclScalar* weight, aclTensorList* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
     acl_set_api("aclnnForeachLerpScalarGetWorkspaceSize");
     WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
     const void *const objs[] = {x1, x2, weight, out};
@@ -2017,7 +2017,7 @@ static const fe_desc fed_ForeachLerpScalar = {
     .combos = fec_ForeachLerpScalar, .ncombos = 3,
     .kf = fek_ForeachLerpScalar_f, .ki = NULL,
 };
-aclnnStatus opws_ForeachLerpScalar(const aclTensorList* x1, const aclTensorList* x2, const aclScalar* weight, const aclTensorList* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+aclnnStatus opws_ForeachLerpScalar(const aclTensorList* x1, const aclTensorList* x2, const aclScalar* weight, aclTensorList* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
     const aclTensorList *const lists[3] = {x1, x2, NULL};
     return fe_workspace(&fed_ForeachLerpScalar, lists, weight, out, workspaceSize, executor);
 }
@@ -2026,7 +2026,7 @@ aclnnStatus aclnnForeachLerpScalar(void *workspace, uint64_t workspaceSize, aclO
     return acl_exec_launch(ACL_OP_ForeachLerpScalar, workspace, workspaceSize, executor, stream);
 }
 
-aclnnStatus aclnnForeachLerpListGetWorkspaceSize(const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* weight, const aclTensorList* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+aclnnStatus aclnnForeachLerpListGetWorkspaceSize(const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* weight, aclTensorList* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
     acl_set_api("aclnnForeachLerpListGetWorkspaceSize");
     WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
     const void *const objs[] = {x1, x2, weight, out};
@@ -2056,7 +2056,7 @@ static const fe_desc fed_ForeachLerpList = {
     .combos = fec_ForeachLerpList, .ncombos = 3,
     .kf = fek_ForeachLerpList_f, .ki = NULL,
 };
-aclnnStatus opws_ForeachLerpList(const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* weight, const aclTensorList* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+aclnnStatus opws_ForeachLerpList(const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* weight, aclTensorList* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
     const aclTensorList *const lists[3] = {x1, x2, weight};
     return fe_workspace(&fed_ForeachLerpList, lists, NULL, out, workspaceSize, executor);
 }
@@ -2947,7 +2947,7 @@ aclnnStatus aclnnForeachSign(void *workspace, uint64_t workspaceSize, aclOpExecu
     return acl_exec_launch(ACL_OP_ForeachSign, workspace, workspaceSize, executor, stream);
 }
 
-aclnnStatus aclnnForeachSqrtGetWorkspaceSize(const aclTensorList* x, const aclTensorList* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+aclnnStatus aclnnForeachSqrtGetWorkspaceSize(const aclTensorList* x, aclTensorList* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
     acl_set_api("aclnnForeachSqrtGetWorkspaceSize");
     WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
     const void *const objs[] = {x, out};
@@ -2977,7 +2977,7 @@ static const fe_desc fed_ForeachSqrt = {
     .combos = fec_ForeachSqrt, .ncombos = 3,
     .kf = fek_ForeachSqrt_f, .ki = NULL,
 };
-aclnnStatus opws_ForeachSqrt(const aclTensorList* x, const aclTensorList* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+aclnnStatus opws_ForeachSqrt(const aclTensorList* x, aclTensorList* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
     const aclTensorList *const lists[3] = {x, NULL, NULL};
     return fe_workspace(&fed_ForeachSqrt, lists, NULL, out, workspaceSize, executor);
 }
@@ -3037,7 +3037,7 @@ aclnnStatus aclnnForeachZeroInplace(void *workspace, uint64_t workspaceSize, acl
     return acl_exec_launch(ACL_OP_ForeachZeroInplace, workspace, workspaceSize, executor, stream);
 }
 
-aclnnStatus aclnnForeachCopyGetWorkspaceSize(const aclTensorList* x, const aclTensorList* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+aclnnStatus aclnnForeachCopyGetWorkspaceSize(const aclTensorList* x, aclTensorList* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
     acl_set_api("aclnnForeachCopyGetWorkspaceSize");
     WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
     const void *const objs[] = {x, out};
@@ -3055,7 +3055,7 @@ static const fe_desc fed_ForeachCopy = {
     .combos = fec_ForeachCopy, .ncombos = 16,
     .kf = NULL, .ki = NULL,
 };
-aclnnStatus opws_ForeachCopy(const aclTensorList* x, const aclTensorList* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+aclnnStatus opws_ForeachCopy(const aclTensorList* x, aclTensorList* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
     const aclTensorList *const lists[3] = {x, NULL, NULL};
     return fe_workspace(&fed_ForeachCopy, lists, NULL, out, workspaceSize, executor);
 }
