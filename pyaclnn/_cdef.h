@@ -995,10 +995,6 @@ typedef struct aclScalarList aclScalarList;
  const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnForeachAcos(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
- aclnnStatus aclnnForeachACosInplaceGetWorkspaceSize(
- const aclTensorList* x, uint64_t* workspaceSize, aclOpExecutor** executor);
- aclnnStatus aclnnForeachACosInplace(
- void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnForeachAddListGetWorkspaceSize(
  const aclTensorList* x1, const aclTensorList* x2, const aclTensor* alpha, aclTensorList* out,
  uint64_t* workspaceSize, aclOpExecutor** executor);
