@@ -1227,6 +1227,16 @@ typedef struct aclScalarList aclScalarList;
  const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnForeachNeg(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnForeachNonFiniteCheckAndUnscaleGetWorkspaceSize(
+ const aclTensorList* scaledGrads, const aclTensor* foundInf, const aclTensor* invScale, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnForeachNonFiniteCheckAndUnscale(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnForeachNormGetWorkspaceSize(
+ const aclTensorList* x, const aclScalar* scalar, const aclTensorList* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnForeachNorm(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnForeachPowListGetWorkspaceSize(
  const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* out, uint64_t* workspaceSize,
  aclOpExecutor** executor);
@@ -1255,6 +1265,16 @@ typedef struct aclScalarList aclScalarList;
  aclnnStatus aclnnForeachReciprocalGetWorkspaceSize(
  const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnForeachReciprocal(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnForeachRoundOffNumberGetWorkspaceSize(
+ const aclTensorList* x, const aclTensor* roundMode, const aclTensorList* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnForeachRoundOffNumber(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnForeachRoundOffNumberV2GetWorkspaceSize(
+ const aclTensorList* x, const aclScalar* roundMode, aclTensorList* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnForeachRoundOffNumberV2(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnForeachSigmoidGetWorkspaceSize(
  const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);

@@ -75,6 +75,37 @@ static aclnnStatus fe_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
         const acl_view *o = acl_exec_out(ex, (int)i);
         const int64_t m = acl_view_numel(o);
         if (m == 0) continue;
+        if (d->mode == FE_NORM || d->mode == FE_UNSCALE) {
+            const acl_view *x = acl_exec_in(ex, (int)i);
+            const int64_t mx = acl_view_numel(x);
+            float *buf = malloc(sizeof(float) * (size_t)(mx ? mx : 1));
+            if (!buf) return OOM;
+            int64_t st[ACL_MAX_VIEW_RANK];
+            contig_strides(x, st);
+            if (mx) cp_copy(x->base, x->dtype, x->strides, (char *)buf, ACL_FLOAT, st, x->dims, x->ndim);
+            if (d->mode == FE_NORM) { /* in element order, in double: deterministic */
+                const bool l1 = (int)p->sv[0] == 1;
+                double acc = 0;
+                for (int64_t k = 0; k < mx; k++) acc += l1 ? fabs((double)buf[k]) : (double)buf[k] * buf[k];
+                const float r = (float)(l1 ? acc : sqrt(acc));
+                acl_convert(&r, ACL_FLOAT, 1, o->base, o->dtype, 1, 1);
+            } else {
+                const float inv = (float)read_elem(acl_exec_in(ex, p->sslot), 0);
+                bool bad = false;
+                for (int64_t k = 0; k < mx; k++) {
+                    bad = bad || !isfinite(buf[k]);
+                    buf[k] *= inv;
+                }
+                cp_copy((const char *)buf, ACL_FLOAT, st, o->base, o->dtype, o->strides, o->dims, o->ndim);
+                if (bad) {
+                    const acl_view *fi = acl_exec_out(ex, (int)p->n);
+                    const float one = 1.0f;
+                    acl_convert(&one, ACL_FLOAT, 1, fi->base, fi->dtype, 1, 1);
+                }
+            }
+            free(buf);
+            continue;
+        }
         if (d->copy) { /* the gather-free conversion, staged when it aliases */
             const acl_view *x = acl_exec_in(ex, (int)i);
             char *buf = malloc(acl_dtype_size(x->dtype) * (size_t)m);
@@ -217,7 +248,8 @@ aclnnStatus fe_workspace(const fe_desc *d, const aclTensorList *const *lists, co
         if (st) ACLNN_CHECK(scalar_dtype_ok(d, xdt, st->dtype), ACLNN_ERR_PARAM_INVALID,
                             "%s dtype %s is not supported for %s dtype %s.", d->sname, acl_dtype_name(st->dtype),
                             d->lname[0], acl_dtype_name(xdt));
-        if (ss) ACLNN_CHECK(scalar_dtype_ok(d, xdt, ss->dtype) || d->skind == FE_S_SCALAR, ACLNN_ERR_PARAM_INVALID,
+        if (ss) ACLNN_CHECK(scalar_dtype_ok(d, xdt, ss->dtype) || (d->skind == FE_S_SCALAR && !d->strict_scalar),
+                            ACLNN_ERR_PARAM_INVALID,
                             "%s dtype %s is not supported for %s dtype %s.", d->sname, acl_dtype_name(ss->dtype),
                             d->lname[0], acl_dtype_name(xdt));
     }
@@ -251,9 +283,16 @@ aclnnStatus fe_workspace(const fe_desc *d, const aclTensorList *const *lists, co
                         "%s[%lld] must have the shape of %s[%lld].", d->lname[l], (long long)i, d->lname[0],
                         (long long)i);
         }
-    for (int64_t i = 0; i < n && !d->inplace; i++)
+    for (int64_t i = 0; i < n && !d->inplace; i++) {
+        if (d->mode == FE_NORM) {
+            ACLNN_CHECK(acl_tensor_numel(ol->v[i]) == 1, ACLNN_ERR_PARAM_INVALID,
+                        "%s[%lld] must hold one element (the norm of %s[%lld]).", on, (long long)i, d->lname[0],
+                        (long long)i);
+            continue;
+        }
         ACLNN_CHECK(same_shape(ol->v[i], x->v[i]), ACLNN_ERR_PARAM_INVALID,
                     "%s[%lld] must have the shape of %s[%lld].", on, (long long)i, d->lname[0], (long long)i);
+    }
     for (int l = 0; l < d->nlists; l++)
         for (int64_t i = 0; i < n; i++)
             ACLNN_CHECK(!acl_format_is_private(lists[l]->v[i]->format), ACLNN_ERR_PARAM_INVALID,
@@ -297,6 +336,52 @@ aclnnStatus fe_workspace(const fe_desc *d, const aclTensorList *const *lists, co
             acl_convert(tmp, tdt == ACL_DT_UNDEFINED ? s->dtype : tdt, 1, &p->sv[i], ACL_DOUBLE, 1, 1);
         }
     }
+    if (rc) return acl_exec_discard(ex, rc);
+    return acl_exec_publish(ex, workspaceSize, executor);
+}
+
+aclnnStatus fe_unscale_workspace(const fe_desc *d, const aclTensorList *grads, const aclTensor *foundInf,
+                                 const aclTensor *invScale, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    ACL_TRY(check_list(grads, d->lname[0]));
+    ACL_TRY(acl_check_tensor(foundInf, "foundInf"));
+    ACL_TRY(acl_check_tensor(invScale, "invScale"));
+    ACLNN_CHECK(foundInf->dtype == ACL_FLOAT, ACLNN_ERR_PARAM_INVALID, "foundInf dtype %s should be FLOAT.",
+                acl_dtype_name(foundInf->dtype));
+    ACLNN_CHECK(invScale->dtype == ACL_FLOAT, ACLNN_ERR_PARAM_INVALID, "invScale dtype %s should be FLOAT.",
+                acl_dtype_name(invScale->dtype));
+    ACLNN_CHECK(acl_tensor_numel(foundInf) == 1, ACLNN_ERR_PARAM_INVALID, "foundInf must hold one element.");
+    ACLNN_CHECK(acl_tensor_numel(invScale) == 1, ACLNN_ERR_PARAM_INVALID, "invScale must hold one element.");
+    const aclTensorList *lists[3] = {grads, NULL, NULL};
+    /* the list checks of every foreach op; an empty list ends here */
+    uint64_t ws0 = 0;
+    aclOpExecutor *probe = NULL;
+    fe_desc dd = *d;
+    dd.mode = FE_MAP; /* validation only: the list rules, then the real plan below */
+    dd.skind = FE_S_NONE;
+    aclnnStatus rc = fe_workspace(&dd, lists, NULL, NULL, &ws0, &probe);
+    if (rc) return rc;
+    aclDestroyAclOpExecutor(probe);
+    if (grads->size == 0) return acl_exec_noop(d->op, workspaceSize, executor);
+    const int64_t n = (int64_t)grads->size;
+    ACLNN_CHECK(n + 3 < ACL_EXEC_MAX_IO, ACLNN_ERR_PARAM_INVALID, "scaledGrads has %lld tensors, too many.",
+                (long long)n);
+    aclOpExecutor *ex = acl_exec_create(d->op, fe_run, sizeof(fe_params));
+    if (!ex) return ACLNN_ERR_INNER_CREATE_EXECUTOR;
+    fe_params *p = ex->params;
+    ex->free_params = fe_free;
+    p->d = d;
+    p->n = n;
+    p->xdt = grads->v[0]->dtype;
+    p->sslot = -1;
+    rc = ACLNN_SUCCESS;
+    for (int64_t i = 0; i < n && !rc; i++)
+        rc = acl_exec_add_input(ex, grads->v[i], d->lname[0], !acl_tensor_empty(grads->v[i]));
+    if (!rc) {
+        p->sslot = ex->n_in;
+        rc = acl_exec_add_input(ex, invScale, "invScale", true);
+    }
+    for (int64_t i = 0; i < n && !rc; i++) rc = acl_exec_add_output(ex, grads->v[i], d->lname[0]);
+    if (!rc) rc = acl_exec_add_output(ex, foundInf, "foundInf");
     if (rc) return acl_exec_discard(ex, rc);
     return acl_exec_publish(ex, workspaceSize, executor);
 }

@@ -20,6 +20,12 @@ enum {
     FE_S_LIST,        /* const aclScalarList*: value i for the i-th tensor */
 };
 
+enum {
+    FE_MAP,           /* y_i = f(x1_i, x2_i, x3_i, s_i) element by element */
+    FE_NORM,          /* y_i (one element) = the norm of x_i: L1 when int(s) == 1, else L2 (the A2 kernel) */
+    FE_UNSCALE,       /* x_i *= invScale in place; foundInf = 1 when any element of any x_i is not finite */
+};
+
 typedef struct {
     aclDataType x, s, y;  /* the lists' dtype, the scalar's (ACL_DT_UNDEFINED: none or any), the outputs' */
 } fe_combo;
@@ -30,6 +36,8 @@ typedef struct {
     int skind;                   /* FE_S_* */
     bool inplace;                /* the first list is written (no out list) */
     bool not_on_a2;              /* an ASCEND950-only interface: refused on A2 (161002) */
+    int mode;                    /* FE_MAP, FE_NORM, FE_UNSCALE */
+    bool strict_scalar;          /* an aclScalar's dtype must be one of the combinations' (else converted as is) */
     bool scalar_first;           /* the scalar comes before the lists in the API (PowScalarAndTensor) */
     bool copy;                   /* no kernel: each tensor converted into its output (ForeachCopy) */
     bool int_as_float;           /* integer lists computed by the float kernel (exp, expm1 of int8/int16/uint8) */
@@ -45,5 +53,10 @@ typedef struct {
  * (<= 8) and shapes (161002), private formats, then an empty list returns a no-op executor. */
 aclnnStatus fe_workspace(const fe_desc *d, const aclTensorList *const *lists, const void *scalar,
                          const aclTensorList *out, uint64_t *workspaceSize, aclOpExecutor **executor);
+
+/* aclnnForeachNonFiniteCheckAndUnscale: the list checks of fe_workspace (d->mode FE_UNSCALE) plus foundInf and
+ * invScale: float32, one element each. */
+aclnnStatus fe_unscale_workspace(const fe_desc *d, const aclTensorList *grads, const aclTensor *foundInf,
+                                 const aclTensor *invScale, uint64_t *workspaceSize, aclOpExecutor **executor);
 
 #endif

@@ -18,6 +18,7 @@ SHAPES = [(3, 4), (5,), (0, 2), (), (2, 1, 3)]
 DOMAIN = {"ForeachAcos": (-0.9, 0.9), "ForeachAsin": (-0.9, 0.9), "ForeachLog": (0.1, 3), "ForeachLog2": (0.1, 3),
           "ForeachLog10": (0.1, 3), "ForeachLog1p": (0.1, 3), "ForeachSqrt": (0.1, 3), "ForeachTan": (-1.2, 1.2),
           "ForeachReciprocal": (0.5, 3)}
+INF_ = float("inf")
 FTOL = {"f32": (2e-6, 2e-6), "f16": (2e-3, 2e-3), "bf16": (1.6e-2, 1.6e-2)}
 
 
@@ -108,7 +109,8 @@ def c_scalar_arg(op, sc, dt, svals, n):
     return np.array([svals[0]], NP[sdt])
 
 
-CASES = [(op.name, dt) for op in FE if op.torch and not op.fe["not_on_a2"] and op.name != "ForeachCopy"
+SPECIAL = ("ForeachCopy", "ForeachNorm", "ForeachNonFiniteCheckAndUnscale")
+CASES = [(op.name, dt) for op in FE if op.torch and not op.fe["not_on_a2"] and op.name not in SPECIAL
          for dt in op.dtypes]
 
 
@@ -176,6 +178,81 @@ def test_foreach_inplace_alias_and_scalar_rounding(torch):
     o = [np.zeros(3, np.int32)]
     pyaclnn.call("ForeachAddScalarV2", big, 2 ** 30, o)      # int32 wraps
     np.testing.assert_array_equal(o[0], np.int32(-2 ** 31))
+
+
+@pytest.mark.parametrize("dt", BY["ForeachNorm"].dtypes)
+def test_foreach_norm(torch, dt):
+    rng = np.random.default_rng(8)
+    xs = [rnd(rng, s, dt) for s in SHAPES]
+    xs[4] = strided(xs[4], "transpose")
+    for p, ref_ord in ((2.0, 2), (1.0, 1), (np.int64(1), 1), (3.0, 2), (1.7, 1), (np.float64(INF_), 2)):
+        outs = [np.zeros((1,), NP[dt]) for _ in SHAPES]
+        pyaclnn.call("ForeachNorm", xs, p, outs)              # A2 kernel: int(p) == 1 -> L1, anything else -> L2
+        exp = torch._foreach_norm([to_torch(torch, x).float() for x in xs], ref_ord)
+        for o, e in zip(outs, exp):
+            rtol, atol = FTOL[dt]
+            np.testing.assert_allclose(o.astype(np.float64)[0], float(e), rtol=rtol * 2, atol=atol * 2)
+    k, x = tl(t())
+    ko, o = tl(t((2, 3)))
+    expect_status("ForeachNorm", [x, make_scalar(2.0), o], 161002, "out[0]")      # one element each
+    expect_status("ForeachNorm", [x, make_scalar(pyaclnn.scalar(2, np.int32)), x], 161002, "scalar")
+
+
+@pytest.mark.parametrize("dt", BY["ForeachNonFiniteCheckAndUnscale"].dtypes)
+def test_foreach_non_finite_check_and_unscale(torch, dt):
+    rng = np.random.default_rng(9)
+    for poison in (None, np.inf, np.nan):
+        xs = [rnd(rng, s, dt) for s in SHAPES]
+        if poison is not None:
+            xs[4][0, 0, 1] = poison
+        found = np.array([-1.0], np.float32)
+        inv = np.array([0.25], np.float32)
+        tx = [to_torch(torch, x) for x in xs]
+        tf = torch.tensor([-1.0])
+        torch._amp_foreach_non_finite_check_and_unscale_(tx, tf, torch.tensor([0.25]))
+        pyaclnn.call("ForeachNonFiniteCheckAndUnscale", xs, found, inv)
+        for x, e in zip(xs, tx):
+            np.testing.assert_array_equal(x.astype(np.float64), from_torch(e).astype(np.float64))
+        assert found[0] == tf.item()
+    k, x = tl(t())
+    f32 = AclTensor.from_array(np.zeros(1, np.float32))
+    expect_status("ForeachNonFiniteCheckAndUnscale", [None, f32, f32], 161001, "scaledGrads")
+    expect_status("ForeachNonFiniteCheckAndUnscale", [x, None, f32], 161001, "foundInf")
+    expect_status("ForeachNonFiniteCheckAndUnscale", [x, f32, None], 161001, "invScale")
+    f16 = AclTensor.from_array(np.zeros(1, np.float16))
+    expect_status("ForeachNonFiniteCheckAndUnscale", [x, f16, f32], 161002, "foundInf")
+    two = AclTensor.from_array(np.zeros(2, np.float32))
+    expect_status("ForeachNonFiniteCheckAndUnscale", [x, f32, two], 161002, "invScale")
+    kb, xb = tl(t(dt="f64"))
+    expect_status("ForeachNonFiniteCheckAndUnscale", [xb, f32, f32], 161002, "scaledGrads")
+
+
+def round_ref(x, mode):
+    x = x.astype(np.float64)
+    return {1: np.rint(x), 2: np.floor(x), 3: np.ceil(x), 4: np.sign(x) * np.floor(np.abs(x) + 0.5),
+            5: np.trunc(x), 7: x - np.trunc(x)}.get(mode, x)
+
+
+@pytest.mark.parametrize("dt", BY["ForeachRoundOffNumberV2"].dtypes)
+def test_foreach_round_off_number(dt):
+    rng = np.random.default_rng(10)
+    xs = [rnd(rng, s, dt, -4, 4) for s in SHAPES]
+    if dt in ("f32", "f16", "bf16"):
+        xs[0][0, :3] = np.array([2.5, -2.5, 0.5]).astype(NP[dt])     # ties
+    for mode in range(9):
+        outs = [np.zeros(s, NP[dt]) for s in SHAPES]
+        if dt != "i32":
+            pyaclnn.call("ForeachRoundOffNumber", xs, np.array([mode], np.int8), outs)
+            for x, o in zip(xs, outs):
+                np.testing.assert_array_equal(o.astype(np.float64),
+                                              round_ref(x, mode).astype(NP[dt]).astype(np.float64))
+        outs = [np.zeros(s, NP[dt]) for s in SHAPES]
+        pyaclnn.call("ForeachRoundOffNumberV2", xs, pyaclnn.scalar(mode, np.int64), outs)
+        for x, o in zip(xs, outs):
+            np.testing.assert_array_equal(o.astype(np.float64), round_ref(x, mode).astype(NP[dt]).astype(np.float64))
+    k, x = tl(t())
+    expect_status("ForeachRoundOffNumberV2", [x, make_scalar(pyaclnn.scalar(1, np.int32)), x], 161002, "roundMode")
+    expect_status("ForeachRoundOffNumber", [x, AclTensor.from_array(np.zeros(1, np.int32)), x], 161002, "roundMode")
 
 
 # ---------------------------------------------------------------- invalid rows (the shared validation)

@@ -39,16 +39,18 @@ NONCONST_OUT = {"ForeachDivScalar", "ForeachAddList", "ForeachMulList", "Foreach
 
 
 def fe(name, args, combos_, f=None, i=None, header=None, torch=None, int_as_float=False, copy=False,
-       not_on_a2=False, **kw):
+       not_on_a2=False, mode="FE_MAP", strict_scalar=False, **kw):
     if name in NONCONST_OUT:
         args = args.replace("const aclTensorList* out", "aclTensorList* out")
     hdr = header or "aclnn_" + snake(name) + ".h"
     dts = tuple(dict.fromkeys(c[0] for c in combos_))
     op = Op(name, args, hdr, lib="nn", dtypes=dts, torch=torch, **kw)
     op.fe = {"combos": combos_, "f": f, "i": i, "int_as_float": int_as_float, "copy": copy,
-             "not_on_a2": not_on_a2}
+             "not_on_a2": not_on_a2, "mode": mode, "strict_scalar": strict_scalar}
     names = [a.name for a in op.args]
     written = "out" if "out" in names else next(a.name for a in op.args if a.kind == "tensorlist")
+    if mode == "FE_UNSCALE":  # foundInf is written too
+        next(a for a in op.args if a.name == "foundInf").kind = "out"
     for a in op.args:  # the written list is an output for pyaclnn.call (the headers declare it const)
         if a.name == written:
             a.kind = "outlist"
@@ -188,6 +190,19 @@ OPS += [
                            ("f32", None, "f16"), ("f32", None, "f32"), ("i16", None, "i16"), ("i32", None, "i32"),
                            ("i64", None, "i64"), ("i8", None, "i8"), ("u16", None, "u16"), ("u32", None, "u32"),
                            ("u8", None, "u8")], copy=True, torch="torch._foreach_copy_"),
+    # round off: the Cast round modes (1 rint, 2 floor, 3 ceil, 4 round half away, 5 trunc, 7 fraction; others: none)
+    fe("ForeachRoundOffNumber", "const aclTensorList* x, const aclTensor* roundMode, const aclTensorList* out",
+       [(x, "i8", x) for x in ("f32", "f16", "bf16", "i16")], f="fe_round(a, (int)s)", i="(s == 7 ? 0 : a)"),
+    fe("ForeachRoundOffNumberV2", "const aclTensorList* x, const aclScalar* roundMode, aclTensorList* out",
+       [(x, s, x) for x in ("f32", "f16", "bf16", "i32", "i16") for s in ("i8", "i64")], f="fe_round(a, (int)s)",
+       i="(s == 7 ? 0 : a)", strict_scalar=True),
+    # the norm of each tensor into a one-element output: int(p) == 1 -> L1, else L2 (the A2 kernel)
+    fe("ForeachNorm", "const aclTensorList* x, const aclScalar* scalar, const aclTensorList* out",
+       [(x, s, x) for x in F3 for s in ("f32", "i64", "f64")], mode="FE_NORM", strict_scalar=True,
+       torch="torch._foreach_norm"),
+    fe("ForeachNonFiniteCheckAndUnscale", "const aclTensorList* scaledGrads, const aclTensor* foundInf, "
+       "const aclTensor* invScale", [(x, "f32", x) for x in F3], mode="FE_UNSCALE",
+       torch="torch._amp_foreach_non_finite_check_and_unscale_"),
     # ASCEND950-only interfaces (refused on A2)
     fe("ForeachACosInplace", "const aclTensorList* x", combos(F3), f="acosf(a)", not_on_a2=True,
        header="aclnn_foreach_a_cos_inplace.h"),
@@ -211,6 +226,11 @@ OPS += [
 
 def c_prelude():
     return ('#include <math.h>\n#include "ops/foreach.h"\n\n'
+            "/* Cast's round modes applied float -> float (the round-off kernel) */\n"
+            "static inline float fe_round(float a, int m) {\n"
+            "    switch (m) {\n    case 1: return rintf(a);\n    case 2: return floorf(a);\n"
+            "    case 3: return ceilf(a);\n    case 4: return roundf(a);\n    case 5: return truncf(a);\n"
+            "    case 7: return a - truncf(a);\n    default: return a;\n    }\n}\n\n"
             "/* integer power as the kernels compute it: exponent < 0 gives 1 / a truncated (0 unless |a| == 1) */\n"
             "static inline int64_t fe_ipow(int64_t a, int64_t e) {\n"
             "    if (e < 0) return a == 1 ? 1 : a == -1 ? ((e & 1) ? -1 : 1) : 0;\n"
@@ -236,12 +256,14 @@ def c_code(op):
     lists = [a for a in op.args if a.kind in ("tensorlist", "outlist") and a.name != "out"]
     out = next((a for a in op.args if a.name == "out"), None)
     sc = next((a for a in op.args if a.kind in ("tensor", "scalar", "scalarlist")), None)
+    if fe_["mode"] == "FE_UNSCALE":
+        sc = next(a for a in op.args if a.name == "invScale")
     if sc is None:
         skind = "FE_S_NONE"
     elif sc.kind == "scalarlist":
         skind = "FE_S_LIST"
     elif sc.kind == "scalar":
-        skind = "FE_S_SCALAR_V2" if op.name.endswith("V2") else "FE_S_SCALAR"
+        skind = "FE_S_SCALAR_V2" if op.name.endswith("V2") and not fe_["strict_scalar"] else "FE_S_SCALAR"
     else:
         skind = "FE_S_TENSOR_PER" if sc.name == "scalars" else "FE_S_TENSOR"
     scalar_first = sc is not None and op.args.index(sc) < op.args.index(lists[0])
@@ -257,6 +279,7 @@ def c_code(op):
     code.append(
         f"static const fe_desc fed_{n} = {{\n"
         f"    .op = ACL_OP_{n}, .nlists = {len(lists)}, .skind = {skind}, .inplace = {str(fe_['inplace']).lower()},\n"
+        f"    .mode = {fe_['mode']}, .strict_scalar = {str(fe_['strict_scalar']).lower()},\n"
         f"    .not_on_a2 = {str(fe_['not_on_a2']).lower()}, .scalar_first = {str(scalar_first).lower()}, "
         f".copy = {str(fe_['copy']).lower()}, .int_as_float = {str(fe_['int_as_float']).lower()},\n"
         f"    .lname = {{{lnames}}}, .sname = \"{sc.name if sc else ''}\", .oname = \"{out.name if out else ''}\",\n"
@@ -265,6 +288,11 @@ def c_code(op):
         f"}};\n")
     params = ", ".join([a.text for a in op.args] + ["uint64_t *workspaceSize", "aclOpExecutor **executor"])
     lvals = ", ".join(a.name for a in lists) + ", NULL" * (3 - len(lists))
+    if fe_["mode"] == "FE_UNSCALE":
+        code.append(f"aclnnStatus opws_{n}({params}) {{\n"
+                    f"    return fe_unscale_workspace(&fed_{n}, scaledGrads, foundInf, invScale, workspaceSize, "
+                    f"executor);\n}}\n\n")
+        return "".join(code)
     code.append(
         f"aclnnStatus opws_{n}({params}) {{\n"
         f"    const aclTensorList *const lists[3] = {{{lvals}}};\n"

@@ -149,12 +149,16 @@
 #include "aclnnop/aclnn_foreach_mul_scalar_list.h"
 #include "aclnnop/aclnn_foreach_mul_scalar_v2.h"
 #include "aclnnop/aclnn_foreach_neg.h"
+#include "aclnnop/aclnn_foreach_non_finite_check_and_unscale.h"
+#include "aclnnop/aclnn_foreach_norm.h"
 #include "aclnnop/aclnn_foreach_pow_list.h"
 #include "aclnnop/aclnn_foreach_pow_scalar.h"
 #include "aclnnop/aclnn_foreach_pow_scalar_and_tensor.h"
 #include "aclnnop/aclnn_foreach_pow_scalar_list.h"
 #include "aclnnop/aclnn_foreach_pow_scalar_v2.h"
 #include "aclnnop/aclnn_foreach_reciprocal.h"
+#include "aclnnop/aclnn_foreach_round_off_number.h"
+#include "aclnnop/aclnn_foreach_round_off_number_v2.h"
 #include "aclnnop/aclnn_foreach_sigmoid.h"
 #include "aclnnop/aclnn_foreach_sign.h"
 #include "aclnnop/aclnn_foreach_sin.h"
@@ -846,6 +850,18 @@ aclnnStatus opws_ForeachSqrt(
 aclnnStatus opws_ForeachZeroInplace(const aclTensorList* x, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_ForeachCopy(
     const aclTensorList* x, aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_ForeachRoundOffNumber(
+    const aclTensorList* x, const aclTensor* roundMode, const aclTensorList* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_ForeachRoundOffNumberV2(
+    const aclTensorList* x, const aclScalar* roundMode, aclTensorList* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_ForeachNorm(
+    const aclTensorList* x, const aclScalar* scalar, const aclTensorList* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_ForeachNonFiniteCheckAndUnscale(
+    const aclTensorList* scaledGrads, const aclTensor* foundInf, const aclTensor* invScale, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
 aclnnStatus opws_ForeachACosInplace(const aclTensorList* x, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_ForeachLogInplace(const aclTensorList* x, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_ForeachAddListInplace(
@@ -1150,6 +1166,10 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_ForeachSqrt ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_ForeachZeroInplace ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT16, ACL_INT32}), 5
 #define ACL_DT_LIST_ForeachCopy ((const aclDataType[]){ACL_BF16, ACL_BOOL, ACL_DOUBLE, ACL_FLOAT16, ACL_FLOAT, ACL_INT16, ACL_INT32, ACL_INT64, ACL_INT8, ACL_UINT16, ACL_UINT32, ACL_UINT8}), 12
+#define ACL_DT_LIST_ForeachRoundOffNumber ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT16}), 4
+#define ACL_DT_LIST_ForeachRoundOffNumberV2 ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32, ACL_INT16}), 5
+#define ACL_DT_LIST_ForeachNorm ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_ForeachNonFiniteCheckAndUnscale ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_ForeachACosInplace ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_ForeachLogInplace ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_ForeachAddListInplace ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32}), 4
