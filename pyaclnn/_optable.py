@@ -1350,7 +1350,7 @@ OPS = {'Abs': {'args': [('tensor', 'self', 'const aclTensor*'), ('out', 'out', '
                              ('tensorlist', 'x2', 'const aclTensorList*'),
                              ('tensor', 'alpha', 'const aclTensor*'),
                              ('outlist', 'out', 'aclTensorList*')],
-                    'dtypes': ['f32', 'f16', 'bf16', 'i32', 'i16', 'i8', 'u8'],
+                    'dtypes': ['f32', 'f16', 'i32', 'bf16'],
                     'family': 'custom',
                     'header': 'aclnn_foreach_add_list.h',
                     'inplace': False,

@@ -180,7 +180,8 @@ static const fe_combo *find_combo(const fe_desc *d, aclDataType x) {
 
 /* the dtype a scalar of this combination must have (V2: the rule of the op_api sources) */
 static bool scalar_dtype_ok(const fe_desc *d, aclDataType x, aclDataType s) {
-    if (d->skind == FE_S_SCALAR_V2) {
+    if (d->srule == FE_SR_NONE) return true;
+    if (d->skind == FE_S_SCALAR_V2 || d->srule == FE_SR_V2) {
         if (x == ACL_FLOAT || x == ACL_BF16) return s == ACL_FLOAT || s == ACL_DOUBLE;
         if (x == ACL_FLOAT16) return s == ACL_FLOAT16 || s == ACL_DOUBLE;
         return s == ACL_INT32 || s == ACL_INT64;

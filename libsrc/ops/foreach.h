@@ -26,6 +26,12 @@ enum {
     FE_UNSCALE,       /* x_i *= invScale in place; foundInf = 1 when any element of any x_i is not finite */
 };
 
+enum {
+    FE_SR_COMBOS,     /* the scalar's dtype is the combination's (the binaries of the generated interfaces) */
+    FE_SR_V2,         /* the op_api rule: float32/bf16 lists f32/f64, float16 f16/f64, integer lists i32/i64 */
+    FE_SR_NONE,       /* not checked (passed through to the kernel) */
+};
+
 typedef struct {
     aclDataType x, s, y;  /* the lists' dtype, the scalar's (ACL_DT_UNDEFINED: none or any), the outputs' */
 } fe_combo;
@@ -38,6 +44,7 @@ typedef struct {
     bool not_on_a2;              /* an ASCEND950-only interface: refused on A2 (161002) */
     int mode;                    /* FE_MAP, FE_NORM, FE_UNSCALE */
     bool strict_scalar;          /* an aclScalar's dtype must be one of the combinations' (else converted as is) */
+    int srule;                   /* FE_SR_*: how a scalar's dtype is checked */
     bool scalar_first;           /* the scalar comes before the lists in the API (PowScalarAndTensor) */
     bool copy;                   /* no kernel: each tensor converted into its output (ForeachCopy) */
     bool int_as_float;           /* integer lists computed by the float kernel (exp, expm1 of int8/int16/uint8) */

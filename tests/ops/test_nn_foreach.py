@@ -334,3 +334,22 @@ def test_foreach_ascend950_only_refused(op):
     expect_status(op.name, args, 161002, "A2")
     args[0] = None
     expect_status(op.name, args, 161001, op.args[0].name)
+
+
+def test_foreach_handwritten_op_api_rules():
+    """The ops with a hand-written op_api: its NULL order (out first) and its scalar rule (the V2 one)"""
+    k, x = tl(t())
+    s = AclTensor.from_array(np.array([2.0], np.float32))
+    expect_status("ForeachDivScalar", [None, None, None], 161001, "out")
+    expect_status("ForeachAddList", [None, x, None, None], 161001, "out")
+    expect_status("ForeachAddList", [None, x, s, x], 161001, "x1")
+    expect_status("ForeachAddcdivScalar", [x, x, x, None, None], 161001, "out")
+    expect_status("ForeachLerpList", [x, x, x, None], 161001, "out")
+    expect_status("ForeachDivList", [x, x, None], 161001, "out")
+    s64 = AclTensor.from_array(np.array([2.0], np.float64))
+    expect_status("ForeachDivScalar", [x, s64, x], 0)                       # f64 scalar tensor: the V2 rule
+    expect_status("ForeachMulScalar", [x, s64, x], 161002, "scalar")        # generated interface: its binaries
+    ki, xi = tl(t(dt="i16"))
+    expect_status("ForeachAddList", [xi, xi, AclTensor.from_array(np.array([1], np.int32)), xi], 161002, "x1")
+    expect_status("ForeachLerpScalar", [x, x, make_scalar(pyaclnn.scalar(1, np.int32)), x], 161002, "weight")
+    expect_status("ForeachLerpScalar", [x, x, make_scalar(np.float64(0.5)), x], 0)

@@ -39,14 +39,15 @@ NONCONST_OUT = {"ForeachDivScalar", "ForeachAddList", "ForeachMulList", "Foreach
 
 
 def fe(name, args, combos_, f=None, i=None, header=None, torch=None, int_as_float=False, copy=False,
-       not_on_a2=False, mode="FE_MAP", strict_scalar=False, **kw):
+       not_on_a2=False, mode="FE_MAP", strict_scalar=False, null_order=None, srule="FE_SR_COMBOS", **kw):
     if name in NONCONST_OUT:
         args = args.replace("const aclTensorList* out", "aclTensorList* out")
     hdr = header or "aclnn_" + snake(name) + ".h"
     dts = tuple(dict.fromkeys(c[0] for c in combos_))
     op = Op(name, args, hdr, lib="nn", dtypes=dts, torch=torch, **kw)
     op.fe = {"combos": combos_, "f": f, "i": i, "int_as_float": int_as_float, "copy": copy,
-             "not_on_a2": not_on_a2, "mode": mode, "strict_scalar": strict_scalar}
+             "not_on_a2": not_on_a2, "mode": mode, "strict_scalar": strict_scalar, "null_order": null_order,
+             "srule": srule}
     names = [a.name for a in op.args]
     written = "out" if "out" in names else next(a.name for a in op.args if a.kind == "tensorlist")
     if mode == "FE_UNSCALE":  # foundInf is written too
@@ -222,6 +223,29 @@ OPS += [
 ]
 
 
+# The ops whose non-V2 first phase is hand-written upstream (op_api/aclnn_foreach_<op>.cpp): that source's NULL
+# order, list and scalar rule replace the generated interface's
+HANDWRITTEN = {
+    "ForeachDivScalar": dict(null_order=["out", "x", "scalar"], srule="FE_SR_V2"),
+    "ForeachAddList": dict(null_order=["out", "x1", "x2", "alpha"], srule="FE_SR_V2", xs=("f32", "f16", "i32", "bf16")),
+    "ForeachMulList": dict(null_order=["out", "x1", "x2"]),
+    "ForeachAddcdivScalar": dict(null_order=["out", "x1", "x2", "x3", "scalar"], srule="FE_SR_V2"),
+    "ForeachAddcdivScalarList": dict(srule="FE_SR_NONE"),
+    "ForeachLerpScalar": dict(combos=[(x, s, x) for x in F3 for s in ("f32", "f64")], strict_scalar=True),
+    "ForeachLerpList": dict(null_order=["out", "x1", "x2", "weight"]),
+}
+for _op in OPS:
+    _h = HANDWRITTEN.get(_op.name)
+    if not _h:
+        continue
+    if "xs" in _h:
+        _op.fe["combos"] = [c for c in _op.fe["combos"] if c[0] in _h["xs"]]
+        _op.dtypes = tuple(_h["xs"])
+    for _k in ("null_order", "srule", "combos", "strict_scalar"):
+        if _k in _h:
+            _op.fe[_k] = _h[_k]
+
+
 # ---------------------------------------------------------------- code generation (tools/gen_ops.py calls these)
 
 def c_prelude():
@@ -279,7 +303,7 @@ def c_code(op):
     code.append(
         f"static const fe_desc fed_{n} = {{\n"
         f"    .op = ACL_OP_{n}, .nlists = {len(lists)}, .skind = {skind}, .inplace = {str(fe_['inplace']).lower()},\n"
-        f"    .mode = {fe_['mode']}, .strict_scalar = {str(fe_['strict_scalar']).lower()},\n"
+        f"    .mode = {fe_['mode']}, .strict_scalar = {str(fe_['strict_scalar']).lower()}, .srule = {fe_['srule']},\n"
         f"    .not_on_a2 = {str(fe_['not_on_a2']).lower()}, .scalar_first = {str(scalar_first).lower()}, "
         f".copy = {str(fe_['copy']).lower()}, .int_as_float = {str(fe_['int_as_float']).lower()},\n"
         f"    .lname = {{{lnames}}}, .sname = \"{sc.name if sc else ''}\", .oname = \"{out.name if out else ''}\",\n"
@@ -293,8 +317,10 @@ def c_code(op):
                     f"    return fe_unscale_workspace(&fed_{n}, scaledGrads, foundInf, invScale, workspaceSize, "
                     f"executor);\n}}\n\n")
         return "".join(code)
+    nulls = "".join(f'    ACLNN_CHECK({a} != NULL, ACLNN_ERR_PARAM_NULLPTR, "{a} must not be NULL.");\n'
+                    for a in fe_["null_order"] or [])
     code.append(
-        f"aclnnStatus opws_{n}({params}) {{\n"
+        f"aclnnStatus opws_{n}({params}) {{\n" + nulls +
         f"    const aclTensorList *const lists[3] = {{{lvals}}};\n"
         f"    return fe_workspace(&fed_{n}, lists, {sc.name if sc else 'NULL'}, {out.name if out else 'NULL'}, "
         f"workspaceSize, executor);\n}}\n\n")

@@ -1122,7 +1122,7 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_ForeachPowScalarV2 ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32}), 4
 #define ACL_DT_LIST_ForeachPowScalarList ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32}), 4
 #define ACL_DT_LIST_ForeachPowScalarAndTensor ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32}), 4
-#define ACL_DT_LIST_ForeachAddList ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32, ACL_INT16, ACL_INT8, ACL_UINT8}), 7
+#define ACL_DT_LIST_ForeachAddList ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_INT32, ACL_BF16}), 4
 #define ACL_DT_LIST_ForeachAddListV2 ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32, ACL_INT16, ACL_INT8, ACL_UINT8}), 7
 #define ACL_DT_LIST_ForeachSubList ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32, ACL_INT16, ACL_INT8, ACL_UINT8}), 7
 #define ACL_DT_LIST_ForeachSubListV2 ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32, ACL_INT16, ACL_INT8, ACL_UINT8}), 7

@@ -148,7 +148,7 @@ static void fek_ForeachAddScalar_i(int64_t n, const int64_t *A, const int64_t *B
 static const fe_combo fec_ForeachAddScalar[] = {{ACL_FLOAT, ACL_FLOAT, ACL_FLOAT}, {ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT16}, {ACL_BF16, ACL_FLOAT, ACL_BF16}, {ACL_INT32, ACL_INT32, ACL_INT32}, {ACL_INT16, ACL_INT32, ACL_INT16}, {ACL_INT8, ACL_INT32, ACL_INT8}, {ACL_UINT8, ACL_INT32, ACL_UINT8}};
 static const fe_desc fed_ForeachAddScalar = {
     .op = ACL_OP_ForeachAddScalar, .nlists = 1, .skind = FE_S_TENSOR, .inplace = false,
-    .mode = FE_MAP, .strict_scalar = false,
+    .mode = FE_MAP, .strict_scalar = false, .srule = FE_SR_COMBOS,
     .not_on_a2 = false, .scalar_first = false, .copy = false, .int_as_float = false,
     .lname = {"x"}, .sname = "scalar", .oname = "out",
     .combos = fec_ForeachAddScalar, .ncombos = 7,
@@ -200,7 +200,7 @@ static void fek_ForeachAddScalarV2_i(int64_t n, const int64_t *A, const int64_t 
 static const fe_combo fec_ForeachAddScalarV2[] = {{ACL_FLOAT, ACL_DT_UNDEFINED, ACL_FLOAT}, {ACL_FLOAT16, ACL_DT_UNDEFINED, ACL_FLOAT16}, {ACL_BF16, ACL_DT_UNDEFINED, ACL_BF16}, {ACL_INT32, ACL_DT_UNDEFINED, ACL_INT32}, {ACL_INT16, ACL_DT_UNDEFINED, ACL_INT16}, {ACL_INT8, ACL_DT_UNDEFINED, ACL_INT8}, {ACL_UINT8, ACL_DT_UNDEFINED, ACL_UINT8}};
 static const fe_desc fed_ForeachAddScalarV2 = {
     .op = ACL_OP_ForeachAddScalarV2, .nlists = 1, .skind = FE_S_SCALAR_V2, .inplace = false,
-    .mode = FE_MAP, .strict_scalar = false,
+    .mode = FE_MAP, .strict_scalar = false, .srule = FE_SR_COMBOS,
     .not_on_a2 = false, .scalar_first = false, .copy = false, .int_as_float = false,
     .lname = {"x"}, .sname = "scalar", .oname = "out",
     .combos = fec_ForeachAddScalarV2, .ncombos = 7,
@@ -252,7 +252,7 @@ static void fek_ForeachAddScalarList_i(int64_t n, const int64_t *A, const int64_
 static const fe_combo fec_ForeachAddScalarList[] = {{ACL_FLOAT, ACL_FLOAT, ACL_FLOAT}, {ACL_FLOAT16, ACL_FLOAT, ACL_FLOAT16}, {ACL_BF16, ACL_FLOAT, ACL_BF16}, {ACL_INT32, ACL_INT64, ACL_INT32}};
 static const fe_desc fed_ForeachAddScalarList = {
     .op = ACL_OP_ForeachAddScalarList, .nlists = 1, .skind = FE_S_LIST, .inplace = false,
-    .mode = FE_MAP, .strict_scalar = false,
+    .mode = FE_MAP, .strict_scalar = false, .srule = FE_SR_COMBOS,
     .not_on_a2 = false, .scalar_first = false, .copy = false, .int_as_float = false,
     .lname = {"x"}, .sname = "scalars", .oname = "out",
     .combos = fec_ForeachAddScalarList, .ncombos = 4,
@@ -304,7 +304,7 @@ static void fek_ForeachSubScalar_i(int64_t n, const int64_t *A, const int64_t *B
 static const fe_combo fec_ForeachSubScalar[] = {{ACL_FLOAT, ACL_FLOAT, ACL_FLOAT}, {ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT16}, {ACL_BF16, ACL_FLOAT, ACL_BF16}, {ACL_INT32, ACL_INT32, ACL_INT32}};
 static const fe_desc fed_ForeachSubScalar = {
     .op = ACL_OP_ForeachSubScalar, .nlists = 1, .skind = FE_S_TENSOR, .inplace = false,
-    .mode = FE_MAP, .strict_scalar = false,
+    .mode = FE_MAP, .strict_scalar = false, .srule = FE_SR_COMBOS,
     .not_on_a2 = false, .scalar_first = false, .copy = false, .int_as_float = false,
     .lname = {"x"}, .sname = "scalar", .oname = "out",
     .combos = fec_ForeachSubScalar, .ncombos = 4,
@@ -356,7 +356,7 @@ static void fek_ForeachSubScalarV2_i(int64_t n, const int64_t *A, const int64_t 
 static const fe_combo fec_ForeachSubScalarV2[] = {{ACL_FLOAT, ACL_DT_UNDEFINED, ACL_FLOAT}, {ACL_FLOAT16, ACL_DT_UNDEFINED, ACL_FLOAT16}, {ACL_BF16, ACL_DT_UNDEFINED, ACL_BF16}, {ACL_INT32, ACL_DT_UNDEFINED, ACL_INT32}};
 static const fe_desc fed_ForeachSubScalarV2 = {
     .op = ACL_OP_ForeachSubScalarV2, .nlists = 1, .skind = FE_S_SCALAR_V2, .inplace = false,
-    .mode = FE_MAP, .strict_scalar = false,
+    .mode = FE_MAP, .strict_scalar = false, .srule = FE_SR_COMBOS,
     .not_on_a2 = false, .scalar_first = false, .copy = false, .int_as_float = false,
     .lname = {"x"}, .sname = "scalar", .oname = "out",
     .combos = fec_ForeachSubScalarV2, .ncombos = 4,
@@ -408,7 +408,7 @@ static void fek_ForeachSubScalarList_i(int64_t n, const int64_t *A, const int64_
 static const fe_combo fec_ForeachSubScalarList[] = {{ACL_FLOAT, ACL_FLOAT, ACL_FLOAT}, {ACL_FLOAT16, ACL_FLOAT, ACL_FLOAT16}, {ACL_BF16, ACL_FLOAT, ACL_BF16}, {ACL_INT32, ACL_INT64, ACL_INT32}};
 static const fe_desc fed_ForeachSubScalarList = {
     .op = ACL_OP_ForeachSubScalarList, .nlists = 1, .skind = FE_S_LIST, .inplace = false,
-    .mode = FE_MAP, .strict_scalar = false,
+    .mode = FE_MAP, .strict_scalar = false, .srule = FE_SR_COMBOS,
     .not_on_a2 = false, .scalar_first = false, .copy = false, .int_as_float = false,
     .lname = {"x"}, .sname = "scalars", .oname = "out",
     .combos = fec_ForeachSubScalarList, .ncombos = 4,
@@ -460,7 +460,7 @@ static void fek_ForeachMulScalar_i(int64_t n, const int64_t *A, const int64_t *B
 static const fe_combo fec_ForeachMulScalar[] = {{ACL_FLOAT, ACL_FLOAT, ACL_FLOAT}, {ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT16}, {ACL_BF16, ACL_FLOAT, ACL_BF16}, {ACL_INT32, ACL_INT32, ACL_INT32}};
 static const fe_desc fed_ForeachMulScalar = {
     .op = ACL_OP_ForeachMulScalar, .nlists = 1, .skind = FE_S_TENSOR, .inplace = false,
-    .mode = FE_MAP, .strict_scalar = false,
+    .mode = FE_MAP, .strict_scalar = false, .srule = FE_SR_COMBOS,
     .not_on_a2 = false, .scalar_first = false, .copy = false, .int_as_float = false,
     .lname = {"x"}, .sname = "scalar", .oname = "out",
     .combos = fec_ForeachMulScalar, .ncombos = 4,
@@ -512,7 +512,7 @@ static void fek_ForeachMulScalarV2_i(int64_t n, const int64_t *A, const int64_t 
 static const fe_combo fec_ForeachMulScalarV2[] = {{ACL_FLOAT, ACL_DT_UNDEFINED, ACL_FLOAT}, {ACL_FLOAT16, ACL_DT_UNDEFINED, ACL_FLOAT16}, {ACL_BF16, ACL_DT_UNDEFINED, ACL_BF16}, {ACL_INT32, ACL_DT_UNDEFINED, ACL_INT32}};
 static const fe_desc fed_ForeachMulScalarV2 = {
     .op = ACL_OP_ForeachMulScalarV2, .nlists = 1, .skind = FE_S_SCALAR_V2, .inplace = false,
-    .mode = FE_MAP, .strict_scalar = false,
+    .mode = FE_MAP, .strict_scalar = false, .srule = FE_SR_COMBOS,
     .not_on_a2 = false, .scalar_first = false, .copy = false, .int_as_float = false,
     .lname = {"x"}, .sname = "scalar", .oname = "out",
     .combos = fec_ForeachMulScalarV2, .ncombos = 4,
@@ -564,7 +564,7 @@ static void fek_ForeachMulScalarList_i(int64_t n, const int64_t *A, const int64_
 static const fe_combo fec_ForeachMulScalarList[] = {{ACL_FLOAT, ACL_FLOAT, ACL_FLOAT}, {ACL_FLOAT16, ACL_FLOAT, ACL_FLOAT16}, {ACL_BF16, ACL_FLOAT, ACL_BF16}, {ACL_INT32, ACL_INT64, ACL_INT32}};
 static const fe_desc fed_ForeachMulScalarList = {
     .op = ACL_OP_ForeachMulScalarList, .nlists = 1, .skind = FE_S_LIST, .inplace = false,
-    .mode = FE_MAP, .strict_scalar = false,
+    .mode = FE_MAP, .strict_scalar = false, .srule = FE_SR_COMBOS,
     .not_on_a2 = false, .scalar_first = false, .copy = false, .int_as_float = false,
     .lname = {"x"}, .sname = "scalars", .oname = "out",
     .combos = fec_ForeachMulScalarList, .ncombos = 4,
@@ -604,13 +604,16 @@ static void fek_ForeachDivScalar_f(int64_t n, const float *A, const float *B, co
 static const fe_combo fec_ForeachDivScalar[] = {{ACL_FLOAT, ACL_FLOAT, ACL_FLOAT}, {ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT16}, {ACL_BF16, ACL_FLOAT, ACL_BF16}};
 static const fe_desc fed_ForeachDivScalar = {
     .op = ACL_OP_ForeachDivScalar, .nlists = 1, .skind = FE_S_TENSOR, .inplace = false,
-    .mode = FE_MAP, .strict_scalar = false,
+    .mode = FE_MAP, .strict_scalar = false, .srule = FE_SR_V2,
     .not_on_a2 = false, .scalar_first = false, .copy = false, .int_as_float = false,
     .lname = {"x"}, .sname = "scalar", .oname = "out",
     .combos = fec_ForeachDivScalar, .ncombos = 3,
     .kf = fek_ForeachDivScalar_f, .ki = NULL,
 };
 aclnnStatus opws_ForeachDivScalar(const aclTensorList* x, const aclTensor* scalar, aclTensorList* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    ACLNN_CHECK(out != NULL, ACLNN_ERR_PARAM_NULLPTR, "out must not be NULL.");
+    ACLNN_CHECK(x != NULL, ACLNN_ERR_PARAM_NULLPTR, "x must not be NULL.");
+    ACLNN_CHECK(scalar != NULL, ACLNN_ERR_PARAM_NULLPTR, "scalar must not be NULL.");
     const aclTensorList *const lists[3] = {x, NULL, NULL};
     return fe_workspace(&fed_ForeachDivScalar, lists, scalar, out, workspaceSize, executor);
 }
@@ -644,7 +647,7 @@ static void fek_ForeachDivScalarV2_f(int64_t n, const float *A, const float *B, 
 static const fe_combo fec_ForeachDivScalarV2[] = {{ACL_FLOAT, ACL_DT_UNDEFINED, ACL_FLOAT}, {ACL_FLOAT16, ACL_DT_UNDEFINED, ACL_FLOAT16}, {ACL_BF16, ACL_DT_UNDEFINED, ACL_BF16}};
 static const fe_desc fed_ForeachDivScalarV2 = {
     .op = ACL_OP_ForeachDivScalarV2, .nlists = 1, .skind = FE_S_SCALAR_V2, .inplace = false,
-    .mode = FE_MAP, .strict_scalar = false,
+    .mode = FE_MAP, .strict_scalar = false, .srule = FE_SR_COMBOS,
     .not_on_a2 = false, .scalar_first = false, .copy = false, .int_as_float = false,
     .lname = {"x"}, .sname = "scalar", .oname = "out",
     .combos = fec_ForeachDivScalarV2, .ncombos = 3,
@@ -684,7 +687,7 @@ static void fek_ForeachDivScalarList_f(int64_t n, const float *A, const float *B
 static const fe_combo fec_ForeachDivScalarList[] = {{ACL_FLOAT, ACL_FLOAT, ACL_FLOAT}, {ACL_FLOAT16, ACL_FLOAT, ACL_FLOAT16}, {ACL_BF16, ACL_FLOAT, ACL_BF16}};
 static const fe_desc fed_ForeachDivScalarList = {
     .op = ACL_OP_ForeachDivScalarList, .nlists = 1, .skind = FE_S_LIST, .inplace = false,
-    .mode = FE_MAP, .strict_scalar = false,
+    .mode = FE_MAP, .strict_scalar = false, .srule = FE_SR_COMBOS,
     .not_on_a2 = false, .scalar_first = false, .copy = false, .int_as_float = false,
     .lname = {"x"}, .sname = "scalars", .oname = "out",
     .combos = fec_ForeachDivScalarList, .ncombos = 3,
@@ -736,7 +739,7 @@ static void fek_ForeachMaximumScalar_i(int64_t n, const int64_t *A, const int64_
 static const fe_combo fec_ForeachMaximumScalar[] = {{ACL_FLOAT, ACL_FLOAT, ACL_FLOAT}, {ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT16}, {ACL_BF16, ACL_FLOAT, ACL_BF16}, {ACL_INT32, ACL_INT32, ACL_INT32}};
 static const fe_desc fed_ForeachMaximumScalar = {
     .op = ACL_OP_ForeachMaximumScalar, .nlists = 1, .skind = FE_S_TENSOR, .inplace = false,
-    .mode = FE_MAP, .strict_scalar = false,
+    .mode = FE_MAP, .strict_scalar = false, .srule = FE_SR_COMBOS,
     .not_on_a2 = false, .scalar_first = false, .copy = false, .int_as_float = false,
     .lname = {"x"}, .sname = "scalar", .oname = "out",
     .combos = fec_ForeachMaximumScalar, .ncombos = 4,
@@ -788,7 +791,7 @@ static void fek_ForeachMaximumScalarV2_i(int64_t n, const int64_t *A, const int6
 static const fe_combo fec_ForeachMaximumScalarV2[] = {{ACL_FLOAT, ACL_DT_UNDEFINED, ACL_FLOAT}, {ACL_FLOAT16, ACL_DT_UNDEFINED, ACL_FLOAT16}, {ACL_BF16, ACL_DT_UNDEFINED, ACL_BF16}, {ACL_INT32, ACL_DT_UNDEFINED, ACL_INT32}};
 static const fe_desc fed_ForeachMaximumScalarV2 = {
     .op = ACL_OP_ForeachMaximumScalarV2, .nlists = 1, .skind = FE_S_SCALAR_V2, .inplace = false,
-    .mode = FE_MAP, .strict_scalar = false,
+    .mode = FE_MAP, .strict_scalar = false, .srule = FE_SR_COMBOS,
     .not_on_a2 = false, .scalar_first = false, .copy = false, .int_as_float = false,
     .lname = {"x"}, .sname = "scalar", .oname = "out",
     .combos = fec_ForeachMaximumScalarV2, .ncombos = 4,
@@ -840,7 +843,7 @@ static void fek_ForeachMaximumScalarList_i(int64_t n, const int64_t *A, const in
 static const fe_combo fec_ForeachMaximumScalarList[] = {{ACL_FLOAT, ACL_FLOAT, ACL_FLOAT}, {ACL_FLOAT16, ACL_FLOAT, ACL_FLOAT16}, {ACL_BF16, ACL_FLOAT, ACL_BF16}, {ACL_INT32, ACL_INT64, ACL_INT32}};
 static const fe_desc fed_ForeachMaximumScalarList = {
     .op = ACL_OP_ForeachMaximumScalarList, .nlists = 1, .skind = FE_S_LIST, .inplace = false,
-    .mode = FE_MAP, .strict_scalar = false,
+    .mode = FE_MAP, .strict_scalar = false, .srule = FE_SR_COMBOS,
     .not_on_a2 = false, .scalar_first = false, .copy = false, .int_as_float = false,
     .lname = {"x"}, .sname = "scalars", .oname = "out",
     .combos = fec_ForeachMaximumScalarList, .ncombos = 4,
@@ -892,7 +895,7 @@ static void fek_ForeachMinimumScalar_i(int64_t n, const int64_t *A, const int64_
 static const fe_combo fec_ForeachMinimumScalar[] = {{ACL_FLOAT, ACL_FLOAT, ACL_FLOAT}, {ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT16}, {ACL_BF16, ACL_FLOAT, ACL_BF16}, {ACL_INT32, ACL_INT32, ACL_INT32}};
 static const fe_desc fed_ForeachMinimumScalar = {
     .op = ACL_OP_ForeachMinimumScalar, .nlists = 1, .skind = FE_S_TENSOR, .inplace = false,
-    .mode = FE_MAP, .strict_scalar = false,
+    .mode = FE_MAP, .strict_scalar = false, .srule = FE_SR_COMBOS,
     .not_on_a2 = false, .scalar_first = false, .copy = false, .int_as_float = false,
     .lname = {"x"}, .sname = "scalar", .oname = "out",
     .combos = fec_ForeachMinimumScalar, .ncombos = 4,
@@ -944,7 +947,7 @@ static void fek_ForeachMinimumScalarV2_i(int64_t n, const int64_t *A, const int6
 static const fe_combo fec_ForeachMinimumScalarV2[] = {{ACL_FLOAT, ACL_DT_UNDEFINED, ACL_FLOAT}, {ACL_FLOAT16, ACL_DT_UNDEFINED, ACL_FLOAT16}, {ACL_BF16, ACL_DT_UNDEFINED, ACL_BF16}, {ACL_INT32, ACL_DT_UNDEFINED, ACL_INT32}};
 static const fe_desc fed_ForeachMinimumScalarV2 = {
     .op = ACL_OP_ForeachMinimumScalarV2, .nlists = 1, .skind = FE_S_SCALAR_V2, .inplace = false,
-    .mode = FE_MAP, .strict_scalar = false,
+    .mode = FE_MAP, .strict_scalar = false, .srule = FE_SR_COMBOS,
     .not_on_a2 = false, .scalar_first = false, .copy = false, .int_as_float = false,
     .lname = {"x"}, .sname = "scalar", .oname = "out",
     .combos = fec_ForeachMinimumScalarV2, .ncombos = 4,
@@ -996,7 +999,7 @@ static void fek_ForeachMinimumScalarList_i(int64_t n, const int64_t *A, const in
 static const fe_combo fec_ForeachMinimumScalarList[] = {{ACL_FLOAT, ACL_FLOAT, ACL_FLOAT}, {ACL_FLOAT16, ACL_FLOAT, ACL_FLOAT16}, {ACL_BF16, ACL_FLOAT, ACL_BF16}, {ACL_INT32, ACL_INT64, ACL_INT32}};
 static const fe_desc fed_ForeachMinimumScalarList = {
     .op = ACL_OP_ForeachMinimumScalarList, .nlists = 1, .skind = FE_S_LIST, .inplace = false,
-    .mode = FE_MAP, .strict_scalar = false,
+    .mode = FE_MAP, .strict_scalar = false, .srule = FE_SR_COMBOS,
     .not_on_a2 = false, .scalar_first = false, .copy = false, .int_as_float = false,
     .lname = {"x"}, .sname = "scalars", .oname = "out",
     .combos = fec_ForeachMinimumScalarList, .ncombos = 4,
@@ -1048,7 +1051,7 @@ static void fek_ForeachPowScalar_i(int64_t n, const int64_t *A, const int64_t *B
 static const fe_combo fec_ForeachPowScalar[] = {{ACL_FLOAT, ACL_FLOAT, ACL_FLOAT}, {ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT16}, {ACL_BF16, ACL_FLOAT, ACL_BF16}, {ACL_INT32, ACL_INT32, ACL_INT32}};
 static const fe_desc fed_ForeachPowScalar = {
     .op = ACL_OP_ForeachPowScalar, .nlists = 1, .skind = FE_S_TENSOR, .inplace = false,
-    .mode = FE_MAP, .strict_scalar = false,
+    .mode = FE_MAP, .strict_scalar = false, .srule = FE_SR_COMBOS,
     .not_on_a2 = false, .scalar_first = false, .copy = false, .int_as_float = false,
     .lname = {"x"}, .sname = "scalar", .oname = "out",
     .combos = fec_ForeachPowScalar, .ncombos = 4,
@@ -1100,7 +1103,7 @@ static void fek_ForeachPowScalarV2_i(int64_t n, const int64_t *A, const int64_t 
 static const fe_combo fec_ForeachPowScalarV2[] = {{ACL_FLOAT, ACL_DT_UNDEFINED, ACL_FLOAT}, {ACL_FLOAT16, ACL_DT_UNDEFINED, ACL_FLOAT16}, {ACL_BF16, ACL_DT_UNDEFINED, ACL_BF16}, {ACL_INT32, ACL_DT_UNDEFINED, ACL_INT32}};
 static const fe_desc fed_ForeachPowScalarV2 = {
     .op = ACL_OP_ForeachPowScalarV2, .nlists = 1, .skind = FE_S_SCALAR_V2, .inplace = false,
-    .mode = FE_MAP, .strict_scalar = false,
+    .mode = FE_MAP, .strict_scalar = false, .srule = FE_SR_COMBOS,
     .not_on_a2 = false, .scalar_first = false, .copy = false, .int_as_float = false,
     .lname = {"x"}, .sname = "scalar", .oname = "out",
     .combos = fec_ForeachPowScalarV2, .ncombos = 4,
@@ -1152,7 +1155,7 @@ static void fek_ForeachPowScalarList_i(int64_t n, const int64_t *A, const int64_
 static const fe_combo fec_ForeachPowScalarList[] = {{ACL_FLOAT, ACL_FLOAT, ACL_FLOAT}, {ACL_FLOAT16, ACL_FLOAT, ACL_FLOAT16}, {ACL_BF16, ACL_FLOAT, ACL_BF16}, {ACL_INT32, ACL_INT64, ACL_INT32}};
 static const fe_desc fed_ForeachPowScalarList = {
     .op = ACL_OP_ForeachPowScalarList, .nlists = 1, .skind = FE_S_LIST, .inplace = false,
-    .mode = FE_MAP, .strict_scalar = false,
+    .mode = FE_MAP, .strict_scalar = false, .srule = FE_SR_COMBOS,
     .not_on_a2 = false, .scalar_first = false, .copy = false, .int_as_float = false,
     .lname = {"x"}, .sname = "scalars", .oname = "out",
     .combos = fec_ForeachPowScalarList, .ncombos = 4,
@@ -1204,7 +1207,7 @@ static void fek_ForeachPowScalarAndTensor_i(int64_t n, const int64_t *A, const i
 static const fe_combo fec_ForeachPowScalarAndTensor[] = {{ACL_FLOAT, ACL_FLOAT, ACL_FLOAT}, {ACL_FLOAT16, ACL_FLOAT, ACL_FLOAT16}, {ACL_BF16, ACL_FLOAT, ACL_BF16}, {ACL_INT32, ACL_INT64, ACL_INT32}};
 static const fe_desc fed_ForeachPowScalarAndTensor = {
     .op = ACL_OP_ForeachPowScalarAndTensor, .nlists = 1, .skind = FE_S_SCALAR, .inplace = false,
-    .mode = FE_MAP, .strict_scalar = false,
+    .mode = FE_MAP, .strict_scalar = false, .srule = FE_SR_COMBOS,
     .not_on_a2 = false, .scalar_first = true, .copy = false, .int_as_float = false,
     .lname = {"x"}, .sname = "scalar", .oname = "out",
     .combos = fec_ForeachPowScalarAndTensor, .ncombos = 4,
@@ -1253,16 +1256,20 @@ static void fek_ForeachAddList_i(int64_t n, const int64_t *A, const int64_t *B, 
         Y[k] = (int64_t)((int64_t)((uint64_t)a + (uint64_t)s * (uint64_t)b));
     }
 }
-static const fe_combo fec_ForeachAddList[] = {{ACL_FLOAT, ACL_FLOAT, ACL_FLOAT}, {ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT16}, {ACL_BF16, ACL_FLOAT, ACL_BF16}, {ACL_INT32, ACL_INT32, ACL_INT32}, {ACL_INT16, ACL_INT32, ACL_INT16}, {ACL_INT8, ACL_INT32, ACL_INT8}, {ACL_UINT8, ACL_INT32, ACL_UINT8}};
+static const fe_combo fec_ForeachAddList[] = {{ACL_FLOAT, ACL_FLOAT, ACL_FLOAT}, {ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT16}, {ACL_BF16, ACL_FLOAT, ACL_BF16}, {ACL_INT32, ACL_INT32, ACL_INT32}};
 static const fe_desc fed_ForeachAddList = {
     .op = ACL_OP_ForeachAddList, .nlists = 2, .skind = FE_S_TENSOR, .inplace = false,
-    .mode = FE_MAP, .strict_scalar = false,
+    .mode = FE_MAP, .strict_scalar = false, .srule = FE_SR_V2,
     .not_on_a2 = false, .scalar_first = false, .copy = false, .int_as_float = false,
     .lname = {"x1", "x2"}, .sname = "alpha", .oname = "out",
-    .combos = fec_ForeachAddList, .ncombos = 7,
+    .combos = fec_ForeachAddList, .ncombos = 4,
     .kf = fek_ForeachAddList_f, .ki = fek_ForeachAddList_i,
 };
 aclnnStatus opws_ForeachAddList(const aclTensorList* x1, const aclTensorList* x2, const aclTensor* alpha, aclTensorList* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    ACLNN_CHECK(out != NULL, ACLNN_ERR_PARAM_NULLPTR, "out must not be NULL.");
+    ACLNN_CHECK(x1 != NULL, ACLNN_ERR_PARAM_NULLPTR, "x1 must not be NULL.");
+    ACLNN_CHECK(x2 != NULL, ACLNN_ERR_PARAM_NULLPTR, "x2 must not be NULL.");
+    ACLNN_CHECK(alpha != NULL, ACLNN_ERR_PARAM_NULLPTR, "alpha must not be NULL.");
     const aclTensorList *const lists[3] = {x1, x2, NULL};
     return fe_workspace(&fed_ForeachAddList, lists, alpha, out, workspaceSize, executor);
 }
@@ -1308,7 +1315,7 @@ static void fek_ForeachAddListV2_i(int64_t n, const int64_t *A, const int64_t *B
 static const fe_combo fec_ForeachAddListV2[] = {{ACL_FLOAT, ACL_DT_UNDEFINED, ACL_FLOAT}, {ACL_FLOAT16, ACL_DT_UNDEFINED, ACL_FLOAT16}, {ACL_BF16, ACL_DT_UNDEFINED, ACL_BF16}, {ACL_INT32, ACL_DT_UNDEFINED, ACL_INT32}, {ACL_INT16, ACL_DT_UNDEFINED, ACL_INT16}, {ACL_INT8, ACL_DT_UNDEFINED, ACL_INT8}, {ACL_UINT8, ACL_DT_UNDEFINED, ACL_UINT8}};
 static const fe_desc fed_ForeachAddListV2 = {
     .op = ACL_OP_ForeachAddListV2, .nlists = 2, .skind = FE_S_SCALAR_V2, .inplace = false,
-    .mode = FE_MAP, .strict_scalar = false,
+    .mode = FE_MAP, .strict_scalar = false, .srule = FE_SR_COMBOS,
     .not_on_a2 = false, .scalar_first = false, .copy = false, .int_as_float = false,
     .lname = {"x1", "x2"}, .sname = "alpha", .oname = "out",
     .combos = fec_ForeachAddListV2, .ncombos = 7,
@@ -1360,7 +1367,7 @@ static void fek_ForeachSubList_i(int64_t n, const int64_t *A, const int64_t *B, 
 static const fe_combo fec_ForeachSubList[] = {{ACL_FLOAT, ACL_FLOAT, ACL_FLOAT}, {ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT16}, {ACL_BF16, ACL_FLOAT, ACL_BF16}, {ACL_INT32, ACL_INT32, ACL_INT32}, {ACL_INT16, ACL_INT32, ACL_INT16}, {ACL_INT8, ACL_INT32, ACL_INT8}, {ACL_UINT8, ACL_INT32, ACL_UINT8}};
 static const fe_desc fed_ForeachSubList = {
     .op = ACL_OP_ForeachSubList, .nlists = 2, .skind = FE_S_TENSOR, .inplace = false,
-    .mode = FE_MAP, .strict_scalar = false,
+    .mode = FE_MAP, .strict_scalar = false, .srule = FE_SR_COMBOS,
     .not_on_a2 = false, .scalar_first = false, .copy = false, .int_as_float = false,
     .lname = {"x1", "x2"}, .sname = "alpha", .oname = "out",
     .combos = fec_ForeachSubList, .ncombos = 7,
@@ -1412,7 +1419,7 @@ static void fek_ForeachSubListV2_i(int64_t n, const int64_t *A, const int64_t *B
 static const fe_combo fec_ForeachSubListV2[] = {{ACL_FLOAT, ACL_DT_UNDEFINED, ACL_FLOAT}, {ACL_FLOAT16, ACL_DT_UNDEFINED, ACL_FLOAT16}, {ACL_BF16, ACL_DT_UNDEFINED, ACL_BF16}, {ACL_INT32, ACL_DT_UNDEFINED, ACL_INT32}, {ACL_INT16, ACL_DT_UNDEFINED, ACL_INT16}, {ACL_INT8, ACL_DT_UNDEFINED, ACL_INT8}, {ACL_UINT8, ACL_DT_UNDEFINED, ACL_UINT8}};
 static const fe_desc fed_ForeachSubListV2 = {
     .op = ACL_OP_ForeachSubListV2, .nlists = 2, .skind = FE_S_SCALAR_V2, .inplace = false,
-    .mode = FE_MAP, .strict_scalar = false,
+    .mode = FE_MAP, .strict_scalar = false, .srule = FE_SR_COMBOS,
     .not_on_a2 = false, .scalar_first = false, .copy = false, .int_as_float = false,
     .lname = {"x1", "x2"}, .sname = "alpha", .oname = "out",
     .combos = fec_ForeachSubListV2, .ncombos = 7,
@@ -1464,13 +1471,16 @@ static void fek_ForeachMulList_i(int64_t n, const int64_t *A, const int64_t *B, 
 static const fe_combo fec_ForeachMulList[] = {{ACL_FLOAT, ACL_DT_UNDEFINED, ACL_FLOAT}, {ACL_FLOAT16, ACL_DT_UNDEFINED, ACL_FLOAT16}, {ACL_BF16, ACL_DT_UNDEFINED, ACL_BF16}, {ACL_INT32, ACL_DT_UNDEFINED, ACL_INT32}, {ACL_INT16, ACL_DT_UNDEFINED, ACL_INT16}, {ACL_INT8, ACL_DT_UNDEFINED, ACL_INT8}, {ACL_UINT8, ACL_DT_UNDEFINED, ACL_UINT8}};
 static const fe_desc fed_ForeachMulList = {
     .op = ACL_OP_ForeachMulList, .nlists = 2, .skind = FE_S_NONE, .inplace = false,
-    .mode = FE_MAP, .strict_scalar = false,
+    .mode = FE_MAP, .strict_scalar = false, .srule = FE_SR_COMBOS,
     .not_on_a2 = false, .scalar_first = false, .copy = false, .int_as_float = false,
     .lname = {"x1", "x2"}, .sname = "", .oname = "out",
     .combos = fec_ForeachMulList, .ncombos = 7,
     .kf = fek_ForeachMulList_f, .ki = fek_ForeachMulList_i,
 };
 aclnnStatus opws_ForeachMulList(const aclTensorList* x1, const aclTensorList* x2, aclTensorList* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    ACLNN_CHECK(out != NULL, ACLNN_ERR_PARAM_NULLPTR, "out must not be NULL.");
+    ACLNN_CHECK(x1 != NULL, ACLNN_ERR_PARAM_NULLPTR, "x1 must not be NULL.");
+    ACLNN_CHECK(x2 != NULL, ACLNN_ERR_PARAM_NULLPTR, "x2 must not be NULL.");
     const aclTensorList *const lists[3] = {x1, x2, NULL};
     return fe_workspace(&fed_ForeachMulList, lists, NULL, out, workspaceSize, executor);
 }
@@ -1504,7 +1514,7 @@ static void fek_ForeachDivList_f(int64_t n, const float *A, const float *B, cons
 static const fe_combo fec_ForeachDivList[] = {{ACL_FLOAT, ACL_DT_UNDEFINED, ACL_FLOAT}, {ACL_FLOAT16, ACL_DT_UNDEFINED, ACL_FLOAT16}, {ACL_BF16, ACL_DT_UNDEFINED, ACL_BF16}};
 static const fe_desc fed_ForeachDivList = {
     .op = ACL_OP_ForeachDivList, .nlists = 2, .skind = FE_S_NONE, .inplace = false,
-    .mode = FE_MAP, .strict_scalar = false,
+    .mode = FE_MAP, .strict_scalar = false, .srule = FE_SR_COMBOS,
     .not_on_a2 = false, .scalar_first = false, .copy = false, .int_as_float = false,
     .lname = {"x1", "x2"}, .sname = "", .oname = "out",
     .combos = fec_ForeachDivList, .ncombos = 3,
@@ -1556,7 +1566,7 @@ static void fek_ForeachMaximumList_i(int64_t n, const int64_t *A, const int64_t 
 static const fe_combo fec_ForeachMaximumList[] = {{ACL_FLOAT, ACL_DT_UNDEFINED, ACL_FLOAT}, {ACL_FLOAT16, ACL_DT_UNDEFINED, ACL_FLOAT16}, {ACL_BF16, ACL_DT_UNDEFINED, ACL_BF16}, {ACL_INT32, ACL_DT_UNDEFINED, ACL_INT32}};
 static const fe_desc fed_ForeachMaximumList = {
     .op = ACL_OP_ForeachMaximumList, .nlists = 2, .skind = FE_S_NONE, .inplace = false,
-    .mode = FE_MAP, .strict_scalar = false,
+    .mode = FE_MAP, .strict_scalar = false, .srule = FE_SR_COMBOS,
     .not_on_a2 = false, .scalar_first = false, .copy = false, .int_as_float = false,
     .lname = {"x1", "x2"}, .sname = "", .oname = "out",
     .combos = fec_ForeachMaximumList, .ncombos = 4,
@@ -1608,7 +1618,7 @@ static void fek_ForeachMinimumList_i(int64_t n, const int64_t *A, const int64_t 
 static const fe_combo fec_ForeachMinimumList[] = {{ACL_FLOAT, ACL_DT_UNDEFINED, ACL_FLOAT}, {ACL_FLOAT16, ACL_DT_UNDEFINED, ACL_FLOAT16}, {ACL_BF16, ACL_DT_UNDEFINED, ACL_BF16}, {ACL_INT32, ACL_DT_UNDEFINED, ACL_INT32}};
 static const fe_desc fed_ForeachMinimumList = {
     .op = ACL_OP_ForeachMinimumList, .nlists = 2, .skind = FE_S_NONE, .inplace = false,
-    .mode = FE_MAP, .strict_scalar = false,
+    .mode = FE_MAP, .strict_scalar = false, .srule = FE_SR_COMBOS,
     .not_on_a2 = false, .scalar_first = false, .copy = false, .int_as_float = false,
     .lname = {"x1", "x2"}, .sname = "", .oname = "out",
     .combos = fec_ForeachMinimumList, .ncombos = 4,
@@ -1660,7 +1670,7 @@ static void fek_ForeachPowList_i(int64_t n, const int64_t *A, const int64_t *B, 
 static const fe_combo fec_ForeachPowList[] = {{ACL_FLOAT, ACL_DT_UNDEFINED, ACL_FLOAT}, {ACL_FLOAT16, ACL_DT_UNDEFINED, ACL_FLOAT16}, {ACL_BF16, ACL_DT_UNDEFINED, ACL_BF16}, {ACL_INT32, ACL_DT_UNDEFINED, ACL_INT32}};
 static const fe_desc fed_ForeachPowList = {
     .op = ACL_OP_ForeachPowList, .nlists = 2, .skind = FE_S_NONE, .inplace = false,
-    .mode = FE_MAP, .strict_scalar = false,
+    .mode = FE_MAP, .strict_scalar = false, .srule = FE_SR_COMBOS,
     .not_on_a2 = false, .scalar_first = false, .copy = false, .int_as_float = false,
     .lname = {"x1", "x2"}, .sname = "", .oname = "out",
     .combos = fec_ForeachPowList, .ncombos = 4,
@@ -1712,7 +1722,7 @@ static void fek_ForeachAddcmulScalar_i(int64_t n, const int64_t *A, const int64_
 static const fe_combo fec_ForeachAddcmulScalar[] = {{ACL_FLOAT, ACL_FLOAT, ACL_FLOAT}, {ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT16}, {ACL_BF16, ACL_FLOAT, ACL_BF16}, {ACL_INT32, ACL_INT32, ACL_INT32}};
 static const fe_desc fed_ForeachAddcmulScalar = {
     .op = ACL_OP_ForeachAddcmulScalar, .nlists = 3, .skind = FE_S_TENSOR, .inplace = false,
-    .mode = FE_MAP, .strict_scalar = false,
+    .mode = FE_MAP, .strict_scalar = false, .srule = FE_SR_COMBOS,
     .not_on_a2 = false, .scalar_first = false, .copy = false, .int_as_float = false,
     .lname = {"x1", "x2", "x3"}, .sname = "scalar", .oname = "out",
     .combos = fec_ForeachAddcmulScalar, .ncombos = 4,
@@ -1764,7 +1774,7 @@ static void fek_ForeachAddcmulScalarV2_i(int64_t n, const int64_t *A, const int6
 static const fe_combo fec_ForeachAddcmulScalarV2[] = {{ACL_FLOAT, ACL_DT_UNDEFINED, ACL_FLOAT}, {ACL_FLOAT16, ACL_DT_UNDEFINED, ACL_FLOAT16}, {ACL_BF16, ACL_DT_UNDEFINED, ACL_BF16}, {ACL_INT32, ACL_DT_UNDEFINED, ACL_INT32}};
 static const fe_desc fed_ForeachAddcmulScalarV2 = {
     .op = ACL_OP_ForeachAddcmulScalarV2, .nlists = 3, .skind = FE_S_SCALAR_V2, .inplace = false,
-    .mode = FE_MAP, .strict_scalar = false,
+    .mode = FE_MAP, .strict_scalar = false, .srule = FE_SR_COMBOS,
     .not_on_a2 = false, .scalar_first = false, .copy = false, .int_as_float = false,
     .lname = {"x1", "x2", "x3"}, .sname = "scalar", .oname = "out",
     .combos = fec_ForeachAddcmulScalarV2, .ncombos = 4,
@@ -1816,7 +1826,7 @@ static void fek_ForeachAddcmulScalarList_i(int64_t n, const int64_t *A, const in
 static const fe_combo fec_ForeachAddcmulScalarList[] = {{ACL_FLOAT, ACL_FLOAT, ACL_FLOAT}, {ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT16}, {ACL_BF16, ACL_BF16, ACL_BF16}, {ACL_INT32, ACL_INT32, ACL_INT32}};
 static const fe_desc fed_ForeachAddcmulScalarList = {
     .op = ACL_OP_ForeachAddcmulScalarList, .nlists = 3, .skind = FE_S_TENSOR_PER, .inplace = false,
-    .mode = FE_MAP, .strict_scalar = false,
+    .mode = FE_MAP, .strict_scalar = false, .srule = FE_SR_COMBOS,
     .not_on_a2 = false, .scalar_first = false, .copy = false, .int_as_float = false,
     .lname = {"x1", "x2", "x3"}, .sname = "scalars", .oname = "out",
     .combos = fec_ForeachAddcmulScalarList, .ncombos = 4,
@@ -1868,7 +1878,7 @@ static void fek_ForeachAddcmulList_i(int64_t n, const int64_t *A, const int64_t 
 static const fe_combo fec_ForeachAddcmulList[] = {{ACL_FLOAT, ACL_FLOAT, ACL_FLOAT}, {ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT16}, {ACL_BF16, ACL_BF16, ACL_BF16}, {ACL_INT32, ACL_INT32, ACL_INT32}};
 static const fe_desc fed_ForeachAddcmulList = {
     .op = ACL_OP_ForeachAddcmulList, .nlists = 3, .skind = FE_S_TENSOR_PER, .inplace = false,
-    .mode = FE_MAP, .strict_scalar = false,
+    .mode = FE_MAP, .strict_scalar = false, .srule = FE_SR_COMBOS,
     .not_on_a2 = false, .scalar_first = false, .copy = false, .int_as_float = false,
     .lname = {"x1", "x2", "x3"}, .sname = "scalars", .oname = "out",
     .combos = fec_ForeachAddcmulList, .ncombos = 4,
@@ -1908,13 +1918,18 @@ static void fek_ForeachAddcdivScalar_f(int64_t n, const float *A, const float *B
 static const fe_combo fec_ForeachAddcdivScalar[] = {{ACL_FLOAT, ACL_FLOAT, ACL_FLOAT}, {ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT16}, {ACL_BF16, ACL_FLOAT, ACL_BF16}};
 static const fe_desc fed_ForeachAddcdivScalar = {
     .op = ACL_OP_ForeachAddcdivScalar, .nlists = 3, .skind = FE_S_TENSOR, .inplace = false,
-    .mode = FE_MAP, .strict_scalar = false,
+    .mode = FE_MAP, .strict_scalar = false, .srule = FE_SR_V2,
     .not_on_a2 = false, .scalar_first = false, .copy = false, .int_as_float = false,
     .lname = {"x1", "x2", "x3"}, .sname = "scalar", .oname = "out",
     .combos = fec_ForeachAddcdivScalar, .ncombos = 3,
     .kf = fek_ForeachAddcdivScalar_f, .ki = NULL,
 };
 aclnnStatus opws_ForeachAddcdivScalar(const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* x3, const aclTensor* scalar, aclTensorList* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    ACLNN_CHECK(out != NULL, ACLNN_ERR_PARAM_NULLPTR, "out must not be NULL.");
+    ACLNN_CHECK(x1 != NULL, ACLNN_ERR_PARAM_NULLPTR, "x1 must not be NULL.");
+    ACLNN_CHECK(x2 != NULL, ACLNN_ERR_PARAM_NULLPTR, "x2 must not be NULL.");
+    ACLNN_CHECK(x3 != NULL, ACLNN_ERR_PARAM_NULLPTR, "x3 must not be NULL.");
+    ACLNN_CHECK(scalar != NULL, ACLNN_ERR_PARAM_NULLPTR, "scalar must not be NULL.");
     const aclTensorList *const lists[3] = {x1, x2, x3};
     return fe_workspace(&fed_ForeachAddcdivScalar, lists, scalar, out, workspaceSize, executor);
 }
@@ -1948,7 +1963,7 @@ static void fek_ForeachAddcdivScalarV2_f(int64_t n, const float *A, const float 
 static const fe_combo fec_ForeachAddcdivScalarV2[] = {{ACL_FLOAT, ACL_DT_UNDEFINED, ACL_FLOAT}, {ACL_FLOAT16, ACL_DT_UNDEFINED, ACL_FLOAT16}, {ACL_BF16, ACL_DT_UNDEFINED, ACL_BF16}};
 static const fe_desc fed_ForeachAddcdivScalarV2 = {
     .op = ACL_OP_ForeachAddcdivScalarV2, .nlists = 3, .skind = FE_S_SCALAR_V2, .inplace = false,
-    .mode = FE_MAP, .strict_scalar = false,
+    .mode = FE_MAP, .strict_scalar = false, .srule = FE_SR_COMBOS,
     .not_on_a2 = false, .scalar_first = false, .copy = false, .int_as_float = false,
     .lname = {"x1", "x2", "x3"}, .sname = "scalar", .oname = "out",
     .combos = fec_ForeachAddcdivScalarV2, .ncombos = 3,
@@ -1988,7 +2003,7 @@ static void fek_ForeachAddcdivScalarList_f(int64_t n, const float *A, const floa
 static const fe_combo fec_ForeachAddcdivScalarList[] = {{ACL_FLOAT, ACL_FLOAT, ACL_FLOAT}, {ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT16}, {ACL_BF16, ACL_BF16, ACL_BF16}};
 static const fe_desc fed_ForeachAddcdivScalarList = {
     .op = ACL_OP_ForeachAddcdivScalarList, .nlists = 3, .skind = FE_S_TENSOR_PER, .inplace = false,
-    .mode = FE_MAP, .strict_scalar = false,
+    .mode = FE_MAP, .strict_scalar = false, .srule = FE_SR_NONE,
     .not_on_a2 = false, .scalar_first = false, .copy = false, .int_as_float = false,
     .lname = {"x1", "x2", "x3"}, .sname = "scalars", .oname = "out",
     .combos = fec_ForeachAddcdivScalarList, .ncombos = 3,
@@ -2028,7 +2043,7 @@ static void fek_ForeachAddcdivList_f(int64_t n, const float *A, const float *B, 
 static const fe_combo fec_ForeachAddcdivList[] = {{ACL_FLOAT, ACL_FLOAT, ACL_FLOAT}, {ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT16}, {ACL_BF16, ACL_BF16, ACL_BF16}};
 static const fe_desc fed_ForeachAddcdivList = {
     .op = ACL_OP_ForeachAddcdivList, .nlists = 3, .skind = FE_S_TENSOR_PER, .inplace = false,
-    .mode = FE_MAP, .strict_scalar = false,
+    .mode = FE_MAP, .strict_scalar = false, .srule = FE_SR_COMBOS,
     .not_on_a2 = false, .scalar_first = false, .copy = false, .int_as_float = false,
     .lname = {"x1", "x2", "x3"}, .sname = "scalars", .oname = "out",
     .combos = fec_ForeachAddcdivList, .ncombos = 3,
@@ -2065,13 +2080,13 @@ static void fek_ForeachLerpScalar_f(int64_t n, const float *A, const float *B, c
         Y[k] = (float)((fabsf(s) < 0.5f ? a + s * (b - a) : b - (b - a) * (1.0f - s)));
     }
 }
-static const fe_combo fec_ForeachLerpScalar[] = {{ACL_FLOAT, ACL_FLOAT, ACL_FLOAT}, {ACL_FLOAT16, ACL_FLOAT, ACL_FLOAT16}, {ACL_BF16, ACL_FLOAT, ACL_BF16}};
+static const fe_combo fec_ForeachLerpScalar[] = {{ACL_FLOAT, ACL_FLOAT, ACL_FLOAT}, {ACL_FLOAT, ACL_DOUBLE, ACL_FLOAT}, {ACL_FLOAT16, ACL_FLOAT, ACL_FLOAT16}, {ACL_FLOAT16, ACL_DOUBLE, ACL_FLOAT16}, {ACL_BF16, ACL_FLOAT, ACL_BF16}, {ACL_BF16, ACL_DOUBLE, ACL_BF16}};
 static const fe_desc fed_ForeachLerpScalar = {
     .op = ACL_OP_ForeachLerpScalar, .nlists = 2, .skind = FE_S_SCALAR, .inplace = false,
-    .mode = FE_MAP, .strict_scalar = false,
+    .mode = FE_MAP, .strict_scalar = true, .srule = FE_SR_COMBOS,
     .not_on_a2 = false, .scalar_first = false, .copy = false, .int_as_float = false,
     .lname = {"x1", "x2"}, .sname = "weight", .oname = "out",
-    .combos = fec_ForeachLerpScalar, .ncombos = 3,
+    .combos = fec_ForeachLerpScalar, .ncombos = 6,
     .kf = fek_ForeachLerpScalar_f, .ki = NULL,
 };
 aclnnStatus opws_ForeachLerpScalar(const aclTensorList* x1, const aclTensorList* x2, const aclScalar* weight, aclTensorList* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -2108,13 +2123,17 @@ static void fek_ForeachLerpList_f(int64_t n, const float *A, const float *B, con
 static const fe_combo fec_ForeachLerpList[] = {{ACL_FLOAT, ACL_DT_UNDEFINED, ACL_FLOAT}, {ACL_FLOAT16, ACL_DT_UNDEFINED, ACL_FLOAT16}, {ACL_BF16, ACL_DT_UNDEFINED, ACL_BF16}};
 static const fe_desc fed_ForeachLerpList = {
     .op = ACL_OP_ForeachLerpList, .nlists = 3, .skind = FE_S_NONE, .inplace = false,
-    .mode = FE_MAP, .strict_scalar = false,
+    .mode = FE_MAP, .strict_scalar = false, .srule = FE_SR_COMBOS,
     .not_on_a2 = false, .scalar_first = false, .copy = false, .int_as_float = false,
     .lname = {"x1", "x2", "weight"}, .sname = "", .oname = "out",
     .combos = fec_ForeachLerpList, .ncombos = 3,
     .kf = fek_ForeachLerpList_f, .ki = NULL,
 };
 aclnnStatus opws_ForeachLerpList(const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* weight, aclTensorList* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    ACLNN_CHECK(out != NULL, ACLNN_ERR_PARAM_NULLPTR, "out must not be NULL.");
+    ACLNN_CHECK(x1 != NULL, ACLNN_ERR_PARAM_NULLPTR, "x1 must not be NULL.");
+    ACLNN_CHECK(x2 != NULL, ACLNN_ERR_PARAM_NULLPTR, "x2 must not be NULL.");
+    ACLNN_CHECK(weight != NULL, ACLNN_ERR_PARAM_NULLPTR, "weight must not be NULL.");
     const aclTensorList *const lists[3] = {x1, x2, weight};
     return fe_workspace(&fed_ForeachLerpList, lists, NULL, out, workspaceSize, executor);
 }
@@ -2148,7 +2167,7 @@ static void fek_ForeachAbs_f(int64_t n, const float *A, const float *B, const fl
 static const fe_combo fec_ForeachAbs[] = {{ACL_FLOAT, ACL_DT_UNDEFINED, ACL_FLOAT}, {ACL_FLOAT16, ACL_DT_UNDEFINED, ACL_FLOAT16}, {ACL_BF16, ACL_DT_UNDEFINED, ACL_BF16}};
 static const fe_desc fed_ForeachAbs = {
     .op = ACL_OP_ForeachAbs, .nlists = 1, .skind = FE_S_NONE, .inplace = false,
-    .mode = FE_MAP, .strict_scalar = false,
+    .mode = FE_MAP, .strict_scalar = false, .srule = FE_SR_COMBOS,
     .not_on_a2 = false, .scalar_first = false, .copy = false, .int_as_float = false,
     .lname = {"x"}, .sname = "", .oname = "out",
     .combos = fec_ForeachAbs, .ncombos = 3,
@@ -2188,7 +2207,7 @@ static void fek_ForeachAcos_f(int64_t n, const float *A, const float *B, const f
 static const fe_combo fec_ForeachAcos[] = {{ACL_FLOAT, ACL_DT_UNDEFINED, ACL_FLOAT}, {ACL_FLOAT16, ACL_DT_UNDEFINED, ACL_FLOAT16}, {ACL_BF16, ACL_DT_UNDEFINED, ACL_BF16}};
 static const fe_desc fed_ForeachAcos = {
     .op = ACL_OP_ForeachAcos, .nlists = 1, .skind = FE_S_NONE, .inplace = false,
-    .mode = FE_MAP, .strict_scalar = false,
+    .mode = FE_MAP, .strict_scalar = false, .srule = FE_SR_COMBOS,
     .not_on_a2 = false, .scalar_first = false, .copy = false, .int_as_float = false,
     .lname = {"x"}, .sname = "", .oname = "out",
     .combos = fec_ForeachAcos, .ncombos = 3,
@@ -2228,7 +2247,7 @@ static void fek_ForeachAsin_f(int64_t n, const float *A, const float *B, const f
 static const fe_combo fec_ForeachAsin[] = {{ACL_FLOAT, ACL_DT_UNDEFINED, ACL_FLOAT}, {ACL_FLOAT16, ACL_DT_UNDEFINED, ACL_FLOAT16}, {ACL_BF16, ACL_DT_UNDEFINED, ACL_BF16}};
 static const fe_desc fed_ForeachAsin = {
     .op = ACL_OP_ForeachAsin, .nlists = 1, .skind = FE_S_NONE, .inplace = false,
-    .mode = FE_MAP, .strict_scalar = false,
+    .mode = FE_MAP, .strict_scalar = false, .srule = FE_SR_COMBOS,
     .not_on_a2 = false, .scalar_first = false, .copy = false, .int_as_float = false,
     .lname = {"x"}, .sname = "", .oname = "out",
     .combos = fec_ForeachAsin, .ncombos = 3,
@@ -2268,7 +2287,7 @@ static void fek_ForeachAtan_f(int64_t n, const float *A, const float *B, const f
 static const fe_combo fec_ForeachAtan[] = {{ACL_FLOAT, ACL_DT_UNDEFINED, ACL_FLOAT}, {ACL_FLOAT16, ACL_DT_UNDEFINED, ACL_FLOAT16}, {ACL_BF16, ACL_DT_UNDEFINED, ACL_BF16}};
 static const fe_desc fed_ForeachAtan = {
     .op = ACL_OP_ForeachAtan, .nlists = 1, .skind = FE_S_NONE, .inplace = false,
-    .mode = FE_MAP, .strict_scalar = false,
+    .mode = FE_MAP, .strict_scalar = false, .srule = FE_SR_COMBOS,
     .not_on_a2 = false, .scalar_first = false, .copy = false, .int_as_float = false,
     .lname = {"x"}, .sname = "", .oname = "out",
     .combos = fec_ForeachAtan, .ncombos = 3,
@@ -2308,7 +2327,7 @@ static void fek_ForeachCos_f(int64_t n, const float *A, const float *B, const fl
 static const fe_combo fec_ForeachCos[] = {{ACL_FLOAT, ACL_DT_UNDEFINED, ACL_FLOAT}, {ACL_FLOAT16, ACL_DT_UNDEFINED, ACL_FLOAT16}, {ACL_BF16, ACL_DT_UNDEFINED, ACL_BF16}};
 static const fe_desc fed_ForeachCos = {
     .op = ACL_OP_ForeachCos, .nlists = 1, .skind = FE_S_NONE, .inplace = false,
-    .mode = FE_MAP, .strict_scalar = false,
+    .mode = FE_MAP, .strict_scalar = false, .srule = FE_SR_COMBOS,
     .not_on_a2 = false, .scalar_first = false, .copy = false, .int_as_float = false,
     .lname = {"x"}, .sname = "", .oname = "out",
     .combos = fec_ForeachCos, .ncombos = 3,
@@ -2348,7 +2367,7 @@ static void fek_ForeachCosh_f(int64_t n, const float *A, const float *B, const f
 static const fe_combo fec_ForeachCosh[] = {{ACL_FLOAT, ACL_DT_UNDEFINED, ACL_FLOAT}, {ACL_FLOAT16, ACL_DT_UNDEFINED, ACL_FLOAT16}, {ACL_BF16, ACL_DT_UNDEFINED, ACL_BF16}};
 static const fe_desc fed_ForeachCosh = {
     .op = ACL_OP_ForeachCosh, .nlists = 1, .skind = FE_S_NONE, .inplace = false,
-    .mode = FE_MAP, .strict_scalar = false,
+    .mode = FE_MAP, .strict_scalar = false, .srule = FE_SR_COMBOS,
     .not_on_a2 = false, .scalar_first = false, .copy = false, .int_as_float = false,
     .lname = {"x"}, .sname = "", .oname = "out",
     .combos = fec_ForeachCosh, .ncombos = 3,
@@ -2388,7 +2407,7 @@ static void fek_ForeachSin_f(int64_t n, const float *A, const float *B, const fl
 static const fe_combo fec_ForeachSin[] = {{ACL_FLOAT, ACL_DT_UNDEFINED, ACL_FLOAT}, {ACL_FLOAT16, ACL_DT_UNDEFINED, ACL_FLOAT16}, {ACL_BF16, ACL_DT_UNDEFINED, ACL_BF16}};
 static const fe_desc fed_ForeachSin = {
     .op = ACL_OP_ForeachSin, .nlists = 1, .skind = FE_S_NONE, .inplace = false,
-    .mode = FE_MAP, .strict_scalar = false,
+    .mode = FE_MAP, .strict_scalar = false, .srule = FE_SR_COMBOS,
     .not_on_a2 = false, .scalar_first = false, .copy = false, .int_as_float = false,
     .lname = {"x"}, .sname = "", .oname = "out",
     .combos = fec_ForeachSin, .ncombos = 3,
@@ -2428,7 +2447,7 @@ static void fek_ForeachSinh_f(int64_t n, const float *A, const float *B, const f
 static const fe_combo fec_ForeachSinh[] = {{ACL_FLOAT, ACL_DT_UNDEFINED, ACL_FLOAT}, {ACL_FLOAT16, ACL_DT_UNDEFINED, ACL_FLOAT16}, {ACL_BF16, ACL_DT_UNDEFINED, ACL_BF16}};
 static const fe_desc fed_ForeachSinh = {
     .op = ACL_OP_ForeachSinh, .nlists = 1, .skind = FE_S_NONE, .inplace = false,
-    .mode = FE_MAP, .strict_scalar = false,
+    .mode = FE_MAP, .strict_scalar = false, .srule = FE_SR_COMBOS,
     .not_on_a2 = false, .scalar_first = false, .copy = false, .int_as_float = false,
     .lname = {"x"}, .sname = "", .oname = "out",
     .combos = fec_ForeachSinh, .ncombos = 3,
@@ -2468,7 +2487,7 @@ static void fek_ForeachTan_f(int64_t n, const float *A, const float *B, const fl
 static const fe_combo fec_ForeachTan[] = {{ACL_FLOAT, ACL_DT_UNDEFINED, ACL_FLOAT}, {ACL_FLOAT16, ACL_DT_UNDEFINED, ACL_FLOAT16}, {ACL_BF16, ACL_DT_UNDEFINED, ACL_BF16}};
 static const fe_desc fed_ForeachTan = {
     .op = ACL_OP_ForeachTan, .nlists = 1, .skind = FE_S_NONE, .inplace = false,
-    .mode = FE_MAP, .strict_scalar = false,
+    .mode = FE_MAP, .strict_scalar = false, .srule = FE_SR_COMBOS,
     .not_on_a2 = false, .scalar_first = false, .copy = false, .int_as_float = false,
     .lname = {"x"}, .sname = "", .oname = "out",
     .combos = fec_ForeachTan, .ncombos = 3,
@@ -2508,7 +2527,7 @@ static void fek_ForeachTanh_f(int64_t n, const float *A, const float *B, const f
 static const fe_combo fec_ForeachTanh[] = {{ACL_FLOAT, ACL_DT_UNDEFINED, ACL_FLOAT}, {ACL_FLOAT16, ACL_DT_UNDEFINED, ACL_FLOAT16}, {ACL_BF16, ACL_DT_UNDEFINED, ACL_BF16}};
 static const fe_desc fed_ForeachTanh = {
     .op = ACL_OP_ForeachTanh, .nlists = 1, .skind = FE_S_NONE, .inplace = false,
-    .mode = FE_MAP, .strict_scalar = false,
+    .mode = FE_MAP, .strict_scalar = false, .srule = FE_SR_COMBOS,
     .not_on_a2 = false, .scalar_first = false, .copy = false, .int_as_float = false,
     .lname = {"x"}, .sname = "", .oname = "out",
     .combos = fec_ForeachTanh, .ncombos = 3,
@@ -2548,7 +2567,7 @@ static void fek_ForeachErf_f(int64_t n, const float *A, const float *B, const fl
 static const fe_combo fec_ForeachErf[] = {{ACL_FLOAT, ACL_DT_UNDEFINED, ACL_FLOAT}, {ACL_FLOAT16, ACL_DT_UNDEFINED, ACL_FLOAT16}, {ACL_BF16, ACL_DT_UNDEFINED, ACL_BF16}};
 static const fe_desc fed_ForeachErf = {
     .op = ACL_OP_ForeachErf, .nlists = 1, .skind = FE_S_NONE, .inplace = false,
-    .mode = FE_MAP, .strict_scalar = false,
+    .mode = FE_MAP, .strict_scalar = false, .srule = FE_SR_COMBOS,
     .not_on_a2 = false, .scalar_first = false, .copy = false, .int_as_float = false,
     .lname = {"x"}, .sname = "", .oname = "out",
     .combos = fec_ForeachErf, .ncombos = 3,
@@ -2588,7 +2607,7 @@ static void fek_ForeachErfc_f(int64_t n, const float *A, const float *B, const f
 static const fe_combo fec_ForeachErfc[] = {{ACL_FLOAT, ACL_DT_UNDEFINED, ACL_FLOAT}, {ACL_FLOAT16, ACL_DT_UNDEFINED, ACL_FLOAT16}, {ACL_BF16, ACL_DT_UNDEFINED, ACL_BF16}};
 static const fe_desc fed_ForeachErfc = {
     .op = ACL_OP_ForeachErfc, .nlists = 1, .skind = FE_S_NONE, .inplace = false,
-    .mode = FE_MAP, .strict_scalar = false,
+    .mode = FE_MAP, .strict_scalar = false, .srule = FE_SR_COMBOS,
     .not_on_a2 = false, .scalar_first = false, .copy = false, .int_as_float = false,
     .lname = {"x"}, .sname = "", .oname = "out",
     .combos = fec_ForeachErfc, .ncombos = 3,
@@ -2628,7 +2647,7 @@ static void fek_ForeachExp_f(int64_t n, const float *A, const float *B, const fl
 static const fe_combo fec_ForeachExp[] = {{ACL_FLOAT, ACL_DT_UNDEFINED, ACL_FLOAT}, {ACL_FLOAT16, ACL_DT_UNDEFINED, ACL_FLOAT16}, {ACL_BF16, ACL_DT_UNDEFINED, ACL_BF16}, {ACL_INT16, ACL_DT_UNDEFINED, ACL_INT16}, {ACL_INT8, ACL_DT_UNDEFINED, ACL_INT8}, {ACL_UINT8, ACL_DT_UNDEFINED, ACL_UINT8}};
 static const fe_desc fed_ForeachExp = {
     .op = ACL_OP_ForeachExp, .nlists = 1, .skind = FE_S_NONE, .inplace = false,
-    .mode = FE_MAP, .strict_scalar = false,
+    .mode = FE_MAP, .strict_scalar = false, .srule = FE_SR_COMBOS,
     .not_on_a2 = false, .scalar_first = false, .copy = false, .int_as_float = false,
     .lname = {"x"}, .sname = "", .oname = "out",
     .combos = fec_ForeachExp, .ncombos = 6,
@@ -2668,7 +2687,7 @@ static void fek_ForeachExpm1_f(int64_t n, const float *A, const float *B, const 
 static const fe_combo fec_ForeachExpm1[] = {{ACL_FLOAT, ACL_DT_UNDEFINED, ACL_FLOAT}, {ACL_FLOAT16, ACL_DT_UNDEFINED, ACL_FLOAT16}, {ACL_BF16, ACL_DT_UNDEFINED, ACL_BF16}, {ACL_INT16, ACL_DT_UNDEFINED, ACL_INT16}, {ACL_INT8, ACL_DT_UNDEFINED, ACL_INT8}, {ACL_UINT8, ACL_DT_UNDEFINED, ACL_UINT8}};
 static const fe_desc fed_ForeachExpm1 = {
     .op = ACL_OP_ForeachExpm1, .nlists = 1, .skind = FE_S_NONE, .inplace = false,
-    .mode = FE_MAP, .strict_scalar = false,
+    .mode = FE_MAP, .strict_scalar = false, .srule = FE_SR_COMBOS,
     .not_on_a2 = false, .scalar_first = false, .copy = false, .int_as_float = false,
     .lname = {"x"}, .sname = "", .oname = "out",
     .combos = fec_ForeachExpm1, .ncombos = 6,
@@ -2708,7 +2727,7 @@ static void fek_ForeachLog_f(int64_t n, const float *A, const float *B, const fl
 static const fe_combo fec_ForeachLog[] = {{ACL_FLOAT, ACL_DT_UNDEFINED, ACL_FLOAT}, {ACL_FLOAT16, ACL_DT_UNDEFINED, ACL_FLOAT16}, {ACL_BF16, ACL_DT_UNDEFINED, ACL_BF16}};
 static const fe_desc fed_ForeachLog = {
     .op = ACL_OP_ForeachLog, .nlists = 1, .skind = FE_S_NONE, .inplace = false,
-    .mode = FE_MAP, .strict_scalar = false,
+    .mode = FE_MAP, .strict_scalar = false, .srule = FE_SR_COMBOS,
     .not_on_a2 = false, .scalar_first = false, .copy = false, .int_as_float = false,
     .lname = {"x"}, .sname = "", .oname = "out",
     .combos = fec_ForeachLog, .ncombos = 3,
@@ -2748,7 +2767,7 @@ static void fek_ForeachLog2_f(int64_t n, const float *A, const float *B, const f
 static const fe_combo fec_ForeachLog2[] = {{ACL_FLOAT, ACL_DT_UNDEFINED, ACL_FLOAT}, {ACL_FLOAT16, ACL_DT_UNDEFINED, ACL_FLOAT16}, {ACL_BF16, ACL_DT_UNDEFINED, ACL_BF16}};
 static const fe_desc fed_ForeachLog2 = {
     .op = ACL_OP_ForeachLog2, .nlists = 1, .skind = FE_S_NONE, .inplace = false,
-    .mode = FE_MAP, .strict_scalar = false,
+    .mode = FE_MAP, .strict_scalar = false, .srule = FE_SR_COMBOS,
     .not_on_a2 = false, .scalar_first = false, .copy = false, .int_as_float = false,
     .lname = {"x"}, .sname = "", .oname = "out",
     .combos = fec_ForeachLog2, .ncombos = 3,
@@ -2788,7 +2807,7 @@ static void fek_ForeachLog10_f(int64_t n, const float *A, const float *B, const 
 static const fe_combo fec_ForeachLog10[] = {{ACL_FLOAT, ACL_DT_UNDEFINED, ACL_FLOAT}, {ACL_FLOAT16, ACL_DT_UNDEFINED, ACL_FLOAT16}, {ACL_BF16, ACL_DT_UNDEFINED, ACL_BF16}};
 static const fe_desc fed_ForeachLog10 = {
     .op = ACL_OP_ForeachLog10, .nlists = 1, .skind = FE_S_NONE, .inplace = false,
-    .mode = FE_MAP, .strict_scalar = false,
+    .mode = FE_MAP, .strict_scalar = false, .srule = FE_SR_COMBOS,
     .not_on_a2 = false, .scalar_first = false, .copy = false, .int_as_float = false,
     .lname = {"x"}, .sname = "", .oname = "out",
     .combos = fec_ForeachLog10, .ncombos = 3,
@@ -2828,7 +2847,7 @@ static void fek_ForeachLog1p_f(int64_t n, const float *A, const float *B, const 
 static const fe_combo fec_ForeachLog1p[] = {{ACL_FLOAT, ACL_DT_UNDEFINED, ACL_FLOAT}, {ACL_FLOAT16, ACL_DT_UNDEFINED, ACL_FLOAT16}, {ACL_BF16, ACL_DT_UNDEFINED, ACL_BF16}};
 static const fe_desc fed_ForeachLog1p = {
     .op = ACL_OP_ForeachLog1p, .nlists = 1, .skind = FE_S_NONE, .inplace = false,
-    .mode = FE_MAP, .strict_scalar = false,
+    .mode = FE_MAP, .strict_scalar = false, .srule = FE_SR_COMBOS,
     .not_on_a2 = false, .scalar_first = false, .copy = false, .int_as_float = false,
     .lname = {"x"}, .sname = "", .oname = "out",
     .combos = fec_ForeachLog1p, .ncombos = 3,
@@ -2880,7 +2899,7 @@ static void fek_ForeachNeg_i(int64_t n, const int64_t *A, const int64_t *B, cons
 static const fe_combo fec_ForeachNeg[] = {{ACL_FLOAT, ACL_DT_UNDEFINED, ACL_FLOAT}, {ACL_FLOAT16, ACL_DT_UNDEFINED, ACL_FLOAT16}, {ACL_BF16, ACL_DT_UNDEFINED, ACL_BF16}, {ACL_INT32, ACL_DT_UNDEFINED, ACL_INT32}, {ACL_INT16, ACL_DT_UNDEFINED, ACL_INT16}, {ACL_INT8, ACL_DT_UNDEFINED, ACL_INT8}, {ACL_UINT8, ACL_DT_UNDEFINED, ACL_UINT8}};
 static const fe_desc fed_ForeachNeg = {
     .op = ACL_OP_ForeachNeg, .nlists = 1, .skind = FE_S_NONE, .inplace = false,
-    .mode = FE_MAP, .strict_scalar = false,
+    .mode = FE_MAP, .strict_scalar = false, .srule = FE_SR_COMBOS,
     .not_on_a2 = false, .scalar_first = false, .copy = false, .int_as_float = false,
     .lname = {"x"}, .sname = "", .oname = "out",
     .combos = fec_ForeachNeg, .ncombos = 7,
@@ -2920,7 +2939,7 @@ static void fek_ForeachReciprocal_f(int64_t n, const float *A, const float *B, c
 static const fe_combo fec_ForeachReciprocal[] = {{ACL_FLOAT, ACL_DT_UNDEFINED, ACL_FLOAT}, {ACL_FLOAT16, ACL_DT_UNDEFINED, ACL_FLOAT16}, {ACL_BF16, ACL_DT_UNDEFINED, ACL_BF16}};
 static const fe_desc fed_ForeachReciprocal = {
     .op = ACL_OP_ForeachReciprocal, .nlists = 1, .skind = FE_S_NONE, .inplace = false,
-    .mode = FE_MAP, .strict_scalar = false,
+    .mode = FE_MAP, .strict_scalar = false, .srule = FE_SR_COMBOS,
     .not_on_a2 = false, .scalar_first = false, .copy = false, .int_as_float = false,
     .lname = {"x"}, .sname = "", .oname = "out",
     .combos = fec_ForeachReciprocal, .ncombos = 3,
@@ -2960,7 +2979,7 @@ static void fek_ForeachSigmoid_f(int64_t n, const float *A, const float *B, cons
 static const fe_combo fec_ForeachSigmoid[] = {{ACL_FLOAT, ACL_DT_UNDEFINED, ACL_FLOAT}, {ACL_FLOAT16, ACL_DT_UNDEFINED, ACL_FLOAT16}, {ACL_BF16, ACL_DT_UNDEFINED, ACL_BF16}};
 static const fe_desc fed_ForeachSigmoid = {
     .op = ACL_OP_ForeachSigmoid, .nlists = 1, .skind = FE_S_NONE, .inplace = false,
-    .mode = FE_MAP, .strict_scalar = false,
+    .mode = FE_MAP, .strict_scalar = false, .srule = FE_SR_COMBOS,
     .not_on_a2 = false, .scalar_first = false, .copy = false, .int_as_float = false,
     .lname = {"x"}, .sname = "", .oname = "out",
     .combos = fec_ForeachSigmoid, .ncombos = 3,
@@ -3012,7 +3031,7 @@ static void fek_ForeachSign_i(int64_t n, const int64_t *A, const int64_t *B, con
 static const fe_combo fec_ForeachSign[] = {{ACL_FLOAT, ACL_DT_UNDEFINED, ACL_FLOAT}, {ACL_FLOAT16, ACL_DT_UNDEFINED, ACL_FLOAT16}, {ACL_BF16, ACL_DT_UNDEFINED, ACL_BF16}, {ACL_INT32, ACL_DT_UNDEFINED, ACL_INT32}, {ACL_INT64, ACL_DT_UNDEFINED, ACL_INT64}, {ACL_INT8, ACL_DT_UNDEFINED, ACL_INT8}};
 static const fe_desc fed_ForeachSign = {
     .op = ACL_OP_ForeachSign, .nlists = 1, .skind = FE_S_NONE, .inplace = false,
-    .mode = FE_MAP, .strict_scalar = false,
+    .mode = FE_MAP, .strict_scalar = false, .srule = FE_SR_COMBOS,
     .not_on_a2 = false, .scalar_first = false, .copy = false, .int_as_float = false,
     .lname = {"x"}, .sname = "", .oname = "out",
     .combos = fec_ForeachSign, .ncombos = 6,
@@ -3052,7 +3071,7 @@ static void fek_ForeachSqrt_f(int64_t n, const float *A, const float *B, const f
 static const fe_combo fec_ForeachSqrt[] = {{ACL_FLOAT, ACL_DT_UNDEFINED, ACL_FLOAT}, {ACL_FLOAT16, ACL_DT_UNDEFINED, ACL_FLOAT16}, {ACL_BF16, ACL_DT_UNDEFINED, ACL_BF16}};
 static const fe_desc fed_ForeachSqrt = {
     .op = ACL_OP_ForeachSqrt, .nlists = 1, .skind = FE_S_NONE, .inplace = false,
-    .mode = FE_MAP, .strict_scalar = false,
+    .mode = FE_MAP, .strict_scalar = false, .srule = FE_SR_COMBOS,
     .not_on_a2 = false, .scalar_first = false, .copy = false, .int_as_float = false,
     .lname = {"x"}, .sname = "", .oname = "out",
     .combos = fec_ForeachSqrt, .ncombos = 3,
@@ -3104,7 +3123,7 @@ static void fek_ForeachZeroInplace_i(int64_t n, const int64_t *A, const int64_t 
 static const fe_combo fec_ForeachZeroInplace[] = {{ACL_FLOAT, ACL_DT_UNDEFINED, ACL_FLOAT}, {ACL_FLOAT16, ACL_DT_UNDEFINED, ACL_FLOAT16}, {ACL_BF16, ACL_DT_UNDEFINED, ACL_BF16}, {ACL_INT16, ACL_DT_UNDEFINED, ACL_INT16}, {ACL_INT32, ACL_DT_UNDEFINED, ACL_INT32}};
 static const fe_desc fed_ForeachZeroInplace = {
     .op = ACL_OP_ForeachZeroInplace, .nlists = 1, .skind = FE_S_NONE, .inplace = true,
-    .mode = FE_MAP, .strict_scalar = false,
+    .mode = FE_MAP, .strict_scalar = false, .srule = FE_SR_COMBOS,
     .not_on_a2 = false, .scalar_first = false, .copy = false, .int_as_float = false,
     .lname = {"x"}, .sname = "", .oname = "",
     .combos = fec_ForeachZeroInplace, .ncombos = 5,
@@ -3132,7 +3151,7 @@ aclnnStatus aclnnForeachCopyGetWorkspaceSize(const aclTensorList* x, aclTensorLi
 static const fe_combo fec_ForeachCopy[] = {{ACL_BF16, ACL_DT_UNDEFINED, ACL_BF16}, {ACL_BF16, ACL_DT_UNDEFINED, ACL_FLOAT}, {ACL_BOOL, ACL_DT_UNDEFINED, ACL_BOOL}, {ACL_DOUBLE, ACL_DT_UNDEFINED, ACL_DOUBLE}, {ACL_FLOAT16, ACL_DT_UNDEFINED, ACL_FLOAT16}, {ACL_FLOAT16, ACL_DT_UNDEFINED, ACL_FLOAT}, {ACL_FLOAT, ACL_DT_UNDEFINED, ACL_BF16}, {ACL_FLOAT, ACL_DT_UNDEFINED, ACL_FLOAT16}, {ACL_FLOAT, ACL_DT_UNDEFINED, ACL_FLOAT}, {ACL_INT16, ACL_DT_UNDEFINED, ACL_INT16}, {ACL_INT32, ACL_DT_UNDEFINED, ACL_INT32}, {ACL_INT64, ACL_DT_UNDEFINED, ACL_INT64}, {ACL_INT8, ACL_DT_UNDEFINED, ACL_INT8}, {ACL_UINT16, ACL_DT_UNDEFINED, ACL_UINT16}, {ACL_UINT32, ACL_DT_UNDEFINED, ACL_UINT32}, {ACL_UINT8, ACL_DT_UNDEFINED, ACL_UINT8}};
 static const fe_desc fed_ForeachCopy = {
     .op = ACL_OP_ForeachCopy, .nlists = 1, .skind = FE_S_NONE, .inplace = false,
-    .mode = FE_MAP, .strict_scalar = false,
+    .mode = FE_MAP, .strict_scalar = false, .srule = FE_SR_COMBOS,
     .not_on_a2 = false, .scalar_first = false, .copy = true, .int_as_float = false,
     .lname = {"x"}, .sname = "", .oname = "out",
     .combos = fec_ForeachCopy, .ncombos = 16,
@@ -3184,7 +3203,7 @@ static void fek_ForeachRoundOffNumber_i(int64_t n, const int64_t *A, const int64
 static const fe_combo fec_ForeachRoundOffNumber[] = {{ACL_FLOAT, ACL_INT8, ACL_FLOAT}, {ACL_FLOAT16, ACL_INT8, ACL_FLOAT16}, {ACL_BF16, ACL_INT8, ACL_BF16}, {ACL_INT16, ACL_INT8, ACL_INT16}};
 static const fe_desc fed_ForeachRoundOffNumber = {
     .op = ACL_OP_ForeachRoundOffNumber, .nlists = 1, .skind = FE_S_TENSOR, .inplace = false,
-    .mode = FE_MAP, .strict_scalar = false,
+    .mode = FE_MAP, .strict_scalar = false, .srule = FE_SR_COMBOS,
     .not_on_a2 = false, .scalar_first = false, .copy = false, .int_as_float = false,
     .lname = {"x"}, .sname = "roundMode", .oname = "out",
     .combos = fec_ForeachRoundOffNumber, .ncombos = 4,
@@ -3236,7 +3255,7 @@ static void fek_ForeachRoundOffNumberV2_i(int64_t n, const int64_t *A, const int
 static const fe_combo fec_ForeachRoundOffNumberV2[] = {{ACL_FLOAT, ACL_INT8, ACL_FLOAT}, {ACL_FLOAT, ACL_INT64, ACL_FLOAT}, {ACL_FLOAT16, ACL_INT8, ACL_FLOAT16}, {ACL_FLOAT16, ACL_INT64, ACL_FLOAT16}, {ACL_BF16, ACL_INT8, ACL_BF16}, {ACL_BF16, ACL_INT64, ACL_BF16}, {ACL_INT32, ACL_INT8, ACL_INT32}, {ACL_INT32, ACL_INT64, ACL_INT32}, {ACL_INT16, ACL_INT8, ACL_INT16}, {ACL_INT16, ACL_INT64, ACL_INT16}};
 static const fe_desc fed_ForeachRoundOffNumberV2 = {
     .op = ACL_OP_ForeachRoundOffNumberV2, .nlists = 1, .skind = FE_S_SCALAR, .inplace = false,
-    .mode = FE_MAP, .strict_scalar = true,
+    .mode = FE_MAP, .strict_scalar = true, .srule = FE_SR_COMBOS,
     .not_on_a2 = false, .scalar_first = false, .copy = false, .int_as_float = false,
     .lname = {"x"}, .sname = "roundMode", .oname = "out",
     .combos = fec_ForeachRoundOffNumberV2, .ncombos = 10,
@@ -3264,7 +3283,7 @@ aclnnStatus aclnnForeachNormGetWorkspaceSize(const aclTensorList* x, const aclSc
 static const fe_combo fec_ForeachNorm[] = {{ACL_FLOAT, ACL_FLOAT, ACL_FLOAT}, {ACL_FLOAT, ACL_INT64, ACL_FLOAT}, {ACL_FLOAT, ACL_DOUBLE, ACL_FLOAT}, {ACL_FLOAT16, ACL_FLOAT, ACL_FLOAT16}, {ACL_FLOAT16, ACL_INT64, ACL_FLOAT16}, {ACL_FLOAT16, ACL_DOUBLE, ACL_FLOAT16}, {ACL_BF16, ACL_FLOAT, ACL_BF16}, {ACL_BF16, ACL_INT64, ACL_BF16}, {ACL_BF16, ACL_DOUBLE, ACL_BF16}};
 static const fe_desc fed_ForeachNorm = {
     .op = ACL_OP_ForeachNorm, .nlists = 1, .skind = FE_S_SCALAR, .inplace = false,
-    .mode = FE_NORM, .strict_scalar = true,
+    .mode = FE_NORM, .strict_scalar = true, .srule = FE_SR_COMBOS,
     .not_on_a2 = false, .scalar_first = false, .copy = false, .int_as_float = false,
     .lname = {"x"}, .sname = "scalar", .oname = "out",
     .combos = fec_ForeachNorm, .ncombos = 9,
@@ -3292,7 +3311,7 @@ aclnnStatus aclnnForeachNonFiniteCheckAndUnscaleGetWorkspaceSize(const aclTensor
 static const fe_combo fec_ForeachNonFiniteCheckAndUnscale[] = {{ACL_FLOAT, ACL_FLOAT, ACL_FLOAT}, {ACL_FLOAT16, ACL_FLOAT, ACL_FLOAT16}, {ACL_BF16, ACL_FLOAT, ACL_BF16}};
 static const fe_desc fed_ForeachNonFiniteCheckAndUnscale = {
     .op = ACL_OP_ForeachNonFiniteCheckAndUnscale, .nlists = 1, .skind = FE_S_TENSOR, .inplace = true,
-    .mode = FE_UNSCALE, .strict_scalar = false,
+    .mode = FE_UNSCALE, .strict_scalar = false, .srule = FE_SR_COMBOS,
     .not_on_a2 = false, .scalar_first = false, .copy = false, .int_as_float = false,
     .lname = {"scaledGrads"}, .sname = "invScale", .oname = "",
     .combos = fec_ForeachNonFiniteCheckAndUnscale, .ncombos = 3,
@@ -3331,7 +3350,7 @@ static void fek_ForeachACosInplace_f(int64_t n, const float *A, const float *B, 
 static const fe_combo fec_ForeachACosInplace[] = {{ACL_FLOAT, ACL_DT_UNDEFINED, ACL_FLOAT}, {ACL_FLOAT16, ACL_DT_UNDEFINED, ACL_FLOAT16}, {ACL_BF16, ACL_DT_UNDEFINED, ACL_BF16}};
 static const fe_desc fed_ForeachACosInplace = {
     .op = ACL_OP_ForeachACosInplace, .nlists = 1, .skind = FE_S_NONE, .inplace = true,
-    .mode = FE_MAP, .strict_scalar = false,
+    .mode = FE_MAP, .strict_scalar = false, .srule = FE_SR_COMBOS,
     .not_on_a2 = true, .scalar_first = false, .copy = false, .int_as_float = false,
     .lname = {"x"}, .sname = "", .oname = "",
     .combos = fec_ForeachACosInplace, .ncombos = 3,
@@ -3371,7 +3390,7 @@ static void fek_ForeachLogInplace_f(int64_t n, const float *A, const float *B, c
 static const fe_combo fec_ForeachLogInplace[] = {{ACL_FLOAT, ACL_DT_UNDEFINED, ACL_FLOAT}, {ACL_FLOAT16, ACL_DT_UNDEFINED, ACL_FLOAT16}, {ACL_BF16, ACL_DT_UNDEFINED, ACL_BF16}};
 static const fe_desc fed_ForeachLogInplace = {
     .op = ACL_OP_ForeachLogInplace, .nlists = 1, .skind = FE_S_NONE, .inplace = true,
-    .mode = FE_MAP, .strict_scalar = false,
+    .mode = FE_MAP, .strict_scalar = false, .srule = FE_SR_COMBOS,
     .not_on_a2 = true, .scalar_first = false, .copy = false, .int_as_float = false,
     .lname = {"x"}, .sname = "", .oname = "",
     .combos = fec_ForeachLogInplace, .ncombos = 3,
@@ -3411,7 +3430,7 @@ static void fek_ForeachAddListInplace_f(int64_t n, const float *A, const float *
 static const fe_combo fec_ForeachAddListInplace[] = {{ACL_FLOAT, ACL_DT_UNDEFINED, ACL_FLOAT}, {ACL_FLOAT16, ACL_DT_UNDEFINED, ACL_FLOAT16}, {ACL_BF16, ACL_DT_UNDEFINED, ACL_BF16}, {ACL_INT32, ACL_DT_UNDEFINED, ACL_INT32}};
 static const fe_desc fed_ForeachAddListInplace = {
     .op = ACL_OP_ForeachAddListInplace, .nlists = 2, .skind = FE_S_TENSOR, .inplace = true,
-    .mode = FE_MAP, .strict_scalar = false,
+    .mode = FE_MAP, .strict_scalar = false, .srule = FE_SR_COMBOS,
     .not_on_a2 = true, .scalar_first = false, .copy = false, .int_as_float = false,
     .lname = {"x1", "x2"}, .sname = "alpha", .oname = "",
     .combos = fec_ForeachAddListInplace, .ncombos = 4,
@@ -3451,7 +3470,7 @@ static void fek_ForeachSubListInplace_f(int64_t n, const float *A, const float *
 static const fe_combo fec_ForeachSubListInplace[] = {{ACL_FLOAT, ACL_DT_UNDEFINED, ACL_FLOAT}, {ACL_FLOAT16, ACL_DT_UNDEFINED, ACL_FLOAT16}, {ACL_BF16, ACL_DT_UNDEFINED, ACL_BF16}, {ACL_INT32, ACL_DT_UNDEFINED, ACL_INT32}};
 static const fe_desc fed_ForeachSubListInplace = {
     .op = ACL_OP_ForeachSubListInplace, .nlists = 2, .skind = FE_S_TENSOR, .inplace = true,
-    .mode = FE_MAP, .strict_scalar = false,
+    .mode = FE_MAP, .strict_scalar = false, .srule = FE_SR_COMBOS,
     .not_on_a2 = true, .scalar_first = false, .copy = false, .int_as_float = false,
     .lname = {"x1", "x2"}, .sname = "alpha", .oname = "",
     .combos = fec_ForeachSubListInplace, .ncombos = 4,
@@ -3491,7 +3510,7 @@ static void fek_ForeachMulListInplace_f(int64_t n, const float *A, const float *
 static const fe_combo fec_ForeachMulListInplace[] = {{ACL_FLOAT, ACL_DT_UNDEFINED, ACL_FLOAT}, {ACL_FLOAT16, ACL_DT_UNDEFINED, ACL_FLOAT16}, {ACL_BF16, ACL_DT_UNDEFINED, ACL_BF16}, {ACL_INT32, ACL_DT_UNDEFINED, ACL_INT32}};
 static const fe_desc fed_ForeachMulListInplace = {
     .op = ACL_OP_ForeachMulListInplace, .nlists = 2, .skind = FE_S_NONE, .inplace = true,
-    .mode = FE_MAP, .strict_scalar = false,
+    .mode = FE_MAP, .strict_scalar = false, .srule = FE_SR_COMBOS,
     .not_on_a2 = true, .scalar_first = false, .copy = false, .int_as_float = false,
     .lname = {"x1", "x2"}, .sname = "", .oname = "",
     .combos = fec_ForeachMulListInplace, .ncombos = 4,
@@ -3531,7 +3550,7 @@ static void fek_ForeachDivListInplace_f(int64_t n, const float *A, const float *
 static const fe_combo fec_ForeachDivListInplace[] = {{ACL_FLOAT, ACL_DT_UNDEFINED, ACL_FLOAT}, {ACL_FLOAT16, ACL_DT_UNDEFINED, ACL_FLOAT16}, {ACL_BF16, ACL_DT_UNDEFINED, ACL_BF16}};
 static const fe_desc fed_ForeachDivListInplace = {
     .op = ACL_OP_ForeachDivListInplace, .nlists = 2, .skind = FE_S_NONE, .inplace = true,
-    .mode = FE_MAP, .strict_scalar = false,
+    .mode = FE_MAP, .strict_scalar = false, .srule = FE_SR_COMBOS,
     .not_on_a2 = true, .scalar_first = false, .copy = false, .int_as_float = false,
     .lname = {"x1", "x2"}, .sname = "", .oname = "",
     .combos = fec_ForeachDivListInplace, .ncombos = 3,
@@ -3571,7 +3590,7 @@ static void fek_ForeachMulScalarInplace_f(int64_t n, const float *A, const float
 static const fe_combo fec_ForeachMulScalarInplace[] = {{ACL_FLOAT, ACL_DT_UNDEFINED, ACL_FLOAT}, {ACL_FLOAT16, ACL_DT_UNDEFINED, ACL_FLOAT16}, {ACL_BF16, ACL_DT_UNDEFINED, ACL_BF16}, {ACL_INT32, ACL_DT_UNDEFINED, ACL_INT32}};
 static const fe_desc fed_ForeachMulScalarInplace = {
     .op = ACL_OP_ForeachMulScalarInplace, .nlists = 1, .skind = FE_S_TENSOR, .inplace = true,
-    .mode = FE_MAP, .strict_scalar = false,
+    .mode = FE_MAP, .strict_scalar = false, .srule = FE_SR_COMBOS,
     .not_on_a2 = true, .scalar_first = false, .copy = false, .int_as_float = false,
     .lname = {"x"}, .sname = "scalar", .oname = "",
     .combos = fec_ForeachMulScalarInplace, .ncombos = 4,
@@ -3611,7 +3630,7 @@ static void fek_ForeachSubScalarInplace_f(int64_t n, const float *A, const float
 static const fe_combo fec_ForeachSubScalarInplace[] = {{ACL_FLOAT, ACL_DT_UNDEFINED, ACL_FLOAT}, {ACL_FLOAT16, ACL_DT_UNDEFINED, ACL_FLOAT16}, {ACL_BF16, ACL_DT_UNDEFINED, ACL_BF16}, {ACL_INT32, ACL_DT_UNDEFINED, ACL_INT32}};
 static const fe_desc fed_ForeachSubScalarInplace = {
     .op = ACL_OP_ForeachSubScalarInplace, .nlists = 1, .skind = FE_S_TENSOR, .inplace = true,
-    .mode = FE_MAP, .strict_scalar = false,
+    .mode = FE_MAP, .strict_scalar = false, .srule = FE_SR_COMBOS,
     .not_on_a2 = true, .scalar_first = false, .copy = false, .int_as_float = false,
     .lname = {"x"}, .sname = "scalar", .oname = "",
     .combos = fec_ForeachSubScalarInplace, .ncombos = 4,
