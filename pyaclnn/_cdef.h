@@ -1275,7 +1275,7 @@ typedef struct aclScalarList aclScalarList;
  const aclTensorList* x, const aclScalar* roundMode, aclTensorList* out, uint64_t* workspaceSize,
  aclOpExecutor** executor);
  aclnnStatus aclnnForeachRoundOffNumberV2(
- void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
  aclnnStatus aclnnForeachSigmoidGetWorkspaceSize(
  const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnForeachSigmoid(
@@ -1551,6 +1551,13 @@ typedef struct aclScalarList aclScalarList;
  aclnnStatus aclnnLinalgQrGetWorkspaceSize(
  const aclTensor* self, int64_t mode, aclTensor* Q, aclTensor* R, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnLinalgQr(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnLinalgVectorNormGetWorkspaceSize(
+ const aclTensor* self, const aclScalar* ord, const aclIntArray* dims,
+ _Bool
+ keepDims, const aclDataType dtype,
+ aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnLinalgVectorNorm(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnLinspaceGetWorkspaceSize(
  const aclScalar* start, const aclScalar* end, int64_t steps, aclTensor* out, uint64_t* workspaceSize,

@@ -14,7 +14,7 @@ ACLNN_API aclnnStatus aclnnForeachRoundOffNumberV2GetWorkspaceSize(
     aclOpExecutor** executor);
 
 ACLNN_API aclnnStatus aclnnForeachRoundOffNumberV2(
-    void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+    void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
 
 #ifdef __cplusplus
 }

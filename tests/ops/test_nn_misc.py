@@ -192,3 +192,38 @@ def test_inverse_invalid():
     big = tens((1,) * 9)
     expect_status("Inverse", [big, big], 161002, "self")
     expect_status("Inverse", [tens((0, 3, 4)), tens((0, 3, 4))], 0)          # empty: success before the square check
+
+
+# ---------------------------------------------------------------- LinalgVectorNorm (the Norm engine)
+
+@pytest.mark.parametrize("dt", OPS["LinalgVectorNorm"]["dtypes"])
+def test_linalg_vector_norm(torch, dt):
+    from pyaclnn.tensor import acl_dtype
+    rng = np.random.default_rng(6)
+    x = rand(rng, (3, 4, 5), dt)
+    for p in (0, 1, 2, 3, INF, -INF):
+        o = strided(np.zeros((3, 1, 5), NP[dt]))
+        pyaclnn.call("LinalgVectorNorm", strided(x, "transpose"), p, [1], True, acl_dtype(NP[dt]), o)
+        e = norm_ref(torch, x.astype(np.float32), p, [1], True, dt)
+        rtol, atol = NTOL[dt]
+        np.testing.assert_allclose(o.astype(np.float64), e, rtol=rtol * 4, atol=atol * 4)
+    e = np.zeros((0, 3), np.float32)
+    o = np.full(3, 7, np.float32)
+    pyaclnn.call("LinalgVectorNorm", e, 2.0, [0], False, acl_dtype(np.float32), o)   # zeros into a non-empty out
+    np.testing.assert_array_equal(o, 0)
+
+
+def test_linalg_vector_norm_invalid():
+    from pyaclnn.tensor import acl_dtype
+    F32, F16 = acl_dtype(np.float32), acl_dtype(np.float16)
+    x, d, p = tens((2, 3)), int_array([1]), make_scalar(2.0)
+    o = tens((2,))
+    expect_status("LinalgVectorNorm", [None, p, d, False, F32, o], 161001, "self")
+    expect_status("LinalgVectorNorm", [x, None, d, False, F32, o], 161001, "ord")
+    expect_status("LinalgVectorNorm", [x, p, None, False, F32, o], 161001, "dims")
+    expect_status("LinalgVectorNorm", [x, p, d, False, F32, None], 161001, "out")
+    expect_status("LinalgVectorNorm", [x, p, d, False, F16, o], 161002, "out")       # out dtype != dtype
+    c = tens((2, 3), "c64")
+    expect_status("LinalgVectorNorm", [c, p, d, False, F32, o], 161002, "complex")
+    expect_status("LinalgVectorNorm", [x, p, int_array([-3]), False, F32, o], 161002, "dims")
+    expect_status("LinalgVectorNorm", [x, p, d, False, F32, tens((3,))], 161002, "out")

@@ -1063,6 +1063,22 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                 'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
                 'repo': 'ops-nn',
                 'source': None},
+ 'ForeachNonFiniteCheckAndUnscale': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                                     'header': 'foreach/foreach_non_finite_check_and_unscale/docs/aclnnForeachNonFiniteCheckAndUnscale.md',
+                                     'phase1': 'const aclTensorList* scaledGrads, const aclTensor* foundInf, const '
+                                               'aclTensor* invScale, uint64_t* workspaceSize, aclOpExecutor** '
+                                               'executor',
+                                     'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, '
+                                               'aclrtStream stream',
+                                     'repo': 'ops-nn',
+                                     'source': None},
+ 'ForeachNorm': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                 'header': 'foreach/foreach_norm/docs/aclnnForeachNorm.md',
+                 'phase1': 'const aclTensorList* x, const aclScalar* scalar, const aclTensorList* out, uint64_t* '
+                           'workspaceSize, aclOpExecutor** executor',
+                 'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                 'repo': 'ops-nn',
+                 'source': None},
  'ForeachPowList': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
                     'header': 'foreach/foreach_pow_list/docs/aclnnForeachPowList.md',
                     'phase1': 'const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* out, uint64_t* '
@@ -1110,6 +1126,22 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                                  'stream',
                        'repo': 'ops-nn',
                        'source': None},
+ 'ForeachRoundOffNumber': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                           'header': 'foreach/foreach_round_off_number/docs/aclnnForeachRoundOffNumber.md',
+                           'phase1': 'const aclTensorList* x, const aclTensor* roundMode, const aclTensorList* out, '
+                                     'uint64_t* workspaceSize, aclOpExecutor** executor',
+                           'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                     'stream',
+                           'repo': 'ops-nn',
+                           'source': None},
+ 'ForeachRoundOffNumberV2': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                             'header': 'foreach/foreach_round_off_number/op_host/op_api/aclnn_foreach_round_off_number_v2.h',
+                             'phase1': 'const aclTensorList* x, const aclScalar* roundMode, aclTensorList* out, '
+                                       'uint64_t* workspaceSize, aclOpExecutor** executor',
+                             'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const '
+                                       'aclrtStream stream',
+                             'repo': 'ops-nn',
+                             'source': 'foreach/foreach_round_off_number/op_host/op_api/aclnn_foreach_round_off_number_v2.cpp'},
  'ForeachSigmoid': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
                     'header': 'foreach/foreach_sigmoid/docs/aclnnForeachSigmoid.md',
                     'phase1': 'const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize, '
@@ -2152,6 +2184,15 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
               'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
               'repo': 'ops-math',
               'source': 'math/qr/op_api/aclnn_linalg_qr.cpp'},
+ 'LinalgVectorNorm': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                      'header': 'norm/lp_norm_v2/op_api/aclnn_linalg_vector_norm.h',
+                      'phase1': 'const aclTensor* self, const aclScalar* ord, const aclIntArray* dims, bool '
+                                'keepDims, const aclDataType dtype, aclTensor* out, uint64_t* workspaceSize, '
+                                'aclOpExecutor** executor',
+                      'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                'stream',
+                      'repo': 'ops-nn',
+                      'source': 'norm/lp_norm_v2/op_api/aclnn_linalg_vector_norm.cpp'},
  'Linspace': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
               'header': 'math/lin_space/op_api/aclnn_linspace.h',
               'phase1': 'const aclScalar* start, const aclScalar* end, int64_t steps, aclTensor* out, uint64_t* '

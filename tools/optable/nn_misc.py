@@ -11,6 +11,9 @@ OPS = [
     # documented list is f32/f16/bf16, which is what `dtypes` records (docs/tests); others are computed via float32
     Op("Norm", "const aclTensor* self, const aclScalar* pScalar, const aclIntArray* dim, bool keepdim, aclTensor* out",
        "aclnn_norm.h", lib="nn", dtypes=("f32", "f16", "bf16")),
+    # same engine and A2 path; out's dtype must be `dtype`, no complex
+    Op("LinalgVectorNorm", "const aclTensor* self, const aclScalar* ord, const aclIntArray* dims, bool keepDims, "
+       "const aclDataType dtype, aclTensor* out", "aclnn_linalg_vector_norm.h", lib="nn", dtypes=("f32", "f16", "bf16")),
     Op("Inverse", "const aclTensor* self, aclTensor* out", "aclnn_inverse.h", lib="nn",
        dtypes=("f32", "f64", "c64", "c128", "f16")),
 ]

@@ -4,6 +4,7 @@
 #include "ops/ops.h"
 #include "aclnnop/aclnn_flip.h"
 #include "aclnnop/aclnn_inverse.h"
+#include "aclnnop/aclnn_linalg_vector_norm.h"
 #include "aclnnop/aclnn_norm.h"
 
 #include "ops/gen/all_ops.h"
@@ -34,6 +35,20 @@ aclnnStatus aclnnNormGetWorkspaceSize(const aclTensor* self, const aclScalar* pS
 
 aclnnStatus aclnnNorm(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_Norm, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnLinalgVectorNormGetWorkspaceSize(const aclTensor* self, const aclScalar* ord, const aclIntArray* dims, bool keepDims, const aclDataType dtype, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnLinalgVectorNormGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {self, ord, dims, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_SCALAR, ACL_KIND_INT_ARRAY, ACL_KIND_TENSOR};
+    static const char *const names[] = {"self", "ord", "dims", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 4));
+    return opws_LinalgVectorNorm(self, ord, dims, keepDims, dtype, out, workspaceSize, executor);
+}
+
+aclnnStatus aclnnLinalgVectorNorm(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_LinalgVectorNorm, workspace, workspaceSize, executor, stream);
 }
 
 aclnnStatus aclnnInverseGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
