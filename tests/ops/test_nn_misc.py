@@ -227,3 +227,20 @@ def test_linalg_vector_norm_invalid():
     expect_status("LinalgVectorNorm", [c, p, d, False, F32, o], 161002, "complex")
     expect_status("LinalgVectorNorm", [x, p, int_array([-3]), False, F32, o], 161002, "dims")
     expect_status("LinalgVectorNorm", [x, p, d, False, F32, tens((3,))], 161002, "out")
+
+
+def test_norm_foreach_same_bytes_for_any_thread_count():
+    from helpers import same_bytes_for_threads
+    code = """
+import hashlib, numpy as np, pyaclnn
+rng = np.random.default_rng(0)
+x = rng.standard_normal((3, 70000)).astype(np.float32)
+o = np.zeros(3, np.float32); pyaclnn.call("Norm", x, 3.0, [1], False, o)
+a = np.zeros((), np.float32); pyaclnn.call("Norm", x, 2.0, [], False, a)
+xs = [x[0], x[1].reshape(7, 10000)]; outs = [np.zeros((1,), np.float32) for _ in xs]
+pyaclnn.call("ForeachNorm", xs, 2.0, outs)
+ys = [np.zeros_like(t) for t in xs]; pyaclnn.call("ForeachAddcmulScalarV2", xs, xs, xs, 0.5, ys)
+m = rng.standard_normal((8, 12, 12)); im = np.zeros_like(m); pyaclnn.call("Inverse", m, im)
+print(hashlib.sha256(o.tobytes() + a.tobytes() + b"".join(t.tobytes() for t in outs + ys) + im.tobytes()).hexdigest())
+"""
+    same_bytes_for_threads(code, threads=(1, 2, 3))
