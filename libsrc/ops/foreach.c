@@ -239,6 +239,10 @@ aclnnStatus fe_workspace(const fe_desc *d, const aclTensorList *const *lists, co
                 ACLNN_CHECK(lists[l]->v[i]->dtype == xdt, ACLNN_ERR_PARAM_INVALID,
                             "%s[%llu] dtype %s should be %s (the dtype of %s[0]).", d->lname[l], (unsigned long long)i,
                             acl_dtype_name(lists[l]->v[i]->dtype), acl_dtype_name(xdt), d->lname[0]);
+        for (uint64_t i = 0; i < ol->size && !d->inplace; i++)
+            ACLNN_CHECK(ol->v[i]->dtype == ol->v[0]->dtype, ACLNN_ERR_PARAM_INVALID,
+                        "%s[%llu] dtype %s should be %s (the dtype of %s[0]).", on, (unsigned long long)i,
+                        acl_dtype_name(ol->v[i]->dtype), acl_dtype_name(ol->v[0]->dtype), on);
         for (uint64_t i = 0; i < ol->size && !d->inplace; i++) {
             aclDataType od = ol->v[i]->dtype;
             bool ok = false;

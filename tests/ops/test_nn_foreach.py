@@ -353,3 +353,16 @@ def test_foreach_handwritten_op_api_rules():
     expect_status("ForeachAddList", [xi, xi, AclTensor.from_array(np.array([1], np.int32)), xi], 161002, "x1")
     expect_status("ForeachLerpScalar", [x, x, make_scalar(pyaclnn.scalar(1, np.int32)), x], 161002, "weight")
     expect_status("ForeachLerpScalar", [x, x, make_scalar(np.float64(0.5)), x], 0)
+
+
+def test_foreach_copy_invalid():
+    k, x = tl(t(), t((4,)))
+    ko, o = tl(t(dt="f16"), t((4,), "f32"))
+    expect_status("ForeachCopy", [x, o], 161002, "out[1]")                  # outputs of one dtype
+    ki, xi = tl(t(dt="i32"))
+    kf, of = tl(t(dt="f32"))
+    expect_status("ForeachCopy", [xi, of], 161002, "out")                   # i32 -> f32 is not a mapping
+    ku, xu = tl(t(dt="u64"))
+    expect_status("ForeachCopy", [xu, xu], 161002, "x")
+    k2, o2 = tl(t(dt="f16"), t((4,), "f16"))
+    expect_status("ForeachCopy", [x, o2], 0)
