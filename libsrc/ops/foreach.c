@@ -37,7 +37,8 @@ typedef struct {
 
 static void fe_free(void *p) {
     fe_params *fp = p;
-    free(fp->sv);
+    if (fp) free(fp->sv);
+    free(fp);
 }
 
 static bool is_int_dt(aclDataType d) {
