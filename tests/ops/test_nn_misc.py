@@ -172,10 +172,16 @@ def test_inverse_cast_empty_singular(torch):
     for shape in ((0, 3, 3), (2, 0, 0)):
         e = np.zeros(shape, np.float32)
         pyaclnn.call("Inverse", e, np.zeros_like(e))
-    s = np.ones((3, 3), np.float32)                         # singular: the kernel does not check, inf/NaN result
-    o = np.zeros_like(s)
+    # singular: the kernel's full-pivot LU does not check invertibility; past the rank the solution is 0. For
+    # [[1, 2], [2, 4]] (read column-major, pivot 4, rank 1) that is [[0, 0], [0, 1/4]] (worked by hand)
+    s = np.array([[1, 2], [2, 4]], np.float32)
+    o = np.full_like(s, 9)
     pyaclnn.call("Inverse", s, o)
-    assert not np.isfinite(o).all()
+    np.testing.assert_array_equal(o, [[0, 0], [0, 0.25]])
+    z = np.zeros((2, 3, 3))
+    o = np.full_like(z, 9)
+    pyaclnn.call("Inverse", z, o)                           # rank 0: zeros
+    np.testing.assert_array_equal(o, 0)
     with pytest.raises(Exception):                          # (PyTorch raises instead)
         torch.linalg.inv(torch.from_numpy(s))
 
