@@ -366,3 +366,24 @@ def test_foreach_copy_invalid():
     expect_status("ForeachCopy", [xu, xu], 161002, "x")
     k2, o2 = tl(t(dt="f16"), t((4,), "f16"))
     expect_status("ForeachCopy", [x, o2], 0)
+
+
+@pytest.mark.parametrize("name", ["ForeachSign", "ForeachAbs", "ForeachSqrt", "ForeachReciprocal", "ForeachLog",
+                                  "ForeachExp", "ForeachSigmoid", "ForeachTanh", "ForeachNeg", "ForeachErf"])
+def test_foreach_special_values(torch, name):
+    x = np.array([np.nan, -0.0, 0.0, np.inf, -np.inf, -1.0, 1e-30, 88.0], np.float32)
+    o = np.zeros_like(x)
+    pyaclnn.call(name, [x], [o])
+    e = getattr(torch, "_foreach_" + name[len("Foreach"):].lower())([torch.from_numpy(x)])[0].numpy()
+    np.testing.assert_allclose(o, e, rtol=2e-6, atol=0, equal_nan=True)
+
+
+def test_foreach_binary_special_values(torch):
+    a = np.array([np.nan, 1.0, np.inf, -np.inf, 0.0], np.float32)
+    b = np.array([1.0, np.nan, 1.0, np.inf, 0.0], np.float32)
+    for name in ("ForeachMaximumList", "ForeachMinimumList", "ForeachDivList", "ForeachPowList", "ForeachMulList"):
+        o = np.zeros_like(a)
+        pyaclnn.call(name, [a], [b], [o])
+        fn = getattr(torch, "_foreach_" + name[len("Foreach"):-len("List")].lower())
+        e = fn([torch.from_numpy(a)], [torch.from_numpy(b)])[0].numpy()
+        np.testing.assert_allclose(o, e, rtol=2e-6, atol=0, equal_nan=True, err_msg=name)

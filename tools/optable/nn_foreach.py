@@ -181,7 +181,7 @@ OPS += [
           i="(int64_t)(0 - (uint64_t)a)", torch="torch._foreach_neg"),
     unary("ForeachReciprocal", "1.0f / a", torch="torch._foreach_reciprocal"),
     unary("ForeachSigmoid", "1.0f / (1.0f + expf(-a))", torch="torch._foreach_sigmoid"),
-    unary("ForeachSign", "(a > 0 ? 1.0f : a < 0 ? -1.0f : a)", xs=("f32", "f16", "bf16", "i32", "i64", "i8"),
+    unary("ForeachSign", "(a > 0 ? 1.0f : a < 0 ? -1.0f : 0.0f)", xs=("f32", "f16", "bf16", "i32", "i64", "i8"),
           i="(int64_t)((a > 0) - (a < 0))", torch="torch._foreach_sign"),
     unary("ForeachSqrt", "sqrtf(a)", torch="torch._foreach_sqrt"),
     fe("ForeachZeroInplace", "const aclTensorList* x", combos(("f32", "f16", "bf16", "i16", "i32")), f="0.0f",

@@ -3013,7 +3013,7 @@ static void fek_ForeachSign_f(int64_t n, const float *A, const float *B, const f
         (void)a;
         (void)b;
         (void)c;
-        Y[k] = (float)((a > 0 ? 1.0f : a < 0 ? -1.0f : a));
+        Y[k] = (float)((a > 0 ? 1.0f : a < 0 ? -1.0f : 0.0f));
     }
 }
 static void fek_ForeachSign_i(int64_t n, const int64_t *A, const int64_t *B, const int64_t *C, int64_t s, int64_t *Y) {
