@@ -967,6 +967,9 @@ typedef struct aclScalarList aclScalarList;
  const aclTensor* self, int64_t axis, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnFlatten(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
+ aclnnStatus aclnnFlipGetWorkspaceSize(
+ const aclTensor* self, const aclIntArray* dims, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnFlip(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnFloorGetWorkspaceSize(
  const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnFloor(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
@@ -1005,6 +1008,365 @@ typedef struct aclScalarList aclScalarList;
  aclnnStatus aclnnInplaceFmodTensorGetWorkspaceSize(
  aclTensor* selfRef, const aclTensor* other, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnInplaceFmodTensor(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnForeachACosInplaceGetWorkspaceSize(
+ const aclTensorList* x, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnForeachACosInplace(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnForeachAbsGetWorkspaceSize(
+ const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnForeachAbs(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnForeachAcosGetWorkspaceSize(
+ const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnForeachAcos(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnForeachAddListGetWorkspaceSize(
+ const aclTensorList* x1, const aclTensorList* x2, const aclTensor* alpha, aclTensorList* out,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnForeachAddList(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnForeachAddListInplaceGetWorkspaceSize(
+ const aclTensorList* x1, const aclTensorList* x2, const aclTensor* alpha, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnForeachAddListInplace(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnForeachAddListV2GetWorkspaceSize(
+ const aclTensorList* x1, const aclTensorList* x2, const aclScalar* alpha, aclTensorList* out,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnForeachAddListV2(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnForeachAddScalarGetWorkspaceSize(
+ const aclTensorList* x, const aclTensor* scalar, const aclTensorList* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnForeachAddScalar(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnForeachAddScalarListGetWorkspaceSize(
+ const aclTensorList* x, const aclScalarList* scalars, const aclTensorList* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnForeachAddScalarList(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnForeachAddScalarV2GetWorkspaceSize(
+ const aclTensorList* x, const aclScalar* scalar, aclTensorList* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnForeachAddScalarV2(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnForeachAddcdivListGetWorkspaceSize(
+ const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* x3, const aclTensor* scalars,
+ const aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnForeachAddcdivList(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnForeachAddcdivScalarGetWorkspaceSize(
+ const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* x3, const aclTensor* scalar,
+ aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnForeachAddcdivScalar(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnForeachAddcdivScalarListGetWorkspaceSize(
+ const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* x3, const aclTensor* scalars,
+ aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnForeachAddcdivScalarList(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnForeachAddcdivScalarV2GetWorkspaceSize(
+ const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* x3, const aclScalar* scalar,
+ aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnForeachAddcdivScalarV2(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnForeachAddcmulListGetWorkspaceSize(
+ const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* x3, const aclTensor* scalars,
+ const aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnForeachAddcmulList(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnForeachAddcmulScalarGetWorkspaceSize(
+ const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* x3, const aclTensor* scalar,
+ const aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnForeachAddcmulScalar(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnForeachAddcmulScalarListGetWorkspaceSize(
+ const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* x3, const aclTensor* scalars,
+ const aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnForeachAddcmulScalarList(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnForeachAddcmulScalarV2GetWorkspaceSize(
+ const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* x3, const aclScalar* scalar,
+ aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnForeachAddcmulScalarV2(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnForeachAsinGetWorkspaceSize(
+ const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnForeachAsin(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnForeachAtanGetWorkspaceSize(
+ const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnForeachAtan(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnForeachCopyGetWorkspaceSize(
+ const aclTensorList* x, aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnForeachCopy(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnForeachCosGetWorkspaceSize(
+ const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnForeachCos(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnForeachCoshGetWorkspaceSize(
+ const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnForeachCosh(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnForeachDivListGetWorkspaceSize(
+ const aclTensorList* x1, const aclTensorList* x2, aclTensorList* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnForeachDivList(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnForeachDivListInplaceGetWorkspaceSize(
+ const aclTensorList* x1, const aclTensorList* x2, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnForeachDivListInplace(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnForeachDivScalarGetWorkspaceSize(
+ const aclTensorList* x, const aclTensor* scalar, aclTensorList* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnForeachDivScalar(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnForeachDivScalarListGetWorkspaceSize(
+ const aclTensorList* x, const aclScalarList* scalars, const aclTensorList* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnForeachDivScalarList(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnForeachDivScalarV2GetWorkspaceSize(
+ const aclTensorList* x, const aclScalar* scalar, aclTensorList* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnForeachDivScalarV2(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnForeachErfGetWorkspaceSize(
+ const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnForeachErf(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnForeachErfcGetWorkspaceSize(
+ const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnForeachErfc(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnForeachExpGetWorkspaceSize(
+ const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnForeachExp(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnForeachExpm1GetWorkspaceSize(
+ const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnForeachExpm1(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnForeachLerpListGetWorkspaceSize(
+ const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* weight, aclTensorList* out,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnForeachLerpList(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnForeachLerpScalarGetWorkspaceSize(
+ const aclTensorList* x1, const aclTensorList* x2, const aclScalar* weight, aclTensorList* out,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnForeachLerpScalar(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnForeachLogGetWorkspaceSize(
+ const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnForeachLog(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnForeachLog10GetWorkspaceSize(
+ const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnForeachLog10(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnForeachLog1pGetWorkspaceSize(
+ const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnForeachLog1p(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnForeachLog2GetWorkspaceSize(
+ const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnForeachLog2(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnForeachLogInplaceGetWorkspaceSize(
+ const aclTensorList* x, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnForeachLogInplace(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnForeachMaximumListGetWorkspaceSize(
+ const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnForeachMaximumList(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnForeachMaximumScalarGetWorkspaceSize(
+ const aclTensorList* x, const aclTensor* scalar, const aclTensorList* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnForeachMaximumScalar(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnForeachMaximumScalarListGetWorkspaceSize(
+ const aclTensorList* x, const aclScalarList* scalars, const aclTensorList* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnForeachMaximumScalarList(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnForeachMaximumScalarV2GetWorkspaceSize(
+ const aclTensorList* x, const aclScalar* scalar, aclTensorList* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnForeachMaximumScalarV2(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnForeachMinimumListGetWorkspaceSize(
+ const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnForeachMinimumList(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnForeachMinimumScalarGetWorkspaceSize(
+ const aclTensorList* x, const aclTensor* scalar, const aclTensorList* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnForeachMinimumScalar(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnForeachMinimumScalarListGetWorkspaceSize(
+ const aclTensorList* x, const aclScalarList* scalars, const aclTensorList* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnForeachMinimumScalarList(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnForeachMinimumScalarV2GetWorkspaceSize(
+ const aclTensorList* x, const aclScalar* scalar, aclTensorList* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnForeachMinimumScalarV2(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnForeachMulListGetWorkspaceSize(
+ const aclTensorList* x1, const aclTensorList* x2, aclTensorList* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnForeachMulList(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnForeachMulListInplaceGetWorkspaceSize(
+ const aclTensorList* x1, const aclTensorList* x2, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnForeachMulListInplace(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnForeachMulScalarGetWorkspaceSize(
+ const aclTensorList* x, const aclTensor* scalar, const aclTensorList* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnForeachMulScalar(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnForeachMulScalarInplaceGetWorkspaceSize(
+ const aclTensorList* x, const aclTensor* scalar, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnForeachMulScalarInplace(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnForeachMulScalarListGetWorkspaceSize(
+ const aclTensorList* x, const aclScalarList* scalars, const aclTensorList* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnForeachMulScalarList(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnForeachMulScalarV2GetWorkspaceSize(
+ const aclTensorList* x, const aclScalar* scalar, aclTensorList* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnForeachMulScalarV2(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnForeachNegGetWorkspaceSize(
+ const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnForeachNeg(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnForeachNonFiniteCheckAndUnscaleGetWorkspaceSize(
+ const aclTensorList* scaledGrads, const aclTensor* foundInf, const aclTensor* invScale, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnForeachNonFiniteCheckAndUnscale(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnForeachNormGetWorkspaceSize(
+ const aclTensorList* x, const aclScalar* scalar, const aclTensorList* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnForeachNorm(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnForeachPowListGetWorkspaceSize(
+ const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnForeachPowList(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnForeachPowScalarGetWorkspaceSize(
+ const aclTensorList* x, const aclTensor* scalar, const aclTensorList* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnForeachPowScalar(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnForeachPowScalarAndTensorGetWorkspaceSize(
+ const aclScalar* scalar, const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnForeachPowScalarAndTensor(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnForeachPowScalarListGetWorkspaceSize(
+ const aclTensorList* x, const aclScalarList* scalars, const aclTensorList* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnForeachPowScalarList(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnForeachPowScalarV2GetWorkspaceSize(
+ const aclTensorList* x, const aclScalar* scalar, aclTensorList* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnForeachPowScalarV2(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnForeachReciprocalGetWorkspaceSize(
+ const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnForeachReciprocal(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnForeachRoundOffNumberGetWorkspaceSize(
+ const aclTensorList* x, const aclTensor* roundMode, const aclTensorList* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnForeachRoundOffNumber(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnForeachRoundOffNumberV2GetWorkspaceSize(
+ const aclTensorList* x, const aclScalar* roundMode, aclTensorList* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnForeachRoundOffNumberV2(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
+ aclnnStatus aclnnForeachSigmoidGetWorkspaceSize(
+ const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnForeachSigmoid(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnForeachSignGetWorkspaceSize(
+ const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnForeachSign(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnForeachSinGetWorkspaceSize(
+ const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnForeachSin(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnForeachSinhGetWorkspaceSize(
+ const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnForeachSinh(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnForeachSqrtGetWorkspaceSize(
+ const aclTensorList* x, aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnForeachSqrt(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnForeachSubListGetWorkspaceSize(
+ const aclTensorList* x1, const aclTensorList* x2, const aclTensor* alpha, const aclTensorList* out,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnForeachSubList(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnForeachSubListInplaceGetWorkspaceSize(
+ const aclTensorList* x1, const aclTensorList* x2, const aclTensor* alpha, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnForeachSubListInplace(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnForeachSubListV2GetWorkspaceSize(
+ const aclTensorList* x1, const aclTensorList* x2, const aclScalar* alpha, aclTensorList* out,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnForeachSubListV2(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
+ aclnnStatus aclnnForeachSubScalarGetWorkspaceSize(
+ const aclTensorList* x, const aclTensor* scalar, const aclTensorList* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnForeachSubScalar(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnForeachSubScalarInplaceGetWorkspaceSize(
+ const aclTensorList* x, const aclTensor* scalar, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnForeachSubScalarInplace(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnForeachSubScalarListGetWorkspaceSize(
+ const aclTensorList* x, const aclScalarList* scalars, const aclTensorList* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnForeachSubScalarList(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnForeachSubScalarV2GetWorkspaceSize(
+ const aclTensorList* x, const aclScalar* scalar, aclTensorList* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnForeachSubScalarV2(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
+ aclnnStatus aclnnForeachTanGetWorkspaceSize(
+ const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnForeachTan(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnForeachTanhGetWorkspaceSize(
+ const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnForeachTanh(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnForeachZeroInplaceGetWorkspaceSize(
+ const aclTensorList* x, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnForeachZeroInplace(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnFracGetWorkspaceSize(
  const aclTensor* input, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
@@ -1102,6 +1464,10 @@ typedef struct aclScalarList aclScalarList;
  const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* dilation, const aclIntArray* padding,
  const aclIntArray* stride, const aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnIm2col(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnInverseGetWorkspaceSize(
+ const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnInverse(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnIsInfGetWorkspaceSize(
  const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnIsInf(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
@@ -1211,6 +1577,13 @@ typedef struct aclScalarList aclScalarList;
  aclnnStatus aclnnLinalgQrGetWorkspaceSize(
  const aclTensor* self, int64_t mode, aclTensor* Q, aclTensor* R, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnLinalgQr(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnLinalgVectorNormGetWorkspaceSize(
+ const aclTensor* self, const aclScalar* ord, const aclIntArray* dims,
+ _Bool
+ keepDims, const aclDataType dtype,
+ aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnLinalgVectorNorm(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnLinspaceGetWorkspaceSize(
  const aclScalar* start, const aclScalar* end, int64_t steps, aclTensor* out, uint64_t* workspaceSize,
@@ -1443,6 +1816,12 @@ typedef struct aclScalarList aclScalarList;
  aclTensor* selfRef, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnInplaceNeg(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnNormGetWorkspaceSize(
+ const aclTensor* self, const aclScalar* pScalar, const aclIntArray* dim,
+ _Bool
+ keepdim, aclTensor* out,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnNorm(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnOneHotGetWorkspaceSize(
  const aclTensor* self, int numClasses, const aclTensor* onValue, const aclTensor* offValue, int64_t axis,
  aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);

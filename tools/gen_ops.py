@@ -358,6 +358,11 @@ def family_c(fam, ops):
     out.append("\n")
     if any(op.family != "elementwise" for op in ops):
         out.append('#include "ops/gen/all_ops.h"\n\n')
+    # a family module may generate more C itself (tensor-list families: tools/optable/nn_foreach.py):
+    # c_prelude() once, then c_code(op) after each op's prologue
+    mod = sys.modules.get(f"optable.{fam}")
+    if mod is not None and hasattr(mod, "c_prelude"):
+        out.append(mod.c_prelude())
     for op in ops:
         if op.family == "elementwise":
             out.append(ew_code(op))
@@ -365,6 +370,8 @@ def family_c(fam, ops):
         else:
             out.append(prologue_fn(op))
             out.append("\n")
+            if mod is not None and hasattr(mod, "c_code"):
+                out.append(mod.c_code(op))
         out.append(launch_fn(op))
         out.append("\n")
     return "".join(out)

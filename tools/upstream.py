@@ -63,7 +63,7 @@ def norm_params(text):
 def scan(mirror):
     """{aclnnName: [(repo, commit, header, p1, p2)]} from every public header outside experimental/, and
     {aclnnName: [(repo, source)]} for the op_api sources that define a first phase."""
-    decl, defs = {}, {}
+    decl, defs, docs = {}, {}, {}
     for repo in REPOS:
         gd = os.path.join(mirror, "hicann+" + repo, "repo")
         if not os.path.isdir(gd):
@@ -81,10 +81,24 @@ def scan(mirror):
                 for name, p1 in p1s.items():
                     decl.setdefault(name, []).append(
                         (repo, commit, path, norm_params(p1), norm_params(p2s[name]) if name in p2s else None))
+            elif repo == "ops-nn" and "/docs/" in path and re.fullmatch(r"acl(nn)?\w+\.md", base):
+                # ops-nn interfaces generated from an op definition (foreach/) have no header in the repository:
+                # their docs page is the only statement of the prototype
+                t = git(gd, "show", "HEAD:" + path).decode("utf8", "replace")
+                p1s = {m.group(1): m.group(2) for m in re.finditer(
+                    r"aclnnStatus\s+(acl\w+?)GetWorkspaceSize\s*\(([^;{]*?)\)", t)}
+                p2s = {m.group(1): m.group(2) for m in re.finditer(r"aclnnStatus\s+(acl\w+)\s*\(([^;{]*?)\)", t)}
+                for name, p1 in p1s.items():
+                    if base == name + ".md":
+                        docs.setdefault(name, []).append(
+                            (repo, commit, path, norm_params(p1), norm_params(p2s[name]) if name in p2s else None))
             elif "/op_api/" in path and re.fullmatch(r"acl(nn)?_\w+\.cpp", base):
                 t = git(gd, "show", "HEAD:" + path).decode("utf8", "replace")
                 for m in re.finditer(r"aclnnStatus\s+(acl\w+?)GetWorkspaceSize\s*\(", t):
                     defs.setdefault(m.group(1), []).append((repo, path))
+    for name, rows in docs.items():  # a docs prototype only where no header declares the op
+        if name not in decl:
+            decl[name] = rows
     return decl, defs
 
 
@@ -120,7 +134,7 @@ def main():
         if not same_types(p1, mine) or p1.rsplit(", ", 2)[0] != mine.rsplit(", ", 2)[0]:
             bad += 1
             print(f"{op.name}: first phase differs from {repo}:{header}\n  table:    {mine}\n  upstream: {p1}")
-        if os.path.basename(header) != op.header:
+        if os.path.basename(header) != op.header and not header.endswith(".md"):
             print(f"{op.name}: upstream declares it in {os.path.basename(header)}, the table in {op.header}")
         rows[op.name] = {"repo": repo, "commit": commit, "header": header, "source": src[0] if src else None,
                          "phase1": p1, "phase2": p2}

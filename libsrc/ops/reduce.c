@@ -30,7 +30,8 @@
 #include "ops/gen/all_ops.h"
 #include "ops/ops.h"
 
-enum { RD_SUM, RD_NANSUM, RD_MEAN, RD_PROD, RD_MAX, RD_MIN, RD_ALL, RD_ANY, RD_VAR, RD_LOGSUMEXP, RD_LOGSUM, RD_COPY };
+enum { RD_SUM, RD_NANSUM, RD_MEAN, RD_PROD, RD_MAX, RD_MIN, RD_ALL, RD_ANY, RD_VAR, RD_LOGSUMEXP, RD_LOGSUM, RD_COPY,
+       RD_NORM };
 enum { ACC_F, ACC_I, ACC_C }; /* accumulate in double, int64 (wrapping), double complex */
 #define RD_BLOCK 16384   /* reduced elements per partial when the outputs are few */
 #define RD_FEW_OUTPUTS 64
@@ -44,6 +45,7 @@ typedef struct {
     bool var_fill;                               /* var/std output is var_fill_value; the mean is still computed */
     double var_fill_value;
     int64_t correction;
+    double np;                                   /* RD_NORM: p (+-INFINITY: max / min of |x|) */
     int nk, nr;                                  /* kept and reduced dims of the input */
     int64_t kd[MAXR], ks[MAXR], rd[MAXR], rs[MAXR];
     int64_t nout, R;
@@ -64,6 +66,7 @@ static void acc_init(const rd_plan *p, rd_acc *a) {
     if (p->kind == RD_PROD) { a->v = 1; a->i = 1; }
     if (p->kind == RD_ALL) a->i = 1;
     if (p->kind == RD_LOGSUMEXP) a->v = -INFINITY;
+    if (p->kind == RD_NORM && p->np == -INFINITY) a->v = INFINITY;
 }
 
 /* The sum of a chunk in a fixed tree: 8 running lanes (element k goes to lane k % 8), combined pairwise. The chunk
@@ -184,6 +187,19 @@ static void acc_fold(const rd_plan *p, rd_acc *a, double *d, const double *di, c
             if (p->acc == ACC_I) a->i = iv[0];
         }
         break;
+    case RD_NORM: /* |x|: p = 0 counts non-zeros, +-inf keep the max / min (NaN sticky), else sums |x|^p */
+        for (int64_t k = 0; k < n; k++) d[k] = fabs(d[k]);
+        if (isinf(p->np)) {
+            const bool mx = p->np > 0;
+            for (int64_t k = 0; k < n; k++)
+                if (!isnan(a->v) && (isnan(d[k]) || (mx ? d[k] > a->v : d[k] < a->v))) a->v = d[k];
+            break;
+        }
+        if (p->np == 0) for (int64_t k = 0; k < n; k++) d[k] = d[k] != 0 || isnan(d[k]) ? 1.0 : 0.0;
+        else if (p->np == 2) for (int64_t k = 0; k < n; k++) d[k] = d[k] * d[k];
+        else if (p->np != 1) for (int64_t k = 0; k < n; k++) d[k] = pow(d[k], p->np);
+        a->v += lane_sum(d, n);
+        break;
     case RD_LOGSUMEXP: /* pass 0: the maximum, NaN sticky */
         for (int64_t k = 0; k < n; k++) if (d[k] > a->v || isnan(d[k])) a->v = d[k];
         break;
@@ -225,6 +241,10 @@ static void acc_merge(const rd_plan *p, rd_acc *a, const rd_acc *b) {
     case RD_ALL: a->i = a->i && b->i; break;
     case RD_ANY: a->i = a->i || b->i; break;
     case RD_LOGSUMEXP: if (b->v > a->v || isnan(b->v)) a->v = b->v; break;
+    case RD_NORM:
+        if (!isinf(p->np)) a->v += b->v;
+        else if (!isnan(a->v) && (isnan(b->v) || (p->np > 0 ? b->v > a->v : b->v < a->v))) a->v = b->v;
+        break;
     default: break;
     }
     a->n += b->n;
@@ -322,6 +342,10 @@ static void result(const rd_plan *p, const rd_acc *a, unsigned char *res) {
         }
         break;
     case RD_LOGSUM: c[0] = log(c[0]); break;
+    case RD_NORM:
+        if (p->np == 2) c[0] = sqrt(c[0]);
+        else if (p->np != 0 && p->np != 1 && !isinf(p->np)) c[0] = pow(c[0], 1.0 / p->np);
+        break;
     case RD_ALL: case RD_ANY: i = i != 0; acl_convert(&i, ACL_INT64, 1, res, p->rdt, 1, 1); return;
     default: break;
     }
@@ -462,6 +486,7 @@ typedef struct {
     int64_t correction;
     bool var_fill;
     double var_fill_value;
+    double np;                      /* RD_NORM's p */
 } rd_req;
 
 static bool dt_int_like(aclDataType d) { return acl_dt_is_int(d) || d == ACL_BOOL; }
@@ -485,7 +510,10 @@ static aclnnStatus rd_publish(int op, const rd_req *q, uint64_t *ws, aclOpExecut
     p->cdt = q->cdt;
     p->rdt = q->rdt;
     p->acc = acl_dt_is_complex(q->cdt) ? ACC_C : dt_int_like(q->cdt) ? ACC_I : ACC_F;
-    if (q->kind == RD_VAR || q->kind == RD_LOGSUMEXP || q->kind == RD_LOGSUM || q->kind == RD_NANSUM) p->acc = ACC_F;
+    if (q->kind == RD_VAR || q->kind == RD_LOGSUMEXP || q->kind == RD_LOGSUM || q->kind == RD_NANSUM ||
+        q->kind == RD_NORM)
+        p->acc = ACC_F;
+    p->np = q->np;
     p->index_only = q->index_only;
     p->with_index = q->with_index;
     p->std = q->std;
@@ -1410,4 +1438,14 @@ aclnnStatus opws_GlobalAveragePool(const aclTensor *self, aclTensor *out, uint64
                                    aclOpExecutor **executor) {
     return global_pool(ACL_OP_GlobalAveragePool, RD_MEAN, self, out, DT_LIST(GlobalAveragePool), false, workspaceSize,
                        executor);
+}
+
+/* ---- the p-norm (ops-nn aclnnNorm, libsrc/ops/norm.c): |x| reduced as RD_NORM in double, computed from x cast to
+ * float32, rounded to `rdt`, then converted to out's dtype. An empty x fills out with 0. ---- */
+aclnnStatus acl_reduce_norm(int op, const aclTensor *x, uint64_t mask, bool keep, aclTensor *out, double p,
+                            aclDataType rdt, uint64_t *ws, aclOpExecutor **exo) {
+    if (acl_tensor_empty(x)) return rd_fill(op, out, "out", 0, NULL, NULL, 0, ws, exo);
+    rd_req q = req(x, mask, keep, out, "out", RD_NORM, ACL_FLOAT, rdt);
+    q.np = p;
+    return rd_publish(op, &q, ws, exo);
 }

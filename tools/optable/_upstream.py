@@ -612,6 +612,13 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
              'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream',
              'repo': 'ops-math',
              'source': 'conversion/flatten/op_host/op_api/aclnn_flatten.cpp'},
+ 'Flip': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+          'header': 'index/reverse_v2/op_api/aclnn_flip.h',
+          'phase1': 'const aclTensor* self, const aclIntArray* dims, aclTensor* out, uint64_t* workspaceSize, '
+                    'aclOpExecutor** executor',
+          'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+          'repo': 'ops-nn',
+          'source': 'index/reverse_v2/op_api/aclnn_flip.cpp'},
  'Floor': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
            'header': 'math/floor/op_api/aclnn_floor.h',
            'phase1': 'const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor',
@@ -646,6 +653,606 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                 'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
                 'repo': 'ops-math',
                 'source': 'math/mod/op_api/aclnn_fmod_tensor.cpp'},
+ 'ForeachACosInplace': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                        'header': 'foreach/foreach_a_cos_inplace/docs/aclnnForeachACosInplace.md',
+                        'phase1': 'const aclTensorList* x, uint64_t* workspaceSize, aclOpExecutor** executor',
+                        'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                  'stream',
+                        'repo': 'ops-nn',
+                        'source': None},
+ 'ForeachAbs': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                'header': 'foreach/foreach_abs/docs/aclnnForeachAbs.md',
+                'phase1': 'const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize, '
+                          'aclOpExecutor** executor',
+                'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                'repo': 'ops-nn',
+                'source': None},
+ 'ForeachAcos': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                 'header': 'foreach/foreach_acos/docs/aclnnForeachAcos.md',
+                 'phase1': 'const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize, '
+                           'aclOpExecutor** executor',
+                 'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                 'repo': 'ops-nn',
+                 'source': None},
+ 'ForeachAddList': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                    'header': 'foreach/foreach_add_list/op_host/op_api/aclnn_foreach_add_list.h',
+                    'phase1': 'const aclTensorList* x1, const aclTensorList* x2, const aclTensor* alpha, '
+                              'aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor',
+                    'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                    'repo': 'ops-nn',
+                    'source': 'foreach/foreach_add_list/op_host/op_api/aclnn_foreach_add_list.cpp'},
+ 'ForeachAddListInplace': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                           'header': 'foreach/foreach_add_list_inplace/docs/aclnnForeachAddListInplace.md',
+                           'phase1': 'const aclTensorList* x1, const aclTensorList* x2, const aclTensor* alpha, '
+                                     'uint64_t* workspaceSize, aclOpExecutor** executor',
+                           'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                     'stream',
+                           'repo': 'ops-nn',
+                           'source': None},
+ 'ForeachAddListV2': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                      'header': 'foreach/foreach_add_list/op_host/op_api/aclnn_foreach_add_list_v2.h',
+                      'phase1': 'const aclTensorList* x1, const aclTensorList* x2, const aclScalar* alpha, '
+                                'aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor',
+                      'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                'stream',
+                      'repo': 'ops-nn',
+                      'source': 'foreach/foreach_add_list/op_host/op_api/aclnn_foreach_add_list_v2.cpp'},
+ 'ForeachAddScalar': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                      'header': 'foreach/foreach_add_scalar/docs/aclnnForeachAddScalar.md',
+                      'phase1': 'const aclTensorList* x, const aclTensor* scalar, const aclTensorList* out, '
+                                'uint64_t* workspaceSize, aclOpExecutor** executor',
+                      'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                'stream',
+                      'repo': 'ops-nn',
+                      'source': None},
+ 'ForeachAddScalarList': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                          'header': 'foreach/foreach_add_scalar_list/docs/aclnnForeachAddScalarList.md',
+                          'phase1': 'const aclTensorList* x, const aclScalarList* scalars, const aclTensorList* out, '
+                                    'uint64_t* workspaceSize, aclOpExecutor** executor',
+                          'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                    'stream',
+                          'repo': 'ops-nn',
+                          'source': None},
+ 'ForeachAddScalarV2': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                        'header': 'foreach/foreach_add_scalar/op_host/op_api/aclnn_foreach_add_scalar_v2.h',
+                        'phase1': 'const aclTensorList* x, const aclScalar* scalar, aclTensorList* out, uint64_t* '
+                                  'workspaceSize, aclOpExecutor** executor',
+                        'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                  'stream',
+                        'repo': 'ops-nn',
+                        'source': 'foreach/foreach_add_scalar/op_host/op_api/aclnn_foreach_add_scalar_v2.cpp'},
+ 'ForeachAddcdivList': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                        'header': 'foreach/foreach_addcdiv_list/docs/aclnnForeachAddcdivList.md',
+                        'phase1': 'const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* x3, const '
+                                  'aclTensor* scalars, const aclTensorList* out, uint64_t* workspaceSize, '
+                                  'aclOpExecutor** executor',
+                        'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                  'stream',
+                        'repo': 'ops-nn',
+                        'source': None},
+ 'ForeachAddcdivScalar': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                          'header': 'foreach/foreach_addcdiv_scalar/op_host/op_api/aclnn_foreach_addcdiv_scalar.h',
+                          'phase1': 'const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* x3, '
+                                    'const aclTensor* scalar, aclTensorList* out, uint64_t* workspaceSize, '
+                                    'aclOpExecutor** executor',
+                          'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                    'stream',
+                          'repo': 'ops-nn',
+                          'source': 'foreach/foreach_addcdiv_scalar/op_host/op_api/aclnn_foreach_addcdiv_scalar.cpp'},
+ 'ForeachAddcdivScalarList': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                              'header': 'foreach/foreach_addcdiv_scalar_list/op_host/op_api/aclnn_foreach_addcdiv_scalar_list.h',
+                              'phase1': 'const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* x3, '
+                                        'const aclTensor* scalars, aclTensorList* out, uint64_t* workspaceSize, '
+                                        'aclOpExecutor** executor',
+                              'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, '
+                                        'aclrtStream stream',
+                              'repo': 'ops-nn',
+                              'source': 'foreach/foreach_addcdiv_scalar_list/op_host/op_api/aclnn_foreach_addcdiv_scalar_list.cpp'},
+ 'ForeachAddcdivScalarV2': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                            'header': 'foreach/foreach_addcdiv_scalar/op_host/op_api/aclnn_foreach_addcdiv_scalar_v2.h',
+                            'phase1': 'const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* x3, '
+                                      'const aclScalar* scalar, aclTensorList* out, uint64_t* workspaceSize, '
+                                      'aclOpExecutor** executor',
+                            'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                      'stream',
+                            'repo': 'ops-nn',
+                            'source': 'foreach/foreach_addcdiv_scalar/op_host/op_api/aclnn_foreach_addcdiv_scalar_v2.cpp'},
+ 'ForeachAddcmulList': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                        'header': 'foreach/foreach_addcmul_list/docs/aclnnForeachAddcmulList.md',
+                        'phase1': 'const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* x3, const '
+                                  'aclTensor* scalars, const aclTensorList* out, uint64_t* workspaceSize, '
+                                  'aclOpExecutor** executor',
+                        'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                  'stream',
+                        'repo': 'ops-nn',
+                        'source': None},
+ 'ForeachAddcmulScalar': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                          'header': 'foreach/foreach_addcmul_scalar/docs/aclnnForeachAddcmulScalar.md',
+                          'phase1': 'const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* x3, '
+                                    'const aclTensor* scalar, const aclTensorList* out, uint64_t* workspaceSize, '
+                                    'aclOpExecutor** executor',
+                          'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                    'stream',
+                          'repo': 'ops-nn',
+                          'source': None},
+ 'ForeachAddcmulScalarList': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                              'header': 'foreach/foreach_addcmul_scalar_list/docs/aclnnForeachAddcmulScalarList.md',
+                              'phase1': 'const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* x3, '
+                                        'const aclTensor* scalars, const aclTensorList* out, uint64_t* '
+                                        'workspaceSize, aclOpExecutor** executor',
+                              'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, '
+                                        'aclrtStream stream',
+                              'repo': 'ops-nn',
+                              'source': None},
+ 'ForeachAddcmulScalarV2': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                            'header': 'foreach/foreach_addcmul_scalar/op_host/op_api/aclnn_foreach_addcmul_scalar_v2.h',
+                            'phase1': 'const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* x3, '
+                                      'const aclScalar* scalar, aclTensorList* out, uint64_t* workspaceSize, '
+                                      'aclOpExecutor** executor',
+                            'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                      'stream',
+                            'repo': 'ops-nn',
+                            'source': 'foreach/foreach_addcmul_scalar/op_host/op_api/aclnn_foreach_addcmul_scalar_v2.cpp'},
+ 'ForeachAsin': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                 'header': 'foreach/foreach_asin/docs/aclnnForeachAsin.md',
+                 'phase1': 'const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize, '
+                           'aclOpExecutor** executor',
+                 'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                 'repo': 'ops-nn',
+                 'source': None},
+ 'ForeachAtan': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                 'header': 'foreach/foreach_atan/docs/aclnnForeachAtan.md',
+                 'phase1': 'const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize, '
+                           'aclOpExecutor** executor',
+                 'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                 'repo': 'ops-nn',
+                 'source': None},
+ 'ForeachCopy': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                 'header': 'foreach/foreach_copy/op_host/op_api/aclnn_foreach_copy.h',
+                 'phase1': 'const aclTensorList* x, aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** '
+                           'executor',
+                 'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                 'repo': 'ops-nn',
+                 'source': 'foreach/foreach_copy/op_host/op_api/aclnn_foreach_copy.cpp'},
+ 'ForeachCos': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                'header': 'foreach/foreach_cos/docs/aclnnForeachCos.md',
+                'phase1': 'const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize, '
+                          'aclOpExecutor** executor',
+                'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                'repo': 'ops-nn',
+                'source': None},
+ 'ForeachCosh': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                 'header': 'foreach/foreach_cosh/docs/aclnnForeachCosh.md',
+                 'phase1': 'const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize, '
+                           'aclOpExecutor** executor',
+                 'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                 'repo': 'ops-nn',
+                 'source': None},
+ 'ForeachDivList': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                    'header': 'foreach/foreach_div_list/op_host/op_api/aclnn_foreach_div_list.h',
+                    'phase1': 'const aclTensorList* x1, const aclTensorList* x2, aclTensorList* out, uint64_t* '
+                              'workspaceSize, aclOpExecutor** executor',
+                    'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                    'repo': 'ops-nn',
+                    'source': 'foreach/foreach_div_list/op_host/op_api/aclnn_foreach_div_list.cpp'},
+ 'ForeachDivListInplace': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                           'header': 'foreach/foreach_div_list_inplace/docs/aclnnForeachDivListInplace.md',
+                           'phase1': 'const aclTensorList* x1, const aclTensorList* x2, uint64_t* workspaceSize, '
+                                     'aclOpExecutor** executor',
+                           'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                     'stream',
+                           'repo': 'ops-nn',
+                           'source': None},
+ 'ForeachDivScalar': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                      'header': 'foreach/foreach_div_scalar/op_host/op_api/aclnn_foreach_div_scalar.h',
+                      'phase1': 'const aclTensorList* x, const aclTensor* scalar, aclTensorList* out, uint64_t* '
+                                'workspaceSize, aclOpExecutor** executor',
+                      'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                'stream',
+                      'repo': 'ops-nn',
+                      'source': 'foreach/foreach_div_scalar/op_host/op_api/aclnn_foreach_div_scalar.cpp'},
+ 'ForeachDivScalarList': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                          'header': 'foreach/foreach_div_scalar_list/docs/aclnnForeachDivScalarList.md',
+                          'phase1': 'const aclTensorList* x, const aclScalarList* scalars, const aclTensorList* out, '
+                                    'uint64_t* workspaceSize, aclOpExecutor** executor',
+                          'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                    'stream',
+                          'repo': 'ops-nn',
+                          'source': None},
+ 'ForeachDivScalarV2': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                        'header': 'foreach/foreach_div_scalar/op_host/op_api/aclnn_foreach_div_scalar_v2.h',
+                        'phase1': 'const aclTensorList* x, const aclScalar* scalar, aclTensorList* out, uint64_t* '
+                                  'workspaceSize, aclOpExecutor** executor',
+                        'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                  'stream',
+                        'repo': 'ops-nn',
+                        'source': 'foreach/foreach_div_scalar/op_host/op_api/aclnn_foreach_div_scalar_v2.cpp'},
+ 'ForeachErf': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                'header': 'foreach/foreach_erf/docs/aclnnForeachErf.md',
+                'phase1': 'const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize, '
+                          'aclOpExecutor** executor',
+                'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                'repo': 'ops-nn',
+                'source': None},
+ 'ForeachErfc': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                 'header': 'foreach/foreach_erfc/docs/aclnnForeachErfc.md',
+                 'phase1': 'const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize, '
+                           'aclOpExecutor** executor',
+                 'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                 'repo': 'ops-nn',
+                 'source': None},
+ 'ForeachExp': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                'header': 'foreach/foreach_exp/docs/aclnnForeachExp.md',
+                'phase1': 'const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize, '
+                          'aclOpExecutor** executor',
+                'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                'repo': 'ops-nn',
+                'source': None},
+ 'ForeachExpm1': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                  'header': 'foreach/foreach_expm1/docs/aclnnForeachExpm1.md',
+                  'phase1': 'const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize, '
+                            'aclOpExecutor** executor',
+                  'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                  'repo': 'ops-nn',
+                  'source': None},
+ 'ForeachLerpList': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                     'header': 'foreach/foreach_lerp_list/op_host/op_api/aclnn_foreach_lerp_list.h',
+                     'phase1': 'const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* weight, '
+                               'aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor',
+                     'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                     'repo': 'ops-nn',
+                     'source': 'foreach/foreach_lerp_list/op_host/op_api/aclnn_foreach_lerp_list.cpp'},
+ 'ForeachLerpScalar': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                       'header': 'foreach/foreach_lerp_scalar/op_host/op_api/aclnn_foreach_lerp_scalar.h',
+                       'phase1': 'const aclTensorList* x1, const aclTensorList* x2, const aclScalar* weight, '
+                                 'aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor',
+                       'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                 'stream',
+                       'repo': 'ops-nn',
+                       'source': 'foreach/foreach_lerp_scalar/op_host/op_api/aclnn_foreach_lerp_scalar.cpp'},
+ 'ForeachLog': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                'header': 'foreach/foreach_log/docs/aclnnForeachLog.md',
+                'phase1': 'const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize, '
+                          'aclOpExecutor** executor',
+                'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                'repo': 'ops-nn',
+                'source': None},
+ 'ForeachLog10': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                  'header': 'foreach/foreach_log10/docs/aclnnForeachLog10.md',
+                  'phase1': 'const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize, '
+                            'aclOpExecutor** executor',
+                  'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                  'repo': 'ops-nn',
+                  'source': None},
+ 'ForeachLog1p': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                  'header': 'foreach/foreach_log1p/docs/aclnnForeachLog1p.md',
+                  'phase1': 'const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize, '
+                            'aclOpExecutor** executor',
+                  'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                  'repo': 'ops-nn',
+                  'source': None},
+ 'ForeachLog2': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                 'header': 'foreach/foreach_log2/docs/aclnnForeachLog2.md',
+                 'phase1': 'const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize, '
+                           'aclOpExecutor** executor',
+                 'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                 'repo': 'ops-nn',
+                 'source': None},
+ 'ForeachLogInplace': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                       'header': 'foreach/foreach_log_inplace/docs/aclnnForeachLogInplace.md',
+                       'phase1': 'const aclTensorList* x, uint64_t* workspaceSize, aclOpExecutor** executor',
+                       'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                 'stream',
+                       'repo': 'ops-nn',
+                       'source': None},
+ 'ForeachMaximumList': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                        'header': 'foreach/foreach_maximum_list/docs/aclnnForeachMaximumList.md',
+                        'phase1': 'const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* out, '
+                                  'uint64_t* workspaceSize, aclOpExecutor** executor',
+                        'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                  'stream',
+                        'repo': 'ops-nn',
+                        'source': None},
+ 'ForeachMaximumScalar': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                          'header': 'foreach/foreach_maximum_scalar/docs/aclnnForeachMaximumScalar.md',
+                          'phase1': 'const aclTensorList* x, const aclTensor* scalar, const aclTensorList* out, '
+                                    'uint64_t* workspaceSize, aclOpExecutor** executor',
+                          'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                    'stream',
+                          'repo': 'ops-nn',
+                          'source': None},
+ 'ForeachMaximumScalarList': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                              'header': 'foreach/foreach_maximum_scalar_list/docs/aclnnForeachMaximumScalarList.md',
+                              'phase1': 'const aclTensorList* x, const aclScalarList* scalars, const aclTensorList* '
+                                        'out, uint64_t* workspaceSize, aclOpExecutor** executor',
+                              'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, '
+                                        'aclrtStream stream',
+                              'repo': 'ops-nn',
+                              'source': None},
+ 'ForeachMaximumScalarV2': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                            'header': 'foreach/foreach_maximum_scalar/op_host/op_api/aclnn_foreach_maximum_scalar_v2.h',
+                            'phase1': 'const aclTensorList* x, const aclScalar* scalar, aclTensorList* out, '
+                                      'uint64_t* workspaceSize, aclOpExecutor** executor',
+                            'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                      'stream',
+                            'repo': 'ops-nn',
+                            'source': 'foreach/foreach_maximum_scalar/op_host/op_api/aclnn_foreach_maximum_scalar_v2.cpp'},
+ 'ForeachMinimumList': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                        'header': 'foreach/foreach_minimum_list/docs/aclnnForeachMinimumList.md',
+                        'phase1': 'const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* out, '
+                                  'uint64_t* workspaceSize, aclOpExecutor** executor',
+                        'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                  'stream',
+                        'repo': 'ops-nn',
+                        'source': None},
+ 'ForeachMinimumScalar': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                          'header': 'foreach/foreach_minimum_scalar/docs/aclnnForeachMinimumScalar.md',
+                          'phase1': 'const aclTensorList* x, const aclTensor* scalar, const aclTensorList* out, '
+                                    'uint64_t* workspaceSize, aclOpExecutor** executor',
+                          'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                    'stream',
+                          'repo': 'ops-nn',
+                          'source': None},
+ 'ForeachMinimumScalarList': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                              'header': 'foreach/foreach_minimum_scalar_list/docs/aclnnForeachMinimumScalarList.md',
+                              'phase1': 'const aclTensorList* x, const aclScalarList* scalars, const aclTensorList* '
+                                        'out, uint64_t* workspaceSize, aclOpExecutor** executor',
+                              'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, '
+                                        'aclrtStream stream',
+                              'repo': 'ops-nn',
+                              'source': None},
+ 'ForeachMinimumScalarV2': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                            'header': 'foreach/foreach_minimum_scalar/op_host/op_api/aclnn_foreach_minimum_scalar_v2.h',
+                            'phase1': 'const aclTensorList* x, const aclScalar* scalar, aclTensorList* out, '
+                                      'uint64_t* workspaceSize, aclOpExecutor** executor',
+                            'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                      'stream',
+                            'repo': 'ops-nn',
+                            'source': 'foreach/foreach_minimum_scalar/op_host/op_api/aclnn_foreach_minimum_scalar_v2.cpp'},
+ 'ForeachMulList': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                    'header': 'foreach/foreach_mul_list/op_host/op_api/aclnn_foreach_mul_list.h',
+                    'phase1': 'const aclTensorList* x1, const aclTensorList* x2, aclTensorList* out, uint64_t* '
+                              'workspaceSize, aclOpExecutor** executor',
+                    'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                    'repo': 'ops-nn',
+                    'source': 'foreach/foreach_mul_list/op_host/op_api/aclnn_foreach_mul_list.cpp'},
+ 'ForeachMulListInplace': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                           'header': 'foreach/foreach_mul_list_inplace/docs/aclnnForeachMulListInplace.md',
+                           'phase1': 'const aclTensorList* x1, const aclTensorList* x2, uint64_t* workspaceSize, '
+                                     'aclOpExecutor** executor',
+                           'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                     'stream',
+                           'repo': 'ops-nn',
+                           'source': None},
+ 'ForeachMulScalar': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                      'header': 'foreach/foreach_mul_scalar/docs/aclnnForeachMulScalar.md',
+                      'phase1': 'const aclTensorList* x, const aclTensor* scalar, const aclTensorList* out, '
+                                'uint64_t* workspaceSize, aclOpExecutor** executor',
+                      'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                'stream',
+                      'repo': 'ops-nn',
+                      'source': None},
+ 'ForeachMulScalarInplace': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                             'header': 'foreach/foreach_mul_scalar_inplace/docs/aclnnForeachMulScalarInplace.md',
+                             'phase1': 'const aclTensorList* x, const aclTensor* scalar, uint64_t* workspaceSize, '
+                                       'aclOpExecutor** executor',
+                             'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, '
+                                       'aclrtStream stream',
+                             'repo': 'ops-nn',
+                             'source': None},
+ 'ForeachMulScalarList': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                          'header': 'foreach/foreach_mul_scalar_list/docs/aclnnForeachMulScalarList.md',
+                          'phase1': 'const aclTensorList* x, const aclScalarList* scalars, const aclTensorList* out, '
+                                    'uint64_t* workspaceSize, aclOpExecutor** executor',
+                          'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                    'stream',
+                          'repo': 'ops-nn',
+                          'source': None},
+ 'ForeachMulScalarV2': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                        'header': 'foreach/foreach_mul_scalar/op_host/op_api/aclnn_foreach_mul_scalar_v2.h',
+                        'phase1': 'const aclTensorList* x, const aclScalar* scalar, aclTensorList* out, uint64_t* '
+                                  'workspaceSize, aclOpExecutor** executor',
+                        'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                  'stream',
+                        'repo': 'ops-nn',
+                        'source': 'foreach/foreach_mul_scalar/op_host/op_api/aclnn_foreach_mul_scalar_v2.cpp'},
+ 'ForeachNeg': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                'header': 'foreach/foreach_neg/docs/aclnnForeachNeg.md',
+                'phase1': 'const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize, '
+                          'aclOpExecutor** executor',
+                'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                'repo': 'ops-nn',
+                'source': None},
+ 'ForeachNonFiniteCheckAndUnscale': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                                     'header': 'foreach/foreach_non_finite_check_and_unscale/docs/aclnnForeachNonFiniteCheckAndUnscale.md',
+                                     'phase1': 'const aclTensorList* scaledGrads, const aclTensor* foundInf, const '
+                                               'aclTensor* invScale, uint64_t* workspaceSize, aclOpExecutor** '
+                                               'executor',
+                                     'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, '
+                                               'aclrtStream stream',
+                                     'repo': 'ops-nn',
+                                     'source': None},
+ 'ForeachNorm': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                 'header': 'foreach/foreach_norm/docs/aclnnForeachNorm.md',
+                 'phase1': 'const aclTensorList* x, const aclScalar* scalar, const aclTensorList* out, uint64_t* '
+                           'workspaceSize, aclOpExecutor** executor',
+                 'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                 'repo': 'ops-nn',
+                 'source': None},
+ 'ForeachPowList': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                    'header': 'foreach/foreach_pow_list/docs/aclnnForeachPowList.md',
+                    'phase1': 'const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* out, uint64_t* '
+                              'workspaceSize, aclOpExecutor** executor',
+                    'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                    'repo': 'ops-nn',
+                    'source': None},
+ 'ForeachPowScalar': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                      'header': 'foreach/foreach_pow_scalar/docs/aclnnForeachPowScalar.md',
+                      'phase1': 'const aclTensorList* x, const aclTensor* scalar, const aclTensorList* out, '
+                                'uint64_t* workspaceSize, aclOpExecutor** executor',
+                      'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                'stream',
+                      'repo': 'ops-nn',
+                      'source': None},
+ 'ForeachPowScalarAndTensor': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                               'header': 'foreach/foreach_pow_scalar_and_tensor/docs/aclnnForeachPowScalarAndTensor.md',
+                               'phase1': 'const aclScalar* scalar, const aclTensorList* x, const aclTensorList* out, '
+                                         'uint64_t* workspaceSize, aclOpExecutor** executor',
+                               'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, '
+                                         'aclrtStream stream',
+                               'repo': 'ops-nn',
+                               'source': None},
+ 'ForeachPowScalarList': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                          'header': 'foreach/foreach_pow_scalar_list/docs/aclnnForeachPowScalarList.md',
+                          'phase1': 'const aclTensorList* x, const aclScalarList* scalars, const aclTensorList* out, '
+                                    'uint64_t* workspaceSize, aclOpExecutor** executor',
+                          'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                    'stream',
+                          'repo': 'ops-nn',
+                          'source': None},
+ 'ForeachPowScalarV2': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                        'header': 'foreach/foreach_pow_scalar/op_host/op_api/aclnn_foreach_pow_scalar_v2.h',
+                        'phase1': 'const aclTensorList* x, const aclScalar* scalar, aclTensorList* out, uint64_t* '
+                                  'workspaceSize, aclOpExecutor** executor',
+                        'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                  'stream',
+                        'repo': 'ops-nn',
+                        'source': 'foreach/foreach_pow_scalar/op_host/op_api/aclnn_foreach_pow_scalar_v2.cpp'},
+ 'ForeachReciprocal': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                       'header': 'foreach/foreach_reciprocal/docs/aclnnForeachReciprocal.md',
+                       'phase1': 'const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize, '
+                                 'aclOpExecutor** executor',
+                       'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                 'stream',
+                       'repo': 'ops-nn',
+                       'source': None},
+ 'ForeachRoundOffNumber': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                           'header': 'foreach/foreach_round_off_number/docs/aclnnForeachRoundOffNumber.md',
+                           'phase1': 'const aclTensorList* x, const aclTensor* roundMode, const aclTensorList* out, '
+                                     'uint64_t* workspaceSize, aclOpExecutor** executor',
+                           'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                     'stream',
+                           'repo': 'ops-nn',
+                           'source': None},
+ 'ForeachRoundOffNumberV2': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                             'header': 'foreach/foreach_round_off_number/op_host/op_api/aclnn_foreach_round_off_number_v2.h',
+                             'phase1': 'const aclTensorList* x, const aclScalar* roundMode, aclTensorList* out, '
+                                       'uint64_t* workspaceSize, aclOpExecutor** executor',
+                             'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const '
+                                       'aclrtStream stream',
+                             'repo': 'ops-nn',
+                             'source': 'foreach/foreach_round_off_number/op_host/op_api/aclnn_foreach_round_off_number_v2.cpp'},
+ 'ForeachSigmoid': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                    'header': 'foreach/foreach_sigmoid/docs/aclnnForeachSigmoid.md',
+                    'phase1': 'const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize, '
+                              'aclOpExecutor** executor',
+                    'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                    'repo': 'ops-nn',
+                    'source': None},
+ 'ForeachSign': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                 'header': 'foreach/foreach_sign/docs/aclnnForeachSign.md',
+                 'phase1': 'const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize, '
+                           'aclOpExecutor** executor',
+                 'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                 'repo': 'ops-nn',
+                 'source': None},
+ 'ForeachSin': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                'header': 'foreach/foreach_sin/docs/aclnnForeachSin.md',
+                'phase1': 'const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize, '
+                          'aclOpExecutor** executor',
+                'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                'repo': 'ops-nn',
+                'source': None},
+ 'ForeachSinh': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                 'header': 'foreach/foreach_sinh/docs/aclnnForeachSinh.md',
+                 'phase1': 'const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize, '
+                           'aclOpExecutor** executor',
+                 'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                 'repo': 'ops-nn',
+                 'source': None},
+ 'ForeachSqrt': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                 'header': 'foreach/foreach_sqrt/op_host/op_api/aclnn_foreach_sqrt.h',
+                 'phase1': 'const aclTensorList* x, aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** '
+                           'executor',
+                 'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                 'repo': 'ops-nn',
+                 'source': 'foreach/foreach_sqrt/op_host/op_api/aclnn_foreach_sqrt.cpp'},
+ 'ForeachSubList': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                    'header': 'foreach/foreach_sub_list/docs/aclnnForeachSubList.md',
+                    'phase1': 'const aclTensorList* x1, const aclTensorList* x2, const aclTensor* alpha, const '
+                              'aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor',
+                    'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                    'repo': 'ops-nn',
+                    'source': None},
+ 'ForeachSubListInplace': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                           'header': 'foreach/foreach_sub_list_inplace/docs/aclnnForeachSubListInplace.md',
+                           'phase1': 'const aclTensorList* x1, const aclTensorList* x2, const aclTensor* alpha, '
+                                     'uint64_t* workspaceSize, aclOpExecutor** executor',
+                           'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                     'stream',
+                           'repo': 'ops-nn',
+                           'source': None},
+ 'ForeachSubListV2': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                      'header': 'foreach/foreach_sub_list/op_host/op_api/aclnn_foreach_sub_list_v2.h',
+                      'phase1': 'const aclTensorList* x1, const aclTensorList* x2, const aclScalar* alpha, '
+                                'aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor',
+                      'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream '
+                                'stream',
+                      'repo': 'ops-nn',
+                      'source': 'foreach/foreach_sub_list/op_host/op_api/aclnn_foreach_sub_list_v2.cpp'},
+ 'ForeachSubScalar': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                      'header': 'foreach/foreach_sub_scalar/docs/aclnnForeachSubScalar.md',
+                      'phase1': 'const aclTensorList* x, const aclTensor* scalar, const aclTensorList* out, '
+                                'uint64_t* workspaceSize, aclOpExecutor** executor',
+                      'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                'stream',
+                      'repo': 'ops-nn',
+                      'source': None},
+ 'ForeachSubScalarInplace': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                             'header': 'foreach/foreach_sub_scalar_inplace/docs/aclnnForeachSubScalarInplace.md',
+                             'phase1': 'const aclTensorList* x, const aclTensor* scalar, uint64_t* workspaceSize, '
+                                       'aclOpExecutor** executor',
+                             'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, '
+                                       'aclrtStream stream',
+                             'repo': 'ops-nn',
+                             'source': None},
+ 'ForeachSubScalarList': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                          'header': 'foreach/foreach_sub_scalar_list/docs/aclnnForeachSubScalarList.md',
+                          'phase1': 'const aclTensorList* x, const aclScalarList* scalars, const aclTensorList* out, '
+                                    'uint64_t* workspaceSize, aclOpExecutor** executor',
+                          'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                    'stream',
+                          'repo': 'ops-nn',
+                          'source': None},
+ 'ForeachSubScalarV2': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                        'header': 'foreach/foreach_sub_scalar/op_host/op_api/aclnn_foreach_sub_scalar_v2.h',
+                        'phase1': 'const aclTensorList* x, const aclScalar* scalar, aclTensorList* out, uint64_t* '
+                                  'workspaceSize, aclOpExecutor** executor',
+                        'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const '
+                                  'aclrtStream stream',
+                        'repo': 'ops-nn',
+                        'source': 'foreach/foreach_sub_scalar/op_host/op_api/aclnn_foreach_sub_scalar_v2.cpp'},
+ 'ForeachTan': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                'header': 'foreach/foreach_tan/docs/aclnnForeachTan.md',
+                'phase1': 'const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize, '
+                          'aclOpExecutor** executor',
+                'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                'repo': 'ops-nn',
+                'source': None},
+ 'ForeachTanh': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                 'header': 'foreach/foreach_tanh/docs/aclnnForeachTanh.md',
+                 'phase1': 'const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize, '
+                           'aclOpExecutor** executor',
+                 'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                 'repo': 'ops-nn',
+                 'source': None},
+ 'ForeachZeroInplace': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                        'header': 'foreach/foreach_zero_inplace/docs/aclnnForeachZeroInplace.md',
+                        'phase1': 'const aclTensorList* x, uint64_t* workspaceSize, aclOpExecutor** executor',
+                        'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                  'stream',
+                        'repo': 'ops-nn',
+                        'source': None},
  'Frac': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
           'header': 'math/sub/op_api/aclnn_frac.h',
           'phase1': 'const aclTensor* input, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor',
@@ -1453,6 +2060,12 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                  'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
                  'repo': 'ops-math',
                  'source': 'math/zero_op/op_api/aclnn_zero.cpp'},
+ 'Inverse': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+             'header': 'index/matrix_inverse/op_host/op_api/aclnn_inverse.h',
+             'phase1': 'const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor',
+             'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+             'repo': 'ops-nn',
+             'source': 'index/matrix_inverse/op_host/op_api/aclnn_inverse.cpp'},
  'IsClose': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
              'header': 'math/is_close/op_api/aclnn_isclose.h',
              'phase1': 'const aclTensor* self, const aclTensor* other, double rtol, double atol, bool equalNan, '
@@ -1571,6 +2184,15 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
               'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
               'repo': 'ops-math',
               'source': 'math/qr/op_api/aclnn_linalg_qr.cpp'},
+ 'LinalgVectorNorm': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                      'header': 'norm/lp_norm_v2/op_api/aclnn_linalg_vector_norm.h',
+                      'phase1': 'const aclTensor* self, const aclScalar* ord, const aclIntArray* dims, bool '
+                                'keepDims, const aclDataType dtype, aclTensor* out, uint64_t* workspaceSize, '
+                                'aclOpExecutor** executor',
+                      'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                'stream',
+                      'repo': 'ops-nn',
+                      'source': 'norm/lp_norm_v2/op_api/aclnn_linalg_vector_norm.cpp'},
  'Linspace': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
               'header': 'math/lin_space/op_api/aclnn_linspace.h',
               'phase1': 'const aclScalar* start, const aclScalar* end, int64_t steps, aclTensor* out, uint64_t* '
@@ -1826,6 +2448,13 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
          'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream',
          'repo': 'ops-math',
          'source': 'math/neg/op_api/aclnn_neg.cpp'},
+ 'Norm': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+          'header': 'norm/lp_norm_v2/op_api/aclnn_norm.h',
+          'phase1': 'const aclTensor* self, const aclScalar* pScalar, const aclIntArray* dim, bool keepdim, '
+                    'aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor',
+          'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+          'repo': 'ops-nn',
+          'source': 'norm/lp_norm_v2/op_api/aclnn_norm.cpp'},
  'OneHot': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
             'header': 'math/one_hot/op_api/aclnn_one_hot.h',
             'phase1': 'const aclTensor* self, int numClasses, const aclTensor* onValue, const aclTensor* offValue, '

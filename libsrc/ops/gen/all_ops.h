@@ -91,10 +91,89 @@
 #include "aclnnop/aclnn_fill_scalar.h"
 #include "aclnnop/aclnn_fill_tensor.h"
 #include "aclnnop/aclnn_flatten.h"
+#include "aclnnop/aclnn_flip.h"
 #include "aclnnop/aclnn_floor.h"
 #include "aclnnop/aclnn_floor_divide.h"
 #include "aclnnop/aclnn_fmod_scalar.h"
 #include "aclnnop/aclnn_fmod_tensor.h"
+#include "aclnnop/aclnn_foreach_a_cos_inplace.h"
+#include "aclnnop/aclnn_foreach_abs.h"
+#include "aclnnop/aclnn_foreach_acos.h"
+#include "aclnnop/aclnn_foreach_add_list.h"
+#include "aclnnop/aclnn_foreach_add_list_inplace.h"
+#include "aclnnop/aclnn_foreach_add_list_v2.h"
+#include "aclnnop/aclnn_foreach_add_scalar.h"
+#include "aclnnop/aclnn_foreach_add_scalar_list.h"
+#include "aclnnop/aclnn_foreach_add_scalar_v2.h"
+#include "aclnnop/aclnn_foreach_addcdiv_list.h"
+#include "aclnnop/aclnn_foreach_addcdiv_scalar.h"
+#include "aclnnop/aclnn_foreach_addcdiv_scalar_list.h"
+#include "aclnnop/aclnn_foreach_addcdiv_scalar_v2.h"
+#include "aclnnop/aclnn_foreach_addcmul_list.h"
+#include "aclnnop/aclnn_foreach_addcmul_scalar.h"
+#include "aclnnop/aclnn_foreach_addcmul_scalar_list.h"
+#include "aclnnop/aclnn_foreach_addcmul_scalar_v2.h"
+#include "aclnnop/aclnn_foreach_asin.h"
+#include "aclnnop/aclnn_foreach_atan.h"
+#include "aclnnop/aclnn_foreach_copy.h"
+#include "aclnnop/aclnn_foreach_cos.h"
+#include "aclnnop/aclnn_foreach_cosh.h"
+#include "aclnnop/aclnn_foreach_div_list.h"
+#include "aclnnop/aclnn_foreach_div_list_inplace.h"
+#include "aclnnop/aclnn_foreach_div_scalar.h"
+#include "aclnnop/aclnn_foreach_div_scalar_list.h"
+#include "aclnnop/aclnn_foreach_div_scalar_v2.h"
+#include "aclnnop/aclnn_foreach_erf.h"
+#include "aclnnop/aclnn_foreach_erfc.h"
+#include "aclnnop/aclnn_foreach_exp.h"
+#include "aclnnop/aclnn_foreach_expm1.h"
+#include "aclnnop/aclnn_foreach_lerp_list.h"
+#include "aclnnop/aclnn_foreach_lerp_scalar.h"
+#include "aclnnop/aclnn_foreach_log.h"
+#include "aclnnop/aclnn_foreach_log10.h"
+#include "aclnnop/aclnn_foreach_log1p.h"
+#include "aclnnop/aclnn_foreach_log2.h"
+#include "aclnnop/aclnn_foreach_log_inplace.h"
+#include "aclnnop/aclnn_foreach_maximum_list.h"
+#include "aclnnop/aclnn_foreach_maximum_scalar.h"
+#include "aclnnop/aclnn_foreach_maximum_scalar_list.h"
+#include "aclnnop/aclnn_foreach_maximum_scalar_v2.h"
+#include "aclnnop/aclnn_foreach_minimum_list.h"
+#include "aclnnop/aclnn_foreach_minimum_scalar.h"
+#include "aclnnop/aclnn_foreach_minimum_scalar_list.h"
+#include "aclnnop/aclnn_foreach_minimum_scalar_v2.h"
+#include "aclnnop/aclnn_foreach_mul_list.h"
+#include "aclnnop/aclnn_foreach_mul_list_inplace.h"
+#include "aclnnop/aclnn_foreach_mul_scalar.h"
+#include "aclnnop/aclnn_foreach_mul_scalar_inplace.h"
+#include "aclnnop/aclnn_foreach_mul_scalar_list.h"
+#include "aclnnop/aclnn_foreach_mul_scalar_v2.h"
+#include "aclnnop/aclnn_foreach_neg.h"
+#include "aclnnop/aclnn_foreach_non_finite_check_and_unscale.h"
+#include "aclnnop/aclnn_foreach_norm.h"
+#include "aclnnop/aclnn_foreach_pow_list.h"
+#include "aclnnop/aclnn_foreach_pow_scalar.h"
+#include "aclnnop/aclnn_foreach_pow_scalar_and_tensor.h"
+#include "aclnnop/aclnn_foreach_pow_scalar_list.h"
+#include "aclnnop/aclnn_foreach_pow_scalar_v2.h"
+#include "aclnnop/aclnn_foreach_reciprocal.h"
+#include "aclnnop/aclnn_foreach_round_off_number.h"
+#include "aclnnop/aclnn_foreach_round_off_number_v2.h"
+#include "aclnnop/aclnn_foreach_sigmoid.h"
+#include "aclnnop/aclnn_foreach_sign.h"
+#include "aclnnop/aclnn_foreach_sin.h"
+#include "aclnnop/aclnn_foreach_sinh.h"
+#include "aclnnop/aclnn_foreach_sqrt.h"
+#include "aclnnop/aclnn_foreach_sub_list.h"
+#include "aclnnop/aclnn_foreach_sub_list_inplace.h"
+#include "aclnnop/aclnn_foreach_sub_list_v2.h"
+#include "aclnnop/aclnn_foreach_sub_scalar.h"
+#include "aclnnop/aclnn_foreach_sub_scalar_inplace.h"
+#include "aclnnop/aclnn_foreach_sub_scalar_list.h"
+#include "aclnnop/aclnn_foreach_sub_scalar_v2.h"
+#include "aclnnop/aclnn_foreach_tan.h"
+#include "aclnnop/aclnn_foreach_tanh.h"
+#include "aclnnop/aclnn_foreach_zero_inplace.h"
 #include "aclnnop/aclnn_frac.h"
 #include "aclnnop/aclnn_gcd.h"
 #include "aclnnop/aclnn_ge_scalar.h"
@@ -110,6 +189,7 @@
 #include "aclnnop/aclnn_hardtanh.h"
 #include "aclnnop/aclnn_histc.h"
 #include "aclnnop/aclnn_im2col.h"
+#include "aclnnop/aclnn_inverse.h"
 #include "aclnnop/aclnn_is_inf.h"
 #include "aclnnop/aclnn_isclose.h"
 #include "aclnnop/aclnn_isfinite.h"
@@ -127,6 +207,7 @@
 #include "aclnnop/aclnn_linalg_cholesky.h"
 #include "aclnnop/aclnn_linalg_cross.h"
 #include "aclnnop/aclnn_linalg_qr.h"
+#include "aclnnop/aclnn_linalg_vector_norm.h"
 #include "aclnnop/aclnn_linspace.h"
 #include "aclnnop/aclnn_log.h"
 #include "aclnnop/aclnn_log10.h"
@@ -164,6 +245,7 @@
 #include "aclnnop/aclnn_ne_scalar.h"
 #include "aclnnop/aclnn_ne_tensor.h"
 #include "aclnnop/aclnn_neg.h"
+#include "aclnnop/aclnn_norm.h"
 #include "aclnnop/aclnn_one_hot.h"
 #include "aclnnop/aclnn_ones.h"
 #include "aclnnop/aclnn_pad2d_backward.h"
@@ -597,6 +679,215 @@ aclnnStatus opws_InplaceFillDiagonal(
 aclnnStatus opws_IsInScalarTensor(
     const aclScalar* element, const aclTensor* testElements, bool assumeUnique, bool invert, aclTensor* out,
     uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_ForeachAddScalar(
+    const aclTensorList* x, const aclTensor* scalar, const aclTensorList* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_ForeachAddScalarV2(
+    const aclTensorList* x, const aclScalar* scalar, aclTensorList* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_ForeachAddScalarList(
+    const aclTensorList* x, const aclScalarList* scalars, const aclTensorList* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_ForeachSubScalar(
+    const aclTensorList* x, const aclTensor* scalar, const aclTensorList* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_ForeachSubScalarV2(
+    const aclTensorList* x, const aclScalar* scalar, aclTensorList* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_ForeachSubScalarList(
+    const aclTensorList* x, const aclScalarList* scalars, const aclTensorList* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_ForeachMulScalar(
+    const aclTensorList* x, const aclTensor* scalar, const aclTensorList* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_ForeachMulScalarV2(
+    const aclTensorList* x, const aclScalar* scalar, aclTensorList* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_ForeachMulScalarList(
+    const aclTensorList* x, const aclScalarList* scalars, const aclTensorList* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_ForeachDivScalar(
+    const aclTensorList* x, const aclTensor* scalar, aclTensorList* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_ForeachDivScalarV2(
+    const aclTensorList* x, const aclScalar* scalar, aclTensorList* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_ForeachDivScalarList(
+    const aclTensorList* x, const aclScalarList* scalars, const aclTensorList* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_ForeachMaximumScalar(
+    const aclTensorList* x, const aclTensor* scalar, const aclTensorList* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_ForeachMaximumScalarV2(
+    const aclTensorList* x, const aclScalar* scalar, aclTensorList* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_ForeachMaximumScalarList(
+    const aclTensorList* x, const aclScalarList* scalars, const aclTensorList* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_ForeachMinimumScalar(
+    const aclTensorList* x, const aclTensor* scalar, const aclTensorList* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_ForeachMinimumScalarV2(
+    const aclTensorList* x, const aclScalar* scalar, aclTensorList* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_ForeachMinimumScalarList(
+    const aclTensorList* x, const aclScalarList* scalars, const aclTensorList* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_ForeachPowScalar(
+    const aclTensorList* x, const aclTensor* scalar, const aclTensorList* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_ForeachPowScalarV2(
+    const aclTensorList* x, const aclScalar* scalar, aclTensorList* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_ForeachPowScalarList(
+    const aclTensorList* x, const aclScalarList* scalars, const aclTensorList* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_ForeachPowScalarAndTensor(
+    const aclScalar* scalar, const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_ForeachAddList(
+    const aclTensorList* x1, const aclTensorList* x2, const aclTensor* alpha, aclTensorList* out,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_ForeachAddListV2(
+    const aclTensorList* x1, const aclTensorList* x2, const aclScalar* alpha, aclTensorList* out,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_ForeachSubList(
+    const aclTensorList* x1, const aclTensorList* x2, const aclTensor* alpha, const aclTensorList* out,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_ForeachSubListV2(
+    const aclTensorList* x1, const aclTensorList* x2, const aclScalar* alpha, aclTensorList* out,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_ForeachMulList(
+    const aclTensorList* x1, const aclTensorList* x2, aclTensorList* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_ForeachDivList(
+    const aclTensorList* x1, const aclTensorList* x2, aclTensorList* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_ForeachMaximumList(
+    const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_ForeachMinimumList(
+    const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_ForeachPowList(
+    const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_ForeachAddcmulScalar(
+    const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* x3, const aclTensor* scalar,
+    const aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_ForeachAddcmulScalarV2(
+    const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* x3, const aclScalar* scalar,
+    aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_ForeachAddcmulScalarList(
+    const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* x3, const aclTensor* scalars,
+    const aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_ForeachAddcmulList(
+    const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* x3, const aclTensor* scalars,
+    const aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_ForeachAddcdivScalar(
+    const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* x3, const aclTensor* scalar,
+    aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_ForeachAddcdivScalarV2(
+    const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* x3, const aclScalar* scalar,
+    aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_ForeachAddcdivScalarList(
+    const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* x3, const aclTensor* scalars,
+    aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_ForeachAddcdivList(
+    const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* x3, const aclTensor* scalars,
+    const aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_ForeachLerpScalar(
+    const aclTensorList* x1, const aclTensorList* x2, const aclScalar* weight, aclTensorList* out,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_ForeachLerpList(
+    const aclTensorList* x1, const aclTensorList* x2, const aclTensorList* weight, aclTensorList* out,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_ForeachAbs(
+    const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_ForeachAcos(
+    const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_ForeachAsin(
+    const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_ForeachAtan(
+    const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_ForeachCos(
+    const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_ForeachCosh(
+    const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_ForeachSin(
+    const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_ForeachSinh(
+    const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_ForeachTan(
+    const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_ForeachTanh(
+    const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_ForeachErf(
+    const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_ForeachErfc(
+    const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_ForeachExp(
+    const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_ForeachExpm1(
+    const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_ForeachLog(
+    const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_ForeachLog2(
+    const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_ForeachLog10(
+    const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_ForeachLog1p(
+    const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_ForeachNeg(
+    const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_ForeachReciprocal(
+    const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_ForeachSigmoid(
+    const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_ForeachSign(
+    const aclTensorList* x, const aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_ForeachSqrt(
+    const aclTensorList* x, aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_ForeachZeroInplace(const aclTensorList* x, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_ForeachCopy(
+    const aclTensorList* x, aclTensorList* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_ForeachRoundOffNumber(
+    const aclTensorList* x, const aclTensor* roundMode, const aclTensorList* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_ForeachRoundOffNumberV2(
+    const aclTensorList* x, const aclScalar* roundMode, aclTensorList* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_ForeachNorm(
+    const aclTensorList* x, const aclScalar* scalar, const aclTensorList* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_ForeachNonFiniteCheckAndUnscale(
+    const aclTensorList* scaledGrads, const aclTensor* foundInf, const aclTensor* invScale, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_ForeachACosInplace(const aclTensorList* x, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_ForeachLogInplace(const aclTensorList* x, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_ForeachAddListInplace(
+    const aclTensorList* x1, const aclTensorList* x2, const aclTensor* alpha, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_ForeachSubListInplace(
+    const aclTensorList* x1, const aclTensorList* x2, const aclTensor* alpha, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_ForeachMulListInplace(
+    const aclTensorList* x1, const aclTensorList* x2, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_ForeachDivListInplace(
+    const aclTensorList* x1, const aclTensorList* x2, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_ForeachMulScalarInplace(
+    const aclTensorList* x, const aclTensor* scalar, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_ForeachSubScalarInplace(
+    const aclTensorList* x, const aclTensor* scalar, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_Flip(
+    const aclTensor* self, const aclIntArray* dims, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_Norm(
+    const aclTensor* self, const aclScalar* pScalar, const aclIntArray* dim, bool keepdim, aclTensor* out,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_LinalgVectorNorm(
+    const aclTensor* self, const aclScalar* ord, const aclIntArray* dims, bool keepDims, const aclDataType dtype,
+    aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_Inverse(const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_AvgPool2d(
     const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* strides, const aclIntArray* paddings,
     const bool ceilMode, const bool countIncludePad, const int64_t divisorOverride, const int8_t cubeMathType,
@@ -813,6 +1104,88 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_InplaceFillDiagonal ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BOOL, ACL_BF16}), 10
 #define ACL_DT_LIST_IsInScalarTensor ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_INT8, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BF16, ACL_DOUBLE, ACL_INT16}), 9
 #define ACL_DT_LIST_IsInScalarTensor_out ((const aclDataType[]){ACL_BOOL}), 1
+#define ACL_DT_LIST_ForeachAddScalar ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32, ACL_INT16, ACL_INT8, ACL_UINT8}), 7
+#define ACL_DT_LIST_ForeachAddScalarV2 ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32, ACL_INT16, ACL_INT8, ACL_UINT8}), 7
+#define ACL_DT_LIST_ForeachAddScalarList ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32}), 4
+#define ACL_DT_LIST_ForeachSubScalar ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32}), 4
+#define ACL_DT_LIST_ForeachSubScalarV2 ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32}), 4
+#define ACL_DT_LIST_ForeachSubScalarList ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32}), 4
+#define ACL_DT_LIST_ForeachMulScalar ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32}), 4
+#define ACL_DT_LIST_ForeachMulScalarV2 ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32}), 4
+#define ACL_DT_LIST_ForeachMulScalarList ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32}), 4
+#define ACL_DT_LIST_ForeachDivScalar ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_ForeachDivScalarV2 ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_ForeachDivScalarList ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_ForeachMaximumScalar ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32}), 4
+#define ACL_DT_LIST_ForeachMaximumScalarV2 ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32}), 4
+#define ACL_DT_LIST_ForeachMaximumScalarList ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32}), 4
+#define ACL_DT_LIST_ForeachMinimumScalar ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32}), 4
+#define ACL_DT_LIST_ForeachMinimumScalarV2 ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32}), 4
+#define ACL_DT_LIST_ForeachMinimumScalarList ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32}), 4
+#define ACL_DT_LIST_ForeachPowScalar ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32}), 4
+#define ACL_DT_LIST_ForeachPowScalarV2 ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32}), 4
+#define ACL_DT_LIST_ForeachPowScalarList ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32}), 4
+#define ACL_DT_LIST_ForeachPowScalarAndTensor ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32}), 4
+#define ACL_DT_LIST_ForeachAddList ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_INT32, ACL_BF16}), 4
+#define ACL_DT_LIST_ForeachAddListV2 ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32, ACL_INT16, ACL_INT8, ACL_UINT8}), 7
+#define ACL_DT_LIST_ForeachSubList ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32, ACL_INT16, ACL_INT8, ACL_UINT8}), 7
+#define ACL_DT_LIST_ForeachSubListV2 ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32, ACL_INT16, ACL_INT8, ACL_UINT8}), 7
+#define ACL_DT_LIST_ForeachMulList ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32, ACL_INT16, ACL_INT8, ACL_UINT8}), 7
+#define ACL_DT_LIST_ForeachDivList ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_ForeachMaximumList ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32}), 4
+#define ACL_DT_LIST_ForeachMinimumList ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32}), 4
+#define ACL_DT_LIST_ForeachPowList ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32}), 4
+#define ACL_DT_LIST_ForeachAddcmulScalar ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32}), 4
+#define ACL_DT_LIST_ForeachAddcmulScalarV2 ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32}), 4
+#define ACL_DT_LIST_ForeachAddcmulScalarList ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32}), 4
+#define ACL_DT_LIST_ForeachAddcmulList ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32}), 4
+#define ACL_DT_LIST_ForeachAddcdivScalar ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_ForeachAddcdivScalarV2 ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_ForeachAddcdivScalarList ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_ForeachAddcdivList ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_ForeachLerpScalar ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_ForeachLerpList ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_ForeachAbs ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_ForeachAcos ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_ForeachAsin ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_ForeachAtan ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_ForeachCos ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_ForeachCosh ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_ForeachSin ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_ForeachSinh ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_ForeachTan ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_ForeachTanh ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_ForeachErf ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_ForeachErfc ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_ForeachExp ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT16, ACL_INT8, ACL_UINT8}), 6
+#define ACL_DT_LIST_ForeachExpm1 ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT16, ACL_INT8, ACL_UINT8}), 6
+#define ACL_DT_LIST_ForeachLog ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_ForeachLog2 ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_ForeachLog10 ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_ForeachLog1p ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_ForeachNeg ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32, ACL_INT16, ACL_INT8, ACL_UINT8}), 7
+#define ACL_DT_LIST_ForeachReciprocal ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_ForeachSigmoid ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_ForeachSign ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32, ACL_INT64, ACL_INT8}), 6
+#define ACL_DT_LIST_ForeachSqrt ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_ForeachZeroInplace ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT16, ACL_INT32}), 5
+#define ACL_DT_LIST_ForeachCopy ((const aclDataType[]){ACL_BF16, ACL_BOOL, ACL_DOUBLE, ACL_FLOAT16, ACL_FLOAT, ACL_INT16, ACL_INT32, ACL_INT64, ACL_INT8, ACL_UINT16, ACL_UINT32, ACL_UINT8}), 12
+#define ACL_DT_LIST_ForeachRoundOffNumber ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT16}), 4
+#define ACL_DT_LIST_ForeachRoundOffNumberV2 ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32, ACL_INT16}), 5
+#define ACL_DT_LIST_ForeachNorm ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_ForeachNonFiniteCheckAndUnscale ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_ForeachACosInplace ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_ForeachLogInplace ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_ForeachAddListInplace ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32}), 4
+#define ACL_DT_LIST_ForeachSubListInplace ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32}), 4
+#define ACL_DT_LIST_ForeachMulListInplace ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32}), 4
+#define ACL_DT_LIST_ForeachDivListInplace ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_ForeachMulScalarInplace ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32}), 4
+#define ACL_DT_LIST_ForeachSubScalarInplace ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32}), 4
+#define ACL_DT_LIST_Flip ((const aclDataType[]){ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_BF16, ACL_BOOL, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128}), 12
+#define ACL_DT_LIST_Norm ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_LinalgVectorNorm ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_Inverse ((const aclDataType[]){ACL_FLOAT, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128, ACL_FLOAT16}), 5
 #define ACL_DT_LIST_AvgPool2d ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_AvgPool2dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_GridSampler2D ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE}), 4
