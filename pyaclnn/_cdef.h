@@ -582,6 +582,26 @@ typedef struct aclScalarList aclScalarList;
  aclOpExecutor** executor);
  aclnnStatus aclnnBatchNormStats(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
+ aclnnStatus aclnnBernoulliGetWorkspaceSize(
+ const aclTensor* self, const aclScalar* prob, int64_t seed, int64_t offset, aclTensor* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnBernoulli(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnBernoulliTensorGetWorkspaceSize(
+ const aclTensor* self, const aclTensor* prob, int64_t seed, int64_t offset, aclTensor* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnBernoulliTensor(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnInplaceBernoulliGetWorkspaceSize(
+ const aclTensor* selfRef, const aclScalar* prob, int64_t seed, int64_t offset, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnInplaceBernoulli(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnInplaceBernoulliTensorGetWorkspaceSize(
+ const aclTensor* selfRef, const aclTensor* prob, int64_t seed, int64_t offset, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnInplaceBernoulliTensor(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnBincountGetWorkspaceSize(
  const aclTensor* self, const aclTensor* weights, int64_t minlength, aclTensor* out, uint64_t* workspaceSize,
  aclOpExecutor** executor);
@@ -1384,6 +1404,20 @@ typedef struct aclScalarList aclScalarList;
  const aclTensor* attnWeight, aclTensor* output, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnMultiScaleDeformableAttnFunction(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnMultinomialGetWorkspaceSize(
+ const aclTensor* self, int64_t numsamples,
+ _Bool
+ replacement, int64_t seed, int64_t offset, aclTensor* out,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnMultinomial(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnMultinomialTensorGetWorkspaceSize(
+ const aclTensor* self, int64_t numsamples,
+ _Bool
+ replacement, const aclTensor* seedTensor,
+ const aclTensor* offsetTensor, int64_t offset, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnMultinomialTensor(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnNanToNumGetWorkspaceSize(
  const aclTensor* self, float nan, float posinf, float neginf, aclTensor* out, uint64_t* workspaceSize,
  aclOpExecutor** executor);
@@ -1416,6 +1450,36 @@ typedef struct aclScalarList aclScalarList;
  aclnnStatus aclnnInplaceNegGetWorkspaceSize(
  aclTensor* selfRef, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnInplaceNeg(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnInplaceNormalGetWorkspaceSize(
+ const aclTensor* selfRef, float mean, float std, int64_t seed, int64_t offset, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnInplaceNormal(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnInplaceNormalTensorGetWorkspaceSize(
+ const aclTensor* selfRef, float mean, float std, const aclTensor* seedTensor, const aclTensor* offsetTensor,
+ int64_t offset, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnInplaceNormalTensor(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnNormalTensorTensorGetWorkspaceSize(
+ const aclTensor* mean, const aclTensor* std, int64_t seed, int64_t offset, aclTensor* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnNormalTensorTensor(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnNormalTensorFloatGetWorkspaceSize(
+ const aclTensor* mean, float std, int64_t seed, int64_t offset, aclTensor* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnNormalTensorFloat(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnNormalFloatTensorGetWorkspaceSize(
+ float mean, const aclTensor* std, int64_t seed, int64_t offset, aclTensor* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnNormalFloatTensor(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnNormalFloatFloatGetWorkspaceSize(
+ float mean, float std, int64_t seed, int64_t offset, aclTensor* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnNormalFloatFloat(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnOneHotGetWorkspaceSize(
  const aclTensor* self, int numClasses, const aclTensor* onValue, const aclTensor* offValue, int64_t axis,
@@ -1885,6 +1949,16 @@ typedef struct aclScalarList aclScalarList;
  const aclTensor* gradIn, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnUnfoldGrad(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnInplaceUniformGetWorkspaceSize(
+ const aclTensor* selfRef, double from, double to, uint64_t seed, uint64_t offset, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnInplaceUniform(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
+ aclnnStatus aclnnInplaceUniformTensorGetWorkspaceSize(
+ const aclTensor* selfRef, double from, double to, const aclTensor* seedTensor, const aclTensor* offsetTensor,
+ uint64_t offset, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnInplaceUniformTensor(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
  aclnnStatus aclnnUpsampleNearestExact2dGetWorkspaceSize(
  const aclTensor* self, const aclIntArray* outputSize, double scalesH, double scalesW, aclTensor* out,
  uint64_t* workspaceSize, aclOpExecutor** executor);

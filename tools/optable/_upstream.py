@@ -211,6 +211,20 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                               'stream',
                     'repo': 'ops-math',
                     'source': 'math/reduce_std_with_mean/op_api/aclnn_batch_norm_stats.cpp'},
+ 'Bernoulli': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
+               'header': 'random/dsa_gen_bit_mask/op_host/op_api/aclnn_bernoulli.h',
+               'phase1': 'const aclTensor* self, const aclScalar* prob, int64_t seed, int64_t offset, aclTensor* '
+                         'out, uint64_t* workspaceSize, aclOpExecutor** executor',
+               'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+               'repo': 'ops-math',
+               'source': 'random/dsa_gen_bit_mask/op_host/op_api/aclnn_bernoulli.cpp'},
+ 'BernoulliTensor': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
+                     'header': 'random/dsa_gen_bit_mask/op_host/op_api/aclnn_bernoulli.h',
+                     'phase1': 'const aclTensor* self, const aclTensor* prob, int64_t seed, int64_t offset, '
+                               'aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor',
+                     'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                     'repo': 'ops-math',
+                     'source': 'random/dsa_gen_bit_mask/op_host/op_api/aclnn_bernoulli.cpp'},
  'Bincount': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
               'header': 'math/bincount/op_api/aclnn_bincount.h',
               'phase1': 'const aclTensor* self, const aclTensor* weights, int64_t minlength, aclTensor* out, '
@@ -855,6 +869,22 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                   'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
                   'repo': 'ops-math',
                   'source': 'math/atanh/op_api/aclnn_atanh.cpp'},
+ 'InplaceBernoulli': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
+                      'header': 'random/dsa_gen_bit_mask/op_host/op_api/aclnn_bernoulli.h',
+                      'phase1': 'const aclTensor* selfRef, const aclScalar* prob, int64_t seed, int64_t offset, '
+                                'uint64_t* workspaceSize, aclOpExecutor** executor',
+                      'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                'stream',
+                      'repo': 'ops-math',
+                      'source': 'random/dsa_gen_bit_mask/op_host/op_api/aclnn_bernoulli.cpp'},
+ 'InplaceBernoulliTensor': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
+                            'header': 'random/dsa_gen_bit_mask/op_host/op_api/aclnn_bernoulli.h',
+                            'phase1': 'const aclTensor* selfRef, const aclTensor* prob, int64_t seed, int64_t '
+                                      'offset, uint64_t* workspaceSize, aclOpExecutor** executor',
+                            'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                      'stream',
+                            'repo': 'ops-math',
+                            'source': 'random/dsa_gen_bit_mask/op_host/op_api/aclnn_bernoulli.cpp'},
  'InplaceBitwiseAndScalar': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                              'header': 'math/bitwise_and/op_api/aclnn_bitwise_and_scalar.h',
                              'phase1': 'const aclTensor* selfRef, const aclScalar* other, uint64_t* workspaceSize, '
@@ -1293,6 +1323,22 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                 'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
                 'repo': 'ops-math',
                 'source': 'math/neg/op_api/aclnn_neg.cpp'},
+ 'InplaceNormal': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
+                   'header': 'random/dsa_random_normal/op_host/op_api/aclnn_normal.h',
+                   'phase1': 'const aclTensor* selfRef, float mean, float std, int64_t seed, int64_t offset, '
+                             'uint64_t* workspaceSize, aclOpExecutor** executor',
+                   'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                   'repo': 'ops-math',
+                   'source': 'random/dsa_random_normal/op_host/op_api/aclnn_normal.cpp'},
+ 'InplaceNormalTensor': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
+                         'header': 'random/dsa_random_normal/op_host/op_api/aclnn_normal.h',
+                         'phase1': 'const aclTensor* selfRef, float mean, float std, const aclTensor* seedTensor, '
+                                   'const aclTensor* offsetTensor, int64_t offset, uint64_t* workspaceSize, '
+                                   'aclOpExecutor** executor',
+                         'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                   'stream',
+                         'repo': 'ops-math',
+                         'source': 'random/dsa_random_normal/op_host/op_api/aclnn_normal.cpp'},
  'InplaceOne': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                 'header': 'math/ones_like/op_api/aclnn_ones.h',
                 'phase1': 'const aclTensor* selfRef, uint64_t* workspaceSize, aclOpExecutor** executor',
@@ -1431,6 +1477,23 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                   'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
                   'repo': 'ops-math',
                   'source': 'math/trunc/op_api/aclnn_trunc.cpp'},
+ 'InplaceUniform': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
+                    'header': 'random/dsa_random_uniform/op_host/op_api/aclnn_uniform.h',
+                    'phase1': 'const aclTensor* selfRef, double from, double to, uint64_t seed, uint64_t offset, '
+                              'uint64_t* workspaceSize, aclOpExecutor** executor',
+                    'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream '
+                              'stream',
+                    'repo': 'ops-math',
+                    'source': 'random/dsa_random_uniform/op_host/op_api/aclnn_uniform.cpp'},
+ 'InplaceUniformTensor': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
+                          'header': 'random/dsa_random_uniform/op_host/op_api/aclnn_uniform.h',
+                          'phase1': 'const aclTensor* selfRef, double from, double to, const aclTensor* seedTensor, '
+                                    'const aclTensor* offsetTensor, uint64_t offset, uint64_t* workspaceSize, '
+                                    'aclOpExecutor** executor',
+                          'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const '
+                                    'aclrtStream stream',
+                          'repo': 'ops-math',
+                          'source': 'random/dsa_random_uniform/op_host/op_api/aclnn_uniform.cpp'},
  'InplaceXLogYScalarOther': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                              'header': 'math/xlogy/op_api/aclnn_x_log_y_scalar_other.h',
                              'phase1': 'aclTensor* selfRef, const aclScalar* other, uint64_t* workspaceSize, '
@@ -1799,6 +1862,22 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                                                 'aclrtStream stream',
                                       'repo': 'ops-nn',
                                       'source': 'vfusion/multi_scale_deformable_attn_function/op_api/aclnn_multi_scale_deformable_attn_function.cpp'},
+ 'Multinomial': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
+                 'header': 'random/stateless_sample_multinomial/op_api/aclnn_multinomial.h',
+                 'phase1': 'const aclTensor* self, int64_t numsamples, bool replacement, int64_t seed, int64_t '
+                           'offset, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor',
+                 'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                 'repo': 'ops-math',
+                 'source': 'random/stateless_sample_multinomial/op_api/aclnn_multinomial.cpp'},
+ 'MultinomialTensor': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
+                       'header': 'random/stateless_sample_multinomial/op_api/aclnn_multinomial.h',
+                       'phase1': 'const aclTensor* self, int64_t numsamples, bool replacement, const aclTensor* '
+                                 'seedTensor, const aclTensor* offsetTensor, int64_t offset, aclTensor* out, '
+                                 'uint64_t* workspaceSize, aclOpExecutor** executor',
+                       'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                 'stream',
+                       'repo': 'ops-math',
+                       'source': 'random/stateless_sample_multinomial/op_api/aclnn_multinomial.cpp'},
  'NanToNum': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
               'header': 'math/nan_to_num/op_api/aclnn_nan_to_num.h',
               'phase1': 'const aclTensor* self, float nan, float posinf, float neginf, aclTensor* out, uint64_t* '
@@ -1826,6 +1905,38 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
          'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream',
          'repo': 'ops-math',
          'source': 'math/neg/op_api/aclnn_neg.cpp'},
+ 'NormalFloatFloat': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
+                      'header': 'random/stateless_random_normal_v2/op_api/aclnn_normal_out.h',
+                      'phase1': 'float mean, float std, int64_t seed, int64_t offset, aclTensor* out, uint64_t* '
+                                'workspaceSize, aclOpExecutor** executor',
+                      'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                'stream',
+                      'repo': 'ops-math',
+                      'source': 'random/stateless_random_normal_v2/op_api/aclnn_normal_out.cpp'},
+ 'NormalFloatTensor': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
+                       'header': 'random/stateless_random_normal_v2/op_api/aclnn_normal_out.h',
+                       'phase1': 'float mean, const aclTensor* std, int64_t seed, int64_t offset, aclTensor* out, '
+                                 'uint64_t* workspaceSize, aclOpExecutor** executor',
+                       'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                 'stream',
+                       'repo': 'ops-math',
+                       'source': 'random/stateless_random_normal_v2/op_api/aclnn_normal_out.cpp'},
+ 'NormalTensorFloat': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
+                       'header': 'random/stateless_random_normal_v2/op_api/aclnn_normal_out.h',
+                       'phase1': 'const aclTensor* mean, float std, int64_t seed, int64_t offset, aclTensor* out, '
+                                 'uint64_t* workspaceSize, aclOpExecutor** executor',
+                       'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                 'stream',
+                       'repo': 'ops-math',
+                       'source': 'random/stateless_random_normal_v2/op_api/aclnn_normal_out.cpp'},
+ 'NormalTensorTensor': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
+                        'header': 'random/stateless_random_normal_v2/op_api/aclnn_normal_out.h',
+                        'phase1': 'const aclTensor* mean, const aclTensor* std, int64_t seed, int64_t offset, '
+                                  'aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor',
+                        'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                  'stream',
+                        'repo': 'ops-math',
+                        'source': 'random/stateless_random_normal_v2/op_api/aclnn_normal_out.cpp'},
  'OneHot': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
             'header': 'math/one_hot/op_api/aclnn_one_hot.h',
             'phase1': 'const aclTensor* self, int numClasses, const aclTensor* onValue, const aclTensor* offValue, '

@@ -39,6 +39,7 @@
 #include "aclnnop/aclnn_avgpool2d.h"
 #include "aclnnop/aclnn_avgpool2d_backward.h"
 #include "aclnnop/aclnn_batch_norm_stats.h"
+#include "aclnnop/aclnn_bernoulli.h"
 #include "aclnnop/aclnn_bincount.h"
 #include "aclnnop/aclnn_bitwise_and_scalar.h"
 #include "aclnnop/aclnn_bitwise_and_tensor.h"
@@ -160,10 +161,13 @@
 #include "aclnnop/aclnn_mul.h"
 #include "aclnnop/aclnn_multi_scale_deformable_attention_grad.h"
 #include "aclnnop/aclnn_multi_scale_deformable_attn_function.h"
+#include "aclnnop/aclnn_multinomial.h"
 #include "aclnnop/aclnn_nan_to_num.h"
 #include "aclnnop/aclnn_ne_scalar.h"
 #include "aclnnop/aclnn_ne_tensor.h"
 #include "aclnnop/aclnn_neg.h"
+#include "aclnnop/aclnn_normal.h"
+#include "aclnnop/aclnn_normal_out.h"
 #include "aclnnop/aclnn_one_hot.h"
 #include "aclnnop/aclnn_ones.h"
 #include "aclnnop/aclnn_pad2d_backward.h"
@@ -237,6 +241,7 @@
 #include "aclnnop/aclnn_triu.h"
 #include "aclnnop/aclnn_trunc.h"
 #include "aclnnop/aclnn_unfold_grad.h"
+#include "aclnnop/aclnn_uniform.h"
 #include "aclnnop/aclnn_upsample_nearest_exact2d.h"
 #include "aclnnop/aclnn_upsample_nearest_exact2d_backward.h"
 #include "aclnnop/aclnn_var.h"
@@ -432,6 +437,48 @@ aclnnStatus opws_CircularPad2dBackward(
 aclnnStatus opws_CircularPad3dBackward(
     const aclTensor* gradOutput, const aclTensor* self, const aclIntArray* padding, aclTensor* gradInput,
     uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_Bernoulli(
+    const aclTensor* self, const aclScalar* prob, int64_t seed, int64_t offset, aclTensor* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_BernoulliTensor(
+    const aclTensor* self, const aclTensor* prob, int64_t seed, int64_t offset, aclTensor* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_InplaceBernoulli(
+    const aclTensor* selfRef, const aclScalar* prob, int64_t seed, int64_t offset, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_InplaceBernoulliTensor(
+    const aclTensor* selfRef, const aclTensor* prob, int64_t seed, int64_t offset, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_InplaceNormal(
+    const aclTensor* selfRef, float mean, float std, int64_t seed, int64_t offset, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_InplaceNormalTensor(
+    const aclTensor* selfRef, float mean, float std, const aclTensor* seedTensor, const aclTensor* offsetTensor,
+    int64_t offset, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_InplaceUniform(
+    const aclTensor* selfRef, double from, double to, uint64_t seed, uint64_t offset, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_InplaceUniformTensor(
+    const aclTensor* selfRef, double from, double to, const aclTensor* seedTensor, const aclTensor* offsetTensor,
+    uint64_t offset, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_Multinomial(
+    const aclTensor* self, int64_t numsamples, bool replacement, int64_t seed, int64_t offset, aclTensor* out,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_MultinomialTensor(
+    const aclTensor* self, int64_t numsamples, bool replacement, const aclTensor* seedTensor,
+    const aclTensor* offsetTensor, int64_t offset, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_NormalTensorTensor(
+    const aclTensor* mean, const aclTensor* std, int64_t seed, int64_t offset, aclTensor* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_NormalTensorFloat(
+    const aclTensor* mean, float std, int64_t seed, int64_t offset, aclTensor* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_NormalFloatTensor(
+    float mean, const aclTensor* std, int64_t seed, int64_t offset, aclTensor* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_NormalFloatFloat(
+    float mean, float std, int64_t seed, int64_t offset, aclTensor* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
 aclnnStatus opws_ReduceSum(
     const aclTensor* self, const aclIntArray* dims, bool keepDims, aclDataType dtype, aclTensor* out,
     uint64_t* workspaceSize, aclOpExecutor** executor);
@@ -720,6 +767,26 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_ReplicationPad3dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128}), 6
 #define ACL_DT_LIST_CircularPad2dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_CircularPad3dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_Bernoulli ((const aclDataType[]){ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16}), 10
+#define ACL_DT_LIST_Bernoulli_prob ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_BF16}), 4
+#define ACL_DT_LIST_BernoulliTensor ((const aclDataType[]){ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16}), 10
+#define ACL_DT_LIST_BernoulliTensor_prob ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_BF16}), 4
+#define ACL_DT_LIST_InplaceBernoulli ((const aclDataType[]){ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16}), 10
+#define ACL_DT_LIST_InplaceBernoulli_prob ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_BF16}), 4
+#define ACL_DT_LIST_InplaceBernoulliTensor ((const aclDataType[]){ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16}), 10
+#define ACL_DT_LIST_InplaceBernoulliTensor_prob ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_BF16}), 4
+#define ACL_DT_LIST_InplaceNormal ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE, ACL_INT16, ACL_INT32, ACL_INT64, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_BF16}), 10
+#define ACL_DT_LIST_InplaceNormalTensor ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE, ACL_INT16, ACL_INT32, ACL_INT64, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_BF16}), 10
+#define ACL_DT_LIST_InplaceUniform ((const aclDataType[]){ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BF16}), 9
+#define ACL_DT_LIST_InplaceUniformTensor ((const aclDataType[]){ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BF16}), 9
+#define ACL_DT_LIST_Multinomial ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_BF16}), 4
+#define ACL_DT_LIST_Multinomial_out ((const aclDataType[]){ACL_INT64}), 1
+#define ACL_DT_LIST_MultinomialTensor ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_BF16}), 4
+#define ACL_DT_LIST_MultinomialTensor_out ((const aclDataType[]){ACL_INT64}), 1
+#define ACL_DT_LIST_NormalTensorTensor ((const aclDataType[]){ACL_BF16, ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE}), 4
+#define ACL_DT_LIST_NormalTensorFloat ((const aclDataType[]){ACL_BF16, ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE}), 4
+#define ACL_DT_LIST_NormalFloatTensor ((const aclDataType[]){ACL_BF16, ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE}), 4
+#define ACL_DT_LIST_NormalFloatFloat ((const aclDataType[]){ACL_BF16, ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE}), 4
 #define ACL_DT_LIST_ReduceSum ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BOOL, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BF16}), 12
 #define ACL_DT_LIST_ReduceSum_dtype ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BOOL, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BF16}), 12
 #define ACL_DT_LIST_ReduceSum_out ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BOOL, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BF16}), 12
