@@ -876,6 +876,48 @@ typedef struct aclScalarList aclScalarList;
  aclnnStatus aclnnDotGetWorkspaceSize(
  const aclTensor* self, const aclTensor* tensor, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnDot(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnDropoutGetWorkspaceSize(
+ const aclTensor* input, double p,
+ _Bool
+ train, int64_t seed, int64_t offset, aclTensor* out, aclTensor* maskOut,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnDropout(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnDropoutBackwardGetWorkspaceSize(
+ const aclTensor* gradOutput, const aclTensor* mask, double scale, aclTensor* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnDropoutBackward(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnDropoutDoMaskGetWorkspaceSize(
+ const aclTensor* self, const aclTensor* mask, double prob, aclTensor* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnDropoutDoMask(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnDropoutGenMaskGetWorkspaceSize(
+ const aclIntArray* shape, double prob, int64_t seed, int64_t offset, aclTensor* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnDropoutGenMask(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnDropoutGenMaskV2GetWorkspaceSize(
+ const aclIntArray* shape, double prob, int64_t seed, int64_t offset, aclDataType probDataType, aclTensor* out,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnDropoutGenMaskV2(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnDropoutGenMaskV2TensorGetWorkspaceSize(
+ const aclIntArray* shape, double prob, const aclTensor* seedTensor, const aclTensor* offsetTensor, int64_t offset,
+ aclDataType probDataType, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnDropoutGenMaskV2Tensor(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnDropoutV3GetWorkspaceSize(
+ const aclTensor* input, const aclTensor* optionalNoiseShape, double p, int64_t seed, int64_t offset, aclTensor* out,
+ aclTensor* maskOut, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnDropoutV3(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnDropoutV3GradGetWorkspaceSize(
+ const aclTensor* gradY, const aclTensor* mask, double scale, aclTensor* gradX, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnDropoutV3Grad(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnEqScalarGetWorkspaceSize(
  const aclTensor* self, const aclScalar* other, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnEqScalar(
@@ -1556,6 +1598,29 @@ typedef struct aclScalarList aclScalarList;
  _Bool
  some, aclTensor* Q, aclTensor* R, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnQr(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnInplaceRandomGetWorkspaceSize(
+ const aclTensor* selfRef, int64_t from, int64_t to, int64_t seed, int64_t offset, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnInplaceRandom(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnInplaceRandomTensorGetWorkspaceSize(
+ const aclTensor* selfRef, int64_t from, int64_t to, const aclTensor* seedTensor, const aclTensor* offsetTensor,
+ int64_t offset, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnInplaceRandomTensor(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnInplaceRandomWithoutFromToGetWorkspaceSize(
+ const aclTensor* selfRef, int64_t seed, int64_t offset, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnInplaceRandomWithoutFromTo(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnInplaceRandomWithoutFromToTensorGetWorkspaceSize(
+ const aclTensor* selfRef, const aclTensor* seedTensor, const aclTensor* offsetTensor, int64_t offset,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnInplaceRandomWithoutFromToTensor(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnRandpermGetWorkspaceSize(
+ int64_t n, int64_t seed, int64_t offset, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnRandperm(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnRangeGetWorkspaceSize(
  const aclScalar* start, const aclScalar* end, const aclScalar* step, aclTensor* out, uint64_t* workspaceSize,
  aclOpExecutor** executor);
@@ -1755,6 +1820,11 @@ typedef struct aclScalarList aclScalarList;
  aclnnStatus aclnnSignbitGetWorkspaceSize(
  const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnSignbit(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnSimThreadExponentialGetWorkspaceSize(
+ aclTensor* selfRef, int64_t count, double lambda, int64_t seed, int64_t offset, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnSimThreadExponential(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnSinGetWorkspaceSize(
  const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);

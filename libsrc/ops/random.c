@@ -19,6 +19,13 @@
  *    replacement (or numsamples == 1 in the device's way) the exponential race of the device: key_k = p_k / E_k,
  *    E_k = -log(1 - philox_uniform_d(r * n_categories + k)) + 1e-7, the numsamples largest keys in descending order
  *    (ties: lower index first), so indices are distinct and zero-probability classes come last.
+ *  - InplaceRandom: from' + floor(philox_uniform_d(i) * (to' - from')), an integer of [from', to') converted to the
+ *    tensor's dtype, from'/to' being from/to moved inside the values the floating dtype represents exactly (as the op_api
+ *    does); WithoutFromTo: [0, 2^mantissa] for floating dtypes, [0, max] for integers, {0, 1} for bool (PyTorch's
+ *    random_());
+ *  - Randperm: the indices sorted by the 64-bit keys (words 2(i % 2), 2(i % 2) + 1 of block i / 2), ties by index;
+ *  - SimThreadExponential: -log(u) / lambda in float, u = ((w >> 8) + 1/2) 2^-24 in (0, 1) from word i % 4 of block
+ *    i / 4 (always finite and > 0).
  * The *Tensor variants read seed and offset from their one-element int64 (or uint64) tensors at run time (the
  * second phase), the stream offset being *offsetTensor + offset. */
 #include <math.h>
@@ -34,7 +41,7 @@
 #include "ops/ops.h"
 #include "ops/gen/all_ops.h"
 
-enum { RK_BERN, RK_BERN_T, RK_UNIFORM, RK_NORMAL, RK_NORMAL_TT, RK_NORMAL_TF, RK_NORMAL_FT };
+enum { RK_BERN, RK_BERN_T, RK_UNIFORM, RK_NORMAL, RK_NORMAL_TT, RK_NORMAL_TF, RK_NORMAL_FT, RK_RANDOM, RK_EXP };
 
 typedef struct {
     int kind;
@@ -43,6 +50,8 @@ typedef struct {
     int seed_in, off_in; /* input indices of the seed/offset tensors, -1: the scalars above */
     double a, b;         /* p | from, to | mean, std */
     int in_a, in_b;      /* input indices of prob | mean, std tensors (broadcast to out), -1 none */
+    int64_t lo;          /* InplaceRandom: from */
+    uint64_t range;      /* InplaceRandom: to - from (> 0) */
 } rnd_params;
 
 static aclnnStatus max_dim(const aclTensor *t, const char *name) {
@@ -155,6 +164,21 @@ static aclnnStatus rnd_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
                     acl_convert(&v, ACL_FLOAT, 1, dst, o->dtype, 1, 1);
                 }
                 break;
+            case RK_RANDOM: { /* an integer of [lo, lo + range) */
+                uint64_t k = (uint64_t)(philox_uniform_d(seed, off, i) * (double)p->range);
+                if (k >= p->range) k = p->range - 1;
+                const int64_t v = (int64_t)((uint64_t)p->lo + k);
+                acl_convert(&v, ACL_INT64, 1, dst, o->dtype, 1, 1);
+                break;
+            }
+            case RK_EXP: {
+                uint32_t w[4];
+                philox4x32_10(seed, off, i >> 2, w);
+                const float u = ((float)(w[i & 3] >> 8) + 0.5f) * 0x1p-24f; /* in (0, 1): the result is > 0, finite */
+                const float v = -logf(u) / (float)p->a;
+                acl_convert(&v, ACL_FLOAT, 1, dst, o->dtype, 1, 1);
+                break;
+            }
             default: { /* normal: mean (a or pa), std (b or pb) */
                 const uint64_t zidx = p->kind == RK_NORMAL_TT ? (uint64_t)(zi + j * zst) : i;
                 double mean = p->a, sd = p->b;
@@ -588,4 +612,195 @@ aclnnStatus opws_MultinomialTensor(const aclTensor *self, int64_t numsamples, bo
                                    aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
     return multinomial(ACL_OP_MultinomialTensor, self, numsamples, replacement, seedTensor, offsetTensor, 0, offset,
                        out, workspaceSize, executor);
+}
+
+/* ---------------------------------------------------------------- InplaceRandom (+Tensor, WithoutFromTo) */
+static int mantissa_digits(aclDataType dt) {
+    switch (dt) {
+    case ACL_FLOAT16: return 11;
+    case ACL_BF16: return 8;
+    case ACL_FLOAT: case ACL_COMPLEX64: return 24;
+    case ACL_DOUBLE: case ACL_COMPLEX128: return 53;
+    default: return 0;
+    }
+}
+
+/* from + 1 (to - 1) as the floating dtype rounds it; when the rounding crosses from (to), the nearest representable
+ * value inside the range, as the op_api's updateFrom/updateTo do */
+static int64_t as_dtype(int64_t v, aclDataType dt) {
+    double d = (double)v, r;
+    const aclDataType rd = dt == ACL_COMPLEX64 ? ACL_FLOAT : dt == ACL_COMPLEX128 ? ACL_DOUBLE : dt;
+    unsigned char buf[16] __attribute__((aligned(16)));
+    acl_convert(&d, ACL_DOUBLE, 1, buf, rd, 1, 1);
+    acl_convert(buf, rd, 1, &r, ACL_DOUBLE, 1, 1);
+    return acl_f2i64(r);
+}
+
+static void update_range(int64_t *from, int64_t *to, aclDataType dt) {
+    const int digits = mantissa_digits(dt);
+    if (!digits) return;
+    const int64_t f1 = as_dtype(*from + 1, dt);
+    if (f1 < *from) {
+        int n = 0;
+        for (uint64_t a = (uint64_t)llabs(*from + 1); a >>= 1;) n++;
+        *from = f1 + ((int64_t)1 << (n - digits + 1 > 0 ? n - digits + 1 : 0));
+    }
+    const int64_t t1 = as_dtype(*to - 1, dt);
+    if (t1 >= *to) {
+        int n = 0;
+        for (uint64_t a = (uint64_t)llabs(*to - 1); a >>= 1;) n++;
+        *to = t1 - ((int64_t)1 << (n - digits + 1 > 0 ? n - digits + 1 : 0));
+    }
+}
+
+static aclnnStatus random_checks(const aclTensor *self) {
+    ACL_TRY(acl_check_tensor(self, "selfRef"));
+    ACL_TRY(acl_check_dtype_in(self, ACL_DT_LIST_InplaceRandom, "selfRef"));
+    return max_dim(self, "selfRef");
+}
+
+static aclnnStatus random_publish(int op, const aclTensor *self, int64_t from, int64_t to, uint64_t seed,
+                                  uint64_t offset, const aclTensor *seedT, const aclTensor *offT, uint64_t *ws,
+                                  aclOpExecutor **exo) {
+    update_range(&from, &to, self->dtype);
+    rnd_params p = {.kind = RK_RANDOM, .seed = seed, .offset = offset, .seed_in = seedT ? 0 : -1,
+                    .off_in = seedT ? 1 : -1, .in_a = -1, .in_b = -1, .lo = from,
+                    .range = to > from ? (uint64_t)to - (uint64_t)from : 1};
+    const aclTensor *ins[] = {seedT, offT};
+    const char *names[] = {"seedTensor", "offsetTensor"};
+    const bool needs[] = {true, true};
+    return rnd_publish(op, &p, ins, names, needs, seedT ? 2 : 0, self, "selfRef", ws, exo);
+}
+
+aclnnStatus opws_InplaceRandom(const aclTensor *selfRef, int64_t from, int64_t to, int64_t seed, int64_t offset,
+                               uint64_t *workspaceSize, aclOpExecutor **executor) {
+    ACL_TRY(random_checks(selfRef));
+    ACLNN_CHECK(from < to, ACLNN_ERR_PARAM_INVALID, "from %lld must be less than to %lld.", (long long)from,
+                (long long)to);
+    if (acl_tensor_empty(selfRef)) return acl_exec_noop(ACL_OP_InplaceRandom, workspaceSize, executor);
+    return random_publish(ACL_OP_InplaceRandom, selfRef, from, to, (uint64_t)seed, (uint64_t)offset, NULL, NULL,
+                          workspaceSize, executor);
+}
+
+aclnnStatus opws_InplaceRandomTensor(const aclTensor *selfRef, int64_t from, int64_t to, const aclTensor *seedTensor,
+                                     const aclTensor *offsetTensor, int64_t offset, uint64_t *workspaceSize,
+                                     aclOpExecutor **executor) {
+    ACL_TRY(random_checks(selfRef));
+    ACLNN_CHECK(from < to, ACLNN_ERR_PARAM_INVALID, "from %lld must be less than to %lld.", (long long)from,
+                (long long)to);
+    if (acl_tensor_empty(selfRef)) return acl_exec_noop(ACL_OP_InplaceRandomTensor, workspaceSize, executor);
+    ACL_TRY(seed_tensor(seedTensor, "seedTensor", false));
+    ACL_TRY(seed_tensor(offsetTensor, "offsetTensor", false));
+    return random_publish(ACL_OP_InplaceRandomTensor, selfRef, from, to, 0, (uint64_t)offset, seedTensor,
+                          offsetTensor, workspaceSize, executor);
+}
+
+/* PyTorch's random_() range for a dtype: [0, 2^digits] for floating dtypes, [0, max] for integers */
+static int64_t default_to(aclDataType dt) {
+    switch (dt) {
+    case ACL_BOOL: return 2;
+    case ACL_INT8: return 128;
+    case ACL_UINT8: return 256;
+    case ACL_INT16: return 32768;
+    case ACL_INT32: return (int64_t)1 << 31;
+    case ACL_INT64: return INT64_MAX;
+    default: return ((int64_t)1 << mantissa_digits(dt)) + 1;
+    }
+}
+
+aclnnStatus opws_InplaceRandomWithoutFromTo(const aclTensor *selfRef, int64_t seed, int64_t offset,
+                                            uint64_t *workspaceSize, aclOpExecutor **executor) {
+    ACL_TRY(random_checks(selfRef));
+    if (acl_tensor_empty(selfRef)) return acl_exec_noop(ACL_OP_InplaceRandomWithoutFromTo, workspaceSize, executor);
+    rnd_params p = {.kind = RK_RANDOM, .seed = (uint64_t)seed, .offset = (uint64_t)offset, .seed_in = -1,
+                    .off_in = -1, .in_a = -1, .in_b = -1, .lo = 0, .range = (uint64_t)default_to(selfRef->dtype)};
+    return rnd_publish(ACL_OP_InplaceRandomWithoutFromTo, &p, NULL, NULL, NULL, 0, selfRef, "selfRef", workspaceSize,
+                       executor);
+}
+
+aclnnStatus opws_InplaceRandomWithoutFromToTensor(const aclTensor *selfRef, const aclTensor *seedTensor,
+                                                  const aclTensor *offsetTensor, int64_t offset,
+                                                  uint64_t *workspaceSize, aclOpExecutor **executor) {
+    ACL_TRY(random_checks(selfRef));
+    if (acl_tensor_empty(selfRef))
+        return acl_exec_noop(ACL_OP_InplaceRandomWithoutFromToTensor, workspaceSize, executor);
+    ACL_TRY(seed_tensor(seedTensor, "seedTensor", false));
+    ACL_TRY(seed_tensor(offsetTensor, "offsetTensor", false));
+    rnd_params p = {.kind = RK_RANDOM, .offset = (uint64_t)offset, .seed_in = 0, .off_in = 1, .in_a = -1,
+                    .in_b = -1, .lo = 0, .range = (uint64_t)default_to(selfRef->dtype)};
+    const aclTensor *ins[] = {seedTensor, offsetTensor};
+    const char *names[] = {"seedTensor", "offsetTensor"};
+    const bool needs[] = {true, true};
+    return rnd_publish(ACL_OP_InplaceRandomWithoutFromToTensor, &p, ins, names, needs, 2, selfRef, "selfRef",
+                       workspaceSize, executor);
+}
+
+/* ---------------------------------------------------------------- SimThreadExponential */
+aclnnStatus opws_SimThreadExponential(aclTensor *selfRef, int64_t count, double lambda, int64_t seed, int64_t offset,
+                                      uint64_t *workspaceSize, aclOpExecutor **executor) {
+    ACL_TRY(acl_check_tensor(selfRef, "selfRef"));
+    ACL_TRY(acl_check_dtype_in(selfRef, ACL_DT_LIST_SimThreadExponential, "selfRef"));
+    ACL_TRY(max_dim(selfRef, "selfRef"));
+    ACLNN_CHECK(lambda > 0, ACLNN_ERR_PARAM_INVALID, "lambda must be greater than 0, got %g.", lambda);
+    /* the kernel's tiling refuses these (at launch on the device) */
+    ACLNN_CHECK(count >= 0, ACLNN_ERR_PARAM_INVALID, "count %lld must be greater than or equal to 0.",
+                (long long)count);
+    ACLNN_CHECK(count == acl_tensor_numel(selfRef), ACLNN_ERR_PARAM_INVALID,
+                "count %lld must be equal to the number of elements of selfRef (%lld).", (long long)count,
+                (long long)acl_tensor_numel(selfRef));
+    if (acl_tensor_empty(selfRef)) return acl_exec_noop(ACL_OP_SimThreadExponential, workspaceSize, executor);
+    rnd_params p = {.kind = RK_EXP, .seed = (uint64_t)seed, .offset = (uint64_t)offset, .seed_in = -1, .off_in = -1,
+                    .a = lambda, .in_a = -1, .in_b = -1};
+    return rnd_publish(ACL_OP_SimThreadExponential, &p, NULL, NULL, NULL, 0, selfRef, "selfRef", workspaceSize,
+                       executor);
+}
+
+/* ---------------------------------------------------------------- Randperm */
+typedef struct { uint64_t seed, offset; int64_t n; } rp_params;
+typedef struct { uint64_t key; int64_t idx; } rp_key;
+
+static int rp_cmp(const void *x, const void *y) {
+    const rp_key *a = x, *b = y;
+    if (a->key != b->key) return a->key < b->key ? -1 : 1;
+    return a->idx < b->idx ? -1 : (a->idx > b->idx);
+}
+
+static aclnnStatus rp_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
+    (void)ws;
+    (void)wss;
+    const rp_params *p = ex->params;
+    const acl_view *o = acl_exec_out(ex, 0);
+    rp_key *k = malloc((size_t)p->n * sizeof *k);
+    if (!k) return ACL_REPORT(ACLNN_ERR_INNER, "out of memory in Randperm.");
+#pragma omp parallel for schedule(static) if (acl_parallel_worth(p->n * 8))
+    for (int64_t i = 0; i < p->n; i++) {
+        uint32_t w[4];
+        philox4x32_10(p->seed, p->offset, (uint64_t)i >> 1, w);
+        const unsigned j = (unsigned)(i & 1) * 2;
+        k[i].key = ((uint64_t)w[j] << 32) | w[j + 1];
+        k[i].idx = i;
+    }
+    qsort(k, (size_t)p->n, sizeof *k, rp_cmp);
+    const size_t es = acl_dtype_size(o->dtype);
+    for (int64_t i = 0; i < p->n; i++) acl_convert(&k[i].idx, ACL_INT64, 1, o->base + i * o->strides[0] * (int64_t)es,
+                                                   o->dtype, 1, 1);
+    free(k);
+    return ACLNN_SUCCESS;
+}
+
+aclnnStatus opws_Randperm(int64_t n, int64_t seed, int64_t offset, aclTensor *out, uint64_t *workspaceSize,
+                          aclOpExecutor **executor) {
+    /* the real CheckParams reports ACLNN_ERR_INNER_NULLPTR for a NULL out */
+    ACLNN_CHECK(out != NULL, ACLNN_ERR_INNER_NULLPTR, "Expected a proper Tensor but got null for argument out.");
+    ACL_TRY(acl_check_dtype_in(out, ACL_DT_LIST_Randperm, "out"));
+    ACLNN_CHECK(out->ndim == 1 && out->dims[0] == n, ACLNN_ERR_PARAM_INVALID, "out shape should be [%lld].",
+                (long long)n);
+    ACLNN_CHECK(n >= 0, ACLNN_ERR_PARAM_INVALID, "n must be non-negative, got %lld.", (long long)n);
+    if (n == 0) return acl_exec_noop(ACL_OP_Randperm, workspaceSize, executor);
+    aclOpExecutor *ex = acl_exec_create(ACL_OP_Randperm, rp_run, sizeof(rp_params));
+    if (!ex) return ACLNN_ERR_INNER_CREATE_EXECUTOR;
+    aclnnStatus rc = acl_exec_add_output(ex, out, "out");
+    if (rc) return acl_exec_discard(ex, rc);
+    *(rp_params *)ex->params = (rp_params){.seed = (uint64_t)seed, .offset = (uint64_t)offset, .n = n};
+    return acl_exec_publish(ex, workspaceSize, executor);
 }

@@ -41,3 +41,40 @@ OPS = [
     Op("NormalFloatFloat", "float mean, float std, int64_t seed, int64_t offset, aclTensor* out",
        "aclnn_normal_out.h", dtypes=NORMAL_OUT),
 ]
+
+RANDOM = ("f32", "i32", "i64", "f16", "i16", "i8", "u8", "bool", "f64", "bf16", "c64", "c128")
+RANDPERM = ("f32", "f16", "i32", "f64", "i64", "i8", "u8", "i16", "bf16")
+DROPOUT = ("f32", "f16", "bf16")
+
+OPS += [
+    Op("InplaceRandom", "const aclTensor* selfRef, int64_t from, int64_t to, int64_t seed, int64_t offset",
+       "aclnn_random.h", dtypes=RANDOM, inout="selfRef"),
+    Op("InplaceRandomTensor", "const aclTensor* selfRef, int64_t from, int64_t to, const aclTensor* seedTensor, "
+       "const aclTensor* offsetTensor, int64_t offset", "aclnn_random.h", dtypes=RANDOM, inout="selfRef"),
+    Op("InplaceRandomWithoutFromTo", "const aclTensor* selfRef, int64_t seed, int64_t offset", "aclnn_random.h",
+       dtypes=RANDOM, inout="selfRef"),
+    Op("InplaceRandomWithoutFromToTensor", "const aclTensor* selfRef, const aclTensor* seedTensor, "
+       "const aclTensor* offsetTensor, int64_t offset", "aclnn_random.h", dtypes=RANDOM, inout="selfRef"),
+    Op("Randperm", "int64_t n, int64_t seed, int64_t offset, aclTensor* out", "aclnn_randperm.h", dtypes=RANDPERM),
+    Op("SimThreadExponential", "aclTensor* selfRef, int64_t count, double lambda, int64_t seed, int64_t offset",
+       "aclnn_sim_thread_exponential.h", dtypes=("bf16", "f16", "f32"), inplace=True),
+    # dropout family (libsrc/ops/dropout.c): bit masks, bit i of byte i / 8 = keep element i
+    Op("DropoutGenMask", "const aclIntArray* shape, double prob, int64_t seed, int64_t offset, aclTensor* out",
+       "aclnn_dropout_gen_mask.h", dtypes=("u8",)),
+    Op("DropoutGenMaskV2", "const aclIntArray* shape, double prob, int64_t seed, int64_t offset, "
+       "aclDataType probDataType, aclTensor* out", "aclnn_dropout_gen_mask.h", dtypes=("u8",)),
+    Op("DropoutGenMaskV2Tensor", "const aclIntArray* shape, double prob, const aclTensor* seedTensor, "
+       "const aclTensor* offsetTensor, int64_t offset, aclDataType probDataType, aclTensor* out",
+       "aclnn_dropout_gen_mask.h", dtypes=("u8",)),
+    Op("DropoutDoMask", "const aclTensor* self, const aclTensor* mask, double prob, aclTensor* out",
+       "aclnn_dropout_do_mask.h", dtypes=DROPOUT),
+    Op("DropoutBackward", "const aclTensor* gradOutput, const aclTensor* mask, double scale, aclTensor* out",
+       "aclnn_dropout_backward.h", dtypes=DROPOUT),
+    Op("Dropout", "const aclTensor* input, double p, bool train, int64_t seed, int64_t offset, aclTensor* out, "
+       "aclTensor* maskOut", "aclnn_dropout.h", dtypes=DROPOUT),
+    Op("DropoutV3", "const aclTensor* input, const aclTensor* optionalNoiseShape, double p, int64_t seed, "
+       "int64_t offset, aclTensor* out, aclTensor* maskOut", "aclnn_dropout_v3.h", dtypes=DROPOUT),
+    # the A2 op_api refuses every call (the kernel exists for the 950 series only)
+    Op("DropoutV3Grad", "const aclTensor* gradY, const aclTensor* mask, double scale, aclTensor* gradX",
+       "aclnn_dropout_v3_grad.h", dtypes=DROPOUT),
+]

@@ -77,6 +77,12 @@
 #include "aclnnop/aclnn_digamma.h"
 #include "aclnnop/aclnn_div.h"
 #include "aclnnop/aclnn_dot.h"
+#include "aclnnop/aclnn_dropout.h"
+#include "aclnnop/aclnn_dropout_backward.h"
+#include "aclnnop/aclnn_dropout_do_mask.h"
+#include "aclnnop/aclnn_dropout_gen_mask.h"
+#include "aclnnop/aclnn_dropout_v3.h"
+#include "aclnnop/aclnn_dropout_v3_grad.h"
 #include "aclnnop/aclnn_eq_scalar.h"
 #include "aclnnop/aclnn_eq_tensor.h"
 #include "aclnnop/aclnn_equal.h"
@@ -180,6 +186,8 @@
 #include "aclnnop/aclnn_precision_compare.h"
 #include "aclnnop/aclnn_prod.h"
 #include "aclnnop/aclnn_qr.h"
+#include "aclnnop/aclnn_random.h"
+#include "aclnnop/aclnn_randperm.h"
 #include "aclnnop/aclnn_range.h"
 #include "aclnnop/aclnn_real.h"
 #include "aclnnop/aclnn_reciprocal.h"
@@ -211,6 +219,7 @@
 #include "aclnnop/aclnn_sign_bits_pack.h"
 #include "aclnnop/aclnn_sign_bits_unpack.h"
 #include "aclnnop/aclnn_signbit.h"
+#include "aclnnop/aclnn_sim_thread_exponential.h"
 #include "aclnnop/aclnn_sin.h"
 #include "aclnnop/aclnn_sinc.h"
 #include "aclnnop/aclnn_sinh.h"
@@ -478,6 +487,46 @@ aclnnStatus opws_NormalFloatTensor(
     aclOpExecutor** executor);
 aclnnStatus opws_NormalFloatFloat(
     float mean, float std, int64_t seed, int64_t offset, aclTensor* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_InplaceRandom(
+    const aclTensor* selfRef, int64_t from, int64_t to, int64_t seed, int64_t offset, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_InplaceRandomTensor(
+    const aclTensor* selfRef, int64_t from, int64_t to, const aclTensor* seedTensor, const aclTensor* offsetTensor,
+    int64_t offset, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_InplaceRandomWithoutFromTo(
+    const aclTensor* selfRef, int64_t seed, int64_t offset, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_InplaceRandomWithoutFromToTensor(
+    const aclTensor* selfRef, const aclTensor* seedTensor, const aclTensor* offsetTensor, int64_t offset,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_Randperm(
+    int64_t n, int64_t seed, int64_t offset, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_SimThreadExponential(
+    aclTensor* selfRef, int64_t count, double lambda, int64_t seed, int64_t offset, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_DropoutGenMask(
+    const aclIntArray* shape, double prob, int64_t seed, int64_t offset, aclTensor* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_DropoutGenMaskV2(
+    const aclIntArray* shape, double prob, int64_t seed, int64_t offset, aclDataType probDataType, aclTensor* out,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_DropoutGenMaskV2Tensor(
+    const aclIntArray* shape, double prob, const aclTensor* seedTensor, const aclTensor* offsetTensor, int64_t offset,
+    aclDataType probDataType, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_DropoutDoMask(
+    const aclTensor* self, const aclTensor* mask, double prob, aclTensor* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_DropoutBackward(
+    const aclTensor* gradOutput, const aclTensor* mask, double scale, aclTensor* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_Dropout(
+    const aclTensor* input, double p, bool train, int64_t seed, int64_t offset, aclTensor* out, aclTensor* maskOut,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_DropoutV3(
+    const aclTensor* input, const aclTensor* optionalNoiseShape, double p, int64_t seed, int64_t offset, aclTensor* out,
+    aclTensor* maskOut, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_DropoutV3Grad(
+    const aclTensor* gradY, const aclTensor* mask, double scale, aclTensor* gradX, uint64_t* workspaceSize,
     aclOpExecutor** executor);
 aclnnStatus opws_ReduceSum(
     const aclTensor* self, const aclIntArray* dims, bool keepDims, aclDataType dtype, aclTensor* out,
@@ -787,6 +836,20 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_NormalTensorFloat ((const aclDataType[]){ACL_BF16, ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE}), 4
 #define ACL_DT_LIST_NormalFloatTensor ((const aclDataType[]){ACL_BF16, ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE}), 4
 #define ACL_DT_LIST_NormalFloatFloat ((const aclDataType[]){ACL_BF16, ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE}), 4
+#define ACL_DT_LIST_InplaceRandom ((const aclDataType[]){ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_DOUBLE, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128}), 12
+#define ACL_DT_LIST_InplaceRandomTensor ((const aclDataType[]){ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_DOUBLE, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128}), 12
+#define ACL_DT_LIST_InplaceRandomWithoutFromTo ((const aclDataType[]){ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_DOUBLE, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128}), 12
+#define ACL_DT_LIST_InplaceRandomWithoutFromToTensor ((const aclDataType[]){ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_DOUBLE, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128}), 12
+#define ACL_DT_LIST_Randperm ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_INT32, ACL_DOUBLE, ACL_INT64, ACL_INT8, ACL_UINT8, ACL_INT16, ACL_BF16}), 9
+#define ACL_DT_LIST_SimThreadExponential ((const aclDataType[]){ACL_BF16, ACL_FLOAT16, ACL_FLOAT}), 3
+#define ACL_DT_LIST_DropoutGenMask ((const aclDataType[]){ACL_UINT8}), 1
+#define ACL_DT_LIST_DropoutGenMaskV2 ((const aclDataType[]){ACL_UINT8}), 1
+#define ACL_DT_LIST_DropoutGenMaskV2Tensor ((const aclDataType[]){ACL_UINT8}), 1
+#define ACL_DT_LIST_DropoutDoMask ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_DropoutBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_Dropout ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_DropoutV3 ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_DropoutV3Grad ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_ReduceSum ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BOOL, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BF16}), 12
 #define ACL_DT_LIST_ReduceSum_dtype ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BOOL, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BF16}), 12
 #define ACL_DT_LIST_ReduceSum_out ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BOOL, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BF16}), 12

@@ -3,9 +3,18 @@
 
 #include "ops/ops.h"
 #include "aclnnop/aclnn_bernoulli.h"
+#include "aclnnop/aclnn_dropout.h"
+#include "aclnnop/aclnn_dropout_backward.h"
+#include "aclnnop/aclnn_dropout_do_mask.h"
+#include "aclnnop/aclnn_dropout_gen_mask.h"
+#include "aclnnop/aclnn_dropout_v3.h"
+#include "aclnnop/aclnn_dropout_v3_grad.h"
 #include "aclnnop/aclnn_multinomial.h"
 #include "aclnnop/aclnn_normal.h"
 #include "aclnnop/aclnn_normal_out.h"
+#include "aclnnop/aclnn_random.h"
+#include "aclnnop/aclnn_randperm.h"
+#include "aclnnop/aclnn_sim_thread_exponential.h"
 #include "aclnnop/aclnn_uniform.h"
 
 #include "ops/gen/all_ops.h"
@@ -205,5 +214,202 @@ aclnnStatus aclnnNormalFloatFloatGetWorkspaceSize(float mean, float std, int64_t
 
 aclnnStatus aclnnNormalFloatFloat(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_NormalFloatFloat, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnInplaceRandomGetWorkspaceSize(const aclTensor* selfRef, int64_t from, int64_t to, int64_t seed, int64_t offset, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnInplaceRandomGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {selfRef};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR};
+    static const char *const names[] = {"selfRef"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 1));
+    return opws_InplaceRandom(selfRef, from, to, seed, offset, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceRandom(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_InplaceRandom, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnInplaceRandomTensorGetWorkspaceSize(const aclTensor* selfRef, int64_t from, int64_t to, const aclTensor* seedTensor, const aclTensor* offsetTensor, int64_t offset, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnInplaceRandomTensorGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {selfRef, seedTensor, offsetTensor};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"selfRef", "seedTensor", "offsetTensor"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 3));
+    return opws_InplaceRandomTensor(selfRef, from, to, seedTensor, offsetTensor, offset, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceRandomTensor(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_InplaceRandomTensor, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnInplaceRandomWithoutFromToGetWorkspaceSize(const aclTensor* selfRef, int64_t seed, int64_t offset, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnInplaceRandomWithoutFromToGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {selfRef};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR};
+    static const char *const names[] = {"selfRef"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 1));
+    return opws_InplaceRandomWithoutFromTo(selfRef, seed, offset, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceRandomWithoutFromTo(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_InplaceRandomWithoutFromTo, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnInplaceRandomWithoutFromToTensorGetWorkspaceSize(const aclTensor* selfRef, const aclTensor* seedTensor, const aclTensor* offsetTensor, int64_t offset, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnInplaceRandomWithoutFromToTensorGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {selfRef, seedTensor, offsetTensor};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"selfRef", "seedTensor", "offsetTensor"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 3));
+    return opws_InplaceRandomWithoutFromToTensor(selfRef, seedTensor, offsetTensor, offset, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceRandomWithoutFromToTensor(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_InplaceRandomWithoutFromToTensor, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnRandpermGetWorkspaceSize(int64_t n, int64_t seed, int64_t offset, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnRandpermGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR};
+    static const char *const names[] = {"out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 1));
+    return opws_Randperm(n, seed, offset, out, workspaceSize, executor);
+}
+
+aclnnStatus aclnnRandperm(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_Randperm, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnSimThreadExponentialGetWorkspaceSize(aclTensor* selfRef, int64_t count, double lambda, int64_t seed, int64_t offset, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnSimThreadExponentialGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {selfRef};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR};
+    static const char *const names[] = {"selfRef"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 1));
+    return opws_SimThreadExponential(selfRef, count, lambda, seed, offset, workspaceSize, executor);
+}
+
+aclnnStatus aclnnSimThreadExponential(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_SimThreadExponential, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnDropoutGenMaskGetWorkspaceSize(const aclIntArray* shape, double prob, int64_t seed, int64_t offset, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnDropoutGenMaskGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {shape, out};
+    static const unsigned char kinds[] = {ACL_KIND_INT_ARRAY, ACL_KIND_TENSOR};
+    static const char *const names[] = {"shape", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 2));
+    return opws_DropoutGenMask(shape, prob, seed, offset, out, workspaceSize, executor);
+}
+
+aclnnStatus aclnnDropoutGenMask(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_DropoutGenMask, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnDropoutGenMaskV2GetWorkspaceSize(const aclIntArray* shape, double prob, int64_t seed, int64_t offset, aclDataType probDataType, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnDropoutGenMaskV2GetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {shape, out};
+    static const unsigned char kinds[] = {ACL_KIND_INT_ARRAY, ACL_KIND_TENSOR};
+    static const char *const names[] = {"shape", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 2));
+    return opws_DropoutGenMaskV2(shape, prob, seed, offset, probDataType, out, workspaceSize, executor);
+}
+
+aclnnStatus aclnnDropoutGenMaskV2(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_DropoutGenMaskV2, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnDropoutGenMaskV2TensorGetWorkspaceSize(const aclIntArray* shape, double prob, const aclTensor* seedTensor, const aclTensor* offsetTensor, int64_t offset, aclDataType probDataType, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnDropoutGenMaskV2TensorGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {shape, seedTensor, offsetTensor, out};
+    static const unsigned char kinds[] = {ACL_KIND_INT_ARRAY, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"shape", "seedTensor", "offsetTensor", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 4));
+    return opws_DropoutGenMaskV2Tensor(
+        shape, prob, seedTensor, offsetTensor, offset, probDataType, out, workspaceSize, executor);
+}
+
+aclnnStatus aclnnDropoutGenMaskV2Tensor(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_DropoutGenMaskV2Tensor, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnDropoutDoMaskGetWorkspaceSize(const aclTensor* self, const aclTensor* mask, double prob, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnDropoutDoMaskGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {self, mask, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"self", "mask", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 3));
+    return opws_DropoutDoMask(self, mask, prob, out, workspaceSize, executor);
+}
+
+aclnnStatus aclnnDropoutDoMask(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_DropoutDoMask, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnDropoutBackwardGetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* mask, double scale, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnDropoutBackwardGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {gradOutput, mask, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"gradOutput", "mask", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 3));
+    return opws_DropoutBackward(gradOutput, mask, scale, out, workspaceSize, executor);
+}
+
+aclnnStatus aclnnDropoutBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_DropoutBackward, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnDropoutGetWorkspaceSize(const aclTensor* input, double p, bool train, int64_t seed, int64_t offset, aclTensor* out, aclTensor* maskOut, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnDropoutGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {input, out, maskOut};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"input", "out", "maskOut"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 3));
+    return opws_Dropout(input, p, train, seed, offset, out, maskOut, workspaceSize, executor);
+}
+
+aclnnStatus aclnnDropout(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_Dropout, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnDropoutV3GetWorkspaceSize(const aclTensor* input, const aclTensor* optionalNoiseShape, double p, int64_t seed, int64_t offset, aclTensor* out, aclTensor* maskOut, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnDropoutV3GetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {input, optionalNoiseShape, out, maskOut};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"input", "optionalNoiseShape", "out", "maskOut"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 4));
+    return opws_DropoutV3(input, optionalNoiseShape, p, seed, offset, out, maskOut, workspaceSize, executor);
+}
+
+aclnnStatus aclnnDropoutV3(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_DropoutV3, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnDropoutV3GradGetWorkspaceSize(const aclTensor* gradY, const aclTensor* mask, double scale, aclTensor* gradX, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnDropoutV3GradGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {gradY, mask, gradX};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"gradY", "mask", "gradX"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 3));
+    return opws_DropoutV3Grad(gradY, mask, scale, gradX, workspaceSize, executor);
+}
+
+aclnnStatus aclnnDropoutV3Grad(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_DropoutV3Grad, workspace, workspaceSize, executor, stream);
 }
 
