@@ -478,6 +478,238 @@ h.update(m.tobytes())
 o = np.zeros((300, 257), np.float32)
 pyaclnn.call("NormalTensorTensor", np.zeros((300, 1), np.float32), np.ones((300, 257), np.float32), 5, 6, o)
 h.update(o.tobytes())
+r = np.zeros(70000, np.int64); pyaclnn.call("Randperm", 70000, 2, 3, r); h.update(r.tobytes())
+q = np.zeros((300, 257), np.int16); pyaclnn.call("InplaceRandom", q, -9, 99, 2, 3); h.update(q.tobytes())
+e = np.zeros((300, 257), np.float16); pyaclnn.call("SimThreadExponential", e, e.size, 1.5, 2, 3); h.update(e.tobytes())
+x = np.ones((300, 257), np.float32); d = np.zeros_like(x); mk = np.zeros((300 * 257 + 127) // 128 * 16, np.uint8)
+pyaclnn.call("Dropout", x, 0.2, True, 4, 5, d, mk); h.update(d.tobytes()); h.update(mk.tobytes())
 print(h.hexdigest())
 """
     same_bytes_for_threads(code)
+
+
+# ---------------------------------------------------------------- InplaceRandom
+RANDOM = ("f32", "i32", "i64", "f16", "i16", "i8", "u8", "bool", "f64", "bf16", "c64", "c128")
+
+
+@pytest.mark.parametrize("dt", RANDOM)
+def test_inplace_random(dt):
+    lo, hi = (0, 2) if dt == "bool" else (3, 13) if dt == "u8" else (-5, 5)
+    n = 6000
+    x = np.zeros(n, NP[dt])
+    pyaclnn.call("InplaceRandom", x, lo, hi, 17, 3)
+    exp = lo + np.floor(ref_uniform_d(17, 3, n) * (hi - lo)).astype(np.int64)
+    np.testing.assert_array_equal(x, exp.astype(NP[dt]))
+    v = np.real(x).astype(np.int64)
+    assert v.min() == lo and v.max() == hi - 1  # both ends of [from, to) are reached
+    counts = np.bincount(v - lo, minlength=hi - lo) / n
+    np.testing.assert_allclose(counts, 1 / (hi - lo), atol=0.02)
+    y = out_like((30, 20), dt, 0)
+    pyaclnn.call("InplaceRandom", y, lo, hi, 17, 3)
+    np.testing.assert_array_equal(y.reshape(-1), x[:600])
+
+
+def test_inplace_random_tensor_and_defaults():
+    a, b = np.zeros(100, np.int32), np.zeros(100, np.int32)
+    pyaclnn.call("InplaceRandomTensor", a, 0, 1000, np.array([5], np.int64), np.array([2], np.int64), 1)
+    pyaclnn.call("InplaceRandom", b, 0, 1000, 5, 3)
+    np.testing.assert_array_equal(a, b)
+    for dt, top in (("u8", 255), ("i8", 127), ("f16", 2048), ("bf16", 256), ("bool", 1)):
+        x = np.zeros(20000, NP[dt])
+        pyaclnn.call("InplaceRandomWithoutFromTo", x, 1, 2)
+        v = x.astype(np.float64)
+        assert v.min() >= 0 and v.max() <= top and v.max() > top * 0.9
+    c, d = np.zeros(50, np.int64), np.zeros(50, np.int64)
+    pyaclnn.call("InplaceRandomWithoutFromToTensor", c, np.array([1], np.int64), np.array([0], np.int64), 2)
+    pyaclnn.call("InplaceRandomWithoutFromTo", d, 1, 2)
+    np.testing.assert_array_equal(c, d)
+
+
+def test_inplace_random_invalid():
+    t = pyaclnn.AclTensor.from_array(np.zeros(4, np.int32))
+    s1 = pyaclnn.AclTensor.from_array(np.zeros(1, np.int64))
+    expect_invalid("InplaceRandom", (None, 0, 5, 0, 0), P_NULL, "selfRef")
+    expect_invalid("InplaceRandom", (pyaclnn.AclTensor.from_array(np.zeros(4, np.uint16)), 0, 5, 0, 0), P_PARAM,
+                   "selfRef")
+    expect_invalid("InplaceRandom", (pyaclnn.AclTensor.from_array(np.zeros((1,) * 9, np.int32)), 0, 5, 0, 0), P_PARAM,
+                   "selfRef")
+    expect_invalid("InplaceRandom", (t, 5, 5, 0, 0), P_PARAM, "from")
+    expect_invalid("InplaceRandomTensor", (t, 0, 5, None, s1, 0), P_NULL, "seedTensor")
+    expect_invalid("InplaceRandomTensor", (t, 0, 5, s1, pyaclnn.AclTensor.from_array(np.zeros(1, np.int32)), 0),
+                   P_PARAM, "offsetTensor")
+    expect_invalid("InplaceRandomWithoutFromToTensor", (t, pyaclnn.AclTensor.from_array(np.zeros(1, np.float32)), s1,
+                                                        0), P_PARAM, "seedTensor")
+
+
+# ---------------------------------------------------------------- Randperm
+RANDPERM = ("f32", "f16", "i32", "f64", "i64", "i8", "u8", "i16", "bf16")
+
+
+@pytest.mark.parametrize("dt", RANDPERM)
+def test_randperm(dt):
+    n = 100
+    o = out_like((n,), dt, 0)
+    pyaclnn.call("Randperm", n, 9, 1, o)
+    assert sorted(o.astype(np.int64).tolist()) == list(range(n))
+    # literal: indices sorted by their 64-bit Philox keys
+    w = philox(9, 1, np.arange(n // 2)).reshape(-1, 2).astype(np.uint64)
+    keys = w[:, 0] << np.uint64(32) | w[:, 1]
+    np.testing.assert_array_equal(o.astype(np.int64), np.argsort(keys, kind="stable"))
+    o2 = np.zeros(n, NP[dt])
+    pyaclnn.call("Randperm", n, 10, 1, o2)
+    assert not np.array_equal(o, o2)
+
+
+def test_randperm_large_and_invalid():
+    o = np.zeros(100000, np.int64)
+    pyaclnn.call("Randperm", 100000, 1, 0, o)
+    assert np.array_equal(np.sort(o), np.arange(100000))
+    assert abs(np.corrcoef(o, np.arange(100000))[0, 1]) < 0.01
+    pyaclnn.call("Randperm", 0, 1, 0, np.zeros(0, np.int64))
+    expect_invalid("Randperm", (3, 0, 0, None), P_INNER_NULL, "out")
+    expect_invalid("Randperm", (3, 0, 0, pyaclnn.AclTensor.from_array(np.zeros(3, np.bool_))), P_PARAM, "out")
+    expect_invalid("Randperm", (3, 0, 0, pyaclnn.AclTensor.from_array(np.zeros(4, np.int64))), P_PARAM, "out")
+    expect_invalid("Randperm", (3, 0, 0, pyaclnn.AclTensor.from_array(np.zeros((3, 1), np.int64))), P_PARAM, "out")
+
+
+# ---------------------------------------------------------------- SimThreadExponential
+@pytest.mark.parametrize("dt", ("bf16", "f16", "f32"))
+def test_sim_thread_exponential(dt):
+    n = 20000
+    x = np.zeros(n, NP[dt])
+    pyaclnn.call("SimThreadExponential", x, n, 2.0, 4, 8)
+    w = philox(4, 8, np.arange(n // 4)).reshape(-1)
+    u = ((w >> 8).astype(np.float32) + np.float32(0.5)) * np.float32(2.0 ** -24)
+    exp = (-np.log(u.astype(np.float64)) / 2.0).astype(np.float32)
+    np.testing.assert_allclose(x.astype(np.float64), exp.astype(NP[dt]).astype(np.float64), rtol=2e-6 if dt == "f32"
+                               else 1e-2, atol=1e-7)
+    v = x.astype(np.float64)
+    assert (v > 0).all() and np.isfinite(v).all()
+    assert abs(v.mean() - 0.5) < 0.02
+    assert ks_uniform(1 - np.exp(-2 * v)) < 1.95 / math.sqrt(n) + (0.01 if dt == "bf16" else 0.002)
+
+
+def test_sim_thread_exponential_invalid():
+    t = pyaclnn.AclTensor.from_array(np.zeros(4, np.float32))
+    expect_invalid("SimThreadExponential", (None, 4, 1.0, 0, 0), P_NULL, "selfRef")
+    expect_invalid("SimThreadExponential", (pyaclnn.AclTensor.from_array(np.zeros(4, np.float64)), 4, 1.0, 0, 0),
+                   P_PARAM, "selfRef")
+    expect_invalid("SimThreadExponential", (t, 4, 0.0, 0, 0), P_PARAM, "lambda")
+    expect_invalid("SimThreadExponential", (t, 3, 1.0, 0, 0), P_PARAM, "count")
+
+
+# ---------------------------------------------------------------- dropout family
+def ref_mask(seed, offset, n, prob):
+    nb = (n + 127) // 128 * 16
+    bits = (ref_uniform_f(seed, offset, nb * 8).astype(np.float64) >= prob).astype(np.uint8)
+    return np.packbits(bits, bitorder="little")
+
+
+def ia(v):
+    return pyaclnn.ops.table.int_array(v) if hasattr(pyaclnn.ops.table, "int_array") else v
+
+
+def test_dropout_gen_mask():
+    for prob in (0.3, 0.0, 1.0):
+        o = np.full(16 * 4, 9, np.uint8)
+        pyaclnn.call("DropoutGenMask", [5, 100], prob, 6, 2, o)
+        np.testing.assert_array_equal(o, ref_mask(6, 2, 500, prob))
+    assert (o == 0).all()
+    o = np.zeros(160 * 16, np.uint8)
+    pyaclnn.call("DropoutGenMaskV2", [20480], 0.25, 3, 0, pyaclnn.tensor.acl_dtype(np.float16), o)
+    keep = np.unpackbits(o, bitorder="little").mean()
+    assert abs(keep - 0.75) < 0.01
+    t = np.zeros(160 * 16, np.uint8)
+    pyaclnn.call("DropoutGenMaskV2Tensor", [20480], 0.25, np.array([3], np.int64), np.array([-1], np.int64), 1,
+                 pyaclnn.tensor.acl_dtype(np.float32), t)
+    np.testing.assert_array_equal(t, o)
+
+
+def test_dropout_gen_mask_invalid():
+    from pyaclnn.ops.table import int_array
+    o = pyaclnn.AclTensor.from_array(np.zeros(16, np.uint8))
+    sh = int_array([10])
+    f16 = pyaclnn.tensor.acl_dtype(np.float16)
+    expect_invalid("DropoutGenMask", (None, 0.5, 0, 0, o), P_NULL, "shape")
+    expect_invalid("DropoutGenMask", (sh, 0.5, 0, 0, None), P_NULL, "out")
+    expect_invalid("DropoutGenMask", (sh, 0.5, 0, 0, pyaclnn.AclTensor.from_array(np.zeros(16, np.int8))), P_PARAM,
+                   "out")
+    expect_invalid("DropoutGenMask", (sh, 1.5, 0, 0, o), P_PARAM, "prob")
+    expect_invalid("DropoutGenMask", (sh, 0.5, 0, 0, pyaclnn.AclTensor.from_array(np.zeros(8, np.uint8))), P_PARAM,
+                   "out")
+    expect_invalid("DropoutGenMaskV2", (sh, 0.5, 0, 0, pyaclnn.tensor.acl_dtype(np.float64), o), P_INNER_NULL,
+                   "probDataType")
+    expect_invalid("DropoutGenMaskV2Tensor", (sh, 0.5, None, pyaclnn.AclTensor.from_array(np.zeros(1, np.int64)), 0,
+                                              f16, o), P_NULL, "seedTensor")
+
+
+@pytest.mark.parametrize("dt", ("f32", "f16", "bf16"))
+def test_dropout_do_mask_and_backward(dt):
+    rng = np.random.default_rng(2)
+    x = rng.uniform(-3, 3, (20, 30)).astype(NP[dt])
+    mask = ref_mask(1, 1, 600, 0.4)
+    bits = np.unpackbits(mask, bitorder="little")[:600].reshape(20, 30)
+    for prob in (0.4, 0.0, 1.0):
+        o = out_like((20, 30), dt, 5)
+        pyaclnn.call("DropoutDoMask", strided(x), mask, prob, o)
+        keep = np.float64(np.array(1 - prob, np.float32).astype(NP[dt]))
+        exp = np.where(bits == 1, x.astype(np.float32) / np.float32(keep), 0) if 0 < prob < 1 else \
+            (x if prob == 0 else np.zeros_like(x))
+        np.testing.assert_array_equal(o.astype(np.float64), np.asarray(exp, np.float32).astype(NP[dt])
+                                      .astype(np.float64))
+    # backward with scale = 1 / (1 - p): kept gradients times scale
+    o = np.zeros((20, 30), NP[dt])
+    pyaclnn.call("DropoutBackward", x, mask, 2.0, o)
+    np.testing.assert_array_equal(o.astype(np.float64), np.where(bits == 1, x.astype(np.float64) * 2, 0))
+
+
+@pytest.mark.parametrize("op", ("Dropout", "DropoutV3"))
+@pytest.mark.parametrize("dt", ("f32", "f16", "bf16"))
+def test_dropout(op, dt):
+    rng = np.random.default_rng(3)
+    x = rng.uniform(1, 2, (40, 50)).astype(NP[dt])
+    p = 0.3
+
+    def call(prob, o, m, train=True):
+        if op == "Dropout":
+            pyaclnn.call(op, x, prob, train, 12, 4, o, m)
+        else:
+            pyaclnn.call(op, x, None, prob, 12, 4, o, m)
+    o, m = np.zeros_like(x), np.zeros(128 * 2, np.uint8)
+    call(p, o, m)
+    np.testing.assert_array_equal(m, ref_mask(12, 4, 2000, p))
+    bits = np.unpackbits(m, bitorder="little")[:2000].reshape(40, 50)
+    scale = np.float32(np.array(1 - p, np.float32).astype(NP[dt]))
+    np.testing.assert_array_equal(o.astype(np.float64), np.where(bits == 1, (x.astype(np.float32) / scale)
+                                                                 .astype(NP[dt]).astype(np.float64), 0))
+    assert abs((o == 0).mean() - p) < 0.03  # dropped fraction; kept values scaled by 1/(1-p)
+    o, m = np.zeros_like(x), np.full(256, 7, np.uint8)
+    call(0.0, o, m)
+    np.testing.assert_array_equal(o, x)
+    assert (m == (255 if op == "DropoutV3" else 7)).all()
+    o, m = np.ones_like(x), np.full(256, 7, np.uint8)
+    call(1.0, o, m)
+    assert (o.astype(np.float64) == 0).all() and (m == (0 if op == "DropoutV3" else 7)).all()
+    if op == "Dropout":
+        o = np.zeros_like(x)
+        call(p, o, m, train=False)
+        np.testing.assert_array_equal(o, x)
+
+
+def test_dropout_invalid():
+    f = lambda *s, dt=np.float32: pyaclnn.AclTensor.from_array(np.zeros(s, dt))
+    m = f(16, dt=np.uint8)
+    expect_invalid("DropoutDoMask", (None, m, 0.5, f(8)), P_NULL, "self")
+    expect_invalid("DropoutDoMask", (f(8), m, 0.5, f(8, dt=np.int32)), P_PARAM, "out")
+    expect_invalid("DropoutDoMask", (f(8, dt=np.float64), m, 0.5, f(8, dt=np.float64)), P_PARAM, "self")
+    expect_invalid("DropoutDoMask", (f(8), f(16, dt=np.int8), 0.5, f(8)), P_PARAM, "mask")
+    expect_invalid("DropoutDoMask", (f(8), m, 1.5, f(8)), P_PARAM, "prob")
+    expect_invalid("DropoutDoMask", (f(8), m, 0.5, f(9)), P_PARAM, "out")
+    expect_invalid("DropoutDoMask", (f(8), f(8, dt=np.uint8), 0.5, f(8)), P_PARAM, "mask")
+    expect_invalid("DropoutBackward", (f(8), m, 0.5, f(8)), P_PARAM, "scale")
+    expect_invalid("DropoutBackward", (f(8), f(32, dt=np.uint8), 2.0, f(8)), P_PARAM, "mask")
+    expect_invalid("Dropout", (f(8), 0.5, True, 0, 0, f(8), None), P_NULL, "maskOut")
+    expect_invalid("Dropout", (f(8), 0.5, True, 0, 0, f(8), f(8, dt=np.uint8)), P_PARAM, "maskOut")
+    expect_invalid("Dropout", (f(8), -0.5, True, 0, 0, f(8), m), P_PARAM, "p")
+    expect_invalid("DropoutV3", (f(8), f(1), 0.5, 0, 0, f(8), m), P_PARAM, "optionalNoiseShape")
+    expect_invalid("DropoutV3Grad", (f(8), m, 2.0, f(8)), P_PARAM, "socversion")

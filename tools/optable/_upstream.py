@@ -541,6 +541,66 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
          'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
          'repo': 'ops-math',
          'source': 'math/dot/op_api/aclnn_dot.cpp'},
+ 'Dropout': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
+             'header': 'random/dsa_gen_bit_mask/op_host/op_api/aclnn_dropout.h',
+             'phase1': 'const aclTensor* input, double p, bool train, int64_t seed, int64_t offset, aclTensor* out, '
+                       'aclTensor* maskOut, uint64_t* workspaceSize, aclOpExecutor** executor',
+             'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+             'repo': 'ops-math',
+             'source': 'random/dsa_gen_bit_mask/op_host/op_api/aclnn_dropout.cpp'},
+ 'DropoutBackward': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
+                     'header': 'random/drop_out_do_mask/op_api/aclnn_dropout_backward.h',
+                     'phase1': 'const aclTensor* gradOutput, const aclTensor* mask, double scale, aclTensor* out, '
+                               'uint64_t* workspaceSize, aclOpExecutor** executor',
+                     'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                     'repo': 'ops-math',
+                     'source': 'random/drop_out_do_mask/op_api/aclnn_dropout_backward.cpp'},
+ 'DropoutDoMask': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
+                   'header': 'random/drop_out_do_mask/op_api/aclnn_dropout_do_mask.h',
+                   'phase1': 'const aclTensor* self, const aclTensor* mask, double prob, aclTensor* out, uint64_t* '
+                             'workspaceSize, aclOpExecutor** executor',
+                   'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                   'repo': 'ops-math',
+                   'source': 'random/drop_out_do_mask/op_api/aclnn_dropout_do_mask.cpp'},
+ 'DropoutGenMask': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
+                    'header': 'random/dsa_gen_bit_mask/op_host/op_api/aclnn_dropout_gen_mask.h',
+                    'phase1': 'const aclIntArray* shape, double prob, int64_t seed, int64_t offset, aclTensor* out, '
+                              'uint64_t* workspaceSize, aclOpExecutor** executor',
+                    'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                    'repo': 'ops-math',
+                    'source': 'random/dsa_gen_bit_mask/op_host/op_api/aclnn_dropout_gen_mask.cpp'},
+ 'DropoutGenMaskV2': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
+                      'header': 'random/dsa_gen_bit_mask/op_host/op_api/aclnn_dropout_gen_mask.h',
+                      'phase1': 'const aclIntArray* shape, double prob, int64_t seed, int64_t offset, aclDataType '
+                                'probDataType, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor',
+                      'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                'stream',
+                      'repo': 'ops-math',
+                      'source': 'random/dsa_gen_bit_mask/op_host/op_api/aclnn_dropout_gen_mask.cpp'},
+ 'DropoutGenMaskV2Tensor': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
+                            'header': 'random/dsa_gen_bit_mask/op_host/op_api/aclnn_dropout_gen_mask.h',
+                            'phase1': 'const aclIntArray* shape, double prob, const aclTensor* seedTensor, const '
+                                      'aclTensor* offsetTensor, int64_t offset, aclDataType probDataType, aclTensor* '
+                                      'out, uint64_t* workspaceSize, aclOpExecutor** executor',
+                            'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                      'stream',
+                            'repo': 'ops-math',
+                            'source': 'random/dsa_gen_bit_mask/op_host/op_api/aclnn_dropout_gen_mask.cpp'},
+ 'DropoutV3': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
+               'header': 'random/drop_out_v3/op_api/aclnn_dropout_v3.h',
+               'phase1': 'const aclTensor* input, const aclTensor* optionalNoiseShape, double p, int64_t seed, '
+                         'int64_t offset, aclTensor* out, aclTensor* maskOut, uint64_t* workspaceSize, '
+                         'aclOpExecutor** executor',
+               'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+               'repo': 'ops-math',
+               'source': 'random/drop_out_v3/op_api/aclnn_dropout_v3.cpp'},
+ 'DropoutV3Grad': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
+                   'header': 'random/drop_out_v3_grad/op_api/aclnn_dropout_v3_grad.h',
+                   'phase1': 'const aclTensor* gradY, const aclTensor* mask, double scale, aclTensor* gradX, '
+                             'uint64_t* workspaceSize, aclOpExecutor** executor',
+                   'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                   'repo': 'ops-math',
+                   'source': 'random/drop_out_v3_grad/op_api/aclnn_dropout_v3_grad.cpp'},
  'EqScalar': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
               'header': 'math/equal/op_api/aclnn_eq_scalar.h',
               'phase1': 'const aclTensor* self, const aclScalar* other, aclTensor* out, uint64_t* workspaceSize, '
@@ -1361,6 +1421,39 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                                       'stream',
                             'repo': 'ops-math',
                             'source': 'math/pow/op_api/aclnn_pow_tensor_tensor.cpp'},
+ 'InplaceRandom': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
+                   'header': 'random/dsa_random_uniform/op_host/op_api/aclnn_random.h',
+                   'phase1': 'const aclTensor* selfRef, int64_t from, int64_t to, int64_t seed, int64_t offset, '
+                             'uint64_t* workspaceSize, aclOpExecutor** executor',
+                   'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                   'repo': 'ops-math',
+                   'source': 'random/dsa_random_uniform/op_host/op_api/aclnn_random.cpp'},
+ 'InplaceRandomTensor': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
+                         'header': 'random/dsa_random_uniform/op_host/op_api/aclnn_random.h',
+                         'phase1': 'const aclTensor* selfRef, int64_t from, int64_t to, const aclTensor* seedTensor, '
+                                   'const aclTensor* offsetTensor, int64_t offset, uint64_t* workspaceSize, '
+                                   'aclOpExecutor** executor',
+                         'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                   'stream',
+                         'repo': 'ops-math',
+                         'source': 'random/dsa_random_uniform/op_host/op_api/aclnn_random.cpp'},
+ 'InplaceRandomWithoutFromTo': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
+                                'header': 'random/dsa_random_uniform/op_host/op_api/aclnn_random.h',
+                                'phase1': 'const aclTensor* selfRef, int64_t seed, int64_t offset, uint64_t* '
+                                          'workspaceSize, aclOpExecutor** executor',
+                                'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, '
+                                          'aclrtStream stream',
+                                'repo': 'ops-math',
+                                'source': 'random/dsa_random_uniform/op_host/op_api/aclnn_random.cpp'},
+ 'InplaceRandomWithoutFromToTensor': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
+                                      'header': 'random/dsa_random_uniform/op_host/op_api/aclnn_random.h',
+                                      'phase1': 'const aclTensor* selfRef, const aclTensor* seedTensor, const '
+                                                'aclTensor* offsetTensor, int64_t offset, uint64_t* workspaceSize, '
+                                                'aclOpExecutor** executor',
+                                      'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, '
+                                                'aclrtStream stream',
+                                      'repo': 'ops-math',
+                                      'source': 'random/dsa_random_uniform/op_host/op_api/aclnn_random.cpp'},
  'InplaceReciprocal': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                        'header': 'math/reciprocal/op_api/aclnn_reciprocal.h',
                        'phase1': 'const aclTensor* selfRef, uint64_t* workspaceSize, aclOpExecutor** executor',
@@ -2023,6 +2116,13 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
         'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
         'repo': 'ops-math',
         'source': 'math/qr/op_api/aclnn_qr.cpp'},
+ 'Randperm': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
+              'header': 'random/stateless_randperm/op_api/aclnn_randperm.h',
+              'phase1': 'int64_t n, int64_t seed, int64_t offset, aclTensor* out, uint64_t* workspaceSize, '
+                        'aclOpExecutor** executor',
+              'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+              'repo': 'ops-math',
+              'source': 'random/stateless_randperm/op_api/aclnn_randperm.cpp'},
  'Range': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
            'header': 'math/range/op_api/aclnn_range.h',
            'phase1': 'const aclScalar* start, const aclScalar* end, const aclScalar* step, aclTensor* out, uint64_t* '
