@@ -1804,6 +1804,8 @@ typedef struct aclScalarList aclScalarList;
  const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnExpSegsum(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnSetPytorchRandom(int32_t pytorchRandom);
+ int32_t aclnnGetPytorchRandom(void);
  aclnnStatus aclnnSignGetWorkspaceSize(
  const aclTensor* self, aclTensor* result, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnSign(

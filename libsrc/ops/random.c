@@ -804,3 +804,19 @@ aclnnStatus opws_Randperm(int64_t n, int64_t seed, int64_t offset, aclTensor *ou
     *(rp_params *)ex->params = (rp_params){.seed = (uint64_t)seed, .offset = (uint64_t)offset, .n = n};
     return acl_exec_publish(ex, workspaceSize, executor);
 }
+
+/* ---------------------------------------------------------------- aclnnSetPytorchRandom / aclnnGetPytorchRandom */
+#include <stdatomic.h>
+#include "aclnnop/aclnn_set_pytorch_random.h"
+
+static _Atomic int32_t g_pytorch_random;
+
+aclnnStatus aclnnSetPytorchRandom(int32_t pytorchRandom) {
+    acl_set_api("aclnnSetPytorchRandom");
+    ACLNN_CHECK(pytorchRandom == 0 || pytorchRandom == 1, ACLNN_ERR_PARAM_INVALID,
+                "pytorchRandom must be 0 or 1, but got %d.", (int)pytorchRandom);
+    atomic_store_explicit(&g_pytorch_random, pytorchRandom, memory_order_relaxed);
+    return ACLNN_SUCCESS;
+}
+
+int32_t aclnnGetPytorchRandom(void) { return atomic_load_explicit(&g_pytorch_random, memory_order_relaxed); }

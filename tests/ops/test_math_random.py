@@ -713,3 +713,12 @@ def test_dropout_invalid():
     expect_invalid("Dropout", (f(8), -0.5, True, 0, 0, f(8), m), P_PARAM, "p")
     expect_invalid("DropoutV3", (f(8), f(1), 0.5, 0, 0, f(8), m), P_PARAM, "optionalNoiseShape")
     expect_invalid("DropoutV3Grad", (f(8), m, 2.0, f(8)), P_PARAM, "socversion")
+
+
+def test_set_pytorch_random():
+    from pyaclnn import lib
+    assert lib.aclnnGetPytorchRandom() == 0
+    assert lib.aclnnSetPytorchRandom(1) == 0 and lib.aclnnGetPytorchRandom() == 1
+    assert lib.aclnnSetPytorchRandom(2) == P_PARAM and "pytorchRandom" in pyaclnn.recent_error_message()
+    assert lib.aclnnGetPytorchRandom() == 1
+    assert lib.aclnnSetPytorchRandom(0) == 0 and lib.aclnnGetPytorchRandom() == 0
