@@ -33,7 +33,23 @@ static inline void philox4x32_10(uint64_t seed, uint64_t offset, uint64_t block,
     out[3] = c3;
 }
 
+/* A one-block cache for loops over consecutive elements (each block serves 2-4 of them). */
+typedef struct { uint64_t block; int valid; uint32_t w[4]; } philox_cache;
+
+static inline const uint32_t *philox_block_cached(philox_cache *c, uint64_t seed, uint64_t offset, uint64_t block) {
+    if (!c->valid || c->block != block) {
+        philox4x32_10(seed, offset, block, c->w);
+        c->block = block;
+        c->valid = 1;
+    }
+    return c->w;
+}
+
 /* element i as a float in [0, 1): word i % 4 of block i / 4, its top 24 bits */
+static inline float philox_uniform_fc(philox_cache *c, uint64_t seed, uint64_t offset, uint64_t i) {
+    return (float)(philox_block_cached(c, seed, offset, i >> 2)[i & 3] >> 8) * 0x1p-24f;
+}
+
 static inline float philox_uniform_f(uint64_t seed, uint64_t offset, uint64_t i) {
     uint32_t w[4];
     philox4x32_10(seed, offset, i >> 2, w);
@@ -41,6 +57,12 @@ static inline float philox_uniform_f(uint64_t seed, uint64_t offset, uint64_t i)
 }
 
 /* element i as a double in [0, 1): words 2(i % 2), 2(i % 2) + 1 of block i / 2, their top 53 bits */
+static inline double philox_uniform_dc(philox_cache *c, uint64_t seed, uint64_t offset, uint64_t i) {
+    const uint32_t *w = philox_block_cached(c, seed, offset, i >> 1);
+    const unsigned j = (unsigned)(i & 1) * 2;
+    return (double)((((uint64_t)w[j] << 32) | w[j + 1]) >> 11) * 0x1p-53;
+}
+
 static inline double philox_uniform_d(uint64_t seed, uint64_t offset, uint64_t i) {
     uint32_t w[4];
     philox4x32_10(seed, offset, i >> 1, w);
@@ -51,9 +73,8 @@ static inline double philox_uniform_d(uint64_t seed, uint64_t offset, uint64_t i
 /* element i as a standard normal (Box-Muller), 24-bit uniforms: block i / 4, pair p = (i % 4) / 2 of its words,
  * u1 = (w[2p] >> 8 + 1) 2^-24 in (0, 1], u2 = (w[2p+1] >> 8) 2^-24; r = sqrt(-2 ln u1);
  * even i -> r cos(2 pi u2), odd i -> r sin(2 pi u2) (computed in double, the caller rounds once) */
-static inline double philox_normal_f(uint64_t seed, uint64_t offset, uint64_t i) {
-    uint32_t w[4];
-    philox4x32_10(seed, offset, i >> 2, w);
+static inline double philox_normal_fc(philox_cache *c, uint64_t seed, uint64_t offset, uint64_t i) {
+    const uint32_t *w = philox_block_cached(c, seed, offset, i >> 2);
     const unsigned p = (unsigned)((i & 3) >> 1) * 2;
     const double u1 = (double)((w[p] >> 8) + 1) * 0x1p-24, u2 = (double)(w[p + 1] >> 8) * 0x1p-24;
     const double r = sqrt(-2.0 * log(u1)), t = 6.283185307179586476925 * u2;
@@ -62,9 +83,8 @@ static inline double philox_normal_f(uint64_t seed, uint64_t offset, uint64_t i)
 
 /* element i as a standard normal, 53-bit uniforms: block i / 2, u1 from words 0-1 (in (0, 1]), u2 from words 2-3;
  * even i -> cos, odd i -> sin */
-static inline double philox_normal_d(uint64_t seed, uint64_t offset, uint64_t i) {
-    uint32_t w[4];
-    philox4x32_10(seed, offset, i >> 1, w);
+static inline double philox_normal_dc(philox_cache *c, uint64_t seed, uint64_t offset, uint64_t i) {
+    const uint32_t *w = philox_block_cached(c, seed, offset, i >> 1);
     const double u1 = (double)(((((uint64_t)w[0] << 32) | w[1]) >> 11) + 1) * 0x1p-53;
     const double u2 = (double)((((uint64_t)w[2] << 32) | w[3]) >> 11) * 0x1p-53;
     const double r = sqrt(-2.0 * log(u1)), t = 6.283185307179586476925 * u2;

@@ -2,7 +2,7 @@
  * DropoutV3 and DropoutV3Grad. Validation follows each real op_api (order, codes, A2 dtype lists from the op table).
  *
  * Masks are bit masks of uint8, ceil(n / 128) * 16 bytes for n elements: bit b (LSB first) of byte k keeps element
- * 8k + b. A generated bit j is philox_uniform_f(seed, offset, j) >= prob (common/philox.h: block j / 4, word j % 4),
+ * 8k + b. A generated bit j is philox_uniform_fc(seed, offset, j) >= prob (common/philox.h: block j / 4, word j % 4),
  * so an element is kept with probability 1 - prob; the padding bits past n are generated the same way. prob 0 gives
  * all 0xFF, prob 1 all zeros. The tensor seed/offset variants read *seedTensor and *offsetTensor + offset at the
  * second phase.
@@ -76,8 +76,8 @@ typedef struct {
     int64_t n;                /* elements of x */
 } dm_params;
 
-static inline int keep_bit(uint64_t seed, uint64_t off, double prob, int64_t j) {
-    return (double)philox_uniform_f(seed, off, (uint64_t)j) >= prob;
+static inline int keep_bit(philox_cache *c, uint64_t seed, uint64_t off, double prob, int64_t j) {
+    return (double)philox_uniform_fc(c, seed, off, (uint64_t)j) >= prob;
 }
 
 static aclnnStatus dm_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
@@ -95,9 +95,10 @@ static aclnnStatus dm_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
 #pragma omp parallel for schedule(static) if (acl_parallel_worth(nb * 8))
         for (int64_t k = 0; k < nb; k++) {
             unsigned b = 0;
+            philox_cache pc = {0, 0, {0, 0, 0, 0}};
             if (p->prob <= 0) b = 0xFF;
             else if (p->prob < 1)
-                for (int t = 0; t < 8; t++) b |= (unsigned)keep_bit(seed, off, p->prob, 8 * k + t) << t;
+                for (int t = 0; t < 8; t++) b |= (unsigned)keep_bit(&pc, seed, off, p->prob, 8 * k + t) << t;
             bits[k] = (unsigned char)b;
             *(unsigned char *)(mv->base + elem_off(mv, k)) = (unsigned char)b;
         }

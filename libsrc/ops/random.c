@@ -6,12 +6,12 @@
  * through Philox4x32-10 (common/philox.h: key = seed, counter = (block, offset)), so results are identical for any
  * OMP_NUM_THREADS and two calls with the same seed/offset give the same bytes. The element index i is the row-major
  * position of the element in the op's output shape (for NormalTensorTensor: in mean's shape, see below);
- *  - Bernoulli: out[i] = philox_uniform_f(i) < p (p the scalar, or prob broadcast to self), as 0/1 in out's dtype:
+ *  - Bernoulli: out[i] = philox_uniform_fc(i) < p (p the scalar, or prob broadcast to self), as 0/1 in out's dtype:
  *    p = 0 gives all zeros, p = 1 all ones;
- *  - InplaceUniform: from + (to - from) * u, u = philox_uniform_f(i) computed in float (philox_uniform_d in double
+ *  - InplaceUniform: from + (to - from) * u, u = philox_uniform_fc(i) computed in float (philox_uniform_dc in double
  *    for a double tensor), then converted to the tensor's dtype (integers truncate, as the device's Cast does);
- *  - InplaceNormal / Normal*: mean + std * z, z = philox_normal_f(i) rounded to float and the arithmetic in float
- *    (philox_normal_d and double when the compute dtype is double), converted once to out's dtype;
+ *  - InplaceNormal / Normal*: mean + std * z, z = philox_normal_fc(i) rounded to float and the arithmetic in float
+ *    (philox_normal_dc and double when the compute dtype is double), converted once to out's dtype;
  *    NormalTensorTensor draws z in mean's shape and broadcasts it, as the device does (its StatelessRandomNormalV2
  *    runs on mean, then Mul with std broadcasts): elements that share a mean element share z;
  *  - Multinomial with replacement: sample s of row r uses u = philox_uniform_d(r * numsamples + s) and picks the first
@@ -142,6 +142,7 @@ static aclnnStatus rnd_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
         }
         const int64_t ist = nd ? o->strides[nd - 1] : 0, ast = nd ? sa[nd - 1] : 0, bst = nd ? sb[nd - 1] : 0,
                       zst = nd ? da[nd - 1] : 0;
+        philox_cache pc = {0, 0, {0, 0, 0, 0}};
         for (int64_t j = 0; j < inner; j++) {
             const uint64_t i = (uint64_t)(r * inner + j);
             char *dst = o->base + (oo + j * ist) * (int64_t)es;
@@ -151,29 +152,28 @@ static aclnnStatus rnd_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
             case RK_BERN:
             case RK_BERN_T: {
                 const double pr = p->kind == RK_BERN ? p->a : acl_read_f64(pa, va->dtype);
-                const float one = (double)philox_uniform_f(seed, off, i) < pr ? 1.0f : 0.0f;
+                const float one = (double)philox_uniform_fc(&pc, seed, off, i) < pr ? 1.0f : 0.0f;
                 acl_convert(&one, ACL_FLOAT, 1, dst, o->dtype, 1, 1);
                 break;
             }
             case RK_UNIFORM:
                 if (p->dbl) {
-                    const double v = p->a + (p->b - p->a) * philox_uniform_d(seed, off, i);
+                    const double v = p->a + (p->b - p->a) * philox_uniform_dc(&pc, seed, off, i);
                     acl_convert(&v, ACL_DOUBLE, 1, dst, o->dtype, 1, 1);
                 } else {
-                    const float lo = (float)p->a, v = lo + ((float)p->b - lo) * philox_uniform_f(seed, off, i);
+                    const float lo = (float)p->a, v = lo + ((float)p->b - lo) * philox_uniform_fc(&pc, seed, off, i);
                     acl_convert(&v, ACL_FLOAT, 1, dst, o->dtype, 1, 1);
                 }
                 break;
             case RK_RANDOM: { /* an integer of [lo, lo + range) */
-                uint64_t k = (uint64_t)(philox_uniform_d(seed, off, i) * (double)p->range);
+                uint64_t k = (uint64_t)(philox_uniform_dc(&pc, seed, off, i) * (double)p->range);
                 if (k >= p->range) k = p->range - 1;
                 const int64_t v = (int64_t)((uint64_t)p->lo + k);
                 acl_convert(&v, ACL_INT64, 1, dst, o->dtype, 1, 1);
                 break;
             }
             case RK_EXP: {
-                uint32_t w[4];
-                philox4x32_10(seed, off, i >> 2, w);
+                const uint32_t *w = philox_block_cached(&pc, seed, off, i >> 2);
                 const float u = ((float)(w[i & 3] >> 8) + 0.5f) * 0x1p-24f; /* in (0, 1): the result is > 0, finite */
                 const float v = -logf(u) / (float)p->a;
                 acl_convert(&v, ACL_FLOAT, 1, dst, o->dtype, 1, 1);
@@ -185,10 +185,10 @@ static aclnnStatus rnd_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
                 if (p->kind == RK_NORMAL_TT || p->kind == RK_NORMAL_TF) mean = acl_read_f64(pa, va->dtype);
                 if (p->kind == RK_NORMAL_TT || p->kind == RK_NORMAL_FT) sd = acl_read_f64(pb, vb->dtype);
                 if (p->dbl) {
-                    const double v = mean + sd * philox_normal_d(seed, off, zidx);
+                    const double v = mean + sd * philox_normal_dc(&pc, seed, off, zidx);
                     acl_convert(&v, ACL_DOUBLE, 1, dst, o->dtype, 1, 1);
                 } else {
-                    const float v = (float)mean + (float)sd * (float)philox_normal_f(seed, off, zidx);
+                    const float v = (float)mean + (float)sd * (float)philox_normal_fc(&pc, seed, off, zidx);
                     acl_convert(&v, ACL_FLOAT, 1, dst, o->dtype, 1, 1);
                 }
                 break;
