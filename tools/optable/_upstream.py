@@ -211,6 +211,20 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                               'stream',
                     'repo': 'ops-math',
                     'source': 'math/reduce_std_with_mean/op_api/aclnn_batch_norm_stats.cpp'},
+ 'Bernoulli': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
+               'header': 'random/dsa_gen_bit_mask/op_host/op_api/aclnn_bernoulli.h',
+               'phase1': 'const aclTensor* self, const aclScalar* prob, int64_t seed, int64_t offset, aclTensor* '
+                         'out, uint64_t* workspaceSize, aclOpExecutor** executor',
+               'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+               'repo': 'ops-math',
+               'source': 'random/dsa_gen_bit_mask/op_host/op_api/aclnn_bernoulli.cpp'},
+ 'BernoulliTensor': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
+                     'header': 'random/dsa_gen_bit_mask/op_host/op_api/aclnn_bernoulli.h',
+                     'phase1': 'const aclTensor* self, const aclTensor* prob, int64_t seed, int64_t offset, '
+                               'aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor',
+                     'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                     'repo': 'ops-math',
+                     'source': 'random/dsa_gen_bit_mask/op_host/op_api/aclnn_bernoulli.cpp'},
  'Bincount': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
               'header': 'math/bincount/op_api/aclnn_bincount.h',
               'phase1': 'const aclTensor* self, const aclTensor* weights, int64_t minlength, aclTensor* out, '
@@ -527,6 +541,66 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
          'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
          'repo': 'ops-math',
          'source': 'math/dot/op_api/aclnn_dot.cpp'},
+ 'Dropout': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
+             'header': 'random/dsa_gen_bit_mask/op_host/op_api/aclnn_dropout.h',
+             'phase1': 'const aclTensor* input, double p, bool train, int64_t seed, int64_t offset, aclTensor* out, '
+                       'aclTensor* maskOut, uint64_t* workspaceSize, aclOpExecutor** executor',
+             'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+             'repo': 'ops-math',
+             'source': 'random/dsa_gen_bit_mask/op_host/op_api/aclnn_dropout.cpp'},
+ 'DropoutBackward': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
+                     'header': 'random/drop_out_do_mask/op_api/aclnn_dropout_backward.h',
+                     'phase1': 'const aclTensor* gradOutput, const aclTensor* mask, double scale, aclTensor* out, '
+                               'uint64_t* workspaceSize, aclOpExecutor** executor',
+                     'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                     'repo': 'ops-math',
+                     'source': 'random/drop_out_do_mask/op_api/aclnn_dropout_backward.cpp'},
+ 'DropoutDoMask': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
+                   'header': 'random/drop_out_do_mask/op_api/aclnn_dropout_do_mask.h',
+                   'phase1': 'const aclTensor* self, const aclTensor* mask, double prob, aclTensor* out, uint64_t* '
+                             'workspaceSize, aclOpExecutor** executor',
+                   'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                   'repo': 'ops-math',
+                   'source': 'random/drop_out_do_mask/op_api/aclnn_dropout_do_mask.cpp'},
+ 'DropoutGenMask': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
+                    'header': 'random/dsa_gen_bit_mask/op_host/op_api/aclnn_dropout_gen_mask.h',
+                    'phase1': 'const aclIntArray* shape, double prob, int64_t seed, int64_t offset, aclTensor* out, '
+                              'uint64_t* workspaceSize, aclOpExecutor** executor',
+                    'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                    'repo': 'ops-math',
+                    'source': 'random/dsa_gen_bit_mask/op_host/op_api/aclnn_dropout_gen_mask.cpp'},
+ 'DropoutGenMaskV2': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
+                      'header': 'random/dsa_gen_bit_mask/op_host/op_api/aclnn_dropout_gen_mask.h',
+                      'phase1': 'const aclIntArray* shape, double prob, int64_t seed, int64_t offset, aclDataType '
+                                'probDataType, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor',
+                      'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                'stream',
+                      'repo': 'ops-math',
+                      'source': 'random/dsa_gen_bit_mask/op_host/op_api/aclnn_dropout_gen_mask.cpp'},
+ 'DropoutGenMaskV2Tensor': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
+                            'header': 'random/dsa_gen_bit_mask/op_host/op_api/aclnn_dropout_gen_mask.h',
+                            'phase1': 'const aclIntArray* shape, double prob, const aclTensor* seedTensor, const '
+                                      'aclTensor* offsetTensor, int64_t offset, aclDataType probDataType, aclTensor* '
+                                      'out, uint64_t* workspaceSize, aclOpExecutor** executor',
+                            'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                      'stream',
+                            'repo': 'ops-math',
+                            'source': 'random/dsa_gen_bit_mask/op_host/op_api/aclnn_dropout_gen_mask.cpp'},
+ 'DropoutV3': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
+               'header': 'random/drop_out_v3/op_api/aclnn_dropout_v3.h',
+               'phase1': 'const aclTensor* input, const aclTensor* optionalNoiseShape, double p, int64_t seed, '
+                         'int64_t offset, aclTensor* out, aclTensor* maskOut, uint64_t* workspaceSize, '
+                         'aclOpExecutor** executor',
+               'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+               'repo': 'ops-math',
+               'source': 'random/drop_out_v3/op_api/aclnn_dropout_v3.cpp'},
+ 'DropoutV3Grad': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
+                   'header': 'random/drop_out_v3_grad/op_api/aclnn_dropout_v3_grad.h',
+                   'phase1': 'const aclTensor* gradY, const aclTensor* mask, double scale, aclTensor* gradX, '
+                             'uint64_t* workspaceSize, aclOpExecutor** executor',
+                   'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                   'repo': 'ops-math',
+                   'source': 'random/drop_out_v3_grad/op_api/aclnn_dropout_v3_grad.cpp'},
  'EqScalar': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
               'header': 'math/equal/op_api/aclnn_eq_scalar.h',
               'phase1': 'const aclTensor* self, const aclScalar* other, aclTensor* out, uint64_t* workspaceSize, '
@@ -1462,6 +1536,22 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                   'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
                   'repo': 'ops-math',
                   'source': 'math/atanh/op_api/aclnn_atanh.cpp'},
+ 'InplaceBernoulli': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
+                      'header': 'random/dsa_gen_bit_mask/op_host/op_api/aclnn_bernoulli.h',
+                      'phase1': 'const aclTensor* selfRef, const aclScalar* prob, int64_t seed, int64_t offset, '
+                                'uint64_t* workspaceSize, aclOpExecutor** executor',
+                      'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                'stream',
+                      'repo': 'ops-math',
+                      'source': 'random/dsa_gen_bit_mask/op_host/op_api/aclnn_bernoulli.cpp'},
+ 'InplaceBernoulliTensor': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
+                            'header': 'random/dsa_gen_bit_mask/op_host/op_api/aclnn_bernoulli.h',
+                            'phase1': 'const aclTensor* selfRef, const aclTensor* prob, int64_t seed, int64_t '
+                                      'offset, uint64_t* workspaceSize, aclOpExecutor** executor',
+                            'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                      'stream',
+                            'repo': 'ops-math',
+                            'source': 'random/dsa_gen_bit_mask/op_host/op_api/aclnn_bernoulli.cpp'},
  'InplaceBitwiseAndScalar': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                              'header': 'math/bitwise_and/op_api/aclnn_bitwise_and_scalar.h',
                              'phase1': 'const aclTensor* selfRef, const aclScalar* other, uint64_t* workspaceSize, '
@@ -1900,6 +1990,22 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                 'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
                 'repo': 'ops-math',
                 'source': 'math/neg/op_api/aclnn_neg.cpp'},
+ 'InplaceNormal': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
+                   'header': 'random/dsa_random_normal/op_host/op_api/aclnn_normal.h',
+                   'phase1': 'const aclTensor* selfRef, float mean, float std, int64_t seed, int64_t offset, '
+                             'uint64_t* workspaceSize, aclOpExecutor** executor',
+                   'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                   'repo': 'ops-math',
+                   'source': 'random/dsa_random_normal/op_host/op_api/aclnn_normal.cpp'},
+ 'InplaceNormalTensor': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
+                         'header': 'random/dsa_random_normal/op_host/op_api/aclnn_normal.h',
+                         'phase1': 'const aclTensor* selfRef, float mean, float std, const aclTensor* seedTensor, '
+                                   'const aclTensor* offsetTensor, int64_t offset, uint64_t* workspaceSize, '
+                                   'aclOpExecutor** executor',
+                         'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                   'stream',
+                         'repo': 'ops-math',
+                         'source': 'random/dsa_random_normal/op_host/op_api/aclnn_normal.cpp'},
  'InplaceOne': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                 'header': 'math/ones_like/op_api/aclnn_ones.h',
                 'phase1': 'const aclTensor* selfRef, uint64_t* workspaceSize, aclOpExecutor** executor',
@@ -1922,6 +2028,39 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                                       'stream',
                             'repo': 'ops-math',
                             'source': 'math/pow/op_api/aclnn_pow_tensor_tensor.cpp'},
+ 'InplaceRandom': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
+                   'header': 'random/dsa_random_uniform/op_host/op_api/aclnn_random.h',
+                   'phase1': 'const aclTensor* selfRef, int64_t from, int64_t to, int64_t seed, int64_t offset, '
+                             'uint64_t* workspaceSize, aclOpExecutor** executor',
+                   'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                   'repo': 'ops-math',
+                   'source': 'random/dsa_random_uniform/op_host/op_api/aclnn_random.cpp'},
+ 'InplaceRandomTensor': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
+                         'header': 'random/dsa_random_uniform/op_host/op_api/aclnn_random.h',
+                         'phase1': 'const aclTensor* selfRef, int64_t from, int64_t to, const aclTensor* seedTensor, '
+                                   'const aclTensor* offsetTensor, int64_t offset, uint64_t* workspaceSize, '
+                                   'aclOpExecutor** executor',
+                         'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                   'stream',
+                         'repo': 'ops-math',
+                         'source': 'random/dsa_random_uniform/op_host/op_api/aclnn_random.cpp'},
+ 'InplaceRandomWithoutFromTo': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
+                                'header': 'random/dsa_random_uniform/op_host/op_api/aclnn_random.h',
+                                'phase1': 'const aclTensor* selfRef, int64_t seed, int64_t offset, uint64_t* '
+                                          'workspaceSize, aclOpExecutor** executor',
+                                'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, '
+                                          'aclrtStream stream',
+                                'repo': 'ops-math',
+                                'source': 'random/dsa_random_uniform/op_host/op_api/aclnn_random.cpp'},
+ 'InplaceRandomWithoutFromToTensor': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
+                                      'header': 'random/dsa_random_uniform/op_host/op_api/aclnn_random.h',
+                                      'phase1': 'const aclTensor* selfRef, const aclTensor* seedTensor, const '
+                                                'aclTensor* offsetTensor, int64_t offset, uint64_t* workspaceSize, '
+                                                'aclOpExecutor** executor',
+                                      'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, '
+                                                'aclrtStream stream',
+                                      'repo': 'ops-math',
+                                      'source': 'random/dsa_random_uniform/op_host/op_api/aclnn_random.cpp'},
  'InplaceReciprocal': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                        'header': 'math/reciprocal/op_api/aclnn_reciprocal.h',
                        'phase1': 'const aclTensor* selfRef, uint64_t* workspaceSize, aclOpExecutor** executor',
@@ -2038,6 +2177,23 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                   'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
                   'repo': 'ops-math',
                   'source': 'math/trunc/op_api/aclnn_trunc.cpp'},
+ 'InplaceUniform': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
+                    'header': 'random/dsa_random_uniform/op_host/op_api/aclnn_uniform.h',
+                    'phase1': 'const aclTensor* selfRef, double from, double to, uint64_t seed, uint64_t offset, '
+                              'uint64_t* workspaceSize, aclOpExecutor** executor',
+                    'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream '
+                              'stream',
+                    'repo': 'ops-math',
+                    'source': 'random/dsa_random_uniform/op_host/op_api/aclnn_uniform.cpp'},
+ 'InplaceUniformTensor': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
+                          'header': 'random/dsa_random_uniform/op_host/op_api/aclnn_uniform.h',
+                          'phase1': 'const aclTensor* selfRef, double from, double to, const aclTensor* seedTensor, '
+                                    'const aclTensor* offsetTensor, uint64_t offset, uint64_t* workspaceSize, '
+                                    'aclOpExecutor** executor',
+                          'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const '
+                                    'aclrtStream stream',
+                          'repo': 'ops-math',
+                          'source': 'random/dsa_random_uniform/op_host/op_api/aclnn_uniform.cpp'},
  'InplaceXLogYScalarOther': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                              'header': 'math/xlogy/op_api/aclnn_x_log_y_scalar_other.h',
                              'phase1': 'aclTensor* selfRef, const aclScalar* other, uint64_t* workspaceSize, '
@@ -2421,6 +2577,22 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                                                 'aclrtStream stream',
                                       'repo': 'ops-nn',
                                       'source': 'vfusion/multi_scale_deformable_attn_function/op_api/aclnn_multi_scale_deformable_attn_function.cpp'},
+ 'Multinomial': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
+                 'header': 'random/stateless_sample_multinomial/op_api/aclnn_multinomial.h',
+                 'phase1': 'const aclTensor* self, int64_t numsamples, bool replacement, int64_t seed, int64_t '
+                           'offset, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor',
+                 'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                 'repo': 'ops-math',
+                 'source': 'random/stateless_sample_multinomial/op_api/aclnn_multinomial.cpp'},
+ 'MultinomialTensor': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
+                       'header': 'random/stateless_sample_multinomial/op_api/aclnn_multinomial.h',
+                       'phase1': 'const aclTensor* self, int64_t numsamples, bool replacement, const aclTensor* '
+                                 'seedTensor, const aclTensor* offsetTensor, int64_t offset, aclTensor* out, '
+                                 'uint64_t* workspaceSize, aclOpExecutor** executor',
+                       'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                 'stream',
+                       'repo': 'ops-math',
+                       'source': 'random/stateless_sample_multinomial/op_api/aclnn_multinomial.cpp'},
  'NanToNum': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
               'header': 'math/nan_to_num/op_api/aclnn_nan_to_num.h',
               'phase1': 'const aclTensor* self, float nan, float posinf, float neginf, aclTensor* out, uint64_t* '
@@ -2455,6 +2627,38 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
           'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
           'repo': 'ops-nn',
           'source': 'norm/lp_norm_v2/op_api/aclnn_norm.cpp'},
+ 'NormalFloatFloat': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
+                      'header': 'random/stateless_random_normal_v2/op_api/aclnn_normal_out.h',
+                      'phase1': 'float mean, float std, int64_t seed, int64_t offset, aclTensor* out, uint64_t* '
+                                'workspaceSize, aclOpExecutor** executor',
+                      'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                'stream',
+                      'repo': 'ops-math',
+                      'source': 'random/stateless_random_normal_v2/op_api/aclnn_normal_out.cpp'},
+ 'NormalFloatTensor': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
+                       'header': 'random/stateless_random_normal_v2/op_api/aclnn_normal_out.h',
+                       'phase1': 'float mean, const aclTensor* std, int64_t seed, int64_t offset, aclTensor* out, '
+                                 'uint64_t* workspaceSize, aclOpExecutor** executor',
+                       'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                 'stream',
+                       'repo': 'ops-math',
+                       'source': 'random/stateless_random_normal_v2/op_api/aclnn_normal_out.cpp'},
+ 'NormalTensorFloat': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
+                       'header': 'random/stateless_random_normal_v2/op_api/aclnn_normal_out.h',
+                       'phase1': 'const aclTensor* mean, float std, int64_t seed, int64_t offset, aclTensor* out, '
+                                 'uint64_t* workspaceSize, aclOpExecutor** executor',
+                       'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                 'stream',
+                       'repo': 'ops-math',
+                       'source': 'random/stateless_random_normal_v2/op_api/aclnn_normal_out.cpp'},
+ 'NormalTensorTensor': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
+                        'header': 'random/stateless_random_normal_v2/op_api/aclnn_normal_out.h',
+                        'phase1': 'const aclTensor* mean, const aclTensor* std, int64_t seed, int64_t offset, '
+                                  'aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor',
+                        'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                  'stream',
+                        'repo': 'ops-math',
+                        'source': 'random/stateless_random_normal_v2/op_api/aclnn_normal_out.cpp'},
  'OneHot': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
             'header': 'math/one_hot/op_api/aclnn_one_hot.h',
             'phase1': 'const aclTensor* self, int numClasses, const aclTensor* onValue, const aclTensor* offValue, '
@@ -2541,6 +2745,13 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
         'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
         'repo': 'ops-math',
         'source': 'math/qr/op_api/aclnn_qr.cpp'},
+ 'Randperm': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
+              'header': 'random/stateless_randperm/op_api/aclnn_randperm.h',
+              'phase1': 'int64_t n, int64_t seed, int64_t offset, aclTensor* out, uint64_t* workspaceSize, '
+                        'aclOpExecutor** executor',
+              'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+              'repo': 'ops-math',
+              'source': 'random/stateless_randperm/op_api/aclnn_randperm.cpp'},
  'Range': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
            'header': 'math/range/op_api/aclnn_range.h',
            'phase1': 'const aclScalar* start, const aclScalar* end, const aclScalar* step, aclTensor* out, uint64_t* '

@@ -39,6 +39,7 @@
 #include "aclnnop/aclnn_avgpool2d.h"
 #include "aclnnop/aclnn_avgpool2d_backward.h"
 #include "aclnnop/aclnn_batch_norm_stats.h"
+#include "aclnnop/aclnn_bernoulli.h"
 #include "aclnnop/aclnn_bincount.h"
 #include "aclnnop/aclnn_bitwise_and_scalar.h"
 #include "aclnnop/aclnn_bitwise_and_tensor.h"
@@ -76,6 +77,12 @@
 #include "aclnnop/aclnn_digamma.h"
 #include "aclnnop/aclnn_div.h"
 #include "aclnnop/aclnn_dot.h"
+#include "aclnnop/aclnn_dropout.h"
+#include "aclnnop/aclnn_dropout_backward.h"
+#include "aclnnop/aclnn_dropout_do_mask.h"
+#include "aclnnop/aclnn_dropout_gen_mask.h"
+#include "aclnnop/aclnn_dropout_v3.h"
+#include "aclnnop/aclnn_dropout_v3_grad.h"
 #include "aclnnop/aclnn_eq_scalar.h"
 #include "aclnnop/aclnn_eq_tensor.h"
 #include "aclnnop/aclnn_equal.h"
@@ -241,11 +248,14 @@
 #include "aclnnop/aclnn_mul.h"
 #include "aclnnop/aclnn_multi_scale_deformable_attention_grad.h"
 #include "aclnnop/aclnn_multi_scale_deformable_attn_function.h"
+#include "aclnnop/aclnn_multinomial.h"
 #include "aclnnop/aclnn_nan_to_num.h"
 #include "aclnnop/aclnn_ne_scalar.h"
 #include "aclnnop/aclnn_ne_tensor.h"
 #include "aclnnop/aclnn_neg.h"
 #include "aclnnop/aclnn_norm.h"
+#include "aclnnop/aclnn_normal.h"
+#include "aclnnop/aclnn_normal_out.h"
 #include "aclnnop/aclnn_one_hot.h"
 #include "aclnnop/aclnn_ones.h"
 #include "aclnnop/aclnn_pad2d_backward.h"
@@ -258,6 +268,8 @@
 #include "aclnnop/aclnn_precision_compare.h"
 #include "aclnnop/aclnn_prod.h"
 #include "aclnnop/aclnn_qr.h"
+#include "aclnnop/aclnn_random.h"
+#include "aclnnop/aclnn_randperm.h"
 #include "aclnnop/aclnn_range.h"
 #include "aclnnop/aclnn_real.h"
 #include "aclnnop/aclnn_reciprocal.h"
@@ -289,6 +301,7 @@
 #include "aclnnop/aclnn_sign_bits_pack.h"
 #include "aclnnop/aclnn_sign_bits_unpack.h"
 #include "aclnnop/aclnn_signbit.h"
+#include "aclnnop/aclnn_sim_thread_exponential.h"
 #include "aclnnop/aclnn_sin.h"
 #include "aclnnop/aclnn_sinc.h"
 #include "aclnnop/aclnn_sinh.h"
@@ -319,6 +332,7 @@
 #include "aclnnop/aclnn_triu.h"
 #include "aclnnop/aclnn_trunc.h"
 #include "aclnnop/aclnn_unfold_grad.h"
+#include "aclnnop/aclnn_uniform.h"
 #include "aclnnop/aclnn_upsample_nearest_exact2d.h"
 #include "aclnnop/aclnn_upsample_nearest_exact2d_backward.h"
 #include "aclnnop/aclnn_var.h"
@@ -514,6 +528,88 @@ aclnnStatus opws_CircularPad2dBackward(
 aclnnStatus opws_CircularPad3dBackward(
     const aclTensor* gradOutput, const aclTensor* self, const aclIntArray* padding, aclTensor* gradInput,
     uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_Bernoulli(
+    const aclTensor* self, const aclScalar* prob, int64_t seed, int64_t offset, aclTensor* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_BernoulliTensor(
+    const aclTensor* self, const aclTensor* prob, int64_t seed, int64_t offset, aclTensor* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_InplaceBernoulli(
+    const aclTensor* selfRef, const aclScalar* prob, int64_t seed, int64_t offset, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_InplaceBernoulliTensor(
+    const aclTensor* selfRef, const aclTensor* prob, int64_t seed, int64_t offset, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_InplaceNormal(
+    const aclTensor* selfRef, float mean, float std, int64_t seed, int64_t offset, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_InplaceNormalTensor(
+    const aclTensor* selfRef, float mean, float std, const aclTensor* seedTensor, const aclTensor* offsetTensor,
+    int64_t offset, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_InplaceUniform(
+    const aclTensor* selfRef, double from, double to, uint64_t seed, uint64_t offset, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_InplaceUniformTensor(
+    const aclTensor* selfRef, double from, double to, const aclTensor* seedTensor, const aclTensor* offsetTensor,
+    uint64_t offset, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_Multinomial(
+    const aclTensor* self, int64_t numsamples, bool replacement, int64_t seed, int64_t offset, aclTensor* out,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_MultinomialTensor(
+    const aclTensor* self, int64_t numsamples, bool replacement, const aclTensor* seedTensor,
+    const aclTensor* offsetTensor, int64_t offset, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_NormalTensorTensor(
+    const aclTensor* mean, const aclTensor* std, int64_t seed, int64_t offset, aclTensor* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_NormalTensorFloat(
+    const aclTensor* mean, float std, int64_t seed, int64_t offset, aclTensor* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_NormalFloatTensor(
+    float mean, const aclTensor* std, int64_t seed, int64_t offset, aclTensor* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_NormalFloatFloat(
+    float mean, float std, int64_t seed, int64_t offset, aclTensor* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_InplaceRandom(
+    const aclTensor* selfRef, int64_t from, int64_t to, int64_t seed, int64_t offset, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_InplaceRandomTensor(
+    const aclTensor* selfRef, int64_t from, int64_t to, const aclTensor* seedTensor, const aclTensor* offsetTensor,
+    int64_t offset, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_InplaceRandomWithoutFromTo(
+    const aclTensor* selfRef, int64_t seed, int64_t offset, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_InplaceRandomWithoutFromToTensor(
+    const aclTensor* selfRef, const aclTensor* seedTensor, const aclTensor* offsetTensor, int64_t offset,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_Randperm(
+    int64_t n, int64_t seed, int64_t offset, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_SimThreadExponential(
+    aclTensor* selfRef, int64_t count, double lambda, int64_t seed, int64_t offset, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_DropoutGenMask(
+    const aclIntArray* shape, double prob, int64_t seed, int64_t offset, aclTensor* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_DropoutGenMaskV2(
+    const aclIntArray* shape, double prob, int64_t seed, int64_t offset, aclDataType probDataType, aclTensor* out,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_DropoutGenMaskV2Tensor(
+    const aclIntArray* shape, double prob, const aclTensor* seedTensor, const aclTensor* offsetTensor, int64_t offset,
+    aclDataType probDataType, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_DropoutDoMask(
+    const aclTensor* self, const aclTensor* mask, double prob, aclTensor* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_DropoutBackward(
+    const aclTensor* gradOutput, const aclTensor* mask, double scale, aclTensor* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_Dropout(
+    const aclTensor* input, double p, bool train, int64_t seed, int64_t offset, aclTensor* out, aclTensor* maskOut,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_DropoutV3(
+    const aclTensor* input, const aclTensor* optionalNoiseShape, double p, int64_t seed, int64_t offset, aclTensor* out,
+    aclTensor* maskOut, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_DropoutV3Grad(
+    const aclTensor* gradY, const aclTensor* mask, double scale, aclTensor* gradX, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
 aclnnStatus opws_ReduceSum(
     const aclTensor* self, const aclIntArray* dims, bool keepDims, aclDataType dtype, aclTensor* out,
     uint64_t* workspaceSize, aclOpExecutor** executor);
@@ -1011,6 +1107,40 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_ReplicationPad3dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128}), 6
 #define ACL_DT_LIST_CircularPad2dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_CircularPad3dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_Bernoulli ((const aclDataType[]){ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16}), 10
+#define ACL_DT_LIST_Bernoulli_prob ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_BF16}), 4
+#define ACL_DT_LIST_BernoulliTensor ((const aclDataType[]){ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16}), 10
+#define ACL_DT_LIST_BernoulliTensor_prob ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_BF16}), 4
+#define ACL_DT_LIST_InplaceBernoulli ((const aclDataType[]){ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16}), 10
+#define ACL_DT_LIST_InplaceBernoulli_prob ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_BF16}), 4
+#define ACL_DT_LIST_InplaceBernoulliTensor ((const aclDataType[]){ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16}), 10
+#define ACL_DT_LIST_InplaceBernoulliTensor_prob ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_BF16}), 4
+#define ACL_DT_LIST_InplaceNormal ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE, ACL_INT16, ACL_INT32, ACL_INT64, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_BF16}), 10
+#define ACL_DT_LIST_InplaceNormalTensor ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE, ACL_INT16, ACL_INT32, ACL_INT64, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_BF16}), 10
+#define ACL_DT_LIST_InplaceUniform ((const aclDataType[]){ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BF16}), 9
+#define ACL_DT_LIST_InplaceUniformTensor ((const aclDataType[]){ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BF16}), 9
+#define ACL_DT_LIST_Multinomial ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_BF16}), 4
+#define ACL_DT_LIST_Multinomial_out ((const aclDataType[]){ACL_INT64}), 1
+#define ACL_DT_LIST_MultinomialTensor ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_BF16}), 4
+#define ACL_DT_LIST_MultinomialTensor_out ((const aclDataType[]){ACL_INT64}), 1
+#define ACL_DT_LIST_NormalTensorTensor ((const aclDataType[]){ACL_BF16, ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE}), 4
+#define ACL_DT_LIST_NormalTensorFloat ((const aclDataType[]){ACL_BF16, ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE}), 4
+#define ACL_DT_LIST_NormalFloatTensor ((const aclDataType[]){ACL_BF16, ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE}), 4
+#define ACL_DT_LIST_NormalFloatFloat ((const aclDataType[]){ACL_BF16, ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE}), 4
+#define ACL_DT_LIST_InplaceRandom ((const aclDataType[]){ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_DOUBLE, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128}), 12
+#define ACL_DT_LIST_InplaceRandomTensor ((const aclDataType[]){ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_DOUBLE, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128}), 12
+#define ACL_DT_LIST_InplaceRandomWithoutFromTo ((const aclDataType[]){ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_DOUBLE, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128}), 12
+#define ACL_DT_LIST_InplaceRandomWithoutFromToTensor ((const aclDataType[]){ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_DOUBLE, ACL_BF16, ACL_COMPLEX64, ACL_COMPLEX128}), 12
+#define ACL_DT_LIST_Randperm ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_INT32, ACL_DOUBLE, ACL_INT64, ACL_INT8, ACL_UINT8, ACL_INT16, ACL_BF16}), 9
+#define ACL_DT_LIST_SimThreadExponential ((const aclDataType[]){ACL_BF16, ACL_FLOAT16, ACL_FLOAT}), 3
+#define ACL_DT_LIST_DropoutGenMask ((const aclDataType[]){ACL_UINT8}), 1
+#define ACL_DT_LIST_DropoutGenMaskV2 ((const aclDataType[]){ACL_UINT8}), 1
+#define ACL_DT_LIST_DropoutGenMaskV2Tensor ((const aclDataType[]){ACL_UINT8}), 1
+#define ACL_DT_LIST_DropoutDoMask ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_DropoutBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_Dropout ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_DropoutV3 ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_DropoutV3Grad ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_ReduceSum ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BOOL, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BF16}), 12
 #define ACL_DT_LIST_ReduceSum_dtype ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BOOL, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BF16}), 12
 #define ACL_DT_LIST_ReduceSum_out ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BOOL, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BF16}), 12
