@@ -388,6 +388,15 @@ typedef struct aclScalarList aclScalarList;
  aclOpExecutor** executor);
  aclnnStatus aclnnInplaceAdds(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnAddLayerNormGetWorkspaceSize(
+ const aclTensor *x1, const aclTensor *x2, const aclTensor *gamma, const aclTensor *beta,
+ const aclTensor *biasOptional, double epsilon,
+ _Bool
+ additionalOutput, const aclTensor *yOut,
+ const aclTensor *meanOut, const aclTensor *rstdOut, const aclTensor *xOut, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnAddLayerNorm(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnAddLoraGetWorkspaceSize(
  const aclTensor *y, const aclTensor *x, const aclTensor *weightB, const aclTensor *indices,
  const aclTensor *weightAOptional, int64_t layerIdx, double scale, int64_t yOffset, int64_t ySliceSize,
@@ -397,6 +406,11 @@ typedef struct aclScalarList aclScalarList;
  aclnnStatus aclnnAddNGetWorkspaceSize(
  const aclTensorList *tensors, aclTensor *out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnAddN(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnAddRmsNormGetWorkspaceSize(
+ const aclTensor* x1, const aclTensor* x2, const aclTensor* gamma, double epsilon, aclTensor* yOut,
+ aclTensor* rstdOut, aclTensor* xOut, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnAddRmsNorm(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnAddV3GetWorkspaceSize(
  const aclScalar* self, const aclTensor* other, const aclScalar* alpha, aclTensor* out, uint64_t* workspaceSize,
  aclOpExecutor** executor);
@@ -577,6 +591,23 @@ typedef struct aclScalarList aclScalarList;
  aclTensor* gradInput, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnAvgPool2dBackward(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnBatchNormGetWorkspaceSize(
+ const aclTensor* input, const aclTensor* weight, const aclTensor* bias, aclTensor* runningMean,
+ aclTensor* runningVar,
+ _Bool
+ training, double momentum, double eps, aclTensor* output, aclTensor* saveMean,
+ aclTensor* saveInvstd, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnBatchNorm(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnBatchNormBackwardGetWorkspaceSize(
+ const aclTensor* gradOut, const aclTensor* input, const aclTensor* weight, const aclTensor* runningMean,
+ const aclTensor* runningVar, const aclTensor* saveMean, const aclTensor* saveInvstd,
+ _Bool
+ training, double eps,
+ const aclBoolArray* outputMask, aclTensor* gradInput, aclTensor* gradWeight, aclTensor* gradBias,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnBatchNormBackward(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
  aclnnStatus aclnnBatchNormStatsGetWorkspaceSize(
  const aclTensor* input, double eps, aclTensor* mean, aclTensor* invstd, uint64_t* workspaceSize,
  aclOpExecutor** executor);
@@ -1032,6 +1063,19 @@ typedef struct aclScalarList aclScalarList;
  uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnGridSampler2DBackward(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnGroupNormGetWorkspaceSize(
+ const aclTensor* self, const aclTensor* gamma, const aclTensor* beta, int64_t N, int64_t C, int64_t HxW,
+ int64_t group, double eps, aclTensor* out, aclTensor* meanOut, aclTensor* rstdOut, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnGroupNorm(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnGroupNormBackwardGetWorkspaceSize(
+ const aclTensor* gradOut, const aclTensor* input, const aclTensor* mean, const aclTensor* rstd,
+ const aclTensor* gamma, int64_t N, int64_t C, int64_t HxW, int64_t group, const aclBoolArray* outputMask,
+ aclTensor* gradInput, aclTensor* gradGammaOut, aclTensor* gradBetaOut, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnGroupNormBackward(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
  aclnnStatus aclnnGroupedBiasAddGradGetWorkspaceSize(
  const aclTensor* gradY, const aclTensor* groupIdxOptional, aclTensor* out, uint64_t* workspaceSize,
  aclOpExecutor** executor);
@@ -1076,6 +1120,11 @@ typedef struct aclScalarList aclScalarList;
  const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* dilation, const aclIntArray* padding,
  const aclIntArray* stride, const aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnIm2col(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnInstanceNormGetWorkspaceSize(
+ const aclTensor* x, const aclTensor* gamma, const aclTensor* beta, const char* dataFormat, double eps, aclTensor* y,
+ aclTensor* mean, aclTensor* variance, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnInstanceNorm(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnIsInfGetWorkspaceSize(
  const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnIsInf(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
@@ -1122,6 +1171,25 @@ typedef struct aclScalarList aclScalarList;
  logTarget, aclTensor* out,
  uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnKlDiv(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnLayerNormGetWorkspaceSize(
+ const aclTensor* input, const aclIntArray* normalizedShape, const aclTensor* weightOptional,
+ const aclTensor* biasOptional, double eps, aclTensor* out, aclTensor* meanOutOptional, aclTensor* rstdOutOptional,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnLayerNorm(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnLayerNormWithImplModeGetWorkspaceSize(
+ const aclTensor* input, const aclIntArray* normalizedShape, const aclTensor* weightOptional,
+ const aclTensor* biasOptional, double eps, aclTensor* out, aclTensor* meanOutOptional, aclTensor* rstdOutOptional,
+ int32_t implMode, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnLayerNormWithImplMode(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnLayerNormBackwardGetWorkspaceSize(
+ const aclTensor* gradOut, const aclTensor* input, const aclIntArray* normalizedShape, const aclTensor* mean,
+ const aclTensor* rstd, const aclTensor* weightOptional, const aclTensor* biasOptional,
+ const aclBoolArray* outputMask, aclTensor* gradInputOut, aclTensor* gradWeightOut, aclTensor* gradBiasOut,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnLayerNormBackward(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnLeScalarGetWorkspaceSize(
  const aclTensor* self, const aclScalar* other, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnLeScalar(
@@ -1608,6 +1676,16 @@ typedef struct aclScalarList aclScalarList;
  const aclTensor *input, const aclTensor *shiftBits, aclTensor *out, uint64_t* workspaceSize,
  aclOpExecutor** executor);
  aclnnStatus aclnnRightShift(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnRmsNormGetWorkspaceSize(
+ const aclTensor *x, const aclTensor *gamma, double epsilon, const aclTensor *yOut, const aclTensor *rstdOut,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnRmsNorm(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnRmsNormGradGetWorkspaceSize(
+ const aclTensor *dy, const aclTensor *x, const aclTensor *rstd, const aclTensor *gamma, const aclTensor *dxOut,
+ const aclTensor *dgammaOut, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnRmsNormGrad(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnRollGetWorkspaceSize(
  const aclTensor* x, const aclIntArray* shifts, const aclIntArray* dims, aclTensor* out, uint64_t* workspaceSize,

@@ -33,6 +33,14 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
           'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
           'repo': 'ops-math',
           'source': 'math/add_n/op_api/aclnn_add_n.cpp'},
+ 'AddRmsNorm': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                'header': 'norm/add_rms_norm/op_host/op_api/aclnn_add_rms_norm.h',
+                'phase1': 'const aclTensor* x1, const aclTensor* x2, const aclTensor* gamma, double epsilon, '
+                          'aclTensor* yOut, aclTensor* rstdOut, aclTensor* xOut, uint64_t* workspaceSize, '
+                          'aclOpExecutor** executor',
+                'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                'repo': 'ops-nn',
+                'source': 'norm/add_rms_norm/op_host/op_api/aclnn_add_rms_norm.cpp'},
  'AddV3': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
            'header': 'math/add/op_api/aclnn_add_v3.h',
            'phase1': 'const aclScalar* self, const aclTensor* other, const aclScalar* alpha, aclTensor* out, '
@@ -203,6 +211,26 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                                  'stream',
                        'repo': 'ops-nn',
                        'source': 'pooling/avg_pool3_d_grad/op_api/aclnn_avgpool2d_backward.cpp'},
+ 'BatchNorm': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+               'header': 'norm/batch_norm_v3/op_host/op_api/aclnn_batch_norm.h',
+               'phase1': 'const aclTensor* input, const aclTensor* weight, const aclTensor* bias, aclTensor* '
+                         'runningMean, aclTensor* runningVar, bool training, double momentum, double eps, aclTensor* '
+                         'output, aclTensor* saveMean, aclTensor* saveInvstd, uint64_t* workspaceSize, '
+                         'aclOpExecutor** executor',
+               'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+               'repo': 'ops-nn',
+               'source': 'norm/batch_norm_v3/op_host/op_api/aclnn_batch_norm.cpp'},
+ 'BatchNormBackward': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                       'header': 'norm/batch_norm_grad_v3/op_host/op_api/aclnn_batch_norm_backward.h',
+                       'phase1': 'const aclTensor* gradOut, const aclTensor* input, const aclTensor* weight, const '
+                                 'aclTensor* runningMean, const aclTensor* runningVar, const aclTensor* saveMean, '
+                                 'const aclTensor* saveInvstd, bool training, double eps, const aclBoolArray* '
+                                 'outputMask, aclTensor* gradInput, aclTensor* gradWeight, aclTensor* gradBias, '
+                                 'uint64_t* workspaceSize, aclOpExecutor** executor',
+                       'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const '
+                                 'aclrtStream stream',
+                       'repo': 'ops-nn',
+                       'source': 'norm/batch_norm_grad_v3/op_host/op_api/aclnn_batch_norm_backward.cpp'},
  'BatchNormStats': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                     'header': 'math/reduce_std_with_mean/op_api/aclnn_batch_norm_stats.h',
                     'phase1': 'const aclTensor* input, double eps, aclTensor* mean, aclTensor* invstd, uint64_t* '
@@ -714,6 +742,25 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                                      'stream',
                            'repo': 'ops-cv',
                            'source': 'image/grid_sampler2_d_grad/op_host/op_api/aclnn_grid_sampler2d_backward.cpp'},
+ 'GroupNorm': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+               'header': 'norm/group_norm/op_host/op_api/aclnn_group_norm.h',
+               'phase1': 'const aclTensor* self, const aclTensor* gamma, const aclTensor* beta, int64_t N, int64_t '
+                         'C, int64_t HxW, int64_t group, double eps, aclTensor* out, aclTensor* meanOut, aclTensor* '
+                         'rstdOut, uint64_t* workspaceSize, aclOpExecutor** executor',
+               'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+               'repo': 'ops-nn',
+               'source': 'norm/group_norm/op_host/op_api/aclnn_group_norm.cpp'},
+ 'GroupNormBackward': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                       'header': 'norm/group_norm_grad/op_host/op_api/aclnn_group_norm_backward.h',
+                       'phase1': 'const aclTensor* gradOut, const aclTensor* input, const aclTensor* mean, const '
+                                 'aclTensor* rstd, const aclTensor* gamma, int64_t N, int64_t C, int64_t HxW, '
+                                 'int64_t group, const aclBoolArray* outputMask, aclTensor* gradInput, aclTensor* '
+                                 'gradGammaOut, aclTensor* gradBetaOut, uint64_t* workspaceSize, aclOpExecutor** '
+                                 'executor',
+                       'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const '
+                                 'aclrtStream stream',
+                       'repo': 'ops-nn',
+                       'source': 'norm/group_norm_grad/op_host/op_api/aclnn_group_norm_backward.cpp'},
  'GroupedBiasAddGrad': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                         'header': 'math/grouped_bias_add_grad/op_api/aclnn_grouped_bias_add_grad.h',
                         'phase1': 'const aclTensor* gradY, const aclTensor* groupIdxOptional, aclTensor* out, '
@@ -1453,6 +1500,14 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                  'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
                  'repo': 'ops-math',
                  'source': 'math/zero_op/op_api/aclnn_zero.cpp'},
+ 'InstanceNorm': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                  'header': 'norm/instance_norm_v3/op_host/op_api/aclnn_instance_norm.h',
+                  'phase1': 'const aclTensor* x, const aclTensor* gamma, const aclTensor* beta, const char* '
+                            'dataFormat, double eps, aclTensor* y, aclTensor* mean, aclTensor* variance, uint64_t* '
+                            'workspaceSize, aclOpExecutor** executor',
+                  'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                  'repo': 'ops-nn',
+                  'source': 'norm/instance_norm_v3/op_host/op_api/aclnn_instance_norm.cpp'},
  'IsClose': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
              'header': 'math/is_close/op_api/aclnn_isclose.h',
              'phase1': 'const aclTensor* self, const aclTensor* other, double rtol, double atol, bool equalNan, '
@@ -1501,6 +1556,36 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
            'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
            'repo': 'ops-math',
            'source': 'math/kl_div_v2/op_api/aclnn_kl_div.cpp'},
+ 'LayerNorm': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+               'header': 'norm/layer_norm_v4/op_host/op_api/aclnn_layer_norm.h',
+               'phase1': 'const aclTensor* input, const aclIntArray* normalizedShape, const aclTensor* '
+                         'weightOptional, const aclTensor* biasOptional, double eps, aclTensor* out, aclTensor* '
+                         'meanOutOptional, aclTensor* rstdOutOptional, uint64_t* workspaceSize, aclOpExecutor** '
+                         'executor',
+               'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+               'repo': 'ops-nn',
+               'source': 'norm/layer_norm_v4/op_host/op_api/aclnn_layer_norm.cpp'},
+ 'LayerNormBackward': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                       'header': 'norm/layer_norm_grad_v3/op_host/op_api/aclnn_layer_norm_backward.h',
+                       'phase1': 'const aclTensor* gradOut, const aclTensor* input, const aclIntArray* '
+                                 'normalizedShape, const aclTensor* mean, const aclTensor* rstd, const aclTensor* '
+                                 'weightOptional, const aclTensor* biasOptional, const aclBoolArray* outputMask, '
+                                 'aclTensor* gradInputOut, aclTensor* gradWeightOut, aclTensor* gradBiasOut, '
+                                 'uint64_t* workspaceSize, aclOpExecutor** executor',
+                       'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                 'stream',
+                       'repo': 'ops-nn',
+                       'source': 'norm/layer_norm_grad_v3/op_host/op_api/aclnn_layer_norm_backward.cpp'},
+ 'LayerNormWithImplMode': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                           'header': 'norm/layer_norm_v4/op_host/op_api/aclnn_layer_norm.h',
+                           'phase1': 'const aclTensor* input, const aclIntArray* normalizedShape, const aclTensor* '
+                                     'weightOptional, const aclTensor* biasOptional, double eps, aclTensor* out, '
+                                     'aclTensor* meanOutOptional, aclTensor* rstdOutOptional, int32_t implMode, '
+                                     'uint64_t* workspaceSize, aclOpExecutor** executor',
+                           'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                     'stream',
+                           'repo': 'ops-nn',
+                           'source': 'norm/layer_norm_v4/op_host/op_api/aclnn_layer_norm.cpp'},
  'LeScalar': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
               'header': 'math/less_equal/op_api/aclnn_le_scalar.h',
               'phase1': 'const aclTensor* self, const aclScalar* other, aclTensor* out, uint64_t* workspaceSize, '

@@ -11,8 +11,10 @@
 #include "aclnnop/aclnn_acos.h"
 #include "aclnnop/aclnn_acosh.h"
 #include "aclnnop/aclnn_add.h"
+#include "aclnnop/aclnn_add_layer_norm.h"
 #include "aclnnop/aclnn_add_lora.h"
 #include "aclnnop/aclnn_add_n.h"
+#include "aclnnop/aclnn_add_rms_norm.h"
 #include "aclnnop/aclnn_add_v3.h"
 #include "aclnnop/aclnn_addcdiv.h"
 #include "aclnnop/aclnn_addcmul.h"
@@ -38,6 +40,8 @@
 #include "aclnnop/aclnn_atanh.h"
 #include "aclnnop/aclnn_avgpool2d.h"
 #include "aclnnop/aclnn_avgpool2d_backward.h"
+#include "aclnnop/aclnn_batch_norm.h"
+#include "aclnnop/aclnn_batch_norm_backward.h"
 #include "aclnnop/aclnn_batch_norm_stats.h"
 #include "aclnnop/aclnn_bincount.h"
 #include "aclnnop/aclnn_bitwise_and_scalar.h"
@@ -104,12 +108,15 @@
 #include "aclnnop/aclnn_global_max_pool.h"
 #include "aclnnop/aclnn_grid_sampler2d.h"
 #include "aclnnop/aclnn_grid_sampler2d_backward.h"
+#include "aclnnop/aclnn_group_norm.h"
+#include "aclnnop/aclnn_group_norm_backward.h"
 #include "aclnnop/aclnn_grouped_bias_add_grad.h"
 #include "aclnnop/aclnn_gt_scalar.h"
 #include "aclnnop/aclnn_gt_tensor.h"
 #include "aclnnop/aclnn_hardtanh.h"
 #include "aclnnop/aclnn_histc.h"
 #include "aclnnop/aclnn_im2col.h"
+#include "aclnnop/aclnn_instance_norm.h"
 #include "aclnnop/aclnn_is_inf.h"
 #include "aclnnop/aclnn_isclose.h"
 #include "aclnnop/aclnn_isfinite.h"
@@ -118,6 +125,8 @@
 #include "aclnnop/aclnn_isneginf.h"
 #include "aclnnop/aclnn_isposinf.h"
 #include "aclnnop/aclnn_kl_div.h"
+#include "aclnnop/aclnn_layer_norm.h"
+#include "aclnnop/aclnn_layer_norm_backward.h"
 #include "aclnnop/aclnn_le_scalar.h"
 #include "aclnnop/aclnn_le_tensor.h"
 #include "aclnnop/aclnn_left_shift.h"
@@ -195,6 +204,8 @@
 #include "aclnnop/aclnn_replication_pad3d.h"
 #include "aclnnop/aclnn_replication_pad3d_backward.h"
 #include "aclnnop/aclnn_right_shift.h"
+#include "aclnnop/aclnn_rms_norm.h"
+#include "aclnnop/aclnn_rms_norm_grad.h"
 #include "aclnnop/aclnn_roll.h"
 #include "aclnnop/aclnn_round.h"
 #include "aclnnop/aclnn_rsqrt.h"
@@ -597,6 +608,54 @@ aclnnStatus opws_InplaceFillDiagonal(
 aclnnStatus opws_IsInScalarTensor(
     const aclScalar* element, const aclTensor* testElements, bool assumeUnique, bool invert, aclTensor* out,
     uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_LayerNorm(
+    const aclTensor* input, const aclIntArray* normalizedShape, const aclTensor* weightOptional,
+    const aclTensor* biasOptional, double eps, aclTensor* out, aclTensor* meanOutOptional, aclTensor* rstdOutOptional,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_LayerNormWithImplMode(
+    const aclTensor* input, const aclIntArray* normalizedShape, const aclTensor* weightOptional,
+    const aclTensor* biasOptional, double eps, aclTensor* out, aclTensor* meanOutOptional, aclTensor* rstdOutOptional,
+    int32_t implMode, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_LayerNormBackward(
+    const aclTensor* gradOut, const aclTensor* input, const aclIntArray* normalizedShape, const aclTensor* mean,
+    const aclTensor* rstd, const aclTensor* weightOptional, const aclTensor* biasOptional,
+    const aclBoolArray* outputMask, aclTensor* gradInputOut, aclTensor* gradWeightOut, aclTensor* gradBiasOut,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_RmsNorm(
+    const aclTensor *x, const aclTensor *gamma, double epsilon, const aclTensor *yOut, const aclTensor *rstdOut,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_RmsNormGrad(
+    const aclTensor *dy, const aclTensor *x, const aclTensor *rstd, const aclTensor *gamma, const aclTensor *dxOut,
+    const aclTensor *dgammaOut, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_AddRmsNorm(
+    const aclTensor* x1, const aclTensor* x2, const aclTensor* gamma, double epsilon, aclTensor* yOut,
+    aclTensor* rstdOut, aclTensor* xOut, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_AddLayerNorm(
+    const aclTensor *x1, const aclTensor *x2, const aclTensor *gamma, const aclTensor *beta,
+    const aclTensor *biasOptional, double epsilon, bool additionalOutput, const aclTensor *yOut,
+    const aclTensor *meanOut, const aclTensor *rstdOut, const aclTensor *xOut, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_BatchNorm(
+    const aclTensor* input, const aclTensor* weight, const aclTensor* bias, aclTensor* runningMean,
+    aclTensor* runningVar, bool training, double momentum, double eps, aclTensor* output, aclTensor* saveMean,
+    aclTensor* saveInvstd, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_BatchNormBackward(
+    const aclTensor* gradOut, const aclTensor* input, const aclTensor* weight, const aclTensor* runningMean,
+    const aclTensor* runningVar, const aclTensor* saveMean, const aclTensor* saveInvstd, bool training, double eps,
+    const aclBoolArray* outputMask, aclTensor* gradInput, aclTensor* gradWeight, aclTensor* gradBias,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_GroupNorm(
+    const aclTensor* self, const aclTensor* gamma, const aclTensor* beta, int64_t N, int64_t C, int64_t HxW,
+    int64_t group, double eps, aclTensor* out, aclTensor* meanOut, aclTensor* rstdOut, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_GroupNormBackward(
+    const aclTensor* gradOut, const aclTensor* input, const aclTensor* mean, const aclTensor* rstd,
+    const aclTensor* gamma, int64_t N, int64_t C, int64_t HxW, int64_t group, const aclBoolArray* outputMask,
+    aclTensor* gradInput, aclTensor* gradGammaOut, aclTensor* gradBetaOut, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_InstanceNorm(
+    const aclTensor* x, const aclTensor* gamma, const aclTensor* beta, const char* dataFormat, double eps, aclTensor* y,
+    aclTensor* mean, aclTensor* variance, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_AvgPool2d(
     const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* strides, const aclIntArray* paddings,
     const bool ceilMode, const bool countIncludePad, const int64_t divisorOverride, const int8_t cubeMathType,
@@ -813,6 +872,18 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_InplaceFillDiagonal ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BOOL, ACL_BF16}), 10
 #define ACL_DT_LIST_IsInScalarTensor ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_INT8, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BF16, ACL_DOUBLE, ACL_INT16}), 9
 #define ACL_DT_LIST_IsInScalarTensor_out ((const aclDataType[]){ACL_BOOL}), 1
+#define ACL_DT_LIST_LayerNorm ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 3
+#define ACL_DT_LIST_LayerNormWithImplMode ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 3
+#define ACL_DT_LIST_LayerNormBackward ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 3
+#define ACL_DT_LIST_RmsNorm ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_RmsNormGrad ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_AddRmsNorm ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_AddLayerNorm ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_BatchNorm ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_BatchNormBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_GroupNorm ((const aclDataType[]){ACL_FLOAT16, ACL_BF16, ACL_FLOAT}), 3
+#define ACL_DT_LIST_GroupNormBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_InstanceNorm ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16}), 2
 #define ACL_DT_LIST_AvgPool2d ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_AvgPool2dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_GridSampler2D ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE}), 4

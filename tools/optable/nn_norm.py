@@ -1,0 +1,66 @@
+"""ops-nn `norm/` ops (libsrc/ops/norm_*.c, one file per forward/backward family; shared compute in
+libsrc/kernels/norm.c): layer norm, RMS norm, batch norm, group norm, instance norm and the fused add variants.
+
+RmsNorm, RmsNormGrad and AddLayerNorm have no op_api source upstream: their first phase is the one CANN generates
+from the op definition, and their headers declare the outputs `const aclTensor*` as the generated headers do."""
+from . import FLOAT, Op
+
+
+def _outputs(op, *names):
+    """Outputs a generated header declares `const aclTensor*`: they are written, so they are outputs to the table."""
+    for a in op.args:
+        if a.name in names:
+            a.kind = "out"
+    return op
+
+
+_LN = ("const aclTensor* input, const aclIntArray* normalizedShape, const aclTensor* weightOptional, "
+       "const aclTensor* biasOptional, double eps, aclTensor* out, aclTensor* meanOutOptional, "
+       "aclTensor* rstdOutOptional")
+
+OPS = [
+    Op("LayerNorm", _LN, "aclnn_layer_norm.h", lib="nn", dtypes=("f16", "f32", "bf16"),
+       optional=("weightOptional", "biasOptional", "meanOutOptional", "rstdOutOptional")),
+    Op("LayerNormWithImplMode", _LN + ", int32_t implMode", "aclnn_layer_norm.h", lib="nn",
+       dtypes=("f16", "f32", "bf16"),
+       optional=("weightOptional", "biasOptional", "meanOutOptional", "rstdOutOptional")),
+    Op("LayerNormBackward", "const aclTensor* gradOut, const aclTensor* input, const aclIntArray* normalizedShape, "
+       "const aclTensor* mean, const aclTensor* rstd, const aclTensor* weightOptional, const aclTensor* biasOptional, "
+       "const aclBoolArray* outputMask, aclTensor* gradInputOut, aclTensor* gradWeightOut, aclTensor* gradBiasOut",
+       "aclnn_layer_norm_backward.h", lib="nn", dtypes=("f16", "f32", "bf16"),
+       optional=("weightOptional", "biasOptional", "gradInputOut", "gradWeightOut", "gradBiasOut")),
+    _outputs(Op("RmsNorm", "const aclTensor *x, const aclTensor *gamma, double epsilon, const aclTensor *yOut, "
+                "const aclTensor *rstdOut", "aclnn_rms_norm.h", lib="nn", dtypes=FLOAT), "yOut", "rstdOut"),
+    _outputs(Op("RmsNormGrad", "const aclTensor *dy, const aclTensor *x, const aclTensor *rstd, "
+                "const aclTensor *gamma, const aclTensor *dxOut, const aclTensor *dgammaOut", "aclnn_rms_norm_grad.h",
+                lib="nn", dtypes=FLOAT), "dxOut", "dgammaOut"),
+    Op("AddRmsNorm", "const aclTensor* x1, const aclTensor* x2, const aclTensor* gamma, double epsilon, "
+       "aclTensor* yOut, aclTensor* rstdOut, aclTensor* xOut", "aclnn_add_rms_norm.h", lib="nn", dtypes=FLOAT,
+       optional=("rstdOut", "xOut")),
+    _outputs(Op("AddLayerNorm", "const aclTensor *x1, const aclTensor *x2, const aclTensor *gamma, "
+                "const aclTensor *beta, const aclTensor *biasOptional, double epsilon, bool additionalOutput, "
+                "const aclTensor *yOut, const aclTensor *meanOut, const aclTensor *rstdOut, const aclTensor *xOut",
+                "aclnn_add_layer_norm.h", lib="nn", dtypes=FLOAT, optional=("biasOptional",)),
+             "yOut", "meanOut", "rstdOut", "xOut"),
+    Op("BatchNorm", "const aclTensor* input, const aclTensor* weight, const aclTensor* bias, aclTensor* runningMean, "
+       "aclTensor* runningVar, bool training, double momentum, double eps, aclTensor* output, aclTensor* saveMean, "
+       "aclTensor* saveInvstd", "aclnn_batch_norm.h", lib="nn", dtypes=FLOAT,
+       optional=("weight", "bias", "runningMean", "runningVar", "saveMean", "saveInvstd")),
+    Op("BatchNormBackward", "const aclTensor* gradOut, const aclTensor* input, const aclTensor* weight, "
+       "const aclTensor* runningMean, const aclTensor* runningVar, const aclTensor* saveMean, "
+       "const aclTensor* saveInvstd, bool training, double eps, const aclBoolArray* outputMask, aclTensor* gradInput, "
+       "aclTensor* gradWeight, aclTensor* gradBias", "aclnn_batch_norm_backward.h", lib="nn", dtypes=FLOAT,
+       optional=("weight", "runningMean", "runningVar", "saveMean", "saveInvstd", "gradInput", "gradWeight",
+                 "gradBias")),
+    Op("GroupNorm", "const aclTensor* self, const aclTensor* gamma, const aclTensor* beta, int64_t N, int64_t C, "
+       "int64_t HxW, int64_t group, double eps, aclTensor* out, aclTensor* meanOut, aclTensor* rstdOut",
+       "aclnn_group_norm.h", lib="nn", dtypes=("f16", "bf16", "f32"), optional=("gamma", "beta")),
+    Op("GroupNormBackward", "const aclTensor* gradOut, const aclTensor* input, const aclTensor* mean, "
+       "const aclTensor* rstd, const aclTensor* gamma, int64_t N, int64_t C, int64_t HxW, int64_t group, "
+       "const aclBoolArray* outputMask, aclTensor* gradInput, aclTensor* gradGammaOut, aclTensor* gradBetaOut",
+       "aclnn_group_norm_backward.h", lib="nn", dtypes=("f32", "f16", "bf16"),
+       optional=("gamma", "gradInput", "gradGammaOut", "gradBetaOut")),
+    Op("InstanceNorm", "const aclTensor* x, const aclTensor* gamma, const aclTensor* beta, const char* dataFormat, "
+       "double eps, aclTensor* y, aclTensor* mean, aclTensor* variance", "aclnn_instance_norm.h", lib="nn",
+       dtypes=("f32", "f16")),
+]
