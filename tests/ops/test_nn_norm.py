@@ -1,0 +1,675 @@
+"""The ops-nn norm family (tools/optable/nn_norm.py) against PyTorch: F.layer_norm / native_batch_norm /
+native_group_norm / instance_norm and their autograd or aten backwards, the docs' formulas for the RMS and fused
+add variants; every A2 dtype, strided views, empty tensors, invalid rows with the op_api's codes, determinism
+across thread counts."""
+import numpy as np
+import pytest
+
+import pyaclnn
+from pyaclnn import ffi, lib
+from pyaclnn._optable import OPS
+from pyaclnn.lowlevel import AclTensor
+from pyaclnn.tensor import bool_array, int_array
+from helpers import same_bytes_for_threads
+from table_harness import BF16, NP, TOL, compare, expect_status, from_torch
+
+FLT = ["f32", "f16", "bf16"]
+
+
+def T(shape, dt, fmt=None):
+    return AclTensor.empty(shape, NP[dt] if isinstance(dt, str) else dt, fmt)
+
+
+def rnd(rng, shape, dt, lo=-2.0, hi=2.0):
+    return rng.uniform(lo, hi, shape).astype(NP[dt])
+
+
+def f64(torch, a):
+    """a numpy array (any float dtype) as a float64 torch tensor of the same values"""
+    return torch.from_numpy(np.asarray(a).astype(np.float64))
+
+
+def rounded(torch, t, dt):
+    """a float64 torch result rounded once to dt, as numpy"""
+    return from_torch(t.detach().to(getattr(torch, {"f32": "float32", "f16": "float16", "bf16": "bfloat16"}[dt])))
+
+
+def strided(a):
+    """the same values as a non-contiguous view (every other element of the last dim, leading offset)"""
+    big = np.zeros(a.shape[:-1] + (2 * a.shape[-1] + 1,), a.dtype)
+    v = big[..., 1::2]
+    v[...] = a
+    return v
+
+
+def zeros(shape, dt):
+    return np.zeros(shape, NP[dt])
+
+
+def check(actual, expected_t, torch, dt, scale=1.0):
+    """actual (numpy, dtype dt) against a float64 torch reference rounded once to dt"""
+    e = rounded(torch, expected_t, dt)
+    rtol, atol = TOL[dt]
+    np.testing.assert_allclose(np.asarray(actual).astype(np.float64), e.astype(np.float64), rtol=rtol,
+                               atol=atol * scale, equal_nan=True)
+
+
+# ------------------------------------------------------------------ LayerNorm
+
+
+@pytest.mark.parametrize("dt", FLT)
+@pytest.mark.parametrize("shape,k", [((2, 3, 8), 1), ((2, 3, 4, 5), 2), ((7,), 1), ((3, 130), 1)])
+@pytest.mark.parametrize("affine", ["wb", "w", "none", "f32wb"])
+def test_layer_norm(torch, dt, shape, k, affine):
+    rng = np.random.default_rng(len(shape) * 10 + k)
+    x = rnd(rng, shape, dt)
+    ns = list(shape[-k:])
+    wdt = "f32" if affine == "f32wb" else dt
+    w = rnd(rng, ns, wdt, 0.5, 1.5) if affine != "none" else None
+    b = rnd(rng, ns, wdt) if affine in ("wb", "f32wb") else None
+    lead = shape[:-k]
+    mean, rstd, out = zeros(lead + (1,) * k, "f32"), zeros(lead + (1,) * k, "f32"), zeros(shape, dt)
+    pyaclnn.call("LayerNorm", x, ns, w, b, 1e-5, out, mean, rstd)
+    xt = f64(torch, x)
+    e = torch.nn.functional.layer_norm(xt, ns, None if w is None else f64(torch, w), None if b is None else f64(torch, b), 1e-5)
+    check(out, e, torch, dt, 4)
+    dims = tuple(range(len(shape) - k, len(shape)))
+    em = xt.mean(dims, keepdim=True)
+    ev = ((xt - em) ** 2).mean(dims, keepdim=True)
+    check(mean, em, torch, "f32")
+    check(rstd, 1 / torch.sqrt(ev + 1e-5), torch, "f32")
+    # strided input, output and statistics in the input dtype
+    out2 = strided(zeros(shape, dt))
+    mean2 = strided(zeros(lead + (1,) * k, dt))
+    pyaclnn.call("LayerNorm", strided(x), ns, w, b, 1e-5, out2, mean2, None)
+    check(out2, e, torch, dt, 4)
+    check(mean2, em, torch, dt)
+
+
+@pytest.mark.parametrize("mode,dt", [(0, "f32"), (1, "bf16"), (2, "f16")])
+def test_layer_norm_impl_mode(torch, mode, dt):
+    rng = np.random.default_rng(mode)
+    x, w, b = rnd(rng, (4, 16), dt), rnd(rng, (16,), dt), rnd(rng, (16,), dt)
+    out = zeros((4, 16), dt)
+    pyaclnn.call("LayerNormWithImplMode", x, [16], w, b, 1e-6, out, None, None, mode)
+    e = torch.nn.functional.layer_norm(f64(torch, x), [16], f64(torch, w), f64(torch, b), 1e-6)
+    check(out, e, torch, dt, 4)
+
+
+def test_layer_norm_empty():
+    # M == 0: nothing; N == 0: mean 0 and rstd NaN
+    pyaclnn.call("LayerNorm", np.zeros((0, 4), np.float32), [4], None, None, 1e-5, np.zeros((0, 4), np.float32),
+                 None, None)
+    mean, rstd = np.full((3, 1), 7, np.float32), np.full((3, 1), 7, np.float32)
+    pyaclnn.call("LayerNorm", np.zeros((3, 0), np.float32), [0], None, None, 1e-5, np.zeros((3, 0), np.float32),
+                 mean, rstd)
+    assert (mean == 0).all() and np.isnan(rstd).all()
+
+
+def test_layer_norm_invalid():
+    x, o, ns = T((2, 8), "f32"), T((2, 8), "f32"), int_array([8])
+    m = T((2, 1), "f32")
+    expect_status("LayerNorm", [None, ns, None, None, 1e-5, o, None, None], 161001, "input")
+    expect_status("LayerNorm", [x, None, None, None, 1e-5, o, None, None], 161001, "normalizedShape")
+    expect_status("LayerNorm", [x, ns, None, None, 1e-5, None, None, None], 161001, "out")
+    expect_status("LayerNorm", [T((2, 8), "f64"), ns, None, None, 1e-5, o, None, None], 161002, "input")
+    expect_status("LayerNorm", [T((2, 8), "f16"), ns, T((8,), "bf16"), None, 1e-5, o, None, None], 161002,
+                  "weightOptional")
+    expect_status("LayerNorm", [x, ns, T((8,), "f32"), T((8,), "f16"), 1e-5, o, None, None], 161002, "biasOptional")
+    expect_status("LayerNorm", [x, ns, None, None, 1e-5, T((2, 8), "i32"), None, None], 161002, "out")
+    expect_status("LayerNorm", [x, ns, None, None, 1e-5, o, T((2, 1), "f64"), None], 161002, "meanOutOptional")
+    expect_status("LayerNorm", [x, int_array([]), None, None, 1e-5, o, None, None], 161002, "normalizedShape")
+    expect_status("LayerNorm", [x, int_array([1] * 9), None, None, 1e-5, o, None, None], 161002, "normalizedShape")
+    expect_status("LayerNorm", [x, int_array([2, 8, 1]), None, None, 1e-5, o, None, None], 161002, "input")
+    expect_status("LayerNorm", [x, int_array([4]), None, None, 1e-5, o, None, None], 161002, "normalizedShape")
+    expect_status("LayerNorm", [x, ns, T((8, 1), "f32"), None, 1e-5, o, None, None], 161002, "weightOptional")
+    expect_status("LayerNorm", [x, ns, T((7,), "f32"), None, 1e-5, o, None, None], 161002, "weightOptional")
+    expect_status("LayerNorm", [x, ns, None, None, 1e-5, T((2, 7), "f32"), None, None], 161002, "out")
+    expect_status("LayerNorm", [x, ns, None, None, 1e-5, o, T((3, 1), "f32"), None], 161002, "meanOutOptional")
+    expect_status("LayerNorm", [x, ns, None, None, 1e-5, o, m, m], 0)
+    expect_status("LayerNormWithImplMode", [x, ns, None, None, 1e-5, o, None, None, 3], 161002, "implMode")
+    expect_status("LayerNormWithImplMode", [x, ns, None, None, 1e-5, o, None, None, 2], 161002, "KEEP_FP16")
+
+
+# ------------------------------------------------------------------ LayerNormBackward
+
+
+def ln_stats(torch, x, k, eps=1e-5):
+    xt = f64(torch, x)
+    dims = tuple(range(x.ndim - k, x.ndim))
+    m = xt.mean(dims, keepdim=True)
+    r = 1 / torch.sqrt(((xt - m) ** 2).mean(dims, keepdim=True) + eps)
+    return m, r
+
+
+@pytest.mark.parametrize("dt", FLT)
+@pytest.mark.parametrize("shape,k", [((3, 10), 1), ((2, 3, 4, 5), 2), ((200, 3), 1)])
+@pytest.mark.parametrize("wdt", ["same", "f32", "none"])
+def test_layer_norm_backward(torch, dt, shape, k, wdt):
+    rng = np.random.default_rng(shape[0] * 7 + k)
+    x, dy = rnd(rng, shape, dt), rnd(rng, shape, dt)
+    ns = list(shape[-k:])
+    w = None if wdt == "none" else rnd(rng, ns, dt if wdt == "same" else "f32", 0.5, 1.5)
+    m, r = ln_stats(torch, x, k)
+    mean, rstd = rounded(torch, m, "f32"), rounded(torch, r, "f32")
+    # gradInput: autograd of torch's layer norm (the op's formula with the statistics of x)
+    xt2 = f64(torch, x).requires_grad_()
+    y2 = torch.nn.functional.layer_norm(xt2, ns, None if w is None else f64(torch, w), None, 1e-5)
+    y2.backward(f64(torch, dy))
+    gi = zeros(shape, dt)
+    gw, gb = zeros(ns, dt if wdt == "same" else "f32"), zeros(ns, "f32")
+    pyaclnn.call("LayerNormBackward", dy, x, ns, mean, rstd, w, None, [True, True, True], gi, gw, gb)
+    check(gi, xt2.grad, torch, dt, 8)
+    gwdt = dt if wdt == "same" else "f32"
+    dytt = f64(torch, dy)
+    mt, rt = f64(torch, mean), f64(torch, rstd)
+    check(gw, (dytt * (f64(torch, x) - mt) * rt).sum(tuple(range(len(shape) - k))), torch, gwdt, 8)
+    check(gb, dytt.sum(tuple(range(len(shape) - k))), torch, "f32", 8)
+    # masks and strided views
+    gi2 = strided(zeros(shape, dt))
+    pyaclnn.call("LayerNormBackward", strided(dy), strided(x), ns, mean, rstd, w, None, [True, False, False], gi2,
+                 None, None)
+    check(gi2, xt2.grad, torch, dt, 8)
+
+
+def test_layer_norm_backward_invalid():
+    dy, x, ns, m = T((2, 8), "f32"), T((2, 8), "f32"), int_array([8]), T((2, 1), "f32")
+    gi, gw, gb = T((2, 8), "f32"), T((8,), "f32"), T((8,), "f32")
+    mask = bool_array([True, True, True])
+    args = [dy, x, ns, m, m, None, None, mask, gi, gw, gb]
+
+    def row(i, v, code, word):
+        a = list(args)
+        a[i] = v
+        expect_status("LayerNormBackward", a, code, word)
+
+    row(0, None, 161001, "gradOut")
+    row(3, None, 161001, "mean")
+    row(7, None, 161001, "outputMask")
+    row(7, bool_array([True, True]), 161002, "outputMask")
+    row(8, None, 161001, "gradInputOut")
+    row(10, None, 161001, "gradBiasOut")
+    row(0, T((2, 8), "f16"), 161002, "gradOut")
+    row(3, T((2, 1), "i32"), 161002, "mean")
+    row(5, T((8,), "f16"), 161002, "weightOptional")
+    row(9, T((8,), "f64"), 161002, "gradWeightOut")
+    row(3, T((3, 1), "f32"), 161002, "mean")
+    row(9, T((7,), "f32"), 161002, "gradWeightOut")
+    row(8, T((2, 7), "f32"), 161002, "gradInputOut")
+    row(2, int_array([]), 161002, "normalizedShape")
+    expect_status("LayerNormBackward", [dy, x, ns, m, m, None, None, bool_array([False] * 3), None, None, None], 0)
+
+
+# ------------------------------------------------------------------ RmsNorm / RmsNormGrad / AddRmsNorm
+
+
+def rms_ref(torch, x, g, k, eps):
+    xt = f64(torch, x)
+    dims = tuple(range(x.ndim - k, x.ndim))
+    r = 1 / torch.sqrt((xt * xt).mean(dims, keepdim=True) + eps)
+    return xt * r * f64(torch, g), r
+
+
+RMS_COMBOS = [("f16", "f32"), ("bf16", "f32"), ("f16", "f16"), ("bf16", "bf16"), ("f32", "f32")]
+
+
+@pytest.mark.parametrize("dt,gdt", RMS_COMBOS)
+@pytest.mark.parametrize("shape,k", [((2, 3, 16), 1), ((2, 3, 4, 8), 2), ((5,), 1)])
+def test_rms_norm(torch, dt, gdt, shape, k):
+    rng = np.random.default_rng(k)
+    x, g = rnd(rng, shape, dt), rnd(rng, shape[-k:], gdt, 0.5, 1.5)
+    y, r = zeros(shape, dt), zeros(shape[:-k] + (1,) * k, "f32")
+    pyaclnn.call("RmsNorm", x, g, 1e-6, y, r)
+    ey, er = rms_ref(torch, x, g, k, 1e-6)
+    check(y, ey, torch, dt, 4)
+    check(r, er, torch, "f32")
+    y2 = strided(zeros(shape, dt))
+    pyaclnn.call("RmsNorm", strided(x), g, 1e-6, y2, r)
+    check(y2, ey, torch, dt, 4)
+
+
+def test_rms_norm_invalid():
+    x, g, y, r = T((2, 8), "f16"), T((8,), "f32"), T((2, 8), "f16"), T((2, 1), "f32")
+    expect_status("RmsNorm", [None, g, 1e-6, y, r], 161001, "x")
+    expect_status("RmsNorm", [x, g, 1e-6, y, None], 161001, "rstdOut")
+    expect_status("RmsNorm", [x, T((8,), "bf16"), 1e-6, y, r], 161002, "gamma")
+    expect_status("RmsNorm", [x, g, 1e-6, T((2, 8), "f32"), r], 161002, "yOut")
+    expect_status("RmsNorm", [x, g, 1e-6, y, T((2, 1), "f16")], 161002, "rstdOut")
+    expect_status("RmsNorm", [x, T((4,), "f32"), 1e-6, y, r], 561002, "gamma")
+    expect_status("RmsNorm", [x, g, 1e-6, T((2, 4), "f16"), r], 561002, "yOut")
+    expect_status("RmsNorm", [x, g, 1e-6, y, T((3, 1), "f32")], 561002, "rstdOut")
+    expect_status("RmsNorm", [T((0, 8), "f16"), g, 1e-6, T((0, 8), "f16"), T((0, 1), "f32")], 0)
+
+
+RMSG_COMBOS = [("f16", "f32"), ("bf16", "f32"), ("f16", "f16"), ("f32", "f32"), ("bf16", "bf16")]
+
+
+@pytest.mark.parametrize("dt,gdt", RMSG_COMBOS)
+@pytest.mark.parametrize("shape,k", [((3, 16), 1), ((2, 3, 4, 6), 2), ((300, 4), 1)])
+def test_rms_norm_grad(torch, dt, gdt, shape, k):
+    rng = np.random.default_rng(shape[0] + k)
+    x, dy, g = rnd(rng, shape, dt), rnd(rng, shape, dt), rnd(rng, shape[-k:], gdt, 0.5, 1.5)
+    _, er = rms_ref(torch, x, g, k, 1e-6)
+    rstd = rounded(torch, er, "f32").reshape(shape[:-k])
+    xt, gt = f64(torch, x).requires_grad_(), f64(torch, g).requires_grad_()
+    dims = tuple(range(len(shape) - k, len(shape)))
+    y = xt * (1 / torch.sqrt((xt * xt).mean(dims, keepdim=True) + 1e-6)) * gt
+    y.backward(f64(torch, dy))
+    dx, dg = zeros(shape, dt), zeros(shape[-k:], "f32")
+    pyaclnn.call("RmsNormGrad", dy, x, rstd, g, dx, dg)
+    check(dx, xt.grad, torch, dt, 8)
+    # dgamma with the given rstd (the doc's dg = rstd * x * dy)
+    rt = f64(torch, rstd).reshape(shape[:-k] + (1,) * k)
+    edg = (f64(torch, dy) * f64(torch, x) * rt).sum(tuple(range(len(shape) - k)))
+    check(dg, edg, torch, "f32", 8)
+    dx2 = strided(zeros(shape, dt))
+    pyaclnn.call("RmsNormGrad", strided(dy), strided(x), rstd, g, dx2, dg)
+    check(dx2, xt.grad, torch, dt, 8)
+
+
+def test_rms_norm_grad_invalid():
+    a = [T((2, 8), "f32"), T((2, 8), "f32"), T((2,), "f32"), T((8,), "f32"), T((2, 8), "f32"), T((8,), "f32")]
+    names = ["dy", "x", "rstd", "gamma", "dxOut", "dgammaOut"]
+    for i, n in enumerate(names):
+        b = list(a)
+        b[i] = None
+        expect_status("RmsNormGrad", b, 161001, n)
+    b = list(a)
+    b[2] = T((2,), "f16")
+    expect_status("RmsNormGrad", b, 161002, "rstd")
+    b = list(a)
+    b[5] = T((8,), "f16")
+    expect_status("RmsNormGrad", b, 161002, "dgammaOut")
+    b = list(a)
+    b[0], b[1], b[4] = T((8,), "f32"), T((8,), "f32"), T((8,), "f32")
+    expect_status("RmsNormGrad", b, 561002, "dy")
+    b = list(a)
+    b[2] = T((3,), "f32")
+    expect_status("RmsNormGrad", b, 561002, "rstd")
+    b = list(a)
+    b[3], b[5] = T((4,), "f32"), T((4,), "f32")
+    expect_status("RmsNormGrad", b, 561002, "gamma")
+
+
+@pytest.mark.parametrize("dt", FLT)
+@pytest.mark.parametrize("mode", ["add", "pre", "post"])
+def test_add_rms_norm(torch, dt, mode):
+    if mode != "add" and dt == "f32":
+        pytest.skip("the pre/post modes take FLOAT16 / BFLOAT16 only")
+    rng = np.random.default_rng(3)
+    shape = (2, 3, 16)
+    x1, x2, g = rnd(rng, shape, dt), rnd(rng, shape, dt), rnd(rng, (16,), dt, 0.5, 1.5)
+    y = zeros(shape, dt)
+    r = zeros((2, 3, 1), "f32") if mode == "add" else None
+    xo = zeros(shape, dt) if mode in ("add", "pre") else None
+    pyaclnn.call("AddRmsNorm", strided(x1), x2, g, 1e-6, y, r, xo)
+    xs = f64(torch, x1) + f64(torch, x2)
+    er = 1 / torch.sqrt((xs * xs).mean(-1, keepdim=True) + 1e-6)
+    check(y, xs * er * f64(torch, g), torch, dt, 4)
+    if r is not None:
+        check(r, er, torch, "f32")
+    if xo is not None:
+        check(xo, xs, torch, dt)
+
+
+def test_add_rms_norm_invalid():
+    x, g, r = T((2, 8), "f16"), T((8,), "f16"), T((2, 1), "f32")
+    expect_status("AddRmsNorm", [None, x, g, 1e-6, x, r, x], 161001, "x1")
+    expect_status("AddRmsNorm", [x, x, g, 1e-6, x, r, None], 161001, "xOut")
+    expect_status("AddRmsNorm", [x, T((2, 8), "bf16"), g, 1e-6, x, r, x], 161002, "x2")
+    expect_status("AddRmsNorm", [x, x, T((8,), "f32"), 1e-6, x, r, x], 161002, "gamma")
+    expect_status("AddRmsNorm", [x, x, g, 1e-6, x, T((2, 1), "f16"), x], 161002, "rstdOut")
+    expect_status("AddRmsNorm", [T((2, 8), "f32"), T((2, 8), "f32"), T((8,), "f32"), 1e-6, T((2, 8), "f32"), None,
+                                 None], 161002, "x1")
+    expect_status("AddRmsNorm", [x, T((2, 4), "f16"), g, 1e-6, x, r, x], 161002, "x2")
+    expect_status("AddRmsNorm", [x, x, T((1, 2, 8), "f16"), 1e-6, x, None, x], 161002, "gamma")
+    expect_status("AddRmsNorm", [x, x, T((4,), "f16"), 1e-6, x, r, x], 561002, "gamma")
+
+
+# ------------------------------------------------------------------ AddLayerNorm
+
+
+ALN = [("f32", "f16", "f32", "f32", "f32"), ("bf16", "f32", "f32", "f32", "f32"), ("f16", "f16", "f32", "f16", "f16"),
+       ("bf16", "bf16", "f32", "bf16", "bf16"), ("f16", "f16", "f16", "f16", "f16"),
+       ("bf16", "bf16", "bf16", "bf16", "bf16"), ("f32", "f32", "f32", "f32", "f32")]
+
+
+@pytest.mark.parametrize("x1dt,x2dt,gdt,bdt,ydt", ALN)
+@pytest.mark.parametrize("bias", [None, "gamma", "full"])
+def test_add_layer_norm(torch, x1dt, x2dt, gdt, bdt, ydt, bias):
+    rng = np.random.default_rng(9)
+    shape = (2, 3, 24)
+    x1, x2 = rnd(rng, shape, x1dt), rnd(rng, shape, x2dt)
+    g, b = rnd(rng, (24,), gdt, 0.5, 1.5), rnd(rng, (24,), gdt)
+    bi = None if bias is None else rnd(rng, (24,) if bias == "gamma" else shape, bdt)
+    y, m, r, xo = zeros(shape, ydt), zeros((2, 3, 1), "f32"), zeros((2, 3, 1), "f32"), zeros(shape, ydt)
+    pyaclnn.call("AddLayerNorm", x1, strided(x2), g, b, bi, 1e-5, True, y, m, r, xo)
+    xs = f64(torch, x1) + f64(torch, x2) + (0 if bi is None else f64(torch, bi))
+    e = torch.nn.functional.layer_norm(xs, [24], f64(torch, g), f64(torch, b), 1e-5)
+    check(y, e, torch, ydt, 4)
+    check(xo, xs, torch, ydt)
+    check(m, xs.mean(-1, keepdim=True), torch, "f32")
+    check(r, 1 / torch.sqrt(xs.var(-1, unbiased=False, keepdim=True) + 1e-5), torch, "f32")
+    # additionalOutput false: xOut untouched
+    xo2 = np.full(shape, 5, NP[ydt])
+    pyaclnn.call("AddLayerNorm", x1, x2, g, b, bi, 1e-5, False, y, m, r, xo2)
+    assert (xo2.astype(np.float64) == 5).all()
+
+
+def test_add_layer_norm_invalid():
+    x, g, s = T((2, 8), "f32"), T((8,), "f32"), T((2, 1), "f32")
+    a = [x, x, g, g, None, 1e-5, True, x, s, s, x]
+    for i, n in [(0, "x1"), (3, "beta"), (7, "yOut"), (10, "xOut")]:
+        b = list(a)
+        b[i] = None
+        expect_status("AddLayerNorm", b, 161001, n)
+    b = list(a)
+    b[8] = T((2, 1), "f16")
+    expect_status("AddLayerNorm", b, 161002, "meanOut")
+    b = list(a)
+    b[2] = T((4,), "f32")
+    expect_status("AddLayerNorm", b, 561002, "gamma")
+    b = list(a)
+    b[4] = T((3,), "f32")
+    expect_status("AddLayerNorm", b, 561002, "biasOptional")
+
+
+# ------------------------------------------------------------------ BatchNorm / BatchNormBackward
+
+
+@pytest.mark.parametrize("dt", FLT)
+@pytest.mark.parametrize("shape", [(4, 3), (2, 3, 5), (2, 4, 3, 3), (3, 2, 70)])
+@pytest.mark.parametrize("training", [True, False])
+def test_batch_norm(torch, dt, shape, training):
+    rng = np.random.default_rng(len(shape))
+    C = shape[1]
+    x = rnd(rng, shape, dt)
+    w, b = rnd(rng, (C,), dt, 0.5, 1.5), rnd(rng, (C,), dt)
+    rm, rv = rnd(rng, (C,), "f32"), rnd(rng, (C,), "f32", 0.5, 2)
+    out, sm, si = zeros(shape, dt), zeros((C,), "f32"), zeros((C,), "f32")
+    rm2, rv2 = rm.copy(), rv.copy()
+    pyaclnn.call("BatchNorm", strided(x), w, b, rm2, rv2, training, 0.1, 1e-5, out, sm, si)
+    trm, trv = f64(torch, rm), f64(torch, rv)
+    eo, esm, esi = torch.native_batch_norm(f64(torch, x), f64(torch, w), f64(torch, b), trm, trv, training, 0.1, 1e-5)
+    check(out, eo, torch, dt, 4)
+    check(rm2, trm, torch, "f32")
+    check(rv2, trv, torch, "f32")
+    if training:
+        check(sm, esm, torch, "f32")
+        check(si, esi, torch, "f32")
+    # without the optional tensors (weight 1, bias 0, running stats 0 / 1)
+    out2 = strided(zeros(shape, dt))
+    pyaclnn.call("BatchNorm", x, None, None, None, None, training, 0.1, 1e-5, out2, sm, si)
+    eo2 = torch.native_batch_norm(f64(torch, x), None, None, torch.zeros(C, dtype=torch.float64),
+                                  torch.ones(C, dtype=torch.float64), training, 0.1, 1e-5)[0]
+    check(out2, eo2, torch, dt, 4)
+
+
+def test_batch_norm_empty():
+    sm, si = np.full(3, 7, np.float32), np.full(3, 7, np.float32)
+    pyaclnn.call("BatchNorm", np.zeros((0, 3), np.float32), None, None, None, None, True, 0.1, 1e-5,
+                 np.zeros((0, 3), np.float32), sm, si)
+    assert (sm == 0).all() and np.isnan(si).all()
+
+
+def test_batch_norm_invalid():
+    x, c = T((2, 3, 4), "f32"), T((3,), "f32")
+    a = [x, c, c, c, c, True, 0.1, 1e-5, x, c, c]
+
+    def row(i, v, code, word, training=True):
+        b = list(a)
+        b[i] = v
+        b[5] = training
+        expect_status("BatchNorm", b, code, word)
+
+    row(0, None, 161001, "input")
+    row(8, None, 161001, "output")
+    row(9, None, 161001, "saveMean")
+    row(9, None, 0, None, training=False)
+    row(0, T((2, 3, 4), "f64"), 161002, "input")
+    row(10, T((3,), "i32"), 161002, "saveInvstd")
+    row(1, T((3,), "f64"), 161002, "weight")
+    row(8, T((2, 3, 4), "f32", lib.ACL_FORMAT_NCHW), 161002, "format")
+    row(0, T((2,), "f32"), 161002, "input")
+    row(8, T((2, 3, 5), "f32"), 161002, "output")
+    row(3, T((4,), "f32"), 161002, "runningMean")
+    row(9, T((3, 1), "f32"), 161002, "saveMean")
+    b = list(a)
+    b[0], b[8] = T((1, 3, 2, 2, 2), "f32"), T((1, 3, 2, 2, 2), "f32")
+    expect_status("BatchNorm", b, 161002, "NCDHW")
+    b[0], b[8] = T((1, 3, 2, 2, 2), "f32", lib.ACL_FORMAT_NCDHW), T((1, 3, 2, 2, 2), "f32", lib.ACL_FORMAT_NCDHW)
+    expect_status("BatchNorm", b, 0)
+
+
+@pytest.mark.parametrize("dt", FLT)
+@pytest.mark.parametrize("shape", [(4, 3), (2, 4, 3, 3), (3, 2, 70)])
+@pytest.mark.parametrize("training", [True, False])
+def test_batch_norm_backward(torch, dt, shape, training):
+    rng = np.random.default_rng(len(shape) + 5)
+    C = shape[1]
+    x, dy = rnd(rng, shape, dt), rnd(rng, shape, dt)
+    w = rnd(rng, (C,), dt, 0.5, 1.5)
+    rm, rv = rnd(rng, (C,), "f32"), rnd(rng, (C,), "f32", 0.5, 2)
+    _, esm, esi = torch.native_batch_norm(f64(torch, x), f64(torch, w), None, None, None, True, 0.1, 1e-5)
+    sm, si = rounded(torch, esm, "f32"), rounded(torch, esi, "f32")
+    gi, gw, gb = zeros(shape, dt), zeros((C,), "f32"), zeros((C,), "f32")
+    pyaclnn.call("BatchNormBackward", strided(dy), x, w, rm, rv, sm, si, training, 1e-5, [True, True, True], gi, gw,
+                 gb)
+    egi, egw, egb = torch.ops.aten.native_batch_norm_backward(
+        f64(torch, dy), f64(torch, x), f64(torch, w), f64(torch, rm), f64(torch, rv), f64(torch, sm), f64(torch, si),
+        training, 1e-5, [True, True, True])
+    check(gi, egi, torch, dt, 8)
+    check(gw, egw, torch, "f32", 8)
+    check(gb, egb, torch, "f32", 8)
+    gi2 = strided(zeros(shape, dt))
+    pyaclnn.call("BatchNormBackward", dy, x, w, rm, rv, sm, si, training, 1e-5, [True, False, False], gi2, None, None)
+    check(gi2, egi, torch, dt, 8)
+
+
+def test_batch_norm_backward_invalid():
+    x, c = T((2, 3, 4), "f32"), T((3,), "f32")
+    m = bool_array([True, True, True])
+    a = [x, x, c, c, c, c, c, True, 1e-5, m, x, c, c]
+
+    def row(i, v, code, word):
+        b = list(a)
+        b[i] = v
+        expect_status("BatchNormBackward", b, code, word)
+
+    row(0, None, 161001, "gradOut")
+    row(9, None, 161001, "outputMask")
+    row(9, bool_array([]), 161001, "outputMask")
+    row(10, None, 161001, "gradInput")
+    row(12, None, 161001, "gradBias")
+    row(0, T((2, 3, 4), "f16"), 161002, "input")
+    row(11, T((3,), "i32"), 161002, "gradWeight")
+    row(5, T((3,), "f64"), 161002, "saveMean")
+    row(1, T((2, 3, 5), "f32"), 161002, "gradOut")
+    row(2, T((4,), "f32"), 161002, "weight")
+    row(11, T((4,), "f32"), 161002, "gradWeight")
+    row(1, T((0, 3, 4), "f32"), 0, None)
+
+
+# ------------------------------------------------------------------ GroupNorm / GroupNormBackward
+
+
+@pytest.mark.parametrize("dt", FLT)
+@pytest.mark.parametrize("shape,G", [((2, 6, 5), 3), ((2, 4, 3, 3), 2), ((3, 4), 4), ((1, 8, 40), 1)])
+@pytest.mark.parametrize("affine", [True, False])
+def test_group_norm(torch, dt, shape, G, affine):
+    rng = np.random.default_rng(G)
+    N, C = shape[:2]
+    HxW = int(np.prod(shape[2:]))
+    x = rnd(rng, shape, dt)
+    g = rnd(rng, (C,), dt, 0.5, 1.5) if affine else None
+    b = rnd(rng, (C,), dt) if affine else None
+    out, mean, rstd = zeros(shape, dt), zeros((N, G), dt), zeros((N, G), dt)
+    pyaclnn.call("GroupNorm", strided(x), g, b, N, C, HxW, G, 1e-5, out, mean, rstd)
+    eo, em, er = torch.ops.aten.native_group_norm(f64(torch, x), None if g is None else f64(torch, g),
+                                                  None if b is None else f64(torch, b), N, C, HxW, G, 1e-5)
+    check(out, eo, torch, dt, 4)
+    check(mean, em, torch, dt)
+    check(rstd, er, torch, dt)
+    out2 = strided(zeros(shape, dt))
+    pyaclnn.call("GroupNorm", x, g, b, N, C, HxW, G, 1e-5, out2, mean, rstd)
+    check(out2, eo, torch, dt, 4)
+
+
+def test_group_norm_empty():
+    mean, rstd = np.full((2, 2), 7, np.float32), np.full((2, 2), 7, np.float32)
+    pyaclnn.call("GroupNorm", np.zeros((2, 4, 0), np.float32), None, None, 2, 4, 0, 2, 1e-5,
+                 np.zeros((2, 4, 0), np.float32), mean, rstd)
+    assert (mean == 0).all() and np.isnan(rstd).all()
+
+
+def test_group_norm_invalid():
+    x, c, mv = T((2, 4, 3), "f32"), T((4,), "f32"), T((2, 2), "f32")
+    a = [x, c, c, 2, 4, 3, 2, 1e-5, x, mv, mv]
+
+    def row(i, v, code, word):
+        b = list(a)
+        b[i] = v
+        expect_status("GroupNorm", b, code, word)
+
+    row(0, None, 161001, "self")
+    row(10, None, 161001, "rstdOut")
+    row(0, T((2, 4, 3), "f64"), 161002, "self")
+    row(1, T((4,), "f16"), 161002, "gamma")
+    row(9, T((2, 2), "f16"), 161002, "meanOut")
+    row(6, 0, 161002, "group")
+    row(6, 3, 161002, "group")
+    row(7, 0.0, 161002, "eps")
+    row(0, T((8,), "f32"), 161002, "self")
+    row(8, T((2, 4, 4), "f32"), 161002, "out")
+    row(9, T((2, 3), "f32"), 161002, "meanOut")
+    row(3, 3, 161002, "N")
+    row(5, 4, 161002, "HxW")
+    row(2, T((3,), "f32"), 161002, "beta")
+    row(8, T((2, 4, 3), "f32", lib.ACL_FORMAT_NCHW), 161002, "format")
+
+
+@pytest.mark.parametrize("dt", FLT)
+@pytest.mark.parametrize("shape,G", [((2, 6, 5), 3), ((2, 4, 3, 3), 2), ((1, 8, 40), 1)])
+def test_group_norm_backward(torch, dt, shape, G):
+    rng = np.random.default_rng(G + 11)
+    N, C = shape[:2]
+    HxW = int(np.prod(shape[2:]))
+    x, dy, g = rnd(rng, shape, dt), rnd(rng, shape, dt), rnd(rng, (C,), dt, 0.5, 1.5)
+    _, em, er = torch.ops.aten.native_group_norm(f64(torch, x), None, None, N, C, HxW, G, 1e-5)
+    mean, rstd = rounded(torch, em, dt), rounded(torch, er, dt)
+    gi, gg, gb = zeros(shape, dt), zeros((C,), dt), zeros((C,), dt)
+    pyaclnn.call("GroupNormBackward", strided(dy), x, mean, rstd, g, N, C, HxW, G, [True, True, True], gi, gg, gb)
+    egi, egg, egb = torch.ops.aten.native_group_norm_backward(
+        f64(torch, dy), f64(torch, x), f64(torch, mean), f64(torch, rstd), f64(torch, g), N, C, HxW, G,
+        [True, True, True])
+    check(gi, egi, torch, dt, 16)
+    check(gg, egg, torch, dt, 8)
+    check(gb, egb, torch, dt, 8)
+    gi2 = strided(zeros(shape, dt))
+    pyaclnn.call("GroupNormBackward", dy, x, mean, rstd, None, N, C, HxW, G, [True, False, False], gi2, None, None)
+    egi2 = torch.ops.aten.native_group_norm_backward(
+        f64(torch, dy), f64(torch, x), f64(torch, mean), f64(torch, rstd), None, N, C, HxW, G, [True, False, False])[0]
+    check(gi2, egi2, torch, dt, 16)
+
+
+def test_group_norm_backward_invalid():
+    x, c, mv = T((2, 4, 3), "f32"), T((4,), "f32"), T((2, 2), "f32")
+    m = bool_array([True, True, True])
+    a = [x, x, mv, mv, c, 2, 4, 3, 2, m, x, c, c]
+
+    def row(i, v, code, word):
+        b = list(a)
+        b[i] = v
+        expect_status("GroupNormBackward", b, code, word)
+
+    row(0, None, 161001, "gradOut")
+    row(3, None, 161001, "rstd")
+    row(9, None, 161002, "outputMask")
+    row(9, bool_array([True]), 161002, "outputMask")
+    row(10, None, 161002, "gradInput")
+    row(0, T((2, 4, 3), "i32"), 161002, "gradOut")
+    row(2, T((2, 2), "f16"), 161002, "mean")
+    row(12, T((4,), "f16"), 161002, "gradBetaOut")
+    row(8, 3, 161002, "group")
+    row(6, 240004, 161002, "C")
+    row(1, T((2, 4, 4), "f32"), 161002, "input")
+    row(2, T((2, 3), "f32"), 161002, "mean")
+    row(4, T((5,), "f32"), 161002, "gamma")
+    row(11, T((5,), "f32"), 161002, "gradGammaOut")
+
+
+# ------------------------------------------------------------------ InstanceNorm
+
+
+@pytest.mark.parametrize("dt", ["f32", "f16"])
+@pytest.mark.parametrize("fmt", ["NCHW", "NHWC"])
+def test_instance_norm(torch, dt, fmt):
+    rng = np.random.default_rng(2)
+    nchw = (2, 3, 4, 5)
+    x = rnd(rng, nchw, dt)
+    g, b = rnd(rng, (3,), dt, 0.5, 1.5), rnd(rng, (3,), dt)
+    xt = f64(torch, x)
+    e = torch.nn.functional.instance_norm(xt, weight=f64(torch, g), bias=f64(torch, b), eps=1e-5)
+    em, ev = xt.mean((2, 3), keepdim=True), xt.var((2, 3), unbiased=False, keepdim=True)
+    if fmt == "NHWC":
+        x, e, em, ev = x.transpose(0, 2, 3, 1), e.permute(0, 2, 3, 1), em.permute(0, 2, 3, 1), ev.permute(0, 2, 3, 1)
+    y, m, v = zeros(x.shape, dt), zeros(tuple(em.shape), dt), zeros(tuple(em.shape), dt)
+    pyaclnn.call("InstanceNorm", np.ascontiguousarray(x) if fmt == "NCHW" else x, g, b, fmt, 1e-5, y, m, v)
+    check(y, e, torch, dt, 4)
+    check(m, em, torch, dt)
+    check(v, ev, torch, dt)
+
+
+def test_instance_norm_invalid():
+    x, c, s = T((2, 3, 4, 5), "f32"), T((3,), "f32"), T((2, 3, 1, 1), "f32")
+    fmt = ffi.new("char[]", b"NCHW")
+    expect_status("InstanceNorm", [None, c, c, fmt, 1e-5, x, s, s], 161001, "x")
+    expect_status("InstanceNorm", [x, c, c, ffi.NULL, 1e-5, x, s, s], 161001, "dataFormat")
+    expect_status("InstanceNorm", [x, c, c, ffi.new("char[]", b"ND"), 1e-5, x, s, s], 161002, "dataFormat")
+    expect_status("InstanceNorm", [T((2, 3, 4, 5), "bf16"), c, c, fmt, 1e-5, x, s, s], 161002, "x")
+    expect_status("InstanceNorm", [x, c, c, fmt, 1e-5, x, s, T((2, 3, 1, 1), "f16")], 161002, "variance")
+    expect_status("InstanceNorm", [T((2, 3, 4), "f32"), c, c, fmt, 1e-5, T((2, 3, 4), "f32"), s, s], 161002, "x")
+    expect_status("InstanceNorm", [x, T((4,), "f32"), c, fmt, 1e-5, x, s, s], 161002, "gamma")
+    expect_status("InstanceNorm", [x, c, c, ffi.new("char[]", b"NHWC"), 1e-5, x, s, s], 161002, "gamma")
+
+
+# ------------------------------------------------------------------ determinism
+
+
+def test_norm_same_bytes_for_threads():
+    code = """
+import hashlib, numpy as np, pyaclnn
+rng = np.random.default_rng(0)
+h = hashlib.sha256()
+x = rng.standard_normal((64, 4096)).astype(np.float32)
+dy = rng.standard_normal((64, 4096)).astype(np.float32)
+w = rng.standard_normal(4096).astype(np.float32)
+o, m, r = np.empty_like(x), np.empty((64, 1), np.float32), np.empty((64, 1), np.float32)
+pyaclnn.call("LayerNorm", x, [4096], w, None, 1e-5, o, m, r)
+gi, gw, gb = np.empty_like(x), np.empty(4096, np.float32), np.empty(4096, np.float32)
+pyaclnn.call("LayerNormBackward", dy, x, [4096], m, r, w, None, [True, True, True], gi, gw, gb)
+for a in (o, m, r, gi, gw, gb): h.update(a.tobytes())
+xb = rng.standard_normal((16, 8, 2048)).astype(np.float16)
+db = rng.standard_normal((16, 8, 2048)).astype(np.float16)
+ob, sm, si = np.empty_like(xb), np.empty(8, np.float32), np.empty(8, np.float32)
+rm, rv = np.zeros(8, np.float32), np.ones(8, np.float32)
+pyaclnn.call("BatchNorm", xb, None, None, rm, rv, True, 0.1, 1e-5, ob, sm, si)
+g1, g2, g3 = np.empty_like(xb), np.empty(8, np.float32), np.empty(8, np.float32)
+pyaclnn.call("BatchNormBackward", db, xb, None, None, None, sm, si, True, 1e-5, [True, True, True], g1, g2, g3)
+gm, gr = np.empty((16, 4), np.float16), np.empty((16, 4), np.float16)
+go = np.empty_like(xb)
+pyaclnn.call("GroupNorm", xb, None, None, 16, 8, 2048, 4, 1e-5, go, gm, gr)
+q1, q2, q3 = np.empty_like(xb), np.empty(8, np.float16), np.empty(8, np.float16)
+pyaclnn.call("GroupNormBackward", db, xb, gm, gr, None, 16, 8, 2048, 4, [True, True, True], q1, q2, q3)
+y, rs = np.empty_like(x), np.empty((64, 1), np.float32)
+pyaclnn.call("RmsNorm", x, w, 1e-6, y, rs)
+dx, dg = np.empty_like(x), np.empty(4096, np.float32)
+pyaclnn.call("RmsNormGrad", dy, x, rs[:, 0].copy(), w, dx, dg)
+for a in (ob, sm, si, rm, rv, g1, g2, g3, go, gm, gr, q1, q2, q3, y, rs, dx, dg): h.update(a.tobytes())
+print(h.hexdigest())
+"""
+    same_bytes_for_threads(code, threads=(1, 2, 3))
+
+
+def test_dtype_lists():
+    assert OPS["LayerNorm"]["dtypes"] and OPS["BatchNorm"]["dtypes"]
