@@ -5,6 +5,7 @@
  *   rstd = 1 / sqrt(mean(x^2) + epsilon),  y = x * rstd * gamma
  *   grad:  dx = rstd * (dy * gamma - x * rstd * mean(dy * gamma * x * rstd)),  dgamma[j] = sum_rows dy * x * rstd
  *   AddRmsNorm: x = x1 + x2 (xOut), then RmsNorm of x (kept in float64, not the rounded xOut).
+ *   GemmaRmsNorm (norm/gemma_rms_norm): y = x * rstd * (1 + gamma).
  * RmsNorm and RmsNormGrad have no op_api source: their first phase is the one CANN generates from the op
  * definition (NULL tensors 161001, the dtype combinations of the docs' A2 table 161002, shape rules of the
  * tiling 561002, all outputs empty -> nothing to launch). */
@@ -47,7 +48,7 @@ static aclnnStatus rstd_shape(const aclTensor *r, int64_t rows, const char *name
 
 /* ------------------------------------------------------------------ RmsNorm / AddRmsNorm */
 
-enum { RMS_PLAIN, RMS_ADD };
+enum { RMS_PLAIN, RMS_ADD, RMS_GEMMA };
 
 static aclnnStatus rms_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     (void)ws;
@@ -65,6 +66,8 @@ static aclnnStatus rms_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     } else {
         if (x2)
             for (int64_t i = 0; i < p->rows * p->n; i++) x[i] += x2[i];
+        if (p->mode == RMS_GEMMA)
+            for (int64_t j = 0; j < p->n; j++) g[j] += 1.0; /* the Gemma scale is 1 + gamma */
         nk_row_meansq(x, p->rows, p->n, ms);
         for (int64_t r = 0; r < p->rows; r++) ms[r] = 1.0 / sqrt(ms[r] + p->eps);
         nk_row_affine(x, p->rows, p->n, NULL, ms, g, NULL, y);
@@ -79,15 +82,20 @@ static aclnnStatus rms_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
 static const aclDataType k_rms_rows[] = {F16, F32, F16, F32, B16, F32, B16, F32, F16, F16, F16, F32,
                                          B16, B16, B16, F32, F32, F32, F32, F32};
 
-aclnnStatus opws_RmsNorm(const aclTensor *x, const aclTensor *gamma, double epsilon, const aclTensor *yOut,
-                         const aclTensor *rstdOut, uint64_t *workspaceSize, aclOpExecutor **executor) {
+/* GemmaRmsNorm: x, gamma and yOut of one dtype, rstdOut FLOAT */
+static const aclDataType k_gemma_rows[] = {F16, F16, F16, F32, B16, B16, B16, F32, F32, F32, F32, F32};
+
+static aclnnStatus rms_ws(int op, int mode, const aclTensor *x, const aclTensor *gamma, double epsilon,
+                          const aclTensor *yOut, const aclTensor *rstdOut, uint64_t *workspaceSize,
+                          aclOpExecutor **executor) {
     NN(x, "x");
     NN(gamma, "gamma");
     NN(yOut, "yOut");
     NN(rstdOut, "rstdOut");
     const aclTensor *ts[] = {x, gamma, yOut, rstdOut};
     const char *names[] = {"x", "gamma", "yOut", "rstdOut"};
-    ACL_TRY(nm_combo(k_rms_rows, 5, 4, ts, names));
+    if (mode == RMS_GEMMA) ACL_TRY(nm_combo(k_gemma_rows, 3, 4, ts, names));
+    else ACL_TRY(nm_combo(k_rms_rows, 5, 4, ts, names));
     const int T = ACLNN_ERR_INNER_TILING_ERROR;
     ACLNN_CHECK(x->ndim >= 1 && x->ndim <= 8, T, "x should have 1 to 8 dims, but has %llu.",
                 (unsigned long long)x->ndim);
@@ -95,7 +103,7 @@ aclnnStatus opws_RmsNorm(const aclTensor *x, const aclTensor *gamma, double epsi
     ACL_TRY(gamma_tail(x, "x", gamma, "gamma", T, &rows, &n));
     ACLNN_CHECK(acl_tensor_numel(x) >= 0, T, "x has more elements than int64 holds.");
     if (acl_tensor_empty(yOut) && acl_tensor_empty(rstdOut))
-        return acl_exec_noop(ACL_OP_RmsNorm, workspaceSize, executor);
+        return acl_exec_noop(op, workspaceSize, executor);
     {
         aclnnStatus rc = nm_same_shape(yOut, "yOut", x, "x");
         if (rc) return ACL_REPORT(T, "the shape of yOut should be the shape of x.");
@@ -104,14 +112,23 @@ aclnnStatus opws_RmsNorm(const aclTensor *x, const aclTensor *gamma, double epsi
     const aclTensor *ins[] = {x, gamma}, *outs[] = {yOut, rstdOut};
     const char *inn[] = {"x", "gamma"}, *outn[] = {"yOut", "rstdOut"};
     void *pp;
-    ACL_TRY(nm_exec(ACL_OP_RmsNorm, rms_run, sizeof(rms_params), ins, inn, 2, outs, outn, 2, workspaceSize, executor,
-                    &pp));
+    ACL_TRY(nm_exec(op, rms_run, sizeof(rms_params), ins, inn, 2, outs, outn, 2, workspaceSize, executor, &pp));
     rms_params *p = pp;
     p->rows = rows;
     p->n = n;
     p->eps = epsilon;
-    p->mode = RMS_PLAIN;
+    p->mode = mode;
     return ACLNN_SUCCESS;
+}
+
+aclnnStatus opws_RmsNorm(const aclTensor *x, const aclTensor *gamma, double epsilon, const aclTensor *yOut,
+                         const aclTensor *rstdOut, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    return rms_ws(ACL_OP_RmsNorm, RMS_PLAIN, x, gamma, epsilon, yOut, rstdOut, workspaceSize, executor);
+}
+
+aclnnStatus opws_GemmaRmsNorm(const aclTensor *x, const aclTensor *gamma, double epsilon, const aclTensor *yOut,
+                              const aclTensor *rstdOut, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    return rms_ws(ACL_OP_GemmaRmsNorm, RMS_GEMMA, x, gamma, epsilon, yOut, rstdOut, workspaceSize, executor);
 }
 
 static const aclDataType k_add_rms_dt[] = {F32, F16, B16};

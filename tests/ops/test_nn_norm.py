@@ -673,3 +673,166 @@ print(h.hexdigest())
 
 def test_dtype_lists():
     assert OPS["LayerNorm"]["dtypes"] and OPS["BatchNorm"]["dtypes"]
+
+
+# ------------------------------------------------------------------ GemmaRmsNorm / DeepNorm / DeepNormGrad
+
+
+@pytest.mark.parametrize("dt", FLT)
+def test_gemma_rms_norm(torch, dt):
+    rng = np.random.default_rng(21)
+    x, g = rnd(rng, (2, 3, 32), dt), rnd(rng, (32,), dt, -0.5, 0.5)
+    y, r = strided(zeros((2, 3, 32), dt)), zeros((2, 3, 1), "f32")
+    pyaclnn.call("GemmaRmsNorm", strided(x), g, 1e-6, y, r)
+    xt = f64(torch, x)
+    er = 1 / torch.sqrt((xt * xt).mean(-1, keepdim=True) + 1e-6)
+    check(y, xt * er * (1 + f64(torch, g)), torch, dt, 4)
+    check(r, er, torch, "f32")
+    expect_status("GemmaRmsNorm", [T((2, 8), "f16"), T((8,), "f32"), 1e-6, T((2, 8), "f16"), T((2, 1), "f32")],
+                  161002, "gamma")
+    expect_status("GemmaRmsNorm", [T((2, 8), "f16"), T((8,), "f16"), 1e-6, None, T((2, 1), "f32")], 161001, "yOut")
+
+
+@pytest.mark.parametrize("dt", FLT)
+@pytest.mark.parametrize("shape,k", [((3, 24), 1), ((2, 3, 4, 5), 2)])
+def test_deep_norm_and_grad(torch, dt, shape, k):
+    rng = np.random.default_rng(31)
+    ns = shape[-k:]
+    lead = shape[:-k] + (1,) * k
+    x, gx, dy = rnd(rng, shape, dt), rnd(rng, shape, dt), rnd(rng, shape, dt)
+    g, b = rnd(rng, ns, dt, 0.5, 1.5), rnd(rng, ns, dt)
+    alpha = 0.7
+    m, r, y = zeros(lead, "f32"), zeros(lead, "f32"), zeros(shape, dt)
+    pyaclnn.call("DeepNorm", strided(x), gx, b, g, alpha, 1e-6, m, r, y)
+    xt = (alpha * f64(torch, x) + f64(torch, gx)).requires_grad_()
+    dims = tuple(range(len(shape) - k, len(shape)))
+    em = xt.mean(dims, keepdim=True)
+    er = 1 / torch.sqrt(((xt - em) ** 2).mean(dims, keepdim=True) + 1e-6)
+    ey = (xt - em) * er * f64(torch, g) + f64(torch, b)
+    check(y, ey, torch, dt, 4)
+    check(m, em, torch, "f32")
+    check(r, er, torch, "f32")
+    # backward with the forward's (rounded) statistics
+    ey.backward(f64(torch, dy))
+    dx, dgx = zeros(shape, dt), zeros(shape, dt)
+    db, dg = zeros(ns, "f32"), zeros(ns, "f32")
+    pyaclnn.call("DeepNormGrad", dy, x, strided(gx), g, m, r, alpha, dx, dgx, db, dg)
+    check(dgx, xt.grad, torch, dt, 8)
+    check(dx, alpha * xt.grad, torch, dt, 8)
+    red = tuple(range(len(shape) - k))
+    xs = alpha * f64(torch, x) + f64(torch, gx)
+    check(db, f64(torch, dy).sum(red), torch, "f32", 8)
+    check(dg, (f64(torch, dy) * (xs - f64(torch, m)) * f64(torch, r)).sum(red), torch, "f32", 8)
+
+
+def test_deep_norm_invalid():
+    x, g, s = T((2, 8), "f32"), T((8,), "f32"), T((2, 1), "f32")
+    expect_status("DeepNorm", [x, None, g, g, 0.5, 1e-6, s, s, x], 161001, "gx")
+    expect_status("DeepNorm", [x, T((2, 8), "f16"), g, g, 0.5, 1e-6, s, s, x], 161002, "gx")
+    expect_status("DeepNorm", [x, x, g, g, 0.5, 1e-6, T((2, 1), "f16"), s, x], 161002, "meanOut")
+    expect_status("DeepNorm", [x, x, g, T((4,), "f32"), 0.5, 1e-6, s, s, x], 561002, "gamma")
+    expect_status("DeepNorm", [x, x, g, g, 0.5, 1e-6, T((3, 1), "f32"), s, x], 561002, "meanOut")
+    a = [x, x, x, g, s, s, 0.5, x, x, g, g]
+    b = list(a)
+    b[4] = T((2, 1), "f16")
+    expect_status("DeepNormGrad", b, 161002, "mean")
+    b = list(a)
+    b[10] = None
+    expect_status("DeepNormGrad", b, 161001, "dgammaOut")
+    b = list(a)
+    b[9] = T((4,), "f32")
+    expect_status("DeepNormGrad", b, 561002, "dbetaOut")
+
+
+# ------------------------------------------------------------------ GroupNormSilu / Swish / SwishGrad
+
+
+def gn_ref(torch, x, g, b, G, eps=1e-5):
+    N, C = x.shape[:2]
+    return torch.ops.aten.native_group_norm(f64(torch, x), None if g is None else f64(torch, g),
+                                            None if b is None else f64(torch, b), N, C,
+                                            int(np.prod(x.shape[2:])), G, eps)
+
+
+@pytest.mark.parametrize("dt,gdt", [("f32", "f32"), ("f16", "f16"), ("bf16", "bf16"), ("f16", "f32"),
+                                    ("bf16", "f32")])
+@pytest.mark.parametrize("v2", [None, True, False])
+def test_group_norm_silu(torch, dt, gdt, v2):
+    rng = np.random.default_rng(41)
+    shape, G = (2, 6, 3, 4), 3
+    x, g, b = rnd(rng, shape, dt), rnd(rng, (6,), gdt, 0.5, 1.5), rnd(rng, (6,), gdt)
+    out, m, r = zeros(shape, dt), zeros((2, G), dt), zeros((2, G), dt)
+    if v2 is None:
+        pyaclnn.call("GroupNormSilu", strided(x), g, b, G, 1e-5, out, m, r)
+    else:
+        pyaclnn.call("GroupNormSiluV2", strided(x), g, b, G, 1e-5, v2, out, m, r)
+    eo, em, er = gn_ref(torch, x, g, b, G)
+    if v2 is not False:
+        eo = torch.nn.functional.silu(eo)
+    check(out, eo, torch, dt, 4)
+    check(m, em, torch, dt)
+    check(r, er, torch, dt)
+
+
+def test_group_norm_silu_invalid():
+    x, c, mv = T((2, 4, 3), "f32"), T((4,), "f32"), T((2, 2), "f32")
+    a = [x, c, c, 2, 1e-5, x, mv, mv]
+
+    def row(i, v, code, word):
+        b = list(a)
+        b[i] = v
+        expect_status("GroupNormSilu", b, code, word)
+
+    row(0, None, 161001, "self")
+    row(7, None, 161001, "rstdOut")
+    row(1, T((4,), "f16"), 161002, "gamma")
+    row(6, T((2, 2), "f16"), 161002, "meanOut")
+    row(3, 3, 161002, "meanOut")
+    row(1, T((5,), "f32"), 161002, "gamma")
+    # the shapes are checked before the attributes: group 0 needs (N, 0) statistics to reach its own check
+    expect_status("GroupNormSilu", [x, c, c, 0, 1e-5, x, T((2, 0), "f32"), T((2, 0), "f32")], 161002, "group")
+    row(4, -1.0, 161002, "eps")
+    expect_status("GroupNormSilu", [T((2, 4, 3), "f16"), T((4,), "f32"), T((4,), "f32"), 2, 1e-5,
+                                    T((2, 4, 3), "f16"), T((2, 2), "f16"), T((2, 2), "f16")], 0)
+
+
+@pytest.mark.parametrize("dt,gdt", [("f32", "f32"), ("f16", "f16"), ("bf16", "bf16"), ("bf16", "f32")])
+@pytest.mark.parametrize("act", [True, False])
+def test_group_norm_swish(torch, dt, gdt, act):
+    rng = np.random.default_rng(51)
+    shape, G, scale = (2, 8, 5), 4, 1.7
+    x, g, b = rnd(rng, shape, dt), rnd(rng, (8,), gdt, 0.5, 1.5), rnd(rng, (8,), gdt)
+    y, m, r = zeros(shape, dt), zeros((2, G), gdt), zeros((2, G), gdt)
+    pyaclnn.call("GroupNormSwish", strided(x), g, b, G, "NCHW", 1e-5, act, scale, y, m, r)
+    eo, em, er = gn_ref(torch, x, g, b, G)
+    if act:
+        eo = eo * torch.sigmoid(scale * eo)
+    check(y, eo, torch, dt, 4)
+    check(m, em, torch, gdt)
+    check(r, er, torch, gdt)
+
+
+@pytest.mark.parametrize("dt", FLT)
+def test_group_norm_swish_grad(torch, dt):
+    rng = np.random.default_rng(61)
+    shape, G, scale = (2, 8, 5), 4, 1.3
+    N, C = shape[:2]
+    x, dy = rnd(rng, shape, dt), rnd(rng, shape, dt)
+    g, b = rnd(rng, (C,), dt, 0.5, 1.5), rnd(rng, (C,), dt)
+    _, em, er = gn_ref(torch, x, None, None, G)
+    m, r = rounded(torch, em, dt), rounded(torch, er, dt)
+    # autograd through the swish of the group norm with the given mean / rstd treated as those of x
+    xt, gt, bt = f64(torch, x).requires_grad_(), f64(torch, g).requires_grad_(), f64(torch, b).requires_grad_()
+    z = torch.nn.functional.group_norm(xt, G, gt, bt, 1e-5)
+    (z * torch.sigmoid(scale * z)).backward(f64(torch, dy))
+    dx, dg, db = zeros(shape, dt), zeros((C,), dt), zeros((C,), dt)
+    pyaclnn.call("GroupNormSwishGrad", strided(dy), m, r, x, g, b, G, "NCHW", scale, True, True, dx, dg, db)
+    check(dx, xt.grad, torch, dt, 16)
+    check(dg, gt.grad, torch, dt, 8)
+    check(db, bt.grad, torch, dt, 8)
+    expect_status("GroupNormSwishGrad", [T(shape, dt), T((2, G), dt), T((2, G), dt), T(shape, dt), T((C,), dt),
+                                         T((C,), "f64"), G, ffi.NULL, scale, True, True, T(shape, dt), T((C,), dt),
+                                         T((C,), dt)], 161002, "beta")
+    expect_status("GroupNormSwishGrad", [T(shape, dt), T((2, G), dt), T((2, G), dt), T(shape, dt), T((C,), dt),
+                                         T((C,), dt), 3, ffi.NULL, scale, True, True, T(shape, dt), T((C,), dt),
+                                         T((C,), dt)], 561002, "numGroups")

@@ -761,6 +761,22 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                                  'aclrtStream stream',
                        'repo': 'ops-nn',
                        'source': 'norm/group_norm_grad/op_host/op_api/aclnn_group_norm_backward.cpp'},
+ 'GroupNormSilu': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                   'header': 'norm/group_norm_silu/op_host/op_api/aclnn_group_norm_silu.h',
+                   'phase1': 'const aclTensor* self, const aclTensor* gamma, const aclTensor* beta, int64_t group, '
+                             'double eps, aclTensor* out, aclTensor* meanOut, aclTensor* rstdOut, uint64_t* '
+                             'workspaceSize, aclOpExecutor** executor',
+                   'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                   'repo': 'ops-nn',
+                   'source': 'norm/group_norm_silu/op_host/op_api/aclnn_group_norm_silu.cpp'},
+ 'GroupNormSiluV2': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                     'header': 'norm/group_norm_silu/op_host/op_api/aclnn_group_norm_silu.h',
+                     'phase1': 'const aclTensor* self, const aclTensor* gamma, const aclTensor* beta, int64_t group, '
+                               'double eps, bool activateSilu, aclTensor* out, aclTensor* meanOut, aclTensor* '
+                               'rstdOut, uint64_t* workspaceSize, aclOpExecutor** executor',
+                     'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                     'repo': 'ops-nn',
+                     'source': 'norm/group_norm_silu/op_host/op_api/aclnn_group_norm_silu.cpp'},
  'GroupedBiasAddGrad': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                         'header': 'math/grouped_bias_add_grad/op_api/aclnn_grouped_bias_add_grad.h',
                         'phase1': 'const aclTensor* gradY, const aclTensor* groupIdxOptional, aclTensor* out, '

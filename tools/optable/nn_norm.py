@@ -64,3 +64,32 @@ OPS = [
        "double eps, aclTensor* y, aclTensor* mean, aclTensor* variance", "aclnn_instance_norm.h", lib="nn",
        dtypes=("f32", "f16")),
 ]
+
+OPS += [
+    _outputs(Op("GemmaRmsNorm", "const aclTensor *x, const aclTensor *gamma, double epsilon, const aclTensor *yOut, "
+                "const aclTensor *rstdOut", "aclnn_gemma_rms_norm.h", lib="nn", dtypes=FLOAT), "yOut", "rstdOut"),
+    _outputs(Op("DeepNorm", "const aclTensor *x, const aclTensor *gx, const aclTensor *beta, const aclTensor *gamma, "
+                "double alpha, double epsilon, const aclTensor *meanOut, const aclTensor *rstdOut, "
+                "const aclTensor *yOut", "aclnn_deep_norm.h", lib="nn", dtypes=FLOAT), "meanOut", "rstdOut", "yOut"),
+    _outputs(Op("DeepNormGrad", "const aclTensor *dy, const aclTensor *x, const aclTensor *gx, const aclTensor *gamma, "
+                "const aclTensor *mean, const aclTensor *rstd, double alpha, const aclTensor *dxOut, "
+                "const aclTensor *dgxOut, const aclTensor *dbetaOut, const aclTensor *dgammaOut",
+                "aclnn_deep_norm_grad.h", lib="nn", dtypes=FLOAT), "dxOut", "dgxOut", "dbetaOut", "dgammaOut"),
+    Op("GroupNormSilu", "const aclTensor* self, const aclTensor* gamma, const aclTensor* beta, int64_t group, "
+       "double eps, aclTensor* out, aclTensor* meanOut, aclTensor* rstdOut", "aclnn_group_norm_silu.h", lib="nn",
+       dtypes=("f16", "bf16", "f32"), optional=("gamma", "beta")),
+    Op("GroupNormSiluV2", "const aclTensor* self, const aclTensor* gamma, const aclTensor* beta, int64_t group, "
+       "double eps, bool activateSilu, aclTensor* out, aclTensor* meanOut, aclTensor* rstdOut",
+       "aclnn_group_norm_silu.h", lib="nn", dtypes=("f16", "bf16", "f32"), optional=("gamma", "beta")),
+    _outputs(Op("GroupNormSwish", "const aclTensor *x, const aclTensor *gamma, const aclTensor *beta, "
+                "int64_t numGroups, char *dataFormatOptional, double eps, bool activateSwish, double swishScale, "
+                "const aclTensor *yOut, const aclTensor *meanOut, const aclTensor *rstdOut",
+                "aclnn_group_norm_swish.h", lib="nn", dtypes=("f16", "f32", "bf16"),
+                optional=("dataFormatOptional",)), "yOut", "meanOut", "rstdOut"),
+    _outputs(Op("GroupNormSwishGrad", "const aclTensor *dy, const aclTensor *mean, const aclTensor *rstd, "
+                "const aclTensor *x, const aclTensor *gamma, const aclTensor *beta, int64_t numGroups, "
+                "char *dataFormatOptional, double swishScale, bool dgammaIsRequire, bool dbetaIsRequire, "
+                "const aclTensor *dxOut, const aclTensor *dgammaOut, const aclTensor *dbetaOut",
+                "aclnn_group_norm_swish_grad.h", lib="nn", dtypes=("f16", "f32", "bf16"),
+                optional=("dataFormatOptional",)), "dxOut", "dgammaOut", "dbetaOut"),
+]

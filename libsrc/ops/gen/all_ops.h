@@ -75,6 +75,8 @@
 #include "aclnnop/aclnn_cummin.h"
 #include "aclnnop/aclnn_cumprod.h"
 #include "aclnnop/aclnn_cumsum.h"
+#include "aclnnop/aclnn_deep_norm.h"
+#include "aclnnop/aclnn_deep_norm_grad.h"
 #include "aclnnop/aclnn_diag.h"
 #include "aclnnop/aclnn_diag_flat.h"
 #include "aclnnop/aclnn_digamma.h"
@@ -103,6 +105,7 @@
 #include "aclnnop/aclnn_gcd.h"
 #include "aclnnop/aclnn_ge_scalar.h"
 #include "aclnnop/aclnn_ge_tensor.h"
+#include "aclnnop/aclnn_gemma_rms_norm.h"
 #include "aclnnop/aclnn_ger.h"
 #include "aclnnop/aclnn_global_average_pool.h"
 #include "aclnnop/aclnn_global_max_pool.h"
@@ -110,6 +113,9 @@
 #include "aclnnop/aclnn_grid_sampler2d_backward.h"
 #include "aclnnop/aclnn_group_norm.h"
 #include "aclnnop/aclnn_group_norm_backward.h"
+#include "aclnnop/aclnn_group_norm_silu.h"
+#include "aclnnop/aclnn_group_norm_swish.h"
+#include "aclnnop/aclnn_group_norm_swish_grad.h"
 #include "aclnnop/aclnn_grouped_bias_add_grad.h"
 #include "aclnnop/aclnn_gt_scalar.h"
 #include "aclnnop/aclnn_gt_tensor.h"
@@ -656,6 +662,32 @@ aclnnStatus opws_GroupNormBackward(
 aclnnStatus opws_InstanceNorm(
     const aclTensor* x, const aclTensor* gamma, const aclTensor* beta, const char* dataFormat, double eps, aclTensor* y,
     aclTensor* mean, aclTensor* variance, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_GemmaRmsNorm(
+    const aclTensor *x, const aclTensor *gamma, double epsilon, const aclTensor *yOut, const aclTensor *rstdOut,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_DeepNorm(
+    const aclTensor *x, const aclTensor *gx, const aclTensor *beta, const aclTensor *gamma, double alpha,
+    double epsilon, const aclTensor *meanOut, const aclTensor *rstdOut, const aclTensor *yOut, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_DeepNormGrad(
+    const aclTensor *dy, const aclTensor *x, const aclTensor *gx, const aclTensor *gamma, const aclTensor *mean,
+    const aclTensor *rstd, double alpha, const aclTensor *dxOut, const aclTensor *dgxOut, const aclTensor *dbetaOut,
+    const aclTensor *dgammaOut, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_GroupNormSilu(
+    const aclTensor* self, const aclTensor* gamma, const aclTensor* beta, int64_t group, double eps, aclTensor* out,
+    aclTensor* meanOut, aclTensor* rstdOut, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_GroupNormSiluV2(
+    const aclTensor* self, const aclTensor* gamma, const aclTensor* beta, int64_t group, double eps, bool activateSilu,
+    aclTensor* out, aclTensor* meanOut, aclTensor* rstdOut, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_GroupNormSwish(
+    const aclTensor *x, const aclTensor *gamma, const aclTensor *beta, int64_t numGroups, char *dataFormatOptional,
+    double eps, bool activateSwish, double swishScale, const aclTensor *yOut, const aclTensor *meanOut,
+    const aclTensor *rstdOut, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_GroupNormSwishGrad(
+    const aclTensor *dy, const aclTensor *mean, const aclTensor *rstd, const aclTensor *x, const aclTensor *gamma,
+    const aclTensor *beta, int64_t numGroups, char *dataFormatOptional, double swishScale, bool dgammaIsRequire,
+    bool dbetaIsRequire, const aclTensor *dxOut, const aclTensor *dgammaOut, const aclTensor *dbetaOut,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_AvgPool2d(
     const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* strides, const aclIntArray* paddings,
     const bool ceilMode, const bool countIncludePad, const int64_t divisorOverride, const int8_t cubeMathType,
@@ -884,6 +916,13 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_GroupNorm ((const aclDataType[]){ACL_FLOAT16, ACL_BF16, ACL_FLOAT}), 3
 #define ACL_DT_LIST_GroupNormBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_InstanceNorm ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16}), 2
+#define ACL_DT_LIST_GemmaRmsNorm ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_DeepNorm ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_DeepNormGrad ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_GroupNormSilu ((const aclDataType[]){ACL_FLOAT16, ACL_BF16, ACL_FLOAT}), 3
+#define ACL_DT_LIST_GroupNormSiluV2 ((const aclDataType[]){ACL_FLOAT16, ACL_BF16, ACL_FLOAT}), 3
+#define ACL_DT_LIST_GroupNormSwish ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 3
+#define ACL_DT_LIST_GroupNormSwishGrad ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 3
 #define ACL_DT_LIST_AvgPool2d ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_AvgPool2dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_GridSampler2D ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE}), 4

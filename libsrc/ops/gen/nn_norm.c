@@ -6,8 +6,14 @@
 #include "aclnnop/aclnn_add_rms_norm.h"
 #include "aclnnop/aclnn_batch_norm.h"
 #include "aclnnop/aclnn_batch_norm_backward.h"
+#include "aclnnop/aclnn_deep_norm.h"
+#include "aclnnop/aclnn_deep_norm_grad.h"
+#include "aclnnop/aclnn_gemma_rms_norm.h"
 #include "aclnnop/aclnn_group_norm.h"
 #include "aclnnop/aclnn_group_norm_backward.h"
+#include "aclnnop/aclnn_group_norm_silu.h"
+#include "aclnnop/aclnn_group_norm_swish.h"
+#include "aclnnop/aclnn_group_norm_swish_grad.h"
 #include "aclnnop/aclnn_instance_norm.h"
 #include "aclnnop/aclnn_layer_norm.h"
 #include "aclnnop/aclnn_layer_norm_backward.h"
@@ -196,5 +202,109 @@ aclnnStatus aclnnInstanceNormGetWorkspaceSize(const aclTensor* x, const aclTenso
 
 aclnnStatus aclnnInstanceNorm(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_InstanceNorm, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnGemmaRmsNormGetWorkspaceSize(const aclTensor *x, const aclTensor *gamma, double epsilon, const aclTensor *yOut, const aclTensor *rstdOut, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnGemmaRmsNormGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {x, gamma, yOut, rstdOut};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"x", "gamma", "yOut", "rstdOut"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 4));
+    return opws_GemmaRmsNorm(x, gamma, epsilon, yOut, rstdOut, workspaceSize, executor);
+}
+
+aclnnStatus aclnnGemmaRmsNorm(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_GemmaRmsNorm, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnDeepNormGetWorkspaceSize(const aclTensor *x, const aclTensor *gx, const aclTensor *beta, const aclTensor *gamma, double alpha, double epsilon, const aclTensor *meanOut, const aclTensor *rstdOut, const aclTensor *yOut, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnDeepNormGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {x, gx, beta, gamma, meanOut, rstdOut, yOut};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"x", "gx", "beta", "gamma", "meanOut", "rstdOut", "yOut"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 7));
+    return opws_DeepNorm(x, gx, beta, gamma, alpha, epsilon, meanOut, rstdOut, yOut, workspaceSize, executor);
+}
+
+aclnnStatus aclnnDeepNorm(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_DeepNorm, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnDeepNormGradGetWorkspaceSize(const aclTensor *dy, const aclTensor *x, const aclTensor *gx, const aclTensor *gamma, const aclTensor *mean, const aclTensor *rstd, double alpha, const aclTensor *dxOut, const aclTensor *dgxOut, const aclTensor *dbetaOut, const aclTensor *dgammaOut, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnDeepNormGradGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {dy, x, gx, gamma, mean, rstd, dxOut, dgxOut, dbetaOut, dgammaOut};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"dy", "x", "gx", "gamma", "mean", "rstd", "dxOut", "dgxOut", "dbetaOut", "dgammaOut"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 10));
+    return opws_DeepNormGrad(
+        dy, x, gx, gamma, mean, rstd, alpha, dxOut, dgxOut, dbetaOut, dgammaOut, workspaceSize, executor);
+}
+
+aclnnStatus aclnnDeepNormGrad(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_DeepNormGrad, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnGroupNormSiluGetWorkspaceSize(const aclTensor* self, const aclTensor* gamma, const aclTensor* beta, int64_t group, double eps, aclTensor* out, aclTensor* meanOut, aclTensor* rstdOut, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnGroupNormSiluGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {self, gamma, beta, out, meanOut, rstdOut};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"self", "gamma", "beta", "out", "meanOut", "rstdOut"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 6));
+    return opws_GroupNormSilu(self, gamma, beta, group, eps, out, meanOut, rstdOut, workspaceSize, executor);
+}
+
+aclnnStatus aclnnGroupNormSilu(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_GroupNormSilu, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnGroupNormSiluV2GetWorkspaceSize(const aclTensor* self, const aclTensor* gamma, const aclTensor* beta, int64_t group, double eps, bool activateSilu, aclTensor* out, aclTensor* meanOut, aclTensor* rstdOut, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnGroupNormSiluV2GetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {self, gamma, beta, out, meanOut, rstdOut};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"self", "gamma", "beta", "out", "meanOut", "rstdOut"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 6));
+    return opws_GroupNormSiluV2(
+        self, gamma, beta, group, eps, activateSilu, out, meanOut, rstdOut, workspaceSize, executor);
+}
+
+aclnnStatus aclnnGroupNormSiluV2(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_GroupNormSiluV2, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnGroupNormSwishGetWorkspaceSize(const aclTensor *x, const aclTensor *gamma, const aclTensor *beta, int64_t numGroups, char *dataFormatOptional, double eps, bool activateSwish, double swishScale, const aclTensor *yOut, const aclTensor *meanOut, const aclTensor *rstdOut, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnGroupNormSwishGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {x, gamma, beta, yOut, meanOut, rstdOut};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"x", "gamma", "beta", "yOut", "meanOut", "rstdOut"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 6));
+    return opws_GroupNormSwish(
+        x, gamma, beta, numGroups, dataFormatOptional, eps, activateSwish, swishScale, yOut, meanOut, rstdOut,
+        workspaceSize, executor);
+}
+
+aclnnStatus aclnnGroupNormSwish(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_GroupNormSwish, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnGroupNormSwishGradGetWorkspaceSize(const aclTensor *dy, const aclTensor *mean, const aclTensor *rstd, const aclTensor *x, const aclTensor *gamma, const aclTensor *beta, int64_t numGroups, char *dataFormatOptional, double swishScale, bool dgammaIsRequire, bool dbetaIsRequire, const aclTensor *dxOut, const aclTensor *dgammaOut, const aclTensor *dbetaOut, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnGroupNormSwishGradGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {dy, mean, rstd, x, gamma, beta, dxOut, dgammaOut, dbetaOut};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"dy", "mean", "rstd", "x", "gamma", "beta", "dxOut", "dgammaOut", "dbetaOut"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 9));
+    return opws_GroupNormSwishGrad(
+        dy, mean, rstd, x, gamma, beta, numGroups, dataFormatOptional, swishScale, dgammaIsRequire, dbetaIsRequire,
+        dxOut, dgammaOut, dbetaOut, workspaceSize, executor);
+}
+
+aclnnStatus aclnnGroupNormSwishGrad(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_GroupNormSwishGrad, workspace, workspaceSize, executor, stream);
 }
 
