@@ -608,6 +608,39 @@ typedef struct aclScalarList aclScalarList;
  uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnBatchNormBackward(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
+ aclnnStatus aclnnBatchNormReduceBackwardGetWorkspaceSize(
+ const aclTensor* gradOut, const aclTensor* input, const aclTensor* mean, const aclTensor* invstd,
+ const aclTensor* weight, const
+ _Bool
+ inputG, const
+ _Bool
+ weightG, const
+ _Bool
+ biasG, aclTensor* sumDy,
+ aclTensor* sumDyXmu, aclTensor* gradWeight, aclTensor* gradBias, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnBatchNormReduceBackward(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
+ aclnnStatus aclnnBatchNormElemtGetWorkspaceSize(
+ const aclTensor* input, const aclTensor* weight, const aclTensor* bias, aclTensor* mean, aclTensor* invstd,
+ double eps, aclTensor* output, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnBatchNormElemt(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
+ aclnnStatus aclnnBatchNormElemtBackwardGetWorkspaceSize(
+ const aclTensor* gradOut, const aclTensor* input, const aclTensor* mean, const aclTensor* invstd,
+ const aclTensor* weight, const aclTensor* sumDy, const aclTensor* sumDyXmu, aclTensor* counter,
+ aclTensor* gradInput, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnBatchNormElemtBackward(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
+ aclnnStatus aclnnBatchNormGatherStatsWithCountsGetWorkspaceSize(
+ const aclTensor* input, const aclTensor* mean, const aclTensor* invstd, aclTensor* runningMean,
+ aclTensor* runningVar, double momentum, double eps, const aclTensor* counts, aclTensor* meanAll,
+ aclTensor* invstdAll, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnBatchNormGatherStatsWithCounts(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
+ aclnnStatus aclnnBatchNormReduceGetWorkspaceSize(
+ const aclTensor* x, aclTensor* sum, aclTensor* squareSum, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnBatchNormReduce(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnBatchNormStatsGetWorkspaceSize(
  const aclTensor* input, double eps, aclTensor* mean, aclTensor* invstd, uint64_t* workspaceSize,
  aclOpExecutor** executor);
@@ -966,6 +999,15 @@ typedef struct aclScalarList aclScalarList;
  aclnnStatus aclnnEyeGetWorkspaceSize(
  int64_t n, int64_t m, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnEye(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnFastBatchNormBackwardGetWorkspaceSize(
+ const aclTensor* gradOut, const aclTensor* input, const aclTensor* weight, const aclTensor* runningMean,
+ const aclTensor* runningVar, const aclTensor* saveMean, const aclTensor* saveInvstd,
+ _Bool
+ training, double eps,
+ const aclBoolArray* outputMask, int version, aclTensor* gradInput, aclTensor* gradWeight, aclTensor* gradBias,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnFastBatchNormBackward(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
  aclnnStatus aclnnInplaceFillDiagonalGetWorkspaceSize(
  aclTensor* selfRef, const aclScalar* fillValue,
  _Bool
@@ -1229,6 +1271,12 @@ typedef struct aclScalarList aclScalarList;
  const aclTensor* biasOptional, double eps, aclTensor* out, aclTensor* meanOutOptional, aclTensor* rstdOutOptional,
  int32_t implMode, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnLayerNormWithImplMode(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnFastLayerNormGetWorkspaceSize(
+ const aclTensor* input, const aclIntArray* normalizedShape, const aclTensor* weightOptional,
+ const aclTensor* biasOptional, double eps, aclTensor* out, aclTensor* meanOutOptional, aclTensor* rstdOutOptional,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnFastLayerNorm(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnLayerNormBackwardGetWorkspaceSize(
  const aclTensor* gradOut, const aclTensor* input, const aclIntArray* normalizedShape, const aclTensor* mean,
@@ -1943,6 +1991,12 @@ typedef struct aclScalarList aclScalarList;
  computeUV, aclTensor *sigma, aclTensor *u, aclTensor *v,
  uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnSvd(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnSyncBatchNormGatherStatsGetWorkspaceSize(
+ const aclTensor* totalSum, const aclTensor* totalSquareSum, const aclTensor* sampleCount, aclTensor* mean,
+ aclTensor* variance, float momentum, float eps, aclTensor* batchMean, aclTensor* batchInvstd,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnSyncBatchNormGatherStats(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnTanGetWorkspaceSize(
  const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnTan(

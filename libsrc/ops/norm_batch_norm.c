@@ -199,15 +199,15 @@ done:
     return rc;
 }
 
-aclnnStatus opws_BatchNormBackward(const aclTensor *gradOut, const aclTensor *input, const aclTensor *weight,
-                                   const aclTensor *runningMean, const aclTensor *runningVar, const aclTensor *saveMean,
-                                   const aclTensor *saveInvstd, bool training, double eps,
-                                   const aclBoolArray *outputMask, aclTensor *gradInput, aclTensor *gradWeight,
-                                   aclTensor *gradBias, uint64_t *workspaceSize, aclOpExecutor **executor) {
+static aclnnStatus bnb_ws(int op, const aclTensor *gradOut, const aclTensor *input, const aclTensor *weight,
+                          const aclTensor *runningMean, const aclTensor *runningVar, const aclTensor *saveMean,
+                          const aclTensor *saveInvstd, bool training, double eps, const aclBoolArray *outputMask,
+                          aclTensor *gradInput, aclTensor *gradWeight, aclTensor *gradBias, uint64_t *workspaceSize,
+                          aclOpExecutor **executor) {
     NN(gradOut, "gradOut");
     NN(input, "input");
     if (acl_tensor_empty(input) || acl_tensor_empty(gradOut))
-        return acl_exec_noop(ACL_OP_BatchNormBackward, workspaceSize, executor);
+        return acl_exec_noop(op, workspaceSize, executor);
     ACLNN_CHECK(outputMask != NULL, ACLNN_ERR_PARAM_NULLPTR, "outputMask must not be NULL.");
     /* upstream reports a short mask through its NULL-check group (161001) */
     ACLNN_CHECK(outputMask->size >= 1, ACLNN_ERR_PARAM_NULLPTR, "outputMask size should not be less than 1.");
@@ -259,14 +259,14 @@ aclnnStatus opws_BatchNormBackward(const aclTensor *gradOut, const aclTensor *in
     if (m1) ACL_TRY(nm_numel_is(gradWeight, C, "gradWeight"));
     if (m2) ACL_TRY(nm_numel_is(gradBias, C, "gradBias"));
     ACLNN_CHECK(acl_tensor_numel(input) >= 0, ACLNN_ERR_PARAM_INVALID, "input has more elements than int64 holds.");
-    if (!m0 && !m1 && !m2) return acl_exec_noop(ACL_OP_BatchNormBackward, workspaceSize, executor);
+    if (!m0 && !m1 && !m2) return acl_exec_noop(op, workspaceSize, executor);
     const aclTensor *ins[] = {gradOut, input, weight, training ? NULL : runningMean, training ? NULL : runningVar,
                               training ? saveMean : NULL, training ? saveInvstd : NULL};
     const char *inn[] = {"gradOut", "input", "weight", "runningMean", "runningVar", "saveMean", "saveInvstd"};
     const aclTensor *outs[] = {m0 ? gradInput : NULL, m1 ? gradWeight : NULL, m2 ? gradBias : NULL};
     const char *outn[] = {"gradInput", "gradWeight", "gradBias"};
     void *pp;
-    ACL_TRY(nm_exec(ACL_OP_BatchNormBackward, bnb_run, sizeof(bn_params), ins, inn, 7, outs, outn, 3, workspaceSize,
+    ACL_TRY(nm_exec(op, bnb_run, sizeof(bn_params), ins, inn, 7, outs, outn, 3, workspaceSize,
                     executor, &pp));
     bn_params *p = pp;
     p->N = input->dims[0];
@@ -275,4 +275,25 @@ aclnnStatus opws_BatchNormBackward(const aclTensor *gradOut, const aclTensor *in
     p->eps = eps;
     p->training = training;
     return ACLNN_SUCCESS;
+}
+
+aclnnStatus opws_BatchNormBackward(const aclTensor *gradOut, const aclTensor *input, const aclTensor *weight,
+                                   const aclTensor *runningMean, const aclTensor *runningVar, const aclTensor *saveMean,
+                                   const aclTensor *saveInvstd, bool training, double eps,
+                                   const aclBoolArray *outputMask, aclTensor *gradInput, aclTensor *gradWeight,
+                                   aclTensor *gradBias, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    return bnb_ws(ACL_OP_BatchNormBackward, gradOut, input, weight, runningMean, runningVar, saveMean, saveInvstd,
+                  training, eps, outputMask, gradInput, gradWeight, gradBias, workspaceSize, executor);
+}
+
+/* aclnnFastBatchNormBackward: the same checks and compute on A2 (version selects a kernel variant only) */
+aclnnStatus opws_FastBatchNormBackward(const aclTensor *gradOut, const aclTensor *input, const aclTensor *weight,
+                                       const aclTensor *runningMean, const aclTensor *runningVar,
+                                       const aclTensor *saveMean, const aclTensor *saveInvstd, bool training,
+                                       double eps, const aclBoolArray *outputMask, int version, aclTensor *gradInput,
+                                       aclTensor *gradWeight, aclTensor *gradBias, uint64_t *workspaceSize,
+                                       aclOpExecutor **executor) {
+    (void)version;
+    return bnb_ws(ACL_OP_FastBatchNormBackward, gradOut, input, weight, runningMean, runningVar, saveMean, saveInvstd,
+                  training, eps, outputMask, gradInput, gradWeight, gradBias, workspaceSize, executor);
 }

@@ -1,4 +1,4 @@
-/* aclnnLayerNorm / aclnnLayerNormWithImplMode (ops-nn norm/layer_norm_v4) and aclnnLayerNormBackward
+/* aclnnLayerNorm / aclnnLayerNormWithImplMode / aclnnFastLayerNorm (ops-nn norm/layer_norm_v4) and aclnnLayerNormBackward
  * (norm/layer_norm_grad_v3).
  *
  * Forward over the trailing len(normalizedShape) dims (N elements per row, M rows):
@@ -107,13 +107,66 @@ static aclnnStatus ln_check(const aclTensor *input, const aclIntArray *ns, const
     return ACLNN_SUCCESS;
 }
 
+/* aclnnFastLayerNorm's order: weight/bias pairing before bias's own list, the output statistics' lists in reverse,
+ * normalizedShape's minimum length before the rank limits */
+static aclnnStatus fast_check(const aclTensor *input, const aclIntArray *ns, const aclTensor *w, const aclTensor *b,
+                              const aclTensor *out, const aclTensor *mean, const aclTensor *rstd) {
+    NN(input, "input");
+    ACLNN_CHECK(ns != NULL, ACLNN_ERR_PARAM_NULLPTR, "normalizedShape must not be NULL.");
+    NN(out, "out");
+    ACL_TRY(acl_check_dtype_in(input, K_DT, "input"));
+    if (w) {
+        ACL_TRY(acl_check_dtype_in(w, K_DT, "weightOptional"));
+        if (w->dtype != ACL_FLOAT) ACL_TRY(acl_check_same_dtype(w, "weightOptional", input, "input"));
+    }
+    if (w && b) ACL_TRY(acl_check_same_dtype(w, "weightOptional", b, "biasOptional"));
+    if (b) {
+        ACL_TRY(acl_check_dtype_in(b, K_DT, "biasOptional"));
+        if (b->dtype != ACL_FLOAT) ACL_TRY(acl_check_same_dtype(b, "biasOptional", input, "input"));
+    }
+    ACL_TRY(acl_check_dtype_in(out, K_DT, "out"));
+    if (rstd) ACL_TRY(acl_check_dtype_in(rstd, K_DT, "rstdOutOptional"));
+    if (mean) ACL_TRY(acl_check_dtype_in(mean, K_DT, "meanOutOptional"));
+    const uint64_t k = ns->size;
+    ACLNN_CHECK(k >= 1, ACLNN_ERR_PARAM_INVALID, "normalizedShape length should be at least 1, but got 0.");
+    ACL_TRY(nm_max_dim(out, 8, "out"));
+    ACL_TRY(nm_max_dim(input, 8, "input"));
+    if (w) ACL_TRY(nm_max_dim(w, 8, "weightOptional"));
+    if (rstd) ACL_TRY(nm_max_dim(rstd, 8, "rstdOutOptional"));
+    if (mean) ACL_TRY(nm_max_dim(mean, 8, "meanOutOptional"));
+    if (b) ACL_TRY(nm_max_dim(b, 8, "biasOptional"));
+    ACLNN_CHECK(k <= 8, ACLNN_ERR_PARAM_INVALID, "normalizedShape length %llu should not be greater than 8.",
+                (unsigned long long)k);
+    if (w) ACL_TRY(nm_dim_is(w, k, "weightOptional"));
+    ACL_TRY(nm_min_dim(input, k, "input"));
+    if (b) ACL_TRY(nm_dim_is(b, k, "biasOptional"));
+    const uint64_t begin = input->ndim - k;
+    for (uint64_t i = 0; i < k; i++) {
+        ACLNN_CHECK(ns->v[i] == input->dims[begin + i], ACLNN_ERR_PARAM_INVALID,
+                    "normalizedShape[%llu] (%lld) should equal input dim %llu (%lld).", (unsigned long long)i,
+                    (long long)ns->v[i], (unsigned long long)(begin + i), (long long)input->dims[begin + i]);
+        if (w)
+            ACLNN_CHECK(ns->v[i] == w->dims[i], ACLNN_ERR_PARAM_INVALID,
+                        "normalizedShape[%llu] (%lld) should equal weightOptional dim %llu (%lld).",
+                        (unsigned long long)i, (long long)ns->v[i], (unsigned long long)i, (long long)w->dims[i]);
+        if (b)
+            ACLNN_CHECK(ns->v[i] == b->dims[i], ACLNN_ERR_PARAM_INVALID,
+                        "normalizedShape[%llu] (%lld) should equal biasOptional dim %llu (%lld).",
+                        (unsigned long long)i, (long long)ns->v[i], (unsigned long long)i, (long long)b->dims[i]);
+    }
+    ACL_TRY(nm_same_shape(input, "input", out, "out"));
+    ACLNN_CHECK(acl_tensor_numel(input) >= 0, ACLNN_ERR_PARAM_INVALID, "input has more elements than int64 holds.");
+    return ACLNN_SUCCESS;
+}
+
 static aclnnStatus ln_ws(int op, const aclTensor *input, const aclIntArray *ns, const aclTensor *w, const aclTensor *b,
                          double eps, aclTensor *out, aclTensor *mean, aclTensor *rstd, int32_t implMode,
                          uint64_t *workspaceSize, aclOpExecutor **executor) {
-    ACL_TRY(ln_check(input, ns, w, b, out, mean, rstd, implMode));
+    const bool fast = op == ACL_OP_FastLayerNorm;
+    ACL_TRY(fast ? fast_check(input, ns, w, b, out, mean, rstd) : ln_check(input, ns, w, b, out, mean, rstd, implMode));
     const uint64_t begin = input->ndim - ns->size;
     const int64_t M = nm_prod(input, 0, begin), N = nm_prod(input, begin, input->ndim);
-    if (M == 0) return acl_exec_noop(op, workspaceSize, executor);
+    if (M == 0 && !fast) return acl_exec_noop(op, workspaceSize, executor);
     if (mean) ACL_TRY(nm_numel_is(mean, M, "meanOutOptional"));
     if (rstd) ACL_TRY(nm_numel_is(rstd, M, "rstdOutOptional"));
     if (N == 0) { /* upstream: mean filled with 0, rstd with NaN */
@@ -122,6 +175,7 @@ static aclnnStatus ln_ws(int op, const aclTensor *input, const aclIntArray *ns, 
         const double vals[] = {0.0, NAN};
         return nm_fill_exec(op, outs, outn, vals, 2, workspaceSize, executor);
     }
+    if (M == 0) return acl_exec_noop(op, workspaceSize, executor);
     const aclTensor *ins[] = {input, w, b}, *outs[] = {out, mean, rstd};
     const char *inn[] = {"input", "weightOptional", "biasOptional"};
     const char *outn[] = {"out", "meanOutOptional", "rstdOutOptional"};
@@ -147,6 +201,14 @@ aclnnStatus opws_LayerNormWithImplMode(const aclTensor *input, const aclIntArray
                                        int32_t implMode, uint64_t *workspaceSize, aclOpExecutor **executor) {
     return ln_ws(ACL_OP_LayerNormWithImplMode, input, normalizedShape, weightOptional, biasOptional, eps, out,
                  meanOutOptional, rstdOutOptional, implMode, workspaceSize, executor);
+}
+
+aclnnStatus opws_FastLayerNorm(const aclTensor *input, const aclIntArray *normalizedShape,
+                               const aclTensor *weightOptional, const aclTensor *biasOptional, double eps,
+                               aclTensor *out, aclTensor *meanOutOptional, aclTensor *rstdOutOptional,
+                               uint64_t *workspaceSize, aclOpExecutor **executor) {
+    return ln_ws(ACL_OP_FastLayerNorm, input, normalizedShape, weightOptional, biasOptional, eps, out,
+                 meanOutOptional, rstdOutOptional, 0, workspaceSize, executor);
 }
 
 /* ------------------------------------------------------------------ backward */

@@ -836,3 +836,206 @@ def test_group_norm_swish_grad(torch, dt):
     expect_status("GroupNormSwishGrad", [T(shape, dt), T((2, G), dt), T((2, G), dt), T(shape, dt), T((C,), dt),
                                          T((C,), dt), 3, ffi.NULL, scale, True, True, T(shape, dt), T((C,), dt),
                                          T((C,), dt)], 561002, "numGroups")
+
+
+# ------------------------------------------------------------------ FastLayerNorm / FastBatchNormBackward
+
+
+@pytest.mark.parametrize("dt", FLT)
+def test_fast_layer_norm(torch, dt):
+    rng = np.random.default_rng(71)
+    x, w, b = rnd(rng, (3, 4, 20), dt), rnd(rng, (20,), "f32"), rnd(rng, (20,), "f32")
+    out, m, r = strided(zeros((3, 4, 20), dt)), zeros((3, 4, 1), "f32"), zeros((3, 4, 1), "f32")
+    pyaclnn.call("FastLayerNorm", strided(x), [20], w, b, 1e-5, out, m, r)
+    xt = f64(torch, x)
+    check(out, torch.nn.functional.layer_norm(xt, [20], f64(torch, w), f64(torch, b), 1e-5), torch, dt, 4)
+    check(m, xt.mean(-1, keepdim=True), torch, "f32")
+    # upstream's order: weight / bias pairing is checked before bias's own support list
+    expect_status("FastLayerNorm", [T((2, 8), "f16"), int_array([8]), T((8,), "f32"), T((8,), "f16"), 1e-5,
+                                    T((2, 8), "f16"), None, None], 161002, "biasOptional")
+    expect_status("FastLayerNorm", [T((2, 8), "f32"), int_array([]), None, None, 1e-5, T((2, 8), "f32"), None, None],
+                  161002, "normalizedShape")
+    mean, rstd = np.full((3, 1), 7, np.float32), np.full((3, 1), 7, np.float32)
+    pyaclnn.call("FastLayerNorm", np.zeros((3, 0), np.float32), [0], None, None, 1e-5, np.zeros((3, 0), np.float32),
+                 mean, rstd)
+    assert (mean == 0).all() and np.isnan(rstd).all()
+
+
+@pytest.mark.parametrize("dt", FLT)
+def test_fast_batch_norm_backward(torch, dt):
+    rng = np.random.default_rng(72)
+    shape, C = (3, 4, 6), 4
+    x, dy, w = rnd(rng, shape, dt), rnd(rng, shape, dt), rnd(rng, (C,), dt)
+    _, esm, esi = torch.native_batch_norm(f64(torch, x), None, None, None, None, True, 0.1, 1e-5)
+    sm, si = rounded(torch, esm, "f32"), rounded(torch, esi, "f32")
+    gi, gw, gb = zeros(shape, dt), zeros((C,), "f32"), zeros((C,), "f32")
+    pyaclnn.call("FastBatchNormBackward", dy, x, w, None, None, sm, si, True, 1e-5, [True, True, True], 1, gi, gw, gb)
+    egi, egw, egb = torch.ops.aten.native_batch_norm_backward(
+        f64(torch, dy), f64(torch, x), f64(torch, w), None, None, f64(torch, sm), f64(torch, si), True, 1e-5,
+        [True, True, True])
+    check(gi, egi, torch, dt, 8)
+    check(gw, egw, torch, "f32", 8)
+    check(gb, egb, torch, "f32", 8)
+
+
+# ------------------------------------------------------------------ the split (sync) batch norm steps
+
+
+@pytest.mark.parametrize("dt", FLT)
+@pytest.mark.parametrize("fmt", ["NCHW", "NHWC"])
+def test_batch_norm_reduce(torch, dt, fmt):
+    rng = np.random.default_rng(81)
+    x = rnd(rng, (2, 3, 4, 5), dt)
+    cax = 1 if fmt == "NCHW" else 3
+    C = x.shape[cax]
+    s, q = zeros((C,), "f32"), zeros((C,), "f32")
+    f = lib.ACL_FORMAT_NCHW if fmt == "NCHW" else lib.ACL_FORMAT_NHWC
+    from pyaclnn.ops._common import OpCall, launch
+    with OpCall() as c:
+        xt = c.input(c.array(x, "x"), f)
+        st, qt = c.output(s, s.shape, s.dtype)[1], c.output(q, q.shape, q.dtype)[1]
+        launch("BatchNormReduce", xt, st, qt)
+    red = tuple(i for i in range(4) if i != cax)
+    check(s, f64(torch, x).sum(red), torch, "f32", 8)
+    check(q, (f64(torch, x) ** 2).sum(red), torch, "f32", 8)
+    expect_status("BatchNormReduce", [T((2, 3, 4, 5), dt), T((3,), "f32"), T((3,), "f32")], 161002, "format")
+    expect_status("BatchNormReduce", [T((2, 3, 4, 5), dt, lib.ACL_FORMAT_NCHW), T((3,), "f16"), T((3,), "f32")],
+                  161002, "sum")
+    expect_status("BatchNormReduce", [T((2, 3, 4, 5), dt, lib.ACL_FORMAT_NCHW), T((4,), "f32"), T((3,), "f32")],
+                  161002, "sum")
+    expect_status("BatchNormReduce", [None, T((3,), "f32"), T((3,), "f32")], 161001, "x")
+
+
+@pytest.mark.parametrize("dt,cdt", [("f32", "f32"), ("f16", "f16"), ("f32", "i32")])
+def test_sync_batch_norm_gather_stats(torch, dt, cdt):
+    rng = np.random.default_rng(82)
+    W, C = 3, 5
+    parts = [rnd(rng, (4 + w, C), "f32") for w in range(W)]
+    ts = np.stack([p.sum(0) for p in parts]).astype(NP[dt])
+    tq = np.stack([(p.astype(np.float64) ** 2).sum(0) for p in parts]).astype(NP[dt])
+    cnt = np.array([4 + w for w in range(W)]).astype(NP[cdt])
+    rm, rv = rnd(rng, (C,), dt), rnd(rng, (C,), dt, 0.5, 2)
+    rm0, rv0 = rm.astype(np.float64), rv.astype(np.float64)
+    bm, bi = zeros((C,), dt), zeros((C,), dt)
+    pyaclnn.call("SyncBatchNormGatherStats", ts, tq, cnt, rm, rv, 0.1, 1e-5, bm, bi)
+    n = cnt.astype(np.float64).sum()
+    em = ts.astype(np.float64).sum(0) / n
+    ev = tq.astype(np.float64).sum(0) / n - em ** 2
+    check(bm, torch.from_numpy(em), torch, dt, 4)
+    check(bi, torch.from_numpy(1 / np.sqrt(ev + 1e-5)), torch, dt, 4)
+    check(rm, torch.from_numpy(rm0 * 0.9 + 0.1 * em), torch, dt, 4)
+    check(rv, torch.from_numpy(rv0 * 0.9 + 0.1 * ev * n / (n - 1)), torch, dt, 4)
+    a = [T((W, C), dt), T((W, C), dt), T((W,), cdt), T((C,), dt), T((C,), dt), 0.1, 1e-5, T((C,), dt), T((C,), dt)]
+    b = list(a)
+    b[0] = T((W, C), "bf16")
+    expect_status("SyncBatchNormGatherStats", b, 161002, "totalSum")
+    b = list(a)
+    b[2] = T((W,), "i64")
+    expect_status("SyncBatchNormGatherStats", b, 161002, "sampleCount")
+    b = list(a)
+    b[3] = T((C + 1,), dt)
+    expect_status("SyncBatchNormGatherStats", b, 161002, "mean")
+    b = list(a)
+    b[8] = None
+    expect_status("SyncBatchNormGatherStats", b, 161001, "batchInvstd")
+
+
+@pytest.mark.parametrize("dt", FLT)
+def test_batch_norm_gather_stats_with_counts(torch, dt):
+    rng = np.random.default_rng(83)
+    W, C = 3, 4
+    inp = rnd(rng, (2, C, 3), dt)
+    mean, invstd = rnd(rng, (W, C), dt), rnd(rng, (W, C), dt, 0.5, 2)
+    counts = np.array([5, 7, 9]).astype(NP[dt])
+    rm, rv = rnd(rng, (C,), dt), rnd(rng, (C,), dt, 0.5, 2)
+    trm, trv = f64(torch, rm), f64(torch, rv)
+    ma, ia = zeros((C,), dt), zeros((C,), dt)
+    pyaclnn.call("BatchNormGatherStatsWithCounts", inp, mean, invstd, rm, rv, 0.1, 1e-5, counts, ma, ia)
+    # PyTorch's batch_norm_gather_stats_with_counts is CUDA-only: its merge of the per-worker statistics, literally
+    cn, mn, iv = f64(torch, counts)[:, None], f64(torch, mean), f64(torch, invstd)
+    n = cn.sum()
+    em = (cn * mn).sum(0) / n
+    ev = (cn * (1 / iv ** 2 - 1e-5 + (mn - em) ** 2)).sum(0) / n
+    ei = 1 / torch.sqrt(ev + 1e-5)
+    trm, trv = trm * 0.9 + 0.1 * em, trv * 0.9 + 0.1 * ev * n / (n - 1)
+    check(ma, em, torch, dt, 4)
+    check(ia, ei, torch, dt, 4)
+    check(rm, trm, torch, dt, 4)
+    check(rv, trv, torch, dt, 4)
+    expect_status("BatchNormGatherStatsWithCounts", [T((2, C, 3), dt), T((W, C + 1), dt), T((W, C), dt), None, None,
+                                                     0.1, 1e-5, T((W,), dt), T((C,), dt), T((C,), dt)], 161002, "mean")
+    expect_status("BatchNormGatherStatsWithCounts", [T((2, C, 3), dt), T((W, C), dt), T((W, C), dt), None, None,
+                                                     0.1, 1e-5, T((W,), "i32"), T((C,), dt), T((C,), dt)], 161002,
+                  "counts")
+    ma2, ia2 = np.full(C, 7, NP[dt]), np.full(C, 7, NP[dt])
+    pyaclnn.call("BatchNormGatherStatsWithCounts", inp, zeros((0, C), dt), zeros((0, C), dt), None, None, 0.1, 1e-5,
+                 zeros((0,), dt), ma2, ia2)
+    assert (ma2.astype(np.float64) == 0).all() and np.isnan(ia2.astype(np.float64)).all()
+
+
+@pytest.mark.parametrize("dt", FLT)
+@pytest.mark.parametrize("affine", [True, False])
+def test_batch_norm_elemt(torch, dt, affine):
+    rng = np.random.default_rng(84)
+    shape, C = (2, 3, 4, 5), 3
+    x = rnd(rng, shape, dt)
+    w, b = (rnd(rng, (C,), dt), rnd(rng, (C,), dt)) if affine else (None, None)
+    m, iv = rnd(rng, (C,), "f32"), rnd(rng, (C,), "f32", 0.5, 2)
+    out = strided(zeros(shape, dt))
+    pyaclnn.call("BatchNormElemt", strided(x), w, b, m, iv, 1e-5, out)
+    # PyTorch's batch_norm_elemt is CUDA-only: (x - mean) * invstd * weight + bias, literally
+    sh = (1, C, 1, 1)
+    e = (f64(torch, x) - f64(torch, m).reshape(sh)) * f64(torch, iv).reshape(sh)
+    if affine:
+        e = e * f64(torch, w).reshape(sh) + f64(torch, b).reshape(sh)
+    check(out, e, torch, dt, 4)
+    c = T((C,), "f32")
+    expect_status("BatchNormElemt", [T(shape, dt), None, None, None, c, 1e-5, T(shape, dt)], 161002, "mean")
+    expect_status("BatchNormElemt", [T(shape, dt), T((C,), "f64"), None, c, c, 1e-5, T(shape, dt)], 161002, "weight")
+    expect_status("BatchNormElemt", [T(shape, dt), None, None, T((C + 1,), "f32"), c, 1e-5, T(shape, dt)], 161002,
+                  "mean")
+
+
+@pytest.mark.parametrize("dt", FLT)
+def test_batch_norm_reduce_and_elemt_backward(torch, dt):
+    rng = np.random.default_rng(85)
+    shape, C = (3, 4, 7), 4
+    x, dy, w = rnd(rng, shape, dt), rnd(rng, shape, dt), rnd(rng, (C,), dt)
+    m, iv = rnd(rng, (C,), "f32"), rnd(rng, (C,), "f32", 0.5, 2)
+    sdy, sdx, gw, gb = zeros((C,), "f32"), zeros((C,), "f32"), zeros((C,), "f32"), zeros((C,), "f32")
+    pyaclnn.call("BatchNormReduceBackward", strided(dy), x, m, iv, w, True, True, True, sdy, sdx, gw, gb)
+    # PyTorch's batch_norm_backward_reduce / _elemt are CUDA-only: their formulas, literally
+    sh = (1, C, 1)
+    dyt, xt, mt, ivt, wt = (f64(torch, a) for a in (dy, x, m, iv, w))
+    xmu = xt - mt.reshape(sh)
+    e = (dyt.sum((0, 2)), (dyt * xmu).sum((0, 2)), (dyt * xmu).sum((0, 2)) * ivt, dyt.sum((0, 2)))
+    for a, b in zip((sdy, sdx, gw, gb), e):
+        check(a, b, torch, "f32", 8)
+    cnt = np.array([10, 11], np.int32)
+    gi = zeros(shape, dt)
+    pyaclnn.call("BatchNormElemtBackward", dy, strided(x), m, iv, w, sdy, sdx, cnt, gi)
+    n = float(cnt.sum())
+    sdyt, sdxt = f64(torch, sdy).reshape(sh), f64(torch, sdx).reshape(sh)
+    egi = (dyt - sdyt / n - xmu * ivt.reshape(sh) ** 2 * sdxt / n) * ivt.reshape(sh) * wt.reshape(sh)
+    check(gi, egi, torch, dt, 8)
+    # masks: only gradBias
+    gb2 = zeros((C,), "f32")
+    pyaclnn.call("BatchNormReduceBackward", dy, x, m, iv, None, False, False, True, None, None, None, gb2)
+    check(gb2, e[3], torch, "f32", 8)
+    c = T((C,), "f32")
+    expect_status("BatchNormReduceBackward", [T(shape, dt), T(shape, dt), c, c, None, True, False, False, None, c,
+                                              None, None], 161001, "sumDy")
+    expect_status("BatchNormReduceBackward", [T(shape, "f32"), T(shape, "f16"), c, c, None, False, False, True, None,
+                                              None, None, c], 161002, "gradOut")
+    expect_status("BatchNormReduceBackward", [T(shape, dt), T(shape, dt), c, c, None, False, False, True, None, None,
+                                              None, T((C + 1,), "f32")], 161002, "gradBias")
+    a = [T(shape, dt), T(shape, dt), c, c, None, c, c, T((2,), "i32"), T(shape, dt)]
+    b = list(a)
+    b[7] = T((2,), "i64")
+    expect_status("BatchNormElemtBackward", b, 161002, "counter")
+    b = list(a)
+    b[5] = T((C + 1,), "f32")
+    expect_status("BatchNormElemtBackward", b, 161002, "sumDy")
+    b = list(a)
+    b[8] = None
+    expect_status("BatchNormElemtBackward", b, 161001, "gradInput")

@@ -231,6 +231,54 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                                  'aclrtStream stream',
                        'repo': 'ops-nn',
                        'source': 'norm/batch_norm_grad_v3/op_host/op_api/aclnn_batch_norm_backward.cpp'},
+ 'BatchNormElemt': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                    'header': 'norm/batch_norm_elemt/op_host/op_api/aclnn_batch_norm_elemt.h',
+                    'phase1': 'const aclTensor* input, const aclTensor* weight, const aclTensor* bias, aclTensor* '
+                              'mean, aclTensor* invstd, double eps, aclTensor* output, uint64_t* workspaceSize, '
+                              'aclOpExecutor** executor',
+                    'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream '
+                              'stream',
+                    'repo': 'ops-nn',
+                    'source': 'norm/batch_norm_elemt/op_host/op_api/aclnn_batch_norm_elemt.cpp'},
+ 'BatchNormElemtBackward': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                            'header': 'norm/sync_batch_norm_backward_elemt/op_api/aclnn_batch_norm_elemt_backward.h',
+                            'phase1': 'const aclTensor* gradOut, const aclTensor* input, const aclTensor* mean, '
+                                      'const aclTensor* invstd, const aclTensor* weight, const aclTensor* sumDy, '
+                                      'const aclTensor* sumDyXmu, aclTensor* counter, aclTensor* gradInput, '
+                                      'uint64_t* workspaceSize, aclOpExecutor** executor',
+                            'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const '
+                                      'aclrtStream stream',
+                            'repo': 'ops-nn',
+                            'source': 'norm/sync_batch_norm_backward_elemt/op_api/aclnn_batch_norm_elemt_backward.cpp'},
+ 'BatchNormGatherStatsWithCounts': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                                    'header': 'norm/sync_batch_norm_gather_stats_with_counts/op_host/op_api/aclnn_batch_norm_gather_stats_with_counts.h',
+                                    'phase1': 'const aclTensor* input, const aclTensor* mean, const aclTensor* '
+                                              'invstd, aclTensor* runningMean, aclTensor* runningVar, double '
+                                              'momentum, double eps, const aclTensor* counts, aclTensor* meanAll, '
+                                              'aclTensor* invstdAll, uint64_t* workspaceSize, aclOpExecutor** '
+                                              'executor',
+                                    'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, '
+                                              'const aclrtStream stream',
+                                    'repo': 'ops-nn',
+                                    'source': 'norm/sync_batch_norm_gather_stats_with_counts/op_host/op_api/aclnn_batch_norm_gather_stats_with_counts.cpp'},
+ 'BatchNormReduce': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                     'header': 'norm/bn_training_reduce/op_api/aclnn_batch_norm_reduce.h',
+                     'phase1': 'const aclTensor* x, aclTensor* sum, aclTensor* squareSum, uint64_t* workspaceSize, '
+                               'aclOpExecutor** executor',
+                     'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                     'repo': 'ops-nn',
+                     'source': 'norm/bn_training_reduce/op_api/aclnn_batch_norm_reduce.cpp'},
+ 'BatchNormReduceBackward': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                             'header': 'norm/sync_batch_norm_backward_reduce/op_api/aclnn_batch_norm_backward_reduce.h',
+                             'phase1': 'const aclTensor* gradOut, const aclTensor* input, const aclTensor* mean, '
+                                       'const aclTensor* invstd, const aclTensor* weight, const bool inputG, const '
+                                       'bool weightG, const bool biasG, aclTensor* sumDy, aclTensor* sumDyXmu, '
+                                       'aclTensor* gradWeight, aclTensor* gradBias, uint64_t* workspaceSize, '
+                                       'aclOpExecutor** executor',
+                             'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const '
+                                       'aclrtStream stream',
+                             'repo': 'ops-nn',
+                             'source': 'norm/sync_batch_norm_backward_reduce/op_api/aclnn_batch_norm_backward_reduce.cpp'},
  'BatchNormStats': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                     'header': 'math/reduce_std_with_mean/op_api/aclnn_batch_norm_stats.h',
                     'phase1': 'const aclTensor* input, double eps, aclTensor* mean, aclTensor* invstd, uint64_t* '
@@ -633,6 +681,27 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
          'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
          'repo': 'ops-math',
          'source': 'math/eye/op_api/aclnn_eye.cpp'},
+ 'FastBatchNormBackward': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                           'header': 'norm/batch_norm_grad_v3/op_host/op_api/aclnn_fast_batch_norm_backward.h',
+                           'phase1': 'const aclTensor* gradOut, const aclTensor* input, const aclTensor* weight, '
+                                     'const aclTensor* runningMean, const aclTensor* runningVar, const aclTensor* '
+                                     'saveMean, const aclTensor* saveInvstd, bool training, double eps, const '
+                                     'aclBoolArray* outputMask, int version, aclTensor* gradInput, aclTensor* '
+                                     'gradWeight, aclTensor* gradBias, uint64_t* workspaceSize, aclOpExecutor** '
+                                     'executor',
+                           'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const '
+                                     'aclrtStream stream',
+                           'repo': 'ops-nn',
+                           'source': 'norm/batch_norm_grad_v3/op_host/op_api/aclnn_fast_batch_norm_backward.cpp'},
+ 'FastLayerNorm': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                   'header': 'norm/layer_norm_v4/op_host/op_api/aclnn_layer_norm.h',
+                   'phase1': 'const aclTensor* input, const aclIntArray* normalizedShape, const aclTensor* '
+                             'weightOptional, const aclTensor* biasOptional, double eps, aclTensor* out, aclTensor* '
+                             'meanOutOptional, aclTensor* rstdOutOptional, uint64_t* workspaceSize, aclOpExecutor** '
+                             'executor',
+                   'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                   'repo': 'ops-nn',
+                   'source': 'norm/layer_norm_v4/op_host/op_api/aclnn_fast_layer_norm.cpp'},
  'Flatten': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
              'header': 'conversion/flatten/op_host/op_api/aclnn_flatten.h',
              'phase1': 'const aclTensor* self, int64_t axis, aclTensor* out, uint64_t* workspaceSize, '
@@ -2442,6 +2511,16 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
          'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
          'repo': 'ops-math',
          'source': 'math/svd/op_host/op_api/aclnn_svd.cpp'},
+ 'SyncBatchNormGatherStats': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                              'header': 'norm/sync_batch_norm_gather_stats/op_api/aclnn_sync_batch_norm_gather_stats.h',
+                              'phase1': 'const aclTensor* totalSum, const aclTensor* totalSquareSum, const '
+                                        'aclTensor* sampleCount, aclTensor* mean, aclTensor* variance, float '
+                                        'momentum, float eps, aclTensor* batchMean, aclTensor* batchInvstd, '
+                                        'uint64_t* workspaceSize, aclOpExecutor** executor',
+                              'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, '
+                                        'aclrtStream stream',
+                              'repo': 'ops-nn',
+                              'source': 'norm/sync_batch_norm_gather_stats/op_api/aclnn_sync_batch_norm_gather_stats.cpp'},
  'Tan': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
          'header': 'math/tan/op_api/aclnn_tan.h',
          'phase1': 'const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor',

@@ -93,3 +93,37 @@ OPS += [
                 "aclnn_group_norm_swish_grad.h", lib="nn", dtypes=("f16", "f32", "bf16"),
                 optional=("dataFormatOptional",)), "dxOut", "dgammaOut", "dbetaOut"),
 ]
+
+OPS += [
+    Op("FastLayerNorm", _LN, "aclnn_layer_norm.h", lib="nn", dtypes=("f16", "f32", "bf16"),
+       optional=("weightOptional", "biasOptional", "meanOutOptional", "rstdOutOptional")),
+    Op("FastBatchNormBackward", "const aclTensor* gradOut, const aclTensor* input, const aclTensor* weight, "
+       "const aclTensor* runningMean, const aclTensor* runningVar, const aclTensor* saveMean, "
+       "const aclTensor* saveInvstd, bool training, double eps, const aclBoolArray* outputMask, int version, "
+       "aclTensor* gradInput, aclTensor* gradWeight, aclTensor* gradBias", "aclnn_fast_batch_norm_backward.h",
+       lib="nn", dtypes=FLOAT,
+       optional=("weight", "runningMean", "runningVar", "saveMean", "saveInvstd", "gradInput", "gradWeight",
+                 "gradBias")),
+    Op("BatchNormReduce", "const aclTensor* x, aclTensor* sum, aclTensor* squareSum", "aclnn_batch_norm_reduce.h",
+       lib="nn", dtypes=FLOAT, arg_dtypes={"sum": ("f32",), "squareSum": ("f32",)}),
+    Op("SyncBatchNormGatherStats", "const aclTensor* totalSum, const aclTensor* totalSquareSum, "
+       "const aclTensor* sampleCount, aclTensor* mean, aclTensor* variance, float momentum, float eps, "
+       "aclTensor* batchMean, aclTensor* batchInvstd", "aclnn_sync_batch_norm_gather_stats.h", lib="nn",
+       dtypes=("f32", "f16"), arg_dtypes={"sampleCount": ("f32", "f16", "i32")}),
+    Op("BatchNormGatherStatsWithCounts", "const aclTensor* input, const aclTensor* mean, const aclTensor* invstd, "
+       "aclTensor* runningMean, aclTensor* runningVar, double momentum, double eps, const aclTensor* counts, "
+       "aclTensor* meanAll, aclTensor* invstdAll", "aclnn_batch_norm_gather_stats_with_counts.h", lib="nn",
+       dtypes=FLOAT, optional=("runningMean", "runningVar")),
+    Op("BatchNormElemt", "const aclTensor* input, const aclTensor* weight, const aclTensor* bias, aclTensor* mean, "
+       "aclTensor* invstd, double eps, aclTensor* output", "aclnn_batch_norm_elemt.h", lib="nn", dtypes=FLOAT,
+       optional=("weight", "bias"), inout="output"),
+    Op("BatchNormReduceBackward", "const aclTensor* gradOut, const aclTensor* input, const aclTensor* mean, "
+       "const aclTensor* invstd, const aclTensor* weight, const bool inputG, const bool weightG, const bool biasG, "
+       "aclTensor* sumDy, aclTensor* sumDyXmu, aclTensor* gradWeight, aclTensor* gradBias",
+       "aclnn_batch_norm_backward_reduce.h", lib="nn", dtypes=FLOAT,
+       optional=("weight", "sumDy", "sumDyXmu", "gradWeight", "gradBias")),
+    Op("BatchNormElemtBackward", "const aclTensor* gradOut, const aclTensor* input, const aclTensor* mean, "
+       "const aclTensor* invstd, const aclTensor* weight, const aclTensor* sumDy, const aclTensor* sumDyXmu, "
+       "aclTensor* counter, aclTensor* gradInput", "aclnn_batch_norm_elemt_backward.h", lib="nn", dtypes=FLOAT,
+       optional=("weight",), arg_dtypes={"counter": ("f32", "f16", "i32")}),
+]

@@ -42,6 +42,11 @@
 #include "aclnnop/aclnn_avgpool2d_backward.h"
 #include "aclnnop/aclnn_batch_norm.h"
 #include "aclnnop/aclnn_batch_norm_backward.h"
+#include "aclnnop/aclnn_batch_norm_backward_reduce.h"
+#include "aclnnop/aclnn_batch_norm_elemt.h"
+#include "aclnnop/aclnn_batch_norm_elemt_backward.h"
+#include "aclnnop/aclnn_batch_norm_gather_stats_with_counts.h"
+#include "aclnnop/aclnn_batch_norm_reduce.h"
 #include "aclnnop/aclnn_batch_norm_stats.h"
 #include "aclnnop/aclnn_bincount.h"
 #include "aclnnop/aclnn_bitwise_and_scalar.h"
@@ -93,6 +98,7 @@
 #include "aclnnop/aclnn_expand.h"
 #include "aclnnop/aclnn_expm1.h"
 #include "aclnnop/aclnn_eye.h"
+#include "aclnnop/aclnn_fast_batch_norm_backward.h"
 #include "aclnnop/aclnn_fill_diagonal.h"
 #include "aclnnop/aclnn_fill_scalar.h"
 #include "aclnnop/aclnn_fill_tensor.h"
@@ -244,6 +250,7 @@
 #include "aclnnop/aclnn_sub.h"
 #include "aclnnop/aclnn_sum.h"
 #include "aclnnop/aclnn_svd.h"
+#include "aclnnop/aclnn_sync_batch_norm_gather_stats.h"
 #include "aclnnop/aclnn_tan.h"
 #include "aclnnop/aclnn_tanh.h"
 #include "aclnnop/aclnn_tanh_backward.h"
@@ -688,6 +695,36 @@ aclnnStatus opws_GroupNormSwishGrad(
     const aclTensor *beta, int64_t numGroups, char *dataFormatOptional, double swishScale, bool dgammaIsRequire,
     bool dbetaIsRequire, const aclTensor *dxOut, const aclTensor *dgammaOut, const aclTensor *dbetaOut,
     uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_FastLayerNorm(
+    const aclTensor* input, const aclIntArray* normalizedShape, const aclTensor* weightOptional,
+    const aclTensor* biasOptional, double eps, aclTensor* out, aclTensor* meanOutOptional, aclTensor* rstdOutOptional,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_FastBatchNormBackward(
+    const aclTensor* gradOut, const aclTensor* input, const aclTensor* weight, const aclTensor* runningMean,
+    const aclTensor* runningVar, const aclTensor* saveMean, const aclTensor* saveInvstd, bool training, double eps,
+    const aclBoolArray* outputMask, int version, aclTensor* gradInput, aclTensor* gradWeight, aclTensor* gradBias,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_BatchNormReduce(
+    const aclTensor* x, aclTensor* sum, aclTensor* squareSum, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_SyncBatchNormGatherStats(
+    const aclTensor* totalSum, const aclTensor* totalSquareSum, const aclTensor* sampleCount, aclTensor* mean,
+    aclTensor* variance, float momentum, float eps, aclTensor* batchMean, aclTensor* batchInvstd,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_BatchNormGatherStatsWithCounts(
+    const aclTensor* input, const aclTensor* mean, const aclTensor* invstd, aclTensor* runningMean,
+    aclTensor* runningVar, double momentum, double eps, const aclTensor* counts, aclTensor* meanAll,
+    aclTensor* invstdAll, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_BatchNormElemt(
+    const aclTensor* input, const aclTensor* weight, const aclTensor* bias, aclTensor* mean, aclTensor* invstd,
+    double eps, aclTensor* output, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_BatchNormReduceBackward(
+    const aclTensor* gradOut, const aclTensor* input, const aclTensor* mean, const aclTensor* invstd,
+    const aclTensor* weight, const bool inputG, const bool weightG, const bool biasG, aclTensor* sumDy,
+    aclTensor* sumDyXmu, aclTensor* gradWeight, aclTensor* gradBias, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_BatchNormElemtBackward(
+    const aclTensor* gradOut, const aclTensor* input, const aclTensor* mean, const aclTensor* invstd,
+    const aclTensor* weight, const aclTensor* sumDy, const aclTensor* sumDyXmu, aclTensor* counter,
+    aclTensor* gradInput, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_AvgPool2d(
     const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* strides, const aclIntArray* paddings,
     const bool ceilMode, const bool countIncludePad, const int64_t divisorOverride, const int8_t cubeMathType,
@@ -923,6 +960,18 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_GroupNormSiluV2 ((const aclDataType[]){ACL_FLOAT16, ACL_BF16, ACL_FLOAT}), 3
 #define ACL_DT_LIST_GroupNormSwish ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 3
 #define ACL_DT_LIST_GroupNormSwishGrad ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 3
+#define ACL_DT_LIST_FastLayerNorm ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 3
+#define ACL_DT_LIST_FastBatchNormBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_BatchNormReduce ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_BatchNormReduce_sum ((const aclDataType[]){ACL_FLOAT}), 1
+#define ACL_DT_LIST_BatchNormReduce_squareSum ((const aclDataType[]){ACL_FLOAT}), 1
+#define ACL_DT_LIST_SyncBatchNormGatherStats ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16}), 2
+#define ACL_DT_LIST_SyncBatchNormGatherStats_sampleCount ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_INT32}), 3
+#define ACL_DT_LIST_BatchNormGatherStatsWithCounts ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_BatchNormElemt ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_BatchNormReduceBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_BatchNormElemtBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_BatchNormElemtBackward_counter ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_INT32}), 3
 #define ACL_DT_LIST_AvgPool2d ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_AvgPool2dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_GridSampler2D ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE}), 4

@@ -6,8 +6,14 @@
 #include "aclnnop/aclnn_add_rms_norm.h"
 #include "aclnnop/aclnn_batch_norm.h"
 #include "aclnnop/aclnn_batch_norm_backward.h"
+#include "aclnnop/aclnn_batch_norm_backward_reduce.h"
+#include "aclnnop/aclnn_batch_norm_elemt.h"
+#include "aclnnop/aclnn_batch_norm_elemt_backward.h"
+#include "aclnnop/aclnn_batch_norm_gather_stats_with_counts.h"
+#include "aclnnop/aclnn_batch_norm_reduce.h"
 #include "aclnnop/aclnn_deep_norm.h"
 #include "aclnnop/aclnn_deep_norm_grad.h"
+#include "aclnnop/aclnn_fast_batch_norm_backward.h"
 #include "aclnnop/aclnn_gemma_rms_norm.h"
 #include "aclnnop/aclnn_group_norm.h"
 #include "aclnnop/aclnn_group_norm_backward.h"
@@ -19,6 +25,7 @@
 #include "aclnnop/aclnn_layer_norm_backward.h"
 #include "aclnnop/aclnn_rms_norm.h"
 #include "aclnnop/aclnn_rms_norm_grad.h"
+#include "aclnnop/aclnn_sync_batch_norm_gather_stats.h"
 
 #include "ops/gen/all_ops.h"
 
@@ -306,5 +313,128 @@ aclnnStatus aclnnGroupNormSwishGradGetWorkspaceSize(const aclTensor *dy, const a
 
 aclnnStatus aclnnGroupNormSwishGrad(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_GroupNormSwishGrad, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnFastLayerNormGetWorkspaceSize(const aclTensor* input, const aclIntArray* normalizedShape, const aclTensor* weightOptional, const aclTensor* biasOptional, double eps, aclTensor* out, aclTensor* meanOutOptional, aclTensor* rstdOutOptional, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnFastLayerNormGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {input, normalizedShape, weightOptional, biasOptional, out, meanOutOptional, rstdOutOptional};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_INT_ARRAY, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"input", "normalizedShape", "weightOptional", "biasOptional", "out", "meanOutOptional", "rstdOutOptional"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 7));
+    return opws_FastLayerNorm(
+        input, normalizedShape, weightOptional, biasOptional, eps, out, meanOutOptional, rstdOutOptional, workspaceSize,
+        executor);
+}
+
+aclnnStatus aclnnFastLayerNorm(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_FastLayerNorm, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnFastBatchNormBackwardGetWorkspaceSize(const aclTensor* gradOut, const aclTensor* input, const aclTensor* weight, const aclTensor* runningMean, const aclTensor* runningVar, const aclTensor* saveMean, const aclTensor* saveInvstd, bool training, double eps, const aclBoolArray* outputMask, int version, aclTensor* gradInput, aclTensor* gradWeight, aclTensor* gradBias, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnFastBatchNormBackwardGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {gradOut, input, weight, runningMean, runningVar, saveMean, saveInvstd, outputMask, gradInput, gradWeight, gradBias};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_BOOL_ARRAY, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"gradOut", "input", "weight", "runningMean", "runningVar", "saveMean", "saveInvstd", "outputMask", "gradInput", "gradWeight", "gradBias"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 11));
+    return opws_FastBatchNormBackward(
+        gradOut, input, weight, runningMean, runningVar, saveMean, saveInvstd, training, eps, outputMask, version,
+        gradInput, gradWeight, gradBias, workspaceSize, executor);
+}
+
+aclnnStatus aclnnFastBatchNormBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_FastBatchNormBackward, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnBatchNormReduceGetWorkspaceSize(const aclTensor* x, aclTensor* sum, aclTensor* squareSum, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnBatchNormReduceGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {x, sum, squareSum};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"x", "sum", "squareSum"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 3));
+    return opws_BatchNormReduce(x, sum, squareSum, workspaceSize, executor);
+}
+
+aclnnStatus aclnnBatchNormReduce(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_BatchNormReduce, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnSyncBatchNormGatherStatsGetWorkspaceSize(const aclTensor* totalSum, const aclTensor* totalSquareSum, const aclTensor* sampleCount, aclTensor* mean, aclTensor* variance, float momentum, float eps, aclTensor* batchMean, aclTensor* batchInvstd, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnSyncBatchNormGatherStatsGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {totalSum, totalSquareSum, sampleCount, mean, variance, batchMean, batchInvstd};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"totalSum", "totalSquareSum", "sampleCount", "mean", "variance", "batchMean", "batchInvstd"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 7));
+    return opws_SyncBatchNormGatherStats(
+        totalSum, totalSquareSum, sampleCount, mean, variance, momentum, eps, batchMean, batchInvstd, workspaceSize,
+        executor);
+}
+
+aclnnStatus aclnnSyncBatchNormGatherStats(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_SyncBatchNormGatherStats, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnBatchNormGatherStatsWithCountsGetWorkspaceSize(const aclTensor* input, const aclTensor* mean, const aclTensor* invstd, aclTensor* runningMean, aclTensor* runningVar, double momentum, double eps, const aclTensor* counts, aclTensor* meanAll, aclTensor* invstdAll, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnBatchNormGatherStatsWithCountsGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {input, mean, invstd, runningMean, runningVar, counts, meanAll, invstdAll};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"input", "mean", "invstd", "runningMean", "runningVar", "counts", "meanAll", "invstdAll"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 8));
+    return opws_BatchNormGatherStatsWithCounts(
+        input, mean, invstd, runningMean, runningVar, momentum, eps, counts, meanAll, invstdAll, workspaceSize,
+        executor);
+}
+
+aclnnStatus aclnnBatchNormGatherStatsWithCounts(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_BatchNormGatherStatsWithCounts, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnBatchNormElemtGetWorkspaceSize(const aclTensor* input, const aclTensor* weight, const aclTensor* bias, aclTensor* mean, aclTensor* invstd, double eps, aclTensor* output, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnBatchNormElemtGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {input, weight, bias, mean, invstd, output};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"input", "weight", "bias", "mean", "invstd", "output"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 6));
+    return opws_BatchNormElemt(input, weight, bias, mean, invstd, eps, output, workspaceSize, executor);
+}
+
+aclnnStatus aclnnBatchNormElemt(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_BatchNormElemt, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnBatchNormReduceBackwardGetWorkspaceSize(const aclTensor* gradOut, const aclTensor* input, const aclTensor* mean, const aclTensor* invstd, const aclTensor* weight, const bool inputG, const bool weightG, const bool biasG, aclTensor* sumDy, aclTensor* sumDyXmu, aclTensor* gradWeight, aclTensor* gradBias, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnBatchNormReduceBackwardGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {gradOut, input, mean, invstd, weight, sumDy, sumDyXmu, gradWeight, gradBias};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"gradOut", "input", "mean", "invstd", "weight", "sumDy", "sumDyXmu", "gradWeight", "gradBias"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 9));
+    return opws_BatchNormReduceBackward(
+        gradOut, input, mean, invstd, weight, inputG, weightG, biasG, sumDy, sumDyXmu, gradWeight, gradBias,
+        workspaceSize, executor);
+}
+
+aclnnStatus aclnnBatchNormReduceBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_BatchNormReduceBackward, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnBatchNormElemtBackwardGetWorkspaceSize(const aclTensor* gradOut, const aclTensor* input, const aclTensor* mean, const aclTensor* invstd, const aclTensor* weight, const aclTensor* sumDy, const aclTensor* sumDyXmu, aclTensor* counter, aclTensor* gradInput, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnBatchNormElemtBackwardGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {gradOut, input, mean, invstd, weight, sumDy, sumDyXmu, counter, gradInput};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"gradOut", "input", "mean", "invstd", "weight", "sumDy", "sumDyXmu", "counter", "gradInput"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 9));
+    return opws_BatchNormElemtBackward(
+        gradOut, input, mean, invstd, weight, sumDy, sumDyXmu, counter, gradInput, workspaceSize, executor);
+}
+
+aclnnStatus aclnnBatchNormElemtBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_BatchNormElemtBackward, workspace, workspaceSize, executor, stream);
 }
 
