@@ -932,6 +932,11 @@ typedef struct aclScalarList aclScalarList;
  aclnnStatus aclnnDotGetWorkspaceSize(
  const aclTensor* self, const aclTensor* tensor, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnDot(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnEmbeddingRenormGetWorkspaceSize(
+ aclTensor* selfRef, const aclTensor* indices, double maxNorm, double normType, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnEmbeddingRenorm(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
  aclnnStatus aclnnEqScalarGetWorkspaceSize(
  const aclTensor* self, const aclScalar* other, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnEqScalar(
@@ -1737,6 +1742,15 @@ typedef struct aclScalarList aclScalarList;
  aclnnStatus aclnnRemainderScalarTensorGetWorkspaceSize(
  const aclScalar* self, const aclTensor* other, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnRemainderScalarTensor(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnRenormGetWorkspaceSize(
+ const aclTensor* self, const aclScalar* p, int64_t dim, const aclScalar* maxNorm, aclTensor* out,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnRenorm(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnInplaceRenormGetWorkspaceSize(
+ aclTensor* selfRef, const aclScalar* p, int64_t dim, const aclScalar* maxNorm, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnInplaceRenorm(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnRepeatGetWorkspaceSize(
  const aclTensor* self, const aclIntArray* repeats, aclTensor* out, uint64_t* workspaceSize,

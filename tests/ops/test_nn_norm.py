@@ -1039,3 +1039,54 @@ def test_batch_norm_reduce_and_elemt_backward(torch, dt):
     b = list(a)
     b[8] = None
     expect_status("BatchNormElemtBackward", b, 161001, "gradInput")
+
+
+# ------------------------------------------------------------------ Renorm / InplaceRenorm / EmbeddingRenorm
+
+
+@pytest.mark.parametrize("dt", FLT)
+@pytest.mark.parametrize("p,dim,maxnorm", [(2.0, 1, 1.5), (1.0, 0, 3.0), (3.0, -1, 2.0), (float("inf"), 2, 1.0),
+                                           (2.0, 1, 100.0)])
+def test_renorm(torch, dt, p, dim, maxnorm):
+    rng = np.random.default_rng(91)
+    x = rnd(rng, (3, 4, 5), dt)
+    e = torch.renorm(f64(torch, x), p, dim, maxnorm)
+    o = strided(zeros(x.shape, dt))
+    pyaclnn.call("Renorm", strided(x), p, dim, maxnorm, o)
+    check(o, e, torch, dt, 4)
+    y = x.copy()
+    pyaclnn.call("InplaceRenorm", y, p, dim, maxnorm)
+    check(y, e, torch, dt, 4)
+
+
+def test_renorm_invalid():
+    from pyaclnn.ops.table import make_scalar
+    x, p2, m = T((3, 4), "f32"), make_scalar(2.0), make_scalar(1.0)
+    expect_status("Renorm", [None, p2, 0, m, x], 161001, "self")
+    expect_status("Renorm", [x, None, 0, m, x], 161001, "p")
+    expect_status("Renorm", [T((3, 4), "f64"), p2, 0, m, T((3, 4), "f64")], 161002, "self")
+    expect_status("Renorm", [x, p2, 0, m, T((3, 4), "f16")], 161002, "self")
+    expect_status("Renorm", [T((4,), "f32"), p2, 0, m, T((4,), "f32")], 161002, "self")
+    expect_status("Renorm", [x, make_scalar(-1.0), 0, m, x], 161002, "p")
+    expect_status("Renorm", [x, p2, 2, m, x], 161002, "dim")
+    expect_status("Renorm", [x, p2, 0, make_scalar(-1.0), x], 161002, "maxNorm")
+    expect_status("Renorm", [x, p2, -2, m, x], 0)
+
+
+@pytest.mark.parametrize("dt", FLT)
+@pytest.mark.parametrize("idt", ["i32", "i64"])
+def test_embedding_renorm(torch, dt, idt):
+    rng = np.random.default_rng(92)
+    w = rnd(rng, (10, 6), dt)
+    idx = np.array([[1, 3], [3, 7]]).astype(NP[idt])
+    e = f64(torch, w)
+    torch.embedding_renorm_(e, torch.from_numpy(idx.astype(np.int64)), 1.0, 2.0)
+    w2 = w.copy()
+    pyaclnn.call("EmbeddingRenorm", w2, idx, 1.0, 2.0)
+    check(w2, e, torch, dt, 4)
+    expect_status("EmbeddingRenorm", [T((10, 6), dt), T((3,), "f32"), 1.0, 2.0], 161002, "indices")
+    expect_status("EmbeddingRenorm", [T((10, 6, 1), dt), T((3,), "i32"), 1.0, 2.0], 161002, "selfRef")
+    expect_status("EmbeddingRenorm", [None, T((3,), "i32"), 1.0, 2.0], 161001, "selfRef")
+    # an index out of range is reported by the run, before anything is written
+    with pytest.raises(Exception):
+        pyaclnn.call("EmbeddingRenorm", w2, np.array([10], NP[idt]), 1.0, 2.0)

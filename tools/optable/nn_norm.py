@@ -127,3 +127,13 @@ OPS += [
        "aclTensor* counter, aclTensor* gradInput", "aclnn_batch_norm_elemt_backward.h", lib="nn", dtypes=FLOAT,
        optional=("weight",), arg_dtypes={"counter": ("f32", "f16", "i32")}),
 ]
+
+OPS += [
+    Op("Renorm", "const aclTensor* self, const aclScalar* p, int64_t dim, const aclScalar* maxNorm, aclTensor* out",
+       "aclnn_renorm.h", lib="nn", dtypes=FLOAT),
+    Op("InplaceRenorm", "aclTensor* selfRef, const aclScalar* p, int64_t dim, const aclScalar* maxNorm",
+       "aclnn_renorm.h", lib="nn", dtypes=FLOAT),
+    Op("EmbeddingRenorm", "aclTensor* selfRef, const aclTensor* indices, double maxNorm, double normType",
+       "aclnn_embedding_renorm.h", lib="nn", dtypes=FLOAT, arg_dtypes={"indices": ("i32", "i64")}, inplace=True,
+       inout="selfRef"),
+]

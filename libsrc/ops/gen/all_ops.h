@@ -87,6 +87,7 @@
 #include "aclnnop/aclnn_digamma.h"
 #include "aclnnop/aclnn_div.h"
 #include "aclnnop/aclnn_dot.h"
+#include "aclnnop/aclnn_embedding_renorm.h"
 #include "aclnnop/aclnn_eq_scalar.h"
 #include "aclnnop/aclnn_eq_tensor.h"
 #include "aclnnop/aclnn_equal.h"
@@ -209,6 +210,7 @@
 #include "aclnnop/aclnn_reflection_pad3d.h"
 #include "aclnnop/aclnn_reflection_pad3d_backward.h"
 #include "aclnnop/aclnn_remainder.h"
+#include "aclnnop/aclnn_renorm.h"
 #include "aclnnop/aclnn_repeat.h"
 #include "aclnnop/aclnn_replication_pad1d.h"
 #include "aclnnop/aclnn_replication_pad1d_backward.h"
@@ -725,6 +727,15 @@ aclnnStatus opws_BatchNormElemtBackward(
     const aclTensor* gradOut, const aclTensor* input, const aclTensor* mean, const aclTensor* invstd,
     const aclTensor* weight, const aclTensor* sumDy, const aclTensor* sumDyXmu, aclTensor* counter,
     aclTensor* gradInput, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_Renorm(
+    const aclTensor* self, const aclScalar* p, int64_t dim, const aclScalar* maxNorm, aclTensor* out,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_InplaceRenorm(
+    aclTensor* selfRef, const aclScalar* p, int64_t dim, const aclScalar* maxNorm, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_EmbeddingRenorm(
+    aclTensor* selfRef, const aclTensor* indices, double maxNorm, double normType, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
 aclnnStatus opws_AvgPool2d(
     const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* strides, const aclIntArray* paddings,
     const bool ceilMode, const bool countIncludePad, const int64_t divisorOverride, const int8_t cubeMathType,
@@ -972,6 +983,10 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_BatchNormReduceBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_BatchNormElemtBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_BatchNormElemtBackward_counter ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_INT32}), 3
+#define ACL_DT_LIST_Renorm ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_InplaceRenorm ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_EmbeddingRenorm ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_EmbeddingRenorm_indices ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
 #define ACL_DT_LIST_AvgPool2d ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_AvgPool2dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_GridSampler2D ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE}), 4

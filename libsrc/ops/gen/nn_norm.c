@@ -13,6 +13,7 @@
 #include "aclnnop/aclnn_batch_norm_reduce.h"
 #include "aclnnop/aclnn_deep_norm.h"
 #include "aclnnop/aclnn_deep_norm_grad.h"
+#include "aclnnop/aclnn_embedding_renorm.h"
 #include "aclnnop/aclnn_fast_batch_norm_backward.h"
 #include "aclnnop/aclnn_gemma_rms_norm.h"
 #include "aclnnop/aclnn_group_norm.h"
@@ -23,6 +24,7 @@
 #include "aclnnop/aclnn_instance_norm.h"
 #include "aclnnop/aclnn_layer_norm.h"
 #include "aclnnop/aclnn_layer_norm_backward.h"
+#include "aclnnop/aclnn_renorm.h"
 #include "aclnnop/aclnn_rms_norm.h"
 #include "aclnnop/aclnn_rms_norm_grad.h"
 #include "aclnnop/aclnn_sync_batch_norm_gather_stats.h"
@@ -436,5 +438,47 @@ aclnnStatus aclnnBatchNormElemtBackwardGetWorkspaceSize(const aclTensor* gradOut
 
 aclnnStatus aclnnBatchNormElemtBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_BatchNormElemtBackward, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnRenormGetWorkspaceSize(const aclTensor* self, const aclScalar* p, int64_t dim, const aclScalar* maxNorm, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnRenormGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {self, p, maxNorm, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_SCALAR, ACL_KIND_SCALAR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"self", "p", "maxNorm", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 4));
+    return opws_Renorm(self, p, dim, maxNorm, out, workspaceSize, executor);
+}
+
+aclnnStatus aclnnRenorm(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_Renorm, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnInplaceRenormGetWorkspaceSize(aclTensor* selfRef, const aclScalar* p, int64_t dim, const aclScalar* maxNorm, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnInplaceRenormGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {selfRef, p, maxNorm};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_SCALAR, ACL_KIND_SCALAR};
+    static const char *const names[] = {"selfRef", "p", "maxNorm"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 3));
+    return opws_InplaceRenorm(selfRef, p, dim, maxNorm, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceRenorm(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_InplaceRenorm, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnEmbeddingRenormGetWorkspaceSize(aclTensor* selfRef, const aclTensor* indices, double maxNorm, double normType, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnEmbeddingRenormGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {selfRef, indices};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"selfRef", "indices"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 2));
+    return opws_EmbeddingRenorm(selfRef, indices, maxNorm, normType, workspaceSize, executor);
+}
+
+aclnnStatus aclnnEmbeddingRenorm(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_EmbeddingRenorm, workspace, workspaceSize, executor, stream);
 }
 
