@@ -370,6 +370,17 @@ typedef struct aclScalarList aclScalarList;
  aclTensor* selfRef, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnInplaceAcosh(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnAdaLayerNormGetWorkspaceSize(
+ const aclTensor* x, const aclTensor* scale, const aclTensor* shift, const aclTensor* weightOptional,
+ const aclTensor* biasOptional, double epsilon, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnAdaLayerNorm(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnAdaLayerNormV2GetWorkspaceSize(
+ const aclTensor* x, const aclTensor* scale, const aclTensor* shift, const aclTensor* weightOptional,
+ const aclTensor* biasOptional, double epsilon, aclTensor* out, aclTensor* meanOutOptional,
+ aclTensor* rstdOutOptional, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnAdaLayerNormV2(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnAddGetWorkspaceSize(
  const aclTensor* self, const aclTensor* other, const aclScalar* alpha, aclTensor* out, uint64_t* workspaceSize,
  aclOpExecutor** executor);
@@ -397,6 +408,12 @@ typedef struct aclScalarList aclScalarList;
  aclOpExecutor** executor);
  aclnnStatus aclnnAddLayerNorm(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnAddLayerNormGradGetWorkspaceSize(
+ const aclTensor *dy, const aclTensor *x1, const aclTensor *x2, const aclTensor *rstd, const aclTensor *mean,
+ const aclTensor *gamma, const aclTensor *dsumOptional, const aclTensor *dxOut, const aclTensor *dgammaOut,
+ const aclTensor *dbetaOut, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnAddLayerNormGrad(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnAddLoraGetWorkspaceSize(
  const aclTensor *y, const aclTensor *x, const aclTensor *weightB, const aclTensor *indices,
  const aclTensor *weightAOptional, int64_t layerIdx, double scale, int64_t yOffset, int64_t ySliceSize,
@@ -410,6 +427,12 @@ typedef struct aclScalarList aclScalarList;
  const aclTensor* x1, const aclTensor* x2, const aclTensor* gamma, double epsilon, aclTensor* yOut,
  aclTensor* rstdOut, aclTensor* xOut, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnAddRmsNorm(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnAddRmsNormCastGetWorkspaceSize(
+ const aclTensor *x1, const aclTensor *x2, const aclTensor *gamma, double epsilon, const aclTensor *y1Out,
+ const aclTensor *y2Out, const aclTensor *rstdOut, const aclTensor *xOut, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnAddRmsNormCast(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnAddV3GetWorkspaceSize(
  const aclScalar* self, const aclTensor* other, const aclScalar* alpha, aclTensor* out, uint64_t* workspaceSize,
@@ -1214,6 +1237,11 @@ typedef struct aclScalarList aclScalarList;
  const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* dilation, const aclIntArray* padding,
  const aclIntArray* stride, const aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnIm2col(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnInplaceAddRmsNormGetWorkspaceSize(
+ aclTensor *x1Ref, aclTensor *x2Ref, const aclTensor *gamma, double epsilon, const aclTensor *rstdOut,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnInplaceAddRmsNorm(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnInstanceNormGetWorkspaceSize(
  const aclTensor* x, const aclTensor* gamma, const aclTensor* beta, const char* dataFormat, double eps, aclTensor* y,
  aclTensor* mean, aclTensor* variance, uint64_t* workspaceSize, aclOpExecutor** executor);

@@ -2,7 +2,10 @@
  * trailing gamma.dim() dims:
  *   mean = E[x], rstd = 1 / sqrt(Var[x] + epsilon) (biased), yOut = (x - mean) * rstd * gamma + beta,
  *   meanOut / rstdOut: one value per row (float32), xOut = x when additionalOutput.
- * x is kept in float64 for the statistics (xOut is its one rounding). No op_api source upstream: the first phase is
+ * x is kept in float64 for the statistics (xOut is its one rounding).
+ * aclnnAddLayerNormGrad (norm/add_layer_norm_grad), with the given mean / rstd of x = x1 + x2:
+ *   dxOut = rstd * (g - mean(g) - xhat * mean(g * xhat)) + dsumOptional, g = dy * gamma, xhat = (x - mean) * rstd;
+ *   dgammaOut[j] = sum_rows dy * xhat, dbetaOut[j] = sum_rows dy. No op_api source upstream: the first phase is
  * the generated one (NULL 161001, the docs' A2 dtype table 161002, shape rules 561002, all outputs empty ->
  * nothing to launch). */
 #include <math.h>
@@ -113,5 +116,93 @@ aclnnStatus opws_AddLayerNorm(const aclTensor *x1, const aclTensor *x2, const ac
     p->eps = epsilon;
     p->extra = additionalOutput;
     p->bias_full = bias_full;
+    return ACLNN_SUCCESS;
+}
+
+/* in: dy, x1, x2, rstd, mean, gamma, dsum; out: dx, dgamma, dbeta */
+static aclnnStatus alng_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
+    (void)ws;
+    (void)wss;
+    const aln_params *p = ex->params;
+    const int64_t rows = p->rows, n = p->n;
+    bool oom = false;
+    double *dy = nm_load(nm_in(ex, 0), &oom), *x = nm_load(nm_in(ex, 1), &oom), *x2 = nm_load(nm_in(ex, 2), &oom);
+    double *rstd = nm_load(nm_in(ex, 3), &oom), *mean = nm_load(nm_in(ex, 4), &oom), *g = nm_load(nm_in(ex, 5), &oom);
+    double *dsum = nm_load(nm_in(ex, 6), &oom);
+    double *dx = malloc(sizeof(double) * (size_t)(rows * n)), *dg = malloc(sizeof(double) * (size_t)n);
+    double *db = malloc(sizeof(double) * (size_t)n);
+    aclnnStatus rc = ACLNN_SUCCESS;
+    if (oom || !dx || !dg || !db) {
+        rc = OOM;
+    } else {
+        for (int64_t i = 0; i < rows * n; i++) x[i] += x2[i];
+        nk_row_backward(dy, x, rows, n, mean, rstd, g, dx, dg, db);
+        if (dsum)
+            for (int64_t i = 0; i < rows * n; i++) dx[i] += dsum[i];
+        nm_store(dx, nm_out(ex, 0));
+        nm_store(dg, nm_out(ex, 1));
+        nm_store(db, nm_out(ex, 2));
+    }
+    free(dy), free(x), free(x2), free(rstd), free(mean), free(g), free(dsum), free(dx), free(dg), free(db);
+    return rc;
+}
+
+aclnnStatus opws_AddLayerNormGrad(const aclTensor *dy, const aclTensor *x1, const aclTensor *x2, const aclTensor *rstd,
+                                  const aclTensor *mean, const aclTensor *gamma, const aclTensor *dsumOptional,
+                                  const aclTensor *dxOut, const aclTensor *dgammaOut, const aclTensor *dbetaOut,
+                                  uint64_t *workspaceSize, aclOpExecutor **executor) {
+    NN(dy, "dy");
+    NN(x1, "x1");
+    NN(x2, "x2");
+    NN(rstd, "rstd");
+    NN(mean, "mean");
+    NN(gamma, "gamma");
+    NN(dxOut, "dxOut");
+    NN(dgammaOut, "dgammaOut");
+    NN(dbetaOut, "dbetaOut");
+    static const aclDataType dl[] = {F32, F16, B16};
+    ACL_TRY(acl_check_dtype_in(dy, dl, 3, "dy"));
+    ACL_TRY(acl_check_same_dtype(x1, "x1", dy, "dy"));
+    ACL_TRY(acl_check_same_dtype(x2, "x2", dy, "dy"));
+    ACL_TRY(nm_dtype_is(rstd, F32, "rstd"));
+    ACL_TRY(nm_dtype_is(mean, F32, "mean"));
+    ACL_TRY(acl_check_same_dtype(gamma, "gamma", dy, "dy"));
+    if (dsumOptional) ACL_TRY(acl_check_same_dtype(dsumOptional, "dsumOptional", dy, "dy"));
+    ACL_TRY(acl_check_same_dtype(dxOut, "dxOut", dy, "dy"));
+    ACL_TRY(nm_dtype_is(dgammaOut, F32, "dgammaOut"));
+    ACL_TRY(nm_dtype_is(dbetaOut, F32, "dbetaOut"));
+    if (acl_tensor_empty(dxOut) && acl_tensor_empty(dgammaOut) && acl_tensor_empty(dbetaOut))
+        return acl_exec_noop(ACL_OP_AddLayerNormGrad, workspaceSize, executor);
+    const int T = ACLNN_ERR_INNER_TILING_ERROR;
+    ACLNN_CHECK(dy->ndim >= 1 && dy->ndim <= 8, T, "dy should have 1 to 8 dims, but has %llu.",
+                (unsigned long long)dy->ndim);
+    ACLNN_CHECK(!acl_tensor_empty(dy), T, "dy should not have a zero dim.");
+    ACLNN_CHECK(acl_tensor_numel(dy) >= 0, T, "dy has more elements than int64 holds.");
+    const aclTensor *same[] = {x1, x2, dsumOptional, dxOut};
+    const char *samen[] = {"x1", "x2", "dsumOptional", "dxOut"};
+    for (int i = 0; i < 4; i++)
+        if (same[i] && nm_same_shape(same[i], samen[i], dy, "dy"))
+            return ACL_REPORT(T, "the shape of %s should be the shape of dy.", samen[i]);
+    ACLNN_CHECK(gamma->ndim >= 1 && gamma->ndim <= dy->ndim, T, "gamma should have 1 to %llu dims.",
+                (unsigned long long)dy->ndim);
+    const uint64_t off = dy->ndim - gamma->ndim;
+    for (uint64_t i = 0; i < gamma->ndim; i++)
+        ACLNN_CHECK(gamma->dims[i] == dy->dims[off + i], T, "gamma dim %llu (%lld) should equal dy dim %llu (%lld).",
+                    (unsigned long long)i, (long long)gamma->dims[i], (unsigned long long)(off + i),
+                    (long long)dy->dims[off + i]);
+    if (nm_same_shape(dgammaOut, "dgammaOut", gamma, "gamma")) return ACL_REPORT(T, "dgammaOut should be gamma's shape.");
+    if (nm_same_shape(dbetaOut, "dbetaOut", gamma, "gamma")) return ACL_REPORT(T, "dbetaOut should be gamma's shape.");
+    const int64_t rows = nm_prod(dy, 0, off), n = nm_prod(dy, off, dy->ndim);
+    ACLNN_CHECK(acl_tensor_numel(mean) == rows, T, "mean should have %lld elements.", (long long)rows);
+    ACLNN_CHECK(acl_tensor_numel(rstd) == rows, T, "rstd should have %lld elements.", (long long)rows);
+    const aclTensor *ins[] = {dy, x1, x2, rstd, mean, gamma, dsumOptional}, *outs[] = {dxOut, dgammaOut, dbetaOut};
+    const char *inn[] = {"dy", "x1", "x2", "rstd", "mean", "gamma", "dsumOptional"};
+    const char *outn[] = {"dxOut", "dgammaOut", "dbetaOut"};
+    void *pp;
+    ACL_TRY(nm_exec(ACL_OP_AddLayerNormGrad, alng_run, sizeof(aln_params), ins, inn, 7, outs, outn, 3, workspaceSize,
+                    executor, &pp));
+    aln_params *p = pp;
+    p->rows = rows;
+    p->n = n;
     return ACLNN_SUCCESS;
 }

@@ -6,6 +6,8 @@
  *   grad:  dx = rstd * (dy * gamma - x * rstd * mean(dy * gamma * x * rstd)),  dgamma[j] = sum_rows dy * x * rstd
  *   AddRmsNorm: x = x1 + x2 (xOut), then RmsNorm of x (kept in float64, not the rounded xOut).
  *   GemmaRmsNorm (norm/gemma_rms_norm): y = x * rstd * (1 + gamma).
+ *   InplaceAddRmsNorm (norm/inplace_add_rms_norm): x1Ref <- y, x2Ref <- x1Ref + x2Ref.
+ *   AddRmsNormCast (norm/add_rms_norm_cast): y1Out = y in FLOAT, y2Out = y1Out cast to x1's dtype.
  * RmsNorm and RmsNormGrad have no op_api source: their first phase is the one CANN generates from the op
  * definition (NULL tensors 161001, the dtype combinations of the docs' A2 table 161002, shape rules of the
  * tiling 561002, all outputs empty -> nothing to launch). */
@@ -48,16 +50,17 @@ static aclnnStatus rstd_shape(const aclTensor *r, int64_t rows, const char *name
 
 /* ------------------------------------------------------------------ RmsNorm / AddRmsNorm */
 
-enum { RMS_PLAIN, RMS_ADD, RMS_GEMMA };
+enum { RMS_PLAIN, RMS_ADD, RMS_GEMMA, RMS_INPLACE, RMS_CAST };
 
 static aclnnStatus rms_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     (void)ws;
     (void)wss;
     const rms_params *p = ex->params;
     bool oom = false;
-    const int gi = p->mode == RMS_ADD ? 2 : 1;
+    const bool add = p->mode == RMS_ADD || p->mode == RMS_INPLACE || p->mode == RMS_CAST;
+    const int gi = add ? 2 : 1;
     double *x = nm_load(nm_in(ex, 0), &oom), *g = nm_load(nm_in(ex, gi), &oom);
-    double *x2 = p->mode == RMS_ADD ? nm_load(nm_in(ex, 1), &oom) : NULL;
+    double *x2 = add ? nm_load(nm_in(ex, 1), &oom) : NULL;
     double *ms = malloc(sizeof(double) * (size_t)(p->rows > 0 ? p->rows : 1));
     double *y = malloc(sizeof(double) * (size_t)(p->rows * p->n > 0 ? p->rows * p->n : 1));
     aclnnStatus rc = ACLNN_SUCCESS;
@@ -71,9 +74,21 @@ static aclnnStatus rms_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
         nk_row_meansq(x, p->rows, p->n, ms);
         for (int64_t r = 0; r < p->rows; r++) ms[r] = 1.0 / sqrt(ms[r] + p->eps);
         nk_row_affine(x, p->rows, p->n, NULL, ms, g, NULL, y);
-        nm_store(y, nm_out(ex, 0));
-        nm_store(ms, nm_out(ex, 1));
-        if (p->mode == RMS_ADD) nm_store(x, nm_out(ex, 2));
+        if (p->mode == RMS_INPLACE) { /* outputs: x1Ref <- y, x2Ref <- x, rstdOut */
+            nm_store(y, nm_out(ex, 0));
+            nm_store(x, nm_out(ex, 1));
+            nm_store(ms, nm_out(ex, 2));
+        } else if (p->mode == RMS_CAST) { /* outputs: y1Out (FLOAT), y2Out = cast(y1Out), rstdOut, xOut */
+            for (int64_t i = 0; i < p->rows * p->n; i++) y[i] = (double)(float)y[i];
+            nm_store(y, nm_out(ex, 0));
+            nm_store(y, nm_out(ex, 1));
+            nm_store(ms, nm_out(ex, 2));
+            nm_store(x, nm_out(ex, 3));
+        } else {
+            nm_store(y, nm_out(ex, 0));
+            nm_store(ms, nm_out(ex, 1));
+            if (p->mode == RMS_ADD) nm_store(x, nm_out(ex, 2));
+        }
     }
     free(x), free(x2), free(g), free(ms), free(y);
     return rc;
@@ -271,5 +286,85 @@ aclnnStatus opws_RmsNormGrad(const aclTensor *dy, const aclTensor *x, const aclT
     rms_params *p = pp;
     p->rows = rows;
     p->n = n;
+    return ACLNN_SUCCESS;
+}
+
+/* ------------------------------------------------------------------ InplaceAddRmsNorm / AddRmsNormCast
+ * no op_api source upstream: the generated first phase (NULL 161001, dtype rules 161002, shape rules 561002) */
+
+aclnnStatus opws_InplaceAddRmsNorm(aclTensor *x1Ref, aclTensor *x2Ref, const aclTensor *gamma, double epsilon,
+                                   const aclTensor *rstdOut, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    NN(x1Ref, "x1Ref");
+    NN(x2Ref, "x2Ref");
+    NN(gamma, "gamma");
+    NN(rstdOut, "rstdOut");
+    ACL_TRY(acl_check_dtype_in(x1Ref, k_add_rms_dt, 3, "x1Ref"));
+    ACL_TRY(acl_check_same_dtype(x2Ref, "x2Ref", x1Ref, "x1Ref"));
+    ACL_TRY(acl_check_same_dtype(gamma, "gamma", x1Ref, "x1Ref"));
+    ACL_TRY(nm_dtype_is(rstdOut, ACL_FLOAT, "rstdOut"));
+    if (acl_tensor_empty(x1Ref) && acl_tensor_empty(x2Ref) && acl_tensor_empty(rstdOut))
+        return acl_exec_noop(ACL_OP_InplaceAddRmsNorm, workspaceSize, executor);
+    const int T = ACLNN_ERR_INNER_TILING_ERROR;
+    ACLNN_CHECK(x1Ref->ndim >= 1 && x1Ref->ndim <= 8, T, "x1Ref should have 1 to 8 dims, but has %llu.",
+                (unsigned long long)x1Ref->ndim);
+    if (nm_same_shape(x2Ref, "x2Ref", x1Ref, "x1Ref")) return ACL_REPORT(T, "the shape of x2Ref should be x1Ref's.");
+    int64_t rows, n;
+    ACL_TRY(gamma_tail(x1Ref, "x1Ref", gamma, "gamma", T, &rows, &n));
+    ACLNN_CHECK(acl_tensor_numel(x1Ref) >= 0, T, "x1Ref has more elements than int64 holds.");
+    ACL_TRY(rstd_shape(rstdOut, rows, "rstdOut", T));
+    const aclTensor *ins[] = {x1Ref, x2Ref, gamma}, *outs[] = {x1Ref, x2Ref, rstdOut};
+    const char *inn[] = {"x1Ref", "x2Ref", "gamma"}, *outn[] = {"x1Ref", "x2Ref", "rstdOut"};
+    void *pp;
+    ACL_TRY(nm_exec(ACL_OP_InplaceAddRmsNorm, rms_run, sizeof(rms_params), ins, inn, 3, outs, outn, 3, workspaceSize,
+                    executor, &pp));
+    rms_params *p = pp;
+    p->rows = rows;
+    p->n = n;
+    p->eps = epsilon;
+    p->mode = RMS_INPLACE;
+    return ACLNN_SUCCESS;
+}
+
+aclnnStatus opws_AddRmsNormCast(const aclTensor *x1, const aclTensor *x2, const aclTensor *gamma, double epsilon,
+                                const aclTensor *y1Out, const aclTensor *y2Out, const aclTensor *rstdOut,
+                                const aclTensor *xOut, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    NN(x1, "x1");
+    NN(x2, "x2");
+    NN(gamma, "gamma");
+    NN(y1Out, "y1Out");
+    NN(y2Out, "y2Out");
+    NN(rstdOut, "rstdOut");
+    NN(xOut, "xOut");
+    ACL_TRY(acl_check_dtype_in(x1, k_add_rms_dt_atb, 2, "x1"));
+    ACL_TRY(acl_check_same_dtype(x2, "x2", x1, "x1"));
+    ACL_TRY(acl_check_same_dtype(gamma, "gamma", x1, "x1"));
+    ACL_TRY(nm_dtype_is(y1Out, ACL_FLOAT, "y1Out"));
+    ACL_TRY(acl_check_same_dtype(y2Out, "y2Out", x1, "x1"));
+    ACL_TRY(nm_dtype_is(rstdOut, ACL_FLOAT, "rstdOut"));
+    ACL_TRY(acl_check_same_dtype(xOut, "xOut", x1, "x1"));
+    if (acl_tensor_empty(y1Out) && acl_tensor_empty(y2Out) && acl_tensor_empty(rstdOut) && acl_tensor_empty(xOut))
+        return acl_exec_noop(ACL_OP_AddRmsNormCast, workspaceSize, executor);
+    const int T = ACLNN_ERR_INNER_TILING_ERROR;
+    ACLNN_CHECK(x1->ndim >= 1 && x1->ndim <= 8, T, "x1 should have 1 to 8 dims, but has %llu.",
+                (unsigned long long)x1->ndim);
+    int64_t rows, n;
+    ACL_TRY(gamma_tail(x1, "x1", gamma, "gamma", T, &rows, &n));
+    ACLNN_CHECK(acl_tensor_numel(x1) >= 0, T, "x1 has more elements than int64 holds.");
+    const aclTensor *same[] = {x2, y1Out, y2Out, xOut};
+    const char *samen[] = {"x2", "y1Out", "y2Out", "xOut"};
+    for (int i = 0; i < 4; i++)
+        if (nm_same_shape(same[i], samen[i], x1, "x1"))
+            return ACL_REPORT(T, "the shape of %s should be the shape of x1.", samen[i]);
+    ACL_TRY(rstd_shape(rstdOut, rows, "rstdOut", T));
+    const aclTensor *ins[] = {x1, x2, gamma}, *outs[] = {y1Out, y2Out, rstdOut, xOut};
+    const char *inn[] = {"x1", "x2", "gamma"}, *outn[] = {"y1Out", "y2Out", "rstdOut", "xOut"};
+    void *pp;
+    ACL_TRY(nm_exec(ACL_OP_AddRmsNormCast, rms_run, sizeof(rms_params), ins, inn, 3, outs, outn, 4, workspaceSize,
+                    executor, &pp));
+    rms_params *p = pp;
+    p->rows = rows;
+    p->n = n;
+    p->eps = epsilon;
+    p->mode = RMS_CAST;
     return ACLNN_SUCCESS;
 }

@@ -1090,3 +1090,114 @@ def test_embedding_renorm(torch, dt, idt):
     # an index out of range is reported by the run, before anything is written
     with pytest.raises(Exception):
         pyaclnn.call("EmbeddingRenorm", w2, np.array([10], NP[idt]), 1.0, 2.0)
+
+
+# ------------------------------------------------------------------ AdaLayerNorm / V2
+
+
+@pytest.mark.parametrize("dt", FLT)
+@pytest.mark.parametrize("ss", ["keep", "flat"])
+@pytest.mark.parametrize("wdt", [None, "same", "f32"])
+def test_ada_layer_norm(torch, dt, ss, wdt):
+    rng = np.random.default_rng(101)
+    B, S, H = 2, 3, 16
+    x = rnd(rng, (B, S, H), dt)
+    ssh = (B, 1, H) if ss == "keep" else (B, H)
+    sc, sh = rnd(rng, ssh, dt, -0.5, 0.5), rnd(rng, ssh, dt)
+    wd = dt if wdt in (None, "same") else "f32"
+    w, b = (rnd(rng, (H,), wd, 0.5, 1.5), rnd(rng, (H,), wd)) if wdt else (None, None)
+    xt = f64(torch, x)
+    z = torch.nn.functional.layer_norm(xt, [H], None if w is None else f64(torch, w),
+                                       None if b is None else f64(torch, b), 1e-5)
+    e = z * (1 + f64(torch, sc).reshape(B, 1, H)) + f64(torch, sh).reshape(B, 1, H)
+    if wdt != "f32":
+        out = strided(zeros((B, S, H), dt))
+        pyaclnn.call("AdaLayerNorm", strided(x), sc, sh, w, b, 1e-5, out)
+        check(out, e, torch, dt, 4)
+    out, m, r = zeros((B, S, H), dt), zeros((B, S, 1), dt), zeros((B, S, 1), dt)
+    pyaclnn.call("AdaLayerNormV2", x, sc, strided(sh), w, b, 1e-5, out, m, r)
+    check(out, e, torch, dt, 4)
+    check(m, xt.mean(-1, keepdim=True), torch, dt)
+    check(r, 1 / torch.sqrt(xt.var(-1, unbiased=False, keepdim=True) + 1e-5), torch, dt)
+
+
+def test_ada_layer_norm_invalid():
+    x, s = T((2, 3, 8), "f16"), T((2, 1, 8), "f16")
+    expect_status("AdaLayerNorm", [x, None, s, None, None, 1e-5, x], 161001, "scale")
+    expect_status("AdaLayerNorm", [x, T((2, 1, 8), "f32"), s, None, None, 1e-5, x], 161002, "scale")
+    expect_status("AdaLayerNorm", [x, s, s, T((8,), "f32"), None, 1e-5, x], 161002, "weightOptional")
+    expect_status("AdaLayerNormV2", [x, s, s, T((8,), "f32"), None, 1e-5, x, None, None], 0)
+    expect_status("AdaLayerNorm", [x, T((2, 2, 8), "f16"), s, None, None, 1e-5, x], 161002, "scale")
+    expect_status("AdaLayerNorm", [T((8,), "f16"), s, s, None, None, 1e-5, T((8,), "f16")], 161002, "x")
+    expect_status("AdaLayerNormV2", [x, s, s, None, None, 1e-5, x, T((2, 3, 8), "f16"), None], 161002,
+                  "meanOutOptional")
+
+
+# ------------------------------------------------------------------ InplaceAddRmsNorm / AddRmsNormCast / AddLayerNormGrad
+
+
+@pytest.mark.parametrize("dt", FLT)
+def test_inplace_add_rms_norm(torch, dt):
+    rng = np.random.default_rng(111)
+    x1, x2, g = rnd(rng, (2, 3, 16), dt), rnd(rng, (2, 3, 16), dt), rnd(rng, (16,), dt, 0.5, 1.5)
+    xs = f64(torch, x1) + f64(torch, x2)
+    er = 1 / torch.sqrt((xs * xs).mean(-1, keepdim=True) + 1e-6)
+    r = zeros((2, 3, 1), "f32")
+    a1, a2 = strided(x1), x2.copy()
+    pyaclnn.call("InplaceAddRmsNorm", a1, a2, g, 1e-6, r)
+    check(a1, xs * er * f64(torch, g), torch, dt, 4)
+    check(a2, xs, torch, dt)
+    check(r, er, torch, "f32")
+    expect_status("InplaceAddRmsNorm", [T((2, 8), dt), T((2, 8), dt), T((8,), dt), 1e-6, T((2, 1), "f16")], 161002,
+                  "rstdOut")
+    expect_status("InplaceAddRmsNorm", [T((2, 8), dt), T((2, 8), dt), T((4,), dt), 1e-6, T((2, 1), "f32")], 561002,
+                  "gamma")
+
+
+@pytest.mark.parametrize("dt", ["f16", "bf16"])
+def test_add_rms_norm_cast(torch, dt):
+    rng = np.random.default_rng(112)
+    x1, x2, g = rnd(rng, (3, 32), dt), rnd(rng, (3, 32), dt), rnd(rng, (32,), dt, 0.5, 1.5)
+    y1, y2, r, xo = zeros((3, 32), "f32"), zeros((3, 32), dt), zeros((3, 1), "f32"), zeros((3, 32), dt)
+    pyaclnn.call("AddRmsNormCast", x1, strided(x2), g, 1e-6, y1, y2, r, xo)
+    xs = f64(torch, x1) + f64(torch, x2)
+    er = 1 / torch.sqrt((xs * xs).mean(-1, keepdim=True) + 1e-6)
+    ey = xs * er * f64(torch, g)
+    check(y1, ey, torch, "f32", 4)
+    check(y2, ey, torch, dt, 4)
+    check(r, er, torch, "f32")
+    check(xo, xs, torch, dt)
+    expect_status("AddRmsNormCast", [T((3, 8), "f32"), T((3, 8), "f32"), T((8,), "f32"), 1e-6, T((3, 8), "f32"),
+                                     T((3, 8), "f32"), T((3, 1), "f32"), T((3, 8), "f32")], 161002, "x1")
+    expect_status("AddRmsNormCast", [T((3, 8), dt), T((3, 8), dt), T((8,), dt), 1e-6, T((3, 8), dt),
+                                     T((3, 8), dt), T((3, 1), "f32"), T((3, 8), dt)], 161002, "y1Out")
+
+
+@pytest.mark.parametrize("dt", FLT)
+@pytest.mark.parametrize("dsum", [False, True])
+def test_add_layer_norm_grad(torch, dt, dsum):
+    rng = np.random.default_rng(113)
+    shape = (2, 3, 20)
+    x1, x2, dy = rnd(rng, shape, dt), rnd(rng, shape, dt), rnd(rng, shape, dt)
+    g = rnd(rng, (20,), dt, 0.5, 1.5)
+    ds = rnd(rng, shape, dt) if dsum else None
+    xs = (f64(torch, x1) + f64(torch, x2)).requires_grad_()
+    em = xs.mean(-1, keepdim=True)
+    er = 1 / torch.sqrt(((xs - em) ** 2).mean(-1, keepdim=True) + 1e-5)
+    m, r = rounded(torch, em, "f32"), rounded(torch, er, "f32")
+    gt = f64(torch, g).requires_grad_()
+    bt = torch.zeros(20, dtype=torch.float64, requires_grad=True)
+    torch.nn.functional.layer_norm(xs, [20], gt, bt, 1e-5).backward(f64(torch, dy))
+    dx, dg, db = zeros(shape, dt), zeros((20,), "f32"), zeros((20,), "f32")
+    pyaclnn.call("AddLayerNormGrad", strided(dy), x1, x2, r, m, g, ds, dx, dg, db)
+    edx = xs.grad + (0 if ds is None else f64(torch, ds))
+    check(dx, edx, torch, dt, 8)
+    xh = (f64(torch, x1) + f64(torch, x2) - f64(torch, m)) * f64(torch, r)
+    check(dg, (f64(torch, dy) * xh).sum((0, 1)), torch, "f32", 8)
+    check(db, bt.grad, torch, "f32", 8)
+    expect_status("AddLayerNormGrad", [T(shape, dt), T(shape, dt), T(shape, dt), T((2, 3, 1), "f16"),
+                                       T((2, 3, 1), "f32"), T((20,), dt), None, T(shape, dt), T((20,), "f32"),
+                                       T((20,), "f32")], 161002, "rstd")
+    expect_status("AddLayerNormGrad", [T(shape, dt), T(shape, dt), T(shape, dt), T((2, 3, 1), "f32"),
+                                       T((2, 4, 1), "f32"), T((20,), dt), None, T(shape, dt), T((20,), "f32"),
+                                       T((20,), "f32")], 561002, "mean")

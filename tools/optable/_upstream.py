@@ -20,6 +20,23 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
            'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
            'repo': 'ops-math',
            'source': 'math/acosh/op_api/aclnn_acosh.cpp'},
+ 'AdaLayerNorm': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                  'header': 'norm/ada_layer_norm/op_host/op_api/aclnn_ada_layer_norm.h',
+                  'phase1': 'const aclTensor* x, const aclTensor* scale, const aclTensor* shift, const aclTensor* '
+                            'weightOptional, const aclTensor* biasOptional, double epsilon, aclTensor* out, '
+                            'uint64_t* workspaceSize, aclOpExecutor** executor',
+                  'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                  'repo': 'ops-nn',
+                  'source': 'norm/ada_layer_norm/op_host/op_api/aclnn_ada_layer_norm.cpp'},
+ 'AdaLayerNormV2': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                    'header': 'norm/ada_layer_norm_v2/op_host/op_api/aclnn_ada_layer_norm_v2.h',
+                    'phase1': 'const aclTensor* x, const aclTensor* scale, const aclTensor* shift, const aclTensor* '
+                              'weightOptional, const aclTensor* biasOptional, double epsilon, aclTensor* out, '
+                              'aclTensor* meanOutOptional, aclTensor* rstdOutOptional, uint64_t* workspaceSize, '
+                              'aclOpExecutor** executor',
+                    'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                    'repo': 'ops-nn',
+                    'source': 'norm/ada_layer_norm_v2/op_host/op_api/aclnn_ada_layer_norm_v2.cpp'},
  'Add': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
          'header': 'math/add/op_api/aclnn_add.h',
          'phase1': 'const aclTensor* self, const aclTensor* other, const aclScalar* alpha, aclTensor* out, uint64_t* '

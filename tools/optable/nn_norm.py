@@ -137,3 +137,27 @@ OPS += [
        "aclnn_embedding_renorm.h", lib="nn", dtypes=FLOAT, arg_dtypes={"indices": ("i32", "i64")}, inplace=True,
        inout="selfRef"),
 ]
+
+OPS += [
+    Op("AdaLayerNorm", "const aclTensor* x, const aclTensor* scale, const aclTensor* shift, "
+       "const aclTensor* weightOptional, const aclTensor* biasOptional, double epsilon, aclTensor* out",
+       "aclnn_ada_layer_norm.h", lib="nn", dtypes=FLOAT, optional=("weightOptional", "biasOptional")),
+    Op("AdaLayerNormV2", "const aclTensor* x, const aclTensor* scale, const aclTensor* shift, "
+       "const aclTensor* weightOptional, const aclTensor* biasOptional, double epsilon, aclTensor* out, "
+       "aclTensor* meanOutOptional, aclTensor* rstdOutOptional", "aclnn_ada_layer_norm_v2.h", lib="nn", dtypes=FLOAT,
+       optional=("weightOptional", "biasOptional", "meanOutOptional", "rstdOutOptional")),
+]
+
+OPS += [
+    _outputs(Op("InplaceAddRmsNorm", "aclTensor *x1Ref, aclTensor *x2Ref, const aclTensor *gamma, double epsilon, "
+                "const aclTensor *rstdOut", "aclnn_inplace_add_rms_norm.h", lib="nn", dtypes=FLOAT, inplace=True,
+                inout="x1Ref"), "rstdOut"),
+    _outputs(Op("AddRmsNormCast", "const aclTensor *x1, const aclTensor *x2, const aclTensor *gamma, double epsilon, "
+                "const aclTensor *y1Out, const aclTensor *y2Out, const aclTensor *rstdOut, const aclTensor *xOut",
+                "aclnn_add_rms_norm_cast.h", lib="nn", dtypes=("f16", "bf16")), "y1Out", "y2Out", "rstdOut", "xOut"),
+    _outputs(Op("AddLayerNormGrad", "const aclTensor *dy, const aclTensor *x1, const aclTensor *x2, "
+                "const aclTensor *rstd, const aclTensor *mean, const aclTensor *gamma, const aclTensor *dsumOptional, "
+                "const aclTensor *dxOut, const aclTensor *dgammaOut, const aclTensor *dbetaOut",
+                "aclnn_add_layer_norm_grad.h", lib="nn", dtypes=FLOAT, optional=("dsumOptional",)),
+             "dxOut", "dgammaOut", "dbetaOut"),
+]

@@ -10,11 +10,15 @@
 #include "aclnnop/aclnn_abs.h"
 #include "aclnnop/aclnn_acos.h"
 #include "aclnnop/aclnn_acosh.h"
+#include "aclnnop/aclnn_ada_layer_norm.h"
+#include "aclnnop/aclnn_ada_layer_norm_v2.h"
 #include "aclnnop/aclnn_add.h"
 #include "aclnnop/aclnn_add_layer_norm.h"
+#include "aclnnop/aclnn_add_layer_norm_grad.h"
 #include "aclnnop/aclnn_add_lora.h"
 #include "aclnnop/aclnn_add_n.h"
 #include "aclnnop/aclnn_add_rms_norm.h"
+#include "aclnnop/aclnn_add_rms_norm_cast.h"
 #include "aclnnop/aclnn_add_v3.h"
 #include "aclnnop/aclnn_addcdiv.h"
 #include "aclnnop/aclnn_addcmul.h"
@@ -129,6 +133,7 @@
 #include "aclnnop/aclnn_hardtanh.h"
 #include "aclnnop/aclnn_histc.h"
 #include "aclnnop/aclnn_im2col.h"
+#include "aclnnop/aclnn_inplace_add_rms_norm.h"
 #include "aclnnop/aclnn_instance_norm.h"
 #include "aclnnop/aclnn_is_inf.h"
 #include "aclnnop/aclnn_isclose.h"
@@ -736,6 +741,24 @@ aclnnStatus opws_InplaceRenorm(
 aclnnStatus opws_EmbeddingRenorm(
     aclTensor* selfRef, const aclTensor* indices, double maxNorm, double normType, uint64_t* workspaceSize,
     aclOpExecutor** executor);
+aclnnStatus opws_AdaLayerNorm(
+    const aclTensor* x, const aclTensor* scale, const aclTensor* shift, const aclTensor* weightOptional,
+    const aclTensor* biasOptional, double epsilon, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_AdaLayerNormV2(
+    const aclTensor* x, const aclTensor* scale, const aclTensor* shift, const aclTensor* weightOptional,
+    const aclTensor* biasOptional, double epsilon, aclTensor* out, aclTensor* meanOutOptional,
+    aclTensor* rstdOutOptional, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_InplaceAddRmsNorm(
+    aclTensor *x1Ref, aclTensor *x2Ref, const aclTensor *gamma, double epsilon, const aclTensor *rstdOut,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_AddRmsNormCast(
+    const aclTensor *x1, const aclTensor *x2, const aclTensor *gamma, double epsilon, const aclTensor *y1Out,
+    const aclTensor *y2Out, const aclTensor *rstdOut, const aclTensor *xOut, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_AddLayerNormGrad(
+    const aclTensor *dy, const aclTensor *x1, const aclTensor *x2, const aclTensor *rstd, const aclTensor *mean,
+    const aclTensor *gamma, const aclTensor *dsumOptional, const aclTensor *dxOut, const aclTensor *dgammaOut,
+    const aclTensor *dbetaOut, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_AvgPool2d(
     const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* strides, const aclIntArray* paddings,
     const bool ceilMode, const bool countIncludePad, const int64_t divisorOverride, const int8_t cubeMathType,
@@ -987,6 +1010,11 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_InplaceRenorm ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_EmbeddingRenorm ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_EmbeddingRenorm_indices ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
+#define ACL_DT_LIST_AdaLayerNorm ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_AdaLayerNormV2 ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_InplaceAddRmsNorm ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_AddRmsNormCast ((const aclDataType[]){ACL_FLOAT16, ACL_BF16}), 2
+#define ACL_DT_LIST_AddLayerNormGrad ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_AvgPool2d ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_AvgPool2dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_GridSampler2D ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE}), 4
