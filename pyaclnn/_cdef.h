@@ -375,6 +375,13 @@ typedef struct aclScalarList aclScalarList;
  const aclTensor* biasOptional, double epsilon, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnAdaLayerNorm(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnAdaLayerNormBackwardGetWorkspaceSize(
+ const aclTensor* gradOut, const aclTensor* input, const aclIntArray* normalizedShape, const aclTensor* rstd,
+ const aclTensor* mean, const aclTensor* scale, const aclTensor* shift, const aclTensor* weightOptional,
+ const aclTensor* biasOptional, aclTensor* gradInputOut, aclTensor* gradScaleOut, aclTensor* gradShiftOut,
+ aclTensor* gradWeightOut, aclTensor* gradBiasOut, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnAdaLayerNormBackward(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnAdaLayerNormV2GetWorkspaceSize(
  const aclTensor* x, const aclTensor* scale, const aclTensor* shift, const aclTensor* weightOptional,
  const aclTensor* biasOptional, double epsilon, aclTensor* out, aclTensor* meanOutOptional,

@@ -1201,3 +1201,48 @@ def test_add_layer_norm_grad(torch, dt, dsum):
     expect_status("AddLayerNormGrad", [T(shape, dt), T(shape, dt), T(shape, dt), T((2, 3, 1), "f32"),
                                        T((2, 4, 1), "f32"), T((20,), dt), None, T(shape, dt), T((20,), "f32"),
                                        T((20,), "f32")], 561002, "mean")
+
+
+@pytest.mark.parametrize("dt", FLT)
+@pytest.mark.parametrize("ss", ["keep", "flat"])
+@pytest.mark.parametrize("affine", [True, False])
+def test_ada_layer_norm_backward(torch, dt, ss, affine):
+    rng = np.random.default_rng(121)
+    B, S, H = 2, 3, 16
+    x, dy = rnd(rng, (B, S, H), dt), rnd(rng, (B, S, H), dt)
+    ssh = (B, 1, H) if ss == "keep" else (B, H)
+    sc, sh = rnd(rng, ssh, dt, -0.5, 0.5), rnd(rng, ssh, dt)
+    w, b = (rnd(rng, (H,), dt, 0.5, 1.5), rnd(rng, (H,), dt)) if affine else (None, None)
+    xt = f64(torch, x).requires_grad_()
+    em = xt.mean(-1, keepdim=True)
+    er = 1 / torch.sqrt(((xt - em) ** 2).mean(-1, keepdim=True) + 1e-5)
+    m, r = rounded(torch, em, dt), rounded(torch, er, dt)
+    wt = (f64(torch, w) if affine else torch.ones(H, dtype=torch.float64)).requires_grad_()
+    bt = (f64(torch, b) if affine else torch.zeros(H, dtype=torch.float64)).requires_grad_()
+    sct, sht = f64(torch, sc).requires_grad_(), f64(torch, sh).requires_grad_()
+    z = torch.nn.functional.layer_norm(xt, [H], wt, bt, 1e-5)
+    out = z * (1 + sct.reshape(B, 1, H)) + sht.reshape(B, 1, H)
+    out.backward(f64(torch, dy))
+    gi, gs, gh = zeros((B, S, H), dt), zeros(ssh, dt), zeros(ssh, dt)
+    gw, gb = zeros((H,), dt), zeros((H,), dt)
+    pyaclnn.call("AdaLayerNormBackward", strided(dy), x, [H], r, m, sc, sh, w, b, gi, gs, gh, gw, gb)
+    check(gi, xt.grad, torch, dt, 16)
+    check(gs, sct.grad, torch, dt, 8)
+    check(gh, sht.grad, torch, dt, 8)
+    check(gw, wt.grad, torch, dt, 8)
+    check(gb, bt.grad, torch, dt, 8)
+    a = [T((B, S, H), dt), T((B, S, H), dt), int_array([H]), T((B, S, 1), dt), T((B, S, 1), dt), T(ssh, dt),
+         T(ssh, dt), None, None, T((B, S, H), dt), None, None, None, None]
+    expect_status("AdaLayerNormBackward", a, 0)
+    c = list(a)
+    c[3] = T((B, S, 1), "f32" if dt != "f32" else "f16")
+    expect_status("AdaLayerNormBackward", c, 161002, "rstd")
+    c = list(a)
+    c[2] = int_array([H, 1])
+    expect_status("AdaLayerNormBackward", c, 161002, "normalizedShape")
+    c = list(a)
+    c[4] = T((B, S, 2), dt)
+    expect_status("AdaLayerNormBackward", c, 161002, "mean")
+    c = list(a)
+    c[5] = None
+    expect_status("AdaLayerNormBackward", c, 161001, "scale")

@@ -28,6 +28,18 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                   'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
                   'repo': 'ops-nn',
                   'source': 'norm/ada_layer_norm/op_host/op_api/aclnn_ada_layer_norm.cpp'},
+ 'AdaLayerNormBackward': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                          'header': 'norm/ada_layer_norm_grad/op_host/op_api/aclnn_ada_layer_norm_backward.h',
+                          'phase1': 'const aclTensor* gradOut, const aclTensor* input, const aclIntArray* '
+                                    'normalizedShape, const aclTensor* rstd, const aclTensor* mean, const aclTensor* '
+                                    'scale, const aclTensor* shift, const aclTensor* weightOptional, const '
+                                    'aclTensor* biasOptional, aclTensor* gradInputOut, aclTensor* gradScaleOut, '
+                                    'aclTensor* gradShiftOut, aclTensor* gradWeightOut, aclTensor* gradBiasOut, '
+                                    'uint64_t* workspaceSize, aclOpExecutor** executor',
+                          'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                    'stream',
+                          'repo': 'ops-nn',
+                          'source': 'norm/ada_layer_norm_grad/op_host/op_api/aclnn_ada_layer_norm_backward.cpp'},
  'AdaLayerNormV2': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
                     'header': 'norm/ada_layer_norm_v2/op_host/op_api/aclnn_ada_layer_norm_v2.h',
                     'phase1': 'const aclTensor* x, const aclTensor* scale, const aclTensor* shift, const aclTensor* '

@@ -161,3 +161,13 @@ OPS += [
                 "aclnn_add_layer_norm_grad.h", lib="nn", dtypes=FLOAT, optional=("dsumOptional",)),
              "dxOut", "dgammaOut", "dbetaOut"),
 ]
+
+OPS += [
+    Op("AdaLayerNormBackward", "const aclTensor* gradOut, const aclTensor* input, const aclIntArray* normalizedShape, "
+       "const aclTensor* rstd, const aclTensor* mean, const aclTensor* scale, const aclTensor* shift, "
+       "const aclTensor* weightOptional, const aclTensor* biasOptional, aclTensor* gradInputOut, "
+       "aclTensor* gradScaleOut, aclTensor* gradShiftOut, aclTensor* gradWeightOut, aclTensor* gradBiasOut",
+       "aclnn_ada_layer_norm_backward.h", lib="nn", dtypes=FLOAT,
+       optional=("weightOptional", "biasOptional", "gradInputOut", "gradScaleOut", "gradShiftOut", "gradWeightOut",
+                 "gradBiasOut")),
+]

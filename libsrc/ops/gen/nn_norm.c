@@ -3,6 +3,7 @@
 
 #include "ops/ops.h"
 #include "aclnnop/aclnn_ada_layer_norm.h"
+#include "aclnnop/aclnn_ada_layer_norm_backward.h"
 #include "aclnnop/aclnn_ada_layer_norm_v2.h"
 #include "aclnnop/aclnn_add_layer_norm.h"
 #include "aclnnop/aclnn_add_layer_norm_grad.h"
@@ -558,5 +559,21 @@ aclnnStatus aclnnAddLayerNormGradGetWorkspaceSize(const aclTensor *dy, const acl
 
 aclnnStatus aclnnAddLayerNormGrad(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_AddLayerNormGrad, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnAdaLayerNormBackwardGetWorkspaceSize(const aclTensor* gradOut, const aclTensor* input, const aclIntArray* normalizedShape, const aclTensor* rstd, const aclTensor* mean, const aclTensor* scale, const aclTensor* shift, const aclTensor* weightOptional, const aclTensor* biasOptional, aclTensor* gradInputOut, aclTensor* gradScaleOut, aclTensor* gradShiftOut, aclTensor* gradWeightOut, aclTensor* gradBiasOut, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnAdaLayerNormBackwardGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {gradOut, input, normalizedShape, rstd, mean, scale, shift, weightOptional, biasOptional, gradInputOut, gradScaleOut, gradShiftOut, gradWeightOut, gradBiasOut};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_INT_ARRAY, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"gradOut", "input", "normalizedShape", "rstd", "mean", "scale", "shift", "weightOptional", "biasOptional", "gradInputOut", "gradScaleOut", "gradShiftOut", "gradWeightOut", "gradBiasOut"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 14));
+    return opws_AdaLayerNormBackward(
+        gradOut, input, normalizedShape, rstd, mean, scale, shift, weightOptional, biasOptional, gradInputOut,
+        gradScaleOut, gradShiftOut, gradWeightOut, gradBiasOut, workspaceSize, executor);
+}
+
+aclnnStatus aclnnAdaLayerNormBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_AdaLayerNormBackward, workspace, workspaceSize, executor, stream);
 }
 
