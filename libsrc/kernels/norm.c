@@ -57,12 +57,12 @@ void nk_row_affine(const double *x, int64_t rows, int64_t n, const double *mean,
     }
 }
 
-void nk_row_backward(const double *dy, const double *x, int64_t rows, int64_t n, const double *mean,
+int nk_row_backward(const double *dy, const double *x, int64_t rows, int64_t n, const double *mean,
                      const double *rstd, const double *w, double *dx, double *dw, double *db) {
     if (dx) {
         int nt = acl_max_threads();
         double *scratch = malloc(sizeof(double) * (size_t)(2 * n) * (size_t)nt);
-        if (!scratch) return;
+        if (!scratch) return -1;
 #pragma omp parallel for schedule(static) if (acl_parallel_worth(rows * n))
         for (int64_t r = 0; r < rows; r++) {
 #ifdef _OPENMP
@@ -96,6 +96,7 @@ void nk_row_backward(const double *dy, const double *x, int64_t rows, int64_t n,
             if (db) db[j] = sb;
         }
     }
+    return 0;
 }
 
 void nk_channel_moments(const double *x, int64_t N, int64_t C, int64_t S, double *mean, double *var) {
@@ -144,14 +145,15 @@ void nk_channel_grad_sums(const double *dy, const double *x, int64_t N, int64_t 
     }
 }
 
-void nk_group_stats(const double *x, int64_t N, int64_t C, int64_t S, int64_t G, double eps, double *mean,
+int nk_group_stats(const double *x, int64_t N, int64_t C, int64_t S, int64_t G, double eps, double *mean,
                     double *rstd) {
     const int64_t len = C / G * S;
     double *var = malloc(sizeof(double) * (size_t)(N * G > 0 ? N * G : 1));
-    if (!var) return;
+    if (!var) return -1;
     nk_row_moments(x, N * G, len, mean, var); /* the (n, g) blocks are contiguous rows of C/G * S elements */
     for (int64_t i = 0; i < N * G; i++) rstd[i] = 1.0 / sqrt(var[i] + eps);
     free(var);
+    return 0;
 }
 
 void nk_group_affine(const double *x, int64_t N, int64_t C, int64_t S, int64_t G, const double *mean,
@@ -165,14 +167,14 @@ void nk_group_affine(const double *x, int64_t N, int64_t C, int64_t S, int64_t G
     }
 }
 
-void nk_group_backward(const double *dy, const double *x, int64_t N, int64_t C, int64_t S, int64_t G,
+int nk_group_backward(const double *dy, const double *x, int64_t N, int64_t C, int64_t S, int64_t G,
                        const double *mean, const double *rstd, const double *gamma, double *dx, double *dgamma,
                        double *dbeta) {
     const int64_t cg = C / G, len = cg * S;
     if (dx) {
         const int nt = acl_max_threads();
         double *scratch = malloc(sizeof(double) * (size_t)(2 * len) * (size_t)nt);
-        if (!scratch) return;
+        if (!scratch) return -1;
 #pragma omp parallel for schedule(static) if (acl_parallel_worth(N * C * S))
         for (int64_t ng = 0; ng < N * G; ng++) {
 #ifdef _OPENMP
@@ -209,4 +211,5 @@ void nk_group_backward(const double *dy, const double *x, int64_t N, int64_t C, 
             if (dbeta) dbeta[c] = sb;
         }
     }
+    return 0;
 }

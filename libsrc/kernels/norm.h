@@ -32,9 +32,8 @@ void nk_row_affine(const double *x, int64_t rows, int64_t n, const double *mean,
  *   dx[r, j] = rstd * (g - mean_j(g) - xhat * mean_j(g * xhat)),  g = dy * w, xhat = (x - mean) * rstd
  *   (RMS form: dx = rstd * (g - xhat * mean_j(g * xhat)))
  *   dw[j] = sum_r dy * xhat,  db[j] = sum_r dy   (each column summed over r in increasing order)
- * Any of dx, dw, db may be NULL. `wmap`/`wlen`: the weight of element j is w[j % wlen] ... see nk_group_backward
- * for the channel-weighted form. */
-void nk_row_backward(const double *dy, const double *x, int64_t rows, int64_t n, const double *mean,
+ * Any of dx, dw, db may be NULL. Returns 0, or -1 when its scratch cannot be allocated (nothing written). */
+int nk_row_backward(const double *dy, const double *x, int64_t rows, int64_t n, const double *mean,
                      const double *rstd, const double *w, double *dx, double *dw, double *db);
 
 /* Channel statistics of an (N, C, S) buffer: mean and biased variance of each channel over N * S elements. */
@@ -46,14 +45,14 @@ void nk_channel_affine(const double *x, int64_t N, int64_t C, int64_t S, const d
 void nk_channel_grad_sums(const double *dy, const double *x, int64_t N, int64_t C, int64_t S, const double *mean,
                           double *sdy, double *sdyx);
 
-/* Group norm over an (N, C, S) buffer with G groups of C/G channels: mean/rstd per (n, g) ([N, G]) */
-void nk_group_stats(const double *x, int64_t N, int64_t C, int64_t S, int64_t G, double eps, double *mean,
+/* Group norm over an (N, C, S) buffer with G groups of C/G channels: mean/rstd per (n, g) ([N, G]); 0 or -1 (OOM) */
+int nk_group_stats(const double *x, int64_t N, int64_t C, int64_t S, int64_t G, double eps, double *mean,
                     double *rstd);
 /* y = (x - mean[n, g]) * rstd[n, g] * gamma[c] + beta[c] (gamma/beta NULL: 1/0) */
 void nk_group_affine(const double *x, int64_t N, int64_t C, int64_t S, int64_t G, const double *mean,
                      const double *rstd, const double *gamma, const double *beta, double *y);
-/* backward of nk_group_affine given mean/rstd; dx/dgamma/dbeta may be NULL */
-void nk_group_backward(const double *dy, const double *x, int64_t N, int64_t C, int64_t S, int64_t G,
+/* backward of nk_group_affine given mean/rstd; dx/dgamma/dbeta may be NULL; 0, or -1 out of memory */
+int nk_group_backward(const double *dy, const double *x, int64_t N, int64_t C, int64_t S, int64_t G,
                        const double *mean, const double *rstd, const double *gamma, double *dx, double *dgamma,
                        double *dbeta);
 

@@ -169,11 +169,17 @@ static aclnnStatus adab_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     for (int64_t r = 0; r < rows; r++)
         for (int64_t h = 0; h < H; h++) g[r * H + h] = dy[r * H + h] * (1.0 + sc[(r / S) * H + h]);
     if (vdx) {
-        nk_row_backward(g, x, rows, H, mn, rs, w, dx, NULL, NULL);
+        if (nk_row_backward(g, x, rows, H, mn, rs, w, dx, NULL, NULL)) {
+            rc = OOM;
+            goto done;
+        }
         nm_store(dx, vdx);
     }
     if (vdw || vdb) {
-        nk_row_backward(g, x, rows, H, mn, rs, NULL, NULL, dw, db);
+        if (nk_row_backward(g, x, rows, H, mn, rs, NULL, NULL, dw, db)) {
+            rc = OOM;
+            goto done;
+        }
         nm_store(dw, vdw);
         nm_store(db, vdb);
     }

@@ -136,12 +136,14 @@ static aclnnStatus alng_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
         rc = OOM;
     } else {
         for (int64_t i = 0; i < rows * n; i++) x[i] += x2[i];
-        nk_row_backward(dy, x, rows, n, mean, rstd, g, dx, dg, db);
-        if (dsum)
+        if (nk_row_backward(dy, x, rows, n, mean, rstd, g, dx, dg, db)) rc = OOM;
+        if (dsum && !rc)
             for (int64_t i = 0; i < rows * n; i++) dx[i] += dsum[i];
-        nm_store(dx, nm_out(ex, 0));
-        nm_store(dg, nm_out(ex, 1));
-        nm_store(db, nm_out(ex, 2));
+        if (!rc) {
+            nm_store(dx, nm_out(ex, 0));
+            nm_store(dg, nm_out(ex, 1));
+            nm_store(db, nm_out(ex, 2));
+        }
     }
     free(dy), free(x), free(x2), free(rstd), free(mean), free(g), free(dsum), free(dx), free(dg), free(db);
     return rc;

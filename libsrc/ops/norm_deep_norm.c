@@ -126,7 +126,9 @@ static aclnnStatus dng_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
         rc = OOM;
     } else {
         for (int64_t i = 0; i < rows * n; i++) x[i] = p->alpha * x[i] + gx[i];
-        nk_row_backward(dy, x, rows, n, mean, rstd, g, dgx, dg, db);
+        if (nk_row_backward(dy, x, rows, n, mean, rstd, g, dgx, dg, db)) rc = OOM;
+    }
+    if (!rc) {
         nm_store(dgx, nm_out(ex, 1));
         for (int64_t i = 0; i < rows * n; i++) dgx[i] *= p->alpha;
         nm_store(dgx, nm_out(ex, 0));

@@ -37,7 +37,10 @@ static aclnnStatus gn_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     if (oom || !mean || !rstd || !y) {
         rc = OOM;
     } else {
-        nk_group_stats(x, p->N, p->C, p->S, p->G, p->eps, mean, rstd);
+        if (nk_group_stats(x, p->N, p->C, p->S, p->G, p->eps, mean, rstd)) {
+            rc = OOM;
+            goto done;
+        }
         nk_group_affine(x, p->N, p->C, p->S, p->G, mean, rstd, g, b, y);
         if (p->act)
             for (int64_t i = 0; i < p->N * p->C * p->S; i++) y[i] = y[i] / (1.0 + exp(-p->scale * y[i]));
@@ -45,6 +48,7 @@ static aclnnStatus gn_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
         nm_store(mean, nm_out(ex, 1));
         nm_store(rstd, nm_out(ex, 2));
     }
+done:
     free(x), free(g), free(b), free(mean), free(rstd), free(y);
     return rc;
 }
@@ -135,7 +139,9 @@ static aclnnStatus gnb_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     if (oom || (vdx && !dx) || (vdg && !dg) || (vdb && !db)) {
         rc = OOM;
     } else {
-        nk_group_backward(dy, x, p->N, p->C, p->S, p->G, mean, rstd, g, dx, dg, db);
+        if (nk_group_backward(dy, x, p->N, p->C, p->S, p->G, mean, rstd, g, dx, dg, db)) rc = OOM;
+    }
+    if (!rc) {
         nm_store(dx, vdx);
         nm_store(dg, vdg);
         nm_store(db, vdb);
@@ -175,12 +181,14 @@ aclnnStatus opws_GroupNormBackward(const aclTensor *gradOut, const aclTensor *in
     ACLNN_CHECK(C / group <= 8000, I, "C / group should not exceed 8000, but got %lld.", (long long)(C / group));
     ACLNN_CHECK(C <= 240000, I, "C should not exceed 240000, but got %lld.", (long long)C);
     ACL_TRY(nm_max_dim(gradOut, 8, "gradOut"));
-    const int64_t tot = N * C * HxW; /* C <= 240000; N and HxW are checked against real numels below */
-    ACLNN_CHECK(N >= 0 && HxW >= 0 && C >= 0, I, "N, C and HxW should not be negative.");
+    int64_t tot = 0, ng = 0;
+    ACLNN_CHECK(!__builtin_mul_overflow(N, C, &tot) && !__builtin_mul_overflow(tot, HxW, &tot) &&
+                    !__builtin_mul_overflow(N, group, &ng),
+                I, "N * C * HxW overflows int64.");
     ACLNN_CHECK(acl_tensor_numel(gradOut) == tot, I, "gradOut should have N * C * HxW elements.");
     ACLNN_CHECK(acl_tensor_numel(input) == tot, I, "input should have N * C * HxW elements.");
-    ACLNN_CHECK(acl_tensor_numel(mean) == N * group, I, "mean should have N * group elements.");
-    ACLNN_CHECK(acl_tensor_numel(rstd) == N * group, I, "rstd should have N * group elements.");
+    ACLNN_CHECK(acl_tensor_numel(mean) == ng, I, "mean should have N * group elements.");
+    ACLNN_CHECK(acl_tensor_numel(rstd) == ng, I, "rstd should have N * group elements.");
     if (gamma) ACLNN_CHECK(acl_tensor_numel(gamma) == C, I, "gamma should have C (%lld) elements.", (long long)C);
     if (m0) ACL_TRY(nm_same_shape(gradInput, "gradInput", input, "input"));
     if (m1) ACL_TRY(gamma ? nm_same_shape(gradGammaOut, "gradGammaOut", gamma, "gamma")
@@ -373,7 +381,9 @@ static aclnnStatus swg_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
             const double s = 1.0 / (1.0 + exp(-p->scale * z));
             dy[i] *= s * (1.0 + p->scale * z * (1.0 - s));
         }
-        nk_group_backward(dy, x, N, C, S, p->G, mean, rstd, g, dx, dg, db);
+        if (nk_group_backward(dy, x, N, C, S, p->G, mean, rstd, g, dx, dg, db)) rc = OOM;
+    }
+    if (!rc) {
         nm_store(dx, vdx);
         nm_store(dg, vdg);
         nm_store(db, vdb);

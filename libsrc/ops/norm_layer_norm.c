@@ -230,7 +230,9 @@ static aclnnStatus lnb_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     if (oom || (vdx && !dx) || (vdw && !dw) || (vdb && !db)) {
         rc = OOM;
     } else {
-        nk_row_backward(dy, x, p->M, p->N, mean, rstd, w, dx, dw, db);
+        if (nk_row_backward(dy, x, p->M, p->N, mean, rstd, w, dx, dw, db)) rc = OOM;
+    }
+    if (!rc) {
         nm_store(dx, vdx);
         nm_store(dw, vdw);
         nm_store(db, vdb);

@@ -241,9 +241,11 @@ static aclnnStatus rmsg_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     if (oom || !dx || !dg) {
         rc = OOM;
     } else {
-        nk_row_backward(dy, x, p->rows, p->n, NULL, rstd, g, dx, dg, NULL);
-        if (dn_numel(vdx)) nm_store(dx, vdx);
-        if (dn_numel(vdg)) nm_store(dg, vdg);
+        if (nk_row_backward(dy, x, p->rows, p->n, NULL, rstd, g, dx, dg, NULL)) rc = OOM;
+    }
+    if (!rc) {
+        nm_store(dx, vdx);
+        nm_store(dg, vdg);
     }
     free(dy), free(x), free(rstd), free(g), free(dx), free(dg);
     return rc;
