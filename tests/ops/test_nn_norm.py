@@ -1246,3 +1246,30 @@ def test_ada_layer_norm_backward(torch, dt, ss, affine):
     c = list(a)
     c[5] = None
     expect_status("AdaLayerNormBackward", c, 161001, "scale")
+
+
+# ------------------------------------------------------------------ MaskedSoftmaxWithRelPosBias
+
+
+@pytest.mark.parametrize("dt", FLT)
+@pytest.mark.parametrize("rank,mask_rank", [(4, 3), (4, 4), (5, 5), (5, None), (4, None)])
+def test_masked_softmax_with_rel_pos_bias(torch, dt, rank, mask_rank):
+    rng = np.random.default_rng(131)
+    B, W, N, S1, S2 = 2, 3, 2, 4, 6
+    xs = (B * W, N, S1, S2) if rank == 4 else (B, W, N, S1, S2)
+    x = rnd(rng, xs, dt)
+    mshape = {3: (W, S1, S2), 4: (W, 1, S1, S2), 5: (1, W, 1, S1, S2), None: None}[mask_rank]
+    m = rnd(rng, mshape, dt) if mshape else None
+    bias = rnd(rng, (1, N, S1, S2), dt)
+    out = strided(zeros(xs, dt))
+    pyaclnn.call("MaskedSoftmaxWithRelPosBias", strided(x), m, bias, 0.7, 0, out)
+    t = 0.7 * f64(torch, x).reshape(B, W, N, S1, S2) + f64(torch, bias).reshape(1, 1, N, S1, S2)
+    if m is not None:
+        t = t + f64(torch, m).reshape(1, W, 1, S1, S2)
+    e = torch.softmax(t, -1).reshape(xs)
+    check(out, e, torch, dt, 2)
+    expect_status("MaskedSoftmaxWithRelPosBias", [T(xs, dt), None, T((N, S1, S2), "f64"), 1.0, 0, T(xs, dt)], 161002,
+                  "relativePosBias")
+    expect_status("MaskedSoftmaxWithRelPosBias", [T(xs, dt), None, T((N + 1, S1, S2), dt), 1.0, 0, T(xs, dt)], 561002,
+                  "relativePosBias")
+    expect_status("MaskedSoftmaxWithRelPosBias", [None, None, T((N, S1, S2), dt), 1.0, 0, T(xs, dt)], 161001, "x")

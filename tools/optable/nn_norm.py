@@ -171,3 +171,10 @@ OPS += [
        optional=("weightOptional", "biasOptional", "gradInputOut", "gradScaleOut", "gradShiftOut", "gradWeightOut",
                  "gradBiasOut")),
 ]
+
+OPS += [
+    _outputs(Op("MaskedSoftmaxWithRelPosBias", "const aclTensor *x, const aclTensor *attenMaskOptional, "
+                "const aclTensor *relativePosBias, double scaleValue, int64_t innerPrecisionMode, "
+                "const aclTensor *out", "aclnn_masked_softmax_with_rel_pos_bias.h", lib="nn",
+                dtypes=("f16", "bf16", "f32"), optional=("attenMaskOptional",)), "out"),
+]

@@ -30,6 +30,7 @@
 #include "aclnnop/aclnn_instance_norm.h"
 #include "aclnnop/aclnn_layer_norm.h"
 #include "aclnnop/aclnn_layer_norm_backward.h"
+#include "aclnnop/aclnn_masked_softmax_with_rel_pos_bias.h"
 #include "aclnnop/aclnn_renorm.h"
 #include "aclnnop/aclnn_rms_norm.h"
 #include "aclnnop/aclnn_rms_norm_grad.h"
@@ -575,5 +576,20 @@ aclnnStatus aclnnAdaLayerNormBackwardGetWorkspaceSize(const aclTensor* gradOut, 
 
 aclnnStatus aclnnAdaLayerNormBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_AdaLayerNormBackward, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnMaskedSoftmaxWithRelPosBiasGetWorkspaceSize(const aclTensor *x, const aclTensor *attenMaskOptional, const aclTensor *relativePosBias, double scaleValue, int64_t innerPrecisionMode, const aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnMaskedSoftmaxWithRelPosBiasGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {x, attenMaskOptional, relativePosBias, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"x", "attenMaskOptional", "relativePosBias", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 4));
+    return opws_MaskedSoftmaxWithRelPosBias(
+        x, attenMaskOptional, relativePosBias, scaleValue, innerPrecisionMode, out, workspaceSize, executor);
+}
+
+aclnnStatus aclnnMaskedSoftmaxWithRelPosBias(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_MaskedSoftmaxWithRelPosBias, workspace, workspaceSize, executor, stream);
 }
 
