@@ -396,6 +396,24 @@ typedef struct aclScalarList aclScalarList;
  aclTensor* selfRef, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnInplaceAcosh(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnAdaLayerNormGetWorkspaceSize(
+ const aclTensor* x, const aclTensor* scale, const aclTensor* shift, const aclTensor* weightOptional,
+ const aclTensor* biasOptional, double epsilon, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnAdaLayerNorm(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnAdaLayerNormBackwardGetWorkspaceSize(
+ const aclTensor* gradOut, const aclTensor* input, const aclIntArray* normalizedShape, const aclTensor* rstd,
+ const aclTensor* mean, const aclTensor* scale, const aclTensor* shift, const aclTensor* weightOptional,
+ const aclTensor* biasOptional, aclTensor* gradInputOut, aclTensor* gradScaleOut, aclTensor* gradShiftOut,
+ aclTensor* gradWeightOut, aclTensor* gradBiasOut, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnAdaLayerNormBackward(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnAdaLayerNormV2GetWorkspaceSize(
+ const aclTensor* x, const aclTensor* scale, const aclTensor* shift, const aclTensor* weightOptional,
+ const aclTensor* biasOptional, double epsilon, aclTensor* out, aclTensor* meanOutOptional,
+ aclTensor* rstdOutOptional, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnAdaLayerNormV2(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnAddGetWorkspaceSize(
  const aclTensor* self, const aclTensor* other, const aclScalar* alpha, aclTensor* out, uint64_t* workspaceSize,
  aclOpExecutor** executor);
@@ -414,6 +432,21 @@ typedef struct aclScalarList aclScalarList;
  aclOpExecutor** executor);
  aclnnStatus aclnnInplaceAdds(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnAddLayerNormGetWorkspaceSize(
+ const aclTensor *x1, const aclTensor *x2, const aclTensor *gamma, const aclTensor *beta,
+ const aclTensor *biasOptional, double epsilon,
+ _Bool
+ additionalOutput, const aclTensor *yOut,
+ const aclTensor *meanOut, const aclTensor *rstdOut, const aclTensor *xOut, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnAddLayerNorm(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnAddLayerNormGradGetWorkspaceSize(
+ const aclTensor *dy, const aclTensor *x1, const aclTensor *x2, const aclTensor *rstd, const aclTensor *mean,
+ const aclTensor *gamma, const aclTensor *dsumOptional, const aclTensor *dxOut, const aclTensor *dgammaOut,
+ const aclTensor *dbetaOut, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnAddLayerNormGrad(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnAddLoraGetWorkspaceSize(
  const aclTensor *y, const aclTensor *x, const aclTensor *weightB, const aclTensor *indices,
  const aclTensor *weightAOptional, int64_t layerIdx, double scale, int64_t yOffset, int64_t ySliceSize,
@@ -423,6 +456,17 @@ typedef struct aclScalarList aclScalarList;
  aclnnStatus aclnnAddNGetWorkspaceSize(
  const aclTensorList *tensors, aclTensor *out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnAddN(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnAddRmsNormGetWorkspaceSize(
+ const aclTensor* x1, const aclTensor* x2, const aclTensor* gamma, double epsilon, aclTensor* yOut,
+ aclTensor* rstdOut, aclTensor* xOut, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnAddRmsNorm(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnAddRmsNormCastGetWorkspaceSize(
+ const aclTensor *x1, const aclTensor *x2, const aclTensor *gamma, double epsilon, const aclTensor *y1Out,
+ const aclTensor *y2Out, const aclTensor *rstdOut, const aclTensor *xOut, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnAddRmsNormCast(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnAddV3GetWorkspaceSize(
  const aclScalar* self, const aclTensor* other, const aclScalar* alpha, aclTensor* out, uint64_t* workspaceSize,
  aclOpExecutor** executor);
@@ -602,6 +646,56 @@ typedef struct aclScalarList aclScalarList;
  countIncludePad, int64_t divisorOverride, int8_t cubeMathType,
  aclTensor* gradInput, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnAvgPool2dBackward(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnBatchNormGetWorkspaceSize(
+ const aclTensor* input, const aclTensor* weight, const aclTensor* bias, aclTensor* runningMean,
+ aclTensor* runningVar,
+ _Bool
+ training, double momentum, double eps, aclTensor* output, aclTensor* saveMean,
+ aclTensor* saveInvstd, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnBatchNorm(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnBatchNormBackwardGetWorkspaceSize(
+ const aclTensor* gradOut, const aclTensor* input, const aclTensor* weight, const aclTensor* runningMean,
+ const aclTensor* runningVar, const aclTensor* saveMean, const aclTensor* saveInvstd,
+ _Bool
+ training, double eps,
+ const aclBoolArray* outputMask, aclTensor* gradInput, aclTensor* gradWeight, aclTensor* gradBias,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnBatchNormBackward(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
+ aclnnStatus aclnnBatchNormReduceBackwardGetWorkspaceSize(
+ const aclTensor* gradOut, const aclTensor* input, const aclTensor* mean, const aclTensor* invstd,
+ const aclTensor* weight, const
+ _Bool
+ inputG, const
+ _Bool
+ weightG, const
+ _Bool
+ biasG, aclTensor* sumDy,
+ aclTensor* sumDyXmu, aclTensor* gradWeight, aclTensor* gradBias, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnBatchNormReduceBackward(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
+ aclnnStatus aclnnBatchNormElemtGetWorkspaceSize(
+ const aclTensor* input, const aclTensor* weight, const aclTensor* bias, aclTensor* mean, aclTensor* invstd,
+ double eps, aclTensor* output, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnBatchNormElemt(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
+ aclnnStatus aclnnBatchNormElemtBackwardGetWorkspaceSize(
+ const aclTensor* gradOut, const aclTensor* input, const aclTensor* mean, const aclTensor* invstd,
+ const aclTensor* weight, const aclTensor* sumDy, const aclTensor* sumDyXmu, aclTensor* counter,
+ aclTensor* gradInput, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnBatchNormElemtBackward(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
+ aclnnStatus aclnnBatchNormGatherStatsWithCountsGetWorkspaceSize(
+ const aclTensor* input, const aclTensor* mean, const aclTensor* invstd, aclTensor* runningMean,
+ aclTensor* runningVar, double momentum, double eps, const aclTensor* counts, aclTensor* meanAll,
+ aclTensor* invstdAll, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnBatchNormGatherStatsWithCounts(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
+ aclnnStatus aclnnBatchNormReduceGetWorkspaceSize(
+ const aclTensor* x, aclTensor* sum, aclTensor* squareSum, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnBatchNormReduce(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnBatchNormStatsGetWorkspaceSize(
  const aclTensor* input, double eps, aclTensor* mean, aclTensor* invstd, uint64_t* workspaceSize,
@@ -857,6 +951,18 @@ typedef struct aclScalarList aclScalarList;
  aclOpExecutor** executor);
  aclnnStatus aclnnCumsumV2(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnDeepNormGetWorkspaceSize(
+ const aclTensor *x, const aclTensor *gx, const aclTensor *beta, const aclTensor *gamma, double alpha,
+ double epsilon, const aclTensor *meanOut, const aclTensor *rstdOut, const aclTensor *yOut, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnDeepNorm(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnDeepNormGradGetWorkspaceSize(
+ const aclTensor *dy, const aclTensor *x, const aclTensor *gx, const aclTensor *gamma, const aclTensor *mean,
+ const aclTensor *rstd, double alpha, const aclTensor *dxOut, const aclTensor *dgxOut, const aclTensor *dbetaOut,
+ const aclTensor *dgammaOut, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnDeepNormGrad(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnDiagGetWorkspaceSize(
  const aclTensor* self, int64_t diagonal, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnDiag(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
@@ -944,6 +1050,11 @@ typedef struct aclScalarList aclScalarList;
  aclOpExecutor** executor);
  aclnnStatus aclnnDropoutV3Grad(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnEmbeddingRenormGetWorkspaceSize(
+ aclTensor* selfRef, const aclTensor* indices, double maxNorm, double normType, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnEmbeddingRenorm(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
  aclnnStatus aclnnEqScalarGetWorkspaceSize(
  const aclTensor* self, const aclScalar* other, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnEqScalar(
@@ -1011,6 +1122,15 @@ typedef struct aclScalarList aclScalarList;
  aclnnStatus aclnnEyeGetWorkspaceSize(
  int64_t n, int64_t m, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnEye(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnFastBatchNormBackwardGetWorkspaceSize(
+ const aclTensor* gradOut, const aclTensor* input, const aclTensor* weight, const aclTensor* runningMean,
+ const aclTensor* runningVar, const aclTensor* saveMean, const aclTensor* saveInvstd,
+ _Bool
+ training, double eps,
+ const aclBoolArray* outputMask, int version, aclTensor* gradInput, aclTensor* gradWeight, aclTensor* gradBias,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnFastBatchNormBackward(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
  aclnnStatus aclnnInplaceFillDiagonalGetWorkspaceSize(
  aclTensor* selfRef, const aclScalar* fillValue,
  _Bool
@@ -1456,6 +1576,11 @@ typedef struct aclScalarList aclScalarList;
  aclTensor* selfRef, const aclTensor* other, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnInplaceGeTensor(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnGemmaRmsNormGetWorkspaceSize(
+ const aclTensor *x, const aclTensor *gamma, double epsilon, const aclTensor *yOut, const aclTensor *rstdOut,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnGemmaRmsNorm(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnGerGetWorkspaceSize(
  const aclTensor* self, const aclTensor* vec2, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnGer(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
@@ -1481,6 +1606,49 @@ typedef struct aclScalarList aclScalarList;
  alignCorners, const aclBoolArray* outputMask, aclTensor* inputGrad, aclTensor* gridGrad,
  uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnGridSampler2DBackward(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnGroupNormGetWorkspaceSize(
+ const aclTensor* self, const aclTensor* gamma, const aclTensor* beta, int64_t N, int64_t C, int64_t HxW,
+ int64_t group, double eps, aclTensor* out, aclTensor* meanOut, aclTensor* rstdOut, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnGroupNorm(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnGroupNormBackwardGetWorkspaceSize(
+ const aclTensor* gradOut, const aclTensor* input, const aclTensor* mean, const aclTensor* rstd,
+ const aclTensor* gamma, int64_t N, int64_t C, int64_t HxW, int64_t group, const aclBoolArray* outputMask,
+ aclTensor* gradInput, aclTensor* gradGammaOut, aclTensor* gradBetaOut, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnGroupNormBackward(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
+ aclnnStatus aclnnGroupNormSiluGetWorkspaceSize(
+ const aclTensor* self, const aclTensor* gamma, const aclTensor* beta, int64_t group, double eps, aclTensor* out,
+ aclTensor* meanOut, aclTensor* rstdOut, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnGroupNormSilu(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnGroupNormSiluV2GetWorkspaceSize(
+ const aclTensor* self, const aclTensor* gamma, const aclTensor* beta, int64_t group, double eps,
+ _Bool
+ activateSilu,
+ aclTensor* out, aclTensor* meanOut, aclTensor* rstdOut, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnGroupNormSiluV2(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnGroupNormSwishGetWorkspaceSize(
+ const aclTensor *x, const aclTensor *gamma, const aclTensor *beta, int64_t numGroups, char *dataFormatOptional,
+ double eps,
+ _Bool
+ activateSwish, double swishScale, const aclTensor *yOut, const aclTensor *meanOut,
+ const aclTensor *rstdOut, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnGroupNormSwish(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnGroupNormSwishGradGetWorkspaceSize(
+ const aclTensor *dy, const aclTensor *mean, const aclTensor *rstd, const aclTensor *x, const aclTensor *gamma,
+ const aclTensor *beta, int64_t numGroups, char *dataFormatOptional, double swishScale,
+ _Bool
+ dgammaIsRequire,
+ _Bool
+ dbetaIsRequire, const aclTensor *dxOut, const aclTensor *dgammaOut, const aclTensor *dbetaOut,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnGroupNormSwishGrad(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnGroupedBiasAddGradGetWorkspaceSize(
  const aclTensor* gradY, const aclTensor* groupIdxOptional, aclTensor* out, uint64_t* workspaceSize,
@@ -1526,6 +1694,16 @@ typedef struct aclScalarList aclScalarList;
  const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* dilation, const aclIntArray* padding,
  const aclIntArray* stride, const aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnIm2col(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnInplaceAddRmsNormGetWorkspaceSize(
+ aclTensor *x1Ref, aclTensor *x2Ref, const aclTensor *gamma, double epsilon, const aclTensor *rstdOut,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnInplaceAddRmsNorm(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnInstanceNormGetWorkspaceSize(
+ const aclTensor* x, const aclTensor* gamma, const aclTensor* beta, const char* dataFormat, double eps, aclTensor* y,
+ aclTensor* mean, aclTensor* variance, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnInstanceNorm(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnInverseGetWorkspaceSize(
  const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnInverse(
@@ -1576,6 +1754,31 @@ typedef struct aclScalarList aclScalarList;
  logTarget, aclTensor* out,
  uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnKlDiv(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnLayerNormGetWorkspaceSize(
+ const aclTensor* input, const aclIntArray* normalizedShape, const aclTensor* weightOptional,
+ const aclTensor* biasOptional, double eps, aclTensor* out, aclTensor* meanOutOptional, aclTensor* rstdOutOptional,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnLayerNorm(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnLayerNormWithImplModeGetWorkspaceSize(
+ const aclTensor* input, const aclIntArray* normalizedShape, const aclTensor* weightOptional,
+ const aclTensor* biasOptional, double eps, aclTensor* out, aclTensor* meanOutOptional, aclTensor* rstdOutOptional,
+ int32_t implMode, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnLayerNormWithImplMode(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnFastLayerNormGetWorkspaceSize(
+ const aclTensor* input, const aclIntArray* normalizedShape, const aclTensor* weightOptional,
+ const aclTensor* biasOptional, double eps, aclTensor* out, aclTensor* meanOutOptional, aclTensor* rstdOutOptional,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnFastLayerNorm(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnLayerNormBackwardGetWorkspaceSize(
+ const aclTensor* gradOut, const aclTensor* input, const aclIntArray* normalizedShape, const aclTensor* mean,
+ const aclTensor* rstd, const aclTensor* weightOptional, const aclTensor* biasOptional,
+ const aclBoolArray* outputMask, aclTensor* gradInputOut, aclTensor* gradWeightOut, aclTensor* gradBiasOut,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnLayerNormBackward(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnLeScalarGetWorkspaceSize(
  const aclTensor* self, const aclScalar* other, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnLeScalar(
@@ -1765,6 +1968,11 @@ typedef struct aclScalarList aclScalarList;
  aclnnStatus aclnnMaskedSelectGetWorkspaceSize(
  const aclTensor* self, const aclTensor* mask, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnMaskedSelect(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnMaskedSoftmaxWithRelPosBiasGetWorkspaceSize(
+ const aclTensor *x, const aclTensor *attenMaskOptional, const aclTensor *relativePosBias, double scaleValue,
+ int64_t innerPrecisionMode, const aclTensor *out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnMaskedSoftmaxWithRelPosBias(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnMaxGetWorkspaceSize(
  const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
@@ -2109,6 +2317,15 @@ typedef struct aclScalarList aclScalarList;
  const aclScalar* self, const aclTensor* other, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnRemainderScalarTensor(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnRenormGetWorkspaceSize(
+ const aclTensor* self, const aclScalar* p, int64_t dim, const aclScalar* maxNorm, aclTensor* out,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnRenorm(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnInplaceRenormGetWorkspaceSize(
+ aclTensor* selfRef, const aclScalar* p, int64_t dim, const aclScalar* maxNorm, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnInplaceRenorm(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnRepeatGetWorkspaceSize(
  const aclTensor* self, const aclIntArray* repeats, aclTensor* out, uint64_t* workspaceSize,
  aclOpExecutor** executor);
@@ -2142,6 +2359,16 @@ typedef struct aclScalarList aclScalarList;
  const aclTensor *input, const aclTensor *shiftBits, aclTensor *out, uint64_t* workspaceSize,
  aclOpExecutor** executor);
  aclnnStatus aclnnRightShift(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnRmsNormGetWorkspaceSize(
+ const aclTensor *x, const aclTensor *gamma, double epsilon, const aclTensor *yOut, const aclTensor *rstdOut,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnRmsNorm(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnRmsNormGradGetWorkspaceSize(
+ const aclTensor *dy, const aclTensor *x, const aclTensor *rstd, const aclTensor *gamma, const aclTensor *dxOut,
+ const aclTensor *dgammaOut, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnRmsNormGrad(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnRollGetWorkspaceSize(
  const aclTensor* x, const aclIntArray* shifts, const aclIntArray* dims, aclTensor* out, uint64_t* workspaceSize,
@@ -2359,6 +2586,12 @@ typedef struct aclScalarList aclScalarList;
  computeUV, aclTensor *sigma, aclTensor *u, aclTensor *v,
  uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnSvd(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnSyncBatchNormGatherStatsGetWorkspaceSize(
+ const aclTensor* totalSum, const aclTensor* totalSquareSum, const aclTensor* sampleCount, aclTensor* mean,
+ aclTensor* variance, float momentum, float eps, aclTensor* batchMean, aclTensor* batchInvstd,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnSyncBatchNormGatherStats(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnTanGetWorkspaceSize(
  const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnTan(

@@ -20,6 +20,35 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
            'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
            'repo': 'ops-math',
            'source': 'math/acosh/op_api/aclnn_acosh.cpp'},
+ 'AdaLayerNorm': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                  'header': 'norm/ada_layer_norm/op_host/op_api/aclnn_ada_layer_norm.h',
+                  'phase1': 'const aclTensor* x, const aclTensor* scale, const aclTensor* shift, const aclTensor* '
+                            'weightOptional, const aclTensor* biasOptional, double epsilon, aclTensor* out, '
+                            'uint64_t* workspaceSize, aclOpExecutor** executor',
+                  'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                  'repo': 'ops-nn',
+                  'source': 'norm/ada_layer_norm/op_host/op_api/aclnn_ada_layer_norm.cpp'},
+ 'AdaLayerNormBackward': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                          'header': 'norm/ada_layer_norm_grad/op_host/op_api/aclnn_ada_layer_norm_backward.h',
+                          'phase1': 'const aclTensor* gradOut, const aclTensor* input, const aclIntArray* '
+                                    'normalizedShape, const aclTensor* rstd, const aclTensor* mean, const aclTensor* '
+                                    'scale, const aclTensor* shift, const aclTensor* weightOptional, const '
+                                    'aclTensor* biasOptional, aclTensor* gradInputOut, aclTensor* gradScaleOut, '
+                                    'aclTensor* gradShiftOut, aclTensor* gradWeightOut, aclTensor* gradBiasOut, '
+                                    'uint64_t* workspaceSize, aclOpExecutor** executor',
+                          'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                    'stream',
+                          'repo': 'ops-nn',
+                          'source': 'norm/ada_layer_norm_grad/op_host/op_api/aclnn_ada_layer_norm_backward.cpp'},
+ 'AdaLayerNormV2': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                    'header': 'norm/ada_layer_norm_v2/op_host/op_api/aclnn_ada_layer_norm_v2.h',
+                    'phase1': 'const aclTensor* x, const aclTensor* scale, const aclTensor* shift, const aclTensor* '
+                              'weightOptional, const aclTensor* biasOptional, double epsilon, aclTensor* out, '
+                              'aclTensor* meanOutOptional, aclTensor* rstdOutOptional, uint64_t* workspaceSize, '
+                              'aclOpExecutor** executor',
+                    'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                    'repo': 'ops-nn',
+                    'source': 'norm/ada_layer_norm_v2/op_host/op_api/aclnn_ada_layer_norm_v2.cpp'},
  'Add': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
          'header': 'math/add/op_api/aclnn_add.h',
          'phase1': 'const aclTensor* self, const aclTensor* other, const aclScalar* alpha, aclTensor* out, uint64_t* '
@@ -27,12 +56,47 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
          'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
          'repo': 'ops-math',
          'source': 'math/add/op_api/aclnn_add.cpp'},
+ 'AddLayerNorm': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                  'header': 'norm/add_layer_norm/docs/aclnnAddLayerNorm.md',
+                  'phase1': 'const aclTensor* x1, const aclTensor* x2, const aclTensor* gamma, const aclTensor* '
+                            'beta, const aclTensor* biasOptional, double epsilon, bool additionalOutput, const '
+                            'aclTensor* yOut, const aclTensor* meanOut, const aclTensor* rstdOut, const aclTensor* '
+                            'xOut, uint64_t* workspaceSize, aclOpExecutor** executor',
+                  'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                  'repo': 'ops-nn',
+                  'source': None},
+ 'AddLayerNormGrad': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                      'header': 'norm/add_layer_norm_grad/docs/aclnnAddLayerNormGrad.md',
+                      'phase1': 'const aclTensor* dy, const aclTensor* x1, const aclTensor* x2, const aclTensor* '
+                                'rstd, const aclTensor* mean, const aclTensor* gamma, const aclTensor* dsumOptional, '
+                                'const aclTensor* dxOut, const aclTensor* dgammaOut, const aclTensor* dbetaOut, '
+                                'uint64_t* workspaceSize, aclOpExecutor** executor',
+                      'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                'stream',
+                      'repo': 'ops-nn',
+                      'source': None},
  'AddN': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
           'header': 'math/add_n/op_api/aclnn_add_n.h',
           'phase1': 'const aclTensorList* tensors, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor',
           'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
           'repo': 'ops-math',
           'source': 'math/add_n/op_api/aclnn_add_n.cpp'},
+ 'AddRmsNorm': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                'header': 'norm/add_rms_norm/op_host/op_api/aclnn_add_rms_norm.h',
+                'phase1': 'const aclTensor* x1, const aclTensor* x2, const aclTensor* gamma, double epsilon, '
+                          'aclTensor* yOut, aclTensor* rstdOut, aclTensor* xOut, uint64_t* workspaceSize, '
+                          'aclOpExecutor** executor',
+                'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                'repo': 'ops-nn',
+                'source': 'norm/add_rms_norm/op_host/op_api/aclnn_add_rms_norm.cpp'},
+ 'AddRmsNormCast': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                    'header': 'norm/add_rms_norm_cast/docs/aclnnAddRmsNormCast.md',
+                    'phase1': 'const aclTensor* x1, const aclTensor* x2, const aclTensor* gamma, double epsilon, '
+                              'const aclTensor* y1Out, const aclTensor* y2Out, const aclTensor* rstdOut, const '
+                              'aclTensor* xOut, uint64_t* workspaceSize, aclOpExecutor** executor',
+                    'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                    'repo': 'ops-nn',
+                    'source': None},
  'AddV3': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
            'header': 'math/add/op_api/aclnn_add_v3.h',
            'phase1': 'const aclScalar* self, const aclTensor* other, const aclScalar* alpha, aclTensor* out, '
@@ -203,6 +267,74 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                                  'stream',
                        'repo': 'ops-nn',
                        'source': 'pooling/avg_pool3_d_grad/op_api/aclnn_avgpool2d_backward.cpp'},
+ 'BatchNorm': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+               'header': 'norm/batch_norm_v3/op_host/op_api/aclnn_batch_norm.h',
+               'phase1': 'const aclTensor* input, const aclTensor* weight, const aclTensor* bias, aclTensor* '
+                         'runningMean, aclTensor* runningVar, bool training, double momentum, double eps, aclTensor* '
+                         'output, aclTensor* saveMean, aclTensor* saveInvstd, uint64_t* workspaceSize, '
+                         'aclOpExecutor** executor',
+               'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+               'repo': 'ops-nn',
+               'source': 'norm/batch_norm_v3/op_host/op_api/aclnn_batch_norm.cpp'},
+ 'BatchNormBackward': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                       'header': 'norm/batch_norm_grad_v3/op_host/op_api/aclnn_batch_norm_backward.h',
+                       'phase1': 'const aclTensor* gradOut, const aclTensor* input, const aclTensor* weight, const '
+                                 'aclTensor* runningMean, const aclTensor* runningVar, const aclTensor* saveMean, '
+                                 'const aclTensor* saveInvstd, bool training, double eps, const aclBoolArray* '
+                                 'outputMask, aclTensor* gradInput, aclTensor* gradWeight, aclTensor* gradBias, '
+                                 'uint64_t* workspaceSize, aclOpExecutor** executor',
+                       'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const '
+                                 'aclrtStream stream',
+                       'repo': 'ops-nn',
+                       'source': 'norm/batch_norm_grad_v3/op_host/op_api/aclnn_batch_norm_backward.cpp'},
+ 'BatchNormElemt': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                    'header': 'norm/batch_norm_elemt/op_host/op_api/aclnn_batch_norm_elemt.h',
+                    'phase1': 'const aclTensor* input, const aclTensor* weight, const aclTensor* bias, aclTensor* '
+                              'mean, aclTensor* invstd, double eps, aclTensor* output, uint64_t* workspaceSize, '
+                              'aclOpExecutor** executor',
+                    'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream '
+                              'stream',
+                    'repo': 'ops-nn',
+                    'source': 'norm/batch_norm_elemt/op_host/op_api/aclnn_batch_norm_elemt.cpp'},
+ 'BatchNormElemtBackward': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                            'header': 'norm/sync_batch_norm_backward_elemt/op_api/aclnn_batch_norm_elemt_backward.h',
+                            'phase1': 'const aclTensor* gradOut, const aclTensor* input, const aclTensor* mean, '
+                                      'const aclTensor* invstd, const aclTensor* weight, const aclTensor* sumDy, '
+                                      'const aclTensor* sumDyXmu, aclTensor* counter, aclTensor* gradInput, '
+                                      'uint64_t* workspaceSize, aclOpExecutor** executor',
+                            'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const '
+                                      'aclrtStream stream',
+                            'repo': 'ops-nn',
+                            'source': 'norm/sync_batch_norm_backward_elemt/op_api/aclnn_batch_norm_elemt_backward.cpp'},
+ 'BatchNormGatherStatsWithCounts': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                                    'header': 'norm/sync_batch_norm_gather_stats_with_counts/op_host/op_api/aclnn_batch_norm_gather_stats_with_counts.h',
+                                    'phase1': 'const aclTensor* input, const aclTensor* mean, const aclTensor* '
+                                              'invstd, aclTensor* runningMean, aclTensor* runningVar, double '
+                                              'momentum, double eps, const aclTensor* counts, aclTensor* meanAll, '
+                                              'aclTensor* invstdAll, uint64_t* workspaceSize, aclOpExecutor** '
+                                              'executor',
+                                    'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, '
+                                              'const aclrtStream stream',
+                                    'repo': 'ops-nn',
+                                    'source': 'norm/sync_batch_norm_gather_stats_with_counts/op_host/op_api/aclnn_batch_norm_gather_stats_with_counts.cpp'},
+ 'BatchNormReduce': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                     'header': 'norm/bn_training_reduce/op_api/aclnn_batch_norm_reduce.h',
+                     'phase1': 'const aclTensor* x, aclTensor* sum, aclTensor* squareSum, uint64_t* workspaceSize, '
+                               'aclOpExecutor** executor',
+                     'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                     'repo': 'ops-nn',
+                     'source': 'norm/bn_training_reduce/op_api/aclnn_batch_norm_reduce.cpp'},
+ 'BatchNormReduceBackward': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                             'header': 'norm/sync_batch_norm_backward_reduce/op_api/aclnn_batch_norm_backward_reduce.h',
+                             'phase1': 'const aclTensor* gradOut, const aclTensor* input, const aclTensor* mean, '
+                                       'const aclTensor* invstd, const aclTensor* weight, const bool inputG, const '
+                                       'bool weightG, const bool biasG, aclTensor* sumDy, aclTensor* sumDyXmu, '
+                                       'aclTensor* gradWeight, aclTensor* gradBias, uint64_t* workspaceSize, '
+                                       'aclOpExecutor** executor',
+                             'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const '
+                                       'aclrtStream stream',
+                             'repo': 'ops-nn',
+                             'source': 'norm/sync_batch_norm_backward_reduce/op_api/aclnn_batch_norm_backward_reduce.cpp'},
  'BatchNormStats': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                     'header': 'math/reduce_std_with_mean/op_api/aclnn_batch_norm_stats.h',
                     'phase1': 'const aclTensor* input, double eps, aclTensor* mean, aclTensor* invstd, uint64_t* '
@@ -486,6 +618,23 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
               'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
               'repo': 'ops-math',
               'source': 'math/cumsum/op_api/aclnn_cumsum.cpp'},
+ 'DeepNorm': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+              'header': 'norm/deep_norm/docs/aclnnDeepNorm.md',
+              'phase1': 'const aclTensor* x, const aclTensor* gx, const aclTensor* beta, const aclTensor* gamma, '
+                        'double alpha, double epsilon, const aclTensor* meanOut, const aclTensor* rstdOut, const '
+                        'aclTensor* yOut, uint64_t* workspaceSize, aclOpExecutor** executor',
+              'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+              'repo': 'ops-nn',
+              'source': None},
+ 'DeepNormGrad': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                  'header': 'norm/deep_norm_grad/docs/aclnnDeepNormGrad.md',
+                  'phase1': 'const aclTensor* dy, const aclTensor* x, const aclTensor* gx, const aclTensor* gamma, '
+                            'const aclTensor* mean, const aclTensor* rstd, double alpha, const aclTensor* dxOut, '
+                            'const aclTensor* dgxOut, const aclTensor* dbetaOut, const aclTensor* dgammaOut, '
+                            'uint64_t* workspaceSize, aclOpExecutor** executor',
+                  'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                  'repo': 'ops-nn',
+                  'source': None},
  'Diag': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
           'header': 'conversion/diag_v2/op_api/aclnn_diag.h',
           'phase1': 'const aclTensor* self, int64_t diagonal, aclTensor* out, uint64_t* workspaceSize, '
@@ -601,6 +750,14 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                    'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
                    'repo': 'ops-math',
                    'source': 'random/drop_out_v3_grad/op_api/aclnn_dropout_v3_grad.cpp'},
+ 'EmbeddingRenorm': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                     'header': 'norm/renorm/op_api/aclnn_embedding_renorm.h',
+                     'phase1': 'aclTensor* selfRef, const aclTensor* indices, double maxNorm, double normType, '
+                               'uint64_t* workspaceSize, aclOpExecutor** executor',
+                     'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream '
+                               'stream',
+                     'repo': 'ops-nn',
+                     'source': 'norm/renorm/op_api/aclnn_embedding_renorm.cpp'},
  'EqScalar': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
               'header': 'math/equal/op_api/aclnn_eq_scalar.h',
               'phase1': 'const aclTensor* self, const aclScalar* other, aclTensor* out, uint64_t* workspaceSize, '
@@ -679,6 +836,27 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
          'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
          'repo': 'ops-math',
          'source': 'math/eye/op_api/aclnn_eye.cpp'},
+ 'FastBatchNormBackward': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                           'header': 'norm/batch_norm_grad_v3/op_host/op_api/aclnn_fast_batch_norm_backward.h',
+                           'phase1': 'const aclTensor* gradOut, const aclTensor* input, const aclTensor* weight, '
+                                     'const aclTensor* runningMean, const aclTensor* runningVar, const aclTensor* '
+                                     'saveMean, const aclTensor* saveInvstd, bool training, double eps, const '
+                                     'aclBoolArray* outputMask, int version, aclTensor* gradInput, aclTensor* '
+                                     'gradWeight, aclTensor* gradBias, uint64_t* workspaceSize, aclOpExecutor** '
+                                     'executor',
+                           'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const '
+                                     'aclrtStream stream',
+                           'repo': 'ops-nn',
+                           'source': 'norm/batch_norm_grad_v3/op_host/op_api/aclnn_fast_batch_norm_backward.cpp'},
+ 'FastLayerNorm': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                   'header': 'norm/layer_norm_v4/op_host/op_api/aclnn_layer_norm.h',
+                   'phase1': 'const aclTensor* input, const aclIntArray* normalizedShape, const aclTensor* '
+                             'weightOptional, const aclTensor* biasOptional, double eps, aclTensor* out, aclTensor* '
+                             'meanOutOptional, aclTensor* rstdOutOptional, uint64_t* workspaceSize, aclOpExecutor** '
+                             'executor',
+                   'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                   'repo': 'ops-nn',
+                   'source': 'norm/layer_norm_v4/op_host/op_api/aclnn_fast_layer_norm.cpp'},
  'Flatten': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
              'header': 'conversion/flatten/op_host/op_api/aclnn_flatten.h',
              'phase1': 'const aclTensor* self, int64_t axis, aclTensor* out, uint64_t* workspaceSize, '
@@ -1354,6 +1532,13 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
               'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream',
               'repo': 'ops-math',
               'source': 'math/greater_equal/op_api/aclnn_ge_tensor.cpp'},
+ 'GemmaRmsNorm': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                  'header': 'norm/gemma_rms_norm/docs/aclnnGemmaRmsNorm.md',
+                  'phase1': 'const aclTensor* x, const aclTensor* gamma, double epsilon, const aclTensor* yOut, '
+                            'const aclTensor* rstdOut, uint64_t* workspaceSize, aclOpExecutor** executor',
+                  'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                  'repo': 'ops-nn',
+                  'source': None},
  'Ger': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
          'header': 'math/ger/op_api/aclnn_ger.h',
          'phase1': 'const aclTensor* self, const aclTensor* vec2, aclTensor* out, uint64_t* workspaceSize, '
@@ -1395,6 +1580,61 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                                      'stream',
                            'repo': 'ops-cv',
                            'source': 'image/grid_sampler2_d_grad/op_host/op_api/aclnn_grid_sampler2d_backward.cpp'},
+ 'GroupNorm': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+               'header': 'norm/group_norm/op_host/op_api/aclnn_group_norm.h',
+               'phase1': 'const aclTensor* self, const aclTensor* gamma, const aclTensor* beta, int64_t N, int64_t '
+                         'C, int64_t HxW, int64_t group, double eps, aclTensor* out, aclTensor* meanOut, aclTensor* '
+                         'rstdOut, uint64_t* workspaceSize, aclOpExecutor** executor',
+               'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+               'repo': 'ops-nn',
+               'source': 'norm/group_norm/op_host/op_api/aclnn_group_norm.cpp'},
+ 'GroupNormBackward': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                       'header': 'norm/group_norm_grad/op_host/op_api/aclnn_group_norm_backward.h',
+                       'phase1': 'const aclTensor* gradOut, const aclTensor* input, const aclTensor* mean, const '
+                                 'aclTensor* rstd, const aclTensor* gamma, int64_t N, int64_t C, int64_t HxW, '
+                                 'int64_t group, const aclBoolArray* outputMask, aclTensor* gradInput, aclTensor* '
+                                 'gradGammaOut, aclTensor* gradBetaOut, uint64_t* workspaceSize, aclOpExecutor** '
+                                 'executor',
+                       'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const '
+                                 'aclrtStream stream',
+                       'repo': 'ops-nn',
+                       'source': 'norm/group_norm_grad/op_host/op_api/aclnn_group_norm_backward.cpp'},
+ 'GroupNormSilu': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                   'header': 'norm/group_norm_silu/op_host/op_api/aclnn_group_norm_silu.h',
+                   'phase1': 'const aclTensor* self, const aclTensor* gamma, const aclTensor* beta, int64_t group, '
+                             'double eps, aclTensor* out, aclTensor* meanOut, aclTensor* rstdOut, uint64_t* '
+                             'workspaceSize, aclOpExecutor** executor',
+                   'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                   'repo': 'ops-nn',
+                   'source': 'norm/group_norm_silu/op_host/op_api/aclnn_group_norm_silu.cpp'},
+ 'GroupNormSiluV2': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                     'header': 'norm/group_norm_silu/op_host/op_api/aclnn_group_norm_silu.h',
+                     'phase1': 'const aclTensor* self, const aclTensor* gamma, const aclTensor* beta, int64_t group, '
+                               'double eps, bool activateSilu, aclTensor* out, aclTensor* meanOut, aclTensor* '
+                               'rstdOut, uint64_t* workspaceSize, aclOpExecutor** executor',
+                     'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                     'repo': 'ops-nn',
+                     'source': 'norm/group_norm_silu/op_host/op_api/aclnn_group_norm_silu.cpp'},
+ 'GroupNormSwish': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                    'header': 'norm/group_norm_swish/docs/aclnnGroupNormSwish.md',
+                    'phase1': 'const aclTensor* x, const aclTensor* gamma, const aclTensor* beta, int64_t numGroups, '
+                              'char* dataFormatOptional, double eps, bool activateSwish, double swishScale, const '
+                              'aclTensor* yOut, const aclTensor* meanOut, const aclTensor* rstdOut, uint64_t* '
+                              'workspaceSize, aclOpExecutor** executor',
+                    'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                    'repo': 'ops-nn',
+                    'source': None},
+ 'GroupNormSwishGrad': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                        'header': 'norm/group_norm_swish_grad/docs/aclnnGroupNormSwishGrad.md',
+                        'phase1': 'const aclTensor* dy, const aclTensor* mean, const aclTensor* rstd, const '
+                                  'aclTensor* x, const aclTensor* gamma, const aclTensor* beta, int64_t numGroups, '
+                                  'char* dataFormatOptional, double swishScale, bool dgammaIsRequire, bool '
+                                  'dbetaIsRequire, const aclTensor* dxOut, const aclTensor* dgammaOut, const '
+                                  'aclTensor* dbetaOut, uint64_t* workspaceSize, aclOpExecutor** executor',
+                        'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                  'stream',
+                        'repo': 'ops-nn',
+                        'source': None},
  'GroupedBiasAddGrad': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                         'header': 'math/grouped_bias_add_grad/op_api/aclnn_grouped_bias_add_grad.h',
                         'phase1': 'const aclTensor* gradY, const aclTensor* groupIdxOptional, aclTensor* out, '
@@ -1467,6 +1707,14 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                 'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
                 'repo': 'ops-math',
                 'source': 'math/add/op_api/aclnn_add.cpp'},
+ 'InplaceAddRmsNorm': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                       'header': 'norm/inplace_add_rms_norm/docs/aclnnInplaceAddRmsNorm.md',
+                       'phase1': 'aclTensor* x1Ref, aclTensor* x2Ref, const aclTensor* gamma, double epsilon, const '
+                                 'aclTensor* rstdOut, uint64_t* workspaceSize, aclOpExecutor** executor',
+                       'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                 'stream',
+                       'repo': 'ops-nn',
+                       'source': None},
  'InplaceAddV3': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                   'header': 'math/add/op_api/aclnn_add_v3.h',
                   'phase1': 'const aclScalar* selfRef, const aclTensor* other, const aclScalar* alpha, uint64_t* '
@@ -2084,6 +2332,13 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                                             'aclrtStream stream',
                                   'repo': 'ops-math',
                                   'source': 'math/floor_mod/op_api/aclnn_remainder.cpp'},
+ 'InplaceRenorm': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                   'header': 'norm/renorm/op_api/aclnn_renorm.h',
+                   'phase1': 'aclTensor* selfRef, const aclScalar* p, int64_t dim, const aclScalar* maxNorm, '
+                             'uint64_t* workspaceSize, aclOpExecutor** executor',
+                   'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                   'repo': 'ops-nn',
+                   'source': 'norm/renorm/op_api/aclnn_renorm.cpp'},
  'InplaceRound': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                   'header': 'math/round/op_api/aclnn_round.h',
                   'phase1': 'const aclTensor* selfRef, uint64_t* workspaceSize, aclOpExecutor** executor',
@@ -2216,6 +2471,14 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                  'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
                  'repo': 'ops-math',
                  'source': 'math/zero_op/op_api/aclnn_zero.cpp'},
+ 'InstanceNorm': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                  'header': 'norm/instance_norm_v3/op_host/op_api/aclnn_instance_norm.h',
+                  'phase1': 'const aclTensor* x, const aclTensor* gamma, const aclTensor* beta, const char* '
+                            'dataFormat, double eps, aclTensor* y, aclTensor* mean, aclTensor* variance, uint64_t* '
+                            'workspaceSize, aclOpExecutor** executor',
+                  'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                  'repo': 'ops-nn',
+                  'source': 'norm/instance_norm_v3/op_host/op_api/aclnn_instance_norm.cpp'},
  'Inverse': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
              'header': 'index/matrix_inverse/op_host/op_api/aclnn_inverse.h',
              'phase1': 'const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor',
@@ -2270,6 +2533,36 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
            'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
            'repo': 'ops-math',
            'source': 'math/kl_div_v2/op_api/aclnn_kl_div.cpp'},
+ 'LayerNorm': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+               'header': 'norm/layer_norm_v4/op_host/op_api/aclnn_layer_norm.h',
+               'phase1': 'const aclTensor* input, const aclIntArray* normalizedShape, const aclTensor* '
+                         'weightOptional, const aclTensor* biasOptional, double eps, aclTensor* out, aclTensor* '
+                         'meanOutOptional, aclTensor* rstdOutOptional, uint64_t* workspaceSize, aclOpExecutor** '
+                         'executor',
+               'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+               'repo': 'ops-nn',
+               'source': 'norm/layer_norm_v4/op_host/op_api/aclnn_layer_norm.cpp'},
+ 'LayerNormBackward': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                       'header': 'norm/layer_norm_grad_v3/op_host/op_api/aclnn_layer_norm_backward.h',
+                       'phase1': 'const aclTensor* gradOut, const aclTensor* input, const aclIntArray* '
+                                 'normalizedShape, const aclTensor* mean, const aclTensor* rstd, const aclTensor* '
+                                 'weightOptional, const aclTensor* biasOptional, const aclBoolArray* outputMask, '
+                                 'aclTensor* gradInputOut, aclTensor* gradWeightOut, aclTensor* gradBiasOut, '
+                                 'uint64_t* workspaceSize, aclOpExecutor** executor',
+                       'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                 'stream',
+                       'repo': 'ops-nn',
+                       'source': 'norm/layer_norm_grad_v3/op_host/op_api/aclnn_layer_norm_backward.cpp'},
+ 'LayerNormWithImplMode': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                           'header': 'norm/layer_norm_v4/op_host/op_api/aclnn_layer_norm.h',
+                           'phase1': 'const aclTensor* input, const aclIntArray* normalizedShape, const aclTensor* '
+                                     'weightOptional, const aclTensor* biasOptional, double eps, aclTensor* out, '
+                                     'aclTensor* meanOutOptional, aclTensor* rstdOutOptional, int32_t implMode, '
+                                     'uint64_t* workspaceSize, aclOpExecutor** executor',
+                           'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                     'stream',
+                           'repo': 'ops-nn',
+                           'source': 'norm/layer_norm_v4/op_host/op_api/aclnn_layer_norm.cpp'},
  'LeScalar': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
               'header': 'math/less_equal/op_api/aclnn_le_scalar.h',
               'phase1': 'const aclTensor* self, const aclScalar* other, aclTensor* out, uint64_t* workspaceSize, '
@@ -2469,6 +2762,15 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                   'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
                   'repo': 'ops-math',
                   'source': 'conversion/masked_select_v3/op_api/aclnn_masked_select.cpp'},
+ 'MaskedSoftmaxWithRelPosBias': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                                 'header': 'norm/masked_softmax_with_rel_pos_bias/docs/aclnnMaskedSoftmaxWithRelPosBias.md',
+                                 'phase1': 'const aclTensor* x, const aclTensor* attenMaskOptional, const aclTensor* '
+                                           'relativePosBias, double scaleValue, int64_t innerPrecisionMode, const '
+                                           'aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor',
+                                 'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, '
+                                           'aclrtStream stream',
+                                 'repo': 'ops-nn',
+                                 'source': None},
  'Max': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
          'header': 'math/reduce_max/op_api/aclnn_max.h',
          'phase1': 'const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor',
@@ -2866,6 +3168,13 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                                      'stream',
                            'repo': 'ops-math',
                            'source': 'math/floor_mod/op_api/aclnn_remainder.cpp'},
+ 'Renorm': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+            'header': 'norm/renorm/op_api/aclnn_renorm.h',
+            'phase1': 'const aclTensor* self, const aclScalar* p, int64_t dim, const aclScalar* maxNorm, aclTensor* '
+                      'out, uint64_t* workspaceSize, aclOpExecutor** executor',
+            'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+            'repo': 'ops-nn',
+            'source': 'norm/renorm/op_api/aclnn_renorm.cpp'},
  'Repeat': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
             'header': 'math/tile/op_api/aclnn_repeat.h',
             'phase1': 'const aclTensor* self, const aclIntArray* repeats, aclTensor* out, uint64_t* workspaceSize, '
@@ -2938,6 +3247,21 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                 'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
                 'repo': 'ops-math',
                 'source': 'math/right_shift/op_api/aclnn_right_shift.cpp'},
+ 'RmsNorm': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+             'header': 'norm/rms_norm/docs/aclnnRmsNorm.md',
+             'phase1': 'const aclTensor* x, const aclTensor* gamma, double epsilon, const aclTensor* yOut, const '
+                       'aclTensor* rstdOut, uint64_t* workspaceSize, aclOpExecutor** executor',
+             'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+             'repo': 'ops-nn',
+             'source': None},
+ 'RmsNormGrad': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                 'header': 'norm/rms_norm_grad/docs/aclnnRmsNormGrad.md',
+                 'phase1': 'const aclTensor* dy, const aclTensor* x, const aclTensor* rstd, const aclTensor* gamma, '
+                           'const aclTensor* dxOut, const aclTensor* dgammaOut, uint64_t* workspaceSize, '
+                           'aclOpExecutor** executor',
+                 'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                 'repo': 'ops-nn',
+                 'source': None},
  'Roll': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
           'header': 'conversion/roll/op_api/aclnn_roll.h',
           'phase1': 'const aclTensor* x, const aclIntArray* shifts, const aclIntArray* dims, aclTensor* out, '
@@ -3181,6 +3505,16 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
          'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
          'repo': 'ops-math',
          'source': 'math/svd/op_host/op_api/aclnn_svd.cpp'},
+ 'SyncBatchNormGatherStats': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                              'header': 'norm/sync_batch_norm_gather_stats/op_api/aclnn_sync_batch_norm_gather_stats.h',
+                              'phase1': 'const aclTensor* totalSum, const aclTensor* totalSquareSum, const '
+                                        'aclTensor* sampleCount, aclTensor* mean, aclTensor* variance, float '
+                                        'momentum, float eps, aclTensor* batchMean, aclTensor* batchInvstd, '
+                                        'uint64_t* workspaceSize, aclOpExecutor** executor',
+                              'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, '
+                                        'aclrtStream stream',
+                              'repo': 'ops-nn',
+                              'source': 'norm/sync_batch_norm_gather_stats/op_api/aclnn_sync_batch_norm_gather_stats.cpp'},
  'Tan': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
          'header': 'math/tan/op_api/aclnn_tan.h',
          'phase1': 'const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor',

@@ -10,9 +10,16 @@
 #include "aclnnop/aclnn_abs.h"
 #include "aclnnop/aclnn_acos.h"
 #include "aclnnop/aclnn_acosh.h"
+#include "aclnnop/aclnn_ada_layer_norm.h"
+#include "aclnnop/aclnn_ada_layer_norm_backward.h"
+#include "aclnnop/aclnn_ada_layer_norm_v2.h"
 #include "aclnnop/aclnn_add.h"
+#include "aclnnop/aclnn_add_layer_norm.h"
+#include "aclnnop/aclnn_add_layer_norm_grad.h"
 #include "aclnnop/aclnn_add_lora.h"
 #include "aclnnop/aclnn_add_n.h"
+#include "aclnnop/aclnn_add_rms_norm.h"
+#include "aclnnop/aclnn_add_rms_norm_cast.h"
 #include "aclnnop/aclnn_add_v3.h"
 #include "aclnnop/aclnn_addcdiv.h"
 #include "aclnnop/aclnn_addcmul.h"
@@ -38,6 +45,13 @@
 #include "aclnnop/aclnn_atanh.h"
 #include "aclnnop/aclnn_avgpool2d.h"
 #include "aclnnop/aclnn_avgpool2d_backward.h"
+#include "aclnnop/aclnn_batch_norm.h"
+#include "aclnnop/aclnn_batch_norm_backward.h"
+#include "aclnnop/aclnn_batch_norm_backward_reduce.h"
+#include "aclnnop/aclnn_batch_norm_elemt.h"
+#include "aclnnop/aclnn_batch_norm_elemt_backward.h"
+#include "aclnnop/aclnn_batch_norm_gather_stats_with_counts.h"
+#include "aclnnop/aclnn_batch_norm_reduce.h"
 #include "aclnnop/aclnn_batch_norm_stats.h"
 #include "aclnnop/aclnn_bernoulli.h"
 #include "aclnnop/aclnn_bincount.h"
@@ -72,6 +86,8 @@
 #include "aclnnop/aclnn_cummin.h"
 #include "aclnnop/aclnn_cumprod.h"
 #include "aclnnop/aclnn_cumsum.h"
+#include "aclnnop/aclnn_deep_norm.h"
+#include "aclnnop/aclnn_deep_norm_grad.h"
 #include "aclnnop/aclnn_diag.h"
 #include "aclnnop/aclnn_diag_flat.h"
 #include "aclnnop/aclnn_digamma.h"
@@ -83,6 +99,7 @@
 #include "aclnnop/aclnn_dropout_gen_mask.h"
 #include "aclnnop/aclnn_dropout_v3.h"
 #include "aclnnop/aclnn_dropout_v3_grad.h"
+#include "aclnnop/aclnn_embedding_renorm.h"
 #include "aclnnop/aclnn_eq_scalar.h"
 #include "aclnnop/aclnn_eq_tensor.h"
 #include "aclnnop/aclnn_equal.h"
@@ -94,6 +111,7 @@
 #include "aclnnop/aclnn_expand.h"
 #include "aclnnop/aclnn_expm1.h"
 #include "aclnnop/aclnn_eye.h"
+#include "aclnnop/aclnn_fast_batch_norm_backward.h"
 #include "aclnnop/aclnn_fill_diagonal.h"
 #include "aclnnop/aclnn_fill_scalar.h"
 #include "aclnnop/aclnn_fill_tensor.h"
@@ -185,17 +203,25 @@
 #include "aclnnop/aclnn_gcd.h"
 #include "aclnnop/aclnn_ge_scalar.h"
 #include "aclnnop/aclnn_ge_tensor.h"
+#include "aclnnop/aclnn_gemma_rms_norm.h"
 #include "aclnnop/aclnn_ger.h"
 #include "aclnnop/aclnn_global_average_pool.h"
 #include "aclnnop/aclnn_global_max_pool.h"
 #include "aclnnop/aclnn_grid_sampler2d.h"
 #include "aclnnop/aclnn_grid_sampler2d_backward.h"
+#include "aclnnop/aclnn_group_norm.h"
+#include "aclnnop/aclnn_group_norm_backward.h"
+#include "aclnnop/aclnn_group_norm_silu.h"
+#include "aclnnop/aclnn_group_norm_swish.h"
+#include "aclnnop/aclnn_group_norm_swish_grad.h"
 #include "aclnnop/aclnn_grouped_bias_add_grad.h"
 #include "aclnnop/aclnn_gt_scalar.h"
 #include "aclnnop/aclnn_gt_tensor.h"
 #include "aclnnop/aclnn_hardtanh.h"
 #include "aclnnop/aclnn_histc.h"
 #include "aclnnop/aclnn_im2col.h"
+#include "aclnnop/aclnn_inplace_add_rms_norm.h"
+#include "aclnnop/aclnn_instance_norm.h"
 #include "aclnnop/aclnn_inverse.h"
 #include "aclnnop/aclnn_is_inf.h"
 #include "aclnnop/aclnn_isclose.h"
@@ -205,6 +231,8 @@
 #include "aclnnop/aclnn_isneginf.h"
 #include "aclnnop/aclnn_isposinf.h"
 #include "aclnnop/aclnn_kl_div.h"
+#include "aclnnop/aclnn_layer_norm.h"
+#include "aclnnop/aclnn_layer_norm_backward.h"
 #include "aclnnop/aclnn_le_scalar.h"
 #include "aclnnop/aclnn_le_tensor.h"
 #include "aclnnop/aclnn_left_shift.h"
@@ -235,6 +263,7 @@
 #include "aclnnop/aclnn_masked_fill_tensor.h"
 #include "aclnnop/aclnn_masked_scale.h"
 #include "aclnnop/aclnn_masked_select.h"
+#include "aclnnop/aclnn_masked_softmax_with_rel_pos_bias.h"
 #include "aclnnop/aclnn_max.h"
 #include "aclnnop/aclnn_max_dim.h"
 #include "aclnnop/aclnn_max_v2.h"
@@ -282,6 +311,7 @@
 #include "aclnnop/aclnn_reflection_pad3d.h"
 #include "aclnnop/aclnn_reflection_pad3d_backward.h"
 #include "aclnnop/aclnn_remainder.h"
+#include "aclnnop/aclnn_renorm.h"
 #include "aclnnop/aclnn_repeat.h"
 #include "aclnnop/aclnn_replication_pad1d.h"
 #include "aclnnop/aclnn_replication_pad1d_backward.h"
@@ -289,6 +319,8 @@
 #include "aclnnop/aclnn_replication_pad3d.h"
 #include "aclnnop/aclnn_replication_pad3d_backward.h"
 #include "aclnnop/aclnn_right_shift.h"
+#include "aclnnop/aclnn_rms_norm.h"
+#include "aclnnop/aclnn_rms_norm_grad.h"
 #include "aclnnop/aclnn_roll.h"
 #include "aclnnop/aclnn_round.h"
 #include "aclnnop/aclnn_rsqrt.h"
@@ -322,6 +354,7 @@
 #include "aclnnop/aclnn_sub.h"
 #include "aclnnop/aclnn_sum.h"
 #include "aclnnop/aclnn_svd.h"
+#include "aclnnop/aclnn_sync_batch_norm_gather_stats.h"
 #include "aclnnop/aclnn_tan.h"
 #include "aclnnop/aclnn_tanh.h"
 #include "aclnnop/aclnn_tanh_backward.h"
@@ -984,6 +1017,145 @@ aclnnStatus opws_LinalgVectorNorm(
     const aclTensor* self, const aclScalar* ord, const aclIntArray* dims, bool keepDims, const aclDataType dtype,
     aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_Inverse(const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_LayerNorm(
+    const aclTensor* input, const aclIntArray* normalizedShape, const aclTensor* weightOptional,
+    const aclTensor* biasOptional, double eps, aclTensor* out, aclTensor* meanOutOptional, aclTensor* rstdOutOptional,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_LayerNormWithImplMode(
+    const aclTensor* input, const aclIntArray* normalizedShape, const aclTensor* weightOptional,
+    const aclTensor* biasOptional, double eps, aclTensor* out, aclTensor* meanOutOptional, aclTensor* rstdOutOptional,
+    int32_t implMode, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_LayerNormBackward(
+    const aclTensor* gradOut, const aclTensor* input, const aclIntArray* normalizedShape, const aclTensor* mean,
+    const aclTensor* rstd, const aclTensor* weightOptional, const aclTensor* biasOptional,
+    const aclBoolArray* outputMask, aclTensor* gradInputOut, aclTensor* gradWeightOut, aclTensor* gradBiasOut,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_RmsNorm(
+    const aclTensor *x, const aclTensor *gamma, double epsilon, const aclTensor *yOut, const aclTensor *rstdOut,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_RmsNormGrad(
+    const aclTensor *dy, const aclTensor *x, const aclTensor *rstd, const aclTensor *gamma, const aclTensor *dxOut,
+    const aclTensor *dgammaOut, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_AddRmsNorm(
+    const aclTensor* x1, const aclTensor* x2, const aclTensor* gamma, double epsilon, aclTensor* yOut,
+    aclTensor* rstdOut, aclTensor* xOut, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_AddLayerNorm(
+    const aclTensor *x1, const aclTensor *x2, const aclTensor *gamma, const aclTensor *beta,
+    const aclTensor *biasOptional, double epsilon, bool additionalOutput, const aclTensor *yOut,
+    const aclTensor *meanOut, const aclTensor *rstdOut, const aclTensor *xOut, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_BatchNorm(
+    const aclTensor* input, const aclTensor* weight, const aclTensor* bias, aclTensor* runningMean,
+    aclTensor* runningVar, bool training, double momentum, double eps, aclTensor* output, aclTensor* saveMean,
+    aclTensor* saveInvstd, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_BatchNormBackward(
+    const aclTensor* gradOut, const aclTensor* input, const aclTensor* weight, const aclTensor* runningMean,
+    const aclTensor* runningVar, const aclTensor* saveMean, const aclTensor* saveInvstd, bool training, double eps,
+    const aclBoolArray* outputMask, aclTensor* gradInput, aclTensor* gradWeight, aclTensor* gradBias,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_GroupNorm(
+    const aclTensor* self, const aclTensor* gamma, const aclTensor* beta, int64_t N, int64_t C, int64_t HxW,
+    int64_t group, double eps, aclTensor* out, aclTensor* meanOut, aclTensor* rstdOut, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_GroupNormBackward(
+    const aclTensor* gradOut, const aclTensor* input, const aclTensor* mean, const aclTensor* rstd,
+    const aclTensor* gamma, int64_t N, int64_t C, int64_t HxW, int64_t group, const aclBoolArray* outputMask,
+    aclTensor* gradInput, aclTensor* gradGammaOut, aclTensor* gradBetaOut, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_InstanceNorm(
+    const aclTensor* x, const aclTensor* gamma, const aclTensor* beta, const char* dataFormat, double eps, aclTensor* y,
+    aclTensor* mean, aclTensor* variance, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_GemmaRmsNorm(
+    const aclTensor *x, const aclTensor *gamma, double epsilon, const aclTensor *yOut, const aclTensor *rstdOut,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_DeepNorm(
+    const aclTensor *x, const aclTensor *gx, const aclTensor *beta, const aclTensor *gamma, double alpha,
+    double epsilon, const aclTensor *meanOut, const aclTensor *rstdOut, const aclTensor *yOut, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_DeepNormGrad(
+    const aclTensor *dy, const aclTensor *x, const aclTensor *gx, const aclTensor *gamma, const aclTensor *mean,
+    const aclTensor *rstd, double alpha, const aclTensor *dxOut, const aclTensor *dgxOut, const aclTensor *dbetaOut,
+    const aclTensor *dgammaOut, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_GroupNormSilu(
+    const aclTensor* self, const aclTensor* gamma, const aclTensor* beta, int64_t group, double eps, aclTensor* out,
+    aclTensor* meanOut, aclTensor* rstdOut, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_GroupNormSiluV2(
+    const aclTensor* self, const aclTensor* gamma, const aclTensor* beta, int64_t group, double eps, bool activateSilu,
+    aclTensor* out, aclTensor* meanOut, aclTensor* rstdOut, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_GroupNormSwish(
+    const aclTensor *x, const aclTensor *gamma, const aclTensor *beta, int64_t numGroups, char *dataFormatOptional,
+    double eps, bool activateSwish, double swishScale, const aclTensor *yOut, const aclTensor *meanOut,
+    const aclTensor *rstdOut, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_GroupNormSwishGrad(
+    const aclTensor *dy, const aclTensor *mean, const aclTensor *rstd, const aclTensor *x, const aclTensor *gamma,
+    const aclTensor *beta, int64_t numGroups, char *dataFormatOptional, double swishScale, bool dgammaIsRequire,
+    bool dbetaIsRequire, const aclTensor *dxOut, const aclTensor *dgammaOut, const aclTensor *dbetaOut,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_FastLayerNorm(
+    const aclTensor* input, const aclIntArray* normalizedShape, const aclTensor* weightOptional,
+    const aclTensor* biasOptional, double eps, aclTensor* out, aclTensor* meanOutOptional, aclTensor* rstdOutOptional,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_FastBatchNormBackward(
+    const aclTensor* gradOut, const aclTensor* input, const aclTensor* weight, const aclTensor* runningMean,
+    const aclTensor* runningVar, const aclTensor* saveMean, const aclTensor* saveInvstd, bool training, double eps,
+    const aclBoolArray* outputMask, int version, aclTensor* gradInput, aclTensor* gradWeight, aclTensor* gradBias,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_BatchNormReduce(
+    const aclTensor* x, aclTensor* sum, aclTensor* squareSum, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_SyncBatchNormGatherStats(
+    const aclTensor* totalSum, const aclTensor* totalSquareSum, const aclTensor* sampleCount, aclTensor* mean,
+    aclTensor* variance, float momentum, float eps, aclTensor* batchMean, aclTensor* batchInvstd,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_BatchNormGatherStatsWithCounts(
+    const aclTensor* input, const aclTensor* mean, const aclTensor* invstd, aclTensor* runningMean,
+    aclTensor* runningVar, double momentum, double eps, const aclTensor* counts, aclTensor* meanAll,
+    aclTensor* invstdAll, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_BatchNormElemt(
+    const aclTensor* input, const aclTensor* weight, const aclTensor* bias, aclTensor* mean, aclTensor* invstd,
+    double eps, aclTensor* output, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_BatchNormReduceBackward(
+    const aclTensor* gradOut, const aclTensor* input, const aclTensor* mean, const aclTensor* invstd,
+    const aclTensor* weight, const bool inputG, const bool weightG, const bool biasG, aclTensor* sumDy,
+    aclTensor* sumDyXmu, aclTensor* gradWeight, aclTensor* gradBias, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_BatchNormElemtBackward(
+    const aclTensor* gradOut, const aclTensor* input, const aclTensor* mean, const aclTensor* invstd,
+    const aclTensor* weight, const aclTensor* sumDy, const aclTensor* sumDyXmu, aclTensor* counter,
+    aclTensor* gradInput, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_Renorm(
+    const aclTensor* self, const aclScalar* p, int64_t dim, const aclScalar* maxNorm, aclTensor* out,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_InplaceRenorm(
+    aclTensor* selfRef, const aclScalar* p, int64_t dim, const aclScalar* maxNorm, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_EmbeddingRenorm(
+    aclTensor* selfRef, const aclTensor* indices, double maxNorm, double normType, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_AdaLayerNorm(
+    const aclTensor* x, const aclTensor* scale, const aclTensor* shift, const aclTensor* weightOptional,
+    const aclTensor* biasOptional, double epsilon, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_AdaLayerNormV2(
+    const aclTensor* x, const aclTensor* scale, const aclTensor* shift, const aclTensor* weightOptional,
+    const aclTensor* biasOptional, double epsilon, aclTensor* out, aclTensor* meanOutOptional,
+    aclTensor* rstdOutOptional, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_InplaceAddRmsNorm(
+    aclTensor *x1Ref, aclTensor *x2Ref, const aclTensor *gamma, double epsilon, const aclTensor *rstdOut,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_AddRmsNormCast(
+    const aclTensor *x1, const aclTensor *x2, const aclTensor *gamma, double epsilon, const aclTensor *y1Out,
+    const aclTensor *y2Out, const aclTensor *rstdOut, const aclTensor *xOut, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_AddLayerNormGrad(
+    const aclTensor *dy, const aclTensor *x1, const aclTensor *x2, const aclTensor *rstd, const aclTensor *mean,
+    const aclTensor *gamma, const aclTensor *dsumOptional, const aclTensor *dxOut, const aclTensor *dgammaOut,
+    const aclTensor *dbetaOut, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_AdaLayerNormBackward(
+    const aclTensor* gradOut, const aclTensor* input, const aclIntArray* normalizedShape, const aclTensor* rstd,
+    const aclTensor* mean, const aclTensor* scale, const aclTensor* shift, const aclTensor* weightOptional,
+    const aclTensor* biasOptional, aclTensor* gradInputOut, aclTensor* gradScaleOut, aclTensor* gradShiftOut,
+    aclTensor* gradWeightOut, aclTensor* gradBiasOut, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_MaskedSoftmaxWithRelPosBias(
+    const aclTensor *x, const aclTensor *attenMaskOptional, const aclTensor *relativePosBias, double scaleValue,
+    int64_t innerPrecisionMode, const aclTensor *out, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_AvgPool2d(
     const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* strides, const aclIntArray* paddings,
     const bool ceilMode, const bool countIncludePad, const int64_t divisorOverride, const int8_t cubeMathType,
@@ -1316,6 +1488,48 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_Norm ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_LinalgVectorNorm ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_Inverse ((const aclDataType[]){ACL_FLOAT, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128, ACL_FLOAT16}), 5
+#define ACL_DT_LIST_LayerNorm ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 3
+#define ACL_DT_LIST_LayerNormWithImplMode ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 3
+#define ACL_DT_LIST_LayerNormBackward ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 3
+#define ACL_DT_LIST_RmsNorm ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_RmsNormGrad ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_AddRmsNorm ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_AddLayerNorm ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_BatchNorm ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_BatchNormBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_GroupNorm ((const aclDataType[]){ACL_FLOAT16, ACL_BF16, ACL_FLOAT}), 3
+#define ACL_DT_LIST_GroupNormBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_InstanceNorm ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16}), 2
+#define ACL_DT_LIST_GemmaRmsNorm ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_DeepNorm ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_DeepNormGrad ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_GroupNormSilu ((const aclDataType[]){ACL_FLOAT16, ACL_BF16, ACL_FLOAT}), 3
+#define ACL_DT_LIST_GroupNormSiluV2 ((const aclDataType[]){ACL_FLOAT16, ACL_BF16, ACL_FLOAT}), 3
+#define ACL_DT_LIST_GroupNormSwish ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 3
+#define ACL_DT_LIST_GroupNormSwishGrad ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 3
+#define ACL_DT_LIST_FastLayerNorm ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 3
+#define ACL_DT_LIST_FastBatchNormBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_BatchNormReduce ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_BatchNormReduce_sum ((const aclDataType[]){ACL_FLOAT}), 1
+#define ACL_DT_LIST_BatchNormReduce_squareSum ((const aclDataType[]){ACL_FLOAT}), 1
+#define ACL_DT_LIST_SyncBatchNormGatherStats ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16}), 2
+#define ACL_DT_LIST_SyncBatchNormGatherStats_sampleCount ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_INT32}), 3
+#define ACL_DT_LIST_BatchNormGatherStatsWithCounts ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_BatchNormElemt ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_BatchNormReduceBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_BatchNormElemtBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_BatchNormElemtBackward_counter ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_INT32}), 3
+#define ACL_DT_LIST_Renorm ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_InplaceRenorm ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_EmbeddingRenorm ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_EmbeddingRenorm_indices ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
+#define ACL_DT_LIST_AdaLayerNorm ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_AdaLayerNormV2 ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_InplaceAddRmsNorm ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_AddRmsNormCast ((const aclDataType[]){ACL_FLOAT16, ACL_BF16}), 2
+#define ACL_DT_LIST_AddLayerNormGrad ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_AdaLayerNormBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_MaskedSoftmaxWithRelPosBias ((const aclDataType[]){ACL_FLOAT16, ACL_BF16, ACL_FLOAT}), 3
 #define ACL_DT_LIST_AvgPool2d ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_AvgPool2dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_GridSampler2D ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE}), 4

@@ -1,0 +1,51 @@
+/* Plumbing shared by the norm family's op files (libsrc/ops/norm_*.c): the argument checks the op_api sources
+ * repeat (OP_CHECK_MAX_DIM / MIN_DIM / SHAPE_NOT_EQUAL ...), an executor builder that keeps the API position of
+ * optional tensors, and the float64 gather/scatter of the views (ops/dense.h). */
+#ifndef PYACLNN_OPS_NORM_COMMON_H
+#define PYACLNN_OPS_NORM_COMMON_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ops/dense.h"
+
+#define NM_MAX_IO 8
+
+/* first member of every norm op's params: the executor slot of each API tensor (-1: NULL / not used) */
+typedef struct { int in[NM_MAX_IO], out[NM_MAX_IO]; } nm_io;
+
+/* An executor with the given inputs/outputs (NULL entries skipped, their slot -1); params_size includes nm_io. */
+aclnnStatus nm_exec(int op, acl_run_fn run, size_t params_size, const aclTensor *const *ins, const char *const *inn,
+                    int nin, const aclTensor *const *outs, const char *const *outn, int nout, uint64_t *ws,
+                    aclOpExecutor **exo, void **params);
+static inline const acl_view *nm_in(aclOpExecutor *ex, int k) {
+    const nm_io *io = ex->params;
+    return io->in[k] < 0 ? NULL : acl_exec_in(ex, io->in[k]);
+}
+static inline const acl_view *nm_out(aclOpExecutor *ex, int k) {
+    const nm_io *io = ex->params;
+    return io->out[k] < 0 ? NULL : acl_exec_out(ex, io->out[k]);
+}
+/* the view as float64 (NULL view -> NULL, *oom set on allocation failure) */
+double *nm_load(const acl_view *v, bool *oom);
+/* scatter n values (n must be the view's numel) when the view is given */
+void nm_store(const double *src, const acl_view *v);
+/* an executor whose run fills each given output with its value (the upstream "empty input" paths) */
+aclnnStatus nm_fill_exec(int op, aclTensor *const *outs, const char *const *outn, const double *vals, int n,
+                         uint64_t *ws, aclOpExecutor **exo);
+
+/* checks, each with a message naming the tensor (161002) */
+aclnnStatus nm_max_dim(const aclTensor *t, uint64_t n, const char *name);
+aclnnStatus nm_min_dim(const aclTensor *t, uint64_t n, const char *name);
+aclnnStatus nm_dim_is(const aclTensor *t, uint64_t n, const char *name);
+aclnnStatus nm_same_shape(const aclTensor *a, const char *an, const aclTensor *b, const char *bn);
+aclnnStatus nm_shape_is(const aclTensor *t, const int64_t *dims, int n, const char *name);
+aclnnStatus nm_dtype_is(const aclTensor *t, aclDataType dt, const char *name);
+aclnnStatus nm_numel_is(const aclTensor *t, int64_t n, const char *name);
+bool nm_dt_in(aclDataType d, const aclDataType *l, int n);
+/* the tensors' dtypes (NULL: any) must match one row of the op's support table (nrows x ncols) -> 161002 */
+aclnnStatus nm_combo(const aclDataType *rows, int nrows, int ncols, const aclTensor *const *ts,
+                     const char *const *names);
+int64_t nm_prod(const aclTensor *t, uint64_t from, uint64_t to); /* product of view dims [from, to) */
+
+#endif
