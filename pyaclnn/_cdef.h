@@ -523,6 +523,34 @@ typedef struct aclScalarList aclScalarList;
  aclOpExecutor** executor);
  aclnnStatus aclnnAny(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
+ aclnnStatus aclnnApplyAdamWGetWorkspaceSize(
+ aclTensor* varRef, aclTensor* mRef, aclTensor* vRef, const aclTensor* beta1Power, const aclTensor* beta2Power,
+ const aclTensor* lr, const aclTensor* weightDecay, const aclTensor* beta1, const aclTensor* beta2,
+ const aclTensor* eps, const aclTensor* grad, const aclTensor* maxGradNormOptional,
+ _Bool
+ amsgrad,
+ _Bool
+ maximize,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnApplyAdamW(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnApplyAdamWV2GetWorkspaceSize(
+ aclTensor* varRef, aclTensor* mRef, aclTensor* vRef, aclTensor* maxGradNormOptionalRef, const aclTensor* grad,
+ const aclTensor* step, float lr, float beta1, float beta2, float weightDecay, float eps,
+ _Bool
+ amsgrad,
+ _Bool
+ maximize, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnApplyAdamWV2(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnApplyFusedEmaAdamGetWorkspaceSize(
+ const aclTensor* grad, aclTensor* varRef, aclTensor* mRef, aclTensor* vRef, aclTensor* sRef, const aclTensor* step,
+ double lr, double emaDecay, double beta1, double beta2, double eps, int64_t mode,
+ _Bool
+ biasCorrection,
+ double weightDecay, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnApplyFusedEmaAdam(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnArangeGetWorkspaceSize(
  const aclScalar* start, const aclScalar* end, const aclScalar* step, aclTensor* out, uint64_t* workspaceSize,
  aclOpExecutor** executor);
@@ -1374,6 +1402,28 @@ typedef struct aclScalarList aclScalarList;
  aclnnStatus aclnnInplaceFracGetWorkspaceSize(
  aclTensor* inputRef, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnInplaceFrac(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnFusedAdamwGetWorkspaceSize(
+ const aclTensorList* paramsRef, const aclTensorList* grads, const aclTensorList* expAvgsRef,
+ const aclTensorList* expAvgSqsRef, const aclTensorList* maxExpAvgSqsRef, const aclTensorList* stateSteps,
+ const aclTensor* gradScaleOptional, const aclTensor* foundInfOptional, double lr, double beta1, double beta2,
+ double weightDecay, double eps,
+ _Bool
+ amsgrad,
+ _Bool
+ maximize, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnFusedAdamw(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnFusedSgdGetWorkspaceSize(
+ const aclTensorList* paramsRef, const aclTensorList* gradsRef, const aclTensorList* momentumBufferListOptionalRef,
+ const aclTensor* gradScaleOptional, float weightDecay, float momentum, float lr, float dampening,
+ _Bool
+ nesterov,
+ _Bool
+ maximize,
+ _Bool
+ isFirstStep, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnFusedSgd(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnGcdGetWorkspaceSize(
  const aclTensor* self, const aclTensor* other, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);

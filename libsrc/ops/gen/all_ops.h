@@ -27,6 +27,9 @@
 #include "aclnnop/aclnn_amp_update_scale.h"
 #include "aclnnop/aclnn_angle_v2.h"
 #include "aclnnop/aclnn_any.h"
+#include "aclnnop/aclnn_apply_adam_w.h"
+#include "aclnnop/aclnn_apply_adam_w_v2.h"
+#include "aclnnop/aclnn_apply_fused_ema_adam.h"
 #include "aclnnop/aclnn_arange.h"
 #include "aclnnop/aclnn_argmax.h"
 #include "aclnnop/aclnn_argmin.h"
@@ -175,6 +178,8 @@
 #include "aclnnop/aclnn_foreach_tanh.h"
 #include "aclnnop/aclnn_foreach_zero_inplace.h"
 #include "aclnnop/aclnn_frac.h"
+#include "aclnnop/aclnn_fused_adamw.h"
+#include "aclnnop/aclnn_fused_sgd.h"
 #include "aclnnop/aclnn_gcd.h"
 #include "aclnnop/aclnn_ge_scalar.h"
 #include "aclnnop/aclnn_ge_tensor.h"
@@ -888,6 +893,28 @@ aclnnStatus opws_LinalgVectorNorm(
     const aclTensor* self, const aclScalar* ord, const aclIntArray* dims, bool keepDims, const aclDataType dtype,
     aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_Inverse(const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_ApplyAdamW(
+    aclTensor* varRef, aclTensor* mRef, aclTensor* vRef, const aclTensor* beta1Power, const aclTensor* beta2Power,
+    const aclTensor* lr, const aclTensor* weightDecay, const aclTensor* beta1, const aclTensor* beta2,
+    const aclTensor* eps, const aclTensor* grad, const aclTensor* maxGradNormOptional, bool amsgrad, bool maximize,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_ApplyAdamWV2(
+    aclTensor* varRef, aclTensor* mRef, aclTensor* vRef, aclTensor* maxGradNormOptionalRef, const aclTensor* grad,
+    const aclTensor* step, float lr, float beta1, float beta2, float weightDecay, float eps, bool amsgrad,
+    bool maximize, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_ApplyFusedEmaAdam(
+    const aclTensor* grad, aclTensor* varRef, aclTensor* mRef, aclTensor* vRef, aclTensor* sRef, const aclTensor* step,
+    double lr, double emaDecay, double beta1, double beta2, double eps, int64_t mode, bool biasCorrection,
+    double weightDecay, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_FusedAdamw(
+    const aclTensorList* paramsRef, const aclTensorList* grads, const aclTensorList* expAvgsRef,
+    const aclTensorList* expAvgSqsRef, const aclTensorList* maxExpAvgSqsRef, const aclTensorList* stateSteps,
+    const aclTensor* gradScaleOptional, const aclTensor* foundInfOptional, double lr, double beta1, double beta2,
+    double weightDecay, double eps, bool amsgrad, bool maximize, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_FusedSgd(
+    const aclTensorList* paramsRef, const aclTensorList* gradsRef, const aclTensorList* momentumBufferListOptionalRef,
+    const aclTensor* gradScaleOptional, float weightDecay, float momentum, float lr, float dampening, bool nesterov,
+    bool maximize, bool isFirstStep, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_AvgPool2d(
     const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* strides, const aclIntArray* paddings,
     const bool ceilMode, const bool countIncludePad, const int64_t divisorOverride, const int8_t cubeMathType,
@@ -1186,6 +1213,14 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_Norm ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_LinalgVectorNorm ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_Inverse ((const aclDataType[]){ACL_FLOAT, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128, ACL_FLOAT16}), 5
+#define ACL_DT_LIST_ApplyAdamW ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_ApplyAdamWV2 ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_ApplyAdamWV2_step ((const aclDataType[]){ACL_FLOAT, ACL_INT64}), 2
+#define ACL_DT_LIST_ApplyFusedEmaAdam ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_ApplyFusedEmaAdam_step ((const aclDataType[]){ACL_INT64}), 1
+#define ACL_DT_LIST_FusedAdamw ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_FusedAdamw_stateSteps ((const aclDataType[]){ACL_FLOAT, ACL_INT64}), 2
+#define ACL_DT_LIST_FusedSgd ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_AvgPool2d ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_AvgPool2dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_GridSampler2D ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE}), 4

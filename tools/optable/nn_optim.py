@@ -1,0 +1,34 @@
+"""ops-nn `optim/`: the optimizer update ops with an aclnn interface (in-place updates of the parameter and its
+moments). The shared gather / fp32 update / scatter runner is libsrc/ops/optim_plan.c; each op's validation, in its
+op_api order, is in libsrc/ops/optim_adam.c (ApplyAdamW, ApplyAdamWV2, ApplyFusedEmaAdam) and
+libsrc/ops/optim_fused.c (the tensor-list ops FusedAdamw, FusedSgd). Dtype lists: the ASCEND910B (DAV_2201) branch
+of each op_api source; ApplyFusedEmaAdam has no op_api source (its first phase is generated from the op
+definition, whose dtypes are listed)."""
+from . import Op
+
+FL = ("f32", "f16", "bf16")
+
+OPS = [
+    # op_api has an ASCEND910B list, the kernel binaries are ASCEND950 only (docs: A2 not supported)
+    Op("ApplyAdamW", "aclTensor* varRef, aclTensor* mRef, aclTensor* vRef, const aclTensor* beta1Power, "
+       "const aclTensor* beta2Power, const aclTensor* lr, const aclTensor* weightDecay, const aclTensor* beta1, "
+       "const aclTensor* beta2, const aclTensor* eps, const aclTensor* grad, const aclTensor* maxGradNormOptional, "
+       "bool amsgrad, bool maximize", "aclnn_apply_adam_w.h", lib="nn", dtypes=FL),
+    Op("ApplyAdamWV2", "aclTensor* varRef, aclTensor* mRef, aclTensor* vRef, aclTensor* maxGradNormOptionalRef, "
+       "const aclTensor* grad, const aclTensor* step, float lr, float beta1, float beta2, float weightDecay, "
+       "float eps, bool amsgrad, bool maximize", "aclnn_apply_adam_w_v2.h", lib="nn", dtypes=FL,
+       arg_dtypes={"step": ("f32", "i64")}),
+    Op("ApplyFusedEmaAdam", "const aclTensor* grad, aclTensor* varRef, aclTensor* mRef, aclTensor* vRef, "
+       "aclTensor* sRef, const aclTensor* step, double lr, double emaDecay, double beta1, double beta2, double eps, "
+       "int64_t mode, bool biasCorrection, double weightDecay", "aclnn_apply_fused_ema_adam.h", lib="nn",
+       dtypes=FL, arg_dtypes={"step": ("i64",)}),
+    Op("FusedAdamw", "const aclTensorList* paramsRef, const aclTensorList* grads, const aclTensorList* expAvgsRef, "
+       "const aclTensorList* expAvgSqsRef, const aclTensorList* maxExpAvgSqsRef, const aclTensorList* stateSteps, "
+       "const aclTensor* gradScaleOptional, const aclTensor* foundInfOptional, double lr, double beta1, "
+       "double beta2, double weightDecay, double eps, bool amsgrad, bool maximize", "aclnn_fused_adamw.h",
+       lib="nn", dtypes=FL, arg_dtypes={"stateSteps": ("f32", "i64")}),
+    Op("FusedSgd", "const aclTensorList* paramsRef, const aclTensorList* gradsRef, "
+       "const aclTensorList* momentumBufferListOptionalRef, const aclTensor* gradScaleOptional, float weightDecay, "
+       "float momentum, float lr, float dampening, bool nesterov, bool maximize, bool isFirstStep",
+       "aclnn_fused_sgd.h", lib="nn", dtypes=FL),
+]
