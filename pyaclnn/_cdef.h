@@ -462,6 +462,19 @@ typedef struct aclScalarList aclScalarList;
  const aclScalar* alphaOptional, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnInplaceAddr(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
+ aclnnStatus aclnnAdvanceStepGetWorkspaceSize(
+ const aclTensor* inputTokens, const aclTensor* sampledTokenIds, const aclTensor* inputPositions,
+ const aclTensor* seqLens, const aclTensor* slotMapping, const aclTensor* blockTables, int64_t numSeqs,
+ int64_t numQueries, int64_t blockSize, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnAdvanceStep(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnAdvanceStepV2GetWorkspaceSize(
+ const aclTensor* inputTokens, const aclTensor* sampledTokenIds, const aclTensor* inputPositions,
+ const aclTensor* seqLens, const aclTensor* slotMapping, const aclTensor* blockTables, const aclTensor* specToken,
+ const aclTensor* acceptedNum, int64_t numSeqs, int64_t numQueries, int64_t blockSize, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnAdvanceStepV2(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnAffineGridGetWorkspaceSize(
  const aclTensor* theta, const aclIntArray* size,
  _Bool

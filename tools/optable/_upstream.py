@@ -69,6 +69,25 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
           'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
           'repo': 'ops-math',
           'source': 'math/add/op_api/aclnn_add.cpp'},
+ 'AdvanceStep': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                 'header': 'optim/advance_step/docs/aclnnAdvanceStep.md',
+                 'phase1': 'const aclTensor* inputTokens, const aclTensor* sampledTokenIds, const aclTensor* '
+                           'inputPositions, const aclTensor* seqLens, const aclTensor* slotMapping, const aclTensor* '
+                           'blockTables, int64_t numSeqs, int64_t numQueries, int64_t blockSize, uint64_t* '
+                           'workspaceSize, aclOpExecutor** executor',
+                 'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                 'repo': 'ops-nn',
+                 'source': None},
+ 'AdvanceStepV2': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                   'header': 'optim/advance_step/docs/aclnnAdvanceStepV2.md',
+                   'phase1': 'const aclTensor* inputTokens, const aclTensor* sampledTokenIds, const aclTensor* '
+                             'inputPositions, const aclTensor* seqLens, const aclTensor* slotMapping, const '
+                             'aclTensor* blockTables, const aclTensor* specToken, const aclTensor* acceptedNum, '
+                             'int64_t numSeqs, int64_t numQueries, int64_t blockSize, uint64_t* workspaceSize, '
+                             'aclOpExecutor** executor',
+                   'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                   'repo': 'ops-nn',
+                   'source': None},
  'AffineGrid': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                 'header': 'math/affine_grid/op_api/aclnn_affine_grid.h',
                 'phase1': 'const aclTensor* theta, const aclIntArray* size, bool alignCorners, aclTensor* out, '

@@ -32,3 +32,15 @@ OPS = [
        "float momentum, float lr, float dampening, bool nesterov, bool maximize, bool isFirstStep",
        "aclnn_fused_sgd.h", lib="nn", dtypes=FL),
 ]
+
+# advance_step: no op_api source (generated first phases); the inputs are updated in place (the op definition has
+# no outputs): libsrc/ops/optim_advance_step.c
+OPS += [
+    Op("AdvanceStep", "const aclTensor* inputTokens, const aclTensor* sampledTokenIds, const aclTensor* inputPositions, "
+       "const aclTensor* seqLens, const aclTensor* slotMapping, const aclTensor* blockTables, int64_t numSeqs, "
+       "int64_t numQueries, int64_t blockSize", "aclnn_advance_step.h", lib="nn", dtypes=("i64",)),
+    Op("AdvanceStepV2", "const aclTensor* inputTokens, const aclTensor* sampledTokenIds, "
+       "const aclTensor* inputPositions, const aclTensor* seqLens, const aclTensor* slotMapping, "
+       "const aclTensor* blockTables, const aclTensor* specToken, const aclTensor* acceptedNum, int64_t numSeqs, "
+       "int64_t numQueries, int64_t blockSize", "aclnn_advance_step_v2.h", lib="nn", dtypes=("i64",)),
+]

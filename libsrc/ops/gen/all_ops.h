@@ -17,6 +17,8 @@
 #include "aclnnop/aclnn_addcdiv.h"
 #include "aclnnop/aclnn_addcmul.h"
 #include "aclnnop/aclnn_addr.h"
+#include "aclnnop/aclnn_advance_step.h"
+#include "aclnnop/aclnn_advance_step_v2.h"
 #include "aclnnop/aclnn_affine_grid.h"
 #include "aclnnop/aclnn_all.h"
 #include "aclnnop/aclnn_amax.h"
@@ -915,6 +917,15 @@ aclnnStatus opws_FusedSgd(
     const aclTensorList* paramsRef, const aclTensorList* gradsRef, const aclTensorList* momentumBufferListOptionalRef,
     const aclTensor* gradScaleOptional, float weightDecay, float momentum, float lr, float dampening, bool nesterov,
     bool maximize, bool isFirstStep, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_AdvanceStep(
+    const aclTensor* inputTokens, const aclTensor* sampledTokenIds, const aclTensor* inputPositions,
+    const aclTensor* seqLens, const aclTensor* slotMapping, const aclTensor* blockTables, int64_t numSeqs,
+    int64_t numQueries, int64_t blockSize, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_AdvanceStepV2(
+    const aclTensor* inputTokens, const aclTensor* sampledTokenIds, const aclTensor* inputPositions,
+    const aclTensor* seqLens, const aclTensor* slotMapping, const aclTensor* blockTables, const aclTensor* specToken,
+    const aclTensor* acceptedNum, int64_t numSeqs, int64_t numQueries, int64_t blockSize, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
 aclnnStatus opws_AvgPool2d(
     const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* strides, const aclIntArray* paddings,
     const bool ceilMode, const bool countIncludePad, const int64_t divisorOverride, const int8_t cubeMathType,
@@ -1221,6 +1232,8 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_FusedAdamw ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_FusedAdamw_stateSteps ((const aclDataType[]){ACL_FLOAT, ACL_INT64}), 2
 #define ACL_DT_LIST_FusedSgd ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_AdvanceStep ((const aclDataType[]){ACL_INT64}), 1
+#define ACL_DT_LIST_AdvanceStepV2 ((const aclDataType[]){ACL_INT64}), 1
 #define ACL_DT_LIST_AvgPool2d ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_AvgPool2dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_GridSampler2D ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE}), 4

@@ -2,6 +2,8 @@
 #include <stdint.h>
 
 #include "ops/ops.h"
+#include "aclnnop/aclnn_advance_step.h"
+#include "aclnnop/aclnn_advance_step_v2.h"
 #include "aclnnop/aclnn_apply_adam_w.h"
 #include "aclnnop/aclnn_apply_adam_w_v2.h"
 #include "aclnnop/aclnn_apply_fused_ema_adam.h"
@@ -88,5 +90,37 @@ aclnnStatus aclnnFusedSgdGetWorkspaceSize(const aclTensorList* paramsRef, const 
 
 aclnnStatus aclnnFusedSgd(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_FusedSgd, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnAdvanceStepGetWorkspaceSize(const aclTensor* inputTokens, const aclTensor* sampledTokenIds, const aclTensor* inputPositions, const aclTensor* seqLens, const aclTensor* slotMapping, const aclTensor* blockTables, int64_t numSeqs, int64_t numQueries, int64_t blockSize, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnAdvanceStepGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {inputTokens, sampledTokenIds, inputPositions, seqLens, slotMapping, blockTables};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"inputTokens", "sampledTokenIds", "inputPositions", "seqLens", "slotMapping", "blockTables"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 6));
+    return opws_AdvanceStep(
+        inputTokens, sampledTokenIds, inputPositions, seqLens, slotMapping, blockTables, numSeqs, numQueries, blockSize,
+        workspaceSize, executor);
+}
+
+aclnnStatus aclnnAdvanceStep(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_AdvanceStep, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnAdvanceStepV2GetWorkspaceSize(const aclTensor* inputTokens, const aclTensor* sampledTokenIds, const aclTensor* inputPositions, const aclTensor* seqLens, const aclTensor* slotMapping, const aclTensor* blockTables, const aclTensor* specToken, const aclTensor* acceptedNum, int64_t numSeqs, int64_t numQueries, int64_t blockSize, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnAdvanceStepV2GetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {inputTokens, sampledTokenIds, inputPositions, seqLens, slotMapping, blockTables, specToken, acceptedNum};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"inputTokens", "sampledTokenIds", "inputPositions", "seqLens", "slotMapping", "blockTables", "specToken", "acceptedNum"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 8));
+    return opws_AdvanceStepV2(
+        inputTokens, sampledTokenIds, inputPositions, seqLens, slotMapping, blockTables, specToken, acceptedNum,
+        numSeqs, numQueries, blockSize, workspaceSize, executor);
+}
+
+aclnnStatus aclnnAdvanceStepV2(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_AdvanceStepV2, workspace, workspaceSize, executor, stream);
 }
 
