@@ -524,3 +524,136 @@ for dt in (np.float32, np.float16, pyaclnn.bfloat16):
 print(h.hexdigest())
 """
     same_bytes_for_threads(code)
+
+
+# ------------------------------------------------------------------------------------------------ AdvanceStep
+
+def advance_ref(tok, smp, pos, sl, slot, bt, ns, nq, bs, aiv=40):
+    """the legacy kernel as literal loops over flat indices (numpy int64)"""
+    tok, pos, sl, slot = (a.reshape(-1).copy() for a in (tok, pos, sl, slot))
+    smp, btf = smp.reshape(-1), bt.reshape(-1)
+    stride = bt.size // ns
+    for i in range(0, ns - nq, aiv):
+        tok[nq + i], pos[nq + i], slot[nq + i] = 0, 0, -1
+    for q in range(min(aiv, nq)):
+        tok[q] = smp[q]
+        p = sl[q]
+        sl[q] = p + 1
+        pos[q] = p
+        bi = p // bs
+        slot[q] = (btf[bi] + stride * q) * bs + p % bs if 0 <= bi < btf.size else -1
+    return tok, pos, sl, slot
+
+
+def advance_spec_ref(tok, smp, pos, sl, slot, bt, spt, acc, bs):
+    ns, R = smp.shape
+    S = R - 1
+    tok, pos, sl, slot = (a.reshape(-1).copy() for a in (tok, pos, sl, slot))
+    for i in range(ns):
+        row = list(smp[i].astype(np.float32)) + [np.float32(-1)]
+        m = int(np.argmin(row))
+        tok[i * R] = smp[i, m - 1] if m > 0 else smp[i, 0]
+        tok[i * R + 1:i * R + R] = spt[i]
+        for j in range(R):
+            k = i * R + j
+            p = int(pos[k]) + int(acc[i]) + 1
+            pos[k] = p
+            sl[k] = p + 1
+            slot[k] = bt[i, p // bs] * bs + p % bs if 0 <= p // bs < bt.shape[1] else -1
+    return tok, pos, sl, slot
+
+
+def test_advance_step():
+    rng = np.random.default_rng(20)
+    for ns, nq, bs, width in ((8, 4, 2, 4), (50, 45, 3, 30), (6, 1, 4, 1)):
+        seq = rng.integers(1, bs * width - 1, ns).astype(np.int64)
+        args = [rng.integers(0, 100, (ns,)).astype(np.int64), rng.integers(0, 1000, (nq, 1)).astype(np.int64),
+                rng.integers(0, 9, (ns,)).astype(np.int64), seq, rng.integers(0, 9, (ns,)).astype(np.int64),
+                rng.integers(0, 50, (ns, width)).astype(np.int64)]
+        exp = advance_ref(*args, ns, nq, bs)
+        views = [a.copy() for a in args]
+        views[2] = strided(args[2])        # a non-contiguous positions view: element order as the flat index
+        pyaclnn.call("AdvanceStep", *views, ns, nq, bs)
+        for got, e, nm in zip((views[0], views[2], views[3], views[4]), exp, ("tokens", "pos", "seqLens", "slot")):
+            np.testing.assert_array_equal(np.asarray(got).reshape(-1), e, err_msg=nm)
+        np.testing.assert_array_equal(views[1], args[1])
+        np.testing.assert_array_equal(views[5], args[5])
+
+
+@pytest.mark.parametrize("spec_num", [1, 3])
+def test_advance_step_v2_speculative(spec_num):
+    rng = np.random.default_rng(21 + spec_num)
+    ns, bs, width = 5, 4, 6
+    R = spec_num + 1
+    smp = rng.integers(0, 1000, (ns, R)).astype(np.int64)
+    smp[1, 2 % R:] = -1          # rejected tokens marked -1: the last accepted one is taken
+    smp[3, 1] = -1
+    acc = rng.integers(0, 3, (ns,)).astype(np.int64)
+    pos = rng.integers(0, 10, (ns * R,)).astype(np.int64)
+    bt = rng.integers(0, 40, (ns, width)).astype(np.int64)
+    spt = rng.integers(0, 1000, (ns, spec_num)).astype(np.int64)
+    tok, sl, slot = (np.zeros(ns * R, np.int64) for _ in range(3))
+    exp = advance_spec_ref(tok, smp, pos, sl, slot, bt, spt, acc, bs)
+    views = [tok, smp.copy(), pos.copy(), sl, slot, bt.copy(), spt.copy(), acc.copy()]
+    pyaclnn.call("AdvanceStepV2", *views, ns, ns, bs)
+    for got, e, nm in zip((views[0], views[2], views[3], views[4]), exp, ("tokens", "pos", "seqLens", "slot")):
+        np.testing.assert_array_equal(got, e, err_msg=nm)
+    # without specToken / acceptedNum: the legacy kernel, as aclnnAdvanceStep
+    a = [rng.integers(0, 9, (6,)).astype(np.int64), np.arange(3, dtype=np.int64).reshape(3, 1),
+         np.zeros(6, np.int64), np.arange(1, 7, dtype=np.int64), np.zeros(6, np.int64),
+         np.arange(12, dtype=np.int64).reshape(6, 2)]
+    e = advance_ref(*a, 6, 3, 4)
+    b = [x.copy() for x in a]
+    pyaclnn.call("AdvanceStepV2", *b[:6], None, None, 6, 3, 4)
+    for got, ee in zip((b[0], b[2], b[3], b[4]), e):
+        np.testing.assert_array_equal(got, ee)
+
+
+def test_advance_step_invalid():
+    def I(shape):
+        return AclTensor.from_array(np.zeros(shape, np.int64))
+
+    ts = [I((8,)), I((4, 1)), I((8,)), I((8,)), I((8,)), I((8, 3))]
+    names = ["inputTokens", "sampledTokenIds", "inputPositions", "seqLens", "slotMapping", "blockTables"]
+
+    def row(i, val, code, word, ns=8, nq=4, bs=2):
+        b = list(ts)
+        if i is not None:
+            b[i] = val
+        expect_status("AdvanceStep", b + [ns, nq, bs], code, word)
+
+    row(None, None, 0, None)
+    for i in range(6):
+        row(i, None, 161001, names[i])
+        row(i, AclTensor.from_array(np.zeros((8,), np.int32)), 161002, names[i])
+    row(None, None, 561002, "numSeqs", ns=0)
+    row(None, None, 561002, "numQueries", nq=0)
+    row(None, None, 561002, "blockSize", bs=0)
+    row(None, None, 561002, "numQueries", ns=4)       # numSeqs must exceed numQueries
+    for i in (0, 2, 3, 4, 5):
+        row(i, I((7,)), 561002, names[i])
+    row(1, I((3, 1)), 561002, "sampledTokenIds")
+    row(1, I((4, 2)), 561002, "sampledTokenIds")
+    row(1, I((4,)), 561002, "sampledTokenIds")
+    # V2 with the speculative inputs
+    R = 3
+    v2 = [I((4 * R,)), I((4, R)), I((4 * R,)), I((4 * R,)), I((4 * R,)), I((4, 5)), I((4, R - 1)), I((4,))]
+    n2 = names + ["specToken", "acceptedNum"]
+
+    def row2(i, val, code, word):
+        b = list(v2)
+        if i is not None:
+            b[i] = val
+        expect_status("AdvanceStepV2", b + [4, 4, 2], code, word)
+
+    row2(None, None, 0, None)
+    row2(6, AclTensor.from_array(np.zeros((4, 2), np.int32)), 161002, "specToken")
+    row2(7, AclTensor.from_array(np.zeros((4,), np.float32)), 161002, "acceptedNum")
+    row2(6, I((3, 2)), 561002, "specToken")
+    row2(7, I((4, 1)), 561002, "acceptedNum")
+    row2(0, I((4 * R + 1,)), 561002, "inputTokens")
+    row2(1, I((4, R + 1)), 561002, "sampledTokenIds")
+    row2(2, I((4, R)), 561002, "inputPositions")
+    row2(3, I((4 * R - 1,)), 561002, "seqLens")
+    row2(4, I((1, 4 * R)), 561002, "slotMapping")
+    row2(5, I((5, 5)), 561002, "blockTables")
