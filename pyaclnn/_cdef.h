@@ -547,6 +547,13 @@ typedef struct aclScalarList aclScalarList;
  uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnApplyAdamW(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnApplyAdamWQuantGetWorkspaceSize(
+ aclTensor* varRef, const aclTensor* grad, aclTensor* mRef, aclTensor* vRef, const aclTensor* qmapM,
+ const aclTensor* qmapV, aclTensor* absmaxMRef, aclTensor* absmaxVRef, const aclTensor* step, double lr,
+ double beta1, double beta2, double weightDecay, double eps, double gnormScale, char* quantModeOptional,
+ int64_t blockSize, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnApplyAdamWQuant(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnApplyAdamWV2GetWorkspaceSize(
  aclTensor* varRef, aclTensor* mRef, aclTensor* vRef, aclTensor* maxGradNormOptionalRef, const aclTensor* grad,
  const aclTensor* step, float lr, float beta1, float beta2, float weightDecay, float eps,

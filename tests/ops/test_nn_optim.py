@@ -521,6 +521,14 @@ for dt in (np.float32, np.float16, pyaclnn.bfloat16):
     pyaclnn.call("ApplyAdamWV2", p, m, v, x, g, np.array([4], np.int64), 0.01, 0.9, 0.99, 0.1, 1e-8, True, True)
     for a in (p, m, v, x):
         h.update(np.ascontiguousarray(a).view(np.uint8).tobytes())
+    nb = (n + 255) // 256
+    qm, qv = np.linspace(-1, 1, 256).astype(np.float32), np.linspace(0, 1, 256).astype(np.float32)
+    cm, cv = rng.integers(0, 256, n).astype(np.uint8), rng.integers(0, 256, n).astype(np.uint8)
+    am, av = np.ones(nb, np.float32), np.ones(nb, np.float32)
+    pyaclnn.call("ApplyAdamWQuant", p, g, cm, cv, qm, qv, am, av, np.array([2], np.int64), 0.01, 0.9, 0.99, 0.1,
+                 1e-8, 1.0, "BLOCKWISE", 256)
+    for a in (p, cm, cv, am, av):
+        h.update(np.ascontiguousarray(a).view(np.uint8).tobytes())
 print(h.hexdigest())
 """
     same_bytes_for_threads(code)
@@ -657,3 +665,116 @@ def test_advance_step_invalid():
     row2(3, I((4 * R - 1,)), 561002, "seqLens")
     row2(4, I((1, 4 * R)), 561002, "slotMapping")
     row2(5, I((5, 5)), 561002, "blockTables")
+
+
+# ------------------------------------------------------------------------------------------------ ApplyAdamWQuant
+
+def dynamic_map(signed):
+    """a sorted 256-entry map in [-1, 1] (signed) or [0, 1], as bitsandbytes' dynamic maps are laid out"""
+    if signed:
+        pos = np.linspace(0, 1, 129)[1:] ** 2
+        return np.concatenate([-pos[::-1], [0.0], pos[:127]]).astype(np.float32)
+    return (np.linspace(0, 1, 256) ** 2).astype(np.float32)
+
+
+def quant_code(n, q, check_sign):
+    lo, hi, piv = 0, 255, 127
+    for it in range(8):
+        if it:
+            piv = (lo + hi) >> 1
+        if n > q[piv]:
+            lo = piv
+        else:
+            hi = piv
+    idx = lo if abs(np.float32(n - q[lo])) <= abs(np.float32(n - q[hi])) else hi
+    if check_sign:
+        d = np.sign(q[idx])
+        if np.sign(n) != d:
+            idx += -1 if d < 0 else (1 if d > 0 else 0)
+        idx = min(max(idx, 0), 255)
+    return idx
+
+
+def awq_ref(var, grad, m, v, qm, qv, am, av, step, lr, b1, b2, wd, eps, gn):
+    f = np.float32
+    x = var.astype(np.float32).reshape(-1).copy()
+    g = grad.astype(np.float32).reshape(-1)
+    m, v = m.reshape(-1).copy(), v.reshape(-1).copy()
+    am, av = am.reshape(-1).copy(), av.reshape(-1).copy()
+    lr, b1, b2, wd, eps, gn = (f(a) for a in (lr, b1, b2, wd, eps, gn))
+    t = f(step + 1)
+    c1 = f(1) - np.power(b1, t)
+    c2 = np.sqrt(f(1) - np.power(b2, t))
+    stp, epsc = -lr * c2 / c1, eps * c2
+    n = x.size
+    for b in range((n + 255) // 256):
+        s = slice(b * 256, min(n, b * 256 + 256))
+        gi = g[s] * gn
+        mi = qm[m[s]] * am[b] * b1 + gi * (f(1) - b1)
+        vi = qv[v[s]] * av[b] * b2 + (gi * gi) * (f(1) - b2)
+        xi = x[s] + (mi * stp) / (np.sqrt(vi) + epsc)
+        if wd > 0:
+            xi = xi * (f(1) - lr * wd)
+        x[s] = xi
+        am[b], av[b] = np.abs(mi).max(), np.abs(vi).max()
+        m[s] = [quant_code(a, qm, True) for a in mi / am[b]]
+        v[s] = [quant_code(a, qv, False) for a in vi / av[b]]
+    return x, m, v, am, av
+
+
+@pytest.mark.parametrize("dt", DTS)
+def test_apply_adam_w_quant(dt):
+    rng = np.random.default_rng(30)
+    shape = (3, 200)                       # 600 elements: two whole blocks and a partial one
+    n = 600
+    nb = 3
+    var = rng.uniform(-1, 1, shape).astype(NP[dt])
+    grad = rng.uniform(-1, 1, shape).astype(NP[dt])
+    m = rng.integers(0, 256, shape).astype(np.uint8)
+    v = rng.integers(0, 256, shape).astype(np.uint8)
+    qm, qv = dynamic_map(True), dynamic_map(False)
+    am = rng.uniform(0.1, 1, (nb,)).astype(np.float32)
+    av = rng.uniform(0.01, 0.2, (nb,)).astype(np.float32)
+    args = (0.01, 0.9, 0.999, 0.05, 1e-8, 0.5)
+    ex, em, ev, eam, eav = awq_ref(var, grad, m, v, qm, qv, am, av, 4, *args)
+    V, M = strided(var), m.copy()
+    pyaclnn.call("ApplyAdamWQuant", V, grad, M, v2 := v.copy(), qm, qv, AM := am.copy(), AV := av.copy(),
+                 np.array([4], np.int64), *args, "BLOCKWISE", 256)
+    close(np.asarray(V).reshape(-1), ex.astype(NP[dt]), dt, "var")
+    np.testing.assert_allclose(AM, eam, rtol=1e-6)
+    np.testing.assert_allclose(AV, eav, rtol=1e-6)
+    np.testing.assert_array_equal(M.reshape(-1), em, err_msg="m codes")
+    np.testing.assert_array_equal(v2.reshape(-1), ev, err_msg="v codes")
+    assert n == M.size
+
+
+def test_apply_adam_w_quant_invalid():
+    def A(shape, dt):
+        return AclTensor.from_array(np.zeros(shape, NP[dt]))
+
+    ts = [A((2, 256), "f32"), A((2, 256), "f32"), A((2, 256), "u8"), A((2, 256), "u8"), A((256,), "f32"),
+          A((256,), "f32"), A((2,), "f32"), A((2,), "f32"), A((1,), "i64")]
+    names = ["varRef", "grad", "mRef", "vRef", "qmapM", "qmapV", "absmaxMRef", "absmaxVRef", "step"]
+
+    def row(i, val, code, word, bs=256):
+        b = list(ts)
+        if i is not None:
+            b[i] = val
+        expect_status("ApplyAdamWQuant", b + [0.01, 0.9, 0.99, 0.0, 1e-8, 1.0, ffi.NULL, bs], code, word)
+
+    row(None, None, 0, None)
+    for i in range(9):
+        row(i, None, 161001, names[i])
+    row(0, A((2, 256), "f64"), 161002, "varRef")
+    row(1, A((2, 256), "f16"), 161002, "grad")
+    row(2, A((2, 256), "i8"), 161002, "mRef")
+    row(3, A((2, 256), "f32"), 161002, "vRef")
+    row(4, A((256,), "f16"), 161002, "qmapM")
+    row(6, A((2,), "f16"), 161002, "absmaxMRef")
+    row(8, A((1,), "i32"), 161002, "step")
+    row(None, None, 561002, "blockSize", bs=128)
+    row(1, A((512,), "f32"), 561002, "shape")
+    row(3, A((2, 255), "u8"), 561002, "shape")
+    row(5, A((255,), "f32"), 561002, "qmap")
+    row(8, A((1, 1), "i64"), 561002, "step")
+    row(7, A((3,), "f32"), 561002, "absmaxVRef")

@@ -154,6 +154,16 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                 'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
                 'repo': 'ops-nn',
                 'source': 'optim/apply_adam_w/op_api/aclnn_apply_adam_w.cpp'},
+ 'ApplyAdamWQuant': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                     'header': 'optim/apply_adam_w_quant/docs/aclnnApplyAdamWQuant.md',
+                     'phase1': 'aclTensor* varRef, const aclTensor* grad, aclTensor* mRef, aclTensor* vRef, const '
+                               'aclTensor* qmapM, const aclTensor* qmapV, aclTensor* absmaxMRef, aclTensor* '
+                               'absmaxVRef, const aclTensor* step, double lr, double beta1, double beta2, double '
+                               'weightDecay, double eps, double gnormScale, char* quantModeOptional, int64_t '
+                               'blockSize, uint64_t* workspaceSize, aclOpExecutor** executor',
+                     'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                     'repo': 'ops-nn',
+                     'source': None},
  'ApplyAdamWV2': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
                   'header': 'optim/apply_adam_w_v2/op_host/op_api/aclnn_apply_adam_w_v2.h',
                   'phase1': 'aclTensor* varRef, aclTensor* mRef, aclTensor* vRef, aclTensor* maxGradNormOptionalRef, '

@@ -44,3 +44,13 @@ OPS += [
        "const aclTensor* blockTables, const aclTensor* specToken, const aclTensor* acceptedNum, int64_t numSeqs, "
        "int64_t numQueries, int64_t blockSize", "aclnn_advance_step_v2.h", lib="nn", dtypes=("i64",)),
 ]
+
+# the 8-bit blockwise-quantized AdamW (no op_api source: generated first phase): libsrc/ops/optim_adam_w_quant.c
+OPS += [
+    Op("ApplyAdamWQuant", "aclTensor* varRef, const aclTensor* grad, aclTensor* mRef, aclTensor* vRef, "
+       "const aclTensor* qmapM, const aclTensor* qmapV, aclTensor* absmaxMRef, aclTensor* absmaxVRef, "
+       "const aclTensor* step, double lr, double beta1, double beta2, double weightDecay, double eps, "
+       "double gnormScale, char* quantModeOptional, int64_t blockSize", "aclnn_apply_adam_w_quant.h", lib="nn",
+       dtypes=FL, arg_dtypes={"mRef": ("u8",), "vRef": ("u8",), "qmapM": ("f32",), "qmapV": ("f32",),
+                              "absmaxMRef": ("f32",), "absmaxVRef": ("f32",), "step": ("i64",)}),
+]

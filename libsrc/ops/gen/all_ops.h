@@ -30,6 +30,7 @@
 #include "aclnnop/aclnn_angle_v2.h"
 #include "aclnnop/aclnn_any.h"
 #include "aclnnop/aclnn_apply_adam_w.h"
+#include "aclnnop/aclnn_apply_adam_w_quant.h"
 #include "aclnnop/aclnn_apply_adam_w_v2.h"
 #include "aclnnop/aclnn_apply_fused_ema_adam.h"
 #include "aclnnop/aclnn_arange.h"
@@ -926,6 +927,11 @@ aclnnStatus opws_AdvanceStepV2(
     const aclTensor* seqLens, const aclTensor* slotMapping, const aclTensor* blockTables, const aclTensor* specToken,
     const aclTensor* acceptedNum, int64_t numSeqs, int64_t numQueries, int64_t blockSize, uint64_t* workspaceSize,
     aclOpExecutor** executor);
+aclnnStatus opws_ApplyAdamWQuant(
+    aclTensor* varRef, const aclTensor* grad, aclTensor* mRef, aclTensor* vRef, const aclTensor* qmapM,
+    const aclTensor* qmapV, aclTensor* absmaxMRef, aclTensor* absmaxVRef, const aclTensor* step, double lr,
+    double beta1, double beta2, double weightDecay, double eps, double gnormScale, char* quantModeOptional,
+    int64_t blockSize, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_AvgPool2d(
     const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* strides, const aclIntArray* paddings,
     const bool ceilMode, const bool countIncludePad, const int64_t divisorOverride, const int8_t cubeMathType,
@@ -1234,6 +1240,14 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_FusedSgd ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_AdvanceStep ((const aclDataType[]){ACL_INT64}), 1
 #define ACL_DT_LIST_AdvanceStepV2 ((const aclDataType[]){ACL_INT64}), 1
+#define ACL_DT_LIST_ApplyAdamWQuant ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_ApplyAdamWQuant_mRef ((const aclDataType[]){ACL_UINT8}), 1
+#define ACL_DT_LIST_ApplyAdamWQuant_vRef ((const aclDataType[]){ACL_UINT8}), 1
+#define ACL_DT_LIST_ApplyAdamWQuant_qmapM ((const aclDataType[]){ACL_FLOAT}), 1
+#define ACL_DT_LIST_ApplyAdamWQuant_qmapV ((const aclDataType[]){ACL_FLOAT}), 1
+#define ACL_DT_LIST_ApplyAdamWQuant_absmaxMRef ((const aclDataType[]){ACL_FLOAT}), 1
+#define ACL_DT_LIST_ApplyAdamWQuant_absmaxVRef ((const aclDataType[]){ACL_FLOAT}), 1
+#define ACL_DT_LIST_ApplyAdamWQuant_step ((const aclDataType[]){ACL_INT64}), 1
 #define ACL_DT_LIST_AvgPool2d ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_AvgPool2dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_GridSampler2D ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE}), 4

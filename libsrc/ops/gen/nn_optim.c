@@ -5,6 +5,7 @@
 #include "aclnnop/aclnn_advance_step.h"
 #include "aclnnop/aclnn_advance_step_v2.h"
 #include "aclnnop/aclnn_apply_adam_w.h"
+#include "aclnnop/aclnn_apply_adam_w_quant.h"
 #include "aclnnop/aclnn_apply_adam_w_v2.h"
 #include "aclnnop/aclnn_apply_fused_ema_adam.h"
 #include "aclnnop/aclnn_fused_adamw.h"
@@ -122,5 +123,21 @@ aclnnStatus aclnnAdvanceStepV2GetWorkspaceSize(const aclTensor* inputTokens, con
 
 aclnnStatus aclnnAdvanceStepV2(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_AdvanceStepV2, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnApplyAdamWQuantGetWorkspaceSize(aclTensor* varRef, const aclTensor* grad, aclTensor* mRef, aclTensor* vRef, const aclTensor* qmapM, const aclTensor* qmapV, aclTensor* absmaxMRef, aclTensor* absmaxVRef, const aclTensor* step, double lr, double beta1, double beta2, double weightDecay, double eps, double gnormScale, char* quantModeOptional, int64_t blockSize, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnApplyAdamWQuantGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {varRef, grad, mRef, vRef, qmapM, qmapV, absmaxMRef, absmaxVRef, step};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"varRef", "grad", "mRef", "vRef", "qmapM", "qmapV", "absmaxMRef", "absmaxVRef", "step"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 9));
+    return opws_ApplyAdamWQuant(
+        varRef, grad, mRef, vRef, qmapM, qmapV, absmaxMRef, absmaxVRef, step, lr, beta1, beta2, weightDecay, eps,
+        gnormScale, quantModeOptional, blockSize, workspaceSize, executor);
+}
+
+aclnnStatus aclnnApplyAdamWQuant(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_ApplyAdamWQuant, workspace, workspaceSize, executor, stream);
 }
 
