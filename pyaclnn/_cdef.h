@@ -536,6 +536,16 @@ typedef struct aclScalarList aclScalarList;
  aclOpExecutor** executor);
  aclnnStatus aclnnAny(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
+ aclnnStatus aclnnApplyAdamGetWorkspaceSize(
+ aclTensor* varRef, const aclTensor* m, const aclTensor* v, const aclTensor* beta1Power, const aclTensor* beta2Power,
+ const aclTensor* lr, const aclTensor* beta1, const aclTensor* beta2, const aclTensor* epsilon,
+ const aclTensor* grad,
+ _Bool
+ useLocking,
+ _Bool
+ useNesterov, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnApplyAdam(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnApplyAdamWGetWorkspaceSize(
  aclTensor* varRef, aclTensor* mRef, aclTensor* vRef, const aclTensor* beta1Power, const aclTensor* beta2Power,
  const aclTensor* lr, const aclTensor* weightDecay, const aclTensor* beta1, const aclTensor* beta2,

@@ -8,6 +8,10 @@
  *   vm = amsgrad ? max(v, maxGradNorm) : v   (maxGradNorm is read only)
  *   var = var' + lr/(b1Power*b1 - 1) * m / (sqrt(-vm/(b2Power*b2 - 1)) + eps)
  *   i.e. beta{1,2}Power hold beta^(t-1): the step's bias corrections are 1 - beta^(t-1)*beta.
+ * aclnnApplyAdam (apply_adam; no op_api source, kernels for ASCEND950 only; m and v are inputs the op does not write,
+ * as its definition has the one output var): beta{1,2}Power hold beta^t
+ *   lr_t = lr*sqrt(1 - b2Power)/(1 - b1Power);  m' = m + (b1 - 1)*(m - g);  v' = v + (b2 - 1)*(v - g*g)
+ *   var -= lr_t * (useNesterov ? b1*m' + (1 - b1)*g : m') / (sqrt(v') + epsilon)
  * aclnnApplyAdamWV2: t = step + 1 (step, f32 or i64, is not written); bc1 = 1 - b1^t, bc2 = 1 - b2^t
  *   g = maximize ? -grad : grad;  var' = var*(1 - lr*wd);  m += (g - m)*(1 - b1);  v = v*b2 + g*g*(1 - b2)
  *   amsgrad: maxGradNorm = max(maxGradNorm, v) (written), used in the denominator
@@ -32,6 +36,13 @@ typedef struct {
     int64_t mode;
     bool bias;
 } adam_params;
+
+static bool same_shape(const aclTensor *a, const aclTensor *b) {
+    if (a->ndim != b->ndim) return false;
+    for (uint64_t k = 0; k < a->ndim; k++)
+        if (a->dims[k] != b->dims[k]) return false;
+    return true;
+}
 
 static aclnnStatus check_one(const aclTensor *t, const char *name) {
     const int64_t n = acl_tensor_numel(t);
@@ -113,6 +124,69 @@ aclnnStatus opws_ApplyAdamW(aclTensor *varRef, aclTensor *mRef, aclTensor *vRef,
     p->maximize = maximize;
     p->has_max = maxGradNormOptional != NULL;
     aclnnStatus rc = add_inputs(ex, t, nm, 12);
+    if (rc) return acl_exec_discard(ex, rc);
+    return acl_exec_publish(ex, workspaceSize, executor);
+}
+
+/* ---------------- aclnnApplyAdam ---------------- */
+
+/* slots: var, m, v, grad; sc: lr_t, b1, b2, eps, nesterov */
+static void adam_kernel(int64_t n, float *const *b, const float *sc) {
+    float *var = b[0];
+    const float *m = b[1], *v = b[2], *gr = b[3];
+    const float lrt = sc[0], b1 = sc[1], b2 = sc[2], eps = sc[3];
+    const bool nest = sc[4] != 0.0f;
+    for (int64_t i = 0; i < n; i++) {
+        const float g = gr[i];
+        const float mt = m[i] + (b1 - 1.0f) * (m[i] - g);
+        const float vt = v[i] + (b2 - 1.0f) * (v[i] - g * g);
+        const float num = nest ? b1 * mt + (1.0f - b1) * g : mt;
+        var[i] = var[i] - lrt * num / (sqrtf(vt) + eps);
+    }
+}
+
+static aclnnStatus adam_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
+    (void)ws;
+    (void)wss;
+    const adam_params *p = ex->params;
+    float s[6];
+    for (int k = 0; k < 6; k++) s[k] = (float)opt_elem(acl_exec_in(ex, 3 + k), 0);
+    const float lrt = s[2] * sqrtf(1.0f - s[1]) / (1.0f - s[0]);
+    const float sc[5] = {lrt, s[3], s[4], s[5], p->maximize /* useNesterov */};
+    const acl_view *var = acl_exec_in(ex, 0), *m = acl_exec_in(ex, 1), *v = acl_exec_in(ex, 2);
+    const acl_view *rd[4] = {var, m, v, acl_exec_in(ex, 9)}, *wr[4] = {var, NULL, NULL, NULL};
+    return opt_apply(rd, wr, 4, adam_kernel, sc);
+}
+
+/* the generated first phase: NULL tensors (161001); the definition's dtype combinations: varRef in f32/f16/bf16,
+ * m, v, grad of its dtype, the six scalar tensors FLOAT (161002); then the tiling (561002): the scalars hold one
+ * element, m, v, grad have varRef's shape */
+aclnnStatus opws_ApplyAdam(aclTensor *varRef, const aclTensor *m, const aclTensor *v, const aclTensor *beta1Power,
+                           const aclTensor *beta2Power, const aclTensor *lr, const aclTensor *beta1,
+                           const aclTensor *beta2, const aclTensor *epsilon, const aclTensor *grad, bool useLocking,
+                           bool useNesterov, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    (void)useLocking;
+    const aclTensor *t[10] = {varRef, m, v, beta1Power, beta2Power, lr, beta1, beta2, epsilon, grad};
+    static const char *const nm[10] = {"varRef", "m", "v", "beta1Power", "beta2Power", "lr", "beta1", "beta2",
+                                       "epsilon", "grad"};
+    static const aclDataType f32[] = {ACL_FLOAT};
+    for (int i = 0; i < 10; i++) ACL_TRY(acl_check_tensor(t[i], nm[i]));
+    ACL_TRY(acl_check_dtype_in(varRef, ACL_DT_LIST_ApplyAdam, nm[0]));
+    for (int i = 1; i < 10; i++) {
+        if (i >= 3 && i <= 8) ACL_TRY(acl_check_dtype_in(t[i], f32, 1, nm[i]));
+        else ACL_TRY(acl_check_same_dtype(varRef, nm[0], t[i], nm[i]));
+    }
+    for (int i = 3; i <= 8; i++)
+        ACLNN_CHECK(acl_tensor_numel(t[i]) == 1, ACLNN_ERR_INNER_TILING_ERROR, "Input %s must be scalar.", nm[i]);
+    for (int i = 1; i < 10; i++)
+        if (i < 3 || i == 9)
+            ACLNN_CHECK(same_shape(t[i], varRef), ACLNN_ERR_INNER_TILING_ERROR,
+                        "%s must have the shape of varRef.", nm[i]);
+    if (acl_tensor_empty(varRef)) return acl_exec_noop(ACL_OP_ApplyAdam, workspaceSize, executor);
+    aclOpExecutor *ex = acl_exec_create(ACL_OP_ApplyAdam, adam_run, sizeof(adam_params));
+    if (!ex) return ACLNN_ERR_INNER_CREATE_EXECUTOR;
+    ((adam_params *)ex->params)->maximize = useNesterov;
+    aclnnStatus rc = add_inputs(ex, t, nm, 10);
     if (rc) return acl_exec_discard(ex, rc);
     return acl_exec_publish(ex, workspaceSize, executor);
 }

@@ -778,3 +778,50 @@ def test_apply_adam_w_quant_invalid():
     row(5, A((255,), "f32"), 561002, "qmap")
     row(8, A((1, 1), "i64"), 561002, "step")
     row(7, A((3,), "f32"), 561002, "absmaxVRef")
+
+
+# ------------------------------------------------------------------------------------------------ ApplyAdam
+
+@pytest.mark.parametrize("dt", DTS)
+@pytest.mark.parametrize("nesterov", [False, True])
+def test_apply_adam(torch, dt, nesterov):
+    rng = np.random.default_rng(40)
+    b1, b2, lr, eps, t = 0.9, 0.999, 0.01, 1e-8, 3
+    sc = [np.array([x], np.float32) for x in (b1 ** t, b2 ** t, lr, b1, b2, eps)]
+    for k, shape in enumerate(SHAPES):
+        p, g, m, v, _ = state(rng, shape, dt)
+        P, M, V, G = (f32(torch, a) for a in (p, m, v, g))
+        B1P, B2P, LR, B1, B2, EPS = (torch.tensor(float(s[0])) for s in sc)
+        lrt = LR * torch.sqrt(1 - B2P) / (1 - B1P)
+        Mt = M * B1 + (1 - B1) * G
+        Vt = V * B2 + (1 - B2) * G * G
+        num = B1 * Mt + (1 - B1) * G if nesterov else Mt
+        exp = back(torch, P - lrt * num / (torch.sqrt(Vt) + EPS), dt)
+        Pv, Mv, Vv, Gv = (view(a, k) for a in (p, m, v, g))
+        pyaclnn.call("ApplyAdam", Pv, Mv, Vv, *sc, Gv, False, nesterov)
+        close(Pv, exp, dt, "var")
+        np.testing.assert_array_equal(Mv, m)   # m and v are inputs only (the definition's one output is var)
+        np.testing.assert_array_equal(Vv, v)
+
+
+def test_apply_adam_invalid():
+    ts = [T(), T(), T()] + [T((1,)) for _ in range(6)] + [T()]
+    names = ["varRef", "m", "v", "beta1Power", "beta2Power", "lr", "beta1", "beta2", "epsilon", "grad"]
+
+    def row(i, val, code, word):
+        b = list(ts) + [False, False]
+        if i is not None:
+            b[i] = val
+        expect_status("ApplyAdam", b, code, word)
+
+    row(None, None, 0, None)
+    for i in range(10):
+        row(i, None, 161001, names[i])
+    row(0, T(dt="f64"), 161002, "varRef")
+    for i in (1, 2, 9):
+        row(i, T(dt="f16"), 161002, names[i])
+        row(i, T((3, 2)), 561002, names[i])
+    for i in range(3, 9):
+        row(i, T((1,), "f16"), 161002, names[i])
+        row(i, T((2,)), 561002, names[i])
+    row(0, T(dt="bf16"), 161002, "m")     # m, v, grad must have varRef's dtype

@@ -144,6 +144,15 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
          'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream',
          'repo': 'ops-math',
          'source': 'math/reduce_any/op_api/aclnn_any.cpp'},
+ 'ApplyAdam': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+               'header': 'optim/apply_adam/docs/aclnnApplyAdam.md',
+               'phase1': 'aclTensor* varRef, const aclTensor* m, const aclTensor* v, const aclTensor* beta1Power, '
+                         'const aclTensor* beta2Power, const aclTensor* lr, const aclTensor* beta1, const aclTensor* '
+                         'beta2, const aclTensor* epsilon, const aclTensor* grad, bool useLocking, bool useNesterov, '
+                         'uint64_t* workspaceSize, aclOpExecutor** executor',
+               'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+               'repo': 'ops-nn',
+               'source': None},
  'ApplyAdamW': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
                 'header': 'optim/apply_adam_w/op_api/aclnn_apply_adam_w.h',
                 'phase1': 'aclTensor* varRef, aclTensor* mRef, aclTensor* vRef, const aclTensor* beta1Power, const '

@@ -14,6 +14,11 @@ OPS = [
        "const aclTensor* beta2Power, const aclTensor* lr, const aclTensor* weightDecay, const aclTensor* beta1, "
        "const aclTensor* beta2, const aclTensor* eps, const aclTensor* grad, const aclTensor* maxGradNormOptional, "
        "bool amsgrad, bool maximize", "aclnn_apply_adam_w.h", lib="nn", dtypes=FL),
+    # no op_api source and no A2 binary (ASCEND950 only): the generated first phase; m and v are inputs only
+    Op("ApplyAdam", "aclTensor* varRef, const aclTensor* m, const aclTensor* v, const aclTensor* beta1Power, "
+       "const aclTensor* beta2Power, const aclTensor* lr, const aclTensor* beta1, const aclTensor* beta2, "
+       "const aclTensor* epsilon, const aclTensor* grad, bool useLocking, bool useNesterov", "aclnn_apply_adam.h",
+       lib="nn", dtypes=FL),
     Op("ApplyAdamWV2", "aclTensor* varRef, aclTensor* mRef, aclTensor* vRef, aclTensor* maxGradNormOptionalRef, "
        "const aclTensor* grad, const aclTensor* step, float lr, float beta1, float beta2, float weightDecay, "
        "float eps, bool amsgrad, bool maximize", "aclnn_apply_adam_w_v2.h", lib="nn", dtypes=FL,

@@ -29,6 +29,7 @@
 #include "aclnnop/aclnn_amp_update_scale.h"
 #include "aclnnop/aclnn_angle_v2.h"
 #include "aclnnop/aclnn_any.h"
+#include "aclnnop/aclnn_apply_adam.h"
 #include "aclnnop/aclnn_apply_adam_w.h"
 #include "aclnnop/aclnn_apply_adam_w_quant.h"
 #include "aclnnop/aclnn_apply_adam_w_v2.h"
@@ -901,6 +902,10 @@ aclnnStatus opws_ApplyAdamW(
     const aclTensor* lr, const aclTensor* weightDecay, const aclTensor* beta1, const aclTensor* beta2,
     const aclTensor* eps, const aclTensor* grad, const aclTensor* maxGradNormOptional, bool amsgrad, bool maximize,
     uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_ApplyAdam(
+    aclTensor* varRef, const aclTensor* m, const aclTensor* v, const aclTensor* beta1Power, const aclTensor* beta2Power,
+    const aclTensor* lr, const aclTensor* beta1, const aclTensor* beta2, const aclTensor* epsilon,
+    const aclTensor* grad, bool useLocking, bool useNesterov, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_ApplyAdamWV2(
     aclTensor* varRef, aclTensor* mRef, aclTensor* vRef, aclTensor* maxGradNormOptionalRef, const aclTensor* grad,
     const aclTensor* step, float lr, float beta1, float beta2, float weightDecay, float eps, bool amsgrad,
@@ -1231,6 +1236,7 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_LinalgVectorNorm ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_Inverse ((const aclDataType[]){ACL_FLOAT, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128, ACL_FLOAT16}), 5
 #define ACL_DT_LIST_ApplyAdamW ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_ApplyAdam ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_ApplyAdamWV2 ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_ApplyAdamWV2_step ((const aclDataType[]){ACL_FLOAT, ACL_INT64}), 2
 #define ACL_DT_LIST_ApplyFusedEmaAdam ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3

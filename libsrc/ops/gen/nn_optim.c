@@ -4,6 +4,7 @@
 #include "ops/ops.h"
 #include "aclnnop/aclnn_advance_step.h"
 #include "aclnnop/aclnn_advance_step_v2.h"
+#include "aclnnop/aclnn_apply_adam.h"
 #include "aclnnop/aclnn_apply_adam_w.h"
 #include "aclnnop/aclnn_apply_adam_w_quant.h"
 #include "aclnnop/aclnn_apply_adam_w_v2.h"
@@ -27,6 +28,22 @@ aclnnStatus aclnnApplyAdamWGetWorkspaceSize(aclTensor* varRef, aclTensor* mRef, 
 
 aclnnStatus aclnnApplyAdamW(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_ApplyAdamW, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnApplyAdamGetWorkspaceSize(aclTensor* varRef, const aclTensor* m, const aclTensor* v, const aclTensor* beta1Power, const aclTensor* beta2Power, const aclTensor* lr, const aclTensor* beta1, const aclTensor* beta2, const aclTensor* epsilon, const aclTensor* grad, bool useLocking, bool useNesterov, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnApplyAdamGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {varRef, m, v, beta1Power, beta2Power, lr, beta1, beta2, epsilon, grad};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"varRef", "m", "v", "beta1Power", "beta2Power", "lr", "beta1", "beta2", "epsilon", "grad"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 10));
+    return opws_ApplyAdam(
+        varRef, m, v, beta1Power, beta2Power, lr, beta1, beta2, epsilon, grad, useLocking, useNesterov, workspaceSize,
+        executor);
+}
+
+aclnnStatus aclnnApplyAdam(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_ApplyAdam, workspace, workspaceSize, executor, stream);
 }
 
 aclnnStatus aclnnApplyAdamWV2GetWorkspaceSize(aclTensor* varRef, aclTensor* mRef, aclTensor* vRef, aclTensor* maxGradNormOptionalRef, const aclTensor* grad, const aclTensor* step, float lr, float beta1, float beta2, float weightDecay, float eps, bool amsgrad, bool maximize, uint64_t *workspaceSize, aclOpExecutor **executor) {
