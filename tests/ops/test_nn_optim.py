@@ -825,3 +825,51 @@ def test_apply_adam_invalid():
         row(i, T((1,), "f16"), 161002, names[i])
         row(i, T((2,)), 561002, names[i])
     row(0, T(dt="bf16"), 161002, "m")     # m, v, grad must have varRef's dtype
+
+
+# ------------------------------------------------------------------------------------------------ torch.optim
+
+@pytest.mark.parametrize("ams,maxi", [(False, False), (True, True)])
+def test_fused_adamw_vs_torch_optim_adamw(torch, ams, maxi):
+    """two steps of torch.optim.AdamW (the single-tensor form) against two FusedAdamw calls on the same state"""
+    rng = np.random.default_rng(50)
+    ps = [rng.uniform(-1, 1, s).astype(np.float32) for s in ((4, 3), (5,))]
+    grads = [[rng.uniform(-1, 1, p.shape).astype(np.float32) for p in ps] for _ in range(2)]
+    tp = [torch.nn.Parameter(torch.from_numpy(p.copy())) for p in ps]
+    opt = torch.optim.AdamW(tp, lr=0.01, betas=(0.8, 0.99), eps=1e-8, weight_decay=0.1, amsgrad=ams, maximize=maxi,
+                            foreach=False)
+    m = [np.zeros_like(p) for p in ps]
+    v = [np.zeros_like(p) for p in ps]
+    mx = [np.zeros_like(p) for p in ps]
+    for step in range(2):
+        for t, g in zip(tp, grads[step]):
+            t.grad = torch.from_numpy(g.copy())
+        opt.step()
+        pyaclnn.call("FusedAdamw", ps, grads[step], m, v, mx if ams else None,
+                     [np.array([step], np.int64) for _ in ps], None, None, 0.01, 0.8, 0.99, 0.1, 1e-8, ams, maxi)
+    for p, t in zip(ps, tp):
+        close(p, t.detach().numpy(), "f32")
+    for k, t in enumerate(tp):
+        close(m[k], opt.state[t]["exp_avg"].numpy(), "f32")
+        close(v[k], opt.state[t]["exp_avg_sq"].numpy(), "f32")
+
+
+@pytest.mark.parametrize("nesterov,damp", [(False, 0.1), (True, 0.0)])
+def test_fused_sgd_vs_torch_optim_sgd(torch, nesterov, damp):
+    rng = np.random.default_rng(51)
+    ps = [rng.uniform(-1, 1, s).astype(np.float32) for s in ((4, 3), (5,))]
+    grads = [[rng.uniform(-1, 1, p.shape).astype(np.float32) for p in ps] for _ in range(3)]
+    tp = [torch.nn.Parameter(torch.from_numpy(p.copy())) for p in ps]
+    opt = torch.optim.SGD(tp, lr=0.05, momentum=0.9, dampening=damp, weight_decay=0.01, nesterov=nesterov,
+                          foreach=False)
+    bufs = [np.zeros_like(p) for p in ps]
+    for step in range(3):
+        for t, g in zip(tp, grads[step]):
+            t.grad = torch.from_numpy(g.copy())
+        opt.step()
+        pyaclnn.call("FusedSgd", ps, [g.copy() for g in grads[step]], bufs, None, 0.01, 0.9, 0.05, damp, nesterov,
+                     False, step == 0)
+    for p, t in zip(ps, tp):
+        close(p, t.detach().numpy(), "f32")
+    for b, t in zip(bufs, tp):
+        close(b, opt.state[t]["momentum_buffer"].numpy(), "f32")
