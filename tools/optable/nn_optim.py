@@ -1,9 +1,12 @@
-"""ops-nn `optim/`: the optimizer update ops with an aclnn interface (in-place updates of the parameter and its
-moments). The shared gather / fp32 update / scatter runner is libsrc/ops/optim_plan.c; each op's validation, in its
-op_api order, is in libsrc/ops/optim_adam.c (ApplyAdamW, ApplyAdamWV2, ApplyFusedEmaAdam) and
-libsrc/ops/optim_fused.c (the tensor-list ops FusedAdamw, FusedSgd). Dtype lists: the ASCEND910B (DAV_2201) branch
-of each op_api source; ApplyFusedEmaAdam has no op_api source (its first phase is generated from the op
-definition, whose dtypes are listed)."""
+"""ops-nn `optim/`: every op of the folder with an aclnn interface (in-place updates of a parameter and its
+moments, and vLLM's advance_step). The shared gather / fp32 update / scatter runner is libsrc/ops/optim_plan.c;
+each op's validation, in its op_api order (or, without an op_api source, the generated first phase's: the op
+definition's dtypes, then the tiling's checks as 561002), is in libsrc/ops/optim_adam.c (ApplyAdam, ApplyAdamW,
+ApplyAdamWV2, ApplyFusedEmaAdam), optim_fused.c (the tensor-list ops FusedAdamw, FusedSgd),
+optim_adam_w_quant.c (ApplyAdamWQuant) and optim_advance_step.c (AdvanceStep, AdvanceStepV2). Dtype lists: the
+ASCEND910B (DAV_2201) branch of each op_api source, else the op definition's. ApplyAdam and ApplyAdamW have kernels
+for ASCEND950 only upstream; they are computed here all the same (the brief asks for them; ApplyAdamW's op_api
+has an A2 dtype list)."""
 from . import Op
 
 FL = ("f32", "f16", "bf16")
