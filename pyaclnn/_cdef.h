@@ -506,6 +506,19 @@ typedef struct aclScalarList aclScalarList;
  const aclScalar* alphaOptional, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnInplaceAddr(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
+ aclnnStatus aclnnAdvanceStepGetWorkspaceSize(
+ const aclTensor* inputTokens, const aclTensor* sampledTokenIds, const aclTensor* inputPositions,
+ const aclTensor* seqLens, const aclTensor* slotMapping, const aclTensor* blockTables, int64_t numSeqs,
+ int64_t numQueries, int64_t blockSize, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnAdvanceStep(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnAdvanceStepV2GetWorkspaceSize(
+ const aclTensor* inputTokens, const aclTensor* sampledTokenIds, const aclTensor* inputPositions,
+ const aclTensor* seqLens, const aclTensor* slotMapping, const aclTensor* blockTables, const aclTensor* specToken,
+ const aclTensor* acceptedNum, int64_t numSeqs, int64_t numQueries, int64_t blockSize, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnAdvanceStepV2(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnAffineGridGetWorkspaceSize(
  const aclTensor* theta, const aclIntArray* size,
  _Bool
@@ -567,6 +580,51 @@ typedef struct aclScalarList aclScalarList;
  aclOpExecutor** executor);
  aclnnStatus aclnnAny(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
+ aclnnStatus aclnnApplyAdamGetWorkspaceSize(
+ aclTensor* varRef, const aclTensor* m, const aclTensor* v, const aclTensor* beta1Power, const aclTensor* beta2Power,
+ const aclTensor* lr, const aclTensor* beta1, const aclTensor* beta2, const aclTensor* epsilon,
+ const aclTensor* grad,
+ _Bool
+ useLocking,
+ _Bool
+ useNesterov, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnApplyAdam(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnApplyAdamWGetWorkspaceSize(
+ aclTensor* varRef, aclTensor* mRef, aclTensor* vRef, const aclTensor* beta1Power, const aclTensor* beta2Power,
+ const aclTensor* lr, const aclTensor* weightDecay, const aclTensor* beta1, const aclTensor* beta2,
+ const aclTensor* eps, const aclTensor* grad, const aclTensor* maxGradNormOptional,
+ _Bool
+ amsgrad,
+ _Bool
+ maximize,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnApplyAdamW(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnApplyAdamWQuantGetWorkspaceSize(
+ aclTensor* varRef, const aclTensor* grad, aclTensor* mRef, aclTensor* vRef, const aclTensor* qmapM,
+ const aclTensor* qmapV, aclTensor* absmaxMRef, aclTensor* absmaxVRef, const aclTensor* step, double lr,
+ double beta1, double beta2, double weightDecay, double eps, double gnormScale, char* quantModeOptional,
+ int64_t blockSize, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnApplyAdamWQuant(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnApplyAdamWV2GetWorkspaceSize(
+ aclTensor* varRef, aclTensor* mRef, aclTensor* vRef, aclTensor* maxGradNormOptionalRef, const aclTensor* grad,
+ const aclTensor* step, float lr, float beta1, float beta2, float weightDecay, float eps,
+ _Bool
+ amsgrad,
+ _Bool
+ maximize, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnApplyAdamWV2(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnApplyFusedEmaAdamGetWorkspaceSize(
+ const aclTensor* grad, aclTensor* varRef, aclTensor* mRef, aclTensor* vRef, aclTensor* sRef, const aclTensor* step,
+ double lr, double emaDecay, double beta1, double beta2, double eps, int64_t mode,
+ _Bool
+ biasCorrection,
+ double weightDecay, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnApplyFusedEmaAdam(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnArangeGetWorkspaceSize(
  const aclScalar* start, const aclScalar* end, const aclScalar* step, aclTensor* out, uint64_t* workspaceSize,
  aclOpExecutor** executor);
@@ -1556,6 +1614,28 @@ typedef struct aclScalarList aclScalarList;
  aclnnStatus aclnnInplaceFracGetWorkspaceSize(
  aclTensor* inputRef, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnInplaceFrac(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnFusedAdamwGetWorkspaceSize(
+ const aclTensorList* paramsRef, const aclTensorList* grads, const aclTensorList* expAvgsRef,
+ const aclTensorList* expAvgSqsRef, const aclTensorList* maxExpAvgSqsRef, const aclTensorList* stateSteps,
+ const aclTensor* gradScaleOptional, const aclTensor* foundInfOptional, double lr, double beta1, double beta2,
+ double weightDecay, double eps,
+ _Bool
+ amsgrad,
+ _Bool
+ maximize, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnFusedAdamw(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnFusedSgdGetWorkspaceSize(
+ const aclTensorList* paramsRef, const aclTensorList* gradsRef, const aclTensorList* momentumBufferListOptionalRef,
+ const aclTensor* gradScaleOptional, float weightDecay, float momentum, float lr, float dampening,
+ _Bool
+ nesterov,
+ _Bool
+ maximize,
+ _Bool
+ isFirstStep, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnFusedSgd(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnGcdGetWorkspaceSize(
  const aclTensor* self, const aclTensor* other, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);

@@ -133,6 +133,25 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
           'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
           'repo': 'ops-math',
           'source': 'math/add/op_api/aclnn_add.cpp'},
+ 'AdvanceStep': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                 'header': 'optim/advance_step/docs/aclnnAdvanceStep.md',
+                 'phase1': 'const aclTensor* inputTokens, const aclTensor* sampledTokenIds, const aclTensor* '
+                           'inputPositions, const aclTensor* seqLens, const aclTensor* slotMapping, const aclTensor* '
+                           'blockTables, int64_t numSeqs, int64_t numQueries, int64_t blockSize, uint64_t* '
+                           'workspaceSize, aclOpExecutor** executor',
+                 'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                 'repo': 'ops-nn',
+                 'source': None},
+ 'AdvanceStepV2': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                   'header': 'optim/advance_step/docs/aclnnAdvanceStepV2.md',
+                   'phase1': 'const aclTensor* inputTokens, const aclTensor* sampledTokenIds, const aclTensor* '
+                             'inputPositions, const aclTensor* seqLens, const aclTensor* slotMapping, const '
+                             'aclTensor* blockTables, const aclTensor* specToken, const aclTensor* acceptedNum, '
+                             'int64_t numSeqs, int64_t numQueries, int64_t blockSize, uint64_t* workspaceSize, '
+                             'aclOpExecutor** executor',
+                   'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                   'repo': 'ops-nn',
+                   'source': None},
  'AffineGrid': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                 'header': 'math/affine_grid/op_api/aclnn_affine_grid.h',
                 'phase1': 'const aclTensor* theta, const aclIntArray* size, bool alignCorners, aclTensor* out, '
@@ -189,6 +208,54 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
          'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream',
          'repo': 'ops-math',
          'source': 'math/reduce_any/op_api/aclnn_any.cpp'},
+ 'ApplyAdam': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+               'header': 'optim/apply_adam/docs/aclnnApplyAdam.md',
+               'phase1': 'aclTensor* varRef, const aclTensor* m, const aclTensor* v, const aclTensor* beta1Power, '
+                         'const aclTensor* beta2Power, const aclTensor* lr, const aclTensor* beta1, const aclTensor* '
+                         'beta2, const aclTensor* epsilon, const aclTensor* grad, bool useLocking, bool useNesterov, '
+                         'uint64_t* workspaceSize, aclOpExecutor** executor',
+               'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+               'repo': 'ops-nn',
+               'source': None},
+ 'ApplyAdamW': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                'header': 'optim/apply_adam_w/op_api/aclnn_apply_adam_w.h',
+                'phase1': 'aclTensor* varRef, aclTensor* mRef, aclTensor* vRef, const aclTensor* beta1Power, const '
+                          'aclTensor* beta2Power, const aclTensor* lr, const aclTensor* weightDecay, const '
+                          'aclTensor* beta1, const aclTensor* beta2, const aclTensor* eps, const aclTensor* grad, '
+                          'const aclTensor* maxGradNormOptional, bool amsgrad, bool maximize, uint64_t* '
+                          'workspaceSize, aclOpExecutor** executor',
+                'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                'repo': 'ops-nn',
+                'source': 'optim/apply_adam_w/op_api/aclnn_apply_adam_w.cpp'},
+ 'ApplyAdamWQuant': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                     'header': 'optim/apply_adam_w_quant/docs/aclnnApplyAdamWQuant.md',
+                     'phase1': 'aclTensor* varRef, const aclTensor* grad, aclTensor* mRef, aclTensor* vRef, const '
+                               'aclTensor* qmapM, const aclTensor* qmapV, aclTensor* absmaxMRef, aclTensor* '
+                               'absmaxVRef, const aclTensor* step, double lr, double beta1, double beta2, double '
+                               'weightDecay, double eps, double gnormScale, char* quantModeOptional, int64_t '
+                               'blockSize, uint64_t* workspaceSize, aclOpExecutor** executor',
+                     'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                     'repo': 'ops-nn',
+                     'source': None},
+ 'ApplyAdamWV2': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                  'header': 'optim/apply_adam_w_v2/op_host/op_api/aclnn_apply_adam_w_v2.h',
+                  'phase1': 'aclTensor* varRef, aclTensor* mRef, aclTensor* vRef, aclTensor* maxGradNormOptionalRef, '
+                            'const aclTensor* grad, const aclTensor* step, float lr, float beta1, float beta2, float '
+                            'weightDecay, float eps, bool amsgrad, bool maximize, uint64_t* workspaceSize, '
+                            'aclOpExecutor** executor',
+                  'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                  'repo': 'ops-nn',
+                  'source': 'optim/apply_adam_w_v2/op_host/op_api/aclnn_apply_adam_w_v2.cpp'},
+ 'ApplyFusedEmaAdam': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                       'header': 'optim/apply_fused_ema_adam/docs/aclnnApplyFusedEmaAdam.md',
+                       'phase1': 'const aclTensor* grad, aclTensor* varRef, aclTensor* mRef, aclTensor* vRef, '
+                                 'aclTensor* sRef, const aclTensor* step, double lr, double emaDecay, double beta1, '
+                                 'double beta2, double eps, int64_t mode, bool biasCorrection, double weightDecay, '
+                                 'uint64_t* workspaceSize, aclOpExecutor** executor',
+                       'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                 'stream',
+                       'repo': 'ops-nn',
+                       'source': None},
  'Arange': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
             'header': 'math/range/op_api/aclnn_arange.h',
             'phase1': 'const aclScalar* start, const aclScalar* end, const aclScalar* step, aclTensor* out, '
@@ -1511,6 +1578,25 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
           'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
           'repo': 'ops-math',
           'source': 'math/sub/op_api/aclnn_frac.cpp'},
+ 'FusedAdamw': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                'header': 'optim/fused_adamw/op_api/aclnn_fused_adamw.h',
+                'phase1': 'const aclTensorList* paramsRef, const aclTensorList* grads, const aclTensorList* '
+                          'expAvgsRef, const aclTensorList* expAvgSqsRef, const aclTensorList* maxExpAvgSqsRef, '
+                          'const aclTensorList* stateSteps, const aclTensor* gradScaleOptional, const aclTensor* '
+                          'foundInfOptional, double lr, double beta1, double beta2, double weightDecay, double eps, '
+                          'bool amsgrad, bool maximize, uint64_t* workspaceSize, aclOpExecutor** executor',
+                'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                'repo': 'ops-nn',
+                'source': 'optim/fused_adamw/op_api/aclnn_fused_adamw.cpp'},
+ 'FusedSgd': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+              'header': 'optim/fused_sgd/op_api/aclnn_fused_sgd.h',
+              'phase1': 'const aclTensorList* paramsRef, const aclTensorList* gradsRef, const aclTensorList* '
+                        'momentumBufferListOptionalRef, const aclTensor* gradScaleOptional, float weightDecay, float '
+                        'momentum, float lr, float dampening, bool nesterov, bool maximize, bool isFirstStep, '
+                        'uint64_t* workspaceSize, aclOpExecutor** executor',
+              'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+              'repo': 'ops-nn',
+              'source': 'optim/fused_sgd/op_api/aclnn_fused_sgd.cpp'},
  'Gcd': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
          'header': 'math/gcd/op_api/aclnn_gcd.h',
          'phase1': 'const aclTensor* self, const aclTensor* other, aclTensor* out, uint64_t* workspaceSize, '

@@ -24,6 +24,8 @@
 #include "aclnnop/aclnn_addcdiv.h"
 #include "aclnnop/aclnn_addcmul.h"
 #include "aclnnop/aclnn_addr.h"
+#include "aclnnop/aclnn_advance_step.h"
+#include "aclnnop/aclnn_advance_step_v2.h"
 #include "aclnnop/aclnn_affine_grid.h"
 #include "aclnnop/aclnn_all.h"
 #include "aclnnop/aclnn_amax.h"
@@ -34,6 +36,11 @@
 #include "aclnnop/aclnn_amp_update_scale.h"
 #include "aclnnop/aclnn_angle_v2.h"
 #include "aclnnop/aclnn_any.h"
+#include "aclnnop/aclnn_apply_adam.h"
+#include "aclnnop/aclnn_apply_adam_w.h"
+#include "aclnnop/aclnn_apply_adam_w_quant.h"
+#include "aclnnop/aclnn_apply_adam_w_v2.h"
+#include "aclnnop/aclnn_apply_fused_ema_adam.h"
 #include "aclnnop/aclnn_arange.h"
 #include "aclnnop/aclnn_argmax.h"
 #include "aclnnop/aclnn_argmin.h"
@@ -200,6 +207,8 @@
 #include "aclnnop/aclnn_foreach_tanh.h"
 #include "aclnnop/aclnn_foreach_zero_inplace.h"
 #include "aclnnop/aclnn_frac.h"
+#include "aclnnop/aclnn_fused_adamw.h"
+#include "aclnnop/aclnn_fused_sgd.h"
 #include "aclnnop/aclnn_gcd.h"
 #include "aclnnop/aclnn_ge_scalar.h"
 #include "aclnnop/aclnn_ge_tensor.h"
@@ -1156,6 +1165,46 @@ aclnnStatus opws_AdaLayerNormBackward(
 aclnnStatus opws_MaskedSoftmaxWithRelPosBias(
     const aclTensor *x, const aclTensor *attenMaskOptional, const aclTensor *relativePosBias, double scaleValue,
     int64_t innerPrecisionMode, const aclTensor *out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_ApplyAdamW(
+    aclTensor* varRef, aclTensor* mRef, aclTensor* vRef, const aclTensor* beta1Power, const aclTensor* beta2Power,
+    const aclTensor* lr, const aclTensor* weightDecay, const aclTensor* beta1, const aclTensor* beta2,
+    const aclTensor* eps, const aclTensor* grad, const aclTensor* maxGradNormOptional, bool amsgrad, bool maximize,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_ApplyAdam(
+    aclTensor* varRef, const aclTensor* m, const aclTensor* v, const aclTensor* beta1Power, const aclTensor* beta2Power,
+    const aclTensor* lr, const aclTensor* beta1, const aclTensor* beta2, const aclTensor* epsilon,
+    const aclTensor* grad, bool useLocking, bool useNesterov, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_ApplyAdamWV2(
+    aclTensor* varRef, aclTensor* mRef, aclTensor* vRef, aclTensor* maxGradNormOptionalRef, const aclTensor* grad,
+    const aclTensor* step, float lr, float beta1, float beta2, float weightDecay, float eps, bool amsgrad,
+    bool maximize, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_ApplyFusedEmaAdam(
+    const aclTensor* grad, aclTensor* varRef, aclTensor* mRef, aclTensor* vRef, aclTensor* sRef, const aclTensor* step,
+    double lr, double emaDecay, double beta1, double beta2, double eps, int64_t mode, bool biasCorrection,
+    double weightDecay, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_FusedAdamw(
+    const aclTensorList* paramsRef, const aclTensorList* grads, const aclTensorList* expAvgsRef,
+    const aclTensorList* expAvgSqsRef, const aclTensorList* maxExpAvgSqsRef, const aclTensorList* stateSteps,
+    const aclTensor* gradScaleOptional, const aclTensor* foundInfOptional, double lr, double beta1, double beta2,
+    double weightDecay, double eps, bool amsgrad, bool maximize, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_FusedSgd(
+    const aclTensorList* paramsRef, const aclTensorList* gradsRef, const aclTensorList* momentumBufferListOptionalRef,
+    const aclTensor* gradScaleOptional, float weightDecay, float momentum, float lr, float dampening, bool nesterov,
+    bool maximize, bool isFirstStep, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_AdvanceStep(
+    const aclTensor* inputTokens, const aclTensor* sampledTokenIds, const aclTensor* inputPositions,
+    const aclTensor* seqLens, const aclTensor* slotMapping, const aclTensor* blockTables, int64_t numSeqs,
+    int64_t numQueries, int64_t blockSize, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_AdvanceStepV2(
+    const aclTensor* inputTokens, const aclTensor* sampledTokenIds, const aclTensor* inputPositions,
+    const aclTensor* seqLens, const aclTensor* slotMapping, const aclTensor* blockTables, const aclTensor* specToken,
+    const aclTensor* acceptedNum, int64_t numSeqs, int64_t numQueries, int64_t blockSize, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_ApplyAdamWQuant(
+    aclTensor* varRef, const aclTensor* grad, aclTensor* mRef, aclTensor* vRef, const aclTensor* qmapM,
+    const aclTensor* qmapV, aclTensor* absmaxMRef, aclTensor* absmaxVRef, const aclTensor* step, double lr,
+    double beta1, double beta2, double weightDecay, double eps, double gnormScale, char* quantModeOptional,
+    int64_t blockSize, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_AvgPool2d(
     const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* strides, const aclIntArray* paddings,
     const bool ceilMode, const bool countIncludePad, const int64_t divisorOverride, const int8_t cubeMathType,
@@ -1530,6 +1579,25 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_AddLayerNormGrad ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_AdaLayerNormBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_MaskedSoftmaxWithRelPosBias ((const aclDataType[]){ACL_FLOAT16, ACL_BF16, ACL_FLOAT}), 3
+#define ACL_DT_LIST_ApplyAdamW ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_ApplyAdam ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_ApplyAdamWV2 ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_ApplyAdamWV2_step ((const aclDataType[]){ACL_FLOAT, ACL_INT64}), 2
+#define ACL_DT_LIST_ApplyFusedEmaAdam ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_ApplyFusedEmaAdam_step ((const aclDataType[]){ACL_INT64}), 1
+#define ACL_DT_LIST_FusedAdamw ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_FusedAdamw_stateSteps ((const aclDataType[]){ACL_FLOAT, ACL_INT64}), 2
+#define ACL_DT_LIST_FusedSgd ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_AdvanceStep ((const aclDataType[]){ACL_INT64}), 1
+#define ACL_DT_LIST_AdvanceStepV2 ((const aclDataType[]){ACL_INT64}), 1
+#define ACL_DT_LIST_ApplyAdamWQuant ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_ApplyAdamWQuant_mRef ((const aclDataType[]){ACL_UINT8}), 1
+#define ACL_DT_LIST_ApplyAdamWQuant_vRef ((const aclDataType[]){ACL_UINT8}), 1
+#define ACL_DT_LIST_ApplyAdamWQuant_qmapM ((const aclDataType[]){ACL_FLOAT}), 1
+#define ACL_DT_LIST_ApplyAdamWQuant_qmapV ((const aclDataType[]){ACL_FLOAT}), 1
+#define ACL_DT_LIST_ApplyAdamWQuant_absmaxMRef ((const aclDataType[]){ACL_FLOAT}), 1
+#define ACL_DT_LIST_ApplyAdamWQuant_absmaxVRef ((const aclDataType[]){ACL_FLOAT}), 1
+#define ACL_DT_LIST_ApplyAdamWQuant_step ((const aclDataType[]){ACL_INT64}), 1
 #define ACL_DT_LIST_AvgPool2d ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_AvgPool2dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_GridSampler2D ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE}), 4
