@@ -577,6 +577,11 @@ typedef struct aclScalarList aclScalarList;
  aclTensor* gradInput, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnAvgPool2dBackward(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnBatchMatMulGetWorkspaceSize(
+ const aclTensor* self, const aclTensor* mat2, aclTensor* out, int8_t cubeMathType, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnBatchMatMul(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnBatchNormStatsGetWorkspaceSize(
  const aclTensor* input, double eps, aclTensor* mean, aclTensor* invstd, uint64_t* workspaceSize,
  aclOpExecutor** executor);
@@ -856,6 +861,10 @@ typedef struct aclScalarList aclScalarList;
  aclnnStatus aclnnDotGetWorkspaceSize(
  const aclTensor* self, const aclTensor* tensor, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnDot(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnEinsumGetWorkspaceSize(
+ const aclTensorList* tensors, const char* equation, aclTensor* output, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnEinsum(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnEqScalarGetWorkspaceSize(
  const aclTensor* self, const aclScalar* other, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnEqScalar(
@@ -1305,6 +1314,10 @@ typedef struct aclScalarList aclScalarList;
  const aclTensor* self, const aclTensor* mask, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnMaskedSelect(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnMatmulGetWorkspaceSize(
+ const aclTensor* self, const aclTensor* mat2, aclTensor* out, int8_t cubeMathType, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnMatmul(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnMaxGetWorkspaceSize(
  const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnMax(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
@@ -1359,6 +1372,10 @@ typedef struct aclScalarList aclScalarList;
  aclnnStatus aclnnMinNGetWorkspaceSize(
  const aclTensorList* tensors, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnMinN(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnMmGetWorkspaceSize(
+ const aclTensor* self, const aclTensor* mat2, aclTensor* out, int8_t cubeMathType, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnMm(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnMulGetWorkspaceSize(
  const aclTensor* self, const aclTensor* other, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnMul(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
@@ -1384,6 +1401,10 @@ typedef struct aclScalarList aclScalarList;
  const aclTensor* attnWeight, aclTensor* output, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnMultiScaleDeformableAttnFunction(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnMvGetWorkspaceSize(
+ const aclTensor* self, const aclTensor* vec, aclTensor* out, int8_t cubeMathType, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnMv(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnNanToNumGetWorkspaceSize(
  const aclTensor* self, float nan, float posinf, float neginf, aclTensor* out, uint64_t* workspaceSize,
  aclOpExecutor** executor);

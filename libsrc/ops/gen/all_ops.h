@@ -38,6 +38,7 @@
 #include "aclnnop/aclnn_atanh.h"
 #include "aclnnop/aclnn_avgpool2d.h"
 #include "aclnnop/aclnn_avgpool2d_backward.h"
+#include "aclnnop/aclnn_batch_matmul.h"
 #include "aclnnop/aclnn_batch_norm_stats.h"
 #include "aclnnop/aclnn_bincount.h"
 #include "aclnnop/aclnn_bitwise_and_scalar.h"
@@ -76,6 +77,7 @@
 #include "aclnnop/aclnn_digamma.h"
 #include "aclnnop/aclnn_div.h"
 #include "aclnnop/aclnn_dot.h"
+#include "aclnnop/aclnn_einsum.h"
 #include "aclnnop/aclnn_eq_scalar.h"
 #include "aclnnop/aclnn_eq_tensor.h"
 #include "aclnnop/aclnn_equal.h"
@@ -147,6 +149,7 @@
 #include "aclnnop/aclnn_masked_fill_tensor.h"
 #include "aclnnop/aclnn_masked_scale.h"
 #include "aclnnop/aclnn_masked_select.h"
+#include "aclnnop/aclnn_matmul.h"
 #include "aclnnop/aclnn_max.h"
 #include "aclnnop/aclnn_max_dim.h"
 #include "aclnnop/aclnn_max_v2.h"
@@ -157,9 +160,11 @@
 #include "aclnnop/aclnn_min_dim.h"
 #include "aclnnop/aclnn_minimum.h"
 #include "aclnnop/aclnn_minn.h"
+#include "aclnnop/aclnn_mm.h"
 #include "aclnnop/aclnn_mul.h"
 #include "aclnnop/aclnn_multi_scale_deformable_attention_grad.h"
 #include "aclnnop/aclnn_multi_scale_deformable_attn_function.h"
+#include "aclnnop/aclnn_mv.h"
 #include "aclnnop/aclnn_nan_to_num.h"
 #include "aclnnop/aclnn_ne_scalar.h"
 #include "aclnnop/aclnn_ne_tensor.h"
@@ -597,6 +602,21 @@ aclnnStatus opws_InplaceFillDiagonal(
 aclnnStatus opws_IsInScalarTensor(
     const aclScalar* element, const aclTensor* testElements, bool assumeUnique, bool invert, aclTensor* out,
     uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_Mm(
+    const aclTensor* self, const aclTensor* mat2, aclTensor* out, int8_t cubeMathType, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_Matmul(
+    const aclTensor* self, const aclTensor* mat2, aclTensor* out, int8_t cubeMathType, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_BatchMatMul(
+    const aclTensor* self, const aclTensor* mat2, aclTensor* out, int8_t cubeMathType, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_Mv(
+    const aclTensor* self, const aclTensor* vec, aclTensor* out, int8_t cubeMathType, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_Einsum(
+    const aclTensorList* tensors, const char* equation, aclTensor* output, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
 aclnnStatus opws_AvgPool2d(
     const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* strides, const aclIntArray* paddings,
     const bool ceilMode, const bool countIncludePad, const int64_t divisorOverride, const int8_t cubeMathType,
@@ -813,6 +833,11 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_InplaceFillDiagonal ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BOOL, ACL_BF16}), 10
 #define ACL_DT_LIST_IsInScalarTensor ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_INT8, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BF16, ACL_DOUBLE, ACL_INT16}), 9
 #define ACL_DT_LIST_IsInScalarTensor_out ((const aclDataType[]){ACL_BOOL}), 1
+#define ACL_DT_LIST_Mm ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_Matmul ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_BatchMatMul ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_Mv ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_Einsum ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT16, ACL_UINT32, ACL_UINT64}), 8
 #define ACL_DT_LIST_AvgPool2d ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_AvgPool2dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_GridSampler2D ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE}), 4
