@@ -23,10 +23,11 @@
 #define GEMM_NC 4096
 
 typedef void (*gemm_uk_fn)(int64_t kc, const float *a, const float *b, float *c, int64_t ldc, int first);
+typedef void (*gemm_ukr_fn)(int64_t kc, const float *a, const float *b, float *c, int64_t ldc, int first, int mr);
 
 #include "kernels/gemm.inc"
 
-static gemm_uk_fn gemm_pick_uk(void) {
+static int gemm_level(void) {
 #if defined(__x86_64__)
     static int lvl = -1;
     if (lvl < 0) {
@@ -34,10 +35,26 @@ static gemm_uk_fn gemm_pick_uk(void) {
         int fma = __builtin_cpu_supports("fma");
         lvl = (s >= ACL_SIMD_AVX512 && fma) ? 2 : (s >= ACL_SIMD_AVX2 && fma) ? 1 : 0;
     }
-    if (lvl == 2) return gemm_uk_avx512;
-    if (lvl == 1) return gemm_uk_avx2;
+    return lvl;
+#else
+    return 0;
+#endif
+}
+
+static gemm_uk_fn gemm_pick_uk(void) {
+#if defined(__x86_64__)
+    if (gemm_level() == 2) return gemm_uk_avx512;
+    if (gemm_level() == 1) return gemm_uk_avx2;
 #endif
     return gemm_uk_portable;
+}
+
+static gemm_ukr_fn gemm_pick_ukr(void) {
+#if defined(__x86_64__)
+    if (gemm_level() == 2) return gemm_ukr_avx512;
+    if (gemm_level() == 1) return gemm_ukr_avx2;
+#endif
+    return gemm_ukr_portable;
 }
 
 static bool gemm_is_half(aclDataType d) { return d == ACL_FLOAT || d == ACL_FLOAT16 || d == ACL_BF16; }
@@ -45,7 +62,9 @@ static bool gemm_is_half(aclDataType d) { return d == ACL_FLOAT || d == ACL_FLOA
 /* n elements of src (dtype sdt, element stride ss) -> float dst (stride ds), rounded through `rt` when asked. */
 static void gemm_load(float *dst, int64_t ds, const char *src, aclDataType sdt, int64_t ss, int64_t n,
                       aclDataType rt) {
-    if (sdt == ACL_FLOAT) {
+    if (sdt == ACL_FLOAT && ds == 1 && ss == 1) {
+        memcpy(dst, src, sizeof(float) * (size_t)n);
+    } else if (sdt == ACL_FLOAT) {
         const float *s = (const float *)src;
         for (int64_t i = 0; i < n; i++) dst[i * ds] = s[i * ss];
     } else if (sdt == ACL_FLOAT16) {
@@ -99,9 +118,81 @@ typedef struct {
 /* One matrix product (float path). Cb: the f32 accumulator (C itself when `direct`, ldc its row stride).
  * par: fork a team (row blocks are the owners); else the calling thread does all. ap: the caller's A buffer when
  * !par, else the team's (one GEMM_MC*GEMM_KC slice per thread). */
-static void gemm_single(const gemm_problem *p, gemm_ptrs q, float *Cb, int64_t ldc, bool direct, float *Bp,
-                        float *ap, bool par, gemm_uk_fn uk) {
+/* Small M (one row block): A packed whole once, the N slivers are the owners; each packs its B sliver per K block
+ * into a private buffer and runs every A sliver over it (no team barriers inside the K loop). */
+static int gemm_small_m(const gemm_problem *p, gemm_ptrs q, float *Cb, int64_t ldc, bool direct, bool par,
+                        gemm_uk_fn uk) {
     const int64_t M = p->M, N = p->N, K = p->K;
+    const int64_t msl = (M + GEMM_MR - 1) / GEMM_MR, nsl = (N + GEMM_NR - 1) / GEMM_NR;
+    const int64_t npc = (K + GEMM_KC - 1) / GEMM_KC;
+    const size_t ces = acl_dtype_size(p->cdt);
+    const gemm_ukr_fn ukr = gemm_pick_ukr();
+    float *Af = aligned_alloc(64, sizeof(float) * (size_t)(msl * GEMM_MR * (K > 0 ? K : 1)));
+    if (!Af) return -1;
+#pragma omp parallel if (par)
+    {
+        float bs[GEMM_KC * GEMM_NR] __attribute__((aligned(64)));
+#pragma omp for schedule(static)
+        for (int64_t b = 0; b < npc; b++) {
+            const int64_t pc = b * GEMM_KC, kc = K - pc < GEMM_KC ? K - pc : GEMM_KC;
+            gemm_pack(Af + pc * msl * GEMM_MR, q.a, p->adt, p->ars, p->acs, 0, M, pc, kc, GEMM_MR, p->round_to, 0,
+                      msl);
+        }
+        if (K == 0) {
+#pragma omp for schedule(static)
+            for (int64_t i = 0; i < M; i++)
+                for (int64_t j = 0; j < N; j++) Cb[i * ldc + j] = 0.0f;
+        }
+        /* K blocks outer (the rows of B a thread reads per block stay few pages), its slivers inner: the static
+         * schedule gives a thread the same slivers in every block, so no barrier is needed between blocks */
+        for (int64_t pc = 0; pc < K; pc += GEMM_KC) {
+            const int64_t kc = K - pc < GEMM_KC ? K - pc : GEMM_KC;
+#pragma omp for schedule(static) nowait
+            for (int64_t t = 0; t < nsl; t++) {
+                const int64_t j0 = t * GEMM_NR, nr = N - j0 < GEMM_NR ? N - j0 : GEMM_NR;
+                gemm_pack(bs, q.b, p->bdt, p->bcs, p->brs, j0, nr, pc, kc, GEMM_NR, p->round_to, 0, 1);
+                for (int64_t s = 0; s < msl; s++) {
+                    const int64_t r0 = s * GEMM_MR, mr = M - r0 < GEMM_MR ? M - r0 : GEMM_MR;
+                    const float *as = Af + pc * msl * GEMM_MR + s * GEMM_MR * kc;
+                    float *ct = Cb + r0 * ldc + j0;
+                    if (nr == GEMM_NR && mr == GEMM_MR) {
+                        uk(kc, as, bs, ct, ldc, pc == 0);
+                    } else if (nr == GEMM_NR) {
+                        ukr(kc, as, bs, ct, ldc, pc == 0, (int)mr);
+                    } else {
+                        float tmp[GEMM_MR * GEMM_NR] __attribute__((aligned(64)));
+                        memset(tmp, 0, sizeof tmp);
+                        if (pc != 0)
+                            for (int64_t r = 0; r < mr; r++)
+                                memcpy(tmp + r * GEMM_NR, ct + r * ldc, sizeof(float) * (size_t)nr);
+                        ukr(kc, as, bs, tmp, GEMM_NR, 0, (int)mr);
+                        for (int64_t r = 0; r < mr; r++)
+                            memcpy(ct + r * ldc, tmp + r * GEMM_NR, sizeof(float) * (size_t)nr);
+                    }
+                }
+            }
+        }
+#pragma omp barrier
+        if (!direct) {
+#pragma omp for schedule(static)
+            for (int64_t i = 0; i < M; i++) {
+                float *cr = Cb + i * ldc;
+                if (p->mid == ACL_FLOAT16)
+                    for (int64_t j = 0; j < N; j++) cr[j] = acl_f16_to_f32(acl_f32_to_f16(cr[j]));
+                else if (p->mid == ACL_BF16)
+                    for (int64_t j = 0; j < N; j++) cr[j] = acl_bf16_to_f32(acl_f32_to_bf16(cr[j]));
+                acl_convert(cr, ACL_FLOAT, 1, q.c + i * p->crs * (int64_t)ces, p->cdt, p->ccs, N);
+            }
+        }
+    }
+    free(Af);
+    return 0;
+}
+
+static int gemm_single(const gemm_problem *p, gemm_ptrs q, float *Cb, int64_t ldc, bool direct, float *Bp,
+                       float *ap, bool par, gemm_uk_fn uk) {
+    const int64_t M = p->M, N = p->N, K = p->K;
+    if (M <= GEMM_MC && (int64_t)GEMM_MR * K <= ((int64_t)1 << 22)) return gemm_small_m(p, q, Cb, ldc, direct, par, uk);
     const int64_t nmb = (M + GEMM_MC - 1) / GEMM_MC;
     const size_t ces = acl_dtype_size(p->cdt);
 #pragma omp parallel if (par)
@@ -165,6 +256,7 @@ static void gemm_single(const gemm_problem *p, gemm_ptrs q, float *Cb, int64_t l
             }
         }
     }
+    return 0;
 }
 
 static gemm_ptrs gemm_batch_ptrs(const gemm_problem *p, int64_t bi) {
@@ -210,7 +302,8 @@ static int gemm_run_float(const gemm_problem *p) {
             for (int64_t bi = 0; bi < nb; bi++) {
                 if (!Bp || !Ap || (csz && !Cb)) continue;
                 gemm_ptrs q = gemm_batch_ptrs(p, bi);
-                gemm_single(p, q, direct ? (float *)q.c : Cb, direct ? p->crs : N, direct, Bp, Ap, false, uk);
+                if (gemm_single(p, q, direct ? (float *)q.c : Cb, direct ? p->crs : N, direct, Bp, Ap, false, uk))
+                    fail = 1;
             }
             free(Bp);
             free(Ap);
@@ -228,14 +321,15 @@ static int gemm_run_float(const gemm_problem *p) {
         free(Cb);
         return -1;
     }
-    for (int64_t bi = 0; bi < nb; bi++) {
+    int rc = 0;
+    for (int64_t bi = 0; bi < nb && rc == 0; bi++) {
         gemm_ptrs q = gemm_batch_ptrs(p, bi);
-        gemm_single(p, q, direct ? (float *)q.c : Cb, direct ? p->crs : N, direct, Bp, Ap, par, uk);
+        rc = gemm_single(p, q, direct ? (float *)q.c : Cb, direct ? p->crs : N, direct, Bp, Ap, par, uk);
     }
     free(Bp);
     free(Ap);
     free(Cb);
-    return 0;
+    return rc;
 }
 
 /* f64 (fma chain in double) and integer (wrapping int64) products: straightforward loops, rows are the owners. */
