@@ -426,6 +426,15 @@ typedef struct aclScalarList aclScalarList;
  uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnInplaceAddcmul(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnAddmmGetWorkspaceSize(
+ const aclTensor* self, const aclTensor* mat1, const aclTensor* mat2, const aclScalar* beta, const aclScalar* alpha,
+ aclTensor* out, int8_t cubeMathType, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnAddmm(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnInplaceAddmmGetWorkspaceSize(
+ const aclTensor* selfRef, const aclTensor* mat1, const aclTensor* mat2, const aclScalar* beta,
+ const aclScalar* alpha, int8_t cubeMathType, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnInplaceAddmm(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnAddrGetWorkspaceSize(
  const aclTensor* self, const aclTensor* vec1, const aclTensor* vec2, const aclScalar* betaOptional,
  const aclScalar* alphaOptional, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);

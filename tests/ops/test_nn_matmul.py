@@ -426,3 +426,66 @@ print(h.hexdigest())
     first = same_bytes_for_threads(code, threads=(1, 2, 3))
     for simd in ("off", "avx2"):
         assert run_python(code, {"PYACLNN_SIMD": simd, "OMP_NUM_THREADS": "2"}) == first, simd
+
+
+# ------------------------------------------------------------------ Addmm / InplaceAddmm
+
+def _scalar(v):
+    from pyaclnn.ops.table import make_scalar
+    s = make_scalar(v)
+    _KEEP.append(s)
+    return s
+
+
+@pytest.mark.parametrize("dt", MM_DT)
+@pytest.mark.parametrize("ss", [(6, 5), (1, 5), (5,), (6, 1), (1,)])
+@pytest.mark.parametrize("beta,alpha", [(1.0, 1.0), (0.5, -2.0)])
+def test_addmm_values(torch, dt, ss, beta, alpha):
+    rng = np.random.default_rng(len(ss) + int(beta * 10))
+    s, a, b = R(rng, ss, dt), R(rng, (6, 9), dt), R(rng, (9, 5), dt)
+    ts, ta, tb = (to_torch(torch, x).double() for x in (s, a, b))
+    e = from_torch(torch.addmm(ts, ta, tb, beta=beta, alpha=alpha).to(getattr(torch, TORCH[dt])))
+    o = np.zeros((6, 5), NP[dt])
+    pyaclnn.call("Addmm", s, a, b, beta, alpha, o, 0)
+    check(o, e, dt)
+    o = tview(np.zeros((6, 5), NP[dt]), "T")
+    pyaclnn.call("Addmm", tview(s, "S"), tview(a, "T"), tview(b, "S"), beta, alpha, o, 1)
+    check(np.ascontiguousarray(o), e, dt)
+    if ss == (6, 5):
+        s2 = s.copy()
+        pyaclnn.call("InplaceAddmm", s2, a, b, beta, alpha, 0)
+        check(s2, e, dt)
+
+
+def test_addmm_empty():
+    o = np.zeros((3, 4), np.float32)
+    s = np.full((3, 4), 2, np.float32)
+    pyaclnn.call("Addmm", s, np.zeros((3, 0), np.float32), np.zeros((0, 4), np.float32), 0.5, 1.0, o, 0)
+    np.testing.assert_array_equal(o, 1.0)  # K = 0: beta * self
+    pyaclnn.call("Addmm", np.zeros((0, 4), np.float32), np.zeros((0, 3), np.float32), np.zeros((3, 4), np.float32),
+                 1.0, 1.0, np.zeros((0, 4), np.float32), 0)
+
+
+def test_addmm_invalid():
+    s, a, b, o = T((3, 5)), T((3, 4)), T((4, 5)), T((3, 5))
+    one = _scalar(1.0)
+    expect_status("Addmm", [None, a, b, one, one, o, 0], 161001, "self")
+    expect_status("Addmm", [s, None, b, one, one, o, 0], 161001, "mat1")
+    expect_status("Addmm", [s, a, None, one, one, o, 0], 161001, "mat2")
+    expect_status("Addmm", [s, a, b, None, one, o, 0], 161001, "beta")
+    expect_status("Addmm", [s, a, b, one, None, o, 0], 161001, "alpha")
+    expect_status("Addmm", [s, a, b, one, one, None, 0], 161001, "out")
+    expect_status("Addmm", [s, T((3, 4), "f64"), b, one, one, o, 0], 161002, "mat1")
+    expect_status("Addmm", [s, a, T((4, 5), "i32"), one, one, o, 0], 161002, "mat2")
+    expect_status("Addmm", [T((3, 5), "f64"), a, b, one, one, o, 0], 161002, "self")
+    expect_status("Addmm", [s, a, b, one, one, T((3, 5), "i8"), 0], 161002, "out")
+    expect_status("Addmm", [s, a, b, one, one, o, 6], 161002, "cubeMathType")
+    expect_status("Addmm", [s, T((3, 4, 1)), b, one, one, o, 0], 161002, "mat1")
+    expect_status("Addmm", [s, a, T((5,)), one, one, o, 0], 161002, "mat2")
+    expect_status("Addmm", [s, a, T((5, 5)), one, one, o, 0], 161002, "k-axis")
+    expect_status("Addmm", [T((3, 5), fmt=NZ), a, b, one, one, o, 0], 161002, "self")
+    expect_status("Addmm", [T((1, 3, 5)), a, b, one, one, o, 0], 161002, "self")
+    expect_status("Addmm", [T((2, 5)), a, b, one, one, o, 0], 161002, "broadcast")
+    expect_status("Addmm", [s, a, b, one, one, T((3, 6)), 0], 161002, "out")
+    expect_status("InplaceAddmm", [T((1, 5)), a, b, one, one, 0], 161002, "selfRef")
+    expect_status("InplaceAddmm", [None, a, b, one, one, 0], 161001, "selfRef")

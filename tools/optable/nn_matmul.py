@@ -16,4 +16,8 @@ OPS = [
        lib="nn", dtypes=MM_DT),
     Op("Einsum", "const aclTensorList* tensors, const char* equation, aclTensor* output", "aclnn_einsum.h",
        lib="nn", dtypes=EINSUM_DT),
+    Op("Addmm", "const aclTensor* self, const aclTensor* mat1, const aclTensor* mat2, const aclScalar* beta, "
+       "const aclScalar* alpha, aclTensor* out, int8_t cubeMathType", "aclnn_addmm.h", lib="nn", dtypes=MM_DT),
+    Op("InplaceAddmm", "const aclTensor* selfRef, const aclTensor* mat1, const aclTensor* mat2, const aclScalar* beta, "
+       "const aclScalar* alpha, int8_t cubeMathType", "aclnn_addmm.h", lib="nn", dtypes=MM_DT, inout="selfRef"),
 ]

@@ -16,6 +16,7 @@
 #include "aclnnop/aclnn_add_v3.h"
 #include "aclnnop/aclnn_addcdiv.h"
 #include "aclnnop/aclnn_addcmul.h"
+#include "aclnnop/aclnn_addmm.h"
 #include "aclnnop/aclnn_addr.h"
 #include "aclnnop/aclnn_affine_grid.h"
 #include "aclnnop/aclnn_all.h"
@@ -617,6 +618,12 @@ aclnnStatus opws_Mv(
 aclnnStatus opws_Einsum(
     const aclTensorList* tensors, const char* equation, aclTensor* output, uint64_t* workspaceSize,
     aclOpExecutor** executor);
+aclnnStatus opws_Addmm(
+    const aclTensor* self, const aclTensor* mat1, const aclTensor* mat2, const aclScalar* beta, const aclScalar* alpha,
+    aclTensor* out, int8_t cubeMathType, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_InplaceAddmm(
+    const aclTensor* selfRef, const aclTensor* mat1, const aclTensor* mat2, const aclScalar* beta,
+    const aclScalar* alpha, int8_t cubeMathType, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_AvgPool2d(
     const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* strides, const aclIntArray* paddings,
     const bool ceilMode, const bool countIncludePad, const int64_t divisorOverride, const int8_t cubeMathType,
@@ -838,6 +845,8 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_BatchMatMul ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_Mv ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_Einsum ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT16, ACL_UINT32, ACL_UINT64}), 8
+#define ACL_DT_LIST_Addmm ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_InplaceAddmm ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_AvgPool2d ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_AvgPool2dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_GridSampler2D ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE}), 4

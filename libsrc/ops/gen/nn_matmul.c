@@ -2,6 +2,7 @@
 #include <stdint.h>
 
 #include "ops/ops.h"
+#include "aclnnop/aclnn_addmm.h"
 #include "aclnnop/aclnn_batch_matmul.h"
 #include "aclnnop/aclnn_einsum.h"
 #include "aclnnop/aclnn_matmul.h"
@@ -78,5 +79,33 @@ aclnnStatus aclnnEinsumGetWorkspaceSize(const aclTensorList* tensors, const char
 
 aclnnStatus aclnnEinsum(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_Einsum, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnAddmmGetWorkspaceSize(const aclTensor* self, const aclTensor* mat1, const aclTensor* mat2, const aclScalar* beta, const aclScalar* alpha, aclTensor* out, int8_t cubeMathType, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnAddmmGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {self, mat1, mat2, beta, alpha, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_SCALAR, ACL_KIND_SCALAR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"self", "mat1", "mat2", "beta", "alpha", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 6));
+    return opws_Addmm(self, mat1, mat2, beta, alpha, out, cubeMathType, workspaceSize, executor);
+}
+
+aclnnStatus aclnnAddmm(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_Addmm, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnInplaceAddmmGetWorkspaceSize(const aclTensor* selfRef, const aclTensor* mat1, const aclTensor* mat2, const aclScalar* beta, const aclScalar* alpha, int8_t cubeMathType, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnInplaceAddmmGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {selfRef, mat1, mat2, beta, alpha};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_SCALAR, ACL_KIND_SCALAR};
+    static const char *const names[] = {"selfRef", "mat1", "mat2", "beta", "alpha"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 5));
+    return opws_InplaceAddmm(selfRef, mat1, mat2, beta, alpha, cubeMathType, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceAddmm(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_InplaceAddmm, workspace, workspaceSize, executor, stream);
 }
 
