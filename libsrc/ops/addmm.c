@@ -4,6 +4,7 @@
  * k, self not FRACTAL_NZ, self at most 2-d / broadcastable to (M, N), out (M, N) (an empty product only needs an
  * empty out); then an empty self or an empty product returns. The product is the shared GEMM engine's f32 sums
  * (inputs in the DAV_2201 upper dtype), combined in f32 as beta * self + alpha * product and rounded once to out. */
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "common/dtype.h"
@@ -16,10 +17,11 @@
 #include "ops/ops.h"
 
 typedef struct {
-    gemm_problem g;          /* C: an f32 M x N scratch, filled at run time */
-    int64_t srs, scs;        /* self broadcast to (M, N): element strides (0 on broadcast dims) */
+    gemm_problem g;          /* C: an f32 (batches x) M x N scratch, filled at run time */
+    int64_t B;               /* output batches (1 for Addmm) */
+    int64_t sbs, srs, scs;   /* self broadcast to (B, M, N): element strides (0 on broadcast dims) */
     aclDataType sdt, odt;
-    int64_t ors, ocs;
+    int64_t obs, ors, ocs;
     float alpha, beta;
 } addmm_params;
 
@@ -27,8 +29,8 @@ static aclnnStatus addmm_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     (void)ws;
     (void)wss;
     const addmm_params *p = ex->params;
-    const int64_t M = p->g.M, N = p->g.N;
-    float *acc = malloc(sizeof(float) * (size_t)(M * N));
+    const int64_t M = p->g.M, N = p->g.N, B = p->B;
+    float *acc = malloc(sizeof(float) * (size_t)(B * M * N));
     if (!acc) return OOM;
     gemm_problem g = p->g;
     g.a = acl_exec_in(ex, 1)->base;
@@ -42,20 +44,21 @@ static aclnnStatus addmm_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     char *ob = acl_exec_out(ex, 0)->base;
     const size_t ses = acl_dtype_size(p->sdt), oes = acl_dtype_size(p->odt);
     int fail = 0;
-#pragma omp parallel if (acl_parallel_worth(M * N)) reduction(| : fail)
+#pragma omp parallel if (acl_parallel_worth(B * M * N)) reduction(| : fail)
     {
         float *row = malloc(sizeof(float) * (size_t)N);
         if (!row) fail = 1;
 #pragma omp for schedule(static)
-        for (int64_t i = 0; i < M; i++) {
+        for (int64_t t = 0; t < B * M; t++) {
             if (!row) continue;
-            acl_convert(sb + i * p->srs * (int64_t)ses, p->sdt, p->scs, row, ACL_FLOAT, 1, N);
-            const float *ar = acc + i * N;
+            const int64_t b = t / M, i = t % M;
+            acl_convert(sb + (b * p->sbs + i * p->srs) * (int64_t)ses, p->sdt, p->scs, row, ACL_FLOAT, 1, N);
+            const float *ar = acc + t * N;
             for (int64_t j = 0; j < N; j++) {
                 const float s = p->beta * row[j], m = p->alpha * ar[j];
                 row[j] = s + m;
             }
-            acl_convert(row, ACL_FLOAT, 1, ob + i * p->ors * (int64_t)oes, p->odt, p->ocs, N);
+            acl_convert(row, ACL_FLOAT, 1, ob + (b * p->obs + i * p->ors) * (int64_t)oes, p->odt, p->ocs, N);
         }
         free(row);
     }
@@ -64,6 +67,24 @@ static aclnnStatus addmm_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
 }
 
 #define AM_FORMAT_NZ ((aclFormat)29)
+
+static aclnnStatus addmm_publish(int op, const aclTensor *self, const char *sn, const aclTensor *m1, const char *n1,
+                                 const aclTensor *m2, const char *n2, const aclTensor *out, const char *on,
+                                 addmm_params *pp, int8_t cmt, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const bool both_bf16 = m1->dtype == ACL_BF16 && m2->dtype == ACL_BF16;
+    if (cmt == 2 && !both_bf16) pp->g.round_to = ACL_FLOAT16; /* USE_FP16: the inputs go through f16 */
+    ACLNN_CHECK(pp->B * pp->g.M <= INT64_MAX / (pp->g.N > 0 ? pp->g.N : 1), ACLNN_ERR_PARAM_INVALID,
+                "%s is too large.", on);
+    aclOpExecutor *ex = acl_exec_create(op, addmm_run, sizeof(addmm_params));
+    if (!ex) return ACLNN_ERR_INNER_CREATE_EXECUTOR;
+    aclnnStatus rc = acl_exec_add_input(ex, self, sn, true);
+    if (rc == 0) rc = acl_exec_add_input(ex, m1, n1, pp->g.K > 0);
+    if (rc == 0) rc = acl_exec_add_input(ex, m2, n2, pp->g.K > 0);
+    if (rc == 0) rc = acl_exec_add_output(ex, out, on);
+    if (rc) return acl_exec_discard(ex, rc);
+    *(addmm_params *)ex->params = *pp;
+    return acl_exec_publish(ex, workspaceSize, executor);
+}
 
 static aclnnStatus addmm_plan(int op, const aclTensor *self, const aclTensor *mat1, const aclTensor *mat2,
                               const aclScalar *beta, const aclScalar *alpha, aclTensor *out, int8_t cmt, bool inplace,
@@ -109,22 +130,14 @@ static aclnnStatus addmm_plan(int op, const aclTensor *self, const aclTensor *ma
                              .acs = mat1->strides[1], .bdt = mat2->dtype, .brs = mat2->strides[0],
                              .bcs = mat2->strides[1], .cdt = ACL_FLOAT, .crs = N, .ccs = 1,
                              .round_to = ACL_DT_UNDEFINED, .mid = ACL_DT_UNDEFINED},
+                       .B = 1,
                        .srs = (sr == 2 && s0 != 1) ? self->strides[0] : 0,
                        .scs = s1 != 1 ? self->strides[sr - 1] : 0,
                        .sdt = self->dtype, .odt = out->dtype, .ors = out->strides[0], .ocs = out->strides[1],
                        .alpha = (float)acl_read_f64(alpha->bytes, alpha->dtype),
                        .beta = (float)acl_read_f64(beta->bytes, beta->dtype)};
-    const bool both_bf16 = mat1->dtype == ACL_BF16 && mat2->dtype == ACL_BF16;
-    if (cmt == 2 && !both_bf16) pp.g.round_to = ACL_FLOAT16; /* USE_FP16: the inputs go through f16 */
-    aclOpExecutor *ex = acl_exec_create(op, addmm_run, sizeof(addmm_params));
-    if (!ex) return ACLNN_ERR_INNER_CREATE_EXECUTOR;
-    aclnnStatus rc = acl_exec_add_input(ex, self, sn, true);
-    if (rc == 0) rc = acl_exec_add_input(ex, mat1, "mat1", K > 0);
-    if (rc == 0) rc = acl_exec_add_input(ex, mat2, "mat2", K > 0);
-    if (rc == 0) rc = acl_exec_add_output(ex, out, inplace ? sn : "out");
-    if (rc) return acl_exec_discard(ex, rc);
-    *(addmm_params *)ex->params = pp;
-    return acl_exec_publish(ex, workspaceSize, executor);
+    return addmm_publish(op, self, sn, mat1, "mat1", mat2, "mat2", out, inplace ? sn : "out", &pp, cmt, workspaceSize,
+                         executor);
 }
 
 aclnnStatus opws_Addmm(const aclTensor *self, const aclTensor *mat1, const aclTensor *mat2, const aclScalar *beta,
@@ -139,4 +152,92 @@ aclnnStatus opws_InplaceAddmm(const aclTensor *selfRef, const aclTensor *mat1, c
                               uint64_t *workspaceSize, aclOpExecutor **executor) {
     return addmm_plan(ACL_OP_InplaceAddmm, selfRef, mat1, mat2, beta, alpha, (aclTensor *)selfRef, cubeMathType, true,
                       workspaceSize, executor);
+}
+
+/* ---------------------------------------------------------------- aclnnBaddbmm / aclnnInplaceBaddbmm
+ * out[b] = beta * self[b] + alpha * (batch1[b] @ batch2[b or 0]). Checks (op_api order): NULLs (self, batch1, batch2,
+ * beta, alpha, then out), the DAV_2201 rule (batch1, batch2, self, out dtypes; cubeMathType), batch1/batch2 3-d with
+ * equal k and batch dims equal or 1, self and the product both empty or both not, self broadcast with
+ * (batch1's B, M, N) equal to out's shape without broadcasting the product, batch1/batch2/out of one format. */
+static aclnnStatus baddbmm_plan(int op, const aclTensor *self, const aclTensor *b1, const aclTensor *b2, const aclScalar *beta,
+                         const aclScalar *alpha, aclTensor *out, int8_t cmt, bool inplace, uint64_t *workspaceSize,
+                         aclOpExecutor **executor) {
+    const char *sn = inplace ? "selfRef" : "self", *on = inplace ? "selfRef" : "out";
+    NN(self, sn);
+    NN(b1, "batch1");
+    NN(b2, "batch2");
+    ACLNN_CHECK(beta != NULL, ACLNN_ERR_PARAM_NULLPTR, "beta must not be NULL.");
+    ACLNN_CHECK(alpha != NULL, ACLNN_ERR_PARAM_NULLPTR, "alpha must not be NULL.");
+    NN(out, on);
+    ACL_TRY(acl_check_dtype_in(b1, ACL_DT_LIST_Baddbmm, "batch1"));
+    ACL_TRY(acl_check_dtype_in(b2, ACL_DT_LIST_Baddbmm, "batch2"));
+    ACL_TRY(acl_check_dtype_in(self, ACL_DT_LIST_Baddbmm, sn));
+    ACL_TRY(acl_check_dtype_in(out, ACL_DT_LIST_Baddbmm, on));
+    ACLNN_CHECK(cmt >= -1 && cmt <= 4, ACLNN_ERR_PARAM_INVALID,
+                "cubeMathType %d is not supported: it should be 0 (KEEP_DTYPE), 1 (ALLOW_FP32_DOWN_PRECISION), "
+                "2 (USE_FP16), 3 (USE_HF32) or 4 (USE_FP32_ADD).", (int)cmt);
+    ACL_TRY(acl_check_rank(b1, 3, "batch1"));
+    ACL_TRY(acl_check_rank(b2, 3, "batch2"));
+    ACLNN_CHECK(b1->dims[2] == b2->dims[1], ACLNN_ERR_PARAM_INVALID,
+                "batch1's last dim (%lld) and batch2's penultimate dim (%lld) should be the same.",
+                (long long)b1->dims[2], (long long)b2->dims[1]);
+    ACLNN_CHECK(b1->dims[0] == b2->dims[0] || b1->dims[0] == 1 || b2->dims[0] == 1, ACLNN_ERR_PARAM_INVALID,
+                "batch1's batch dim (%lld) and batch2's batch dim (%lld) can not broadcast.", (long long)b1->dims[0],
+                (long long)b2->dims[0]);
+    const int64_t B = b1->dims[0], M = b1->dims[1], N = b2->dims[2], K = b1->dims[2];
+    const bool mat_empty = B == 0 || M == 0 || N == 0, self_empty = acl_tensor_empty(self);
+    ACLNN_CHECK(self_empty == mat_empty, ACLNN_ERR_PARAM_INVALID,
+                "%s and batch1@batch2 should be both empty or both not (%s empty: %d, product empty: %d).", sn, sn,
+                (int)self_empty, (int)mat_empty);
+    const int64_t bmm[3] = {B, M, N};
+    const int sr = (int)self->ndim;
+    ACLNN_CHECK(sr <= 3, ACLNN_ERR_PARAM_INVALID, "Shape of %s and batch1@batch2 can't broadcast (%s has %d dims).",
+                sn, sn, sr);
+    int64_t bc[3], sdim[3];
+    for (int d = 0; d < 3; d++) {
+        sdim[d] = d - (3 - sr) >= 0 ? self->dims[d - (3 - sr)] : 1;
+        ACLNN_CHECK(sdim[d] == bmm[d] || sdim[d] == 1 || bmm[d] == 1, ACLNN_ERR_PARAM_INVALID,
+                    "Shape of %s and batch1@batch2 can't broadcast.", sn);
+        bc[d] = sdim[d] == 1 ? bmm[d] : sdim[d];
+    }
+    ACLNN_CHECK(out->ndim == 3 && out->dims[0] == bc[0] && out->dims[1] == bc[1] && out->dims[2] == bc[2],
+                ACLNN_ERR_PARAM_INVALID, "Shape of %s should be [%lld, %lld, %lld].", on, (long long)bc[0],
+                (long long)bc[1], (long long)bc[2]);
+    ACLNN_CHECK(!((bc[0] != 1 && B == 1) || (bc[1] != 1 && M == 1) || (bc[2] != 1 && N == 1)),
+                ACLNN_ERR_PARAM_INVALID, "batch1@batch2's shape [%lld, %lld, %lld] should be the broadcast shape.",
+                (long long)B, (long long)M, (long long)N);
+    ACLNN_CHECK(b1->format == b2->format && b1->format == out->format, ACLNN_ERR_PARAM_INVALID,
+                "Format of batch1 (%s), batch2 (%s) and %s (%s) should be equal.", acl_format_name(b1->format),
+                acl_format_name(b2->format), on, acl_format_name(out->format));
+    if (mat_empty) return acl_exec_noop(op, workspaceSize, executor);
+    addmm_params pp = {.g = {.M = M, .N = N, .K = K, .nbd = 1, .bshape = {B}, .bsa = {b1->strides[0]},
+                             .bsb = {b2->dims[0] == 1 ? 0 : b2->strides[0]}, .bsc = {M * N},
+                             .adt = b1->dtype, .ars = b1->strides[1], .acs = b1->strides[2],
+                             .bdt = b2->dtype, .brs = b2->strides[1], .bcs = b2->strides[2],
+                             .cdt = ACL_FLOAT, .crs = N, .ccs = 1, .round_to = ACL_DT_UNDEFINED,
+                             .mid = ACL_DT_UNDEFINED},
+                       .B = B, .sdt = self->dtype, .odt = out->dtype,
+                       .obs = out->strides[0], .ors = out->strides[1], .ocs = out->strides[2],
+                       .alpha = (float)acl_read_f64(alpha->bytes, alpha->dtype),
+                       .beta = (float)acl_read_f64(beta->bytes, beta->dtype)};
+    int64_t ss[3];
+    for (int d = 0; d < 3; d++) ss[d] = (d - (3 - sr) >= 0 && sdim[d] != 1) ? self->strides[d - (3 - sr)] : 0;
+    pp.sbs = ss[0];
+    pp.srs = ss[1];
+    pp.scs = ss[2];
+    return addmm_publish(op, self, sn, b1, "batch1", b2, "batch2", out, on, &pp, cmt, workspaceSize, executor);
+}
+
+aclnnStatus opws_Baddbmm(const aclTensor *self, const aclTensor *batch1, const aclTensor *batch2,
+                         const aclScalar *beta, const aclScalar *alpha, aclTensor *out, int8_t cubeMathType,
+                         uint64_t *workspaceSize, aclOpExecutor **executor) {
+    return baddbmm_plan(ACL_OP_Baddbmm, self, batch1, batch2, beta, alpha, out, cubeMathType, false, workspaceSize,
+                        executor);
+}
+
+aclnnStatus opws_InplaceBaddbmm(const aclTensor *selfRef, const aclTensor *batch1, const aclTensor *batch2,
+                                const aclScalar *beta, const aclScalar *alpha, int8_t cubeMathType,
+                                uint64_t *workspaceSize, aclOpExecutor **executor) {
+    return baddbmm_plan(ACL_OP_InplaceBaddbmm, selfRef, batch1, batch2, beta, alpha, (aclTensor *)selfRef,
+                        cubeMathType, true, workspaceSize, executor);
 }

@@ -211,6 +211,14 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                                  'stream',
                        'repo': 'ops-nn',
                        'source': 'pooling/avg_pool3_d_grad/op_api/aclnn_avgpool2d_backward.cpp'},
+ 'Baddbmm': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+             'header': 'matmul/batch_mat_mul_v3/op_host/op_api/aclnn_baddbmm.h',
+             'phase1': 'const aclTensor* self, const aclTensor* batch1, const aclTensor* batch2, const aclScalar* '
+                       'beta, const aclScalar* alpha, aclTensor* out, int8_t cubeMathType, uint64_t* workspaceSize, '
+                       'aclOpExecutor** executor',
+             'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+             'repo': 'ops-nn',
+             'source': 'matmul/batch_mat_mul_v3/op_host/op_api/aclnn_baddbmm.cpp'},
  'BatchMatMul': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
                  'header': 'matmul/batch_mat_mul_v3/op_host/op_api/aclnn_batch_matmul.h',
                  'phase1': 'const aclTensor* self, const aclTensor* mat2, aclTensor* out, int8_t cubeMathType, '
@@ -885,6 +893,14 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                   'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
                   'repo': 'ops-math',
                   'source': 'math/atanh/op_api/aclnn_atanh.cpp'},
+ 'InplaceBaddbmm': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                    'header': 'matmul/batch_mat_mul_v3/op_host/op_api/aclnn_baddbmm.h',
+                    'phase1': 'const aclTensor* selfRef, const aclTensor* batch1, const aclTensor* batch2, const '
+                              'aclScalar* beta, const aclScalar* alpha, int8_t cubeMathType, uint64_t* '
+                              'workspaceSize, aclOpExecutor** executor',
+                    'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                    'repo': 'ops-nn',
+                    'source': 'matmul/batch_mat_mul_v3/op_host/op_api/aclnn_baddbmm.cpp'},
  'InplaceBitwiseAndScalar': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                              'header': 'math/bitwise_and/op_api/aclnn_bitwise_and_scalar.h',
                              'phase1': 'const aclTensor* selfRef, const aclScalar* other, uint64_t* workspaceSize, '

@@ -20,4 +20,9 @@ OPS = [
        "const aclScalar* alpha, aclTensor* out, int8_t cubeMathType", "aclnn_addmm.h", lib="nn", dtypes=MM_DT),
     Op("InplaceAddmm", "const aclTensor* selfRef, const aclTensor* mat1, const aclTensor* mat2, const aclScalar* beta, "
        "const aclScalar* alpha, int8_t cubeMathType", "aclnn_addmm.h", lib="nn", dtypes=MM_DT, inout="selfRef"),
+    Op("Baddbmm", "const aclTensor* self, const aclTensor* batch1, const aclTensor* batch2, const aclScalar* beta, "
+       "const aclScalar* alpha, aclTensor* out, int8_t cubeMathType", "aclnn_baddbmm.h", lib="nn", dtypes=MM_DT),
+    Op("InplaceBaddbmm", "const aclTensor* selfRef, const aclTensor* batch1, const aclTensor* batch2, "
+       "const aclScalar* beta, const aclScalar* alpha, int8_t cubeMathType", "aclnn_baddbmm.h", lib="nn",
+       dtypes=MM_DT, inout="selfRef"),
 ]
