@@ -406,6 +406,15 @@ typedef struct aclScalarList aclScalarList;
  aclOpExecutor** executor);
  aclnnStatus aclnnInplaceAddV3(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnAddbmmGetWorkspaceSize(
+ const aclTensor* self, const aclTensor* batch1, const aclTensor* batch2, const aclScalar* beta,
+ const aclScalar* alpha, aclTensor* out, int8_t cubeMathType, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnAddbmm(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnInplaceAddbmmGetWorkspaceSize(
+ aclTensor* selfRef, const aclTensor* batch1, const aclTensor* batch2, const aclScalar* beta, const aclScalar* alpha,
+ int8_t cubeMathType, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnInplaceAddbmm(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnAddcdivGetWorkspaceSize(
  const aclTensor* self, const aclTensor* tensor1, const aclTensor* tensor2, const aclScalar* value,
  const aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);

@@ -19,6 +19,7 @@
 typedef struct {
     gemm_problem g;          /* C: an f32 (batches x) M x N scratch, filled at run time */
     int64_t B;               /* output batches (1 for Addmm) */
+    int64_t nred;            /* Addbmm: the product batches summed (in batch order) into the one output; 0: none */
     int64_t sbs, srs, scs;   /* self broadcast to (B, M, N): element strides (0 on broadcast dims) */
     aclDataType sdt, odt;
     int64_t obs, ors, ocs;
@@ -30,15 +31,25 @@ static aclnnStatus addmm_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     (void)wss;
     const addmm_params *p = ex->params;
     const int64_t M = p->g.M, N = p->g.N, B = p->B;
-    float *acc = malloc(sizeof(float) * (size_t)(B * M * N));
+    const int64_t nacc = p->nred > 0 ? p->nred : p->nred < 0 ? 1 : B;
+    float *acc = calloc((size_t)(nacc * M * N > 0 ? nacc * M * N : 1), sizeof(float));
     if (!acc) return OOM;
     gemm_problem g = p->g;
     g.a = acl_exec_in(ex, 1)->base;
     g.b = acl_exec_in(ex, 2)->base;
     g.c = acc;
-    if (gemm_run(&g) != 0) {
+    if (p->nred >= 0 && gemm_run(&g) != 0) {
         free(acc);
         return OOM;
+    }
+    if (p->nred > 1) { /* Addbmm: acc[0] += acc[b] for b = 1.. in order; rows are the owners */
+#pragma omp parallel for schedule(static) if (acl_parallel_worth(p->nred * M * N))
+        for (int64_t i = 0; i < M; i++)
+            for (int64_t b = 1; b < p->nred; b++) {
+                float *dst = acc + i * N;
+                const float *src = acc + (b * M + i) * N;
+                for (int64_t j = 0; j < N; j++) dst[j] += src[j];
+            }
     }
     const char *sb = acl_exec_in(ex, 0)->base;
     char *ob = acl_exec_out(ex, 0)->base;
@@ -240,4 +251,85 @@ aclnnStatus opws_InplaceBaddbmm(const aclTensor *selfRef, const aclTensor *batch
                                 uint64_t *workspaceSize, aclOpExecutor **executor) {
     return baddbmm_plan(ACL_OP_InplaceBaddbmm, selfRef, batch1, batch2, beta, alpha, (aclTensor *)selfRef,
                         cubeMathType, true, workspaceSize, executor);
+}
+
+/* ---------------------------------------------------------------- aclnnAddbmm / aclnnInplaceAddbmm
+ * out = beta * self + alpha * sum_b (batch1[b] @ batch2[b]): each batch's product is the GEMM engine's f32 chain,
+ * the batches are then added in batch order. Checks (op_api order): NULLs, the DAV_2201 rule, batch1/batch2 3-d with
+ * equal k and batch dims equal or 1, self and (M, N) both empty or both not, self 0..2-d broadcast to (M, N) equal
+ * to out's shape, batch1/batch2 of one format. */
+static aclnnStatus addbmm_plan(int op, const aclTensor *self, const aclTensor *b1, const aclTensor *b2,
+                               const aclScalar *beta, const aclScalar *alpha, aclTensor *out, int8_t cmt, bool inplace,
+                               uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const char *sn = inplace ? "selfRef" : "self", *on = inplace ? "selfRef" : "out";
+    NN(self, sn);
+    NN(b1, "batch1");
+    NN(b2, "batch2");
+    ACLNN_CHECK(beta != NULL, ACLNN_ERR_PARAM_NULLPTR, "beta must not be NULL.");
+    ACLNN_CHECK(alpha != NULL, ACLNN_ERR_PARAM_NULLPTR, "alpha must not be NULL.");
+    NN(out, on);
+    ACL_TRY(acl_check_dtype_in(b1, ACL_DT_LIST_Addbmm, "batch1"));
+    ACL_TRY(acl_check_dtype_in(b2, ACL_DT_LIST_Addbmm, "batch2"));
+    ACL_TRY(acl_check_dtype_in(self, ACL_DT_LIST_Addbmm, sn));
+    ACL_TRY(acl_check_dtype_in(out, ACL_DT_LIST_Addbmm, on));
+    ACLNN_CHECK(cmt >= -1 && cmt <= 4, ACLNN_ERR_PARAM_INVALID,
+                "cubeMathType %d is not supported: it should be 0 (KEEP_DTYPE), 1 (ALLOW_FP32_DOWN_PRECISION), "
+                "2 (USE_FP16), 3 (USE_HF32) or 4 (USE_FP32_ADD).", (int)cmt);
+    ACL_TRY(acl_check_rank(b1, 3, "batch1"));
+    ACL_TRY(acl_check_rank(b2, 3, "batch2"));
+    ACLNN_CHECK(b1->dims[2] == b2->dims[1], ACLNN_ERR_PARAM_INVALID,
+                "batch1's last dim (%lld) and batch2's penultimate dim (%lld) should be the same.",
+                (long long)b1->dims[2], (long long)b2->dims[1]);
+    ACLNN_CHECK(b1->dims[0] == b2->dims[0] || b1->dims[0] == 1 || b2->dims[0] == 1, ACLNN_ERR_PARAM_INVALID,
+                "batch1's batch dim (%lld) and batch2's batch dim (%lld) can not broadcast.", (long long)b1->dims[0],
+                (long long)b2->dims[0]);
+    const int64_t M = b1->dims[1], N = b2->dims[2], K = b1->dims[2];
+    const int64_t B = b1->dims[0] == 1 ? b2->dims[0] : b1->dims[0];
+    const bool mat_empty = M == 0 || N == 0, self_empty = acl_tensor_empty(self);
+    ACLNN_CHECK(self_empty == mat_empty, ACLNN_ERR_PARAM_INVALID,
+                "%s and batch1@batch2's last two dims should be both empty or both not (%s empty: %d, product "
+                "empty: %d).", sn, sn, (int)self_empty, (int)mat_empty);
+    const int sr = (int)self->ndim;
+    ACLNN_CHECK(sr <= 2, ACLNN_ERR_PARAM_INVALID, "%s should have at most 2 dims, but has %d.", sn, sr);
+    const int64_t s0 = sr == 2 ? self->dims[0] : 1, s1 = sr >= 1 ? self->dims[sr - 1] : 1;
+    ACLNN_CHECK((s0 == M || s0 == 1 || M == 1) && (s1 == N || s1 == 1 || N == 1), ACLNN_ERR_PARAM_INVALID,
+                "Shape of %s and batch1@batch2's last two dims [%lld, %lld] can't broadcast.", sn, (long long)M,
+                (long long)N);
+    const int64_t c0 = s0 == 1 ? M : s0, c1 = s1 == 1 ? N : s1;
+    ACLNN_CHECK(out->ndim == 2 && out->dims[0] == c0 && out->dims[1] == c1, ACLNN_ERR_PARAM_INVALID,
+                "Shape of %s should be [%lld, %lld].", on, (long long)c0, (long long)c1);
+    ACLNN_CHECK(c0 == M && c1 == N, ACLNN_ERR_PARAM_INVALID, "Shape of %s should be [%lld, %lld], not [%lld, %lld].",
+                on, (long long)M, (long long)N, (long long)c0, (long long)c1);
+    ACLNN_CHECK(b1->format == b2->format, ACLNN_ERR_PARAM_INVALID,
+                "Format of batch1 (%s) and batch2 (%s) should be equal.", acl_format_name(b1->format),
+                acl_format_name(b2->format));
+    if (mat_empty) return acl_exec_noop(op, workspaceSize, executor);
+    addmm_params pp = {.g = {.M = M, .N = N, .K = K, .nbd = 1, .bshape = {B},
+                             .bsa = {b1->dims[0] == 1 ? 0 : b1->strides[0]},
+                             .bsb = {b2->dims[0] == 1 ? 0 : b2->strides[0]}, .bsc = {M * N},
+                             .adt = b1->dtype, .ars = b1->strides[1], .acs = b1->strides[2],
+                             .bdt = b2->dtype, .brs = b2->strides[1], .bcs = b2->strides[2],
+                             .cdt = ACL_FLOAT, .crs = N, .ccs = 1, .round_to = ACL_DT_UNDEFINED,
+                             .mid = ACL_DT_UNDEFINED},
+                       .B = 1, .nred = B > 0 ? B : -1, .sdt = self->dtype, .odt = out->dtype,
+                       .obs = 0, .ors = out->strides[0], .ocs = out->strides[1],
+                       .srs = (sr == 2 && s0 != 1) ? self->strides[0] : 0,
+                       .scs = (sr >= 1 && s1 != 1) ? self->strides[sr - 1] : 0,
+                       .alpha = (float)acl_read_f64(alpha->bytes, alpha->dtype),
+                       .beta = (float)acl_read_f64(beta->bytes, beta->dtype)};
+    return addmm_publish(op, self, sn, b1, "batch1", b2, "batch2", out, on, &pp, cmt, workspaceSize, executor);
+}
+
+aclnnStatus opws_Addbmm(const aclTensor *self, const aclTensor *batch1, const aclTensor *batch2,
+                        const aclScalar *beta, const aclScalar *alpha, aclTensor *out, int8_t cubeMathType,
+                        uint64_t *workspaceSize, aclOpExecutor **executor) {
+    return addbmm_plan(ACL_OP_Addbmm, self, batch1, batch2, beta, alpha, out, cubeMathType, false, workspaceSize,
+                       executor);
+}
+
+aclnnStatus opws_InplaceAddbmm(aclTensor *selfRef, const aclTensor *batch1, const aclTensor *batch2,
+                               const aclScalar *beta, const aclScalar *alpha, int8_t cubeMathType,
+                               uint64_t *workspaceSize, aclOpExecutor **executor) {
+    return addbmm_plan(ACL_OP_InplaceAddbmm, selfRef, batch1, batch2, beta, alpha, selfRef, cubeMathType, true,
+                       workspaceSize, executor);
 }

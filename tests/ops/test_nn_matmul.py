@@ -538,3 +538,48 @@ def test_baddbmm_invalid():
     expect_status("Baddbmm", [T((3, 3, 5)), T((1, 3, 4)), b, one, one, T((3, 3, 5)), 0], 161002, "broadcast")
     expect_status("Baddbmm", [s, a, T((2, 4, 5), fmt=lib.ACL_FORMAT_NCHW), one, one, o, 0], 161002, "Format")
     expect_status("InplaceBaddbmm", [T((1, 3, 5)), a, b, one, one, 0], 161002, "selfRef")
+
+
+# ------------------------------------------------------------------ Addbmm / InplaceAddbmm
+
+
+@pytest.mark.parametrize("dt", MM_DT)
+@pytest.mark.parametrize("ss,s1,s2", [((4, 5), (3, 4, 6), (3, 6, 5)), ((5,), (2, 4, 7), (1, 7, 5)),
+                                      ((4, 1), (0, 4, 6), (0, 6, 5)), ((), (2, 4, 0), (2, 0, 5))])
+def test_addbmm_values(torch, dt, ss, s1, s2):
+    rng = np.random.default_rng(len(ss) + s1[0])
+    s, a, b = R(rng, ss, dt), R(rng, s1, dt), R(rng, s2, dt)
+    ts, ta, tb = (to_torch(torch, x).double() for x in (s, a, b))
+    e = from_torch(torch.addbmm(ts, ta, tb.expand(s1[0], -1, -1), beta=0.5, alpha=1.5).to(getattr(torch, TORCH[dt])))
+    o = np.zeros(e.shape, NP[dt])
+    pyaclnn.call("Addbmm", s, a, b, 0.5, 1.5, o, 0)
+    check(o, e, dt)
+    o = tview(np.zeros(e.shape, NP[dt]), "T")
+    pyaclnn.call("Addbmm", tview(s, "S") if s.ndim else s, tview(a, "T"), tview(b, "T"), 0.5, 1.5, o, 1)
+    check(np.ascontiguousarray(o), e, dt)
+    if ss == e.shape:
+        s2_ = s.copy()
+        pyaclnn.call("InplaceAddbmm", s2_, a, b, 0.5, 1.5, 0)
+        check(s2_, e, dt)
+
+
+def test_addbmm_invalid():
+    s, a, b, o = T((3, 5)), T((2, 3, 4)), T((2, 4, 5)), T((3, 5))
+    one = _scalar(1.0)
+    expect_status("Addbmm", [None, a, b, one, one, o, 0], 161001, "self")
+    expect_status("Addbmm", [s, None, b, one, one, o, 0], 161001, "batch1")
+    expect_status("Addbmm", [s, a, b, None, one, o, 0], 161001, "beta")
+    expect_status("Addbmm", [s, a, b, one, one, None, 0], 161001, "out")
+    expect_status("Addbmm", [s, T((2, 3, 4), "f64"), b, one, one, o, 0], 161002, "batch1")
+    expect_status("Addbmm", [T((3, 5), "i32"), a, b, one, one, o, 0], 161002, "self")
+    expect_status("Addbmm", [s, a, b, one, one, T((3, 5), "u8"), 0], 161002, "out")
+    expect_status("Addbmm", [s, a, b, one, one, o, 9], 161002, "cubeMathType")
+    expect_status("Addbmm", [s, T((3, 4)), b, one, one, o, 0], 161002, "batch1")
+    expect_status("Addbmm", [s, a, T((2, 5, 5)), one, one, o, 0], 161002, "penultimate")
+    expect_status("Addbmm", [s, a, T((3, 4, 5)), one, one, o, 0], 161002, "broadcast")
+    expect_status("Addbmm", [T((0, 5)), a, b, one, one, o, 0], 161002, "empty")
+    expect_status("Addbmm", [T((1, 3, 5)), a, b, one, one, o, 0], 161002, "self")
+    expect_status("Addbmm", [T((2, 5)), a, b, one, one, o, 0], 161002, "broadcast")
+    expect_status("Addbmm", [s, a, b, one, one, T((3, 6)), 0], 161002, "out")
+    expect_status("Addbmm", [s, a, T((2, 4, 5), fmt=lib.ACL_FORMAT_NCHW), one, one, o, 0], 161002, "Format")
+    expect_status("InplaceAddbmm", [T((1, 5)), a, b, one, one, 0], 161002, "selfRef")

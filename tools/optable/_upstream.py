@@ -40,6 +40,14 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
            'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
            'repo': 'ops-math',
            'source': 'math/add/op_api/aclnn_add_v3.cpp'},
+ 'Addbmm': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+            'header': 'matmul/batch_mat_mul_v3/op_host/op_api/aclnn_addbmm.h',
+            'phase1': 'const aclTensor* self, const aclTensor* batch1, const aclTensor* batch2, const aclScalar* '
+                      'beta, const aclScalar* alpha, aclTensor* out, int8_t cubeMathType, uint64_t* workspaceSize, '
+                      'aclOpExecutor** executor',
+            'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+            'repo': 'ops-nn',
+            'source': 'matmul/batch_mat_mul_v3/op_host/op_api/aclnn_addbmm.cpp'},
  'Addcdiv': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
              'header': 'math/addcdiv/op_api/aclnn_addcdiv.h',
              'phase1': 'const aclTensor* self, const aclTensor* tensor1, const aclTensor* tensor2, const aclScalar* '
@@ -823,6 +831,14 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                   'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
                   'repo': 'ops-math',
                   'source': 'math/add/op_api/aclnn_add_v3.cpp'},
+ 'InplaceAddbmm': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                   'header': 'matmul/batch_mat_mul_v3/op_host/op_api/aclnn_addbmm.h',
+                   'phase1': 'aclTensor* selfRef, const aclTensor* batch1, const aclTensor* batch2, const aclScalar* '
+                             'beta, const aclScalar* alpha, int8_t cubeMathType, uint64_t* workspaceSize, '
+                             'aclOpExecutor** executor',
+                   'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                   'repo': 'ops-nn',
+                   'source': 'matmul/batch_mat_mul_v3/op_host/op_api/aclnn_addbmm.cpp'},
  'InplaceAddcdiv': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                     'header': 'math/addcdiv/op_api/aclnn_addcdiv.h',
                     'phase1': 'const aclTensor* selfRef, const aclTensor* tensor1, const aclTensor* tensor2, const '

@@ -25,4 +25,8 @@ OPS = [
     Op("InplaceBaddbmm", "const aclTensor* selfRef, const aclTensor* batch1, const aclTensor* batch2, "
        "const aclScalar* beta, const aclScalar* alpha, int8_t cubeMathType", "aclnn_baddbmm.h", lib="nn",
        dtypes=MM_DT, inout="selfRef"),
+    Op("Addbmm", "const aclTensor* self, const aclTensor* batch1, const aclTensor* batch2, const aclScalar* beta, "
+       "const aclScalar* alpha, aclTensor* out, int8_t cubeMathType", "aclnn_addbmm.h", lib="nn", dtypes=MM_DT),
+    Op("InplaceAddbmm", "aclTensor* selfRef, const aclTensor* batch1, const aclTensor* batch2, const aclScalar* beta, "
+       "const aclScalar* alpha, int8_t cubeMathType", "aclnn_addbmm.h", lib="nn", dtypes=MM_DT),
 ]

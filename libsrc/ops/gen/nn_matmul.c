@@ -2,6 +2,7 @@
 #include <stdint.h>
 
 #include "ops/ops.h"
+#include "aclnnop/aclnn_addbmm.h"
 #include "aclnnop/aclnn_addmm.h"
 #include "aclnnop/aclnn_baddbmm.h"
 #include "aclnnop/aclnn_batch_matmul.h"
@@ -136,5 +137,33 @@ aclnnStatus aclnnInplaceBaddbmmGetWorkspaceSize(const aclTensor* selfRef, const 
 
 aclnnStatus aclnnInplaceBaddbmm(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_InplaceBaddbmm, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnAddbmmGetWorkspaceSize(const aclTensor* self, const aclTensor* batch1, const aclTensor* batch2, const aclScalar* beta, const aclScalar* alpha, aclTensor* out, int8_t cubeMathType, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnAddbmmGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {self, batch1, batch2, beta, alpha, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_SCALAR, ACL_KIND_SCALAR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"self", "batch1", "batch2", "beta", "alpha", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 6));
+    return opws_Addbmm(self, batch1, batch2, beta, alpha, out, cubeMathType, workspaceSize, executor);
+}
+
+aclnnStatus aclnnAddbmm(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_Addbmm, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnInplaceAddbmmGetWorkspaceSize(aclTensor* selfRef, const aclTensor* batch1, const aclTensor* batch2, const aclScalar* beta, const aclScalar* alpha, int8_t cubeMathType, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnInplaceAddbmmGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {selfRef, batch1, batch2, beta, alpha};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_SCALAR, ACL_KIND_SCALAR};
+    static const char *const names[] = {"selfRef", "batch1", "batch2", "beta", "alpha"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 5));
+    return opws_InplaceAddbmm(selfRef, batch1, batch2, beta, alpha, cubeMathType, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceAddbmm(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_InplaceAddbmm, workspace, workspaceSize, executor, stream);
 }
 
