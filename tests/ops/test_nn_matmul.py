@@ -583,3 +583,74 @@ def test_addbmm_invalid():
     expect_status("Addbmm", [s, a, b, one, one, T((3, 6)), 0], 161002, "out")
     expect_status("Addbmm", [s, a, T((2, 4, 5), fmt=lib.ACL_FORMAT_NCHW), one, one, o, 0], 161002, "Format")
     expect_status("InplaceAddbmm", [T((1, 5)), a, b, one, one, 0], 161002, "selfRef")
+
+
+# ------------------------------------------------------------------ Addmv
+
+ADDMV_DT = ["f32", "i32", "i64", "f16", "bf16", "i16", "i8", "u8", "f64", "bool"]
+
+
+@pytest.mark.parametrize("dt", ADDMV_DT)
+@pytest.mark.parametrize("ss", [(5,), (1,), ()])
+def test_addmv_values(torch, dt, ss):
+    rng = np.random.default_rng(len(ss))
+    if dt in ("f32", "f16", "bf16", "f64"):
+        s, a, v = R(rng, ss, dt), R(rng, (5, 7), dt), R(rng, (7,), dt)
+        alpha, beta = 2.0, 0.5
+        ts, ta, tv = (to_torch(torch, x).double() for x in (s, a, v))
+        e = from_torch(torch.addmv(ts, ta, tv, beta=beta, alpha=alpha).to(getattr(torch, TORCH[dt])))
+        rt, at = TOLS.get(dt, (1e-12, 1e-12))
+        rt, at = (3 * rt, 3 * at) if dt in ("f16", "bf16") else (rt, at)
+    elif dt == "bool":
+        s, a, v = rng.random(ss) < 0.3, rng.random((5, 7)) < 0.3, rng.random(7) < 0.5
+        alpha, beta = True, True
+        e = np.asarray(s | (a.astype(np.int64) @ v.astype(np.int64) > 0))
+    else:
+        lo = 0 if dt == "u8" else -3
+        s, a, v = (rng.integers(lo, 4, sh).astype(NP[dt]) for sh in (ss, (5, 7), (7,)))
+        alpha, beta = 2, 3
+        e = (beta * s.astype(np.int64) + alpha * (a.astype(np.int64) @ v.astype(np.int64))).astype(NP[dt])
+    o = np.zeros((5,), NP[dt])
+    pyaclnn.call("Addmv", s, a, v, alpha, beta, o, 0)
+    if dt in ("f32", "f16", "bf16", "f64"):
+        np.testing.assert_allclose(o.astype(np.float64), e.astype(np.float64), rtol=rt, atol=at)
+    else:
+        np.testing.assert_array_equal(o, np.broadcast_to(e, (5,)))
+    o2 = tview(np.zeros((5,), NP[dt]), "S")
+    pyaclnn.call("Addmv", s, tview(a, "T"), tview(v, "S"), alpha, beta, o2, 0)
+    np.testing.assert_array_equal(np.ascontiguousarray(o2), o)
+
+
+def test_addmv_alpha_beta_zero(torch):
+    s = np.array([1.0, np.nan, 3.0], np.float32)
+    a = np.array([[np.nan, 1.0], [1.0, 1.0], [2.0, 0.0]], np.float32)
+    v = np.array([1.0, 2.0], np.float32)
+    o = np.zeros(3, np.float32)
+    pyaclnn.call("Addmv", s, a, v, 0.0, 2.0, o, 0)   # alpha 0: the product is never computed
+    np.testing.assert_array_equal(o, [2.0, np.nan, 6.0])
+    pyaclnn.call("Addmv", s, a, v, 1.0, 0.0, o, 0)   # beta 0: self is never read
+    np.testing.assert_array_equal(o, [np.nan, 3.0, 2.0])
+    o = np.full(3, 9, np.float32)
+    pyaclnn.call("Addmv", s[:1], np.zeros((3, 0), np.float32), np.zeros(0, np.float32), 1.0, 1.0, o, 0)
+    np.testing.assert_array_equal(o, 1.0)  # empty product: self broadcast
+
+
+def test_addmv_invalid():
+    s, a, v, o = T((3,)), T((3, 4)), T((4,)), T((3,))
+    one = _scalar(1.0)
+    expect_status("Addmv", [None, a, v, one, one, o, 0], 161001, "self")
+    expect_status("Addmv", [s, None, v, one, one, o, 0], 161001, "mat")
+    expect_status("Addmv", [s, a, None, one, one, o, 0], 161001, "vec")
+    expect_status("Addmv", [s, a, v, None, one, o, 0], 161001, "alpha")
+    expect_status("Addmv", [s, a, v, one, None, o, 0], 161001, "beta")
+    expect_status("Addmv", [s, a, v, one, one, None, 0], 161001, "out")
+    expect_status("Addmv", [T((3,), "c64"), a, v, one, one, o, 0], 161002, "self")
+    expect_status("Addmv", [s, T((3, 4), "i16"), T((4,), "u16"), one, one, o, 0], 161002, "vec")
+    expect_status("Addmv", [s, a, v, _scalar(1 + 1j), one, o, 0], 161002, "alpha")
+    expect_status("Addmv", [s, a, v, one, one, T((3,), "i32"), 0], 161002, "cast")
+    expect_status("Addmv", [T((3, 1)), a, v, one, one, o, 0], 161002, "dims")
+    expect_status("Addmv", [s, a, T((5,)), one, one, o, 0], 161002, "Shapes")
+    expect_status("Addmv", [T((2,)), a, v, one, one, o, 0], 161002, "Shapes")
+    expect_status("Addmv", [T((1,)), a, v, _scalar(0.0), one, o, 0], 161002, "Shapes")
+    expect_status("Addmv", [s, a, v, one, one, o, 7], 161002, "cubeMathType")
+    expect_status("Addmv", [s, T((3, 4), fmt=NZ), v, one, one, o, 0], 161002, "NZ")

@@ -70,6 +70,14 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
            'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
            'repo': 'ops-nn',
            'source': 'matmul/mat_mul_v3/op_host/op_api/aclnn_addmm.cpp'},
+ 'Addmv': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+           'header': 'matmul/addmv/op_host/op_api/aclnn_addmv.h',
+           'phase1': 'const aclTensor* self, const aclTensor* mat, const aclTensor* vec, const aclScalar* alpha, '
+                     'const aclScalar* beta, aclTensor* out, int8_t cubeMathType, uint64_t* workspaceSize, '
+                     'aclOpExecutor** executor',
+           'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+           'repo': 'ops-nn',
+           'source': 'matmul/addmv/op_host/op_api/aclnn_addmv.cpp'},
  'Addr': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
           'header': 'math/addr/op_api/aclnn_addr.h',
           'phase1': 'const aclTensor* self, const aclTensor* vec1, const aclTensor* vec2, const aclScalar* '

@@ -3,6 +3,7 @@ libsrc/kernels/gemm.c)."""
 from . import Op
 
 MM_DT = ("f32", "f16", "bf16")  # Dav2201MatMulRule::GetSupportedDTypes (ASCEND910B)
+ADDMV_DT = ("f32", "i32", "i64", "f16", "bf16", "i16", "i8", "u8", "f64", "bool")  # aclnn_addmv.cpp
 EINSUM_DT = ("f16", "f32", "i16", "i32", "i64", "u16", "u32", "u64")  # aclnn_einsum.cpp DAV_2201 list
 
 OPS = [
@@ -29,4 +30,6 @@ OPS = [
        "const aclScalar* alpha, aclTensor* out, int8_t cubeMathType", "aclnn_addbmm.h", lib="nn", dtypes=MM_DT),
     Op("InplaceAddbmm", "aclTensor* selfRef, const aclTensor* batch1, const aclTensor* batch2, const aclScalar* beta, "
        "const aclScalar* alpha, int8_t cubeMathType", "aclnn_addbmm.h", lib="nn", dtypes=MM_DT),
+    Op("Addmv", "const aclTensor* self, const aclTensor* mat, const aclTensor* vec, const aclScalar* alpha, "
+       "const aclScalar* beta, aclTensor* out, int8_t cubeMathType", "aclnn_addmv.h", lib="nn", dtypes=ADDMV_DT),
 ]

@@ -4,6 +4,7 @@
 #include "ops/ops.h"
 #include "aclnnop/aclnn_addbmm.h"
 #include "aclnnop/aclnn_addmm.h"
+#include "aclnnop/aclnn_addmv.h"
 #include "aclnnop/aclnn_baddbmm.h"
 #include "aclnnop/aclnn_batch_matmul.h"
 #include "aclnnop/aclnn_einsum.h"
@@ -165,5 +166,19 @@ aclnnStatus aclnnInplaceAddbmmGetWorkspaceSize(aclTensor* selfRef, const aclTens
 
 aclnnStatus aclnnInplaceAddbmm(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_InplaceAddbmm, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnAddmvGetWorkspaceSize(const aclTensor* self, const aclTensor* mat, const aclTensor* vec, const aclScalar* alpha, const aclScalar* beta, aclTensor* out, int8_t cubeMathType, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnAddmvGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {self, mat, vec, alpha, beta, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_SCALAR, ACL_KIND_SCALAR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"self", "mat", "vec", "alpha", "beta", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 6));
+    return opws_Addmv(self, mat, vec, alpha, beta, out, cubeMathType, workspaceSize, executor);
+}
+
+aclnnStatus aclnnAddmv(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_Addmv, workspace, workspaceSize, executor, stream);
 }
 
