@@ -118,6 +118,32 @@ typedef struct {
 /* One matrix product (float path). Cb: the f32 accumulator (C itself when `direct`, ldc its row stride).
  * par: fork a team (row blocks are the owners); else the calling thread does all. ap: the caller's A buffer when
  * !par, else the team's (one GEMM_MC*GEMM_KC slice per thread). */
+/* One (sliver t, K block pc) step of the small-M path: pack B's sliver into bs, run every A sliver over it. */
+static void gemm_small_tile(const gemm_problem *p, gemm_ptrs q, const float *Af, float *bs, float *Cb, int64_t ldc,
+                            int64_t t, int64_t pc, int64_t msl, gemm_uk_fn uk, gemm_ukr_fn ukr) {
+    const int64_t M = p->M, N = p->N, K = p->K;
+    const int64_t kc = K - pc < GEMM_KC ? K - pc : GEMM_KC;
+    const int64_t j0 = t * GEMM_NR, nr = N - j0 < GEMM_NR ? N - j0 : GEMM_NR;
+    gemm_pack(bs, q.b, p->bdt, p->bcs, p->brs, j0, nr, pc, kc, GEMM_NR, p->round_to, 0, 1);
+    for (int64_t s = 0; s < msl; s++) {
+        const int64_t r0 = s * GEMM_MR, mr = M - r0 < GEMM_MR ? M - r0 : GEMM_MR;
+        const float *as = Af + pc * msl * GEMM_MR + s * GEMM_MR * kc;
+        float *ct = Cb + r0 * ldc + j0;
+        if (nr == GEMM_NR && mr == GEMM_MR) {
+            uk(kc, as, bs, ct, ldc, pc == 0);
+        } else if (nr == GEMM_NR) {
+            ukr(kc, as, bs, ct, ldc, pc == 0, (int)mr);
+        } else {
+            float tmp[GEMM_MR * GEMM_NR] __attribute__((aligned(64)));
+            memset(tmp, 0, sizeof tmp);
+            if (pc != 0)
+                for (int64_t r = 0; r < mr; r++) memcpy(tmp + r * GEMM_NR, ct + r * ldc, sizeof(float) * (size_t)nr);
+            ukr(kc, as, bs, tmp, GEMM_NR, 0, (int)mr);
+            for (int64_t r = 0; r < mr; r++) memcpy(ct + r * ldc, tmp + r * GEMM_NR, sizeof(float) * (size_t)nr);
+        }
+    }
+}
+
 /* Small M (one row block): A packed whole once, the N slivers are the owners; each packs its B sliver per K block
  * into a private buffer and runs every A sliver over it (no team barriers inside the K loop). */
 static int gemm_small_m(const gemm_problem *p, gemm_ptrs q, float *Cb, int64_t ldc, bool direct, bool par,
@@ -143,33 +169,18 @@ static int gemm_small_m(const gemm_problem *p, gemm_ptrs q, float *Cb, int64_t l
             for (int64_t i = 0; i < M; i++)
                 for (int64_t j = 0; j < N; j++) Cb[i * ldc + j] = 0.0f;
         }
-        /* K blocks outer (the rows of B a thread reads per block stay few pages), its slivers inner: the static
-         * schedule gives a thread the same slivers in every block, so no barrier is needed between blocks */
-        for (int64_t pc = 0; pc < K; pc += GEMM_KC) {
-            const int64_t kc = K - pc < GEMM_KC ? K - pc : GEMM_KC;
+        /* B read along k (a transposed B, e.g. a linear layer's weight): a thread's sliver walks its 32 rows of B
+         * through all of K. Otherwise K blocks outer (the rows of B a block reads stay few pages), slivers inner: the
+         * static schedule gives a thread the same slivers in every block, so no barrier is needed between blocks. */
+        if (llabs(p->brs) < llabs(p->bcs)) {
 #pragma omp for schedule(static) nowait
-            for (int64_t t = 0; t < nsl; t++) {
-                const int64_t j0 = t * GEMM_NR, nr = N - j0 < GEMM_NR ? N - j0 : GEMM_NR;
-                gemm_pack(bs, q.b, p->bdt, p->bcs, p->brs, j0, nr, pc, kc, GEMM_NR, p->round_to, 0, 1);
-                for (int64_t s = 0; s < msl; s++) {
-                    const int64_t r0 = s * GEMM_MR, mr = M - r0 < GEMM_MR ? M - r0 : GEMM_MR;
-                    const float *as = Af + pc * msl * GEMM_MR + s * GEMM_MR * kc;
-                    float *ct = Cb + r0 * ldc + j0;
-                    if (nr == GEMM_NR && mr == GEMM_MR) {
-                        uk(kc, as, bs, ct, ldc, pc == 0);
-                    } else if (nr == GEMM_NR) {
-                        ukr(kc, as, bs, ct, ldc, pc == 0, (int)mr);
-                    } else {
-                        float tmp[GEMM_MR * GEMM_NR] __attribute__((aligned(64)));
-                        memset(tmp, 0, sizeof tmp);
-                        if (pc != 0)
-                            for (int64_t r = 0; r < mr; r++)
-                                memcpy(tmp + r * GEMM_NR, ct + r * ldc, sizeof(float) * (size_t)nr);
-                        ukr(kc, as, bs, tmp, GEMM_NR, 0, (int)mr);
-                        for (int64_t r = 0; r < mr; r++)
-                            memcpy(ct + r * ldc, tmp + r * GEMM_NR, sizeof(float) * (size_t)nr);
-                    }
-                }
+            for (int64_t t = 0; t < nsl; t++)
+                for (int64_t pc = 0; pc < K; pc += GEMM_KC)
+                    gemm_small_tile(p, q, Af, bs, Cb, ldc, t, pc, msl, uk, ukr);
+        } else {
+            for (int64_t pc = 0; pc < K; pc += GEMM_KC) {
+#pragma omp for schedule(static) nowait
+                for (int64_t t = 0; t < nsl; t++) gemm_small_tile(p, q, Af, bs, Cb, ldc, t, pc, msl, uk, ukr);
             }
         }
 #pragma omp barrier
