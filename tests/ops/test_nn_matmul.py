@@ -421,6 +421,13 @@ for (M, K, N, nb) in [(300, 700, 260, 1), (17, 33, 45, 40)]:
     o16 = np.zeros((nb, M, N), np.float16)
     pyaclnn.call("BatchMatMul", a.astype(np.float16), b.astype(np.float16), o16, 0)
     h.update(o16.tobytes())
+w = rng.standard_normal((70, 300)).astype(np.float32)   # small M against a transposed (K-contiguous) B
+x = rng.standard_normal((5, 300)).astype(np.float32)
+o = np.zeros((5, 70), np.float32)
+pyaclnn.call("Mm", x, w.T, o, 0)
+h.update(o.tobytes())
+pyaclnn.call("Mm", x, np.ascontiguousarray(w.T), o, 0)
+h.update(o.tobytes())
 print(h.hexdigest())
 """
     first = same_bytes_for_threads(code, threads=(1, 2, 3))
@@ -654,3 +661,22 @@ def test_addmv_invalid():
     expect_status("Addmv", [T((1,)), a, v, _scalar(0.0), one, o, 0], 161002, "Shapes")
     expect_status("Addmv", [s, a, v, one, one, o, 7], 161002, "cubeMathType")
     expect_status("Addmv", [s, T((3, 4), fmt=NZ), v, one, one, o, 0], 161002, "NZ")
+
+
+def test_paths_give_the_same_bytes():
+    """Each element is one fma chain in k order whatever the path: the rows of a small-M product (N slivers owned)
+    equal the same rows of a large product (row blocks owned), and a batched product's batches equal single ones."""
+    rng = np.random.default_rng(12)
+    a = rng.standard_normal((300, 530)).astype(np.float32)
+    b = rng.standard_normal((530, 77)).astype(np.float32)
+    big = np.zeros((300, 77), np.float32)
+    pyaclnn.call("Mm", a, b, big, 0)
+    small = np.zeros((7, 77), np.float32)
+    pyaclnn.call("Mm", a[:7], b, small, 0)
+    np.testing.assert_array_equal(small, big[:7])
+    pyaclnn.call("Mm", a[:7], np.ascontiguousarray(b.T).T, small, 0)
+    np.testing.assert_array_equal(small, big[:7])
+    bb = np.zeros((3, 7, 77), np.float32)
+    pyaclnn.call("BatchMatMul", np.stack([a[:7]] * 3), np.stack([b] * 3), bb, 0)
+    for i in range(3):
+        np.testing.assert_array_equal(bb[i], big[:7])
