@@ -4,7 +4,9 @@
  *   aclnnBatchMatMul  self (B1, M, K) @ mat2 (B2, K, N), B1/B2 equal or 1 -> out (max(B1, B2), M, N)
  *   aclnnMv           self (N, M) @ vec (M,) -> out (N,)
  *   aclnnEinsum       the two equations the A2 op_api accepts (after renaming the letters in order of appearance):
- *                     "abcd,abced->abce" (a batched vector-matrix product) and "a,b->ab" (an outer product)
+ *                     "abcd,abced->abce" (a batched vector-matrix product) and "a,b->ab" (an outer product);
+ *                     f16/f32 sum in f32 and round once, integers are exact (int64 sums wrapped to the dtype, as
+ *                     torch.einsum; the device's abcd path casts integers to f16 for its batched matmul)
  * Checks follow each op_api: NULLs, the Ascend910B (DAV_2201) matmul rule (self, mat2, out dtypes in {f32, f16,
  * bf16}, then cubeMathType in {-1, 0..4}), shapes, formats, then the empty return.
  * Compute (DAV_2201 promotion table): the inputs are multiplied in the "upper" dtype (f16 with cubeMathType
