@@ -476,6 +476,15 @@ typedef struct aclScalarList aclScalarList;
  aclOpExecutor** executor);
  aclnnStatus aclnnInplaceAddV3(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnAddbmmGetWorkspaceSize(
+ const aclTensor* self, const aclTensor* batch1, const aclTensor* batch2, const aclScalar* beta,
+ const aclScalar* alpha, aclTensor* out, int8_t cubeMathType, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnAddbmm(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnInplaceAddbmmGetWorkspaceSize(
+ aclTensor* selfRef, const aclTensor* batch1, const aclTensor* batch2, const aclScalar* beta, const aclScalar* alpha,
+ int8_t cubeMathType, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnInplaceAddbmm(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnAddcdivGetWorkspaceSize(
  const aclTensor* self, const aclTensor* tensor1, const aclTensor* tensor2, const aclScalar* value,
  const aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
@@ -496,6 +505,19 @@ typedef struct aclScalarList aclScalarList;
  uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnInplaceAddcmul(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnAddmmGetWorkspaceSize(
+ const aclTensor* self, const aclTensor* mat1, const aclTensor* mat2, const aclScalar* beta, const aclScalar* alpha,
+ aclTensor* out, int8_t cubeMathType, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnAddmm(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnInplaceAddmmGetWorkspaceSize(
+ const aclTensor* selfRef, const aclTensor* mat1, const aclTensor* mat2, const aclScalar* beta,
+ const aclScalar* alpha, int8_t cubeMathType, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnInplaceAddmm(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnAddmvGetWorkspaceSize(
+ const aclTensor* self, const aclTensor* mat, const aclTensor* vec, const aclScalar* alpha, const aclScalar* beta,
+ aclTensor* out, int8_t cubeMathType, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnAddmv(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnAddrGetWorkspaceSize(
  const aclTensor* self, const aclTensor* vec1, const aclTensor* vec2, const aclScalar* betaOptional,
  const aclScalar* alphaOptional, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
@@ -704,6 +726,21 @@ typedef struct aclScalarList aclScalarList;
  countIncludePad, int64_t divisorOverride, int8_t cubeMathType,
  aclTensor* gradInput, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnAvgPool2dBackward(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnBaddbmmGetWorkspaceSize(
+ const aclTensor* self, const aclTensor* batch1, const aclTensor* batch2, const aclScalar* beta,
+ const aclScalar* alpha, aclTensor* out, int8_t cubeMathType, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnBaddbmm(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnInplaceBaddbmmGetWorkspaceSize(
+ const aclTensor* selfRef, const aclTensor* batch1, const aclTensor* batch2, const aclScalar* beta,
+ const aclScalar* alpha, int8_t cubeMathType, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnInplaceBaddbmm(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnBatchMatMulGetWorkspaceSize(
+ const aclTensor* self, const aclTensor* mat2, aclTensor* out, int8_t cubeMathType, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnBatchMatMul(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnBatchNormGetWorkspaceSize(
  const aclTensor* input, const aclTensor* weight, const aclTensor* bias, aclTensor* runningMean,
@@ -1108,6 +1145,10 @@ typedef struct aclScalarList aclScalarList;
  aclOpExecutor** executor);
  aclnnStatus aclnnDropoutV3Grad(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnEinsumGetWorkspaceSize(
+ const aclTensorList* tensors, const char* equation, aclTensor* output, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnEinsum(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnEmbeddingRenormGetWorkspaceSize(
  aclTensor* selfRef, const aclTensor* indices, double maxNorm, double normType, uint64_t* workspaceSize,
  aclOpExecutor** executor);
@@ -2054,6 +2095,10 @@ typedef struct aclScalarList aclScalarList;
  int64_t innerPrecisionMode, const aclTensor *out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnMaskedSoftmaxWithRelPosBias(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnMatmulGetWorkspaceSize(
+ const aclTensor* self, const aclTensor* mat2, aclTensor* out, int8_t cubeMathType, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnMatmul(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnMaxGetWorkspaceSize(
  const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnMax(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
@@ -2108,6 +2153,10 @@ typedef struct aclScalarList aclScalarList;
  aclnnStatus aclnnMinNGetWorkspaceSize(
  const aclTensorList* tensors, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnMinN(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnMmGetWorkspaceSize(
+ const aclTensor* self, const aclTensor* mat2, aclTensor* out, int8_t cubeMathType, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnMm(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnMulGetWorkspaceSize(
  const aclTensor* self, const aclTensor* other, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnMul(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
@@ -2147,6 +2196,10 @@ typedef struct aclScalarList aclScalarList;
  const aclTensor* offsetTensor, int64_t offset, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnMultinomialTensor(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnMvGetWorkspaceSize(
+ const aclTensor* self, const aclTensor* vec, aclTensor* out, int8_t cubeMathType, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnMv(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnNanToNumGetWorkspaceSize(
  const aclTensor* self, float nan, float posinf, float neginf, aclTensor* out, uint64_t* workspaceSize,
  aclOpExecutor** executor);

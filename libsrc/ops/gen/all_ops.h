@@ -21,8 +21,11 @@
 #include "aclnnop/aclnn_add_rms_norm.h"
 #include "aclnnop/aclnn_add_rms_norm_cast.h"
 #include "aclnnop/aclnn_add_v3.h"
+#include "aclnnop/aclnn_addbmm.h"
 #include "aclnnop/aclnn_addcdiv.h"
 #include "aclnnop/aclnn_addcmul.h"
+#include "aclnnop/aclnn_addmm.h"
+#include "aclnnop/aclnn_addmv.h"
 #include "aclnnop/aclnn_addr.h"
 #include "aclnnop/aclnn_advance_step.h"
 #include "aclnnop/aclnn_advance_step_v2.h"
@@ -52,6 +55,8 @@
 #include "aclnnop/aclnn_atanh.h"
 #include "aclnnop/aclnn_avgpool2d.h"
 #include "aclnnop/aclnn_avgpool2d_backward.h"
+#include "aclnnop/aclnn_baddbmm.h"
+#include "aclnnop/aclnn_batch_matmul.h"
 #include "aclnnop/aclnn_batch_norm.h"
 #include "aclnnop/aclnn_batch_norm_backward.h"
 #include "aclnnop/aclnn_batch_norm_backward_reduce.h"
@@ -106,6 +111,7 @@
 #include "aclnnop/aclnn_dropout_gen_mask.h"
 #include "aclnnop/aclnn_dropout_v3.h"
 #include "aclnnop/aclnn_dropout_v3_grad.h"
+#include "aclnnop/aclnn_einsum.h"
 #include "aclnnop/aclnn_embedding_renorm.h"
 #include "aclnnop/aclnn_eq_scalar.h"
 #include "aclnnop/aclnn_eq_tensor.h"
@@ -273,6 +279,7 @@
 #include "aclnnop/aclnn_masked_scale.h"
 #include "aclnnop/aclnn_masked_select.h"
 #include "aclnnop/aclnn_masked_softmax_with_rel_pos_bias.h"
+#include "aclnnop/aclnn_matmul.h"
 #include "aclnnop/aclnn_max.h"
 #include "aclnnop/aclnn_max_dim.h"
 #include "aclnnop/aclnn_max_v2.h"
@@ -283,10 +290,12 @@
 #include "aclnnop/aclnn_min_dim.h"
 #include "aclnnop/aclnn_minimum.h"
 #include "aclnnop/aclnn_minn.h"
+#include "aclnnop/aclnn_mm.h"
 #include "aclnnop/aclnn_mul.h"
 #include "aclnnop/aclnn_multi_scale_deformable_attention_grad.h"
 #include "aclnnop/aclnn_multi_scale_deformable_attn_function.h"
 #include "aclnnop/aclnn_multinomial.h"
+#include "aclnnop/aclnn_mv.h"
 #include "aclnnop/aclnn_nan_to_num.h"
 #include "aclnnop/aclnn_ne_scalar.h"
 #include "aclnnop/aclnn_ne_tensor.h"
@@ -1017,6 +1026,42 @@ aclnnStatus opws_ForeachMulScalarInplace(
     const aclTensorList* x, const aclTensor* scalar, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_ForeachSubScalarInplace(
     const aclTensorList* x, const aclTensor* scalar, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_Mm(
+    const aclTensor* self, const aclTensor* mat2, aclTensor* out, int8_t cubeMathType, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_Matmul(
+    const aclTensor* self, const aclTensor* mat2, aclTensor* out, int8_t cubeMathType, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_BatchMatMul(
+    const aclTensor* self, const aclTensor* mat2, aclTensor* out, int8_t cubeMathType, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_Mv(
+    const aclTensor* self, const aclTensor* vec, aclTensor* out, int8_t cubeMathType, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_Einsum(
+    const aclTensorList* tensors, const char* equation, aclTensor* output, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_Addmm(
+    const aclTensor* self, const aclTensor* mat1, const aclTensor* mat2, const aclScalar* beta, const aclScalar* alpha,
+    aclTensor* out, int8_t cubeMathType, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_InplaceAddmm(
+    const aclTensor* selfRef, const aclTensor* mat1, const aclTensor* mat2, const aclScalar* beta,
+    const aclScalar* alpha, int8_t cubeMathType, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_Baddbmm(
+    const aclTensor* self, const aclTensor* batch1, const aclTensor* batch2, const aclScalar* beta,
+    const aclScalar* alpha, aclTensor* out, int8_t cubeMathType, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_InplaceBaddbmm(
+    const aclTensor* selfRef, const aclTensor* batch1, const aclTensor* batch2, const aclScalar* beta,
+    const aclScalar* alpha, int8_t cubeMathType, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_Addbmm(
+    const aclTensor* self, const aclTensor* batch1, const aclTensor* batch2, const aclScalar* beta,
+    const aclScalar* alpha, aclTensor* out, int8_t cubeMathType, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_InplaceAddbmm(
+    aclTensor* selfRef, const aclTensor* batch1, const aclTensor* batch2, const aclScalar* beta, const aclScalar* alpha,
+    int8_t cubeMathType, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_Addmv(
+    const aclTensor* self, const aclTensor* mat, const aclTensor* vec, const aclScalar* alpha, const aclScalar* beta,
+    aclTensor* out, int8_t cubeMathType, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_Flip(
     const aclTensor* self, const aclIntArray* dims, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_Norm(
@@ -1533,6 +1578,18 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_ForeachDivListInplace ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_ForeachMulScalarInplace ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32}), 4
 #define ACL_DT_LIST_ForeachSubScalarInplace ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32}), 4
+#define ACL_DT_LIST_Mm ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_Matmul ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_BatchMatMul ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_Mv ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_Einsum ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT16, ACL_UINT32, ACL_UINT64}), 8
+#define ACL_DT_LIST_Addmm ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_InplaceAddmm ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_Baddbmm ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_InplaceBaddbmm ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_Addbmm ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_InplaceAddbmm ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_Addmv ((const aclDataType[]){ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_BF16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL}), 10
 #define ACL_DT_LIST_Flip ((const aclDataType[]){ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_BF16, ACL_BOOL, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128}), 12
 #define ACL_DT_LIST_Norm ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_LinalgVectorNorm ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
