@@ -762,6 +762,14 @@ typedef struct aclScalarList aclScalarList;
  aclOpExecutor** executor);
  aclnnStatus aclnnConstantPadNd(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnConvolutionGetWorkspaceSize(
+ const aclTensor* input, const aclTensor* weight, const aclTensor* bias, const aclIntArray* stride,
+ const aclIntArray* padding, const aclIntArray* dilation,
+ _Bool
+ transposed, const aclIntArray* outputPadding,
+ const int64_t groups, aclTensor* output, int8_t cubeMathType, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnConvolution(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnInplaceCopyGetWorkspaceSize(
  aclTensor* selfRef, const aclTensor* src, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnInplaceCopy(

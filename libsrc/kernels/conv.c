@@ -1,0 +1,227 @@
+/* Convolution compute (see conv.h): index tables, weight packing, the gather per input dtype (conv.inc) and the
+ * register-blocked product. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/dtype.h"
+#include "common/parallel.h"
+#include "common/status.h"
+#include "kernels/conv.h"
+#include "kernels/dtype_io.h"
+
+__extension__ typedef __int128 i128;
+
+#define CONV_COB 4  /* output channels per register block */
+#define CONV_PB 24  /* output positions per register block (3 vectors of 8) */
+#define CONV_COL_FLOATS 65536 /* target size of one column tile (K x pt floats) */
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
+#define CONV_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define CONV_CLONES
+#endif
+
+typedef float v8f __attribute__((vector_size(32), aligned(4)));
+
+/* Input index of output index o through tap kk on one axis, or -1 (padding, or a transposed hole). */
+static int64_t axis_src(const conv_plan *p, int a, int64_t o, int64_t kk) {
+    if (!p->transposed) {
+        i128 i = (i128)o * p->s[a] - p->p[a] + (i128)kk * p->d[a];
+        return (i >= 0 && i < p->in[a]) ? (int64_t)i : -1;
+    }
+    i128 t = (i128)o + p->p[a] - (i128)kk * p->d[a];
+    if (t < 0 || t % p->s[a] != 0) return -1;
+    t /= p->s[a];
+    return t < p->in[a] ? (int64_t)t : -1;
+}
+
+bool conv_plan_build(conv_plan *p) {
+    p->cig = p->ci / p->groups;
+    p->cog = p->co / p->groups;
+    p->cogp = (p->cog + CONV_COB - 1) / CONV_COB * CONV_COB;
+    i128 kvol = (i128)p->k[0] * p->k[1] * p->k[2];
+    i128 K = kvol * p->cig;
+    if (K <= 0 || K > ((i128)1 << 31)) return false;
+    p->kdim = (int64_t)K;
+    i128 pos = (i128)p->out[0] * p->out[1] * p->out[2];
+    int64_t pt = CONV_COL_FLOATS / p->kdim;
+    pt = (pt + CONV_PB - 1) / CONV_PB * CONV_PB;
+    if (pt < 2 * CONV_PB) pt = 2 * CONV_PB;
+    if (pt > 16 * CONV_PB) pt = 16 * CONV_PB;
+    i128 pospad = (pos + CONV_PB - 1) / CONV_PB * CONV_PB;
+    if (pospad < pt) pt = (int64_t)pospad;
+    p->pt = pt;
+    /* buffers of phase 2: one column tile per thread and the packed weights */
+    if ((i128)p->kdim * pt * acl_max_threads() > ((i128)1 << 34) ||
+        (i128)p->groups * p->cogp * p->kdim > ((i128)1 << 34))
+        return false;
+    i128 ntab = (i128)p->k[0] * p->out[0] + (i128)p->k[1] * p->out[1] + (i128)p->k[2] * p->out[2];
+    if (ntab > ((i128)1 << 32)) return false;
+    int64_t *t = malloc((size_t)ntab * sizeof(int64_t) + 1);
+    if (!t) return false;
+    p->mem = t;
+    for (int a = 0; a < 3; a++) {
+        p->tab[a] = t;
+        for (int64_t kk = 0; kk < p->k[a]; kk++)
+            for (int64_t o = 0; o < p->out[a]; o++) *t++ = axis_src(p, a, o, kk);
+    }
+    return true;
+}
+
+void conv_plan_free(void *plan) {
+    conv_plan *p = plan;
+    if (p) free(p->mem);
+    free(p);
+}
+
+/* One element of a floating view, exactly as fp32. */
+static inline float ld_f32(const acl_view *v, int64_t off) {
+    switch (v->dtype) {
+    case ACL_FLOAT16: return acl_f16_to_f32(((const uint16_t *)v->base)[off]);
+    case ACL_BF16: return acl_bf16_to_f32(((const uint16_t *)v->base)[off]);
+    default: return ((const float *)v->base)[off];
+    }
+}
+
+static inline void st_f32(acl_view *v, int64_t off, float x) {
+    switch (v->dtype) {
+    case ACL_FLOAT16: ((uint16_t *)v->base)[off] = acl_f32_to_f16(x); break;
+    case ACL_BF16: ((uint16_t *)v->base)[off] = acl_f32_to_bf16(x); break;
+    default: ((float *)v->base)[off] = x; break;
+    }
+}
+
+static void axis_strides(const acl_view *v, const int pos[5], int64_t s[5]) {
+    for (int i = 0; i < 5; i++) s[i] = pos[i] < 0 ? 0 : v->strides[pos[i]];
+}
+
+/* o[COB][PB] = sum over k (ascending) of w[k][cob] * c[k][pb]; c and w in the blocked layouts. */
+static void CONV_CLONES conv_block(const float *restrict c, const float *restrict w, int64_t K, float *restrict o) {
+    v8f a00 = {0}, a01 = {0}, a02 = {0}, a10 = {0}, a11 = {0}, a12 = {0};
+    v8f a20 = {0}, a21 = {0}, a22 = {0}, a30 = {0}, a31 = {0}, a32 = {0};
+    for (int64_t k = 0; k < K; k++) {
+        const v8f c0 = *(const v8f *)(c + k * CONV_PB), c1 = *(const v8f *)(c + k * CONV_PB + 8),
+                  c2 = *(const v8f *)(c + k * CONV_PB + 16);
+        const float *wk = w + k * CONV_COB;
+        const float w0 = wk[0], w1 = wk[1], w2 = wk[2], w3 = wk[3];
+        a00 += c0 * w0; a01 += c1 * w0; a02 += c2 * w0;
+        a10 += c0 * w1; a11 += c1 * w1; a12 += c2 * w1;
+        a20 += c0 * w2; a21 += c1 * w2; a22 += c2 * w2;
+        a30 += c0 * w3; a31 += c1 * w3; a32 += c2 * w3;
+    }
+    *(v8f *)(o + 0) = a00; *(v8f *)(o + 8) = a01; *(v8f *)(o + 16) = a02;
+    *(v8f *)(o + 24) = a10; *(v8f *)(o + 32) = a11; *(v8f *)(o + 40) = a12;
+    *(v8f *)(o + 48) = a20; *(v8f *)(o + 56) = a21; *(v8f *)(o + 64) = a22;
+    *(v8f *)(o + 72) = a30; *(v8f *)(o + 80) = a31; *(v8f *)(o + 88) = a32;
+}
+
+#define KSUFFIX f32
+#include "kernels/dtype_begin.h"
+#include "kernels/conv.inc"
+#include "kernels/dtype_end.h"
+#define KSUFFIX f16
+#include "kernels/dtype_begin.h"
+#include "kernels/conv.inc"
+#include "kernels/dtype_end.h"
+#define KSUFFIX bf16
+#include "kernels/dtype_begin.h"
+#include "kernels/conv.inc"
+#include "kernels/dtype_end.h"
+
+/* wp[g][cob][k][COB]: the weights of group g as fp32, output channels padded with zeros to cogp. */
+static void pack_weights(const conv_plan *p, const acl_view *w, float *wp) {
+    int64_t ws[5];
+    axis_strides(w, p->wpos, ws);
+    const int64_t K = p->kdim, kD = p->k[0], kH = p->k[1], kW = p->k[2];
+    const int64_t nblk = p->groups * (p->cogp / CONV_COB);
+#pragma omp parallel for schedule(static) if (acl_parallel_worth(p->groups * p->cogp * K))
+    for (int64_t b = 0; b < nblk; b++) {
+        const int64_t g = b / (p->cogp / CONV_COB), cb = b % (p->cogp / CONV_COB);
+        float *dst = wp + b * K * CONV_COB;
+        for (int64_t j = 0; j < CONV_COB; j++) {
+            const int64_t co = cb * CONV_COB + j;
+            int64_t kidx = 0;
+            for (int64_t c = 0; c < p->cig; c++)
+                for (int64_t kd = 0; kd < kD; kd++)
+                    for (int64_t kh = 0; kh < kH; kh++)
+                        for (int64_t kw = 0; kw < kW; kw++, kidx++) {
+                            float v = 0.0f;
+                            if (co < p->cog) {
+                                /* forward: weight[g*cog + co][c]; transposed: weight[g*cig + c][co] */
+                                int64_t o = p->transposed ? g * p->cig + c : g * p->cog + co;
+                                int64_t i = p->transposed ? co : c;
+                                v = ld_f32(w, o * ws[0] + i * ws[1] + kd * ws[2] + kh * ws[3] + kw * ws[4]);
+                            }
+                            dst[kidx * CONV_COB + j] = v;
+                        }
+        }
+    }
+}
+
+int conv_forward(const conv_plan *p, const acl_view *x, const acl_view *w, const acl_view *bias, acl_view *y) {
+    const int64_t K = p->kdim, pt = p->pt, G = p->groups, cog = p->cog, cogp = p->cogp;
+    const int64_t oH = p->out[1], oW = p->out[2];
+    const int64_t npos = p->out[0] * oH * oW;
+    const int64_t ntile = (npos + pt - 1) / pt;
+    const int64_t ntask = p->n * G * ntile;
+    const int nthr = acl_max_threads();
+    float *wp = aligned_alloc(64, ((size_t)(G * cogp * K) * sizeof(float) + 63) / 64 * 64);
+    float *colbuf = aligned_alloc(64, ((size_t)(K * pt) * sizeof(float) * (size_t)nthr + 63) / 64 * 64);
+    float *bv = malloc((size_t)p->co * sizeof(float) + 4);
+    if (!wp || !colbuf || !bv) {
+        free(wp);
+        free(colbuf);
+        free(bv);
+        return ACL_REPORT(ACLNN_ERR_INNER, "out of memory for the convolution's buffers");
+    }
+    pack_weights(p, w, wp);
+    for (int64_t c = 0; c < p->co; c++) bv[c] = bias ? ld_f32(bias, c * bias->strides[0]) : 0.0f;
+    int64_t xs[5], ys[5];
+    axis_strides(x, p->xpos, xs);
+    axis_strides(y, p->ypos, ys);
+    const bool par = acl_parallel_worth(p->n * p->co * npos * K) && ntask > 1;
+#pragma omp parallel num_threads(nthr) if (par)
+    {
+#ifdef _OPENMP
+        float *col = colbuf + (size_t)omp_get_thread_num() * (size_t)(K * pt);
+#else
+        float *col = colbuf;
+#endif
+        float acc[CONV_COB * CONV_PB] __attribute__((aligned(64)));
+#pragma omp for schedule(static)
+        for (int64_t t = 0; t < ntask; t++) {
+            const int64_t tile = t % ntile, ng = t / ntile, g = ng % G, n = ng / G;
+            const int64_t p0 = tile * pt;
+            const int64_t np = npos - p0 < pt ? npos - p0 : pt;
+            const int64_t npad = (np + CONV_PB - 1) / CONV_PB * CONV_PB;
+            switch (x->dtype) {
+            case ACL_FLOAT16: conv_gather_f16(p, x, xs, n, g, p0, np, npad, col); break;
+            case ACL_BF16: conv_gather_bf16(p, x, xs, n, g, p0, np, npad, col); break;
+            default: conv_gather_f32(p, x, xs, n, g, p0, np, npad, col); break;
+            }
+            for (int64_t cb = 0; cb < cogp / CONV_COB; cb++) {
+                const float *wb = wp + (g * (cogp / CONV_COB) + cb) * K * CONV_COB;
+                for (int64_t pb = 0; pb < npad / CONV_PB; pb++) {
+                    conv_block(col + pb * K * CONV_PB, wb, K, acc);
+                    for (int64_t j = 0; j < CONV_COB; j++) {
+                        const int64_t co = cb * CONV_COB + j;
+                        if (co >= cog) break;
+                        const int64_t oc = g * cog + co;
+                        const float b = bv[oc];
+                        for (int64_t q = 0; q < CONV_PB; q++) {
+                            const int64_t pos = p0 + pb * CONV_PB + q;
+                            if (pos >= p0 + np) break;
+                            const int64_t od = pos / (oH * oW), oh = (pos / oW) % oH, ow = pos % oW;
+                            st_f32(y, n * ys[0] + oc * ys[1] + od * ys[2] + oh * ys[3] + ow * ys[4],
+                                   acc[j * CONV_PB + q] + b);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    free(wp);
+    free(colbuf);
+    free(bv);
+    return 0;
+}

@@ -1,0 +1,11 @@
+"""ops-nn conv/: the convolution family (hand-written first phases in libsrc/ops/convolution*.c, compute in
+libsrc/kernels/conv.*). The dtype lists are the ASCEND910B lists of conv/convolution_forward/op_host/op_api
+(GetDtypeSupportListBySocVersion: FLOAT, FLOAT16, BFLOAT16 for x/filter/y; BIAS_SUPPORT_LIST for bias)."""
+from . import FLOAT, Op
+
+OPS = [
+    Op("Convolution", """const aclTensor* input, const aclTensor* weight, const aclTensor* bias,
+       const aclIntArray* stride, const aclIntArray* padding, const aclIntArray* dilation, bool transposed,
+       const aclIntArray* outputPadding, const int64_t groups, aclTensor* output, int8_t cubeMathType""",
+       "aclnn_convolution.h", lib="nn", dtypes=FLOAT, arg_dtypes={"bias": FLOAT}),
+]
