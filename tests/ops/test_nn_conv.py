@@ -1,0 +1,390 @@
+"""aclnnConvolution: PyTorch oracle (conv1d/2d/3d, conv_transpose1d/2d/3d) over a compact case table for every A2
+dtype, mixed dtypes, per-side padding, NDHWC, strided views, empty tensors, the op_api's invalid rows (order and
+codes), determinism across thread counts."""
+import numpy as np
+import pytest
+
+import pyaclnn
+from pyaclnn import ffi, lib
+from pyaclnn.tensor import acl_dtype
+from helpers import DTYPES, DTYPE_IDS, BF16, assert_close, rounded, strided, same_bytes_for_threads, expect_invalid, \
+    ws_call, run_executor
+
+F32, F16 = np.dtype(np.float32), np.dtype(np.float16)
+FMT = {3: "NCL", 4: "NCHW", 5: "NCDHW"}
+
+# (id, nd, transposed, N, Cin, Cout, spatial, kernel, stride, padding, dilation, outputPadding, groups, bias)
+CASES = [
+    ("c1_basic", 1, False, 2, 3, 4, (9,), 3, 1, 0, 1, 0, 1, True),
+    ("c1_s2p1d2_g3", 1, False, 2, 6, 9, (11,), 3, 2, 1, 2, 0, 3, True),
+    ("c1_k1_nobias", 1, False, 1, 4, 5, (7,), 1, 1, 0, 1, 0, 1, False),
+    ("c2_resnet_3x3", 2, False, 2, 8, 8, (9, 9), 3, 1, 1, 1, 0, 1, True),
+    ("c2_s2_p0", 2, False, 1, 3, 5, (10, 7), 3, 2, 0, 1, 0, 1, True),
+    ("c2_dil2_g2", 2, False, 2, 4, 6, (9, 8), (3, 2), (1, 2), (2, 1), (2, 1), 0, 2, True),
+    ("c2_depthwise", 2, False, 1, 6, 6, (8, 8), 3, 1, 1, 1, 0, 6, False),
+    ("c2_k1_pointwise", 2, False, 2, 16, 10, (5, 6), 1, 1, 0, 1, 0, 1, True),
+    ("c2_big_k_strided", 2, False, 1, 3, 4, (12, 13), 5, 3, 2, 1, 0, 1, True),
+    ("c2_wide_cin", 2, False, 1, 40, 7, (6, 6), 3, 1, 1, 1, 0, 1, True),
+    ("c3_basic", 3, False, 1, 2, 3, (5, 6, 7), 3, 1, 1, 1, 0, 1, True),
+    ("c3_s2_g2", 3, False, 2, 4, 4, (6, 7, 5), (2, 3, 2), (2, 1, 2), (0, 1, 1), (1, 1, 2), 0, 2, False),
+    ("t1_s2_op1", 1, True, 2, 4, 3, (6,), 3, 2, 1, 1, 1, 1, True),
+    ("t1_s3_d2_g2", 1, True, 1, 4, 6, (5,), 3, 3, 1, 2, 1, 2, True),
+    ("t2_s2_p1_op1", 2, True, 2, 4, 5, (5, 4), 3, 2, 1, 1, 1, 1, True),
+    ("t2_s1_nobias", 2, True, 1, 3, 2, (6, 5), 2, 1, 0, 1, 0, 1, False),
+    ("t2_g2_d2", 2, True, 1, 4, 4, (4, 5), 3, (1, 2), (1, 0), (2, 1), (0, 1), 2, True),
+    ("t3_s2", 3, True, 1, 2, 3, (3, 4, 3), 3, 2, 1, 1, (1, 0, 1), 1, True),
+    ("t3_k2_g2", 3, True, 2, 4, 2, (3, 3, 2), 2, 1, 0, 1, 0, 2, False),
+]
+IDS = [c[0] for c in CASES]
+
+
+def tup(v, nd):
+    return tuple(v) if isinstance(v, (tuple, list)) else (v,) * nd
+
+
+def T(shape, dtype=F32, fmt="NCHW", data=True):
+    """A tensor argument: a device-backed AclTensor, or (data=False / negative dims) a raw aclTensor handle."""
+    f = getattr(lib, "ACL_FORMAT_" + fmt)
+    if data and all(d >= 0 for d in shape):
+        return pyaclnn.AclTensor(shape, dtype, fmt=f)
+    dims = ffi.new("int64_t[]", list(shape))
+    h = lib.aclCreateTensor(dims, len(shape), acl_dtype(dtype), ffi.NULL, 0, f, dims, len(shape), ffi.NULL)
+    return ffi.gc(h, lib.aclDestroyTensor)
+
+
+A = pyaclnn.int_array
+
+
+def conv(x, w, b, stride, padding, dilation, transposed, output_padding, groups, out, cube=0, fmt=None):
+    """Runs aclnnConvolution on numpy arrays (strided views stay strided); `out` is an array written in place."""
+    f = getattr(lib, "ACL_FORMAT_" + (fmt or FMT[x.ndim]))
+    xt = pyaclnn.AclTensor.from_array(x, f)
+    wt = pyaclnn.AclTensor.from_array(w, f)
+    bt = None if b is None else pyaclnn.AclTensor.from_array(b, lib.ACL_FORMAT_ND)
+    yt = pyaclnn.AclTensor.from_array(out, f)
+    rc, ws, ex, msg = ws_call("Convolution", xt, wt, bt, A(list(stride)), A(list(padding)), A(list(dilation)),
+                              bool(transposed), A(list(output_padding)), groups, yt, cube)
+    assert rc == 0, msg
+    assert run_executor("Convolution", ex, ws) == 0
+    return yt.numpy()
+
+
+def make(case, dtype, seed=0, wdtype=None, bdtype=None):
+    _, nd, tr, n, ci, co, sp, k, s, p, d, op, g, has_b = case
+    rng = np.random.default_rng(seed)
+    k = tup(k, nd)
+    x = rng.uniform(-1, 1, (n, ci) + tuple(sp)).astype(np.float32).astype(dtype)
+    wshape = ((ci, co // g) if tr else (co, ci // g)) + k
+    w = rng.uniform(-1, 1, wshape).astype(np.float32).astype(wdtype or dtype)
+    b = rng.uniform(-1, 1, co).astype(np.float32).astype(bdtype or dtype) if has_b else None
+    return x, w, b
+
+
+def torch_ref(torch, case, x, w, b):
+    _, nd, tr, n, ci, co, sp, k, s, p, d, op, g, has_b = case
+    F = torch.nn.functional
+    X = torch.from_numpy(x.astype(np.float64))
+    W = torch.from_numpy(w.astype(np.float64))
+    B = None if b is None else torch.from_numpy(b.astype(np.float64))
+    s, p, d, op = tup(s, nd), tup(p, nd), tup(d, nd), tup(op, nd)
+    if tr:
+        return getattr(F, f"conv_transpose{nd}d")(X, W, B, s, p, op, g, d).numpy()
+    return getattr(F, f"conv{nd}d")(X, W, B, s, p, d, g).numpy()
+
+
+def run_case(case, x, w, b, out_dtype, out=None, fmt=None):
+    _, nd, tr, n, ci, co, sp, k, s, p, d, op, g, has_b = case
+    if out is None:
+        out = np.full(out_shape(case), 7, out_dtype)
+    return conv(x, w, b, tup(s, nd), tup(p, nd), tup(d, nd), tr, tup(op, nd) if tr else (), g, out, fmt=fmt)
+
+
+def out_shape(case):
+    _, nd, tr, n, ci, co, sp, k, s, p, d, op, g, has_b = case
+    k, s, p, d, op = tup(k, nd), tup(s, nd), tup(p, nd), tup(d, nd), tup(op, nd)
+    if tr:
+        o = [(sp[i] - 1) * s[i] - 2 * p[i] + d[i] * (k[i] - 1) + op[i] + 1 for i in range(nd)]
+    else:
+        o = [(sp[i] + 2 * p[i] - d[i] * (k[i] - 1) - 1) // s[i] + 1 for i in range(nd)]
+    return (n, co) + tuple(o)
+
+
+def check(y, ref, dtype):
+    dtype = np.dtype(dtype)
+    if dtype == F32:  # fp32 sums in another order than PyTorch's
+        assert_close(y, ref, dtype, rtol=2e-5, atol=2e-5)
+    else:  # exact fp32 sums, rounded once: within one rounding of the exact result
+        assert_close(y, rounded(ref, dtype), dtype)
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
+@pytest.mark.parametrize("cid", IDS)
+def test_against_torch(cid, dtype, torch):
+    case = CASES[IDS.index(cid)]
+    x, w, b = make(case, dtype)
+    y = run_case(case, x, w, b, dtype)
+    assert y.dtype == np.dtype(dtype)
+    check(y, torch_ref(torch, case, x, w, b), dtype)
+
+
+@pytest.mark.parametrize("dts", [(F16, F32, F32, BF16), (BF16, F16, BF16, F32), (F32, BF16, F16, F16)],
+                         ids=["x16_w32_b32_ybf16", "xbf16_w16_bbf16_y32", "x32_wbf16_b16_y16"])
+@pytest.mark.parametrize("cid", ["c2_dil2_g2", "t2_s2_p1_op1", "c1_s2p1d2_g3"])
+def test_mixed_dtypes(cid, dts, torch):
+    """x, weight, bias and y each take any dtype of the list; all are read exactly, y rounded once."""
+    case = CASES[IDS.index(cid)]
+    xd, wd, bd, yd = dts
+    x, w, b = make(case, xd, seed=2, wdtype=wd, bdtype=bd)
+    y = run_case(case, x, w, b, yd)
+    check(y, torch_ref(torch, case, x, w, b), yd)
+
+
+@pytest.mark.parametrize("kind", ["slice", "transpose"])
+@pytest.mark.parametrize("cid", ["c2_dil2_g2", "t2_g2_d2", "c3_s2_g2", "t1_s2_op1"])
+def test_strided_views(cid, kind, torch):
+    case = CASES[IDS.index(cid)]
+    x, w, b = make(case, F32, seed=3)
+    ref = torch_ref(torch, case, x, w, b)
+    out = strided(np.full(ref.shape, 7, np.float32), kind)
+    xs, ws = strided(x, kind), strided(w, kind)
+    bs = None if b is None else strided(b, "slice")
+    assert not xs.flags.c_contiguous and not out.flags.c_contiguous
+    y = run_case(case, xs, ws, bs, F32, out=out)
+    check(y, ref, F32)
+
+
+def test_ndhwc(torch):
+    """3-d input, weight and output in NDHWC (channels last) give the NCDHW results."""
+    case = CASES[IDS.index("c3_s2_g2")]
+    x, w, b = make(case, F32, seed=4)
+    ref = torch_ref(torch, case, x, w, b)
+    cl = (0, 2, 3, 4, 1)
+    out = np.full(ref.transpose(cl).shape, 7, np.float32)
+    y = run_case(case, np.ascontiguousarray(x.transpose(cl)), np.ascontiguousarray(w.transpose(cl)), b, F32,
+                 out=out, fmt="NDHWC")
+    check(y.transpose(0, 4, 1, 2, 3), ref, F32)
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
+def test_per_side_padding(dtype, torch):
+    """conv1d with [left, right], conv2d with [top, bottom, left, right], conv_transpose2d with 4 values."""
+    F = torch.nn.functional
+    rng = np.random.default_rng(5)
+    x1 = rng.uniform(-1, 1, (2, 3, 10)).astype(np.float32).astype(dtype)
+    w1 = rng.uniform(-1, 1, (4, 3, 3)).astype(np.float32).astype(dtype)
+    ref = F.conv1d(F.pad(torch.from_numpy(x1.astype(np.float64)), (2, 1)), torch.from_numpy(w1.astype(np.float64)),
+                   None, 2).numpy()
+    y = conv(x1, w1, None, [2], [2, 1], [1], False, [], 1, np.zeros(ref.shape, dtype))
+    check(y, ref, dtype)
+    x2 = rng.uniform(-1, 1, (1, 2, 7, 8)).astype(np.float32).astype(dtype)
+    w2 = rng.uniform(-1, 1, (3, 2, 3, 2)).astype(np.float32).astype(dtype)
+    ref = F.conv2d(F.pad(torch.from_numpy(x2.astype(np.float64)), (3, 0, 1, 2)),
+                   torch.from_numpy(w2.astype(np.float64)), None, 1, 0, (1, 2)).numpy()
+    y = conv(x2, w2, None, [1, 1], [1, 2, 3, 0], [1, 2], False, [], 1, np.zeros(ref.shape, dtype))
+    check(y, ref, dtype)
+    wt = rng.uniform(-1, 1, (2, 3, 3, 3)).astype(np.float32).astype(dtype)
+    full = F.conv_transpose2d(torch.from_numpy(x2.astype(np.float64)), torch.from_numpy(wt.astype(np.float64)),
+                              None, 2).numpy()
+    ref = full[:, :, 1:full.shape[2] - 2, 0:full.shape[3] - 1]  # crop top 1, bottom 2, left 0, right 1
+    y = conv(x2, wt, None, [2, 2], [1, 2, 0, 1], [1, 1], True, [0, 0], 1, np.zeros(ref.shape, dtype))
+    check(y, ref, dtype)
+
+
+@pytest.mark.parametrize("cube", [0, 1, 2, 3, 4])
+def test_cube_math_types_accepted(cube, torch):
+    case = CASES[IDS.index("c2_s2_p0")]
+    x, w, b = make(case, F32)
+    out = np.zeros(out_shape(case), np.float32)
+    y = conv(x, w, b, (2, 2), (0, 0), (1, 1), False, (), 1, out, cube=cube)
+    check(y, torch_ref(torch, case, x, w, b), F32)
+
+
+@pytest.mark.parametrize("tr", [False, True])
+def test_empty_batch_is_a_noop(tr):
+    w = T((4, 3, 3, 3))
+    oshape = (0, 4, 6, 6) if not tr else (0, 3, 8, 8)
+    out = T(oshape)
+    xin = T((0, 3, 8, 8)) if not tr else T((0, 4, 6, 6))
+    rc, ws, ex, msg = ws_call("Convolution", xin, w, None, A([1, 1]), A([0, 0]), A([1, 1]), tr, A([0, 0]), 1, out, 0)
+    assert rc == 0 and ws == 0, msg
+    assert run_executor("Convolution", ex, ws) == 0
+
+
+def test_zero_out_channels_is_a_noop():
+    rc, ws, ex, msg = ws_call("Convolution", T((2, 3, 8, 8)), T((0, 3, 3, 3)), None, A([1, 1]), A([0, 0]),
+                              A([1, 1]), False, A([]), 1, T((2, 0, 6, 6)), 0)
+    assert rc == 0, msg
+    assert run_executor("Convolution", ex, ws) == 0
+
+
+def test_executor_reuse(torch):
+    case = CASES[IDS.index("c2_resnet_3x3")]
+    x, w, b = make(case, F32, seed=6)
+    ref = torch_ref(torch, case, x, w, b)
+    xt = pyaclnn.AclTensor.from_array(x, lib.ACL_FORMAT_NCHW)
+    wt = pyaclnn.AclTensor.from_array(w, lib.ACL_FORMAT_NCHW)
+    bt = pyaclnn.AclTensor.from_array(b, lib.ACL_FORMAT_ND)
+    yt = T(ref.shape)
+    rc, ws, ex, msg = ws_call("Convolution", xt, wt, bt, A([1, 1]), A([1, 1]), A([1, 1]), False, A([]), 1, yt, 0)
+    assert rc == 0, msg
+    assert lib.aclSetAclOpExecutorRepeatable(ex) == 0
+    for _ in range(2):
+        assert run_executor("Convolution", ex, ws) == 0
+        check(yt.numpy(), ref, F32)
+
+
+def test_same_bytes_for_any_thread_count():
+    code = """
+import sys, hashlib, numpy as np
+sys.path.insert(0, 'tests'); sys.path.insert(0, 'tests/ops')
+from test_nn_conv import conv
+rng = np.random.default_rng(1)
+h = hashlib.sha256()
+for tr in (False, True):
+    x = rng.uniform(-1, 1, (3, 16, 19, 17)).astype(np.float32)
+    w = rng.uniform(-1, 1, (16, 12, 3, 3)).astype(np.float32)
+    shape = (3, 12, 37, 33) if tr else (3, 16, 17, 15)
+    wt = w if tr else rng.uniform(-1, 1, (16, 16, 3, 3)).astype(np.float32)
+    y = conv(x, wt, None, (2, 2) if tr else (1, 1), (1, 1) if tr else (0, 0), (1, 1), tr, (0, 0) if tr else (),
+             1, np.zeros(shape, np.float32))
+    h.update(y.tobytes())
+print(h.hexdigest())
+"""
+    same_bytes_for_threads(code)
+
+
+# ---- invalid inputs: the op_api's checkers in order (NULL, dtype, dims, formats, values, inferred shape, cube) ----
+
+def fwd_args(**kw):
+    """Valid defaults: conv2d input (2,3,8,8), weight (4,3,3,3), bias (4), stride 1, padding 1 -> (2,4,8,8)."""
+    a = dict(input=T((2, 3, 8, 8)), weight=T((4, 3, 3, 3)), bias=T((4,), fmt="ND"), stride=A([1, 1]),
+             padding=A([1, 1]), dilation=A([1, 1]), transposed=False, outputPadding=A([0, 0]), groups=1,
+             output=T((2, 4, 8, 8)), cube=0)
+    a.update(kw)
+    return [a["input"], a["weight"], a["bias"], a["stride"], a["padding"], a["dilation"], a["transposed"],
+            a["outputPadding"], a["groups"], a["output"], a["cube"]]
+
+
+def tr_args(**kw):
+    """Valid transposed defaults: input (2,4,5,5), weight (4,3,3,3), stride 2, padding 1, outputPadding 1 ->
+    (2,3,10,10)."""
+    a = dict(input=T((2, 4, 5, 5)), weight=T((4, 3, 3, 3)), bias=T((3,), fmt="ND"), stride=A([2, 2]),
+             padding=A([1, 1]), dilation=A([1, 1]), transposed=True, outputPadding=A([1, 1]), groups=1,
+             output=T((2, 3, 10, 10)))
+    a.update(kw)
+    return fwd_args(**a)
+
+
+INVALID = [
+    ("null_input", fwd_args, dict(input=None), 161001, "input"),
+    ("null_weight", fwd_args, dict(weight=None), 161001, "weight"),
+    ("null_stride", fwd_args, dict(stride=None), 161001, "stride"),
+    ("null_padding", fwd_args, dict(padding=None), 161001, "padding"),
+    ("null_dilation", fwd_args, dict(dilation=None), 161001, "dilation"),
+    ("null_output", fwd_args, dict(output=None), 161001, "output"),
+    ("null_output_padding_transposed", tr_args, dict(outputPadding=None), 161001, "outputPadding"),
+    ("dtype_bias", fwd_args, dict(bias=T((4,), np.float64, "ND")), 161002, "bias"),
+    ("dtype_input", fwd_args, dict(input=T((2, 3, 8, 8), np.int32)), 161002, "input"),
+    ("dtype_input_double", fwd_args, dict(input=T((2, 3, 8, 8), np.float64)), 161002, "input"),
+    ("dtype_weight", fwd_args, dict(weight=T((4, 3, 3, 3), np.int8)), 161002, "weight"),
+    ("dtype_output", fwd_args, dict(output=T((2, 4, 8, 8), np.int32)), 161002, "output"),
+    ("rank_input_2", fwd_args, dict(input=T((3, 8), fmt="ND")), 161002, "input"),
+    ("rank_weight_6", fwd_args, dict(weight=T((4, 3, 3, 3, 1, 1), fmt="ND")), 161002, "weight"),
+    ("rank_weight_mismatch", fwd_args, dict(weight=T((4, 3, 3), fmt="NCL")), 161002, "weight"),
+    ("rank_output_mismatch", fwd_args, dict(output=T((2, 4, 8), fmt="NCL")), 161002, "output"),
+    ("bias_rank2", fwd_args, dict(bias=T((4, 1), fmt="ND")), 161002, "bias"),
+    ("bias_size", fwd_args, dict(bias=T((5,), fmt="ND")), 161002, "bias"),
+    ("bias_size_transposed", tr_args, dict(bias=T((4,), fmt="ND")), 161002, "bias"),
+    ("stride_len", fwd_args, dict(stride=A([1])), 161002, "stride"),
+    ("dilation_len", fwd_args, dict(dilation=A([1, 1, 1])), 161002, "dilation"),
+    ("padding_len3", fwd_args, dict(padding=A([1, 1, 1])), 161002, "padding"),
+    ("padding_len2_conv3d", fwd_args, dict(input=T((1, 3, 4, 4, 4), fmt="NCDHW"), weight=T((4, 3, 3, 3, 3), fmt="NCDHW"),
+                                            output=T((1, 4, 4, 4, 4), fmt="NCDHW"), stride=A([1] * 3),
+                                            dilation=A([1] * 3)), 161002, "padding"),
+    ("padding_len2_transposed_conv1d", fwd_args, dict(input=T((1, 4, 5), fmt="NCL"), weight=T((4, 3, 3), fmt="NCL"),
+                                                      output=T((1, 3, 7), fmt="NCL"), stride=A([1]), dilation=A([1]),
+                                                      padding=A([0, 0]), transposed=True, outputPadding=A([0]),
+                                                      bias=None),
+     161002, "padding"),
+    ("output_padding_len", tr_args, dict(outputPadding=A([1])), 161002, "outputPadding"),
+    ("format_input_output_differ", fwd_args, dict(output=T((2, 4, 8, 8), fmt="ND")), 161002, "format"),
+    ("format_bias_nhwc", fwd_args, dict(bias=T((4,), fmt="NHWC")), 161002, "bias"),
+    ("format_conv1d_weight", fwd_args, dict(input=T((2, 3, 8), fmt="NCL"), weight=T((4, 3, 3), fmt="ND"),
+                                            output=T((2, 4, 8), fmt="NCL"), stride=A([1]), padding=A([1]),
+                                            dilation=A([1])), 161002, "weight"),
+    ("format_weight_nhwc", fwd_args, dict(weight=T((4, 3, 3, 3), fmt="NHWC")), 161002, "weight"),
+    ("format_input_nd_both", fwd_args, dict(input=T((2, 3, 8, 8), fmt="ND"), output=T((2, 4, 8, 8), fmt="ND")),
+     161002, "input"),
+    ("format_weight_fractal_z", fwd_args, dict(weight=T((4, 3, 3, 3), fmt="FRACTAL_Z")), 161002, "weight"),
+    ("format_conv3d_ncdhw", fwd_args, dict(input=T((1, 3, 4, 4, 4), fmt="NCDHW"), weight=T((4, 3, 3, 3, 3), fmt="NCHW"),
+                                           output=T((1, 4, 4, 4, 4), fmt="NCDHW"), stride=A([1] * 3),
+                                           padding=A([1] * 3), dilation=A([1] * 3)), 161002, "weight"),
+    ("neg_n_input", fwd_args, dict(input=T((-2, 3, 8, 8))), 161002, "input"),
+    ("neg_spatial_input", fwd_args, dict(input=T((2, 3, -8, 8))), 161002, "input"),
+    ("zero_kernel", fwd_args, dict(weight=T((4, 3, 0, 3))), 161002, "weight"),
+    ("stride_zero", fwd_args, dict(stride=A([1, 0])), 161002, "stride"),
+    ("dilation_neg", fwd_args, dict(dilation=A([-1, 1])), 161002, "dilation"),
+    ("input_smaller_than_kernel", fwd_args, dict(input=T((2, 3, 2, 8)), padding=A([0, 1])), 161002, "input"),
+    ("groups_zero", fwd_args, dict(groups=0), 161002, "groups"),
+    ("groups_channels", fwd_args, dict(groups=2, weight=T((4, 2, 3, 3))), 161002, "groups"),
+    ("weight_n_not_divisible", fwd_args, dict(input=T((2, 4, 8, 8)), weight=T((3, 2, 3, 3)), bias=None,
+                                              output=T((2, 3, 8, 8)), groups=2), 161002, "divisible"),
+    ("transposed_weight_n", tr_args, dict(weight=T((3, 3, 3, 3))), 161002, "weight"),
+    ("output_padding_too_big", tr_args, dict(outputPadding=A([2, 1])), 161002, "outputPadding"),
+    ("output_padding_negative", tr_args, dict(outputPadding=A([-1, 0])), 161002, "outputPadding"),
+    ("transposed_pad_limit", tr_args, dict(weight=T((4, 3, 3, 3)), dilation=A([200, 1]), padding=A([0, 1]),
+                                           outputPadding=A([1, 1]), output=T((2, 3, 410, 10))), 161002, "dilation"),
+    ("transposed_3d_pad_over_kernel", fwd_args, dict(input=T((1, 2, 3, 3, 3), fmt="NCDHW"),
+                                                     weight=T((2, 2, 1, 1, 1), fmt="NCDHW"), bias=None,
+                                                     output=T((1, 2, 1, 1, 1), fmt="NCDHW"), stride=A([1] * 3),
+                                                     padding=A([1] * 3), dilation=A([1] * 3), transposed=True,
+                                                     outputPadding=A([0] * 3)), 161002, "padding"),
+    ("output_shape", fwd_args, dict(output=T((2, 4, 8, 7))), 161002, "output"),
+    ("output_channels", fwd_args, dict(output=T((2, 5, 8, 8))), 161002, "output"),
+    ("output_shape_transposed", tr_args, dict(output=T((2, 3, 9, 10))), 161002, "output"),
+    ("empty_input_nonempty_output", fwd_args, dict(input=T((2, 3, 0, 8)), padding=A([3, 1]),
+                                                   output=T((2, 4, 4, 8))), 161002, "empty"),
+    ("cube_5", fwd_args, dict(cube=5), 161002, "cubeMathType"),
+    ("cube_neg", fwd_args, dict(cube=-1), 161002, "cubeMathType"),
+    # order: the earlier checker wins
+    ("order_null_before_dtype", fwd_args, dict(input=T((2, 3, 8, 8), np.int32), output=None), 161001, "output"),
+    ("order_bias_dtype_first", fwd_args, dict(bias=T((4,), np.int32, "ND"), input=T((2, 3, 8, 8), np.int32)),
+     161002, "bias"),
+    ("order_dtype_before_dims", fwd_args, dict(input=T((3, 8), np.int32, "ND")), 161002, "dtype"),
+    ("order_dims_before_format", fwd_args, dict(weight=T((4, 3, 3), fmt="ND")), 161002, "dims"),
+    ("order_format_before_values", fwd_args, dict(weight=T((4, 3, 3, 3), fmt="NHWC"), stride=A([0, 1])),
+     161002, "format"),
+    ("order_values_before_shape", fwd_args, dict(stride=A([0, 1]), output=T((2, 4, 1, 1))), 161002, "stride"),
+    ("order_shape_before_cube", fwd_args, dict(output=T((2, 4, 1, 1)), cube=9), 161002, "output"),
+]
+
+
+@pytest.mark.parametrize("row", INVALID, ids=[r[0] for r in INVALID])
+def test_invalid(row):
+    _, make_args, over, code, word = row
+    expect_invalid("Convolution", make_args(**over), code, word)
+
+
+VALID = [
+    ("defaults", fwd_args, {}),
+    ("bias_none", fwd_args, dict(bias=None)),
+    ("bias_nchw_format", fwd_args, dict(bias=T((4,), fmt="NCHW"))),
+    ("transposed_defaults", tr_args, {}),
+    ("output_padding_ignored_when_not_transposed", fwd_args, dict(outputPadding=None)),
+    ("output_padding_below_dilation", tr_args, dict(stride=A([1, 1]), dilation=A([3, 3]), padding=A([1, 1]),
+                                                    outputPadding=A([2, 0]), output=T((2, 3, 11, 9)))),
+    ("negative_padding_accepted", fwd_args, dict(input=T((2, 3, 9, 9)), padding=A([-1, 0]),
+                                                 output=T((2, 4, 5, 7)))),
+    ("conv3d_ndhwc", fwd_args, dict(input=T((1, 4, 4, 4, 3), fmt="NDHWC"), weight=T((4, 3, 3, 3, 3), fmt="NCDHW"),
+                                    bias=None, output=T((1, 4, 4, 4, 4), fmt="NDHWC"), stride=A([1] * 3),
+                                    padding=A([1] * 3), dilation=A([1] * 3))),
+]
+
+
+@pytest.mark.parametrize("row", VALID, ids=[r[0] for r in VALID])
+def test_valid_phase1(row):
+    _, make_args, over = row
+    args = make_args(**over)
+    rc, ws, ex, msg = ws_call("Convolution", *args)
+    assert rc == 0, msg
+    assert run_executor("Convolution", ex, ws) == 0
