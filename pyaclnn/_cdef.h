@@ -770,6 +770,12 @@ typedef struct aclScalarList aclScalarList;
  const int64_t groups, aclTensor* output, int8_t cubeMathType, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnConvolution(
  void* workspace, const uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnConvDepthwise2dGetWorkspaceSize(
+ const aclTensor* self, const aclTensor* weight, const aclIntArray* kernelSize, const aclTensor* bias,
+ const aclIntArray* stride, const aclIntArray* padding, const aclIntArray* dilation, aclTensor* out,
+ int8_t cubeMathType, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnConvDepthwise2d(
+ void* workspace, const uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnInplaceCopyGetWorkspaceSize(
  aclTensor* selfRef, const aclTensor* src, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnInplaceCopy(

@@ -318,17 +318,12 @@ static void axis_positions(const aclTensor *t, int pos[5]) {
     }
 }
 
-aclnnStatus opws_Convolution(const aclTensor *input, const aclTensor *weight, const aclTensor *bias,
-                             const aclIntArray *stride, const aclIntArray *padding, const aclIntArray *dilation,
-                             bool transposed, const aclIntArray *outputPadding, const int64_t groups,
-                             aclTensor *output, int8_t cubeMathType, uint64_t *workspaceSize,
-                             aclOpExecutor **executor) {
-    ACL_TRY(check_params(input, weight, bias, stride, padding, dilation, transposed, outputPadding, groups, output,
-                         cubeMathType));
-    if (acl_tensor_empty(input) || acl_tensor_empty(weight) || acl_tensor_empty(output))
-        return acl_exec_noop(ACL_OP_Convolution, workspaceSize, executor);
-
-    aclOpExecutor *ex = acl_exec_create(ACL_OP_Convolution, run, sizeof(conv_plan));
+/* The executor of a checked, non-empty convolution (front padding per pad_front). */
+static aclnnStatus publish_conv(int op, const aclTensor *input, const aclTensor *weight, const aclTensor *bias,
+                                const aclIntArray *stride, const aclIntArray *padding, const aclIntArray *dilation,
+                                bool transposed, int64_t groups, aclTensor *output, uint64_t *workspaceSize,
+                                aclOpExecutor **executor) {
+    aclOpExecutor *ex = acl_exec_create(op, run, sizeof(conv_plan));
     if (!ex) return ACLNN_ERR_INNER_CREATE_EXECUTOR;
     ex->free_params = conv_plan_free;
     aclnnStatus rc = acl_exec_add_input(ex, input, "input", true);
@@ -368,4 +363,138 @@ aclnnStatus opws_Convolution(const aclTensor *input, const aclTensor *weight, co
         return acl_exec_discard(ex, ACL_REPORT(ACLNN_ERR_INNER, "the convolution's buffers are too large (weight "
                                                                 "per group x positions per tile)"));
     return acl_exec_publish(ex, workspaceSize, executor);
+}
+
+aclnnStatus opws_Convolution(const aclTensor *input, const aclTensor *weight, const aclTensor *bias,
+                             const aclIntArray *stride, const aclIntArray *padding, const aclIntArray *dilation,
+                             bool transposed, const aclIntArray *outputPadding, const int64_t groups,
+                             aclTensor *output, int8_t cubeMathType, uint64_t *workspaceSize,
+                             aclOpExecutor **executor) {
+    ACL_TRY(check_params(input, weight, bias, stride, padding, dilation, transposed, outputPadding, groups, output,
+                         cubeMathType));
+    if (acl_tensor_empty(input) || acl_tensor_empty(weight) || acl_tensor_empty(output))
+        return acl_exec_noop(ACL_OP_Convolution, workspaceSize, executor);
+    return publish_conv(ACL_OP_Convolution, input, weight, bias, stride, padding, dilation, transposed, groups,
+                        output, workspaceSize, executor);
+}
+
+/* ---- aclnnConvDepthwise2d: NCHW, weight (C_out, 1, kH, kW), groups = input's C ---- */
+
+static aclnnStatus check_depthwise(const aclTensor *self, const aclTensor *weight, const aclIntArray *kernelSize,
+                                   const aclTensor *bias, const aclIntArray *stride, const aclIntArray *padding,
+                                   const aclIntArray *dilation, const aclTensor *out, int8_t cubeMathType) {
+    /* NullptrChecker (kernelSize is read last, by its own check) */
+    ACL_TRY(acl_check_tensor(self, "self"));
+    ACL_TRY(acl_check_tensor(weight, "weight"));
+    ACL_TRY(acl_check_int_array(stride, "stride"));
+    ACL_TRY(acl_check_int_array(padding, "padding"));
+    ACL_TRY(acl_check_int_array(dilation, "dilation"));
+    ACL_TRY(acl_check_tensor(out, "out"));
+    /* DtypeCheckerDepthwise2d */
+    if (bias) {
+        ACL_TRY(acl_check_dtype_in(bias, ACL_DT_LIST_ConvDepthwise2d_bias, "bias"));
+        ACLNN_CHECK(bias->dtype == self->dtype, ACLNN_ERR_PARAM_INVALID, "bias's dtype %s must be self's dtype %s",
+                    acl_dtype_name(bias->dtype), acl_dtype_name(self->dtype));
+    }
+    ACL_TRY(acl_check_dtype_in(self, ACL_DT_LIST_ConvDepthwise2d, "self"));
+    ACL_TRY(acl_check_dtype_in(weight, ACL_DT_LIST_ConvDepthwise2d, "weight"));
+    ACL_TRY(acl_check_dtype_in(out, ACL_DT_LIST_ConvDepthwise2d, "out"));
+    ACLNN_CHECK(self->dtype == weight->dtype, ACLNN_ERR_PARAM_INVALID, "self's dtype %s and weight's dtype %s must agree",
+                acl_dtype_name(self->dtype), acl_dtype_name(weight->dtype));
+    ACLNN_CHECK(weight->dtype == out->dtype, ACLNN_ERR_PARAM_INVALID, "weight's dtype %s and out's dtype %s must agree",
+                acl_dtype_name(weight->dtype), acl_dtype_name(out->dtype));
+    /* DimCheckerDepthwise2d */
+    ACLNN_CHECK(self->ndim == 4, ACLNN_ERR_PARAM_INVALID, "self has %llu dims, it must have 4",
+                (unsigned long long)self->ndim);
+    ACLNN_CHECK(weight->ndim == 4, ACLNN_ERR_PARAM_INVALID, "weight has %llu dims, it must have 4",
+                (unsigned long long)weight->ndim);
+    ACLNN_CHECK(out->ndim == 4, ACLNN_ERR_PARAM_INVALID, "out has %llu dims, it must have 4",
+                (unsigned long long)out->ndim);
+    if (bias)
+        ACLNN_CHECK(bias->ndim == 1, ACLNN_ERR_PARAM_INVALID, "bias has %llu dims, it must have 1",
+                    (unsigned long long)bias->ndim);
+    ACLNN_CHECK(stride->size == 2, ACLNN_ERR_PARAM_INVALID, "stride has %llu values, it must have 2",
+                (unsigned long long)stride->size);
+    ACLNN_CHECK(dilation->size == 2, ACLNN_ERR_PARAM_INVALID, "dilation has %llu values, it must have 2",
+                (unsigned long long)dilation->size);
+    ACLNN_CHECK(padding->size == 2, ACLNN_ERR_PARAM_INVALID, "padding has %llu values, it must have 2",
+                (unsigned long long)padding->size);
+    /* FormatCheckerDepthwise2d */
+    ACLNN_CHECK(fmt_is(self, ACL_FORMAT_NCHW), ACLNN_ERR_PARAM_INVALID, "self's format %s must be NCHW",
+                acl_format_name(self->format));
+    ACLNN_CHECK(fmt_is(weight, ACL_FORMAT_NCHW), ACLNN_ERR_PARAM_INVALID, "weight's format %s must be NCHW",
+                acl_format_name(weight->format));
+    ACLNN_CHECK(fmt_is(out, ACL_FORMAT_NCHW), ACLNN_ERR_PARAM_INVALID, "out's format %s must be NCHW",
+                acl_format_name(out->format));
+    /* ValueCheckerDepthwise2d */
+    conv_meta mi = meta_of(self), mw = meta_of(weight);
+    ACLNN_CHECK(mi.n >= 0 && mi.c >= 0 && mw.n >= 0 && mw.c >= 0, ACLNN_ERR_PARAM_INVALID,
+                "the N and C of self (%lld, %lld) and weight (%lld, %lld) must be >= 0", (long long)mi.n,
+                (long long)mi.c, (long long)mw.n, (long long)mw.c);
+    for (int i = 0; i < 2; i++) {
+        ACLNN_CHECK(spatial(self, &mi, i) >= 0, ACLNN_ERR_PARAM_INVALID, "self's spatial dim %d (%lld) must be >= 0",
+                    i, (long long)spatial(self, &mi, i));
+        ACLNN_CHECK(spatial(weight, &mw, i) > 0, ACLNN_ERR_PARAM_INVALID,
+                    "weight's spatial dim %d (%lld) must be > 0", i, (long long)spatial(weight, &mw, i));
+    }
+    for (uint64_t i = 0; i < 2; i++) {
+        ACLNN_CHECK(stride->v[i] > 0, ACLNN_ERR_PARAM_INVALID, "stride[%llu] = %lld must be > 0",
+                    (unsigned long long)i, (long long)stride->v[i]);
+    }
+    for (uint64_t i = 0; i < 2; i++)
+        ACLNN_CHECK(dilation->v[i] > 0, ACLNN_ERR_PARAM_INVALID, "dilation[%llu] = %lld must be > 0",
+                    (unsigned long long)i, (long long)dilation->v[i]);
+    if (!acl_tensor_empty(self))
+        for (int i = 0; i < 2; i++) {
+            i128 after = (i128)spatial(self, &mi, i) + 2 * (i128)padding->v[i] -
+                         (i128)dilation->v[i] * (spatial(weight, &mw, i) - 1) - 1;
+            ACLNN_CHECK(after >= 0, ACLNN_ERR_PARAM_INVALID,
+                        "self's spatial dim %d (%lld) plus padding is smaller than the dilated kernel", i,
+                        (long long)spatial(self, &mi, i));
+        }
+    ACLNN_CHECK(mw.c == 0 || mw.c == 1, ACLNN_ERR_PARAM_INVALID, "weight's C (%lld) must be 0 or 1",
+                (long long)mw.c);
+    ACLNN_CHECK(mi.c == 0 || mw.n % mi.c == 0, ACLNN_ERR_PARAM_INVALID,
+                "weight's N (%lld) must be divisible by self's C (%lld)", (long long)mw.n, (long long)mi.c);
+    if (bias)
+        ACLNN_CHECK(bias->dims[0] == mw.n, ACLNN_ERR_PARAM_INVALID,
+                    "bias has %lld elements, it must equal the output channels (%lld)", (long long)bias->dims[0],
+                    (long long)mw.n);
+    /* ConvXdChecker (groups 1, not transposed) */
+    i128 shape[5];
+    infer_shape(self, weight, stride, padding, dilation, false, NULL, 1, shape);
+    for (uint64_t i = 0; i < 4; i++)
+        ACLNN_CHECK((i128)out->dims[i] == shape[i], ACLNN_ERR_PARAM_INVALID,
+                    "out's dim %llu is %lld, it must equal its inferred value %lld", (unsigned long long)i,
+                    (long long)out->dims[i], (long long)shape[i]);
+    if (acl_tensor_empty(self) || acl_tensor_empty(weight)) {
+        ACLNN_CHECK(acl_tensor_empty(out), ACLNN_ERR_PARAM_INVALID, "self or weight is empty, so out must be empty too");
+        for (uint64_t i = 0; i < 4; i++)
+            ACLNN_CHECK(shape[i] >= 0, ACLNN_ERR_PARAM_INVALID, "out's dim %llu must be >= 0", (unsigned long long)i);
+    }
+    /* HardwareLimitChecker */
+    ACLNN_CHECK(cubeMathType >= 0 && cubeMathType <= k_cube_max, ACLNN_ERR_PARAM_INVALID,
+                "cubeMathType %d must be one of 0 (KEEP_DTYPE) .. 4 (USE_FP32_ADD)", (int)cubeMathType);
+    /* kernelSize must match weight's H and W */
+    ACL_TRY(acl_check_int_array(kernelSize, "kernelSize"));
+    ACLNN_CHECK(kernelSize->size >= 2, ACLNN_ERR_PARAM_INVALID, "kernelSize has %llu values, it must have 2",
+                (unsigned long long)kernelSize->size);
+    ACLNN_CHECK(kernelSize->v[0] == weight->dims[2], ACLNN_ERR_PARAM_INVALID,
+                "kernelSize[0] = %lld must equal weight's H (%lld)", (long long)kernelSize->v[0],
+                (long long)weight->dims[2]);
+    ACLNN_CHECK(kernelSize->v[1] == weight->dims[3], ACLNN_ERR_PARAM_INVALID,
+                "kernelSize[1] = %lld must equal weight's W (%lld)", (long long)kernelSize->v[1],
+                (long long)weight->dims[3]);
+    return ACLNN_SUCCESS;
+}
+
+aclnnStatus opws_ConvDepthwise2d(const aclTensor *self, const aclTensor *weight, const aclIntArray *kernelSize,
+                                 const aclTensor *bias, const aclIntArray *stride, const aclIntArray *padding,
+                                 const aclIntArray *dilation, aclTensor *out, int8_t cubeMathType,
+                                 uint64_t *workspaceSize, aclOpExecutor **executor) {
+    ACL_TRY(check_depthwise(self, weight, kernelSize, bias, stride, padding, dilation, out, cubeMathType));
+    if (acl_tensor_empty(self) || acl_tensor_empty(weight) || acl_tensor_empty(out))
+        return acl_exec_noop(ACL_OP_ConvDepthwise2d, workspaceSize, executor);
+    return publish_conv(ACL_OP_ConvDepthwise2d, self, weight, bias, stride, padding, dilation, false, self->dims[1],
+                        out, workspaceSize, executor);
 }

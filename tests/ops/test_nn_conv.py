@@ -388,3 +388,79 @@ def test_valid_phase1(row):
     rc, ws, ex, msg = ws_call("Convolution", *args)
     assert rc == 0, msg
     assert run_executor("Convolution", ex, ws) == 0
+
+
+# ---- aclnnConvDepthwise2d: groups = self's C, weight (C_out, 1, kH, kW), one dtype for all tensors ----
+
+def depthwise(x, w, b, k, s, p, d, out, cube=0):
+    f = lib.ACL_FORMAT_NCHW
+    xt, wt, yt = (pyaclnn.AclTensor.from_array(a, f) for a in (x, w, out))
+    bt = None if b is None else pyaclnn.AclTensor.from_array(b, lib.ACL_FORMAT_ND)
+    rc, ws, ex, msg = ws_call("ConvDepthwise2d", xt, wt, A(list(k)), bt, A(list(s)), A(list(p)), A(list(d)), yt, cube)
+    assert rc == 0, msg
+    assert run_executor("ConvDepthwise2d", ex, ws) == 0
+    return yt.numpy()
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
+@pytest.mark.parametrize("mult,k,s,p,d,bias", [(1, (3, 3), (1, 1), (1, 1), (1, 1), True),
+                                              (2, (3, 2), (2, 1), (0, 1), (1, 2), False),
+                                              (3, (5, 5), (2, 2), (2, 2), (1, 1), True)])
+def test_depthwise_against_torch(dtype, mult, k, s, p, d, bias, torch):
+    rng = np.random.default_rng(7)
+    c = 4
+    x = rng.uniform(-1, 1, (2, c, 9, 10)).astype(np.float32).astype(dtype)
+    w = rng.uniform(-1, 1, (c * mult, 1) + k).astype(np.float32).astype(dtype)
+    b = rng.uniform(-1, 1, c * mult).astype(np.float32).astype(dtype) if bias else None
+    ref = torch.nn.functional.conv2d(torch.from_numpy(x.astype(np.float64)), torch.from_numpy(w.astype(np.float64)),
+                                     None if b is None else torch.from_numpy(b.astype(np.float64)), s, p, d, c).numpy()
+    xs = strided(x, "slice") if mult == 2 else x
+    y = depthwise(xs, w, b, k, s, p, d, np.zeros(ref.shape, dtype))
+    check(y, ref, dtype)
+
+
+def dw_args(**kw):
+    a = dict(self=T((2, 4, 8, 8)), weight=T((8, 1, 3, 3)), k=A([3, 3]), bias=T((8,), fmt="ND"), stride=A([1, 1]),
+             padding=A([1, 1]), dilation=A([1, 1]), out=T((2, 8, 8, 8)), cube=0)
+    a.update(kw)
+    return [a["self"], a["weight"], a["k"], a["bias"], a["stride"], a["padding"], a["dilation"], a["out"], a["cube"]]
+
+
+DW_INVALID = [
+    ("null_self", dict(self=None), 161001, "self"),
+    ("null_weight", dict(weight=None), 161001, "weight"),
+    ("null_out", dict(out=None), 161001, "out"),
+    ("null_kernel_size_last", dict(k=None), 161001, "kernelSize"),
+    ("bias_dtype_list", dict(bias=T((8,), np.float64, "ND")), 161002, "bias"),
+    ("bias_dtype_differs", dict(bias=T((8,), F16, "ND")), 161002, "bias"),
+    ("self_dtype", dict(self=T((2, 4, 8, 8), np.int32), bias=None), 161002, "self"),
+    ("weight_dtype_differs", dict(weight=T((8, 1, 3, 3), F16)), 161002, "weight"),
+    ("out_dtype_differs", dict(out=T((2, 8, 8, 8), F16)), 161002, "out"),
+    ("rank_self", dict(self=T((2, 4, 8), fmt="NCL")), 161002, "self"),
+    ("bias_rank", dict(bias=T((8, 1), fmt="ND")), 161002, "bias"),
+    ("stride_len", dict(stride=A([1])), 161002, "stride"),
+    ("padding_len4", dict(padding=A([1, 1, 1, 1])), 161002, "padding"),
+    ("format_weight", dict(weight=T((8, 1, 3, 3), fmt="ND")), 161002, "weight"),
+    ("weight_c_2", dict(weight=T((8, 2, 3, 3))), 161002, "weight"),
+    ("weight_n_not_multiple", dict(weight=T((6, 1, 3, 3)), bias=T((6,), fmt="ND"), out=T((2, 6, 8, 8))), 161002,
+     "divisible"),
+    ("bias_size", dict(bias=T((4,), fmt="ND")), 161002, "bias"),
+    ("stride_zero", dict(stride=A([0, 1])), 161002, "stride"),
+    ("out_shape", dict(out=T((2, 8, 7, 8))), 161002, "out"),
+    ("cube_7", dict(cube=7), 161002, "cubeMathType"),
+    ("kernel_size_h", dict(k=A([2, 3])), 161002, "kernelSize"),
+    ("kernel_size_w", dict(k=A([3, 5])), 161002, "kernelSize"),
+    ("order_shape_before_kernel_size", dict(out=T((2, 8, 7, 8)), k=A([1, 1])), 161002, "out"),
+]
+
+
+@pytest.mark.parametrize("row", DW_INVALID, ids=[r[0] for r in DW_INVALID])
+def test_depthwise_invalid(row):
+    _, over, code, word = row
+    expect_invalid("ConvDepthwise2d", dw_args(**over), code, word)
+
+
+def test_depthwise_empty_batch():
+    rc, ws, ex, msg = ws_call("ConvDepthwise2d", *dw_args(self=T((0, 4, 8, 8)), out=T((0, 8, 8, 8))))
+    assert rc == 0, msg
+    assert run_executor("ConvDepthwise2d", ex, ws) == 0

@@ -9,3 +9,8 @@ OPS = [
        const aclIntArray* outputPadding, const int64_t groups, aclTensor* output, int8_t cubeMathType""",
        "aclnn_convolution.h", lib="nn", dtypes=FLOAT, arg_dtypes={"bias": FLOAT}),
 ]
+OPS.append(
+    Op("ConvDepthwise2d", """const aclTensor* self, const aclTensor* weight, const aclIntArray* kernelSize,
+       const aclTensor* bias, const aclIntArray* stride, const aclIntArray* padding, const aclIntArray* dilation,
+       aclTensor* out, int8_t cubeMathType""", "aclnn_convolution.h", lib="nn", dtypes=FLOAT,
+       arg_dtypes={"bias": FLOAT}))

@@ -22,3 +22,18 @@ aclnnStatus aclnnConvolution(void *workspace, uint64_t workspaceSize, aclOpExecu
     return acl_exec_launch(ACL_OP_Convolution, workspace, workspaceSize, executor, stream);
 }
 
+aclnnStatus aclnnConvDepthwise2dGetWorkspaceSize(const aclTensor* self, const aclTensor* weight, const aclIntArray* kernelSize, const aclTensor* bias, const aclIntArray* stride, const aclIntArray* padding, const aclIntArray* dilation, aclTensor* out, int8_t cubeMathType, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnConvDepthwise2dGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {self, weight, kernelSize, bias, stride, padding, dilation, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_INT_ARRAY, ACL_KIND_TENSOR, ACL_KIND_INT_ARRAY, ACL_KIND_INT_ARRAY, ACL_KIND_INT_ARRAY, ACL_KIND_TENSOR};
+    static const char *const names[] = {"self", "weight", "kernelSize", "bias", "stride", "padding", "dilation", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 8));
+    return opws_ConvDepthwise2d(
+        self, weight, kernelSize, bias, stride, padding, dilation, out, cubeMathType, workspaceSize, executor);
+}
+
+aclnnStatus aclnnConvDepthwise2d(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_ConvDepthwise2d, workspace, workspaceSize, executor, stream);
+}
+
