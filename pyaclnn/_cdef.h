@@ -776,6 +776,16 @@ typedef struct aclScalarList aclScalarList;
  int8_t cubeMathType, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnConvDepthwise2d(
  void* workspace, const uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnConvolutionBackwardGetWorkspaceSize(
+ const aclTensor* gradOutput, const aclTensor* input, const aclTensor* weight, const aclIntArray* biasSizes,
+ const aclIntArray* stride, const aclIntArray* padding, const aclIntArray* dilation,
+ _Bool
+ transposed,
+ const aclIntArray* outputPadding, int groups, const aclBoolArray* outputMask, int8_t cubeMathType,
+ aclTensor* gradInput, aclTensor* gradWeight, aclTensor* gradBias, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnConvolutionBackward(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
  aclnnStatus aclnnInplaceCopyGetWorkspaceSize(
  aclTensor* selfRef, const aclTensor* src, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnInplaceCopy(

@@ -225,3 +225,122 @@ int conv_forward(const conv_plan *p, const acl_view *x, const acl_view *w, const
     free(bv);
     return 0;
 }
+
+/* g[a][q] (a < ca, q < npad): the grad-output channels of group g for positions [p0, p0 + np), zero-padded. */
+static void gather_rows(const conv_plan *p, const acl_view *gm, const int64_t gs[5], int64_t n, int64_t g, int64_t p0,
+                        int64_t np, int64_t npad, float *dst) {
+    const int64_t oH = p->out[1], oW = p->out[2];
+    for (int64_t a = 0; a < p->cog; a++) {
+        float *row = dst + a * npad;
+        const int64_t base = n * gs[0] + (g * p->cog + a) * gs[1];
+        for (int64_t q = 0; q < np; q++) {
+            const int64_t pos = p0 + q, od = pos / (oH * oW), oh = (pos / oW) % oH, ow = pos % oW;
+            row[q] = ld_f32(gm, base + od * gs[2] + oh * gs[3] + ow * gs[4]);
+        }
+        for (int64_t q = np; q < npad; q++) row[q] = 0.0f;
+    }
+}
+
+int conv_grad_weight(const conv_plan *p, const acl_view *img, const acl_view *gm, acl_view *gw) {
+    const int64_t K = p->kdim, pt = p->pt, G = p->groups, ca = p->cog;
+    const int64_t npos = p->out[0] * p->out[1] * p->out[2];
+    const int64_t ntile = (npos + pt - 1) / pt;
+    const int64_t ntask = p->n * G;
+    const int nthr = acl_max_threads();
+    const size_t per = (size_t)(ca * K);
+    float *part = calloc((size_t)ntask * per + 1, sizeof(float));
+    float *colbuf = aligned_alloc(64, ((size_t)(K * pt) * sizeof(float) * (size_t)nthr + 63) / 64 * 64);
+    float *gbuf = malloc((size_t)(ca * pt) * sizeof(float) * (size_t)nthr + 4);
+    if (!part || !colbuf || !gbuf) {
+        free(part);
+        free(colbuf);
+        free(gbuf);
+        return ACL_REPORT(ACLNN_ERR_INNER, "out of memory for the weight gradient's buffers");
+    }
+    int64_t xs[5], gs[5], ws[5];
+    axis_strides(img, p->xpos, xs);
+    axis_strides(gm, p->ypos, gs);
+    axis_strides(gw, p->wpos, ws);
+    const bool par = acl_parallel_worth(p->n * p->co * npos * K) && ntask > 1;
+#pragma omp parallel num_threads(nthr) if (par)
+    {
+#ifdef _OPENMP
+        const int tid = omp_get_thread_num();
+#else
+        const int tid = 0;
+#endif
+        float *col = colbuf + (size_t)tid * (size_t)(K * pt);
+        float *gr = gbuf + (size_t)tid * (size_t)(ca * pt);
+#pragma omp for schedule(static)
+        for (int64_t t = 0; t < ntask; t++) { /* one (n, g): its own partial sums, tiles in order */
+            const int64_t g = t % G, n = t / G;
+            float *acc = part + (size_t)t * per;
+            for (int64_t tile = 0; tile < ntile; tile++) {
+                const int64_t p0 = tile * pt, np = npos - p0 < pt ? npos - p0 : pt;
+                const int64_t npad = (np + CONV_PB - 1) / CONV_PB * CONV_PB;
+                switch (img->dtype) {
+                case ACL_FLOAT16: conv_gather_f16(p, img, xs, n, g, p0, np, npad, col); break;
+                case ACL_BF16: conv_gather_bf16(p, img, xs, n, g, p0, np, npad, col); break;
+                default: conv_gather_f32(p, img, xs, n, g, p0, np, npad, col); break;
+                }
+                gather_rows(p, gm, gs, n, g, p0, np, npad, gr);
+                for (int64_t pb = 0; pb < npad / CONV_PB; pb++) {
+                    const float *cb = col + pb * K * CONV_PB;
+                    for (int64_t a = 0; a < ca; a++) {
+                        const float *ga = gr + a * npad + pb * CONV_PB;
+                        float *aa = acc + a * K;
+                        for (int64_t k = 0; k < K; k++) {
+                            const float *ck = cb + k * CONV_PB;
+                            float s = 0.0f;
+                            for (int q = 0; q < CONV_PB; q++) s += ga[q] * ck[q];
+                            aa[k] += s;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    /* the batch sum in ascending n, one owner per weight element */
+    const int64_t kvol = p->k[0] * p->k[1] * p->k[2], nel = G * ca * K;
+#pragma omp parallel for schedule(static) if (acl_parallel_worth(nel * p->n))
+    for (int64_t e = 0; e < nel; e++) {
+        const int64_t k = e % K, a = (e / K) % ca, g = e / (K * ca);
+        float s = 0.0f;
+        for (int64_t n = 0; n < p->n; n++) s += part[(size_t)(n * G + g) * per + (size_t)(a * K + k)];
+        const int64_t b = k / kvol, r = k % kvol;
+        const int64_t kd = r / (p->k[1] * p->k[2]), kh = (r / p->k[2]) % p->k[1], kw = r % p->k[2];
+        st_f32(gw, (g * ca + a) * ws[0] + b * ws[1] + kd * ws[2] + kh * ws[3] + kw * ws[4], s);
+    }
+    free(part);
+    free(colbuf);
+    free(gbuf);
+    return 0;
+}
+
+void conv_grad_bias(const acl_view *gy, const int pos[5], int64_t n, int64_t c, const int64_t sp[3], acl_view *gb) {
+    int64_t gs[5];
+    axis_strides(gy, pos, gs);
+#pragma omp parallel for schedule(static) if (acl_parallel_worth(n * c * sp[0] * sp[1] * sp[2]))
+    for (int64_t co = 0; co < c; co++) {
+        float s = 0.0f;
+        for (int64_t b = 0; b < n; b++)
+            for (int64_t d = 0; d < sp[0]; d++)
+                for (int64_t h = 0; h < sp[1]; h++)
+                    for (int64_t w = 0; w < sp[2]; w++)
+                        s += ld_f32(gy, b * gs[0] + co * gs[1] + d * gs[2] + h * gs[3] + w * gs[4]);
+        st_f32(gb, co * gb->strides[0], s);
+    }
+}
+
+void conv_fill_zero(acl_view *v) {
+    int64_t n = acl_view_numel(v), idx[ACL_MAX_VIEW_RANK] = {0};
+    for (int64_t e = 0; e < n; e++) {
+        int64_t off = 0;
+        for (int i = 0; i < v->ndim; i++) off += idx[i] * v->strides[i];
+        st_f32(v, off, 0.0f);
+        for (int i = v->ndim - 1; i >= 0; i--) {
+            if (++idx[i] < v->dims[i]) break;
+            idx[i] = 0;
+        }
+    }
+}

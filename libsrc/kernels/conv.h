@@ -33,4 +33,13 @@ void conv_plan_free(void *plan);
 /* Runs the convolution; bias may be NULL. Returns 0, or ACLNN_ERR_INNER (with a message) when out of memory. */
 int conv_forward(const conv_plan *p, const acl_view *x, const acl_view *w, const acl_view *bias, acl_view *y);
 
+/* Weight gradient: gw[g*cog + a][b][k] = sum over n (ascending), positions (ascending) of gm[n][g*cog + a][pos] *
+ * img[n][g*cig + b][gathered through the forward tables]. The plan is a forward plan whose input is img and whose
+ * output is gm (xpos/ypos/wpos: img, gm, gw). Per-(n, group) partial sums, then the batch sum in a fixed order. */
+int conv_grad_weight(const conv_plan *p, const acl_view *img, const acl_view *gm, acl_view *gw);
+/* gb[c] = sum over n, then D, H, W (ascending) of gy; pos: gy's axis positions, sp: its D, H, W extents. */
+void conv_grad_bias(const acl_view *gy, const int pos[5], int64_t n, int64_t c, const int64_t sp[3], acl_view *gb);
+/* Writes +0 to every element of a floating view. */
+void conv_fill_zero(acl_view *v);
+
 #endif

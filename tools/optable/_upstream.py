@@ -445,6 +445,18 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                            'stream',
                  'repo': 'ops-nn',
                  'source': 'conv/convolution_forward/op_host/op_api/aclnn_convolution.cpp'},
+ 'ConvolutionBackward': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                         'header': 'conv/convolution_backward/op_api/aclnn_convolution_backward.h',
+                         'phase1': 'const aclTensor* gradOutput, const aclTensor* input, const aclTensor* weight, '
+                                   'const aclIntArray* biasSizes, const aclIntArray* stride, const aclIntArray* '
+                                   'padding, const aclIntArray* dilation, bool transposed, const aclIntArray* '
+                                   'outputPadding, int groups, const aclBoolArray* outputMask, int8_t cubeMathType, '
+                                   'aclTensor* gradInput, aclTensor* gradWeight, aclTensor* gradBias, uint64_t* '
+                                   'workspaceSize, aclOpExecutor** executor',
+                         'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const '
+                                   'aclrtStream stream',
+                         'repo': 'ops-nn',
+                         'source': 'conv/convolution_backward/op_api/aclnn_convolution_backward.cpp'},
  'Cos': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
          'header': 'math/cos/op_api/aclnn_cos.h',
          'phase1': 'const aclTensor* input, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor',

@@ -14,3 +14,9 @@ OPS.append(
        const aclTensor* bias, const aclIntArray* stride, const aclIntArray* padding, const aclIntArray* dilation,
        aclTensor* out, int8_t cubeMathType""", "aclnn_convolution.h", lib="nn", dtypes=FLOAT,
        arg_dtypes={"bias": FLOAT}))
+OPS.append(
+    Op("ConvolutionBackward", """const aclTensor* gradOutput, const aclTensor* input, const aclTensor* weight,
+       const aclIntArray* biasSizes, const aclIntArray* stride, const aclIntArray* padding,
+       const aclIntArray* dilation, bool transposed, const aclIntArray* outputPadding, int groups,
+       const aclBoolArray* outputMask, int8_t cubeMathType, aclTensor* gradInput, aclTensor* gradWeight,
+       aclTensor* gradBias""", "aclnn_convolution_backward.h", lib="nn", dtypes=FLOAT))

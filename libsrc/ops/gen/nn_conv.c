@@ -3,6 +3,7 @@
 
 #include "ops/ops.h"
 #include "aclnnop/aclnn_convolution.h"
+#include "aclnnop/aclnn_convolution_backward.h"
 
 #include "ops/gen/all_ops.h"
 
@@ -35,5 +36,21 @@ aclnnStatus aclnnConvDepthwise2dGetWorkspaceSize(const aclTensor* self, const ac
 
 aclnnStatus aclnnConvDepthwise2d(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_ConvDepthwise2d, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnConvolutionBackwardGetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* input, const aclTensor* weight, const aclIntArray* biasSizes, const aclIntArray* stride, const aclIntArray* padding, const aclIntArray* dilation, bool transposed, const aclIntArray* outputPadding, int groups, const aclBoolArray* outputMask, int8_t cubeMathType, aclTensor* gradInput, aclTensor* gradWeight, aclTensor* gradBias, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnConvolutionBackwardGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {gradOutput, input, weight, biasSizes, stride, padding, dilation, outputPadding, outputMask, gradInput, gradWeight, gradBias};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_INT_ARRAY, ACL_KIND_INT_ARRAY, ACL_KIND_INT_ARRAY, ACL_KIND_INT_ARRAY, ACL_KIND_INT_ARRAY, ACL_KIND_BOOL_ARRAY, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"gradOutput", "input", "weight", "biasSizes", "stride", "padding", "dilation", "outputPadding", "outputMask", "gradInput", "gradWeight", "gradBias"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 12));
+    return opws_ConvolutionBackward(
+        gradOutput, input, weight, biasSizes, stride, padding, dilation, transposed, outputPadding, groups, outputMask,
+        cubeMathType, gradInput, gradWeight, gradBias, workspaceSize, executor);
+}
+
+aclnnStatus aclnnConvolutionBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_ConvolutionBackward, workspace, workspaceSize, executor, stream);
 }
 
