@@ -464,3 +464,188 @@ def test_depthwise_empty_batch():
     rc, ws, ex, msg = ws_call("ConvDepthwise2d", *dw_args(self=T((0, 4, 8, 8)), out=T((0, 8, 8, 8))))
     assert rc == 0, msg
     assert run_executor("ConvDepthwise2d", ex, ws) == 0
+
+
+# ---- aclnnConvolutionBackward ----
+
+def backward(gy, x, w, case, mask=(True, True, True), dts=None, views=None, cube=0):
+    """Runs aclnnConvolutionBackward for `case`; returns (gradInput, gradWeight, gradBias) arrays (None if masked)."""
+    _, nd, tr, n, ci, co, sp, k, s, p, d, op, g, has_b = case
+    f = getattr(lib, "ACL_FORMAT_" + FMT[x.ndim])
+    dts = dts or (x.dtype, w.dtype, gy.dtype)
+    ts = [pyaclnn.AclTensor.from_array(a, f) for a in (gy, x, w)]
+    outs = []
+    shapes = (x.shape, w.shape, (co,))
+    for i in range(3):
+        if not mask[i]:
+            outs.append(None)
+            continue
+        arr = np.full(shapes[i], 7, dts[i]) if views is None else views[i]
+        outs.append(pyaclnn.AclTensor.from_array(arr, f if i < 2 else lib.ACL_FORMAT_ND))
+    rc, ws, ex, msg = ws_call("ConvolutionBackward", *ts, A([co]), A(list(tup(s, nd))), A(list(tup(p, nd))),
+                              A(list(tup(d, nd))), tr, A(list(tup(op, nd)) if tr else [0] * nd), g,
+                              pyaclnn.bool_array(list(mask)), cube, *outs)
+    assert rc == 0, msg
+    assert run_executor("ConvolutionBackward", ex, ws) == 0
+    return [None if o is None else o.numpy() for o in outs]
+
+
+def torch_grads(torch, case, x, w, gy):
+    _, nd, tr, n, ci, co, sp, k, s, p, d, op, g, has_b = case
+    F = torch.nn.functional
+    X = torch.tensor(x.astype(np.float64), requires_grad=True)
+    W = torch.tensor(w.astype(np.float64), requires_grad=True)
+    B = torch.zeros(co, dtype=torch.float64, requires_grad=True)
+    s, p, d, op = tup(s, nd), tup(p, nd), tup(d, nd), tup(op, nd)
+    y = getattr(F, f"conv_transpose{nd}d")(X, W, B, s, p, op, g, d) if tr else getattr(F, f"conv{nd}d")(X, W, B, s, p, d, g)
+    y.backward(torch.from_numpy(gy.astype(np.float64)))
+    return X.grad.numpy(), W.grad.numpy(), B.grad.numpy()
+
+
+def check_bw(got, ref, dtype, scale=1.0):
+    dtype = np.dtype(dtype)
+    if dtype == F32:
+        assert_close(got, ref, dtype, rtol=2e-5, atol=2e-5 * scale)
+    else:
+        assert_close(got, rounded(ref, dtype), dtype, atol=TOL_BW[dtype] * scale)
+
+
+TOL_BW = {F16: 2e-3, BF16: 1e-2}
+BW_IDS = ["c1_s2p1d2_g3", "c2_resnet_3x3", "c2_dil2_g2", "c2_depthwise", "c3_s2_g2", "t1_s3_d2_g2", "t2_s2_p1_op1",
+          "t2_g2_d2", "t3_s2"]
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
+@pytest.mark.parametrize("cid", BW_IDS)
+def test_backward_against_torch(cid, dtype, torch):
+    case = CASES[IDS.index(cid)]
+    x, w, _ = make(case, dtype, seed=11)
+    gy = np.random.default_rng(12).uniform(-1, 1, out_shape(case)).astype(np.float32).astype(dtype)
+    gx, gw, gb = backward(gy, x, w, case)
+    rx, rw, rb = torch_grads(torch, case, x, w, gy)
+    check_bw(gx, rx, dtype)
+    check_bw(gw, rw, dtype)
+    check_bw(gb, rb, dtype)
+
+
+@pytest.mark.parametrize("mask", [(True, False, False), (False, True, False), (False, False, True),
+                                  (False, True, True)])
+def test_backward_output_mask(mask, torch):
+    """Only the masked gradients are computed; the others may be NULL."""
+    case = CASES[IDS.index("c2_dil2_g2")]
+    x, w, _ = make(case, F32, seed=13)
+    gy = np.random.default_rng(14).uniform(-1, 1, out_shape(case)).astype(np.float32)
+    got = backward(gy, x, w, case, mask=mask)
+    ref = torch_grads(torch, case, x, w, gy)
+    for i in range(3):
+        if mask[i]:
+            check_bw(got[i], ref[i], F32)
+        else:
+            assert got[i] is None
+
+
+@pytest.mark.parametrize("cid", ["c2_dil2_g2", "t2_g2_d2"])
+def test_backward_mixed_dtypes_and_strided(cid, torch):
+    case = CASES[IDS.index(cid)]
+    x, w, _ = make(case, F16, seed=15, wdtype=BF16)
+    gy = np.random.default_rng(16).uniform(-1, 1, out_shape(case)).astype(np.float32)
+    views = [strided(np.full(x.shape, 7, F32), "transpose"), strided(np.full(w.shape, 7, F16), "slice"),
+             strided(np.full((case[5],), 7, BF16), "slice")]
+    got = backward(strided(gy, "slice"), strided(x, "transpose"), w, case, dts=(F32, F16, BF16), views=views)
+    ref = torch_grads(torch, case, x, w, gy)
+    check_bw(got[0], ref[0], F32)
+    check_bw(got[1], ref[1], F16)
+    check_bw(got[2], ref[2], BF16)
+
+
+def test_backward_same_bytes_for_any_thread_count():
+    code = """
+import sys, hashlib, numpy as np
+sys.path.insert(0, 'tests'); sys.path.insert(0, 'tests/ops')
+from test_nn_conv import backward, CASES, IDS, make, out_shape
+h = hashlib.sha256()
+for cid in ("c2_resnet_3x3", "t2_s2_p1_op1"):
+    case = CASES[IDS.index(cid)]
+    x, w, _ = make(case, np.float32, seed=17)
+    gy = np.random.default_rng(18).uniform(-1, 1, out_shape(case)).astype(np.float32)
+    for a in backward(gy, x, w, case):
+        h.update(a.tobytes())
+print(h.hexdigest())
+"""
+    same_bytes_for_threads(code)
+
+
+def test_backward_empty_batch_zeroes_grad_weight_and_bias():
+    """N = 0: gradWeight and gradBias are zero-filled, gradInput (empty) untouched."""
+    gw = pyaclnn.AclTensor.from_array(np.full((4, 3, 3, 3), 7, np.float32), lib.ACL_FORMAT_NCHW)
+    gb = pyaclnn.AclTensor.from_array(np.full((4,), 7, np.float32), lib.ACL_FORMAT_ND)
+    rc, ws, ex, msg = ws_call("ConvolutionBackward", *bw_args(gradOutput=T((0, 4, 8, 8)), input=T((0, 3, 8, 8)),
+                                                              gradInput=T((0, 3, 8, 8)), gradWeight=gw, gradBias=gb))
+    assert rc == 0, msg
+    assert run_executor("ConvolutionBackward", ex, ws) == 0
+    assert not gw.numpy().any() and not gb.numpy().any()
+
+
+def bw_args(**kw):
+    """Valid defaults: conv2d input (2,3,8,8), weight (4,3,3,3), stride 1, padding 1 -> gradOutput (2,4,8,8)."""
+    a = dict(gradOutput=T((2, 4, 8, 8)), input=T((2, 3, 8, 8)), weight=T((4, 3, 3, 3)), biasSizes=A([4]),
+             stride=A([1, 1]), padding=A([1, 1]), dilation=A([1, 1]), transposed=False, outputPadding=A([0, 0]),
+             groups=1, mask=pyaclnn.bool_array([True, True, True]), cube=0, gradInput=T((2, 3, 8, 8)),
+             gradWeight=T((4, 3, 3, 3)), gradBias=T((4,), fmt="ND"))
+    a.update(kw)
+    return [a[k] for k in ("gradOutput", "input", "weight", "biasSizes", "stride", "padding", "dilation",
+                           "transposed", "outputPadding", "groups", "mask", "cube", "gradInput", "gradWeight",
+                           "gradBias")]
+
+
+B = pyaclnn.bool_array
+BW_INVALID = [
+    ("null_grad_output", dict(gradOutput=None), 161001, "gradOutput"),
+    ("null_input", dict(input=None), 161001, "input"),
+    ("null_weight", dict(weight=None), 161001, "weight"),
+    ("null_stride", dict(stride=None), 161001, "stride"),
+    ("null_output_padding", dict(outputPadding=None), 161001, "outputPadding"),
+    ("null_mask", dict(mask=None), 161001, "outputMask"),
+    ("mask_len2", dict(mask=B([True, True])), 161001, "outputMask"),
+    ("null_grad_input_masked", dict(gradInput=None), 161001, "gradInput"),
+    ("null_grad_bias_masked", dict(gradBias=None), 161001, "gradBias"),
+    ("dtype_grad_output", dict(gradOutput=T((2, 4, 8, 8), np.float64)), 161002, "gradOutput"),
+    ("dtype_weight", dict(weight=T((4, 3, 3, 3), np.int32)), 161002, "weight"),
+    ("dtype_grad_weight_unmasked_still_checked", dict(mask=B([True, False, True]), gradWeight=T((4, 3, 3, 3), np.int8)),
+     161002, "gradWeight"),
+    ("format_input", dict(input=T((2, 3, 8, 8), fmt="NHWC")), 161002, "input"),
+    ("format_rank6", dict(weight=T((4, 3, 3, 3, 1, 1), fmt="ND")), 161002, "weight"),
+    ("format_grad_bias", dict(gradBias=T((4,), fmt="NCHW")), 161002, "gradBias"),
+    ("stride_zero", dict(stride=A([0, 1])), 161002, "stride"),
+    ("padding_negative", dict(padding=A([-1, 1])), 161002, "padding"),
+    ("dilation_zero", dict(dilation=A([1, 0])), 161002, "dilation"),
+    ("output_padding_nonzero_not_transposed", dict(outputPadding=A([1, 0])), 161002, "outputPadding"),
+    ("groups_zero", dict(groups=0), 161002, "groups"),
+    ("cube_4", dict(cube=4), 161002, "cubeMathType"),
+    ("rank_grad_output", dict(gradOutput=T((2, 4, 8), fmt="NCL")), 161002, "gradOutput"),
+    ("grad_output_empty", dict(gradOutput=T((2, 4, 0, 8))), 161002, "gradOutput"),
+    ("grad_input_shape", dict(gradInput=T((2, 3, 8, 7))), 161002, "gradInput"),
+    ("grad_weight_shape", dict(gradWeight=T((4, 3, 3, 2))), 161002, "gradWeight"),
+    ("grad_bias_size", dict(gradBias=T((5,), fmt="ND")), 161002, "gradBias"),
+    ("stride_len", dict(stride=A([1])), 161002, "stride"),
+    ("padding_len3", dict(padding=A([1, 1, 1])), 161002, "padding"),
+    ("channels_weight_n", dict(weight=T((5, 3, 3, 3)), gradWeight=T((5, 3, 3, 3))), 161002, "weight"),
+    ("channels_groups", dict(groups=3), 161002, "groups"),
+    ("spatial_grad_output", dict(gradOutput=T((2, 4, 7, 8))), 161002, "gradOutput"),
+    ("empty_bias_sizes_null", dict(input=T((0, 3, 8, 8)), gradOutput=T((0, 4, 8, 8)), gradInput=T((0, 3, 8, 8)),
+                                   biasSizes=None), 161001, "biasSizes"),
+    ("empty_bias_sizes_value", dict(input=T((0, 3, 8, 8)), gradOutput=T((0, 4, 8, 8)), gradInput=T((0, 3, 8, 8)),
+                                    biasSizes=A([3])), 161002, "biasSizes"),
+    ("empty_spatial_input", dict(input=T((2, 3, 0, 8)), gradInput=T((2, 3, 0, 8))), 161002, "input"),
+    ("order_null_before_dtype", dict(input=T((2, 3, 8, 8), np.int32), weight=None), 161001, "weight"),
+    ("order_dtype_before_format", dict(input=T((2, 3, 8, 8), np.int32, "ND")), 161002, "dtype"),
+    ("order_format_before_values", dict(input=T((2, 3, 8, 8), fmt="ND"), stride=A([0, 1])), 161002, "format"),
+    ("order_values_before_cube", dict(stride=A([0, 1]), cube=9), 161002, "stride"),
+    ("order_cube_before_shapes", dict(cube=9, gradInput=T((2, 3, 8, 7))), 161002, "cubeMathType"),
+]
+
+
+@pytest.mark.parametrize("row", BW_INVALID, ids=[r[0] for r in BW_INVALID])
+def test_backward_invalid(row):
+    _, over, code, word = row
+    expect_invalid("ConvolutionBackward", bw_args(**over), code, word)
