@@ -770,6 +770,11 @@ typedef struct aclScalarList aclScalarList;
  const int64_t groups, aclTensor* output, int8_t cubeMathType, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnConvolution(
  void* workspace, const uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnConvTbcGetWorkspaceSize(
+ const aclTensor* self, const aclTensor* weight, const aclTensor* bias, const int64_t pad, aclTensor* output,
+ int8_t cubeMathType, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnConvTbc(
+ void* workspace, const uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnConvDepthwise2dGetWorkspaceSize(
  const aclTensor* self, const aclTensor* weight, const aclIntArray* kernelSize, const aclTensor* bias,
  const aclIntArray* stride, const aclIntArray* padding, const aclIntArray* dilation, aclTensor* out,

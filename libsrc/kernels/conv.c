@@ -344,3 +344,16 @@ void conv_fill_zero(acl_view *v) {
         }
     }
 }
+
+void conv_fill_bias(acl_view *v, const acl_view *bias, int axis) {
+    int64_t n = acl_view_numel(v), idx[ACL_MAX_VIEW_RANK] = {0};
+    for (int64_t e = 0; e < n; e++) {
+        int64_t off = 0;
+        for (int i = 0; i < v->ndim; i++) off += idx[i] * v->strides[i];
+        st_f32(v, off, ld_f32(bias, idx[axis] * bias->strides[0]));
+        for (int i = v->ndim - 1; i >= 0; i--) {
+            if (++idx[i] < v->dims[i]) break;
+            idx[i] = 0;
+        }
+    }
+}

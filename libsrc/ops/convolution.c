@@ -435,3 +435,123 @@ aclnnStatus opws_ConvDepthwise2d(const aclTensor *self, const aclTensor *weight,
     return publish_conv(ACL_OP_ConvDepthwise2d, self, weight, bias, stride, padding, dilation, false, self->dims[1],
                         out, workspaceSize, executor);
 }
+
+/* ---- aclnnConvTbc: self (T, B, C_in), weight (K, C_in, C_out), bias (C_out), output (T_out, B, C_out) ---- */
+
+typedef struct {
+    conv_plan *conv; /* NULL: fill output with the bias (empty self or weight) */
+} tbc_params;
+
+static void tbc_free(void *pp) {
+    tbc_params *p = pp;
+    if (p) conv_plan_free(p->conv);
+    free(p);
+}
+
+static aclnnStatus tbc_run(aclOpExecutor *ex, void *ws, uint64_t ws_size) {
+    (void)ws;
+    (void)ws_size;
+    const tbc_params *p = ex->params;
+    if (p->conv) return conv_forward(p->conv, acl_exec_in(ex, 0), acl_exec_in(ex, 1), acl_exec_in(ex, 2),
+                                     acl_exec_out(ex, 0));
+    conv_fill_bias(acl_exec_out(ex, 0), acl_exec_in(ex, 2), 2);
+    return ACLNN_SUCCESS;
+}
+
+static aclnnStatus check_tbc(const aclTensor *self, const aclTensor *weight, const aclTensor *bias, int64_t pad,
+                             const aclTensor *output, int8_t cubeMathType) {
+    ACL_TRY(acl_check_tensor(self, "self"));
+    ACL_TRY(acl_check_tensor(weight, "weight"));
+    ACL_TRY(acl_check_tensor(bias, "bias"));
+    ACL_TRY(acl_check_tensor(output, "output"));
+    /* the op_api permutes self/weight/output as 3-d tensors before its checks: guard that read here */
+    ACLNN_CHECK(self->ndim == 3, ACLNN_ERR_PARAM_INVALID, "self has %llu dims, it must have 3 (T, B, C)",
+                (unsigned long long)self->ndim);
+    ACLNN_CHECK(weight->ndim == 3, ACLNN_ERR_PARAM_INVALID, "weight has %llu dims, it must have 3 (K, C_in, C_out)",
+                (unsigned long long)weight->ndim);
+    ACLNN_CHECK(output->ndim == 3, ACLNN_ERR_PARAM_INVALID, "output has %llu dims, it must have 3 (T, B, C)",
+                (unsigned long long)output->ndim);
+    /* DtypeCheckerTbc */
+    ACL_TRY(acl_check_dtype_in(bias, ACL_DT_LIST_ConvTbc_bias, "bias"));
+    ACL_TRY(acl_check_dtype_in(self, ACL_DT_LIST_ConvTbc, "self"));
+    ACLNN_CHECK(self->dtype == weight->dtype, ACLNN_ERR_PARAM_INVALID, "self's dtype %s and weight's dtype %s must agree",
+                acl_dtype_name(self->dtype), acl_dtype_name(weight->dtype));
+    ACLNN_CHECK(weight->dtype == output->dtype, ACLNN_ERR_PARAM_INVALID,
+                "weight's dtype %s and output's dtype %s must agree", acl_dtype_name(weight->dtype),
+                acl_dtype_name(output->dtype));
+    /* DimCheckerTbc */
+    ACLNN_CHECK(bias->ndim == 1, ACLNN_ERR_PARAM_INVALID, "bias has %llu dims, it must have 1",
+                (unsigned long long)bias->ndim);
+    /* FormatCheckerTbc */
+    const aclTensor *ts[3] = {self, weight, output};
+    const char *nm[3] = {"self", "weight", "output"};
+    for (int i = 0; i < 3; i++)
+        ACLNN_CHECK(fmt_is(ts[i], ACL_FORMAT_ND) || fmt_is(ts[i], ACL_FORMAT_NCL), ACLNN_ERR_PARAM_INVALID,
+                    "%s's format %s must be ND or NCL", nm[i], acl_format_name(ts[i]->format));
+    /* ValueCheckerTbc (on the permuted views: self (B, C_in, T), weight (C_out, C_in, K), output (B, C_out, T)) */
+    const int64_t T = self->dims[0], Bn = self->dims[1], Ci = self->dims[2];
+    const int64_t K = weight->dims[0], Cw = weight->dims[1], Co = weight->dims[2];
+    for (int i = 0; i < 3; i++)
+        for (uint64_t j = 0; j < 3; j++)
+            ACLNN_CHECK(ts[i]->dims[j] >= 0, ACLNN_ERR_PARAM_INVALID, "%s's dims must be >= 0", nm[i]);
+    ACLNN_CHECK(bias->dims[0] == Co, ACLNN_ERR_PARAM_INVALID,
+                "bias has %lld elements, it must equal the output channels (weight's dim 2, %lld)",
+                (long long)bias->dims[0], (long long)Co);
+    ACLNN_CHECK(K > 0, ACLNN_ERR_PARAM_INVALID, "weight's dim 0 (the kernel width, %lld) must be > 0", (long long)K);
+    if (!acl_tensor_empty(self))
+        ACLNN_CHECK((i128)T + pad - K >= 0, ACLNN_ERR_PARAM_INVALID,
+                    "self's T (%lld) + pad (%lld) must be at least the kernel width (%lld)", (long long)T,
+                    (long long)pad, (long long)K);
+    ACLNN_CHECK(Cw == Ci, ACLNN_ERR_PARAM_INVALID, "weight's dim 1 (%lld) must equal self's C (%lld)", (long long)Cw,
+                (long long)Ci);
+    /* ConvXdCheckerTbc: output (T + 2 pad - K + 1, B, C_out) */
+    i128 tout = (i128)T + 2 * (i128)pad - K + 1;
+    ACLNN_CHECK(output->dims[1] == Bn && output->dims[2] == Co && (i128)output->dims[0] == tout,
+                ACLNN_ERR_PARAM_INVALID, "output must be [%lld, %lld, %lld], got [%lld, %lld, %lld]", (long long)tout,
+                (long long)Bn, (long long)Co, (long long)output->dims[0], (long long)output->dims[1],
+                (long long)output->dims[2]);
+    /* HardwareLimitCheckerTbc */
+    ACLNN_CHECK(cubeMathType >= 0 && cubeMathType <= k_cube_max, ACLNN_ERR_PARAM_INVALID,
+                "cubeMathType %d must be one of 0 (KEEP_DTYPE) .. 4 (USE_FP32_ADD)", (int)cubeMathType);
+    return ACLNN_SUCCESS;
+}
+
+aclnnStatus opws_ConvTbc(const aclTensor *self, const aclTensor *weight, const aclTensor *bias, const int64_t pad,
+                         aclTensor *output, int8_t cubeMathType, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    ACL_TRY(check_tbc(self, weight, bias, pad, output, cubeMathType));
+    const bool in_empty = acl_tensor_empty(self) || acl_tensor_empty(weight);
+    if (acl_tensor_empty(output)) return acl_exec_noop(ACL_OP_ConvTbc, workspaceSize, executor);
+    aclOpExecutor *ex = acl_exec_create(ACL_OP_ConvTbc, tbc_run, sizeof(tbc_params));
+    if (!ex) return ACLNN_ERR_INNER_CREATE_EXECUTOR;
+    ex->free_params = tbc_free;
+    aclnnStatus rc = acl_exec_add_input(ex, self, "self", !in_empty);
+    if (rc == 0) rc = acl_exec_add_input(ex, weight, "weight", !in_empty);
+    if (rc == 0) rc = acl_exec_add_input(ex, bias, "bias", true);
+    if (rc == 0) rc = acl_exec_add_output(ex, output, "output");
+    if (rc) return acl_exec_discard(ex, rc);
+    if (in_empty) return acl_exec_publish(ex, workspaceSize, executor); /* output = bias along its last axis */
+    tbc_params *tp = ex->params;
+    conv_plan *p = calloc(1, sizeof(conv_plan));
+    if (!p) return acl_exec_discard(ex, ACL_REPORT(ACLNN_ERR_INNER, "out of memory"));
+    tp->conv = p;
+    p->n = self->dims[1];
+    p->ci = self->dims[2];
+    p->co = weight->dims[2];
+    p->groups = 1;
+    p->has_bias = true;
+    for (int a = 0; a < 2; a++) {
+        p->in[a] = p->out[a] = p->k[a] = p->s[a] = p->d[a] = 1;
+        p->p[a] = 0;
+    }
+    p->in[2] = self->dims[0];
+    p->out[2] = output->dims[0];
+    p->k[2] = weight->dims[0];
+    p->s[2] = p->d[2] = 1;
+    p->p[2] = pad;
+    const int tbc[5] = {1, 2, -1, -1, 0}, wk[5] = {2, 1, -1, -1, 0};
+    memcpy(p->xpos, tbc, sizeof tbc);
+    memcpy(p->ypos, tbc, sizeof tbc);
+    memcpy(p->wpos, wk, sizeof wk);
+    if (!conv_plan_build(p)) return acl_exec_discard(ex, ACL_REPORT(ACLNN_ERR_INNER, "the buffers are too large"));
+    return acl_exec_publish(ex, workspaceSize, executor);
+}

@@ -649,3 +649,68 @@ BW_INVALID = [
 def test_backward_invalid(row):
     _, over, code, word = row
     expect_invalid("ConvolutionBackward", bw_args(**over), code, word)
+
+
+# ---- aclnnConvTbc: self (T, B, C_in), weight (K, C_in, C_out), bias (C_out) -> (T + 2 pad - K + 1, B, C_out) ----
+
+def conv_tbc(x, w, b, pad, out, fmt="ND", cube=0):
+    f = getattr(lib, "ACL_FORMAT_" + fmt)
+    xt, wt, yt = (pyaclnn.AclTensor.from_array(a, f) for a in (x, w, out))
+    bt = pyaclnn.AclTensor.from_array(b, lib.ACL_FORMAT_ND)
+    rc, ws, ex, msg = ws_call("ConvTbc", xt, wt, bt, pad, yt, cube)
+    assert rc == 0, msg
+    assert run_executor("ConvTbc", ex, ws) == 0
+    return yt.numpy()
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
+@pytest.mark.parametrize("t,bsz,ci,co,k,pad", [(9, 2, 3, 4, 3, 1), (6, 3, 5, 2, 1, 0), (5, 1, 4, 6, 4, 2)])
+def test_tbc_against_torch(dtype, t, bsz, ci, co, k, pad, torch):
+    rng = np.random.default_rng(21)
+    x = rng.uniform(-1, 1, (t, bsz, ci)).astype(np.float32).astype(dtype)
+    w = rng.uniform(-1, 1, (k, ci, co)).astype(np.float32).astype(dtype)
+    b = rng.uniform(-1, 1, co).astype(np.float32).astype(dtype)
+    ref = torch.conv_tbc(*(torch.from_numpy(a.astype(np.float64)) for a in (x, w, b)), pad).numpy()
+    xs = strided(x, "transpose") if k == 3 else x
+    y = conv_tbc(xs, w, b, pad, np.zeros(ref.shape, dtype), fmt="NCL" if k == 1 else "ND")
+    check(y, ref, dtype)
+
+
+def test_tbc_empty_channels_gives_bias():
+    """C_in = 0 (self and weight empty): output is the bias broadcast over T and B."""
+    b = np.arange(3, dtype=np.float32)
+    y = conv_tbc(np.zeros((4, 2, 0), np.float32), np.zeros((3, 0, 3), np.float32), b, 1, np.zeros((4, 2, 3), np.float32))
+    assert (y == np.broadcast_to(b, (4, 2, 3))).all()
+
+
+def tbc_args(**kw):
+    a = dict(self=T((9, 2, 3), fmt="ND"), weight=T((3, 3, 4), fmt="ND"), bias=T((4,), fmt="ND"), pad=1,
+             output=T((9, 2, 4), fmt="ND"), cube=0)
+    a.update(kw)
+    return [a[k] for k in ("self", "weight", "bias", "pad", "output", "cube")]
+
+
+TBC_INVALID = [
+    ("null_self", dict(self=None), 161001, "self"),
+    ("null_bias", dict(bias=None), 161001, "bias"),
+    ("null_output", dict(output=None), 161001, "output"),
+    ("rank_self", dict(self=T((9, 2, 3, 1), fmt="ND")), 161002, "self"),
+    ("dtype_bias", dict(bias=T((4,), np.float64, "ND")), 161002, "bias"),
+    ("dtype_self", dict(self=T((9, 2, 3), np.int32, "ND")), 161002, "self"),
+    ("dtype_weight_differs", dict(weight=T((3, 3, 4), F16, "ND")), 161002, "weight"),
+    ("dtype_output_differs", dict(output=T((9, 2, 4), F16, "ND")), 161002, "output"),
+    ("bias_rank", dict(bias=T((4, 1), fmt="ND")), 161002, "bias"),
+    ("format_self", dict(self=T((9, 2, 3), fmt="NCHW")), 161002, "self"),
+    ("bias_size", dict(bias=T((5,), fmt="ND")), 161002, "bias"),
+    ("kernel_zero", dict(weight=T((0, 3, 4), fmt="ND")), 161002, "kernel"),
+    ("too_short", dict(self=T((1, 2, 3), fmt="ND"), pad=1, output=T((1, 2, 4), fmt="ND")), 161002, "self"),
+    ("channels", dict(weight=T((3, 2, 4), fmt="ND")), 161002, "weight"),
+    ("output_shape", dict(output=T((8, 2, 4), fmt="ND")), 161002, "output"),
+    ("cube_5", dict(cube=5), 161002, "cubeMathType"),
+]
+
+
+@pytest.mark.parametrize("row", TBC_INVALID, ids=[r[0] for r in TBC_INVALID])
+def test_tbc_invalid(row):
+    _, over, code, word = row
+    expect_invalid("ConvTbc", tbc_args(**over), code, word)

@@ -435,6 +435,13 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                                'stream',
                      'repo': 'ops-nn',
                      'source': 'conv/convolution_forward/op_host/op_api/aclnn_convolution.cpp'},
+ 'ConvTbc': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+             'header': 'conv/convolution_forward/op_host/op_api/aclnn_convolution.h',
+             'phase1': 'const aclTensor* self, const aclTensor* weight, const aclTensor* bias, const int64_t pad, '
+                       'aclTensor* output, int8_t cubeMathType, uint64_t* workspaceSize, aclOpExecutor** executor',
+             'phase2': 'void* workspace, const uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+             'repo': 'ops-nn',
+             'source': 'conv/convolution_forward/op_host/op_api/aclnn_convolution.cpp'},
  'Convolution': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
                  'header': 'conv/convolution_forward/op_host/op_api/aclnn_convolution.h',
                  'phase1': 'const aclTensor* input, const aclTensor* weight, const aclTensor* bias, const '

@@ -10,6 +10,10 @@ OPS = [
        "aclnn_convolution.h", lib="nn", dtypes=FLOAT, arg_dtypes={"bias": FLOAT}),
 ]
 OPS.append(
+    Op("ConvTbc", """const aclTensor* self, const aclTensor* weight, const aclTensor* bias, const int64_t pad,
+       aclTensor* output, int8_t cubeMathType""", "aclnn_convolution.h", lib="nn", dtypes=FLOAT,
+       arg_dtypes={"bias": FLOAT}))
+OPS.append(
     Op("ConvDepthwise2d", """const aclTensor* self, const aclTensor* weight, const aclIntArray* kernelSize,
        const aclTensor* bias, const aclIntArray* stride, const aclIntArray* padding, const aclIntArray* dilation,
        aclTensor* out, int8_t cubeMathType""", "aclnn_convolution.h", lib="nn", dtypes=FLOAT,

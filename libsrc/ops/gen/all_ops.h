@@ -603,6 +603,9 @@ aclnnStatus opws_Convolution(
     const aclTensor* input, const aclTensor* weight, const aclTensor* bias, const aclIntArray* stride,
     const aclIntArray* padding, const aclIntArray* dilation, bool transposed, const aclIntArray* outputPadding,
     const int64_t groups, aclTensor* output, int8_t cubeMathType, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_ConvTbc(
+    const aclTensor* self, const aclTensor* weight, const aclTensor* bias, const int64_t pad, aclTensor* output,
+    int8_t cubeMathType, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_ConvDepthwise2d(
     const aclTensor* self, const aclTensor* weight, const aclIntArray* kernelSize, const aclTensor* bias,
     const aclIntArray* stride, const aclIntArray* padding, const aclIntArray* dilation, aclTensor* out,
@@ -831,6 +834,8 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_IsInScalarTensor_out ((const aclDataType[]){ACL_BOOL}), 1
 #define ACL_DT_LIST_Convolution ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_Convolution_bias ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_ConvTbc ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_ConvTbc_bias ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_ConvDepthwise2d ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_ConvDepthwise2d_bias ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_ConvolutionBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3

@@ -23,6 +23,20 @@ aclnnStatus aclnnConvolution(void *workspace, uint64_t workspaceSize, aclOpExecu
     return acl_exec_launch(ACL_OP_Convolution, workspace, workspaceSize, executor, stream);
 }
 
+aclnnStatus aclnnConvTbcGetWorkspaceSize(const aclTensor* self, const aclTensor* weight, const aclTensor* bias, const int64_t pad, aclTensor* output, int8_t cubeMathType, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnConvTbcGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {self, weight, bias, output};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"self", "weight", "bias", "output"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 4));
+    return opws_ConvTbc(self, weight, bias, pad, output, cubeMathType, workspaceSize, executor);
+}
+
+aclnnStatus aclnnConvTbc(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_ConvTbc, workspace, workspaceSize, executor, stream);
+}
+
 aclnnStatus aclnnConvDepthwise2dGetWorkspaceSize(const aclTensor* self, const aclTensor* weight, const aclIntArray* kernelSize, const aclTensor* bias, const aclIntArray* stride, const aclIntArray* padding, const aclIntArray* dilation, aclTensor* out, int8_t cubeMathType, uint64_t *workspaceSize, aclOpExecutor **executor) {
     acl_set_api("aclnnConvDepthwise2dGetWorkspaceSize");
     WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
