@@ -791,6 +791,12 @@ typedef struct aclScalarList aclScalarList;
  aclOpExecutor** executor);
  aclnnStatus aclnnConvolutionBackward(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
+ aclnnStatus aclnnConvTbcBackwardGetWorkspaceSize(
+ const aclTensor* self, const aclTensor* input, const aclTensor* weight, const aclTensor* bias, int64_t pad,
+ int8_t cubeMathType, aclTensor* gradInput, aclTensor* gradWeight, aclTensor* gradBias, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnConvTbcBackward(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
  aclnnStatus aclnnInplaceCopyGetWorkspaceSize(
  aclTensor* selfRef, const aclTensor* src, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnInplaceCopy(

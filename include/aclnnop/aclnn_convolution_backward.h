@@ -19,6 +19,14 @@ ACLNN_API aclnnStatus aclnnConvolutionBackwardGetWorkspaceSize(
 ACLNN_API aclnnStatus aclnnConvolutionBackward(
     void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
 
+ACLNN_API aclnnStatus aclnnConvTbcBackwardGetWorkspaceSize(
+    const aclTensor* self, const aclTensor* input, const aclTensor* weight, const aclTensor* bias, int64_t pad,
+    int8_t cubeMathType, aclTensor* gradInput, aclTensor* gradWeight, aclTensor* gradBias, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+
+ACLNN_API aclnnStatus aclnnConvTbcBackward(
+    void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
+
 #ifdef __cplusplus
 }
 #endif

@@ -332,12 +332,12 @@ void conv_grad_bias(const acl_view *gy, const int pos[5], int64_t n, int64_t c, 
     }
 }
 
-void conv_fill_zero(acl_view *v) {
+void conv_fill_value(acl_view *v, float value) {
     int64_t n = acl_view_numel(v), idx[ACL_MAX_VIEW_RANK] = {0};
     for (int64_t e = 0; e < n; e++) {
         int64_t off = 0;
         for (int i = 0; i < v->ndim; i++) off += idx[i] * v->strides[i];
-        st_f32(v, off, 0.0f);
+        st_f32(v, off, value);
         for (int i = v->ndim - 1; i >= 0; i--) {
             if (++idx[i] < v->dims[i]) break;
             idx[i] = 0;
@@ -357,3 +357,5 @@ void conv_fill_bias(acl_view *v, const acl_view *bias, int axis) {
         }
     }
 }
+
+void conv_fill_zero(acl_view *v) { conv_fill_value(v, 0.0f); }

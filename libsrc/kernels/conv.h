@@ -41,6 +41,8 @@ int conv_grad_weight(const conv_plan *p, const acl_view *img, const acl_view *gm
 void conv_grad_bias(const acl_view *gy, const int pos[5], int64_t n, int64_t c, const int64_t sp[3], acl_view *gb);
 /* Writes +0 to every element of a floating view. */
 void conv_fill_zero(acl_view *v);
+/* Writes `value` (rounded once) to every element of a floating view. */
+void conv_fill_value(acl_view *v, float value);
 /* v[..., i (on `axis`), ...] = bias[i], rounded once to v's dtype. */
 void conv_fill_bias(acl_view *v, const acl_view *bias, int axis);
 

@@ -14,7 +14,9 @@ __extension__ typedef __int128 i128;
 
 typedef struct {
     conv_plan *gi, *gw; /* NULL when not computed */
-    bool gb, zero_gw, zero_gb;
+    bool gb, zero_gw, zero_gb, zero_gi;
+    float gb_fill; /* ConvTbcBackward's empty path: gradBias = this constant */
+    bool fill_gb;
     int out_gi, out_gw, out_gb; /* output slots, -1 when absent */
     int gypos[5];
     int64_t n, co, sp[3];
@@ -238,7 +240,9 @@ static aclnnStatus run(aclOpExecutor *ex, void *ws, uint64_t ws_size) {
     (void)ws_size;
     const convbw_params *p = ex->params;
     const acl_view *gy = acl_exec_in(ex, 0), *x = acl_exec_in(ex, 1), *w = acl_exec_in(ex, 2);
+    if (p->zero_gi) conv_fill_zero(acl_exec_out(ex, p->out_gi));
     if (p->zero_gw) conv_fill_zero(acl_exec_out(ex, p->out_gw));
+    if (p->fill_gb) conv_fill_value(acl_exec_out(ex, p->out_gb), p->gb_fill);
     if (p->zero_gb) conv_fill_zero(acl_exec_out(ex, p->out_gb));
     if (p->gi) ACL_TRY(conv_forward(p->gi, gy, w, NULL, acl_exec_out(ex, p->out_gi)));
     if (p->gw) {
@@ -348,6 +352,146 @@ aclnnStatus opws_ConvolutionBackward(const aclTensor *gradOutput, const aclTenso
             int sp = a - (3 - nsp);
             p->sp[a] = sp < 0 ? 1 : gradOutput->dims[2 + sp];
         }
+    }
+    return acl_exec_publish(ex, workspaceSize, executor);
+}
+
+/* ---- aclnnConvTbcBackward: self = gradOutput (T_out, B, C_out), input (T, B, C_in), weight (K, C_in, C_out),
+ * bias (C_out); all three gradients ---- */
+
+static aclnnStatus tbc_format(const aclTensor *t, const char *name, bool nd_only) {
+    if (nd_only)
+        ACLNN_CHECK(fmt_is(t, ACL_FORMAT_ND), ACLNN_ERR_PARAM_INVALID, "%s's format %s must be ND", name,
+                    acl_format_name(t->format));
+    else
+        ACLNN_CHECK(fmt_is(t, ACL_FORMAT_ND) || fmt_is(t, ACL_FORMAT_NCL), ACLNN_ERR_PARAM_INVALID,
+                    "%s's format %s must be ND or NCL", name, acl_format_name(t->format));
+    return ACLNN_SUCCESS;
+}
+
+static aclnnStatus tbc_rank(const aclTensor *t, uint64_t r, const char *name) {
+    ACLNN_CHECK(t->ndim == r, ACLNN_ERR_PARAM_INVALID, "%s has %llu dims, it must have %llu", name,
+                (unsigned long long)t->ndim, (unsigned long long)r);
+    return ACLNN_SUCCESS;
+}
+
+static aclnnStatus check_tbc_bw(const aclTensor *self, const aclTensor *input, const aclTensor *weight,
+                                const aclTensor *bias, int64_t pad, int8_t cubeMathType, const aclTensor *gradInput,
+                                const aclTensor *gradWeight, const aclTensor *gradBias) {
+    const aclTensor *ts[7] = {self, input, weight, bias, gradInput, gradWeight, gradBias};
+    static const char *nm[7] = {"self", "input", "weight", "bias", "gradInput", "gradWeight", "gradBias"};
+    for (int i = 0; i < 7; i++) ACL_TRY(acl_check_tensor(ts[i], nm[i]));
+    for (int i = 0; i < 7; i++) ACL_TRY(acl_check_dtype_in(ts[i], ACL_DT_LIST_ConvTbcBackward, nm[i]));
+    ACL_TRY(tbc_format(self, "self", false));
+    ACL_TRY(tbc_format(input, "input", false));
+    ACL_TRY(tbc_format(weight, "weight", false));
+    ACL_TRY(tbc_format(bias, "bias", true));
+    ACL_TRY(tbc_format(gradInput, "gradInput", false));
+    ACL_TRY(tbc_format(gradWeight, "gradWeight", false));
+    ACL_TRY(tbc_format(gradBias, "gradBias", true));
+    ACLNN_CHECK(!acl_tensor_empty(self), ACLNN_ERR_PARAM_INVALID, "self (the output gradient) must not be empty");
+    ACL_TRY(tbc_rank(self, 3, "self"));
+    ACL_TRY(tbc_rank(input, 3, "input"));
+    ACL_TRY(tbc_rank(weight, 3, "weight"));
+    ACL_TRY(tbc_rank(bias, 1, "bias"));
+    ACL_TRY(tbc_rank(gradBias, 1, "gradBias"));
+    ACL_TRY(tbc_rank(gradInput, 3, "gradInput"));
+    ACL_TRY(tbc_rank(gradWeight, 3, "gradWeight"));
+    ACLNN_CHECK(input->dims[2] == weight->dims[1], ACLNN_ERR_PARAM_INVALID,
+                "input's dim 2 (%lld) must equal weight's dim 1 (%lld)", (long long)input->dims[2],
+                (long long)weight->dims[1]);
+    ACLNN_CHECK(bias->dims[0] == weight->dims[2], ACLNN_ERR_PARAM_INVALID,
+                "bias has %lld elements, it must equal weight's dim 2 (%lld)", (long long)bias->dims[0],
+                (long long)weight->dims[2]);
+    ACLNN_CHECK(pad >= 0, ACLNN_ERR_PARAM_INVALID, "pad = %lld must be >= 0", (long long)pad);
+    i128 t = (i128)input->dims[0] + 2 * (i128)pad + 1 - weight->dims[0];
+    ACLNN_CHECK(t >= 0, ACLNN_ERR_PARAM_INVALID, "input's T (%lld) + 2 * pad + 1 must be at least weight's K (%lld)",
+                (long long)input->dims[0], (long long)weight->dims[0]);
+    ACLNN_CHECK((i128)self->dims[0] == t && self->dims[1] == input->dims[1] && self->dims[2] == weight->dims[2],
+                ACLNN_ERR_PARAM_INVALID, "self must be [%lld, %lld, %lld]", (long long)t, (long long)input->dims[1],
+                (long long)weight->dims[2]);
+    ACLNN_CHECK(same_shape(gradInput, input), ACLNN_ERR_PARAM_INVALID, "gradInput's shape must be input's");
+    ACLNN_CHECK(same_shape(gradWeight, weight), ACLNN_ERR_PARAM_INVALID, "gradWeight's shape must be weight's");
+    ACLNN_CHECK(same_shape(gradBias, bias), ACLNN_ERR_PARAM_INVALID, "gradBias's shape must be bias's");
+    ACLNN_CHECK(cubeMathType >= 0 && cubeMathType <= 3, ACLNN_ERR_PARAM_INVALID,
+                "cubeMathType %d must be one of 0 (KEEP_DTYPE) .. 3 (USE_HF32)", (int)cubeMathType);
+    return ACLNN_SUCCESS;
+}
+
+/* A plan over TBC-laid-out tensors (T on dim 0, B on dim 1, C on dim 2; weight (K, C_in, C_out)). */
+static conv_plan *tbc_plan(const aclTensor *in, const aclTensor *out, int64_t k, int64_t pad, bool tr) {
+    conv_plan *p = calloc(1, sizeof(conv_plan));
+    if (!p) return NULL;
+    p->transposed = tr;
+    p->n = in->dims[1];
+    p->ci = in->dims[2];
+    p->co = out->dims[2];
+    p->groups = 1;
+    for (int a = 0; a < 2; a++) {
+        p->in[a] = p->out[a] = p->k[a] = p->s[a] = p->d[a] = 1;
+        p->p[a] = 0;
+    }
+    p->in[2] = in->dims[0];
+    p->out[2] = out->dims[0];
+    p->k[2] = k;
+    p->s[2] = p->d[2] = 1;
+    p->p[2] = pad;
+    const int tbc[5] = {1, 2, -1, -1, 0}, wk[5] = {2, 1, -1, -1, 0};
+    memcpy(p->xpos, tbc, sizeof tbc);
+    memcpy(p->ypos, tbc, sizeof tbc);
+    memcpy(p->wpos, wk, sizeof wk);
+    if (!conv_plan_build(p)) {
+        conv_plan_free(p);
+        return NULL;
+    }
+    return p;
+}
+
+aclnnStatus opws_ConvTbcBackward(const aclTensor *self, const aclTensor *input, const aclTensor *weight,
+                                 const aclTensor *bias, int64_t pad, int8_t cubeMathType, aclTensor *gradInput,
+                                 aclTensor *gradWeight, aclTensor *gradBias, uint64_t *workspaceSize,
+                                 aclOpExecutor **executor) {
+    ACL_TRY(check_tbc_bw(self, input, weight, bias, pad, cubeMathType, gradInput, gradWeight, gradBias));
+    const bool empty = acl_tensor_empty(input) || acl_tensor_empty(weight) || acl_tensor_empty(bias);
+    aclOpExecutor *ex = acl_exec_create(ACL_OP_ConvTbcBackward, run, sizeof(convbw_params));
+    if (!ex) return ACLNN_ERR_INNER_CREATE_EXECUTOR;
+    convbw_params *p = ex->params;
+    ex->free_params = convbw_free;
+    p->out_gi = p->out_gw = p->out_gb = -1;
+    const bool gi = !acl_tensor_empty(gradInput), gw = !acl_tensor_empty(gradWeight), gb = !acl_tensor_empty(gradBias);
+    aclnnStatus rc = acl_exec_add_input(ex, self, "self", !empty);
+    if (rc == 0) rc = acl_exec_add_input(ex, input, "input", !empty && gw);
+    if (rc == 0) rc = acl_exec_add_input(ex, weight, "weight", !empty && gi);
+    if (rc == 0) rc = acl_exec_add_input(ex, bias, "bias", false);
+    int slot = 0;
+    if (rc == 0 && gi) { p->out_gi = slot++; rc = acl_exec_add_output(ex, gradInput, "gradInput"); }
+    if (rc == 0 && gw) { p->out_gw = slot++; rc = acl_exec_add_output(ex, gradWeight, "gradWeight"); }
+    if (rc == 0 && gb) { p->out_gb = slot++; rc = acl_exec_add_output(ex, gradBias, "gradBias"); }
+    if (rc) return acl_exec_discard(ex, rc);
+    if (!gi && !gw && !gb) ex->run = NULL;
+    if (empty) {
+        /* the op_api's empty path: zero gradients, and gradBias filled with B * T_out (it does not read self) */
+        p->zero_gi = gi;
+        p->zero_gw = gw;
+        if (gb) {
+            p->fill_gb = true;
+            p->gb_fill = (float)((double)gradInput->dims[1] *
+                                 (double)(gradInput->dims[0] + 2 * pad + 1 - gradWeight->dims[0]));
+        }
+        return acl_exec_publish(ex, workspaceSize, executor);
+    }
+    if (gi && !(p->gi = tbc_plan(self, gradInput, weight->dims[0], pad, true)))
+        return acl_exec_discard(ex, ACL_REPORT(ACLNN_ERR_INNER, "the gradInput buffers are too large"));
+    if (gw && !(p->gw = tbc_plan(input, self, weight->dims[0], pad, false)))
+        return acl_exec_discard(ex, ACL_REPORT(ACLNN_ERR_INNER, "the gradWeight buffers are too large"));
+    if (gb) {
+        p->gb = true;
+        const int tbc[5] = {1, 2, -1, -1, 0};
+        memcpy(p->gypos, tbc, sizeof tbc);
+        p->n = self->dims[1];
+        p->co = self->dims[2];
+        p->sp[0] = p->sp[1] = 1;
+        p->sp[2] = self->dims[0];
     }
     return acl_exec_publish(ex, workspaceSize, executor);
 }

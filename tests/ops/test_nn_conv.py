@@ -714,3 +714,72 @@ TBC_INVALID = [
 def test_tbc_invalid(row):
     _, over, code, word = row
     expect_invalid("ConvTbc", tbc_args(**over), code, word)
+
+
+# ---- aclnnConvTbcBackward ----
+
+def tbc_backward(gy, x, w, b, pad, dts=None):
+    f = lib.ACL_FORMAT_ND
+    ts = [pyaclnn.AclTensor.from_array(a, f) for a in (gy, x, w, b)]
+    dts = dts or (x.dtype, w.dtype, b.dtype)
+    outs = [pyaclnn.AclTensor.from_array(np.full(a.shape, 7, dt), f) for a, dt in zip((x, w, b), dts)]
+    rc, ws, ex, msg = ws_call("ConvTbcBackward", *ts, pad, 0, *outs)
+    assert rc == 0, msg
+    assert run_executor("ConvTbcBackward", ex, ws) == 0
+    return [o.numpy() for o in outs]
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
+@pytest.mark.parametrize("t,bsz,ci,co,k,pad", [(9, 2, 3, 4, 3, 1), (5, 3, 4, 6, 4, 2)])
+def test_tbc_backward_against_torch(dtype, t, bsz, ci, co, k, pad, torch):
+    rng = np.random.default_rng(31)
+    x = rng.uniform(-1, 1, (t, bsz, ci)).astype(np.float32).astype(dtype)
+    w = rng.uniform(-1, 1, (k, ci, co)).astype(np.float32).astype(dtype)
+    b = rng.uniform(-1, 1, co).astype(np.float32).astype(dtype)
+    X, W, Bt = (torch.tensor(a.astype(np.float64), requires_grad=True) for a in (x, w, b))
+    y = torch.conv_tbc(X, W, Bt, pad)
+    gy = rng.uniform(-1, 1, tuple(y.shape)).astype(np.float32).astype(dtype)
+    y.backward(torch.from_numpy(gy.astype(np.float64)))
+    got = tbc_backward(gy, x, w, b, pad)
+    for g, r in zip(got, (X.grad, W.grad, Bt.grad)):
+        check_bw(g, r.numpy(), dtype)
+
+
+def test_tbc_backward_empty_channels_fills_bias_grad():
+    """C_in = 0 (the op_api's empty path): gradInput/gradWeight stay empty, gradBias = B * T_out."""
+    got = tbc_backward(np.ones((5, 2, 3), np.float32), np.zeros((4, 2, 0), np.float32), np.zeros((2, 0, 3), np.float32),
+                       np.zeros(3, np.float32), 1)
+    assert (got[2] == 2 * 5).all()
+
+
+def tbcbw_args(**kw):
+    a = dict(self=T((9, 2, 4), fmt="ND"), input=T((9, 2, 3), fmt="ND"), weight=T((3, 3, 4), fmt="ND"),
+             bias=T((4,), fmt="ND"), pad=1, cube=0, gradInput=T((9, 2, 3), fmt="ND"),
+             gradWeight=T((3, 3, 4), fmt="ND"), gradBias=T((4,), fmt="ND"))
+    a.update(kw)
+    return [a[k] for k in ("self", "input", "weight", "bias", "pad", "cube", "gradInput", "gradWeight", "gradBias")]
+
+
+TBCBW_INVALID = [
+    ("null_self", dict(self=None), 161001, "self"),
+    ("null_bias", dict(bias=None), 161001, "bias"),
+    ("null_grad_bias", dict(gradBias=None), 161001, "gradBias"),
+    ("dtype_input", dict(input=T((9, 2, 3), np.float64, "ND")), 161002, "input"),
+    ("dtype_grad_weight", dict(gradWeight=T((3, 3, 4), np.int32, "ND")), 161002, "gradWeight"),
+    ("format_weight", dict(weight=T((3, 3, 4), fmt="NCHW")), 161002, "weight"),
+    ("format_bias_ncl", dict(bias=T((4,), fmt="NCL")), 161002, "bias"),
+    ("self_empty", dict(self=T((9, 0, 4), fmt="ND")), 161002, "self"),
+    ("rank_input", dict(input=T((9, 2, 3, 1), fmt="ND")), 161002, "input"),
+    ("channels", dict(weight=T((3, 2, 4), fmt="ND")), 161002, "weight"),
+    ("bias_size", dict(bias=T((5,), fmt="ND")), 161002, "bias"),
+    ("pad_negative", dict(pad=-1), 161002, "pad"),
+    ("self_shape", dict(self=T((8, 2, 4), fmt="ND")), 161002, "self"),
+    ("grad_input_shape", dict(gradInput=T((9, 2, 4), fmt="ND")), 161002, "gradInput"),
+    ("cube_4", dict(cube=4), 161002, "cubeMathType"),
+]
+
+
+@pytest.mark.parametrize("row", TBCBW_INVALID, ids=[r[0] for r in TBCBW_INVALID])
+def test_tbc_backward_invalid(row):
+    _, over, code, word = row
+    expect_invalid("ConvTbcBackward", tbcbw_args(**over), code, word)

@@ -442,6 +442,15 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
              'phase2': 'void* workspace, const uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
              'repo': 'ops-nn',
              'source': 'conv/convolution_forward/op_host/op_api/aclnn_convolution.cpp'},
+ 'ConvTbcBackward': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                     'header': 'conv/convolution_backward/op_api/aclnn_convolution_backward.h',
+                     'phase1': 'const aclTensor* self, const aclTensor* input, const aclTensor* weight, const '
+                               'aclTensor* bias, int64_t pad, int8_t cubeMathType, aclTensor* gradInput, aclTensor* '
+                               'gradWeight, aclTensor* gradBias, uint64_t* workspaceSize, aclOpExecutor** executor',
+                     'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream '
+                               'stream',
+                     'repo': 'ops-nn',
+                     'source': 'conv/convolution_backward/op_api/aclnn_convolution_backward.cpp'},
  'Convolution': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
                  'header': 'conv/convolution_forward/op_host/op_api/aclnn_convolution.h',
                  'phase1': 'const aclTensor* input, const aclTensor* weight, const aclTensor* bias, const '

@@ -24,3 +24,7 @@ OPS.append(
        const aclIntArray* dilation, bool transposed, const aclIntArray* outputPadding, int groups,
        const aclBoolArray* outputMask, int8_t cubeMathType, aclTensor* gradInput, aclTensor* gradWeight,
        aclTensor* gradBias""", "aclnn_convolution_backward.h", lib="nn", dtypes=FLOAT))
+OPS.append(
+    Op("ConvTbcBackward", """const aclTensor* self, const aclTensor* input, const aclTensor* weight,
+       const aclTensor* bias, int64_t pad, int8_t cubeMathType, aclTensor* gradInput, aclTensor* gradWeight,
+       aclTensor* gradBias""", "aclnn_convolution_backward.h", lib="nn", dtypes=FLOAT))

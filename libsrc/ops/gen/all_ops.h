@@ -616,6 +616,10 @@ aclnnStatus opws_ConvolutionBackward(
     const aclIntArray* outputPadding, int groups, const aclBoolArray* outputMask, int8_t cubeMathType,
     aclTensor* gradInput, aclTensor* gradWeight, aclTensor* gradBias, uint64_t* workspaceSize,
     aclOpExecutor** executor);
+aclnnStatus opws_ConvTbcBackward(
+    const aclTensor* self, const aclTensor* input, const aclTensor* weight, const aclTensor* bias, int64_t pad,
+    int8_t cubeMathType, aclTensor* gradInput, aclTensor* gradWeight, aclTensor* gradBias, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
 aclnnStatus opws_AvgPool2d(
     const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* strides, const aclIntArray* paddings,
     const bool ceilMode, const bool countIncludePad, const int64_t divisorOverride, const int8_t cubeMathType,
@@ -839,6 +843,7 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_ConvDepthwise2d ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_ConvDepthwise2d_bias ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_ConvolutionBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_ConvTbcBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_AvgPool2d ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_AvgPool2dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_GridSampler2D ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE}), 4

@@ -68,3 +68,18 @@ aclnnStatus aclnnConvolutionBackward(void *workspace, uint64_t workspaceSize, ac
     return acl_exec_launch(ACL_OP_ConvolutionBackward, workspace, workspaceSize, executor, stream);
 }
 
+aclnnStatus aclnnConvTbcBackwardGetWorkspaceSize(const aclTensor* self, const aclTensor* input, const aclTensor* weight, const aclTensor* bias, int64_t pad, int8_t cubeMathType, aclTensor* gradInput, aclTensor* gradWeight, aclTensor* gradBias, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnConvTbcBackwardGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {self, input, weight, bias, gradInput, gradWeight, gradBias};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"self", "input", "weight", "bias", "gradInput", "gradWeight", "gradBias"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 7));
+    return opws_ConvTbcBackward(
+        self, input, weight, bias, pad, cubeMathType, gradInput, gradWeight, gradBias, workspaceSize, executor);
+}
+
+aclnnStatus aclnnConvTbcBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_ConvTbcBackward, workspace, workspaceSize, executor, stream);
+}
+
