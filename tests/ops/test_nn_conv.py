@@ -783,3 +783,49 @@ TBCBW_INVALID = [
 def test_tbc_backward_invalid(row):
     _, over, code, word = row
     expect_invalid("ConvTbcBackward", tbcbw_args(**over), code, word)
+
+
+# ---- the Python functions ----
+
+def test_python_convolution_and_backward(torch):
+    rng = np.random.default_rng(41)
+    x = rng.uniform(-1, 1, (2, 4, 9, 8)).astype(np.float32)
+    w = rng.uniform(-1, 1, (6, 2, 3, 3)).astype(np.float32)
+    b = rng.uniform(-1, 1, 6).astype(np.float32)
+    F = torch.nn.functional
+    X, W, Bt = (torch.tensor(a.astype(np.float64), requires_grad=True) for a in (x, w, b))
+    ref = F.conv2d(X, W, Bt, 2, (1, 0), 1, 2)
+    y = pyaclnn.convolution(x, w, b, stride=2, padding=[1, 0], groups=2)
+    check(y, ref.detach().numpy(), F32)
+    y16 = pyaclnn.convolution(x, w, b, stride=2, padding=[1, 0], groups=2, out_dtype=F16)
+    check(y16, ref.detach().numpy(), F16)
+    gy = rng.uniform(-1, 1, y.shape).astype(np.float32)
+    ref.backward(torch.from_numpy(gy.astype(np.float64)))
+    gx, gw, gb = pyaclnn.convolution_backward(gy, x, w, stride=2, padding=[1, 0], groups=2)
+    for g, r in zip((gx, gw, gb), (X.grad, W.grad, Bt.grad)):
+        check_bw(g, r.numpy(), F32)
+    none, gw2, none2 = pyaclnn.convolution_backward(gy, x, w, 2, [1, 0], groups=2, output_mask=(False, True, False))
+    assert none is None and none2 is None and (gw2 == gw).all()
+    # transposed, 1-d
+    wt = rng.uniform(-1, 1, (4, 3, 3)).astype(np.float32)
+    x1 = x[:, :, 0, :]
+    r1 = F.conv_transpose1d(torch.from_numpy(x1), torch.from_numpy(wt), None, 2, 1, 1).numpy()
+    check(pyaclnn.convolution(x1, wt, None, 2, 1, 1, True, 1), r1, F32)
+
+
+def test_python_depthwise_and_tbc(torch):
+    rng = np.random.default_rng(42)
+    x = rng.uniform(-1, 1, (1, 3, 7, 7)).astype(np.float32)
+    w = rng.uniform(-1, 1, (6, 1, 3, 3)).astype(np.float32)
+    ref = torch.nn.functional.conv2d(torch.from_numpy(x), torch.from_numpy(w), None, 1, 1, 1, 3).numpy()
+    check(pyaclnn.conv_depthwise2d(x, w, None, 1, 1), ref, F32)
+    xt = rng.uniform(-1, 1, (6, 2, 3)).astype(np.float32)
+    wt = rng.uniform(-1, 1, (2, 3, 4)).astype(np.float32)
+    bt = rng.uniform(-1, 1, 4).astype(np.float32)
+    X, W, Bt = (torch.tensor(a.astype(np.float64), requires_grad=True) for a in (xt, wt, bt))
+    r = torch.conv_tbc(X, W, Bt, 1)
+    check(pyaclnn.conv_tbc(xt, wt, bt, 1), r.detach().numpy(), F32)
+    gy = rng.uniform(-1, 1, tuple(r.shape)).astype(np.float32)
+    r.backward(torch.from_numpy(gy.astype(np.float64)))
+    for g, rr in zip(pyaclnn.conv_tbc_backward(gy, xt, wt, bt, 1), (X.grad, W.grad, Bt.grad)):
+        check_bw(g, rr.numpy(), F32)
