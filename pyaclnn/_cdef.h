@@ -846,6 +846,15 @@ typedef struct aclScalarList aclScalarList;
  aclOpExecutor** executor);
  aclnnStatus aclnnCumsumV2(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnDeformableConv2dGetWorkspaceSize(
+ const aclTensor* x, const aclTensor* weight, const aclTensor* offset, const aclTensor* biasOptional,
+ const aclIntArray* kernelSize, const aclIntArray* stride, const aclIntArray* padding, const aclIntArray* dilation,
+ int64_t groups, int64_t deformableGroups,
+ _Bool
+ modulated, aclTensor* out, aclTensor* deformOutOptional,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnDeformableConv2d(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnDiagGetWorkspaceSize(
  const aclTensor* self, int64_t diagonal, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnDiag(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);

@@ -1,5 +1,6 @@
 /* Convolution compute (see conv.h): index tables, weight packing, the gather per input dtype (conv.inc) and the
  * register-blocked product. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -359,3 +360,57 @@ void conv_fill_bias(acl_view *v, const acl_view *bias, int axis) {
 }
 
 void conv_fill_zero(acl_view *v) { conv_fill_value(v, 0.0f); }
+
+void conv_deform_gather(const acl_view *x, const acl_view *off, const conv_deform *g, float *dst) {
+    const int64_t C = g->c, kH = g->kh, kW = g->kw, oH = g->oh, oW = g->ow, K = kH * kW;
+    const int64_t cpg = C / g->dg, rowlen = oW * kW;
+    const int64_t rows = g->n * C * oH;
+#pragma omp parallel for schedule(static) if (acl_parallel_worth(rows * rowlen * 8))
+    for (int64_t r = 0; r < rows; r++) { /* one (n, c, oh): kH rows of the sampled image */
+        const int64_t oh = r % oH, c = (r / oH) % C, n = r / (oH * C), dgi = c / cpg;
+        const int64_t xb = n * x->strides[0] + c * x->strides[1];
+        for (int64_t kh = 0; kh < kH; kh++) {
+            float *drow = dst + ((n * C + c) * oH * kH + oh * kH + kh) * rowlen;
+            for (int64_t ow = 0; ow < oW; ow++)
+                for (int64_t kw = 0; kw < kW; kw++) {
+                    const int64_t k = kh * kW + kw;
+                    const int64_t ob = n * off->strides[0] + oh * off->strides[2] + ow * off->strides[3];
+                    const int64_t ch = dgi * K + k;
+                    const float dx = ld_f32(off, ob + ch * off->strides[1]);
+                    const float dy = ld_f32(off, ob + (g->dg * K + ch) * off->strides[1]);
+                    const float m = ld_f32(off, ob + (2 * g->dg * K + ch) * off->strides[1]);
+                    const float px = (float)(ow * g->sw - g->pw + kw * g->dw) + dx;
+                    const float py = (float)(oh * g->sh - g->ph + kh * g->dh) + dy;
+                    float v = 0.0f;
+                    if (px > -2.0f && py > -2.0f && px < (float)g->w + 1.0f && py < (float)g->h + 1.0f) {
+                        const float fx = floorf(px), fy = floorf(py);
+                        const int64_t x0 = (int64_t)fx, y0 = (int64_t)fy, x1 = x0 + 1, y1 = y0 + 1;
+                        const float ax = px - fx, ay = py - fy, bx = (fx + 1.0f) - px, by = (fy + 1.0f) - py;
+                        const bool vx0 = x0 >= 0 && x0 < g->w, vx1 = x1 >= 0 && x1 < g->w;
+                        const bool vy0 = y0 >= 0 && y0 < g->h, vy1 = y1 >= 0 && y1 < g->h;
+                        const float wlt = (vx0 && vy0) ? bx * by * m : 0.0f, wlb = (vx0 && vy1) ? bx * ay * m : 0.0f;
+                        const float wrt = (vx1 && vy0) ? ax * by * m : 0.0f, wrb = (vx1 && vy1) ? ax * ay * m : 0.0f;
+                        const int64_t sh = x->strides[2], sw = x->strides[3];
+                        const float lt = (vx0 && vy0) ? ld_f32(x, xb + y0 * sh + x0 * sw) * wlt : 0.0f;
+                        const float rt = (vx1 && vy0) ? ld_f32(x, xb + y0 * sh + x1 * sw) * wrt : 0.0f;
+                        const float lb = (vx0 && vy1) ? ld_f32(x, xb + y1 * sh + x0 * sw) * wlb : 0.0f;
+                        const float rb = (vx1 && vy1) ? ld_f32(x, xb + y1 * sh + x1 * sw) * wrb : 0.0f;
+                        v = (lt + rt) + (lb + rb);
+                    }
+                    drow[ow * kW + kw] = v;
+                }
+        }
+    }
+}
+
+void conv_store_view(const float *src, acl_view *v) {
+    /* src is the contiguous 4-d image of v's shape */
+    const int64_t d1 = v->dims[1], d2 = v->dims[2], d3 = v->dims[3];
+    const int64_t rows = v->dims[0] * d1 * d2;
+#pragma omp parallel for schedule(static) if (acl_parallel_worth(rows * d3))
+    for (int64_t r = 0; r < rows; r++) {
+        const int64_t i2 = r % d2, i1 = (r / d2) % d1, i0 = r / (d1 * d2);
+        const int64_t base = i0 * v->strides[0] + i1 * v->strides[1] + i2 * v->strides[2];
+        for (int64_t i3 = 0; i3 < d3; i3++) st_f32(v, base + i3 * v->strides[3], src[r * d3 + i3]);
+    }
+}

@@ -46,4 +46,15 @@ void conv_fill_value(acl_view *v, float value);
 /* v[..., i (on `axis`), ...] = bias[i], rounded once to v's dtype. */
 void conv_fill_bias(acl_view *v, const acl_view *bias, int axis);
 
+
+/* Deformable sampling (aclnnDeformableConv2d): the geometry of x (N, C, H, W) and offset (N, 3 * dg * kH * kW,
+ * oH, oW): x offsets, then y offsets, then masks, channel dg_index * kH * kW + kh * kW + kw of each block. */
+typedef struct {
+    int64_t n, c, h, w, oh, ow, kh, kw, sh, sw, ph, pw, dh, dw, dg;
+} conv_deform;
+/* dst (N, C, oH * kH, oW * kW) fp32, contiguous: the masked bilinear samples (corners outside x weigh 0). */
+void conv_deform_gather(const acl_view *x, const acl_view *off, const conv_deform *g, float *dst);
+/* Writes the contiguous fp32 4-d image src into the 4-d view v (rounded once). */
+void conv_store_view(const float *src, acl_view *v);
+
 #endif

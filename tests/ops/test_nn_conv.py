@@ -829,3 +829,138 @@ def test_python_depthwise_and_tbc(torch):
     r.backward(torch.from_numpy(gy.astype(np.float64)))
     for g, rr in zip(pyaclnn.conv_tbc_backward(gy, xt, wt, bt, 1), (X.grad, W.grad, Bt.grad)):
         check_bw(g, rr.numpy(), F32)
+
+
+# ---- aclnnDeformableConv2d: literal float64 reference (offset channels: x offsets, y offsets, masks) ----
+
+def deform_ref(x, off, w, b, k, s, p, d, groups, dg):
+    x, off, w = (a.astype(np.float64) for a in (x, off, w))
+    n, c, h, wd = x.shape
+    kh, kw = k
+    oh, ow = off.shape[2], off.shape[3]
+    K = kh * kw
+    dfm = np.zeros((n, c, oh * kh, ow * kw))
+    cpg = c // dg
+    for b_ in range(n):
+        for ch in range(c):
+            g = ch // cpg
+            for i in range(oh):
+                for j in range(ow):
+                    for a in range(kh):
+                        for e in range(kw):
+                            t = g * K + a * kw + e
+                            px = j * s[1] - p[2] + e * d[1] + off[b_, t, i, j]
+                            py = i * s[0] - p[0] + a * d[0] + off[b_, dg * K + t, i, j]
+                            m = off[b_, 2 * dg * K + t, i, j]
+                            x0, y0 = int(np.floor(px)), int(np.floor(py))
+                            v = 0.0
+                            for xx, yy, wt in ((x0, y0, (x0 + 1 - px) * (y0 + 1 - py)), (x0 + 1, y0, (px - x0) * (y0 + 1 - py)),
+                                               (x0, y0 + 1, (x0 + 1 - px) * (py - y0)), (x0 + 1, y0 + 1, (px - x0) * (py - y0))):
+                                if 0 <= xx < wd and 0 <= yy < h:
+                                    v += wt * x[b_, ch, yy, xx]
+                            dfm[b_, ch, i * kh + a, j * kw + e] = v * m
+    D = dfm.reshape(n, c, oh, kh, ow, kw)
+    co = w.shape[0]
+    out = np.zeros((n, co, oh, ow))
+    cg, og = c // groups, co // groups
+    for g in range(groups):
+        out[:, g * og:(g + 1) * og] = np.einsum("ocab,ncxayb->noxy", w[g * og:(g + 1) * og], D[:, g * cg:(g + 1) * cg])
+    if b is not None:
+        out += b.astype(np.float64)[None, :, None, None]
+    return out, dfm
+
+
+def deform_run(x, w, off, b, k, s4, p4, d4, groups, dg, out_shape, dshape, modulated=True):
+    f = lib.ACL_FORMAT_NCHW
+    xt, wt, ot = (pyaclnn.AclTensor.from_array(a, f) for a in (x, w, off))
+    bt = None if b is None else pyaclnn.AclTensor.from_array(b, lib.ACL_FORMAT_ND)
+    yt = pyaclnn.AclTensor.from_array(np.full(out_shape, 7, x.dtype), f)
+    dt = pyaclnn.AclTensor.from_array(np.full(dshape, 7, x.dtype), f)
+    rc, ws, ex, msg = ws_call("DeformableConv2d", xt, wt, ot, bt, A(list(k)), A(s4), A(p4), A(d4), groups, dg,
+                              modulated, yt, dt)
+    assert rc == 0, msg
+    assert run_executor("DeformableConv2d", ex, ws) == 0
+    return yt.numpy(), dt.numpy()
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
+@pytest.mark.parametrize("cfg", [dict(c=4, co=6, hw=(6, 7), k=(3, 3), s=(1, 1), p=(1, 1, 1, 1), d=(1, 1), g=1, dg=1),
+                                 dict(c=4, co=4, hw=(7, 6), k=(2, 3), s=(2, 1), p=(0, 1, 1, 0), d=(1, 2), g=2, dg=2)],
+                         ids=["k3_p1", "k2x3_s2_g2_dg2"])
+def test_deformable_against_reference(dtype, cfg):
+    rng = np.random.default_rng(51)
+    c, co, (h, w_), k, s, p, d, g, dg = (cfg[n] for n in ("c", "co", "hw", "k", "s", "p", "d", "g", "dg"))
+    oh = (h + p[0] + p[1] - (k[0] - 1) * d[0] - 1) // s[0] + 1
+    ow = (w_ + p[2] + p[3] - (k[1] - 1) * d[1] - 1) // s[1] + 1
+    x = rng.uniform(-1, 1, (2, c, h, w_)).astype(np.float32).astype(dtype)
+    w = rng.uniform(-1, 1, (co, c // g, k[0], k[1])).astype(np.float32).astype(dtype)
+    off = rng.uniform(-2, 2, (2, 3 * dg * k[0] * k[1], oh, ow)).astype(np.float32)
+    off[:, 2 * dg * k[0] * k[1]:] = rng.uniform(0, 1, off[:, 2 * dg * k[0] * k[1]:].shape)
+    off = off.astype(dtype)
+    b = rng.uniform(-1, 1, co).astype(np.float32).astype(dtype)
+    ref, dref = deform_ref(x, off, w, b, k, s, p, d, g, dg)
+    y, dfm = deform_run(x, w, off, b, k, [1, 1, s[0], s[1]], list(p), [1, 1, d[0], d[1]], g, dg, ref.shape,
+                        dref.shape)
+    check(dfm, dref, dtype)
+    if np.dtype(dtype) == F32:
+        assert_close(y, ref, F32, rtol=1e-4, atol=1e-4)
+    else:
+        assert_close(y, rounded(ref, dtype), dtype, atol=TOL_BW[np.dtype(dtype)] * 2)
+
+
+def dc_args(**kw):
+    a = dict(x=T((1, 4, 6, 6)), weight=T((6, 4, 3, 3)), offset=T((1, 27, 6, 6)), bias=T((6,), fmt="ND"),
+             k=A([3, 3]), stride=A([1, 1, 1, 1]), padding=A([1, 1, 1, 1]), dilation=A([1, 1, 1, 1]), groups=1, dg=1,
+             modulated=True, out=T((1, 6, 6, 6)), deform=T((1, 4, 18, 18)))
+    a.update(kw)
+    return [a[k] for k in ("x", "weight", "offset", "bias", "k", "stride", "padding", "dilation", "groups", "dg",
+                           "modulated", "out", "deform")]
+
+
+DC_INVALID = [
+    ("null_x", dict(x=None), 161001, "x"),
+    ("null_offset", dict(offset=None), 161001, "offset"),
+    ("null_out", dict(out=None), 161001, "out"),
+    ("null_dilation", dict(dilation=None), 161001, "dilation"),
+    ("dtype_x", dict(x=T((1, 4, 6, 6), np.float64)), 161002, "x"),
+    ("dtype_bias", dict(bias=T((6,), F16, "ND")), 161002, "biasOptional"),
+    ("dtype_deform", dict(deform=T((1, 4, 18, 18), F16)), 161002, "deformOutOptional"),
+    ("dtype_weight", dict(weight=T((6, 4, 3, 3), F16)), 161002, "weight"),
+    ("format_x", dict(x=T((1, 4, 6, 6), fmt="NHWC")), 161002, "x"),
+    ("format_offset", dict(offset=T((1, 27, 6, 6), fmt="ND")), 161002, "offset"),
+    ("format_bias", dict(bias=T((6,), fmt="NCHW")), 161002, "biasOptional"),
+    ("kernel_len", dict(k=A([3])), 161002, "kernelSize"),
+    ("stride_len", dict(stride=A([1, 1])), 161002, "stride"),
+    ("kernel_zero", dict(k=A([0, 3])), 161002, "kernelSize"),
+    ("kernel_too_big", dict(k=A([64, 64])), 161002, "kernelSize"),
+    ("stride_nc", dict(stride=A([2, 1, 1, 1])), 161002, "stride"),
+    ("dilation_hw", dict(dilation=A([1, 1, 0, 1])), 161002, "dilation"),
+    ("groups_zero", dict(groups=0), 161002, "groups"),
+    ("deformable_groups_zero", dict(dg=0), 161002, "deformableGroups"),
+    ("not_modulated", dict(modulated=False), 161002, "modulated"),
+    ("rank_offset", dict(offset=T((27, 6, 6))), 161002, "offset"),
+    ("dg_divides", dict(dg=3), 161002, "deformableGroups"),
+    ("groups_divide", dict(groups=3), 161002, "groups"),
+    ("weight_shape", dict(weight=T((6, 4, 3, 2))), 161002, "weight"),
+    ("offset_shape", dict(offset=T((1, 18, 6, 6))), 161002, "offset"),
+    ("bias_shape", dict(bias=T((5,), fmt="ND")), 161002, "biasOptional"),
+    ("out_shape", dict(out=T((1, 6, 5, 6))), 161002, "out"),
+    ("deform_shape", dict(deform=T((1, 4, 18, 17))), 161002, "deformOutOptional"),
+]
+
+
+@pytest.mark.parametrize("row", DC_INVALID, ids=[r[0] for r in DC_INVALID])
+def test_deformable_invalid(row):
+    _, over, code, word = row
+    expect_invalid("DeformableConv2d", dc_args(**over), code, word)
+
+
+def test_deformable_empty_batch_and_no_deform_out():
+    rc, ws, ex, msg = ws_call("DeformableConv2d", *dc_args(x=T((0, 4, 6, 6)), offset=T((0, 27, 6, 6)),
+                                                           out=T((0, 6, 6, 6)), deform=None))
+    assert rc == 0, msg
+    assert run_executor("DeformableConv2d", ex, ws) == 0
+    args = dc_args(deform=None, bias=None)
+    rc, ws, ex, msg = ws_call("DeformableConv2d", *args)
+    assert rc == 0, msg
+    assert run_executor("DeformableConv2d", ex, ws) == 0

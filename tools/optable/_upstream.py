@@ -520,6 +520,17 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
               'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
               'repo': 'ops-math',
               'source': 'math/cumsum/op_api/aclnn_cumsum.cpp'},
+ 'DeformableConv2d': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                      'header': 'conv/deformable_conv2d/op_host/op_api/aclnn_deformable_conv2d.h',
+                      'phase1': 'const aclTensor* x, const aclTensor* weight, const aclTensor* offset, const '
+                                'aclTensor* biasOptional, const aclIntArray* kernelSize, const aclIntArray* stride, '
+                                'const aclIntArray* padding, const aclIntArray* dilation, int64_t groups, int64_t '
+                                'deformableGroups, bool modulated, aclTensor* out, aclTensor* deformOutOptional, '
+                                'uint64_t* workspaceSize, aclOpExecutor** executor',
+                      'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                'stream',
+                      'repo': 'ops-nn',
+                      'source': 'conv/deformable_conv2d/op_host/op_api/aclnn_deformable_conv2d.cpp'},
  'Diag': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
           'header': 'conversion/diag_v2/op_api/aclnn_diag.h',
           'phase1': 'const aclTensor* self, int64_t diagonal, aclTensor* out, uint64_t* workspaceSize, '

@@ -28,3 +28,9 @@ OPS.append(
     Op("ConvTbcBackward", """const aclTensor* self, const aclTensor* input, const aclTensor* weight,
        const aclTensor* bias, int64_t pad, int8_t cubeMathType, aclTensor* gradInput, aclTensor* gradWeight,
        aclTensor* gradBias""", "aclnn_convolution_backward.h", lib="nn", dtypes=FLOAT))
+OPS.append(
+    Op("DeformableConv2d", """const aclTensor* x, const aclTensor* weight, const aclTensor* offset,
+       const aclTensor* biasOptional, const aclIntArray* kernelSize, const aclIntArray* stride,
+       const aclIntArray* padding, const aclIntArray* dilation, int64_t groups, int64_t deformableGroups,
+       bool modulated, aclTensor* out, aclTensor* deformOutOptional""", "aclnn_deformable_conv2d.h", lib="nn",
+       dtypes=FLOAT))

@@ -4,6 +4,7 @@
 #include "ops/ops.h"
 #include "aclnnop/aclnn_convolution.h"
 #include "aclnnop/aclnn_convolution_backward.h"
+#include "aclnnop/aclnn_deformable_conv2d.h"
 
 #include "ops/gen/all_ops.h"
 
@@ -81,5 +82,21 @@ aclnnStatus aclnnConvTbcBackwardGetWorkspaceSize(const aclTensor* self, const ac
 
 aclnnStatus aclnnConvTbcBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_ConvTbcBackward, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnDeformableConv2dGetWorkspaceSize(const aclTensor* x, const aclTensor* weight, const aclTensor* offset, const aclTensor* biasOptional, const aclIntArray* kernelSize, const aclIntArray* stride, const aclIntArray* padding, const aclIntArray* dilation, int64_t groups, int64_t deformableGroups, bool modulated, aclTensor* out, aclTensor* deformOutOptional, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnDeformableConv2dGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {x, weight, offset, biasOptional, kernelSize, stride, padding, dilation, out, deformOutOptional};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_INT_ARRAY, ACL_KIND_INT_ARRAY, ACL_KIND_INT_ARRAY, ACL_KIND_INT_ARRAY, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"x", "weight", "offset", "biasOptional", "kernelSize", "stride", "padding", "dilation", "out", "deformOutOptional"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 10));
+    return opws_DeformableConv2d(
+        x, weight, offset, biasOptional, kernelSize, stride, padding, dilation, groups, deformableGroups, modulated,
+        out, deformOutOptional, workspaceSize, executor);
+}
+
+aclnnStatus aclnnDeformableConv2d(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_DeformableConv2d, workspace, workspaceSize, executor, stream);
 }
 
