@@ -1536,6 +1536,14 @@ typedef struct aclScalarList aclScalarList;
  _Bool
  some, aclTensor* Q, aclTensor* R, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnQr(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnQuantConvolutionGetWorkspaceSize(
+ const aclTensor* input, const aclTensor* weight, const aclTensor* bias, const aclTensor* scale,
+ const aclTensor* offset, const aclIntArray* stride, const aclIntArray* padding, const aclIntArray* dilation,
+ _Bool
+ transposed, const aclIntArray* outputPadding, int64_t groups, int32_t offsetx, const char* roundMode,
+ aclTensor* output, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnQuantConvolution(
+ void* workspace, const uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnRangeGetWorkspaceSize(
  const aclScalar* start, const aclScalar* end, const aclScalar* step, aclTensor* out, uint64_t* workspaceSize,
  aclOpExecutor** executor);

@@ -414,3 +414,40 @@ void conv_store_view(const float *src, acl_view *v) {
         for (int64_t i3 = 0; i3 < d3; i3++) st_f32(v, base + i3 * v->strides[3], src[r * d3 + i3]);
     }
 }
+
+void conv_quant_forward(const conv_plan *p, const acl_view *x, const acl_view *w, const acl_view *scale,
+                        const acl_view *bias, acl_view *y) {
+    int64_t xs[5], ws[5], ys[5];
+    axis_strides(x, p->xpos, xs);
+    axis_strides(w, p->wpos, ws);
+    axis_strides(y, p->ypos, ys);
+    const int8_t *xb = (const int8_t *)x->base, *wb = (const int8_t *)w->base;
+    const int64_t oD = p->out[0], oH = p->out[1], oW = p->out[2], cig = p->cig, cog = p->cog;
+    const int64_t rows = p->n * p->co * oD * oH;
+#pragma omp parallel for schedule(static) if (acl_parallel_worth(rows * oW * p->kdim))
+    for (int64_t r = 0; r < rows; r++) { /* one (n, co, od, oh) output row */
+        const int64_t oh = r % oH, od = (r / oH) % oD, co = (r / (oH * oD)) % p->co, n = r / (oH * oD * p->co);
+        const int64_t g = co / cog;
+        const float sc = ld_f32(scale, co * scale->strides[0]);
+        const float bs = bias ? ld_f32(bias, co * bias->strides[0]) : 0.0f;
+        for (int64_t ow = 0; ow < oW; ow++) {
+            int64_t acc = 0; /* exact: int8 products summed in integers */
+            for (int64_t c = 0; c < cig; c++)
+                for (int64_t kd = 0; kd < p->k[0]; kd++) {
+                    const int64_t id = p->tab[0][kd * oD + od];
+                    if (id < 0) continue;
+                    for (int64_t kh = 0; kh < p->k[1]; kh++) {
+                        const int64_t ih = p->tab[1][kh * oH + oh];
+                        if (ih < 0) continue;
+                        const int8_t *xr = xb + n * xs[0] + (g * cig + c) * xs[1] + id * xs[2] + ih * xs[3];
+                        const int8_t *wr = wb + co * ws[0] + c * ws[1] + kd * ws[2] + kh * ws[3];
+                        for (int64_t kw = 0; kw < p->k[2]; kw++) {
+                            const int64_t iw = p->tab[2][kw * oW + ow];
+                            if (iw >= 0) acc += (int64_t)xr[iw * xs[4]] * (int64_t)wr[kw * ws[4]];
+                        }
+                    }
+                }
+            st_f32(y, n * ys[0] + co * ys[1] + od * ys[2] + oh * ys[3] + ow * ys[4], (float)acc * sc + bs);
+        }
+    }
+}

@@ -57,4 +57,9 @@ void conv_deform_gather(const acl_view *x, const acl_view *off, const conv_defor
 /* Writes the contiguous fp32 4-d image src into the 4-d view v (rounded once). */
 void conv_store_view(const float *src, acl_view *v);
 
+/* Quantized convolution (aclnnQuantConvolution): int8 x int8 summed exactly in integers, then
+ * y = (float)sum * scale[co] + bias[co] in fp32, rounded once to y's dtype (bias NULL: 0). */
+void conv_quant_forward(const conv_plan *p, const acl_view *x, const acl_view *w, const acl_view *scale,
+                        const acl_view *bias, acl_view *y);
+
 #endif

@@ -964,3 +964,79 @@ def test_deformable_empty_batch_and_no_deform_out():
     rc, ws, ex, msg = ws_call("DeformableConv2d", *args)
     assert rc == 0, msg
     assert run_executor("DeformableConv2d", ex, ws) == 0
+
+
+# ---- aclnnQuantConvolution (A2: 3-d, int8, FLOAT scale, bias required, FLOAT16 / BFLOAT16 output) ----
+
+def quant_run(x, w, b, sc, s, p, d, out_dtype, groups=1, xfmt="NCDHW"):
+    f = getattr(lib, "ACL_FORMAT_" + xfmt)
+    xt, wt = pyaclnn.AclTensor.from_array(x, f), pyaclnn.AclTensor.from_array(w, f)
+    bt, st = (pyaclnn.AclTensor.from_array(a, lib.ACL_FORMAT_ND) for a in (b, sc))
+    shape = (x.shape[0], w.shape[0]) + tuple((x.shape[2 + i] + 2 * p[i] - d[i] * (w.shape[2 + i] - 1) - 1) // s[i] + 1
+                                              for i in range(3))
+    yt = pyaclnn.AclTensor.from_array(np.full(shape, 7, out_dtype), f)
+    rc, ws, ex, msg = ws_call("QuantConvolution", xt, wt, bt, st, None, A(list(s)), A(list(p)), A(list(d)), False,
+                              A([0, 0, 0]), groups, 0, ffi.NULL, yt)
+    assert rc == 0, msg
+    assert run_executor("QuantConvolution", ex, ws) == 0
+    return yt.numpy()
+
+
+@pytest.mark.parametrize("odt,bdt", [(F16, F32), (F16, F16), (BF16, F32), (BF16, BF16)],
+                         ids=["y16_b32", "y16_b16", "ybf16_b32", "ybf16_bbf16"])
+def test_quant_against_torch(odt, bdt, torch):
+    rng = np.random.default_rng(61)
+    x = rng.integers(-128, 128, (2, 5, 5, 6, 7), dtype=np.int8)
+    w = rng.integers(-128, 128, (3, 5, 3, 2, 3), dtype=np.int8)
+    sc = rng.uniform(1e-4, 1e-3, 3).astype(np.float32)
+    b = rng.uniform(-1, 1, 3).astype(np.float32).astype(bdt)
+    s, p, d = (1, 2, 1), (1, 0, 1), (1, 1, 2)
+    acc = torch.nn.functional.conv3d(torch.from_numpy(x.astype(np.float64)), torch.from_numpy(w.astype(np.float64)),
+                                     None, s, p, d).numpy()  # exact integers
+    ref = (acc.astype(np.float32) * sc[None, :, None, None, None] + b.astype(np.float32)[None, :, None, None, None])
+    y = quant_run(x, w, b, sc, s, p, d, odt)
+    assert_close(y, rounded(ref, odt), odt, rtol=0, atol=0)
+
+
+def q_args(**kw):
+    a = dict(input=T((1, 2, 4, 4, 4), np.int8, "NCDHW"), weight=T((3, 2, 3, 3, 3), np.int8, "NCDHW"),
+             bias=T((3,), fmt="ND"), scale=T((3,), fmt="ND"), offset=None, stride=A([1, 1, 1]), padding=A([1, 1, 1]),
+             dilation=A([1, 1, 1]), transposed=False, op=A([0, 0, 0]), groups=1, offsetx=0, rm=ffi.NULL,
+             output=T((1, 3, 4, 4, 4), F16, "NCDHW"))
+    a.update(kw)
+    return [a[k] for k in ("input", "weight", "bias", "scale", "offset", "stride", "padding", "dilation",
+                           "transposed", "op", "groups", "offsetx", "rm", "output")]
+
+
+Q_INVALID = [
+    ("null_bias_first", dict(bias=None, input=None), 161001, "bias"),
+    ("null_input", dict(input=None), 161001, "input"),
+    ("null_scale", dict(scale=None), 161001, "scale"),
+    ("null_padding", dict(padding=None), 161001, "padding"),
+    ("null_output", dict(output=None), 161001, "output"),
+    ("scale_dtype", dict(scale=T((3,), F16, "ND")), 161002, "scale"),
+    ("input_fp16", dict(input=T((1, 2, 4, 4, 4), F16, "NCDHW")), 161002, "dtypes"),
+    ("output_fp32", dict(output=T((1, 3, 4, 4, 4), F32, "NCDHW")), 161002, "dtypes"),
+    ("bias_bf16_with_fp16_out", dict(bias=T((3,), BF16, "ND")), 161002, "dtypes"),
+    ("scale_rank", dict(scale=T((3, 1), fmt="ND")), 161002, "scale"),
+    ("conv2d_not_on_a2", dict(input=T((1, 2, 4, 4), np.int8, "NCHW")), 161002, "input"),
+    ("stride_len", dict(stride=A([1, 1])), 161002, "stride"),
+    ("dilation_null", dict(dilation=None), 161002, "dilation"),
+    ("padding_len6", dict(padding=A([1] * 6)), 161002, "padding"),
+    ("format_bias", dict(bias=T((3,), fmt="NCHW")), 161002, "bias"),
+    ("format_input", dict(input=T((1, 2, 4, 4, 4), np.int8, "NDHWC")), 161002, "input"),
+    ("input_zero_dim", dict(input=T((0, 2, 4, 4, 4), np.int8, "NCDHW")), 161002, "input"),
+    ("bias_size", dict(bias=T((4,), fmt="ND")), 161002, "bias"),
+    ("scale_size", dict(scale=T((2,), fmt="ND")), 161002, "scale"),
+    ("stride_zero", dict(stride=A([1, 0, 1])), 161002, "stride"),
+    ("padding_negative", dict(padding=A([1, -1, 1])), 161002, "padding"),
+    ("groups_2", dict(groups=2), 161002, "groups"),
+    ("channels", dict(weight=T((3, 1, 3, 3, 3), np.int8, "NCDHW")), 161002, "weight"),
+    ("output_shape", dict(output=T((1, 3, 4, 4, 3), F16, "NCDHW")), 161002, "output"),
+]
+
+
+@pytest.mark.parametrize("row", Q_INVALID, ids=[r[0] for r in Q_INVALID])
+def test_quant_invalid(row):
+    _, over, code, word = row
+    expect_invalid("QuantConvolution", q_args(**over), code, word)

@@ -1971,6 +1971,17 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
         'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
         'repo': 'ops-math',
         'source': 'math/qr/op_api/aclnn_qr.cpp'},
+ 'QuantConvolution': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                      'header': 'conv/convolution_forward/op_host/op_api/aclnn_quant_convolution.h',
+                      'phase1': 'const aclTensor* input, const aclTensor* weight, const aclTensor* bias, const '
+                                'aclTensor* scale, const aclTensor* offset, const aclIntArray* stride, const '
+                                'aclIntArray* padding, const aclIntArray* dilation, bool transposed, const '
+                                'aclIntArray* outputPadding, int64_t groups, int32_t offsetx, const char* roundMode, '
+                                'aclTensor* output, uint64_t* workspaceSize, aclOpExecutor** executor',
+                      'phase2': 'void* workspace, const uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                'stream',
+                      'repo': 'ops-nn',
+                      'source': 'conv/convolution_forward/op_host/op_api/aclnn_quant_convolution.cpp'},
  'Range': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
            'header': 'math/range/op_api/aclnn_range.h',
            'phase1': 'const aclScalar* start, const aclScalar* end, const aclScalar* step, aclTensor* out, uint64_t* '

@@ -34,3 +34,10 @@ OPS.append(
        const aclIntArray* padding, const aclIntArray* dilation, int64_t groups, int64_t deformableGroups,
        bool modulated, aclTensor* out, aclTensor* deformOutOptional""", "aclnn_deformable_conv2d.h", lib="nn",
        dtypes=FLOAT))
+OPS.append(
+    Op("QuantConvolution", """const aclTensor* input, const aclTensor* weight, const aclTensor* bias,
+       const aclTensor* scale, const aclTensor* offset, const aclIntArray* stride, const aclIntArray* padding,
+       const aclIntArray* dilation, bool transposed, const aclIntArray* outputPadding, int64_t groups,
+       int32_t offsetx, const char* roundMode, aclTensor* output""", "aclnn_quant_convolution.h", lib="nn",
+       dtypes=("i8",), arg_dtypes={"bias": ("f32", "f16", "bf16"), "scale": ("f32",)},
+       out_dtypes=("f16", "bf16")))

@@ -179,6 +179,7 @@
 #include "aclnnop/aclnn_precision_compare.h"
 #include "aclnnop/aclnn_prod.h"
 #include "aclnnop/aclnn_qr.h"
+#include "aclnnop/aclnn_quant_convolution.h"
 #include "aclnnop/aclnn_range.h"
 #include "aclnnop/aclnn_real.h"
 #include "aclnnop/aclnn_reciprocal.h"
@@ -626,6 +627,11 @@ aclnnStatus opws_DeformableConv2d(
     const aclIntArray* kernelSize, const aclIntArray* stride, const aclIntArray* padding, const aclIntArray* dilation,
     int64_t groups, int64_t deformableGroups, bool modulated, aclTensor* out, aclTensor* deformOutOptional,
     uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_QuantConvolution(
+    const aclTensor* input, const aclTensor* weight, const aclTensor* bias, const aclTensor* scale,
+    const aclTensor* offset, const aclIntArray* stride, const aclIntArray* padding, const aclIntArray* dilation,
+    bool transposed, const aclIntArray* outputPadding, int64_t groups, int32_t offsetx, const char* roundMode,
+    aclTensor* output, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_AvgPool2d(
     const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* strides, const aclIntArray* paddings,
     const bool ceilMode, const bool countIncludePad, const int64_t divisorOverride, const int8_t cubeMathType,
@@ -851,6 +857,10 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_ConvolutionBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_ConvTbcBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_DeformableConv2d ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_QuantConvolution ((const aclDataType[]){ACL_INT8}), 1
+#define ACL_DT_LIST_QuantConvolution_bias ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_QuantConvolution_scale ((const aclDataType[]){ACL_FLOAT}), 1
+#define ACL_DT_LIST_QuantConvolution_out ((const aclDataType[]){ACL_FLOAT16, ACL_BF16}), 2
 #define ACL_DT_LIST_AvgPool2d ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_AvgPool2dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_GridSampler2D ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE}), 4

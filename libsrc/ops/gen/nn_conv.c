@@ -5,6 +5,7 @@
 #include "aclnnop/aclnn_convolution.h"
 #include "aclnnop/aclnn_convolution_backward.h"
 #include "aclnnop/aclnn_deformable_conv2d.h"
+#include "aclnnop/aclnn_quant_convolution.h"
 
 #include "ops/gen/all_ops.h"
 
@@ -98,5 +99,21 @@ aclnnStatus aclnnDeformableConv2dGetWorkspaceSize(const aclTensor* x, const aclT
 
 aclnnStatus aclnnDeformableConv2d(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_DeformableConv2d, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnQuantConvolutionGetWorkspaceSize(const aclTensor* input, const aclTensor* weight, const aclTensor* bias, const aclTensor* scale, const aclTensor* offset, const aclIntArray* stride, const aclIntArray* padding, const aclIntArray* dilation, bool transposed, const aclIntArray* outputPadding, int64_t groups, int32_t offsetx, const char* roundMode, aclTensor* output, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnQuantConvolutionGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {input, weight, bias, scale, offset, stride, padding, dilation, outputPadding, output};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_INT_ARRAY, ACL_KIND_INT_ARRAY, ACL_KIND_INT_ARRAY, ACL_KIND_INT_ARRAY, ACL_KIND_TENSOR};
+    static const char *const names[] = {"input", "weight", "bias", "scale", "offset", "stride", "padding", "dilation", "outputPadding", "output"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 10));
+    return opws_QuantConvolution(
+        input, weight, bias, scale, offset, stride, padding, dilation, transposed, outputPadding, groups, offsetx,
+        roundMode, output, workspaceSize, executor);
+}
+
+aclnnStatus aclnnQuantConvolution(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_QuantConvolution, workspace, workspaceSize, executor, stream);
 }
 
