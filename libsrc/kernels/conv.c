@@ -36,6 +36,115 @@ static int64_t axis_src(const conv_plan *p, int a, int64_t o, int64_t kk) {
     return t < p->in[a] ? (int64_t)t : -1;
 }
 
+static int64_t tile_positions(int64_t K, i128 pos) {
+    int64_t pt = CONV_COL_FLOATS / (K > 0 ? K : 1);
+    pt = (pt + CONV_PB - 1) / CONV_PB * CONV_PB;
+    if (pt < 2 * CONV_PB) pt = 2 * CONV_PB;
+    if (pt > 16 * CONV_PB) pt = 16 * CONV_PB;
+    i128 pospad = (pos + CONV_PB - 1) / CONV_PB * CONV_PB;
+    if (pospad < pt) pt = (int64_t)(pospad > 0 ? pospad : CONV_PB);
+    return pt;
+}
+
+/* The taps of phase r (output indices r, r + s, ...) of a transposed axis: (r + p - kk * d) divisible by s. */
+static int64_t phase_taps(const conv_plan *p, int a, int64_t r, int64_t *taps) {
+    int64_t n = 0;
+    for (int64_t kk = 0; kk < p->k[a]; kk++) {
+        i128 t = (i128)r + p->p[a] - (i128)kk * p->d[a];
+        if (t % p->s[a] == 0) {
+            if (taps) taps[n] = kk;
+            n++;
+        }
+    }
+    return n;
+}
+
+#define CONV_MAX_SUBS 4096
+
+/* The sub-problems: one per combination of stride phases of a transposed convolution (each with its own taps), or
+ * one with every tap. Everything in one allocation (p->submem). */
+static bool build_subs(conv_plan *p) {
+    int64_t nph[3];
+    bool phased = p->transposed;
+    for (int a = 0; a < 3; a++) nph[a] = (!phased || p->s[a] == 1) ? 1 : (p->s[a] < p->out[a] ? p->s[a] : p->out[a]);
+    if ((i128)nph[0] * nph[1] * nph[2] > CONV_MAX_SUBS) {
+        phased = false;
+        nph[0] = nph[1] = nph[2] = 1;
+    }
+    const int64_t nsub = nph[0] * nph[1] * nph[2];
+    /* sizes: per axis and phase, its taps and its table */
+    i128 ntap_all = 0, ntab_all = 0;
+    for (int a = 0; a < 3; a++)
+        for (int64_t r = 0; r < nph[a]; r++) {
+            const bool full = !phased || p->s[a] == 1;
+            const int64_t cnt = full ? p->out[a] : (p->out[a] - r + p->s[a] - 1) / p->s[a];
+            const int64_t nt = full ? p->k[a] : phase_taps(p, a, r, NULL);
+            ntap_all += nt;
+            ntab_all += (i128)nt * cnt;
+        }
+    if (ntab_all > ((i128)1 << 32)) return false;
+    size_t bytes = (size_t)nsub * sizeof(conv_sub) + (size_t)(nph[0] + nph[1] + nph[2]) * 4 * sizeof(int64_t) +
+                   (size_t)(ntap_all + ntab_all) * sizeof(int64_t) + 64;
+    char *m = calloc(1, bytes);
+    if (!m) return false;
+    p->submem = m;
+    p->subs = (conv_sub *)m;
+    p->nsub = (int)nsub;
+    int64_t *ph = (int64_t *)(m + (size_t)nsub * sizeof(conv_sub)); /* per axis and phase: o0, cnt, ntap, index */
+    int64_t *store = ph + (nph[0] + nph[1] + nph[2]) * 4;
+    int64_t *phase_rec[3];
+    /* record each axis' phases; tap and table pointers kept as offsets into `store` */
+    int64_t *rec = ph;
+    for (int a = 0; a < 3; a++) {
+        phase_rec[a] = rec;
+        for (int64_t r = 0; r < nph[a]; r++, rec += 4) {
+            const bool full = !phased || p->s[a] == 1;
+            const int64_t cnt = full ? p->out[a] : (p->out[a] - r + p->s[a] - 1) / p->s[a];
+            int64_t *taps = store;
+            int64_t nt;
+            if (full) {
+                for (int64_t kk = 0; kk < p->k[a]; kk++) taps[kk] = kk;
+                nt = p->k[a];
+            } else {
+                nt = phase_taps(p, a, r, taps);
+            }
+            int64_t *tab = taps + nt;
+            const int64_t o0 = full ? 0 : r, os = full ? 1 : p->s[a];
+            for (int64_t t = 0; t < nt; t++)
+                for (int64_t j = 0; j < cnt; j++) tab[t * cnt + j] = axis_src(p, a, o0 + os * j, taps[t]);
+            rec[0] = o0;
+            rec[1] = cnt;
+            rec[2] = nt;
+            rec[3] = taps - (int64_t *)m; /* offset of the taps (the table follows them) */
+            store = tab + nt * cnt;
+        }
+    }
+    int64_t idx = 0;
+    for (int64_t r0 = 0; r0 < nph[0]; r0++)
+        for (int64_t r1 = 0; r1 < nph[1]; r1++)
+            for (int64_t r2 = 0; r2 < nph[2]; r2++, idx++) {
+                conv_sub *S = &p->subs[idx];
+                const int64_t rr[3] = {r0, r1, r2};
+                i128 kv = p->cig;
+                for (int a = 0; a < 3; a++) {
+                    const int64_t *rc = phase_rec[a] + 4 * rr[a];
+                    const bool full = !phased || p->s[a] == 1;
+                    S->o0[a] = rc[0];
+                    S->os[a] = full ? 1 : p->s[a];
+                    S->out[a] = rc[1];
+                    S->ntap[a] = rc[2];
+                    S->tap[a] = (int64_t *)m + rc[3];
+                    S->tab[a] = S->tap[a] + rc[2];
+                    kv *= rc[2];
+                }
+                if (kv > ((i128)1 << 31)) return false;
+                S->kdim = (int64_t)kv;
+                S->pt = tile_positions(S->kdim, (i128)S->out[0] * S->out[1] * S->out[2]);
+                if ((i128)S->kdim * S->pt * acl_max_threads() > ((i128)1 << 34)) return false;
+            }
+    return true;
+}
+
 bool conv_plan_build(conv_plan *p) {
     p->cig = p->ci / p->groups;
     p->cog = p->co / p->groups;
@@ -44,16 +153,9 @@ bool conv_plan_build(conv_plan *p) {
     i128 K = kvol * p->cig;
     if (K <= 0 || K > ((i128)1 << 31)) return false;
     p->kdim = (int64_t)K;
-    i128 pos = (i128)p->out[0] * p->out[1] * p->out[2];
-    int64_t pt = CONV_COL_FLOATS / p->kdim;
-    pt = (pt + CONV_PB - 1) / CONV_PB * CONV_PB;
-    if (pt < 2 * CONV_PB) pt = 2 * CONV_PB;
-    if (pt > 16 * CONV_PB) pt = 16 * CONV_PB;
-    i128 pospad = (pos + CONV_PB - 1) / CONV_PB * CONV_PB;
-    if (pospad < pt) pt = (int64_t)pospad;
-    p->pt = pt;
+    p->pt = tile_positions(p->kdim, (i128)p->out[0] * p->out[1] * p->out[2]);
     /* buffers of phase 2: one column tile per thread and the packed weights */
-    if ((i128)p->kdim * pt * acl_max_threads() > ((i128)1 << 34) ||
+    if ((i128)p->kdim * p->pt * acl_max_threads() > ((i128)1 << 34) ||
         (i128)p->groups * p->cogp * p->kdim > ((i128)1 << 34))
         return false;
     i128 ntab = (i128)p->k[0] * p->out[0] + (i128)p->k[1] * p->out[1] + (i128)p->k[2] * p->out[2];
@@ -66,12 +168,15 @@ bool conv_plan_build(conv_plan *p) {
         for (int64_t kk = 0; kk < p->k[a]; kk++)
             for (int64_t o = 0; o < p->out[a]; o++) *t++ = axis_src(p, a, o, kk);
     }
-    return true;
+    return build_subs(p);
 }
 
 void conv_plan_free(void *plan) {
     conv_plan *p = plan;
-    if (p) free(p->mem);
+    if (p) {
+        free(p->mem);
+        free(p->submem);
+    }
     free(p);
 }
 
@@ -129,11 +234,12 @@ static void CONV_CLONES conv_block(const float *restrict c, const float *restric
 #include "kernels/conv.inc"
 #include "kernels/dtype_end.h"
 
-/* wp[g][cob][k][COB]: the weights of group g as fp32, output channels padded with zeros to cogp. */
-static void pack_weights(const conv_plan *p, const acl_view *w, float *wp) {
+/* wp[g][cob][k][COB]: the weights of group g for sub-problem S (its taps) as fp32, output channels padded with
+ * zeros to cogp. */
+static void pack_weights(const conv_plan *p, const conv_sub *S, const acl_view *w, float *wp) {
     int64_t ws[5];
     axis_strides(w, p->wpos, ws);
-    const int64_t K = p->kdim, kD = p->k[0], kH = p->k[1], kW = p->k[2];
+    const int64_t K = S->kdim, kD = S->ntap[0], kH = S->ntap[1], kW = S->ntap[2];
     const int64_t nblk = p->groups * (p->cogp / CONV_COB);
 #pragma omp parallel for schedule(static) if (acl_parallel_worth(p->groups * p->cogp * K))
     for (int64_t b = 0; b < nblk; b++) {
@@ -143,15 +249,16 @@ static void pack_weights(const conv_plan *p, const acl_view *w, float *wp) {
             const int64_t co = cb * CONV_COB + j;
             int64_t kidx = 0;
             for (int64_t c = 0; c < p->cig; c++)
-                for (int64_t kd = 0; kd < kD; kd++)
-                    for (int64_t kh = 0; kh < kH; kh++)
-                        for (int64_t kw = 0; kw < kW; kw++, kidx++) {
+                for (int64_t td = 0; td < kD; td++)
+                    for (int64_t th = 0; th < kH; th++)
+                        for (int64_t tw = 0; tw < kW; tw++, kidx++) {
                             float v = 0.0f;
                             if (co < p->cog) {
                                 /* forward: weight[g*cog + co][c]; transposed: weight[g*cig + c][co] */
                                 int64_t o = p->transposed ? g * p->cig + c : g * p->cog + co;
                                 int64_t i = p->transposed ? co : c;
-                                v = ld_f32(w, o * ws[0] + i * ws[1] + kd * ws[2] + kh * ws[3] + kw * ws[4]);
+                                v = ld_f32(w, o * ws[0] + i * ws[1] + S->tap[0][td] * ws[2] + S->tap[1][th] * ws[3] +
+                                                  S->tap[2][tw] * ws[4]);
                             }
                             dst[kidx * CONV_COB + j] = v;
                         }
@@ -160,48 +267,73 @@ static void pack_weights(const conv_plan *p, const acl_view *w, float *wp) {
 }
 
 int conv_forward(const conv_plan *p, const acl_view *x, const acl_view *w, const acl_view *bias, acl_view *y) {
-    const int64_t K = p->kdim, pt = p->pt, G = p->groups, cog = p->cog, cogp = p->cogp;
-    const int64_t oH = p->out[1], oW = p->out[2];
-    const int64_t npos = p->out[0] * oH * oW;
-    const int64_t ntile = (npos + pt - 1) / pt;
-    const int64_t ntask = p->n * G * ntile;
+    const int64_t G = p->groups, cog = p->cog, cogp = p->cogp, nsub = p->nsub;
     const int nthr = acl_max_threads();
-    float *wp = aligned_alloc(64, ((size_t)(G * cogp * K) * sizeof(float) + 63) / 64 * 64);
-    float *colbuf = aligned_alloc(64, ((size_t)(K * pt) * sizeof(float) * (size_t)nthr + 63) / 64 * 64);
+    /* per sub-problem: its tiles, its first task and its packed weights */
+    int64_t *meta = malloc((size_t)(3 * nsub + 1) * sizeof(int64_t));
+    if (!meta) return ACL_REPORT(ACLNN_ERR_INNER, "out of memory for the convolution's buffers");
+    int64_t *ntile = meta, *first = meta + nsub, *woff = meta + 2 * nsub + 1;
+    int64_t ntask = 0, wtotal = 0, colmax = 1, work = 0;
+    for (int64_t i = 0; i < nsub; i++) {
+        const conv_sub *S = &p->subs[i];
+        const int64_t npos = S->out[0] * S->out[1] * S->out[2];
+        ntile[i] = (npos + S->pt - 1) / S->pt;
+        first[i] = ntask;
+        ntask += p->n * G * ntile[i];
+        woff[i] = wtotal;
+        wtotal += G * cogp * S->kdim;
+        if (S->kdim * S->pt > colmax) colmax = S->kdim * S->pt;
+        work += npos * S->kdim;
+    }
+    first[nsub] = ntask;
+    float *wp = aligned_alloc(64, ((size_t)wtotal * sizeof(float) + 127) / 64 * 64);
+    float *colbuf = aligned_alloc(64, ((size_t)colmax * sizeof(float) * (size_t)nthr + 63) / 64 * 64);
     float *bv = malloc((size_t)p->co * sizeof(float) + 4);
     if (!wp || !colbuf || !bv) {
         free(wp);
         free(colbuf);
         free(bv);
+        free(meta);
         return ACL_REPORT(ACLNN_ERR_INNER, "out of memory for the convolution's buffers");
     }
-    pack_weights(p, w, wp);
+    for (int64_t i = 0; i < nsub; i++) pack_weights(p, &p->subs[i], w, wp + woff[i]);
     for (int64_t c = 0; c < p->co; c++) bv[c] = bias ? ld_f32(bias, c * bias->strides[0]) : 0.0f;
     int64_t xs[5], ys[5];
     axis_strides(x, p->xpos, xs);
     axis_strides(y, p->ypos, ys);
-    const bool par = acl_parallel_worth(p->n * p->co * npos * K) && ntask > 1;
+    const bool par = acl_parallel_worth(p->n * p->co * work) && ntask > 1;
 #pragma omp parallel num_threads(nthr) if (par)
     {
 #ifdef _OPENMP
-        float *col = colbuf + (size_t)omp_get_thread_num() * (size_t)(K * pt);
+        float *col = colbuf + (size_t)omp_get_thread_num() * (size_t)colmax;
 #else
         float *col = colbuf;
 #endif
         float acc[CONV_COB * CONV_PB] __attribute__((aligned(64)));
 #pragma omp for schedule(static)
         for (int64_t t = 0; t < ntask; t++) {
-            const int64_t tile = t % ntile, ng = t / ntile, g = ng % G, n = ng / G;
+            int64_t lo = 0, hi = nsub; /* the sub-problem owning task t: first[lo] <= t < first[lo + 1] */
+            while (hi - lo > 1) {
+                const int64_t mid = (lo + hi) / 2;
+                if (first[mid] <= t) lo = mid;
+                else hi = mid;
+            }
+            const conv_sub *S = &p->subs[lo];
+            const int64_t K = S->kdim, pt = S->pt, oH = S->out[1], oW = S->out[2];
+            const int64_t npos = S->out[0] * oH * oW;
+            const int64_t u = t - first[lo];
+            const int64_t tile = u % ntile[lo], ng = u / ntile[lo], g = ng % G, n = ng / G;
             const int64_t p0 = tile * pt;
             const int64_t np = npos - p0 < pt ? npos - p0 : pt;
             const int64_t npad = (np + CONV_PB - 1) / CONV_PB * CONV_PB;
             switch (x->dtype) {
-            case ACL_FLOAT16: conv_gather_f16(p, x, xs, n, g, p0, np, npad, col); break;
-            case ACL_BF16: conv_gather_bf16(p, x, xs, n, g, p0, np, npad, col); break;
-            default: conv_gather_f32(p, x, xs, n, g, p0, np, npad, col); break;
+            case ACL_FLOAT16: conv_gather_f16(p, S, x, xs, n, g, p0, np, npad, col); break;
+            case ACL_BF16: conv_gather_bf16(p, S, x, xs, n, g, p0, np, npad, col); break;
+            default: conv_gather_f32(p, S, x, xs, n, g, p0, np, npad, col); break;
             }
+            const float *wsub = wp + woff[lo];
             for (int64_t cb = 0; cb < cogp / CONV_COB; cb++) {
-                const float *wb = wp + (g * (cogp / CONV_COB) + cb) * K * CONV_COB;
+                const float *wb = wsub + (g * (cogp / CONV_COB) + cb) * K * CONV_COB;
                 for (int64_t pb = 0; pb < npad / CONV_PB; pb++) {
                     conv_block(col + pb * K * CONV_PB, wb, K, acc);
                     for (int64_t j = 0; j < CONV_COB; j++) {
@@ -212,7 +344,9 @@ int conv_forward(const conv_plan *p, const acl_view *x, const acl_view *w, const
                         for (int64_t q = 0; q < CONV_PB; q++) {
                             const int64_t pos = p0 + pb * CONV_PB + q;
                             if (pos >= p0 + np) break;
-                            const int64_t od = pos / (oH * oW), oh = (pos / oW) % oH, ow = pos % oW;
+                            const int64_t jd = pos / (oH * oW), jh = (pos / oW) % oH, jw = pos % oW;
+                            const int64_t od = S->o0[0] + S->os[0] * jd, oh = S->o0[1] + S->os[1] * jh,
+                                          ow = S->o0[2] + S->os[2] * jw;
                             st_f32(y, n * ys[0] + oc * ys[1] + od * ys[2] + oh * ys[3] + ow * ys[4],
                                    acc[j * CONV_PB + q] + b);
                         }
@@ -224,6 +358,7 @@ int conv_forward(const conv_plan *p, const acl_view *x, const acl_view *w, const
     free(wp);
     free(colbuf);
     free(bv);
+    free(meta);
     return 0;
 }
 
@@ -280,9 +415,9 @@ int conv_grad_weight(const conv_plan *p, const acl_view *img, const acl_view *gm
                 const int64_t p0 = tile * pt, np = npos - p0 < pt ? npos - p0 : pt;
                 const int64_t npad = (np + CONV_PB - 1) / CONV_PB * CONV_PB;
                 switch (img->dtype) {
-                case ACL_FLOAT16: conv_gather_f16(p, img, xs, n, g, p0, np, npad, col); break;
-                case ACL_BF16: conv_gather_bf16(p, img, xs, n, g, p0, np, npad, col); break;
-                default: conv_gather_f32(p, img, xs, n, g, p0, np, npad, col); break;
+                case ACL_FLOAT16: conv_gather_f16(p, &p->subs[0], img, xs, n, g, p0, np, npad, col); break;
+                case ACL_BF16: conv_gather_bf16(p, &p->subs[0], img, xs, n, g, p0, np, npad, col); break;
+                default: conv_gather_f32(p, &p->subs[0], img, xs, n, g, p0, np, npad, col); break;
                 }
                 gather_rows(p, gm, gs, n, g, p0, np, npad, gr);
                 for (int64_t pb = 0; pb < npad / CONV_PB; pb++) {

@@ -12,6 +12,16 @@
 
 #include "meta/meta.h"
 
+/* One sub-problem of the product: the output sub-grid o = o0 + os * j (j < out) along each axis and the kernel
+ * taps that can reach it (a transposed convolution splits into one sub-problem per stride phase, each with only
+ * its contributing taps; a forward convolution is one sub-problem with every tap). */
+typedef struct {
+    int64_t out[3], o0[3], os[3], ntap[3];
+    int64_t *tap[3]; /* tap[a][t]: kernel index of the t-th tap */
+    int64_t *tab[3]; /* tab[a][t * out[a] + j]: input index, or -1 */
+    int64_t kdim, pt; /* K = cig * the taps' product; positions per tile */
+} conv_sub;
+
 typedef struct {
     bool transposed;
     int64_t n, ci, co, groups; /* batch, input channels, output channels */
@@ -25,6 +35,9 @@ typedef struct {
     int64_t kdim, cig, cog, cogp; /* K = cig * kD*kH*kW, channels per group, cog rounded up to the block */
     int64_t pt;                   /* positions per tile (a multiple of CONV_PB) */
     void *mem;
+    int nsub;                     /* the sub-problems conv_forward runs */
+    conv_sub *subs;
+    void *submem;
 } conv_plan;
 
 /* Fills tab/kdim/pt (geometry set by the caller); false when out of memory or the buffers would be too large. */

@@ -121,12 +121,6 @@ static aclnnStatus run(aclOpExecutor *ex, void *ws, uint64_t ws_size) {
     return ACLNN_SUCCESS;
 }
 
-static void plan_release(void *pp) {
-    conv_plan *p = pp;
-    if (p) free(p->mem);
-    free(p);
-}
-
 aclnnStatus opws_QuantConvolution(const aclTensor *input, const aclTensor *weight, const aclTensor *bias,
                                   const aclTensor *scale, const aclTensor *offset, const aclIntArray *stride,
                                   const aclIntArray *padding, const aclIntArray *dilation, bool transposed,
@@ -141,7 +135,7 @@ aclnnStatus opws_QuantConvolution(const aclTensor *input, const aclTensor *weigh
     ACL_TRY(check_params(input, weight, bias, scale, stride, padding, dilation, groups, output));
     aclOpExecutor *ex = acl_exec_create(ACL_OP_QuantConvolution, run, sizeof(conv_plan));
     if (!ex) return ACLNN_ERR_INNER_CREATE_EXECUTOR;
-    ex->free_params = plan_release;
+    ex->free_params = conv_plan_free;
     aclnnStatus rc = acl_exec_add_input(ex, input, "input", true);
     if (rc == 0) rc = acl_exec_add_input(ex, weight, "weight", true);
     if (rc == 0) rc = acl_exec_add_input(ex, bias, "bias", true);
