@@ -377,6 +377,15 @@ static void gather_rows(const conv_plan *p, const acl_view *gm, const int64_t gs
     }
 }
 
+/* acc[k] += g[q] * ct[q][k] for q = 0 .. PB-1 in order (each element's sum in a fixed order; vector over k). */
+static void CONV_CLONES grad_rows(float *restrict acc, const float *restrict g, const float *restrict ct, int64_t K) {
+    for (int q = 0; q < CONV_PB; q++) {
+        const float gq = g[q];
+        const float *row = ct + q * K;
+        for (int64_t k = 0; k < K; k++) acc[k] += gq * row[k];
+    }
+}
+
 int conv_grad_weight(const conv_plan *p, const acl_view *img, const acl_view *gm, acl_view *gw) {
     const int64_t K = p->kdim, pt = p->pt, G = p->groups, ca = p->cog;
     const int64_t npos = p->out[0] * p->out[1] * p->out[2];
@@ -387,10 +396,12 @@ int conv_grad_weight(const conv_plan *p, const acl_view *img, const acl_view *gm
     float *part = calloc((size_t)ntask * per + 1, sizeof(float));
     float *colbuf = aligned_alloc(64, ((size_t)(K * pt) * sizeof(float) * (size_t)nthr + 63) / 64 * 64);
     float *gbuf = malloc((size_t)(ca * pt) * sizeof(float) * (size_t)nthr + 4);
-    if (!part || !colbuf || !gbuf) {
+    float *tbuf = malloc((size_t)(K * CONV_PB) * sizeof(float) * (size_t)nthr + 4);
+    if (!part || !colbuf || !gbuf || !tbuf) {
         free(part);
         free(colbuf);
         free(gbuf);
+        free(tbuf);
         return ACL_REPORT(ACLNN_ERR_INNER, "out of memory for the weight gradient's buffers");
     }
     int64_t xs[5], gs[5], ws[5];
@@ -407,6 +418,7 @@ int conv_grad_weight(const conv_plan *p, const acl_view *img, const acl_view *gm
 #endif
         float *col = colbuf + (size_t)tid * (size_t)(K * pt);
         float *gr = gbuf + (size_t)tid * (size_t)(ca * pt);
+        float *ct = tbuf + (size_t)tid * (size_t)(K * CONV_PB);
 #pragma omp for schedule(static)
         for (int64_t t = 0; t < ntask; t++) { /* one (n, g): its own partial sums, tiles in order */
             const int64_t g = t % G, n = t / G;
@@ -422,15 +434,11 @@ int conv_grad_weight(const conv_plan *p, const acl_view *img, const acl_view *gm
                 gather_rows(p, gm, gs, n, g, p0, np, npad, gr);
                 for (int64_t pb = 0; pb < npad / CONV_PB; pb++) {
                     const float *cb = col + pb * K * CONV_PB;
+                    for (int64_t k = 0; k < K; k++) /* ct[q][k]: the block with k contiguous */
+                        for (int q = 0; q < CONV_PB; q++) ct[q * K + k] = cb[k * CONV_PB + q];
                     for (int64_t a = 0; a < ca; a++) {
                         const float *ga = gr + a * npad + pb * CONV_PB;
-                        float *aa = acc + a * K;
-                        for (int64_t k = 0; k < K; k++) {
-                            const float *ck = cb + k * CONV_PB;
-                            float s = 0.0f;
-                            for (int q = 0; q < CONV_PB; q++) s += ga[q] * ck[q];
-                            aa[k] += s;
-                        }
+                        grad_rows(acc + a * K, ga, ct, K);
                     }
                 }
             }
@@ -450,6 +458,7 @@ int conv_grad_weight(const conv_plan *p, const acl_view *img, const acl_view *gm
     free(part);
     free(colbuf);
     free(gbuf);
+    free(tbuf);
     return 0;
 }
 
