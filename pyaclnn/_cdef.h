@@ -997,6 +997,41 @@ typedef struct aclScalarList aclScalarList;
  aclOpExecutor** executor);
  aclnnStatus aclnnConstantPadNd(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnConvolutionGetWorkspaceSize(
+ const aclTensor* input, const aclTensor* weight, const aclTensor* bias, const aclIntArray* stride,
+ const aclIntArray* padding, const aclIntArray* dilation,
+ _Bool
+ transposed, const aclIntArray* outputPadding,
+ const int64_t groups, aclTensor* output, int8_t cubeMathType, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnConvolution(
+ void* workspace, const uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnConvTbcGetWorkspaceSize(
+ const aclTensor* self, const aclTensor* weight, const aclTensor* bias, const int64_t pad, aclTensor* output,
+ int8_t cubeMathType, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnConvTbc(
+ void* workspace, const uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnConvDepthwise2dGetWorkspaceSize(
+ const aclTensor* self, const aclTensor* weight, const aclIntArray* kernelSize, const aclTensor* bias,
+ const aclIntArray* stride, const aclIntArray* padding, const aclIntArray* dilation, aclTensor* out,
+ int8_t cubeMathType, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnConvDepthwise2d(
+ void* workspace, const uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnConvolutionBackwardGetWorkspaceSize(
+ const aclTensor* gradOutput, const aclTensor* input, const aclTensor* weight, const aclIntArray* biasSizes,
+ const aclIntArray* stride, const aclIntArray* padding, const aclIntArray* dilation,
+ _Bool
+ transposed,
+ const aclIntArray* outputPadding, int groups, const aclBoolArray* outputMask, int8_t cubeMathType,
+ aclTensor* gradInput, aclTensor* gradWeight, aclTensor* gradBias, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnConvolutionBackward(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
+ aclnnStatus aclnnConvTbcBackwardGetWorkspaceSize(
+ const aclTensor* self, const aclTensor* input, const aclTensor* weight, const aclTensor* bias, int64_t pad,
+ int8_t cubeMathType, aclTensor* gradInput, aclTensor* gradWeight, aclTensor* gradBias, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnConvTbcBackward(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
  aclnnStatus aclnnInplaceCopyGetWorkspaceSize(
  aclTensor* selfRef, const aclTensor* src, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnInplaceCopy(
@@ -1057,6 +1092,15 @@ typedef struct aclScalarList aclScalarList;
  const aclTensor *rstd, double alpha, const aclTensor *dxOut, const aclTensor *dgxOut, const aclTensor *dbetaOut,
  const aclTensor *dgammaOut, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnDeepNormGrad(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnDeformableConv2dGetWorkspaceSize(
+ const aclTensor* x, const aclTensor* weight, const aclTensor* offset, const aclTensor* biasOptional,
+ const aclIntArray* kernelSize, const aclIntArray* stride, const aclIntArray* padding, const aclIntArray* dilation,
+ int64_t groups, int64_t deformableGroups,
+ _Bool
+ modulated, aclTensor* out, aclTensor* deformOutOptional,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnDeformableConv2d(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnDiagGetWorkspaceSize(
  const aclTensor* self, int64_t diagonal, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
@@ -2344,6 +2388,14 @@ typedef struct aclScalarList aclScalarList;
  _Bool
  some, aclTensor* Q, aclTensor* R, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnQr(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnQuantConvolutionGetWorkspaceSize(
+ const aclTensor* input, const aclTensor* weight, const aclTensor* bias, const aclTensor* scale,
+ const aclTensor* offset, const aclIntArray* stride, const aclIntArray* padding, const aclIntArray* dilation,
+ _Bool
+ transposed, const aclIntArray* outputPadding, int64_t groups, int32_t offsetx, const char* roundMode,
+ aclTensor* output, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnQuantConvolution(
+ void* workspace, const uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnInplaceRandomGetWorkspaceSize(
  const aclTensor* selfRef, int64_t from, int64_t to, int64_t seed, int64_t offset, uint64_t* workspaceSize,
  aclOpExecutor** executor);

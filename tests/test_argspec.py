@@ -13,6 +13,9 @@ PAIRS = [
     ("multi_scale_deformable_attn", "multi_scale_deformable_attn_backward",
      ["value", "spatial_shapes", "level_start_index", "sampling_locations", "attention_weights"]),
     ("upsample_nearest_exact2d", "upsample_nearest_exact2d_backward", ["output_size", "scales"]),
+    ("convolution", "convolution_backward",
+     ["input", "weight", "stride", "padding", "dilation", "transposed", "output_padding", "groups", "cube_math_type"]),
+    ("conv_tbc", "conv_tbc_backward", ["input", "weight", "bias", "pad", "cube_math_type"]),
 ]
 OPS = [name for f, b, _ in PAIRS for name in (f, b)]
 

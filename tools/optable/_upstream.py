@@ -677,6 +677,54 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                    'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
                    'repo': 'ops-math',
                    'source': 'conversion/pad_v3/op_api/aclnn_constant_pad_nd.cpp'},
+ 'ConvDepthwise2d': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                     'header': 'conv/convolution_forward/op_host/op_api/aclnn_convolution.h',
+                     'phase1': 'const aclTensor* self, const aclTensor* weight, const aclIntArray* kernelSize, const '
+                               'aclTensor* bias, const aclIntArray* stride, const aclIntArray* padding, const '
+                               'aclIntArray* dilation, aclTensor* out, int8_t cubeMathType, uint64_t* workspaceSize, '
+                               'aclOpExecutor** executor',
+                     'phase2': 'void* workspace, const uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                               'stream',
+                     'repo': 'ops-nn',
+                     'source': 'conv/convolution_forward/op_host/op_api/aclnn_convolution.cpp'},
+ 'ConvTbc': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+             'header': 'conv/convolution_forward/op_host/op_api/aclnn_convolution.h',
+             'phase1': 'const aclTensor* self, const aclTensor* weight, const aclTensor* bias, const int64_t pad, '
+                       'aclTensor* output, int8_t cubeMathType, uint64_t* workspaceSize, aclOpExecutor** executor',
+             'phase2': 'void* workspace, const uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+             'repo': 'ops-nn',
+             'source': 'conv/convolution_forward/op_host/op_api/aclnn_convolution.cpp'},
+ 'ConvTbcBackward': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                     'header': 'conv/convolution_backward/op_api/aclnn_convolution_backward.h',
+                     'phase1': 'const aclTensor* self, const aclTensor* input, const aclTensor* weight, const '
+                               'aclTensor* bias, int64_t pad, int8_t cubeMathType, aclTensor* gradInput, aclTensor* '
+                               'gradWeight, aclTensor* gradBias, uint64_t* workspaceSize, aclOpExecutor** executor',
+                     'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream '
+                               'stream',
+                     'repo': 'ops-nn',
+                     'source': 'conv/convolution_backward/op_api/aclnn_convolution_backward.cpp'},
+ 'Convolution': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                 'header': 'conv/convolution_forward/op_host/op_api/aclnn_convolution.h',
+                 'phase1': 'const aclTensor* input, const aclTensor* weight, const aclTensor* bias, const '
+                           'aclIntArray* stride, const aclIntArray* padding, const aclIntArray* dilation, bool '
+                           'transposed, const aclIntArray* outputPadding, const int64_t groups, aclTensor* output, '
+                           'int8_t cubeMathType, uint64_t* workspaceSize, aclOpExecutor** executor',
+                 'phase2': 'void* workspace, const uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                           'stream',
+                 'repo': 'ops-nn',
+                 'source': 'conv/convolution_forward/op_host/op_api/aclnn_convolution.cpp'},
+ 'ConvolutionBackward': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                         'header': 'conv/convolution_backward/op_api/aclnn_convolution_backward.h',
+                         'phase1': 'const aclTensor* gradOutput, const aclTensor* input, const aclTensor* weight, '
+                                   'const aclIntArray* biasSizes, const aclIntArray* stride, const aclIntArray* '
+                                   'padding, const aclIntArray* dilation, bool transposed, const aclIntArray* '
+                                   'outputPadding, int groups, const aclBoolArray* outputMask, int8_t cubeMathType, '
+                                   'aclTensor* gradInput, aclTensor* gradWeight, aclTensor* gradBias, uint64_t* '
+                                   'workspaceSize, aclOpExecutor** executor',
+                         'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const '
+                                   'aclrtStream stream',
+                         'repo': 'ops-nn',
+                         'source': 'conv/convolution_backward/op_api/aclnn_convolution_backward.cpp'},
  'Cos': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
          'header': 'math/cos/op_api/aclnn_cos.h',
          'phase1': 'const aclTensor* input, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor',
@@ -741,6 +789,17 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                   'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
                   'repo': 'ops-nn',
                   'source': None},
+ 'DeformableConv2d': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                      'header': 'conv/deformable_conv2d/op_host/op_api/aclnn_deformable_conv2d.h',
+                      'phase1': 'const aclTensor* x, const aclTensor* weight, const aclTensor* offset, const '
+                                'aclTensor* biasOptional, const aclIntArray* kernelSize, const aclIntArray* stride, '
+                                'const aclIntArray* padding, const aclIntArray* dilation, int64_t groups, int64_t '
+                                'deformableGroups, bool modulated, aclTensor* out, aclTensor* deformOutOptional, '
+                                'uint64_t* workspaceSize, aclOpExecutor** executor',
+                      'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                'stream',
+                      'repo': 'ops-nn',
+                      'source': 'conv/deformable_conv2d/op_host/op_api/aclnn_deformable_conv2d.cpp'},
  'Diag': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
           'header': 'conversion/diag_v2/op_api/aclnn_diag.h',
           'phase1': 'const aclTensor* self, int64_t diagonal, aclTensor* out, uint64_t* workspaceSize, '
@@ -3224,6 +3283,17 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
         'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
         'repo': 'ops-math',
         'source': 'math/qr/op_api/aclnn_qr.cpp'},
+ 'QuantConvolution': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                      'header': 'conv/convolution_forward/op_host/op_api/aclnn_quant_convolution.h',
+                      'phase1': 'const aclTensor* input, const aclTensor* weight, const aclTensor* bias, const '
+                                'aclTensor* scale, const aclTensor* offset, const aclIntArray* stride, const '
+                                'aclIntArray* padding, const aclIntArray* dilation, bool transposed, const '
+                                'aclIntArray* outputPadding, int64_t groups, int32_t offsetx, const char* roundMode, '
+                                'aclTensor* output, uint64_t* workspaceSize, aclOpExecutor** executor',
+                      'phase2': 'void* workspace, const uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                'stream',
+                      'repo': 'ops-nn',
+                      'source': 'conv/convolution_forward/op_host/op_api/aclnn_quant_convolution.cpp'},
  'Randperm': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
               'header': 'random/stateless_randperm/op_api/aclnn_randperm.h',
               'phase1': 'int64_t n, int64_t seed, int64_t offset, aclTensor* out, uint64_t* workspaceSize, '

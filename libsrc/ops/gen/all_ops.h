@@ -91,6 +91,8 @@
 #include "aclnnop/aclnn_complex.h"
 #include "aclnnop/aclnn_confusion_transpose.h"
 #include "aclnnop/aclnn_constant_pad_nd.h"
+#include "aclnnop/aclnn_convolution.h"
+#include "aclnnop/aclnn_convolution_backward.h"
 #include "aclnnop/aclnn_copy.h"
 #include "aclnnop/aclnn_cos.h"
 #include "aclnnop/aclnn_cosh.h"
@@ -100,6 +102,7 @@
 #include "aclnnop/aclnn_cumsum.h"
 #include "aclnnop/aclnn_deep_norm.h"
 #include "aclnnop/aclnn_deep_norm_grad.h"
+#include "aclnnop/aclnn_deformable_conv2d.h"
 #include "aclnnop/aclnn_diag.h"
 #include "aclnnop/aclnn_diag_flat.h"
 #include "aclnnop/aclnn_digamma.h"
@@ -315,6 +318,7 @@
 #include "aclnnop/aclnn_precision_compare.h"
 #include "aclnnop/aclnn_prod.h"
 #include "aclnnop/aclnn_qr.h"
+#include "aclnnop/aclnn_quant_convolution.h"
 #include "aclnnop/aclnn_random.h"
 #include "aclnnop/aclnn_randperm.h"
 #include "aclnnop/aclnn_range.h"
@@ -826,6 +830,37 @@ aclnnStatus opws_InplaceFillDiagonal(
 aclnnStatus opws_IsInScalarTensor(
     const aclScalar* element, const aclTensor* testElements, bool assumeUnique, bool invert, aclTensor* out,
     uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_Convolution(
+    const aclTensor* input, const aclTensor* weight, const aclTensor* bias, const aclIntArray* stride,
+    const aclIntArray* padding, const aclIntArray* dilation, bool transposed, const aclIntArray* outputPadding,
+    const int64_t groups, aclTensor* output, int8_t cubeMathType, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_ConvTbc(
+    const aclTensor* self, const aclTensor* weight, const aclTensor* bias, const int64_t pad, aclTensor* output,
+    int8_t cubeMathType, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_ConvDepthwise2d(
+    const aclTensor* self, const aclTensor* weight, const aclIntArray* kernelSize, const aclTensor* bias,
+    const aclIntArray* stride, const aclIntArray* padding, const aclIntArray* dilation, aclTensor* out,
+    int8_t cubeMathType, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_ConvolutionBackward(
+    const aclTensor* gradOutput, const aclTensor* input, const aclTensor* weight, const aclIntArray* biasSizes,
+    const aclIntArray* stride, const aclIntArray* padding, const aclIntArray* dilation, bool transposed,
+    const aclIntArray* outputPadding, int groups, const aclBoolArray* outputMask, int8_t cubeMathType,
+    aclTensor* gradInput, aclTensor* gradWeight, aclTensor* gradBias, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_ConvTbcBackward(
+    const aclTensor* self, const aclTensor* input, const aclTensor* weight, const aclTensor* bias, int64_t pad,
+    int8_t cubeMathType, aclTensor* gradInput, aclTensor* gradWeight, aclTensor* gradBias, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_DeformableConv2d(
+    const aclTensor* x, const aclTensor* weight, const aclTensor* offset, const aclTensor* biasOptional,
+    const aclIntArray* kernelSize, const aclIntArray* stride, const aclIntArray* padding, const aclIntArray* dilation,
+    int64_t groups, int64_t deformableGroups, bool modulated, aclTensor* out, aclTensor* deformOutOptional,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_QuantConvolution(
+    const aclTensor* input, const aclTensor* weight, const aclTensor* bias, const aclTensor* scale,
+    const aclTensor* offset, const aclIntArray* stride, const aclIntArray* padding, const aclIntArray* dilation,
+    bool transposed, const aclIntArray* outputPadding, int64_t groups, int32_t offsetx, const char* roundMode,
+    aclTensor* output, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_ForeachAddScalar(
     const aclTensorList* x, const aclTensor* scalar, const aclTensorList* out, uint64_t* workspaceSize,
     aclOpExecutor** executor);
@@ -1500,6 +1535,19 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_InplaceFillDiagonal ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BOOL, ACL_BF16}), 10
 #define ACL_DT_LIST_IsInScalarTensor ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_INT8, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BF16, ACL_DOUBLE, ACL_INT16}), 9
 #define ACL_DT_LIST_IsInScalarTensor_out ((const aclDataType[]){ACL_BOOL}), 1
+#define ACL_DT_LIST_Convolution ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_Convolution_bias ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_ConvTbc ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_ConvTbc_bias ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_ConvDepthwise2d ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_ConvDepthwise2d_bias ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_ConvolutionBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_ConvTbcBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_DeformableConv2d ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_QuantConvolution ((const aclDataType[]){ACL_INT8}), 1
+#define ACL_DT_LIST_QuantConvolution_bias ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_QuantConvolution_scale ((const aclDataType[]){ACL_FLOAT}), 1
+#define ACL_DT_LIST_QuantConvolution_out ((const aclDataType[]){ACL_FLOAT16, ACL_BF16}), 2
 #define ACL_DT_LIST_ForeachAddScalar ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32, ACL_INT16, ACL_INT8, ACL_UINT8}), 7
 #define ACL_DT_LIST_ForeachAddScalarV2 ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32, ACL_INT16, ACL_INT8, ACL_UINT8}), 7
 #define ACL_DT_LIST_ForeachAddScalarList ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32}), 4
