@@ -211,6 +211,42 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                               'stream',
                     'repo': 'ops-math',
                     'source': 'math/reduce_std_with_mean/op_api/aclnn_batch_norm_stats.cpp'},
+ 'BinaryCrossEntropy': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                        'header': 'loss/binary_cross_entropy/op_api/aclnn_binary_cross_entropy.h',
+                        'phase1': 'const aclTensor* self, const aclTensor* target, const aclTensor* weight, int64_t '
+                                  'reduction, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor',
+                        'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                  'stream',
+                        'repo': 'ops-nn',
+                        'source': 'loss/binary_cross_entropy/op_api/aclnn_binary_cross_entropy.cpp'},
+ 'BinaryCrossEntropyBackward': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                                'header': 'loss/binary_cross_entropy_grad/op_api/aclnn_binary_cross_entropy_backward.h',
+                                'phase1': 'const aclTensor* gradOutput, const aclTensor* self, const aclTensor* '
+                                          'target, const aclTensor* weightOptional, int64_t reduction, aclTensor* '
+                                          'out, uint64_t* workspaceSize, aclOpExecutor** executor',
+                                'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const '
+                                          'aclrtStream stream',
+                                'repo': 'ops-nn',
+                                'source': 'loss/binary_cross_entropy_grad/op_api/aclnn_binary_cross_entropy_backward.cpp'},
+ 'BinaryCrossEntropyWithLogits': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                                  'header': 'loss/sigmoid_cross_entropy_with_logits_v2/op_api/aclnn_binary_cross_entropy_with_logits.h',
+                                  'phase1': 'const aclTensor* self, const aclTensor* target, const aclTensor* '
+                                            'weightOptional, const aclTensor* posWeightOptional, int64_t reduction, '
+                                            'aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor',
+                                  'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const '
+                                            'aclrtStream stream',
+                                  'repo': 'ops-nn',
+                                  'source': 'loss/sigmoid_cross_entropy_with_logits_v2/op_api/aclnn_binary_cross_entropy_with_logits.cpp'},
+ 'BinaryCrossEntropyWithLogitsBackward': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                                          'header': 'loss/sigmoid_cross_entropy_with_logits_grad_v2/op_api/aclnn_binary_cross_entropy_with_logits_backward.h',
+                                          'phase1': 'const aclTensor* gradOutput, const aclTensor* self, const '
+                                                    'aclTensor* target, const aclTensor* weightOptional, const '
+                                                    'aclTensor* posWeightOptional, int64_t reduction, aclTensor* '
+                                                    'out, uint64_t* workspaceSize, aclOpExecutor** executor',
+                                          'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* '
+                                                    'executor, const aclrtStream stream',
+                                          'repo': 'ops-nn',
+                                          'source': 'loss/sigmoid_cross_entropy_with_logits_grad_v2/op_api/aclnn_binary_cross_entropy_with_logits_backward.cpp'},
  'Bincount': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
               'header': 'math/bincount/op_api/aclnn_bincount.h',
               'phase1': 'const aclTensor* self, const aclTensor* weights, int64_t minlength, aclTensor* out, '
@@ -1501,6 +1537,37 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
            'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
            'repo': 'ops-math',
            'source': 'math/kl_div_v2/op_api/aclnn_kl_div.cpp'},
+ 'KlDivBackward': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                   'header': 'loss/kl_div_loss_grad/op_api/aclnn_kl_div_backward.h',
+                   'phase1': 'const aclTensor* gradOutput, const aclTensor* self, const aclTensor* target, int64_t '
+                             'reduction, bool logTarget, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** '
+                             'executor',
+                   'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                   'repo': 'ops-nn',
+                   'source': 'loss/kl_div_loss_grad/op_api/aclnn_kl_div_backward.cpp'},
+ 'KlDivTargetBackward': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                         'header': 'loss/kl_div_target_loss_grad/op_api/aclnn_kl_div_target_backward.h',
+                         'phase1': 'const aclTensor* gradOutput, const aclTensor* self, const aclTensor* target, '
+                                   'int64_t reduction, bool logTarget, aclTensor* gradTarget, uint64_t* '
+                                   'workspaceSize, aclOpExecutor** executor',
+                         'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                   'stream',
+                         'repo': 'ops-nn',
+                         'source': 'loss/kl_div_target_loss_grad/op_api/aclnn_kl_div_target_backward.cpp'},
+ 'L1Loss': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+            'header': 'loss/lp_loss/op_api/aclnn_l1_loss.h',
+            'phase1': 'const aclTensor* self, const aclTensor* target, int64_t reduction, aclTensor* out, uint64_t* '
+                      'workspaceSize, aclOpExecutor** executor',
+            'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+            'repo': 'ops-nn',
+            'source': 'loss/lp_loss/op_api/aclnn_l1_loss.cpp'},
+ 'L1LossBackward': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                    'header': 'loss/l1_loss_grad/op_api/aclnn_l1_loss_backward.h',
+                    'phase1': 'const aclTensor* gradOutput, const aclTensor* self, const aclTensor* target, int64_t '
+                              'reduction, aclTensor* gradInput, uint64_t* workspaceSize, aclOpExecutor** executor',
+                    'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                    'repo': 'ops-nn',
+                    'source': 'loss/l1_loss_grad/op_api/aclnn_l1_loss_backward.cpp'},
  'LeScalar': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
               'header': 'math/less_equal/op_api/aclnn_le_scalar.h',
               'phase1': 'const aclTensor* self, const aclScalar* other, aclTensor* out, uint64_t* workspaceSize, '
@@ -1764,6 +1831,20 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
              'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
              'repo': 'ops-math',
              'source': 'math/minimum/op_api/aclnn_minimum.cpp'},
+ 'MseLoss': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+             'header': 'loss/mse_loss/op_api/aclnn_mse_loss.h',
+             'phase1': 'const aclTensor* self, const aclTensor* target, int64_t reduction, aclTensor* out, uint64_t* '
+                       'workspaceSize, aclOpExecutor** executor',
+             'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+             'repo': 'ops-nn',
+             'source': 'loss/mse_loss/op_api/aclnn_mse_loss.cpp'},
+ 'MseLossBackward': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                     'header': 'loss/mse_loss_grad_v2/op_host/op_api/aclnn_mse_loss_backward.h',
+                     'phase1': 'const aclTensor* gradOutput, const aclTensor* self, const aclTensor* target, int64_t '
+                               'reduction, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor',
+                     'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                     'repo': 'ops-nn',
+                     'source': 'loss/mse_loss_grad_v2/op_host/op_api/aclnn_mse_loss_backward.cpp'},
  'Mul': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
          'header': 'math/mul/op_api/aclnn_mul.h',
          'phase1': 'const aclTensor* self, const aclTensor* other, aclTensor* out, uint64_t* workspaceSize, '
@@ -2241,6 +2322,38 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
              'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
              'repo': 'ops-math',
              'source': 'math/slogdet/op_host/op_api/aclnn_slogdet.cpp'},
+ 'SmoothL1Loss': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                  'header': 'loss/smooth_l1_loss_v2/op_api/aclnn_smooth_l1_loss.h',
+                  'phase1': 'const aclTensor* self, const aclTensor* target, int64_t reduction, float beta, '
+                            'aclTensor* result, uint64_t* workspaceSize, aclOpExecutor** executor',
+                  'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                  'repo': 'ops-nn',
+                  'source': 'loss/smooth_l1_loss_v2/op_api/aclnn_smooth_l1_loss.cpp'},
+ 'SmoothL1LossBackward': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                          'header': 'loss/smooth_l1_loss_grad_v2/op_api/aclnn_smooth_l1_loss_backward.h',
+                          'phase1': 'const aclTensor* gradOut, const aclTensor* self, const aclTensor* target, '
+                                    'int64_t reduction, float beta, aclTensor* gradInput, uint64_t* workspaceSize, '
+                                    'aclOpExecutor** executor',
+                          'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                    'stream',
+                          'repo': 'ops-nn',
+                          'source': 'loss/smooth_l1_loss_grad_v2/op_api/aclnn_smooth_l1_loss_backward.cpp'},
+ 'SoftMarginLoss': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                    'header': 'loss/soft_margin_loss/op_api/aclnn_soft_margin_loss.h',
+                    'phase1': 'const aclTensor* self, const aclTensor* target, int64_t reduction, aclTensor* out, '
+                              'uint64_t* workspaceSize, aclOpExecutor** executor',
+                    'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                    'repo': 'ops-nn',
+                    'source': 'loss/soft_margin_loss/op_api/aclnn_soft_margin_loss.cpp'},
+ 'SoftMarginLossBackward': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                            'header': 'loss/soft_margin_loss_grad/op_api/aclnn_soft_margin_loss_backward.h',
+                            'phase1': 'const aclTensor* gradOutput, const aclTensor* self, const aclTensor* target, '
+                                      'int64_t reduction, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** '
+                                      'executor',
+                            'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                      'stream',
+                            'repo': 'ops-nn',
+                            'source': 'loss/soft_margin_loss_grad/op_api/aclnn_soft_margin_loss_backward.cpp'},
  'Sort': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
           'header': 'math/sort/op_api/aclnn_sort.h',
           'phase1': 'const aclTensor* self, bool stable, int64_t dim, bool descending, aclTensor* valuesOut, '

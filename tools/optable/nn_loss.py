@@ -1,0 +1,39 @@
+"""ops-nn loss/: the elementwise losses and their backwards (libsrc/ops/loss_regression.c, loss_bce.c,
+loss_kl_div_backward.c over the engine loss_pointwise.c). Dtype lists: the ASCEND910B lists of each op_api source
+(L1Loss: the list its promoted dtype must be in)."""
+from . import FLOAT, Op
+
+T = "const aclTensor*"
+
+OPS = [
+    Op("MseLoss", f"{T} self, {T} target, int64_t reduction, aclTensor* out", "aclnn_mse_loss.h", lib="nn",
+       dtypes=FLOAT),
+    Op("MseLossBackward", f"{T} gradOutput, {T} self, {T} target, int64_t reduction, aclTensor* out",
+       "aclnn_mse_loss_backward.h", lib="nn", dtypes=FLOAT),
+    Op("L1Loss", f"{T} self, {T} target, int64_t reduction, aclTensor* out", "aclnn_l1_loss.h", lib="nn",
+       dtypes=("f32", "f16", "i64", "bf16")),
+    Op("L1LossBackward", f"{T} gradOutput, {T} self, {T} target, int64_t reduction, aclTensor* gradInput",
+       "aclnn_l1_loss_backward.h", lib="nn", dtypes=FLOAT),
+    Op("SmoothL1Loss", f"{T} self, {T} target, int64_t reduction, float beta, aclTensor* result",
+       "aclnn_smooth_l1_loss.h", lib="nn", dtypes=FLOAT),
+    Op("SmoothL1LossBackward", f"{T} gradOut, {T} self, {T} target, int64_t reduction, float beta, "
+       "aclTensor* gradInput", "aclnn_smooth_l1_loss_backward.h", lib="nn", dtypes=FLOAT),
+    Op("SoftMarginLoss", f"{T} self, {T} target, int64_t reduction, aclTensor* out", "aclnn_soft_margin_loss.h",
+       lib="nn", dtypes=FLOAT),
+    Op("SoftMarginLossBackward", f"{T} gradOutput, {T} self, {T} target, int64_t reduction, aclTensor* out",
+       "aclnn_soft_margin_loss_backward.h", lib="nn", dtypes=FLOAT),
+    Op("BinaryCrossEntropy", f"{T} self, {T} target, {T} weight, int64_t reduction, aclTensor* out",
+       "aclnn_binary_cross_entropy.h", lib="nn", dtypes=FLOAT),
+    Op("BinaryCrossEntropyBackward", f"{T} gradOutput, {T} self, {T} target, {T} weightOptional, "
+       "int64_t reduction, aclTensor* out", "aclnn_binary_cross_entropy_backward.h", lib="nn",
+       dtypes=("f16", "f32", "bf16")),
+    Op("BinaryCrossEntropyWithLogits", f"{T} self, {T} target, {T} weightOptional, {T} posWeightOptional, "
+       "int64_t reduction, aclTensor* out", "aclnn_binary_cross_entropy_with_logits.h", lib="nn", dtypes=FLOAT),
+    Op("BinaryCrossEntropyWithLogitsBackward", f"{T} gradOutput, {T} self, {T} target, {T} weightOptional, "
+       f"{T} posWeightOptional, int64_t reduction, aclTensor* out",
+       "aclnn_binary_cross_entropy_with_logits_backward.h", lib="nn", dtypes=("f16", "f32", "bf16")),
+    Op("KlDivBackward", f"{T} gradOutput, {T} self, {T} target, int64_t reduction, bool logTarget, aclTensor* out",
+       "aclnn_kl_div_backward.h", lib="nn", dtypes=FLOAT),
+    Op("KlDivTargetBackward", f"{T} gradOutput, {T} self, {T} target, int64_t reduction, bool logTarget, "
+       "aclTensor* gradTarget", "aclnn_kl_div_target_backward.h", lib="nn", dtypes=FLOAT),
+]
