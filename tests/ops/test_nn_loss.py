@@ -1,0 +1,374 @@
+"""The elementwise losses of tools/optable/nn_loss.py against torch.nn.functional (forwards) and autograd
+(backwards), computed in float64 from the same inputs and rounded once to the dtype: every dtype of each A2 list,
+every reduction, broadcast where the op allows it, strided inputs and outputs, empty inputs; invalid rows in each
+op_api source's order with the exact code and a message naming the argument; the same bytes for any thread count."""
+import numpy as np
+import pytest
+
+import pyaclnn
+from helpers import same_bytes_for_threads
+from pyaclnn.lowlevel import AclTensor
+from table_harness import BF16, NP, compare, expect_status, rand
+
+OPS = pyaclnn._optable.OPS
+RED = ((0, "none"), (1, "mean"), (2, "sum"))
+pytestmark = [pytest.mark.filterwarnings("ignore::UserWarning"), pytest.mark.filterwarnings("ignore::RuntimeWarning")]
+
+
+def f64(a):
+    a = np.asarray(a)
+    return a.astype(np.float32).astype(np.float64) if a.dtype == BF16 else a.astype(np.float64)
+
+
+def rounded(e, dt):
+    e = np.asarray(e, np.float64)
+    return e.astype(np.float32).astype(NP[dt]) if dt == "bf16" else e.astype(NP[dt])
+
+
+def strided(a):
+    a = np.asarray(a)
+    if a.ndim == 0:
+        return a
+    big = np.zeros(a.shape[:-1] + (2 * a.shape[-1] + 1,), a.dtype)
+    v = big[..., 1::2]
+    v[...] = a
+    return v
+
+
+def T(shape, dt=np.float32, fmt=None):
+    return AclTensor(shape, dt, fmt=fmt)
+
+
+def tt(torch, a):
+    return torch.from_numpy(f64(a))
+
+
+# ---------------------------------------------------------------- the regression losses: self (4,1,3) x target (2,3)
+
+def _fwd_ref(torch, name, x, t, red, beta=1.0):
+    F = torch.nn.functional
+    a, b = tt(torch, x), tt(torch, t)
+    a, b = torch.broadcast_tensors(a, b)
+    if name == "MseLoss":
+        return F.mse_loss(a, b, reduction=red)
+    if name == "L1Loss":
+        return F.l1_loss(a, b, reduction=red)
+    if name == "SmoothL1Loss":
+        return F.smooth_l1_loss(a, b, reduction=red, beta=beta)
+    return F.soft_margin_loss(a, b, reduction=red)
+
+
+def _target(rng, name, shape, dt):
+    if name.startswith("SoftMargin"):
+        return (np.where(rng.random(shape) < 0.5, -1.0, 1.0)).astype(NP[dt])
+    return rand(rng, shape, dt)
+
+
+@pytest.mark.parametrize("name", ["MseLoss", "L1Loss", "SmoothL1Loss", "SoftMarginLoss"])
+def test_regression_forward(torch, name):
+    rng = np.random.default_rng(3)
+    for dt in OPS[name]["dtypes"]:
+        if dt == "i64":
+            continue
+        x, t = rand(rng, (4, 1, 3), dt), _target(rng, name, (2, 3), dt)
+        for r, red in RED:
+            for beta in ((0.5, 0.0) if name == "SmoothL1Loss" else (None,)):
+                e = _fwd_ref(torch, name, x, t, red, beta if beta is not None else 1.0).numpy()
+                o = strided(np.zeros((4, 2, 3), NP[dt])) if r == 0 else np.zeros((), NP[dt])
+                extra = [np.float32(beta)] if beta is not None else []
+                if name == "SmoothL1Loss":
+                    pyaclnn.call(name, strided(x), t, r, *extra, o)
+                else:
+                    pyaclnn.call(name, strided(x), t, r, o)
+                compare(o, rounded(e, dt), dt)
+
+
+def test_l1_loss_int64(torch):
+    x = np.array([[1, -4, 7]], np.int64)
+    t = np.array([[3], [0]], np.int64)
+    o = np.zeros((2, 3), np.int64)
+    pyaclnn.call("L1Loss", x, t, 0, o)
+    np.testing.assert_array_equal(o, np.abs(x - t))
+    o = np.zeros((), np.int64)
+    pyaclnn.call("L1Loss", x, t, 2, o)
+    assert o == np.abs(x - t).sum()
+    o = np.zeros((), np.float32)                          # int64 with float promotes to float: a mean is allowed
+    pyaclnn.call("L1Loss", x, t.astype(np.float32), 1, o)
+    np.testing.assert_allclose(o, np.abs(x - t).mean(), rtol=1e-6)
+
+
+def _bwd_ref(torch, fn, x, t, g, red, others=()):
+    """autograd of fn(self expanded to the broadcast shape, target, ...) with the gradient g"""
+    a, b = tt(torch, x), tt(torch, t)
+    a, b = torch.broadcast_tensors(a, b)
+    a = a.clone().requires_grad_()
+    loss = fn(a, b, red)
+    loss.backward(tt(torch, g).expand(loss.shape) if red == "none" else tt(torch, g).reshape(()))
+    return a.grad.numpy()
+
+
+@pytest.mark.parametrize("name", ["MseLossBackward", "L1LossBackward", "SmoothL1LossBackward",
+                                  "SoftMarginLossBackward"])
+def test_regression_backward(torch, name):
+    F = torch.nn.functional
+    fns = {"MseLossBackward": lambda a, b, r: F.mse_loss(a, b, reduction=r),
+           "L1LossBackward": lambda a, b, r: F.l1_loss(a, b, reduction=r),
+           "SmoothL1LossBackward": lambda a, b, r: F.smooth_l1_loss(a, b, reduction=r, beta=0.75),
+           "SoftMarginLossBackward": lambda a, b, r: F.soft_margin_loss(a, b, reduction=r)}
+    rng = np.random.default_rng(4)
+    for dt in OPS[name]["dtypes"]:
+        x, t = rand(rng, (4, 1, 3), dt), _target(rng, name, (2, 3), dt)
+        for r, red in RED:
+            g = rand(rng, (2, 3) if r == 0 else (), dt)   # none: a gradient broadcast over the loss
+            e = _bwd_ref(torch, fns[name], x, t, g, red)
+            o = strided(np.zeros((4, 2, 3), NP[dt]))
+            args = [g, strided(x), t, r] + ([np.float32(0.75)] if name.startswith("Smooth") else []) + [o]
+            pyaclnn.call(name, *args)
+            compare(o, rounded(e, dt), dt)
+
+
+def test_regression_empty_and_0d():
+    for name in ("MseLoss", "L1Loss", "SoftMarginLoss"):
+        for r, want in ((1, np.nan), (2, 0.0)):
+            o = np.full((), 5, np.float32)
+            pyaclnn.call(name, np.zeros((0, 3), np.float32), np.zeros((0, 3), np.float32), r, o)
+            np.testing.assert_array_equal(o, want)
+        o = np.zeros((0, 3), np.float32)
+        pyaclnn.call(name, np.zeros((0, 3), np.float32), np.zeros((0, 3), np.float32), 0, o)
+    o = np.full((), 5, np.float32)
+    pyaclnn.call("SmoothL1Loss", np.zeros((2, 0), np.float32), np.zeros((2, 0), np.float32), 1, np.float32(1), o)
+    assert np.isnan(o)
+    o = np.zeros((), np.float32)                          # both 0-d, none: a 0-d out
+    pyaclnn.call("MseLoss", np.array(1.5, np.float32), np.array(-0.5, np.float32), 0, o)
+    assert o == 4.0
+    o = np.full((2, 0), 5, np.float32)                    # empty backwards: nothing to do
+    pyaclnn.call("MseLossBackward", np.zeros((2, 0), np.float32), np.zeros((2, 0), np.float32),
+                 np.zeros((2, 0), np.float32), 0, o)
+
+
+def test_soft_margin_reduction_unchecked(torch):
+    """SoftMarginLoss's op_api does not range-check reduction: any value but 0 and 1 sums"""
+    x, t = np.array([0.5, -1.0], np.float32), np.array([1.0, -1.0], np.float32)
+    o = np.zeros((), np.float32)
+    pyaclnn.call("SoftMarginLoss", x, t, 7, o)
+    np.testing.assert_allclose(o, np.log1p(np.exp(-t.astype(np.float64) * x)).sum(), rtol=1e-6)
+
+
+# ---------------------------------------------------------------- BinaryCrossEntropy(+WithLogits)
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_bce(torch, weighted):
+    F = torch.nn.functional
+    rng = np.random.default_rng(5)
+    for dt in OPS["BinaryCrossEntropy"]["dtypes"]:
+        x, t = rand(rng, (3, 4), dt, (0.05, 0.95)), rand(rng, (3, 4), dt, (0, 1))
+        w = rand(rng, (4,), dt, (0, 2)) if weighted else None
+        for r, red in RED:
+            e = F.binary_cross_entropy(tt(torch, x), tt(torch, t), tt(torch, w) if weighted else None,
+                                       reduction=red).numpy()
+            o = strided(np.zeros((3, 4), NP[dt])) if r == 0 else np.zeros((), NP[dt])
+            pyaclnn.call("BinaryCrossEntropy", strided(x), t, w, r, o)
+            compare(o, rounded(e, dt), dt)
+    o = np.zeros(2, np.float32)                           # log clamped at -100
+    pyaclnn.call("BinaryCrossEntropy", np.array([0.0, 1.0], np.float32), np.array([1.0, 0.0], np.float32), None, 0, o)
+    np.testing.assert_array_equal(o, [100, 100])
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_bce_backward(torch, weighted):
+    F = torch.nn.functional
+    rng = np.random.default_rng(6)
+    for dt in OPS["BinaryCrossEntropyBackward"]["dtypes"]:
+        x, t = rand(rng, (3, 4), dt, (0.05, 0.95)), rand(rng, (3, 4), dt, (0, 1))
+        w = rand(rng, (4,), dt, (0, 2)) if weighted else None
+        for r, red in RED:
+            g = rand(rng, (3, 4) if r == 0 else (), dt)
+            e = _bwd_ref(torch, lambda a, b, rr: F.binary_cross_entropy(a, b, tt(torch, w) if weighted else None,
+                                                                         reduction=rr), x, t, g, red)
+            o = strided(np.zeros((3, 4), NP[dt]))
+            pyaclnn.call("BinaryCrossEntropyBackward", g, strided(x), t, w, r, o)
+            compare(o, rounded(e, dt), dt)
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_bce_with_logits(torch, weighted):
+    F = torch.nn.functional
+    rng = np.random.default_rng(7)
+    for dt in OPS["BinaryCrossEntropyWithLogits"]["dtypes"]:
+        x, t = rand(rng, (3, 4), dt, (-4, 4)), rand(rng, (3, 4), dt, (0, 1))
+        w = rand(rng, (4,), dt, (0, 2)) if weighted else None
+        pw = rand(rng, (4,), dt, (0.5, 3)) if weighted else None
+        for r, red in RED:
+            e = F.binary_cross_entropy_with_logits(tt(torch, x), tt(torch, t), tt(torch, w) if weighted else None,
+                                                   reduction=red,
+                                                   pos_weight=tt(torch, pw) if weighted else None).numpy()
+            o = strided(np.zeros((3, 4), NP[dt])) if r == 0 else np.zeros((), NP[dt])
+            pyaclnn.call("BinaryCrossEntropyWithLogits", strided(x), t, w, pw, r, o)
+            compare(o, rounded(e, dt), dt)
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_bce_with_logits_backward(torch, weighted):
+    F = torch.nn.functional
+    rng = np.random.default_rng(8)
+    for dt in OPS["BinaryCrossEntropyWithLogitsBackward"]["dtypes"]:
+        x, t = rand(rng, (3, 4), dt, (-4, 4)), rand(rng, (3, 4), dt, (0, 1))
+        w = rand(rng, (4,), dt, (0, 2)) if weighted else None
+        pw = rand(rng, (4,), dt, (0.5, 3)) if weighted else None
+        for r, red in RED:
+            g = rand(rng, (3, 4) if r == 0 else (), dt)
+            fn = lambda a, b, rr: F.binary_cross_entropy_with_logits(  # noqa: E731
+                a, b, tt(torch, w) if weighted else None, reduction=rr,
+                pos_weight=tt(torch, pw) if weighted else None)
+            e = _bwd_ref(torch, fn, x, t, g, red)
+            o = strided(np.zeros((3, 4), NP[dt]))
+            pyaclnn.call("BinaryCrossEntropyWithLogitsBackward", g, strided(x), t, w, pw, r, o)
+            compare(o, rounded(e, dt), dt)
+
+
+def test_bce_empty():
+    for op, extra in (("BinaryCrossEntropy", [None]), ("BinaryCrossEntropyWithLogits", [None, None])):
+        for r, want in ((1, np.nan), (2, 0.0)):
+            o = np.full((), 5, np.float32)
+            pyaclnn.call(op, np.zeros((0, 2), np.float32), np.zeros((0, 2), np.float32), *extra, r, o)
+            np.testing.assert_array_equal(o, want)
+
+
+# ---------------------------------------------------------------- KlDiv's backwards
+
+@pytest.mark.parametrize("log_target", [False, True])
+def test_kl_div_backward(torch, log_target):
+    F = torch.nn.functional
+    rng = np.random.default_rng(9)
+    for dt in OPS["KlDivBackward"]["dtypes"]:
+        x = rand(rng, (4, 1, 3), dt, (-2, 1))             # broadcast against target; the gradient summed back
+        t = rand(rng, (2, 3), dt, (-1, 1) if log_target else (0.1, 2))
+        for r, red in RED + ((3, "batchmean"),):
+            g = rand(rng, (4, 2, 3) if r == 0 else (), dt)
+            a, b = tt(torch, x).requires_grad_(), tt(torch, t).requires_grad_()
+            loss = F.kl_div(a.expand(4, 2, 3), b.expand(4, 2, 3), reduction=red, log_target=log_target)
+            loss.backward(tt(torch, g))
+            o = strided(np.zeros((4, 1, 3), NP[dt]))
+            pyaclnn.call("KlDivBackward", g, strided(x), t, r, log_target, o)
+            compare(o, rounded(a.grad.numpy(), dt), dt)
+            o = strided(np.zeros((2, 3), NP[dt]))
+            pyaclnn.call("KlDivTargetBackward", g, x, strided(t), r, log_target, o)
+            compare(o, rounded(b.grad.numpy(), dt), dt)
+
+
+# ---------------------------------------------------------------- invalid rows
+
+def test_invalid_rows_forward():
+    x, t, o, s = T((2, 3)), T((2, 3)), T((2, 3)), T(())
+    for op in ("MseLoss", "L1Loss", "SoftMarginLoss"):
+        expect_status(op, [None, t, 0, o], 161001, "self")
+        expect_status(op, [x, None, 0, o], 161001, "target")
+        expect_status(op, [x, t, 0, None], 161001, "out")
+        expect_status(op, [x, T((3, 3)), 0, o], 161002, "broadcast")
+        expect_status(op, [x, t, 0, T((3, 2))], 161002, "out")
+        expect_status(op, [x, t, 1, T((1,))], 161002, "out")
+        expect_status(op, [T((1,) * 9), T((1,)), 0, T((1,) * 9)], 161002, "self")
+    expect_status("MseLoss", [T((2, 3), np.float64), t, 0, o], 161002, "self")
+    expect_status("MseLoss", [x, t, 3, s], 161002, "reduction")
+    expect_status("MseLoss", [x, t, 0, T((2, 3), np.int32)], 161002, "out")
+    expect_status("L1Loss", [x, t, -1, s], 161002, "reduction")
+    expect_status("L1Loss", [T((2, 3), np.int64), t, 0, o], 161002, "self")         # none: int self, float target
+    expect_status("L1Loss", [T((2, 3), np.int64), T((2, 3), np.int64), 1, s], 161002, "mean")
+    expect_status("L1Loss", [T((2, 3), np.int32), T((2, 3), np.int32), 0, T((2, 3), np.int32)], 161002, "promoted")
+    expect_status("L1Loss", [x, t, 0, T((2, 3), np.int64)], 161002, "out")          # float result to int64
+    expect_status("SoftMarginLoss", [x, T((2, 3), np.float64), 0, o], 161002, "target")
+    expect_status("SoftMarginLoss", [x, t, 5, s], 0)                                # not range-checked
+    b = np.float32(1.0)
+    expect_status("SmoothL1Loss", [None, t, 0, b, o], 161001, "self")
+    expect_status("SmoothL1Loss", [x, t, 0, b, None], 161001, "result")
+    expect_status("SmoothL1Loss", [x, T((2, 3), np.int32), 0, b, o], 161002, "target")
+    expect_status("SmoothL1Loss", [x, t, 0, b, T((2, 3), np.int32)], 161002, "result")
+    expect_status("SmoothL1Loss", [x, t, 3, b, o], 161002, "reduction")
+    expect_status("SmoothL1Loss", [x, t, 0, b, T((3, 2))], 161002, "result")
+    expect_status("SmoothL1Loss", [x, t, 0, np.float32(-1), o], 161002, "beta")
+    expect_status("SmoothL1Loss", [x, t, 1, b, T((2,))], 561103, "result")          # the 0-d result not copyable
+    w = T((3,))
+    expect_status("BinaryCrossEntropy", [None, t, w, 0, o], 561103, "self")         # this op_api: inner NULL
+    expect_status("BinaryCrossEntropy", [x, t, w, 0, None], 561103, "out")
+    expect_status("BinaryCrossEntropy", [T((2, 3), np.float64), t, w, 0, o], 161002, "self")
+    expect_status("BinaryCrossEntropy", [x, t, T((3,), np.float64), 0, o], 161002, "weight")
+    expect_status("BinaryCrossEntropy", [x, T((2, 3), np.float16), w, 0, o], 161002, "target")
+    expect_status("BinaryCrossEntropy", [x, t, w, 0, T((2, 3), np.float16)], 161002, "out")
+    expect_status("BinaryCrossEntropy", [x, T((3, 2)), w, 0, o], 161002, "target")
+    expect_status("BinaryCrossEntropy", [x, t, w, 3, o], 161002, "eduction")
+    expect_status("BinaryCrossEntropy", [x, t, w, 1, T((2,))], 161002, "out")
+    expect_status("BinaryCrossEntropy", [x, t, w, 1, T((1,))], 0)                  # one element either way
+    L = "BinaryCrossEntropyWithLogits"
+    expect_status(L, [None, t, None, None, 0, o], 161001, "self")
+    expect_status(L, [x, t, None, None, 0, None], 161001, "out")
+    expect_status(L, [T((2, 3), np.float64), t, None, None, 0, o], 161002, "self")
+    expect_status(L, [x, t, None, None, 0, T((2, 3), np.float16)], 161002, "out")
+    expect_status(L, [x, t, None, None, 3, s], 161002, "eduction")
+    expect_status(L, [x, T((3, 2)), None, None, 0, o], 161002, "target")
+    expect_status(L, [x, t, T((4,)), None, 0, o], 161002, "weightOptional")
+    expect_status(L, [x, t, None, T((2, 2)), 0, o], 161002, "posWeightOptional")
+    expect_status(L, [x, t, None, None, 1, T((2,))], 561103, "out")
+
+
+def test_invalid_rows_backward():
+    g, x, t, o = T((2, 3)), T((2, 3)), T((2, 3)), T((2, 3))
+    for op in ("MseLossBackward", "L1LossBackward", "SoftMarginLossBackward"):
+        expect_status(op, [None, x, t, 0, o], 161001, "gradOutput")
+        expect_status(op, [g, x, t, 0, None], 161001, "out" if op != "L1LossBackward" else "gradInput")
+        expect_status(op, [g, x, T((3, 3)), 0, o], 161002, "target")
+        expect_status(op, [g, x, t, 0, T((2, 2))], 161002, "out" if op != "L1LossBackward" else "gradInput")
+        expect_status(op, [g, x, t, 9, o], 161002, "reduction")
+    expect_status("MseLossBackward", [T((2, 3), np.float16), x, t, 0, o], 161002, "gradOutput")   # not the same
+    expect_status("MseLossBackward", [g, x, T((2, 3), np.float16), 0, o], 161002, "target")
+    expect_status("MseLossBackward", [g, x, t, 0, T((2, 3), np.float64)], 161002, "out")
+    expect_status("L1LossBackward", [T((2, 3), np.float16), x, t, 0, o], 0)                       # promotes
+    expect_status("L1LossBackward", [g, x, T((2, 3), np.float64), 0, o], 161002, "promoted")
+    expect_status("L1LossBackward", [g, x, t, 0, T((2, 3), np.int32)], 161002, "gradInput")
+    b = np.float32(1.0)
+    S = "SmoothL1LossBackward"
+    expect_status(S, [None, x, t, 0, b, o], 161001, "gradOut")
+    expect_status(S, [g, x, t, 0, b, T((2, 3), np.float64)], 161002, "gradInput")
+    expect_status(S, [g, x, t, 0, np.float32(-0.5), o], 161002, "beta")
+    expect_status(S, [g, x, t, 4, b, o], 161002, "reduction")
+    expect_status(S, [g, x, t, 0, b, T((3, 2))], 161002, "gradInput")
+    B = "BinaryCrossEntropyBackward"
+    expect_status(B, [g, None, t, None, 0, o], 161001, "self")
+    expect_status(B, [g, x, t, T((2, 3), np.float64), 0, o], 161002, "weightOptional")
+    expect_status(B, [g, x, t, None, 0, T((3, 2))], 161002, "out")
+    expect_status(B, [g, x, T((1, 3)), None, 0, o], 0)                              # target broadcasts to self
+    expect_status(B, [g, x, T((2, 3), fmt=3), None, 0, o], 161002, "Format")
+    expect_status(B, [g, x, t, None, 3, o], 161002, "eduction")
+    W = "BinaryCrossEntropyWithLogitsBackward"
+    expect_status(W, [g, x, t, None, None, 0, T((2, 3), np.float16)], 161002, "out")
+    expect_status(W, [g, x, t, None, T((4,)), 0, o], 161002, "posWeightOptional")
+    expect_status(W, [g, x, t, None, None, -1, o], 161002, "eduction")
+    K = "KlDivBackward"
+    expect_status(K, [g, x, t, 0, False, None], 161001, "out")
+    expect_status(K, [g, x, t, 0, False, T((2, 3), np.int32)], 161002, "out")      # f32 cannot cast to int32
+    expect_status(K, [g, T((2, 3), np.float64), t, 0, False, o], 161002, "self")
+    expect_status(K, [T((4, 2, 3)), x, t, 0, False, o], 161002, "gradOutput")       # grad would enlarge the shape
+    expect_status(K, [g, x, t, 0, False, T((1, 3))], 161002, "out")
+    expect_status(K, [g, x, t, 7, False, o], 0)                                     # other reductions: none
+    KT = "KlDivTargetBackward"
+    expect_status(KT, [g, x, t, 0, False, T((2, 3), np.float16)], 161002, "gradTarget")
+    expect_status(KT, [g, x, t, 0, False, T((2, 3), fmt=3)], 161002, "gradTarget")
+
+
+def test_same_bytes_for_threads():
+    code = """
+import hashlib, numpy as np, pyaclnn
+rng = np.random.default_rng(0)
+x = rng.uniform(-2, 2, (300, 257)).astype(np.float32)
+t = rng.uniform(-2, 2, (300, 257)).astype(np.float32)
+h = hashlib.sha256()
+for op in ("MseLoss", "L1Loss", "SoftMarginLoss"):
+    for r in (1, 2):
+        o = np.zeros((), np.float32)
+        pyaclnn.call(op, x, t, r, o)
+        h.update(o.tobytes())
+o = np.zeros((), np.float32)
+pyaclnn.call("BinaryCrossEntropyWithLogits", x, (t > 0).astype(np.float32), None, None, 1, o)
+h.update(o.tobytes())
+print(h.hexdigest())
+"""
+    same_bytes_for_threads(code)
