@@ -591,18 +591,18 @@ typedef struct aclScalarList aclScalarList;
  const aclTensor* gradOutput, const aclTensor* self, const aclTensor* target, const aclTensor* weightOptional,
  int64_t reduction, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnBinaryCrossEntropyBackward(
- void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
  aclnnStatus aclnnBinaryCrossEntropyWithLogitsGetWorkspaceSize(
  const aclTensor* self, const aclTensor* target, const aclTensor* weightOptional, const aclTensor* posWeightOptional,
  int64_t reduction, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnBinaryCrossEntropyWithLogits(
- void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
  aclnnStatus aclnnBinaryCrossEntropyWithLogitsBackwardGetWorkspaceSize(
  const aclTensor* gradOutput, const aclTensor* self, const aclTensor* target, const aclTensor* weightOptional,
  const aclTensor* posWeightOptional, int64_t reduction, aclTensor* out, uint64_t* workspaceSize,
  aclOpExecutor** executor);
  aclnnStatus aclnnBinaryCrossEntropyWithLogitsBackward(
- void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
  aclnnStatus aclnnBincountGetWorkspaceSize(
  const aclTensor* self, const aclTensor* weights, int64_t minlength, aclTensor* out, uint64_t* workspaceSize,
  aclOpExecutor** executor);
