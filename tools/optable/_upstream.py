@@ -1880,6 +1880,39 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                                                 'aclrtStream stream',
                                       'repo': 'ops-nn',
                                       'source': 'vfusion/multi_scale_deformable_attn_function/op_api/aclnn_multi_scale_deformable_attn_function.cpp'},
+ 'NLLLoss': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+             'header': 'loss/nll_loss/op_api/aclnn_nll_loss.h',
+             'phase1': 'const aclTensor* self, const aclTensor* target, const aclTensor* weight, int64_t reduction, '
+                       'int64_t ignoreIndex, aclTensor* out, aclTensor* totalWeightOut, uint64_t* workspaceSize, '
+                       'aclOpExecutor** executor',
+             'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+             'repo': 'ops-nn',
+             'source': 'loss/nll_loss/op_api/aclnn_nll_loss.cpp'},
+ 'NLLLoss2d': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+               'header': 'loss/nll_loss/op_api/aclnn_nll_loss2d.h',
+               'phase1': 'const aclTensor* self, const aclTensor* target, const aclTensor* weight, int64_t '
+                         'reduction, int64_t ignoreIndex, aclTensor* out, aclTensor* totalWeightOut, uint64_t* '
+                         'workspaceSize, aclOpExecutor** executor',
+               'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+               'repo': 'ops-nn',
+               'source': 'loss/nll_loss/op_api/aclnn_nll_loss2d.cpp'},
+ 'NLLLoss2dBackward': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                       'header': 'loss/nll_loss_grad/op_api/aclnn_nll_loss2d_backward.h',
+                       'phase1': 'const aclTensor* gradOutput, const aclTensor* self, const aclTensor* target, const '
+                                 'aclTensor* weight, int64_t reduction, int64_t ignoreIndex, aclTensor* totalWeight, '
+                                 'aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor',
+                       'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                 'stream',
+                       'repo': 'ops-nn',
+                       'source': 'loss/nll_loss_grad/op_api/aclnn_nll_loss2d_backward.cpp'},
+ 'NLLLossBackward': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                     'header': 'loss/nll_loss_grad/op_api/aclnn_nll_loss_backward.h',
+                     'phase1': 'const aclTensor* gradOutput, const aclTensor* self, const aclTensor* target, const '
+                               'aclTensor* weight, int64_t reduction, int64_t ignoreIndex, const aclTensor* '
+                               'totalWeight, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor',
+                     'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                     'repo': 'ops-nn',
+                     'source': 'loss/nll_loss_grad/op_api/aclnn_nll_loss_backward.cpp'},
  'NanToNum': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
               'header': 'math/nan_to_num/op_api/aclnn_nan_to_num.h',
               'phase1': 'const aclTensor* self, float nan, float posinf, float neginf, aclTensor* out, uint64_t* '

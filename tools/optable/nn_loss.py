@@ -37,3 +37,18 @@ OPS = [
     Op("KlDivTargetBackward", f"{T} gradOutput, {T} self, {T} target, int64_t reduction, bool logTarget, "
        "aclTensor* gradTarget", "aclnn_kl_div_target_backward.h", lib="nn", dtypes=FLOAT),
 ]
+
+# NLLLoss family (libsrc/ops/loss_nll.c): self f32/f16/bf16, target int64/uint8/int32
+NLL_T = ("i64", "u8", "i32")
+OPS += [
+    Op("NLLLoss", f"{T} self, {T} target, {T} weight, int64_t reduction, int64_t ignoreIndex, aclTensor* out, "
+       "aclTensor* totalWeightOut", "aclnn_nll_loss.h", lib="nn", dtypes=FLOAT, arg_dtypes={"target": NLL_T}),
+    Op("NLLLoss2d", f"{T} self, {T} target, {T} weight, int64_t reduction, int64_t ignoreIndex, aclTensor* out, "
+       "aclTensor* totalWeightOut", "aclnn_nll_loss2d.h", lib="nn", dtypes=FLOAT, arg_dtypes={"target": NLL_T}),
+    Op("NLLLossBackward", f"{T} gradOutput, {T} self, {T} target, {T} weight, int64_t reduction, "
+       f"int64_t ignoreIndex, {T} totalWeight, aclTensor* out", "aclnn_nll_loss_backward.h", lib="nn",
+       dtypes=FLOAT, arg_dtypes={"target": NLL_T}),
+    Op("NLLLoss2dBackward", f"{T} gradOutput, {T} self, {T} target, {T} weight, int64_t reduction, "
+       "int64_t ignoreIndex, aclTensor* totalWeight, aclTensor* out", "aclnn_nll_loss2d_backward.h", lib="nn",
+       dtypes=FLOAT, arg_dtypes={"target": NLL_T}),
+]
