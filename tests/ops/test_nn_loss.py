@@ -372,3 +372,105 @@ h.update(o.tobytes())
 print(h.hexdigest())
 """
     same_bytes_for_threads(code)
+
+
+# ---------------------------------------------------------------- NLLLoss, NLLLoss2d and their backwards
+
+def _nll_case(rng, dt, shape, C, tdt):
+    x = rand(rng, shape, dt, (-3, 0))
+    tshape = (shape[0],) + tuple(shape[2:]) if len(shape) != 1 else ()
+    t = rng.integers(0, C, tshape).astype(NP[tdt])
+    if t.size > 1:
+        t.reshape(-1)[1] = 2                              # the ignored class below
+    w = rand(rng, (C,), dt, (0.5, 2))
+    return x, t, w
+
+
+@pytest.mark.parametrize("tdt", ["i64", "i32", "u8"])
+@pytest.mark.parametrize("two_d", [False, True])
+def test_nll_loss(torch, tdt, two_d):
+    F = torch.nn.functional
+    rng = np.random.default_rng(10)
+    op = "NLLLoss2d" if two_d else "NLLLoss"
+    ignore = 2
+    for dt in OPS[op]["dtypes"]:
+        for shape in ([(2, 4, 3, 2)] if two_d else [(5, 4), (4,)]):
+            x, t, w = _nll_case(rng, dt, shape, 4, tdt)
+            for r, red in RED:
+                a = tt(torch, x).requires_grad_()
+                e = F.nll_loss(a, torch.from_numpy(t.astype(np.int64)), tt(torch, w), ignore_index=ignore,
+                               reduction=red)
+                o = (strided(np.zeros(t.shape, NP[dt])) if r == 0 and t.ndim else np.zeros((), NP[dt]))
+                tw = np.zeros((1,), NP[dt])
+                pyaclnn.call(op, strided(x), t, w, r, ignore, o, tw)
+                compare(o, rounded(e.detach().numpy(), dt), dt)
+                keep = t.astype(np.int64).reshape(-1) != ignore
+                ew = f64(w)[t.astype(np.int64).reshape(-1)[keep]].sum()
+                if r != 0:
+                    compare(tw, rounded(np.array([ew]), dt), dt)
+                # the backward with the forward's total weight
+                g = rand(rng, t.shape if r == 0 else (), dt)
+                e.backward(tt(torch, g))
+                gop = op + "Backward"
+                o = strided(np.zeros(shape, NP[dt]))
+                twin = np.array([ew], NP[dt]).reshape((1,))
+                pyaclnn.call(gop, g, x, t, w, r, ignore, twin, o)
+                compare(o, rounded(a.grad.numpy(), dt), dt)
+
+
+def test_nll_loss_all_ignored_and_empty():
+    x = np.array([[-1.0, -2.0]], np.float32)
+    o, tw = np.zeros((), np.float32), np.full((1,), 7, np.float32)
+    pyaclnn.call("NLLLoss", x, np.array([1], np.int64), np.ones(2, np.float32), 1, 1, o, tw)
+    assert np.isnan(o) and tw[0] == 0                     # mean over zero weight: NaN
+    for r, want in ((1, np.nan), (2, 0.0)):
+        o, tw = np.full((), 5, np.float32), np.full((1,), 5, np.float32)
+        pyaclnn.call("NLLLoss", np.zeros((0, 3), np.float32), np.zeros((0,), np.int64), np.ones(3, np.float32), r,
+                     -100, o, tw)
+        np.testing.assert_array_equal(o, want)
+        assert tw[0] == 0
+
+
+def test_nll_invalid_rows():
+    x, t, w, o, tw = T((2, 3)), T((2,), np.int64), T((3,)), T((2,)), T((1,))
+    N = "NLLLoss"
+    expect_status(N, [None, t, w, 0, -100, o, tw], 161001, "self")
+    expect_status(N, [x, t, None, 0, -100, o, tw], 161001, "weight")
+    expect_status(N, [x, t, w, 0, -100, o, None], 161001, "totalWeightOut")
+    expect_status(N, [x, t, T((3,), np.float16), 0, -100, o, tw], 161002, "weight")
+    expect_status(N, [x, t, w, 0, -100, T((2,), np.int32), tw], 161002, "out")
+    expect_status(N, [T((2, 3), np.float64), t, T((3,), np.float64), 0, -100, T((2,), np.float64), tw], 161002,
+                  "self")
+    expect_status(N, [x, T((2,), np.int16), w, 0, -100, o, tw], 161002, "target")
+    expect_status(N, [x, t, w, 3, -100, o, tw], 161002, "reduction")
+    expect_status(N, [T((2, 3, 4)), t, w, 0, -100, o, tw], 161002, "self")
+    expect_status(N, [x, T((3,), np.int64), w, 0, -100, o, tw], 161002, "target")
+    expect_status(N, [x, t, T((4,)), 0, -100, o, tw], 161002, "weight")
+    expect_status(N, [x, t, w, 0, -100, T((3,)), tw], 161002, "out")
+    expect_status(N, [x, t, w, 1, -100, T((2,)), tw], 161002, "out")
+    expect_status(N, [x, t, w, 1, -100, T(()), T((2,))], 161002, "totalWeightOut")
+    N2 = "NLLLoss2d"
+    x4, t3 = T((2, 3, 4, 5)), T((2, 4, 5), np.int64)
+    expect_status(N2, [x4, t3, w, 0, -100, T((2, 4, 5)), tw], 0)
+    expect_status(N2, [T((2, 3, 4, 5), np.float64), t3, w, 0, -100, T((2, 4, 5)), tw], 161002, "self")
+    expect_status(N2, [x4, t3, T((3,), np.float16), 0, -100, T((2, 4, 5)), tw], 161002, "weight")
+    expect_status(N2, [x, t3, w, 0, -100, T((2, 4, 5)), tw], 161002, "self")
+    expect_status(N2, [x4, t3, T((4,)), 0, -100, T((2, 4, 5)), tw], 161002, "weight")
+    expect_status(N2, [x4, T((2, 4, 6), np.int64), w, 0, -100, T((2, 4, 5)), tw], 161002, "target")
+    expect_status(N2, [x4, t3, w, 0, -100, T((2, 4)), tw], 161002, "out")
+    B = "NLLLossBackward"
+    g = T((2,))
+    expect_status(B, [g, x, t, w, 0, -100, tw, T((2, 3))], 0)
+    expect_status(B, [T((2,), np.float16), x, t, w, 0, -100, tw, T((2, 3))], 161002, "gradOutput")
+    expect_status(B, [g, x, t, w, 0, -100, T((1,), np.float16), T((2, 3))], 161002, "totalWeight")
+    expect_status(B, [g, x, t, w, 0, -100, T((2,)), T((2, 3))], 161002, "totalWeight")
+    expect_status(B, [T((3,)), x, t, w, 0, -100, tw, T((2, 3))], 161002, "gradOutput")
+    expect_status(B, [g, x, t, w, 1, -100, tw, T((2, 3))], 161002, "gradOutput")
+    expect_status(B, [g, x, t, w, 0, -100, tw, T((3, 2))], 161002, "out")
+    B2 = "NLLLoss2dBackward"
+    g3 = T((2, 4, 5))
+    expect_status(B2, [g3, x4, t3, w, 0, -100, tw, T((2, 3, 4, 5))], 0)
+    expect_status(B2, [g3, x4, t3, w, 0, -100, tw, T((2, 3, 4, 5), np.float16)], 161002, "out")
+    expect_status(B2, [T((2, 4)), x4, t3, w, 0, -100, tw, T((2, 3, 4, 5))], 161002, "gradOutput")
+    expect_status(B2, [g3, x4, t3, w, 5, -100, tw, T((2, 3, 4, 5))], 161002, "gradOutput")   # shapes first
+    expect_status(B2, [T(()), x4, t3, w, 5, -100, tw, T((2, 3, 4, 5))], 161002, "reduction")
