@@ -802,6 +802,22 @@ typedef struct aclScalarList aclScalarList;
  aclTensor* selfRef, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnInplaceCosh(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnCrossEntropyLossGetWorkspaceSize(
+ const aclTensor* input, const aclTensor* target, const aclTensor* weightOptional, char* reductionOptional,
+ int64_t ignoreIndex, double labelSmoothing, double lseSquareScaleForZloss,
+ _Bool
+ returnZloss,
+ const aclTensor* lossOut, const aclTensor* logProbOut, const aclTensor* zlossOut, const aclTensor* lseForZlossOut,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnCrossEntropyLoss(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnCrossEntropyLossGradGetWorkspaceSize(
+ const aclTensor* gradLoss, const aclTensor* logProb, const aclTensor* target, const aclTensor* weightOptional,
+ const aclTensor* gradZlossOptional, const aclTensor* lseForZlossOptional, char* reductionOptional,
+ int64_t ignoreIndex, double labelSmoothing, double lseSquareScaleForZloss, const aclTensor* out,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnCrossEntropyLossGrad(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnCummaxGetWorkspaceSize(
  const aclTensor* self, int64_t dim, aclTensor* valuesOut, aclTensor* indicesOut, uint64_t* workspaceSize,
  aclOpExecutor** executor);

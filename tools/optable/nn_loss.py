@@ -52,3 +52,26 @@ OPS += [
        "int64_t ignoreIndex, aclTensor* totalWeight, aclTensor* out", "aclnn_nll_loss2d_backward.h", lib="nn",
        dtypes=FLOAT, arg_dtypes={"target": NLL_T}),
 ]
+
+
+def _outs(op, *names):
+    """the real headers declare these outputs const aclTensor*"""
+    for a in op.args:
+        if a.name in names:
+            a.kind = "out"
+    return op
+
+
+# CrossEntropyLoss(+Grad) (libsrc/ops/loss_cross_entropy.c): no op_api source; the A2 lists of the op definitions
+OPS += [
+    _outs(Op("CrossEntropyLoss", f"{T} input, {T} target, {T} weightOptional, char* reductionOptional, "
+             "int64_t ignoreIndex, double labelSmoothing, double lseSquareScaleForZloss, bool returnZloss, "
+             f"{T} lossOut, {T} logProbOut, {T} zlossOut, {T} lseForZlossOut", "aclnn_cross_entropy_loss.h",
+             lib="nn", dtypes=("f16", "f32", "bf16"), arg_dtypes={"target": ("i64",), "weightOptional": ("f32",)}),
+          "lossOut", "logProbOut", "zlossOut", "lseForZlossOut"),
+    _outs(Op("CrossEntropyLossGrad", f"{T} gradLoss, {T} logProb, {T} target, {T} weightOptional, "
+             f"{T} gradZlossOptional, {T} lseForZlossOptional, char* reductionOptional, int64_t ignoreIndex, "
+             f"double labelSmoothing, double lseSquareScaleForZloss, {T} out", "aclnn_cross_entropy_loss_grad.h",
+             lib="nn", dtypes=("bf16", "f16", "f32"), arg_dtypes={"target": ("i64",), "weightOptional": ("f32",)}),
+          "out"),
+]

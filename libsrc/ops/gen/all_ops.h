@@ -71,6 +71,8 @@
 #include "aclnnop/aclnn_copy.h"
 #include "aclnnop/aclnn_cos.h"
 #include "aclnnop/aclnn_cosh.h"
+#include "aclnnop/aclnn_cross_entropy_loss.h"
+#include "aclnnop/aclnn_cross_entropy_loss_grad.h"
 #include "aclnnop/aclnn_cummax.h"
 #include "aclnnop/aclnn_cummin.h"
 #include "aclnnop/aclnn_cumprod.h"
@@ -672,6 +674,16 @@ aclnnStatus opws_NLLLoss2dBackward(
     const aclTensor* gradOutput, const aclTensor* self, const aclTensor* target, const aclTensor* weight,
     int64_t reduction, int64_t ignoreIndex, aclTensor* totalWeight, aclTensor* out, uint64_t* workspaceSize,
     aclOpExecutor** executor);
+aclnnStatus opws_CrossEntropyLoss(
+    const aclTensor* input, const aclTensor* target, const aclTensor* weightOptional, char* reductionOptional,
+    int64_t ignoreIndex, double labelSmoothing, double lseSquareScaleForZloss, bool returnZloss,
+    const aclTensor* lossOut, const aclTensor* logProbOut, const aclTensor* zlossOut, const aclTensor* lseForZlossOut,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_CrossEntropyLossGrad(
+    const aclTensor* gradLoss, const aclTensor* logProb, const aclTensor* target, const aclTensor* weightOptional,
+    const aclTensor* gradZlossOptional, const aclTensor* lseForZlossOptional, char* reductionOptional,
+    int64_t ignoreIndex, double labelSmoothing, double lseSquareScaleForZloss, const aclTensor* out,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_AvgPool2d(
     const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* strides, const aclIntArray* paddings,
     const bool ceilMode, const bool countIncludePad, const int64_t divisorOverride, const int8_t cubeMathType,
@@ -910,6 +922,12 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_NLLLossBackward_target ((const aclDataType[]){ACL_INT64, ACL_UINT8, ACL_INT32}), 3
 #define ACL_DT_LIST_NLLLoss2dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_NLLLoss2dBackward_target ((const aclDataType[]){ACL_INT64, ACL_UINT8, ACL_INT32}), 3
+#define ACL_DT_LIST_CrossEntropyLoss ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 3
+#define ACL_DT_LIST_CrossEntropyLoss_target ((const aclDataType[]){ACL_INT64}), 1
+#define ACL_DT_LIST_CrossEntropyLoss_weightOptional ((const aclDataType[]){ACL_FLOAT}), 1
+#define ACL_DT_LIST_CrossEntropyLossGrad ((const aclDataType[]){ACL_BF16, ACL_FLOAT16, ACL_FLOAT}), 3
+#define ACL_DT_LIST_CrossEntropyLossGrad_target ((const aclDataType[]){ACL_INT64}), 1
+#define ACL_DT_LIST_CrossEntropyLossGrad_weightOptional ((const aclDataType[]){ACL_FLOAT}), 1
 #define ACL_DT_LIST_AvgPool2d ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_AvgPool2dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_GridSampler2D ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE}), 4
