@@ -474,3 +474,75 @@ def test_nll_invalid_rows():
     expect_status(B2, [T((2, 4)), x4, t3, w, 0, -100, tw, T((2, 3, 4, 5))], 161002, "gradOutput")
     expect_status(B2, [g3, x4, t3, w, 5, -100, tw, T((2, 3, 4, 5))], 161002, "gradOutput")   # shapes first
     expect_status(B2, [T(()), x4, t3, w, 5, -100, tw, T((2, 3, 4, 5))], 161002, "reduction")
+
+
+# ---------------------------------------------------------------- CrossEntropyLoss(+Grad)
+
+def _cstr(s):
+    return None if s is None else pyaclnn.ffi.new("char[]", s.encode())
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("eps", [0.0, 0.2])
+def test_cross_entropy_loss(torch, weighted, eps):
+    F = torch.nn.functional
+    rng = np.random.default_rng(11)
+    for dt in OPS["CrossEntropyLoss"]["dtypes"]:
+        N, C = 6, 5
+        x = rand(rng, (N, C), dt, (-4, 4))
+        t = rng.integers(0, C, (N,)).astype(np.int64)
+        t[2] = 3
+        w = rand(rng, (C,), "f32", (0.5, 2)) if weighted else None
+        for r, red in RED:
+            a = tt(torch, x).requires_grad_()
+            e = F.cross_entropy(a, torch.from_numpy(t), tt(torch, w) if weighted else None, ignore_index=3,
+                                reduction=red, label_smoothing=eps)
+            lo = strided(np.zeros((N,), NP[dt])) if r == 0 else np.zeros((1,), NP[dt])
+            lp = strided(np.zeros((N, C), NP[dt]))
+            z, lse = np.zeros(lo.shape, NP[dt]), np.zeros((N,), NP[dt])
+            pyaclnn.call("CrossEntropyLoss", strided(x), t, w, red, 3, eps, 0.0, False, lo, lp, z, lse)
+            compare(lo, rounded(e.detach().numpy().reshape(lo.shape), dt), dt)
+            compare(lp, rounded(F.log_softmax(tt(torch, x), 1).numpy(), dt), dt)
+            g = rand(rng, (N,) if r == 0 else (), dt)
+            e.backward(tt(torch, g))
+            o = strided(np.zeros((N, C), NP[dt]))
+            logp = rounded(F.log_softmax(tt(torch, x), 1).numpy(), dt)   # the forward's logProb as the op gets it
+            pyaclnn.call("CrossEntropyLossGrad", g, logp, t, w, None, None, red, 3, eps, 0.0, o)
+            compare(o, rounded(a.grad.numpy(), dt), dt)
+
+
+def test_cross_entropy_default_reduction():
+    x, t, lp, z, lse = T((2, 3)), T((2,), np.int64), T((2, 3)), T((1,)), T((2,))
+    expect_status("CrossEntropyLoss", [x, t, None, None, -100, 0.0, 0.0, False, T((1,)), lp, z, lse], 0)   # mean
+    expect_status("CrossEntropyLoss", [x, t, None, None, -100, 0.0, 0.0, False, T((2,)), lp, z, lse], 561002,
+                  "lossOut")
+
+
+def test_cross_entropy_invalid_rows():
+    x, t, w = T((2, 3)), T((2,), np.int64), T((3,))
+    lo, lp, z, lse = T((1,)), T((2, 3)), T((1,)), T((2,))
+    C = "CrossEntropyLoss"
+    m = _cstr("mean")
+    expect_status(C, [x, t, w, m, -100, 0.0, 0.0, False, lo, lp, z, lse], 0)
+    expect_status(C, [None, t, w, m, -100, 0.0, 0.0, False, lo, lp, z, lse], 161001, "input")
+    expect_status(C, [x, t, w, m, -100, 0.0, 0.0, False, lo, lp, z, None], 161001, "lseForZlossOut")
+    expect_status(C, [T((2, 3), np.float64), t, w, m, -100, 0.0, 0.0, False, lo, lp, z, lse], 161002, "input")
+    expect_status(C, [x, T((2,), np.int32), w, m, -100, 0.0, 0.0, False, lo, lp, z, lse], 161002, "target")
+    expect_status(C, [x, t, T((3,), np.float16), m, -100, 0.0, 0.0, False, lo, lp, z, lse], 161002, "weight")
+    expect_status(C, [x, t, w, m, -100, 0.0, 0.0, False, T((1,), np.float16), lp, z, lse], 161002, "lossOut")
+    expect_status(C, [x, t, w, _cstr("avg"), -100, 0.0, 0.0, False, lo, lp, z, lse], 561002, "reduction")
+    expect_status(C, [x, t, w, m, -100, 1.5, 0.0, False, lo, lp, z, lse], 561002, "labelSmoothing")
+    expect_status(C, [T((2, 0)), t, T((0,)), m, -100, 0.0, 0.0, False, lo, T((2, 0)), z, lse], 561002, "input")
+    expect_status(C, [x, T((3,), np.int64), w, m, -100, 0.0, 0.0, False, lo, lp, z, lse], 561002, "target")
+    expect_status(C, [x, t, T((4,)), m, -100, 0.0, 0.0, False, lo, lp, z, lse], 561002, "weight")
+    expect_status(C, [x, t, w, _cstr("none"), -100, 0.0, 0.0, False, lo, lp, z, lse], 561002, "lossOut")
+    expect_status(C, [x, t, w, m, -100, 0.0, 0.0, False, lo, T((3, 2)), z, lse], 561002, "logProbOut")
+    G = "CrossEntropyLossGrad"
+    g, o = T(()), T((2, 3))
+    expect_status(G, [g, x, t, w, None, None, m, -100, 0.0, 0.0, o], 0)
+    expect_status(G, [None, x, t, w, None, None, m, -100, 0.0, 0.0, o], 161001, "gradLoss")
+    expect_status(G, [g, x, t, w, None, None, m, -100, 0.0, 0.0, None], 161001, "out")
+    expect_status(G, [g, T((2, 3), np.float16), t, w, None, None, m, -100, 0.0, 0.0, o], 161002, "logProb")
+    expect_status(G, [g, x, t, w, None, None, m, -100, 0.0, 0.0, T((2, 3), BF16)], 161002, "out")
+    expect_status(G, [T((2,)), x, t, w, None, None, m, -100, 0.0, 0.0, o], 561002, "gradLoss")
+    expect_status(G, [g, x, t, w, None, None, m, -100, 0.0, 0.0, T((2, 2))], 561002, "out")
