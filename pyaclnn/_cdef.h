@@ -1429,6 +1429,11 @@ typedef struct aclScalarList aclScalarList;
  uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnMseLossBackward(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnMseLossOutGetWorkspaceSize(
+ const aclTensor* self, const aclTensor* target, int64_t reduction, aclTensor* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnMseLossOut(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnMulGetWorkspaceSize(
  const aclTensor* self, const aclTensor* other, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnMul(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);

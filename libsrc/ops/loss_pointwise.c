@@ -79,7 +79,7 @@ bool lp_broadcast(const aclTensor *const *ts, int n, int64_t *bd, int *nd) {
 
 /* a result over the broadcast shape summed down to out's shape (KlDiv's backwards: out has an operand's shape, right
  * aligned in the broadcast one), element by element in index order */
-static bool sum_to_out(const lp_params *p, const double *res, int64_t n, const acl_view *o) {
+static bool sum_to_out(const lp_params *p, const double *res, int64_t n, const acl_view *o, double scale) {
     const int64_t m = acl_view_numel(o);
     double *acc = calloc((size_t)(m + 1), sizeof(double));
     if (!acc) return false;
@@ -100,6 +100,7 @@ static bool sum_to_out(const lp_params *p, const double *res, int64_t n, const a
             idx[k] = 0;
         }
     }
+    for (int64_t i = 0; i < m && scale != 1.0; i++) acc[i] *= scale;
     bool ok = mx_store_via(acc, ACL_DOUBLE, p->cdt, o);
     free(acc);
     return ok;
@@ -134,7 +135,7 @@ static aclnnStatus lp_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     if (!res) ok = false;
     double *part = NULL;
     const int64_t nb = (n + LP_BLOCK - 1) / LP_BLOCK;
-    if (ok && !p->backward && p->reduction != 0) {
+    if (ok && !p->backward && p->reduction != 0 && !p->reduce_dim0) {
         part = malloc(sizeof(double) * (size_t)(nb + 1));
         if (!part) ok = false;
     }
@@ -162,8 +163,10 @@ static aclnnStatus lp_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
             for (int64_t b = 0; b < nb; b++) s += part[b];
             double v = p->reduction == 1 ? s / (p->div > 0 ? p->div : (double)n) : s;
             ok = mx_store_via(&v, ACL_DOUBLE, p->cdt, o);
+        } else if (p->reduce_dim0) { /* MseLossOut: the sum / mean over the first dim only */
+            ok = sum_to_out(p, res, n, o, p->reduction == 1 ? 1.0 / (double)p->bd[0] : 1.0);
         } else if (acl_view_numel(o) != n) {
-            ok = sum_to_out(p, res, n, o);
+            ok = sum_to_out(p, res, n, o, 1.0);
         } else {
             ok = mx_store_via(res, ACL_DOUBLE, p->cdt, o);
         }

@@ -21,6 +21,7 @@ typedef struct {
     bool backward;
     bool wrt_target;          /* KlDivTargetBackward: the derivative with respect to target */
     bool log_target;          /* KlDiv */
+    bool reduce_dim0;         /* MseLossOut: mean / sum over the first dim of the broadcast shape only */
     int64_t reduction;        /* 0 none, 1 mean, 2 sum (KlDiv: 3 batchmean) */
     double beta;              /* SmoothL1 */
     double div;               /* mean's divisor (0: the broadcast element count) */

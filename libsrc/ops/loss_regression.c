@@ -111,6 +111,33 @@ aclnnStatus opws_MseLoss(const aclTensor *self, const aclTensor *target, int64_t
     return forward(ACL_OP_MseLoss, &pp, self, target, out, "out", workspaceSize, executor);
 }
 
+/* MseLossOut: as MseLoss, but a reduction runs over the first dim only (out: the broadcast shape without it) and an
+ * empty input leaves out untouched */
+aclnnStatus opws_MseLossOut(const aclTensor *self, const aclTensor *target, int64_t reduction, aclTensor *out,
+                            uint64_t *workspaceSize, aclOpExecutor **executor) {
+    ACL_TRY(lp_null(self, "self", ACLNN_ERR_PARAM_NULLPTR));
+    ACL_TRY(lp_null(target, "target", ACLNN_ERR_PARAM_NULLPTR));
+    ACL_TRY(lp_null(out, "out", ACLNN_ERR_PARAM_NULLPTR));
+    const aclDataType pt = acl_promote(self->dtype, target->dtype);
+    ACLNN_CHECK(pt != ACL_DT_UNDEFINED && has(pt, ACL_DT_LIST_MseLossOut), ACLNN_ERR_PARAM_INVALID,
+                "Expected self dtype %s and target dtype %s to promote to a supported dtype.",
+                acl_dtype_name(self->dtype), acl_dtype_name(target->dtype));
+    ACL_TRY(acl_check_dtype_in(self, ACL_DT_LIST_MseLossOut, "self"));
+    ACL_TRY(acl_check_dtype_in(target, ACL_DT_LIST_MseLossOut, "target"));
+    ACL_TRY(acl_check_dtype_in(out, ACL_DT_LIST_MseLossOut, "out"));
+    ACL_TRY(lp_reduction(reduction, 2));
+    ACL_TRY(lp_max_dim(self, "self"));
+    ACL_TRY(lp_max_dim(target, "target"));
+    lp_params pp = {.kind = LP_MSE, .reduction = reduction, .cdt = pt, .reduce_dim0 = reduction != 0};
+    ACL_TRY(bcast2(self, "self", target, "target", &pp));
+    if (reduction == 0) ACL_TRY(mx_check_shape(out, "out", pp.bd, pp.nd));
+    else ACL_TRY(mx_check_shape(out, "out", pp.bd + 1, pp.nd > 0 ? pp.nd - 1 : 0));
+    if (acl_tensor_empty(self) || acl_tensor_empty(target))
+        return acl_exec_noop(ACL_OP_MseLossOut, workspaceSize, executor);
+    const aclTensor *ins[LR_N] = {NULL, self, target, NULL, NULL};
+    return lp_exec(ACL_OP_MseLossOut, &pp, ins, out, "out", workspaceSize, executor);
+}
+
 aclnnStatus opws_MseLossBackward(const aclTensor *gradOutput, const aclTensor *self, const aclTensor *target,
                                  int64_t reduction, aclTensor *out, uint64_t *workspaceSize,
                                  aclOpExecutor **executor) {

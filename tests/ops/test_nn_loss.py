@@ -546,3 +546,19 @@ def test_cross_entropy_invalid_rows():
     expect_status(G, [g, x, t, w, None, None, m, -100, 0.0, 0.0, T((2, 3), BF16)], 161002, "out")
     expect_status(G, [T((2,)), x, t, w, None, None, m, -100, 0.0, 0.0, o], 561002, "gradLoss")
     expect_status(G, [g, x, t, w, None, None, m, -100, 0.0, 0.0, T((2, 2))], 561002, "out")
+
+
+def test_mse_loss_out(torch):
+    """MseLossOut reduces over the first dim only"""
+    rng = np.random.default_rng(12)
+    for dt in OPS["MseLossOut"]["dtypes"]:
+        x, t = rand(rng, (4, 1, 3), dt), rand(rng, (2, 3), dt)
+        d = (tt(torch, x) - tt(torch, t)) ** 2
+        for r, e in ((0, d), (1, d.mean(0)), (2, d.sum(0))):
+            o = strided(np.zeros(tuple(e.shape), NP[dt]))
+            pyaclnn.call("MseLossOut", strided(x), t, r, o)
+            compare(o, rounded(e.numpy(), dt), dt)
+    expect_status("MseLossOut", [T((4, 3)), T((4, 3)), 1, T(())], 161002, "out")
+    expect_status("MseLossOut", [T((4, 3)), T((4, 3)), 1, T((3,))], 0)
+    expect_status("MseLossOut", [T((4, 3)), T((4, 3)), 3, T((3,))], 161002, "reduction")
+    expect_status("MseLossOut", [None, T((4, 3)), 1, T((3,))], 161001, "self")

@@ -1845,6 +1845,13 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                      'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
                      'repo': 'ops-nn',
                      'source': 'loss/mse_loss_grad_v2/op_host/op_api/aclnn_mse_loss_backward.cpp'},
+ 'MseLossOut': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                'header': 'loss/mse_loss/op_api/aclnn_mse_loss_out.h',
+                'phase1': 'const aclTensor* self, const aclTensor* target, int64_t reduction, aclTensor* out, '
+                          'uint64_t* workspaceSize, aclOpExecutor** executor',
+                'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                'repo': 'ops-nn',
+                'source': 'loss/mse_loss/op_api/aclnn_mse_loss_out.cpp'},
  'Mul': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
          'header': 'math/mul/op_api/aclnn_mul.h',
          'phase1': 'const aclTensor* self, const aclTensor* other, aclTensor* out, uint64_t* workspaceSize, '

@@ -8,6 +8,8 @@ T = "const aclTensor*"
 OPS = [
     Op("MseLoss", f"{T} self, {T} target, int64_t reduction, aclTensor* out", "aclnn_mse_loss.h", lib="nn",
        dtypes=FLOAT),
+    Op("MseLossOut", f"{T} self, {T} target, int64_t reduction, aclTensor* out", "aclnn_mse_loss_out.h", lib="nn",
+       dtypes=FLOAT),
     Op("MseLossBackward", f"{T} gradOutput, {T} self, {T} target, int64_t reduction, aclTensor* out",
        "aclnn_mse_loss_backward.h", lib="nn", dtypes=FLOAT),
     Op("L1Loss", f"{T} self, {T} target, int64_t reduction, aclTensor* out", "aclnn_l1_loss.h", lib="nn",

@@ -169,6 +169,7 @@
 #include "aclnnop/aclnn_minn.h"
 #include "aclnnop/aclnn_mse_loss.h"
 #include "aclnnop/aclnn_mse_loss_backward.h"
+#include "aclnnop/aclnn_mse_loss_out.h"
 #include "aclnnop/aclnn_mul.h"
 #include "aclnnop/aclnn_multi_scale_deformable_attention_grad.h"
 #include "aclnnop/aclnn_multi_scale_deformable_attn_function.h"
@@ -620,6 +621,9 @@ aclnnStatus opws_IsInScalarTensor(
 aclnnStatus opws_MseLoss(
     const aclTensor* self, const aclTensor* target, int64_t reduction, aclTensor* out, uint64_t* workspaceSize,
     aclOpExecutor** executor);
+aclnnStatus opws_MseLossOut(
+    const aclTensor* self, const aclTensor* target, int64_t reduction, aclTensor* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
 aclnnStatus opws_MseLossBackward(
     const aclTensor* gradOutput, const aclTensor* self, const aclTensor* target, int64_t reduction, aclTensor* out,
     uint64_t* workspaceSize, aclOpExecutor** executor);
@@ -901,6 +905,7 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_IsInScalarTensor ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_INT8, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BF16, ACL_DOUBLE, ACL_INT16}), 9
 #define ACL_DT_LIST_IsInScalarTensor_out ((const aclDataType[]){ACL_BOOL}), 1
 #define ACL_DT_LIST_MseLoss ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_MseLossOut ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_MseLossBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_L1Loss ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_INT64, ACL_BF16}), 4
 #define ACL_DT_LIST_L1LossBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
