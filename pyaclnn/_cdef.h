@@ -1318,6 +1318,14 @@ typedef struct aclScalarList aclScalarList;
  const aclTensor* self, const aclTensor* other, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnLogicalXor(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnLogitGetWorkspaceSize(
+ const aclTensor* input, double eps, const aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnLogit(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnLogitGradGetWorkspaceSize(
+ const aclTensor* x, const aclTensor* dy, double eps, const aclTensor* dx, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnLogitGrad(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnLogSpaceGetWorkspaceSize(
  const aclScalar* start, const aclScalar* end, int64_t steps, double base, const aclTensor* result,
  uint64_t* workspaceSize, aclOpExecutor** executor);

@@ -562,3 +562,16 @@ def test_mse_loss_out(torch):
     expect_status("MseLossOut", [T((4, 3)), T((4, 3)), 1, T((3,))], 0)
     expect_status("MseLossOut", [T((4, 3)), T((4, 3)), 3, T((3,))], 161002, "reduction")
     expect_status("MseLossOut", [None, T((4, 3)), 1, T((3,))], 161001, "self")
+
+
+def test_logit_no_eps_and_clamp(torch):
+    x = np.array([0.1, 0.5, 0.85, 0.0, 1.0, 1.5], np.float32)
+    dy = np.array([1.0, 2.0, -1.0, 1.0, 1.0, 1.0], np.float32)
+    for eps in (-1.0, 0.2):
+        o = np.zeros_like(x)
+        pyaclnn.call("Logit", x, eps, o)
+        compare(o, torch.logit(torch.from_numpy(x), eps if eps >= 0 else None).numpy(), "f32")
+        o = np.zeros_like(x)
+        pyaclnn.call("LogitGrad", x, dy, eps, o)
+        e = torch.ops.aten.logit_backward(torch.from_numpy(dy), torch.from_numpy(x), eps if eps >= 0 else None)
+        compare(o, e.numpy(), "f32")

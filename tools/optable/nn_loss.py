@@ -77,3 +77,21 @@ OPS += [
              lib="nn", dtypes=("bf16", "f16", "f32"), arg_dtypes={"target": ("i64",), "weightOptional": ("f32",)}),
           "out"),
 ]
+
+# Logit / LogitGrad: elementwise (the generated engine); no op_api source, the A2 lists of the op definitions. eps < 0
+# means no clamping (the attribute's default -1). LogitGrad skips the generated NaN/Inf case: PyTorch CPU itself
+# disagrees between dtypes there (a NaN x gives 0 in its vectorised f32 path, NaN for f16/bf16); NaN propagates here.
+from . import ew  # noqa: E402
+
+OPS += [
+    ew("Logit", f"{T} input, double eps, {T} out", "aclnn_logit.h", lib="nn", dtypes=("bf16", "f16", "f32"),
+       out="out", out_rule="same",
+       formula="s0 < 0 ? log(a / (1 - a)) : log((a < s0 ? s0 : a > 1 - s0 ? 1 - s0 : a) / "
+               "(1 - (a < s0 ? s0 : a > 1 - s0 ? 1 - s0 : a)))",
+       scalars=[0.2], domain=(-0.2, 1.2), torch="torch.logit(a, s0 if s0 >= 0 else None)"),
+    ew("LogitGrad", f"{T} x, {T} dy, double eps, {T} dx", "aclnn_logit_grad.h", lib="nn",
+       dtypes=("bf16", "f16", "f32"), out="dx", out_rule="same", same_dtype=("dy",),
+       formula="s0 < 0 ? ((a < 0 || a > 1) ? NAN : b / (a * (1 - a))) "
+               ": ((a < s0 || a > 1 - s0) ? 0 : b / (a * (1 - a)))",
+       scalars=[0.02], domain=(0.05, 0.95), skip_special=("bf16", "f16", "f32"), torch="torch.ops.aten.logit_backward(b, a, s0 if s0 >= 0 else None)"),
+]

@@ -149,6 +149,8 @@
 #include "aclnnop/aclnn_logical_not.h"
 #include "aclnnop/aclnn_logical_or.h"
 #include "aclnnop/aclnn_logical_xor.h"
+#include "aclnnop/aclnn_logit.h"
+#include "aclnnop/aclnn_logit_grad.h"
 #include "aclnnop/aclnn_logspace.h"
 #include "aclnnop/aclnn_logsumexp.h"
 #include "aclnnop/aclnn_lt_scalar.h"

@@ -2,6 +2,7 @@
 #include <stdint.h>
 
 #include "ops/ops.h"
+#include "ops/elementwise.h"
 #include "aclnnop/aclnn_binary_cross_entropy.h"
 #include "aclnnop/aclnn_binary_cross_entropy_backward.h"
 #include "aclnnop/aclnn_binary_cross_entropy_with_logits.h"
@@ -12,6 +13,8 @@
 #include "aclnnop/aclnn_kl_div_target_backward.h"
 #include "aclnnop/aclnn_l1_loss.h"
 #include "aclnnop/aclnn_l1_loss_backward.h"
+#include "aclnnop/aclnn_logit.h"
+#include "aclnnop/aclnn_logit_grad.h"
 #include "aclnnop/aclnn_mse_loss.h"
 #include "aclnnop/aclnn_mse_loss_backward.h"
 #include "aclnnop/aclnn_mse_loss_out.h"
@@ -328,5 +331,121 @@ aclnnStatus aclnnCrossEntropyLossGradGetWorkspaceSize(const aclTensor* gradLoss,
 
 aclnnStatus aclnnCrossEntropyLossGrad(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_CrossEntropyLossGrad, workspace, workspaceSize, executor, stream);
+}
+
+static void k_Logit_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    const float s0 EW_UNUSED = (float)s->d[0];
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        O_[i] = (float)(s0 < 0 ? log(a / (1 - a)) : log((a < s0 ? s0 : a > 1 - s0 ? 1 - s0 : a) / (1 - (a < s0 ? s0 : a > 1 - s0 ? 1 - s0 : a))));
+    }
+}
+
+static void k_Logit_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    const double s0 EW_UNUSED = s->d[0];
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        O_[i] = (double)(s0 < 0 ? log(a / (1 - a)) : log((a < s0 ? s0 : a > 1 - s0 ? 1 - s0 : a) / (1 - (a < s0 ? s0 : a > 1 - s0 ? 1 - s0 : a))));
+    }
+}
+
+static const aclDataType k_Logit_dtypes[] = {ACL_BF16, ACL_FLOAT16, ACL_FLOAT};
+
+static const ew_desc k_Logit_desc = {
+    .op = ACL_OP_Logit, .nargs = 3,
+    .kind = {EW_ARG_TENSOR, EW_ARG_ATTR, EW_ARG_OUT},
+    .name = {"input", "eps", "out"},
+    .dtypes = k_Logit_dtypes, .n_dtypes = ACL_COUNT_OF(k_Logit_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_SAME, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
+    .k = {[EW_F32] = k_Logit_f32, [EW_F64] = k_Logit_f64},
+    .check = NULL,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnLogitGetWorkspaceSize(const aclTensor* input, double eps, const aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {input, NULL, out};
+    const double af[] = {0, (double)eps, 0};
+    const int64_t ai[] = {0, ew_sat_i64(eps), 0};
+    return ew_get_workspace(&k_Logit_desc, args, af, ai, workspaceSize, executor);
+}
+
+aclnnStatus aclnnLogit(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_Logit, workspace, workspaceSize, executor, stream);
+}
+
+static void k_LogitGrad_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    const float *B_ = (const float *)in[1];
+    const float s0 EW_UNUSED = (float)s->d[0];
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        const float b EW_UNUSED = B_[i];
+        O_[i] = (float)(s0 < 0 ? ((a < 0 || a > 1) ? NAN : b / (a * (1 - a))) : ((a < s0 || a > 1 - s0) ? 0 : b / (a * (1 - a))));
+    }
+}
+
+static void k_LogitGrad_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    const double *B_ = (const double *)in[1];
+    const double s0 EW_UNUSED = s->d[0];
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        const double b EW_UNUSED = B_[i];
+        O_[i] = (double)(s0 < 0 ? ((a < 0 || a > 1) ? NAN : b / (a * (1 - a))) : ((a < s0 || a > 1 - s0) ? 0 : b / (a * (1 - a))));
+    }
+}
+
+static const aclDataType k_LogitGrad_dtypes[] = {ACL_BF16, ACL_FLOAT16, ACL_FLOAT};
+
+static const ew_desc k_LogitGrad_desc = {
+    .op = ACL_OP_LogitGrad, .nargs = 4,
+    .kind = {EW_ARG_TENSOR, EW_ARG_TENSOR, EW_ARG_ATTR, EW_ARG_OUT},
+    .name = {"x", "dy", "eps", "dx"},
+    .dtypes = k_LogitGrad_dtypes, .n_dtypes = ACL_COUNT_OF(k_LogitGrad_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 2u,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_SAME, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
+    .k = {[EW_F32] = k_LogitGrad_f32, [EW_F64] = k_LogitGrad_f64},
+    .check = NULL,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnLogitGradGetWorkspaceSize(const aclTensor* x, const aclTensor* dy, double eps, const aclTensor* dx, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {x, dy, NULL, dx};
+    const double af[] = {0, 0, (double)eps, 0};
+    const int64_t ai[] = {0, 0, ew_sat_i64(eps), 0};
+    return ew_get_workspace(&k_LogitGrad_desc, args, af, ai, workspaceSize, executor);
+}
+
+aclnnStatus aclnnLogitGrad(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_LogitGrad, workspace, workspaceSize, executor, stream);
 }
 
