@@ -1467,6 +1467,11 @@ typedef struct aclScalarList aclScalarList;
  const aclTensor* attnWeight, aclTensor* output, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnMultiScaleDeformableAttnFunction(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnMultilabelMarginLossGetWorkspaceSize(
+ const aclTensor* self, const aclTensor* target, int64_t reduction, aclTensor* out, aclTensor* isTarget,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnMultilabelMarginLoss(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnNanToNumGetWorkspaceSize(
  const aclTensor* self, float nan, float posinf, float neginf, aclTensor* out, uint64_t* workspaceSize,
  aclOpExecutor** executor);

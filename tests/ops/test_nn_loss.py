@@ -575,3 +575,43 @@ def test_logit_no_eps_and_clamp(torch):
         pyaclnn.call("LogitGrad", x, dy, eps, o)
         e = torch.ops.aten.logit_backward(torch.from_numpy(dy), torch.from_numpy(x), eps if eps >= 0 else None)
         compare(o, e.numpy(), "f32")
+
+
+def test_multilabel_margin_loss(torch):
+    F = torch.nn.functional
+    rng = np.random.default_rng(13)
+    for dt in OPS["MultilabelMarginLoss"]["dtypes"]:
+        for tdt in ("i64", "i32"):
+            x = rand(rng, (3, 5), dt)
+            y = np.array([[3, 0, -1, 1, 2], [4, 1, 2, 0, 3], [-1, 2, 0, 0, 0]], NP[tdt])
+            for r, red in RED:
+                e = F.multilabel_margin_loss(tt(torch, x), torch.from_numpy(y.astype(np.int64)), reduction=red)
+                o = strided(np.zeros((3,), NP[dt])) if r == 0 else np.zeros((), NP[dt])
+                it = strided(np.zeros((3, 5), NP[dt]))
+                pyaclnn.call("MultilabelMarginLoss", strided(x), y, r, o, it)
+                compare(o, rounded(e.numpy(), dt), dt)
+                want = np.zeros((3, 5))
+                want[0, [3, 0]] = 1
+                want[1, :] = 1
+                np.testing.assert_array_equal(it.astype(np.float64), want)
+    x1 = np.array([0.1, 0.2, 0.4, 0.8], np.float32)       # 1-D self: one sample
+    y1 = np.array([3, 0, -1, 1], np.int64)
+    o = np.zeros((), np.float32)
+    pyaclnn.call("MultilabelMarginLoss", x1, y1, 0, o, np.zeros(4, np.float32))
+    compare(o, F.multilabel_margin_loss(torch.from_numpy(x1), torch.from_numpy(y1), reduction="none").numpy(), "f32")
+    o = np.zeros((), np.float32)                          # reduction not range-checked: sums
+    pyaclnn.call("MultilabelMarginLoss", x1, y1, 9, o, np.zeros(4, np.float32))
+    compare(o, F.multilabel_margin_loss(torch.from_numpy(x1), torch.from_numpy(y1), reduction="sum").numpy(), "f32")
+    M = "MultilabelMarginLoss"
+    x, y, o, it = T((3, 5)), T((3, 5), np.int64), T((3,)), T((3, 5))
+    expect_status(M, [None, y, 0, o, it], 161001, "self")
+    expect_status(M, [x, y, 0, o, None], 161001, "isTarget")
+    expect_status(M, [T((3, 5), np.float64), y, 0, o, it], 161002, "self")
+    expect_status(M, [x, T((3, 5), np.int16), 0, o, it], 161002, "target")
+    expect_status(M, [x, y, 0, T((3,), np.float16), it], 161002, "out")
+    expect_status(M, [x, y, 0, o, T((3, 5), np.float16)], 161002, "isTarget")
+    expect_status(M, [T((3, 0)), T((3, 0), np.int64), 0, o, T((3, 0))], 161002, "self")
+    expect_status(M, [x, T((3, 4), np.int64), 0, o, it], 161002, "target")
+    expect_status(M, [x, y, 0, T((4,)), it], 161002, "out")
+    expect_status(M, [x, y, 1, T((3,)), it], 161002, "out")
+    expect_status(M, [x, y, 0, o, T((5, 3))], 161002, "isTarget")

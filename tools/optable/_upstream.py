@@ -1887,6 +1887,14 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                                                 'aclrtStream stream',
                                       'repo': 'ops-nn',
                                       'source': 'vfusion/multi_scale_deformable_attn_function/op_api/aclnn_multi_scale_deformable_attn_function.cpp'},
+ 'MultilabelMarginLoss': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                          'header': 'loss/multilabel_margin_loss/op_api/aclnn_multilabel_margin_loss.h',
+                          'phase1': 'const aclTensor* self, const aclTensor* target, int64_t reduction, aclTensor* '
+                                    'out, aclTensor* isTarget, uint64_t* workspaceSize, aclOpExecutor** executor',
+                          'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                    'stream',
+                          'repo': 'ops-nn',
+                          'source': 'loss/multilabel_margin_loss/op_api/aclnn_multilabel_margin_loss.cpp'},
  'NLLLoss': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
              'header': 'loss/nll_loss/op_api/aclnn_nll_loss.h',
              'phase1': 'const aclTensor* self, const aclTensor* target, const aclTensor* weight, int64_t reduction, '

@@ -78,6 +78,11 @@ OPS += [
           "out"),
 ]
 
+OPS += [
+    Op("MultilabelMarginLoss", f"{T} self, {T} target, int64_t reduction, aclTensor* out, aclTensor* isTarget",
+       "aclnn_multilabel_margin_loss.h", lib="nn", dtypes=FLOAT, arg_dtypes={"target": ("i64", "i32")}),
+]
+
 # Logit / LogitGrad: elementwise (the generated engine); no op_api source, the A2 lists of the op definitions. eps < 0
 # means no clamping (the attribute's default -1). LogitGrad skips the generated NaN/Inf case: PyTorch CPU itself
 # disagrees between dtypes there (a NaN x gives 0 in its vectorised f32 path, NaN for f16/bf16); NaN propagates here.

@@ -175,6 +175,7 @@
 #include "aclnnop/aclnn_mul.h"
 #include "aclnnop/aclnn_multi_scale_deformable_attention_grad.h"
 #include "aclnnop/aclnn_multi_scale_deformable_attn_function.h"
+#include "aclnnop/aclnn_multilabel_margin_loss.h"
 #include "aclnnop/aclnn_nan_to_num.h"
 #include "aclnnop/aclnn_ne_scalar.h"
 #include "aclnnop/aclnn_ne_tensor.h"
@@ -690,6 +691,9 @@ aclnnStatus opws_CrossEntropyLossGrad(
     const aclTensor* gradZlossOptional, const aclTensor* lseForZlossOptional, char* reductionOptional,
     int64_t ignoreIndex, double labelSmoothing, double lseSquareScaleForZloss, const aclTensor* out,
     uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_MultilabelMarginLoss(
+    const aclTensor* self, const aclTensor* target, int64_t reduction, aclTensor* out, aclTensor* isTarget,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_AvgPool2d(
     const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* strides, const aclIntArray* paddings,
     const bool ceilMode, const bool countIncludePad, const int64_t divisorOverride, const int8_t cubeMathType,
@@ -935,6 +939,8 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_CrossEntropyLossGrad ((const aclDataType[]){ACL_BF16, ACL_FLOAT16, ACL_FLOAT}), 3
 #define ACL_DT_LIST_CrossEntropyLossGrad_target ((const aclDataType[]){ACL_INT64}), 1
 #define ACL_DT_LIST_CrossEntropyLossGrad_weightOptional ((const aclDataType[]){ACL_FLOAT}), 1
+#define ACL_DT_LIST_MultilabelMarginLoss ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_MultilabelMarginLoss_target ((const aclDataType[]){ACL_INT64, ACL_INT32}), 2
 #define ACL_DT_LIST_AvgPool2d ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_AvgPool2dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_GridSampler2D ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE}), 4
