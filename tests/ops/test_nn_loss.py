@@ -615,3 +615,46 @@ def test_multilabel_margin_loss(torch):
     expect_status(M, [x, y, 0, T((4,)), it], 161002, "out")
     expect_status(M, [x, y, 1, T((3,)), it], 161002, "out")
     expect_status(M, [x, y, 0, o, T((5, 3))], 161002, "isTarget")
+
+
+def _chamfer_ref(x1, x2, i1, i2, g1, g2):
+    """literal float64 loops: each nearest pair's 2 g (p - q) added to the point, taken from its neighbour"""
+    o1, o2 = np.zeros(x1.shape), np.zeros(x2.shape)
+    for b in range(x1.shape[0]):
+        for i in range(x1.shape[1]):
+            j = i1[b, i]
+            t = 2 * g1[b, i] * (x1[b, i] - x2[b, j])
+            o1[b, i] += t
+            o2[b, j] -= t
+        for j in range(x2.shape[1]):
+            i = i2[b, j]
+            t = 2 * g2[b, j] * (x2[b, j] - x1[b, i])
+            o2[b, j] += t
+            o1[b, i] -= t
+    return o1, o2
+
+
+def test_chamfer_distance_backward():
+    rng = np.random.default_rng(14)
+    for dt in OPS["ChamferDistanceBackward"]["dtypes"]:
+        B, N, M = 2, 5, 4
+        x1, x2 = rand(rng, (B, N, 2), dt), rand(rng, (B, M, 2), dt)
+        d = ((f64(x1)[:, :, None, :] - f64(x2)[:, None, :, :]) ** 2).sum(-1)
+        i1, i2 = d.argmin(2).astype(np.int32), d.argmin(1).astype(np.int32)
+        g1, g2 = rand(rng, (B, N), dt), rand(rng, (B, M), dt)
+        o1, o2 = strided(np.zeros((B, N, 2), NP[dt])), np.zeros((B, M, 2), NP[dt])
+        pyaclnn.call("ChamferDistanceBackward", x1, strided(x2), i1, i2, g1, g2, o1, o2)
+        e1, e2 = _chamfer_ref(f64(x1), f64(x2), i1, i2, f64(g1), f64(g2))
+        compare(o1, rounded(e1, dt), dt)
+        compare(o2, rounded(e2, dt), dt)
+    C = "ChamferDistanceBackward"
+    x1, x2, i1, i2, g1, g2, o1, o2 = T((2, 5, 2)), T((2, 4, 2)), T((2, 5), np.int32), T((2, 4), np.int32), \
+        T((2, 5)), T((2, 4)), T((2, 5, 2)), T((2, 4, 2))
+    expect_status(C, [x1, x2, i1, i2, g1, g2, o1, o2], 0)
+    expect_status(C, [None, x2, i1, i2, g1, g2, o1, o2], 161001, "xyz1")
+    expect_status(C, [x1, x2, i1, i2, g1, g2, o1, None], 161001, "gradXyz2")
+    expect_status(C, [T((2, 5, 2), BF16), x2, i1, i2, g1, g2, o1, o2], 161002, "xyz1")
+    expect_status(C, [x1, x2, T((2, 5), np.int64), i2, g1, g2, o1, o2], 161002, "idx1")
+    expect_status(C, [x1, x2, i1, i2, g1, g2, o1, T((2, 4, 2), np.float64)], 161002, "gradXyz2")
+    expect_status(C, [x1, x2, i1, T((2, 5), np.int32), g1, g2, o1, o2], 161002, "idx2")
+    expect_status(C, [x1, x2, i1, i2, g1, g2, T((2, 4, 2)), o2], 161002, "gradXyz1")

@@ -348,6 +348,16 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
           'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream',
           'repo': 'ops-math',
           'source': 'math/ceil/op_api/aclnn_ceil.cpp'},
+ 'ChamferDistanceBackward': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                             'header': 'loss/chamfer_distance_grad/op_host/op_api/aclnn_chamfer_distance_backward.h',
+                             'phase1': 'const aclTensor* xyz1, const aclTensor* xyz2, const aclTensor* idx1, const '
+                                       'aclTensor* idx2, const aclTensor* gradDist1, const aclTensor* gradDist2, '
+                                       'aclTensor* gradXyz1, aclTensor* gradXyz2, uint64_t* workspaceSize, '
+                                       'aclOpExecutor** executor',
+                             'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, '
+                                       'aclrtStream stream',
+                             'repo': 'ops-nn',
+                             'source': 'loss/chamfer_distance_grad/op_host/op_api/aclnn_chamfer_distance_backward.cpp'},
  'ChannelShuffle': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                     'header': 'conversion/transpose/op_api/aclnn_channel_shuffle.h',
                     'phase1': 'const aclTensor* self, int64_t groups, aclTensor* out, uint64_t* workspaceSize, '

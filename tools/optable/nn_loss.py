@@ -81,6 +81,9 @@ OPS += [
 OPS += [
     Op("MultilabelMarginLoss", f"{T} self, {T} target, int64_t reduction, aclTensor* out, aclTensor* isTarget",
        "aclnn_multilabel_margin_loss.h", lib="nn", dtypes=FLOAT, arg_dtypes={"target": ("i64", "i32")}),
+    Op("ChamferDistanceBackward", f"{T} xyz1, {T} xyz2, {T} idx1, {T} idx2, {T} gradDist1, {T} gradDist2, "
+       "aclTensor* gradXyz1, aclTensor* gradXyz2", "aclnn_chamfer_distance_backward.h", lib="nn",
+       dtypes=("f32", "f16"), arg_dtypes={"idx1": ("i32",), "idx2": ("i32",)}),
 ]
 
 # Logit / LogitGrad: elementwise (the generated engine); no op_api source, the A2 lists of the op definitions. eps < 0

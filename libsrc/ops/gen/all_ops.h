@@ -57,6 +57,7 @@
 #include "aclnnop/aclnn_cdist.h"
 #include "aclnnop/aclnn_cdist_backward.h"
 #include "aclnnop/aclnn_ceil.h"
+#include "aclnnop/aclnn_chamfer_distance_backward.h"
 #include "aclnnop/aclnn_channel_shuffle.h"
 #include "aclnnop/aclnn_chunk_cat.h"
 #include "aclnnop/aclnn_circular_pad2d.h"
@@ -694,6 +695,10 @@ aclnnStatus opws_CrossEntropyLossGrad(
 aclnnStatus opws_MultilabelMarginLoss(
     const aclTensor* self, const aclTensor* target, int64_t reduction, aclTensor* out, aclTensor* isTarget,
     uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_ChamferDistanceBackward(
+    const aclTensor* xyz1, const aclTensor* xyz2, const aclTensor* idx1, const aclTensor* idx2,
+    const aclTensor* gradDist1, const aclTensor* gradDist2, aclTensor* gradXyz1, aclTensor* gradXyz2,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_AvgPool2d(
     const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* strides, const aclIntArray* paddings,
     const bool ceilMode, const bool countIncludePad, const int64_t divisorOverride, const int8_t cubeMathType,
@@ -941,6 +946,9 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_CrossEntropyLossGrad_weightOptional ((const aclDataType[]){ACL_FLOAT}), 1
 #define ACL_DT_LIST_MultilabelMarginLoss ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_MultilabelMarginLoss_target ((const aclDataType[]){ACL_INT64, ACL_INT32}), 2
+#define ACL_DT_LIST_ChamferDistanceBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16}), 2
+#define ACL_DT_LIST_ChamferDistanceBackward_idx1 ((const aclDataType[]){ACL_INT32}), 1
+#define ACL_DT_LIST_ChamferDistanceBackward_idx2 ((const aclDataType[]){ACL_INT32}), 1
 #define ACL_DT_LIST_AvgPool2d ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_AvgPool2dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_GridSampler2D ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE}), 4

@@ -7,6 +7,7 @@
 #include "aclnnop/aclnn_binary_cross_entropy_backward.h"
 #include "aclnnop/aclnn_binary_cross_entropy_with_logits.h"
 #include "aclnnop/aclnn_binary_cross_entropy_with_logits_backward.h"
+#include "aclnnop/aclnn_chamfer_distance_backward.h"
 #include "aclnnop/aclnn_cross_entropy_loss.h"
 #include "aclnnop/aclnn_cross_entropy_loss_grad.h"
 #include "aclnnop/aclnn_kl_div_backward.h"
@@ -346,6 +347,21 @@ aclnnStatus aclnnMultilabelMarginLossGetWorkspaceSize(const aclTensor* self, con
 
 aclnnStatus aclnnMultilabelMarginLoss(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_MultilabelMarginLoss, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnChamferDistanceBackwardGetWorkspaceSize(const aclTensor* xyz1, const aclTensor* xyz2, const aclTensor* idx1, const aclTensor* idx2, const aclTensor* gradDist1, const aclTensor* gradDist2, aclTensor* gradXyz1, aclTensor* gradXyz2, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnChamferDistanceBackwardGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {xyz1, xyz2, idx1, idx2, gradDist1, gradDist2, gradXyz1, gradXyz2};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"xyz1", "xyz2", "idx1", "idx2", "gradDist1", "gradDist2", "gradXyz1", "gradXyz2"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 8));
+    return opws_ChamferDistanceBackward(
+        xyz1, xyz2, idx1, idx2, gradDist1, gradDist2, gradXyz1, gradXyz2, workspaceSize, executor);
+}
+
+aclnnStatus aclnnChamferDistanceBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_ChamferDistanceBackward, workspace, workspaceSize, executor, stream);
 }
 
 static void k_Logit_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
