@@ -658,3 +658,32 @@ def test_chamfer_distance_backward():
     expect_status(C, [x1, x2, i1, i2, g1, g2, o1, T((2, 4, 2), np.float64)], 161002, "gradXyz2")
     expect_status(C, [x1, x2, i1, T((2, 5), np.int32), g1, g2, o1, o2], 161002, "idx2")
     expect_status(C, [x1, x2, i1, i2, g1, g2, T((2, 4, 2)), o2], 161002, "gradXyz1")
+
+
+def test_fused_cross_entropy_loss_with_max_sum(torch):
+    rng = np.random.default_rng(15)
+    for vdt in OPS["FusedCrossEntropyLossWithMaxSum"]["arg_dtypes"]["vocabParallelLogitsOptional"]:
+        v = rand(rng, (4, 6), vdt)
+        tv = tt(torch, v)
+        m = tv.max(1).values
+        s = torch.exp(tv - m[:, None]).sum(1)
+        pl = tv[:, 2]
+        lo, sm = np.zeros(4, np.float32), strided(np.zeros((4, 6), np.float32))
+        pyaclnn.call("FusedCrossEntropyLossWithMaxSum", m.numpy().astype(np.float32), s.numpy().astype(np.float32),
+                     strided(pl.numpy().astype(np.float32)), 0.0, None, None, v, lo, sm)
+        m32, s32, p32 = (f64(a.numpy().astype(np.float32)) for a in (m, s, pl))
+        compare(lo, (np.log(s32) - p32).astype(np.float32), "f32")
+        compare(sm, (np.exp(f64(v) - m32[:, None]) / s32[:, None]).astype(np.float32), "f32")
+    F = "FusedCrossEntropyLossWithMaxSum"
+    a, v, o = T((4,)), T((4, 6)), T((4, 6))
+    expect_status(F, [a, a, a, 0.0, None, None, None, a, None], 0)              # no vocab: the loss only
+    expect_status(F, [None, a, a, 0.0, None, None, v, a, o], 161001, "logitsMax")
+    expect_status(F, [a, a, a, 0.0, None, None, v, a, None], 161001, "softMaxOutOptional")
+    expect_status(F, [T((4,), np.float16), a, a, 0.0, None, None, v, a, o], 161002, "logitsMax")
+    expect_status(F, [a, a, a, 0.0, None, None, T((4, 6), np.float64), a, o], 161002, "vocabParallelLogits")
+    expect_status(F, [a, a, a, 0.0, None, None, v, a, T((4, 6), BF16)], 161002, "softMaxOutOptional")
+    expect_status(F, [T((4, 1)), T((4, 1)), T((4, 1)), 0.0, None, None, v, T((4, 1)), o], 161002, "logitsMax")
+    expect_status(F, [a, T((5,)), a, 0.0, None, None, v, a, o], 161002, "sumExpLogits")
+    expect_status(F, [a, a, a, 0.0, None, None, v, a, T((4, 5))], 161002, "softMaxOutOptional")
+    expect_status(F, [a, a, a, 0.1, None, None, v, a, o], 161002, "labelSmoothing")
+    expect_status(F, [a, a, a, 0.0, None, None, T((3, 6)), a, T((3, 6))], 161002, "vocabParallelLogits")

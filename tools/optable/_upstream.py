@@ -698,6 +698,18 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
           'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
           'repo': 'ops-math',
           'source': 'math/sub/op_api/aclnn_frac.cpp'},
+ 'FusedCrossEntropyLossWithMaxSum': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                                     'header': 'loss/fused_cross_entropy_loss_with_max_sum/op_api/aclnn_fused_cross_entropy_loss_with_max_sum.h',
+                                     'phase1': 'const aclTensor* logitsMax, const aclTensor* sumExpLogits, const '
+                                               'aclTensor* predictedLogits, float labelSmoothing, const aclTensor* '
+                                               'inputOptional, const aclTensor* weightOptional, const aclTensor* '
+                                               'vocabParallelLogitsOptional, aclTensor* lossOut, aclTensor* '
+                                               'softMaxOutOptional, uint64_t* workspaceSize, aclOpExecutor** '
+                                               'executor',
+                                     'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, '
+                                               'aclrtStream stream',
+                                     'repo': 'ops-nn',
+                                     'source': 'loss/fused_cross_entropy_loss_with_max_sum/op_api/aclnn_fused_cross_entropy_loss_with_max_sum.cpp'},
  'Gcd': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
          'header': 'math/gcd/op_api/aclnn_gcd.h',
          'phase1': 'const aclTensor* self, const aclTensor* other, aclTensor* out, uint64_t* workspaceSize, '

@@ -84,6 +84,10 @@ OPS += [
     Op("ChamferDistanceBackward", f"{T} xyz1, {T} xyz2, {T} idx1, {T} idx2, {T} gradDist1, {T} gradDist2, "
        "aclTensor* gradXyz1, aclTensor* gradXyz2", "aclnn_chamfer_distance_backward.h", lib="nn",
        dtypes=("f32", "f16"), arg_dtypes={"idx1": ("i32",), "idx2": ("i32",)}),
+    Op("FusedCrossEntropyLossWithMaxSum", f"{T} logitsMax, {T} sumExpLogits, {T} predictedLogits, "
+       f"float labelSmoothing, {T} inputOptional, {T} weightOptional, {T} vocabParallelLogitsOptional, "
+       "aclTensor* lossOut, aclTensor* softMaxOutOptional", "aclnn_fused_cross_entropy_loss_with_max_sum.h",
+       lib="nn", dtypes=("f32",), arg_dtypes={"vocabParallelLogitsOptional": ("f32", "f16", "bf16")}),
 ]
 
 # Logit / LogitGrad: elementwise (the generated engine); no op_api source, the A2 lists of the op definitions. eps < 0

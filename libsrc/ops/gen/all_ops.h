@@ -103,6 +103,7 @@
 #include "aclnnop/aclnn_fmod_scalar.h"
 #include "aclnnop/aclnn_fmod_tensor.h"
 #include "aclnnop/aclnn_frac.h"
+#include "aclnnop/aclnn_fused_cross_entropy_loss_with_max_sum.h"
 #include "aclnnop/aclnn_gcd.h"
 #include "aclnnop/aclnn_ge_scalar.h"
 #include "aclnnop/aclnn_ge_tensor.h"
@@ -699,6 +700,10 @@ aclnnStatus opws_ChamferDistanceBackward(
     const aclTensor* xyz1, const aclTensor* xyz2, const aclTensor* idx1, const aclTensor* idx2,
     const aclTensor* gradDist1, const aclTensor* gradDist2, aclTensor* gradXyz1, aclTensor* gradXyz2,
     uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_FusedCrossEntropyLossWithMaxSum(
+    const aclTensor* logitsMax, const aclTensor* sumExpLogits, const aclTensor* predictedLogits, float labelSmoothing,
+    const aclTensor* inputOptional, const aclTensor* weightOptional, const aclTensor* vocabParallelLogitsOptional,
+    aclTensor* lossOut, aclTensor* softMaxOutOptional, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_AvgPool2d(
     const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* strides, const aclIntArray* paddings,
     const bool ceilMode, const bool countIncludePad, const int64_t divisorOverride, const int8_t cubeMathType,
@@ -949,6 +954,8 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_ChamferDistanceBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16}), 2
 #define ACL_DT_LIST_ChamferDistanceBackward_idx1 ((const aclDataType[]){ACL_INT32}), 1
 #define ACL_DT_LIST_ChamferDistanceBackward_idx2 ((const aclDataType[]){ACL_INT32}), 1
+#define ACL_DT_LIST_FusedCrossEntropyLossWithMaxSum ((const aclDataType[]){ACL_FLOAT}), 1
+#define ACL_DT_LIST_FusedCrossEntropyLossWithMaxSum_vocabParallelLogitsOptional ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_AvgPool2d ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_AvgPool2dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_GridSampler2D ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE}), 4

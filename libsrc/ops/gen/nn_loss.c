@@ -10,6 +10,7 @@
 #include "aclnnop/aclnn_chamfer_distance_backward.h"
 #include "aclnnop/aclnn_cross_entropy_loss.h"
 #include "aclnnop/aclnn_cross_entropy_loss_grad.h"
+#include "aclnnop/aclnn_fused_cross_entropy_loss_with_max_sum.h"
 #include "aclnnop/aclnn_kl_div_backward.h"
 #include "aclnnop/aclnn_kl_div_target_backward.h"
 #include "aclnnop/aclnn_l1_loss.h"
@@ -362,6 +363,22 @@ aclnnStatus aclnnChamferDistanceBackwardGetWorkspaceSize(const aclTensor* xyz1, 
 
 aclnnStatus aclnnChamferDistanceBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_ChamferDistanceBackward, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnFusedCrossEntropyLossWithMaxSumGetWorkspaceSize(const aclTensor* logitsMax, const aclTensor* sumExpLogits, const aclTensor* predictedLogits, float labelSmoothing, const aclTensor* inputOptional, const aclTensor* weightOptional, const aclTensor* vocabParallelLogitsOptional, aclTensor* lossOut, aclTensor* softMaxOutOptional, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnFusedCrossEntropyLossWithMaxSumGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {logitsMax, sumExpLogits, predictedLogits, inputOptional, weightOptional, vocabParallelLogitsOptional, lossOut, softMaxOutOptional};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"logitsMax", "sumExpLogits", "predictedLogits", "inputOptional", "weightOptional", "vocabParallelLogitsOptional", "lossOut", "softMaxOutOptional"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 8));
+    return opws_FusedCrossEntropyLossWithMaxSum(
+        logitsMax, sumExpLogits, predictedLogits, labelSmoothing, inputOptional, weightOptional,
+        vocabParallelLogitsOptional, lossOut, softMaxOutOptional, workspaceSize, executor);
+}
+
+aclnnStatus aclnnFusedCrossEntropyLossWithMaxSum(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_FusedCrossEntropyLossWithMaxSum, workspace, workspaceSize, executor, stream);
 }
 
 static void k_Logit_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
