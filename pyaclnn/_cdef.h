@@ -824,6 +824,14 @@ typedef struct aclScalarList aclScalarList;
  uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnCrossEntropyLossGrad(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnCtcLossGetWorkspaceSize(
+ const aclTensor* logProbs, const aclTensor* targets, const aclIntArray* inputLengths,
+ const aclIntArray* targetlengths, int64_t blank,
+ _Bool
+ zeroInfinity, aclTensor* negLogLikelihoodOut,
+ aclTensor* logAlphaOut, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnCtcLoss(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnCummaxGetWorkspaceSize(
  const aclTensor* self, int64_t dim, aclTensor* valuesOut, aclTensor* indicesOut, uint64_t* workspaceSize,
  aclOpExecutor** executor);

@@ -8,6 +8,7 @@ import pytest
 import pyaclnn
 from helpers import same_bytes_for_threads
 from pyaclnn.lowlevel import AclTensor
+from pyaclnn.tensor import int_array as IA
 from table_harness import BF16, NP, compare, expect_status, rand
 
 OPS = pyaclnn._optable.OPS
@@ -687,3 +688,62 @@ def test_fused_cross_entropy_loss_with_max_sum(torch):
     expect_status(F, [a, a, a, 0.0, None, None, v, a, T((4, 5))], 161002, "softMaxOutOptional")
     expect_status(F, [a, a, a, 0.1, None, None, v, a, o], 161002, "labelSmoothing")
     expect_status(F, [a, a, a, 0.0, None, None, T((3, 6)), a, T((3, 6))], 161002, "vocabParallelLogits")
+
+
+# ---------------------------------------------------------------- CtcLoss
+
+def _ctc_case(rng, dt, T_, N, C, padded):
+    lp = np.log(rng.dirichlet(np.ones(C), (T_, N))).astype(np.float64)
+    il = [T_, T_ - 2, 3][:N]
+    tl = [3, 2, 0][:N]
+    S = max(tl)
+    tg = rng.integers(1, C, (N, S)).astype(np.int64)
+    tg[0, 1] = tg[0, 0]                                   # a repeated label
+    x = rand(rng, (T_, N, C), dt)
+    x[...] = lp.astype(np.float32).astype(NP[dt]) if dt != "f64" else lp
+    targets = tg if padded else np.concatenate([tg[b, :tl[b]] for b in range(N)])
+    return x, targets, il, tl
+
+
+@pytest.mark.parametrize("padded", [False, True])
+def test_ctc_loss(torch, padded):
+    rng = np.random.default_rng(16)
+    T_, N, C = 6, 3, 5
+    for dt in OPS["CtcLoss"]["dtypes"]:
+        x, tg, il, tl = _ctc_case(rng, dt, T_, N, C, padded)
+        A = (2 * max(tl) + 1 + 7) // 8 * 8
+        nll, la = np.zeros(N, NP[dt]), np.zeros((N, T_, A), NP[dt])
+        pyaclnn.call("CtcLoss", x, tg.astype(np.int32), il, tl, 0, False, nll, la)
+        en, ea = torch.ops.aten._ctc_loss(tt(torch, x), torch.from_numpy(tg), il, tl, 0, False)
+        compare(nll, rounded(en.numpy(), dt), dt)
+        ea = ea.numpy()
+        for b in range(N):                                # the lattice each item defines; -inf elsewhere
+            S = 2 * tl[b] + 1
+            compare(la[b, :il[b], :S], rounded(ea[b, :il[b], :S], dt), dt)
+            assert np.isneginf(la[b, :, S:].astype(np.float64)).all()
+            assert np.isneginf(la[b, il[b]:, :].astype(np.float64)).all()
+
+
+def test_ctc_loss_zero_infinity_and_2d(torch):
+    lp = np.log(np.full((2, 3), 1 / 3)).astype(np.float32)    # 2 steps cannot emit 'a a' (needs a blank)
+    for zi in (False, True):
+        nll, la = np.zeros((), np.float32), np.zeros((1, 2, 8), np.float32)
+        pyaclnn.call("CtcLoss", lp, np.array([1, 1], np.int64), [2], [2], 0, zi, nll, la)
+        assert nll == (0 if zi else np.inf)
+    C = "CtcLoss"
+    lp3, tg = T((6, 2, 5)), T((2, 3), np.int64)
+    nl, la = T((2,)), T((2, 6, 8))
+    expect_status(C, [lp3, tg, IA([6, 6]), IA([3, 2]), 0, False, nl, la], 0)
+    expect_status(C, [None, tg, IA([6, 6]), IA([3, 2]), 0, False, nl, la], 161001, "logProbs")
+    expect_status(C, [lp3, tg, None, IA([3, 2]), 0, False, nl, la], 161001, "inputLengths")
+    expect_status(C, [T((6, 2, 5, 1)), tg, IA([6, 6]), IA([3, 2]), 0, False, nl, la], 161002, "logProbs")
+    expect_status(C, [lp3, tg, IA([6, 6]), IA([3, 2]), 5, False, nl, la], 161002, "blank")
+    expect_status(C, [lp3, tg, IA([7, 6]), IA([3, 2]), 0, False, nl, la], 161002, "nputLengths")
+    expect_status(C, [lp3, tg, IA([6, 6]), IA([3]), 0, False, nl, la], 161002, "targetLengths")
+    expect_status(C, [lp3, T((2, 2), np.int64), IA([6, 6]), IA([3, 2]), 0, False, nl, la], 161002, "targets")
+    expect_status(C, [lp3, T((4,), np.int64), IA([6, 6]), IA([3, 2]), 0, False, nl, la], 161002, "targets")
+    expect_status(C, [lp3, tg, IA([6, 6]), IA([3, 2]), 0, False, T((3,)), la], 161002, "negLogLikelihoodOut")
+    expect_status(C, [lp3, tg, IA([6, 6]), IA([3, 2]), 0, False, nl, T((2, 6, 7))], 161002, "logAlphaOut")
+    expect_status(C, [T((6, 2, 5), np.int32), tg, IA([6, 6]), IA([3, 2]), 0, False, nl, la], 161002, "logProbs")
+    expect_status(C, [lp3, T((2, 3), np.int16), IA([6, 6]), IA([3, 2]), 0, False, nl, la], 161002, "targets")
+    expect_status(C, [lp3, tg, IA([6, 6]), IA([3, 2]), 0, False, T((2,), np.float16), la], 161002, "negLogLikelihoodOut")

@@ -483,6 +483,15 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
           'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
           'repo': 'ops-math',
           'source': 'math/cosh/op_api/aclnn_cosh.cpp'},
+ 'CtcLoss': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+             'header': 'loss/ctc_loss_v2/op_api/aclnn_ctc_loss.h',
+             'phase1': 'const aclTensor* logProbs, const aclTensor* targets, const aclIntArray* inputLengths, const '
+                       'aclIntArray* targetlengths, int64_t blank, bool zeroInfinity, aclTensor* '
+                       'negLogLikelihoodOut, aclTensor* logAlphaOut, uint64_t* workspaceSize, aclOpExecutor** '
+                       'executor',
+             'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+             'repo': 'ops-nn',
+             'source': 'loss/ctc_loss_v2/op_api/aclnn_ctc_loss.cpp'},
  'Cummax': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
             'header': 'math/cummax/op_api/aclnn_cummax.h',
             'phase1': 'const aclTensor* self, int64_t dim, aclTensor* valuesOut, aclTensor* indicesOut, uint64_t* '

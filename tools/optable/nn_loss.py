@@ -90,6 +90,13 @@ OPS += [
        lib="nn", dtypes=("f32",), arg_dtypes={"vocabParallelLogitsOptional": ("f32", "f16", "bf16")}),
 ]
 
+OPS += [
+    Op("CtcLoss", f"{T} logProbs, {T} targets, const aclIntArray* inputLengths, const aclIntArray* targetlengths, "
+       "int64_t blank, bool zeroInfinity, aclTensor* negLogLikelihoodOut, aclTensor* logAlphaOut",
+       "aclnn_ctc_loss.h", lib="nn", dtypes=("f32", "f16", "bf16", "f64"),
+       arg_dtypes={"targets": ("i32", "i64", "bool", "f32", "f16")}),
+]
+
 # Logit / LogitGrad: elementwise (the generated engine); no op_api source, the A2 lists of the op definitions. eps < 0
 # means no clamping (the attribute's default -1). LogitGrad skips the generated NaN/Inf case: PyTorch CPU itself
 # disagrees between dtypes there (a NaN x gives 0 in its vectorised f32 path, NaN for f16/bf16); NaN propagates here.

@@ -74,6 +74,7 @@
 #include "aclnnop/aclnn_cosh.h"
 #include "aclnnop/aclnn_cross_entropy_loss.h"
 #include "aclnnop/aclnn_cross_entropy_loss_grad.h"
+#include "aclnnop/aclnn_ctc_loss.h"
 #include "aclnnop/aclnn_cummax.h"
 #include "aclnnop/aclnn_cummin.h"
 #include "aclnnop/aclnn_cumprod.h"
@@ -704,6 +705,10 @@ aclnnStatus opws_FusedCrossEntropyLossWithMaxSum(
     const aclTensor* logitsMax, const aclTensor* sumExpLogits, const aclTensor* predictedLogits, float labelSmoothing,
     const aclTensor* inputOptional, const aclTensor* weightOptional, const aclTensor* vocabParallelLogitsOptional,
     aclTensor* lossOut, aclTensor* softMaxOutOptional, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_CtcLoss(
+    const aclTensor* logProbs, const aclTensor* targets, const aclIntArray* inputLengths,
+    const aclIntArray* targetlengths, int64_t blank, bool zeroInfinity, aclTensor* negLogLikelihoodOut,
+    aclTensor* logAlphaOut, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_AvgPool2d(
     const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* strides, const aclIntArray* paddings,
     const bool ceilMode, const bool countIncludePad, const int64_t divisorOverride, const int8_t cubeMathType,
@@ -956,6 +961,8 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_ChamferDistanceBackward_idx2 ((const aclDataType[]){ACL_INT32}), 1
 #define ACL_DT_LIST_FusedCrossEntropyLossWithMaxSum ((const aclDataType[]){ACL_FLOAT}), 1
 #define ACL_DT_LIST_FusedCrossEntropyLossWithMaxSum_vocabParallelLogitsOptional ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_CtcLoss ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE}), 4
+#define ACL_DT_LIST_CtcLoss_targets ((const aclDataType[]){ACL_INT32, ACL_INT64, ACL_BOOL, ACL_FLOAT, ACL_FLOAT16}), 5
 #define ACL_DT_LIST_AvgPool2d ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_AvgPool2dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_GridSampler2D ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE}), 4

@@ -10,6 +10,7 @@
 #include "aclnnop/aclnn_chamfer_distance_backward.h"
 #include "aclnnop/aclnn_cross_entropy_loss.h"
 #include "aclnnop/aclnn_cross_entropy_loss_grad.h"
+#include "aclnnop/aclnn_ctc_loss.h"
 #include "aclnnop/aclnn_fused_cross_entropy_loss_with_max_sum.h"
 #include "aclnnop/aclnn_kl_div_backward.h"
 #include "aclnnop/aclnn_kl_div_target_backward.h"
@@ -379,6 +380,22 @@ aclnnStatus aclnnFusedCrossEntropyLossWithMaxSumGetWorkspaceSize(const aclTensor
 
 aclnnStatus aclnnFusedCrossEntropyLossWithMaxSum(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_FusedCrossEntropyLossWithMaxSum, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnCtcLossGetWorkspaceSize(const aclTensor* logProbs, const aclTensor* targets, const aclIntArray* inputLengths, const aclIntArray* targetlengths, int64_t blank, bool zeroInfinity, aclTensor* negLogLikelihoodOut, aclTensor* logAlphaOut, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnCtcLossGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {logProbs, targets, inputLengths, targetlengths, negLogLikelihoodOut, logAlphaOut};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_INT_ARRAY, ACL_KIND_INT_ARRAY, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"logProbs", "targets", "inputLengths", "targetlengths", "negLogLikelihoodOut", "logAlphaOut"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 6));
+    return opws_CtcLoss(
+        logProbs, targets, inputLengths, targetlengths, blank, zeroInfinity, negLogLikelihoodOut, logAlphaOut,
+        workspaceSize, executor);
+}
+
+aclnnStatus aclnnCtcLoss(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_CtcLoss, workspace, workspaceSize, executor, stream);
 }
 
 static void k_Logit_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
