@@ -832,6 +832,13 @@ typedef struct aclScalarList aclScalarList;
  aclTensor* logAlphaOut, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnCtcLoss(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnCtcLossBackwardGetWorkspaceSize(
+ const aclTensor* gradOut, const aclTensor* logProbs, const aclTensor* targets, const aclIntArray* inputLengths,
+ const aclIntArray* targetLengths, const aclTensor* negLogLikelihood, const aclTensor* logAlpha, int64_t blank,
+ _Bool
+ zeroInfinity, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnCtcLossBackward(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnCummaxGetWorkspaceSize(
  const aclTensor* self, int64_t dim, aclTensor* valuesOut, aclTensor* indicesOut, uint64_t* workspaceSize,
  aclOpExecutor** executor);

@@ -175,3 +175,170 @@ aclnnStatus opws_CtcLoss(const aclTensor *logProbs, const aclTensor *targets, co
     if (rc) return acl_exec_discard(ex, rc);
     return acl_exec_publish(ex, workspaceSize, executor);
 }
+
+/* ---- CtcLossBackward: PyTorch's CPU gradient from the forward's logAlpha and negLogLikelihood (beta recomputed) ---- */
+
+static aclnnStatus ctcb_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
+    (void)ws;
+    (void)wss;
+    const ctc_params *p = ex->params;
+    const int64_t T = p->T, N = p->N, C = p->C, A = p->A;
+    const acl_view *gv = acl_exec_in(ex, 0), *lv = acl_exec_in(ex, 1), *tv = acl_exec_in(ex, 2);
+    const acl_view *nv = acl_exec_in(ex, 3), *av = acl_exec_in(ex, 4);
+    const int64_t ntg = acl_view_numel(tv);
+    double *g = malloc(sizeof(double) * (size_t)(N + 1)), *nll = malloc(sizeof(double) * (size_t)(N + 1));
+    double *lp = malloc(sizeof(double) * (size_t)(T * N * C + 1)), *la = malloc(sizeof(double) * (size_t)(N * T * A + 1));
+    double *lb = malloc(sizeof(double) * (size_t)(N * T * A + 1)), *gr = malloc(sizeof(double) * (size_t)(T * N * C + 1));
+    int64_t *tg = malloc(sizeof(int64_t) * (size_t)(ntg + 1));
+    bool ok = g && nll && lp && la && lb && gr && tg;
+    if (ok) {
+        mx_load_bcast(gv, gv->dims, gv->ndim, ACL_DOUBLE, g);
+        mx_load_bcast(nv, nv->dims, nv->ndim, ACL_DOUBLE, nll);
+        mx_load_bcast(lv, lv->dims, lv->ndim, ACL_DOUBLE, lp);
+        mx_load_bcast(av, av->dims, av->ndim, ACL_DOUBLE, la);
+        if (ntg) mx_load_bcast(tv, tv->dims, tv->ndim, ACL_INT64, tg);
+        #pragma omp parallel for schedule(static) if (acl_parallel_worth(T * N * (A + C)))
+        for (int64_t b = 0; b < N; b++) {
+            const int64_t L = p->tl[b], S = 2 * L + 1, Ti = p->il[b];
+            const int64_t *lab = tg + p->toff[b];
+            const double *a = la + b * T * A;
+            double *be = lb + b * T * A;
+#define SYM(s) ((s) % 2 == 0 ? p->blank : lab[(s) / 2])
+#define LP(t, k) ((k) >= 0 && (k) < C ? lp[((t) * N + b) * C + (k)] : -INFINITY)
+#define GR(t, k) gr[((t) * N + b) * C + (k)]
+            for (int64_t t = 0; t < T; t++)
+                for (int64_t c = 0; c < C; c++) GR(t, c) = 0;
+            if (Ti == 0) continue;
+            /* an infinite loss (the forward with zeroInfinity reports it as 0): the lattice's end is unreachable */
+            const double ll = lse3(a[(Ti - 1) * A + S - 1], L > 0 ? a[(Ti - 1) * A + S - 2] : -INFINITY, -INFINITY);
+            if (p->zero_inf && (isinf(nll[b]) || ll == -INFINITY)) continue;
+            for (int64_t i = 0; i < T * A; i++) be[i] = -INFINITY;
+            be[(Ti - 1) * A + S - 1] = LP(Ti - 1, p->blank);
+            if (L > 0) be[(Ti - 1) * A + S - 2] = LP(Ti - 1, SYM(S - 2));
+            for (int64_t t = Ti - 2; t >= 0; t--)
+                for (int64_t s = 0; s < S; s++) {
+                    const int64_t k = SYM(s);
+                    const double b1 = be[(t + 1) * A + s], b2 = s < S - 1 ? be[(t + 1) * A + s + 1] : -INFINITY;
+                    const double b3 = s < S - 2 && SYM(s + 2) != k ? be[(t + 1) * A + s + 2] : -INFINITY;
+                    be[t * A + s] = lse3(b1, b2, b3) + LP(t, k);
+                }
+            for (int64_t t = 0; t < Ti; t++) {
+                for (int64_t c = 0; c < C; c++) GR(t, c) = -INFINITY; /* log of the summed alpha beta per symbol */
+                for (int64_t s = 0; s < S; s++) {
+                    const int64_t k = SYM(s);
+                    if (k < 0 || k >= C) continue;
+                    GR(t, k) = lse3(GR(t, k), a[t * A + s] + be[t * A + s], -INFINITY);
+                }
+                for (int64_t c = 0; c < C; c++) {
+                    const double l = lp[(t * N + b) * C + c];
+                    GR(t, c) = (exp(l) - exp(GR(t, c) + nll[b] - l)) * g[b];
+                }
+            }
+#undef SYM
+#undef LP
+#undef GR
+        }
+        ok = mx_store_via(gr, ACL_DOUBLE, acl_exec_out(ex, 0)->dtype, acl_exec_out(ex, 0));
+    }
+    free(g);
+    free(nll);
+    free(lp);
+    free(la);
+    free(lb);
+    free(gr);
+    free(tg);
+    return ok ? ACLNN_SUCCESS : OOM;
+}
+
+aclnnStatus opws_CtcLossBackward(const aclTensor *gradOut, const aclTensor *logProbs, const aclTensor *targets,
+                                 const aclIntArray *inputLengths, const aclIntArray *targetLengths,
+                                 const aclTensor *negLogLikelihood, const aclTensor *logAlpha, int64_t blank,
+                                 bool zeroInfinity, aclTensor *out, uint64_t *workspaceSize,
+                                 aclOpExecutor **executor) {
+    ACL_TRY(not_null(gradOut, "gradOut"));
+    ACL_TRY(not_null(logProbs, "logProbs"));
+    ACL_TRY(not_null(targets, "targets"));
+    ACL_TRY(not_null(inputLengths, "inputLengths"));
+    ACL_TRY(not_null(targetLengths, "targetLengths"));
+    ACL_TRY(not_null(negLogLikelihood, "negLogLikelihood"));
+    ACL_TRY(not_null(logAlpha, "logAlpha"));
+    ACL_TRY(not_null(out, "out"));
+    ACLNN_CHECK(logProbs->ndim >= 1 && logProbs->dims[0] != 0, ACLNN_ERR_PARAM_INVALID,
+                "logProbs: start (0) + length (1) exceeds dimension size (0).");
+    ACLNN_CHECK(gradOut->ndim == 1, ACLNN_ERR_PARAM_INVALID, "DimNum of gradOut must equal 1.");
+    ACLNN_CHECK(negLogLikelihood->ndim == 1, ACLNN_ERR_PARAM_INVALID, "DimNum of negLogLikelihood must equal 1.");
+    ACLNN_CHECK(logProbs->ndim == 3, ACLNN_ERR_PARAM_INVALID, "DimNum of logProbs must equal 3.");
+    ACLNN_CHECK(logAlpha->ndim == 3, ACLNN_ERR_PARAM_INVALID, "DimNum of logAlpha must equal 3.");
+    ACLNN_CHECK(targets->ndim == 1 || targets->ndim == 2, ACLNN_ERR_PARAM_INVALID,
+                "DimNum of targets must equal 1 or 2.");
+    ACLNN_CHECK(out->ndim == 3, ACLNN_ERR_PARAM_INVALID, "DimNum of out must equal 3.");
+    const int64_t T = logProbs->dims[0], N = logProbs->dims[1], C = logProbs->dims[2], A = logAlpha->dims[2];
+    ACLNN_CHECK(blank >= 0 && blank < C, ACLNN_ERR_PARAM_INVALID,
+                "Attr parameter blank %lld must be greater than or equal to 0 and less than %lld.", (long long)blank,
+                (long long)C);
+    int64_t maxIn = 0, maxT = 0, sumT = 0;
+    for (uint64_t i = 0; i < inputLengths->size; i++) {
+        ACLNN_CHECK(inputLengths->v[i] >= 0, ACLNN_ERR_PARAM_INVALID, "inputLengths must not be negative.");
+        maxIn = inputLengths->v[i] > maxIn ? inputLengths->v[i] : maxIn;
+    }
+    for (uint64_t i = 0; i < targetLengths->size; i++) {
+        ACLNN_CHECK(targetLengths->v[i] >= 0, ACLNN_ERR_PARAM_INVALID, "targetLengths must not be negative.");
+        maxT = targetLengths->v[i] > maxT ? targetLengths->v[i] : maxT;
+        sumT += targetLengths->v[i];
+    }
+    ACLNN_CHECK(maxT <= (A - 1) / 2, ACLNN_ERR_PARAM_INVALID,
+                "S of targets [%lld] must be at most half of logAlpha's length [%lld].", (long long)maxT,
+                (long long)A);
+    bool nok = gradOut->dims[0] == N && out->dims[1] == N && negLogLikelihood->dims[0] == N &&
+               logAlpha->dims[0] == N && (int64_t)inputLengths->size == N && (int64_t)targetLengths->size == N;
+    if (targets->ndim == 2) {
+        ACLNN_CHECK(targets->dims[1] >= maxT, ACLNN_ERR_PARAM_INVALID, "targets's dim 1 must be at least %lld.",
+                    (long long)maxT);
+        nok = nok && targets->dims[0] == N;
+    }
+    ACLNN_CHECK(nok, ACLNN_ERR_PARAM_INVALID, "Check batchSize failed (gradOut, out, negLogLikelihood, logAlpha, "
+                "inputLengths, targetLengths, targets must agree on N).");
+    ACLNN_CHECK(out->dims[0] == T && logAlpha->dims[1] == T && maxIn <= T, ACLNN_ERR_PARAM_INVALID,
+                "Check max time failed (out, logAlpha and inputLengths against logProbs).");
+    ACLNN_CHECK(out->dims[2] == C, ACLNN_ERR_PARAM_INVALID, "Check symbolSet failed (out's C).");
+    if (targets->ndim == 1)
+        ACLNN_CHECK(targets->dims[0] == sumT, ACLNN_ERR_PARAM_INVALID, "targets's shape expect [%lld].",
+                    (long long)sumT);
+    ACL_TRY(mx_check_shape(out, "out", logProbs->dims, 3));
+    ACL_TRY(acl_check_dtype_in(logProbs, ACL_DT_LIST_CtcLossBackward, "logProbs"));
+    const bool half = logProbs->dtype == ACL_FLOAT16 || logProbs->dtype == ACL_BF16;
+    ACLNN_CHECK(!(half && (C > CTC_MAX_C || N > CTC_MAX_N || (A - 1) / 2 > CTC_MAX_S)), ACLNN_ERR_PARAM_INVALID,
+                "logProbs: f16/bf16 with C > %d, N > %d or a target longer than %d is not supported.", CTC_MAX_C,
+                CTC_MAX_N, CTC_MAX_S);
+    const aclTensor *same[] = {gradOut, negLogLikelihood, logAlpha, out};
+    const char *sn[] = {"gradOut", "negLogLikelihood", "logAlpha", "out"};
+    for (int k = 0; k < 4; k++)
+        ACLNN_CHECK(same[k]->dtype == logProbs->dtype, ACLNN_ERR_PARAM_INVALID, "%s dtype must be logProbs's.",
+                    sn[k]);
+    ACL_TRY(acl_check_dtype_in(targets, ACL_DT_LIST_CtcLossBackward_targets, "targets"));
+    if (N == 0 || acl_tensor_empty(out)) return acl_exec_noop(ACL_OP_CtcLossBackward, workspaceSize, executor);
+    aclOpExecutor *ex = acl_exec_create(ACL_OP_CtcLossBackward, ctcb_run, sizeof(ctc_params));
+    if (!ex) return ACLNN_ERR_INNER_CREATE_EXECUTOR;
+    ctc_params *p = ex->params;
+    *p = (ctc_params){.T = T, .N = N, .C = C, .A = A, .blank = blank, .zero_inf = zeroInfinity,
+                      .tcols = targets->ndim == 2 ? targets->dims[1] : 0};
+    p->il = malloc(sizeof(int64_t) * (size_t)(N + 1));
+    p->tl = malloc(sizeof(int64_t) * (size_t)(N + 1));
+    p->toff = malloc(sizeof(int64_t) * (size_t)(N + 1));
+    ex->free_params = ctc_free;
+    if (!p->il || !p->tl || !p->toff) return acl_exec_discard(ex, OOM);
+    for (int64_t b = 0, off = 0; b < N; b++) {
+        p->il[b] = inputLengths->v[b];
+        p->tl[b] = targetLengths->v[b];
+        p->toff[b] = p->tcols ? b * p->tcols : off;
+        off += p->tl[b];
+    }
+    aclnnStatus rc = acl_exec_add_input(ex, gradOut, "gradOut", true);
+    if (!rc) rc = acl_exec_add_input(ex, logProbs, "logProbs", true);
+    if (!rc) rc = acl_exec_add_input(ex, targets, "targets", !acl_tensor_empty(targets));
+    if (!rc) rc = acl_exec_add_input(ex, negLogLikelihood, "negLogLikelihood", true);
+    if (!rc) rc = acl_exec_add_input(ex, logAlpha, "logAlpha", true);
+    if (!rc) rc = acl_exec_add_output(ex, out, "out");
+    if (rc) return acl_exec_discard(ex, rc);
+    return acl_exec_publish(ex, workspaceSize, executor);
+}

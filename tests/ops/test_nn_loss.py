@@ -747,3 +747,42 @@ def test_ctc_loss_zero_infinity_and_2d(torch):
     expect_status(C, [T((6, 2, 5), np.int32), tg, IA([6, 6]), IA([3, 2]), 0, False, nl, la], 161002, "logProbs")
     expect_status(C, [lp3, T((2, 3), np.int16), IA([6, 6]), IA([3, 2]), 0, False, nl, la], 161002, "targets")
     expect_status(C, [lp3, tg, IA([6, 6]), IA([3, 2]), 0, False, T((2,), np.float16), la], 161002, "negLogLikelihoodOut")
+
+
+@pytest.mark.parametrize("padded", [False, True])
+@pytest.mark.parametrize("zero_inf", [False, True])
+def test_ctc_loss_backward(torch, padded, zero_inf):
+    rng = np.random.default_rng(17)
+    T_, N, C = 6, 3, 5
+    for dt in OPS["CtcLossBackward"]["dtypes"]:
+        x, tg, il, tl = _ctc_case(rng, dt, T_, N, C, padded)
+        il[2] = 1                                         # item 2: an empty target over one step
+        if zero_inf:
+            il[0] = 3                                     # item 0: 3 labels with a repeat cannot fit in 3 steps
+        A = (2 * max(tl) + 1 + 7) // 8 * 8
+        nll, la = np.zeros(N, NP[dt]), np.zeros((N, T_, A), NP[dt])
+        pyaclnn.call("CtcLoss", x, tg, il, tl, 0, zero_inf, nll, la)
+        g = rand(rng, (N,), dt, (0.5, 2))
+        o = strided(np.zeros((T_, N, C), NP[dt]))
+        pyaclnn.call("CtcLossBackward", g, x, tg, il, tl, nll, la, 0, zero_inf, o)
+        a = tt(torch, x).requires_grad_()
+        e = torch.nn.functional.ctc_loss(a, torch.from_numpy(tg), il, tl, 0, reduction="none",
+                                         zero_infinity=zero_inf)
+        e.backward(tt(torch, g))
+        compare(o, rounded(a.grad.numpy(), dt), dt)
+    B = "CtcLossBackward"
+    g, lp, tg2, nl, la, o = T((2,)), T((6, 2, 5)), T((2, 3), np.int64), T((2,)), T((2, 6, 8)), T((6, 2, 5))
+    expect_status(B, [g, lp, tg2, IA([6, 6]), IA([3, 2]), nl, la, 0, False, o], 0)
+    expect_status(B, [g, lp, tg2, IA([6, 6]), IA([3, 2]), nl, la, 0, False, None], 161001, "out")
+    expect_status(B, [T((2, 1)), lp, tg2, IA([6, 6]), IA([3, 2]), nl, la, 0, False, o], 161002, "gradOut")
+    expect_status(B, [g, T((6, 5)), tg2, IA([6, 6]), IA([3, 2]), nl, la, 0, False, o], 161002, "logProbs")
+    expect_status(B, [g, lp, tg2, IA([6, 6]), IA([3, 2]), nl, la, 5, False, o], 161002, "blank")
+    expect_status(B, [g, lp, tg2, IA([6, 6]), IA([4, 2]), nl, T((2, 6, 8)), 0, False, o], 161002, "targets")
+    expect_status(B, [g, lp, tg2, IA([6, 6]), IA([3, 2]), nl, T((2, 6, 5)), 0, False, o], 161002, "logAlpha")
+    expect_status(B, [T((3,)), lp, tg2, IA([6, 6]), IA([3, 2]), nl, la, 0, False, o], 161002, "batchSize")
+    expect_status(B, [g, lp, tg2, IA([7, 6]), IA([3, 2]), nl, la, 0, False, o], 161002, "time")
+    expect_status(B, [g, lp, tg2, IA([6, 6]), IA([3, 2]), nl, la, 0, False, T((6, 2, 4))], 161002, "symbolSet")
+    expect_status(B, [g, T((6, 2, 5), np.int32), tg2, IA([6, 6]), IA([3, 2]), nl, la, 0, False, o], 161002,
+                  "logProbs")
+    expect_status(B, [g, lp, tg2, IA([6, 6]), IA([3, 2]), T((2,), np.float16), la, 0, False, o], 161002,
+                  "negLogLikelihood")

@@ -492,6 +492,15 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
              'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
              'repo': 'ops-nn',
              'source': 'loss/ctc_loss_v2/op_api/aclnn_ctc_loss.cpp'},
+ 'CtcLossBackward': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                     'header': 'loss/ctc_loss_v2_grad/op_api/aclnn_ctc_loss_backward.h',
+                     'phase1': 'const aclTensor* gradOut, const aclTensor* logProbs, const aclTensor* targets, const '
+                               'aclIntArray* inputLengths, const aclIntArray* targetLengths, const aclTensor* '
+                               'negLogLikelihood, const aclTensor* logAlpha, int64_t blank, bool zeroInfinity, '
+                               'aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor',
+                     'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                     'repo': 'ops-nn',
+                     'source': 'loss/ctc_loss_v2_grad/op_api/aclnn_ctc_loss_backward.cpp'},
  'Cummax': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
             'header': 'math/cummax/op_api/aclnn_cummax.h',
             'phase1': 'const aclTensor* self, int64_t dim, aclTensor* valuesOut, aclTensor* indicesOut, uint64_t* '

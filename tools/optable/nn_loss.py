@@ -95,6 +95,10 @@ OPS += [
        "int64_t blank, bool zeroInfinity, aclTensor* negLogLikelihoodOut, aclTensor* logAlphaOut",
        "aclnn_ctc_loss.h", lib="nn", dtypes=("f32", "f16", "bf16", "f64"),
        arg_dtypes={"targets": ("i32", "i64", "bool", "f32", "f16")}),
+    Op("CtcLossBackward", f"{T} gradOut, {T} logProbs, {T} targets, const aclIntArray* inputLengths, "
+       f"const aclIntArray* targetLengths, {T} negLogLikelihood, {T} logAlpha, int64_t blank, bool zeroInfinity, "
+       "aclTensor* out", "aclnn_ctc_loss_backward.h", lib="nn", dtypes=("f32", "f16", "bf16", "f64"),
+       arg_dtypes={"targets": ("i32", "i64", "bool", "f32", "f16")}),
 ]
 
 # Logit / LogitGrad: elementwise (the generated engine); no op_api source, the A2 lists of the op definitions. eps < 0

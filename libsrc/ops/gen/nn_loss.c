@@ -11,6 +11,7 @@
 #include "aclnnop/aclnn_cross_entropy_loss.h"
 #include "aclnnop/aclnn_cross_entropy_loss_grad.h"
 #include "aclnnop/aclnn_ctc_loss.h"
+#include "aclnnop/aclnn_ctc_loss_backward.h"
 #include "aclnnop/aclnn_fused_cross_entropy_loss_with_max_sum.h"
 #include "aclnnop/aclnn_kl_div_backward.h"
 #include "aclnnop/aclnn_kl_div_target_backward.h"
@@ -396,6 +397,22 @@ aclnnStatus aclnnCtcLossGetWorkspaceSize(const aclTensor* logProbs, const aclTen
 
 aclnnStatus aclnnCtcLoss(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_CtcLoss, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnCtcLossBackwardGetWorkspaceSize(const aclTensor* gradOut, const aclTensor* logProbs, const aclTensor* targets, const aclIntArray* inputLengths, const aclIntArray* targetLengths, const aclTensor* negLogLikelihood, const aclTensor* logAlpha, int64_t blank, bool zeroInfinity, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnCtcLossBackwardGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {gradOut, logProbs, targets, inputLengths, targetLengths, negLogLikelihood, logAlpha, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_INT_ARRAY, ACL_KIND_INT_ARRAY, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"gradOut", "logProbs", "targets", "inputLengths", "targetLengths", "negLogLikelihood", "logAlpha", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 8));
+    return opws_CtcLossBackward(
+        gradOut, logProbs, targets, inputLengths, targetLengths, negLogLikelihood, logAlpha, blank, zeroInfinity, out,
+        workspaceSize, executor);
+}
+
+aclnnStatus aclnnCtcLossBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_CtcLossBackward, workspace, workspaceSize, executor, stream);
 }
 
 static void k_Logit_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
