@@ -118,7 +118,7 @@ def main():
     ap.add_argument("--write", action="store_true")
     a = ap.parse_args()
     decl, defs = scan(a.mirror)
-    rows, bad = {}, 0
+    rows, bad, none = {}, 0, []
     for op in optable.load():
         name = op.sym
         cands = decl.get(name, [])
@@ -128,6 +128,7 @@ def main():
                                              "arch35" in c[2], c[2]))
         if not cands:
             print(f"{op.name}: no upstream header declares it (kept as the docs write it)")
+            none.append(op.name)
             continue
         repo, commit, header, p1, p2 = cands[0]
         src = [s for r, s in defs.get(name, []) if r == repo]
@@ -143,7 +144,10 @@ def main():
                 "Per table op: the upstream repository and commit its prototypes and validation follow, the header "
                 "that declares it,\nthe op_api source that defines its first phase, and both phases' parameter "
                 'lists exactly as that header writes them."""\n'
-                "OPS = " + pprint.pformat(rows, width=118, sort_dicts=True) + "\n")
+                "OPS = " + pprint.pformat(rows, width=118, sort_dicts=True) + "\n\n"
+                "# ops no upstream header declares (CANN generates their first phase from the op definition); their\n"
+                "# prototypes follow the docs page\n"
+                "NO_HEADER = " + pprint.pformat(sorted(none), width=118) + "\n")
         with open(OUT, "w") as f:
             f.write(text)
         print(f"wrote {os.path.relpath(OUT, REPO)} ({len(rows)} ops)")

@@ -463,6 +463,42 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                      'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
                      'repo': 'ops-math',
                      'source': 'random/dsa_gen_bit_mask/op_host/op_api/aclnn_bernoulli.cpp'},
+ 'BinaryCrossEntropy': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                        'header': 'loss/binary_cross_entropy/op_api/aclnn_binary_cross_entropy.h',
+                        'phase1': 'const aclTensor* self, const aclTensor* target, const aclTensor* weight, int64_t '
+                                  'reduction, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor',
+                        'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                  'stream',
+                        'repo': 'ops-nn',
+                        'source': 'loss/binary_cross_entropy/op_api/aclnn_binary_cross_entropy.cpp'},
+ 'BinaryCrossEntropyBackward': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                                'header': 'loss/binary_cross_entropy_grad/op_api/aclnn_binary_cross_entropy_backward.h',
+                                'phase1': 'const aclTensor* gradOutput, const aclTensor* self, const aclTensor* '
+                                          'target, const aclTensor* weightOptional, int64_t reduction, aclTensor* '
+                                          'out, uint64_t* workspaceSize, aclOpExecutor** executor',
+                                'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const '
+                                          'aclrtStream stream',
+                                'repo': 'ops-nn',
+                                'source': 'loss/binary_cross_entropy_grad/op_api/aclnn_binary_cross_entropy_backward.cpp'},
+ 'BinaryCrossEntropyWithLogits': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                                  'header': 'loss/sigmoid_cross_entropy_with_logits_v2/op_api/aclnn_binary_cross_entropy_with_logits.h',
+                                  'phase1': 'const aclTensor* self, const aclTensor* target, const aclTensor* '
+                                            'weightOptional, const aclTensor* posWeightOptional, int64_t reduction, '
+                                            'aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor',
+                                  'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const '
+                                            'aclrtStream stream',
+                                  'repo': 'ops-nn',
+                                  'source': 'loss/sigmoid_cross_entropy_with_logits_v2/op_api/aclnn_binary_cross_entropy_with_logits.cpp'},
+ 'BinaryCrossEntropyWithLogitsBackward': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                                          'header': 'loss/sigmoid_cross_entropy_with_logits_grad_v2/op_api/aclnn_binary_cross_entropy_with_logits_backward.h',
+                                          'phase1': 'const aclTensor* gradOutput, const aclTensor* self, const '
+                                                    'aclTensor* target, const aclTensor* weightOptional, const '
+                                                    'aclTensor* posWeightOptional, int64_t reduction, aclTensor* '
+                                                    'out, uint64_t* workspaceSize, aclOpExecutor** executor',
+                                          'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* '
+                                                    'executor, const aclrtStream stream',
+                                          'repo': 'ops-nn',
+                                          'source': 'loss/sigmoid_cross_entropy_with_logits_grad_v2/op_api/aclnn_binary_cross_entropy_with_logits_backward.cpp'},
  'Bincount': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
               'header': 'math/bincount/op_api/aclnn_bincount.h',
               'phase1': 'const aclTensor* self, const aclTensor* weights, int64_t minlength, aclTensor* out, '
@@ -564,6 +600,16 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
           'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream',
           'repo': 'ops-math',
           'source': 'math/ceil/op_api/aclnn_ceil.cpp'},
+ 'ChamferDistanceBackward': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                             'header': 'loss/chamfer_distance_grad/op_host/op_api/aclnn_chamfer_distance_backward.h',
+                             'phase1': 'const aclTensor* xyz1, const aclTensor* xyz2, const aclTensor* idx1, const '
+                                       'aclTensor* idx2, const aclTensor* gradDist1, const aclTensor* gradDist2, '
+                                       'aclTensor* gradXyz1, aclTensor* gradXyz2, uint64_t* workspaceSize, '
+                                       'aclOpExecutor** executor',
+                             'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, '
+                                       'aclrtStream stream',
+                             'repo': 'ops-nn',
+                             'source': 'loss/chamfer_distance_grad/op_host/op_api/aclnn_chamfer_distance_backward.cpp'},
  'ChannelShuffle': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                     'header': 'conversion/transpose/op_api/aclnn_channel_shuffle.h',
                     'phase1': 'const aclTensor* self, int64_t groups, aclTensor* out, uint64_t* workspaceSize, '
@@ -737,6 +783,46 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
           'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
           'repo': 'ops-math',
           'source': 'math/cosh/op_api/aclnn_cosh.cpp'},
+ 'CrossEntropyLoss': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                      'header': 'loss/cross_entropy_loss/docs/aclnnCrossEntropyLoss.md',
+                      'phase1': 'const aclTensor* input, const aclTensor* target, const aclTensor* weightOptional, '
+                                'char* reductionOptional, int64_t ignoreIndex, double labelSmoothing, double '
+                                'lseSquareScaleForZloss, bool returnZloss, const aclTensor* lossOut, const '
+                                'aclTensor* logProbOut, const aclTensor* zlossOut, const aclTensor* lseForZlossOut, '
+                                'uint64_t* workspaceSize, aclOpExecutor** executor',
+                      'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                'stream',
+                      'repo': 'ops-nn',
+                      'source': None},
+ 'CrossEntropyLossGrad': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                          'header': 'loss/cross_entropy_loss_grad/docs/aclnnCrossEntropyLossGrad.md',
+                          'phase1': 'const aclTensor* gradLoss, const aclTensor* logProb, const aclTensor* target, '
+                                    'const aclTensor* weightOptional, const aclTensor* gradZlossOptional, const '
+                                    'aclTensor* lseForZlossOptional, char* reductionOptional, int64_t ignoreIndex, '
+                                    'double labelSmoothing, double lseSquareScaleForZloss, const aclTensor* out, '
+                                    'uint64_t* workspaceSize, aclOpExecutor** executor',
+                          'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                    'stream',
+                          'repo': 'ops-nn',
+                          'source': None},
+ 'CtcLoss': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+             'header': 'loss/ctc_loss_v2/op_api/aclnn_ctc_loss.h',
+             'phase1': 'const aclTensor* logProbs, const aclTensor* targets, const aclIntArray* inputLengths, const '
+                       'aclIntArray* targetlengths, int64_t blank, bool zeroInfinity, aclTensor* '
+                       'negLogLikelihoodOut, aclTensor* logAlphaOut, uint64_t* workspaceSize, aclOpExecutor** '
+                       'executor',
+             'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+             'repo': 'ops-nn',
+             'source': 'loss/ctc_loss_v2/op_api/aclnn_ctc_loss.cpp'},
+ 'CtcLossBackward': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                     'header': 'loss/ctc_loss_v2_grad/op_api/aclnn_ctc_loss_backward.h',
+                     'phase1': 'const aclTensor* gradOut, const aclTensor* logProbs, const aclTensor* targets, const '
+                               'aclIntArray* inputLengths, const aclIntArray* targetLengths, const aclTensor* '
+                               'negLogLikelihood, const aclTensor* logAlpha, int64_t blank, bool zeroInfinity, '
+                               'aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor',
+                     'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                     'repo': 'ops-nn',
+                     'source': 'loss/ctc_loss_v2_grad/op_api/aclnn_ctc_loss_backward.cpp'},
  'Cummax': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
             'header': 'math/cummax/op_api/aclnn_cummax.h',
             'phase1': 'const aclTensor* self, int64_t dim, aclTensor* valuesOut, aclTensor* indicesOut, uint64_t* '
@@ -1693,6 +1779,18 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                 'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
                 'repo': 'ops-nn',
                 'source': 'optim/fused_adamw/op_api/aclnn_fused_adamw.cpp'},
+ 'FusedCrossEntropyLossWithMaxSum': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                                     'header': 'loss/fused_cross_entropy_loss_with_max_sum/op_api/aclnn_fused_cross_entropy_loss_with_max_sum.h',
+                                     'phase1': 'const aclTensor* logitsMax, const aclTensor* sumExpLogits, const '
+                                               'aclTensor* predictedLogits, float labelSmoothing, const aclTensor* '
+                                               'inputOptional, const aclTensor* weightOptional, const aclTensor* '
+                                               'vocabParallelLogitsOptional, aclTensor* lossOut, aclTensor* '
+                                               'softMaxOutOptional, uint64_t* workspaceSize, aclOpExecutor** '
+                                               'executor',
+                                     'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, '
+                                               'aclrtStream stream',
+                                     'repo': 'ops-nn',
+                                     'source': 'loss/fused_cross_entropy_loss_with_max_sum/op_api/aclnn_fused_cross_entropy_loss_with_max_sum.cpp'},
  'FusedSgd': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
               'header': 'optim/fused_sgd/op_api/aclnn_fused_sgd.h',
               'phase1': 'const aclTensorList* paramsRef, const aclTensorList* gradsRef, const aclTensorList* '
@@ -2748,6 +2846,37 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
            'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
            'repo': 'ops-math',
            'source': 'math/kl_div_v2/op_api/aclnn_kl_div.cpp'},
+ 'KlDivBackward': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                   'header': 'loss/kl_div_loss_grad/op_api/aclnn_kl_div_backward.h',
+                   'phase1': 'const aclTensor* gradOutput, const aclTensor* self, const aclTensor* target, int64_t '
+                             'reduction, bool logTarget, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** '
+                             'executor',
+                   'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                   'repo': 'ops-nn',
+                   'source': 'loss/kl_div_loss_grad/op_api/aclnn_kl_div_backward.cpp'},
+ 'KlDivTargetBackward': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                         'header': 'loss/kl_div_target_loss_grad/op_api/aclnn_kl_div_target_backward.h',
+                         'phase1': 'const aclTensor* gradOutput, const aclTensor* self, const aclTensor* target, '
+                                   'int64_t reduction, bool logTarget, aclTensor* gradTarget, uint64_t* '
+                                   'workspaceSize, aclOpExecutor** executor',
+                         'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                   'stream',
+                         'repo': 'ops-nn',
+                         'source': 'loss/kl_div_target_loss_grad/op_api/aclnn_kl_div_target_backward.cpp'},
+ 'L1Loss': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+            'header': 'loss/lp_loss/op_api/aclnn_l1_loss.h',
+            'phase1': 'const aclTensor* self, const aclTensor* target, int64_t reduction, aclTensor* out, uint64_t* '
+                      'workspaceSize, aclOpExecutor** executor',
+            'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+            'repo': 'ops-nn',
+            'source': 'loss/lp_loss/op_api/aclnn_l1_loss.cpp'},
+ 'L1LossBackward': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                    'header': 'loss/l1_loss_grad/op_api/aclnn_l1_loss_backward.h',
+                    'phase1': 'const aclTensor* gradOutput, const aclTensor* self, const aclTensor* target, int64_t '
+                              'reduction, aclTensor* gradInput, uint64_t* workspaceSize, aclOpExecutor** executor',
+                    'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                    'repo': 'ops-nn',
+                    'source': 'loss/l1_loss_grad/op_api/aclnn_l1_loss_backward.cpp'},
  'LayerNorm': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
                'header': 'norm/layer_norm_v4/op_host/op_api/aclnn_layer_norm.h',
                'phase1': 'const aclTensor* input, const aclIntArray* normalizedShape, const aclTensor* '
@@ -2949,6 +3078,20 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                 'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
                 'repo': 'ops-math',
                 'source': 'math/not_equal/op_api/aclnn_logical_xor.cpp'},
+ 'Logit': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+           'header': 'loss/logit/docs/aclnnLogit.md',
+           'phase1': 'const aclTensor* input, double eps, const aclTensor* out, uint64_t* workspaceSize, '
+                     'aclOpExecutor** executor',
+           'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+           'repo': 'ops-nn',
+           'source': None},
+ 'LogitGrad': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+               'header': 'loss/logit_grad/docs/aclnnLogitGrad.md',
+               'phase1': 'const aclTensor* x, const aclTensor* dy, double eps, const aclTensor* out, uint64_t* '
+                         'workspaceSize, aclOpExecutor** executor',
+               'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+               'repo': 'ops-nn',
+               'source': None},
  'LtScalar': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
               'header': 'math/less/op_api/aclnn_lt_scalar.h',
               'phase1': 'const aclTensor* self, const aclScalar* other, aclTensor* out, uint64_t* workspaceSize, '
@@ -3073,6 +3216,27 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
         'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
         'repo': 'ops-nn',
         'source': 'matmul/mat_mul_v3/op_host/op_api/aclnn_mm.cpp'},
+ 'MseLoss': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+             'header': 'loss/mse_loss/op_api/aclnn_mse_loss.h',
+             'phase1': 'const aclTensor* self, const aclTensor* target, int64_t reduction, aclTensor* out, uint64_t* '
+                       'workspaceSize, aclOpExecutor** executor',
+             'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+             'repo': 'ops-nn',
+             'source': 'loss/mse_loss/op_api/aclnn_mse_loss.cpp'},
+ 'MseLossBackward': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                     'header': 'loss/mse_loss_grad_v2/op_host/op_api/aclnn_mse_loss_backward.h',
+                     'phase1': 'const aclTensor* gradOutput, const aclTensor* self, const aclTensor* target, int64_t '
+                               'reduction, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor',
+                     'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                     'repo': 'ops-nn',
+                     'source': 'loss/mse_loss_grad_v2/op_host/op_api/aclnn_mse_loss_backward.cpp'},
+ 'MseLossOut': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                'header': 'loss/mse_loss/op_api/aclnn_mse_loss_out.h',
+                'phase1': 'const aclTensor* self, const aclTensor* target, int64_t reduction, aclTensor* out, '
+                          'uint64_t* workspaceSize, aclOpExecutor** executor',
+                'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                'repo': 'ops-nn',
+                'source': 'loss/mse_loss/op_api/aclnn_mse_loss_out.cpp'},
  'Mul': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
          'header': 'math/mul/op_api/aclnn_mul.h',
          'phase1': 'const aclTensor* self, const aclTensor* other, aclTensor* out, uint64_t* workspaceSize, '
@@ -3108,6 +3272,14 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                                                 'aclrtStream stream',
                                       'repo': 'ops-nn',
                                       'source': 'vfusion/multi_scale_deformable_attn_function/op_api/aclnn_multi_scale_deformable_attn_function.cpp'},
+ 'MultilabelMarginLoss': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                          'header': 'loss/multilabel_margin_loss/op_api/aclnn_multilabel_margin_loss.h',
+                          'phase1': 'const aclTensor* self, const aclTensor* target, int64_t reduction, aclTensor* '
+                                    'out, aclTensor* isTarget, uint64_t* workspaceSize, aclOpExecutor** executor',
+                          'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                    'stream',
+                          'repo': 'ops-nn',
+                          'source': 'loss/multilabel_margin_loss/op_api/aclnn_multilabel_margin_loss.cpp'},
  'Multinomial': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                  'header': 'random/stateless_sample_multinomial/op_api/aclnn_multinomial.h',
                  'phase1': 'const aclTensor* self, int64_t numsamples, bool replacement, int64_t seed, int64_t '
@@ -3131,6 +3303,39 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
         'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
         'repo': 'ops-nn',
         'source': 'matmul/mv/op_host/op_api/aclnn_mv.cpp'},
+ 'NLLLoss': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+             'header': 'loss/nll_loss/op_api/aclnn_nll_loss.h',
+             'phase1': 'const aclTensor* self, const aclTensor* target, const aclTensor* weight, int64_t reduction, '
+                       'int64_t ignoreIndex, aclTensor* out, aclTensor* totalWeightOut, uint64_t* workspaceSize, '
+                       'aclOpExecutor** executor',
+             'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+             'repo': 'ops-nn',
+             'source': 'loss/nll_loss/op_api/aclnn_nll_loss.cpp'},
+ 'NLLLoss2d': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+               'header': 'loss/nll_loss/op_api/aclnn_nll_loss2d.h',
+               'phase1': 'const aclTensor* self, const aclTensor* target, const aclTensor* weight, int64_t '
+                         'reduction, int64_t ignoreIndex, aclTensor* out, aclTensor* totalWeightOut, uint64_t* '
+                         'workspaceSize, aclOpExecutor** executor',
+               'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+               'repo': 'ops-nn',
+               'source': 'loss/nll_loss/op_api/aclnn_nll_loss2d.cpp'},
+ 'NLLLoss2dBackward': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                       'header': 'loss/nll_loss_grad/op_api/aclnn_nll_loss2d_backward.h',
+                       'phase1': 'const aclTensor* gradOutput, const aclTensor* self, const aclTensor* target, const '
+                                 'aclTensor* weight, int64_t reduction, int64_t ignoreIndex, aclTensor* totalWeight, '
+                                 'aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor',
+                       'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                 'stream',
+                       'repo': 'ops-nn',
+                       'source': 'loss/nll_loss_grad/op_api/aclnn_nll_loss2d_backward.cpp'},
+ 'NLLLossBackward': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                     'header': 'loss/nll_loss_grad/op_api/aclnn_nll_loss_backward.h',
+                     'phase1': 'const aclTensor* gradOutput, const aclTensor* self, const aclTensor* target, const '
+                               'aclTensor* weight, int64_t reduction, int64_t ignoreIndex, const aclTensor* '
+                               'totalWeight, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor',
+                     'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                     'repo': 'ops-nn',
+                     'source': 'loss/nll_loss_grad/op_api/aclnn_nll_loss_backward.cpp'},
  'NanToNum': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
               'header': 'math/nan_to_num/op_api/aclnn_nan_to_num.h',
               'phase1': 'const aclTensor* self, float nan, float posinf, float neginf, aclTensor* out, uint64_t* '
@@ -3652,6 +3857,38 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
              'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
              'repo': 'ops-math',
              'source': 'math/slogdet/op_host/op_api/aclnn_slogdet.cpp'},
+ 'SmoothL1Loss': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                  'header': 'loss/smooth_l1_loss_v2/op_api/aclnn_smooth_l1_loss.h',
+                  'phase1': 'const aclTensor* self, const aclTensor* target, int64_t reduction, float beta, '
+                            'aclTensor* result, uint64_t* workspaceSize, aclOpExecutor** executor',
+                  'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                  'repo': 'ops-nn',
+                  'source': 'loss/smooth_l1_loss_v2/op_api/aclnn_smooth_l1_loss.cpp'},
+ 'SmoothL1LossBackward': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                          'header': 'loss/smooth_l1_loss_grad_v2/op_api/aclnn_smooth_l1_loss_backward.h',
+                          'phase1': 'const aclTensor* gradOut, const aclTensor* self, const aclTensor* target, '
+                                    'int64_t reduction, float beta, aclTensor* gradInput, uint64_t* workspaceSize, '
+                                    'aclOpExecutor** executor',
+                          'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                    'stream',
+                          'repo': 'ops-nn',
+                          'source': 'loss/smooth_l1_loss_grad_v2/op_api/aclnn_smooth_l1_loss_backward.cpp'},
+ 'SoftMarginLoss': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                    'header': 'loss/soft_margin_loss/op_api/aclnn_soft_margin_loss.h',
+                    'phase1': 'const aclTensor* self, const aclTensor* target, int64_t reduction, aclTensor* out, '
+                              'uint64_t* workspaceSize, aclOpExecutor** executor',
+                    'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                    'repo': 'ops-nn',
+                    'source': 'loss/soft_margin_loss/op_api/aclnn_soft_margin_loss.cpp'},
+ 'SoftMarginLossBackward': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                            'header': 'loss/soft_margin_loss_grad/op_api/aclnn_soft_margin_loss_backward.h',
+                            'phase1': 'const aclTensor* gradOutput, const aclTensor* self, const aclTensor* target, '
+                                      'int64_t reduction, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** '
+                                      'executor',
+                            'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                      'stream',
+                            'repo': 'ops-nn',
+                            'source': 'loss/soft_margin_loss_grad/op_api/aclnn_soft_margin_loss_backward.cpp'},
  'Sort': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
           'header': 'math/sort/op_api/aclnn_sort.h',
           'phase1': 'const aclTensor* self, bool stable, int64_t dim, bool descending, aclTensor* valuesOut, '
@@ -3891,3 +4128,14 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
              'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
              'repo': 'ops-math',
              'source': 'math/xlog1py/op_api/aclnn_xlog1py.cpp'}}
+
+# ops no upstream header declares (CANN generates their first phase from the op definition); their
+# prototypes follow the docs page
+NO_HEADER = ['AddLora',
+ 'AmpUpdateScale',
+ 'AngleV2',
+ 'CoalesceSparse',
+ 'IsInf',
+ 'SimThreadExponential',
+ 'StridedSliceAssignV2',
+ 'TransformBiasRescaleQkv']

@@ -66,6 +66,10 @@
 #include "aclnnop/aclnn_batch_norm_reduce.h"
 #include "aclnnop/aclnn_batch_norm_stats.h"
 #include "aclnnop/aclnn_bernoulli.h"
+#include "aclnnop/aclnn_binary_cross_entropy.h"
+#include "aclnnop/aclnn_binary_cross_entropy_backward.h"
+#include "aclnnop/aclnn_binary_cross_entropy_with_logits.h"
+#include "aclnnop/aclnn_binary_cross_entropy_with_logits_backward.h"
 #include "aclnnop/aclnn_bincount.h"
 #include "aclnnop/aclnn_bitwise_and_scalar.h"
 #include "aclnnop/aclnn_bitwise_and_tensor.h"
@@ -80,6 +84,7 @@
 #include "aclnnop/aclnn_cdist.h"
 #include "aclnnop/aclnn_cdist_backward.h"
 #include "aclnnop/aclnn_ceil.h"
+#include "aclnnop/aclnn_chamfer_distance_backward.h"
 #include "aclnnop/aclnn_channel_shuffle.h"
 #include "aclnnop/aclnn_chunk_cat.h"
 #include "aclnnop/aclnn_circular_pad2d.h"
@@ -96,6 +101,10 @@
 #include "aclnnop/aclnn_copy.h"
 #include "aclnnop/aclnn_cos.h"
 #include "aclnnop/aclnn_cosh.h"
+#include "aclnnop/aclnn_cross_entropy_loss.h"
+#include "aclnnop/aclnn_cross_entropy_loss_grad.h"
+#include "aclnnop/aclnn_ctc_loss.h"
+#include "aclnnop/aclnn_ctc_loss_backward.h"
 #include "aclnnop/aclnn_cummax.h"
 #include "aclnnop/aclnn_cummin.h"
 #include "aclnnop/aclnn_cumprod.h"
@@ -217,6 +226,7 @@
 #include "aclnnop/aclnn_foreach_zero_inplace.h"
 #include "aclnnop/aclnn_frac.h"
 #include "aclnnop/aclnn_fused_adamw.h"
+#include "aclnnop/aclnn_fused_cross_entropy_loss_with_max_sum.h"
 #include "aclnnop/aclnn_fused_sgd.h"
 #include "aclnnop/aclnn_gcd.h"
 #include "aclnnop/aclnn_ge_scalar.h"
@@ -249,6 +259,10 @@
 #include "aclnnop/aclnn_isneginf.h"
 #include "aclnnop/aclnn_isposinf.h"
 #include "aclnnop/aclnn_kl_div.h"
+#include "aclnnop/aclnn_kl_div_backward.h"
+#include "aclnnop/aclnn_kl_div_target_backward.h"
+#include "aclnnop/aclnn_l1_loss.h"
+#include "aclnnop/aclnn_l1_loss_backward.h"
 #include "aclnnop/aclnn_layer_norm.h"
 #include "aclnnop/aclnn_layer_norm_backward.h"
 #include "aclnnop/aclnn_le_scalar.h"
@@ -273,6 +287,8 @@
 #include "aclnnop/aclnn_logical_not.h"
 #include "aclnnop/aclnn_logical_or.h"
 #include "aclnnop/aclnn_logical_xor.h"
+#include "aclnnop/aclnn_logit.h"
+#include "aclnnop/aclnn_logit_grad.h"
 #include "aclnnop/aclnn_logspace.h"
 #include "aclnnop/aclnn_logsumexp.h"
 #include "aclnnop/aclnn_lt_scalar.h"
@@ -294,15 +310,23 @@
 #include "aclnnop/aclnn_minimum.h"
 #include "aclnnop/aclnn_minn.h"
 #include "aclnnop/aclnn_mm.h"
+#include "aclnnop/aclnn_mse_loss.h"
+#include "aclnnop/aclnn_mse_loss_backward.h"
+#include "aclnnop/aclnn_mse_loss_out.h"
 #include "aclnnop/aclnn_mul.h"
 #include "aclnnop/aclnn_multi_scale_deformable_attention_grad.h"
 #include "aclnnop/aclnn_multi_scale_deformable_attn_function.h"
+#include "aclnnop/aclnn_multilabel_margin_loss.h"
 #include "aclnnop/aclnn_multinomial.h"
 #include "aclnnop/aclnn_mv.h"
 #include "aclnnop/aclnn_nan_to_num.h"
 #include "aclnnop/aclnn_ne_scalar.h"
 #include "aclnnop/aclnn_ne_tensor.h"
 #include "aclnnop/aclnn_neg.h"
+#include "aclnnop/aclnn_nll_loss.h"
+#include "aclnnop/aclnn_nll_loss2d.h"
+#include "aclnnop/aclnn_nll_loss2d_backward.h"
+#include "aclnnop/aclnn_nll_loss_backward.h"
 #include "aclnnop/aclnn_norm.h"
 #include "aclnnop/aclnn_normal.h"
 #include "aclnnop/aclnn_normal_out.h"
@@ -363,6 +387,10 @@
 #include "aclnnop/aclnn_slice.h"
 #include "aclnnop/aclnn_slice_v2.h"
 #include "aclnnop/aclnn_slogdet.h"
+#include "aclnnop/aclnn_smooth_l1_loss.h"
+#include "aclnnop/aclnn_smooth_l1_loss_backward.h"
+#include "aclnnop/aclnn_soft_margin_loss.h"
+#include "aclnnop/aclnn_soft_margin_loss_backward.h"
 #include "aclnnop/aclnn_sort.h"
 #include "aclnnop/aclnn_split_tensor.h"
 #include "aclnnop/aclnn_split_with_size.h"
@@ -1061,6 +1089,95 @@ aclnnStatus opws_ForeachMulScalarInplace(
     const aclTensorList* x, const aclTensor* scalar, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_ForeachSubScalarInplace(
     const aclTensorList* x, const aclTensor* scalar, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_MseLoss(
+    const aclTensor* self, const aclTensor* target, int64_t reduction, aclTensor* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_MseLossOut(
+    const aclTensor* self, const aclTensor* target, int64_t reduction, aclTensor* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_MseLossBackward(
+    const aclTensor* gradOutput, const aclTensor* self, const aclTensor* target, int64_t reduction, aclTensor* out,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_L1Loss(
+    const aclTensor* self, const aclTensor* target, int64_t reduction, aclTensor* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_L1LossBackward(
+    const aclTensor* gradOutput, const aclTensor* self, const aclTensor* target, int64_t reduction,
+    aclTensor* gradInput, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_SmoothL1Loss(
+    const aclTensor* self, const aclTensor* target, int64_t reduction, float beta, aclTensor* result,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_SmoothL1LossBackward(
+    const aclTensor* gradOut, const aclTensor* self, const aclTensor* target, int64_t reduction, float beta,
+    aclTensor* gradInput, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_SoftMarginLoss(
+    const aclTensor* self, const aclTensor* target, int64_t reduction, aclTensor* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_SoftMarginLossBackward(
+    const aclTensor* gradOutput, const aclTensor* self, const aclTensor* target, int64_t reduction, aclTensor* out,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_BinaryCrossEntropy(
+    const aclTensor* self, const aclTensor* target, const aclTensor* weight, int64_t reduction, aclTensor* out,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_BinaryCrossEntropyBackward(
+    const aclTensor* gradOutput, const aclTensor* self, const aclTensor* target, const aclTensor* weightOptional,
+    int64_t reduction, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_BinaryCrossEntropyWithLogits(
+    const aclTensor* self, const aclTensor* target, const aclTensor* weightOptional, const aclTensor* posWeightOptional,
+    int64_t reduction, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_BinaryCrossEntropyWithLogitsBackward(
+    const aclTensor* gradOutput, const aclTensor* self, const aclTensor* target, const aclTensor* weightOptional,
+    const aclTensor* posWeightOptional, int64_t reduction, aclTensor* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_KlDivBackward(
+    const aclTensor* gradOutput, const aclTensor* self, const aclTensor* target, int64_t reduction, bool logTarget,
+    aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_KlDivTargetBackward(
+    const aclTensor* gradOutput, const aclTensor* self, const aclTensor* target, int64_t reduction, bool logTarget,
+    aclTensor* gradTarget, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_NLLLoss(
+    const aclTensor* self, const aclTensor* target, const aclTensor* weight, int64_t reduction, int64_t ignoreIndex,
+    aclTensor* out, aclTensor* totalWeightOut, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_NLLLoss2d(
+    const aclTensor* self, const aclTensor* target, const aclTensor* weight, int64_t reduction, int64_t ignoreIndex,
+    aclTensor* out, aclTensor* totalWeightOut, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_NLLLossBackward(
+    const aclTensor* gradOutput, const aclTensor* self, const aclTensor* target, const aclTensor* weight,
+    int64_t reduction, int64_t ignoreIndex, const aclTensor* totalWeight, aclTensor* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_NLLLoss2dBackward(
+    const aclTensor* gradOutput, const aclTensor* self, const aclTensor* target, const aclTensor* weight,
+    int64_t reduction, int64_t ignoreIndex, aclTensor* totalWeight, aclTensor* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_CrossEntropyLoss(
+    const aclTensor* input, const aclTensor* target, const aclTensor* weightOptional, char* reductionOptional,
+    int64_t ignoreIndex, double labelSmoothing, double lseSquareScaleForZloss, bool returnZloss,
+    const aclTensor* lossOut, const aclTensor* logProbOut, const aclTensor* zlossOut, const aclTensor* lseForZlossOut,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_CrossEntropyLossGrad(
+    const aclTensor* gradLoss, const aclTensor* logProb, const aclTensor* target, const aclTensor* weightOptional,
+    const aclTensor* gradZlossOptional, const aclTensor* lseForZlossOptional, char* reductionOptional,
+    int64_t ignoreIndex, double labelSmoothing, double lseSquareScaleForZloss, const aclTensor* out,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_MultilabelMarginLoss(
+    const aclTensor* self, const aclTensor* target, int64_t reduction, aclTensor* out, aclTensor* isTarget,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_ChamferDistanceBackward(
+    const aclTensor* xyz1, const aclTensor* xyz2, const aclTensor* idx1, const aclTensor* idx2,
+    const aclTensor* gradDist1, const aclTensor* gradDist2, aclTensor* gradXyz1, aclTensor* gradXyz2,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_FusedCrossEntropyLossWithMaxSum(
+    const aclTensor* logitsMax, const aclTensor* sumExpLogits, const aclTensor* predictedLogits, float labelSmoothing,
+    const aclTensor* inputOptional, const aclTensor* weightOptional, const aclTensor* vocabParallelLogitsOptional,
+    aclTensor* lossOut, aclTensor* softMaxOutOptional, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_CtcLoss(
+    const aclTensor* logProbs, const aclTensor* targets, const aclIntArray* inputLengths,
+    const aclIntArray* targetlengths, int64_t blank, bool zeroInfinity, aclTensor* negLogLikelihoodOut,
+    aclTensor* logAlphaOut, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_CtcLossBackward(
+    const aclTensor* gradOut, const aclTensor* logProbs, const aclTensor* targets, const aclIntArray* inputLengths,
+    const aclIntArray* targetLengths, const aclTensor* negLogLikelihood, const aclTensor* logAlpha, int64_t blank,
+    bool zeroInfinity, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_Mm(
     const aclTensor* self, const aclTensor* mat2, aclTensor* out, int8_t cubeMathType, uint64_t* workspaceSize,
     aclOpExecutor** executor);
@@ -1626,6 +1743,46 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_ForeachDivListInplace ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_ForeachMulScalarInplace ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32}), 4
 #define ACL_DT_LIST_ForeachSubScalarInplace ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32}), 4
+#define ACL_DT_LIST_MseLoss ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_MseLossOut ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_MseLossBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_L1Loss ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_INT64, ACL_BF16}), 4
+#define ACL_DT_LIST_L1LossBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_SmoothL1Loss ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_SmoothL1LossBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_SoftMarginLoss ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_SoftMarginLossBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_BinaryCrossEntropy ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_BinaryCrossEntropyBackward ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 3
+#define ACL_DT_LIST_BinaryCrossEntropyWithLogits ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_BinaryCrossEntropyWithLogitsBackward ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 3
+#define ACL_DT_LIST_KlDivBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_KlDivTargetBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_NLLLoss ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_NLLLoss_target ((const aclDataType[]){ACL_INT64, ACL_UINT8, ACL_INT32}), 3
+#define ACL_DT_LIST_NLLLoss2d ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_NLLLoss2d_target ((const aclDataType[]){ACL_INT64, ACL_UINT8, ACL_INT32}), 3
+#define ACL_DT_LIST_NLLLossBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_NLLLossBackward_target ((const aclDataType[]){ACL_INT64, ACL_UINT8, ACL_INT32}), 3
+#define ACL_DT_LIST_NLLLoss2dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_NLLLoss2dBackward_target ((const aclDataType[]){ACL_INT64, ACL_UINT8, ACL_INT32}), 3
+#define ACL_DT_LIST_CrossEntropyLoss ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 3
+#define ACL_DT_LIST_CrossEntropyLoss_target ((const aclDataType[]){ACL_INT64}), 1
+#define ACL_DT_LIST_CrossEntropyLoss_weightOptional ((const aclDataType[]){ACL_FLOAT}), 1
+#define ACL_DT_LIST_CrossEntropyLossGrad ((const aclDataType[]){ACL_BF16, ACL_FLOAT16, ACL_FLOAT}), 3
+#define ACL_DT_LIST_CrossEntropyLossGrad_target ((const aclDataType[]){ACL_INT64}), 1
+#define ACL_DT_LIST_CrossEntropyLossGrad_weightOptional ((const aclDataType[]){ACL_FLOAT}), 1
+#define ACL_DT_LIST_MultilabelMarginLoss ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_MultilabelMarginLoss_target ((const aclDataType[]){ACL_INT64, ACL_INT32}), 2
+#define ACL_DT_LIST_ChamferDistanceBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16}), 2
+#define ACL_DT_LIST_ChamferDistanceBackward_idx1 ((const aclDataType[]){ACL_INT32}), 1
+#define ACL_DT_LIST_ChamferDistanceBackward_idx2 ((const aclDataType[]){ACL_INT32}), 1
+#define ACL_DT_LIST_FusedCrossEntropyLossWithMaxSum ((const aclDataType[]){ACL_FLOAT}), 1
+#define ACL_DT_LIST_FusedCrossEntropyLossWithMaxSum_vocabParallelLogitsOptional ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_CtcLoss ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE}), 4
+#define ACL_DT_LIST_CtcLoss_targets ((const aclDataType[]){ACL_INT32, ACL_INT64, ACL_BOOL, ACL_FLOAT, ACL_FLOAT16}), 5
+#define ACL_DT_LIST_CtcLossBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE}), 4
+#define ACL_DT_LIST_CtcLossBackward_targets ((const aclDataType[]){ACL_INT32, ACL_INT64, ACL_BOOL, ACL_FLOAT, ACL_FLOAT16}), 5
 #define ACL_DT_LIST_Mm ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_Matmul ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_BatchMatMul ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3

@@ -1,0 +1,222 @@
+/* aclnnCrossEntropyLoss and aclnnCrossEntropyLossGrad (ops-nn loss/cross_entropy_loss, cross_entropy_loss_grad).
+ * These ops have no op_api source (their wrappers are generated from the op definitions): the checks follow their
+ * docs' error tables - NULL 161001, dtypes (the A2 op definitions: input/gradLoss/logProb/outputs f16/f32/bf16 of one
+ * dtype, target int64, weight f32) 161002, shapes and attribute values 561002 (the tiling's refusal). Rows of
+ * input are (N, C); loss with label smoothing e: (1 - e) (-w[y] logp[y]) + e / C sum_c (-w[c] logp[c]), ignored
+ * rows 0, mean dividing both parts by the summed w[y] of the kept rows (PyTorch's definition). The zloss outputs
+ * are not computed (the docs: not supported yet). Row sums in class order, the batch sum in row order. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/dtype.h"
+#include "common/dtype_rules.h"
+#include "common/status.h"
+#include "ops/gen/all_ops.h"
+#include "ops/mx_util.h"
+
+#define TILING_ERR 561002
+
+typedef struct {
+    bool grad, has_w;
+    int64_t N, C, reduction, ignore;
+    double eps;
+} ce_params;
+
+static void load(const acl_view *v, aclDataType dt, void *dst) {
+    const int64_t one = 1;
+    if (v->ndim == 0) mx_load_bcast(v, &one, 1, dt, dst);
+    else mx_load_bcast(v, v->dims, v->ndim, dt, dst);
+}
+
+static bool store(const double *src, const acl_view *o) { return mx_store_via(src, ACL_DOUBLE, o->dtype, o); }
+
+/* the weight of class c (1 without weights) and whether row i counts */
+static double wc(const ce_params *p, const double *w, int64_t c) { return p->has_w ? w[c] : 1.0; }
+static bool kept(const ce_params *p, int64_t y) { return y != p->ignore && y >= 0 && y < p->C; }
+
+static aclnnStatus ce_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
+    (void)ws;
+    (void)wss;
+    const ce_params *p = ex->params;
+    const int64_t N = p->N, C = p->C;
+    double *x = malloc(sizeof(double) * (size_t)(N * C + 1)), *w = malloc(sizeof(double) * (size_t)(C + 1));
+    int64_t *y = malloc(sizeof(int64_t) * (size_t)(N + 1));
+    double *a = malloc(sizeof(double) * (size_t)(N * C + 1)), *l = malloc(sizeof(double) * (size_t)(N + 1));
+    double *g = malloc(sizeof(double) * (size_t)(N + 1));
+    bool ok = x && w && y && a && l && g;
+    if (ok) {
+        int k = 0;
+        if (p->grad) load(acl_exec_in(ex, k++), ACL_DOUBLE, g);
+        load(acl_exec_in(ex, k++), ACL_DOUBLE, x); /* input, or logProb for the grad */
+        load(acl_exec_in(ex, k++), ACL_INT64, y);
+        if (p->has_w) load(acl_exec_in(ex, k++), ACL_DOUBLE, w);
+        double den = 0;
+        for (int64_t i = 0; i < N; i++)
+            if (kept(p, y[i])) den += wc(p, w, y[i]);
+        if (!p->grad) {
+            double sum = 0;
+            for (int64_t i = 0; i < N; i++) { /* log-softmax of row i, max-shifted */
+                const double *r = x + i * C;
+                double m = -INFINITY, s = 0, sm = 0;
+                for (int64_t c = 0; c < C; c++) m = fmax(m, r[c]);
+                for (int64_t c = 0; c < C; c++) s += exp(r[c] - m);
+                const double lse = m + log(s);
+                for (int64_t c = 0; c < C; c++) {
+                    a[i * C + c] = r[c] - lse;
+                    sm += -wc(p, w, c) * a[i * C + c];
+                }
+                l[i] = kept(p, y[i]) ? (1 - p->eps) * (-wc(p, w, y[i]) * a[i * C + y[i]]) + p->eps / (double)C * sm
+                                     : 0.0;
+                sum += l[i];
+            }
+            double v = p->reduction == 1 ? sum / den : sum;
+            ok = store(p->reduction == 0 ? l : &v, acl_exec_out(ex, 0)) && store(a, acl_exec_out(ex, 1));
+        } else {
+            for (int64_t i = 0; i < N; i++) {
+                const double *lp = x + i * C;
+                double *o = a + i * C;
+                if (!kept(p, y[i])) {
+                    for (int64_t c = 0; c < C; c++) o[c] = 0;
+                    continue;
+                }
+                double gi = p->reduction == 0 ? g[i] : g[0];
+                if (p->reduction == 1) gi /= den;
+                const double nll = gi * (1 - p->eps) * wc(p, w, y[i]), sm = gi * p->eps / (double)C;
+                double ssum = 0;
+                for (int64_t c = 0; c < C; c++) ssum += sm * wc(p, w, c);
+                for (int64_t c = 0; c < C; c++) {
+                    const double e = exp(lp[c]);
+                    o[c] = e * nll - (c == y[i] ? nll : 0.0) + e * ssum - sm * wc(p, w, c);
+                }
+            }
+            ok = store(a, acl_exec_out(ex, 0));
+        }
+    }
+    free(x);
+    free(w);
+    free(y);
+    free(a);
+    free(l);
+    free(g);
+    return ok ? ACLNN_SUCCESS : OOM;
+}
+
+static aclnnStatus not_null(const void *t, const char *name) {
+    ACLNN_CHECK(t != NULL, ACLNN_ERR_PARAM_NULLPTR, "%s must not be NULL.", name);
+    return ACLNN_SUCCESS;
+}
+
+static aclnnStatus same_dt(const aclTensor *t, const char *name, const aclTensor *ref, const char *rn) {
+    ACLNN_CHECK(t->dtype == ref->dtype, ACLNN_ERR_PARAM_INVALID, "%s dtype %s should be %s's dtype %s.", name,
+                acl_dtype_name(t->dtype), rn, acl_dtype_name(ref->dtype));
+    return ACLNN_SUCCESS;
+}
+
+static aclnnStatus shape_is(const aclTensor *t, const char *name, const int64_t *d, int n) {
+    if (mx_shape_is(t, d, n)) return ACLNN_SUCCESS;
+    char want[128];
+    mx_dims_str(d, n, want, sizeof want);
+    return ACL_REPORT(TILING_ERR, "%s should have shape %s.", name, want);
+}
+
+static aclnnStatus reduction_of(const char *s, int64_t *r) {
+    if (!s || strcmp(s, "mean") == 0) *r = 1; /* the attribute's default */
+    else if (strcmp(s, "sum") == 0) *r = 2;
+    else if (strcmp(s, "none") == 0) *r = 0;
+    else return ACL_REPORT(TILING_ERR, "reductionOptional must be \"mean\", \"sum\" or \"none\", got \"%s\".", s);
+    return ACLNN_SUCCESS;
+}
+
+/* logits / logProb (N, C) with C > 0, target (N), weight (C) */
+static aclnnStatus check_nc(const aclTensor *x, const char *xn, const aclTensor *target, const aclTensor *w,
+                            const char *wn, double eps) {
+    ACLNN_CHECK(x->ndim == 2 && x->dims[1] > 0, TILING_ERR, "%s must be 2-D (N, C) with C > 0.", xn);
+    ACL_TRY(shape_is(target, "target", x->dims, 1));
+    if (w) ACL_TRY(shape_is(w, wn, &x->dims[1], 1));
+    ACLNN_CHECK(eps >= 0.0 && eps <= 1.0, TILING_ERR, "labelSmoothing must be in [0, 1], got %g.", eps);
+    return ACLNN_SUCCESS;
+}
+
+static aclnnStatus ce_exec(int op, const ce_params *pp, const aclTensor *const *ins, const char *const *inn,
+                           int nin, const aclTensor *const *outs, const char *const *outn, int nout, uint64_t *ws,
+                           aclOpExecutor **exo) {
+    if (pp->N == 0) return acl_exec_noop(op, ws, exo);
+    aclOpExecutor *ex = acl_exec_create(op, ce_run, sizeof(ce_params));
+    if (!ex) return ACLNN_ERR_INNER_CREATE_EXECUTOR;
+    aclnnStatus rc = ACLNN_SUCCESS;
+    for (int i = 0; i < nin && !rc; i++)
+        if (ins[i]) rc = acl_exec_add_input(ex, ins[i], inn[i], true);
+    for (int i = 0; i < nout && !rc; i++) rc = acl_exec_add_output(ex, outs[i], outn[i]);
+    if (rc) return acl_exec_discard(ex, rc);
+    *(ce_params *)ex->params = *pp;
+    return acl_exec_publish(ex, ws, exo);
+}
+
+aclnnStatus opws_CrossEntropyLoss(const aclTensor *input, const aclTensor *target, const aclTensor *weightOptional,
+                                  char *reductionOptional, int64_t ignoreIndex, double labelSmoothing,
+                                  double lseSquareScaleForZloss, bool returnZloss, const aclTensor *lossOut,
+                                  const aclTensor *logProbOut, const aclTensor *zlossOut,
+                                  const aclTensor *lseForZlossOut, uint64_t *workspaceSize,
+                                  aclOpExecutor **executor) {
+    (void)lseSquareScaleForZloss;
+    (void)returnZloss;
+    ACL_TRY(not_null(input, "input"));
+    ACL_TRY(not_null(target, "target"));
+    ACL_TRY(not_null(lossOut, "lossOut"));
+    ACL_TRY(not_null(logProbOut, "logProbOut"));
+    ACL_TRY(not_null(zlossOut, "zlossOut"));
+    ACL_TRY(not_null(lseForZlossOut, "lseForZlossOut"));
+    ACL_TRY(acl_check_dtype_in(input, ACL_DT_LIST_CrossEntropyLoss, "input"));
+    ACL_TRY(acl_check_dtype_in(target, ACL_DT_LIST_CrossEntropyLoss_target, "target"));
+    if (weightOptional) ACL_TRY(acl_check_dtype_in(weightOptional, ACL_DT_LIST_CrossEntropyLoss_weightOptional,
+                                                   "weightOptional"));
+    ACL_TRY(same_dt(lossOut, "lossOut", input, "input"));
+    ACL_TRY(same_dt(logProbOut, "logProbOut", input, "input"));
+    ACL_TRY(same_dt(zlossOut, "zlossOut", input, "input"));
+    ACL_TRY(same_dt(lseForZlossOut, "lseForZlossOut", input, "input"));
+    int64_t red = 1;
+    ACL_TRY(reduction_of(reductionOptional, &red));
+    ACL_TRY(check_nc(input, "input", target, weightOptional, "weightOptional", labelSmoothing));
+    if (red == 0) ACL_TRY(shape_is(lossOut, "lossOut", input->dims, 1));
+    else ACLNN_CHECK(lossOut->ndim <= 1 && acl_tensor_numel(lossOut) == 1, TILING_ERR,
+                     "lossOut must hold one element for a reduction.");
+    ACL_TRY(shape_is(logProbOut, "logProbOut", input->dims, 2));
+    ce_params pp = {.has_w = weightOptional != NULL, .N = input->dims[0], .C = input->dims[1], .reduction = red,
+                    .ignore = ignoreIndex, .eps = labelSmoothing};
+    const aclTensor *ins[] = {input, target, weightOptional}, *outs[] = {lossOut, logProbOut};
+    const char *inn[] = {"input", "target", "weightOptional"}, *outn[] = {"lossOut", "logProbOut"};
+    return ce_exec(ACL_OP_CrossEntropyLoss, &pp, ins, inn, 3, outs, outn, 2, workspaceSize, executor);
+}
+
+aclnnStatus opws_CrossEntropyLossGrad(const aclTensor *gradLoss, const aclTensor *logProb, const aclTensor *target,
+                                      const aclTensor *weightOptional, const aclTensor *gradZlossOptional,
+                                      const aclTensor *lseForZlossOptional, char *reductionOptional,
+                                      int64_t ignoreIndex, double labelSmoothing, double lseSquareScaleForZloss,
+                                      const aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    (void)lseSquareScaleForZloss;
+    ACL_TRY(not_null(gradLoss, "gradLoss"));
+    ACL_TRY(not_null(logProb, "logProb"));
+    ACL_TRY(not_null(target, "target"));
+    ACL_TRY(not_null(out, "out"));
+    ACL_TRY(acl_check_dtype_in(gradLoss, ACL_DT_LIST_CrossEntropyLossGrad, "gradLoss"));
+    ACL_TRY(same_dt(logProb, "logProb", gradLoss, "gradLoss"));
+    ACL_TRY(acl_check_dtype_in(target, ACL_DT_LIST_CrossEntropyLossGrad_target, "target"));
+    if (weightOptional) ACL_TRY(acl_check_dtype_in(weightOptional, ACL_DT_LIST_CrossEntropyLossGrad_weightOptional,
+                                                   "weightOptional"));
+    if (gradZlossOptional) ACL_TRY(same_dt(gradZlossOptional, "gradZlossOptional", gradLoss, "gradLoss"));
+    if (lseForZlossOptional) ACL_TRY(same_dt(lseForZlossOptional, "lseForZlossOptional", gradLoss, "gradLoss"));
+    ACL_TRY(same_dt(out, "out", gradLoss, "gradLoss"));
+    int64_t red = 1;
+    ACL_TRY(reduction_of(reductionOptional, &red));
+    ACL_TRY(check_nc(logProb, "logProb", target, weightOptional, "weightOptional", labelSmoothing));
+    if (red == 0) ACL_TRY(shape_is(gradLoss, "gradLoss", logProb->dims, 1));
+    else ACLNN_CHECK(gradLoss->ndim <= 1 && acl_tensor_numel(gradLoss) == 1, TILING_ERR,
+                     "gradLoss must be 0-D for a reduction.");
+    ACL_TRY(shape_is(out, "out", logProb->dims, 2));
+    ce_params pp = {.grad = true, .has_w = weightOptional != NULL, .N = logProb->dims[0], .C = logProb->dims[1],
+                    .reduction = red, .ignore = ignoreIndex, .eps = labelSmoothing};
+    const aclTensor *ins[] = {gradLoss, logProb, target, weightOptional}, *outs[] = {out};
+    const char *inn[] = {"gradLoss", "logProb", "target", "weightOptional"}, *outn[] = {"out"};
+    return ce_exec(ACL_OP_CrossEntropyLossGrad, &pp, ins, inn, 4, outs, outn, 1, workspaceSize, executor);
+}
