@@ -1,0 +1,230 @@
+"""ops-nn activation/: the softmax family (Softmax, LogSoftmax, SoftmaxBackward, LogSoftmaxBackward) against
+PyTorch CPU for every dtype of each op's A2 list, every dim, strided inputs and outputs, a cast to another out
+dtype, 0-d and empty tensors, NaN/-inf rows; the invalid rows in each op_api's order; the same bytes for any thread
+count. (The elementwise activations are table entries: tests/ops/test_table_elementwise.py generates theirs; the
+few literal cases PyTorch's vectorised kernels get wrong are here.)"""
+import numpy as np
+import pytest
+
+import pyaclnn
+from pyaclnn._optable import OPS
+from pyaclnn.lowlevel import AclTensor
+from helpers import same_bytes_for_threads, strided
+from table_harness import NP, compare, expect_status, from_torch, to_torch
+
+
+def dts(op):
+    return OPS[op]["dtypes"]
+
+
+def tdt(torch, dt):
+    return {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16, "f64": torch.float64}[dt]
+
+
+def mk(rng, shape, dt, lo=-4, hi=4):
+    return np.array(rng.uniform(lo, hi, shape).astype(np.float32).astype(NP[dt]))
+
+
+def T(torch, a):
+    return to_torch(torch, np.ascontiguousarray(a))
+
+
+def out_like(shape, dt, fill=7):
+    if len(shape) == 0:
+        return np.full((), fill, NP[dt])
+    return strided(np.full(shape, fill, NP[dt]))
+
+
+def torch_fwd(torch, op, t, dim):
+    """PyTorch in t's dtype (half types accumulate in float, as we do)."""
+    return torch.softmax(t, dim) if op == "Softmax" else torch.log_softmax(t, dim)
+
+
+# ---------------------------------------------------------------- forward
+@pytest.mark.parametrize("op", ["Softmax", "LogSoftmax"])
+@pytest.mark.parametrize("dt", ["f32", "f16", "f64", "bf16"])
+def test_forward(torch, op, dt):
+    assert dt in dts(op)
+    rng = np.random.default_rng(3)
+    x = strided(mk(rng, (3, 4, 5), dt))
+    for dim in (0, 1, 2, -1, -3):
+        o = out_like(x.shape, dt)
+        pyaclnn.call(op, x, dim, o)
+        compare(o, from_torch(torch_fwd(torch, op, T(torch, x), dim)), dt)
+    # a transposed input
+    xt = mk(rng, (5, 6), dt).T
+    o = np.zeros((6, 5), NP[dt])
+    pyaclnn.call(op, xt, 1, o)
+    compare(o, from_torch(torch_fwd(torch, op, T(torch, xt), 1)), dt)
+    # 0-d: dim 0 or -1
+    for dim in (0, -1):
+        o = np.full((), 7, NP[dt])
+        pyaclnn.call(op, np.array(1.5, NP[dt]), dim, o)
+        assert float(o) == (1.0 if op == "Softmax" else 0.0)
+    # empty: nothing written
+    e = np.full((2, 0), 7, NP[dt])
+    pyaclnn.call(op, np.zeros((2, 0), NP[dt]), 1, e)
+
+
+@pytest.mark.parametrize("op", ["Softmax", "LogSoftmax"])
+def test_forward_out_cast(torch, op):
+    """Softmax computes in self's dtype, then casts to out's; LogSoftmax casts self to out's dtype first."""
+    rng = np.random.default_rng(4)
+    x = mk(rng, (4, 7), "f32")
+    for odt in ("f16", "bf16", "f64"):
+        o = np.zeros(x.shape, NP[odt])
+        pyaclnn.call(op, x, 1, o)
+        t = T(torch, x)
+        if op == "Softmax":
+            e = torch.softmax(t, 1).to(tdt(torch, odt))
+        else:
+            e = torch.log_softmax(t.to(tdt(torch, odt)), 1)
+        if op == "Softmax" and odt == "f64":  # f32 values (a few ulps from PyTorch's f32 kernel)
+            assert np.array_equal(o, o.astype(np.float32).astype(np.float64))
+            compare(o.astype(np.float32), from_torch(e.float()), "f32")
+        else:
+            compare(o, from_torch(e), odt)
+    xh = mk(rng, (3, 5), "f16")
+    o = np.zeros(xh.shape, np.float32)
+    pyaclnn.call(op, xh, 0, o)
+    if op == "Softmax":  # rounded to f16 first: every value is an f16 value
+        assert np.array_equal(o, o.astype(np.float16).astype(np.float32))
+        compare(o.astype(np.float16), from_torch(torch.softmax(T(torch, xh), 0)), "f16")
+    else:
+        compare(o, from_torch(torch.log_softmax(T(torch, xh).float(), 0)), "f32")
+
+
+@pytest.mark.parametrize("op", ["Softmax", "LogSoftmax"])
+def test_forward_special(torch, op):
+    x = np.array([[1.0, np.nan, 2.0], [-np.inf, 0.0, 1.0], [-np.inf, -np.inf, -np.inf], [np.inf, 0.0, 1.0],
+                  [1000.0, 1000.0, -1000.0]], np.float32)
+    o = np.zeros_like(x)
+    pyaclnn.call(op, x, 1, o)
+    compare(o, from_torch(torch_fwd(torch, op, T(torch, x), 1)), "f32")
+
+
+# ---------------------------------------------------------------- backward
+def torch_bwd(torch, op, g, y, dim):
+    if op == "SoftmaxBackward":
+        return torch._softmax_backward_data(g, y, dim, y.dtype)
+    return torch._log_softmax_backward_data(g, y, dim, y.dtype)
+
+
+@pytest.mark.parametrize("op", ["SoftmaxBackward", "LogSoftmaxBackward"])
+@pytest.mark.parametrize("dt", ["f32", "f16", "bf16"])
+def test_backward(torch, op, dt):
+    assert dt in dts(op)
+    rng = np.random.default_rng(5)
+    src = mk(rng, (3, 4, 5), "f32")
+    for dim in (0, 1, 2, -1):
+        t = T(torch, src).to(tdt(torch, dt))
+        y = torch.softmax(t, dim) if op == "SoftmaxBackward" else torch.log_softmax(t, dim)
+        yn = strided(from_torch(y))
+        g = strided(mk(rng, src.shape, dt))
+        o = out_like(src.shape, dt)
+        pyaclnn.call(op, g, yn, dim, o)
+        e = torch_bwd(torch, op, T(torch, g).float(), T(torch, yn).float(), dim)  # f32 compute, one rounding
+        compare(o, from_torch(e.to(tdt(torch, dt))), dt)
+    # 0-d and empty
+    o = np.full((), 7, NP[dt])
+    pyaclnn.call(op, np.array(2.0, NP[dt]), np.array(1.0 if op == "SoftmaxBackward" else 0.0, NP[dt]), 0, o)
+    assert float(o) == 0.0
+    e = np.full((0, 3), 7, NP[dt])
+    pyaclnn.call(op, np.zeros((0, 3), NP[dt]), np.zeros((0, 3), NP[dt]), 1, e)
+
+
+@pytest.mark.parametrize("op", ["SoftmaxBackward", "LogSoftmaxBackward"])
+def test_backward_out_cast(torch, op):
+    rng = np.random.default_rng(6)
+    x = T(torch, mk(rng, (4, 6), "f32"))
+    y = from_torch(torch.softmax(x, 1) if op == "SoftmaxBackward" else torch.log_softmax(x, 1))
+    g = mk(rng, (4, 6), "f32")
+    o = np.zeros((4, 6), np.float16)
+    pyaclnn.call(op, g, y, 1, o)
+    compare(o, from_torch(torch_bwd(torch, op, T(torch, g), T(torch, y), 1).half()), "f16")
+
+
+# ---------------------------------------------------------------- invalid rows
+_KEEP = []
+
+
+def tens(shape, dt="f32"):
+    t = AclTensor.from_array(np.zeros(shape, NP[dt]))
+    _KEEP.append(t)
+    return t
+
+
+def test_invalid_softmax():
+    x = tens((2, 3))
+    expect_status("Softmax", [None, 0, x], 161001, "self")
+    expect_status("Softmax", [x, 0, None], 161001, "out")
+    expect_status("Softmax", [tens((2, 3), "i32"), 0, x], 161002, "self")
+    expect_status("Softmax", [x, 0, tens((2, 3), "i32")], 161002, "out")
+    expect_status("Softmax", [x, 2, x], 161002, "dim")
+    expect_status("Softmax", [x, -3, x], 161002, "dim")
+    expect_status("Softmax", [tens(()), 1, tens(())], 161002, "dim")
+    expect_status("Softmax", [tens((1,) * 9), 0, tens((1,) * 9)], 161002, "self")
+    expect_status("Softmax", [x, 0, tens((3, 2))], 161002, "out")
+    # an empty self returns before any other check (upstream order)
+    expect_status("Softmax", [tens((0, 3), "i32"), 5, tens((1,), "i32")], 0)
+    expect_status("Softmax", [x, 1, tens((2, 3), "f16")], 0)
+
+
+def test_invalid_log_softmax():
+    x = tens((2, 3))
+    expect_status("LogSoftmax", [None, 0, x], 161001, "self")
+    expect_status("LogSoftmax", [x, 0, None], 161001, "out")
+    # dim comes before the dtypes
+    expect_status("LogSoftmax", [tens((2, 3), "i32"), 2, x], 161002, "dim")
+    expect_status("LogSoftmax", [tens((2, 3), "i32"), 0, x], 161002, "self")
+    expect_status("LogSoftmax", [x, 0, tens((2, 3), "i64")], 161002, "out")
+    expect_status("LogSoftmax", [tens((1,) * 9), 0, tens((1,) * 9)], 161002, "self")
+    expect_status("LogSoftmax", [x, 0, tens((2, 4))], 161002, "out")
+    expect_status("LogSoftmax", [tens((0, 3)), 1, tens((0, 3), "f16")], 0)
+    expect_status("LogSoftmax", [tens((0, 3)), 1, tens((1, 3))], 161002, "out")
+
+
+@pytest.mark.parametrize("op", ["SoftmaxBackward", "LogSoftmaxBackward"])
+def test_invalid_backward(op):
+    x = tens((2, 3))
+    log = op == "LogSoftmaxBackward"
+    if log:  # output is checked for NULL first
+        expect_status(op, [None, None, 0, x], 161001, "output")
+    else:
+        expect_status(op, [None, None, 0, x], 161001, "gradOutput")
+    expect_status(op, [None, x, 0, x], 161001, "gradOutput")
+    expect_status(op, [x, None, 0, x], 161001, "output")
+    expect_status(op, [x, x, 0, None], 161001, "out")
+    expect_status(op, [tens((2, 3), "f64"), tens((2, 3), "f64"), 0, x], 161002,
+                  "output" if log else "gradOutput")
+    expect_status(op, [x, tens((2, 3), "f16"), 0, x], 161002, "output")
+    expect_status(op, [x, tens((3, 2)), 0, x], 161002, "output")
+    expect_status(op, [x, x, 0, tens((2, 2))], 161002, "out")
+    expect_status(op, [tens((1,) * 9), tens((1,) * 9), 0, tens((1,) * 9)], 161002, "gradOutput")
+    expect_status(op, [x, x, 2, x], 161002, "dim")
+    # shapes before dim in LogSoftmaxBackward, dim before shapes in SoftmaxBackward
+    expect_status(op, [x, tens((3, 2)), 5, x], 161002, "output" if log else "dim")
+    # empty inputs return before the other checks; out's dtype is not checked (the result is cast to it)
+    expect_status(op, [tens((0, 3), "i32"), tens((0, 3)), 9, x], 0)
+    expect_status(op, [x, x, 1, tens((2, 3), "f64")], 0)
+
+
+def test_deterministic_across_threads():
+    code = """
+import hashlib, numpy as np, pyaclnn
+rng = np.random.default_rng(1)
+h = hashlib.sha256()
+for dt in (np.float32, np.float16, pyaclnn.bfloat16, np.float64):
+    x = (rng.random((64, 33, 40)) * 8 - 4).astype(np.float32).astype(dt)
+    for op in ("Softmax", "LogSoftmax"):
+        for dim in (0, 1, 2):
+            o = np.zeros(x.shape, dt)
+            pyaclnn.call(op, x, dim, o)
+            h.update(o.tobytes())
+            if dt != np.float64:
+                g = np.zeros(x.shape, dt)
+                pyaclnn.call(op + "Backward", x, o, dim, g)
+                h.update(g.tobytes())
+print(h.hexdigest())
+"""
+    same_bytes_for_threads(code)
