@@ -3,13 +3,46 @@
 
 #include "ops/ops.h"
 #include "ops/elementwise.h"
+#include "ops/ew_nn_activation.h"
+#include "aclnnop/aclnn_celu.h"
+#include "aclnnop/aclnn_elu.h"
+#include "aclnnop/aclnn_erfinv.h"
+#include "aclnnop/aclnn_fast_gelu.h"
+#include "aclnnop/aclnn_fast_gelu_backward.h"
 #include "aclnnop/aclnn_gelu.h"
+#include "aclnnop/aclnn_gelu_backward.h"
+#include "aclnnop/aclnn_gelu_v2.h"
+#include "aclnnop/aclnn_hardshrink.h"
+#include "aclnnop/aclnn_hardshrink_backward.h"
+#include "aclnnop/aclnn_hardsigmoid.h"
+#include "aclnnop/aclnn_hardsigmoid_backward.h"
+#include "aclnnop/aclnn_hardswish.h"
+#include "aclnnop/aclnn_hardswish_backward.h"
+#include "aclnnop/aclnn_hardtanh_backward.h"
 #include "aclnnop/aclnn_heaviside.h"
+#include "aclnnop/aclnn_leaky_relu.h"
+#include "aclnnop/aclnn_logsigmoid.h"
 #include "aclnnop/aclnn_logsoftmax.h"
 #include "aclnnop/aclnn_logsoftmax_backward.h"
+#include "aclnnop/aclnn_mish.h"
+#include "aclnnop/aclnn_mish_backward.h"
 #include "aclnnop/aclnn_relu.h"
+#include "aclnnop/aclnn_selu.h"
+#include "aclnnop/aclnn_selu_backward.h"
+#include "aclnnop/aclnn_sigmoid.h"
+#include "aclnnop/aclnn_sigmoid_backward.h"
+#include "aclnnop/aclnn_silu.h"
+#include "aclnnop/aclnn_silu_backward.h"
 #include "aclnnop/aclnn_softmax.h"
 #include "aclnnop/aclnn_softmax_backward.h"
+#include "aclnnop/aclnn_softplus.h"
+#include "aclnnop/aclnn_softplus_backward.h"
+#include "aclnnop/aclnn_softshrink.h"
+#include "aclnnop/aclnn_softshrink_backward.h"
+#include "aclnnop/aclnn_swish.h"
+#include "aclnnop/aclnn_swish_backward.h"
+#include "aclnnop/aclnn_threshold.h"
+#include "aclnnop/aclnn_threshold_backward.h"
 
 #include "ops/gen/all_ops.h"
 
@@ -309,5 +342,2471 @@ aclnnStatus aclnnLogSoftmaxBackwardGetWorkspaceSize(const aclTensor* gradOutput,
 
 aclnnStatus aclnnLogSoftmaxBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_LogSoftmaxBackward, workspace, workspaceSize, executor, stream);
+}
+
+static void k_Sigmoid_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    (void)s;
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        O_[i] = (float)(1 / (1 + exp(-a)));
+    }
+}
+
+static void k_Sigmoid_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    (void)s;
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        O_[i] = (double)(1 / (1 + exp(-a)));
+    }
+}
+
+static void k_Sigmoid_c64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float complex *A_ = (const float complex *)in[0];
+    (void)s;
+    float complex *O_ = (float complex *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float complex a EW_UNUSED = A_[i];
+        O_[i] = (float complex)(1 / (1 + exp(-a)));
+    }
+}
+
+static void k_Sigmoid_c128(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double complex *A_ = (const double complex *)in[0];
+    (void)s;
+    double complex *O_ = (double complex *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double complex a EW_UNUSED = A_[i];
+        O_[i] = (double complex)(1 / (1 + exp(-a)));
+    }
+}
+
+static const aclDataType k_Sigmoid_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_BOOL, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BF16, ACL_UINT8};
+
+static const aclDataType k_Sigmoid_out_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BF16};
+
+static const ew_desc k_Sigmoid_desc = {
+    .op = ACL_OP_Sigmoid, .nargs = 2,
+    .kind = {EW_ARG_TENSOR, EW_ARG_OUT},
+    .name = {"self", "out"},
+    .dtypes = k_Sigmoid_dtypes, .n_dtypes = ACL_COUNT_OF(k_Sigmoid_dtypes),
+    .out_dtypes = k_Sigmoid_out_dtypes, .n_out_dtypes = ACL_COUNT_OF(k_Sigmoid_out_dtypes),
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
+    .k = {[EW_F32] = k_Sigmoid_f32, [EW_F64] = k_Sigmoid_f64, [EW_C64] = k_Sigmoid_c64, [EW_C128] = k_Sigmoid_c128},
+    .check = NULL,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnSigmoidGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {self, out};
+    return ew_get_workspace(&k_Sigmoid_desc, args, NULL, NULL, workspaceSize, executor);
+}
+
+aclnnStatus aclnnSigmoid(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_Sigmoid, workspace, workspaceSize, executor, stream);
+}
+
+static void k_InplaceSigmoid_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    (void)s;
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        O_[i] = (float)(1 / (1 + exp(-a)));
+    }
+}
+
+static void k_InplaceSigmoid_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    (void)s;
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        O_[i] = (double)(1 / (1 + exp(-a)));
+    }
+}
+
+static void k_InplaceSigmoid_c64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float complex *A_ = (const float complex *)in[0];
+    (void)s;
+    float complex *O_ = (float complex *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float complex a EW_UNUSED = A_[i];
+        O_[i] = (float complex)(1 / (1 + exp(-a)));
+    }
+}
+
+static void k_InplaceSigmoid_c128(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double complex *A_ = (const double complex *)in[0];
+    (void)s;
+    double complex *O_ = (double complex *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double complex a EW_UNUSED = A_[i];
+        O_[i] = (double complex)(1 / (1 + exp(-a)));
+    }
+}
+
+static const aclDataType k_InplaceSigmoid_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BF16};
+
+static const ew_desc k_InplaceSigmoid_desc = {
+    .op = ACL_OP_InplaceSigmoid, .nargs = 1,
+    .kind = {EW_ARG_INOUT},
+    .name = {"selfRef"},
+    .dtypes = k_InplaceSigmoid_dtypes, .n_dtypes = ACL_COUNT_OF(k_InplaceSigmoid_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
+    .k = {[EW_F32] = k_InplaceSigmoid_f32, [EW_F64] = k_InplaceSigmoid_f64, [EW_C64] = k_InplaceSigmoid_c64, [EW_C128] = k_InplaceSigmoid_c128},
+    .check = NULL,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnInplaceSigmoidGetWorkspaceSize(aclTensor* selfRef, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {selfRef};
+    return ew_get_workspace(&k_InplaceSigmoid_desc, args, NULL, NULL, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceSigmoid(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_InplaceSigmoid, workspace, workspaceSize, executor, stream);
+}
+
+static void k_SigmoidBackward_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    const float *B_ = (const float *)in[1];
+    (void)s;
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        const float b EW_UNUSED = B_[i];
+        O_[i] = (float)(a * (1 - b) * b);
+    }
+}
+
+static void k_SigmoidBackward_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    const double *B_ = (const double *)in[1];
+    (void)s;
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        const double b EW_UNUSED = B_[i];
+        O_[i] = (double)(a * (1 - b) * b);
+    }
+}
+
+static void k_SigmoidBackward_c64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float complex *A_ = (const float complex *)in[0];
+    const float complex *B_ = (const float complex *)in[1];
+    (void)s;
+    float complex *O_ = (float complex *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float complex a EW_UNUSED = A_[i];
+        const float complex b EW_UNUSED = B_[i];
+        O_[i] = (float complex)(a * conj((1 - b) * b));
+    }
+}
+
+static void k_SigmoidBackward_c128(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double complex *A_ = (const double complex *)in[0];
+    const double complex *B_ = (const double complex *)in[1];
+    (void)s;
+    double complex *O_ = (double complex *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double complex a EW_UNUSED = A_[i];
+        const double complex b EW_UNUSED = B_[i];
+        O_[i] = (double complex)(a * conj((1 - b) * b));
+    }
+}
+
+static const aclDataType k_SigmoidBackward_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BF16};
+
+static const ew_desc k_SigmoidBackward_desc = {
+    .op = ACL_OP_SigmoidBackward, .nargs = 3,
+    .kind = {EW_ARG_TENSOR, EW_ARG_TENSOR, EW_ARG_OUT},
+    .name = {"gradOutput", "output", "gradInput"},
+    .dtypes = k_SigmoidBackward_dtypes, .n_dtypes = ACL_COUNT_OF(k_SigmoidBackward_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
+    .k = {[EW_F32] = k_SigmoidBackward_f32, [EW_F64] = k_SigmoidBackward_f64, [EW_C64] = k_SigmoidBackward_c64, [EW_C128] = k_SigmoidBackward_c128},
+    .check = NULL,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnSigmoidBackwardGetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* output, aclTensor* gradInput, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {gradOutput, output, gradInput};
+    return ew_get_workspace(&k_SigmoidBackward_desc, args, NULL, NULL, workspaceSize, executor);
+}
+
+aclnnStatus aclnnSigmoidBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_SigmoidBackward, workspace, workspaceSize, executor, stream);
+}
+
+static void k_LogSigmoid_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    (void)s;
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        O_[i] = (float)((a < 0 ? a : 0) - log1p(exp(-fabs(a))));
+    }
+}
+
+static void k_LogSigmoid_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    (void)s;
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        O_[i] = (double)((a < 0 ? a : 0) - log1p(exp(-fabs(a))));
+    }
+}
+
+static const aclDataType k_LogSigmoid_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
+
+static const ew_desc k_LogSigmoid_desc = {
+    .op = ACL_OP_LogSigmoid, .nargs = 2,
+    .kind = {EW_ARG_TENSOR, EW_ARG_OUT},
+    .name = {"self", "out"},
+    .dtypes = k_LogSigmoid_dtypes, .n_dtypes = ACL_COUNT_OF(k_LogSigmoid_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_SAME, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 0, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
+    .k = {[EW_F32] = k_LogSigmoid_f32, [EW_F64] = k_LogSigmoid_f64},
+    .check = NULL,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnLogSigmoidGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {self, out};
+    return ew_get_workspace(&k_LogSigmoid_desc, args, NULL, NULL, workspaceSize, executor);
+}
+
+aclnnStatus aclnnLogSigmoid(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_LogSigmoid, workspace, workspaceSize, executor, stream);
+}
+
+static void k_Silu_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    (void)s;
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        O_[i] = (float)(a / (1 + exp(-a)));
+    }
+}
+
+static void k_Silu_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    (void)s;
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        O_[i] = (double)(a / (1 + exp(-a)));
+    }
+}
+
+static const aclDataType k_Silu_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
+
+static const ew_desc k_Silu_desc = {
+    .op = ACL_OP_Silu, .nargs = 2,
+    .kind = {EW_ARG_TENSOR, EW_ARG_OUT},
+    .name = {"self", "out"},
+    .dtypes = k_Silu_dtypes, .n_dtypes = ACL_COUNT_OF(k_Silu_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_SAME, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 0, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
+    .k = {[EW_F32] = k_Silu_f32, [EW_F64] = k_Silu_f64},
+    .check = NULL,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnSiluGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {self, out};
+    return ew_get_workspace(&k_Silu_desc, args, NULL, NULL, workspaceSize, executor);
+}
+
+aclnnStatus aclnnSilu(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_Silu, workspace, workspaceSize, executor, stream);
+}
+
+static void k_SiluBackward_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    const float *B_ = (const float *)in[1];
+    (void)s;
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        const float b EW_UNUSED = B_[i];
+        O_[i] = (float)(a * (1 / (1 + exp(-b))) * (1 + b * (1 - 1 / (1 + exp(-b)))));
+    }
+}
+
+static void k_SiluBackward_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    const double *B_ = (const double *)in[1];
+    (void)s;
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        const double b EW_UNUSED = B_[i];
+        O_[i] = (double)(a * (1 / (1 + exp(-b))) * (1 + b * (1 - 1 / (1 + exp(-b)))));
+    }
+}
+
+static const aclDataType k_SiluBackward_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
+
+static const ew_desc k_SiluBackward_desc = {
+    .op = ACL_OP_SiluBackward, .nargs = 3,
+    .kind = {EW_ARG_TENSOR, EW_ARG_TENSOR, EW_ARG_OUT},
+    .name = {"gradOutput", "self", "gradInput"},
+    .dtypes = k_SiluBackward_dtypes, .n_dtypes = ACL_COUNT_OF(k_SiluBackward_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpsh",
+    .k = {[EW_F32] = k_SiluBackward_f32, [EW_F64] = k_SiluBackward_f64},
+    .check = ew_check_no_broadcast,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnSiluBackwardGetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* self, aclTensor* gradInput, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {gradOutput, self, gradInput};
+    return ew_get_workspace(&k_SiluBackward_desc, args, NULL, NULL, workspaceSize, executor);
+}
+
+aclnnStatus aclnnSiluBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_SiluBackward, workspace, workspaceSize, executor, stream);
+}
+
+static void k_Swish_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    const float s0 EW_UNUSED = (float)s->d[0];
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        O_[i] = (float)(a / (1 + exp(-(S_HAS(0) ? s0 : 1) * a)));
+    }
+}
+
+static void k_Swish_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    const double s0 EW_UNUSED = s->d[0];
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        O_[i] = (double)(a / (1 + exp(-(S_HAS(0) ? s0 : 1) * a)));
+    }
+}
+
+static const aclDataType k_Swish_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
+
+static const ew_desc k_Swish_desc = {
+    .op = ACL_OP_Swish, .nargs = 3,
+    .kind = {EW_ARG_TENSOR, EW_ARG_SCALAR, EW_ARG_OUT},
+    .name = {"self", "betaOptional", "out"},
+    .dtypes = k_Swish_dtypes, .n_dtypes = ACL_COUNT_OF(k_Swish_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_SAME, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 2u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
+    .k = {[EW_F32] = k_Swish_f32, [EW_F64] = k_Swish_f64},
+    .check = NULL,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnSwishGetWorkspaceSize(const aclTensor* self, const aclScalar* betaOptional, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {self, betaOptional, out};
+    return ew_get_workspace(&k_Swish_desc, args, NULL, NULL, workspaceSize, executor);
+}
+
+aclnnStatus aclnnSwish(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_Swish, workspace, workspaceSize, executor, stream);
+}
+
+static void k_SwishBackward_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    const float *B_ = (const float *)in[1];
+    const float s0 EW_UNUSED = (float)s->d[0];
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        const float b EW_UNUSED = B_[i];
+        O_[i] = (float)(a * ((1 / (1 + exp(-(S_HAS(0) ? s0 : 1) * b))) * (1 + (S_HAS(0) ? s0 : 1) * b * (1 - 1 / (1 + exp(-(S_HAS(0) ? s0 : 1) * b))))));
+    }
+}
+
+static void k_SwishBackward_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    const double *B_ = (const double *)in[1];
+    const double s0 EW_UNUSED = s->d[0];
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        const double b EW_UNUSED = B_[i];
+        O_[i] = (double)(a * ((1 / (1 + exp(-(S_HAS(0) ? s0 : 1) * b))) * (1 + (S_HAS(0) ? s0 : 1) * b * (1 - 1 / (1 + exp(-(S_HAS(0) ? s0 : 1) * b))))));
+    }
+}
+
+static const aclDataType k_SwishBackward_dtypes[] = {ACL_FLOAT16, ACL_FLOAT, ACL_BF16};
+
+static const ew_desc k_SwishBackward_desc = {
+    .op = ACL_OP_SwishBackward, .nargs = 4,
+    .kind = {EW_ARG_TENSOR, EW_ARG_TENSOR, EW_ARG_SCALAR, EW_ARG_OUT},
+    .name = {"gradOutput", "self", "betaOptional", "gradInput"},
+    .dtypes = k_SwishBackward_dtypes, .n_dtypes = ACL_COUNT_OF(k_SwishBackward_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 2u,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_SAME, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 4u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpsh",
+    .k = {[EW_F32] = k_SwishBackward_f32, [EW_F64] = k_SwishBackward_f64},
+    .check = ew_check_no_broadcast,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnSwishBackwardGetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* self, const aclScalar* betaOptional, aclTensor* gradInput, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {gradOutput, self, betaOptional, gradInput};
+    return ew_get_workspace(&k_SwishBackward_desc, args, NULL, NULL, workspaceSize, executor);
+}
+
+aclnnStatus aclnnSwishBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_SwishBackward, workspace, workspaceSize, executor, stream);
+}
+
+static void k_LeakyRelu_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    const float s0 EW_UNUSED = (float)s->d[0];
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        O_[i] = (float)(a > 0 ? a : a * s0);
+    }
+}
+
+static void k_LeakyRelu_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    const double s0 EW_UNUSED = s->d[0];
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        O_[i] = (double)(a > 0 ? a : a * s0);
+    }
+}
+
+static const aclDataType k_LeakyRelu_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_BF16};
+
+static const ew_desc k_LeakyRelu_desc = {
+    .op = ACL_OP_LeakyRelu, .nargs = 3,
+    .kind = {EW_ARG_TENSOR, EW_ARG_SCALAR, EW_ARG_OUT},
+    .name = {"self", "negativeSlope", "out"},
+    .dtypes = k_LeakyRelu_dtypes, .n_dtypes = ACL_COUNT_OF(k_LeakyRelu_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
+    .k = {[EW_F32] = k_LeakyRelu_f32, [EW_F64] = k_LeakyRelu_f64},
+    .check = NULL,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnLeakyReluGetWorkspaceSize(const aclTensor* self, const aclScalar* negativeSlope, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {self, negativeSlope, out};
+    return ew_get_workspace(&k_LeakyRelu_desc, args, NULL, NULL, workspaceSize, executor);
+}
+
+aclnnStatus aclnnLeakyRelu(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_LeakyRelu, workspace, workspaceSize, executor, stream);
+}
+
+static void k_InplaceLeakyRelu_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    const float s0 EW_UNUSED = (float)s->d[0];
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        O_[i] = (float)(a > 0 ? a : a * s0);
+    }
+}
+
+static void k_InplaceLeakyRelu_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    const double s0 EW_UNUSED = s->d[0];
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        O_[i] = (double)(a > 0 ? a : a * s0);
+    }
+}
+
+static const aclDataType k_InplaceLeakyRelu_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_BF16};
+
+static const ew_desc k_InplaceLeakyRelu_desc = {
+    .op = ACL_OP_InplaceLeakyRelu, .nargs = 2,
+    .kind = {EW_ARG_INOUT, EW_ARG_SCALAR},
+    .name = {"selfRef", "negativeSlope"},
+    .dtypes = k_InplaceLeakyRelu_dtypes, .n_dtypes = ACL_COUNT_OF(k_InplaceLeakyRelu_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
+    .k = {[EW_F32] = k_InplaceLeakyRelu_f32, [EW_F64] = k_InplaceLeakyRelu_f64},
+    .check = NULL,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnInplaceLeakyReluGetWorkspaceSize(aclTensor* selfRef, const aclScalar* negativeSlope, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {selfRef, negativeSlope};
+    return ew_get_workspace(&k_InplaceLeakyRelu_desc, args, NULL, NULL, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceLeakyRelu(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_InplaceLeakyRelu, workspace, workspaceSize, executor, stream);
+}
+
+static void k_Elu_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    const float s0 EW_UNUSED = (float)s->d[0];
+    const float s1 EW_UNUSED = (float)s->d[1];
+    const float s2 EW_UNUSED = (float)s->d[2];
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        O_[i] = (float)(a > 0 ? s1 * a : s1 * s0 * (exp(a * s2) - 1));
+    }
+}
+
+static void k_Elu_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    const double s0 EW_UNUSED = s->d[0];
+    const double s1 EW_UNUSED = s->d[1];
+    const double s2 EW_UNUSED = s->d[2];
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        O_[i] = (double)(a > 0 ? s1 * a : s1 * s0 * (exp(a * s2) - 1));
+    }
+}
+
+static const aclDataType k_Elu_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_BF16};
+
+static const ew_desc k_Elu_desc = {
+    .op = ACL_OP_Elu, .nargs = 5,
+    .kind = {EW_ARG_TENSOR, EW_ARG_SCALAR, EW_ARG_SCALAR, EW_ARG_SCALAR, EW_ARG_OUT},
+    .name = {"self", "alpha", "scale", "inputScale", "out"},
+    .dtypes = k_Elu_dtypes, .n_dtypes = ACL_COUNT_OF(k_Elu_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
+    .k = {[EW_F32] = k_Elu_f32, [EW_F64] = k_Elu_f64},
+    .check = NULL,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnEluGetWorkspaceSize(const aclTensor* self, const aclScalar* alpha, const aclScalar* scale, const aclScalar* inputScale, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {self, alpha, scale, inputScale, out};
+    return ew_get_workspace(&k_Elu_desc, args, NULL, NULL, workspaceSize, executor);
+}
+
+aclnnStatus aclnnElu(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_Elu, workspace, workspaceSize, executor, stream);
+}
+
+static void k_InplaceElu_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    const float s0 EW_UNUSED = (float)s->d[0];
+    const float s1 EW_UNUSED = (float)s->d[1];
+    const float s2 EW_UNUSED = (float)s->d[2];
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        O_[i] = (float)(a > 0 ? s1 * a : s1 * s0 * (exp(a * s2) - 1));
+    }
+}
+
+static void k_InplaceElu_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    const double s0 EW_UNUSED = s->d[0];
+    const double s1 EW_UNUSED = s->d[1];
+    const double s2 EW_UNUSED = s->d[2];
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        O_[i] = (double)(a > 0 ? s1 * a : s1 * s0 * (exp(a * s2) - 1));
+    }
+}
+
+static const aclDataType k_InplaceElu_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_BF16};
+
+static const ew_desc k_InplaceElu_desc = {
+    .op = ACL_OP_InplaceElu, .nargs = 4,
+    .kind = {EW_ARG_INOUT, EW_ARG_SCALAR, EW_ARG_SCALAR, EW_ARG_SCALAR},
+    .name = {"selfRef", "alpha", "scale", "inputScale"},
+    .dtypes = k_InplaceElu_dtypes, .n_dtypes = ACL_COUNT_OF(k_InplaceElu_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
+    .k = {[EW_F32] = k_InplaceElu_f32, [EW_F64] = k_InplaceElu_f64},
+    .check = NULL,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnInplaceEluGetWorkspaceSize(aclTensor* selfRef, const aclScalar* alpha, const aclScalar* scale, const aclScalar* inputScale, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {selfRef, alpha, scale, inputScale};
+    return ew_get_workspace(&k_InplaceElu_desc, args, NULL, NULL, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceElu(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_InplaceElu, workspace, workspaceSize, executor, stream);
+}
+
+static void k_Celu_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    const float s0 EW_UNUSED = (float)s->d[0];
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        O_[i] = (float)(a > 0 ? a : s0 * (exp(a / s0) - 1));
+    }
+}
+
+static void k_Celu_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    const double s0 EW_UNUSED = s->d[0];
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        O_[i] = (double)(a > 0 ? a : s0 * (exp(a / s0) - 1));
+    }
+}
+
+static const aclDataType k_Celu_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
+
+static const ew_desc k_Celu_desc = {
+    .op = ACL_OP_Celu, .nargs = 3,
+    .kind = {EW_ARG_TENSOR, EW_ARG_SCALAR, EW_ARG_OUT},
+    .name = {"self", "alpha", "out"},
+    .dtypes = k_Celu_dtypes, .n_dtypes = ACL_COUNT_OF(k_Celu_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
+    .k = {[EW_F32] = k_Celu_f32, [EW_F64] = k_Celu_f64},
+    .check = ew_check_celu_alpha,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnCeluGetWorkspaceSize(const aclTensor* self, const aclScalar* alpha, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {self, alpha, out};
+    return ew_get_workspace(&k_Celu_desc, args, NULL, NULL, workspaceSize, executor);
+}
+
+aclnnStatus aclnnCelu(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_Celu, workspace, workspaceSize, executor, stream);
+}
+
+static void k_InplaceCelu_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    const float s0 EW_UNUSED = (float)s->d[0];
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        O_[i] = (float)(a > 0 ? a : s0 * (exp(a / s0) - 1));
+    }
+}
+
+static void k_InplaceCelu_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    const double s0 EW_UNUSED = s->d[0];
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        O_[i] = (double)(a > 0 ? a : s0 * (exp(a / s0) - 1));
+    }
+}
+
+static const aclDataType k_InplaceCelu_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
+
+static const ew_desc k_InplaceCelu_desc = {
+    .op = ACL_OP_InplaceCelu, .nargs = 2,
+    .kind = {EW_ARG_INOUT, EW_ARG_SCALAR},
+    .name = {"selfRef", "alpha"},
+    .dtypes = k_InplaceCelu_dtypes, .n_dtypes = ACL_COUNT_OF(k_InplaceCelu_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
+    .k = {[EW_F32] = k_InplaceCelu_f32, [EW_F64] = k_InplaceCelu_f64},
+    .check = ew_check_celu_alpha,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnInplaceCeluGetWorkspaceSize(aclTensor* selfRef, const aclScalar* alpha, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {selfRef, alpha};
+    return ew_get_workspace(&k_InplaceCelu_desc, args, NULL, NULL, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceCelu(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_InplaceCelu, workspace, workspaceSize, executor, stream);
+}
+
+static void k_Selu_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    (void)s;
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        O_[i] = (float)(1.0507009873554804934193349852946 * (a > 0 ? a : 1.6732632423543772848170429916717 * (exp(a) - 1)));
+    }
+}
+
+static void k_Selu_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    (void)s;
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        O_[i] = (double)(1.0507009873554804934193349852946 * (a > 0 ? a : 1.6732632423543772848170429916717 * (exp(a) - 1)));
+    }
+}
+
+static const aclDataType k_Selu_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_INT32, ACL_INT8, ACL_BF16};
+
+static const ew_desc k_Selu_desc = {
+    .op = ACL_OP_Selu, .nargs = 2,
+    .kind = {EW_ARG_TENSOR, EW_ARG_OUT},
+    .name = {"self", "out"},
+    .dtypes = k_Selu_dtypes, .n_dtypes = ACL_COUNT_OF(k_Selu_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
+    .k = {[EW_F32] = k_Selu_f32, [EW_F64] = k_Selu_f64},
+    .check = NULL,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnSeluGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {self, out};
+    return ew_get_workspace(&k_Selu_desc, args, NULL, NULL, workspaceSize, executor);
+}
+
+aclnnStatus aclnnSelu(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_Selu, workspace, workspaceSize, executor, stream);
+}
+
+static void k_InplaceSelu_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    (void)s;
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        O_[i] = (float)(1.0507009873554804934193349852946 * (a > 0 ? a : 1.6732632423543772848170429916717 * (exp(a) - 1)));
+    }
+}
+
+static void k_InplaceSelu_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    (void)s;
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        O_[i] = (double)(1.0507009873554804934193349852946 * (a > 0 ? a : 1.6732632423543772848170429916717 * (exp(a) - 1)));
+    }
+}
+
+static const aclDataType k_InplaceSelu_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_INT32, ACL_INT8, ACL_BF16};
+
+static const ew_desc k_InplaceSelu_desc = {
+    .op = ACL_OP_InplaceSelu, .nargs = 1,
+    .kind = {EW_ARG_INOUT},
+    .name = {"selfRef"},
+    .dtypes = k_InplaceSelu_dtypes, .n_dtypes = ACL_COUNT_OF(k_InplaceSelu_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_ANY, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
+    .k = {[EW_F32] = k_InplaceSelu_f32, [EW_F64] = k_InplaceSelu_f64},
+    .check = NULL,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnInplaceSeluGetWorkspaceSize(aclTensor* selfRef, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {selfRef};
+    return ew_get_workspace(&k_InplaceSelu_desc, args, NULL, NULL, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceSelu(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_InplaceSelu, workspace, workspaceSize, executor, stream);
+}
+
+static void k_SeluBackward_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    const float *B_ = (const float *)in[1];
+    (void)s;
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        const float b EW_UNUSED = B_[i];
+        O_[i] = (float)(b <= 0 ? a * (b + 1.6732632423543772848170429916717 * 1.0507009873554804934193349852946) : a * 1.0507009873554804934193349852946);
+    }
+}
+
+static void k_SeluBackward_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    const double *B_ = (const double *)in[1];
+    (void)s;
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        const double b EW_UNUSED = B_[i];
+        O_[i] = (double)(b <= 0 ? a * (b + 1.6732632423543772848170429916717 * 1.0507009873554804934193349852946) : a * 1.0507009873554804934193349852946);
+    }
+}
+
+static const aclDataType k_SeluBackward_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_INT32, ACL_INT8, ACL_BF16};
+
+static const ew_desc k_SeluBackward_desc = {
+    .op = ACL_OP_SeluBackward, .nargs = 3,
+    .kind = {EW_ARG_TENSOR, EW_ARG_TENSOR, EW_ARG_OUT},
+    .name = {"gradOutput", "result", "gradInput"},
+    .dtypes = k_SeluBackward_dtypes, .n_dtypes = ACL_COUNT_OF(k_SeluBackward_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 2u,
+    .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_SAME, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpsh",
+    .k = {[EW_F32] = k_SeluBackward_f32, [EW_F64] = k_SeluBackward_f64},
+    .check = ew_check_no_broadcast,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnSeluBackwardGetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* result, aclTensor* gradInput, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {gradOutput, result, gradInput};
+    return ew_get_workspace(&k_SeluBackward_desc, args, NULL, NULL, workspaceSize, executor);
+}
+
+aclnnStatus aclnnSeluBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_SeluBackward, workspace, workspaceSize, executor, stream);
+}
+
+static void k_Threshold_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    const float s0 EW_UNUSED = (float)s->d[0];
+    const float s1 EW_UNUSED = (float)s->d[1];
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        O_[i] = (float)(a <= s0 ? s1 : a);
+    }
+}
+
+static void k_Threshold_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    const double s0 EW_UNUSED = s->d[0];
+    const double s1 EW_UNUSED = s->d[1];
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        O_[i] = (double)(a <= s0 ? s1 : a);
+    }
+}
+
+static void k_Threshold_i64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const int64_t *A_ = (const int64_t *)in[0];
+    const int64_t s0 EW_UNUSED = s->i[0];
+    const int64_t s1 EW_UNUSED = s->i[1];
+    int64_t *O_ = (int64_t *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const int64_t a EW_UNUSED = A_[i];
+        O_[i] = (int64_t)(a <= s0 ? s1 : a);
+    }
+}
+
+static const aclDataType k_Threshold_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_FLOAT16, ACL_INT8, ACL_UINT8, ACL_INT16, ACL_INT64, ACL_BF16};
+
+static const ew_desc k_Threshold_desc = {
+    .op = ACL_OP_Threshold, .nargs = 4,
+    .kind = {EW_ARG_TENSOR, EW_ARG_SCALAR, EW_ARG_SCALAR, EW_ARG_OUT},
+    .name = {"self", "threshold", "value", "out"},
+    .dtypes = k_Threshold_dtypes, .n_dtypes = ACL_COUNT_OF(k_Threshold_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
+    .k = {[EW_F32] = k_Threshold_f32, [EW_F64] = k_Threshold_f64, [EW_I64] = k_Threshold_i64},
+    .check = NULL,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnThresholdGetWorkspaceSize(const aclTensor* self, const aclScalar* threshold, const aclScalar* value, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {self, threshold, value, out};
+    return ew_get_workspace(&k_Threshold_desc, args, NULL, NULL, workspaceSize, executor);
+}
+
+aclnnStatus aclnnThreshold(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_Threshold, workspace, workspaceSize, executor, stream);
+}
+
+static void k_InplaceThreshold_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    const float s0 EW_UNUSED = (float)s->d[0];
+    const float s1 EW_UNUSED = (float)s->d[1];
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        O_[i] = (float)(a <= s0 ? s1 : a);
+    }
+}
+
+static void k_InplaceThreshold_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    const double s0 EW_UNUSED = s->d[0];
+    const double s1 EW_UNUSED = s->d[1];
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        O_[i] = (double)(a <= s0 ? s1 : a);
+    }
+}
+
+static void k_InplaceThreshold_i64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const int64_t *A_ = (const int64_t *)in[0];
+    const int64_t s0 EW_UNUSED = s->i[0];
+    const int64_t s1 EW_UNUSED = s->i[1];
+    int64_t *O_ = (int64_t *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const int64_t a EW_UNUSED = A_[i];
+        O_[i] = (int64_t)(a <= s0 ? s1 : a);
+    }
+}
+
+static const aclDataType k_InplaceThreshold_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_FLOAT16, ACL_INT8, ACL_UINT8, ACL_INT16, ACL_INT64, ACL_BF16};
+
+static const ew_desc k_InplaceThreshold_desc = {
+    .op = ACL_OP_InplaceThreshold, .nargs = 3,
+    .kind = {EW_ARG_INOUT, EW_ARG_SCALAR, EW_ARG_SCALAR},
+    .name = {"selfRef", "threshold", "value"},
+    .dtypes = k_InplaceThreshold_dtypes, .n_dtypes = ACL_COUNT_OF(k_InplaceThreshold_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
+    .k = {[EW_F32] = k_InplaceThreshold_f32, [EW_F64] = k_InplaceThreshold_f64, [EW_I64] = k_InplaceThreshold_i64},
+    .check = NULL,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnInplaceThresholdGetWorkspaceSize(aclTensor* selfRef, const aclScalar* threshold, const aclScalar* value, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {selfRef, threshold, value};
+    return ew_get_workspace(&k_InplaceThreshold_desc, args, NULL, NULL, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceThreshold(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_InplaceThreshold, workspace, workspaceSize, executor, stream);
+}
+
+static void k_ThresholdBackward_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    const float *B_ = (const float *)in[1];
+    const float s0 EW_UNUSED = (float)s->d[0];
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        const float b EW_UNUSED = B_[i];
+        O_[i] = (float)(b <= s0 ? 0 : a);
+    }
+}
+
+static void k_ThresholdBackward_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    const double *B_ = (const double *)in[1];
+    const double s0 EW_UNUSED = s->d[0];
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        const double b EW_UNUSED = B_[i];
+        O_[i] = (double)(b <= s0 ? 0 : a);
+    }
+}
+
+static void k_ThresholdBackward_i64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const int64_t *A_ = (const int64_t *)in[0];
+    const int64_t *B_ = (const int64_t *)in[1];
+    const int64_t s0 EW_UNUSED = s->i[0];
+    int64_t *O_ = (int64_t *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const int64_t a EW_UNUSED = A_[i];
+        const int64_t b EW_UNUSED = B_[i];
+        O_[i] = (int64_t)(b <= s0 ? 0 : a);
+    }
+}
+
+static const aclDataType k_ThresholdBackward_dtypes[] = {ACL_FLOAT, ACL_INT32, ACL_FLOAT16, ACL_INT8, ACL_UINT8, ACL_BF16};
+
+static const ew_desc k_ThresholdBackward_desc = {
+    .op = ACL_OP_ThresholdBackward, .nargs = 4,
+    .kind = {EW_ARG_TENSOR, EW_ARG_TENSOR, EW_ARG_SCALAR, EW_ARG_OUT},
+    .name = {"gradOutput", "self", "threshold", "out"},
+    .dtypes = k_ThresholdBackward_dtypes, .n_dtypes = ACL_COUNT_OF(k_ThresholdBackward_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 2u,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_SAME, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
+    .k = {[EW_F32] = k_ThresholdBackward_f32, [EW_F64] = k_ThresholdBackward_f64, [EW_I64] = k_ThresholdBackward_i64},
+    .check = NULL,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnThresholdBackwardGetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* self, const aclScalar* threshold, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {gradOutput, self, threshold, out};
+    return ew_get_workspace(&k_ThresholdBackward_desc, args, NULL, NULL, workspaceSize, executor);
+}
+
+aclnnStatus aclnnThresholdBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_ThresholdBackward, workspace, workspaceSize, executor, stream);
+}
+
+static void k_HardtanhBackward_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    const float *B_ = (const float *)in[1];
+    const float s0 EW_UNUSED = (float)s->d[0];
+    const float s1 EW_UNUSED = (float)s->d[1];
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        const float b EW_UNUSED = B_[i];
+        O_[i] = (float)((b > s0 && b < s1) ? a : 0);
+    }
+}
+
+static void k_HardtanhBackward_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    const double *B_ = (const double *)in[1];
+    const double s0 EW_UNUSED = s->d[0];
+    const double s1 EW_UNUSED = s->d[1];
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        const double b EW_UNUSED = B_[i];
+        O_[i] = (double)((b > s0 && b < s1) ? a : 0);
+    }
+}
+
+static const aclDataType k_HardtanhBackward_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
+
+static const ew_desc k_HardtanhBackward_desc = {
+    .op = ACL_OP_HardtanhBackward, .nargs = 5,
+    .kind = {EW_ARG_TENSOR, EW_ARG_TENSOR, EW_ARG_SCALAR, EW_ARG_SCALAR, EW_ARG_OUT},
+    .name = {"gradOutput", "self", "min", "max", "out"},
+    .dtypes = k_HardtanhBackward_dtypes, .n_dtypes = ACL_COUNT_OF(k_HardtanhBackward_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 2u,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpsh",
+    .k = {[EW_F32] = k_HardtanhBackward_f32, [EW_F64] = k_HardtanhBackward_f64},
+    .check = ew_check_no_broadcast,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnHardtanhBackwardGetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* self, const aclScalar* min, const aclScalar* max, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {gradOutput, self, min, max, out};
+    return ew_get_workspace(&k_HardtanhBackward_desc, args, NULL, NULL, workspaceSize, executor);
+}
+
+aclnnStatus aclnnHardtanhBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_HardtanhBackward, workspace, workspaceSize, executor, stream);
+}
+
+static void k_Hardsigmoid_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    (void)s;
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        O_[i] = (float)(a <= -3 ? 0 : (a >= 3 ? 1 : a / 6 + 0.5));
+    }
+}
+
+static void k_Hardsigmoid_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    (void)s;
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        O_[i] = (double)(a <= -3 ? 0 : (a >= 3 ? 1 : a / 6 + 0.5));
+    }
+}
+
+static void k_Hardsigmoid_i64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const int64_t *A_ = (const int64_t *)in[0];
+    (void)s;
+    int64_t *O_ = (int64_t *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const int64_t a EW_UNUSED = A_[i];
+        O_[i] = (int64_t)(a >= 3 ? 1 : 0);
+    }
+}
+
+static const aclDataType k_Hardsigmoid_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_INT32, ACL_BF16};
+
+static const ew_desc k_Hardsigmoid_desc = {
+    .op = ACL_OP_Hardsigmoid, .nargs = 2,
+    .kind = {EW_ARG_TENSOR, EW_ARG_OUT},
+    .name = {"self", "out"},
+    .dtypes = k_Hardsigmoid_dtypes, .n_dtypes = ACL_COUNT_OF(k_Hardsigmoid_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_SAME, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
+    .k = {[EW_F32] = k_Hardsigmoid_f32, [EW_F64] = k_Hardsigmoid_f64, [EW_I64] = k_Hardsigmoid_i64},
+    .check = NULL,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnHardsigmoidGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {self, out};
+    return ew_get_workspace(&k_Hardsigmoid_desc, args, NULL, NULL, workspaceSize, executor);
+}
+
+aclnnStatus aclnnHardsigmoid(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_Hardsigmoid, workspace, workspaceSize, executor, stream);
+}
+
+static void k_InplaceHardsigmoid_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    (void)s;
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        O_[i] = (float)(a <= -3 ? 0 : (a >= 3 ? 1 : a / 6 + 0.5));
+    }
+}
+
+static void k_InplaceHardsigmoid_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    (void)s;
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        O_[i] = (double)(a <= -3 ? 0 : (a >= 3 ? 1 : a / 6 + 0.5));
+    }
+}
+
+static void k_InplaceHardsigmoid_i64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const int64_t *A_ = (const int64_t *)in[0];
+    (void)s;
+    int64_t *O_ = (int64_t *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const int64_t a EW_UNUSED = A_[i];
+        O_[i] = (int64_t)(a >= 3 ? 1 : 0);
+    }
+}
+
+static const aclDataType k_InplaceHardsigmoid_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_INT32, ACL_BF16};
+
+static const ew_desc k_InplaceHardsigmoid_desc = {
+    .op = ACL_OP_InplaceHardsigmoid, .nargs = 1,
+    .kind = {EW_ARG_INOUT},
+    .name = {"self"},
+    .dtypes = k_InplaceHardsigmoid_dtypes, .n_dtypes = ACL_COUNT_OF(k_InplaceHardsigmoid_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
+    .k = {[EW_F32] = k_InplaceHardsigmoid_f32, [EW_F64] = k_InplaceHardsigmoid_f64, [EW_I64] = k_InplaceHardsigmoid_i64},
+    .check = NULL,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnInplaceHardsigmoidGetWorkspaceSize(const aclTensor* self, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {self};
+    return ew_get_workspace(&k_InplaceHardsigmoid_desc, args, NULL, NULL, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceHardsigmoid(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_InplaceHardsigmoid, workspace, workspaceSize, executor, stream);
+}
+
+static void k_HardsigmoidBackward_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    const float *B_ = (const float *)in[1];
+    (void)s;
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        const float b EW_UNUSED = B_[i];
+        O_[i] = (float)((b > -3 && b < 3) ? a / 6 : 0);
+    }
+}
+
+static void k_HardsigmoidBackward_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    const double *B_ = (const double *)in[1];
+    (void)s;
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        const double b EW_UNUSED = B_[i];
+        O_[i] = (double)((b > -3 && b < 3) ? a / 6 : 0);
+    }
+}
+
+static const aclDataType k_HardsigmoidBackward_dtypes[] = {ACL_FLOAT, ACL_BF16, ACL_FLOAT16};
+
+static const ew_desc k_HardsigmoidBackward_desc = {
+    .op = ACL_OP_HardsigmoidBackward, .nargs = 3,
+    .kind = {EW_ARG_TENSOR, EW_ARG_TENSOR, EW_ARG_OUT},
+    .name = {"gradOutput", "self", "out"},
+    .dtypes = k_HardsigmoidBackward_dtypes, .n_dtypes = ACL_COUNT_OF(k_HardsigmoidBackward_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpsh",
+    .k = {[EW_F32] = k_HardsigmoidBackward_f32, [EW_F64] = k_HardsigmoidBackward_f64},
+    .check = ew_check_no_broadcast,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnHardsigmoidBackwardGetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* self, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {gradOutput, self, out};
+    return ew_get_workspace(&k_HardsigmoidBackward_desc, args, NULL, NULL, workspaceSize, executor);
+}
+
+aclnnStatus aclnnHardsigmoidBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_HardsigmoidBackward, workspace, workspaceSize, executor, stream);
+}
+
+static void k_Hardswish_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    (void)s;
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        O_[i] = (float)(a * fmin(fmax(a + 3, 0), 6) / 6);
+    }
+}
+
+static void k_Hardswish_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    (void)s;
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        O_[i] = (double)(a * fmin(fmax(a + 3, 0), 6) / 6);
+    }
+}
+
+static const aclDataType k_Hardswish_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
+
+static const ew_desc k_Hardswish_desc = {
+    .op = ACL_OP_Hardswish, .nargs = 2,
+    .kind = {EW_ARG_TENSOR, EW_ARG_OUT},
+    .name = {"self", "out"},
+    .dtypes = k_Hardswish_dtypes, .n_dtypes = ACL_COUNT_OF(k_Hardswish_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
+    .k = {[EW_F32] = k_Hardswish_f32, [EW_F64] = k_Hardswish_f64},
+    .check = NULL,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnHardswishGetWorkspaceSize(const aclTensor* self, const aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {self, out};
+    return ew_get_workspace(&k_Hardswish_desc, args, NULL, NULL, workspaceSize, executor);
+}
+
+aclnnStatus aclnnHardswish(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_Hardswish, workspace, workspaceSize, executor, stream);
+}
+
+static void k_InplaceHardswish_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    (void)s;
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        O_[i] = (float)(a * fmin(fmax(a + 3, 0), 6) / 6);
+    }
+}
+
+static void k_InplaceHardswish_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    (void)s;
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        O_[i] = (double)(a * fmin(fmax(a + 3, 0), 6) / 6);
+    }
+}
+
+static const aclDataType k_InplaceHardswish_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
+
+static const ew_desc k_InplaceHardswish_desc = {
+    .op = ACL_OP_InplaceHardswish, .nargs = 1,
+    .kind = {EW_ARG_INOUT},
+    .name = {"self"},
+    .dtypes = k_InplaceHardswish_dtypes, .n_dtypes = ACL_COUNT_OF(k_InplaceHardswish_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
+    .k = {[EW_F32] = k_InplaceHardswish_f32, [EW_F64] = k_InplaceHardswish_f64},
+    .check = NULL,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnInplaceHardswishGetWorkspaceSize(const aclTensor* self, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {self};
+    return ew_get_workspace(&k_InplaceHardswish_desc, args, NULL, NULL, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceHardswish(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_InplaceHardswish, workspace, workspaceSize, executor, stream);
+}
+
+static void k_HardswishBackward_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    const float *B_ = (const float *)in[1];
+    (void)s;
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        const float b EW_UNUSED = B_[i];
+        O_[i] = (float)(b <= -3 ? 0 : (b < 3 ? a * (b / 3 + 0.5) : a));
+    }
+}
+
+static void k_HardswishBackward_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    const double *B_ = (const double *)in[1];
+    (void)s;
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        const double b EW_UNUSED = B_[i];
+        O_[i] = (double)(b <= -3 ? 0 : (b < 3 ? a * (b / 3 + 0.5) : a));
+    }
+}
+
+static const aclDataType k_HardswishBackward_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
+
+static const ew_desc k_HardswishBackward_desc = {
+    .op = ACL_OP_HardswishBackward, .nargs = 3,
+    .kind = {EW_ARG_TENSOR, EW_ARG_TENSOR, EW_ARG_OUT},
+    .name = {"gradOutput", "self", "out"},
+    .dtypes = k_HardswishBackward_dtypes, .n_dtypes = ACL_COUNT_OF(k_HardswishBackward_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 2u,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_SAME, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpsh",
+    .k = {[EW_F32] = k_HardswishBackward_f32, [EW_F64] = k_HardswishBackward_f64},
+    .check = ew_check_no_broadcast,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnHardswishBackwardGetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* self, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {gradOutput, self, out};
+    return ew_get_workspace(&k_HardswishBackward_desc, args, NULL, NULL, workspaceSize, executor);
+}
+
+aclnnStatus aclnnHardswishBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_HardswishBackward, workspace, workspaceSize, executor, stream);
+}
+
+static void k_Hardshrink_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    const float s0 EW_UNUSED = (float)s->d[0];
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        O_[i] = (float)((a >= -fmax(s0, 0) && a <= fmax(s0, 0)) ? 0 : a);
+    }
+}
+
+static void k_Hardshrink_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    const double s0 EW_UNUSED = s->d[0];
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        O_[i] = (double)((a >= -fmax(s0, 0) && a <= fmax(s0, 0)) ? 0 : a);
+    }
+}
+
+static const aclDataType k_Hardshrink_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
+
+static const ew_desc k_Hardshrink_desc = {
+    .op = ACL_OP_Hardshrink, .nargs = 3,
+    .kind = {EW_ARG_TENSOR, EW_ARG_SCALAR, EW_ARG_OUT},
+    .name = {"self", "lambd", "out"},
+    .dtypes = k_Hardshrink_dtypes, .n_dtypes = ACL_COUNT_OF(k_Hardshrink_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
+    .k = {[EW_F32] = k_Hardshrink_f32, [EW_F64] = k_Hardshrink_f64},
+    .check = NULL,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnHardshrinkGetWorkspaceSize(const aclTensor* self, const aclScalar* lambd, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {self, lambd, out};
+    return ew_get_workspace(&k_Hardshrink_desc, args, NULL, NULL, workspaceSize, executor);
+}
+
+aclnnStatus aclnnHardshrink(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_Hardshrink, workspace, workspaceSize, executor, stream);
+}
+
+static void k_HardshrinkBackward_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    const float *B_ = (const float *)in[1];
+    const float s0 EW_UNUSED = (float)s->d[0];
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        const float b EW_UNUSED = B_[i];
+        O_[i] = (float)((b > s0 || b < -s0) ? a : 0);
+    }
+}
+
+static void k_HardshrinkBackward_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    const double *B_ = (const double *)in[1];
+    const double s0 EW_UNUSED = s->d[0];
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        const double b EW_UNUSED = B_[i];
+        O_[i] = (double)((b > s0 || b < -s0) ? a : 0);
+    }
+}
+
+static const aclDataType k_HardshrinkBackward_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
+
+static const ew_desc k_HardshrinkBackward_desc = {
+    .op = ACL_OP_HardshrinkBackward, .nargs = 4,
+    .kind = {EW_ARG_TENSOR, EW_ARG_TENSOR, EW_ARG_SCALAR, EW_ARG_OUT},
+    .name = {"gradOutput", "self", "lambd", "gradInput"},
+    .dtypes = k_HardshrinkBackward_dtypes, .n_dtypes = ACL_COUNT_OF(k_HardshrinkBackward_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
+    .k = {[EW_F32] = k_HardshrinkBackward_f32, [EW_F64] = k_HardshrinkBackward_f64},
+    .check = NULL,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnHardshrinkBackwardGetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* self, const aclScalar* lambd, aclTensor* gradInput, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {gradOutput, self, lambd, gradInput};
+    return ew_get_workspace(&k_HardshrinkBackward_desc, args, NULL, NULL, workspaceSize, executor);
+}
+
+aclnnStatus aclnnHardshrinkBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_HardshrinkBackward, workspace, workspaceSize, executor, stream);
+}
+
+static void k_Softshrink_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    const float s0 EW_UNUSED = (float)s->d[0];
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        O_[i] = (float)(a > s0 ? a - s0 : (a < -s0 ? a + s0 : (isnan(a) ? a : 0)));
+    }
+}
+
+static void k_Softshrink_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    const double s0 EW_UNUSED = s->d[0];
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        O_[i] = (double)(a > s0 ? a - s0 : (a < -s0 ? a + s0 : (isnan(a) ? a : 0)));
+    }
+}
+
+static const aclDataType k_Softshrink_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
+
+static const ew_desc k_Softshrink_desc = {
+    .op = ACL_OP_Softshrink, .nargs = 3,
+    .kind = {EW_ARG_TENSOR, EW_ARG_SCALAR, EW_ARG_OUT},
+    .name = {"self", "lambd", "out"},
+    .dtypes = k_Softshrink_dtypes, .n_dtypes = ACL_COUNT_OF(k_Softshrink_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
+    .k = {[EW_F32] = k_Softshrink_f32, [EW_F64] = k_Softshrink_f64},
+    .check = ew_check_lambd_nonneg,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnSoftshrinkGetWorkspaceSize(const aclTensor* self, const aclScalar* lambd, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {self, lambd, out};
+    return ew_get_workspace(&k_Softshrink_desc, args, NULL, NULL, workspaceSize, executor);
+}
+
+aclnnStatus aclnnSoftshrink(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_Softshrink, workspace, workspaceSize, executor, stream);
+}
+
+static void k_SoftshrinkBackward_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    const float *B_ = (const float *)in[1];
+    const float s0 EW_UNUSED = (float)s->d[0];
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        const float b EW_UNUSED = B_[i];
+        O_[i] = (float)((b > s0 || b < -s0) ? a : 0);
+    }
+}
+
+static void k_SoftshrinkBackward_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    const double *B_ = (const double *)in[1];
+    const double s0 EW_UNUSED = s->d[0];
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        const double b EW_UNUSED = B_[i];
+        O_[i] = (double)((b > s0 || b < -s0) ? a : 0);
+    }
+}
+
+static const aclDataType k_SoftshrinkBackward_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
+
+static const ew_desc k_SoftshrinkBackward_desc = {
+    .op = ACL_OP_SoftshrinkBackward, .nargs = 4,
+    .kind = {EW_ARG_TENSOR, EW_ARG_TENSOR, EW_ARG_SCALAR, EW_ARG_OUT},
+    .name = {"gradOutput", "self", "lambda", "gradInput"},
+    .dtypes = k_SoftshrinkBackward_dtypes, .n_dtypes = ACL_COUNT_OF(k_SoftshrinkBackward_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
+    .k = {[EW_F32] = k_SoftshrinkBackward_f32, [EW_F64] = k_SoftshrinkBackward_f64},
+    .check = ew_check_lambd_nonneg,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnSoftshrinkBackwardGetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* self, const aclScalar* lambda, aclTensor* gradInput, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {gradOutput, self, lambda, gradInput};
+    return ew_get_workspace(&k_SoftshrinkBackward_desc, args, NULL, NULL, workspaceSize, executor);
+}
+
+aclnnStatus aclnnSoftshrinkBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_SoftshrinkBackward, workspace, workspaceSize, executor, stream);
+}
+
+static void k_Softplus_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    const float s0 EW_UNUSED = (float)s->d[0];
+    const float s1 EW_UNUSED = (float)s->d[1];
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        O_[i] = (float)(a * s0 > s1 ? a : log1p(exp(a * s0)) / s0);
+    }
+}
+
+static void k_Softplus_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    const double s0 EW_UNUSED = s->d[0];
+    const double s1 EW_UNUSED = s->d[1];
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        O_[i] = (double)(a * s0 > s1 ? a : log1p(exp(a * s0)) / s0);
+    }
+}
+
+static const aclDataType k_Softplus_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
+
+static const ew_desc k_Softplus_desc = {
+    .op = ACL_OP_Softplus, .nargs = 4,
+    .kind = {EW_ARG_TENSOR, EW_ARG_SCALAR, EW_ARG_SCALAR, EW_ARG_OUT},
+    .name = {"self", "beta", "threshold", "out"},
+    .dtypes = k_Softplus_dtypes, .n_dtypes = ACL_COUNT_OF(k_Softplus_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
+    .k = {[EW_F32] = k_Softplus_f32, [EW_F64] = k_Softplus_f64},
+    .check = NULL,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnSoftplusGetWorkspaceSize(const aclTensor* self, const aclScalar* beta, const aclScalar* threshold, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {self, beta, threshold, out};
+    return ew_get_workspace(&k_Softplus_desc, args, NULL, NULL, workspaceSize, executor);
+}
+
+aclnnStatus aclnnSoftplus(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_Softplus, workspace, workspaceSize, executor, stream);
+}
+
+static void k_SoftplusBackward_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    const float *B_ = (const float *)in[1];
+    const float s0 EW_UNUSED = (float)s->d[0];
+    const float s1 EW_UNUSED = (float)s->d[1];
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        const float b EW_UNUSED = B_[i];
+        O_[i] = (float)(b * s0 > s1 ? a : a * exp(b * s0) / (exp(b * s0) + 1));
+    }
+}
+
+static void k_SoftplusBackward_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    const double *B_ = (const double *)in[1];
+    const double s0 EW_UNUSED = s->d[0];
+    const double s1 EW_UNUSED = s->d[1];
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        const double b EW_UNUSED = B_[i];
+        O_[i] = (double)(b * s0 > s1 ? a : a * exp(b * s0) / (exp(b * s0) + 1));
+    }
+}
+
+static const aclDataType k_SoftplusBackward_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_BF16};
+
+static const aclDataType k_SoftplusBackward_self_dtypes[] = {ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE, ACL_BOOL, ACL_BF16};
+
+static const ew_desc k_SoftplusBackward_desc = {
+    .op = ACL_OP_SoftplusBackward, .nargs = 5,
+    .kind = {EW_ARG_TENSOR, EW_ARG_TENSOR, EW_ARG_SCALAR, EW_ARG_SCALAR, EW_ARG_OUT},
+    .name = {"gradOutput", "self", "beta", "threshold", "gradInput"},
+    .dtypes = k_SoftplusBackward_dtypes, .n_dtypes = ACL_COUNT_OF(k_SoftplusBackward_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {[1] = k_SoftplusBackward_self_dtypes},
+    .n_arg_dtypes = {[1] = ACL_COUNT_OF(k_SoftplusBackward_self_dtypes)},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpsh",
+    .k = {[EW_F32] = k_SoftplusBackward_f32, [EW_F64] = k_SoftplusBackward_f64},
+    .check = ew_check_no_broadcast,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnSoftplusBackwardGetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* self, const aclScalar* beta, const aclScalar* threshold, aclTensor* gradInput, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {gradOutput, self, beta, threshold, gradInput};
+    return ew_get_workspace(&k_SoftplusBackward_desc, args, NULL, NULL, workspaceSize, executor);
+}
+
+aclnnStatus aclnnSoftplusBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_SoftplusBackward, workspace, workspaceSize, executor, stream);
+}
+
+static void k_Mish_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    (void)s;
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        O_[i] = (float)(a * tanh(a > 20 ? a : log1p(exp(a))));
+    }
+}
+
+static void k_Mish_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    (void)s;
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        O_[i] = (double)(a * tanh(a > 20 ? a : log1p(exp(a))));
+    }
+}
+
+static const aclDataType k_Mish_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
+
+static const ew_desc k_Mish_desc = {
+    .op = ACL_OP_Mish, .nargs = 2,
+    .kind = {EW_ARG_TENSOR, EW_ARG_OUT},
+    .name = {"self", "out"},
+    .dtypes = k_Mish_dtypes, .n_dtypes = ACL_COUNT_OF(k_Mish_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_SAME, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
+    .k = {[EW_F32] = k_Mish_f32, [EW_F64] = k_Mish_f64},
+    .check = NULL,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnMishGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {self, out};
+    return ew_get_workspace(&k_Mish_desc, args, NULL, NULL, workspaceSize, executor);
+}
+
+aclnnStatus aclnnMish(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_Mish, workspace, workspaceSize, executor, stream);
+}
+
+static void k_InplaceMish_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    (void)s;
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        O_[i] = (float)(a * tanh(a > 20 ? a : log1p(exp(a))));
+    }
+}
+
+static void k_InplaceMish_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    (void)s;
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        O_[i] = (double)(a * tanh(a > 20 ? a : log1p(exp(a))));
+    }
+}
+
+static const aclDataType k_InplaceMish_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
+
+static const ew_desc k_InplaceMish_desc = {
+    .op = ACL_OP_InplaceMish, .nargs = 1,
+    .kind = {EW_ARG_INOUT},
+    .name = {"selfRef"},
+    .dtypes = k_InplaceMish_dtypes, .n_dtypes = ACL_COUNT_OF(k_InplaceMish_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
+    .k = {[EW_F32] = k_InplaceMish_f32, [EW_F64] = k_InplaceMish_f64},
+    .check = NULL,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnInplaceMishGetWorkspaceSize(aclTensor* selfRef, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {selfRef};
+    return ew_get_workspace(&k_InplaceMish_desc, args, NULL, NULL, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceMish(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_InplaceMish, workspace, workspaceSize, executor, stream);
+}
+
+static void k_MishBackward_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    const float *B_ = (const float *)in[1];
+    (void)s;
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        const float b EW_UNUSED = B_[i];
+        O_[i] = (float)(a * (tanh(log1p(exp(b))) + b * (1 - tanh(log1p(exp(b))) * tanh(log1p(exp(b)))) / (1 + exp(-b))));
+    }
+}
+
+static void k_MishBackward_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    const double *B_ = (const double *)in[1];
+    (void)s;
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        const double b EW_UNUSED = B_[i];
+        O_[i] = (double)(a * (tanh(log1p(exp(b))) + b * (1 - tanh(log1p(exp(b))) * tanh(log1p(exp(b)))) / (1 + exp(-b))));
+    }
+}
+
+static const aclDataType k_MishBackward_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
+
+static const ew_desc k_MishBackward_desc = {
+    .op = ACL_OP_MishBackward, .nargs = 3,
+    .kind = {EW_ARG_TENSOR, EW_ARG_TENSOR, EW_ARG_OUT},
+    .name = {"gradOutput", "self", "gradInput"},
+    .dtypes = k_MishBackward_dtypes, .n_dtypes = ACL_COUNT_OF(k_MishBackward_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
+    .k = {[EW_F32] = k_MishBackward_f32, [EW_F64] = k_MishBackward_f64},
+    .check = NULL,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnMishBackwardGetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* self, aclTensor* gradInput, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {gradOutput, self, gradInput};
+    return ew_get_workspace(&k_MishBackward_desc, args, NULL, NULL, workspaceSize, executor);
+}
+
+aclnnStatus aclnnMishBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_MishBackward, workspace, workspaceSize, executor, stream);
+}
+
+static void k_GeluV2_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    const float s0 EW_UNUSED = (float)s->d[0];
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        O_[i] = (float)(s0 == 1 ? 0.5 * a * (1 + tanh(0.79788456080286535588 * (a + 0.044715 * a * a * a))) : 0.5 * a * (1 + erf(a * M_SQRT1_2)));
+    }
+}
+
+static void k_GeluV2_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    const double s0 EW_UNUSED = s->d[0];
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        O_[i] = (double)(s0 == 1 ? 0.5 * a * (1 + tanh(0.79788456080286535588 * (a + 0.044715 * a * a * a))) : 0.5 * a * (1 + erf(a * M_SQRT1_2)));
+    }
+}
+
+static const aclDataType k_GeluV2_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
+
+static const ew_desc k_GeluV2_desc = {
+    .op = ACL_OP_GeluV2, .nargs = 3,
+    .kind = {EW_ARG_TENSOR, EW_ARG_ATTR, EW_ARG_OUT},
+    .name = {"x", "approximate", "y"},
+    .dtypes = k_GeluV2_dtypes, .n_dtypes = ACL_COUNT_OF(k_GeluV2_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_SAME, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 2, .fmt = {{EW_FMT_NOT_PRIVATE, 0, 0}, {EW_FMT_NOT_PRIVATE, 2, 0}},
+    .order = "dpfsh",
+    .k = {[EW_F32] = k_GeluV2_f32, [EW_F64] = k_GeluV2_f64},
+    .check = NULL,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnGeluV2GetWorkspaceSize(const aclTensor* x, int64_t approximate, aclTensor* y, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {x, NULL, y};
+    const double af[] = {0, (double)approximate, 0};
+    const int64_t ai[] = {0, (int64_t)approximate, 0};
+    return ew_get_workspace(&k_GeluV2_desc, args, af, ai, workspaceSize, executor);
+}
+
+aclnnStatus aclnnGeluV2(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_GeluV2, workspace, workspaceSize, executor, stream);
+}
+
+static void k_GeluBackward_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    const float *B_ = (const float *)in[1];
+    (void)s;
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        const float b EW_UNUSED = B_[i];
+        O_[i] = (float)(a * (0.5 * (1 + erf(b * M_SQRT1_2)) + b * 0.39894228040143267794 * exp(-0.5 * b * b)));
+    }
+}
+
+static void k_GeluBackward_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    const double *B_ = (const double *)in[1];
+    (void)s;
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        const double b EW_UNUSED = B_[i];
+        O_[i] = (double)(a * (0.5 * (1 + erf(b * M_SQRT1_2)) + b * 0.39894228040143267794 * exp(-0.5 * b * b)));
+    }
+}
+
+static const aclDataType k_GeluBackward_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
+
+static const ew_desc k_GeluBackward_desc = {
+    .op = ACL_OP_GeluBackward, .nargs = 3,
+    .kind = {EW_ARG_TENSOR, EW_ARG_TENSOR, EW_ARG_OUT},
+    .name = {"gradOutput", "self", "gradInput"},
+    .dtypes = k_GeluBackward_dtypes, .n_dtypes = ACL_COUNT_OF(k_GeluBackward_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
+    .k = {[EW_F32] = k_GeluBackward_f32, [EW_F64] = k_GeluBackward_f64},
+    .check = NULL,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnGeluBackwardGetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* self, const aclTensor* gradInput, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {gradOutput, self, gradInput};
+    return ew_get_workspace(&k_GeluBackward_desc, args, NULL, NULL, workspaceSize, executor);
+}
+
+aclnnStatus aclnnGeluBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_GeluBackward, workspace, workspaceSize, executor, stream);
+}
+
+static void k_FastGelu_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    (void)s;
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        O_[i] = (float)(a / (1 + exp(-1.702 * a)));
+    }
+}
+
+static void k_FastGelu_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    (void)s;
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        O_[i] = (double)(a / (1 + exp(-1.702 * a)));
+    }
+}
+
+static const aclDataType k_FastGelu_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
+
+static const ew_desc k_FastGelu_desc = {
+    .op = ACL_OP_FastGelu, .nargs = 2,
+    .kind = {EW_ARG_TENSOR, EW_ARG_OUT},
+    .name = {"self", "out"},
+    .dtypes = k_FastGelu_dtypes, .n_dtypes = ACL_COUNT_OF(k_FastGelu_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_SAME, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
+    .k = {[EW_F32] = k_FastGelu_f32, [EW_F64] = k_FastGelu_f64},
+    .check = NULL,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnFastGeluGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {self, out};
+    return ew_get_workspace(&k_FastGelu_desc, args, NULL, NULL, workspaceSize, executor);
+}
+
+aclnnStatus aclnnFastGelu(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_FastGelu, workspace, workspaceSize, executor, stream);
+}
+
+static void k_FastGeluBackward_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    const float *B_ = (const float *)in[1];
+    (void)s;
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        const float b EW_UNUSED = B_[i];
+        O_[i] = (float)(a * ((1 / (exp(-1.702 * b) + 1) - 1) * -1.702 * b + 1) / (exp(-1.702 * b) + 1));
+    }
+}
+
+static void k_FastGeluBackward_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    const double *B_ = (const double *)in[1];
+    (void)s;
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        const double b EW_UNUSED = B_[i];
+        O_[i] = (double)(a * ((1 / (exp(-1.702 * b) + 1) - 1) * -1.702 * b + 1) / (exp(-1.702 * b) + 1));
+    }
+}
+
+static const aclDataType k_FastGeluBackward_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
+
+static const ew_desc k_FastGeluBackward_desc = {
+    .op = ACL_OP_FastGeluBackward, .nargs = 3,
+    .kind = {EW_ARG_TENSOR, EW_ARG_TENSOR, EW_ARG_OUT},
+    .name = {"gradOutput", "self", "gradInput"},
+    .dtypes = k_FastGeluBackward_dtypes, .n_dtypes = ACL_COUNT_OF(k_FastGeluBackward_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 2u,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_SAME, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpsh",
+    .k = {[EW_F32] = k_FastGeluBackward_f32, [EW_F64] = k_FastGeluBackward_f64},
+    .check = ew_check_no_broadcast,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnFastGeluBackwardGetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* self, aclTensor* gradInput, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {gradOutput, self, gradInput};
+    return ew_get_workspace(&k_FastGeluBackward_desc, args, NULL, NULL, workspaceSize, executor);
+}
+
+aclnnStatus aclnnFastGeluBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_FastGeluBackward, workspace, workspaceSize, executor, stream);
+}
+
+static void k_Erfinv_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    (void)s;
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        O_[i] = (float)(ew_erfinv(a));
+    }
+}
+
+static void k_Erfinv_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    (void)s;
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        O_[i] = (double)(ew_erfinv(a));
+    }
+}
+
+static const aclDataType k_Erfinv_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_BOOL, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8};
+
+static const ew_desc k_Erfinv_desc = {
+    .op = ACL_OP_Erfinv, .nargs = 2,
+    .kind = {EW_ARG_TENSOR, EW_ARG_OUT},
+    .name = {"self", "out"},
+    .dtypes = k_Erfinv_dtypes, .n_dtypes = ACL_COUNT_OF(k_Erfinv_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
+    .k = {[EW_F32] = k_Erfinv_f32, [EW_F64] = k_Erfinv_f64},
+    .check = NULL,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnErfinvGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {self, out};
+    return ew_get_workspace(&k_Erfinv_desc, args, NULL, NULL, workspaceSize, executor);
+}
+
+aclnnStatus aclnnErfinv(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_Erfinv, workspace, workspaceSize, executor, stream);
+}
+
+static void k_InplaceErfinv_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    (void)s;
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        O_[i] = (float)(ew_erfinv(a));
+    }
+}
+
+static void k_InplaceErfinv_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    (void)s;
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        O_[i] = (double)(ew_erfinv(a));
+    }
+}
+
+static const aclDataType k_InplaceErfinv_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
+
+static const ew_desc k_InplaceErfinv_desc = {
+    .op = ACL_OP_InplaceErfinv, .nargs = 1,
+    .kind = {EW_ARG_INOUT},
+    .name = {"selfRef"},
+    .dtypes = k_InplaceErfinv_dtypes, .n_dtypes = ACL_COUNT_OF(k_InplaceErfinv_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
+    .k = {[EW_F32] = k_InplaceErfinv_f32, [EW_F64] = k_InplaceErfinv_f64},
+    .check = NULL,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnInplaceErfinvGetWorkspaceSize(const aclTensor* selfRef, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {selfRef};
+    return ew_get_workspace(&k_InplaceErfinv_desc, args, NULL, NULL, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceErfinv(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_InplaceErfinv, workspace, workspaceSize, executor, stream);
 }
 
