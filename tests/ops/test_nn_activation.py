@@ -228,3 +228,110 @@ for dt in (np.float32, np.float16, pyaclnn.bfloat16, np.float64):
 print(h.hexdigest())
 """
     same_bytes_for_threads(code)
+
+
+# ---------------------------------------------------------------- elementwise activations: literal cases
+def test_gelu_infinities():
+    """gelu(+inf) = +inf (PyTorch's vectorised f32 kernel says nan, its scalar path inf); gelu(nan) = nan."""
+    for op, extra in (("Gelu", ()), ("GeluV2", (0,)), ("GeluV2", (1,))):
+        x = np.array([np.inf, np.nan, 0.0, 1.0], np.float32)
+        o = np.zeros_like(x)
+        pyaclnn.call(op, x, *extra, o)
+        assert o[0] == np.inf and np.isnan(o[1]) and o[2] == 0
+
+
+def test_gelu_v2_erf_mode(torch):
+    rng = np.random.default_rng(7)
+    for dt in ("f32", "f16", "bf16"):
+        x = strided(mk(rng, (4, 6), dt))
+        for approx, name in ((0, "none"), (1, "tanh"), (5, "none")):  # any value other than 1 is erf
+            o = np.zeros(x.shape, NP[dt])
+            pyaclnn.call("GeluV2", x, approx, o)
+            compare(o, from_torch(torch.nn.functional.gelu(T(torch, x), approximate=name)), dt)
+
+
+def test_swish_beta_null_is_one(torch):
+    x = mk(np.random.default_rng(8), (3, 7), "f32")
+    o = np.zeros_like(x)
+    pyaclnn.call("Swish", x, None, o)
+    compare(o, from_torch(torch.nn.functional.silu(T(torch, x))), "f32")
+    g = mk(np.random.default_rng(9), (3, 7), "f32")
+    gi = np.zeros_like(x)
+    pyaclnn.call("SwishBackward", g, x, None, gi)
+    compare(gi, from_torch(torch.ops.aten.silu_backward(T(torch, g), T(torch, x))), "f32")
+
+
+def _selu(x):
+    a, s = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
+    return s * np.where(x > 0, x, a * np.expm1(np.minimum(x, 0)))
+
+
+@pytest.mark.parametrize("dt", ["i32", "i8"])
+def test_integer_inputs_literal(dt):
+    """PyTorch CPU has no Selu/Hardsigmoid for integers (numpy reference): the kernel keeps self's integer dtype
+    (selu computed in double, truncated toward zero), then the cast to out."""
+    x = np.arange(-5, 6, dtype=NP[dt]).reshape(1, 11)
+    ref = np.trunc(_selu(x.astype(np.float64)))
+    for odt in (dt, "f32"):
+        o = np.zeros(x.shape, NP[odt])
+        pyaclnn.call("Selu", x, o)
+        np.testing.assert_array_equal(o, ref.astype(NP[odt]))
+    g = np.full(x.shape, 3, NP[dt])
+    gi = np.zeros(x.shape, NP[dt])
+    pyaclnn.call("SeluBackward", g, x, gi)
+    a, s = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
+    np.testing.assert_array_equal(gi, np.trunc(np.where(x <= 0, 3 * (x + a * s), 3 * s)).astype(NP[dt]))
+    if dt == "i32":
+        h = np.zeros(x.shape, np.int32)
+        pyaclnn.call("Hardsigmoid", x, h)
+        np.testing.assert_array_equal(h, (x >= 3).astype(np.int32))
+
+
+def test_erfinv_edges(torch):
+    x = np.array([-1.0, 1.0, 0.0, -0.0, 1.5, np.nan, 0.999999, -0.9999999, 1e-8], np.float64)
+    for dt in ("f32", "f16", "bf16"):
+        xx = x.astype(np.float32).astype(NP[dt])
+        o = np.zeros(xx.shape, NP[dt])
+        pyaclnn.call("Erfinv", xx, o)
+        compare(o, from_torch(torch.erfinv(T(torch, xx))), dt)
+    xi = np.array([-1, 0, 1, 2], np.int32)  # integers compute (and return) float32
+    o = np.zeros(4, np.float32)
+    pyaclnn.call("Erfinv", xi, o)
+    np.testing.assert_array_equal(o, [-np.inf, 0, np.inf, np.nan])
+
+
+# ---------------------------------------------------------------- elementwise activations: invalid rows
+def test_invalid_activation_attrs():
+    from pyaclnn.ops.table import make_scalar
+    x = tens((2, 3))
+    expect_status("Celu", [x, make_scalar(0.0), x], 161002, "alpha")
+    expect_status("Celu", [x, make_scalar(-1.0), x], 0)
+    expect_status("Softshrink", [x, make_scalar(-0.5), x], 161002, "lambd")
+    expect_status("SoftshrinkBackward", [x, x, make_scalar(-0.5), x], 161002, "lambd")
+    expect_status("Hardshrink", [x, make_scalar(-0.5), x], 0)  # a negative lambd acts as 0
+    expect_status("Swish", [x, None, x], 0)
+    expect_status("Swish", [x, make_scalar(1.0), None], 161001, "out")
+    expect_status("LeakyRelu", [x, None, x], 161001, "negativeSlope")
+    expect_status("Elu", [x, make_scalar(1.0), None, make_scalar(1.0), x], 161001, "scale")
+
+
+@pytest.mark.parametrize("op", ["SiluBackward", "HardswishBackward", "HardsigmoidBackward", "FastGeluBackward",
+                                "SeluBackward"])
+def test_invalid_no_broadcast(op):
+    """These A2 backward ops want every tensor with the same shape (no broadcast)."""
+    full, row = tens((2, 3)), tens((3,))
+    expect_status(op, [full, full, tens((2, 3))], 0)
+    expect_status(op, [row, full, tens((2, 3))], 161002, "gradOutput")
+
+
+def test_invalid_relu_gelu_heaviside():
+    x = tens((2, 3))
+    expect_status("Relu", [x, tens((2, 3), "f16")], 161002, "out")
+    expect_status("Relu", [tens((2, 3), "f64"), tens((2, 3), "f64")], 161002, "self")
+    expect_status("Relu", [x, tens((3, 2))], 161002, "out")
+    expect_status("InplaceRelu", [None], 161001, "selfRef")
+    expect_status("Gelu", [tens((2, 3), "i32"), tens((2, 3), "i32")], 161002, "self")
+    expect_status("Gelu", [x, tens((2, 3), "bf16")], 161002, "out")
+    expect_status("Heaviside", [x, tens((2, 3), "i32"), x], 161002, "values")
+    expect_status("Heaviside", [x, x, tens((2, 3), "f64")], 161002, "out")
+    expect_status("Heaviside", [x, tens((4,)), x], 161002, "values")

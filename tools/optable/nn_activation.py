@@ -13,6 +13,9 @@ SC = dict(scalar_promote=False, scalar_cast_check=False)
 NOBC = dict(check="ew_check_no_broadcast", order="dpsh", no_bcast=True)
 SIGMOID = "1 / (1 + exp(-a))"
 SELU_A, SELU_S = "1.6732632423543772848170429916717", "1.0507009873554804934193349852946"
+# integer inputs: the kernel keeps self's dtype (computed in double, truncated toward zero)
+SELU = {"f": f"{SELU_S} * (a > 0 ? a : {SELU_A} * (exp(a) - 1))",
+        "i": f"(int64_t)({SELU_S} * (a > 0 ? (double)a : {SELU_A} * (exp((double)a) - 1)))"}
 GELU_ERF = "0.5 * a * (1 + erf(a * M_SQRT1_2))"
 GELU_TANH = "0.5 * a * (1 + tanh(0.79788456080286535588 * (a + 0.044715 * a * a * a)))"
 
@@ -100,14 +103,14 @@ OPS = [
     inplace("Celu", "aclTensor* selfRef, const aclScalar* alpha", "aclnn_celu.h", **SC, dtypes=F3, scalars=[1.3],
             check="ew_check_celu_alpha", formula="a > 0 ? a : s0 * (exp(a / s0) - 1)", torch="torch.celu(a, s0)"),
     ew("Selu", "const aclTensor* self, aclTensor* out", "aclnn_selu.h", **NN,
-       dtypes=("f32", "f16", "i32", "i8", "bf16"), out_rule="list", compute="float",
-       formula=f"{SELU_S} * (a > 0 ? a : {SELU_A} * (exp(a) - 1))", torch="torch.selu(a)"),
+       dtypes=("f32", "f16", "i32", "i8", "bf16"), out_rule="list", rank=None, formula=SELU, torch="torch.selu(a)"),
     inplace("Selu", "aclTensor* selfRef", "aclnn_selu.h", dtypes=("f32", "f16", "i32", "i8", "bf16"),
-            compute="float", out_rule="any", formula=f"{SELU_S} * (a > 0 ? a : {SELU_A} * (exp(a) - 1))", torch="torch.selu(a)"),
+            rank=None, formula=SELU, torch="torch.selu(a)"),
     ew("SeluBackward", "const aclTensor* gradOutput, const aclTensor* result, aclTensor* gradInput",
        "aclnn_selu_backward.h", **NN, dtypes=("f32", "f16", "i32", "i8", "bf16"), out_rule="same",
-       same_dtype=("result",), compute="float", **NOBC,
-       formula=f"b <= 0 ? a * (b + {SELU_A} * {SELU_S}) : a * {SELU_S}",
+       same_dtype=("result",), **NOBC,
+       formula={"f": f"b <= 0 ? a * (b + {SELU_A} * {SELU_S}) : a * {SELU_S}",
+                "i": f"(int64_t)(b <= 0 ? a * (b + {SELU_A} * {SELU_S}) : a * {SELU_S})"},
        torch=f"torch.ops.aten.elu_backward(a, {SELU_A}, {SELU_S}, 1, True, b)", skip_special=("f32",)),  # PyTorch f32: NaN result propagates, f16/bf16: not
     ew("Threshold", "const aclTensor* self, const aclScalar* threshold, const aclScalar* value, aclTensor* out",
        "aclnn_threshold.h", **NN, **SC, dtypes=("f32", "i32", "f16", "i8", "u8", "i16", "i64", "bf16"),

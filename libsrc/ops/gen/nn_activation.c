@@ -1206,6 +1206,16 @@ static void k_Selu_f64(int64_t n, char *const *in, char *out, const ew_scalars *
     }
 }
 
+static void k_Selu_i64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const int64_t *A_ = (const int64_t *)in[0];
+    (void)s;
+    int64_t *O_ = (int64_t *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const int64_t a EW_UNUSED = A_[i];
+        O_[i] = (int64_t)((int64_t)(1.0507009873554804934193349852946 * (a > 0 ? (double)a : 1.6732632423543772848170429916717 * (exp((double)a) - 1))));
+    }
+}
+
 static const aclDataType k_Selu_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_INT32, ACL_INT8, ACL_BF16};
 
 static const ew_desc k_Selu_desc = {
@@ -1219,14 +1229,14 @@ static const ew_desc k_Selu_desc = {
     .scalar_dtypes = NULL,
     .promoted = NULL,
     .no_promote = 0u, .same_dtype = 0u,
-    .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
     .scalar_cast_check = 0u, .null_inner = 0u,
-    .max_rank = 8, .rank_contig = 0,
+    .max_rank = 0, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
-    .k = {[EW_F32] = k_Selu_f32, [EW_F64] = k_Selu_f64},
+    .k = {[EW_F32] = k_Selu_f32, [EW_F64] = k_Selu_f64, [EW_I64] = k_Selu_i64},
     .check = NULL,
     .promote = NULL,
 };
@@ -1260,6 +1270,16 @@ static void k_InplaceSelu_f64(int64_t n, char *const *in, char *out, const ew_sc
     }
 }
 
+static void k_InplaceSelu_i64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const int64_t *A_ = (const int64_t *)in[0];
+    (void)s;
+    int64_t *O_ = (int64_t *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const int64_t a EW_UNUSED = A_[i];
+        O_[i] = (int64_t)((int64_t)(1.0507009873554804934193349852946 * (a > 0 ? (double)a : 1.6732632423543772848170429916717 * (exp((double)a) - 1))));
+    }
+}
+
 static const aclDataType k_InplaceSelu_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_INT32, ACL_INT8, ACL_BF16};
 
 static const ew_desc k_InplaceSelu_desc = {
@@ -1273,14 +1293,14 @@ static const ew_desc k_InplaceSelu_desc = {
     .scalar_dtypes = NULL,
     .promoted = NULL,
     .no_promote = 0u, .same_dtype = 0u,
-    .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_ANY, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
     .scalar_cast_check = 0u, .null_inner = 0u,
-    .max_rank = 8, .rank_contig = 0,
+    .max_rank = 0, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
-    .k = {[EW_F32] = k_InplaceSelu_f32, [EW_F64] = k_InplaceSelu_f64},
+    .k = {[EW_F32] = k_InplaceSelu_f32, [EW_F64] = k_InplaceSelu_f64, [EW_I64] = k_InplaceSelu_i64},
     .check = NULL,
     .promote = NULL,
 };
@@ -1318,6 +1338,18 @@ static void k_SeluBackward_f64(int64_t n, char *const *in, char *out, const ew_s
     }
 }
 
+static void k_SeluBackward_i64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const int64_t *A_ = (const int64_t *)in[0];
+    const int64_t *B_ = (const int64_t *)in[1];
+    (void)s;
+    int64_t *O_ = (int64_t *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const int64_t a EW_UNUSED = A_[i];
+        const int64_t b EW_UNUSED = B_[i];
+        O_[i] = (int64_t)((int64_t)(b <= 0 ? a * (b + 1.6732632423543772848170429916717 * 1.0507009873554804934193349852946) : a * 1.0507009873554804934193349852946));
+    }
+}
+
 static const aclDataType k_SeluBackward_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_INT32, ACL_INT8, ACL_BF16};
 
 static const ew_desc k_SeluBackward_desc = {
@@ -1331,14 +1363,14 @@ static const ew_desc k_SeluBackward_desc = {
     .scalar_dtypes = NULL,
     .promoted = NULL,
     .no_promote = 0u, .same_dtype = 2u,
-    .compute = EW_COMPUTE_FLOAT, .result = EW_RESULT_PROMOTE,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
     .out_rule = EW_OUT_SAME, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
     .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
     .order = "dpsh",
-    .k = {[EW_F32] = k_SeluBackward_f32, [EW_F64] = k_SeluBackward_f64},
+    .k = {[EW_F32] = k_SeluBackward_f32, [EW_F64] = k_SeluBackward_f64, [EW_I64] = k_SeluBackward_i64},
     .check = ew_check_no_broadcast,
     .promote = NULL,
 };
