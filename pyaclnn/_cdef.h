@@ -397,6 +397,15 @@ typedef struct aclScalarList aclScalarList;
  aclnnStatus aclnnAddNGetWorkspaceSize(
  const aclTensorList *tensors, aclTensor *out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnAddN(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnAddReluGetWorkspaceSize(
+ const aclTensor* self, const aclTensor* other, aclScalar* alpha, aclTensor* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnAddRelu(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnInplaceAddReluGetWorkspaceSize(
+ aclTensor* selfRef, const aclTensor* other, aclScalar* alpha, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnInplaceAddRelu(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnAddV3GetWorkspaceSize(
  const aclScalar* self, const aclTensor* other, const aclScalar* alpha, aclTensor* out, uint64_t* workspaceSize,
  aclOpExecutor** executor);
@@ -872,6 +881,13 @@ typedef struct aclScalarList aclScalarList;
  uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnInplaceElu(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnEluBackwardGetWorkspaceSize(
+ const aclTensor* gradOutput, const aclScalar* alpha, const aclScalar* scale, const aclScalar* inputScale,
+ _Bool
+ isResult, const aclTensor* selfOrResult, aclTensor* gradInput, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnEluBackward(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnEqScalarGetWorkspaceSize(
  const aclTensor* self, const aclScalar* other, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnEqScalar(
@@ -1139,6 +1155,11 @@ typedef struct aclScalarList aclScalarList;
  aclOpExecutor** executor);
  aclnnStatus aclnnHardswishBackward(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
+ aclnnStatus aclnnHardswishBackwardV2GetWorkspaceSize(
+ const aclTensor* gradOutput, const aclTensor* self, aclTensor* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnHardswishBackwardV2(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnHardtanhGetWorkspaceSize(
  const aclTensor* self, const aclScalar* clipValueMin, const aclScalar* clipValueMax, aclTensor* out,
  uint64_t* workspaceSize, aclOpExecutor** executor);
@@ -1236,6 +1257,13 @@ typedef struct aclScalarList aclScalarList;
  aclnnStatus aclnnInplaceLeakyReluGetWorkspaceSize(
  aclTensor* selfRef, const aclScalar* negativeSlope, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnInplaceLeakyRelu(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnLeakyReluBackwardGetWorkspaceSize(
+ const aclTensor* gradOutput, const aclTensor* self, const aclScalar* negativeSlope,
+ _Bool
+ selfIsResult,
+ aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnLeakyReluBackward(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnLeftShiftGetWorkspaceSize(
  const aclTensor* self, const aclTensor* shiftBits, aclTensor* out, uint64_t* workspaceSize,
@@ -1819,6 +1847,10 @@ typedef struct aclScalarList aclScalarList;
  aclOpExecutor** executor);
  aclnnStatus aclnnSeluBackward(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnShrinkGetWorkspaceSize(
+ const aclTensor* self, const aclScalar* lambd, const aclScalar* bias, aclTensor* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnShrink(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnSigmoidGetWorkspaceSize(
  const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnSigmoid(

@@ -50,6 +50,34 @@ static inline aclnnStatus ew_check_lambd_nonneg(ew_ctx *c) {
     return ACLNN_SUCCESS;
 }
 
+/* the first plain attribute (a bool such as selfIsResult / isResult) */
+static inline int64_t ew_first_attr(ew_ctx *c) {
+    for (int i = 0; i < c->d->nargs; i++)
+        if (c->d->kind[i] == EW_ARG_ATTR) return c->attr_i[i];
+    return 0;
+}
+
+/* aclnnLeakyReluBackward: selfIsResult with a negative slope is refused */
+static inline aclnnStatus ew_check_leaky_is_result(ew_ctx *c) {
+    const aclScalar *s = ew_first_scalar(c, 0);
+    const double slope = acl_read_f64(s->bytes, s->dtype);
+    ACLNN_CHECK(!(ew_first_attr(c) && slope < 0.0), ACLNN_ERR_PARAM_INVALID,
+                "selfIsResult is true with a negative negativeSlope %e (the in-place forward with a negative slope "
+                "cannot be differentiated).", slope);
+    return ACLNN_SUCCESS;
+}
+
+/* aclnnEluBackward: equal shapes, then isResult with a negative alpha is refused */
+static inline aclnnStatus ew_check_elu_backward(ew_ctx *c) {
+    ACL_TRY(ew_check_no_broadcast(c));
+    const aclScalar *s = ew_first_scalar(c, 0);
+    const float alpha = (float)acl_read_f64(s->bytes, s->dtype);
+    ACLNN_CHECK(!(ew_first_attr(c) && alpha < 0), ACLNN_ERR_PARAM_INVALID,
+                "isResult is true with a negative alpha %f (the in-place forward with a negative alpha cannot be "
+                "differentiated).", (double)alpha);
+    return ACLNN_SUCCESS;
+}
+
 /* erfinv(y) in double: a rational first guess refined by two Newton steps on erf */
 static inline double ew_erfinv(double y) {
     if (isnan(y) || y < -1 || y > 1) return NAN;

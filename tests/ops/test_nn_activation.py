@@ -335,3 +335,31 @@ def test_invalid_relu_gelu_heaviside():
     expect_status("Heaviside", [x, tens((2, 3), "i32"), x], 161002, "values")
     expect_status("Heaviside", [x, x, tens((2, 3), "f64")], 161002, "out")
     expect_status("Heaviside", [x, tens((4,)), x], 161002, "values")
+
+
+def test_elu_backward_is_result(torch):
+    """isResult=True: selfOrResult is the forward's output (the generated tests cover isResult=False)."""
+    rng = np.random.default_rng(11)
+    for dt in ("f32", "f16", "bf16"):
+        x = T(torch, mk(rng, (4, 5), dt))
+        y = torch.ops.aten.elu(x.float(), 0.75, 1.25, 0.875).to(x.dtype)
+        g = mk(rng, (4, 5), dt)
+        o = np.zeros((4, 5), NP[dt])
+        pyaclnn.call("EluBackward", g, 0.75, 1.25, 0.875, True, from_torch(y), o)
+        e = torch.ops.aten.elu_backward(T(torch, g).float(), 0.75, 1.25, 0.875, True, y.float())
+        compare(o, from_torch(e.to(x.dtype)), dt)
+
+
+def test_invalid_is_result():
+    from pyaclnn.ops.table import make_scalar
+    x = tens((2, 3))
+    neg, pos = make_scalar(-0.5), make_scalar(0.5)
+    expect_status("LeakyReluBackward", [x, x, neg, True, x], 161002, "negativeSlope")
+    expect_status("LeakyReluBackward", [x, x, neg, False, x], 0)
+    expect_status("LeakyReluBackward", [x, x, None, False, x], 161001, "negativeSlope")
+    expect_status("EluBackward", [x, neg, pos, pos, True, x, x], 161002, "alpha")
+    expect_status("EluBackward", [x, neg, pos, pos, False, x, x], 0)
+    expect_status("EluBackward", [x, pos, pos, pos, False, tens((3,)), x], 161002, "selfOrResult")
+    expect_status("Shrink", [x, neg, pos, x], 161002, "lambd")
+    expect_status("AddRelu", [x, x, None, x], 161001, "alpha")
+    expect_status("AddRelu", [x, tens((2, 3), "f64"), pos, x], 161002, "other")

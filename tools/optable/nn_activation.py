@@ -7,6 +7,7 @@ from . import INT, Op, ew
 NN = dict(lib="nn")
 F3 = ("f32", "f16", "bf16")
 F4 = ("f32", "f16", "f64", "bf16")
+ANY = ("f32", "f16", "f64", "bf16", "i8", "i16", "i32", "i64", "u8", "bool", "c64", "c128")
 # the aclScalar attributes are read with aclScalar::ToFloat: they take no part in the promotion
 SC = dict(scalar_promote=False, scalar_cast_check=False)
 # backward ops whose A2 op_api requires equal shapes (no broadcast)
@@ -182,7 +183,9 @@ OPS = [
        out_rule="same", formats=("!x", "!y"), scalars=[1], formula=f"s0 == 1 ? {GELU_TANH} : {GELU_ERF}",
        torch="torch.nn.functional.gelu(a, approximate='tanh' if s0 == 1 else 'none')", skip_special=("f32", "bf16")),
     ew("GeluBackward", "const aclTensor* gradOutput, const aclTensor* self, const aclTensor* gradInput",
-       "aclnn_gelu_backward.h", out="gradInput", **NN, dtypes=F3, out_rule="list",
+       "aclnn_gelu_backward.h", out="gradInput", **NN, dtypes=F3, promoted=F3,
+       # only the promoted dtype of gradOutput and self is checked (an int32 gradOutput with a float self is fine)
+       arg_dtypes={"gradOutput": ANY, "self": ANY},
        formula="a * (0.5 * (1 + erf(b * M_SQRT1_2)) + b * 0.39894228040143267794 * exp(-0.5 * b * b))",
        torch="torch.ops.aten.gelu_backward(a, b)"),
     ew("FastGelu", "const aclTensor* self, aclTensor* out", "aclnn_fast_gelu.h", **NN, dtypes=F3, out_rule="same",
@@ -197,4 +200,38 @@ OPS = [
        formula="ew_erfinv(a)", domain=(-0.999, 0.999), torch="torch.erfinv(a)"),
     inplace("Erfinv", "const aclTensor* selfRef", "aclnn_erfinv.h", dtypes=F3, formula="ew_erfinv(a)",
             domain=(-0.999, 0.999), torch="torch.erfinv(a)"),
+    # ---- more backward ops and relu combinations
+    ew("LeakyReluBackward", "const aclTensor* gradOutput, const aclTensor* self, const aclScalar* negativeSlope, "
+       "bool selfIsResult, aclTensor* out", "aclnn_leaky_relu_backward.h", **NN, **SC, dtypes=F4,
+       arg_dtypes={"negativeSlope": ("f32", "f16", "f64", "i32", "i64", "i8", "u8", "bool", "i16", "bf16")},
+       scalar_dtypes=True, check="ew_check_leaky_is_result", order="dshp", scalars=[0.125, False],
+       formula="b > 0 ? a : a * s0", torch="torch.ops.aten.leaky_relu_backward(a, b, s0, bool(s1))"),
+    ew("EluBackward", "const aclTensor* gradOutput, const aclScalar* alpha, const aclScalar* scale, "
+       "const aclScalar* inputScale, bool isResult, const aclTensor* selfOrResult, aclTensor* gradInput",
+       "aclnn_elu_backward.h", **NN, **SC, dtypes=F3, same_dtype=("selfOrResult",), check="ew_check_elu_backward",
+       order="dpsh", no_bcast=True, scalars=[0.75, 1.25, 0.875, False],
+       formula="s3 ? (b <= 0 ? a * s2 * (b + s0 * s1) : a * s1) : (b <= 0 ? a * s2 * s0 * s1 * exp(b * s2) : a * s1)",
+       torch="torch.ops.aten.elu_backward(a, s0, s1, s2, bool(s3), b)", skip_special=("f32",)),
+    ew("Shrink", "const aclTensor* self, const aclScalar* lambd, const aclScalar* bias, aclTensor* out",
+       "aclnn_shrink.h", **NN, **SC, dtypes=("f32", "f16"), out_rule="list", check="ew_check_lambd_nonneg",
+       order="dpsh", scalars=[0.5, 0.25], formula="a < -s0 ? a + s1 : (a > s0 ? a - s1 : (isnan(a) ? a : 0))",
+       torch="torch.where(a < -s0, a + s1, torch.where(a > s0, a - s1, torch.where(a.isnan(), a, 0 * a)))"),
+    ew("AddRelu", "const aclTensor* self, const aclTensor* other, aclScalar* alpha, aclTensor* out",
+       "aclnn_add_relu.h", **NN, scalar_promote=False,
+       dtypes=("f32", "f16", "bf16", "i8", "u8", "i16", "i32", "i64"), scalars=[lambda dt: 2 if dt in INT else 1.5],
+       formula={"f": "(a + s0 * b) > 0 ? (a + s0 * b) : (isnan(a + s0 * b) ? (a + s0 * b) : 0)",
+                "i": "(int64_t)((uint64_t)a + (uint64_t)s0 * (uint64_t)b) > 0 ? "
+                     "(int64_t)((uint64_t)a + (uint64_t)s0 * (uint64_t)b) : 0"},
+       torch="torch.relu(torch.add(a, b, alpha=s0))"),
+    ew("InplaceAddRelu", "aclTensor* selfRef, const aclTensor* other, aclScalar* alpha", "aclnn_add_relu.h", **NN,
+       scalar_promote=False, dtypes=("f32", "f16", "bf16", "i8", "u8", "i16", "i32", "i64"),
+       scalars=[lambda dt: 2 if dt in INT else 1.5],
+       formula={"f": "(a + s0 * b) > 0 ? (a + s0 * b) : (isnan(a + s0 * b) ? (a + s0 * b) : 0)",
+                "i": "(int64_t)((uint64_t)a + (uint64_t)s0 * (uint64_t)b) > 0 ? "
+                     "(int64_t)((uint64_t)a + (uint64_t)s0 * (uint64_t)b) : 0"},
+       torch="a.copy_(torch.relu(torch.add(a, b, alpha=s0)))"),
+    ew("HardswishBackwardV2", "const aclTensor* gradOutput, const aclTensor* self, aclTensor* out",
+       "aclnn_hardswish_backward_v2.h", **NN, dtypes=F3, same_dtype=("self",), out_rule="same", **NOBC,
+       formula="b <= -3 ? 0 : (b < 3 ? a * (b / 3 + 0.5) : a)", torch="torch.ops.aten.hardswish_backward(a, b)",
+       skip_special=("f32",)),
 ]

@@ -4,8 +4,10 @@
 #include "ops/ops.h"
 #include "ops/elementwise.h"
 #include "ops/ew_nn_activation.h"
+#include "aclnnop/aclnn_add_relu.h"
 #include "aclnnop/aclnn_celu.h"
 #include "aclnnop/aclnn_elu.h"
+#include "aclnnop/aclnn_elu_backward.h"
 #include "aclnnop/aclnn_erfinv.h"
 #include "aclnnop/aclnn_fast_gelu.h"
 #include "aclnnop/aclnn_fast_gelu_backward.h"
@@ -18,9 +20,11 @@
 #include "aclnnop/aclnn_hardsigmoid_backward.h"
 #include "aclnnop/aclnn_hardswish.h"
 #include "aclnnop/aclnn_hardswish_backward.h"
+#include "aclnnop/aclnn_hardswish_backward_v2.h"
 #include "aclnnop/aclnn_hardtanh_backward.h"
 #include "aclnnop/aclnn_heaviside.h"
 #include "aclnnop/aclnn_leaky_relu.h"
+#include "aclnnop/aclnn_leaky_relu_backward.h"
 #include "aclnnop/aclnn_logsigmoid.h"
 #include "aclnnop/aclnn_logsoftmax.h"
 #include "aclnnop/aclnn_logsoftmax_backward.h"
@@ -29,6 +33,7 @@
 #include "aclnnop/aclnn_relu.h"
 #include "aclnnop/aclnn_selu.h"
 #include "aclnnop/aclnn_selu_backward.h"
+#include "aclnnop/aclnn_shrink.h"
 #include "aclnnop/aclnn_sigmoid.h"
 #include "aclnnop/aclnn_sigmoid_backward.h"
 #include "aclnnop/aclnn_silu.h"
@@ -2590,19 +2595,25 @@ static void k_GeluBackward_f64(int64_t n, char *const *in, char *out, const ew_s
 
 static const aclDataType k_GeluBackward_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
 
+static const aclDataType k_GeluBackward_gradOutput_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_BF16, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BOOL, ACL_COMPLEX64, ACL_COMPLEX128};
+
+static const aclDataType k_GeluBackward_self_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_BF16, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BOOL, ACL_COMPLEX64, ACL_COMPLEX128};
+
+static const aclDataType k_GeluBackward_promoted[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
+
 static const ew_desc k_GeluBackward_desc = {
     .op = ACL_OP_GeluBackward, .nargs = 3,
     .kind = {EW_ARG_TENSOR, EW_ARG_TENSOR, EW_ARG_OUT},
     .name = {"gradOutput", "self", "gradInput"},
     .dtypes = k_GeluBackward_dtypes, .n_dtypes = ACL_COUNT_OF(k_GeluBackward_dtypes),
     .out_dtypes = NULL, .n_out_dtypes = 0,
-    .arg_dtypes = {},
-    .n_arg_dtypes = {},
+    .arg_dtypes = {[0] = k_GeluBackward_gradOutput_dtypes, [1] = k_GeluBackward_self_dtypes},
+    .n_arg_dtypes = {[0] = ACL_COUNT_OF(k_GeluBackward_gradOutput_dtypes), [1] = ACL_COUNT_OF(k_GeluBackward_self_dtypes)},
     .scalar_dtypes = NULL,
-    .promoted = NULL,
+    .promoted = k_GeluBackward_promoted, .n_promoted = ACL_COUNT_OF(k_GeluBackward_promoted),
     .no_promote = 0u, .same_dtype = 0u,
     .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
-    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
     .optional = 0u, .need_one = 0u,
     .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
@@ -2840,5 +2851,391 @@ aclnnStatus aclnnInplaceErfinvGetWorkspaceSize(const aclTensor* selfRef, uint64_
 
 aclnnStatus aclnnInplaceErfinv(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_InplaceErfinv, workspace, workspaceSize, executor, stream);
+}
+
+static void k_LeakyReluBackward_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    const float *B_ = (const float *)in[1];
+    const float s0 EW_UNUSED = (float)s->d[0];
+    const float s1 EW_UNUSED = (float)s->d[1];
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        const float b EW_UNUSED = B_[i];
+        O_[i] = (float)(b > 0 ? a : a * s0);
+    }
+}
+
+static void k_LeakyReluBackward_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    const double *B_ = (const double *)in[1];
+    const double s0 EW_UNUSED = s->d[0];
+    const double s1 EW_UNUSED = s->d[1];
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        const double b EW_UNUSED = B_[i];
+        O_[i] = (double)(b > 0 ? a : a * s0);
+    }
+}
+
+static const aclDataType k_LeakyReluBackward_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_BF16};
+
+static const aclDataType k_LeakyReluBackward_negativeSlope_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_INT32, ACL_INT64, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_INT16, ACL_BF16};
+
+static const aclDataType k_LeakyReluBackward_scalar_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_BF16};
+
+static const ew_desc k_LeakyReluBackward_desc = {
+    .op = ACL_OP_LeakyReluBackward, .nargs = 5,
+    .kind = {EW_ARG_TENSOR, EW_ARG_TENSOR, EW_ARG_SCALAR, EW_ARG_ATTR, EW_ARG_OUT},
+    .name = {"gradOutput", "self", "negativeSlope", "selfIsResult", "out"},
+    .dtypes = k_LeakyReluBackward_dtypes, .n_dtypes = ACL_COUNT_OF(k_LeakyReluBackward_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {[2] = k_LeakyReluBackward_negativeSlope_dtypes},
+    .n_arg_dtypes = {[2] = ACL_COUNT_OF(k_LeakyReluBackward_negativeSlope_dtypes)},
+    .scalar_dtypes = k_LeakyReluBackward_scalar_dtypes, .n_scalar_dtypes = ACL_COUNT_OF(k_LeakyReluBackward_scalar_dtypes),
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dshp",
+    .k = {[EW_F32] = k_LeakyReluBackward_f32, [EW_F64] = k_LeakyReluBackward_f64},
+    .check = ew_check_leaky_is_result,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnLeakyReluBackwardGetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* self, const aclScalar* negativeSlope, bool selfIsResult, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {gradOutput, self, negativeSlope, NULL, out};
+    const double af[] = {0, 0, 0, (double)selfIsResult, 0};
+    const int64_t ai[] = {0, 0, 0, (int64_t)selfIsResult, 0};
+    return ew_get_workspace(&k_LeakyReluBackward_desc, args, af, ai, workspaceSize, executor);
+}
+
+aclnnStatus aclnnLeakyReluBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_LeakyReluBackward, workspace, workspaceSize, executor, stream);
+}
+
+static void k_EluBackward_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    const float *B_ = (const float *)in[1];
+    const float s0 EW_UNUSED = (float)s->d[0];
+    const float s1 EW_UNUSED = (float)s->d[1];
+    const float s2 EW_UNUSED = (float)s->d[2];
+    const float s3 EW_UNUSED = (float)s->d[3];
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        const float b EW_UNUSED = B_[i];
+        O_[i] = (float)(s3 ? (b <= 0 ? a * s2 * (b + s0 * s1) : a * s1) : (b <= 0 ? a * s2 * s0 * s1 * exp(b * s2) : a * s1));
+    }
+}
+
+static void k_EluBackward_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    const double *B_ = (const double *)in[1];
+    const double s0 EW_UNUSED = s->d[0];
+    const double s1 EW_UNUSED = s->d[1];
+    const double s2 EW_UNUSED = s->d[2];
+    const double s3 EW_UNUSED = s->d[3];
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        const double b EW_UNUSED = B_[i];
+        O_[i] = (double)(s3 ? (b <= 0 ? a * s2 * (b + s0 * s1) : a * s1) : (b <= 0 ? a * s2 * s0 * s1 * exp(b * s2) : a * s1));
+    }
+}
+
+static const aclDataType k_EluBackward_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
+
+static const ew_desc k_EluBackward_desc = {
+    .op = ACL_OP_EluBackward, .nargs = 7,
+    .kind = {EW_ARG_TENSOR, EW_ARG_SCALAR, EW_ARG_SCALAR, EW_ARG_SCALAR, EW_ARG_ATTR, EW_ARG_TENSOR, EW_ARG_OUT},
+    .name = {"gradOutput", "alpha", "scale", "inputScale", "isResult", "selfOrResult", "gradInput"},
+    .dtypes = k_EluBackward_dtypes, .n_dtypes = ACL_COUNT_OF(k_EluBackward_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 32u,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpsh",
+    .k = {[EW_F32] = k_EluBackward_f32, [EW_F64] = k_EluBackward_f64},
+    .check = ew_check_elu_backward,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnEluBackwardGetWorkspaceSize(const aclTensor* gradOutput, const aclScalar* alpha, const aclScalar* scale, const aclScalar* inputScale, bool isResult, const aclTensor* selfOrResult, aclTensor* gradInput, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {gradOutput, alpha, scale, inputScale, NULL, selfOrResult, gradInput};
+    const double af[] = {0, 0, 0, 0, (double)isResult, 0, 0};
+    const int64_t ai[] = {0, 0, 0, 0, (int64_t)isResult, 0, 0};
+    return ew_get_workspace(&k_EluBackward_desc, args, af, ai, workspaceSize, executor);
+}
+
+aclnnStatus aclnnEluBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_EluBackward, workspace, workspaceSize, executor, stream);
+}
+
+static void k_Shrink_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    const float s0 EW_UNUSED = (float)s->d[0];
+    const float s1 EW_UNUSED = (float)s->d[1];
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        O_[i] = (float)(a < -s0 ? a + s1 : (a > s0 ? a - s1 : (isnan(a) ? a : 0)));
+    }
+}
+
+static void k_Shrink_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    const double s0 EW_UNUSED = s->d[0];
+    const double s1 EW_UNUSED = s->d[1];
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        O_[i] = (double)(a < -s0 ? a + s1 : (a > s0 ? a - s1 : (isnan(a) ? a : 0)));
+    }
+}
+
+static const aclDataType k_Shrink_dtypes[] = {ACL_FLOAT, ACL_FLOAT16};
+
+static const ew_desc k_Shrink_desc = {
+    .op = ACL_OP_Shrink, .nargs = 4,
+    .kind = {EW_ARG_TENSOR, EW_ARG_SCALAR, EW_ARG_SCALAR, EW_ARG_OUT},
+    .name = {"self", "lambd", "bias", "out"},
+    .dtypes = k_Shrink_dtypes, .n_dtypes = ACL_COUNT_OF(k_Shrink_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_LIST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpsh",
+    .k = {[EW_F32] = k_Shrink_f32, [EW_F64] = k_Shrink_f64},
+    .check = ew_check_lambd_nonneg,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnShrinkGetWorkspaceSize(const aclTensor* self, const aclScalar* lambd, const aclScalar* bias, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {self, lambd, bias, out};
+    return ew_get_workspace(&k_Shrink_desc, args, NULL, NULL, workspaceSize, executor);
+}
+
+aclnnStatus aclnnShrink(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_Shrink, workspace, workspaceSize, executor, stream);
+}
+
+static void k_AddRelu_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    const float *B_ = (const float *)in[1];
+    const float s0 EW_UNUSED = (float)s->d[0];
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        const float b EW_UNUSED = B_[i];
+        O_[i] = (float)((a + s0 * b) > 0 ? (a + s0 * b) : (isnan(a + s0 * b) ? (a + s0 * b) : 0));
+    }
+}
+
+static void k_AddRelu_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    const double *B_ = (const double *)in[1];
+    const double s0 EW_UNUSED = s->d[0];
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        const double b EW_UNUSED = B_[i];
+        O_[i] = (double)((a + s0 * b) > 0 ? (a + s0 * b) : (isnan(a + s0 * b) ? (a + s0 * b) : 0));
+    }
+}
+
+static void k_AddRelu_i64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const int64_t *A_ = (const int64_t *)in[0];
+    const int64_t *B_ = (const int64_t *)in[1];
+    const int64_t s0 EW_UNUSED = s->i[0];
+    int64_t *O_ = (int64_t *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const int64_t a EW_UNUSED = A_[i];
+        const int64_t b EW_UNUSED = B_[i];
+        O_[i] = (int64_t)((int64_t)((uint64_t)a + (uint64_t)s0 * (uint64_t)b) > 0 ? (int64_t)((uint64_t)a + (uint64_t)s0 * (uint64_t)b) : 0);
+    }
+}
+
+static const aclDataType k_AddRelu_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT8, ACL_UINT8, ACL_INT16, ACL_INT32, ACL_INT64};
+
+static const ew_desc k_AddRelu_desc = {
+    .op = ACL_OP_AddRelu, .nargs = 4,
+    .kind = {EW_ARG_TENSOR, EW_ARG_TENSOR, EW_ARG_SCALAR, EW_ARG_OUT},
+    .name = {"self", "other", "alpha", "out"},
+    .dtypes = k_AddRelu_dtypes, .n_dtypes = ACL_COUNT_OF(k_AddRelu_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 4u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
+    .k = {[EW_F32] = k_AddRelu_f32, [EW_F64] = k_AddRelu_f64, [EW_I64] = k_AddRelu_i64},
+    .check = NULL,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnAddReluGetWorkspaceSize(const aclTensor* self, const aclTensor* other, aclScalar* alpha, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {self, other, alpha, out};
+    return ew_get_workspace(&k_AddRelu_desc, args, NULL, NULL, workspaceSize, executor);
+}
+
+aclnnStatus aclnnAddRelu(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_AddRelu, workspace, workspaceSize, executor, stream);
+}
+
+static void k_InplaceAddRelu_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    const float *B_ = (const float *)in[1];
+    const float s0 EW_UNUSED = (float)s->d[0];
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        const float b EW_UNUSED = B_[i];
+        O_[i] = (float)((a + s0 * b) > 0 ? (a + s0 * b) : (isnan(a + s0 * b) ? (a + s0 * b) : 0));
+    }
+}
+
+static void k_InplaceAddRelu_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    const double *B_ = (const double *)in[1];
+    const double s0 EW_UNUSED = s->d[0];
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        const double b EW_UNUSED = B_[i];
+        O_[i] = (double)((a + s0 * b) > 0 ? (a + s0 * b) : (isnan(a + s0 * b) ? (a + s0 * b) : 0));
+    }
+}
+
+static void k_InplaceAddRelu_i64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const int64_t *A_ = (const int64_t *)in[0];
+    const int64_t *B_ = (const int64_t *)in[1];
+    const int64_t s0 EW_UNUSED = s->i[0];
+    int64_t *O_ = (int64_t *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const int64_t a EW_UNUSED = A_[i];
+        const int64_t b EW_UNUSED = B_[i];
+        O_[i] = (int64_t)((int64_t)((uint64_t)a + (uint64_t)s0 * (uint64_t)b) > 0 ? (int64_t)((uint64_t)a + (uint64_t)s0 * (uint64_t)b) : 0);
+    }
+}
+
+static const aclDataType k_InplaceAddRelu_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT8, ACL_UINT8, ACL_INT16, ACL_INT32, ACL_INT64};
+
+static const ew_desc k_InplaceAddRelu_desc = {
+    .op = ACL_OP_InplaceAddRelu, .nargs = 3,
+    .kind = {EW_ARG_INOUT, EW_ARG_TENSOR, EW_ARG_SCALAR},
+    .name = {"selfRef", "other", "alpha"},
+    .dtypes = k_InplaceAddRelu_dtypes, .n_dtypes = ACL_COUNT_OF(k_InplaceAddRelu_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_CAST, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 4u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
+    .k = {[EW_F32] = k_InplaceAddRelu_f32, [EW_F64] = k_InplaceAddRelu_f64, [EW_I64] = k_InplaceAddRelu_i64},
+    .check = NULL,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnInplaceAddReluGetWorkspaceSize(aclTensor* selfRef, const aclTensor* other, aclScalar* alpha, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {selfRef, other, alpha};
+    return ew_get_workspace(&k_InplaceAddRelu_desc, args, NULL, NULL, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceAddRelu(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_InplaceAddRelu, workspace, workspaceSize, executor, stream);
+}
+
+static void k_HardswishBackwardV2_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    const float *B_ = (const float *)in[1];
+    (void)s;
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        const float b EW_UNUSED = B_[i];
+        O_[i] = (float)(b <= -3 ? 0 : (b < 3 ? a * (b / 3 + 0.5) : a));
+    }
+}
+
+static void k_HardswishBackwardV2_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    const double *B_ = (const double *)in[1];
+    (void)s;
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        const double b EW_UNUSED = B_[i];
+        O_[i] = (double)(b <= -3 ? 0 : (b < 3 ? a * (b / 3 + 0.5) : a));
+    }
+}
+
+static const aclDataType k_HardswishBackwardV2_dtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
+
+static const ew_desc k_HardswishBackwardV2_desc = {
+    .op = ACL_OP_HardswishBackwardV2, .nargs = 3,
+    .kind = {EW_ARG_TENSOR, EW_ARG_TENSOR, EW_ARG_OUT},
+    .name = {"gradOutput", "self", "out"},
+    .dtypes = k_HardswishBackwardV2_dtypes, .n_dtypes = ACL_COUNT_OF(k_HardswishBackwardV2_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 2u,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_SAME, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpsh",
+    .k = {[EW_F32] = k_HardswishBackwardV2_f32, [EW_F64] = k_HardswishBackwardV2_f64},
+    .check = ew_check_no_broadcast,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnHardswishBackwardV2GetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* self, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {gradOutput, self, out};
+    return ew_get_workspace(&k_HardswishBackwardV2_desc, args, NULL, NULL, workspaceSize, executor);
+}
+
+aclnnStatus aclnnHardswishBackwardV2(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_HardswishBackwardV2, workspace, workspaceSize, executor, stream);
 }
 
