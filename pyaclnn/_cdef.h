@@ -1079,6 +1079,14 @@ typedef struct aclScalarList aclScalarList;
  const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnGlobalMaxPool(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
+ aclnnStatus aclnnGluGetWorkspaceSize(
+ const aclTensor* self, int64_t dim, const aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnGlu(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnGluBackwardGetWorkspaceSize(
+ const aclTensor* gradOut, const aclTensor* self, int64_t dim, const aclTensor* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnGluBackward(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnGridSampler2DGetWorkspaceSize(
  const aclTensor* input, const aclTensor* grid, int64_t interpolationMode, int64_t paddingMode,
  _Bool

@@ -363,3 +363,52 @@ def test_invalid_is_result():
     expect_status("Shrink", [x, neg, pos, x], 161002, "lambd")
     expect_status("AddRelu", [x, x, None, x], 161001, "alpha")
     expect_status("AddRelu", [x, tens((2, 3), "f64"), pos, x], 161002, "other")
+
+
+# ---------------------------------------------------------------- glu
+@pytest.mark.parametrize("dt", ["f32", "f16", "f64", "bf16"])
+def test_glu(torch, dt):
+    assert dt in dts("Glu") and dt in dts("GluBackward")
+    rng = np.random.default_rng(12)
+    x = strided(mk(rng, (4, 6, 8), dt))
+    for dim in (0, 1, 2, -1):
+        t = T(torch, x)
+        e = torch.nn.functional.glu(t.double() if dt == "f64" else t.float(), dim)
+        o = strided(np.full(tuple(e.shape), 7, NP[dt]))
+        pyaclnn.call("Glu", x, dim, o)
+        compare(o, from_torch(e.to(t.dtype)), dt)
+        g = strided(mk(rng, tuple(e.shape), dt))
+        gi = strided(np.full(x.shape, 7, NP[dt]))
+        pyaclnn.call("GluBackward", g, x, dim, gi)
+        tg = T(torch, g)
+        eg = torch.ops.aten.glu_backward(tg.double() if dt == "f64" else tg.float(),
+                                         t.double() if dt == "f64" else t.float(), dim)
+        compare(gi, from_torch(eg.to(t.dtype)), dt)
+    # out in another dtype of the list: rounded to self's dtype first
+    o = np.zeros((4, 6, 4), np.float64)
+    pyaclnn.call("Glu", x, 2, o)
+    assert np.array_equal(o, o.astype(NP[dt]).astype(np.float64))
+    # empty
+    pyaclnn.call("Glu", np.zeros((0, 4), NP[dt]), 1, np.zeros((0, 2), NP[dt]))
+
+
+def test_invalid_glu():
+    x = tens((2, 4))
+    h = tens((2, 2))
+    expect_status("Glu", [None, 1, h], 161001, "self")
+    expect_status("Glu", [x, 1, None], 161001, "out")
+    expect_status("Glu", [tens((2, 4), "i32"), 1, h], 161002, "self")
+    expect_status("Glu", [x, 1, tens((2, 2), "i32")], 161002, "out")
+    expect_status("Glu", [tens(()), 0, tens(())], 161002, "self")
+    expect_status("Glu", [x, 2, h], 161002, "dim")
+    expect_status("Glu", [tens((3, 3)), 1, h], 161002, "even")
+    expect_status("Glu", [x, 1, x], 161002, "out")
+    expect_status("Glu", [x, 0, tens((1, 4))], 0)
+    expect_status("GluBackward", [h, None, 1, x], 161001, "self")
+    expect_status("GluBackward", [None, x, 1, x], 161001, "gradOut")
+    expect_status("GluBackward", [h, x, 1, None], 161001, "out")
+    expect_status("GluBackward", [tens((2, 2), "f16"), x, 1, x], 161002, "gradOut")
+    expect_status("GluBackward", [h, x, 1, tens((2, 4), "f64")], 161002, "out")
+    expect_status("GluBackward", [x, x, 1, x], 161002, "gradOut")
+    expect_status("GluBackward", [h, x, 1, tens((4, 2))], 161002, "out")
+    expect_status("GluBackward", [h, x, -3, x], 161002, "dim")

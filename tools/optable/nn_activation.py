@@ -27,6 +27,14 @@ def inplace(name, ref, header, **kw):
     return ew("Inplace" + name, ref, header, torch=f"a.copy_({t})", **NN, **kw)
 
 
+def _outputs(op, name="out"):
+    """An output the real header declares `const aclTensor*`: written, so an output to the table"""
+    for a in op.args:
+        if a.name == name:
+            a.kind = "out"
+    return op
+
+
 def thr_scalars(dt):
     return 1 if dt in INT else 0.25
 
@@ -234,4 +242,8 @@ OPS = [
        "aclnn_hardswish_backward_v2.h", **NN, dtypes=F3, same_dtype=("self",), out_rule="same", **NOBC,
        formula="b <= -3 ? 0 : (b < 3 ? a * (b / 3 + 0.5) : a)", torch="torch.ops.aten.hardswish_backward(a, b)",
        skip_special=("f32",)),
+    # glu (libsrc/ops/glu.c); the real headers declare the written tensor `const aclTensor* out`
+    _outputs(Op("Glu", "const aclTensor* self, int64_t dim, const aclTensor* out", "aclnn_glu.h", **NN, dtypes=F4)),
+    _outputs(Op("GluBackward", "const aclTensor* gradOut, const aclTensor* self, int64_t dim, const aclTensor* out",
+                "aclnn_glu_backward.h", **NN, dtypes=F4)),
 ]

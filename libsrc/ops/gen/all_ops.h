@@ -112,6 +112,8 @@
 #include "aclnnop/aclnn_ger.h"
 #include "aclnnop/aclnn_global_average_pool.h"
 #include "aclnnop/aclnn_global_max_pool.h"
+#include "aclnnop/aclnn_glu.h"
+#include "aclnnop/aclnn_glu_backward.h"
 #include "aclnnop/aclnn_grid_sampler2d.h"
 #include "aclnnop/aclnn_grid_sampler2d_backward.h"
 #include "aclnnop/aclnn_grouped_bias_add_grad.h"
@@ -651,6 +653,11 @@ aclnnStatus opws_SoftmaxBackward(
 aclnnStatus opws_LogSoftmaxBackward(
     const aclTensor* gradOutput, const aclTensor* output, int64_t dim, aclTensor* out, uint64_t* workspaceSize,
     aclOpExecutor** executor);
+aclnnStatus opws_Glu(
+    const aclTensor* self, int64_t dim, const aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_GluBackward(
+    const aclTensor* gradOut, const aclTensor* self, int64_t dim, const aclTensor* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
 aclnnStatus opws_AvgPool2d(
     const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* strides, const aclIntArray* paddings,
     const bool ceilMode, const bool countIncludePad, const int64_t divisorOverride, const int8_t cubeMathType,
@@ -871,6 +878,8 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_LogSoftmax ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_BF16}), 4
 #define ACL_DT_LIST_SoftmaxBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_LogSoftmaxBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_Glu ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_BF16}), 4
+#define ACL_DT_LIST_GluBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_BF16}), 4
 #define ACL_DT_LIST_AvgPool2d ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_AvgPool2dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_GridSampler2D ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE}), 4

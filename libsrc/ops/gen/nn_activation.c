@@ -14,6 +14,8 @@
 #include "aclnnop/aclnn_gelu.h"
 #include "aclnnop/aclnn_gelu_backward.h"
 #include "aclnnop/aclnn_gelu_v2.h"
+#include "aclnnop/aclnn_glu.h"
+#include "aclnnop/aclnn_glu_backward.h"
 #include "aclnnop/aclnn_hardshrink.h"
 #include "aclnnop/aclnn_hardshrink_backward.h"
 #include "aclnnop/aclnn_hardsigmoid.h"
@@ -3237,5 +3239,33 @@ aclnnStatus aclnnHardswishBackwardV2GetWorkspaceSize(const aclTensor* gradOutput
 
 aclnnStatus aclnnHardswishBackwardV2(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_HardswishBackwardV2, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnGluGetWorkspaceSize(const aclTensor* self, int64_t dim, const aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnGluGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {self, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"self", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 2));
+    return opws_Glu(self, dim, out, workspaceSize, executor);
+}
+
+aclnnStatus aclnnGlu(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_Glu, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnGluBackwardGetWorkspaceSize(const aclTensor* gradOut, const aclTensor* self, int64_t dim, const aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnGluBackwardGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {gradOut, self, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"gradOut", "self", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 3));
+    return opws_GluBackward(gradOut, self, dim, out, workspaceSize, executor);
+}
+
+aclnnStatus aclnnGluBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_GluBackward, workspace, workspaceSize, executor, stream);
 }
 

@@ -1,0 +1,149 @@
+/* aclnnGlu and aclnnGluBackward (ops-nn activation/glu, glu_grad): self split in two halves a | b along `dim`,
+ * glu = a * sigmoid(b); the backward writes d/da = g * sigmoid(b) into the first half of out and
+ * d/db = g * a * sigmoid(b) * (1 - sigmoid(b)) into the second.
+ *
+ * Validation follows each op_api source in its order (GluBackward checks self for NULL before gradOut); the dtype
+ * list is the table's (tools/optable/nn_activation.py). Compute: gathered as double (exact for every supported
+ * dtype), computed in float for f32/f16/bf16 and in double for f64, rounded once to self's dtype, then cast to
+ * out's (Glu's final Cast). Every output element is written by exactly one iteration: the same bytes for any
+ * OMP_NUM_THREADS. */
+#include <math.h>
+
+#include "common/parallel.h"
+#include "ops/gen/all_ops.h"
+#include "ops/misc_dense.h"
+
+typedef struct {
+    int dim;
+    bool backward;
+} glu_params;
+
+/* element e of the half-size shape (outer, half, inner) -> the index of a (b is half * inner further) */
+static inline int64_t glu_a_index(int64_t e, int64_t half, int64_t inner) {
+    const int64_t o = e / (half * inner), r = e % (half * inner);
+    return o * 2 * half * inner + r;
+}
+
+static aclnnStatus glu_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
+    (void)ws;
+    (void)wss;
+    const glu_params *p = ex->params;
+    /* Glu: in 0 self; GluBackward: in 0 gradOut, in 1 self */
+    const acl_view *x = acl_exec_in(ex, p->backward ? 1 : 0), *o = acl_exec_out(ex, 0);
+    const aclDataType sdt = x->dtype;
+    double *xs = md_load(x, ACL_DOUBLE);
+    double *g = p->backward ? md_load(acl_exec_in(ex, 0), ACL_DOUBLE) : NULL;
+    const int64_t n = md_numel(x), half = x->dims[p->dim] / 2;
+    double *r = md_alloc(p->backward ? n : n / 2, sizeof(double));
+    if (!xs || !r || (p->backward && !g)) {
+        free(xs);
+        free(g);
+        free(r);
+        return OOM;
+    }
+    int64_t inner = 1;
+    for (int k = p->dim + 1; k < x->ndim; k++) inner *= x->dims[k];
+    const int64_t m = n / 2, bo = half * inner;
+    const bool dbl = sdt == ACL_DOUBLE;
+#pragma omp parallel for schedule(static) if (acl_parallel_worth(n))
+    for (int64_t e = 0; e < m; e++) {
+        const int64_t ia = glu_a_index(e, half, inner);
+        if (dbl) {
+            const double a = xs[ia], s = 1 / (1 + exp(-xs[ia + bo]));
+            if (!p->backward) r[e] = a * s;
+            else {
+                r[ia] = g[e] * s;
+                r[ia + bo] = g[e] * a * s * (1 - s);
+            }
+        } else {
+            const float a = (float)xs[ia], s = 1 / (1 + expf(-(float)xs[ia + bo]));
+            if (!p->backward) r[e] = a * s;
+            else {
+                const float ge = (float)g[e];
+                r[ia] = ge * s;
+                r[ia + bo] = ge * a * s * (1 - s);
+            }
+        }
+    }
+    aclnnStatus rc = md_store_via(r, ACL_DOUBLE, sdt, o);
+    free(xs);
+    free(g);
+    free(r);
+    return rc;
+}
+
+/* rank in [1, 8], dim in [-rank, rank - 1], an even size along dim; the half shape into hd */
+static aclnnStatus glu_check_dim(const aclTensor *self, int64_t dim, const aclTensor *const *more,
+                                 const char *const *names, int nmore, int64_t *hd, int *pdim) {
+    ACL_TRY(md_check_max_dim(self, "self"));
+    for (int i = 0; i < nmore; i++) ACL_TRY(md_check_max_dim(more[i], names[i]));
+    ACLNN_CHECK(self->ndim >= 1, ACLNN_ERR_PARAM_INVALID, "self must have at least 1 dim, but has 0.");
+    const int64_t r = (int64_t)self->ndim;
+    ACLNN_CHECK(dim >= -r && dim < r, ACLNN_ERR_PARAM_INVALID,
+                "dim %lld is out of the range [%lld, %lld].", (long long)dim, (long long)-r, (long long)(r - 1));
+    const int d = (int)(dim < 0 ? dim + r : dim);
+    ACLNN_CHECK(self->dims[d] % 2 == 0, ACLNN_ERR_PARAM_INVALID,
+                "the size of self along dim %lld must be even, but it is %lld.", (long long)dim,
+                (long long)self->dims[d]);
+    for (int k = 0; k < (int)r; k++) hd[k] = self->dims[k];
+    hd[d] /= 2;
+    *pdim = d;
+    return ACLNN_SUCCESS;
+}
+
+static aclnnStatus glu_exec(int op, const aclTensor *g, const aclTensor *self, int dim, const aclTensor *out,
+                            uint64_t *ws, aclOpExecutor **exo) {
+    if (acl_tensor_empty(self)) return acl_exec_noop(op, ws, exo);
+    aclOpExecutor *ex = acl_exec_create(op, glu_run, sizeof(glu_params));
+    if (!ex) return ACLNN_ERR_INNER_CREATE_EXECUTOR;
+    aclnnStatus rc = g ? acl_exec_add_input(ex, g, "gradOut", true) : ACLNN_SUCCESS;
+    if (!rc) rc = acl_exec_add_input(ex, self, "self", true);
+    if (!rc) rc = acl_exec_add_output(ex, out, "out");
+    if (rc) return acl_exec_discard(ex, rc);
+    *(glu_params *)ex->params = (glu_params){dim, g != NULL};
+    return acl_exec_publish(ex, ws, exo);
+}
+
+aclnnStatus opws_Glu(const aclTensor *self, int64_t dim, const aclTensor *out, uint64_t *workspaceSize,
+                     aclOpExecutor **executor) {
+    NN(self, "self");
+    NN(out, "out");
+    ACL_TRY(acl_check_dtype_in(self, ACL_DT_LIST_Glu, "self"));
+    ACL_TRY(acl_check_dtype_in(out, ACL_DT_LIST_Glu, "out"));
+    /* any two dtypes of the (floating) list cast to each other */
+    int64_t hd[ACL_MAX_TENSOR_DIMS];
+    int d = 0;
+    const aclTensor *more[] = {out};
+    const char *names[] = {"out"};
+    ACL_TRY(glu_check_dim(self, dim, more, names, 1, hd, &d));
+    if (!md_shape_is(out, hd, (int)self->ndim)) {
+        char a[256];
+        acl_shape_str(out, a, sizeof a);
+        return ACL_REPORT(ACLNN_ERR_PARAM_INVALID, "out shape %s should be self's with dim %lld halved.", a,
+                          (long long)dim);
+    }
+    return glu_exec(ACL_OP_Glu, NULL, self, d, out, workspaceSize, executor);
+}
+
+aclnnStatus opws_GluBackward(const aclTensor *gradOut, const aclTensor *self, int64_t dim, const aclTensor *out,
+                             uint64_t *workspaceSize, aclOpExecutor **executor) {
+    NN(self, "self");
+    NN(gradOut, "gradOut");
+    NN(out, "out");
+    ACL_TRY(acl_check_dtype_in(self, ACL_DT_LIST_GluBackward, "self"));
+    ACL_TRY(acl_check_same_dtype(self, "self", gradOut, "gradOut"));
+    ACL_TRY(acl_check_same_dtype(self, "self", out, "out"));
+    int64_t hd[ACL_MAX_TENSOR_DIMS];
+    int d = 0;
+    const aclTensor *more[] = {out, gradOut};
+    const char *names[] = {"out", "gradOut"};
+    ACL_TRY(glu_check_dim(self, dim, more, names, 2, hd, &d));
+    if (!md_shape_is(gradOut, hd, (int)self->ndim)) {
+        char a[256];
+        acl_shape_str(gradOut, a, sizeof a);
+        return ACL_REPORT(ACLNN_ERR_PARAM_INVALID, "gradOut shape %s should be self's with dim %lld halved.", a,
+                          (long long)dim);
+    }
+    ACL_TRY(acl_check_same_shape(self, "self", out, "out"));
+    return glu_exec(ACL_OP_GluBackward, gradOut, self, d, out, workspaceSize, executor);
+}
