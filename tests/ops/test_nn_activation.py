@@ -412,3 +412,36 @@ def test_invalid_glu():
     expect_status("GluBackward", [x, x, 1, x], 161002, "gradOut")
     expect_status("GluBackward", [h, x, 1, tens((4, 2))], 161002, "out")
     expect_status("GluBackward", [h, x, -3, x], 161002, "dim")
+
+
+# ---------------------------------------------------------------- prelu
+@pytest.mark.parametrize("dt", ["f32", "f16", "bf16"])
+def test_prelu(torch, dt):
+    assert dt in dts("Prelu")
+    rng = np.random.default_rng(13)
+    for shape, wshape in (((2, 3, 4, 5), (3,)), ((2, 3, 4, 5), (1,)), ((6,), (1,)), ((), (1,)), ((4, 3), (3,))):
+        x = mk(rng, shape, dt)
+        x = strided(x) if shape else x
+        w = mk(rng, wshape, dt, 0.05, 0.5)
+        o = np.full(shape, 7, NP[dt])
+        pyaclnn.call("Prelu", x, w, o)
+        e = torch.nn.functional.prelu(T(torch, x).float(), T(torch, w).float()).to(T(torch, x).dtype).reshape(shape)
+        compare(o, from_torch(e), dt)
+    # mixed dtypes promote (f16 with bf16 -> f32), out any dtype of the list
+    x, w = mk(rng, (2, 3), "f16"), mk(rng, (3,), "bf16")
+    o = np.zeros((2, 3), np.float32)
+    pyaclnn.call("Prelu", x, w, o)
+    compare(o, from_torch(torch.nn.functional.prelu(T(torch, x).float(), T(torch, w).float())), "f32")
+
+
+def test_invalid_prelu():
+    x, w = tens((2, 3)), tens((3,))
+    expect_status("Prelu", [None, w, x], 161001, "self")
+    expect_status("Prelu", [x, None, x], 161001, "weight")
+    expect_status("Prelu", [x, w, None], 161001, "out")
+    expect_status("Prelu", [tens((2, 3), "f64"), w, x], 161002, "self")
+    expect_status("Prelu", [x, tens((3,), "i32"), x], 161002, "weight")
+    expect_status("Prelu", [x, w, tens((2, 3), "i32")], 161002, "out")
+    expect_status("Prelu", [x, w, tens((3, 2))], 161002, "out")
+    expect_status("Prelu", [x, tens((2,)), x], 161002, "weight")
+    expect_status("Prelu", [tens((0, 3)), w, tens((0, 3))], 0)

@@ -2176,6 +2176,13 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                                 'stream',
                       'repo': 'ops-math',
                       'source': 'math/precision_compare/op_api/aclnn_precision_compare.cpp'},
+ 'Prelu': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+           'header': 'activation/p_relu/op_api/aclnn_prelu.h',
+           'phase1': 'const aclTensor* self, const aclTensor* weight, aclTensor* out, uint64_t* workspaceSize, '
+                     'aclOpExecutor** executor',
+           'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+           'repo': 'ops-nn',
+           'source': 'activation/p_relu/op_api/aclnn_prelu.cpp'},
  'Prod': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
           'header': 'math/reduce_prod/op_api/aclnn_prod.h',
           'phase1': 'const aclTensor* self, const aclDataType dtype, aclTensor* out, uint64_t* workspaceSize, '

@@ -246,4 +246,6 @@ OPS = [
     _outputs(Op("Glu", "const aclTensor* self, int64_t dim, const aclTensor* out", "aclnn_glu.h", **NN, dtypes=F4)),
     _outputs(Op("GluBackward", "const aclTensor* gradOut, const aclTensor* self, int64_t dim, const aclTensor* out",
                 "aclnn_glu_backward.h", **NN, dtypes=F4)),
+    # prelu (libsrc/ops/prelu.c): one weight per channel (dim 1)
+    Op("Prelu", "const aclTensor* self, const aclTensor* weight, aclTensor* out", "aclnn_prelu.h", **NN, dtypes=F3),
 ]

@@ -202,6 +202,7 @@
 #include "aclnnop/aclnn_pow.h"
 #include "aclnnop/aclnn_pow_tensor_tensor.h"
 #include "aclnnop/aclnn_precision_compare.h"
+#include "aclnnop/aclnn_prelu.h"
 #include "aclnnop/aclnn_prod.h"
 #include "aclnnop/aclnn_qr.h"
 #include "aclnnop/aclnn_range.h"
@@ -658,6 +659,8 @@ aclnnStatus opws_Glu(
 aclnnStatus opws_GluBackward(
     const aclTensor* gradOut, const aclTensor* self, int64_t dim, const aclTensor* out, uint64_t* workspaceSize,
     aclOpExecutor** executor);
+aclnnStatus opws_Prelu(
+    const aclTensor* self, const aclTensor* weight, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_AvgPool2d(
     const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* strides, const aclIntArray* paddings,
     const bool ceilMode, const bool countIncludePad, const int64_t divisorOverride, const int8_t cubeMathType,
@@ -880,6 +883,7 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_LogSoftmaxBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_Glu ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_BF16}), 4
 #define ACL_DT_LIST_GluBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_BF16}), 4
+#define ACL_DT_LIST_Prelu ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_AvgPool2d ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_AvgPool2dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_GridSampler2D ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE}), 4

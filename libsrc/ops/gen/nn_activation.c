@@ -32,6 +32,7 @@
 #include "aclnnop/aclnn_logsoftmax_backward.h"
 #include "aclnnop/aclnn_mish.h"
 #include "aclnnop/aclnn_mish_backward.h"
+#include "aclnnop/aclnn_prelu.h"
 #include "aclnnop/aclnn_relu.h"
 #include "aclnnop/aclnn_selu.h"
 #include "aclnnop/aclnn_selu_backward.h"
@@ -3267,5 +3268,19 @@ aclnnStatus aclnnGluBackwardGetWorkspaceSize(const aclTensor* gradOut, const acl
 
 aclnnStatus aclnnGluBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_GluBackward, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnPreluGetWorkspaceSize(const aclTensor* self, const aclTensor* weight, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnPreluGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {self, weight, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"self", "weight", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 3));
+    return opws_Prelu(self, weight, out, workspaceSize, executor);
+}
+
+aclnnStatus aclnnPrelu(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_Prelu, workspace, workspaceSize, executor, stream);
 }
 
