@@ -1397,6 +1397,10 @@ typedef struct aclScalarList aclScalarList;
  const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnLogSigmoid(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnLogSigmoidForwardGetWorkspaceSize(
+ const aclTensor* self, aclTensor* out, aclTensor* buffer, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnLogSigmoidForward(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnLogSoftmaxGetWorkspaceSize(
  const aclTensor* self, int64_t dim, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnLogSoftmax(

@@ -15,6 +15,12 @@ ACLNN_API aclnnStatus aclnnLogSigmoidGetWorkspaceSize(
 ACLNN_API aclnnStatus aclnnLogSigmoid(
     void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
 
+ACLNN_API aclnnStatus aclnnLogSigmoidForwardGetWorkspaceSize(
+    const aclTensor* self, aclTensor* out, aclTensor* buffer, uint64_t* workspaceSize, aclOpExecutor** executor);
+
+ACLNN_API aclnnStatus aclnnLogSigmoidForward(
+    void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+
 #ifdef __cplusplus
 }
 #endif

@@ -9,7 +9,7 @@ import pytest
 import pyaclnn
 from pyaclnn._optable import OPS
 from pyaclnn.lowlevel import AclTensor
-from helpers import same_bytes_for_threads, strided
+from helpers import same_bytes_for_threads, strided, ws_call
 from table_harness import NP, compare, expect_status, from_torch, to_torch
 
 
@@ -445,3 +445,23 @@ def test_invalid_prelu():
     expect_status("Prelu", [x, w, tens((3, 2))], 161002, "out")
     expect_status("Prelu", [x, tens((2,)), x], 161002, "weight")
     expect_status("Prelu", [tens((0, 3)), w, tens((0, 3))], 0)
+
+
+def test_logsigmoid_forward(torch):
+    """LogSigmoid's values; buffer is neither checked nor written (it may even be NULL)."""
+    rng = np.random.default_rng(14)
+    for dt in ("f32", "f16", "bf16"):
+        x = strided(mk(rng, (3, 5), dt))
+        o = np.zeros(x.shape, NP[dt])
+        buf = np.full(x.shape, 7, NP[dt])
+        pyaclnn.call("LogSigmoidForward", x, o, buf)
+        compare(o, from_torch(torch.nn.functional.logsigmoid(T(torch, x))), dt)
+        assert (buf.astype(np.float32) == 7).all()
+    x = tens((2, 3))
+    expect_status("LogSigmoidForward", [x, x, None], 0)
+    expect_status("LogSigmoidForward", [None, x, x], 161001, "self")
+    expect_status("LogSigmoidForward", [x, tens((2, 3), "f16"), x], 161002, "out")
+    ex = ws_call("LogSigmoidForward", x, x, None)[2]
+    rc = pyaclnn.lib.aclnnLogSigmoid(pyaclnn.ffi.NULL, 0, ex, pyaclnn.ffi.NULL)  # another op's phase 2 refuses it
+    assert rc == 161002
+    assert pyaclnn.lib.aclnnLogSigmoidForward(pyaclnn.ffi.NULL, 0, ex, pyaclnn.ffi.NULL) == 0

@@ -248,4 +248,7 @@ OPS = [
                 "aclnn_glu_backward.h", **NN, dtypes=F4)),
     # prelu (libsrc/ops/prelu.c): one weight per channel (dim 1)
     Op("Prelu", "const aclTensor* self, const aclTensor* weight, aclTensor* out", "aclnn_prelu.h", **NN, dtypes=F3),
+    # LogSigmoid's first phase; buffer unused (libsrc/ops/logsigmoid_forward.c)
+    Op("LogSigmoidForward", "const aclTensor* self, aclTensor* out, aclTensor* buffer", "aclnn_logsigmoid.h", **NN,
+       dtypes=F3),
 ]

@@ -3284,3 +3284,17 @@ aclnnStatus aclnnPrelu(void *workspace, uint64_t workspaceSize, aclOpExecutor *e
     return acl_exec_launch(ACL_OP_Prelu, workspace, workspaceSize, executor, stream);
 }
 
+aclnnStatus aclnnLogSigmoidForwardGetWorkspaceSize(const aclTensor* self, aclTensor* out, aclTensor* buffer, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnLogSigmoidForwardGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {self, out, buffer};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"self", "out", "buffer"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 3));
+    return opws_LogSigmoidForward(self, out, buffer, workspaceSize, executor);
+}
+
+aclnnStatus aclnnLogSigmoidForward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_LogSigmoidForward, workspace, workspaceSize, executor, stream);
+}
+
