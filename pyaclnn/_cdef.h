@@ -1064,6 +1064,11 @@ typedef struct aclScalarList aclScalarList;
  aclOpExecutor** executor);
  aclnnStatus aclnnGeluBackward(
  void* workspace, uint64_t workspace_size, aclOpExecutor* executor, const aclrtStream stream);
+ aclnnStatus aclnnGeluBackwardV2GetWorkspaceSize(
+ const aclTensor* gradOutput, const aclTensor* self, char* approximate, aclTensor* gradInput,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnGeluBackwardV2(
+ void* workspace, uint64_t workspace_size, aclOpExecutor* executor, const aclrtStream stream);
  aclnnStatus aclnnGeluV2GetWorkspaceSize(
  const aclTensor* x, int64_t approximate, aclTensor* y, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnGeluV2(

@@ -465,3 +465,35 @@ def test_logsigmoid_forward(torch):
     rc = pyaclnn.lib.aclnnLogSigmoid(pyaclnn.ffi.NULL, 0, ex, pyaclnn.ffi.NULL)  # another op's phase 2 refuses it
     assert rc == 161002
     assert pyaclnn.lib.aclnnLogSigmoidForward(pyaclnn.ffi.NULL, 0, ex, pyaclnn.ffi.NULL) == 0
+
+
+# ---------------------------------------------------------------- gelu backward v2
+@pytest.mark.parametrize("dt", ["f32", "f16", "bf16"])
+def test_gelu_backward_v2(torch, dt):
+    assert dt in dts("GeluBackwardV2")
+    rng = np.random.default_rng(15)
+    for approx in ("none", "tanh"):
+        for gs, xs in (((3, 4), (3, 4)), ((2, 3, 4), (4,)), ((), ())):
+            g, x = mk(rng, gs, dt), mk(rng, xs, dt)
+            g = strided(g) if gs else g
+            shape = np.broadcast_shapes(gs, xs)
+            o = np.zeros(shape, NP[dt])
+            pyaclnn.call("GeluBackwardV2", g, x, approx, o)
+            tg = T(torch, g).reshape(gs).float().expand(shape).reshape(-1)  # (oneDNN refuses 0-d)
+            tx = T(torch, x).reshape(xs).float().expand(shape).reshape(-1)
+            e = torch.ops.aten.gelu_backward(tg, tx, approximate=approx).reshape(shape)
+            compare(o, from_torch(e.to(T(torch, x).dtype)), dt)
+
+
+def test_invalid_gelu_backward_v2():
+    x = tens((2, 3))
+    keep = pyaclnn.ffi.new("char[]", b"none")
+    bad = pyaclnn.ffi.new("char[]", b"erf")
+    expect_status("GeluBackwardV2", [None, x, keep, x], 161001, "gradOutput")
+    expect_status("GeluBackwardV2", [x, x, pyaclnn.ffi.NULL, x], 161001, "approximate")
+    expect_status("GeluBackwardV2", [tens((2, 3), "i32"), tens((2, 3), "i32"), keep, x], 161002, "promoted")
+    expect_status("GeluBackwardV2", [tens((2, 3), "i32"), x, keep, x], 0)
+    expect_status("GeluBackwardV2", [x, x, keep, tens((2, 3), "f16")], 161002, "gradInput")
+    expect_status("GeluBackwardV2", [x, tens((4,)), keep, x], 161002, "broadcast")
+    expect_status("GeluBackwardV2", [x, tens((3,)), keep, tens((3,))], 161002, "gradInput")
+    expect_status("GeluBackwardV2", [x, x, bad, x], 161002, "approximate")

@@ -736,6 +736,14 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                             'stream',
                   'repo': 'ops-nn',
                   'source': 'activation/gelu_grad/op_api/aclnn_gelu_backward.cpp'},
+ 'GeluBackwardV2': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                    'header': 'activation/gelu_grad_v2/op_api/aclnn_gelu_backward_v2.h',
+                    'phase1': 'const aclTensor* gradOutput, const aclTensor* self, char* approximate, aclTensor* '
+                              'gradInput, uint64_t* workspaceSize, aclOpExecutor** executor',
+                    'phase2': 'void* workspace, uint64_t workspace_size, aclOpExecutor* executor, const aclrtStream '
+                              'stream',
+                    'repo': 'ops-nn',
+                    'source': 'activation/gelu_grad_v2/op_api/aclnn_gelu_backward_v2.cpp'},
  'GeluV2': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
             'header': 'activation/gelu_v2/op_api/aclnn_gelu_v2.h',
             'phase1': 'const aclTensor* x, int64_t approximate, aclTensor* y, uint64_t* workspaceSize, '
@@ -1873,6 +1881,14 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                 'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
                 'repo': 'ops-nn',
                 'source': 'activation/log_sigmoid/op_api/aclnn_logsigmoid.cpp'},
+ 'LogSigmoidForward': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                       'header': 'activation/log_sigmoid/op_api/aclnn_logsigmoid.h',
+                       'phase1': 'const aclTensor* self, aclTensor* out, aclTensor* buffer, uint64_t* workspaceSize, '
+                                 'aclOpExecutor** executor',
+                       'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                 'stream',
+                       'repo': 'ops-nn',
+                       'source': 'activation/log_sigmoid/op_api/aclnn_logsigmoid.cpp'},
  'LogSoftmax': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
                 'header': 'activation/log_softmax_v2/op_api/aclnn_logsoftmax.h',
                 'phase1': 'const aclTensor* self, int64_t dim, aclTensor* out, uint64_t* workspaceSize, '

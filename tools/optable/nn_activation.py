@@ -251,4 +251,7 @@ OPS = [
     # LogSigmoid's first phase; buffer unused (libsrc/ops/logsigmoid_forward.c)
     Op("LogSigmoidForward", "const aclTensor* self, aclTensor* out, aclTensor* buffer", "aclnn_logsigmoid.h", **NN,
        dtypes=F3),
+    # approximate is a string: hand-written (libsrc/ops/gelu_backward_v2.c)
+    Op("GeluBackwardV2", "const aclTensor* gradOutput, const aclTensor* self, char* approximate, aclTensor* gradInput",
+       "aclnn_gelu_backward_v2.h", **NN, dtypes=F3),
 ]

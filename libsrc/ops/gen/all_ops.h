@@ -108,6 +108,7 @@
 #include "aclnnop/aclnn_ge_tensor.h"
 #include "aclnnop/aclnn_gelu.h"
 #include "aclnnop/aclnn_gelu_backward.h"
+#include "aclnnop/aclnn_gelu_backward_v2.h"
 #include "aclnnop/aclnn_gelu_v2.h"
 #include "aclnnop/aclnn_ger.h"
 #include "aclnnop/aclnn_global_average_pool.h"
@@ -663,6 +664,9 @@ aclnnStatus opws_Prelu(
     const aclTensor* self, const aclTensor* weight, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_LogSigmoidForward(
     const aclTensor* self, aclTensor* out, aclTensor* buffer, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_GeluBackwardV2(
+    const aclTensor* gradOutput, const aclTensor* self, char* approximate, aclTensor* gradInput,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_AvgPool2d(
     const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* strides, const aclIntArray* paddings,
     const bool ceilMode, const bool countIncludePad, const int64_t divisorOverride, const int8_t cubeMathType,
@@ -887,6 +891,7 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_GluBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_BF16}), 4
 #define ACL_DT_LIST_Prelu ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_LogSigmoidForward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_GeluBackwardV2 ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_AvgPool2d ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_AvgPool2dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_GridSampler2D ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE}), 4

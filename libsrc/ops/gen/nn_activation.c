@@ -13,6 +13,7 @@
 #include "aclnnop/aclnn_fast_gelu_backward.h"
 #include "aclnnop/aclnn_gelu.h"
 #include "aclnnop/aclnn_gelu_backward.h"
+#include "aclnnop/aclnn_gelu_backward_v2.h"
 #include "aclnnop/aclnn_gelu_v2.h"
 #include "aclnnop/aclnn_glu.h"
 #include "aclnnop/aclnn_glu_backward.h"
@@ -3296,5 +3297,19 @@ aclnnStatus aclnnLogSigmoidForwardGetWorkspaceSize(const aclTensor* self, aclTen
 
 aclnnStatus aclnnLogSigmoidForward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_LogSigmoidForward, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnGeluBackwardV2GetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* self, char* approximate, aclTensor* gradInput, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnGeluBackwardV2GetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {gradOutput, self, gradInput};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"gradOutput", "self", "gradInput"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 3));
+    return opws_GeluBackwardV2(gradOutput, self, approximate, gradInput, workspaceSize, executor);
+}
+
+aclnnStatus aclnnGeluBackwardV2(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_GeluBackwardV2, workspace, workspaceSize, executor, stream);
 }
 
