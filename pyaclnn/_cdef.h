@@ -2063,6 +2063,14 @@ typedef struct aclScalarList aclScalarList;
  computeUV, aclTensor *sigma, aclTensor *u, aclTensor *v,
  uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnSvd(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnSwiGluGetWorkspaceSize(
+ const aclTensor *x, int64_t dim, const aclTensor *out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnSwiGlu(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnSwiGluGradGetWorkspaceSize(
+ const aclTensor *yGrad, const aclTensor *x, int64_t dim, const aclTensor *out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnSwiGluGrad(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnSwishGetWorkspaceSize(
  const aclTensor* self, const aclScalar* betaOptional, aclTensor* out, uint64_t* workspaceSize,
  aclOpExecutor** executor);

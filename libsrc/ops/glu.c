@@ -1,6 +1,10 @@
 /* aclnnGlu and aclnnGluBackward (ops-nn activation/glu, glu_grad): self split in two halves a | b along `dim`,
  * glu = a * sigmoid(b); the backward writes d/da = g * sigmoid(b) into the first half of out and
- * d/db = g * a * sigmoid(b) * (1 - sigmoid(b)) into the second.
+ * d/db = g * a * sigmoid(b) * (1 - sigmoid(b)) into the second. aclnnSwiGlu / aclnnSwiGluGrad (swi_glu,
+ * swi_glu_grad; no op_api source: their first phase is the one CANN generates from the op definition, so the
+ * checks are nnopbase's - NULL 161001, the dtype combinations of the definition 161002 - then the shape rules of
+ * the op's infershape/tiling, dim out of range 161002 as documented, an odd split or a wrong out shape 561002):
+ * swiglu = swish(a) * b, and its gradient.
  *
  * Validation follows each op_api source in its order (GluBackward checks self for NULL before gradOut); the dtype
  * list is the table's (tools/optable/nn_activation.py). Compute: gathered as double (exact for every supported
@@ -13,8 +17,10 @@
 #include "ops/gen/all_ops.h"
 #include "ops/misc_dense.h"
 
+enum { GLU_FWD, GLU_BWD, SWIGLU_FWD, SWIGLU_BWD };
+
 typedef struct {
-    int dim;
+    int dim, kind;
     bool backward;
 } glu_params;
 
@@ -48,7 +54,15 @@ static aclnnStatus glu_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
 #pragma omp parallel for schedule(static) if (acl_parallel_worth(n))
     for (int64_t e = 0; e < m; e++) {
         const int64_t ia = glu_a_index(e, half, inner);
-        if (dbl) {
+        if (p->kind >= SWIGLU_FWD) { /* swish(a) * b; all in float (f16/f32/bf16 only) */
+            const float a = (float)xs[ia], b = (float)xs[ia + bo], s = 1 / (1 + expf(-a));
+            if (p->kind == SWIGLU_FWD) r[e] = a * s * b;
+            else {
+                const float ge = (float)g[e];
+                r[ia] = ge * (s + s * (1 - s) * a) * b;
+                r[ia + bo] = ge * s * a;
+            }
+        } else if (dbl) {
             const double a = xs[ia], s = 1 / (1 + exp(-xs[ia + bo]));
             if (!p->backward) r[e] = a * s;
             else {
@@ -91,16 +105,17 @@ static aclnnStatus glu_check_dim(const aclTensor *self, int64_t dim, const aclTe
     return ACLNN_SUCCESS;
 }
 
-static aclnnStatus glu_exec(int op, const aclTensor *g, const aclTensor *self, int dim, const aclTensor *out,
-                            uint64_t *ws, aclOpExecutor **exo) {
+static aclnnStatus glu_exec(int op, int kind, const aclTensor *g, const char *gname, const aclTensor *self,
+                            const char *sname, int dim, const aclTensor *out, const char *oname, uint64_t *ws,
+                            aclOpExecutor **exo) {
     if (acl_tensor_empty(self)) return acl_exec_noop(op, ws, exo);
     aclOpExecutor *ex = acl_exec_create(op, glu_run, sizeof(glu_params));
     if (!ex) return ACLNN_ERR_INNER_CREATE_EXECUTOR;
-    aclnnStatus rc = g ? acl_exec_add_input(ex, g, "gradOut", true) : ACLNN_SUCCESS;
-    if (!rc) rc = acl_exec_add_input(ex, self, "self", true);
-    if (!rc) rc = acl_exec_add_output(ex, out, "out");
+    aclnnStatus rc = g ? acl_exec_add_input(ex, g, gname, true) : ACLNN_SUCCESS;
+    if (!rc) rc = acl_exec_add_input(ex, self, sname, true);
+    if (!rc) rc = acl_exec_add_output(ex, out, oname);
     if (rc) return acl_exec_discard(ex, rc);
-    *(glu_params *)ex->params = (glu_params){dim, g != NULL};
+    *(glu_params *)ex->params = (glu_params){dim, kind, g != NULL};
     return acl_exec_publish(ex, ws, exo);
 }
 
@@ -122,7 +137,7 @@ aclnnStatus opws_Glu(const aclTensor *self, int64_t dim, const aclTensor *out, u
         return ACL_REPORT(ACLNN_ERR_PARAM_INVALID, "out shape %s should be self's with dim %lld halved.", a,
                           (long long)dim);
     }
-    return glu_exec(ACL_OP_Glu, NULL, self, d, out, workspaceSize, executor);
+    return glu_exec(ACL_OP_Glu, GLU_FWD, NULL, NULL, self, "self", d, out, "out", workspaceSize, executor);
 }
 
 aclnnStatus opws_GluBackward(const aclTensor *gradOut, const aclTensor *self, int64_t dim, const aclTensor *out,
@@ -145,5 +160,53 @@ aclnnStatus opws_GluBackward(const aclTensor *gradOut, const aclTensor *self, in
                           (long long)dim);
     }
     ACL_TRY(acl_check_same_shape(self, "self", out, "out"));
-    return glu_exec(ACL_OP_GluBackward, gradOut, self, d, out, workspaceSize, executor);
+    return glu_exec(ACL_OP_GluBackward, GLU_BWD, gradOut, "gradOut", self, "self", d, out, "out", workspaceSize,
+                    executor);
+}
+
+/* SwiGlu / SwiGluGrad: the generated first phase */
+static aclnnStatus swiglu_common(int op, int kind, const aclTensor *g, const aclTensor *x, int64_t dim,
+                                 const aclTensor *out, uint64_t *ws, aclOpExecutor **exo) {
+    const bool bwd = kind == SWIGLU_BWD;
+    if (bwd) ACL_TRY(acl_check_tensor(g, "yGrad"));
+    ACL_TRY(acl_check_tensor(x, "x"));
+    ACL_TRY(acl_check_tensor(out, "out"));
+    if (bwd) {
+        ACL_TRY(acl_check_dtype_in(g, ACL_DT_LIST_SwiGluGrad, "yGrad"));
+        ACL_TRY(acl_check_same_dtype(g, "yGrad", x, "x"));
+        ACL_TRY(acl_check_same_dtype(g, "yGrad", out, "out"));
+    } else {
+        ACL_TRY(acl_check_dtype_in(x, ACL_DT_LIST_SwiGlu, "x"));
+        ACL_TRY(acl_check_same_dtype(x, "x", out, "out"));
+    }
+    ACL_TRY(md_check_max_dim(x, "x"));
+    const int64_t r = (int64_t)x->ndim;
+    ACLNN_CHECK(r >= 1 && dim >= -r && dim < r, ACLNN_ERR_PARAM_INVALID,
+                "dim %lld is out of the range [%lld, %lld] of x.", (long long)dim, (long long)-r, (long long)(r - 1));
+    const int d = (int)(dim < 0 ? dim + r : dim);
+    ACLNN_CHECK(x->dims[d] % 2 == 0, ACLNN_ERR_INNER_TILING_ERROR,
+                "the size of x along dim %lld must be even, but it is %lld.", (long long)dim, (long long)x->dims[d]);
+    int64_t hd[ACL_MAX_TENSOR_DIMS];
+    for (int k = 0; k < (int)r; k++) hd[k] = x->dims[k];
+    hd[d] /= 2;
+    if (bwd) {
+        ACLNN_CHECK(md_shape_is(g, hd, (int)r), ACLNN_ERR_INNER_TILING_ERROR,
+                    "yGrad shape should be x's with dim %lld halved.", (long long)dim);
+        ACLNN_CHECK(md_shape_is(out, x->dims, (int)r), ACLNN_ERR_INNER_TILING_ERROR,
+                    "out shape should be x's.");
+    } else {
+        ACLNN_CHECK(md_shape_is(out, hd, (int)r), ACLNN_ERR_INNER_TILING_ERROR,
+                    "out shape should be x's with dim %lld halved.", (long long)dim);
+    }
+    return glu_exec(op, kind, g, "yGrad", x, "x", d, out, "out", ws, exo);
+}
+
+aclnnStatus opws_SwiGlu(const aclTensor *x, int64_t dim, const aclTensor *out, uint64_t *workspaceSize,
+                        aclOpExecutor **executor) {
+    return swiglu_common(ACL_OP_SwiGlu, SWIGLU_FWD, NULL, x, dim, out, workspaceSize, executor);
+}
+
+aclnnStatus opws_SwiGluGrad(const aclTensor *yGrad, const aclTensor *x, int64_t dim, const aclTensor *out,
+                            uint64_t *workspaceSize, aclOpExecutor **executor) {
+    return swiglu_common(ACL_OP_SwiGluGrad, SWIGLU_BWD, yGrad, x, dim, out, workspaceSize, executor);
 }

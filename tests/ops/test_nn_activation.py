@@ -497,3 +497,38 @@ def test_invalid_gelu_backward_v2():
     expect_status("GeluBackwardV2", [x, tens((4,)), keep, x], 161002, "broadcast")
     expect_status("GeluBackwardV2", [x, tens((3,)), keep, tens((3,))], 161002, "gradInput")
     expect_status("GeluBackwardV2", [x, x, bad, x], 161002, "approximate")
+
+
+# ---------------------------------------------------------------- swiglu
+@pytest.mark.parametrize("dt", ["f16", "f32", "bf16"])
+def test_swiglu(torch, dt):
+    assert dt in dts("SwiGlu") and dt in dts("SwiGluGrad")
+    rng = np.random.default_rng(16)
+    x = strided(mk(rng, (3, 4, 6), dt))
+    for dim in (-1, 1, 2):
+        t = T(torch, x).float().requires_grad_(True)
+        a, b = t.chunk(2, dim)
+        y = torch.nn.functional.silu(a) * b
+        o = strided(np.full(tuple(y.shape), 7, NP[dt]))
+        pyaclnn.call("SwiGlu", x, dim, o)
+        compare(o, from_torch(y.detach().to(tdt(torch, dt))), dt)
+        g = strided(mk(rng, tuple(y.shape), dt))
+        (gx,) = torch.autograd.grad(y, t, T(torch, g).float())
+        gi = strided(np.full(x.shape, 7, NP[dt]))
+        pyaclnn.call("SwiGluGrad", g, x, dim, gi)
+        compare(gi, from_torch(gx.to(tdt(torch, dt))), dt)
+
+
+def test_invalid_swiglu():
+    x, h = tens((2, 4)), tens((2, 2))
+    expect_status("SwiGlu", [None, -1, h], 161001, "x")
+    expect_status("SwiGlu", [x, -1, None], 161001, "out")
+    expect_status("SwiGlu", [tens((2, 4), "f64"), -1, tens((2, 2), "f64")], 161002, "x")
+    expect_status("SwiGlu", [x, -1, tens((2, 2), "f16")], 161002, "out")
+    expect_status("SwiGlu", [x, 2, h], 161002, "dim")
+    expect_status("SwiGlu", [tens((2, 3)), -1, tens((2, 1))], 561002, "even")
+    expect_status("SwiGlu", [x, -1, x], 561002, "out")
+    expect_status("SwiGluGrad", [None, x, -1, x], 161001, "yGrad")
+    expect_status("SwiGluGrad", [h, x, -1, tens((2, 4), "f16")], 161002, "out")
+    expect_status("SwiGluGrad", [x, x, -1, x], 561002, "yGrad")
+    expect_status("SwiGluGrad", [h, x, -1, h], 561002, "out")

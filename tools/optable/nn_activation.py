@@ -254,4 +254,9 @@ OPS = [
     # approximate is a string: hand-written (libsrc/ops/gelu_backward_v2.c)
     Op("GeluBackwardV2", "const aclTensor* gradOutput, const aclTensor* self, char* approximate, aclTensor* gradInput",
        "aclnn_gelu_backward_v2.h", **NN, dtypes=F3),
+    # swiglu (libsrc/ops/glu.c): first phases generated upstream from the op definition
+    _outputs(Op("SwiGlu", "const aclTensor *x, int64_t dim, const aclTensor *out", "aclnn_swi_glu.h", **NN,
+                dtypes=("f16", "f32", "bf16"))),
+    _outputs(Op("SwiGluGrad", "const aclTensor *yGrad, const aclTensor *x, int64_t dim, const aclTensor *out",
+                "aclnn_swi_glu_grad.h", **NN, dtypes=("f16", "f32", "bf16"))),
 ]

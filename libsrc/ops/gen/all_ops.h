@@ -271,6 +271,8 @@
 #include "aclnnop/aclnn_sub.h"
 #include "aclnnop/aclnn_sum.h"
 #include "aclnnop/aclnn_svd.h"
+#include "aclnnop/aclnn_swi_glu.h"
+#include "aclnnop/aclnn_swi_glu_grad.h"
 #include "aclnnop/aclnn_swish.h"
 #include "aclnnop/aclnn_swish_backward.h"
 #include "aclnnop/aclnn_tan.h"
@@ -667,6 +669,11 @@ aclnnStatus opws_LogSigmoidForward(
 aclnnStatus opws_GeluBackwardV2(
     const aclTensor* gradOutput, const aclTensor* self, char* approximate, aclTensor* gradInput,
     uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_SwiGlu(
+    const aclTensor *x, int64_t dim, const aclTensor *out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_SwiGluGrad(
+    const aclTensor *yGrad, const aclTensor *x, int64_t dim, const aclTensor *out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
 aclnnStatus opws_AvgPool2d(
     const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* strides, const aclIntArray* paddings,
     const bool ceilMode, const bool countIncludePad, const int64_t divisorOverride, const int8_t cubeMathType,
@@ -892,6 +899,8 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_Prelu ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_LogSigmoidForward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_GeluBackwardV2 ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_SwiGlu ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 3
+#define ACL_DT_LIST_SwiGluGrad ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 3
 #define ACL_DT_LIST_AvgPool2d ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_AvgPool2dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_GridSampler2D ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE}), 4

@@ -48,6 +48,8 @@
 #include "aclnnop/aclnn_softplus_backward.h"
 #include "aclnnop/aclnn_softshrink.h"
 #include "aclnnop/aclnn_softshrink_backward.h"
+#include "aclnnop/aclnn_swi_glu.h"
+#include "aclnnop/aclnn_swi_glu_grad.h"
 #include "aclnnop/aclnn_swish.h"
 #include "aclnnop/aclnn_swish_backward.h"
 #include "aclnnop/aclnn_threshold.h"
@@ -3311,5 +3313,33 @@ aclnnStatus aclnnGeluBackwardV2GetWorkspaceSize(const aclTensor* gradOutput, con
 
 aclnnStatus aclnnGeluBackwardV2(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_GeluBackwardV2, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnSwiGluGetWorkspaceSize(const aclTensor *x, int64_t dim, const aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnSwiGluGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {x, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"x", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 2));
+    return opws_SwiGlu(x, dim, out, workspaceSize, executor);
+}
+
+aclnnStatus aclnnSwiGlu(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_SwiGlu, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnSwiGluGradGetWorkspaceSize(const aclTensor *yGrad, const aclTensor *x, int64_t dim, const aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnSwiGluGradGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {yGrad, x, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"yGrad", "x", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 3));
+    return opws_SwiGluGrad(yGrad, x, dim, out, workspaceSize, executor);
+}
+
+aclnnStatus aclnnSwiGluGrad(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_SwiGluGrad, workspace, workspaceSize, executor, stream);
 }
 
