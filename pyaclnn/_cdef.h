@@ -1069,6 +1069,11 @@ typedef struct aclScalarList aclScalarList;
  uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnGeluBackwardV2(
  void* workspace, uint64_t workspace_size, aclOpExecutor* executor, const aclrtStream stream);
+ aclnnStatus aclnnGeluMulGetWorkspaceSize(
+ const aclTensor *input, char *approximateOptional, const aclTensor *out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnGeluMul(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnGeluV2GetWorkspaceSize(
  const aclTensor* x, int64_t approximate, aclTensor* y, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnGeluV2(
@@ -2005,6 +2010,10 @@ typedef struct aclScalarList aclScalarList;
  const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnSquare(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
+ aclnnStatus aclnnSquaredReluGetWorkspaceSize(
+ const aclTensor *input, const aclTensor *out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnSquaredRelu(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnStackGetWorkspaceSize(
  const aclTensorList* tensors, int64_t dim, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnStack(

@@ -12,12 +12,13 @@
  * out's (Glu's final Cast). Every output element is written by exactly one iteration: the same bytes for any
  * OMP_NUM_THREADS. */
 #include <math.h>
+#include <string.h>
 
 #include "common/parallel.h"
 #include "ops/gen/all_ops.h"
 #include "ops/misc_dense.h"
 
-enum { GLU_FWD, GLU_BWD, SWIGLU_FWD, SWIGLU_BWD };
+enum { GLU_FWD, GLU_BWD, SWIGLU_FWD, SWIGLU_BWD, GELU_MUL_ERF, GELU_MUL_TANH };
 
 typedef struct {
     int dim, kind;
@@ -54,7 +55,13 @@ static aclnnStatus glu_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
 #pragma omp parallel for schedule(static) if (acl_parallel_worth(n))
     for (int64_t e = 0; e < m; e++) {
         const int64_t ia = glu_a_index(e, half, inner);
-        if (p->kind >= SWIGLU_FWD) { /* swish(a) * b; all in float (f16/f32/bf16 only) */
+        if (p->kind >= GELU_MUL_ERF) { /* gelu(a) * b over the last dim, in float */
+            const float a = (float)xs[ia], b = (float)xs[ia + bo];
+            const float ge = p->kind == GELU_MUL_TANH
+                                 ? 0.5f * a * (1 + tanhf(0.7978845608028654f * (a + 0.044715f * a * a * a)))
+                                 : 0.5f * a * (1 + erff(a * (float)M_SQRT1_2));
+            r[e] = ge * b;
+        } else if (p->kind >= SWIGLU_FWD) { /* swish(a) * b; all in float (f16/f32/bf16 only) */
             const float a = (float)xs[ia], b = (float)xs[ia + bo], s = 1 / (1 + expf(-a));
             if (p->kind == SWIGLU_FWD) r[e] = a * s * b;
             else {
@@ -209,4 +216,29 @@ aclnnStatus opws_SwiGlu(const aclTensor *x, int64_t dim, const aclTensor *out, u
 aclnnStatus opws_SwiGluGrad(const aclTensor *yGrad, const aclTensor *x, int64_t dim, const aclTensor *out,
                             uint64_t *workspaceSize, aclOpExecutor **executor) {
     return swiglu_common(ACL_OP_SwiGluGrad, SWIGLU_BWD, yGrad, x, dim, out, workspaceSize, executor);
+}
+
+/* GeluMul: the generated first phase (NULL 161001, the definition's dtype combinations 161002), then the tiling's
+ * rules (561002): approximate "none" or "tanh" (NULL: the default "none"), an even last dim, out's shape */
+aclnnStatus opws_GeluMul(const aclTensor *input, char *approximateOptional, const aclTensor *out,
+                         uint64_t *workspaceSize, aclOpExecutor **executor) {
+    ACL_TRY(acl_check_tensor(input, "input"));
+    ACL_TRY(acl_check_tensor(out, "out"));
+    ACL_TRY(acl_check_dtype_in(input, ACL_DT_LIST_GeluMul, "input"));
+    ACL_TRY(acl_check_same_dtype(input, "input", out, "out"));
+    ACL_TRY(md_check_max_dim(input, "input"));
+    const char *ap = approximateOptional ? approximateOptional : "none";
+    const bool th = strcmp(ap, "tanh") == 0;
+    ACLNN_CHECK(th || strcmp(ap, "none") == 0, ACLNN_ERR_INNER_TILING_ERROR,
+                "approximateOptional must be none or tanh, but is %s.", ap);
+    const int r = (int)input->ndim;
+    ACLNN_CHECK(r >= 1 && input->dims[r - 1] % 2 == 0, ACLNN_ERR_INNER_TILING_ERROR,
+                "input's last dim must exist and be even.");
+    int64_t hd[ACL_MAX_TENSOR_DIMS];
+    for (int k = 0; k < r; k++) hd[k] = input->dims[k];
+    hd[r - 1] /= 2;
+    ACLNN_CHECK(md_shape_is(out, hd, r), ACLNN_ERR_INNER_TILING_ERROR,
+                "out shape should be input's with the last dim halved.");
+    return glu_exec(ACL_OP_GeluMul, th ? GELU_MUL_TANH : GELU_MUL_ERF, NULL, NULL, input, "input", r - 1, out, "out",
+                    workspaceSize, executor);
 }

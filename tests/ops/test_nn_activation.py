@@ -532,3 +532,29 @@ def test_invalid_swiglu():
     expect_status("SwiGluGrad", [h, x, -1, tens((2, 4), "f16")], 161002, "out")
     expect_status("SwiGluGrad", [x, x, -1, x], 561002, "yGrad")
     expect_status("SwiGluGrad", [h, x, -1, h], 561002, "out")
+
+
+@pytest.mark.parametrize("dt", ["bf16", "f16", "f32"])
+def test_gelu_mul(torch, dt):
+    assert dt in dts("GeluMul")
+    rng = np.random.default_rng(17)
+    x = strided(mk(rng, (3, 4, 8), dt))
+    for approx, name in ((None, "none"), ("none", "none"), ("tanh", "tanh")):
+        t = T(torch, x).float()
+        a, b = t.chunk(2, -1)
+        e = torch.nn.functional.gelu(a, approximate=name) * b
+        o = strided(np.full((3, 4, 4), 7, NP[dt]))
+        pyaclnn.call("GeluMul", x, approx, o)
+        compare(o, from_torch(e.to(tdt(torch, dt))), dt)
+
+
+def test_invalid_gelu_mul():
+    x, h = tens((2, 4)), tens((2, 2))
+    bad = pyaclnn.ffi.new("char[]", b"erf")
+    expect_status("GeluMul", [None, pyaclnn.ffi.NULL, h], 161001, "input")
+    expect_status("GeluMul", [x, pyaclnn.ffi.NULL, None], 161001, "out")
+    expect_status("GeluMul", [tens((2, 4), "f64"), pyaclnn.ffi.NULL, tens((2, 2), "f64")], 161002, "input")
+    expect_status("GeluMul", [x, pyaclnn.ffi.NULL, tens((2, 2), "f16")], 161002, "out")
+    expect_status("GeluMul", [x, bad, h], 561002, "approximate")
+    expect_status("GeluMul", [tens((2, 3)), pyaclnn.ffi.NULL, tens((2, 1))], 561002, "even")
+    expect_status("GeluMul", [x, pyaclnn.ffi.NULL, x], 561002, "out")

@@ -259,4 +259,10 @@ OPS = [
                 dtypes=("f16", "f32", "bf16"))),
     _outputs(Op("SwiGluGrad", "const aclTensor *yGrad, const aclTensor *x, int64_t dim, const aclTensor *out",
                 "aclnn_swi_glu_grad.h", **NN, dtypes=("f16", "f32", "bf16"))),
+    _outputs(Op("GeluMul", "const aclTensor *input, char *approximateOptional, const aclTensor *out",
+                "aclnn_gelu_mul.h", **NN, dtypes=("bf16", "f16", "f32"))),
+    # generated upstream from the op definition (input and out of one dtype of the list)
+    ew("SquaredRelu", "const aclTensor *input, const aclTensor *out", "aclnn_squared_relu.h", out="out", **NN,
+       dtypes=("bf16", "f16", "f32"), out_rule="same", formula="a > 0 ? a * a : (isnan(a) ? a : 0)",
+       torch="torch.square(torch.relu(a.float())).to(a.dtype)"),
 ]

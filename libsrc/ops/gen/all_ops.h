@@ -109,6 +109,7 @@
 #include "aclnnop/aclnn_gelu.h"
 #include "aclnnop/aclnn_gelu_backward.h"
 #include "aclnnop/aclnn_gelu_backward_v2.h"
+#include "aclnnop/aclnn_gelu_mul.h"
 #include "aclnnop/aclnn_gelu_v2.h"
 #include "aclnnop/aclnn_ger.h"
 #include "aclnnop/aclnn_global_average_pool.h"
@@ -263,6 +264,7 @@
 #include "aclnnop/aclnn_split_with_size.h"
 #include "aclnnop/aclnn_sqrt.h"
 #include "aclnnop/aclnn_square.h"
+#include "aclnnop/aclnn_squared_relu.h"
 #include "aclnnop/aclnn_stack.h"
 #include "aclnnop/aclnn_std.h"
 #include "aclnnop/aclnn_std_mean_correction.h"
@@ -674,6 +676,9 @@ aclnnStatus opws_SwiGlu(
 aclnnStatus opws_SwiGluGrad(
     const aclTensor *yGrad, const aclTensor *x, int64_t dim, const aclTensor *out, uint64_t* workspaceSize,
     aclOpExecutor** executor);
+aclnnStatus opws_GeluMul(
+    const aclTensor *input, char *approximateOptional, const aclTensor *out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
 aclnnStatus opws_AvgPool2d(
     const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* strides, const aclIntArray* paddings,
     const bool ceilMode, const bool countIncludePad, const int64_t divisorOverride, const int8_t cubeMathType,
@@ -901,6 +906,7 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_GeluBackwardV2 ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_SwiGlu ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 3
 #define ACL_DT_LIST_SwiGluGrad ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 3
+#define ACL_DT_LIST_GeluMul ((const aclDataType[]){ACL_BF16, ACL_FLOAT16, ACL_FLOAT}), 3
 #define ACL_DT_LIST_AvgPool2d ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_AvgPool2dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_GridSampler2D ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE}), 4

@@ -14,6 +14,7 @@
 #include "aclnnop/aclnn_gelu.h"
 #include "aclnnop/aclnn_gelu_backward.h"
 #include "aclnnop/aclnn_gelu_backward_v2.h"
+#include "aclnnop/aclnn_gelu_mul.h"
 #include "aclnnop/aclnn_gelu_v2.h"
 #include "aclnnop/aclnn_glu.h"
 #include "aclnnop/aclnn_glu_backward.h"
@@ -48,6 +49,7 @@
 #include "aclnnop/aclnn_softplus_backward.h"
 #include "aclnnop/aclnn_softshrink.h"
 #include "aclnnop/aclnn_softshrink_backward.h"
+#include "aclnnop/aclnn_squared_relu.h"
 #include "aclnnop/aclnn_swi_glu.h"
 #include "aclnnop/aclnn_swi_glu_grad.h"
 #include "aclnnop/aclnn_swish.h"
@@ -3341,5 +3343,73 @@ aclnnStatus aclnnSwiGluGradGetWorkspaceSize(const aclTensor *yGrad, const aclTen
 
 aclnnStatus aclnnSwiGluGrad(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_SwiGluGrad, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnGeluMulGetWorkspaceSize(const aclTensor *input, char *approximateOptional, const aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnGeluMulGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {input, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"input", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 2));
+    return opws_GeluMul(input, approximateOptional, out, workspaceSize, executor);
+}
+
+aclnnStatus aclnnGeluMul(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_GeluMul, workspace, workspaceSize, executor, stream);
+}
+
+static void k_SquaredRelu_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const float *A_ = (const float *)in[0];
+    (void)s;
+    float *O_ = (float *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const float a EW_UNUSED = A_[i];
+        O_[i] = (float)(a > 0 ? a * a : (isnan(a) ? a : 0));
+    }
+}
+
+static void k_SquaredRelu_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+    const double *A_ = (const double *)in[0];
+    (void)s;
+    double *O_ = (double *)out;
+    for (int64_t i = 0; i < n; i++) {
+        const double a EW_UNUSED = A_[i];
+        O_[i] = (double)(a > 0 ? a * a : (isnan(a) ? a : 0));
+    }
+}
+
+static const aclDataType k_SquaredRelu_dtypes[] = {ACL_BF16, ACL_FLOAT16, ACL_FLOAT};
+
+static const ew_desc k_SquaredRelu_desc = {
+    .op = ACL_OP_SquaredRelu, .nargs = 2,
+    .kind = {EW_ARG_TENSOR, EW_ARG_OUT},
+    .name = {"input", "out"},
+    .dtypes = k_SquaredRelu_dtypes, .n_dtypes = ACL_COUNT_OF(k_SquaredRelu_dtypes),
+    .out_dtypes = NULL, .n_out_dtypes = 0,
+    .arg_dtypes = {},
+    .n_arg_dtypes = {},
+    .scalar_dtypes = NULL,
+    .promoted = NULL,
+    .no_promote = 0u, .same_dtype = 0u,
+    .compute = EW_COMPUTE_SAME, .result = EW_RESULT_PROMOTE,
+    .out_rule = EW_OUT_SAME, .scalar_promote = 0u, .scalar_mode = EW_SP_WRAPPED,
+    .optional = 0u, .need_one = 0u,
+    .scalar_cast_check = 0u, .null_inner = 0u,
+    .max_rank = 8, .rank_contig = 0,
+    .n_fmt = 0, .fmt = {},
+    .order = "dpfsh",
+    .k = {[EW_F32] = k_SquaredRelu_f32, [EW_F64] = k_SquaredRelu_f64},
+    .check = NULL,
+    .promote = NULL,
+};
+
+aclnnStatus aclnnSquaredReluGetWorkspaceSize(const aclTensor *input, const aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const void *const args[] = {input, out};
+    return ew_get_workspace(&k_SquaredRelu_desc, args, NULL, NULL, workspaceSize, executor);
+}
+
+aclnnStatus aclnnSquaredRelu(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_SquaredRelu, workspace, workspaceSize, executor, stream);
 }
 
