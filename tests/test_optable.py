@@ -62,4 +62,5 @@ def test_headers_match_the_recorded_upstream_prototypes():
         assert _params(m1.group(1)) == up["phase1"], name
         assert _params(m2.group(1)) == up["phase2"], name
         seen += 1
-    assert seen >= len(OPS) - 10
+    # the ops without an upstream header: CANN generates theirs from the op definition (SwiGlu, GeluMul, AddLora...)
+    assert seen >= len(OPS) - 14
