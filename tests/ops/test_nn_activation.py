@@ -558,3 +558,29 @@ def test_invalid_gelu_mul():
     expect_status("GeluMul", [x, bad, h], 561002, "approximate")
     expect_status("GeluMul", [tens((2, 3)), pyaclnn.ffi.NULL, tens((2, 1))], 561002, "even")
     expect_status("GeluMul", [x, pyaclnn.ffi.NULL, x], 561002, "out")
+
+
+@pytest.mark.parametrize("dt", ["f16", "f32", "bf16"])
+def test_logsigmoid_backward(torch, dt):
+    assert dt in dts("LogSigmoidBackward")
+    rng = np.random.default_rng(18)
+    x = strided(mk(rng, (4, 6), dt))
+    x[0, :3] = [np.inf, -np.inf, np.nan]
+    g = strided(mk(rng, (4, 6), dt))
+    tx, tg = T(torch, x).float(), T(torch, g).float()
+    _, buf = torch.ops.aten.log_sigmoid_forward(tx)
+    e = torch.ops.aten.log_sigmoid_backward(tg, tx, buf)
+    o = strided(np.full((4, 6), 7, NP[dt]))
+    pyaclnn.call("LogSigmoidBackward", g, x, np.zeros((1,), NP[dt]), o)  # buffer is never read
+    compare(o, from_torch(e.to(tdt(torch, dt))), dt)
+
+
+def test_invalid_logsigmoid_backward():
+    x = tens((2, 3))
+    expect_status("LogSigmoidBackward", [None, x, x, x], 161001, "gradOutput")
+    expect_status("LogSigmoidBackward", [x, x, None, x], 161001, "buffer")
+    expect_status("LogSigmoidBackward", [tens((2, 3), "f64"), x, x, x], 161002, "gradOutput")
+    expect_status("LogSigmoidBackward", [x, tens((2, 3), "f16"), x, x], 161002, "self")
+    expect_status("LogSigmoidBackward", [x, x, x, tens((2, 3), "f16")], 161002, "gradInput")
+    expect_status("LogSigmoidBackward", [tens((3,)), x, x, x], 161002, "gradOutput")
+    expect_status("LogSigmoidBackward", [x, x, tens((5,), "i32"), x], 0)

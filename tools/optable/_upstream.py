@@ -1881,6 +1881,14 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                 'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
                 'repo': 'ops-nn',
                 'source': 'activation/log_sigmoid/op_api/aclnn_logsigmoid.cpp'},
+ 'LogSigmoidBackward': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                        'header': 'activation/logsigmoid_grad/op_api/aclnn_logsigmoid_backward.h',
+                        'phase1': 'const aclTensor* gradOutput, const aclTensor* self, const aclTensor* buffer, '
+                                  'aclTensor* gradInput, uint64_t* workspaceSize, aclOpExecutor** executor',
+                        'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                  'stream',
+                        'repo': 'ops-nn',
+                        'source': 'activation/logsigmoid_grad/op_api/aclnn_logsigmoid_backward.cpp'},
  'LogSigmoidForward': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
                        'header': 'activation/log_sigmoid/op_api/aclnn_logsigmoid.h',
                        'phase1': 'const aclTensor* self, aclTensor* out, aclTensor* buffer, uint64_t* workspaceSize, '

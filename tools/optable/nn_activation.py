@@ -248,7 +248,7 @@ OPS = [
                 "aclnn_glu_backward.h", **NN, dtypes=F4)),
     # prelu (libsrc/ops/prelu.c): one weight per channel (dim 1)
     Op("Prelu", "const aclTensor* self, const aclTensor* weight, aclTensor* out", "aclnn_prelu.h", **NN, dtypes=F3),
-    # LogSigmoid's first phase; buffer unused (libsrc/ops/logsigmoid_forward.c)
+    # LogSigmoid's first phase; buffer unused (libsrc/ops/logsigmoid.c)
     Op("LogSigmoidForward", "const aclTensor* self, aclTensor* out, aclTensor* buffer", "aclnn_logsigmoid.h", **NN,
        dtypes=F3),
     # approximate is a string: hand-written (libsrc/ops/gelu_backward_v2.c)
@@ -265,4 +265,6 @@ OPS = [
     ew("SquaredRelu", "const aclTensor *input, const aclTensor *out", "aclnn_squared_relu.h", out="out", **NN,
        dtypes=("bf16", "f16", "f32"), out_rule="same", formula="a > 0 ? a * a : (isnan(a) ? a : 0)",
        torch="torch.square(torch.relu(a.float())).to(a.dtype)"),
+    Op("LogSigmoidBackward", "const aclTensor* gradOutput, const aclTensor* self, const aclTensor* buffer, "
+       "aclTensor* gradInput", "aclnn_logsigmoid_backward.h", **NN, dtypes=("f16", "f32", "bf16")),
 ]

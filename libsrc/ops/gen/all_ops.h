@@ -165,6 +165,7 @@
 #include "aclnnop/aclnn_logical_or.h"
 #include "aclnnop/aclnn_logical_xor.h"
 #include "aclnnop/aclnn_logsigmoid.h"
+#include "aclnnop/aclnn_logsigmoid_backward.h"
 #include "aclnnop/aclnn_logsoftmax.h"
 #include "aclnnop/aclnn_logsoftmax_backward.h"
 #include "aclnnop/aclnn_logspace.h"
@@ -679,6 +680,9 @@ aclnnStatus opws_SwiGluGrad(
 aclnnStatus opws_GeluMul(
     const aclTensor *input, char *approximateOptional, const aclTensor *out, uint64_t* workspaceSize,
     aclOpExecutor** executor);
+aclnnStatus opws_LogSigmoidBackward(
+    const aclTensor* gradOutput, const aclTensor* self, const aclTensor* buffer, aclTensor* gradInput,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_AvgPool2d(
     const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* strides, const aclIntArray* paddings,
     const bool ceilMode, const bool countIncludePad, const int64_t divisorOverride, const int8_t cubeMathType,
@@ -907,6 +911,7 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_SwiGlu ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 3
 #define ACL_DT_LIST_SwiGluGrad ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 3
 #define ACL_DT_LIST_GeluMul ((const aclDataType[]){ACL_BF16, ACL_FLOAT16, ACL_FLOAT}), 3
+#define ACL_DT_LIST_LogSigmoidBackward ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 3
 #define ACL_DT_LIST_AvgPool2d ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_AvgPool2dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_GridSampler2D ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE}), 4

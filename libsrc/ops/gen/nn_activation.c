@@ -30,6 +30,7 @@
 #include "aclnnop/aclnn_leaky_relu.h"
 #include "aclnnop/aclnn_leaky_relu_backward.h"
 #include "aclnnop/aclnn_logsigmoid.h"
+#include "aclnnop/aclnn_logsigmoid_backward.h"
 #include "aclnnop/aclnn_logsoftmax.h"
 #include "aclnnop/aclnn_logsoftmax_backward.h"
 #include "aclnnop/aclnn_mish.h"
@@ -3411,5 +3412,19 @@ aclnnStatus aclnnSquaredReluGetWorkspaceSize(const aclTensor *input, const aclTe
 
 aclnnStatus aclnnSquaredRelu(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_SquaredRelu, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnLogSigmoidBackwardGetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* self, const aclTensor* buffer, aclTensor* gradInput, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnLogSigmoidBackwardGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {gradOutput, self, buffer, gradInput};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"gradOutput", "self", "buffer", "gradInput"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 4));
+    return opws_LogSigmoidBackward(gradOutput, self, buffer, gradInput, workspaceSize, executor);
+}
+
+aclnnStatus aclnnLogSigmoidBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_LogSigmoidBackward, workspace, workspaceSize, executor, stream);
 }
 
