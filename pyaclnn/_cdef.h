@@ -1966,6 +1966,11 @@ typedef struct aclScalarList aclScalarList;
  aclOpExecutor** executor);
  aclnnStatus aclnnSoftmaxBackward(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnSoftmaxCrossEntropyWithLogitsGetWorkspaceSize(
+ const aclTensor* features, aclTensor* labels, aclTensor* loss, aclTensor* backprop, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnSoftmaxCrossEntropyWithLogits(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
  aclnnStatus aclnnSoftplusGetWorkspaceSize(
  const aclTensor* self, const aclScalar* beta, const aclScalar* threshold, aclTensor* out, uint64_t* workspaceSize,
  aclOpExecutor** executor);

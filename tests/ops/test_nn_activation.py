@@ -584,3 +584,39 @@ def test_invalid_logsigmoid_backward():
     expect_status("LogSigmoidBackward", [x, x, x, tens((2, 3), "f16")], 161002, "gradInput")
     expect_status("LogSigmoidBackward", [tens((3,)), x, x, x], 161002, "gradOutput")
     expect_status("LogSigmoidBackward", [x, x, tens((5,), "i32"), x], 0)
+
+
+# ---------------------------------------------------------------- softmax cross entropy with logits
+@pytest.mark.parametrize("dt", ["f16", "f32", "bf16"])
+def test_softmax_cross_entropy_with_logits(torch, dt):
+    assert dt in dts("SoftmaxCrossEntropyWithLogits")
+    rng = np.random.default_rng(19)
+    f = strided(mk(rng, (5, 7), dt))
+    lab = torch.softmax(torch.from_numpy(rng.uniform(-2, 2, (5, 7))), 1).numpy()
+    for labels in (strided(lab.astype(np.float32).astype(NP[dt])), lab[:1].astype(np.float32).astype(NP[dt])):
+        loss = np.full((5,), 7, NP[dt])
+        bp = strided(np.full((5, 7), 7, NP[dt]))
+        pyaclnn.call("SoftmaxCrossEntropyWithLogits", f, labels, loss, bp)
+        tf = T(torch, f).float()
+        tl = T(torch, labels).float().reshape(labels.shape).expand(5, 7)
+        e_loss = -(tl * torch.log_softmax(tf, 1)).sum(1)
+        e_bp = torch.softmax(tf, 1) - tl
+        compare(loss, from_torch(e_loss.to(tdt(torch, dt))), dt)
+        compare(bp, from_torch(e_bp.to(tdt(torch, dt))), dt)
+
+
+def test_invalid_softmax_cross_entropy_with_logits():
+    f, lo = tens((4, 3)), tens((4,))
+    op = "SoftmaxCrossEntropyWithLogits"
+    expect_status(op, [None, f, lo, f], 161001, "features")
+    expect_status(op, [f, None, lo, f], 161001, "labels")
+    expect_status(op, [f, f, None, f], 161001, "loss")
+    expect_status(op, [f, f, lo, None], 161001, "backprop")
+    expect_status(op, [tens((4, 3), "f64"), f, lo, f], 161002, "features")
+    expect_status(op, [f, tens((4, 3), "i32"), lo, f], 161002, "labels")
+    expect_status(op, [f, f, tens((4,), "f16"), f], 161002, "loss")
+    expect_status(op, [tens((4, 3, 1)), tens((4, 3, 1)), lo, tens((4, 3, 1))], 161002, "2-d")
+    expect_status(op, [f, tens((2, 3)), lo, f], 161002, "labels")
+    expect_status(op, [f, f, tens((3,)), f], 161002, "loss")
+    expect_status(op, [f, f, lo, tens((3, 4))], 161002, "backprop")
+    expect_status(op, [f, f, lo, f], 0)

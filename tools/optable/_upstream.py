@@ -2624,6 +2624,14 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                      'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
                      'repo': 'ops-nn',
                      'source': 'activation/softmax_grad/op_api/aclnn_softmax_backward.cpp'},
+ 'SoftmaxCrossEntropyWithLogits': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                                   'header': 'activation/softmax_cross_entropy_with_logits/op_api/aclnn_softmax_cross_entropy_with_logits.h',
+                                   'phase1': 'const aclTensor* features, aclTensor* labels, aclTensor* loss, '
+                                             'aclTensor* backprop, uint64_t* workspaceSize, aclOpExecutor** executor',
+                                   'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, '
+                                             'const aclrtStream stream',
+                                   'repo': 'ops-nn',
+                                   'source': 'activation/softmax_cross_entropy_with_logits/op_api/aclnn_softmax_cross_entropy_with_logits.cpp'},
  'Softplus': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
               'header': 'activation/softplus_v2/op_api/aclnn_softplus.h',
               'phase1': 'const aclTensor* self, const aclScalar* beta, const aclScalar* threshold, aclTensor* out, '

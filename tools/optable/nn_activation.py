@@ -35,6 +35,14 @@ def _outputs(op, name="out"):
     return op
 
 
+def _as_input(op, name):
+    """An input the real header declares `aclTensor*`"""
+    for a in op.args:
+        if a.name == name:
+            a.kind = "tensor"
+    return op
+
+
 def thr_scalars(dt):
     return 1 if dt in INT else 0.25
 
@@ -267,4 +275,8 @@ OPS = [
        torch="torch.square(torch.relu(a.float())).to(a.dtype)"),
     Op("LogSigmoidBackward", "const aclTensor* gradOutput, const aclTensor* self, const aclTensor* buffer, "
        "aclTensor* gradInput", "aclnn_logsigmoid_backward.h", **NN, dtypes=("f16", "f32", "bf16")),
+    # the real header declares the input labels `aclTensor*` (libsrc/ops/softmax_cross_entropy.c)
+    _as_input(Op("SoftmaxCrossEntropyWithLogits", "const aclTensor* features, aclTensor* labels, aclTensor* loss, "
+                 "aclTensor* backprop", "aclnn_softmax_cross_entropy_with_logits.h", **NN, dtypes=("f16", "f32", "bf16")),
+              "labels"),
 ]

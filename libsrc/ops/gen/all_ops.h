@@ -256,6 +256,7 @@
 #include "aclnnop/aclnn_slogdet.h"
 #include "aclnnop/aclnn_softmax.h"
 #include "aclnnop/aclnn_softmax_backward.h"
+#include "aclnnop/aclnn_softmax_cross_entropy_with_logits.h"
 #include "aclnnop/aclnn_softplus.h"
 #include "aclnnop/aclnn_softplus_backward.h"
 #include "aclnnop/aclnn_softshrink.h"
@@ -683,6 +684,9 @@ aclnnStatus opws_GeluMul(
 aclnnStatus opws_LogSigmoidBackward(
     const aclTensor* gradOutput, const aclTensor* self, const aclTensor* buffer, aclTensor* gradInput,
     uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_SoftmaxCrossEntropyWithLogits(
+    const aclTensor* features, aclTensor* labels, aclTensor* loss, aclTensor* backprop, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
 aclnnStatus opws_AvgPool2d(
     const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* strides, const aclIntArray* paddings,
     const bool ceilMode, const bool countIncludePad, const int64_t divisorOverride, const int8_t cubeMathType,
@@ -912,6 +916,7 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_SwiGluGrad ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 3
 #define ACL_DT_LIST_GeluMul ((const aclDataType[]){ACL_BF16, ACL_FLOAT16, ACL_FLOAT}), 3
 #define ACL_DT_LIST_LogSigmoidBackward ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 3
+#define ACL_DT_LIST_SoftmaxCrossEntropyWithLogits ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 3
 #define ACL_DT_LIST_AvgPool2d ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_AvgPool2dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_GridSampler2D ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE}), 4
