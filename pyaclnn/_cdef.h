@@ -1055,6 +1055,17 @@ typedef struct aclScalarList aclScalarList;
  aclTensor* selfRef, const aclTensor* other, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnInplaceGeTensor(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnGeGluGetWorkspaceSize(
+ const aclTensor* self, int64_t dim, int64_t approximate, aclTensor* out, aclTensor* outGelu,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnGeGlu(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnGeGluV3GetWorkspaceSize(
+ const aclTensor* self, int64_t dim, int64_t approximate,
+ _Bool
+ activateLeft, aclTensor* out, aclTensor* outGelu,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnGeGluV3(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnGeluGetWorkspaceSize(
  const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnGelu(

@@ -242,3 +242,100 @@ aclnnStatus opws_GeluMul(const aclTensor *input, char *approximateOptional, cons
     return glu_exec(ACL_OP_GeluMul, th ? GELU_MUL_TANH : GELU_MUL_ERF, NULL, NULL, input, "input", r - 1, out, "out",
                     workspaceSize, executor);
 }
+
+/* ---------------------------------------------------------------- GeGlu / GeGluV3 (ge_glu_v2): x split in
+ * halves along dim; the activated half h (the right one, or the left one with activateLeft) gives
+ * outGelu = gelu(h) and out = gelu(h) * the other half; approximate 0 erf, 1 tanh. Computed in float, one rounding
+ * per output. */
+typedef struct {
+    int dim;
+    bool tanh_mode, left;
+} geglu_params;
+
+static aclnnStatus geglu_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
+    (void)ws;
+    (void)wss;
+    const geglu_params *p = ex->params;
+    const acl_view *x = acl_exec_in(ex, 0), *o = acl_exec_out(ex, 0), *og = acl_exec_out(ex, 1);
+    double *xs = md_load(x, ACL_DOUBLE);
+    const int64_t n = md_numel(x), half = x->dims[p->dim] / 2, m = n / 2;
+    double *r = md_alloc(m, sizeof(double)), *rg = md_alloc(m, sizeof(double));
+    if (!xs || !r || !rg) {
+        free(xs);
+        free(r);
+        free(rg);
+        return OOM;
+    }
+    int64_t inner = 1;
+    for (int k = p->dim + 1; k < x->ndim; k++) inner *= x->dims[k];
+    const int64_t bo = half * inner;
+#pragma omp parallel for schedule(static) if (acl_parallel_worth(n))
+    for (int64_t e = 0; e < m; e++) {
+        const int64_t ia = glu_a_index(e, half, inner);
+        const float h = (float)xs[p->left ? ia : ia + bo], other = (float)xs[p->left ? ia + bo : ia];
+        const float ge = p->tanh_mode ? 0.5f * h * (1 + tanhf(0.7978845608028654f * (h + 0.044715f * h * h * h)))
+                                      : 0.5f * h * (1 + erff(h * (float)M_SQRT1_2));
+        rg[e] = md_round(ge, x->dtype);
+        r[e] = ge * other;
+    }
+    md_store(r, ACL_DOUBLE, o);
+    md_store(rg, ACL_DOUBLE, og);
+    free(xs);
+    free(r);
+    free(rg);
+    return ACLNN_SUCCESS;
+}
+
+static aclnnStatus geglu_common(int op, const aclTensor *self, int64_t dim, int64_t approximate, bool left,
+                                const aclTensor *out, const aclTensor *outGelu, uint64_t *ws, aclOpExecutor **exo) {
+    NN(self, "self");
+    NN(out, "out");
+    NN(outGelu, "outGelu");
+    ACL_TRY(acl_check_dtype_in(self, ACL_DT_LIST_GeGlu, "self"));
+    ACL_TRY(acl_check_dtype_in(out, ACL_DT_LIST_GeGlu, "out"));
+    ACL_TRY(acl_check_dtype_in(outGelu, ACL_DT_LIST_GeGlu, "outGelu"));
+    const bool trivial = acl_tensor_empty(self) || self->ndim == 0; /* upstream returns before the rest */
+    if (!trivial) {
+        ACL_TRY(acl_check_same_dtype(self, "self", out, "out"));
+        ACL_TRY(acl_check_same_dtype(self, "self", outGelu, "outGelu"));
+    }
+    ACL_TRY(md_check_max_dim(self, "self"));
+    ACL_TRY(md_check_max_dim(out, "out"));
+    ACL_TRY(md_check_max_dim(outGelu, "outGelu"));
+    const int64_t r = self->ndim ? (int64_t)self->ndim : 1;
+    ACLNN_CHECK(dim >= -r && dim < r, ACLNN_ERR_PARAM_INVALID, "dim %lld is out of the range [%lld, %lld].",
+                (long long)dim, (long long)-r, (long long)(r - 1));
+    if (self->ndim == 0) return acl_exec_noop(op, ws, exo);
+    const int d = (int)(dim < 0 ? dim + r : dim);
+    ACLNN_CHECK(self->dims[d] % 2 == 0, ACLNN_ERR_PARAM_INVALID,
+                "the size of self along dim %lld must be even, but it is %lld.", (long long)dim,
+                (long long)self->dims[d]);
+    int64_t hd[ACL_MAX_TENSOR_DIMS] = {0};
+    for (int k = 0; k < (int)r; k++) hd[k] = self->dims[k];
+    hd[d] /= 2;
+    ACLNN_CHECK(md_shape_is(out, hd, (int)r), ACLNN_ERR_PARAM_INVALID,
+                "out shape should be self's with dim %lld halved.", (long long)dim);
+    ACLNN_CHECK(md_shape_is(outGelu, hd, (int)r), ACLNN_ERR_PARAM_INVALID,
+                "outGelu shape should be self's with dim %lld halved.", (long long)dim);
+    ACLNN_CHECK(approximate == 0 || approximate == 1, ACLNN_ERR_PARAM_INVALID,
+                "approximate should be 0 or 1, but is %lld.", (long long)approximate);
+    if (trivial) return acl_exec_noop(op, ws, exo);
+    aclOpExecutor *ex = acl_exec_create(op, geglu_run, sizeof(geglu_params));
+    if (!ex) return ACLNN_ERR_INNER_CREATE_EXECUTOR;
+    aclnnStatus rc = acl_exec_add_input(ex, self, "self", true);
+    if (!rc) rc = acl_exec_add_output(ex, out, "out");
+    if (!rc) rc = acl_exec_add_output(ex, outGelu, "outGelu");
+    if (rc) return acl_exec_discard(ex, rc);
+    *(geglu_params *)ex->params = (geglu_params){d, approximate == 1, left};
+    return acl_exec_publish(ex, ws, exo);
+}
+
+aclnnStatus opws_GeGlu(const aclTensor *self, int64_t dim, int64_t approximate, aclTensor *out, aclTensor *outGelu,
+                       uint64_t *workspaceSize, aclOpExecutor **executor) {
+    return geglu_common(ACL_OP_GeGlu, self, dim, approximate, false, out, outGelu, workspaceSize, executor);
+}
+
+aclnnStatus opws_GeGluV3(const aclTensor *self, int64_t dim, int64_t approximate, bool activateLeft, aclTensor *out,
+                         aclTensor *outGelu, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    return geglu_common(ACL_OP_GeGluV3, self, dim, approximate, activateLeft, out, outGelu, workspaceSize, executor);
+}

@@ -620,3 +620,40 @@ def test_invalid_softmax_cross_entropy_with_logits():
     expect_status(op, [f, f, tens((3,)), f], 161002, "loss")
     expect_status(op, [f, f, lo, tens((3, 4))], 161002, "backprop")
     expect_status(op, [f, f, lo, f], 0)
+
+
+# ---------------------------------------------------------------- geglu
+@pytest.mark.parametrize("dt", ["f16", "f32", "bf16"])
+def test_geglu(torch, dt):
+    assert dt in dts("GeGlu") and dt in dts("GeGluV3")
+    rng = np.random.default_rng(20)
+    x = strided(mk(rng, (3, 4, 6), dt))
+    for dim in (-1, 1, 2):
+        for approx, name in ((0, "none"), (1, "tanh")):
+            for left in (None, False, True):
+                t = T(torch, x).float()
+                a, b = t.chunk(2, dim)
+                act, other = (a, b) if left else (b, a)
+                eg = torch.nn.functional.gelu(act, approximate=name)
+                o = strided(np.full(tuple(eg.shape), 7, NP[dt]))
+                og = strided(np.full(tuple(eg.shape), 7, NP[dt]))
+                if left is None:
+                    pyaclnn.call("GeGlu", x, dim, approx, o, og)
+                else:
+                    pyaclnn.call("GeGluV3", x, dim, approx, left, o, og)
+                compare(og, from_torch(eg.to(tdt(torch, dt))), dt)
+                compare(o, from_torch((eg * other).to(tdt(torch, dt))), dt)
+
+
+def test_invalid_geglu():
+    x, h = tens((2, 4)), tens((2, 2))
+    expect_status("GeGlu", [None, -1, 0, h, h], 161001, "self")
+    expect_status("GeGlu", [x, -1, 0, h, None], 161001, "outGelu")
+    expect_status("GeGlu", [tens((2, 4), "f64"), -1, 0, h, h], 161002, "self")
+    expect_status("GeGlu", [x, -1, 0, tens((2, 2), "f16"), h], 161002, "out")
+    expect_status("GeGlu", [x, 2, 0, h, h], 161002, "dim")
+    expect_status("GeGlu", [tens((2, 3)), -1, 0, tens((2, 1)), tens((2, 1))], 161002, "even")
+    expect_status("GeGlu", [x, -1, 0, x, h], 161002, "out")
+    expect_status("GeGlu", [x, -1, 2, h, h], 161002, "approximate")
+    expect_status("GeGluV3", [x, 0, 1, True, tens((1, 4)), tens((1, 4))], 0)
+    expect_status("GeGlu", [tens(()), 0, 0, tens(()), tens(())], 0)

@@ -279,4 +279,8 @@ OPS = [
     _as_input(Op("SoftmaxCrossEntropyWithLogits", "const aclTensor* features, aclTensor* labels, aclTensor* loss, "
                  "aclTensor* backprop", "aclnn_softmax_cross_entropy_with_logits.h", **NN, dtypes=("f16", "f32", "bf16")),
               "labels"),
+    Op("GeGlu", "const aclTensor* self, int64_t dim, int64_t approximate, aclTensor* out, aclTensor* outGelu",
+       "aclnn_geglu.h", **NN, dtypes=("f16", "f32", "bf16")),
+    Op("GeGluV3", "const aclTensor* self, int64_t dim, int64_t approximate, bool activateLeft, aclTensor* out, "
+       "aclTensor* outGelu", "aclnn_geglu.h", **NN, dtypes=("f16", "f32", "bf16")),
 ]

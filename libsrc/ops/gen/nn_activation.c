@@ -11,6 +11,7 @@
 #include "aclnnop/aclnn_erfinv.h"
 #include "aclnnop/aclnn_fast_gelu.h"
 #include "aclnnop/aclnn_fast_gelu_backward.h"
+#include "aclnnop/aclnn_geglu.h"
 #include "aclnnop/aclnn_gelu.h"
 #include "aclnnop/aclnn_gelu_backward.h"
 #include "aclnnop/aclnn_gelu_backward_v2.h"
@@ -3441,5 +3442,33 @@ aclnnStatus aclnnSoftmaxCrossEntropyWithLogitsGetWorkspaceSize(const aclTensor* 
 
 aclnnStatus aclnnSoftmaxCrossEntropyWithLogits(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_SoftmaxCrossEntropyWithLogits, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnGeGluGetWorkspaceSize(const aclTensor* self, int64_t dim, int64_t approximate, aclTensor* out, aclTensor* outGelu, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnGeGluGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {self, out, outGelu};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"self", "out", "outGelu"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 3));
+    return opws_GeGlu(self, dim, approximate, out, outGelu, workspaceSize, executor);
+}
+
+aclnnStatus aclnnGeGlu(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_GeGlu, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnGeGluV3GetWorkspaceSize(const aclTensor* self, int64_t dim, int64_t approximate, bool activateLeft, aclTensor* out, aclTensor* outGelu, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnGeGluV3GetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {self, out, outGelu};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"self", "out", "outGelu"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 3));
+    return opws_GeGluV3(self, dim, approximate, activateLeft, out, outGelu, workspaceSize, executor);
+}
+
+aclnnStatus aclnnGeGluV3(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_GeGluV3, workspace, workspaceSize, executor, stream);
 }
 
