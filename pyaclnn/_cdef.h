@@ -972,6 +972,11 @@ typedef struct aclScalarList aclScalarList;
  aclOpExecutor** executor);
  aclnnStatus aclnnFastGeluBackward(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnFatreluMulGetWorkspaceSize(
+ const aclTensor *input, const aclTensor *threshold, const aclTensor *out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnFatreluMul(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnInplaceFillDiagonalGetWorkspaceSize(
  aclTensor* selfRef, const aclScalar* fillValue,
  _Bool

@@ -339,3 +339,71 @@ aclnnStatus opws_GeGluV3(const aclTensor *self, int64_t dim, int64_t approximate
                          aclTensor *outGelu, uint64_t *workspaceSize, aclOpExecutor **executor) {
     return geglu_common(ACL_OP_GeGluV3, self, dim, approximate, activateLeft, out, outGelu, workspaceSize, executor);
 }
+
+/* ---------------------------------------------------------------- FatreluMul (fatrelu_mul): the last dim split in
+ * halves x1 | x2, out = (x1 >= threshold ? x1 : 0) * x2, threshold a one-element tensor. First phase generated
+ * upstream (NULL 161001, one dtype of the list for all three 161002), then the tiling's rules (561002): input rank
+ * >= 2, last dim even, non-zero and <= 1024, at most 200000 rows, a single threshold; out's shape. */
+static aclnnStatus fatrelu_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
+    (void)ws;
+    (void)wss;
+    const acl_view *x = acl_exec_in(ex, 0), *t = acl_exec_in(ex, 1), *o = acl_exec_out(ex, 0);
+    double *xs = md_load(x, ACL_DOUBLE), *ts = md_load(t, ACL_DOUBLE);
+    const int64_t n = md_numel(x), half = x->dims[x->ndim - 1] / 2, m = n / 2;
+    double *r = md_alloc(m, sizeof(double));
+    if (!xs || !ts || !r) {
+        free(xs);
+        free(ts);
+        free(r);
+        return OOM;
+    }
+    const float thr = (float)ts[0];
+#pragma omp parallel for schedule(static) if (acl_parallel_worth(n))
+    for (int64_t e = 0; e < m; e++) {
+        const int64_t ia = glu_a_index(e, half, 1);
+        const float a = (float)xs[ia], b = (float)xs[ia + half];
+        r[e] = (a >= thr ? a : 0.0f) * b;
+    }
+    md_store(r, ACL_DOUBLE, o);
+    free(xs);
+    free(ts);
+    free(r);
+    return ACLNN_SUCCESS;
+}
+
+aclnnStatus opws_FatreluMul(const aclTensor *input, const aclTensor *threshold, const aclTensor *out,
+                            uint64_t *workspaceSize, aclOpExecutor **executor) {
+    NN(input, "input");
+    NN(threshold, "threshold");
+    NN(out, "out");
+    ACL_TRY(acl_check_dtype_in(input, ACL_DT_LIST_FatreluMul, "input"));
+    ACL_TRY(acl_check_same_dtype(input, "input", threshold, "threshold"));
+    ACL_TRY(acl_check_same_dtype(input, "input", out, "out"));
+    ACL_TRY(md_check_max_dim(input, "input"));
+    const int r = (int)input->ndim;
+    ACLNN_CHECK(r >= 2, ACLNN_ERR_INNER_TILING_ERROR, "input should have at least 2 dims, but has %d.", r);
+    const int64_t last = input->dims[r - 1];
+    ACLNN_CHECK(last != 0, ACLNN_ERR_INNER_TILING_ERROR, "input's last dim can not be 0.");
+    ACLNN_CHECK(acl_tensor_numel(threshold) == 1, ACLNN_ERR_INNER_TILING_ERROR,
+                "threshold should have exactly one element.");
+    ACLNN_CHECK(last <= 1024, ACLNN_ERR_INNER_TILING_ERROR, "input's last dim %lld should be at most 1024.",
+                (long long)last);
+    ACLNN_CHECK(last % 2 == 0, ACLNN_ERR_INNER_TILING_ERROR, "input's last dim %lld should be even.",
+                (long long)last);
+    const int64_t rows = acl_tensor_numel(input) / last;
+    ACLNN_CHECK(rows <= 200000, ACLNN_ERR_INNER_TILING_ERROR, "input has %lld rows; at most 200000 are supported.",
+                (long long)rows);
+    int64_t hd[ACL_MAX_TENSOR_DIMS] = {0};
+    for (int k = 0; k < r; k++) hd[k] = input->dims[k];
+    hd[r - 1] /= 2;
+    ACLNN_CHECK(md_shape_is(out, hd, r), ACLNN_ERR_INNER_TILING_ERROR,
+                "out shape should be input's with the last dim halved.");
+    if (acl_tensor_empty(input)) return acl_exec_noop(ACL_OP_FatreluMul, workspaceSize, executor);
+    aclOpExecutor *ex = acl_exec_create(ACL_OP_FatreluMul, fatrelu_run, 0);
+    if (!ex) return ACLNN_ERR_INNER_CREATE_EXECUTOR;
+    aclnnStatus rc = acl_exec_add_input(ex, input, "input", true);
+    if (!rc) rc = acl_exec_add_input(ex, threshold, "threshold", true);
+    if (!rc) rc = acl_exec_add_output(ex, out, "out");
+    if (rc) return acl_exec_discard(ex, rc);
+    return acl_exec_publish(ex, workspaceSize, executor);
+}

@@ -657,3 +657,30 @@ def test_invalid_geglu():
     expect_status("GeGlu", [x, -1, 2, h, h], 161002, "approximate")
     expect_status("GeGluV3", [x, 0, 1, True, tens((1, 4)), tens((1, 4))], 0)
     expect_status("GeGlu", [tens(()), 0, 0, tens(()), tens(())], 0)
+
+
+@pytest.mark.parametrize("dt", ["bf16", "f16", "f32"])
+def test_fatrelu_mul(torch, dt):
+    assert dt in dts("FatreluMul")
+    rng = np.random.default_rng(21)
+    x = strided(mk(rng, (3, 4, 8), dt))
+    thr = np.array([0.25], NP[dt])
+    t = T(torch, x).float()
+    a, b = t.chunk(2, -1)
+    e = torch.where(a >= float(thr.astype(np.float32)[0]), a, torch.zeros_like(a)) * b
+    o = strided(np.full((3, 4, 4), 7, NP[dt]))
+    pyaclnn.call("FatreluMul", x, thr, o)
+    compare(o, from_torch(e.to(tdt(torch, dt))), dt)
+
+
+def test_invalid_fatrelu_mul():
+    x, h, t = tens((2, 4)), tens((2, 2)), tens((1,))
+    expect_status("FatreluMul", [None, t, h], 161001, "input")
+    expect_status("FatreluMul", [x, None, h], 161001, "threshold")
+    expect_status("FatreluMul", [tens((2, 4), "f64"), tens((1,), "f64"), tens((2, 2), "f64")], 161002, "input")
+    expect_status("FatreluMul", [x, tens((1,), "f16"), h], 161002, "threshold")
+    expect_status("FatreluMul", [tens((4,)), t, tens((2,))], 561002, "2 dims")
+    expect_status("FatreluMul", [x, tens((2,)), h], 561002, "threshold")
+    expect_status("FatreluMul", [tens((2, 3)), t, tens((2, 1))], 561002, "even")
+    expect_status("FatreluMul", [tens((1, 1026)), t, tens((1, 513))], 561002, "1024")
+    expect_status("FatreluMul", [x, t, x], 561002, "out")

@@ -283,4 +283,6 @@ OPS = [
        "aclnn_geglu.h", **NN, dtypes=("f16", "f32", "bf16")),
     Op("GeGluV3", "const aclTensor* self, int64_t dim, int64_t approximate, bool activateLeft, aclTensor* out, "
        "aclTensor* outGelu", "aclnn_geglu.h", **NN, dtypes=("f16", "f32", "bf16")),
+    _outputs(Op("FatreluMul", "const aclTensor *input, const aclTensor *threshold, const aclTensor *out",
+                "aclnn_fatrelu_mul.h", **NN, dtypes=("bf16", "f16", "f32"))),
 ]
