@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "common/parallel.h"
+#include "ops/gelu_math.h"
 #include "ops/gen/all_ops.h"
 #include "ops/misc_dense.h"
 
@@ -16,20 +17,6 @@ typedef struct {
     bool tanh_mode;
     aclDataType pdt;
 } gbv2_params;
-
-static float gelu_grad_erf(float g, float x) {
-    const float cdf = 0.5f * (1.0f + erff(x * (float)M_SQRT1_2));
-    const float pdf = expf(-0.5f * x * x) * 0.3989422804014327f;
-    return g * (cdf + x * pdf);
-}
-
-static float gelu_grad_tanh(float g, float x) {
-    const float beta = 0.7978845608028654f, kappa = 0.044715f;
-    const float x2 = x * x, inner = beta * (x + kappa * x2 * x), t = tanhf(inner);
-    const float left = 0.5f * x, right = 1.0f + t;
-    const float dleft = 0.5f * right, dright = left * (1.0f - t * t) * beta * (1.0f + 3.0f * kappa * x2);
-    return g * (dleft + dright);
-}
 
 static aclnnStatus gbv2_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     (void)ws;
@@ -48,7 +35,7 @@ static aclnnStatus gbv2_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     const bool th = p->tanh_mode;
 #pragma omp parallel for schedule(static) if (acl_parallel_worth(n))
     for (int64_t i = 0; i < n; i++)
-        x[i] = th ? gelu_grad_tanh((float)g[i], (float)x[i]) : gelu_grad_erf((float)g[i], (float)x[i]);
+        x[i] = (float)g[i] * gelu_grad_f((float)x[i], th);
     aclnnStatus rc = md_store_via(x, ACL_DOUBLE, p->pdt, o);
     free(g);
     free(x);

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "common/parallel.h"
+#include "ops/gelu_math.h"
 #include "ops/gen/all_ops.h"
 #include "ops/misc_dense.h"
 
@@ -57,10 +58,7 @@ static aclnnStatus glu_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
         const int64_t ia = glu_a_index(e, half, inner);
         if (p->kind >= GELU_MUL_ERF) { /* gelu(a) * b over the last dim, in float */
             const float a = (float)xs[ia], b = (float)xs[ia + bo];
-            const float ge = p->kind == GELU_MUL_TANH
-                                 ? 0.5f * a * (1 + tanhf(0.7978845608028654f * (a + 0.044715f * a * a * a)))
-                                 : 0.5f * a * (1 + erff(a * (float)M_SQRT1_2));
-            r[e] = ge * b;
+            r[e] = gelu_f(a, p->kind == GELU_MUL_TANH) * b;
         } else if (p->kind >= SWIGLU_FWD) { /* swish(a) * b; all in float (f16/f32/bf16 only) */
             const float a = (float)xs[ia], b = (float)xs[ia + bo], s = 1 / (1 + expf(-a));
             if (p->kind == SWIGLU_FWD) r[e] = a * s * b;
@@ -273,8 +271,7 @@ static aclnnStatus geglu_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     for (int64_t e = 0; e < m; e++) {
         const int64_t ia = glu_a_index(e, half, inner);
         const float h = (float)xs[p->left ? ia : ia + bo], other = (float)xs[p->left ? ia + bo : ia];
-        const float ge = p->tanh_mode ? 0.5f * h * (1 + tanhf(0.7978845608028654f * (h + 0.044715f * h * h * h)))
-                                      : 0.5f * h * (1 + erff(h * (float)M_SQRT1_2));
+        const float ge = gelu_f(h, p->tanh_mode);
         rg[e] = md_round(ge, x->dtype);
         r[e] = ge * other;
     }
