@@ -404,3 +404,93 @@ aclnnStatus opws_FatreluMul(const aclTensor *input, const aclTensor *threshold, 
     if (rc) return acl_exec_discard(ex, rc);
     return acl_exec_publish(ex, workspaceSize, executor);
 }
+
+/* ---------------------------------------------------------------- GeGluBackward / GeGluV3Backward (ge_glu_grad_v2):
+ * with h the activated half and o the other one, d/do = g * gelu (the forward's outGelu, passed in) and
+ * d/dh = g * o * gelu'(h). Computed in float, one rounding. */
+static aclnnStatus geglu_bwd_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
+    (void)ws;
+    (void)wss;
+    const geglu_params *p = ex->params;
+    const acl_view *x = acl_exec_in(ex, 1), *o = acl_exec_out(ex, 0);
+    double *g = md_load(acl_exec_in(ex, 0), ACL_DOUBLE), *xs = md_load(x, ACL_DOUBLE);
+    double *ge = md_load(acl_exec_in(ex, 2), ACL_DOUBLE);
+    const int64_t n = md_numel(x), half = x->dims[p->dim] / 2, m = n / 2;
+    double *r = md_alloc(n, sizeof(double));
+    if (!g || !xs || !ge || !r) {
+        free(g);
+        free(xs);
+        free(ge);
+        free(r);
+        return OOM;
+    }
+    int64_t inner = 1;
+    for (int k = p->dim + 1; k < x->ndim; k++) inner *= x->dims[k];
+    const int64_t bo = half * inner;
+#pragma omp parallel for schedule(static) if (acl_parallel_worth(n))
+    for (int64_t e = 0; e < m; e++) {
+        const int64_t ia = glu_a_index(e, half, inner);
+        const int64_t ih = p->left ? ia : ia + bo, io = p->left ? ia + bo : ia;
+        const float gg = (float)g[e], h = (float)xs[ih], ot = (float)xs[io];
+        r[io] = gg * (float)ge[e];
+        r[ih] = gg * ot * gelu_grad_f(h, p->tanh_mode);
+    }
+    md_store(r, ACL_DOUBLE, o);
+    free(g);
+    free(xs);
+    free(ge);
+    free(r);
+    return ACLNN_SUCCESS;
+}
+
+static aclnnStatus geglu_bwd_common(int op, const aclTensor *gradOutput, const aclTensor *self, const aclTensor *gelu,
+                                    int64_t dim, int64_t approximate, bool left, aclTensor *gradInput, uint64_t *ws,
+                                    aclOpExecutor **exo) {
+    NN(gradOutput, "gradOutput");
+    NN(self, "self");
+    NN(gelu, "gelu");
+    NN(gradInput, "gradInput");
+    ACL_TRY(acl_check_dtype_in(gradOutput, ACL_DT_LIST_GeGluBackward, "gradOutput"));
+    ACL_TRY(acl_check_same_dtype(gradOutput, "gradOutput", self, "self"));
+    ACL_TRY(acl_check_same_dtype(gradOutput, "gradOutput", gelu, "gelu"));
+    ACL_TRY(acl_check_same_dtype(gradOutput, "gradOutput", gradInput, "gradInput"));
+    ACL_TRY(acl_check_same_shape(gradOutput, "gradOutput", gelu, "gelu"));
+    ACL_TRY(acl_check_same_shape(self, "self", gradInput, "gradInput"));
+    const int64_t r = self->ndim ? (int64_t)self->ndim : 1;
+    ACLNN_CHECK(dim >= -r && dim < r, ACLNN_ERR_PARAM_INVALID, "dim %lld is out of the range [%lld, %lld].",
+                (long long)dim, (long long)-r, (long long)(r - 1));
+    const int d = (int)(dim < 0 ? dim + r : dim);
+    ACLNN_CHECK(gradOutput->ndim == self->ndim, ACLNN_ERR_PARAM_INVALID,
+                "gradOutput and self must have the same number of dims.");
+    bool ok = true;
+    for (int k = 0; k < (int)self->ndim; k++)
+        ok = ok && (k == d ? gradOutput->dims[k] * 2 == self->dims[k] : gradOutput->dims[k] == self->dims[k]);
+    ACLNN_CHECK(ok, ACLNN_ERR_PARAM_INVALID, "gradOutput shape should be self's with dim %lld halved.",
+                (long long)dim);
+    ACLNN_CHECK(approximate == 0 || approximate == 1, ACLNN_ERR_PARAM_INVALID,
+                "approximate should be 0 or 1, but is %lld.", (long long)approximate);
+    if (acl_tensor_empty(gradOutput) || self->ndim == 0) return acl_exec_noop(op, ws, exo);
+    aclOpExecutor *ex = acl_exec_create(op, geglu_bwd_run, sizeof(geglu_params));
+    if (!ex) return ACLNN_ERR_INNER_CREATE_EXECUTOR;
+    aclnnStatus rc = acl_exec_add_input(ex, gradOutput, "gradOutput", true);
+    if (!rc) rc = acl_exec_add_input(ex, self, "self", true);
+    if (!rc) rc = acl_exec_add_input(ex, gelu, "gelu", true);
+    if (!rc) rc = acl_exec_add_output(ex, gradInput, "gradInput");
+    if (rc) return acl_exec_discard(ex, rc);
+    *(geglu_params *)ex->params = (geglu_params){d, approximate == 1, left};
+    return acl_exec_publish(ex, ws, exo);
+}
+
+aclnnStatus opws_GeGluBackward(const aclTensor *gradOutput, const aclTensor *self, const aclTensor *gelu, int64_t dim,
+                               int64_t approximate, aclTensor *gradInput, uint64_t *workspaceSize,
+                               aclOpExecutor **executor) {
+    return geglu_bwd_common(ACL_OP_GeGluBackward, gradOutput, self, gelu, dim, approximate, false, gradInput,
+                            workspaceSize, executor);
+}
+
+aclnnStatus opws_GeGluV3Backward(const aclTensor *gradOutput, const aclTensor *self, const aclTensor *gelu,
+                                 int64_t dim, int64_t approximate, bool activateLeft, aclTensor *gradInput,
+                                 uint64_t *workspaceSize, aclOpExecutor **executor) {
+    return geglu_bwd_common(ACL_OP_GeGluV3Backward, gradOutput, self, gelu, dim, approximate, activateLeft,
+                            gradInput, workspaceSize, executor);
+}

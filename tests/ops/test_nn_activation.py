@@ -684,3 +684,42 @@ def test_invalid_fatrelu_mul():
     expect_status("FatreluMul", [tens((2, 3)), t, tens((2, 1))], 561002, "even")
     expect_status("FatreluMul", [tens((1, 1026)), t, tens((1, 513))], 561002, "1024")
     expect_status("FatreluMul", [x, t, x], 561002, "out")
+
+
+@pytest.mark.parametrize("dt", ["f16", "f32", "bf16"])
+def test_geglu_backward(torch, dt):
+    assert dt in dts("GeGluBackward") and dt in dts("GeGluV3Backward")
+    rng = np.random.default_rng(22)
+    x = strided(mk(rng, (3, 4, 6), dt))
+    for dim in (-1, 1):
+        for approx, name in ((0, "none"), (1, "tanh")):
+            for left in (None, True):
+                t = T(torch, x).float().requires_grad_(True)
+                a, b = t.chunk(2, dim)
+                act, other = (a, b) if left else (b, a)
+                eg = torch.nn.functional.gelu(act, approximate=name)
+                y = eg * other
+                g = strided(mk(rng, tuple(y.shape), dt))
+                (gx,) = torch.autograd.grad(y, t, T(torch, g).float())
+                gel = from_torch(eg.detach().to(tdt(torch, dt)))
+                o = strided(np.full(x.shape, 7, NP[dt]))
+                if left is None:
+                    pyaclnn.call("GeGluBackward", g, x, gel, dim, approx, o)
+                else:
+                    pyaclnn.call("GeGluV3Backward", g, x, gel, dim, approx, left, o)
+                # d/d(other) uses the given (rounded) gelu
+                compare(o, from_torch(gx.to(tdt(torch, dt))), dt)
+
+
+def test_invalid_geglu_backward():
+    x, h = tens((2, 4)), tens((2, 2))
+    op = "GeGluBackward"
+    expect_status(op, [None, x, h, -1, 0, x], 161001, "gradOutput")
+    expect_status(op, [h, x, None, -1, 0, x], 161001, "gelu")
+    expect_status(op, [tens((2, 2), "f64"), x, h, -1, 0, x], 161002, "gradOutput")
+    expect_status(op, [h, tens((2, 4), "f16"), h, -1, 0, x], 161002, "self")
+    expect_status(op, [h, x, tens((2, 1)), -1, 0, x], 161002, "gelu")
+    expect_status(op, [h, x, h, -1, 0, tens((2, 2))], 161002, "gradInput")
+    expect_status(op, [h, x, h, 2, 0, x], 161002, "dim")
+    expect_status(op, [h, x, h, 0, 0, x], 161002, "gradOutput")
+    expect_status(op, [h, x, h, -1, 3, x], 161002, "approximate")

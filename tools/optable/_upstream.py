@@ -715,6 +715,14 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
            'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
            'repo': 'ops-nn',
            'source': 'activation/ge_glu_v2/op_host/op_api/aclnn_geglu.cpp'},
+ 'GeGluBackward': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                   'header': 'activation/ge_glu_grad_v2/op_host/op_api/aclnn_geglu_backward.h',
+                   'phase1': 'const aclTensor* gradOutput, const aclTensor* self, const aclTensor* gelu, int64_t '
+                             'dim, int64_t approximate, aclTensor* gradInput, uint64_t* workspaceSize, '
+                             'aclOpExecutor** executor',
+                   'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                   'repo': 'ops-nn',
+                   'source': 'activation/ge_glu_grad_v2/op_host/op_api/aclnn_geglu_backward.cpp'},
  'GeGluV3': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
              'header': 'activation/ge_glu_v2/op_host/op_api/aclnn_geglu.h',
              'phase1': 'const aclTensor* self, int64_t dim, int64_t approximate, bool activateLeft, aclTensor* out, '
@@ -722,6 +730,14 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
              'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
              'repo': 'ops-nn',
              'source': 'activation/ge_glu_v2/op_host/op_api/aclnn_geglu.cpp'},
+ 'GeGluV3Backward': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                     'header': 'activation/ge_glu_grad_v2/op_host/op_api/aclnn_geglu_backward.h',
+                     'phase1': 'const aclTensor* gradOutput, const aclTensor* self, const aclTensor* gelu, int64_t '
+                               'dim, int64_t approximate, bool activateLeft, aclTensor* gradInput, uint64_t* '
+                               'workspaceSize, aclOpExecutor** executor',
+                     'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                     'repo': 'ops-nn',
+                     'source': 'activation/ge_glu_grad_v2/op_host/op_api/aclnn_geglu_backward.cpp'},
  'GeScalar': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
               'header': 'math/greater_equal/op_api/aclnn_ge_scalar.h',
               'phase1': 'const aclTensor* self, const aclScalar* other, aclTensor* out, uint64_t* workspaceSize, '

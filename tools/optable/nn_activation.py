@@ -285,4 +285,9 @@ OPS = [
        "aclTensor* outGelu", "aclnn_geglu.h", **NN, dtypes=("f16", "f32", "bf16")),
     _outputs(Op("FatreluMul", "const aclTensor *input, const aclTensor *threshold, const aclTensor *out",
                 "aclnn_fatrelu_mul.h", **NN, dtypes=("bf16", "f16", "f32"))),
+    Op("GeGluBackward", "const aclTensor* gradOutput, const aclTensor* self, const aclTensor* gelu, int64_t dim, "
+       "int64_t approximate, aclTensor* gradInput", "aclnn_geglu_backward.h", **NN, dtypes=("f16", "f32", "bf16")),
+    Op("GeGluV3Backward", "const aclTensor* gradOutput, const aclTensor* self, const aclTensor* gelu, int64_t dim, "
+       "int64_t approximate, bool activateLeft, aclTensor* gradInput", "aclnn_geglu_backward.h", **NN,
+       dtypes=("f16", "f32", "bf16")),
 ]
