@@ -1686,6 +1686,11 @@ typedef struct aclScalarList aclScalarList;
  aclnnStatus aclnnPreluGetWorkspaceSize(
  const aclTensor* self, const aclTensor* weight, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnPrelu(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnPreluBackwardGetWorkspaceSize(
+ const aclTensor* gradOutput, const aclTensor* self, const aclTensor* weight, aclTensor* gradInput,
+ aclTensor* gradWeight, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnPreluBackward(
+ void* workspace, uint64_t workspace_size, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnProdGetWorkspaceSize(
  const aclTensor* self, const aclDataType dtype, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnProd(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);

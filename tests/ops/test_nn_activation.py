@@ -225,6 +225,11 @@ for dt in (np.float32, np.float16, pyaclnn.bfloat16, np.float64):
                 g = np.zeros(x.shape, dt)
                 pyaclnn.call(op + "Backward", x, o, dim, g)
                 h.update(g.tobytes())
+    if dt != np.float64:  # PreluBackward's per-channel sums
+        w = (rng.random(33) * 0.5).astype(np.float32).astype(dt)
+        gi, gw = np.zeros(x.shape, dt), np.zeros(33, dt)
+        pyaclnn.call("PreluBackward", x, x, w, gi, gw)
+        h.update(gi.tobytes() + gw.tobytes())
 print(h.hexdigest())
 """
     same_bytes_for_threads(code)
@@ -723,3 +728,36 @@ def test_invalid_geglu_backward():
     expect_status(op, [h, x, h, 2, 0, x], 161002, "dim")
     expect_status(op, [h, x, h, 0, 0, x], 161002, "gradOutput")
     expect_status(op, [h, x, h, -1, 3, x], 161002, "approximate")
+
+
+@pytest.mark.parametrize("dt", ["f32", "f16", "bf16"])
+def test_prelu_backward(torch, dt):
+    assert dt in dts("PreluBackward")
+    rng = np.random.default_rng(23)
+    for shape, gshape, wshape in (((2, 3, 4, 5), (2, 3, 4, 5), (3,)), ((2, 3, 4), (3, 4), (1,)), ((6,), (6,), (1,))):
+        x = strided(mk(rng, shape, dt))
+        g = strided(mk(rng, gshape, dt))
+        w = mk(rng, wshape, dt, 0.05, 0.5)
+        gi = np.full(shape, 7, NP[dt])
+        gw = np.full(wshape, 7, NP[dt])
+        pyaclnn.call("PreluBackward", g, x, w, gi, gw)
+        tx = T(torch, x).double().reshape(shape).requires_grad_(True)
+        tw = T(torch, w).double().requires_grad_(True)
+        y = torch.nn.functional.prelu(tx, tw)
+        ex, ew = torch.autograd.grad(y, (tx, tw), T(torch, g).double().reshape(gshape).expand(shape))
+        compare(gi, from_torch(ex.to(tdt(torch, dt))), dt)
+        compare(gw, from_torch(ew.to(tdt(torch, dt))), dt)
+
+
+def test_invalid_prelu_backward():
+    x, w = tens((2, 3)), tens((3,))
+    op = "PreluBackward"
+    expect_status(op, [None, x, w, x, w], 161001, "gradOutput")
+    expect_status(op, [x, x, w, x, None], 161001, "gradWeight")
+    expect_status(op, [x, tens((2, 3), "f64"), w, x, w], 161002, "self")
+    expect_status(op, [x, x, tens((3,), "f16"), x, w], 161002, "weight")
+    expect_status(op, [x, x, w, tens((3, 2)), w], 161002, "gradInput")
+    expect_status(op, [x, x, tens((2,)), x, tens((2,))], 161002, "weight")
+    expect_status(op, [x, x, w, x, tens((1, 3))], 161002, "gradWeight")
+    expect_status(op, [tens((4,)), x, w, x, w], 161002, "gradOutput")
+    expect_status(op, [tens((3,)), x, w, x, w], 0)

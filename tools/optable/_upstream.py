@@ -2237,6 +2237,14 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
            'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
            'repo': 'ops-nn',
            'source': 'activation/p_relu/op_api/aclnn_prelu.cpp'},
+ 'PreluBackward': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                   'header': 'activation/p_relu_grad_update/op_api/aclnn_prelu_backward.h',
+                   'phase1': 'const aclTensor* gradOutput, const aclTensor* self, const aclTensor* weight, '
+                             'aclTensor* gradInput, aclTensor* gradWeight, uint64_t* workspaceSize, aclOpExecutor** '
+                             'executor',
+                   'phase2': 'void* workspace, uint64_t workspace_size, aclOpExecutor* executor, aclrtStream stream',
+                   'repo': 'ops-nn',
+                   'source': 'activation/p_relu_grad_update/op_api/aclnn_prelu_backward.cpp'},
  'Prod': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
           'header': 'math/reduce_prod/op_api/aclnn_prod.h',
           'phase1': 'const aclTensor* self, const aclDataType dtype, aclTensor* out, uint64_t* workspaceSize, '

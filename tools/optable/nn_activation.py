@@ -290,4 +290,6 @@ OPS = [
     Op("GeGluV3Backward", "const aclTensor* gradOutput, const aclTensor* self, const aclTensor* gelu, int64_t dim, "
        "int64_t approximate, bool activateLeft, aclTensor* gradInput", "aclnn_geglu_backward.h", **NN,
        dtypes=("f16", "f32", "bf16")),
+    Op("PreluBackward", "const aclTensor* gradOutput, const aclTensor* self, const aclTensor* weight, "
+       "aclTensor* gradInput, aclTensor* gradWeight", "aclnn_prelu_backward.h", **NN, dtypes=F3),
 ]

@@ -209,6 +209,7 @@
 #include "aclnnop/aclnn_pow_tensor_tensor.h"
 #include "aclnnop/aclnn_precision_compare.h"
 #include "aclnnop/aclnn_prelu.h"
+#include "aclnnop/aclnn_prelu_backward.h"
 #include "aclnnop/aclnn_prod.h"
 #include "aclnnop/aclnn_qr.h"
 #include "aclnnop/aclnn_range.h"
@@ -705,6 +706,9 @@ aclnnStatus opws_GeGluBackward(
 aclnnStatus opws_GeGluV3Backward(
     const aclTensor* gradOutput, const aclTensor* self, const aclTensor* gelu, int64_t dim, int64_t approximate,
     bool activateLeft, aclTensor* gradInput, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_PreluBackward(
+    const aclTensor* gradOutput, const aclTensor* self, const aclTensor* weight, aclTensor* gradInput,
+    aclTensor* gradWeight, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_AvgPool2d(
     const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* strides, const aclIntArray* paddings,
     const bool ceilMode, const bool countIncludePad, const int64_t divisorOverride, const int8_t cubeMathType,
@@ -940,6 +944,7 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_FatreluMul ((const aclDataType[]){ACL_BF16, ACL_FLOAT16, ACL_FLOAT}), 3
 #define ACL_DT_LIST_GeGluBackward ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 3
 #define ACL_DT_LIST_GeGluV3Backward ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 3
+#define ACL_DT_LIST_PreluBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_AvgPool2d ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_AvgPool2dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_GridSampler2D ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE}), 4

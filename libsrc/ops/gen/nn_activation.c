@@ -39,6 +39,7 @@
 #include "aclnnop/aclnn_mish.h"
 #include "aclnnop/aclnn_mish_backward.h"
 #include "aclnnop/aclnn_prelu.h"
+#include "aclnnop/aclnn_prelu_backward.h"
 #include "aclnnop/aclnn_relu.h"
 #include "aclnnop/aclnn_selu.h"
 #include "aclnnop/aclnn_selu_backward.h"
@@ -3515,5 +3516,19 @@ aclnnStatus aclnnGeGluV3BackwardGetWorkspaceSize(const aclTensor* gradOutput, co
 
 aclnnStatus aclnnGeGluV3Backward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_GeGluV3Backward, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnPreluBackwardGetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* self, const aclTensor* weight, aclTensor* gradInput, aclTensor* gradWeight, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnPreluBackwardGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {gradOutput, self, weight, gradInput, gradWeight};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"gradOutput", "self", "weight", "gradInput", "gradWeight"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 5));
+    return opws_PreluBackward(gradOutput, self, weight, gradInput, gradWeight, workspaceSize, executor);
+}
+
+aclnnStatus aclnnPreluBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_PreluBackward, workspace, workspaceSize, executor, stream);
 }
 
