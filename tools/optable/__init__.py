@@ -59,7 +59,7 @@ Elementwise fields
             for a non-contiguous tensor)
   compute   also "out": computed in out's dtype (every tensor input must cast to it)
   out_rule  also "any": no engine rule for out's dtype (the hook checks it)
-  domain, scalars, skip_dtypes, skip_special, input_dtypes, out_dtype, bad_dtype: test-only hints
+  domain, scalars, skip_dtypes, skip_special, input_dtypes, out_dtype, bad_dtype, no_bcast: test-only hints
             (tests/ops/table_harness.py, test_table_elementwise.py)
 """
 import importlib

@@ -18,6 +18,7 @@
 #include "aclnnop/aclnn_add_layer_norm_grad.h"
 #include "aclnnop/aclnn_add_lora.h"
 #include "aclnnop/aclnn_add_n.h"
+#include "aclnnop/aclnn_add_relu.h"
 #include "aclnnop/aclnn_add_rms_norm.h"
 #include "aclnnop/aclnn_add_rms_norm_cast.h"
 #include "aclnnop/aclnn_add_v3.h"
@@ -84,6 +85,7 @@
 #include "aclnnop/aclnn_cdist.h"
 #include "aclnnop/aclnn_cdist_backward.h"
 #include "aclnnop/aclnn_ceil.h"
+#include "aclnnop/aclnn_celu.h"
 #include "aclnnop/aclnn_chamfer_distance_backward.h"
 #include "aclnnop/aclnn_channel_shuffle.h"
 #include "aclnnop/aclnn_chunk_cat.h"
@@ -124,12 +126,15 @@
 #include "aclnnop/aclnn_dropout_v3.h"
 #include "aclnnop/aclnn_dropout_v3_grad.h"
 #include "aclnnop/aclnn_einsum.h"
+#include "aclnnop/aclnn_elu.h"
+#include "aclnnop/aclnn_elu_backward.h"
 #include "aclnnop/aclnn_embedding_renorm.h"
 #include "aclnnop/aclnn_eq_scalar.h"
 #include "aclnnop/aclnn_eq_tensor.h"
 #include "aclnnop/aclnn_equal.h"
 #include "aclnnop/aclnn_erf.h"
 #include "aclnnop/aclnn_erfc.h"
+#include "aclnnop/aclnn_erfinv.h"
 #include "aclnnop/aclnn_exp.h"
 #include "aclnnop/aclnn_exp2.h"
 #include "aclnnop/aclnn_exp_segsum_backward.h"
@@ -137,6 +142,9 @@
 #include "aclnnop/aclnn_expm1.h"
 #include "aclnnop/aclnn_eye.h"
 #include "aclnnop/aclnn_fast_batch_norm_backward.h"
+#include "aclnnop/aclnn_fast_gelu.h"
+#include "aclnnop/aclnn_fast_gelu_backward.h"
+#include "aclnnop/aclnn_fatrelu_mul.h"
 #include "aclnnop/aclnn_fill_diagonal.h"
 #include "aclnnop/aclnn_fill_scalar.h"
 #include "aclnnop/aclnn_fill_tensor.h"
@@ -231,10 +239,19 @@
 #include "aclnnop/aclnn_gcd.h"
 #include "aclnnop/aclnn_ge_scalar.h"
 #include "aclnnop/aclnn_ge_tensor.h"
+#include "aclnnop/aclnn_geglu.h"
+#include "aclnnop/aclnn_geglu_backward.h"
+#include "aclnnop/aclnn_gelu.h"
+#include "aclnnop/aclnn_gelu_backward.h"
+#include "aclnnop/aclnn_gelu_backward_v2.h"
+#include "aclnnop/aclnn_gelu_mul.h"
+#include "aclnnop/aclnn_gelu_v2.h"
 #include "aclnnop/aclnn_gemma_rms_norm.h"
 #include "aclnnop/aclnn_ger.h"
 #include "aclnnop/aclnn_global_average_pool.h"
 #include "aclnnop/aclnn_global_max_pool.h"
+#include "aclnnop/aclnn_glu.h"
+#include "aclnnop/aclnn_glu_backward.h"
 #include "aclnnop/aclnn_grid_sampler2d.h"
 #include "aclnnop/aclnn_grid_sampler2d_backward.h"
 #include "aclnnop/aclnn_group_norm.h"
@@ -245,7 +262,16 @@
 #include "aclnnop/aclnn_grouped_bias_add_grad.h"
 #include "aclnnop/aclnn_gt_scalar.h"
 #include "aclnnop/aclnn_gt_tensor.h"
+#include "aclnnop/aclnn_hardshrink.h"
+#include "aclnnop/aclnn_hardshrink_backward.h"
+#include "aclnnop/aclnn_hardsigmoid.h"
+#include "aclnnop/aclnn_hardsigmoid_backward.h"
+#include "aclnnop/aclnn_hardswish.h"
+#include "aclnnop/aclnn_hardswish_backward.h"
+#include "aclnnop/aclnn_hardswish_backward_v2.h"
 #include "aclnnop/aclnn_hardtanh.h"
+#include "aclnnop/aclnn_hardtanh_backward.h"
+#include "aclnnop/aclnn_heaviside.h"
 #include "aclnnop/aclnn_histc.h"
 #include "aclnnop/aclnn_im2col.h"
 #include "aclnnop/aclnn_inplace_add_rms_norm.h"
@@ -267,6 +293,8 @@
 #include "aclnnop/aclnn_layer_norm_backward.h"
 #include "aclnnop/aclnn_le_scalar.h"
 #include "aclnnop/aclnn_le_tensor.h"
+#include "aclnnop/aclnn_leaky_relu.h"
+#include "aclnnop/aclnn_leaky_relu_backward.h"
 #include "aclnnop/aclnn_left_shift.h"
 #include "aclnnop/aclnn_lerp_scalar.h"
 #include "aclnnop/aclnn_lerp_tensor.h"
@@ -289,6 +317,10 @@
 #include "aclnnop/aclnn_logical_xor.h"
 #include "aclnnop/aclnn_logit.h"
 #include "aclnnop/aclnn_logit_grad.h"
+#include "aclnnop/aclnn_logsigmoid.h"
+#include "aclnnop/aclnn_logsigmoid_backward.h"
+#include "aclnnop/aclnn_logsoftmax.h"
+#include "aclnnop/aclnn_logsoftmax_backward.h"
 #include "aclnnop/aclnn_logspace.h"
 #include "aclnnop/aclnn_logsumexp.h"
 #include "aclnnop/aclnn_lt_scalar.h"
@@ -309,6 +341,8 @@
 #include "aclnnop/aclnn_min_dim.h"
 #include "aclnnop/aclnn_minimum.h"
 #include "aclnnop/aclnn_minn.h"
+#include "aclnnop/aclnn_mish.h"
+#include "aclnnop/aclnn_mish_backward.h"
 #include "aclnnop/aclnn_mm.h"
 #include "aclnnop/aclnn_mse_loss.h"
 #include "aclnnop/aclnn_mse_loss_backward.h"
@@ -340,6 +374,8 @@
 #include "aclnnop/aclnn_pow.h"
 #include "aclnnop/aclnn_pow_tensor_tensor.h"
 #include "aclnnop/aclnn_precision_compare.h"
+#include "aclnnop/aclnn_prelu.h"
+#include "aclnnop/aclnn_prelu_backward.h"
 #include "aclnnop/aclnn_prod.h"
 #include "aclnnop/aclnn_qr.h"
 #include "aclnnop/aclnn_quant_convolution.h"
@@ -356,6 +392,7 @@
 #include "aclnnop/aclnn_reflection_pad2d.h"
 #include "aclnnop/aclnn_reflection_pad3d.h"
 #include "aclnnop/aclnn_reflection_pad3d_backward.h"
+#include "aclnnop/aclnn_relu.h"
 #include "aclnnop/aclnn_remainder.h"
 #include "aclnnop/aclnn_renorm.h"
 #include "aclnnop/aclnn_repeat.h"
@@ -375,10 +412,17 @@
 #include "aclnnop/aclnn_scale.h"
 #include "aclnnop/aclnn_searchsorted.h"
 #include "aclnnop/aclnn_segsum.h"
+#include "aclnnop/aclnn_selu.h"
+#include "aclnnop/aclnn_selu_backward.h"
+#include "aclnnop/aclnn_shrink.h"
+#include "aclnnop/aclnn_sigmoid.h"
+#include "aclnnop/aclnn_sigmoid_backward.h"
 #include "aclnnop/aclnn_sign.h"
 #include "aclnnop/aclnn_sign_bits_pack.h"
 #include "aclnnop/aclnn_sign_bits_unpack.h"
 #include "aclnnop/aclnn_signbit.h"
+#include "aclnnop/aclnn_silu.h"
+#include "aclnnop/aclnn_silu_backward.h"
 #include "aclnnop/aclnn_sim_thread_exponential.h"
 #include "aclnnop/aclnn_sin.h"
 #include "aclnnop/aclnn_sinc.h"
@@ -391,11 +435,19 @@
 #include "aclnnop/aclnn_smooth_l1_loss_backward.h"
 #include "aclnnop/aclnn_soft_margin_loss.h"
 #include "aclnnop/aclnn_soft_margin_loss_backward.h"
+#include "aclnnop/aclnn_softmax.h"
+#include "aclnnop/aclnn_softmax_backward.h"
+#include "aclnnop/aclnn_softmax_cross_entropy_with_logits.h"
+#include "aclnnop/aclnn_softplus.h"
+#include "aclnnop/aclnn_softplus_backward.h"
+#include "aclnnop/aclnn_softshrink.h"
+#include "aclnnop/aclnn_softshrink_backward.h"
 #include "aclnnop/aclnn_sort.h"
 #include "aclnnop/aclnn_split_tensor.h"
 #include "aclnnop/aclnn_split_with_size.h"
 #include "aclnnop/aclnn_sqrt.h"
 #include "aclnnop/aclnn_square.h"
+#include "aclnnop/aclnn_squared_relu.h"
 #include "aclnnop/aclnn_stack.h"
 #include "aclnnop/aclnn_std.h"
 #include "aclnnop/aclnn_std_mean_correction.h"
@@ -404,10 +456,16 @@
 #include "aclnnop/aclnn_sub.h"
 #include "aclnnop/aclnn_sum.h"
 #include "aclnnop/aclnn_svd.h"
+#include "aclnnop/aclnn_swi_glu.h"
+#include "aclnnop/aclnn_swi_glu_grad.h"
+#include "aclnnop/aclnn_swish.h"
+#include "aclnnop/aclnn_swish_backward.h"
 #include "aclnnop/aclnn_sync_batch_norm_gather_stats.h"
 #include "aclnnop/aclnn_tan.h"
 #include "aclnnop/aclnn_tanh.h"
 #include "aclnnop/aclnn_tanh_backward.h"
+#include "aclnnop/aclnn_threshold.h"
+#include "aclnnop/aclnn_threshold_backward.h"
 #include "aclnnop/aclnn_trace.h"
 #include "aclnnop/aclnn_transform_bias_rescale_qkv.h"
 #include "aclnnop/aclnn_triangular_solve.h"
@@ -858,6 +916,60 @@ aclnnStatus opws_InplaceFillDiagonal(
 aclnnStatus opws_IsInScalarTensor(
     const aclScalar* element, const aclTensor* testElements, bool assumeUnique, bool invert, aclTensor* out,
     uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_Softmax(
+    const aclTensor* self, int64_t dim, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_LogSoftmax(
+    const aclTensor* self, int64_t dim, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_SoftmaxBackward(
+    const aclTensor* gradOutput, const aclTensor* output, int64_t dim, aclTensor* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_LogSoftmaxBackward(
+    const aclTensor* gradOutput, const aclTensor* output, int64_t dim, aclTensor* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_Glu(
+    const aclTensor* self, int64_t dim, const aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_GluBackward(
+    const aclTensor* gradOut, const aclTensor* self, int64_t dim, const aclTensor* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_Prelu(
+    const aclTensor* self, const aclTensor* weight, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_LogSigmoidForward(
+    const aclTensor* self, aclTensor* out, aclTensor* buffer, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_GeluBackwardV2(
+    const aclTensor* gradOutput, const aclTensor* self, char* approximate, aclTensor* gradInput,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_SwiGlu(
+    const aclTensor *x, int64_t dim, const aclTensor *out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_SwiGluGrad(
+    const aclTensor *yGrad, const aclTensor *x, int64_t dim, const aclTensor *out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_GeluMul(
+    const aclTensor *input, char *approximateOptional, const aclTensor *out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_LogSigmoidBackward(
+    const aclTensor* gradOutput, const aclTensor* self, const aclTensor* buffer, aclTensor* gradInput,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_SoftmaxCrossEntropyWithLogits(
+    const aclTensor* features, aclTensor* labels, aclTensor* loss, aclTensor* backprop, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_GeGlu(
+    const aclTensor* self, int64_t dim, int64_t approximate, aclTensor* out, aclTensor* outGelu,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_GeGluV3(
+    const aclTensor* self, int64_t dim, int64_t approximate, bool activateLeft, aclTensor* out, aclTensor* outGelu,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_FatreluMul(
+    const aclTensor *input, const aclTensor *threshold, const aclTensor *out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_GeGluBackward(
+    const aclTensor* gradOutput, const aclTensor* self, const aclTensor* gelu, int64_t dim, int64_t approximate,
+    aclTensor* gradInput, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_GeGluV3Backward(
+    const aclTensor* gradOutput, const aclTensor* self, const aclTensor* gelu, int64_t dim, int64_t approximate,
+    bool activateLeft, aclTensor* gradInput, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_PreluBackward(
+    const aclTensor* gradOutput, const aclTensor* self, const aclTensor* weight, aclTensor* gradInput,
+    aclTensor* gradWeight, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_Convolution(
     const aclTensor* input, const aclTensor* weight, const aclTensor* bias, const aclIntArray* stride,
     const aclIntArray* padding, const aclIntArray* dilation, bool transposed, const aclIntArray* outputPadding,
@@ -1652,6 +1764,26 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_InplaceFillDiagonal ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BOOL, ACL_BF16}), 10
 #define ACL_DT_LIST_IsInScalarTensor ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_INT8, ACL_INT32, ACL_INT64, ACL_UINT8, ACL_BF16, ACL_DOUBLE, ACL_INT16}), 9
 #define ACL_DT_LIST_IsInScalarTensor_out ((const aclDataType[]){ACL_BOOL}), 1
+#define ACL_DT_LIST_Softmax ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_BF16}), 4
+#define ACL_DT_LIST_LogSoftmax ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_BF16}), 4
+#define ACL_DT_LIST_SoftmaxBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_LogSoftmaxBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_Glu ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_BF16}), 4
+#define ACL_DT_LIST_GluBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_BF16}), 4
+#define ACL_DT_LIST_Prelu ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_LogSigmoidForward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_GeluBackwardV2 ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_SwiGlu ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 3
+#define ACL_DT_LIST_SwiGluGrad ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 3
+#define ACL_DT_LIST_GeluMul ((const aclDataType[]){ACL_BF16, ACL_FLOAT16, ACL_FLOAT}), 3
+#define ACL_DT_LIST_LogSigmoidBackward ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 3
+#define ACL_DT_LIST_SoftmaxCrossEntropyWithLogits ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 3
+#define ACL_DT_LIST_GeGlu ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 3
+#define ACL_DT_LIST_GeGluV3 ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 3
+#define ACL_DT_LIST_FatreluMul ((const aclDataType[]){ACL_BF16, ACL_FLOAT16, ACL_FLOAT}), 3
+#define ACL_DT_LIST_GeGluBackward ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 3
+#define ACL_DT_LIST_GeGluV3Backward ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 3
+#define ACL_DT_LIST_PreluBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_Convolution ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_Convolution_bias ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_ConvTbc ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
