@@ -1,0 +1,29 @@
+"""ops-nn index family: gathers, scatters, index/index_put, fills, nonzero, repeat_interleave
+(libsrc/ops/index_*.c). The dtype lists are the ASCEND910B lists of each op's op_api source
+(hicann/ops-nn index/<op>/op_api/aclnn_*.cpp); index tensors take int32/int64 unless noted."""
+from . import Op
+
+IDX = ("i32", "i64")
+
+GATHER = ("f32", "i32", "f16", "i8", "f64", "i16", "i64", "u64", "u32", "u16", "u8", "bool", "bf16")
+GATHER_V2 = ("f32", "i32", "i64", "f16", "i16", "i8", "u8", "bool", "f64", "c64", "c128", "bf16")
+INDEX_SELECT = ("f32", "i32", "i64", "f16", "i16", "i8", "u8", "bool", "u64", "u32", "u16", "f64", "c64", "c128",
+                "bf16")
+TAKE = ("f32", "f16", "u64", "i64", "u32", "i32", "u16", "i16", "u8", "i8", "f64", "c64", "c128", "bool", "bf16")
+GATHER_ND = ("f32", "i32", "i64", "f16", "i8", "u8", "bool", "bf16")
+EMBEDDING = ("f64", "f32", "f16", "i64", "i32", "i16", "i8", "u8", "bool", "c128", "c64", "bf16")
+
+OPS = [
+    Op("Gather", "const aclTensor* self, const int64_t dim, const aclTensor* index, aclTensor* out", "aclnn_gather.h",
+       lib="nn", dtypes=GATHER, arg_dtypes={"index": IDX}),
+    Op("GatherV2", "const aclTensor* self, int64_t dim, const aclTensor* index, aclTensor* out", "aclnn_gather_v2.h",
+       lib="nn", dtypes=GATHER_V2, arg_dtypes={"index": IDX}),
+    Op("IndexSelect", "const aclTensor* self, int64_t dim, const aclTensor* index, aclTensor* out",
+       "aclnn_index_select.h", lib="nn", dtypes=INDEX_SELECT, arg_dtypes={"index": IDX}),
+    Op("Take", "const aclTensor* self, const aclTensor* index, aclTensor* out", "aclnn_take.h", lib="nn",
+       dtypes=TAKE, arg_dtypes={"index": IDX}),
+    Op("GatherNd", "const aclTensor* self, const aclTensor* indices, bool negativeIndexSupport, aclTensor* out",
+       "aclnn_gather_nd.h", lib="nn", dtypes=GATHER_ND, arg_dtypes={"indices": IDX}),
+    Op("Embedding", "const aclTensor* weight, const aclTensor* indices, const aclTensor* out", "aclnn_embedding.h",
+       lib="nn", dtypes=EMBEDDING, arg_dtypes={"indices": IDX}, out="out"),
+]
