@@ -27,3 +27,37 @@ OPS = [
     Op("Embedding", "const aclTensor* weight, const aclTensor* indices, const aclTensor* out", "aclnn_embedding.h",
        lib="nn", dtypes=EMBEDDING, arg_dtypes={"indices": IDX}, out="out"),
 ]
+
+SCATTER = ("u8", "i8", "i16", "i32", "i64", "bool", "f16", "f32", "f64", "c64", "c128", "bf16")
+INDEX_ADD = ("f32", "i32", "f16", "f64", "i16", "i8", "u8", "i64", "bool", "bf16")
+INDEX_COPY = ("f64", "i16", "i8", "u8", "c64", "c128", "bool", "f32", "f16", "i32", "i64", "bf16")
+INDEX_FILL = ("i32", "f16", "f32", "i64", "bool", "bf16")
+
+OPS += [
+    Op("Scatter", "const aclTensor* self, int64_t dim, const aclTensor* index, const aclTensor* src, int64_t reduce, "
+       "aclTensor* out", "aclnn_scatter.h", lib="nn", dtypes=SCATTER, arg_dtypes={"index": IDX}),
+    Op("ScatterValue", "const aclTensor* self, int64_t dim, const aclTensor* index, const aclScalar* value, "
+       "int64_t reduce, aclTensor* out", "aclnn_scatter.h", lib="nn", dtypes=SCATTER, arg_dtypes={"index": IDX}),
+    Op("InplaceScatter", "aclTensor* selfRef, int64_t dim, const aclTensor* index, const aclTensor* src, "
+       "int64_t reduce", "aclnn_scatter.h", lib="nn", dtypes=SCATTER, arg_dtypes={"index": IDX}),
+    Op("InplaceScatterValue", "aclTensor* selfRef, int64_t dim, const aclTensor* index, const aclScalar* value, "
+       "int64_t reduce", "aclnn_scatter.h", lib="nn", dtypes=SCATTER, arg_dtypes={"index": IDX}),
+    Op("ScatterAdd", "const aclTensor* self, int64_t dim, const aclTensor* index, const aclTensor* src, "
+       "aclTensor* out", "aclnn_scatter_add.h", lib="nn", dtypes=SCATTER, arg_dtypes={"index": IDX}),
+    Op("IndexAdd", "const aclTensor* self, const int64_t dim, const aclTensor* index, const aclTensor* source, "
+       "const aclScalar* alpha, aclTensor* out", "aclnn_index_add.h", lib="nn", dtypes=INDEX_ADD,
+       arg_dtypes={"index": IDX}),
+    Op("IndexCopy", "aclTensor* selfRef, int64_t dim, const aclTensor* index, const aclTensor* source, "
+       "aclTensor* outRef", "aclnn_index_copy.h", lib="nn", dtypes=INDEX_COPY, arg_dtypes={"index": IDX},
+       inplace=False),
+    Op("InplaceIndexCopy", "aclTensor* selfRef, int64_t dim, const aclTensor* index, const aclTensor* source",
+       "aclnn_index_copy.h", lib="nn", dtypes=INDEX_COPY, arg_dtypes={"index": IDX}),
+    Op("IndexFill", "const aclTensor* self, int64_t dim, const aclTensor* index, const aclScalar* value, "
+       "aclTensor* out", "aclnn_index_fill.h", lib="nn", dtypes=INDEX_FILL, arg_dtypes={"index": IDX}),
+    Op("InplaceIndexFill", "aclTensor* selfRef, int64_t dim, const aclTensor* index, const aclScalar* value",
+       "aclnn_index_fill.h", lib="nn", dtypes=INDEX_FILL, arg_dtypes={"index": IDX}),
+    Op("IndexFillTensor", "const aclTensor* self, int64_t dim, const aclIntArray* index, const aclScalar* value, "
+       "aclTensor* out", "aclnn_index_fill_tensor.h", lib="nn", dtypes=INDEX_FILL),
+    Op("InplaceIndexFillTensor", "aclTensor* selfRef, int64_t dim, const aclIntArray* index, const aclScalar* value",
+       "aclnn_index_fill_tensor.h", lib="nn", dtypes=INDEX_FILL),
+]

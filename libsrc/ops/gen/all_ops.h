@@ -114,6 +114,10 @@
 #include "aclnnop/aclnn_hardtanh.h"
 #include "aclnnop/aclnn_histc.h"
 #include "aclnnop/aclnn_im2col.h"
+#include "aclnnop/aclnn_index_add.h"
+#include "aclnnop/aclnn_index_copy.h"
+#include "aclnnop/aclnn_index_fill.h"
+#include "aclnnop/aclnn_index_fill_tensor.h"
 #include "aclnnop/aclnn_index_select.h"
 #include "aclnnop/aclnn_is_inf.h"
 #include "aclnnop/aclnn_isclose.h"
@@ -206,6 +210,8 @@
 #include "aclnnop/aclnn_rsub.h"
 #include "aclnnop/aclnn_s_where.h"
 #include "aclnnop/aclnn_scale.h"
+#include "aclnnop/aclnn_scatter.h"
+#include "aclnnop/aclnn_scatter_add.h"
 #include "aclnnop/aclnn_searchsorted.h"
 #include "aclnnop/aclnn_segsum.h"
 #include "aclnnop/aclnn_sign.h"
@@ -620,6 +626,42 @@ aclnnStatus opws_GatherNd(
 aclnnStatus opws_Embedding(
     const aclTensor* weight, const aclTensor* indices, const aclTensor* out, uint64_t* workspaceSize,
     aclOpExecutor** executor);
+aclnnStatus opws_Scatter(
+    const aclTensor* self, int64_t dim, const aclTensor* index, const aclTensor* src, int64_t reduce, aclTensor* out,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_ScatterValue(
+    const aclTensor* self, int64_t dim, const aclTensor* index, const aclScalar* value, int64_t reduce, aclTensor* out,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_InplaceScatter(
+    aclTensor* selfRef, int64_t dim, const aclTensor* index, const aclTensor* src, int64_t reduce,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_InplaceScatterValue(
+    aclTensor* selfRef, int64_t dim, const aclTensor* index, const aclScalar* value, int64_t reduce,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_ScatterAdd(
+    const aclTensor* self, int64_t dim, const aclTensor* index, const aclTensor* src, aclTensor* out,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_IndexAdd(
+    const aclTensor* self, const int64_t dim, const aclTensor* index, const aclTensor* source, const aclScalar* alpha,
+    aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_IndexCopy(
+    aclTensor* selfRef, int64_t dim, const aclTensor* index, const aclTensor* source, aclTensor* outRef,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_InplaceIndexCopy(
+    aclTensor* selfRef, int64_t dim, const aclTensor* index, const aclTensor* source, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_IndexFill(
+    const aclTensor* self, int64_t dim, const aclTensor* index, const aclScalar* value, aclTensor* out,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_InplaceIndexFill(
+    aclTensor* selfRef, int64_t dim, const aclTensor* index, const aclScalar* value, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_IndexFillTensor(
+    const aclTensor* self, int64_t dim, const aclIntArray* index, const aclScalar* value, aclTensor* out,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_InplaceIndexFillTensor(
+    aclTensor* selfRef, int64_t dim, const aclIntArray* index, const aclScalar* value, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
 aclnnStatus opws_AvgPool2d(
     const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* strides, const aclIntArray* paddings,
     const bool ceilMode, const bool countIncludePad, const int64_t divisorOverride, const int8_t cubeMathType,
@@ -848,6 +890,28 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_GatherNd_indices ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
 #define ACL_DT_LIST_Embedding ((const aclDataType[]){ACL_DOUBLE, ACL_FLOAT, ACL_FLOAT16, ACL_INT64, ACL_INT32, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_COMPLEX128, ACL_COMPLEX64, ACL_BF16}), 12
 #define ACL_DT_LIST_Embedding_indices ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
+#define ACL_DT_LIST_Scatter ((const aclDataType[]){ACL_UINT8, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_BOOL, ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BF16}), 12
+#define ACL_DT_LIST_Scatter_index ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
+#define ACL_DT_LIST_ScatterValue ((const aclDataType[]){ACL_UINT8, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_BOOL, ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BF16}), 12
+#define ACL_DT_LIST_ScatterValue_index ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
+#define ACL_DT_LIST_InplaceScatter ((const aclDataType[]){ACL_UINT8, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_BOOL, ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BF16}), 12
+#define ACL_DT_LIST_InplaceScatter_index ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
+#define ACL_DT_LIST_InplaceScatterValue ((const aclDataType[]){ACL_UINT8, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_BOOL, ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BF16}), 12
+#define ACL_DT_LIST_InplaceScatterValue_index ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
+#define ACL_DT_LIST_ScatterAdd ((const aclDataType[]){ACL_UINT8, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_BOOL, ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BF16}), 12
+#define ACL_DT_LIST_ScatterAdd_index ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
+#define ACL_DT_LIST_IndexAdd ((const aclDataType[]){ACL_FLOAT, ACL_INT32, ACL_FLOAT16, ACL_DOUBLE, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_INT64, ACL_BOOL, ACL_BF16}), 10
+#define ACL_DT_LIST_IndexAdd_index ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
+#define ACL_DT_LIST_IndexCopy ((const aclDataType[]){ACL_DOUBLE, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BOOL, ACL_FLOAT, ACL_FLOAT16, ACL_INT32, ACL_INT64, ACL_BF16}), 12
+#define ACL_DT_LIST_IndexCopy_index ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
+#define ACL_DT_LIST_InplaceIndexCopy ((const aclDataType[]){ACL_DOUBLE, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BOOL, ACL_FLOAT, ACL_FLOAT16, ACL_INT32, ACL_INT64, ACL_BF16}), 12
+#define ACL_DT_LIST_InplaceIndexCopy_index ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
+#define ACL_DT_LIST_IndexFill ((const aclDataType[]){ACL_INT32, ACL_FLOAT16, ACL_FLOAT, ACL_INT64, ACL_BOOL, ACL_BF16}), 6
+#define ACL_DT_LIST_IndexFill_index ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
+#define ACL_DT_LIST_InplaceIndexFill ((const aclDataType[]){ACL_INT32, ACL_FLOAT16, ACL_FLOAT, ACL_INT64, ACL_BOOL, ACL_BF16}), 6
+#define ACL_DT_LIST_InplaceIndexFill_index ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
+#define ACL_DT_LIST_IndexFillTensor ((const aclDataType[]){ACL_INT32, ACL_FLOAT16, ACL_FLOAT, ACL_INT64, ACL_BOOL, ACL_BF16}), 6
+#define ACL_DT_LIST_InplaceIndexFillTensor ((const aclDataType[]){ACL_INT32, ACL_FLOAT16, ACL_FLOAT, ACL_INT64, ACL_BOOL, ACL_BF16}), 6
 #define ACL_DT_LIST_AvgPool2d ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_AvgPool2dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_GridSampler2D ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE}), 4
