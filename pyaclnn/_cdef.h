@@ -861,6 +861,13 @@ typedef struct aclScalarList aclScalarList;
  aclOpExecutor** executor);
  aclnnStatus aclnnEmbedding(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnEmbeddingDenseBackwardGetWorkspaceSize(
+ const aclTensor* grad, const aclTensor* indices, uint64_t numWeights, uint64_t paddingIdx,
+ _Bool
+ scaleGradByFreq,
+ const aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnEmbeddingDenseBackward(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnEqScalarGetWorkspaceSize(
  const aclTensor* self, const aclScalar* other, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnEqScalar(
@@ -1097,6 +1104,10 @@ typedef struct aclScalarList aclScalarList;
  const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* dilation, const aclIntArray* padding,
  const aclIntArray* stride, const aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnIm2col(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnIndexGetWorkspaceSize(
+ const aclTensor* self, const aclTensorList* indices, aclTensor* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnIndex(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnIndexAddGetWorkspaceSize(
  const aclTensor* self, const int64_t dim, const aclTensor* index, const aclTensor* source, const aclScalar* alpha,
  aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
@@ -1131,6 +1142,15 @@ typedef struct aclScalarList aclScalarList;
  aclTensor* selfRef, int64_t dim, const aclIntArray* index, const aclScalar* value, uint64_t* workspaceSize,
  aclOpExecutor** executor);
  aclnnStatus aclnnInplaceIndexFillTensor(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnIndexPutImplGetWorkspaceSize(
+ aclTensor* selfRef, const aclTensorList* indices, const aclTensor* values, const
+ _Bool
+ accumulate, const
+ _Bool
+ unsafe,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnIndexPutImpl(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnIndexSelectGetWorkspaceSize(
  const aclTensor* self, int64_t dim, const aclTensor* index, aclTensor* out, uint64_t* workspaceSize,

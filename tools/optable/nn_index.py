@@ -61,3 +61,20 @@ OPS += [
     Op("InplaceIndexFillTensor", "aclTensor* selfRef, int64_t dim, const aclIntArray* index, const aclScalar* value",
        "aclnn_index_fill_tensor.h", lib="nn", dtypes=INDEX_FILL),
 ]
+
+INDEX = ("f32", "f16", "i64", "i32", "bool", "i8", "u8", "bf16", "f64", "i16")
+INDEX_PUT = ("f32", "i32", "i64", "f16", "i16", "i8", "u8", "f64", "bool", "bf16")
+IDX_MASK = ("i32", "i64", "bool")
+
+OPS += [
+    Op("Index", "const aclTensor* self, const aclTensorList* indices, aclTensor* out", "aclnn_index.h", lib="nn",
+       dtypes=INDEX, arg_dtypes={"indices": ("i64", "i32", "bool")}),
+    Op("IndexPutImpl", "aclTensor* selfRef, const aclTensorList* indices, const aclTensor* values, "
+       "const bool accumulate, const bool unsafe", "aclnn_index_put_impl.h", lib="nn", dtypes=INDEX_PUT,
+       arg_dtypes={"indices": IDX_MASK}, inplace=True),
+    Op("EmbeddingDenseBackward", "const aclTensor* grad, const aclTensor* indices, uint64_t numWeights, "
+       "uint64_t paddingIdx, bool scaleGradByFreq, const aclTensor* out", "aclnn_embedding_dense_backward.h",
+       lib="nn", dtypes=("f32", "f16", "bf16"),
+       arg_dtypes={"indices": ("f16", "f32", "f64", "i8", "u8", "i16", "i32", "i64", "bool"),
+                   "out": ("f32", "f16", "bf16")}, out="out"),
+]

@@ -77,6 +77,7 @@
 #include "aclnnop/aclnn_div.h"
 #include "aclnnop/aclnn_dot.h"
 #include "aclnnop/aclnn_embedding.h"
+#include "aclnnop/aclnn_embedding_dense_backward.h"
 #include "aclnnop/aclnn_eq_scalar.h"
 #include "aclnnop/aclnn_eq_tensor.h"
 #include "aclnnop/aclnn_equal.h"
@@ -114,10 +115,12 @@
 #include "aclnnop/aclnn_hardtanh.h"
 #include "aclnnop/aclnn_histc.h"
 #include "aclnnop/aclnn_im2col.h"
+#include "aclnnop/aclnn_index.h"
 #include "aclnnop/aclnn_index_add.h"
 #include "aclnnop/aclnn_index_copy.h"
 #include "aclnnop/aclnn_index_fill.h"
 #include "aclnnop/aclnn_index_fill_tensor.h"
+#include "aclnnop/aclnn_index_put_impl.h"
 #include "aclnnop/aclnn_index_select.h"
 #include "aclnnop/aclnn_is_inf.h"
 #include "aclnnop/aclnn_isclose.h"
@@ -662,6 +665,15 @@ aclnnStatus opws_IndexFillTensor(
 aclnnStatus opws_InplaceIndexFillTensor(
     aclTensor* selfRef, int64_t dim, const aclIntArray* index, const aclScalar* value, uint64_t* workspaceSize,
     aclOpExecutor** executor);
+aclnnStatus opws_Index(
+    const aclTensor* self, const aclTensorList* indices, aclTensor* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_IndexPutImpl(
+    aclTensor* selfRef, const aclTensorList* indices, const aclTensor* values, const bool accumulate, const bool unsafe,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_EmbeddingDenseBackward(
+    const aclTensor* grad, const aclTensor* indices, uint64_t numWeights, uint64_t paddingIdx, bool scaleGradByFreq,
+    const aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_AvgPool2d(
     const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* strides, const aclIntArray* paddings,
     const bool ceilMode, const bool countIncludePad, const int64_t divisorOverride, const int8_t cubeMathType,
@@ -912,6 +924,13 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_InplaceIndexFill_index ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
 #define ACL_DT_LIST_IndexFillTensor ((const aclDataType[]){ACL_INT32, ACL_FLOAT16, ACL_FLOAT, ACL_INT64, ACL_BOOL, ACL_BF16}), 6
 #define ACL_DT_LIST_InplaceIndexFillTensor ((const aclDataType[]){ACL_INT32, ACL_FLOAT16, ACL_FLOAT, ACL_INT64, ACL_BOOL, ACL_BF16}), 6
+#define ACL_DT_LIST_Index ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_INT64, ACL_INT32, ACL_BOOL, ACL_INT8, ACL_UINT8, ACL_BF16, ACL_DOUBLE, ACL_INT16}), 10
+#define ACL_DT_LIST_Index_indices ((const aclDataType[]){ACL_INT64, ACL_INT32, ACL_BOOL}), 3
+#define ACL_DT_LIST_IndexPutImpl ((const aclDataType[]){ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16}), 10
+#define ACL_DT_LIST_IndexPutImpl_indices ((const aclDataType[]){ACL_INT32, ACL_INT64, ACL_BOOL}), 3
+#define ACL_DT_LIST_EmbeddingDenseBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_EmbeddingDenseBackward_indices ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE, ACL_INT8, ACL_UINT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_BOOL}), 9
+#define ACL_DT_LIST_EmbeddingDenseBackward_out ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_AvgPool2d ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_AvgPool2dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_GridSampler2D ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE}), 4

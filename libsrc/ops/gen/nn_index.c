@@ -3,13 +3,16 @@
 
 #include "ops/ops.h"
 #include "aclnnop/aclnn_embedding.h"
+#include "aclnnop/aclnn_embedding_dense_backward.h"
 #include "aclnnop/aclnn_gather.h"
 #include "aclnnop/aclnn_gather_nd.h"
 #include "aclnnop/aclnn_gather_v2.h"
+#include "aclnnop/aclnn_index.h"
 #include "aclnnop/aclnn_index_add.h"
 #include "aclnnop/aclnn_index_copy.h"
 #include "aclnnop/aclnn_index_fill.h"
 #include "aclnnop/aclnn_index_fill_tensor.h"
+#include "aclnnop/aclnn_index_put_impl.h"
 #include "aclnnop/aclnn_index_select.h"
 #include "aclnnop/aclnn_scatter.h"
 #include "aclnnop/aclnn_scatter_add.h"
@@ -267,5 +270,48 @@ aclnnStatus aclnnInplaceIndexFillTensorGetWorkspaceSize(aclTensor* selfRef, int6
 
 aclnnStatus aclnnInplaceIndexFillTensor(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_InplaceIndexFillTensor, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnIndexGetWorkspaceSize(const aclTensor* self, const aclTensorList* indices, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnIndexGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {self, indices, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR_LIST, ACL_KIND_TENSOR};
+    static const char *const names[] = {"self", "indices", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 3));
+    return opws_Index(self, indices, out, workspaceSize, executor);
+}
+
+aclnnStatus aclnnIndex(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_Index, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnIndexPutImplGetWorkspaceSize(aclTensor* selfRef, const aclTensorList* indices, const aclTensor* values, const bool accumulate, const bool unsafe, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnIndexPutImplGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {selfRef, indices, values};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR_LIST, ACL_KIND_TENSOR};
+    static const char *const names[] = {"selfRef", "indices", "values"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 3));
+    return opws_IndexPutImpl(selfRef, indices, values, accumulate, unsafe, workspaceSize, executor);
+}
+
+aclnnStatus aclnnIndexPutImpl(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_IndexPutImpl, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnEmbeddingDenseBackwardGetWorkspaceSize(const aclTensor* grad, const aclTensor* indices, uint64_t numWeights, uint64_t paddingIdx, bool scaleGradByFreq, const aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnEmbeddingDenseBackwardGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {grad, indices, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"grad", "indices", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 3));
+    return opws_EmbeddingDenseBackward(
+        grad, indices, numWeights, paddingIdx, scaleGradByFreq, out, workspaceSize, executor);
+}
+
+aclnnStatus aclnnEmbeddingDenseBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_EmbeddingDenseBackward, workspace, workspaceSize, executor, stream);
 }
 
