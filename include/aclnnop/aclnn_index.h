@@ -13,7 +13,8 @@ ACLNN_API aclnnStatus aclnnIndexGetWorkspaceSize(
     const aclTensor* self, const aclTensorList* indices, aclTensor* out, uint64_t* workspaceSize,
     aclOpExecutor** executor);
 
-ACLNN_API aclnnStatus aclnnIndex(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ACLNN_API aclnnStatus aclnnIndex(
+    void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
 
 #ifdef __cplusplus
 }
