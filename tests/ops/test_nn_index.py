@@ -544,3 +544,64 @@ xs = x.copy(); pyaclnn.call("IndexAdd", xs, 0, ii[:400] % 300, src, pyaclnn.scal
 print(h.hexdigest())
 """
     same_bytes_for_threads(code)
+
+
+# ================================================================ repeat_interleave
+@pytest.mark.parametrize("dt", dts("RepeatInterleave"))
+def test_repeat_interleave(torch, dt):
+    rng = np.random.default_rng(15)
+    x = strided(mk(rng, (2, 3), dt))
+    t = T(torch, x)
+    r = np.array([1, 0, 3, 2, 1, 2], np.int64)
+    e = torch.repeat_interleave(t, T(torch, r))
+    o = out_like((9,), dt)
+    pyaclnn.call("RepeatInterleave", x, r.astype(np.int32), 9, o)
+    same(o, from_torch(e), dt)
+    r2 = np.array([2, 1], np.int64)
+    o = out_like((3, 3), dt)
+    pyaclnn.call("RepeatInterleaveWithDim", x, r2, 0, 3, o)
+    same(o, from_torch(torch.repeat_interleave(t, T(torch, r2), dim=0)), dt)
+    o = out_like((2, 6), dt)
+    pyaclnn.call("RepeatInterleaveWithDim", x, np.array([2]), -1, 6, o)
+    same(o, from_torch(torch.repeat_interleave(t, 2, dim=-1)), dt)
+    o = out_like((12,), dt)
+    pyaclnn.call("RepeatInterleaveInt", x, 2, 12, o)
+    same(o, from_torch(torch.repeat_interleave(t, 2)), dt)
+    o = out_like((2, 9), dt)
+    pyaclnn.call("RepeatInterleaveIntWithDim", x, 3, 1, 9, o)
+    same(o, from_torch(torch.repeat_interleave(t, 3, dim=1)), dt)
+
+
+@pytest.mark.parametrize("dt", ("i32", "i64"))
+def test_repeat_interleave_tensor(torch, dt):
+    r = strided(np.array([1, 0, 3, 2], NPX[dt]))
+    o = out_like((6,), dt)
+    pyaclnn.call("RepeatInterleaveTensor", r, 6, o)
+    same(o, from_torch(torch.repeat_interleave(T(torch, r))), dt)
+
+
+def test_repeat_interleave_output_size_mismatch():
+    x = np.arange(3, dtype=np.float32)
+    o = np.full((5,), 9, np.float32)  # repeats sum to 3 < 5: the rest is zero
+    pyaclnn.call("RepeatInterleave", x, np.array([1]), 5, o)
+    np.testing.assert_array_equal(o, [0, 1, 2, 0, 0])
+    o = np.full((2,), 9, np.float32)  # 6 > 2: cut
+    pyaclnn.call("RepeatInterleaveInt", x, 2, 2, o)
+    np.testing.assert_array_equal(o, [0, 0])
+
+
+def test_repeat_interleave_invalid():
+    X, R = tens((2, 3)), tens((6,), "i64")
+    expect_status("RepeatInterleave", [None, R, 6, tens((6,))], 161001, "self")
+    expect_status("RepeatInterleave", [tens((2, 3), "f64"), R, 6, tens((6,), "f64")], 161002, "self")
+    expect_status("RepeatInterleave", [X, tens((6,), "f32"), 6, tens((6,))], 161002, "repeats")
+    expect_status("RepeatInterleave", [X, R, 6, tens((6,), "f16")], 161002, "out")
+    expect_status("RepeatInterleave", [X, tens((2, 3), "i64"), 6, tens((6,))], 161002, "repeats")
+    expect_status("RepeatInterleave", [X, tens((4,), "i64"), 6, tens((6,))], 161002, "repeats")
+    expect_status("RepeatInterleave", [X, R, 7, tens((6,))], 161002, "out")
+    expect_status("RepeatInterleaveWithDim", [X, tens((2,), "i64"), 2, 3, tens((3, 3))], 161002, "dim")
+    expect_status("RepeatInterleaveWithDim", [tens((), "f32"), tens((1,), "i64"), 0, 3, tens((3,))], 161002, "dim")
+    expect_status("RepeatInterleaveWithDim", [X, tens((3,), "i64"), 0, 3, tens((3, 3))], 161002, "repeats")
+    expect_status("RepeatInterleaveInt", [X, -1, 6, tens((6,))], 161002, "repeats")
+    expect_status("RepeatInterleaveTensor", [tens((2, 2), "i64"), 4, tens((4,), "i64")], 161002, "repeats")
+    expect_status("RepeatInterleaveTensor", [tens((2,), "i64"), 4, tens((4,), "i32")], 161002, "out")

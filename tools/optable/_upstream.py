@@ -2159,6 +2159,47 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
             'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
             'repo': 'ops-math',
             'source': 'math/tile/op_api/aclnn_repeat.cpp'},
+ 'RepeatInterleave': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                      'header': 'index/repeat_interleave/op_api/aclnn_repeat_interleave.h',
+                      'phase1': 'const aclTensor* self, const aclTensor* repeats, int64_t outputSize, aclTensor* '
+                                'out, uint64_t* workspaceSize, aclOpExecutor** executor',
+                      'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                'stream',
+                      'repo': 'ops-nn',
+                      'source': 'index/repeat_interleave/op_api/aclnn_repeat_interleave.cpp'},
+ 'RepeatInterleaveInt': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                         'header': 'index/repeat_interleave/op_api/aclnn_repeat_interleave.h',
+                         'phase1': 'const aclTensor* self, int64_t repeats, int64_t outputSize, aclTensor* out, '
+                                   'uint64_t* workspaceSize, aclOpExecutor** executor',
+                         'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                   'stream',
+                         'repo': 'ops-nn',
+                         'source': 'index/repeat_interleave/op_api/aclnn_repeat_interleave.cpp'},
+ 'RepeatInterleaveIntWithDim': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                                'header': 'index/repeat_interleave/op_api/aclnn_repeat_interleave.h',
+                                'phase1': 'const aclTensor* self, int64_t repeats, int64_t dim, int64_t outputSize, '
+                                          'aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor',
+                                'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, '
+                                          'aclrtStream stream',
+                                'repo': 'ops-nn',
+                                'source': 'index/repeat_interleave/op_api/aclnn_repeat_interleave.cpp'},
+ 'RepeatInterleaveTensor': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                            'header': 'index/repeat_interleave/op_api/aclnn_repeat_interleave.h',
+                            'phase1': 'const aclTensor* repeats, int64_t outputSize, aclTensor* out, uint64_t* '
+                                      'workspaceSize, aclOpExecutor** executor',
+                            'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                      'stream',
+                            'repo': 'ops-nn',
+                            'source': 'index/repeat_interleave/op_api/aclnn_repeat_interleave.cpp'},
+ 'RepeatInterleaveWithDim': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                             'header': 'index/repeat_interleave/op_api/aclnn_repeat_interleave.h',
+                             'phase1': 'const aclTensor* self, const aclTensor* repeats, int64_t dim, int64_t '
+                                       'outputSize, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** '
+                                       'executor',
+                             'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, '
+                                       'aclrtStream stream',
+                             'repo': 'ops-nn',
+                             'source': 'index/repeat_interleave/op_api/aclnn_repeat_interleave.cpp'},
  'ReplicationPad1d': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                       'header': 'conversion/pad_v3/op_api/aclnn_replication_pad1d.h',
                       'phase1': 'const aclTensor* self, const aclIntArray* padding, aclTensor* out, uint64_t* '

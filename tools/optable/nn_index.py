@@ -78,3 +78,18 @@ OPS += [
        arg_dtypes={"indices": ("f16", "f32", "f64", "i8", "u8", "i16", "i32", "i64", "bool"),
                    "out": ("f32", "f16", "bf16")}, out="out"),
 ]
+
+REPEAT = ("u8", "i8", "i16", "i32", "i64", "bool", "f16", "f32", "bf16")
+
+OPS += [
+    Op("RepeatInterleave", "const aclTensor* self, const aclTensor* repeats, int64_t outputSize, aclTensor* out",
+       "aclnn_repeat_interleave.h", lib="nn", dtypes=REPEAT, arg_dtypes={"repeats": ("i64", "i32")}),
+    Op("RepeatInterleaveWithDim", "const aclTensor* self, const aclTensor* repeats, int64_t dim, int64_t outputSize, "
+       "aclTensor* out", "aclnn_repeat_interleave.h", lib="nn", dtypes=REPEAT, arg_dtypes={"repeats": ("i64", "i32")}),
+    Op("RepeatInterleaveInt", "const aclTensor* self, int64_t repeats, int64_t outputSize, aclTensor* out",
+       "aclnn_repeat_interleave.h", lib="nn", dtypes=REPEAT),
+    Op("RepeatInterleaveIntWithDim", "const aclTensor* self, int64_t repeats, int64_t dim, int64_t outputSize, "
+       "aclTensor* out", "aclnn_repeat_interleave.h", lib="nn", dtypes=REPEAT),
+    Op("RepeatInterleaveTensor", "const aclTensor* repeats, int64_t outputSize, aclTensor* out",
+       "aclnn_repeat_interleave.h", lib="nn", dtypes=("i64", "i32")),
+]
