@@ -605,3 +605,28 @@ def test_repeat_interleave_invalid():
     expect_status("RepeatInterleaveInt", [X, -1, 6, tens((6,))], 161002, "repeats")
     expect_status("RepeatInterleaveTensor", [tens((2, 2), "i64"), 4, tens((4,), "i64")], 161002, "repeats")
     expect_status("RepeatInterleaveTensor", [tens((2,), "i64"), 4, tens((4,), "i32")], 161002, "out")
+
+
+# ================================================================ masked_scatter
+@pytest.mark.parametrize("dt", dts("InplaceMaskedScatter"))
+def test_inplace_masked_scatter(torch, dt):
+    rng = np.random.default_rng(16)
+    x = mk(rng, (3, 4), dt)
+    src = strided(mk(rng, (4, 4), dt))
+    for m in (rng.random((3, 4)) < 0.5, np.array([True, False, True, True]), (rng.random((3, 1)) < 0.7)):
+        for mdt in ("bool", "u8"):
+            s = strided(np.array(x))
+            pyaclnn.call("InplaceMaskedScatter", s, m.astype(NPX[mdt]), src)
+            e = T(torch, x).masked_scatter(T(torch, m), T(torch, src))
+            same(s, from_torch(e), dt)
+
+
+def test_inplace_masked_scatter_invalid():
+    X, M, Sr = tens((3, 4)), tens((3, 4), "bool"), tens((12,))
+    expect_status("InplaceMaskedScatter", [None, M, Sr], 161001, "selfRef")
+    expect_status("InplaceMaskedScatter", [X, None, Sr], 161001, "mask")
+    expect_status("InplaceMaskedScatter", [tens((3, 4), "c64"), M, tens((12,), "c64")], 161002, "self")
+    expect_status("InplaceMaskedScatter", [X, tens((3, 4), "i32"), Sr], 161002, "mask")
+    expect_status("InplaceMaskedScatter", [X, M, tens((12,), "f16")], 161002, "source")
+    expect_status("InplaceMaskedScatter", [X, tens((2, 4), "bool"), Sr], 161002, "mask")
+    expect_status("InplaceMaskedScatter", [X, tens((2, 3, 4), "bool"), Sr], 161002, "mask")

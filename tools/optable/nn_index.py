@@ -93,3 +93,9 @@ OPS += [
     Op("RepeatInterleaveTensor", "const aclTensor* repeats, int64_t outputSize, aclTensor* out",
        "aclnn_repeat_interleave.h", lib="nn", dtypes=("i64", "i32")),
 ]
+
+OPS += [
+    Op("InplaceMaskedScatter", "aclTensor* selfRef, const aclTensor* mask, const aclTensor* source",
+       "aclnn_masked_scatter.h", lib="nn", dtypes=("f32", "i32", "i64", "f16", "i16", "i8", "u8", "f64", "bool", "bf16"),
+       arg_dtypes={"mask": ("u8", "bool")}),
+]
