@@ -8,7 +8,7 @@ import pyaclnn
 from pyaclnn import ffi, lib
 from pyaclnn._optable import OPS
 from pyaclnn.lowlevel import AclTensor
-from helpers import same_bytes_for_threads, strided
+from helpers import run_executor, same_bytes_for_threads, strided, ws_call
 from table_harness import NP, compare, expect_status, from_torch, make_scalar, to_torch
 
 NPX = dict(NP, u16=np.uint16, u32=np.uint32, u64=np.uint64)
@@ -630,3 +630,37 @@ def test_inplace_masked_scatter_invalid():
     expect_status("InplaceMaskedScatter", [X, M, tens((12,), "f16")], 161002, "source")
     expect_status("InplaceMaskedScatter", [X, tens((2, 4), "bool"), Sr], 161002, "mask")
     expect_status("InplaceMaskedScatter", [X, tens((2, 3, 4), "bool"), Sr], 161002, "mask")
+
+
+# ================================================================ nonzero
+@pytest.mark.parametrize("dt", dts("NonzeroV2"))
+def test_nonzero(torch, dt):
+    rng = np.random.default_rng(17)
+    x = strided(mk(rng, (3, 4, 2), dt, -1, 1))
+    e = np.stack(np.nonzero(np.asarray(x)), axis=1).astype(np.int64)
+    n = e.shape[0]
+    if dt in dts("Nonzero"):
+        o = AclTensor.from_array(np.full((24, 3), -9, np.int64))
+        xt = AclTensor.from_array(np.ascontiguousarray(x))
+        rc, wss, ex, msg = ws_call("Nonzero", xt, o)
+        assert rc == 0, msg
+        assert run_executor("Nonzero", ex, wss) == 0
+        dims = ffi.new("int64_t **")
+        cnt = ffi.new("uint64_t *")
+        assert lib.aclGetViewShape(o.handle, dims, cnt) == 0
+        assert [dims[0][k] for k in range(cnt[0])] == [n, 3]
+        np.testing.assert_array_equal(o.numpy()[:n], e)
+        if torch_ok(dt):
+            np.testing.assert_array_equal(e, torch.nonzero(T(torch, x)).numpy())
+    o2 = np.full((3, 24), -9, np.int64)
+    pyaclnn.call("NonzeroV2", x, o2)
+    np.testing.assert_array_equal(o2[:, :n], e.T)
+
+
+def test_nonzero_invalid():
+    X = tens((2, 3))
+    expect_status("Nonzero", [None, tens((6, 2), "i64")], 161001, "self")
+    expect_status("Nonzero", [tens((2, 3), "c64"), tens((6, 2), "i64")], 161002, "self")
+    expect_status("Nonzero", [X, tens((6, 2), "i32")], 161002, "out")
+    expect_status("Nonzero", [X, tens((6, 3), "i64")], 161002, "out")
+    expect_status("NonzeroV2", [X, tens((6, 2), "i64")], 161002, "out")

@@ -99,3 +99,10 @@ OPS += [
        "aclnn_masked_scatter.h", lib="nn", dtypes=("f32", "i32", "i64", "f16", "i16", "i8", "u8", "f64", "bool", "bf16"),
        arg_dtypes={"mask": ("u8", "bool")}),
 ]
+
+OPS += [
+    Op("Nonzero", "const aclTensor* self, aclTensor* out", "aclnn_nonzero.h", lib="nn",
+       dtypes=("f32", "i32", "i64", "f16", "i16", "i8", "u8", "f64", "bool", "bf16")),
+    Op("NonzeroV2", "const aclTensor* self, aclTensor* out", "aclnn_nonzero_v2.h", lib="nn",
+       dtypes=("f32", "f16", "i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64", "f64", "bool", "bf16")),
+]

@@ -177,6 +177,8 @@
 #include "aclnnop/aclnn_ne_scalar.h"
 #include "aclnnop/aclnn_ne_tensor.h"
 #include "aclnnop/aclnn_neg.h"
+#include "aclnnop/aclnn_nonzero.h"
+#include "aclnnop/aclnn_nonzero_v2.h"
 #include "aclnnop/aclnn_one_hot.h"
 #include "aclnnop/aclnn_ones.h"
 #include "aclnnop/aclnn_pad2d_backward.h"
@@ -693,6 +695,8 @@ aclnnStatus opws_RepeatInterleaveTensor(
 aclnnStatus opws_InplaceMaskedScatter(
     aclTensor* selfRef, const aclTensor* mask, const aclTensor* source, uint64_t* workspaceSize,
     aclOpExecutor** executor);
+aclnnStatus opws_Nonzero(const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_NonzeroV2(const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_AvgPool2d(
     const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* strides, const aclIntArray* paddings,
     const bool ceilMode, const bool countIncludePad, const int64_t divisorOverride, const int8_t cubeMathType,
@@ -959,6 +963,8 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_RepeatInterleaveTensor ((const aclDataType[]){ACL_INT64, ACL_INT32}), 2
 #define ACL_DT_LIST_InplaceMaskedScatter ((const aclDataType[]){ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16}), 10
 #define ACL_DT_LIST_InplaceMaskedScatter_mask ((const aclDataType[]){ACL_UINT8, ACL_BOOL}), 2
+#define ACL_DT_LIST_Nonzero ((const aclDataType[]){ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16}), 10
+#define ACL_DT_LIST_NonzeroV2 ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_INT8, ACL_UINT8, ACL_INT16, ACL_UINT16, ACL_INT32, ACL_UINT32, ACL_INT64, ACL_UINT64, ACL_DOUBLE, ACL_BOOL, ACL_BF16}), 13
 #define ACL_DT_LIST_AvgPool2d ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_AvgPool2dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_GridSampler2D ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE}), 4
