@@ -1583,6 +1583,13 @@ typedef struct aclScalarList aclScalarList;
  aclOpExecutor** executor);
  aclnnStatus aclnnProdDim(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnInplacePutGetWorkspaceSize(
+ aclTensor* selfRef, const aclTensor* index, const aclTensor* source,
+ _Bool
+ accumulate, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnInplacePut(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnQrGetWorkspaceSize(
  const aclTensor* self,
  _Bool
@@ -1798,6 +1805,16 @@ typedef struct aclScalarList aclScalarList;
  uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnScatterAdd(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
+ aclnnStatus aclnnScatterNdGetWorkspaceSize(
+ const aclTensor* data, const aclTensor* indices, const aclTensor* updates, aclTensor* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnScatterNd(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnScatterNdUpdateGetWorkspaceSize(
+ aclTensor* varRef, const aclTensor* indices, const aclTensor* updates, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnScatterNdUpdate(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnSearchSortedGetWorkspaceSize(
  const aclTensor* sortedSequence, const aclTensor* self,
  _Bool

@@ -664,3 +664,73 @@ def test_nonzero_invalid():
     expect_status("Nonzero", [X, tens((6, 2), "i32")], 161002, "out")
     expect_status("Nonzero", [X, tens((6, 3), "i64")], 161002, "out")
     expect_status("NonzeroV2", [X, tens((6, 2), "i64")], 161002, "out")
+
+
+# ================================================================ scatter_nd / put
+def np_scatter_nd(data, idx, upd, add=False):
+    out = np.array(data).copy()
+    q = idx.shape[-1]
+    rows = idx.reshape(-1, q)
+    u = np.asarray(upd).reshape((rows.shape[0],) + out.shape[q:])
+    for b, r in enumerate(rows):
+        if add:
+            out[tuple(r)] = out[tuple(r)] + u[b]
+        else:
+            out[tuple(r)] = u[b]
+    return out
+
+
+@pytest.mark.parametrize("dt", dts("ScatterNd"))
+def test_scatter_nd(torch, dt):
+    rng = np.random.default_rng(18)
+    x = strided(mk(rng, (4, 3, 2), dt))
+    idx = np.array([[1, 2], [3, 0], [1, 2]], np.int64)  # duplicate row: the later one wins
+    upd = strided(mk(rng, (3, 2), dt))
+    o = out_like(x.shape, dt)
+    pyaclnn.call("ScatterNd", x, idx.astype(np.int32), upd, o)
+    same(o, np_scatter_nd(x, idx, upd), dt)
+    t = T(torch, x).clone()
+    t[T(torch, idx[:, 0]), T(torch, idx[:, 1])] = T(torch, upd)
+    same(o, from_torch(t), dt)
+
+
+@pytest.mark.parametrize("dt", dts("ScatterNdUpdate"))
+def test_scatter_nd_update(torch, dt):
+    rng = np.random.default_rng(19)
+    x = mk(rng, (5, 3), dt)
+    idx = np.array([[4], [0], [4]], np.int64)
+    upd = mk(rng, (3, 3), dt)
+    s = strided(np.array(x))
+    pyaclnn.call("ScatterNdUpdate", s, idx, upd)
+    same(s, np_scatter_nd(x, idx, upd), dt)
+
+
+@pytest.mark.parametrize("dt", dts("InplacePut"))
+def test_inplace_put(torch, dt):
+    rng = np.random.default_rng(20)
+    x = mk(rng, (3, 4), dt)
+    idx = np.array([[0, -1], [5, 0]], np.int64)
+    src = mk(rng, (4,), dt)
+    for acc in (False, True):
+        if acc and dt in ("bf16", "bool"):
+            continue
+        s = strided(np.array(x))
+        pyaclnn.call("InplacePut", s, idx.astype(np.int32), src, acc)
+        t = T(torch, x).clone()
+        t.put_(T(torch, idx), T(torch, src), accumulate=acc)
+        same(s, from_torch(t), dt)
+
+
+def test_scatter_nd_put_invalid():
+    D, I, U = tens((4, 3)), tens((2, 1), "i64"), tens((2, 3))
+    expect_status("ScatterNd", [None, I, U, D], 161001, "data")
+    expect_status("ScatterNd", [tens((4, 3), "i32"), I, tens((2, 3), "i32"), tens((4, 3), "i32")], 161002, "data")
+    expect_status("ScatterNd", [D, tens((2, 1), "f32"), U, D], 161002, "indices")
+    expect_status("ScatterNd", [D, I, tens((2, 3), "f16"), D], 161002, "updates")
+    expect_status("ScatterNd", [D, I, U, tens((3, 4))], 161002, "out")
+    expect_status("ScatterNd", [D, I, tens((2, 4)), D], 161002, "updates")
+    expect_status("ScatterNdUpdate", [tens((4, 3), "f64"), I, tens((2, 3), "f64")], 161002, "varRef")
+    expect_status("ScatterNdUpdate", [D, I, tens((3, 3))], 161002, "updates")
+    expect_status("InplacePut", [D, tens((2,), "i64"), tens((3,)), False], 161002, "source")
+    expect_status("InplacePut", [tens((4, 3), "bf16"), tens((2,), "i64"), tens((2,), "bf16"), True], 161002, "BF16")
+    expect_status("InplacePut", [tens((0, 3)), tens((2,), "i64"), tens((2,)), False], 161002, "empty")

@@ -106,3 +106,15 @@ OPS += [
     Op("NonzeroV2", "const aclTensor* self, aclTensor* out", "aclnn_nonzero_v2.h", lib="nn",
        dtypes=("f32", "f16", "i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64", "f64", "bool", "bf16")),
 ]
+
+OPS += [
+    Op("ScatterNd", "const aclTensor* data, const aclTensor* indices, const aclTensor* updates, aclTensor* out",
+       "aclnn_scatter_nd.h", lib="nn", dtypes=("f16", "f32", "bool", "bf16"), arg_dtypes={"indices": ("i64", "i32")}),
+    Op("ScatterNdUpdate", "aclTensor* varRef, const aclTensor* indices, const aclTensor* updates",
+       "aclnn_scatter_nd_update.h", lib="nn", dtypes=("f32", "f16", "bool", "i16", "bf16", "i64", "i8", "i32"),
+       arg_dtypes={"indices": ("i64", "i32")}, inplace=True),
+    Op("InplacePut", "aclTensor* selfRef, const aclTensor* index, const aclTensor* source, bool accumulate",
+       "aclnn_put.h", lib="nn",
+       dtypes=("f32", "i32", "i64", "f16", "i16", "i8", "u8", "f64", "c64", "c128", "bool", "bf16"),
+       arg_dtypes={"index": ("i64", "i32")}),
+]

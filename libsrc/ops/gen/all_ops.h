@@ -190,6 +190,7 @@
 #include "aclnnop/aclnn_pow_tensor_tensor.h"
 #include "aclnnop/aclnn_precision_compare.h"
 #include "aclnnop/aclnn_prod.h"
+#include "aclnnop/aclnn_put.h"
 #include "aclnnop/aclnn_qr.h"
 #include "aclnnop/aclnn_range.h"
 #include "aclnnop/aclnn_real.h"
@@ -219,6 +220,8 @@
 #include "aclnnop/aclnn_scale.h"
 #include "aclnnop/aclnn_scatter.h"
 #include "aclnnop/aclnn_scatter_add.h"
+#include "aclnnop/aclnn_scatter_nd.h"
+#include "aclnnop/aclnn_scatter_nd_update.h"
 #include "aclnnop/aclnn_searchsorted.h"
 #include "aclnnop/aclnn_segsum.h"
 #include "aclnnop/aclnn_sign.h"
@@ -697,6 +700,15 @@ aclnnStatus opws_InplaceMaskedScatter(
     aclOpExecutor** executor);
 aclnnStatus opws_Nonzero(const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_NonzeroV2(const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_ScatterNd(
+    const aclTensor* data, const aclTensor* indices, const aclTensor* updates, aclTensor* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_ScatterNdUpdate(
+    aclTensor* varRef, const aclTensor* indices, const aclTensor* updates, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_InplacePut(
+    aclTensor* selfRef, const aclTensor* index, const aclTensor* source, bool accumulate, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
 aclnnStatus opws_AvgPool2d(
     const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* strides, const aclIntArray* paddings,
     const bool ceilMode, const bool countIncludePad, const int64_t divisorOverride, const int8_t cubeMathType,
@@ -965,6 +977,12 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_InplaceMaskedScatter_mask ((const aclDataType[]){ACL_UINT8, ACL_BOOL}), 2
 #define ACL_DT_LIST_Nonzero ((const aclDataType[]){ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16}), 10
 #define ACL_DT_LIST_NonzeroV2 ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_INT8, ACL_UINT8, ACL_INT16, ACL_UINT16, ACL_INT32, ACL_UINT32, ACL_INT64, ACL_UINT64, ACL_DOUBLE, ACL_BOOL, ACL_BF16}), 13
+#define ACL_DT_LIST_ScatterNd ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BOOL, ACL_BF16}), 4
+#define ACL_DT_LIST_ScatterNd_indices ((const aclDataType[]){ACL_INT64, ACL_INT32}), 2
+#define ACL_DT_LIST_ScatterNdUpdate ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BOOL, ACL_INT16, ACL_BF16, ACL_INT64, ACL_INT8, ACL_INT32}), 8
+#define ACL_DT_LIST_ScatterNdUpdate_indices ((const aclDataType[]){ACL_INT64, ACL_INT32}), 2
+#define ACL_DT_LIST_InplacePut ((const aclDataType[]){ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BOOL, ACL_BF16}), 12
+#define ACL_DT_LIST_InplacePut_index ((const aclDataType[]){ACL_INT64, ACL_INT32}), 2
 #define ACL_DT_LIST_AvgPool2d ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_AvgPool2dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_GridSampler2D ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE}), 4

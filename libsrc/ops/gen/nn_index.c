@@ -17,9 +17,12 @@
 #include "aclnnop/aclnn_masked_scatter.h"
 #include "aclnnop/aclnn_nonzero.h"
 #include "aclnnop/aclnn_nonzero_v2.h"
+#include "aclnnop/aclnn_put.h"
 #include "aclnnop/aclnn_repeat_interleave.h"
 #include "aclnnop/aclnn_scatter.h"
 #include "aclnnop/aclnn_scatter_add.h"
+#include "aclnnop/aclnn_scatter_nd.h"
+#include "aclnnop/aclnn_scatter_nd_update.h"
 #include "aclnnop/aclnn_take.h"
 
 #include "ops/gen/all_ops.h"
@@ -429,5 +432,47 @@ aclnnStatus aclnnNonzeroV2GetWorkspaceSize(const aclTensor* self, aclTensor* out
 
 aclnnStatus aclnnNonzeroV2(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_NonzeroV2, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnScatterNdGetWorkspaceSize(const aclTensor* data, const aclTensor* indices, const aclTensor* updates, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnScatterNdGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {data, indices, updates, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"data", "indices", "updates", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 4));
+    return opws_ScatterNd(data, indices, updates, out, workspaceSize, executor);
+}
+
+aclnnStatus aclnnScatterNd(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_ScatterNd, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnScatterNdUpdateGetWorkspaceSize(aclTensor* varRef, const aclTensor* indices, const aclTensor* updates, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnScatterNdUpdateGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {varRef, indices, updates};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"varRef", "indices", "updates"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 3));
+    return opws_ScatterNdUpdate(varRef, indices, updates, workspaceSize, executor);
+}
+
+aclnnStatus aclnnScatterNdUpdate(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_ScatterNdUpdate, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnInplacePutGetWorkspaceSize(aclTensor* selfRef, const aclTensor* index, const aclTensor* source, bool accumulate, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnInplacePutGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {selfRef, index, source};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"selfRef", "index", "source"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 3));
+    return opws_InplacePut(selfRef, index, source, accumulate, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplacePut(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_InplacePut, workspace, workspaceSize, executor, stream);
 }
 
