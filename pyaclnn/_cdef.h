@@ -1815,6 +1815,20 @@ typedef struct aclScalarList aclScalarList;
  aclOpExecutor** executor);
  aclnnStatus aclnnScatterNdUpdate(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnScatterReduceGetWorkspaceSize(
+ const aclTensor* self, int64_t dim, const aclTensor* index, const aclTensor* src, int64_t reduce,
+ _Bool
+ includeSelf,
+ aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnScatterReduce(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
+ aclnnStatus aclnnInplaceScatterReduceGetWorkspaceSize(
+ aclTensor* selfRef, int64_t dim, const aclTensor* index, const aclTensor* src, int64_t reduce,
+ _Bool
+ includeSelf,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnInplaceScatterReduce(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnSearchSortedGetWorkspaceSize(
  const aclTensor* sortedSequence, const aclTensor* self,
  _Bool

@@ -470,3 +470,29 @@ aclnnStatus opws_InplaceIndexFillTensor(aclTensor *selfRef, int64_t dim, const a
     return index_fill_arr_common(ACL_OP_InplaceIndexFillTensor, selfRef, dim, index, value, selfRef, "selfRef",
                                  "selfRef", workspaceSize, executor);
 }
+
+/* ================================================================ ScatterReduce / InplaceScatterReduce
+ * The A2 op_api accepts only float32 with reduce 1 (sum) and includeSelf true (checked first, before the NULL
+ * checks of the other arguments): then it is ScatterAdd. */
+static aclnnStatus scatter_reduce_a2(const aclTensor *self, int64_t reduce, bool includeSelf) {
+    if (self)
+        ACLNN_CHECK(self->dtype == ACL_FLOAT && reduce == 1 && includeSelf, ACLNN_ERR_PARAM_INVALID,
+                    "scatter_reduce only supports self dtype=float32, reduce=sum, include_self=true; got dtype=%s, "
+                    "reduce=%lld, include_self=%d.", acl_dtype_name(self->dtype), (long long)reduce, includeSelf ? 1 : 0);
+    return ACLNN_SUCCESS;
+}
+
+aclnnStatus opws_ScatterReduce(const aclTensor *self, int64_t dim, const aclTensor *index, const aclTensor *src,
+                               int64_t reduce, bool includeSelf, aclTensor *out, uint64_t *workspaceSize,
+                               aclOpExecutor **executor) {
+    ACL_TRY(scatter_reduce_a2(self, reduce, includeSelf));
+    return scatter_common(ACL_OP_ScatterReduce, self, dim, index, src, IX_ADD, out, workspaceSize, executor);
+}
+
+aclnnStatus opws_InplaceScatterReduce(aclTensor *selfRef, int64_t dim, const aclTensor *index, const aclTensor *src,
+                                      int64_t reduce, bool includeSelf, uint64_t *workspaceSize,
+                                      aclOpExecutor **executor) {
+    ACL_TRY(scatter_reduce_a2(selfRef, reduce, includeSelf));
+    return scatter_common(ACL_OP_InplaceScatterReduce, selfRef, dim, index, src, IX_ADD, selfRef, workspaceSize,
+                          executor);
+}

@@ -734,3 +734,23 @@ def test_scatter_nd_put_invalid():
     expect_status("InplacePut", [D, tens((2,), "i64"), tens((3,)), False], 161002, "source")
     expect_status("InplacePut", [tens((4, 3), "bf16"), tens((2,), "i64"), tens((2,), "bf16"), True], 161002, "BF16")
     expect_status("InplacePut", [tens((0, 3)), tens((2,), "i64"), tens((2,)), False], 161002, "empty")
+
+
+def test_scatter_reduce(torch):
+    rng = np.random.default_rng(21)
+    x = strided(mk(rng, (4, 3), "f32"))
+    src = strided(mk(rng, (3, 3), "f32"))
+    idx = np.array([[0, 1, 3], [0, 1, 3], [2, 1, 0]], np.int64)
+    e = from_torch(T(torch, x).scatter_reduce(0, T(torch, idx), T(torch, src), "sum", include_self=True))
+    o = out_like(x.shape, "f32")
+    pyaclnn.call("ScatterReduce", x, 0, idx, src, 1, True, o)
+    same(o, e, "f32")
+    s = np.array(x)
+    pyaclnn.call("InplaceScatterReduce", s, 0, idx.astype(np.int32), src, 1, True)
+    same(s, e, "f32")
+    X, I = tens((4, 3)), tens((3, 3), "i64")
+    expect_status("ScatterReduce", [tens((4, 3), "f16"), 0, None, tens((3, 3), "f16"), 1, True, tens((4, 3), "f16")],
+                  161002, "float32")
+    expect_status("ScatterReduce", [X, 0, I, X, 2, True, X], 161002, "reduce")
+    expect_status("InplaceScatterReduce", [X, 0, I, X, 1, False], 161002, "include_self")
+    expect_status("ScatterReduce", [X, 0, None, X, 1, True, X], 161001, "index")

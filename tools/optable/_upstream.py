@@ -1492,6 +1492,15 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                     'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
                     'repo': 'ops-nn',
                     'source': 'index/scatter_elements_v2/op_api/aclnn_scatter.cpp'},
+ 'InplaceScatterReduce': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                          'header': 'index/scatter_elements_v2/op_api/aclnn_scatter_reduce.h',
+                          'phase1': 'aclTensor* selfRef, int64_t dim, const aclTensor* index, const aclTensor* src, '
+                                    'int64_t reduce, bool includeSelf, uint64_t* workspaceSize, aclOpExecutor** '
+                                    'executor',
+                          'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                    'stream',
+                          'repo': 'ops-nn',
+                          'source': 'index/scatter_elements_v2/op_api/aclnn_scatter.cpp'},
  'InplaceScatterValue': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
                          'header': 'index/scatter_elements_v2/op_api/aclnn_scatter.h',
                          'phase1': 'aclTensor* selfRef, int64_t dim, const aclTensor* index, const aclScalar* value, '
@@ -2375,6 +2384,15 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                      'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
                      'repo': 'ops-nn',
                      'source': 'index/scatter_nd_update/op_api/aclnn_scatter_nd_update.cpp'},
+ 'ScatterReduce': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                   'header': 'index/scatter_elements_v2/op_api/aclnn_scatter_reduce.h',
+                   'phase1': 'const aclTensor* self, int64_t dim, const aclTensor* index, const aclTensor* src, '
+                             'int64_t reduce, bool includeSelf, aclTensor* out, uint64_t* workspaceSize, '
+                             'aclOpExecutor** executor',
+                   'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream '
+                             'stream',
+                   'repo': 'ops-nn',
+                   'source': 'index/scatter_elements_v2/op_api/aclnn_scatter.cpp'},
  'ScatterValue': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
                   'header': 'index/scatter_elements_v2/op_api/aclnn_scatter.h',
                   'phase1': 'const aclTensor* self, int64_t dim, const aclTensor* index, const aclScalar* value, '

@@ -118,3 +118,13 @@ OPS += [
        dtypes=("f32", "i32", "i64", "f16", "i16", "i8", "u8", "f64", "c64", "c128", "bool", "bf16"),
        arg_dtypes={"index": ("i64", "i32")}),
 ]
+
+OPS += [
+    # on A2 only float32 / reduce=1 (sum) / includeSelf=true passes the op_api (scatter_add)
+    Op("ScatterReduce", "const aclTensor* self, int64_t dim, const aclTensor* index, const aclTensor* src, "
+       "int64_t reduce, bool includeSelf, aclTensor* out", "aclnn_scatter_reduce.h", lib="nn", dtypes=("f32",),
+       arg_dtypes={"index": IDX}),
+    Op("InplaceScatterReduce", "aclTensor* selfRef, int64_t dim, const aclTensor* index, const aclTensor* src, "
+       "int64_t reduce, bool includeSelf", "aclnn_scatter_reduce.h", lib="nn", dtypes=("f32",),
+       arg_dtypes={"index": IDX}),
+]

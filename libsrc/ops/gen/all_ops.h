@@ -222,6 +222,7 @@
 #include "aclnnop/aclnn_scatter_add.h"
 #include "aclnnop/aclnn_scatter_nd.h"
 #include "aclnnop/aclnn_scatter_nd_update.h"
+#include "aclnnop/aclnn_scatter_reduce.h"
 #include "aclnnop/aclnn_searchsorted.h"
 #include "aclnnop/aclnn_segsum.h"
 #include "aclnnop/aclnn_sign.h"
@@ -709,6 +710,12 @@ aclnnStatus opws_ScatterNdUpdate(
 aclnnStatus opws_InplacePut(
     aclTensor* selfRef, const aclTensor* index, const aclTensor* source, bool accumulate, uint64_t* workspaceSize,
     aclOpExecutor** executor);
+aclnnStatus opws_ScatterReduce(
+    const aclTensor* self, int64_t dim, const aclTensor* index, const aclTensor* src, int64_t reduce, bool includeSelf,
+    aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_InplaceScatterReduce(
+    aclTensor* selfRef, int64_t dim, const aclTensor* index, const aclTensor* src, int64_t reduce, bool includeSelf,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_AvgPool2d(
     const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* strides, const aclIntArray* paddings,
     const bool ceilMode, const bool countIncludePad, const int64_t divisorOverride, const int8_t cubeMathType,
@@ -983,6 +990,10 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_ScatterNdUpdate_indices ((const aclDataType[]){ACL_INT64, ACL_INT32}), 2
 #define ACL_DT_LIST_InplacePut ((const aclDataType[]){ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BOOL, ACL_BF16}), 12
 #define ACL_DT_LIST_InplacePut_index ((const aclDataType[]){ACL_INT64, ACL_INT32}), 2
+#define ACL_DT_LIST_ScatterReduce ((const aclDataType[]){ACL_FLOAT}), 1
+#define ACL_DT_LIST_ScatterReduce_index ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
+#define ACL_DT_LIST_InplaceScatterReduce ((const aclDataType[]){ACL_FLOAT}), 1
+#define ACL_DT_LIST_InplaceScatterReduce_index ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
 #define ACL_DT_LIST_AvgPool2d ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_AvgPool2dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_GridSampler2D ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE}), 4

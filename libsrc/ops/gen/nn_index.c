@@ -23,6 +23,7 @@
 #include "aclnnop/aclnn_scatter_add.h"
 #include "aclnnop/aclnn_scatter_nd.h"
 #include "aclnnop/aclnn_scatter_nd_update.h"
+#include "aclnnop/aclnn_scatter_reduce.h"
 #include "aclnnop/aclnn_take.h"
 
 #include "ops/gen/all_ops.h"
@@ -474,5 +475,33 @@ aclnnStatus aclnnInplacePutGetWorkspaceSize(aclTensor* selfRef, const aclTensor*
 
 aclnnStatus aclnnInplacePut(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_InplacePut, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnScatterReduceGetWorkspaceSize(const aclTensor* self, int64_t dim, const aclTensor* index, const aclTensor* src, int64_t reduce, bool includeSelf, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnScatterReduceGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {self, index, src, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"self", "index", "src", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 4));
+    return opws_ScatterReduce(self, dim, index, src, reduce, includeSelf, out, workspaceSize, executor);
+}
+
+aclnnStatus aclnnScatterReduce(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_ScatterReduce, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnInplaceScatterReduceGetWorkspaceSize(aclTensor* selfRef, int64_t dim, const aclTensor* index, const aclTensor* src, int64_t reduce, bool includeSelf, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnInplaceScatterReduceGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {selfRef, index, src};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"selfRef", "index", "src"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 3));
+    return opws_InplaceScatterReduce(selfRef, dim, index, src, reduce, includeSelf, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceScatterReduce(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_InplaceScatterReduce, workspace, workspaceSize, executor, stream);
 }
 
