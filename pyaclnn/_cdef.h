@@ -2065,6 +2065,25 @@ typedef struct aclScalarList aclScalarList;
  const aclTensor* gradIn, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnUnfoldGrad(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnUniqueGetWorkspaceSize(
+ const aclTensor* self,
+ _Bool
+ sorted,
+ _Bool
+ returnInverse, aclTensor* valueOut, aclTensor* inverseOut,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnUnique(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnUnique2GetWorkspaceSize(
+ const aclTensor* self,
+ _Bool
+ sorted,
+ _Bool
+ returnInverse,
+ _Bool
+ returnCounts, aclTensor* valueOut,
+ aclTensor* inverseOut, aclTensor* countsOut, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnUnique2(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnUpsampleNearestExact2dGetWorkspaceSize(
  const aclTensor* self, const aclIntArray* outputSize, double scalesH, double scalesW, aclTensor* out,
  uint64_t* workspaceSize, aclOpExecutor** executor);

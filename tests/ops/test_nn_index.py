@@ -754,3 +754,54 @@ def test_scatter_reduce(torch):
     expect_status("ScatterReduce", [X, 0, I, X, 2, True, X], 161002, "reduce")
     expect_status("InplaceScatterReduce", [X, 0, I, X, 1, False], 161002, "include_self")
     expect_status("ScatterReduce", [X, 0, None, X, 1, True, X], 161001, "index")
+
+
+# ================================================================ unique
+def _view_len(t):
+    dims = ffi.new("int64_t **")
+    cnt = ffi.new("uint64_t *")
+    assert lib.aclGetViewShape(t.handle, dims, cnt) == 0
+    return [dims[0][k] for k in range(cnt[0])]
+
+
+@pytest.mark.parametrize("dt", dts("Unique2"))
+def test_unique(torch, dt):
+    rng = np.random.default_rng(22)
+    x = strided(mk(rng, (3, 5), dt, -3, 3))
+    vals, inv, cnt = np.unique(np.asarray(x).astype(np.float64) if dt == "bf16" else np.asarray(x),
+                               return_inverse=True, return_counts=True)
+    u = len(vals)
+    xt = AclTensor.from_array(np.ascontiguousarray(x))
+    vo = AclTensor.from_array(np.zeros(15, NPX[dt]))
+    io = AclTensor.from_array(np.zeros((3, 5), np.int64))
+    co = AclTensor.from_array(np.zeros(15, np.int64))
+    rc, wss, ex, msg = ws_call("Unique2", xt, True, True, True, vo, io, co)
+    assert rc == 0, msg
+    assert run_executor("Unique2", ex, wss) == 0
+    assert _view_len(vo) == [u] and _view_len(co) == [u]
+    same(vo.numpy()[:u], vals.astype(np.float32) if dt == "bf16" else vals, dt if dt != "bf16" else "f32")
+    np.testing.assert_array_equal(io.numpy(), inv.reshape(3, 5))
+    np.testing.assert_array_equal(co.numpy()[:u], cnt)
+    if torch_ok(dt):
+        tv, ti, tc = torch.unique(T(torch, x), sorted=True, return_inverse=True, return_counts=True)
+        np.testing.assert_array_equal(ti.numpy(), inv.reshape(3, 5))
+        np.testing.assert_array_equal(tc.numpy(), cnt)
+    vo = AclTensor.from_array(np.zeros(15, NPX[dt]))
+    io = AclTensor.from_array(np.zeros((3, 5), np.int64))
+    rc, wss, ex, msg = ws_call("Unique", xt, False, True, vo, io)
+    assert rc == 0, msg
+    assert run_executor("Unique", ex, wss) == 0
+    assert _view_len(vo) == [u]
+    np.testing.assert_array_equal(io.numpy(), inv.reshape(3, 5))
+
+
+def test_unique_invalid():
+    X = tens((2, 3))
+    expect_status("Unique", [None, True, True, tens((6,)), tens((2, 3), "i64")], 161001, "self")
+    expect_status("Unique", [tens((2, 3), "c64"), True, True, tens((6,), "c64"), tens((2, 3), "i64")], 161002, "self")
+    expect_status("Unique", [X, True, True, tens((6,)), tens((2, 3), "i32")], 161002, "inverseOut")
+    expect_status("Unique", [X, True, True, tens((6,)), tens((3, 2), "i64")], 161002, "inverseOut")
+    expect_status("Unique2", [X, True, True, True, tens((6,)), tens((2, 3), "i64"), tens((5,), "i64")], 161002,
+                  "countsOut")
+    expect_status("Unique2", [X, True, False, False, tens((6,)), tens((2, 3), "i64"), tens((6,), "f32")], 161002,
+                  "countsOut")

@@ -128,3 +128,12 @@ OPS += [
        "int64_t reduce, bool includeSelf", "aclnn_scatter_reduce.h", lib="nn", dtypes=("f32",),
        arg_dtypes={"index": IDX}),
 ]
+
+UNIQUE = ("bool", "u8", "i8", "u16", "i16", "u32", "i32", "u64", "i64", "f64", "f32", "f16", "bf16")
+
+OPS += [
+    Op("Unique", "const aclTensor* self, bool sorted, bool returnInverse, aclTensor* valueOut, aclTensor* inverseOut",
+       "aclnn_unique.h", lib="nn", dtypes=UNIQUE),
+    Op("Unique2", "const aclTensor* self, bool sorted, bool returnInverse, bool returnCounts, aclTensor* valueOut, "
+       "aclTensor* inverseOut, aclTensor* countsOut", "aclnn_unique2.h", lib="nn", dtypes=UNIQUE),
+]

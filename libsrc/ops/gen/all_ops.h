@@ -260,6 +260,8 @@
 #include "aclnnop/aclnn_triu.h"
 #include "aclnnop/aclnn_trunc.h"
 #include "aclnnop/aclnn_unfold_grad.h"
+#include "aclnnop/aclnn_unique.h"
+#include "aclnnop/aclnn_unique2.h"
 #include "aclnnop/aclnn_upsample_nearest_exact2d.h"
 #include "aclnnop/aclnn_upsample_nearest_exact2d_backward.h"
 #include "aclnnop/aclnn_var.h"
@@ -716,6 +718,12 @@ aclnnStatus opws_ScatterReduce(
 aclnnStatus opws_InplaceScatterReduce(
     aclTensor* selfRef, int64_t dim, const aclTensor* index, const aclTensor* src, int64_t reduce, bool includeSelf,
     uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_Unique(
+    const aclTensor* self, bool sorted, bool returnInverse, aclTensor* valueOut, aclTensor* inverseOut,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_Unique2(
+    const aclTensor* self, bool sorted, bool returnInverse, bool returnCounts, aclTensor* valueOut,
+    aclTensor* inverseOut, aclTensor* countsOut, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_AvgPool2d(
     const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* strides, const aclIntArray* paddings,
     const bool ceilMode, const bool countIncludePad, const int64_t divisorOverride, const int8_t cubeMathType,
@@ -994,6 +1002,8 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_ScatterReduce_index ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
 #define ACL_DT_LIST_InplaceScatterReduce ((const aclDataType[]){ACL_FLOAT}), 1
 #define ACL_DT_LIST_InplaceScatterReduce_index ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
+#define ACL_DT_LIST_Unique ((const aclDataType[]){ACL_BOOL, ACL_UINT8, ACL_INT8, ACL_UINT16, ACL_INT16, ACL_UINT32, ACL_INT32, ACL_UINT64, ACL_INT64, ACL_DOUBLE, ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 13
+#define ACL_DT_LIST_Unique2 ((const aclDataType[]){ACL_BOOL, ACL_UINT8, ACL_INT8, ACL_UINT16, ACL_INT16, ACL_UINT32, ACL_INT32, ACL_UINT64, ACL_INT64, ACL_DOUBLE, ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 13
 #define ACL_DT_LIST_AvgPool2d ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_AvgPool2dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_GridSampler2D ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE}), 4

@@ -25,6 +25,8 @@
 #include "aclnnop/aclnn_scatter_nd_update.h"
 #include "aclnnop/aclnn_scatter_reduce.h"
 #include "aclnnop/aclnn_take.h"
+#include "aclnnop/aclnn_unique.h"
+#include "aclnnop/aclnn_unique2.h"
 
 #include "ops/gen/all_ops.h"
 
@@ -503,5 +505,34 @@ aclnnStatus aclnnInplaceScatterReduceGetWorkspaceSize(aclTensor* selfRef, int64_
 
 aclnnStatus aclnnInplaceScatterReduce(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_InplaceScatterReduce, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnUniqueGetWorkspaceSize(const aclTensor* self, bool sorted, bool returnInverse, aclTensor* valueOut, aclTensor* inverseOut, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnUniqueGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {self, valueOut, inverseOut};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"self", "valueOut", "inverseOut"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 3));
+    return opws_Unique(self, sorted, returnInverse, valueOut, inverseOut, workspaceSize, executor);
+}
+
+aclnnStatus aclnnUnique(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_Unique, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnUnique2GetWorkspaceSize(const aclTensor* self, bool sorted, bool returnInverse, bool returnCounts, aclTensor* valueOut, aclTensor* inverseOut, aclTensor* countsOut, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnUnique2GetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {self, valueOut, inverseOut, countsOut};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"self", "valueOut", "inverseOut", "countsOut"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 4));
+    return opws_Unique2(
+        self, sorted, returnInverse, returnCounts, valueOut, inverseOut, countsOut, workspaceSize, executor);
+}
+
+aclnnStatus aclnnUnique2(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_Unique2, workspace, workspaceSize, executor, stream);
 }
 
