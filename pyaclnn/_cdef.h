@@ -647,6 +647,15 @@ typedef struct aclScalarList aclScalarList;
  const aclTensor* self, const aclTensor* other, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnInplaceBitwiseAndTensorOut(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnBucketizeGetWorkspaceSize(
+ const aclTensor* self, const aclTensor* boundaries, const
+ _Bool
+ outInt32, const
+ _Bool
+ right, aclTensor* out,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnBucketize(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnCastGetWorkspaceSize(
  const aclTensor* self, const aclDataType dtype, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnCast(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
@@ -1015,6 +1024,11 @@ typedef struct aclScalarList aclScalarList;
  const aclTensor* self, int64_t dim, const aclTensor* index, aclTensor* out, uint64_t* workspaceSize,
  aclOpExecutor** executor);
  aclnnStatus aclnnGatherV2(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnGatherV3GetWorkspaceSize(
+ const aclTensor* self, int64_t dim, const aclTensor* index, int64_t batchDims, int64_t mode, aclTensor* out,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnGatherV3(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnGcdGetWorkspaceSize(
  const aclTensor* self, const aclTensor* other, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);

@@ -65,9 +65,12 @@ static aclnnStatus check_dim(int64_t dim, int64_t r, const char *fmt) {
     return ACLNN_SUCCESS;
 }
 
-/* ================================================================ GatherV2 */
-aclnnStatus opws_GatherV2(const aclTensor *self, int64_t dim, const aclTensor *index, aclTensor *out,
-                          uint64_t *workspaceSize, aclOpExecutor **executor) {
+/* ================================================================ GatherV2, GatherV3 */
+/* GatherV3 on A2 accepts only dim 0, batchDims 0 and mode 1 (then it is GatherV2 along dim 0); its out shape keeps a
+ * 0-d index 0-d, where GatherV2's counts it as [1] */
+static aclnnStatus gather_v2_common(int op, const aclTensor *self, int64_t dim, const aclTensor *index, bool v3,
+                                    int64_t batchDims, int64_t mode, aclTensor *out, uint64_t *workspaceSize,
+                                    aclOpExecutor **executor) {
     NN(self, "self");
     NN(index, "index");
     NN(out, "out");
@@ -76,21 +79,40 @@ aclnnStatus opws_GatherV2(const aclTensor *self, int64_t dim, const aclTensor *i
     ACL_TRY(acl_check_dtype_in(index, ACL_DT_LIST_GatherV2_index, "index"));
     ACL_TRY(md_check_max_dim(self, "self"));
     ACL_TRY(md_check_max_dim(index, "index"));
-    const int64_t r = ix_rank1(self);
+    const int64_t r = ix_rank1(self), raw = dim;
     ACL_TRY(check_dim(dim, r, "dim %lld not in valid range: [%lld, %lld]"));
     if (dim < 0) dim += r;
     int64_t d[2 * ACL_MAX_TENSOR_DIMS];
     int n = 0;
     if (self->ndim) {
         for (int64_t k = 0; k < dim; k++) d[n++] = self->dims[k];
-        if (index->ndim == 0) d[n++] = 1;
+        if (index->ndim == 0 && !v3) d[n++] = 1;
         for (uint64_t k = 0; k < index->ndim; k++) d[n++] = index->dims[k];
         for (uint64_t k = (uint64_t)dim + 1; k < self->ndim; k++) d[n++] = self->dims[k];
     }
     ACL_TRY(ix_check_shape(out, d, n, "out"));
-    if (acl_tensor_empty(self) || acl_tensor_empty(index))
-        return acl_exec_noop(ACL_OP_GatherV2, workspaceSize, executor);
-    return take_rows_exec(ACL_OP_GatherV2, self, "self", index, "index", out, (int)dim, false, workspaceSize, executor);
+    if (v3)
+        ACLNN_CHECK(raw == 0 && batchDims == 0 && mode == 1, ACLNN_ERR_PARAM_INVALID,
+                    "dim/batchDims/mode: currently only dim=0, batchDims=0 and mode=1 are supported.");
+    if (acl_tensor_empty(self) || acl_tensor_empty(index)) return acl_exec_noop(op, workspaceSize, executor);
+    return take_rows_exec(op, self, "self", index, "index", out, (int)dim, false, workspaceSize, executor);
+}
+
+aclnnStatus opws_GatherV2(const aclTensor *self, int64_t dim, const aclTensor *index, aclTensor *out,
+                          uint64_t *workspaceSize, aclOpExecutor **executor) {
+    return gather_v2_common(ACL_OP_GatherV2, self, dim, index, false, 0, 1, out, workspaceSize, executor);
+}
+
+aclnnStatus opws_GatherV3(const aclTensor *self, int64_t dim, const aclTensor *index, int64_t batchDims, int64_t mode,
+                          aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    return gather_v2_common(ACL_OP_GatherV3, self, dim, index, true, batchDims, mode, out, workspaceSize, executor);
+}
+
+/* ================================================================ Bucketize: not on A2 (the op_api refuses every
+ * call there before any check) */
+aclnnStatus opws_Bucketize(const aclTensor *self, const aclTensor *boundaries, const bool outInt32, const bool right,
+                           aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    return ACL_REPORT(ACLNN_ERR_INNER, "BucketizeV2 is not supported on this SoC (Atlas A2).");
 }
 
 /* ================================================================ IndexSelect */

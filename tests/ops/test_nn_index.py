@@ -805,3 +805,22 @@ def test_unique_invalid():
                   "countsOut")
     expect_status("Unique2", [X, True, False, False, tens((6,)), tens((2, 3), "i64"), tens((6,), "f32")], 161002,
                   "countsOut")
+
+
+@pytest.mark.parametrize("dt", dts("GatherV3"))
+def test_gather_v3(torch, dt):
+    rng = np.random.default_rng(23)
+    x = strided(mk(rng, (5, 3), dt))
+    idx = np.array([[4, 0], [4, 2]], np.int64)
+    o = out_like((2, 2, 3), dt)
+    pyaclnn.call("GatherV3", x, 0, idx, 0, 1, o)
+    same(o, from_torch(T(torch, x)[T(torch, idx)]), dt)
+
+
+def test_gather_v3_invalid_and_bucketize():
+    X, I = tens((5, 3)), tens((2,), "i64")
+    expect_status("GatherV3", [X, 1, I, 0, 1, tens((5, 2))], 161002, "dim")
+    expect_status("GatherV3", [X, -2, I, 0, 1, tens((2, 3))], 161002, "dim")
+    expect_status("GatherV3", [X, 0, I, 0, 0, tens((2, 3))], 161002, "mode")
+    expect_status("GatherV3", [X, 0, I, 0, 1, tens((3, 3))], 161002, "out")
+    expect_status("Bucketize", [X, tens((4,)), False, False, tens((5, 3), "i64")], 561000, "Bucketize")

@@ -137,3 +137,12 @@ OPS += [
     Op("Unique2", "const aclTensor* self, bool sorted, bool returnInverse, bool returnCounts, aclTensor* valueOut, "
        "aclTensor* inverseOut, aclTensor* countsOut", "aclnn_unique2.h", lib="nn", dtypes=UNIQUE),
 ]
+
+OPS += [
+    Op("GatherV3", "const aclTensor* self, int64_t dim, const aclTensor* index, int64_t batchDims, int64_t mode, "
+       "aclTensor* out", "aclnn_gather_v3.h", lib="nn", dtypes=GATHER_V2, arg_dtypes={"index": IDX}),
+    # the A2 op_api refuses every call (561000) before its checks
+    Op("Bucketize", "const aclTensor* self, const aclTensor* boundaries, const bool outInt32, const bool right, "
+       "aclTensor* out", "aclnn_bucketize.h", lib="nn", dtypes=("f32", "f16", "i32", "i16", "bf16", "i8", "u8", "i64"),
+       test=False),
+]

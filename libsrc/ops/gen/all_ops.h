@@ -48,6 +48,7 @@
 #include "aclnnop/aclnn_bitwise_xor_scalar.h"
 #include "aclnnop/aclnn_bitwise_xor_tensor.h"
 #include "aclnnop/aclnn_bitwiseand.h"
+#include "aclnnop/aclnn_bucketize.h"
 #include "aclnnop/aclnn_cast.h"
 #include "aclnnop/aclnn_cat.h"
 #include "aclnnop/aclnn_cdist.h"
@@ -101,6 +102,7 @@
 #include "aclnnop/aclnn_gather.h"
 #include "aclnnop/aclnn_gather_nd.h"
 #include "aclnnop/aclnn_gather_v2.h"
+#include "aclnnop/aclnn_gather_v3.h"
 #include "aclnnop/aclnn_gcd.h"
 #include "aclnnop/aclnn_ge_scalar.h"
 #include "aclnnop/aclnn_ge_tensor.h"
@@ -724,6 +726,12 @@ aclnnStatus opws_Unique(
 aclnnStatus opws_Unique2(
     const aclTensor* self, bool sorted, bool returnInverse, bool returnCounts, aclTensor* valueOut,
     aclTensor* inverseOut, aclTensor* countsOut, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_GatherV3(
+    const aclTensor* self, int64_t dim, const aclTensor* index, int64_t batchDims, int64_t mode, aclTensor* out,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_Bucketize(
+    const aclTensor* self, const aclTensor* boundaries, const bool outInt32, const bool right, aclTensor* out,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_AvgPool2d(
     const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* strides, const aclIntArray* paddings,
     const bool ceilMode, const bool countIncludePad, const int64_t divisorOverride, const int8_t cubeMathType,
@@ -1004,6 +1012,9 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_InplaceScatterReduce_index ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
 #define ACL_DT_LIST_Unique ((const aclDataType[]){ACL_BOOL, ACL_UINT8, ACL_INT8, ACL_UINT16, ACL_INT16, ACL_UINT32, ACL_INT32, ACL_UINT64, ACL_INT64, ACL_DOUBLE, ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 13
 #define ACL_DT_LIST_Unique2 ((const aclDataType[]){ACL_BOOL, ACL_UINT8, ACL_INT8, ACL_UINT16, ACL_INT16, ACL_UINT32, ACL_INT32, ACL_UINT64, ACL_INT64, ACL_DOUBLE, ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 13
+#define ACL_DT_LIST_GatherV3 ((const aclDataType[]){ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BF16}), 12
+#define ACL_DT_LIST_GatherV3_index ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
+#define ACL_DT_LIST_Bucketize ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_INT32, ACL_INT16, ACL_BF16, ACL_INT8, ACL_UINT8, ACL_INT64}), 8
 #define ACL_DT_LIST_AvgPool2d ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_AvgPool2dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_GridSampler2D ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE}), 4

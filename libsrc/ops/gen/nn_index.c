@@ -2,11 +2,13 @@
 #include <stdint.h>
 
 #include "ops/ops.h"
+#include "aclnnop/aclnn_bucketize.h"
 #include "aclnnop/aclnn_embedding.h"
 #include "aclnnop/aclnn_embedding_dense_backward.h"
 #include "aclnnop/aclnn_gather.h"
 #include "aclnnop/aclnn_gather_nd.h"
 #include "aclnnop/aclnn_gather_v2.h"
+#include "aclnnop/aclnn_gather_v3.h"
 #include "aclnnop/aclnn_index.h"
 #include "aclnnop/aclnn_index_add.h"
 #include "aclnnop/aclnn_index_copy.h"
@@ -534,5 +536,33 @@ aclnnStatus aclnnUnique2GetWorkspaceSize(const aclTensor* self, bool sorted, boo
 
 aclnnStatus aclnnUnique2(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_Unique2, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnGatherV3GetWorkspaceSize(const aclTensor* self, int64_t dim, const aclTensor* index, int64_t batchDims, int64_t mode, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnGatherV3GetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {self, index, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"self", "index", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 3));
+    return opws_GatherV3(self, dim, index, batchDims, mode, out, workspaceSize, executor);
+}
+
+aclnnStatus aclnnGatherV3(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_GatherV3, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnBucketizeGetWorkspaceSize(const aclTensor* self, const aclTensor* boundaries, const bool outInt32, const bool right, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnBucketizeGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {self, boundaries, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"self", "boundaries", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 3));
+    return opws_Bucketize(self, boundaries, outInt32, right, out, workspaceSize, executor);
+}
+
+aclnnStatus aclnnBucketize(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_Bucketize, workspace, workspaceSize, executor, stream);
 }
 
