@@ -2098,6 +2098,15 @@ typedef struct aclScalarList aclScalarList;
  aclTensor* inverseOut, aclTensor* countsOut, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnUnique2(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnUniqueConsecutiveGetWorkspaceSize(
+ const aclTensor* self,
+ _Bool
+ returnInverse,
+ _Bool
+ returnCounts, int64_t dim, aclTensor* valueOut,
+ aclTensor* inverseOut, aclTensor* countsOut, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnUniqueConsecutive(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnUpsampleNearestExact2dGetWorkspaceSize(
  const aclTensor* self, const aclIntArray* outputSize, double scalesH, double scalesW, aclTensor* out,
  uint64_t* workspaceSize, aclOpExecutor** executor);

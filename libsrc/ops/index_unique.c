@@ -177,3 +177,174 @@ aclnnStatus opws_Unique2(const aclTensor *self, bool sorted, bool returnInverse,
     return uq_common(ACL_OP_Unique2, self, returnInverse, returnCounts, valueOut, inverseOut, countsOut, workspaceSize,
                      executor);
 }
+
+/* ================================================================ UniqueConsecutive
+ * torch.unique_consecutive: dim 1000 (the op's "None") works on the flattened self, any other dim on the slices
+ * along it. valueOut's length along the dim (and countsOut's) is set to the real count in phase 1, as above. */
+#define UC_NONE 1000
+
+typedef struct {
+    int dim; /* -1: flattened */
+    bool inverse, counts;
+} uc_params;
+
+static bool uc_same(md_class c, const char *a, const char *b) {
+    if (c == VC_F) return *(const double *)a == *(const double *)b;
+    if (c == VC_I) return *(const int64_t *)a == *(const int64_t *)b;
+    const double complex x = *(const double complex *)a, y = *(const double complex *)b;
+    return creal(x) == creal(y) && cimag(x) == cimag(y);
+}
+
+/* group starts of the slices along the dim; returns the count (or -1 on OOM), *first[j] = 1 when slice j starts one */
+static int64_t uc_groups(const char *buf, md_class c, int64_t outer, int64_t len, int64_t inner, unsigned char *first) {
+    const size_t es = md_class_size(c);
+    int64_t u = 0;
+    for (int64_t j = 0; j < len; j++) {
+        bool same = j > 0;
+        for (int64_t o = 0; o < outer && same; o++)
+            for (int64_t i = 0; i < inner && same; i++)
+                same = uc_same(c, buf + (size_t)((o * len + j) * inner + i) * es,
+                               buf + (size_t)((o * len + j - 1) * inner + i) * es);
+        first[j] = !same;
+        u += !same;
+    }
+    return u;
+}
+
+static void uc_split(const acl_view *x, int dim, int64_t *outer, int64_t *len, int64_t *inner) {
+    if (dim < 0) {
+        *outer = *inner = 1;
+        *len = md_numel(x);
+    } else {
+        ix_split(x->dims, x->ndim, dim, outer, len, inner);
+    }
+}
+
+static aclnnStatus uc_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
+    (void)ws;
+    (void)wss;
+    const uc_params *p = ex->params;
+    const acl_view *x = acl_exec_in(ex, 0), *vo = acl_exec_out(ex, 0);
+    const md_class c = md_class_of(x->dtype);
+    const size_t es = md_class_size(c);
+    int64_t outer, len, inner;
+    uc_split(x, p->dim, &outer, &len, &inner);
+    char *buf = md_load(x, md_class_dt(c));
+    unsigned char *first = md_alloc(len, 1);
+    int64_t *inv = md_alloc(len, sizeof(int64_t)), *cnt = NULL;
+    aclnnStatus rc = ACLNN_SUCCESS;
+    if (!buf || !first || !inv) rc = OOM;
+    else {
+        const int64_t u = uc_groups(buf, c, outer, len, inner, first);
+        const int64_t room = p->dim < 0 ? md_numel(vo) : vo->dims[p->dim], keep = u < room ? u : room;
+        char *vals = md_alloc(outer * keep * inner, es);
+        cnt = md_alloc(keep, sizeof(int64_t));
+        if (!vals || !cnt) rc = OOM;
+        else {
+            int64_t g = -1;
+            for (int64_t j = 0; j < len; j++) {
+                if (first[j]) {
+                    g++;
+                    if (g < keep)
+                        for (int64_t o = 0; o < outer; o++)
+                            memcpy(vals + (size_t)((o * keep + g) * inner) * es,
+                                   buf + (size_t)((o * len + j) * inner) * es, (size_t)inner * es);
+                }
+                inv[j] = g;
+                if (g < keep) cnt[g]++;
+            }
+            acl_view vv = *vo;
+            if (p->dim < 0) {
+                vv.ndim = 1;
+                vv.dims[0] = keep;
+            } else {
+                vv.dims[p->dim] = keep;
+            }
+            md_store(vals, md_class_dt(c), &vv);
+            if (p->inverse) md_store(inv, ACL_INT64, acl_exec_out(ex, 1));
+            if (p->counts) {
+                acl_view cv = *acl_exec_out(ex, 2);
+                cv.dims[0] = keep;
+                md_store(cnt, ACL_INT64, &cv);
+            }
+        }
+        free(vals);
+    }
+    free(buf);
+    free(first);
+    free(inv);
+    free(cnt);
+    return rc;
+}
+
+aclnnStatus opws_UniqueConsecutive(const aclTensor *self, bool returnInverse, bool returnCounts, int64_t dim,
+                                   aclTensor *valueOut, aclTensor *inverseOut, aclTensor *countsOut,
+                                   uint64_t *workspaceSize, aclOpExecutor **executor) {
+    NN(self, "self");
+    NN(valueOut, "valueOut");
+    NN(inverseOut, "inverseOut");
+    NN(countsOut, "countsOut");
+    ACL_TRY(acl_check_dtype_in(self, ACL_DT_LIST_UniqueConsecutive, "self"));
+    ACLNN_CHECK(inverseOut->dtype == ACL_INT64, ACLNN_ERR_PARAM_INVALID, "inverseOut dtype %s should be int64.",
+                acl_dtype_name(inverseOut->dtype));
+    ACLNN_CHECK(countsOut->dtype == ACL_INT64, ACLNN_ERR_PARAM_INVALID, "countsOut dtype %s should be int64.",
+                acl_dtype_name(countsOut->dtype));
+    ACL_TRY(acl_check_same_dtype(valueOut, "valueOut", self, "self"));
+    ACL_TRY(md_check_max_dim(self, "self"));
+    const int64_t r = (int64_t)self->ndim;
+    if (dim != UC_NONE) {
+        const int64_t lo = -r < r - 1 ? -r : r - 1, hi = -r > r - 1 ? -r : r - 1;
+        ACLNN_CHECK(dim >= lo && dim <= hi, ACLNN_ERR_PARAM_INVALID,
+                    "dim: the param of dim must be in the range of [%lld, %lld], but got %lld.", (long long)lo,
+                    (long long)hi, (long long)dim);
+    }
+    if (acl_tensor_empty(self)) return acl_exec_noop(ACL_OP_UniqueConsecutive, workspaceSize, executor);
+    const int d = dim == UC_NONE || r == 0 ? -1 : (int)(dim < 0 ? dim + r : dim);
+    /* not op_api rules: the outputs must hold what the op writes */
+    acl_view xv;
+    ACL_TRY(acl_view_init(&xv, self, "self", true));
+    int64_t outer, len, inner;
+    uc_split(&xv, d, &outer, &len, &inner);
+    const md_class c = md_class_of(self->dtype);
+    char *buf = md_load(&xv, md_class_dt(c));
+    unsigned char *first = md_alloc(len, 1);
+    if (!buf || !first) {
+        free(buf);
+        free(first);
+        return OOM;
+    }
+    const int64_t u = uc_groups(buf, c, outer, len, inner, first);
+    free(buf);
+    free(first);
+    if (d < 0) {
+        ACLNN_CHECK(valueOut->ndim == 1 && valueOut->dims[0] >= u, ACLNN_ERR_PARAM_INVALID,
+                    "valueOut should be 1-D with room for the %lld values.", (long long)u);
+    } else {
+        bool ok = (int64_t)valueOut->ndim == r && valueOut->dims[d] >= u;
+        for (int64_t k = 0; k < r && ok; k++) ok = k == d || valueOut->dims[k] == self->dims[k];
+        ACLNN_CHECK(ok, ACLNN_ERR_PARAM_INVALID, "valueOut should be self's shape with room for %lld along dim.",
+                    (long long)u);
+    }
+    if (returnInverse)
+        ACLNN_CHECK(acl_tensor_numel(inverseOut) == len, ACLNN_ERR_PARAM_INVALID,
+                    "inverseOut should hold %lld elements.", (long long)len);
+    if (returnCounts)
+        ACLNN_CHECK(countsOut->ndim == 1 && countsOut->dims[0] >= u, ACLNN_ERR_PARAM_INVALID,
+                    "countsOut should be 1-D with room for the %lld counts.", (long long)u);
+    if (d < 0) valueOut->dims[0] = u; /* the real count, as the device reports it */
+    else valueOut->dims[d] = u;
+    if (returnCounts) countsOut->dims[0] = u;
+    uc_params p = {d, returnInverse, returnCounts};
+    const aclTensor *ins[] = {self}, *outs[] = {valueOut, returnInverse ? inverseOut : NULL,
+                                                returnCounts ? countsOut : NULL};
+    const char *inn[] = {"self"}, *outn[] = {"valueOut", "inverseOut", "countsOut"};
+    if (!returnInverse && !returnCounts)
+        return ix_exec(ACL_OP_UniqueConsecutive, uc_run, sizeof p, ins, inn, 1, outs, outn, 1, workspaceSize,
+                       executor, &p);
+    if (!returnCounts)
+        return ix_exec(ACL_OP_UniqueConsecutive, uc_run, sizeof p, ins, inn, 1, outs, outn, 2, workspaceSize,
+                       executor, &p);
+    outs[1] = inverseOut; /* slot 1 keeps its meaning; written only with returnInverse */
+    return ix_exec(ACL_OP_UniqueConsecutive, uc_run, sizeof p, ins, inn, 1, outs, outn, 3, workspaceSize, executor,
+                   &p);
+}

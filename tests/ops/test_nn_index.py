@@ -824,3 +824,55 @@ def test_gather_v3_invalid_and_bucketize():
     expect_status("GatherV3", [X, 0, I, 0, 0, tens((2, 3))], 161002, "mode")
     expect_status("GatherV3", [X, 0, I, 0, 1, tens((3, 3))], 161002, "out")
     expect_status("Bucketize", [X, tens((4,)), False, False, tens((5, 3), "i64")], 561000, "Bucketize")
+
+
+@pytest.mark.parametrize("dt", dts("UniqueConsecutive"))
+def test_unique_consecutive(torch, dt):
+    rng = np.random.default_rng(24)
+    base = mk(rng, (4, 3), dt, -1, 1)
+    base[1] = base[0]
+    x = strided(np.repeat(base, 2, axis=0))  # (8, 3), consecutive duplicate rows
+    xt = AclTensor.from_array(np.ascontiguousarray(x))
+    tt = T(torch, x) if torch_ok(dt) and dt not in ("c64", "c128") else None
+    for dim in (1000, 0, -1):
+        if dim == 1000:
+            vals, inv, cnt = (torch.unique_consecutive(tt, return_inverse=True, return_counts=True) if tt is not None
+                              else (None, None, None))
+            vo = AclTensor.from_array(np.zeros(24, NPX[dt]))
+        else:
+            vals, inv, cnt = (torch.unique_consecutive(tt, return_inverse=True, return_counts=True, dim=dim)
+                              if tt is not None else (None, None, None))
+            vo = AclTensor.from_array(np.zeros((8, 3), NPX[dt]))
+        n_inv = 24 if dim == 1000 else x.shape[dim]
+        io = AclTensor.from_array(np.zeros((8, 3) if dim == 1000 else (n_inv,), np.int64))
+        co = AclTensor.from_array(np.zeros(24, np.int64))
+        rc, wss, ex, msg = ws_call("UniqueConsecutive", xt, True, True, dim, vo, io, co)
+        assert rc == 0, msg
+        assert run_executor("UniqueConsecutive", ex, wss) == 0
+        if tt is None:  # literal reference: consecutive equal slices
+            a = np.moveaxis(np.asarray(x).reshape(-1) if dim == 1000 else np.asarray(x), 0 if dim == 1000 else dim, 0)
+            keep = [0] + [j for j in range(1, a.shape[0]) if not np.array_equal(a[j], a[j - 1])]
+            ev = np.moveaxis(a[keep], 0, 0 if dim == 1000 else dim)
+            got = vo.numpy()
+            got = got.reshape(-1)[:ev.size].reshape(ev.shape) if dim == 1000 else \
+                (got[:ev.shape[0]] if dim == 0 else got[:, :ev.shape[1]])
+            same(got, ev, dt)
+            continue
+        shape = _view_len(vo)
+        assert shape == list(vals.shape)
+        got = vo.numpy()
+        got = got.reshape(-1)[:vals.numel()] if dim == 1000 else (got[:shape[0]] if dim == 0 else got[:, :shape[1]])
+        same(got.reshape(vals.shape), from_torch(vals), dt)
+        np.testing.assert_array_equal(io.numpy().reshape(-1), inv.numpy().reshape(-1))
+        assert _view_len(co) == [cnt.numel()]
+        np.testing.assert_array_equal(co.numpy()[:cnt.numel()], cnt.numpy())
+
+
+def test_unique_consecutive_invalid():
+    X, V, I, C = tens((2, 3)), tens((6,)), tens((2, 3), "i64"), tens((6,), "i64")
+    expect_status("UniqueConsecutive", [None, True, True, 1000, V, I, C], 161001, "self")
+    expect_status("UniqueConsecutive", [X, True, True, 1000, V, I, None], 161001, "countsOut")
+    expect_status("UniqueConsecutive", [X, True, True, 1000, V, tens((2, 3), "i32"), C], 161002, "inverseOut")
+    expect_status("UniqueConsecutive", [X, True, True, 1000, V, I, tens((6,), "f32")], 161002, "countsOut")
+    expect_status("UniqueConsecutive", [X, True, True, 1000, tens((6,), "f16"), I, C], 161002, "valueOut")
+    expect_status("UniqueConsecutive", [X, True, True, 2, V, I, C], 161002, "dim")

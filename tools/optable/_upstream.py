@@ -2688,6 +2688,15 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
              'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
              'repo': 'ops-nn',
              'source': 'index/unique_consecutive/op_api/aclnn_unique2.cpp'},
+ 'UniqueConsecutive': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                       'header': 'index/unique_consecutive/op_api/aclnn_unique_consecutive.h',
+                       'phase1': 'const aclTensor* self, bool returnInverse, bool returnCounts, int64_t dim, '
+                                 'aclTensor* valueOut, aclTensor* inverseOut, aclTensor* countsOut, uint64_t* '
+                                 'workspaceSize, aclOpExecutor** executor',
+                       'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                 'stream',
+                       'repo': 'ops-nn',
+                       'source': 'index/unique_consecutive/op_api/aclnn_unique_consecutive.cpp'},
  'UpsampleNearestExact2d': {'commit': '6ae87653464d2afb064c829e529abba2e278b0c4',
                             'header': 'image/upsample_nearest/op_host/op_api/aclnn_upsample_nearest_exact2d.h',
                             'phase1': 'const aclTensor* self, const aclIntArray* outputSize, double scalesH, double '

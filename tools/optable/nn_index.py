@@ -146,3 +146,10 @@ OPS += [
        "aclTensor* out", "aclnn_bucketize.h", lib="nn", dtypes=("f32", "f16", "i32", "i16", "bf16", "i8", "u8", "i64"),
        test=False),
 ]
+
+OPS += [
+    Op("UniqueConsecutive", "const aclTensor* self, bool returnInverse, bool returnCounts, int64_t dim, "
+       "aclTensor* valueOut, aclTensor* inverseOut, aclTensor* countsOut", "aclnn_unique_consecutive.h", lib="nn",
+       dtypes=("u8", "i8", "u16", "i16", "u32", "i32", "u64", "i64", "f64", "f32", "f16", "c64", "c128", "bool",
+               "bf16")),
+]

@@ -264,6 +264,7 @@
 #include "aclnnop/aclnn_unfold_grad.h"
 #include "aclnnop/aclnn_unique.h"
 #include "aclnnop/aclnn_unique2.h"
+#include "aclnnop/aclnn_unique_consecutive.h"
 #include "aclnnop/aclnn_upsample_nearest_exact2d.h"
 #include "aclnnop/aclnn_upsample_nearest_exact2d_backward.h"
 #include "aclnnop/aclnn_var.h"
@@ -732,6 +733,9 @@ aclnnStatus opws_GatherV3(
 aclnnStatus opws_Bucketize(
     const aclTensor* self, const aclTensor* boundaries, const bool outInt32, const bool right, aclTensor* out,
     uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_UniqueConsecutive(
+    const aclTensor* self, bool returnInverse, bool returnCounts, int64_t dim, aclTensor* valueOut,
+    aclTensor* inverseOut, aclTensor* countsOut, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_AvgPool2d(
     const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* strides, const aclIntArray* paddings,
     const bool ceilMode, const bool countIncludePad, const int64_t divisorOverride, const int8_t cubeMathType,
@@ -1015,6 +1019,7 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_GatherV3 ((const aclDataType[]){ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BF16}), 12
 #define ACL_DT_LIST_GatherV3_index ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
 #define ACL_DT_LIST_Bucketize ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_INT32, ACL_INT16, ACL_BF16, ACL_INT8, ACL_UINT8, ACL_INT64}), 8
+#define ACL_DT_LIST_UniqueConsecutive ((const aclDataType[]){ACL_UINT8, ACL_INT8, ACL_UINT16, ACL_INT16, ACL_UINT32, ACL_INT32, ACL_UINT64, ACL_INT64, ACL_DOUBLE, ACL_FLOAT, ACL_FLOAT16, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BOOL, ACL_BF16}), 15
 #define ACL_DT_LIST_AvgPool2d ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_AvgPool2dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_GridSampler2D ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE}), 4

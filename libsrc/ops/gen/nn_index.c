@@ -29,6 +29,7 @@
 #include "aclnnop/aclnn_take.h"
 #include "aclnnop/aclnn_unique.h"
 #include "aclnnop/aclnn_unique2.h"
+#include "aclnnop/aclnn_unique_consecutive.h"
 
 #include "ops/gen/all_ops.h"
 
@@ -564,5 +565,20 @@ aclnnStatus aclnnBucketizeGetWorkspaceSize(const aclTensor* self, const aclTenso
 
 aclnnStatus aclnnBucketize(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_Bucketize, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnUniqueConsecutiveGetWorkspaceSize(const aclTensor* self, bool returnInverse, bool returnCounts, int64_t dim, aclTensor* valueOut, aclTensor* inverseOut, aclTensor* countsOut, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnUniqueConsecutiveGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {self, valueOut, inverseOut, countsOut};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"self", "valueOut", "inverseOut", "countsOut"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 4));
+    return opws_UniqueConsecutive(
+        self, returnInverse, returnCounts, dim, valueOut, inverseOut, countsOut, workspaceSize, executor);
+}
+
+aclnnStatus aclnnUniqueConsecutive(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_UniqueConsecutive, workspace, workspaceSize, executor, stream);
 }
 
