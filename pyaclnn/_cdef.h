@@ -2033,6 +2033,11 @@ typedef struct aclScalarList aclScalarList;
  aclOpExecutor** executor);
  aclnnStatus aclnnTanhBackward(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
+ aclnnStatus aclnnTfScatterAddGetWorkspaceSize(
+ aclTensor* varRef, const aclTensor* indices, const aclTensor* updates, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnTfScatterAdd(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnTraceGetWorkspaceSize(
  const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnTrace(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);

@@ -11,6 +11,7 @@
 typedef struct {
     int mode;  /* IX_SET / IX_ADD */
     bool flat; /* InplacePut: self seen as 1-D, negative indices wrap */
+    bool rows; /* TfScatterAdd in its ScatterAdd form: every index element picks a row along dim 0 */
 } snd_params;
 
 static aclnnStatus snd_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
@@ -33,7 +34,7 @@ static aclnnStatus snd_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
             q = 1;
         } else {
             for (int k = 0; k < r; k++) xd[k] = x->dims[k];
-            q = iv->dims[iv->ndim - 1];
+            q = p->rows ? 1 : iv->dims[iv->ndim - 1];
         }
         const int64_t nb = q ? md_numel(iv) / q : 0;
         int64_t inner = 1, sst[ACL_MAX_VIEW_RANK];
@@ -109,7 +110,7 @@ aclnnStatus opws_ScatterNd(const aclTensor *data, const aclTensor *indices, cons
     if (acl_tensor_empty(data) || acl_tensor_empty(indices) || acl_tensor_empty(updates))
         return acl_exec_noop(ACL_OP_ScatterNd, workspaceSize, executor);
     return snd_exec(ACL_OP_ScatterNd, data, "data", indices, "indices", updates, "updates", out, "out",
-                    (snd_params){IX_SET, false}, workspaceSize, executor);
+                    (snd_params){IX_SET, false, false}, workspaceSize, executor);
 }
 
 aclnnStatus opws_ScatterNdUpdate(aclTensor *varRef, const aclTensor *indices, const aclTensor *updates,
@@ -130,7 +131,7 @@ aclnnStatus opws_ScatterNdUpdate(aclTensor *varRef, const aclTensor *indices, co
     }
     ACL_TRY(nd_shapes(varRef, "varRef", indices, updates));
     return snd_exec(ACL_OP_ScatterNdUpdate, varRef, "varRef", indices, "indices", updates, "updates", varRef,
-                    "varRef", (snd_params){IX_SET, false}, workspaceSize, executor);
+                    "varRef", (snd_params){IX_SET, false, false}, workspaceSize, executor);
 }
 
 aclnnStatus opws_InplacePut(aclTensor *selfRef, const aclTensor *index, const aclTensor *source, bool accumulate,
@@ -152,5 +153,40 @@ aclnnStatus opws_InplacePut(aclTensor *selfRef, const aclTensor *index, const ac
     ACLNN_CHECK(!acl_tensor_empty(selfRef), ACLNN_ERR_PARAM_INVALID,
                 "selfRef: can not put elements into an empty tensor");
     return snd_exec(ACL_OP_InplacePut, selfRef, "selfRef", index, "index", source, "source", selfRef, "selfRef",
-                    (snd_params){accumulate ? IX_ADD : IX_SET, true}, workspaceSize, executor);
+                    (snd_params){accumulate ? IX_ADD : IX_SET, true, false}, workspaceSize, executor);
+}
+
+/* TfScatterAdd: varRef[indices[...]] += updates (TensorFlow's scatter_add: each index element picks a row along
+ * dim 0), or, when the shapes fit only that form, scatter_nd_add (indices' last dim indexes the leading dims). */
+static bool tf_rows_shape(const aclTensor *v, const aclTensor *i, const aclTensor *u) {
+    if (u->ndim != i->ndim + v->ndim - 1) return false;
+    for (uint64_t k = 0; k < i->ndim; k++)
+        if (u->dims[k] != i->dims[k]) return false;
+    for (uint64_t k = 1; k < v->ndim; k++)
+        if (u->dims[k + i->ndim - 1] != v->dims[k]) return false;
+    return true;
+}
+
+aclnnStatus opws_TfScatterAdd(aclTensor *varRef, const aclTensor *indices, const aclTensor *updates,
+                              uint64_t *workspaceSize, aclOpExecutor **executor) {
+    NN(varRef, "varRef");
+    NN(indices, "indices");
+    NN(updates, "updates");
+    ACL_TRY(acl_check_dtype_in(varRef, ACL_DT_LIST_TfScatterAdd, "varRef"));
+    ACL_TRY(acl_check_dtype_in(indices, ACL_DT_LIST_TfScatterAdd_indices, "indices"));
+    ACL_TRY(acl_check_same_dtype(updates, "updates", varRef, "varRef"));
+    const aclTensor *ts[] = {varRef, indices, updates};
+    const char *tn[] = {"varRef", "indices", "updates"};
+    for (int i = 0; i < 3; i++) {
+        ACLNN_CHECK(ts[i]->ndim >= 1, ACLNN_ERR_PARAM_INVALID, "%s must have at least 1 dim.", tn[i]);
+        ACL_TRY(md_check_max_dim(ts[i], tn[i]));
+    }
+    ACLNN_CHECK(!(varRef->dims[0] == 0 && !acl_tensor_empty(indices)), ACLNN_ERR_PARAM_INVALID,
+                "indices: when varRef.shape[0] = 0, indices tensor must be empty.");
+    const bool rows = tf_rows_shape(varRef, indices, updates);
+    if (!rows) ACL_TRY(nd_shapes(varRef, "varRef", indices, updates));
+    if (acl_tensor_empty(varRef) || acl_tensor_empty(indices) || acl_tensor_empty(updates))
+        return acl_exec_noop(ACL_OP_TfScatterAdd, workspaceSize, executor);
+    return snd_exec(ACL_OP_TfScatterAdd, varRef, "varRef", indices, "indices", updates, "updates", varRef, "varRef",
+                    (snd_params){IX_ADD, false, rows}, workspaceSize, executor);
 }

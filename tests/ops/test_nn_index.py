@@ -876,3 +876,35 @@ def test_unique_consecutive_invalid():
     expect_status("UniqueConsecutive", [X, True, True, 1000, V, I, tens((6,), "f32")], 161002, "countsOut")
     expect_status("UniqueConsecutive", [X, True, True, 1000, tens((6,), "f16"), I, C], 161002, "valueOut")
     expect_status("UniqueConsecutive", [X, True, True, 2, V, I, C], 161002, "dim")
+
+
+@pytest.mark.parametrize("dt", dts("TfScatterAdd"))
+def test_tf_scatter_add(torch, dt):
+    rng = np.random.default_rng(25)
+    x = mk(rng, (5, 3), dt, 0, 4)
+    idx = np.array([[4, 0], [4, 4]], np.int64)  # row 4 three times: summed in index order
+    upd = mk(rng, (2, 2, 3), dt, 0, 4)
+    s = strided(np.array(x))
+    pyaclnn.call("TfScatterAdd", s, idx.astype(np.int32), upd)
+    t = T(torch, x).clone().double() if dt in FLOATS else T(torch, x).clone().long()
+    u = T(torch, upd).double() if dt in FLOATS else T(torch, upd).long()
+    t.index_add_(0, T(torch, idx.ravel()), u.reshape(4, 3))
+    same(s, from_torch(t.to(T(torch, x).dtype)), dt)
+    # the scatter_nd_add form: indices [2, 2] pick elements of a (5, 3) var
+    s = np.array(x)
+    idx2 = np.array([[4, 1], [4, 1]], np.int64)
+    u2 = mk(rng, (2,), dt, 0, 4)
+    pyaclnn.call("TfScatterAdd", s, idx2, u2)
+    e = np.array(x).astype(np.float64)
+    e[4, 1] += np.asarray(u2).astype(np.float64).sum()
+    same(s, e.astype(np.asarray(x).dtype) if dt != "bf16" else e, dt)
+
+
+def test_tf_scatter_add_invalid():
+    V, I, U = tens((5, 3)), tens((2,), "i64"), tens((2, 3))
+    expect_status("TfScatterAdd", [None, I, U], 161001, "varRef")
+    expect_status("TfScatterAdd", [tens((5, 3), "f64"), I, tens((2, 3), "f64")], 161002, "varRef")
+    expect_status("TfScatterAdd", [V, tens((2,), "f32"), U], 161002, "indices")
+    expect_status("TfScatterAdd", [V, I, tens((2, 3), "f16")], 161002, "updates")
+    expect_status("TfScatterAdd", [V, I, tens((2, 4))], 161002, "updates")
+    expect_status("TfScatterAdd", [tens((0, 3)), I, U], 161002, "indices")

@@ -153,3 +153,9 @@ OPS += [
        dtypes=("u8", "i8", "u16", "i16", "u32", "i32", "u64", "i64", "f64", "f32", "f16", "c64", "c128", "bool",
                "bf16")),
 ]
+
+OPS += [
+    Op("TfScatterAdd", "aclTensor* varRef, const aclTensor* indices, const aclTensor* updates",
+       "aclnn_tf_scatter_add.h", lib="nn", dtypes=("f32", "f16", "bf16", "i32", "i8", "u8"),
+       arg_dtypes={"indices": ("i64", "i32")}, inplace=True),
+]

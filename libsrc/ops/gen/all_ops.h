@@ -255,6 +255,7 @@
 #include "aclnnop/aclnn_tan.h"
 #include "aclnnop/aclnn_tanh.h"
 #include "aclnnop/aclnn_tanh_backward.h"
+#include "aclnnop/aclnn_tf_scatter_add.h"
 #include "aclnnop/aclnn_trace.h"
 #include "aclnnop/aclnn_transform_bias_rescale_qkv.h"
 #include "aclnnop/aclnn_triangular_solve.h"
@@ -736,6 +737,9 @@ aclnnStatus opws_Bucketize(
 aclnnStatus opws_UniqueConsecutive(
     const aclTensor* self, bool returnInverse, bool returnCounts, int64_t dim, aclTensor* valueOut,
     aclTensor* inverseOut, aclTensor* countsOut, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_TfScatterAdd(
+    aclTensor* varRef, const aclTensor* indices, const aclTensor* updates, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
 aclnnStatus opws_AvgPool2d(
     const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* strides, const aclIntArray* paddings,
     const bool ceilMode, const bool countIncludePad, const int64_t divisorOverride, const int8_t cubeMathType,
@@ -1020,6 +1024,8 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_GatherV3_index ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
 #define ACL_DT_LIST_Bucketize ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_INT32, ACL_INT16, ACL_BF16, ACL_INT8, ACL_UINT8, ACL_INT64}), 8
 #define ACL_DT_LIST_UniqueConsecutive ((const aclDataType[]){ACL_UINT8, ACL_INT8, ACL_UINT16, ACL_INT16, ACL_UINT32, ACL_INT32, ACL_UINT64, ACL_INT64, ACL_DOUBLE, ACL_FLOAT, ACL_FLOAT16, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BOOL, ACL_BF16}), 15
+#define ACL_DT_LIST_TfScatterAdd ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32, ACL_INT8, ACL_UINT8}), 6
+#define ACL_DT_LIST_TfScatterAdd_indices ((const aclDataType[]){ACL_INT64, ACL_INT32}), 2
 #define ACL_DT_LIST_AvgPool2d ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_AvgPool2dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_GridSampler2D ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE}), 4

@@ -27,6 +27,7 @@
 #include "aclnnop/aclnn_scatter_nd_update.h"
 #include "aclnnop/aclnn_scatter_reduce.h"
 #include "aclnnop/aclnn_take.h"
+#include "aclnnop/aclnn_tf_scatter_add.h"
 #include "aclnnop/aclnn_unique.h"
 #include "aclnnop/aclnn_unique2.h"
 #include "aclnnop/aclnn_unique_consecutive.h"
@@ -580,5 +581,19 @@ aclnnStatus aclnnUniqueConsecutiveGetWorkspaceSize(const aclTensor* self, bool r
 
 aclnnStatus aclnnUniqueConsecutive(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_UniqueConsecutive, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnTfScatterAddGetWorkspaceSize(aclTensor* varRef, const aclTensor* indices, const aclTensor* updates, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnTfScatterAddGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {varRef, indices, updates};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"varRef", "indices", "updates"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 3));
+    return opws_TfScatterAdd(varRef, indices, updates, workspaceSize, executor);
+}
+
+aclnnStatus aclnnTfScatterAdd(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_TfScatterAdd, workspace, workspaceSize, executor, stream);
 }
 
