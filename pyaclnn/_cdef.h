@@ -1445,6 +1445,20 @@ typedef struct aclScalarList aclScalarList;
  noopWithEmptyAxes, aclTensor* out,
  uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnMeanV2(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnMedianDimGetWorkspaceSize(
+ const aclTensor* self, int64_t dim,
+ _Bool
+ keepDim, aclTensor* valuesOut, aclTensor* indicesOut,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnMedianDim(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnNanMedianDimGetWorkspaceSize(
+ const aclTensor* self, int64_t dim,
+ _Bool
+ keepDim, aclTensor* valuesOut, aclTensor* indicesOut,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnNanMedianDim(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnMinGetWorkspaceSize(
  const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnMin(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);

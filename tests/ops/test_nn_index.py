@@ -908,3 +908,44 @@ def test_tf_scatter_add_invalid():
     expect_status("TfScatterAdd", [V, I, tens((2, 3), "f16")], 161002, "updates")
     expect_status("TfScatterAdd", [V, I, tens((2, 4))], 161002, "updates")
     expect_status("TfScatterAdd", [tens((0, 3)), I, U], 161002, "indices")
+
+
+# ================================================================ median along a dim
+@pytest.mark.parametrize("dt", dts("MedianDim"))
+@pytest.mark.parametrize("op", ("MedianDim", "NanMedianDim"))
+def test_median_dim(torch, dt, op):
+    rng = np.random.default_rng(26)
+    base = rng.permutation(60).reshape(3, 4, 5) - 30  # distinct values: the index is unique
+    x = strided(base.astype(NPX[dt]) if dt not in FLOATS else (base / 4).astype(NPX[dt]))
+    if dt in ("u8",):
+        x = strided((base + 30).astype(np.uint8))
+    fn = torch.median if op == "MedianDim" else torch.nanmedian
+    for dim, keep in ((1, False), (-1, True), (0, False)):
+        tv, ti = fn(T(torch, x), dim=dim, keepdim=keep)
+        vo, io = out_like(tuple(tv.shape), dt), out_like(tuple(ti.shape), "i64")
+        pyaclnn.call(op, x, dim, keep, vo, io)
+        same(vo, from_torch(tv), dt)
+        np.testing.assert_array_equal(io, ti.numpy())
+    if dt in FLOATS:  # NaN: median propagates it (first NaN's index), nanmedian skips it
+        y = np.array(x)
+        y[0, 1, 2] = np.nan
+        y[0, 3, 2] = np.nan
+        tv, ti = fn(T(torch, y), dim=1)
+        vo, io = np.zeros((3, 5), NPX[dt]), np.zeros((3, 5), np.int64)
+        pyaclnn.call(op, y, 1, False, vo, io)
+        same(vo, from_torch(tv), dt)
+        np.testing.assert_array_equal(io, ti.numpy())
+
+
+def test_median_dim_invalid():
+    X = tens((3, 4))
+    expect_status("MedianDim", [None, 0, False, tens((4,)), tens((4,), "i64")], 161001, "self")
+    expect_status("MedianDim", [X, 0, False, tens((4,)), None], 161001, "indicesOut")
+    expect_status("MedianDim", [tens((3, 4), "f64"), 0, False, tens((4,), "f64"), tens((4,), "i64")], 161002, "self")
+    expect_status("MedianDim", [X, 0, False, tens((4,), "f16"), tens((4,), "i64")], 161002, "valuesOut")
+    expect_status("MedianDim", [X, 0, False, tens((4,)), tens((4,), "i32")], 161002, "indicesOut")
+    expect_status("MedianDim", [X, 2, False, tens((4,)), tens((4,), "i64")], 161002, "dim")
+    expect_status("MedianDim", [X, 0, True, tens((4,)), tens((4,), "i64")], 161002, "valuesOut")
+    expect_status("MedianDim", [tens((3, 1), "bf16"), 1, False, tens((3,), "bf16"), tens((3,), "i64")], 161002,
+                  "BF16")
+    expect_status("NanMedianDim", [tens((0, 4)), 0, False, tens((4,)), tens((4,), "i64")], 161002, "non-zero")

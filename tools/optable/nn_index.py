@@ -159,3 +159,12 @@ OPS += [
        "aclnn_tf_scatter_add.h", lib="nn", dtypes=("f32", "f16", "bf16", "i32", "i8", "u8"),
        arg_dtypes={"indices": ("i64", "i32")}, inplace=True),
 ]
+
+MEDIAN = ("f32", "f16", "bf16", "u8", "i8", "i16", "i32", "i64")
+
+OPS += [
+    Op("MedianDim", "const aclTensor* self, int64_t dim, bool keepDim, aclTensor* valuesOut, aclTensor* indicesOut",
+       "aclnn_median.h", lib="nn", dtypes=MEDIAN),
+    Op("NanMedianDim", "const aclTensor* self, int64_t dim, bool keepDim, aclTensor* valuesOut, "
+       "aclTensor* indicesOut", "aclnn_median.h", lib="nn", dtypes=MEDIAN),
+]

@@ -168,6 +168,7 @@
 #include "aclnnop/aclnn_maximum.h"
 #include "aclnnop/aclnn_maxn.h"
 #include "aclnnop/aclnn_mean.h"
+#include "aclnnop/aclnn_median.h"
 #include "aclnnop/aclnn_min.h"
 #include "aclnnop/aclnn_min_dim.h"
 #include "aclnnop/aclnn_minimum.h"
@@ -740,6 +741,12 @@ aclnnStatus opws_UniqueConsecutive(
 aclnnStatus opws_TfScatterAdd(
     aclTensor* varRef, const aclTensor* indices, const aclTensor* updates, uint64_t* workspaceSize,
     aclOpExecutor** executor);
+aclnnStatus opws_MedianDim(
+    const aclTensor* self, int64_t dim, bool keepDim, aclTensor* valuesOut, aclTensor* indicesOut,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_NanMedianDim(
+    const aclTensor* self, int64_t dim, bool keepDim, aclTensor* valuesOut, aclTensor* indicesOut,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_AvgPool2d(
     const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* strides, const aclIntArray* paddings,
     const bool ceilMode, const bool countIncludePad, const int64_t divisorOverride, const int8_t cubeMathType,
@@ -1026,6 +1033,8 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_UniqueConsecutive ((const aclDataType[]){ACL_UINT8, ACL_INT8, ACL_UINT16, ACL_INT16, ACL_UINT32, ACL_INT32, ACL_UINT64, ACL_INT64, ACL_DOUBLE, ACL_FLOAT, ACL_FLOAT16, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BOOL, ACL_BF16}), 15
 #define ACL_DT_LIST_TfScatterAdd ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32, ACL_INT8, ACL_UINT8}), 6
 #define ACL_DT_LIST_TfScatterAdd_indices ((const aclDataType[]){ACL_INT64, ACL_INT32}), 2
+#define ACL_DT_LIST_MedianDim ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_UINT8, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64}), 8
+#define ACL_DT_LIST_NanMedianDim ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_UINT8, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64}), 8
 #define ACL_DT_LIST_AvgPool2d ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_AvgPool2dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_GridSampler2D ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE}), 4

@@ -17,6 +17,7 @@
 #include "aclnnop/aclnn_index_put_impl.h"
 #include "aclnnop/aclnn_index_select.h"
 #include "aclnnop/aclnn_masked_scatter.h"
+#include "aclnnop/aclnn_median.h"
 #include "aclnnop/aclnn_nonzero.h"
 #include "aclnnop/aclnn_nonzero_v2.h"
 #include "aclnnop/aclnn_put.h"
@@ -595,5 +596,33 @@ aclnnStatus aclnnTfScatterAddGetWorkspaceSize(aclTensor* varRef, const aclTensor
 
 aclnnStatus aclnnTfScatterAdd(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_TfScatterAdd, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnMedianDimGetWorkspaceSize(const aclTensor* self, int64_t dim, bool keepDim, aclTensor* valuesOut, aclTensor* indicesOut, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnMedianDimGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {self, valuesOut, indicesOut};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"self", "valuesOut", "indicesOut"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 3));
+    return opws_MedianDim(self, dim, keepDim, valuesOut, indicesOut, workspaceSize, executor);
+}
+
+aclnnStatus aclnnMedianDim(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_MedianDim, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnNanMedianDimGetWorkspaceSize(const aclTensor* self, int64_t dim, bool keepDim, aclTensor* valuesOut, aclTensor* indicesOut, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnNanMedianDimGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {self, valuesOut, indicesOut};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"self", "valuesOut", "indicesOut"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 3));
+    return opws_NanMedianDim(self, dim, keepDim, valuesOut, indicesOut, workspaceSize, executor);
+}
+
+aclnnStatus aclnnNanMedianDim(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_NanMedianDim, workspace, workspaceSize, executor, stream);
 }
 
