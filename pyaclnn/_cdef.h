@@ -1459,6 +1459,13 @@ typedef struct aclScalarList aclScalarList;
  uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnNanMedianDim(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnMedianGetWorkspaceSize(
+ const aclTensor* self, aclTensor* valuesOut, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnMedian(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnNanMedianGetWorkspaceSize(
+ const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnNanMedian(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnMinGetWorkspaceSize(
  const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnMin(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);

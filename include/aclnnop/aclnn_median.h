@@ -23,6 +23,17 @@ ACLNN_API aclnnStatus aclnnNanMedianDimGetWorkspaceSize(
 ACLNN_API aclnnStatus aclnnNanMedianDim(
     void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
 
+ACLNN_API aclnnStatus aclnnMedianGetWorkspaceSize(
+    const aclTensor* self, aclTensor* valuesOut, uint64_t* workspaceSize, aclOpExecutor** executor);
+
+ACLNN_API aclnnStatus aclnnMedian(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+
+ACLNN_API aclnnStatus aclnnNanMedianGetWorkspaceSize(
+    const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+
+ACLNN_API aclnnStatus aclnnNanMedian(
+    void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+
 #ifdef __cplusplus
 }
 #endif

@@ -9,6 +9,7 @@
 typedef struct {
     int dim;
     bool nan_skip;
+    bool flat; /* Median / NanMedian: the whole tensor, no indices */
 } md_params;
 
 typedef struct {
@@ -32,10 +33,11 @@ static aclnnStatus med_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     (void)ws;
     (void)wss;
     const md_params *p = ex->params;
-    const acl_view *x = acl_exec_in(ex, 0), *vo = acl_exec_out(ex, 0), *io = acl_exec_out(ex, 1);
+    const acl_view *x = acl_exec_in(ex, 0), *vo = acl_exec_out(ex, 0), *io = p->flat ? NULL : acl_exec_out(ex, 1);
     const bool isf = acl_dt_is_float(x->dtype);
     int64_t outer = 1, len = 1, inner = 1;
-    if (x->ndim) ix_split(x->dims, x->ndim, p->dim, &outer, &len, &inner);
+    if (p->flat) len = md_numel(x);
+    else if (x->ndim) ix_split(x->dims, x->ndim, p->dim, &outer, &len, &inner);
     double *buf = md_load(x, ACL_DOUBLE);
     int64_t *ib = isf ? NULL : md_load(x, ACL_INT64);
     const int64_t lanes = outer * inner;
@@ -75,10 +77,10 @@ static aclnnStatus med_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
             ivals[l] = m.k;
             idx[l] = m.i;
         }
-        acl_view vv = *vo, iv = *io; /* lanes in row-major order fill the reduced shape */
+        acl_view vv = *vo, iv = io ? *io : *vo; /* lanes in row-major order fill the reduced shape */
         if (isf) md_store(vals, ACL_DOUBLE, &vv);
         else md_store(ivals, ACL_INT64, &vv);
-        md_store(idx, ACL_INT64, &iv);
+        if (io) md_store(idx, ACL_INT64, &iv);
     }
     free(buf);
     free(ib);
@@ -128,7 +130,7 @@ static aclnnStatus med_common(int op, const aclTensor *self, int64_t dim, bool k
         else if (keepDim) rd[n++] = 1;
     ACL_TRY(ix_check_shape(valuesOut, rd, n, "valuesOut"));
     ACL_TRY(ix_check_shape(indicesOut, rd, n, "indicesOut"));
-    md_params p = {d, nan_skip};
+    md_params p = {d, nan_skip, false};
     const aclTensor *ins[] = {self}, *outs[] = {valuesOut, indicesOut};
     const char *inn[] = {"self"}, *outn[] = {"valuesOut", "indicesOut"};
     return ix_exec(op, med_run, sizeof p, ins, inn, 1, outs, outn, 2, ws, exo, &p);
@@ -142,4 +144,56 @@ aclnnStatus opws_MedianDim(const aclTensor *self, int64_t dim, bool keepDim, acl
 aclnnStatus opws_NanMedianDim(const aclTensor *self, int64_t dim, bool keepDim, aclTensor *valuesOut,
                               aclTensor *indicesOut, uint64_t *workspaceSize, aclOpExecutor **executor) {
     return med_common(ACL_OP_NanMedianDim, self, dim, keepDim, valuesOut, indicesOut, true, workspaceSize, executor);
+}
+
+/* Median / NanMedian: the lower median of all elements into a one-element valuesOut. An empty self fills valuesOut
+ * (NaN for the float dtypes; Median: INT64_MIN / INT32_MIN for int64 / int32, else 0; NanMedian: NaN or 0), as the
+ * op_api's empty-tensor paths do. */
+static aclnnStatus fill_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
+    (void)ws;
+    (void)wss;
+    const md_params *p = ex->params;
+    const acl_view *o = acl_exec_out(ex, 0);
+    const int64_t n = md_numel(o);
+    double *v = md_alloc(n, sizeof(double));
+    if (!v) return OOM;
+    double f = 0;
+    if (acl_dt_is_float(o->dtype)) f = NAN;
+    else if (!p->nan_skip && o->dtype == ACL_INT64) f = (double)INT64_MIN;
+    else if (!p->nan_skip && o->dtype == ACL_INT32) f = (double)INT32_MIN;
+    for (int64_t e = 0; e < n; e++) v[e] = f;
+    md_store(v, ACL_DOUBLE, o);
+    free(v);
+    return ACLNN_SUCCESS;
+}
+
+static aclnnStatus med_all(int op, const aclTensor *self, aclTensor *valuesOut, const char *oname, bool nan_skip,
+                           uint64_t *ws, aclOpExecutor **exo) {
+    NN(self, "self");
+    NN(valuesOut, oname);
+    ACL_TRY(acl_check_dtype_in(self, ACL_DT_LIST_MedianDim, "self"));
+    ACL_TRY(acl_check_dtype_in(valuesOut, ACL_DT_LIST_MedianDim, oname));
+    ACL_TRY(acl_check_same_dtype(valuesOut, oname, self, "self"));
+    ACL_TRY(md_check_max_dim(self, "self"));
+    ACL_TRY(md_check_max_dim(valuesOut, oname));
+    if (self->ndim)
+        ACLNN_CHECK(!(self->dtype == ACL_BF16 && self->dims[self->ndim - 1] == 1), ACLNN_ERR_PARAM_INVALID,
+                    "self: the last axis value is not support 1 when input type is BF16.");
+    if (!nan_skip && acl_tensor_empty(valuesOut)) return acl_exec_noop(op, ws, exo);
+    md_params p = {0, nan_skip, true};
+    const aclTensor *ins[] = {self}, *outs[] = {valuesOut};
+    const char *inn[] = {"self"}, *outn[] = {oname};
+    if (acl_tensor_empty(self)) return ix_exec(op, fill_run, sizeof p, ins, inn, 0, outs, outn, 1, ws, exo, &p);
+    /* not an op_api rule: the one value written */
+    ACLNN_CHECK(acl_tensor_numel(valuesOut) == 1, ACLNN_ERR_PARAM_INVALID, "%s should hold one element.", oname);
+    return ix_exec(op, med_run, sizeof p, ins, inn, 1, outs, outn, 1, ws, exo, &p);
+}
+
+aclnnStatus opws_Median(const aclTensor *self, aclTensor *valuesOut, uint64_t *workspaceSize,
+                        aclOpExecutor **executor) {
+    return med_all(ACL_OP_Median, self, valuesOut, "valuesOut", false, workspaceSize, executor);
+}
+
+aclnnStatus opws_NanMedian(const aclTensor *self, aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    return med_all(ACL_OP_NanMedian, self, out, "out", true, workspaceSize, executor);
 }

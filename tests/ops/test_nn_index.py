@@ -541,6 +541,9 @@ s = x.copy(); v = rng.standard_normal((5000, 200)).astype(np.float32)
 pyaclnn.call("IndexPutImpl", s, [ii], v, True, False); h.update(s.tobytes())
 o = np.zeros((300, 5000), np.float32)
 xs = x.copy(); pyaclnn.call("IndexAdd", xs, 0, ii[:400] % 300, src, pyaclnn.scalar(1.0, np.float32), xs); h.update(xs.tobytes())
+m = rng.standard_normal((400, 300)).astype(np.float32)
+v, i = np.zeros(300, np.float32), np.zeros(300, np.int64); pyaclnn.call("MedianDim", m, 0, False, v, i); h.update(v.tobytes() + i.tobytes())
+o = np.zeros((5000, 200), np.float32); pyaclnn.call("Index", x, [ii], o); h.update(o.tobytes())
 print(h.hexdigest())
 """
     same_bytes_for_threads(code)
@@ -949,3 +952,36 @@ def test_median_dim_invalid():
     expect_status("MedianDim", [tens((3, 1), "bf16"), 1, False, tens((3,), "bf16"), tens((3,), "i64")], 161002,
                   "BF16")
     expect_status("NanMedianDim", [tens((0, 4)), 0, False, tens((4,)), tens((4,), "i64")], 161002, "non-zero")
+
+
+@pytest.mark.parametrize("dt", dts("Median"))
+@pytest.mark.parametrize("op", ("Median", "NanMedian"))
+def test_median_all(torch, dt, op):
+    rng = np.random.default_rng(27)
+    base = rng.permutation(24).reshape(4, 6)
+    x = strided(base.astype(NPX[dt]) if dt not in FLOATS else (base / 4 - 2).astype(NPX[dt]))
+    fn = torch.median if op == "Median" else torch.nanmedian
+    o = np.zeros((), NPX[dt])
+    pyaclnn.call(op, x, o)
+    same(o, from_torch(fn(T(torch, x))), dt)
+    if dt in FLOATS:
+        y = np.array(x)
+        y[1, 1] = np.nan
+        o = np.zeros((), NPX[dt])
+        pyaclnn.call(op, y, o)
+        same(o, from_torch(fn(T(torch, y))), dt)
+    o = np.full((), 7, NPX[dt])  # empty self: the op_api's fill value
+    pyaclnn.call(op, np.zeros((0, 3), NPX[dt]), o)
+    if dt in FLOATS:
+        assert np.isnan(np.float32(o))
+    elif op == "Median" and dt in ("i32", "i64"):
+        assert int(o) == np.iinfo(NPX[dt]).min
+    else:
+        assert int(o) == 0
+
+
+def test_median_all_invalid():
+    expect_status("Median", [None, tens(())], 161001, "self")
+    expect_status("Median", [tens((3,), "f64"), tens((), "f64")], 161002, "self")
+    expect_status("Median", [tens((3,)), tens((), "f16")], 161002, "valuesOut")
+    expect_status("NanMedian", [tens((3, 1), "bf16"), tens((), "bf16")], 161002, "BF16")

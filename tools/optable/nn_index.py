@@ -168,3 +168,8 @@ OPS += [
     Op("NanMedianDim", "const aclTensor* self, int64_t dim, bool keepDim, aclTensor* valuesOut, "
        "aclTensor* indicesOut", "aclnn_median.h", lib="nn", dtypes=MEDIAN),
 ]
+
+OPS += [
+    Op("Median", "const aclTensor* self, aclTensor* valuesOut", "aclnn_median.h", lib="nn", dtypes=MEDIAN),
+    Op("NanMedian", "const aclTensor* self, aclTensor* out", "aclnn_median.h", lib="nn", dtypes=MEDIAN),
+]

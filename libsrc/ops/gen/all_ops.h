@@ -747,6 +747,8 @@ aclnnStatus opws_MedianDim(
 aclnnStatus opws_NanMedianDim(
     const aclTensor* self, int64_t dim, bool keepDim, aclTensor* valuesOut, aclTensor* indicesOut,
     uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_Median(const aclTensor* self, aclTensor* valuesOut, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_NanMedian(const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_AvgPool2d(
     const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* strides, const aclIntArray* paddings,
     const bool ceilMode, const bool countIncludePad, const int64_t divisorOverride, const int8_t cubeMathType,
@@ -1035,6 +1037,8 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_TfScatterAdd_indices ((const aclDataType[]){ACL_INT64, ACL_INT32}), 2
 #define ACL_DT_LIST_MedianDim ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_UINT8, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64}), 8
 #define ACL_DT_LIST_NanMedianDim ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_UINT8, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64}), 8
+#define ACL_DT_LIST_Median ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_UINT8, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64}), 8
+#define ACL_DT_LIST_NanMedian ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_UINT8, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64}), 8
 #define ACL_DT_LIST_AvgPool2d ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_AvgPool2dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_GridSampler2D ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE}), 4

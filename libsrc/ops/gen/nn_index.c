@@ -626,3 +626,31 @@ aclnnStatus aclnnNanMedianDim(void *workspace, uint64_t workspaceSize, aclOpExec
     return acl_exec_launch(ACL_OP_NanMedianDim, workspace, workspaceSize, executor, stream);
 }
 
+aclnnStatus aclnnMedianGetWorkspaceSize(const aclTensor* self, aclTensor* valuesOut, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnMedianGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {self, valuesOut};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"self", "valuesOut"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 2));
+    return opws_Median(self, valuesOut, workspaceSize, executor);
+}
+
+aclnnStatus aclnnMedian(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_Median, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnNanMedianGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnNanMedianGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {self, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"self", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 2));
+    return opws_NanMedian(self, out, workspaceSize, executor);
+}
+
+aclnnStatus aclnnNanMedian(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_NanMedian, workspace, workspaceSize, executor, stream);
+}
+
