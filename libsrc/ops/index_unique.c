@@ -322,8 +322,21 @@ aclnnStatus opws_UniqueConsecutive(const aclTensor *self, bool returnInverse, bo
     } else {
         bool ok = (int64_t)valueOut->ndim == r && valueOut->dims[d] >= u;
         for (int64_t k = 0; k < r && ok; k++) ok = k == d || valueOut->dims[k] == self->dims[k];
-        ACLNN_CHECK(ok, ACLNN_ERR_PARAM_INVALID, "valueOut should be self's shape with room for %lld along dim.",
-                    (long long)u);
+        /* a flat contiguous buffer (as the upstream example passes) gets the result's shape, as the device sets it */
+        const bool flat = !ok && valueOut->ndim == 1 && valueOut->strides[0] == 1 &&
+                          valueOut->dims[0] >= u * outer * inner;
+        ACLNN_CHECK(ok || flat, ACLNN_ERR_PARAM_INVALID,
+                    "valueOut should be self's shape with room for %lld along dim, or a flat buffer of %lld elements.",
+                    (long long)u, (long long)(u * outer * inner));
+        if (flat) {
+            valueOut->ndim = (uint64_t)r;
+            int64_t st = 1;
+            for (int64_t k = r - 1; k >= 0; k--) {
+                valueOut->dims[k] = k == d ? u : self->dims[k];
+                valueOut->strides[k] = st;
+                st *= valueOut->dims[k];
+            }
+        }
     }
     if (returnInverse)
         ACLNN_CHECK(acl_tensor_numel(inverseOut) == len, ACLNN_ERR_PARAM_INVALID,

@@ -985,3 +985,18 @@ def test_median_all_invalid():
     expect_status("Median", [tens((3,), "f64"), tens((), "f64")], 161002, "self")
     expect_status("Median", [tens((3,)), tens((), "f16")], 161002, "valuesOut")
     expect_status("NanMedian", [tens((3, 1), "bf16"), tens((), "bf16")], 161002, "BF16")
+
+
+def test_unique_consecutive_flat_value_buffer(torch):
+    x = np.array([[0, 1], [0, 1], [3, 3], [0, 1]], np.float32)
+    xt = AclTensor.from_array(x)
+    vo = AclTensor.from_array(np.zeros(8, np.float32))
+    io, co = AclTensor.from_array(np.zeros(4, np.int64)), AclTensor.from_array(np.zeros(8, np.int64))
+    rc, wss, ex, msg = ws_call("UniqueConsecutive", xt, True, True, 0, vo, io, co)
+    assert rc == 0, msg
+    assert run_executor("UniqueConsecutive", ex, wss) == 0
+    assert _view_len(vo) == [3, 2]
+    v, i, c = torch.unique_consecutive(torch.tensor(x), return_inverse=True, return_counts=True, dim=0)
+    np.testing.assert_array_equal(vo.numpy().reshape(-1)[:6].reshape(3, 2), v.numpy())
+    np.testing.assert_array_equal(io.numpy(), i.numpy())
+    np.testing.assert_array_equal(co.numpy()[:3], c.numpy())
