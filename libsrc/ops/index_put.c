@@ -4,8 +4,9 @@
  * over them, read as its nonzero coordinates in row-major order), or none (an empty tensor: the whole dim, ':');
  * the index tensors broadcast together to a shape B; when the indexed dims are adjacent B replaces them in place,
  * otherwise B leads and the other dims follow in order. Negative indices count from the end. The plan (one self
- * offset per result element) is built in phase 2, because a bool mask's count depends on its data: a result whose
- * size does not match out (Index) or to which values does not broadcast (IndexPutImpl) fails there with 161002.
+ * offset per result element) depends on data (a bool mask's count): phase 1 builds it on the current data, and a
+ * result whose size does not match out (Index) or to which values does not broadcast (IndexPutImpl) fails there with
+ * 161002; phase 2 builds it again (and checks again: the data may change between the phases).
  * Out-of-range indices (the device checks them with an assert kernel we do not model): Index writes zero for such an
  * element and IndexPutImpl skips the update; nothing outside a view is touched.
  * IndexPutImpl runs its updates serially in the row-major order of the result elements: with duplicate positions the
@@ -178,6 +179,22 @@ static aclnnStatus ip_build(aclOpExecutor *ex, const ip_params *p, const acl_vie
     return rc;
 }
 
+/* the result must fill out (Index) / values must broadcast to it (IndexPutImpl) -> 161002 */
+static aclnnStatus ip_check(const ip_params *p, const ip_plan *pl, const acl_view *o, const acl_view *vv) {
+    if (p->values_in < 0) {
+        if (pl->n != md_numel(o))
+            return ACL_REPORT(ACLNN_ERR_PARAM_INVALID, "out has %lld elements; the indexing result has %lld.",
+                              (long long)md_numel(o), (long long)pl->n);
+        return ACLNN_SUCCESS;
+    }
+    int64_t bd[ACL_MAX_TENSOR_DIMS];
+    int nbd = 0;
+    if (!md_broadcast(pl->dims, pl->ndim, vv->dims, vv->ndim, bd, &nbd) || nbd != pl->ndim ||
+        memcmp(bd, pl->dims, sizeof(int64_t) * (size_t)nbd) != 0)
+        return ACL_REPORT(ACLNN_ERR_PARAM_INVALID, "values: shape cannot be broadcast to the indexing result.");
+    return ACLNN_SUCCESS;
+}
+
 static aclnnStatus ip_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     (void)ws;
     (void)wss;
@@ -185,17 +202,13 @@ static aclnnStatus ip_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     const acl_view *x = acl_exec_in(ex, 0), *o = acl_exec_out(ex, 0);
     ip_plan pl = {0, {0}, 0, NULL};
     aclnnStatus rc = ip_build(ex, p, x, &pl);
+    if (!rc) rc = ip_check(p, &pl, o, p->values_in < 0 ? NULL : acl_exec_in(ex, p->values_in));
     if (rc) {
         free(pl.off);
         return rc;
     }
     if (p->values_in < 0) { /* Index: gather into out */
         const size_t es = acl_dtype_size(x->dtype);
-        if (pl.n != md_numel(o)) {
-            free(pl.off);
-            return ACL_REPORT(ACLNN_ERR_PARAM_INVALID, "out has %lld elements; the indexing result has %lld.",
-                              (long long)md_numel(o), (long long)pl.n);
-        }
         char *src = ix_load_raw(x), *dst = md_alloc(pl.n, es);
         if (!src || !dst) rc = OOM;
         else {
@@ -213,13 +226,6 @@ static aclnnStatus ip_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     }
     /* IndexPutImpl: values broadcast to the result */
     const acl_view *vv = acl_exec_in(ex, p->values_in);
-    int64_t bd[ACL_MAX_TENSOR_DIMS];
-    int nbd = 0;
-    if (!md_broadcast(pl.dims, pl.ndim, vv->dims, vv->ndim, bd, &nbd) || nbd != pl.ndim ||
-        memcmp(bd, pl.dims, sizeof(int64_t) * (size_t)nbd) != 0) {
-        free(pl.off);
-        return ACL_REPORT(ACLNN_ERR_PARAM_INVALID, "values: shape cannot be broadcast to the indexing result.");
-    }
     const md_class c = md_class_of(x->dtype);
     const size_t es = md_class_size(c);
     acl_view bv = md_broadcast_view(vv, pl.dims, pl.ndim);
@@ -257,6 +263,21 @@ static aclnnStatus ip_exec(int op, const aclTensor *self, const char *sname, con
         ins[k] = values;
         inn[k++] = "values";
     }
+    /* phase 1 builds the plan once on the current data, so that a call whose result cannot fill out (or take
+     * values) fails here with 161002; phase 2 builds it again (the data may have changed in between) */
+    acl_view views[ACL_MAX_TENSOR_DIMS + 2];
+    for (int i = 0; i < k; i++) ACL_TRY(acl_view_init(&views[i], ins[i], inn[i], !acl_tensor_empty(ins[i])));
+    acl_view ov;
+    ACL_TRY(acl_view_init(&ov, out, oname, false));
+    struct aclOpExecutor fake;
+    memset(&fake, 0, sizeof fake);
+    fake.io = views;
+    fake.n_in = k;
+    ip_plan pl = {0, {0}, 0, NULL};
+    aclnnStatus rc = ip_build(&fake, &p, &views[0], &pl);
+    if (!rc) rc = ip_check(&p, &pl, &ov, values ? &views[p.values_in] : NULL);
+    free(pl.off);
+    if (rc) return rc;
     const aclTensor *outs[] = {out};
     const char *outn[] = {oname};
     return ix_exec(op, ip_run, sizeof p, ins, inn, k, outs, outn, 1, ws, exo, &p);
