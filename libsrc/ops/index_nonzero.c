@@ -72,6 +72,11 @@ static aclnnStatus nz_common(int op, const aclTensor *self, aclTensor *out, bool
     const int64_t d = (int64_t)self->ndim;
     ACLNN_CHECK(out->ndim == 2 && out->dims[v2 ? 0 : 1] == d, ACLNN_ERR_PARAM_INVALID,
                 "out shape should be %s with D = %lld (self's rank).", v2 ? "[D, N]" : "[N, D]", (long long)d);
+    nz_params p = {v2};
+    const aclTensor *ins[] = {self}, *outs[] = {out};
+    const char *inn[] = {"self"}, *outn[] = {"out"};
+    if (!self->data) /* a NULL address is allowed in phase 1 (the run refuses it): out keeps its shape */
+        return ix_exec(op, nz_run, sizeof p, ins, inn, 1, outs, outn, 1, ws, exo, &p);
     acl_view xv;
     ACL_TRY(acl_view_init(&xv, self, "self", true));
     const int64_t n = nz_count(&xv, NULL);
@@ -80,9 +85,6 @@ static aclnnStatus nz_common(int op, const aclTensor *self, aclTensor *out, bool
                 (long long)out->dims[v2 ? 1 : 0], (long long)n);
     out->dims[v2 ? 1 : 0] = n; /* the real count, as the device reports it */
     if (n == 0) return acl_exec_noop(op, ws, exo);
-    nz_params p = {v2};
-    const aclTensor *ins[] = {self}, *outs[] = {out};
-    const char *inn[] = {"self"}, *outn[] = {"out"};
     return ix_exec(op, nz_run, sizeof p, ins, inn, 1, outs, outn, 1, ws, exo, &p);
 }
 

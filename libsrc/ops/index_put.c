@@ -181,6 +181,8 @@ static aclnnStatus ip_build(aclOpExecutor *ex, const ip_params *p, const acl_vie
 
 /* the result must fill out (Index) / values must broadcast to it (IndexPutImpl) -> 161002 */
 static aclnnStatus ip_check(const ip_params *p, const ip_plan *pl, const acl_view *o, const acl_view *vv) {
+    ACLNN_CHECK(pl->ndim <= ACL_MAX_VIEW_RANK, ACLNN_ERR_PARAM_INVALID,
+                "indices: the indexing result has %d dims; it should be less than or equal to 8.", pl->ndim);
     if (p->values_in < 0) {
         if (pl->n != md_numel(o))
             return ACL_REPORT(ACLNN_ERR_PARAM_INVALID, "out has %lld elements; the indexing result has %lld.",
@@ -265,6 +267,11 @@ static aclnnStatus ip_exec(int op, const aclTensor *self, const char *sname, con
     }
     /* phase 1 builds the plan once on the current data, so that a call whose result cannot fill out (or take
      * values) fails here with 161002; phase 2 builds it again (the data may have changed in between) */
+    bool have_data = true; /* a NULL address is allowed in phase 1 (the run refuses it): no precheck then */
+    for (int i = 0; i < k; i++) have_data &= acl_tensor_empty(ins[i]) || ins[i]->data != NULL;
+    const aclTensor *outs[] = {out};
+    const char *outn[] = {oname};
+    if (!have_data) return ix_exec(op, ip_run, sizeof p, ins, inn, k, outs, outn, 1, ws, exo, &p);
     acl_view views[ACL_MAX_TENSOR_DIMS + 2];
     for (int i = 0; i < k; i++) ACL_TRY(acl_view_init(&views[i], ins[i], inn[i], !acl_tensor_empty(ins[i])));
     acl_view ov;
@@ -278,8 +285,6 @@ static aclnnStatus ip_exec(int op, const aclTensor *self, const char *sname, con
     if (!rc) rc = ip_check(&p, &pl, &ov, values ? &views[p.values_in] : NULL);
     free(pl.off);
     if (rc) return rc;
-    const aclTensor *outs[] = {out};
-    const char *outn[] = {oname};
     return ix_exec(op, ip_run, sizeof p, ins, inn, k, outs, outn, 1, ws, exo, &p);
 }
 

@@ -385,7 +385,7 @@ static aclnnStatus fill_dim_check(const aclTensor *self, int64_t dim, const aclT
     const int64_t r = (int64_t)self->ndim;
     ACLNN_CHECK(!((dim != 0 && dim >= r) || (dim == 0 && dim > r)), ACLNN_ERR_PARAM_INVALID,
                 "dim value error, input dim[%lld] is greater than self dim[%lld].", (long long)dim, (long long)r);
-    ACLNN_CHECK(!((dim < 0 && -dim > r && r > 0) || (dim < 0 && -dim > 1 && r == 0)), ACLNN_ERR_PARAM_INVALID,
+    ACLNN_CHECK(!((dim < 0 && dim < -r && r > 0) || (dim < -1 && r == 0)), ACLNN_ERR_PARAM_INVALID,
                 "dim value error, abs(input dim[%lld]) is greater than self dim[%lld].", (long long)dim, (long long)r);
     return ACLNN_SUCCESS;
 }

@@ -131,10 +131,12 @@ static aclnnStatus uq_common(int op, const aclTensor *self, bool returnInverse, 
     ACLNN_CHECK(acl_dt_known(valueOut->dtype) && !acl_dt_is_complex(valueOut->dtype), ACLNN_ERR_PARAM_INVALID,
                 "valueOut dtype %s is not supported.", acl_dtype_name(valueOut->dtype));
     ACLNN_CHECK(valueOut->ndim == 1, ACLNN_ERR_PARAM_INVALID, "valueOut should be 1-D.");
+    int64_t u = 0;
+    if (self->data) { /* a NULL address is allowed in phase 1 (the run refuses it): the shapes stay then */
     acl_view xv;
     ACL_TRY(acl_view_init(&xv, self, "self", true));
     uq_key *k = NULL;
-    int64_t u = 0, *ord = uq_plan(&xv, &k, &u);
+    int64_t *ord = uq_plan(&xv, &k, &u);
     if (!ord) return OOM;
     free(k);
     free(ord);
@@ -142,6 +144,7 @@ static aclnnStatus uq_common(int op, const aclTensor *self, bool returnInverse, 
                 (long long)valueOut->dims[0], (long long)u);
     valueOut->dims[0] = u; /* the real count, as the device reports it */
     if (returnCounts) countsOut->dims[0] = u;
+    }
     uq_params p = {returnInverse, returnCounts};
     const aclTensor *ins[] = {self};
     const char *inn[] = {"self"};
@@ -229,6 +232,12 @@ static aclnnStatus uc_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     const size_t es = md_class_size(c);
     int64_t outer, len, inner;
     uc_split(x, p->dim, &outer, &len, &inner);
+    /* the shapes phase 1 could not check (no data then): never write outside a view */
+    bool ok = p->dim < 0 ? vo->ndim == 1 : vo->ndim == x->ndim;
+    for (int k = 0; ok && p->dim >= 0 && k < x->ndim; k++) ok = k == p->dim || vo->dims[k] == x->dims[k];
+    if (p->inverse) ok = ok && md_numel(acl_exec_out(ex, 1)) == len;
+    if (p->counts) ok = ok && acl_exec_out(ex, 2)->ndim == 1;
+    if (!ok) return ACL_REPORT(ACLNN_ERR_PARAM_INVALID, "valueOut/inverseOut/countsOut do not fit the result.");
     char *buf = md_load(x, md_class_dt(c));
     unsigned char *first = md_alloc(len, 1);
     int64_t *inv = md_alloc(len, sizeof(int64_t)), *cnt = NULL;
@@ -300,6 +309,13 @@ aclnnStatus opws_UniqueConsecutive(const aclTensor *self, bool returnInverse, bo
     }
     if (acl_tensor_empty(self)) return acl_exec_noop(ACL_OP_UniqueConsecutive, workspaceSize, executor);
     const int d = dim == UC_NONE || r == 0 ? -1 : (int)(dim < 0 ? dim + r : dim);
+    uc_params p = {d, returnInverse, returnCounts};
+    if (!self->data) { /* a NULL address is allowed in phase 1 (the run refuses it): the shapes stay then */
+        const aclTensor *ins0[] = {self}, *outs0[] = {valueOut, inverseOut, countsOut};
+        const char *inn0[] = {"self"}, *outn0[] = {"valueOut", "inverseOut", "countsOut"};
+        return ix_exec(ACL_OP_UniqueConsecutive, uc_run, sizeof p, ins0, inn0, 1, outs0, outn0,
+                       returnCounts ? 3 : returnInverse ? 2 : 1, workspaceSize, executor, &p);
+    }
     /* not op_api rules: the outputs must hold what the op writes */
     acl_view xv;
     ACL_TRY(acl_view_init(&xv, self, "self", true));
@@ -347,7 +363,6 @@ aclnnStatus opws_UniqueConsecutive(const aclTensor *self, bool returnInverse, bo
     if (d < 0) valueOut->dims[0] = u; /* the real count, as the device reports it */
     else valueOut->dims[d] = u;
     if (returnCounts) countsOut->dims[0] = u;
-    uc_params p = {d, returnInverse, returnCounts};
     const aclTensor *ins[] = {self}, *outs[] = {valueOut, returnInverse ? inverseOut : NULL,
                                                 returnCounts ? countsOut : NULL};
     const char *inn[] = {"self"}, *outn[] = {"valueOut", "inverseOut", "countsOut"};
