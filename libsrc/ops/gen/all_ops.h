@@ -80,6 +80,7 @@
 #include "aclnnop/aclnn_bitwise_xor_scalar.h"
 #include "aclnnop/aclnn_bitwise_xor_tensor.h"
 #include "aclnnop/aclnn_bitwiseand.h"
+#include "aclnnop/aclnn_bucketize.h"
 #include "aclnnop/aclnn_cast.h"
 #include "aclnnop/aclnn_cat.h"
 #include "aclnnop/aclnn_cdist.h"
@@ -128,6 +129,8 @@
 #include "aclnnop/aclnn_einsum.h"
 #include "aclnnop/aclnn_elu.h"
 #include "aclnnop/aclnn_elu_backward.h"
+#include "aclnnop/aclnn_embedding.h"
+#include "aclnnop/aclnn_embedding_dense_backward.h"
 #include "aclnnop/aclnn_embedding_renorm.h"
 #include "aclnnop/aclnn_eq_scalar.h"
 #include "aclnnop/aclnn_eq_tensor.h"
@@ -236,6 +239,10 @@
 #include "aclnnop/aclnn_fused_adamw.h"
 #include "aclnnop/aclnn_fused_cross_entropy_loss_with_max_sum.h"
 #include "aclnnop/aclnn_fused_sgd.h"
+#include "aclnnop/aclnn_gather.h"
+#include "aclnnop/aclnn_gather_nd.h"
+#include "aclnnop/aclnn_gather_v2.h"
+#include "aclnnop/aclnn_gather_v3.h"
 #include "aclnnop/aclnn_gcd.h"
 #include "aclnnop/aclnn_ge_scalar.h"
 #include "aclnnop/aclnn_ge_tensor.h"
@@ -274,6 +281,13 @@
 #include "aclnnop/aclnn_heaviside.h"
 #include "aclnnop/aclnn_histc.h"
 #include "aclnnop/aclnn_im2col.h"
+#include "aclnnop/aclnn_index.h"
+#include "aclnnop/aclnn_index_add.h"
+#include "aclnnop/aclnn_index_copy.h"
+#include "aclnnop/aclnn_index_fill.h"
+#include "aclnnop/aclnn_index_fill_tensor.h"
+#include "aclnnop/aclnn_index_put_impl.h"
+#include "aclnnop/aclnn_index_select.h"
 #include "aclnnop/aclnn_inplace_add_rms_norm.h"
 #include "aclnnop/aclnn_instance_norm.h"
 #include "aclnnop/aclnn_inverse.h"
@@ -328,6 +342,7 @@
 #include "aclnnop/aclnn_masked_fill_scalar.h"
 #include "aclnnop/aclnn_masked_fill_tensor.h"
 #include "aclnnop/aclnn_masked_scale.h"
+#include "aclnnop/aclnn_masked_scatter.h"
 #include "aclnnop/aclnn_masked_select.h"
 #include "aclnnop/aclnn_masked_softmax_with_rel_pos_bias.h"
 #include "aclnnop/aclnn_matmul.h"
@@ -337,6 +352,7 @@
 #include "aclnnop/aclnn_maximum.h"
 #include "aclnnop/aclnn_maxn.h"
 #include "aclnnop/aclnn_mean.h"
+#include "aclnnop/aclnn_median.h"
 #include "aclnnop/aclnn_min.h"
 #include "aclnnop/aclnn_min_dim.h"
 #include "aclnnop/aclnn_minimum.h"
@@ -361,6 +377,8 @@
 #include "aclnnop/aclnn_nll_loss2d.h"
 #include "aclnnop/aclnn_nll_loss2d_backward.h"
 #include "aclnnop/aclnn_nll_loss_backward.h"
+#include "aclnnop/aclnn_nonzero.h"
+#include "aclnnop/aclnn_nonzero_v2.h"
 #include "aclnnop/aclnn_norm.h"
 #include "aclnnop/aclnn_normal.h"
 #include "aclnnop/aclnn_normal_out.h"
@@ -377,6 +395,7 @@
 #include "aclnnop/aclnn_prelu.h"
 #include "aclnnop/aclnn_prelu_backward.h"
 #include "aclnnop/aclnn_prod.h"
+#include "aclnnop/aclnn_put.h"
 #include "aclnnop/aclnn_qr.h"
 #include "aclnnop/aclnn_quant_convolution.h"
 #include "aclnnop/aclnn_random.h"
@@ -396,6 +415,7 @@
 #include "aclnnop/aclnn_remainder.h"
 #include "aclnnop/aclnn_renorm.h"
 #include "aclnnop/aclnn_repeat.h"
+#include "aclnnop/aclnn_repeat_interleave.h"
 #include "aclnnop/aclnn_replication_pad1d.h"
 #include "aclnnop/aclnn_replication_pad1d_backward.h"
 #include "aclnnop/aclnn_replication_pad2d.h"
@@ -410,6 +430,11 @@
 #include "aclnnop/aclnn_rsub.h"
 #include "aclnnop/aclnn_s_where.h"
 #include "aclnnop/aclnn_scale.h"
+#include "aclnnop/aclnn_scatter.h"
+#include "aclnnop/aclnn_scatter_add.h"
+#include "aclnnop/aclnn_scatter_nd.h"
+#include "aclnnop/aclnn_scatter_nd_update.h"
+#include "aclnnop/aclnn_scatter_reduce.h"
 #include "aclnnop/aclnn_searchsorted.h"
 #include "aclnnop/aclnn_segsum.h"
 #include "aclnnop/aclnn_selu.h"
@@ -461,9 +486,11 @@
 #include "aclnnop/aclnn_swish.h"
 #include "aclnnop/aclnn_swish_backward.h"
 #include "aclnnop/aclnn_sync_batch_norm_gather_stats.h"
+#include "aclnnop/aclnn_take.h"
 #include "aclnnop/aclnn_tan.h"
 #include "aclnnop/aclnn_tanh.h"
 #include "aclnnop/aclnn_tanh_backward.h"
+#include "aclnnop/aclnn_tf_scatter_add.h"
 #include "aclnnop/aclnn_threshold.h"
 #include "aclnnop/aclnn_threshold_backward.h"
 #include "aclnnop/aclnn_trace.h"
@@ -474,6 +501,9 @@
 #include "aclnnop/aclnn_trunc.h"
 #include "aclnnop/aclnn_unfold_grad.h"
 #include "aclnnop/aclnn_uniform.h"
+#include "aclnnop/aclnn_unique.h"
+#include "aclnnop/aclnn_unique2.h"
+#include "aclnnop/aclnn_unique_consecutive.h"
 #include "aclnnop/aclnn_upsample_nearest_exact2d.h"
 #include "aclnnop/aclnn_upsample_nearest_exact2d_backward.h"
 #include "aclnnop/aclnn_var.h"
@@ -1201,6 +1231,128 @@ aclnnStatus opws_ForeachMulScalarInplace(
     const aclTensorList* x, const aclTensor* scalar, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_ForeachSubScalarInplace(
     const aclTensorList* x, const aclTensor* scalar, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_Gather(
+    const aclTensor* self, const int64_t dim, const aclTensor* index, aclTensor* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_GatherV2(
+    const aclTensor* self, int64_t dim, const aclTensor* index, aclTensor* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_IndexSelect(
+    const aclTensor* self, int64_t dim, const aclTensor* index, aclTensor* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_Take(
+    const aclTensor* self, const aclTensor* index, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_GatherNd(
+    const aclTensor* self, const aclTensor* indices, bool negativeIndexSupport, aclTensor* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_Embedding(
+    const aclTensor* weight, const aclTensor* indices, const aclTensor* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_Scatter(
+    const aclTensor* self, int64_t dim, const aclTensor* index, const aclTensor* src, int64_t reduce, aclTensor* out,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_ScatterValue(
+    const aclTensor* self, int64_t dim, const aclTensor* index, const aclScalar* value, int64_t reduce, aclTensor* out,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_InplaceScatter(
+    aclTensor* selfRef, int64_t dim, const aclTensor* index, const aclTensor* src, int64_t reduce,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_InplaceScatterValue(
+    aclTensor* selfRef, int64_t dim, const aclTensor* index, const aclScalar* value, int64_t reduce,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_ScatterAdd(
+    const aclTensor* self, int64_t dim, const aclTensor* index, const aclTensor* src, aclTensor* out,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_IndexAdd(
+    const aclTensor* self, const int64_t dim, const aclTensor* index, const aclTensor* source, const aclScalar* alpha,
+    aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_IndexCopy(
+    aclTensor* selfRef, int64_t dim, const aclTensor* index, const aclTensor* source, aclTensor* outRef,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_InplaceIndexCopy(
+    aclTensor* selfRef, int64_t dim, const aclTensor* index, const aclTensor* source, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_IndexFill(
+    const aclTensor* self, int64_t dim, const aclTensor* index, const aclScalar* value, aclTensor* out,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_InplaceIndexFill(
+    aclTensor* selfRef, int64_t dim, const aclTensor* index, const aclScalar* value, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_IndexFillTensor(
+    const aclTensor* self, int64_t dim, const aclIntArray* index, const aclScalar* value, aclTensor* out,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_InplaceIndexFillTensor(
+    aclTensor* selfRef, int64_t dim, const aclIntArray* index, const aclScalar* value, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_Index(
+    const aclTensor* self, const aclTensorList* indices, aclTensor* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_IndexPutImpl(
+    aclTensor* selfRef, const aclTensorList* indices, const aclTensor* values, const bool accumulate, const bool unsafe,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_EmbeddingDenseBackward(
+    const aclTensor* grad, const aclTensor* indices, uint64_t numWeights, uint64_t paddingIdx, bool scaleGradByFreq,
+    const aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_RepeatInterleave(
+    const aclTensor* self, const aclTensor* repeats, int64_t outputSize, aclTensor* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_RepeatInterleaveWithDim(
+    const aclTensor* self, const aclTensor* repeats, int64_t dim, int64_t outputSize, aclTensor* out,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_RepeatInterleaveInt(
+    const aclTensor* self, int64_t repeats, int64_t outputSize, aclTensor* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_RepeatInterleaveIntWithDim(
+    const aclTensor* self, int64_t repeats, int64_t dim, int64_t outputSize, aclTensor* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_RepeatInterleaveTensor(
+    const aclTensor* repeats, int64_t outputSize, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_InplaceMaskedScatter(
+    aclTensor* selfRef, const aclTensor* mask, const aclTensor* source, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_Nonzero(const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_NonzeroV2(const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_ScatterNd(
+    const aclTensor* data, const aclTensor* indices, const aclTensor* updates, aclTensor* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_ScatterNdUpdate(
+    aclTensor* varRef, const aclTensor* indices, const aclTensor* updates, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_InplacePut(
+    aclTensor* selfRef, const aclTensor* index, const aclTensor* source, bool accumulate, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_ScatterReduce(
+    const aclTensor* self, int64_t dim, const aclTensor* index, const aclTensor* src, int64_t reduce, bool includeSelf,
+    aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_InplaceScatterReduce(
+    aclTensor* selfRef, int64_t dim, const aclTensor* index, const aclTensor* src, int64_t reduce, bool includeSelf,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_Unique(
+    const aclTensor* self, bool sorted, bool returnInverse, aclTensor* valueOut, aclTensor* inverseOut,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_Unique2(
+    const aclTensor* self, bool sorted, bool returnInverse, bool returnCounts, aclTensor* valueOut,
+    aclTensor* inverseOut, aclTensor* countsOut, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_GatherV3(
+    const aclTensor* self, int64_t dim, const aclTensor* index, int64_t batchDims, int64_t mode, aclTensor* out,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_Bucketize(
+    const aclTensor* self, const aclTensor* boundaries, const bool outInt32, const bool right, aclTensor* out,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_UniqueConsecutive(
+    const aclTensor* self, bool returnInverse, bool returnCounts, int64_t dim, aclTensor* valueOut,
+    aclTensor* inverseOut, aclTensor* countsOut, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_TfScatterAdd(
+    aclTensor* varRef, const aclTensor* indices, const aclTensor* updates, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_MedianDim(
+    const aclTensor* self, int64_t dim, bool keepDim, aclTensor* valuesOut, aclTensor* indicesOut,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_NanMedianDim(
+    const aclTensor* self, int64_t dim, bool keepDim, aclTensor* valuesOut, aclTensor* indicesOut,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_Median(const aclTensor* self, aclTensor* valuesOut, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_NanMedian(const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_MseLoss(
     const aclTensor* self, const aclTensor* target, int64_t reduction, aclTensor* out, uint64_t* workspaceSize,
     aclOpExecutor** executor);
@@ -1875,6 +2027,80 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_ForeachDivListInplace ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_ForeachMulScalarInplace ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32}), 4
 #define ACL_DT_LIST_ForeachSubScalarInplace ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32}), 4
+#define ACL_DT_LIST_Gather ((const aclDataType[]){ACL_FLOAT, ACL_INT32, ACL_FLOAT16, ACL_INT8, ACL_DOUBLE, ACL_INT16, ACL_INT64, ACL_UINT64, ACL_UINT32, ACL_UINT16, ACL_UINT8, ACL_BOOL, ACL_BF16}), 13
+#define ACL_DT_LIST_Gather_index ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
+#define ACL_DT_LIST_GatherV2 ((const aclDataType[]){ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BF16}), 12
+#define ACL_DT_LIST_GatherV2_index ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
+#define ACL_DT_LIST_IndexSelect ((const aclDataType[]){ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_UINT64, ACL_UINT32, ACL_UINT16, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BF16}), 15
+#define ACL_DT_LIST_IndexSelect_index ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
+#define ACL_DT_LIST_Take ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_UINT64, ACL_INT64, ACL_UINT32, ACL_INT32, ACL_UINT16, ACL_INT16, ACL_UINT8, ACL_INT8, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BOOL, ACL_BF16}), 15
+#define ACL_DT_LIST_Take_index ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
+#define ACL_DT_LIST_GatherNd ((const aclDataType[]){ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_BF16}), 8
+#define ACL_DT_LIST_GatherNd_indices ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
+#define ACL_DT_LIST_Embedding ((const aclDataType[]){ACL_DOUBLE, ACL_FLOAT, ACL_FLOAT16, ACL_INT64, ACL_INT32, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_COMPLEX128, ACL_COMPLEX64, ACL_BF16}), 12
+#define ACL_DT_LIST_Embedding_indices ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
+#define ACL_DT_LIST_Scatter ((const aclDataType[]){ACL_UINT8, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_BOOL, ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BF16}), 12
+#define ACL_DT_LIST_Scatter_index ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
+#define ACL_DT_LIST_ScatterValue ((const aclDataType[]){ACL_UINT8, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_BOOL, ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BF16}), 12
+#define ACL_DT_LIST_ScatterValue_index ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
+#define ACL_DT_LIST_InplaceScatter ((const aclDataType[]){ACL_UINT8, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_BOOL, ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BF16}), 12
+#define ACL_DT_LIST_InplaceScatter_index ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
+#define ACL_DT_LIST_InplaceScatterValue ((const aclDataType[]){ACL_UINT8, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_BOOL, ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BF16}), 12
+#define ACL_DT_LIST_InplaceScatterValue_index ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
+#define ACL_DT_LIST_ScatterAdd ((const aclDataType[]){ACL_UINT8, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_BOOL, ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BF16}), 12
+#define ACL_DT_LIST_ScatterAdd_index ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
+#define ACL_DT_LIST_IndexAdd ((const aclDataType[]){ACL_FLOAT, ACL_INT32, ACL_FLOAT16, ACL_DOUBLE, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_INT64, ACL_BOOL, ACL_BF16}), 10
+#define ACL_DT_LIST_IndexAdd_index ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
+#define ACL_DT_LIST_IndexCopy ((const aclDataType[]){ACL_DOUBLE, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BOOL, ACL_FLOAT, ACL_FLOAT16, ACL_INT32, ACL_INT64, ACL_BF16}), 12
+#define ACL_DT_LIST_IndexCopy_index ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
+#define ACL_DT_LIST_InplaceIndexCopy ((const aclDataType[]){ACL_DOUBLE, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BOOL, ACL_FLOAT, ACL_FLOAT16, ACL_INT32, ACL_INT64, ACL_BF16}), 12
+#define ACL_DT_LIST_InplaceIndexCopy_index ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
+#define ACL_DT_LIST_IndexFill ((const aclDataType[]){ACL_INT32, ACL_FLOAT16, ACL_FLOAT, ACL_INT64, ACL_BOOL, ACL_BF16}), 6
+#define ACL_DT_LIST_IndexFill_index ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
+#define ACL_DT_LIST_InplaceIndexFill ((const aclDataType[]){ACL_INT32, ACL_FLOAT16, ACL_FLOAT, ACL_INT64, ACL_BOOL, ACL_BF16}), 6
+#define ACL_DT_LIST_InplaceIndexFill_index ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
+#define ACL_DT_LIST_IndexFillTensor ((const aclDataType[]){ACL_INT32, ACL_FLOAT16, ACL_FLOAT, ACL_INT64, ACL_BOOL, ACL_BF16}), 6
+#define ACL_DT_LIST_InplaceIndexFillTensor ((const aclDataType[]){ACL_INT32, ACL_FLOAT16, ACL_FLOAT, ACL_INT64, ACL_BOOL, ACL_BF16}), 6
+#define ACL_DT_LIST_Index ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_INT64, ACL_INT32, ACL_BOOL, ACL_INT8, ACL_UINT8, ACL_BF16, ACL_DOUBLE, ACL_INT16}), 10
+#define ACL_DT_LIST_Index_indices ((const aclDataType[]){ACL_INT64, ACL_INT32, ACL_BOOL}), 3
+#define ACL_DT_LIST_IndexPutImpl ((const aclDataType[]){ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16}), 10
+#define ACL_DT_LIST_IndexPutImpl_indices ((const aclDataType[]){ACL_INT32, ACL_INT64, ACL_BOOL}), 3
+#define ACL_DT_LIST_EmbeddingDenseBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_EmbeddingDenseBackward_indices ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE, ACL_INT8, ACL_UINT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_BOOL}), 9
+#define ACL_DT_LIST_EmbeddingDenseBackward_out ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_RepeatInterleave ((const aclDataType[]){ACL_UINT8, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_BOOL, ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 9
+#define ACL_DT_LIST_RepeatInterleave_repeats ((const aclDataType[]){ACL_INT64, ACL_INT32}), 2
+#define ACL_DT_LIST_RepeatInterleaveWithDim ((const aclDataType[]){ACL_UINT8, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_BOOL, ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 9
+#define ACL_DT_LIST_RepeatInterleaveWithDim_repeats ((const aclDataType[]){ACL_INT64, ACL_INT32}), 2
+#define ACL_DT_LIST_RepeatInterleaveInt ((const aclDataType[]){ACL_UINT8, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_BOOL, ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 9
+#define ACL_DT_LIST_RepeatInterleaveIntWithDim ((const aclDataType[]){ACL_UINT8, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_BOOL, ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 9
+#define ACL_DT_LIST_RepeatInterleaveTensor ((const aclDataType[]){ACL_INT64, ACL_INT32}), 2
+#define ACL_DT_LIST_InplaceMaskedScatter ((const aclDataType[]){ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16}), 10
+#define ACL_DT_LIST_InplaceMaskedScatter_mask ((const aclDataType[]){ACL_UINT8, ACL_BOOL}), 2
+#define ACL_DT_LIST_Nonzero ((const aclDataType[]){ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BOOL, ACL_BF16}), 10
+#define ACL_DT_LIST_NonzeroV2 ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_INT8, ACL_UINT8, ACL_INT16, ACL_UINT16, ACL_INT32, ACL_UINT32, ACL_INT64, ACL_UINT64, ACL_DOUBLE, ACL_BOOL, ACL_BF16}), 13
+#define ACL_DT_LIST_ScatterNd ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BOOL, ACL_BF16}), 4
+#define ACL_DT_LIST_ScatterNd_indices ((const aclDataType[]){ACL_INT64, ACL_INT32}), 2
+#define ACL_DT_LIST_ScatterNdUpdate ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BOOL, ACL_INT16, ACL_BF16, ACL_INT64, ACL_INT8, ACL_INT32}), 8
+#define ACL_DT_LIST_ScatterNdUpdate_indices ((const aclDataType[]){ACL_INT64, ACL_INT32}), 2
+#define ACL_DT_LIST_InplacePut ((const aclDataType[]){ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BOOL, ACL_BF16}), 12
+#define ACL_DT_LIST_InplacePut_index ((const aclDataType[]){ACL_INT64, ACL_INT32}), 2
+#define ACL_DT_LIST_ScatterReduce ((const aclDataType[]){ACL_FLOAT}), 1
+#define ACL_DT_LIST_ScatterReduce_index ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
+#define ACL_DT_LIST_InplaceScatterReduce ((const aclDataType[]){ACL_FLOAT}), 1
+#define ACL_DT_LIST_InplaceScatterReduce_index ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
+#define ACL_DT_LIST_Unique ((const aclDataType[]){ACL_BOOL, ACL_UINT8, ACL_INT8, ACL_UINT16, ACL_INT16, ACL_UINT32, ACL_INT32, ACL_UINT64, ACL_INT64, ACL_DOUBLE, ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 13
+#define ACL_DT_LIST_Unique2 ((const aclDataType[]){ACL_BOOL, ACL_UINT8, ACL_INT8, ACL_UINT16, ACL_INT16, ACL_UINT32, ACL_INT32, ACL_UINT64, ACL_INT64, ACL_DOUBLE, ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 13
+#define ACL_DT_LIST_GatherV3 ((const aclDataType[]){ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_BOOL, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BF16}), 12
+#define ACL_DT_LIST_GatherV3_index ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
+#define ACL_DT_LIST_Bucketize ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_INT32, ACL_INT16, ACL_BF16, ACL_INT8, ACL_UINT8, ACL_INT64}), 8
+#define ACL_DT_LIST_UniqueConsecutive ((const aclDataType[]){ACL_UINT8, ACL_INT8, ACL_UINT16, ACL_INT16, ACL_UINT32, ACL_INT32, ACL_UINT64, ACL_INT64, ACL_DOUBLE, ACL_FLOAT, ACL_FLOAT16, ACL_COMPLEX64, ACL_COMPLEX128, ACL_BOOL, ACL_BF16}), 15
+#define ACL_DT_LIST_TfScatterAdd ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32, ACL_INT8, ACL_UINT8}), 6
+#define ACL_DT_LIST_TfScatterAdd_indices ((const aclDataType[]){ACL_INT64, ACL_INT32}), 2
+#define ACL_DT_LIST_MedianDim ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_UINT8, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64}), 8
+#define ACL_DT_LIST_NanMedianDim ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_UINT8, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64}), 8
+#define ACL_DT_LIST_Median ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_UINT8, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64}), 8
+#define ACL_DT_LIST_NanMedian ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_UINT8, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64}), 8
 #define ACL_DT_LIST_MseLoss ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_MseLossOut ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_MseLossBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
