@@ -428,7 +428,7 @@ def test_wheel_from_sdist_in_fresh_venv(tmp_path):
     for name in ALIASES + ["libpyaclnn.so"]:
         info = infos[lib64 + name]
         assert (info.external_attr >> 16) & 0o170000 == 0o100000, name  # regular files, no symlinks
-    assert infos[lib64 + "libpyaclnn.so"].file_size < 2 * 1024 * 1024  # stripped
+    assert infos[lib64 + "libpyaclnn.so"].file_size < 8 * 1024 * 1024  # stripped (about 2.8 MB with ~700 ops)
     for part in ("pyaclnn/cann/set_env.sh", "pyaclnn/cann/include/acl/acl.h", "pyaclnn/cann/samples/CMakeLists.txt",
                  f"pyaclnn/cann/samples/expected/{STEMS[0]}.stdout", "pyaclnn/__main__.py", "pyaclnn/_toolkit.py"):
         assert part in infos, part
