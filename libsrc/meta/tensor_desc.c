@@ -41,7 +41,7 @@ static aclError set_shape(int numDims, const int64_t *dims, int *ndim_out, int64
     if (numDims == 1 && dims[0] == -2) { *ndim_out = -1; return ACL_SUCCESS; }
     for (int i = 0; i < numDims; i++)
         if (dims[i] < -1) return ACL_REPORT(ACL_ERROR_INVALID_PARAM, "dims[%d] = %lld is invalid", i, (long long)dims[i]);
-    memcpy(out, dims, (size_t)numDims * sizeof *out);
+    if (numDims) memcpy(out, dims, (size_t)numDims * sizeof *out); /* dims may be NULL for a 0-d shape */
     *ndim_out = numDims;
     return ACL_SUCCESS;
 }
@@ -81,7 +81,7 @@ aclError aclSetTensorShapeRange(aclTensorDesc *desc, size_t dimsCount, int64_t d
             return ACL_REPORT(ACL_ERROR_INVALID_PARAM, "dimsRange[%zu] = [%lld, %lld] is invalid", i,
                               (long long)dimsRange[i][0], (long long)dimsRange[i][1]);
     }
-    memcpy(desc->range, dimsRange, dimsCount * sizeof desc->range[0]);
+    if (dimsCount) memcpy(desc->range, dimsRange, dimsCount * sizeof desc->range[0]);
     desc->has_range = 1;
     return ACL_SUCCESS;
 }
