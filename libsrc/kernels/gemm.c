@@ -387,12 +387,3 @@ int gemm_run(const gemm_problem *p) {
     if (gemm_is_half(p->adt) && gemm_is_half(p->bdt)) return gemm_run_float(p);
     return gemm_run_generic(p);
 }
-
-int gemm_probe(const gemm_problem *p) {
-    const int64_t K = p->K > 0 ? p->K : 1, mn = (p->M > 0 ? p->M : 1) + (p->N > 0 ? p->N : 1);
-    if (mn > (INT64_MAX / 8) / K) return -1;
-    void *probe = malloc(sizeof(float) * (size_t)(K * mn));
-    if (!probe) return -1;
-    free(probe);
-    return 0;
-}

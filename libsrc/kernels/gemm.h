@@ -31,8 +31,5 @@ typedef struct {
 
 /* Runs the product; 0 on success, -1 when a buffer cannot be allocated (C untouched then). */
 int gemm_run(const gemm_problem *p);
-/* Phase 1: 0 when the packing buffers a run of p needs (at most K x (M + N) floats) can be allocated, -1 when not,
- * so that a problem too large for this machine is refused before its run. */
-int gemm_probe(const gemm_problem *p);
 
 #endif

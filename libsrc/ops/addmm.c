@@ -94,7 +94,6 @@ static aclnnStatus addmm_publish(int op, const aclTensor *self, const char *sn, 
         void *probe = malloc((size_t)(nacc * mn > 0 ? nacc * mn : 1) * sizeof(float));
         ACLNN_CHECK(probe != NULL, ACLNN_ERR_INNER, "out of memory for the float accumulator of %s.", on);
         free(probe);
-        ACLNN_CHECK(gemm_probe(&pp->g) == 0, ACLNN_ERR_INNER, "out of memory for the packed operands of %s.", on);
     }
     aclOpExecutor *ex = acl_exec_create(op, addmm_run, sizeof(addmm_params));
     if (!ex) return ACLNN_ERR_INNER_CREATE_EXECUTOR;
