@@ -86,15 +86,6 @@ static aclnnStatus addmm_publish(int op, const aclTensor *self, const char *sn, 
     if (cmt == 2 && !both_bf16) pp->g.round_to = ACL_FLOAT16; /* USE_FP16: the inputs go through f16 */
     ACLNN_CHECK(pp->B * pp->g.M <= INT64_MAX / (pp->g.N > 0 ? pp->g.N : 1), ACLNN_ERR_PARAM_INVALID,
                 "%s is too large.", on);
-    { /* the run's f32 accumulator: refused here, not at run time, when it cannot be had */
-        const int64_t nacc = pp->nred > 0 ? pp->nred : pp->nred < 0 ? 1 : pp->B;
-        const int64_t mn = pp->g.M * pp->g.N;
-        ACLNN_CHECK(nacc <= 0 || mn <= 0 || nacc <= (INT64_MAX / 4) / mn, ACLNN_ERR_INNER,
-                    "the float accumulator of %s is too large.", on);
-        void *probe = malloc((size_t)(nacc * mn > 0 ? nacc * mn : 1) * sizeof(float));
-        ACLNN_CHECK(probe != NULL, ACLNN_ERR_INNER, "out of memory for the float accumulator of %s.", on);
-        free(probe);
-    }
     aclOpExecutor *ex = acl_exec_create(op, addmm_run, sizeof(addmm_params));
     if (!ex) return ACLNN_ERR_INNER_CREATE_EXECUTOR;
     aclnnStatus rc = acl_exec_add_input(ex, self, sn, true);
