@@ -153,7 +153,7 @@ static int gemm_small_m(const gemm_problem *p, gemm_ptrs q, float *Cb, int64_t l
     const int64_t npc = (K + GEMM_KC - 1) / GEMM_KC;
     const size_t ces = acl_dtype_size(p->cdt);
     const gemm_ukr_fn ukr = gemm_pick_ukr();
-    float *Af = aligned_alloc(64, sizeof(float) * (size_t)(msl * GEMM_MR * (K > 0 ? K : 1)));
+    float *Af = aligned_alloc(64, (sizeof(float) * (size_t)(msl * GEMM_MR * (K > 0 ? K : 1)) + 63) / 64 * 64);
     if (!Af) return -1;
 #pragma omp parallel if (par)
     {
