@@ -4,7 +4,8 @@
  * maxNorm / (norm + 1e-7); others are kept (PyTorch's renorm). p = 0 counts the non-zeros, p = inf takes max |x|.
  * EmbeddingRenorm: the rows of the 2-D selfRef named by indices get the same treatment in place (p = normType,
  * dim 0 of the gathered rows; a repeated index renormalises its row once, from the original values). The norms are
- * float64 sums in a fixed order; p, maxNorm pass through float as upstream's ToFloat / static_cast do. */
+ * float64 sums in a fixed order; p, maxNorm pass through float as upstream's ToFloat / static_cast do. Index values
+ * are not validated (upstream's op_api does not): one outside [0, rows) is skipped, nothing outside selfRef is read. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -140,15 +141,9 @@ static aclnnStatus er_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
         free(x), free(idx), free(f);
         return OOM;
     }
-    for (int64_t k = 0; k < K; k++)
-        if (idx[k] < 0 || idx[k] >= rows) {
-            long long bad = (long long)idx[k];
-            free(x), free(idx), free(f);
-            return ACL_REPORT(ACLNN_ERR_PARAM_INVALID, "indices value %lld is out of range [0, %lld).", bad,
-                              (long long)rows);
-        }
     for (int64_t r = 0; r < rows; r++) f[r] = 1.0;
-    for (int64_t k = 0; k < K; k++) f[idx[k]] = factor(pnorm(x + idx[k] * D, D, 1, p->p), p->maxnorm);
+    for (int64_t k = 0; k < K; k++) /* an index outside [0, rows) (the device does not check them) is skipped */
+        if (idx[k] >= 0 && idx[k] < rows) f[idx[k]] = factor(pnorm(x + idx[k] * D, D, 1, p->p), p->maxnorm);
     for (int64_t r = 0; r < rows; r++)
         for (int64_t j = 0; j < D; j++) x[r * D + j] *= f[r];
     nm_store(x, nm_out(ex, 0));
