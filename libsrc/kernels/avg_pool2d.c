@@ -253,3 +253,23 @@ static inline void avgpool_strides(const acl_view *v, int64_t s[4]) {
 #include "kernels/avg_pool2d.inc"
 #include "kernels/dtype_end.h"
 #undef AP_LOAD
+
+/* Adaptive pooling window of output o along an axis of `in` inputs and `out` outputs:
+ * [floor(o*in/out), ceil((o+1)*in/out)). */
+static void adaptive_range(int64_t o, int64_t in, int64_t out, int64_t *lo, int64_t *hi) {
+    *lo = (int64_t)(((i128)o * in) / out);
+    *hi = (int64_t)((((i128)o + 1) * in + out - 1) / out);
+}
+
+bool avgpool_plan_adaptive_forward(avgpool_plan *p) {
+    if (!plan_alloc(p, p->oh, p->ow, 0)) return false;
+    for (int64_t o = 0; o < p->oh; o++) adaptive_range(o, p->ih, p->oh, &p->h_lo[o], &p->h_hi[o]);
+    for (int64_t o = 0; o < p->ow; o++) adaptive_range(o, p->iw, p->ow, &p->w_lo[o], &p->w_hi[o]);
+    for (int64_t oh = 0; oh < p->oh; oh++)
+        for (int64_t ow = 0; ow < p->ow; ow++)
+            p->wt[oh * p->ow + ow] =
+                (float)((i128)(p->h_hi[oh] - p->h_lo[oh]) * (p->w_hi[ow] - p->w_lo[ow]));
+    p->w_begin = 0;
+    p->w_end = p->iw;
+    return build_index_lists(p, p->w_lo, p->w_hi, p->ow);
+}

@@ -13,6 +13,7 @@
 #include "aclnnop/aclnn_ada_layer_norm.h"
 #include "aclnnop/aclnn_ada_layer_norm_backward.h"
 #include "aclnnop/aclnn_ada_layer_norm_v2.h"
+#include "aclnnop/aclnn_adaptive_avg_pool2d.h"
 #include "aclnnop/aclnn_add.h"
 #include "aclnnop/aclnn_add_layer_norm.h"
 #include "aclnnop/aclnn_add_layer_norm_grad.h"
@@ -1285,6 +1286,9 @@ aclnnStatus opws_ApplyAdamWQuant(
     const aclTensor* qmapV, aclTensor* absmaxMRef, aclTensor* absmaxVRef, const aclTensor* step, double lr,
     double beta1, double beta2, double weightDecay, double eps, double gnormScale, char* quantModeOptional,
     int64_t blockSize, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_AdaptiveAvgPool2d(
+    const aclTensor* self, const aclIntArray* outputSize, aclTensor* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
 aclnnStatus opws_AvgPool2d(
     const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* strides, const aclIntArray* paddings,
     const bool ceilMode, const bool countIncludePad, const int64_t divisorOverride, const int8_t cubeMathType,
@@ -1703,6 +1707,7 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_ApplyAdamWQuant_absmaxMRef ((const aclDataType[]){ACL_FLOAT}), 1
 #define ACL_DT_LIST_ApplyAdamWQuant_absmaxVRef ((const aclDataType[]){ACL_FLOAT}), 1
 #define ACL_DT_LIST_ApplyAdamWQuant_step ((const aclDataType[]){ACL_INT64}), 1
+#define ACL_DT_LIST_AdaptiveAvgPool2d ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_AvgPool2d ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_AvgPool2dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_GridSampler2D ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE}), 4

@@ -1,0 +1,125 @@
+"""Pooling family (ops-nn pooling/): aclnnAdaptiveAvgPool2d vs a float64 numpy loop and PyTorch for every A2
+dtype, strided views, empty batches, the op_api's invalid rows (order and codes), determinism."""
+import numpy as np
+import pytest
+
+import pyaclnn
+from pyaclnn import ffi, lib
+from pyaclnn.tensor import acl_dtype
+from helpers import DTYPES, DTYPE_IDS, assert_close, rounded, strided, same_bytes_for_threads, expect_invalid, \
+    ws_call, run_executor
+from reference import pool as ref
+
+F32, F16 = np.dtype(np.float32), np.dtype(np.float16)
+A = pyaclnn.int_array
+FMT = {3: "NCL", 4: "NCHW"}
+
+# (input shape, output size)
+AAP_CASES = {
+    "n2c3_7x9_to_3x4": ((2, 3, 7, 9), (3, 4)),
+    "n1c2_5x5_to_5x5": ((1, 2, 5, 5), (5, 5)),
+    "n1c1_4x6_to_7x9_upsample": ((1, 1, 4, 6), (7, 9)),
+    "c3_10x3_to_1x1_ncl": ((3, 10, 3), (1, 1)),
+    "n2c4_13x11_to_4x2": ((2, 4, 13, 11), (4, 2)),
+}
+
+
+def T(shape, dtype=F32, fmt=None):
+    f = getattr(lib, "ACL_FORMAT_" + (fmt or FMT.get(len(shape), "ND")))
+    if all(d >= 0 for d in shape):
+        return pyaclnn.AclTensor(shape, dtype, fmt=f)
+    dims = ffi.new("int64_t[]", list(shape))
+    h = lib.aclCreateTensor(dims, len(shape), acl_dtype(dtype), ffi.NULL, 0, f, dims, len(shape), ffi.NULL)
+    return ffi.gc(h, lib.aclDestroyTensor)
+
+
+def adaptive_avg_pool2d(x, osz, out):
+    f = getattr(lib, "ACL_FORMAT_" + FMT[x.ndim])
+    xt = pyaclnn.AclTensor.from_array(x, f)
+    yt = pyaclnn.AclTensor.from_array(out, f)
+    rc, ws, ex, msg = ws_call("AdaptiveAvgPool2d", xt, A(list(osz)), yt)
+    assert rc == 0, msg
+    assert run_executor("AdaptiveAvgPool2d", ex, ws) == 0
+    return yt.numpy()
+
+
+def make_input(shape, dtype, seed=0):
+    return np.random.default_rng(seed).uniform(-2, 2, shape).astype(np.float32).astype(dtype)
+
+
+def out_like(shape, osz, dtype):
+    return np.full(tuple(shape[:-2]) + tuple(osz), 7, dtype)
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
+@pytest.mark.parametrize("cid", list(AAP_CASES))
+def test_adaptive_avg_pool2d_numpy_and_torch(cid, dtype, torch):
+    shape, osz = AAP_CASES[cid]
+    x = make_input(shape, dtype)
+    y = adaptive_avg_pool2d(x, osz, out_like(shape, osz, dtype))
+    assert_close(y, rounded(ref.adaptive_avg_pool2d(x.astype(np.float64), *osz), dtype), dtype, what=cid)
+    exp = torch.nn.functional.adaptive_avg_pool2d(torch.from_numpy(x.astype(np.float32)), osz).numpy()
+    assert_close(y, rounded(exp, dtype), dtype, what=cid)
+
+
+@pytest.mark.parametrize("kind", ["slice", "transpose"])
+@pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
+def test_adaptive_avg_pool2d_strided(kind, dtype):
+    shape, osz = AAP_CASES["n2c3_7x9_to_3x4"]
+    x = make_input(shape, dtype, seed=2)
+    exp = rounded(ref.adaptive_avg_pool2d(x.astype(np.float64), *osz), dtype)
+    out = strided(out_like(shape, osz, dtype), kind)
+    assert not out.flags.c_contiguous
+    y = adaptive_avg_pool2d(strided(x, kind), osz, out)
+    assert_close(y, exp, dtype)
+
+
+def test_adaptive_avg_pool2d_empty_batch():
+    rc, ws, ex, msg = ws_call("AdaptiveAvgPool2d", T((0, 3, 4, 4)), A([2, 2]), T((0, 3, 2, 2)))
+    assert rc == 0, msg
+    assert run_executor("AdaptiveAvgPool2d", ex, ws) == 0
+
+
+def aap_args(self=None, osz=None, out=None):
+    return (T((2, 3, 6, 6)) if self is None else self, A([3, 3]) if osz is None else osz,
+            T((2, 3, 3, 3)) if out is None else out)
+
+
+AAP_INVALID = [
+    ("null_self", dict(self=ffi.NULL), 161001, "self"),
+    ("null_output_size", dict(osz=ffi.NULL), 161001, "outputSize"),
+    ("null_out", dict(out=ffi.NULL), 161001, "out"),
+    ("self_rank_5", dict(self=T((1, 2, 3, 6, 6), fmt="ND")), 161002, "self"),
+    ("out_rank_differs", dict(out=T((3, 3, 3))), 161002, "out"),
+    ("out_channels_differ", dict(out=T((2, 4, 3, 3))), 161002, "out"),
+    ("self_int32", dict(self=T((2, 3, 6, 6), np.dtype(np.int32))), 161002, "self"),
+    ("self_f64", dict(self=T((2, 3, 6, 6), np.dtype(np.float64))), 161002, "self"),
+    ("out_dtype_differs", dict(out=T((2, 3, 3, 3), F16)), 161002, "out"),
+    ("format_nd", dict(self=T((2, 3, 6, 6), fmt="ND"), out=T((2, 3, 3, 3), fmt="ND")), 161002, "self"),
+    ("format_mismatch", dict(out=T((2, 3, 3, 3), fmt="ND")), 161002, "format"),
+    ("output_size_len_1", dict(osz=A([3])), 161002, "outputSize"),
+    ("output_size_zero", dict(osz=A([0, 3]), out=T((2, 3, 0, 3))), 161002, "outputSize"),
+    ("output_size_mismatch", dict(osz=A([3, 2])), 161002, "outputSize"),
+]
+
+
+@pytest.mark.parametrize("name,kw,code,word", AAP_INVALID, ids=[r[0] for r in AAP_INVALID])
+def test_adaptive_avg_pool2d_invalid(name, kw, code, word):
+    expect_invalid("AdaptiveAvgPool2d", aap_args(**kw), code, word)
+
+
+def test_adaptive_avg_pool2d_deterministic():
+    code = """
+import hashlib, numpy as np, pyaclnn
+from pyaclnn import lib
+x = np.random.default_rng(1).uniform(-1, 1, (3, 8, 37, 29)).astype(np.float32)
+xt = pyaclnn.AclTensor.from_array(x, lib.ACL_FORMAT_NCHW)
+y = np.zeros((3, 8, 5, 7), np.float32)
+yt = pyaclnn.AclTensor.from_array(y, lib.ACL_FORMAT_NCHW)
+ws = pyaclnn.ffi.new("uint64_t *"); ex = pyaclnn.ffi.new("aclOpExecutor **")
+pyaclnn.ensure_device()
+assert lib.aclnnAdaptiveAvgPool2dGetWorkspaceSize(xt.handle, pyaclnn.int_array([5, 7]), yt.handle, ws, ex) == 0
+assert lib.aclnnAdaptiveAvgPool2d(pyaclnn.ffi.NULL, 0, ex[0], pyaclnn.ffi.NULL) == 0
+print(hashlib.sha256(yt.numpy().tobytes()).hexdigest())
+"""
+    same_bytes_for_threads(code)

@@ -1,0 +1,24 @@
+"""Literal float64 references for the pooling family (adaptive pooling). Never imports pyaclnn."""
+import numpy as np
+
+
+def adaptive_range(o, n_in, n_out):
+    """Window [lo, hi) of output cell o along an axis: floor(o*in/out), ceil((o+1)*in/out)."""
+    return (o * n_in) // n_out, -((-(o + 1) * n_in) // n_out)
+
+
+def adaptive_avg_pool2d(x, oh, ow):
+    """x: (..., H, W) float64 -> (..., oh, ow), each cell the mean of its adaptive window."""
+    x = np.asarray(x, np.float64)
+    h, w = x.shape[-2:]
+    y = np.zeros(x.shape[:-2] + (oh, ow))
+    for i in range(oh):
+        h0, h1 = adaptive_range(i, h, oh)
+        for j in range(ow):
+            w0, w1 = adaptive_range(j, w, ow)
+            s = np.zeros(x.shape[:-2])
+            for a in range(h0, h1):
+                for b in range(w0, w1):
+                    s = s + x[..., a, b]
+            y[..., i, j] = s / ((h1 - h0) * (w1 - w0))
+    return y

@@ -1,0 +1,9 @@
+"""Pooling ops of hicann/ops-nn `pooling/` beyond the AvgPool2d seeds (hand-written, libsrc/ops/pool_*.c)."""
+from . import Op
+
+FLOAT = ("f32", "f16", "bf16")
+
+OPS = [
+    Op("AdaptiveAvgPool2d", """const aclTensor* self, const aclIntArray* outputSize, aclTensor* out""",
+       "aclnn_adaptive_avg_pool2d.h", lib="nn", dtypes=FLOAT),
+]
