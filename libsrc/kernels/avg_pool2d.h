@@ -47,6 +47,8 @@ bool avgpool_plan_forward(avgpool_plan *p, const avgpool_attrs *a);
 bool avgpool_plan_backward(avgpool_plan *p, const avgpool_attrs *a, bool global);
 /* Adaptive average pooling forward (geometry fields set by the caller; oh, ow > 0). */
 bool avgpool_plan_adaptive_forward(avgpool_plan *p);
+/* Adaptive average pooling backward (gather form: input cell <- the output cells whose window covers it). */
+bool avgpool_plan_adaptive_backward(avgpool_plan *p);
 /* Frees the tables and the plan itself (executor free_params). */
 void avgpool_plan_free(void *plan);
 

@@ -123,3 +123,96 @@ assert lib.aclnnAdaptiveAvgPool2d(pyaclnn.ffi.NULL, 0, ex[0], pyaclnn.ffi.NULL) 
 print(hashlib.sha256(yt.numpy().tobytes()).hexdigest())
 """
     same_bytes_for_threads(code)
+
+
+# ---------------------------------------------------------------- aclnnAdaptiveAvgPool2dBackward
+
+def adaptive_avg_pool2d_backward(gy, x, out):
+    f = getattr(lib, "ACL_FORMAT_" + FMT[x.ndim])
+    gt = pyaclnn.AclTensor.from_array(gy, f)
+    xt = pyaclnn.AclTensor.from_array(x, f)
+    ot = pyaclnn.AclTensor.from_array(out, f)
+    rc, ws, ex, msg = ws_call("AdaptiveAvgPool2dBackward", gt, xt, ot)
+    assert rc == 0, msg
+    assert run_executor("AdaptiveAvgPool2dBackward", ex, ws) == 0
+    return ot.numpy()
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
+@pytest.mark.parametrize("cid", list(AAP_CASES))
+def test_adaptive_avg_pool2d_backward_numpy_and_torch(cid, dtype, torch):
+    shape, osz = AAP_CASES[cid]
+    x = make_input(shape, dtype)
+    gy = make_input(tuple(shape[:-2]) + tuple(osz), dtype, seed=5)
+    gx = adaptive_avg_pool2d_backward(gy, x, np.full(shape, 7, dtype))
+    exp = ref.adaptive_avg_pool2d_backward(gy.astype(np.float64), *shape[-2:])
+    assert_close(gx, rounded(exp, dtype), dtype, what=cid)
+    xt = torch.from_numpy(x.astype(np.float32)).requires_grad_(True)
+    torch.nn.functional.adaptive_avg_pool2d(xt, osz).backward(torch.from_numpy(gy.astype(np.float32)))
+    assert_close(gx, rounded(xt.grad.numpy(), dtype), dtype, what=cid)
+
+
+@pytest.mark.parametrize("kind", ["slice", "transpose"])
+@pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
+def test_adaptive_avg_pool2d_backward_strided(kind, dtype):
+    shape, osz = AAP_CASES["n1c1_4x6_to_7x9_upsample"]
+    x = make_input(shape, dtype)
+    gy = make_input(tuple(shape[:-2]) + tuple(osz), dtype, seed=6)
+    exp = rounded(ref.adaptive_avg_pool2d_backward(gy.astype(np.float64), *shape[-2:]), dtype)
+    out = strided(np.full(shape, 7, dtype), kind)
+    gx = adaptive_avg_pool2d_backward(strided(gy, kind), strided(x, kind), out)
+    assert_close(gx, exp, dtype)
+
+
+def test_adaptive_avg_pool2d_backward_empty_leaves_out():
+    out = pyaclnn.AclTensor.from_array(np.full((2, 3, 4, 4), 7, np.float32), lib.ACL_FORMAT_NCHW)
+    rc, ws, ex, msg = ws_call("AdaptiveAvgPool2dBackward", T((2, 3, 0, 2)), T((2, 3, 4, 4)), out)
+    assert rc == 0, msg
+    assert run_executor("AdaptiveAvgPool2dBackward", ex, ws) == 0
+    assert (out.numpy() == 7).all()
+
+
+def aapb_args(gy=None, self=None, out=None):
+    return (T((2, 3, 3, 3)) if gy is None else gy, T((2, 3, 6, 6)) if self is None else self,
+            T((2, 3, 6, 6)) if out is None else out)
+
+
+AAPB_INVALID = [
+    ("null_grad", dict(gy=ffi.NULL), 161001, "gradOutput"),
+    ("null_self", dict(self=ffi.NULL), 161001, "self"),
+    ("null_out", dict(out=ffi.NULL), 161001, "out"),
+    ("grad_rank_differs", dict(gy=T((3, 3, 3))), 161002, "gradOutput"),
+    ("out_rank_5", dict(gy=T((1, 2, 3, 3, 3), fmt="ND"), self=T((1, 2, 3, 6, 6), fmt="ND"),
+                        out=T((1, 2, 3, 6, 6), fmt="ND")), 161002, "out"),
+    ("out_batch_differs", dict(out=T((1, 3, 6, 6))), 161002, "out"),
+    ("grad_channels_differ", dict(gy=T((2, 4, 3, 3))), 161002, "gradOutput"),
+    ("grad_int32", dict(gy=T((2, 3, 3, 3), np.dtype(np.int32))), 161002, "gradOutput"),
+    ("self_f64", dict(self=T((2, 3, 6, 6), np.dtype(np.float64))), 161002, "self"),
+    ("dtype_mismatch", dict(self=T((2, 3, 6, 6), F16)), 161002, "self"),
+    ("format_mismatch", dict(gy=T((2, 3, 3, 3), fmt="ND")), 161002, "format"),
+    ("out_hw_differs", dict(out=T((2, 3, 5, 6))), 161002, "out"),
+    ("out_dtype_differs", dict(out=T((2, 3, 6, 6), F16)), 161002, "out"),
+]
+
+
+@pytest.mark.parametrize("name,kw,code,word", AAPB_INVALID, ids=[r[0] for r in AAPB_INVALID])
+def test_adaptive_avg_pool2d_backward_invalid(name, kw, code, word):
+    expect_invalid("AdaptiveAvgPool2dBackward", aapb_args(**kw), code, word)
+
+
+def test_adaptive_avg_pool2d_backward_deterministic():
+    code = """
+import hashlib, numpy as np, pyaclnn
+from pyaclnn import lib, ffi
+g = np.random.default_rng(1).uniform(-1, 1, (3, 8, 5, 7)).astype(np.float32)
+x = np.zeros((3, 8, 37, 29), np.float32)
+gt = pyaclnn.AclTensor.from_array(g, lib.ACL_FORMAT_NCHW)
+xt = pyaclnn.AclTensor.from_array(x, lib.ACL_FORMAT_NCHW)
+ot = pyaclnn.AclTensor.from_array(x.copy(), lib.ACL_FORMAT_NCHW)
+ws = ffi.new("uint64_t *"); ex = ffi.new("aclOpExecutor **")
+pyaclnn.ensure_device()
+assert lib.aclnnAdaptiveAvgPool2dBackwardGetWorkspaceSize(gt.handle, xt.handle, ot.handle, ws, ex) == 0
+assert lib.aclnnAdaptiveAvgPool2dBackward(ffi.NULL, 0, ex[0], ffi.NULL) == 0
+print(hashlib.sha256(ot.numpy().tobytes()).hexdigest())
+"""
+    same_bytes_for_threads(code)

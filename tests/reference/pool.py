@@ -22,3 +22,19 @@ def adaptive_avg_pool2d(x, oh, ow):
                     s = s + x[..., a, b]
             y[..., i, j] = s / ((h1 - h0) * (w1 - w0))
     return y
+
+
+def adaptive_avg_pool2d_backward(gy, h, w):
+    """gy: (..., oh, ow) float64 -> gradInput (..., h, w): each output cell spreads gy/count over its window."""
+    gy = np.asarray(gy, np.float64)
+    oh, ow = gy.shape[-2:]
+    gx = np.zeros(gy.shape[:-2] + (h, w))
+    for i in range(oh):
+        h0, h1 = adaptive_range(i, h, oh)
+        for j in range(ow):
+            w0, w1 = adaptive_range(j, w, ow)
+            share = gy[..., i, j] / ((h1 - h0) * (w1 - w0))
+            for a in range(h0, h1):
+                for b in range(w0, w1):
+                    gx[..., a, b] = gx[..., a, b] + share
+    return gx

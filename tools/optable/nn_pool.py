@@ -6,4 +6,6 @@ FLOAT = ("f32", "f16", "bf16")
 OPS = [
     Op("AdaptiveAvgPool2d", """const aclTensor* self, const aclIntArray* outputSize, aclTensor* out""",
        "aclnn_adaptive_avg_pool2d.h", lib="nn", dtypes=FLOAT),
+    Op("AdaptiveAvgPool2dBackward", """const aclTensor* gradOutput, const aclTensor* self, aclTensor* out""",
+       "aclnn_adaptive_avg_pool2d_backward.h", lib="nn", dtypes=FLOAT),
 ]
