@@ -216,3 +216,101 @@ assert lib.aclnnAdaptiveAvgPool2dBackward(ffi.NULL, 0, ex[0], ffi.NULL) == 0
 print(hashlib.sha256(ot.numpy().tobytes()).hexdigest())
 """
     same_bytes_for_threads(code)
+
+
+# ---------------------------------------------------------------- aclnnAdaptiveMaxPool2d
+
+AMP_DTYPES = DTYPES + [np.dtype(np.float64)]
+AMP_IDS = DTYPE_IDS + ["f64"]
+
+
+def adaptive_max_pool2d(x, osz, out, ind, fmt=None):
+    f = getattr(lib, "ACL_FORMAT_" + (fmt or FMT[x.ndim]))
+    xt = pyaclnn.AclTensor.from_array(x, f)
+    yt = pyaclnn.AclTensor.from_array(out, f)
+    it = pyaclnn.AclTensor.from_array(ind, f)
+    rc, ws, ex, msg = ws_call("AdaptiveMaxPool2d", xt, A(list(osz)), yt, it)
+    assert rc == 0, msg
+    assert run_executor("AdaptiveMaxPool2d", ex, ws) == 0
+    return yt.numpy(), it.numpy()
+
+
+def with_nans_and_ties(x):
+    x = x.copy()
+    flat = x.reshape(-1)
+    flat[::11] = np.nan
+    flat[3::7] = flat[4::7][:len(flat[3::7])] if len(flat[4::7]) >= len(flat[3::7]) else flat[3::7]
+    return x
+
+
+@pytest.mark.parametrize("dtype", AMP_DTYPES, ids=AMP_IDS)
+@pytest.mark.parametrize("cid", list(AAP_CASES))
+def test_adaptive_max_pool2d_numpy_and_torch(cid, dtype, torch):
+    shape, osz = AAP_CASES[cid]
+    x = with_nans_and_ties(make_input(shape, dtype))
+    y, ind = adaptive_max_pool2d(x, osz, out_like(shape, osz, dtype), np.full(shape[:-2] + tuple(osz), -1, np.int64))
+    ry, ri = ref.adaptive_max_pool2d(x.astype(np.float64), *osz)
+    assert_close(y, ry, dtype, rtol=0, atol=0, what=cid)
+    np.testing.assert_array_equal(ind, ri)
+    ty, ti = torch.nn.functional.adaptive_max_pool2d(torch.from_numpy(x.astype(np.float64)), osz, return_indices=True)
+    assert_close(y, ty.numpy(), dtype, rtol=0, atol=0, what=cid)
+    np.testing.assert_array_equal(ind, ti.numpy())
+
+
+@pytest.mark.parametrize("kind", ["slice", "transpose"])
+@pytest.mark.parametrize("dtype", AMP_DTYPES, ids=AMP_IDS)
+def test_adaptive_max_pool2d_strided(kind, dtype):
+    shape, osz = AAP_CASES["n2c4_13x11_to_4x2"]
+    x = make_input(shape, dtype, seed=4)
+    ry, ri = ref.adaptive_max_pool2d(x.astype(np.float64), *osz)
+    y = strided(out_like(shape, osz, dtype), kind)
+    ind = strided(np.full(shape[:-2] + tuple(osz), -1, np.int64), kind)
+    gy, gi = adaptive_max_pool2d(strided(x, kind), osz, y, ind)
+    assert_close(gy, ry, dtype, rtol=0, atol=0)
+    np.testing.assert_array_equal(gi, ri)
+
+
+def test_adaptive_max_pool2d_nhwc_pools_axes_1_2():
+    x = make_input((2, 7, 9, 3), F32, seed=8)
+    y, ind = adaptive_max_pool2d(x, (3, 4), np.zeros((2, 3, 4, 3), F32), np.zeros((2, 3, 4, 3), np.int64), fmt="NHWC")
+    ry, ri = ref.adaptive_max_pool2d(x.transpose(0, 3, 1, 2).astype(np.float64), 3, 4)
+    assert_close(y, ry.transpose(0, 2, 3, 1), F32, rtol=0, atol=0)
+    np.testing.assert_array_equal(ind, ri.transpose(0, 2, 3, 1))
+
+
+def test_adaptive_max_pool2d_empty_batch():
+    rc, ws, ex, msg = ws_call("AdaptiveMaxPool2d", T((0, 3, 4, 4)), A([2, 2]), T((0, 3, 2, 2)),
+                              T((0, 3, 2, 2), np.dtype(np.int64)))
+    assert rc == 0, msg
+    assert run_executor("AdaptiveMaxPool2d", ex, ws) == 0
+
+
+I64 = np.dtype(np.int64)
+
+
+def amp_args(self=None, osz=None, out=None, ind=None):
+    return (T((2, 3, 6, 6)) if self is None else self, A([3, 3]) if osz is None else osz,
+            T((2, 3, 3, 3)) if out is None else out, T((2, 3, 3, 3), I64) if ind is None else ind)
+
+
+AMP_INVALID = [
+    ("null_self", dict(self=ffi.NULL), 161001, "self"),
+    ("null_output_size", dict(osz=ffi.NULL), 161001, "outputSize"),
+    ("null_out", dict(out=ffi.NULL), 161001, "outputOut"),
+    ("null_indices", dict(ind=ffi.NULL), 161001, "indicesOut"),
+    ("self_int32", dict(self=T((2, 3, 6, 6), np.dtype(np.int32))), 161002, "self"),
+    ("out_dtype_differs", dict(out=T((2, 3, 3, 3), F16)), 161002, "outputOut"),
+    ("indices_int32", dict(ind=T((2, 3, 3, 3), np.dtype(np.int32))), 161002, "indicesOut"),
+    ("self_rank_5", dict(self=T((1, 2, 3, 6, 6), fmt="ND")), 161002, "self"),
+    ("indices_shape_differs", dict(ind=T((2, 3, 3, 2), I64)), 161002, "indicesOut"),
+    ("self_empty_spatial", dict(self=T((2, 3, 0, 6))), 161002, "self"),
+    ("output_size_len_3", dict(osz=A([3, 3, 3])), 161002, "outputSize"),
+    ("output_size_zero", dict(osz=A([0, 3])), 161002, "outputSize"),
+    ("self_format_nd", dict(self=T((2, 3, 6, 6), fmt="ND")), 161002, "format"),
+    ("out_shape_mismatch", dict(out=T((2, 3, 3, 2)), ind=T((2, 3, 3, 2), I64)), 161002, "outputOut"),
+]
+
+
+@pytest.mark.parametrize("name,kw,code,word", AMP_INVALID, ids=[r[0] for r in AMP_INVALID])
+def test_adaptive_max_pool2d_invalid(name, kw, code, word):
+    expect_invalid("AdaptiveMaxPool2d", amp_args(**kw), code, word)

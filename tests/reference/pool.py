@@ -38,3 +38,27 @@ def adaptive_avg_pool2d_backward(gy, h, w):
                 for b in range(w0, w1):
                     gx[..., a, b] = gx[..., a, b] + share
     return gx
+
+
+def adaptive_max_pool2d(x, oh, ow):
+    """x: (..., H, W) float64 -> (values, int64 indices h*W + w): the first maximum of each adaptive window;
+    a NaN wins and the last NaN of the window is taken (PyTorch's CPU rule)."""
+    x = np.asarray(x, np.float64)
+    h, w = x.shape[-2:]
+    lead = x.shape[:-2]
+    xf = x.reshape((-1, h, w))
+    y = np.zeros((xf.shape[0], oh, ow))
+    idx = np.zeros((xf.shape[0], oh, ow), np.int64)
+    for p in range(xf.shape[0]):
+        for i in range(oh):
+            h0, h1 = adaptive_range(i, h, oh)
+            for j in range(ow):
+                w0, w1 = adaptive_range(j, w, ow)
+                m, best = -np.inf, h0 * w + w0
+                for a in range(h0, h1):
+                    for b in range(w0, w1):
+                        v = xf[p, a, b]
+                        if v > m or np.isnan(v):
+                            m, best = v, a * w + b
+                y[p, i, j], idx[p, i, j] = m, best
+    return y.reshape(lead + (oh, ow)), idx.reshape(lead + (oh, ow))
