@@ -429,6 +429,11 @@ typedef struct aclScalarList aclScalarList;
  uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnAdaptiveMaxPool2d(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnAdaptiveMaxPool2dBackwardGetWorkspaceSize(
+ const aclTensor* gradOutput, const aclTensor* self, const aclTensor* indices, aclTensor* gradInput,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnAdaptiveMaxPool2dBackward(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnAddGetWorkspaceSize(
  const aclTensor* self, const aclTensor* other, const aclScalar* alpha, aclTensor* out, uint64_t* workspaceSize,
  aclOpExecutor** executor);

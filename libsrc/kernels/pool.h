@@ -16,4 +16,10 @@ typedef struct {
  * (the first maximum; a NaN wins and the last NaN of the window is taken, as PyTorch's CPU kernel). */
 void pool_adaptive_max2d(const acl_view *x, acl_view *y, acl_view *idx, const pool_axes *ax);
 
+
+
+/* Max pooling gradient by argmax, per-plane owner: each gradInput plane is zeroed, then every gradOutput cell of
+ * the plane (row-major, a fixed order) adds its value at its index (fp32 accumulation for fp16/bf16, double for
+ * double, rounded once). Indices outside [0, H*W) are skipped. */
+void pool_max2d_backward_by_index(const acl_view *gy, const acl_view *ind, acl_view *gx, const pool_axes *ax);
 #endif

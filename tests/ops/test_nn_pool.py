@@ -314,3 +314,97 @@ AMP_INVALID = [
 @pytest.mark.parametrize("name,kw,code,word", AMP_INVALID, ids=[r[0] for r in AMP_INVALID])
 def test_adaptive_max_pool2d_invalid(name, kw, code, word):
     expect_invalid("AdaptiveMaxPool2d", amp_args(**kw), code, word)
+
+
+# ---------------------------------------------------------------- aclnnAdaptiveMaxPool2dBackward
+
+def adaptive_max_pool2d_backward(gy, x, ind, out):
+    f = getattr(lib, "ACL_FORMAT_" + FMT[x.ndim])
+    ts = [pyaclnn.AclTensor.from_array(a, f) for a in (gy, x, ind, out)]
+    rc, ws, ex, msg = ws_call("AdaptiveMaxPool2dBackward", *ts)
+    assert rc == 0, msg
+    assert run_executor("AdaptiveMaxPool2dBackward", ex, ws) == 0
+    return ts[3].numpy()
+
+
+def scatter_ref(gy, ind, shape):
+    h, w = shape[-2:]
+    g = gy.astype(np.float64).reshape(-1, gy.shape[-2] * gy.shape[-1])
+    i = ind.reshape(g.shape)
+    gx = np.zeros((g.shape[0], h * w))
+    for p in range(g.shape[0]):
+        for k in range(g.shape[1]):
+            gx[p, i[p, k]] += g[p, k]
+    return gx.reshape(shape)
+
+
+@pytest.mark.parametrize("idt", [np.int64, np.int32], ids=["i64", "i32"])
+@pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
+@pytest.mark.parametrize("cid", list(AAP_CASES))
+def test_adaptive_max_pool2d_backward_numpy_and_torch(cid, dtype, idt, torch):
+    shape, osz = AAP_CASES[cid]
+    x = make_input(shape, dtype)
+    gy = make_input(tuple(shape[:-2]) + tuple(osz), dtype, seed=9)
+    _, ri = ref.adaptive_max_pool2d(x.astype(np.float64), *osz)
+    gx = adaptive_max_pool2d_backward(gy, x, ri.astype(idt), np.full(shape, 7, dtype))
+    assert_close(gx, rounded(scatter_ref(gy, ri, shape), dtype), dtype, what=cid)
+    xt = torch.from_numpy(x.astype(np.float64)).requires_grad_(True)
+    torch.nn.functional.adaptive_max_pool2d(xt, osz).backward(torch.from_numpy(gy.astype(np.float64)))
+    assert_close(gx, rounded(xt.grad.numpy(), dtype), dtype, what=cid)
+
+
+@pytest.mark.parametrize("kind", ["slice", "transpose"])
+@pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
+def test_adaptive_max_pool2d_backward_strided(kind, dtype):
+    shape, osz = AAP_CASES["n1c1_4x6_to_7x9_upsample"]
+    x = make_input(shape, dtype, seed=1)
+    gy = make_input(tuple(shape[:-2]) + tuple(osz), dtype, seed=2)
+    _, ri = ref.adaptive_max_pool2d(x.astype(np.float64), *osz)
+    out = strided(np.full(shape, 7, dtype), kind)
+    gx = adaptive_max_pool2d_backward(strided(gy, kind), strided(x, kind), strided(ri, kind), out)
+    assert_close(gx, rounded(scatter_ref(gy, ri, shape), dtype), dtype)
+
+
+def ampb_args(gy=None, self=None, ind=None, gx=None):
+    return (T((2, 3, 3, 3)) if gy is None else gy, T((2, 3, 6, 6)) if self is None else self,
+            T((2, 3, 3, 3), I64) if ind is None else ind, T((2, 3, 6, 6)) if gx is None else gx)
+
+
+AMPB_INVALID = [
+    ("null_grad", dict(gy=ffi.NULL), 161001, "gradOutput"),
+    ("null_self", dict(self=ffi.NULL), 161001, "self"),
+    ("null_indices", dict(ind=ffi.NULL), 161001, "indices"),
+    ("null_grad_input", dict(gx=ffi.NULL), 161001, "gradInput"),
+    ("grad_dtype_differs", dict(gy=T((2, 3, 3, 3), F16)), 161002, "gradOutput"),
+    ("self_f64", dict(gy=T((2, 3, 3, 3), np.dtype(np.float64)), self=T((2, 3, 6, 6), np.dtype(np.float64)),
+                      gx=T((2, 3, 6, 6), np.dtype(np.float64))), 161002, "self"),
+    ("indices_f32", dict(ind=T((2, 3, 3, 3))), 161002, "indices"),
+    ("rank_differs", dict(ind=T((3, 3, 3), I64)), 161002, "rank"),
+    ("indices_shape_differs", dict(ind=T((2, 3, 3, 2), I64)), 161002, "indices"),
+    ("grad_input_shape_differs", dict(gx=T((2, 3, 6, 5))), 161002, "gradInput"),
+    ("format_differs", dict(ind=T((2, 3, 3, 3), I64, fmt="ND")), 161002, "format"),
+]
+
+
+@pytest.mark.parametrize("name,kw,code,word", AMPB_INVALID, ids=[r[0] for r in AMPB_INVALID])
+def test_adaptive_max_pool2d_backward_invalid(name, kw, code, word):
+    expect_invalid("AdaptiveMaxPool2dBackward", ampb_args(**kw), code, word)
+
+
+def test_adaptive_max_pool2d_backward_deterministic():
+    code = """
+import hashlib, numpy as np, pyaclnn
+from pyaclnn import lib, ffi
+rng = np.random.default_rng(1)
+g = rng.uniform(-1, 1, (3, 8, 9, 9)).astype(np.float32)
+ind = rng.integers(0, 4, (3, 8, 9, 9)).astype(np.int64)
+x = np.zeros((3, 8, 5, 5), np.float32)
+f = lib.ACL_FORMAT_NCHW
+ts = [pyaclnn.AclTensor.from_array(a, f) for a in (g, x, ind, x.copy())]
+ws = ffi.new("uint64_t *"); ex = ffi.new("aclOpExecutor **")
+pyaclnn.ensure_device()
+assert lib.aclnnAdaptiveMaxPool2dBackwardGetWorkspaceSize(*[t.handle for t in ts], ws, ex) == 0
+assert lib.aclnnAdaptiveMaxPool2dBackward(ffi.NULL, 0, ex[0], ffi.NULL) == 0
+print(hashlib.sha256(ts[3].numpy().tobytes()).hexdigest())
+"""
+    same_bytes_for_threads(code)

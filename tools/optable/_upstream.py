@@ -73,6 +73,15 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                                  'stream',
                        'repo': 'ops-nn',
                        'source': 'pooling/adaptive_max_pool2d/op_api/aclnn_adaptive_max_pool2d.cpp'},
+ 'AdaptiveMaxPool2dBackward': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                               'header': 'pooling/adaptive_max_pool3d_grad/op_api/aclnn_adaptive_max_pool2d_backward.h',
+                               'phase1': 'const aclTensor* gradOutput, const aclTensor* self, const aclTensor* '
+                                         'indices, aclTensor* gradInput, uint64_t* workspaceSize, aclOpExecutor** '
+                                         'executor',
+                               'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, '
+                                         'aclrtStream stream',
+                               'repo': 'ops-nn',
+                               'source': 'pooling/adaptive_max_pool3d_grad/op_api/aclnn_adaptive_max_pool2d_backward.cpp'},
  'Add': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
          'header': 'math/add/op_api/aclnn_add.h',
          'phase1': 'const aclTensor* self, const aclTensor* other, const aclScalar* alpha, aclTensor* out, uint64_t* '

@@ -11,4 +11,7 @@ OPS = [
     Op("AdaptiveMaxPool2d", """const aclTensor* self, const aclIntArray* outputSize, aclTensor* outputOut,
        aclTensor* indicesOut""", "aclnn_adaptive_max_pool2d.h", lib="nn", dtypes=("f32", "f64", "f16", "bf16"),
        arg_dtypes={"indicesOut": ("i64",)}),
+    Op("AdaptiveMaxPool2dBackward", """const aclTensor* gradOutput, const aclTensor* self, const aclTensor* indices,
+       aclTensor* gradInput""", "aclnn_adaptive_max_pool2d_backward.h", lib="nn", dtypes=FLOAT,
+       arg_dtypes={"indices": ("i32", "i64")}),
 ]
