@@ -414,6 +414,26 @@ typedef struct aclScalarList aclScalarList;
  aclTensor* rstdOutOptional, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnAdaLayerNormV2(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnAdaptiveAvgPool2dGetWorkspaceSize(
+ const aclTensor* self, const aclIntArray* outputSize, aclTensor* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnAdaptiveAvgPool2d(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
+ aclnnStatus aclnnAdaptiveAvgPool2dBackwardGetWorkspaceSize(
+ const aclTensor* gradOutput, const aclTensor* self, aclTensor* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnAdaptiveAvgPool2dBackward(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
+ aclnnStatus aclnnAdaptiveMaxPool2dGetWorkspaceSize(
+ const aclTensor* self, const aclIntArray* outputSize, aclTensor* outputOut, aclTensor* indicesOut,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnAdaptiveMaxPool2d(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnAdaptiveMaxPool2dBackwardGetWorkspaceSize(
+ const aclTensor* gradOutput, const aclTensor* self, const aclTensor* indices, aclTensor* gradInput,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnAdaptiveMaxPool2dBackward(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnAddGetWorkspaceSize(
  const aclTensor* self, const aclTensor* other, const aclScalar* alpha, aclTensor* out, uint64_t* workspaceSize,
  aclOpExecutor** executor);

@@ -253,3 +253,62 @@ static inline void avgpool_strides(const acl_view *v, int64_t s[4]) {
 #include "kernels/avg_pool2d.inc"
 #include "kernels/dtype_end.h"
 #undef AP_LOAD
+
+/* Adaptive pooling window of output o along an axis of `in` inputs and `out` outputs:
+ * [floor(o*in/out), ceil((o+1)*in/out)). */
+static void adaptive_range(int64_t o, int64_t in, int64_t out, int64_t *lo, int64_t *hi) {
+    *lo = (int64_t)(((i128)o * in) / out);
+    *hi = (int64_t)((((i128)o + 1) * in + out - 1) / out);
+}
+
+bool avgpool_plan_adaptive_forward(avgpool_plan *p) {
+    if (!plan_alloc(p, p->oh, p->ow, 0)) return false;
+    for (int64_t o = 0; o < p->oh; o++) adaptive_range(o, p->ih, p->oh, &p->h_lo[o], &p->h_hi[o]);
+    for (int64_t o = 0; o < p->ow; o++) adaptive_range(o, p->iw, p->ow, &p->w_lo[o], &p->w_hi[o]);
+    for (int64_t oh = 0; oh < p->oh; oh++)
+        for (int64_t ow = 0; ow < p->ow; ow++)
+            p->wt[oh * p->ow + ow] =
+                (float)((i128)(p->h_hi[oh] - p->h_lo[oh]) * (p->w_hi[ow] - p->w_lo[ow]));
+    p->w_begin = 0;
+    p->w_end = p->iw;
+    return build_index_lists(p, p->w_lo, p->w_hi, p->ow);
+}
+
+/* Output cells [lo[i], hi[i]) whose adaptive window covers input index i (windows are monotone in o). */
+static void adaptive_cover(int64_t in, int64_t out, int64_t *lo, int64_t *hi) {
+    int64_t first = 0, last = 0;
+    for (int64_t i = 0; i < in; i++) {
+        int64_t a, b;
+        for (;;) { /* first o whose window ends after i */
+            adaptive_range(first, in, out, &a, &b);
+            if (b > i || first == out) break;
+            first++;
+        }
+        for (;;) { /* one past the last o whose window starts at or before i */
+            if (last == out) break;
+            adaptive_range(last, in, out, &a, &b);
+            if (a > i) break;
+            last++;
+        }
+        lo[i] = first;
+        hi[i] = last < first ? first : last;
+    }
+}
+
+bool avgpool_plan_adaptive_backward(avgpool_plan *p) {
+    if (!plan_alloc(p, p->ih, p->iw, 0)) return false;
+    for (int64_t oh = 0; oh < p->oh; oh++) {
+        int64_t h0, h1;
+        adaptive_range(oh, p->ih, p->oh, &h0, &h1);
+        for (int64_t ow = 0; ow < p->ow; ow++) {
+            int64_t w0, w1;
+            adaptive_range(ow, p->iw, p->ow, &w0, &w1);
+            p->wt[oh * p->ow + ow] = 1.0f / (float)((i128)(h1 - h0) * (w1 - w0));
+        }
+    }
+    adaptive_cover(p->ih, p->oh, p->h_lo, p->h_hi);
+    adaptive_cover(p->iw, p->ow, p->w_lo, p->w_hi);
+    p->w_begin = 0;
+    p->w_end = p->ow;
+    return build_index_lists(p, p->w_lo, p->w_hi, p->iw);
+}

@@ -45,6 +45,10 @@ typedef struct {
 bool avgpool_plan_forward(avgpool_plan *p, const avgpool_attrs *a);
 /* `global`: the A2 global backward path (every input position receives gradOutput[0,0] / (kH*kW)). */
 bool avgpool_plan_backward(avgpool_plan *p, const avgpool_attrs *a, bool global);
+/* Adaptive average pooling forward (geometry fields set by the caller; oh, ow > 0). */
+bool avgpool_plan_adaptive_forward(avgpool_plan *p);
+/* Adaptive average pooling backward (gather form: input cell <- the output cells whose window covers it). */
+bool avgpool_plan_adaptive_backward(avgpool_plan *p);
 /* Frees the tables and the plan itself (executor free_params). */
 void avgpool_plan_free(void *plan);
 

@@ -13,6 +13,10 @@
 #include "aclnnop/aclnn_ada_layer_norm.h"
 #include "aclnnop/aclnn_ada_layer_norm_backward.h"
 #include "aclnnop/aclnn_ada_layer_norm_v2.h"
+#include "aclnnop/aclnn_adaptive_avg_pool2d.h"
+#include "aclnnop/aclnn_adaptive_avg_pool2d_backward.h"
+#include "aclnnop/aclnn_adaptive_max_pool2d.h"
+#include "aclnnop/aclnn_adaptive_max_pool2d_backward.h"
 #include "aclnnop/aclnn_add.h"
 #include "aclnnop/aclnn_add_layer_norm.h"
 #include "aclnnop/aclnn_add_layer_norm_grad.h"
@@ -1666,6 +1670,18 @@ aclnnStatus opws_ApplyAdamWQuant(
     const aclTensor* qmapV, aclTensor* absmaxMRef, aclTensor* absmaxVRef, const aclTensor* step, double lr,
     double beta1, double beta2, double weightDecay, double eps, double gnormScale, char* quantModeOptional,
     int64_t blockSize, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_AdaptiveAvgPool2d(
+    const aclTensor* self, const aclIntArray* outputSize, aclTensor* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_AdaptiveAvgPool2dBackward(
+    const aclTensor* gradOutput, const aclTensor* self, aclTensor* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_AdaptiveMaxPool2d(
+    const aclTensor* self, const aclIntArray* outputSize, aclTensor* outputOut, aclTensor* indicesOut,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_AdaptiveMaxPool2dBackward(
+    const aclTensor* gradOutput, const aclTensor* self, const aclTensor* indices, aclTensor* gradInput,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_AvgPool2d(
     const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* strides, const aclIntArray* paddings,
     const bool ceilMode, const bool countIncludePad, const int64_t divisorOverride, const int8_t cubeMathType,
@@ -2218,6 +2234,12 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_ApplyAdamWQuant_absmaxMRef ((const aclDataType[]){ACL_FLOAT}), 1
 #define ACL_DT_LIST_ApplyAdamWQuant_absmaxVRef ((const aclDataType[]){ACL_FLOAT}), 1
 #define ACL_DT_LIST_ApplyAdamWQuant_step ((const aclDataType[]){ACL_INT64}), 1
+#define ACL_DT_LIST_AdaptiveAvgPool2d ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_AdaptiveAvgPool2dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_AdaptiveMaxPool2d ((const aclDataType[]){ACL_FLOAT, ACL_DOUBLE, ACL_FLOAT16, ACL_BF16}), 4
+#define ACL_DT_LIST_AdaptiveMaxPool2d_indicesOut ((const aclDataType[]){ACL_INT64}), 1
+#define ACL_DT_LIST_AdaptiveMaxPool2dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_AdaptiveMaxPool2dBackward_indices ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
 #define ACL_DT_LIST_AvgPool2d ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_AvgPool2dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_GridSampler2D ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE}), 4

@@ -1,0 +1,25 @@
+/* Max pooling kernels of the pooling family (adaptive windows), one instance per dtype. */
+#ifndef PYACLNN_KERNELS_POOL_H
+#define PYACLNN_KERNELS_POOL_H
+
+#include <stdint.h>
+
+#include "meta/meta.h"
+
+/* Geometry: the plane axes (pa[0], pa[1]; pa[1] = -1 for none) and the pooled axes (ah, aw) of the views. */
+typedef struct {
+    int pa[2];
+    int ah, aw;
+} pool_axes;
+
+/* Adaptive max pooling: y/idx[.., o, p] = max over the adaptive window of x, idx = h*W + w of the chosen cell
+ * (the first maximum; a NaN wins and the last NaN of the window is taken, as PyTorch's CPU kernel). */
+void pool_adaptive_max2d(const acl_view *x, acl_view *y, acl_view *idx, const pool_axes *ax);
+
+
+
+/* Max pooling gradient by argmax, per-plane owner: each gradInput plane is zeroed, then every gradOutput cell of
+ * the plane (row-major, a fixed order) adds its value at its index (fp32 accumulation for fp16/bf16, double for
+ * double, rounded once). Indices outside [0, H*W) are skipped. */
+void pool_max2d_backward_by_index(const acl_view *gy, const acl_view *ind, acl_view *gx, const pool_axes *ax);
+#endif

@@ -1,0 +1,92 @@
+/* aclnnAdaptiveAvgPool2dBackward: gradient of adaptive 2-D average pooling, in gather form (each gradInput cell
+ * sums gradOutput/count over the output cells whose window covers it; deterministic, no atomics). */
+#include <stdlib.h>
+
+#include "ops/gen/all_ops.h"
+#include "kernels/avg_pool2d.h"
+#include "ops/ops.h"
+
+/* Upstream order: NULL, ranks and non-negative dims, out's rank and leading dims, dtypes, formats. */
+static aclnnStatus check_params(const aclTensor *gradOutput, const aclTensor *self, const aclTensor *out,
+                                const uint64_t *workspaceSize, aclOpExecutor *const *executor) {
+    ACL_TRY(acl_check_tensor(gradOutput, "gradOutput"));
+    ACL_TRY(acl_check_tensor(self, "self"));
+    ACL_TRY(acl_check_tensor(out, "out"));
+    ACLNN_CHECK(workspaceSize != NULL, ACLNN_ERR_PARAM_NULLPTR, "workspaceSize must not be NULL");
+    ACLNN_CHECK(executor != NULL, ACLNN_ERR_PARAM_NULLPTR, "executor must not be NULL");
+
+    ACLNN_CHECK(gradOutput->ndim == self->ndim, ACLNN_ERR_PARAM_INVALID,
+                "gradOutput has %llu dims, must equal self's %llu", (unsigned long long)gradOutput->ndim,
+                (unsigned long long)self->ndim);
+    ACL_TRY(acl_check_nonneg_dims(self, "self"));
+    ACL_TRY(acl_check_nonneg_dims(gradOutput, "gradOutput"));
+
+    ACLNN_CHECK(out->ndim == 3 || out->ndim == 4, ACLNN_ERR_PARAM_INVALID, "out has %llu dims, must be 3 or 4",
+                (unsigned long long)out->ndim);
+    ACLNN_CHECK(out->ndim == self->ndim, ACLNN_ERR_PARAM_INVALID, "out has %llu dims, must equal self's %llu",
+                (unsigned long long)out->ndim, (unsigned long long)self->ndim);
+    for (uint64_t i = 0; i + 2 < out->ndim; i++) {
+        ACLNN_CHECK(out->dims[i] == self->dims[i], ACLNN_ERR_PARAM_INVALID,
+                    "out dim %llu is %lld, must equal self's %lld", (unsigned long long)i, (long long)out->dims[i],
+                    (long long)self->dims[i]);
+        ACLNN_CHECK(gradOutput->dims[i] == self->dims[i], ACLNN_ERR_PARAM_INVALID,
+                    "gradOutput dim %llu is %lld, must equal self's %lld", (unsigned long long)i,
+                    (long long)gradOutput->dims[i], (long long)self->dims[i]);
+    }
+
+    ACL_TRY(acl_check_dtype_in(gradOutput, ACL_DT_LIST_AdaptiveAvgPool2dBackward, "gradOutput"));
+    ACL_TRY(acl_check_dtype_in(self, ACL_DT_LIST_AdaptiveAvgPool2dBackward, "self"));
+    ACL_TRY(acl_check_same_dtype(gradOutput, "gradOutput", self, "self"));
+
+    ACLNN_CHECK(gradOutput->format == self->format, ACLNN_ERR_PARAM_INVALID,
+                "gradOutput and self must have the same format");
+    /* Not checked by the op_api (its result is view-copied into out): out must be self's shape and dtype. */
+    for (uint64_t i = out->ndim - 2; i < out->ndim; i++)
+        ACLNN_CHECK(out->dims[i] == self->dims[i], ACLNN_ERR_PARAM_INVALID,
+                    "out dim %llu is %lld, must equal self's %lld", (unsigned long long)i, (long long)out->dims[i],
+                    (long long)self->dims[i]);
+    ACL_TRY(acl_check_same_dtype(out, "out", self, "self"));
+    return ACLNN_SUCCESS;
+}
+
+static aclnnStatus run(aclOpExecutor *ex, void *ws, uint64_t ws_size) {
+    (void)ws;
+    (void)ws_size;
+    const avgpool_plan *p = ex->params;
+    const acl_view *gy = acl_exec_in(ex, 0);
+    acl_view *gx = acl_exec_out(ex, 0);
+    switch (gx->dtype) {
+    case ACL_FLOAT: avgpool2d_bwd_f32(gy, gx, p); break;
+    case ACL_FLOAT16: avgpool2d_bwd_f16(gy, gx, p); break;
+    case ACL_BF16: avgpool2d_bwd_bf16(gy, gx, p); break;
+    default: return ACL_REPORT(ACLNN_ERR_INNER, "unexpected dtype %d", (int)gx->dtype);
+    }
+    return ACLNN_SUCCESS;
+}
+
+aclnnStatus opws_AdaptiveAvgPool2dBackward(const aclTensor *gradOutput, const aclTensor *self, aclTensor *out,
+                                           uint64_t *workspaceSize, aclOpExecutor **executor) {
+    ACL_TRY(check_params(gradOutput, self, out, workspaceSize, executor));
+    /* upstream: an empty self or gradOutput succeeds with out untouched */
+    if (acl_tensor_empty(self) || acl_tensor_empty(gradOutput))
+        return acl_exec_noop(ACL_OP_AdaptiveAvgPool2dBackward, workspaceSize, executor);
+
+    aclOpExecutor *ex = acl_exec_create(ACL_OP_AdaptiveAvgPool2dBackward, run, sizeof(avgpool_plan));
+    if (!ex) return ACLNN_ERR_INNER_CREATE_EXECUTOR;
+    ex->free_params = avgpool_plan_free;
+    aclnnStatus rc = acl_exec_add_input(ex, gradOutput, "gradOutput", true);
+    if (rc == 0) rc = acl_exec_add_output(ex, out, "out");
+    if (rc) return acl_exec_discard(ex, rc);
+
+    const int off = (int)self->ndim - 3;
+    avgpool_plan *p = ex->params;
+    p->n = off ? self->dims[0] : 1;
+    p->c = self->dims[off];
+    p->ih = self->dims[off + 1];
+    p->iw = self->dims[off + 2];
+    p->oh = gradOutput->dims[off + 1];
+    p->ow = gradOutput->dims[off + 2];
+    if (!avgpool_plan_adaptive_backward(p))
+        return acl_exec_discard(ex, ACL_REPORT(ACLNN_ERR_INNER, "out of memory planning the pooling gradient"));
+    return acl_exec_publish(ex, workspaceSize, executor);
+}
