@@ -222,13 +222,15 @@ memcheck: samples
 	  -Wl,-rpath,$(CURDIR)/$(BUILD)/lib -pthread -lm
 	$(CC) $(HARNESS_CFLAGS) tests/c/fuzz.c -o $(BUILD)/memcheck/fuzz -L$(BUILD)/lib -lpyaclnn -lstdc++ \
 	  -Wl,-rpath,$(CURDIR)/$(BUILD)/lib -lm
+	$(CC) $(HARNESS_CFLAGS) tests/c/stream_check.c -o $(BUILD)/memcheck/stream_check -L$(BUILD)/lib -lpyaclnn \
+	  -Wl,-rpath,$(CURDIR)/$(BUILD)/lib
 	@source $(PREFIX)/set_env.sh && fail=0 && \
 	for s in $(SAMPLE_STEMS); do \
 	  printf '%-24s ' "$$s"; \
 	  if OMP_WAIT_POLICY=passive $(VALGRIND) --log-file=$(BUILD)/memcheck/$$s.log $(BUILD)/samples/cc/$$s >/dev/null; \
 	  then echo "valgrind clean"; else echo "valgrind ERRORS: see $(BUILD)/memcheck/$$s.log"; fail=1; fi; \
 	done; \
-	for h in "api_smoke" "stress -T 4 -t 2 -S 1" "fuzz -n 300 -s 5"; do \
+	for h in "api_smoke" "stream_check" "stress -T 4 -t 2 -S 1" "fuzz -n 300 -s 5"; do \
 	  printf '%-24s ' "$${h%% *}"; \
 	  if OMP_WAIT_POLICY=passive FUZZ_CASE_TIMEOUT=120 $(VALGRIND) --log-file=$(BUILD)/memcheck/$${h%% *}.log \
 	     $(BUILD)/memcheck/$$h >/dev/null; \
@@ -261,7 +263,7 @@ help:
 	@echo "  make cross-check     cross-build for CROSS_ARCH (default aarch64), run the doc samples + api_smoke under qemu"
 	@echo "  make client-asnumpy  build hicann/asnumpy (ASNUMPY_SRC=checkout or mirror) against the tree in a venv and"
 	@echo "                       run its own test suite (PYTEST_ARGS=...; not in CI)"
-	@echo "  make memcheck        valgrind on every doc sample and the C harnesses (api_smoke, stress, fuzz)"
+	@echo "  make memcheck        valgrind on every doc sample and the C harnesses (api_smoke, stream_check, stress, fuzz)"
 	@echo "  make clean           remove build/"
 	@echo "Python package commands (after make install or pip install .): python -m pyaclnn {prefix,info,cc,samples}"
 

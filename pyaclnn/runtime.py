@@ -47,10 +47,21 @@ class Stream:
         ensure_device()
         p = ffi.new("aclrtStream *")
         check(lib.aclrtCreateStream(p), "aclrtCreateStream")
-        self.handle = ffi.gc(p[0], lib.aclrtDestroyStream)
+        self.handle = ffi.gc(p[0], _destroy_stream)
+        self._pending = []
+
+    def _keep(self, obj):
+        """Keep obj (a workspace) alive until the next synchronize()."""
+        self._pending.append(obj)
 
     def synchronize(self):
         check(lib.aclrtSynchronizeStream(self.handle), "aclrtSynchronizeStream")
+        self._pending.clear()
+
+
+def _destroy_stream(handle):
+    lib.aclrtSynchronizeStream(handle)  # a collected stream waits for its tasks first
+    lib.aclrtDestroyStream(handle)
 
 
 def soc_name():

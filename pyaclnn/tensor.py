@@ -93,6 +93,12 @@ def numpy_dtype(acl):
     raise TypeError(f"aclDataType {acl} has no numpy dtype")
 
 
+def _free(ptr):
+    # a collected buffer may still be used by work queued on the default stream: wait for it, then free
+    lib.aclrtSynchronizeStream(ffi.NULL)
+    lib.aclrtFree(ptr)
+
+
 class DeviceBuffer:
     """``nbytes`` of emulated device memory from aclrtMalloc, freed with aclrtFree when collected."""
 
@@ -101,19 +107,24 @@ class DeviceBuffer:
         self.nbytes = max(int(nbytes), 1)
         p = ffi.new("void **")
         check(lib.aclrtMalloc(p, self.nbytes, lib.ACL_MEM_MALLOC_HUGE_FIRST), "aclrtMalloc")
-        self.ptr = ffi.gc(p[0], lib.aclrtFree)
+        self.ptr = ffi.gc(p[0], _free)
 
+    # Copies are host accesses: the default stream is synchronised first (as torch's .cpu() does), so work queued
+    # there through the low-level API is finished; tasks on the caller's own streams are the caller's to
+    # synchronise, and the stream checker reports a copy that races one of them.
     # The numpy side may itself be device memory (an array over another DeviceBuffer), so the copies use
     # ACL_MEMCPY_DEFAULT (direction inferred from the addresses) rather than a kind the guards would refuse.
     def upload(self, src: np.ndarray, dst_offset=0):
         n = src.nbytes
         if n:
+            check(lib.aclrtSynchronizeStream(ffi.NULL), "aclrtSynchronizeStream")
             check(lib.aclrtMemcpy(self.ptr + dst_offset, self.nbytes - dst_offset, ffi.from_buffer(src), n,
                                   lib.ACL_MEMCPY_DEFAULT), "aclrtMemcpy")
 
     def download(self, dst: np.ndarray, src_offset=0):
         n = dst.nbytes
         if n:
+            check(lib.aclrtSynchronizeStream(ffi.NULL), "aclrtSynchronizeStream")
             check(lib.aclrtMemcpy(ffi.from_buffer(dst), n, self.ptr + src_offset, n,
                                   lib.ACL_MEMCPY_DEFAULT), "aclrtMemcpy")
 

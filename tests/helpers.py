@@ -102,6 +102,9 @@ def expect_invalid(op, args, code, word):
 
 
 def run_executor(op, ex, ws_size=0):
-    """Phase 2 at the C level; returns the status."""
+    """Phase 2 at the C level on the default stream, then synchronised (the caller reads the outputs); returns the
+    status of phase 2."""
     buf = pyaclnn.DeviceBuffer(ws_size) if ws_size else None
-    return getattr(lib, symbol(op))(buf.ptr if buf else ffi.NULL, ws_size, ex, ffi.NULL)
+    rc = getattr(lib, symbol(op))(buf.ptr if buf else ffi.NULL, ws_size, ex, ffi.NULL)
+    assert lib.aclrtSynchronizeStream(ffi.NULL) == 0
+    return rc

@@ -34,6 +34,12 @@ def test_api_smoke_under_valgrind(tmp_path):
     memcheck([exe])
 
 
+def test_stream_check_under_valgrind(tmp_path):
+    exe = native.build("stream_check.c", tmp_path / "stream_check")
+    res = memcheck([exe])
+    assert "stream_check ok" in res.stdout
+
+
 SAMPLES = sorted(os.path.splitext(os.path.basename(p))[0] for p in glob.glob(os.path.join(REPO, "samples", "*.cpp")))
 
 

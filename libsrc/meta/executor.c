@@ -122,6 +122,17 @@ static aclnnStatus check_io_memory(const aclOpExecutor *ex) {
     return ACLNN_SUCCESS;
 }
 
+/* The task's accesses for the stream checker: inputs read, outputs and the workspace written. Recorded before the
+ * run (the emulator runs it in the call; on a device it would be queued on the stream). */
+static aclnnStatus stream_check(const aclOpExecutor *ex, void *workspace, aclrtStream stream, int op) {
+    acl_sc_access acc[ACL_SC_MAX_ACCESS];
+    int n = 0;
+    for (int i = 0; i < ex->n_in + ex->n_out && n < ACL_SC_MAX_ACCESS - 1; i++)
+        if (ex->io_needs_data[i] && ex->io[i].data) acc[n++] = (acl_sc_access){ex->io[i].data, i >= ex->n_in};
+    if (workspace) acc[n++] = (acl_sc_access){workspace, true};
+    return acl_sc_task(stream, acc, n, acl_op_name(op), ACLNN_ERR_RUNTIME_ERROR);
+}
+
 aclnnStatus acl_exec_launch(int op, void *workspace, uint64_t workspaceSize, aclOpExecutor *ex, aclrtStream stream) {
     acl_set_api(acl_op_name(op));
     ACLNN_CHECK(ex != NULL, ACLNN_ERR_PARAM_NULLPTR, "Expected a proper executor but got null.");
@@ -146,6 +157,7 @@ aclnnStatus acl_exec_launch(int op, void *workspace, uint64_t workspaceSize, acl
         rc = ACL_REPORT(ACLNN_ERR_RUNTIME_ERROR, "stream %p is not a live stream", stream);
     } else if (ex->run) {
         rc = check_io_memory(ex);
+        if (rc == ACLNN_SUCCESS) rc = stream_check(ex, workspace, stream, op);
         if (rc == ACLNN_SUCCESS) rc = ex->run(ex, workspace, workspaceSize);
     }
     if (!repeatable) exec_free(ex);

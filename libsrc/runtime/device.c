@@ -102,6 +102,7 @@ static aclError release_device(int32_t deviceId) {
 
 aclError aclrtResetDevice(int32_t deviceId) {
     acl_set_api("aclrtResetDevice");
+    acl_sc_sync_all(); /* the reset waits for the device's tasks */
     return release_device(deviceId);
 }
 
@@ -109,6 +110,7 @@ aclError aclrtResetDevice(int32_t deviceId) {
  * reference per device here, so it is the same release. */
 aclError aclrtResetDeviceForce(int32_t deviceId) {
     acl_set_api("aclrtResetDeviceForce");
+    acl_sc_sync_all();
     return release_device(deviceId);
 }
 
@@ -130,7 +132,10 @@ aclError aclrtGetDeviceCount(uint32_t *count) {
     return ACL_SUCCESS;
 }
 
-aclError aclrtSynchronizeDevice(void) { return ACL_SUCCESS; /* every op already ran synchronously */ }
+aclError aclrtSynchronizeDevice(void) {
+    acl_sc_sync_all(); /* every task has run; the host now knows it of every stream */
+    return ACL_SUCCESS;
+}
 
 aclError aclrtGetRunMode(aclrtRunMode *runMode) {
     acl_set_api("aclrtGetRunMode");

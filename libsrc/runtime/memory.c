@@ -107,6 +107,19 @@ bool acl_mem_contains(const void *p, uint64_t len) {
     return ok;
 }
 
+bool acl_mem_block_of(const void *p, uintptr_t *base, uint64_t *size) {
+    uintptr_t a = (uintptr_t)p;
+    pthread_mutex_lock(&g_mem_lock);
+    ptrdiff_t i = find_le(a);
+    bool ok = i >= 0 && a - g_blocks[i].base < copy_size(&g_blocks[i]);
+    if (ok) {
+        *base = g_blocks[i].base;
+        *size = g_blocks[i].size;
+    }
+    pthread_mutex_unlock(&g_mem_lock);
+    return ok;
+}
+
 static aclError do_alloc(void **ptr, size_t size, mem_kind kind) {
     if (!ptr) return ACL_REPORT(ACL_ERROR_INVALID_PARAM, "the output pointer must not be NULL");
     if (size == 0) return ACL_REPORT(ACL_ERROR_INVALID_PARAM, "size must be greater than 0");
@@ -129,6 +142,7 @@ static aclError do_alloc(void **ptr, size_t size, mem_kind kind) {
 
 static aclError do_free(void *p, mem_kind kind, const char *what) {
     if (!p) return ACL_REPORT(ACL_ERROR_INVALID_PARAM, "the pointer to free must not be NULL");
+    ACL_TRY(acl_sc_free(p, kind == MEM_HOST ? "aclrtFreeHost" : "aclrtFree"));
     uint64_t size = 0;
     pthread_mutex_lock(&g_mem_lock);
     bool ok = remove_block((uintptr_t)p, kind, &size);
@@ -231,7 +245,18 @@ static aclError check_copy_side(const char *name, const void *p, size_t count, b
     return ACL_SUCCESS;
 }
 
-static aclError do_memcpy(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind) {
+/* The stream checker's view of a copy or memset: a synchronous one is a host access, an asynchronous one a task. */
+static aclError sc_copy(void *dst, const void *src, bool async, aclrtStream stream, const char *call) {
+    if (async) {
+        acl_sc_access acc[2] = {{src, false}, {dst, true}};
+        return acl_sc_task(stream, src ? acc : acc + 1, src ? 2 : 1, call, ACL_ERROR_RT_STREAM_NOT_COMPLETE);
+    }
+    if (src) ACL_TRY(acl_sc_host_access(src, false, call));
+    return acl_sc_host_access(dst, true, call);
+}
+
+static aclError do_memcpy(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind,
+                          bool async, aclrtStream stream) {
     if (count == 0) return ACL_SUCCESS;
     if (!dst) return ACL_REPORT(ACL_ERROR_INVALID_PARAM, "dst must not be NULL");
     if (!src) return ACL_REPORT(ACL_ERROR_INVALID_PARAM, "src must not be NULL");
@@ -247,23 +272,24 @@ static aclError do_memcpy(void *dst, size_t destMax, const void *src, size_t cou
         ACL_TRY(check_copy_side("dst", dst, count, dst_dev, kind));
         ACL_TRY(check_copy_side("src", src, count, src_dev, kind));
     }
+    ACL_TRY(sc_copy(dst, src, async, stream, async ? "aclrtMemcpyAsync" : "aclrtMemcpy"));
     move_bytes(dst, src, count);
     return ACL_SUCCESS;
 }
 
 aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind) {
     acl_set_api("aclrtMemcpy");
-    return do_memcpy(dst, destMax, src, count, kind);
+    return do_memcpy(dst, destMax, src, count, kind, false, NULL);
 }
 
 aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind,
                           aclrtStream stream) {
     acl_set_api("aclrtMemcpyAsync");
     if (!acl_stream_valid(stream)) return ACL_REPORT(ACL_ERROR_RT_PARAM_INVALID, "stream %p is not a live stream", stream);
-    return do_memcpy(dst, destMax, src, count, kind);
+    return do_memcpy(dst, destMax, src, count, kind, true, stream);
 }
 
-static aclError do_memset(void *devPtr, size_t maxCount, int32_t value, size_t count) {
+static aclError do_memset(void *devPtr, size_t maxCount, int32_t value, size_t count, bool async, aclrtStream stream) {
     if (!devPtr) return ACL_REPORT(ACL_ERROR_INVALID_PARAM, "devPtr must not be NULL");
     if (count == 0) return ACL_SUCCESS;
     if (count > maxCount)
@@ -276,19 +302,20 @@ static aclError do_memset(void *devPtr, size_t maxCount, int32_t value, size_t c
             return ACL_REPORT(ACL_ERROR_RT_PARAM_INVALID, "[%p, +%zu) is not inside one device allocation", devPtr,
                               count);
     }
+    ACL_TRY(sc_copy(devPtr, NULL, async, stream, async ? "aclrtMemsetAsync" : "aclrtMemset"));
     set_bytes(devPtr, value, count);
     return ACL_SUCCESS;
 }
 
 aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count) {
     acl_set_api("aclrtMemset");
-    return do_memset(devPtr, maxCount, value, count);
+    return do_memset(devPtr, maxCount, value, count, false, NULL);
 }
 
 aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value, size_t count, aclrtStream stream) {
     acl_set_api("aclrtMemsetAsync");
     if (!acl_stream_valid(stream)) return ACL_REPORT(ACL_ERROR_RT_PARAM_INVALID, "stream %p is not a live stream", stream);
-    return do_memset(devPtr, maxCount, value, count);
+    return do_memset(devPtr, maxCount, value, count, true, stream);
 }
 
 aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free_bytes, size_t *total) {

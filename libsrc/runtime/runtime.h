@@ -22,4 +22,28 @@ int64_t acl_deterministic_level(void);
 /* ACL_SUCCESS when the calling thread has a current context, else 107002 with a message. */
 int acl_require_context(void);
 
+/* The live allocation containing p (device, host or registered), as [*base, *base + *size). */
+bool acl_mem_block_of(const void *p, uintptr_t *base, uint64_t *size);
+
+/* ---- the stream checker (streamcheck.c) ---- */
+enum { ACL_SC_OFF = 0, ACL_SC_ON = 1, ACL_SC_WARN = 2, ACL_SC_SYNC = 4 };
+#define ACL_SC_MAX_ACCESS 64
+typedef struct { const void *p; bool write; } acl_sc_access;
+/* PYACLNN_STREAM_CHECK (on / warn / off) in the low bits, ACL_SC_SYNC when PYACLNN_SYNC=1 */
+int acl_sc_mode(void);
+/* A task queued on stream touching acc[0..n): 0, or `code` reported when it races an unordered task of another
+ * stream (the task is then not performed); on success the accesses are recorded as not yet synchronised. */
+int acl_sc_task(const void *stream, const acl_sc_access *acc, int n, const char *what, int code);
+/* A synchronous host access by `call`: 0, or 507004 reported when an unsynchronised task conflicts. */
+int acl_sc_host_access(const void *p, bool write, const char *call);
+/* Before freeing the allocation at p: 0, or 507004 when an unsynchronised task uses it. */
+int acl_sc_free(const void *p, const char *call);
+int acl_sc_destroy_stream(const void *stream);
+void acl_sc_sync_stream(const void *stream);
+void acl_sc_sync_all(void);
+void acl_sc_record_event(const void *event, const void *stream);
+void acl_sc_wait_event(const void *stream, const void *event);
+void acl_sc_sync_event(const void *event);
+void acl_sc_destroy_event(const void *event);
+
 #endif

@@ -1,5 +1,6 @@
-/* Streams and events. Ops run synchronously inside their second phase (SPEC Decision 5), so a stream only
- * has to exist; synchronising it checks the handle. Events record a host timestamp. */
+/* Streams and events. Ops run inside their second phase (SPEC Decision 5); what a queue would make visible is
+ * enforced by the stream checker (streamcheck.c), which these calls feed with the program's synchronisation:
+ * stream order, events recorded and waited for, host synchronisation. Events record a host timestamp. */
 #include <stdlib.h>
 #include <time.h>
 
@@ -36,6 +37,9 @@ aclError aclrtCreateStream(aclrtStream *stream) {
 aclError aclrtDestroyStream(aclrtStream stream) {
     acl_set_api("aclrtDestroyStream");
     if (!stream) return ACL_REPORT(ACL_ERROR_INVALID_PARAM, "stream must not be NULL");
+    if (!acl_reg_is(stream, ACL_KIND_STREAM))
+        return ACL_REPORT(ACL_ERROR_RT_PARAM_INVALID, "stream %p is not a live stream (destroyed twice?)", stream);
+    ACL_TRY(acl_sc_destroy_stream(stream));
     if (!acl_reg_remove(stream, ACL_KIND_STREAM))
         return ACL_REPORT(ACL_ERROR_RT_PARAM_INVALID, "stream %p is not a live stream (destroyed twice?)", stream);
     free(stream);
@@ -44,20 +48,25 @@ aclError aclrtDestroyStream(aclrtStream stream) {
 
 aclError aclrtSynchronizeStream(aclrtStream stream) {
     acl_set_api("aclrtSynchronizeStream");
-    return check_stream(stream);
+    ACL_TRY(check_stream(stream));
+    acl_sc_sync_stream(stream);
+    return ACL_SUCCESS;
 }
 
 aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout) {
     acl_set_api("aclrtSynchronizeStreamWithTimeout");
     if (timeout < -1) return ACL_REPORT(ACL_ERROR_INVALID_PARAM, "timeout %d must be -1 or >= 0", (int)timeout);
-    return check_stream(stream);
+    ACL_TRY(check_stream(stream));
+    acl_sc_sync_stream(stream);
+    return ACL_SUCCESS;
 }
 
 aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus *status) {
     acl_set_api("aclrtStreamQuery");
     if (!status) return ACL_REPORT(ACL_ERROR_INVALID_PARAM, "status must not be NULL");
     ACL_TRY(check_stream(stream));
-    *status = ACL_STREAM_STATUS_COMPLETE;
+    *status = ACL_STREAM_STATUS_COMPLETE; /* every task has run: the host now knows it */
+    acl_sc_sync_stream(stream);
     return ACL_SUCCESS;
 }
 
@@ -71,7 +80,9 @@ static int check_event(aclrtEvent event) {
 aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
     acl_set_api("aclrtStreamWaitEvent");
     ACL_TRY(check_event(event));
-    return check_stream(stream);
+    ACL_TRY(check_stream(stream));
+    acl_sc_wait_event(stream, event);
+    return ACL_SUCCESS;
 }
 
 static double now_ms(void) {
@@ -97,6 +108,7 @@ aclError aclrtDestroyEvent(aclrtEvent event) {
     if (!event) return ACL_REPORT(ACL_ERROR_INVALID_PARAM, "event must not be NULL");
     if (!acl_reg_remove(event, ACL_KIND_EVENT))
         return ACL_REPORT(ACL_ERROR_RT_PARAM_INVALID, "event %p is not a live event (destroyed twice?)", event);
+    acl_sc_destroy_event(event);
     free(event);
     return ACL_SUCCESS;
 }
@@ -108,6 +120,7 @@ aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
     acl_event *e = event;
     e->t_ms = now_ms();
     e->recorded = 1;
+    acl_sc_record_event(event, stream);
     return ACL_SUCCESS;
 }
 
@@ -124,12 +137,15 @@ aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus *statu
     if (!status) return ACL_REPORT(ACL_ERROR_INVALID_PARAM, "status must not be NULL");
     ACL_TRY(check_event(event));
     *status = ((acl_event *)event)->recorded ? ACL_EVENT_RECORDED_STATUS_COMPLETE : ACL_EVENT_RECORDED_STATUS_NOT_READY;
+    if (((acl_event *)event)->recorded) acl_sc_sync_event(event); /* a completed event is a synchronisation */
     return ACL_SUCCESS;
 }
 
 aclError aclrtSynchronizeEvent(aclrtEvent event) {
     acl_set_api("aclrtSynchronizeEvent");
-    return check_event(event);
+    ACL_TRY(check_event(event));
+    acl_sc_sync_event(event);
+    return ACL_SUCCESS;
 }
 
 aclError aclrtEventElapsedTime(float *ms, aclrtEvent startEvent, aclrtEvent endEvent) {

@@ -42,11 +42,14 @@ def symbol(op):
     return OPS.get(op, {}).get("symbol", "aclnn" + op)
 
 
-def launch(op, *args, stream=None):
+def launch(op, *args, stream=None, synchronize=True):
     """Run both phases of aclnn<op>: GetWorkspaceSize(args..., &ws, &executor), allocate the workspace, run.
 
     ``args`` are the op's arguments in C order (AclTensor objects, cffi handles, numbers; None for NULL).
-    Every argument stays referenced until the run returns. The executor is consumed by the run.
+    Every argument stays referenced until the run returns. The executor is consumed by the run. With
+    ``synchronize`` (the default) the stream is synchronised before returning, so outputs may be read at once;
+    otherwise the caller synchronises ``stream`` (the stream checker reports a read before that) and the
+    workspace is kept alive by the stream object.
     """
     ensure_device()
     for hook in getattr(_hooks, "stack", ()):
@@ -62,6 +65,10 @@ def launch(op, *args, stream=None):
         handle = ffi.cast("aclrtStream", handle)
     check(getattr(lib, sym)(buf.ptr if buf else ffi.NULL, ws[0], ex[0], ffi.NULL if handle is None else handle),
           sym)
+    if synchronize:
+        check(lib.aclrtSynchronizeStream(ffi.NULL if handle is None else handle), "aclrtSynchronizeStream")
+    elif buf is not None and hasattr(stream, "_keep"):
+        stream._keep(buf)  # the workspace lives until the stream is synchronised
     return args
 
 

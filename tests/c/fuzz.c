@@ -183,6 +183,7 @@ static void free_case_resources(void) {
     for (int i = 0; i < g_ntensors; i++) aclDestroyTensor(g_tensors[i]); /* destroyed ones just report */
     for (int i = 0; i < g_narrays; i++) aclDestroyIntArray(g_arrays[i]);
     for (int i = 0; i < g_nbarrays; i++) aclDestroyBoolArray(g_barrays[i]);
+    aclrtSynchronizeDevice(); /* the case's queued work is finished before its memory goes (stream checker) */
     for (int i = 0; i < g_nbufs; i++) if (g_bufs[i].p) aclrtFree(g_bufs[i].p);
     for (int i = 0; i < g_nhostreg; i++) { aclrtHostUnregister(g_hostreg[i]); free(g_hostreg[i]); }
     g_ntensors = g_narrays = g_nbarrays = g_nbufs = g_nhostreg = 0;
@@ -191,6 +192,7 @@ static void free_case_resources(void) {
 }
 
 static void free_all_buffers(void) {
+    aclrtSynchronizeDevice();
     for (int i = 0; i < g_nbufs; i++) {
         if (g_bufs[i].p) { aclrtFree(g_bufs[i].p); g_bufs[i].p = NULL; }
     }
@@ -689,6 +691,7 @@ static void op_case(int op) {
     double pm = chance(0.15) ? 0.0 : runif(0.05, 0.5);
     uint64_t ws = 12345;
     aclOpExecutor *ex = NULL;
+    aclrtSynchronizeDevice(); /* earlier cases' queued work is finished: this case's runs race nothing */
     drain();
     int rc = check_rc(phase1(op, pm, &ws, &ex), "GetWorkspaceSize", k_op_codes);
     g_cases[op]++;
@@ -759,13 +762,17 @@ static void runtime_case(void) {
     g_where = "runtime/meta";
     g_cases[RT_SLOT]++;
     for (int step = 0; step < 12; step++) {
-        switch (rnd() % 24) {
+        switch (rnd() % 26) {
         case 0: { void *p = NULL; size_t sz = (size_t)PICK(((uint64_t[]){0, 1, 31, 32, 1000, SIZE_MAX, SIZE_MAX - 100, SIZE_MAX - 127}));
                   int r = CALL(aclrtMalloc(chance(0.1) ? NULL : &p, sz, ACL_MEM_MALLOC_HUGE_FIRST), NULL);
                   if (r == 0 && p && g_nbufs < MAXRES) g_bufs[g_nbufs++] = (dbuf){p, sz}; else if (r == 0) aclrtFree(p);
                   break; }
         case 1: { if (!g_nbufs) break; dbuf *b = &g_bufs[rnd() % (uint64_t)g_nbufs];
-                  if (b->p) { EXPECT(aclrtFree(b->p), 0); EXPECT(aclrtFree(b->p), 107000); b->p = NULL; } break; }
+                  if (!b->p) break;
+                  /* a queued task may use it: the stream checker refuses the free (507004) until a sync */
+                  if (CALL(aclrtFree(b->p), ((const int[]){507004, 0})) == 507004) {
+                      EXPECT(aclrtSynchronizeDevice(), 0); EXPECT(aclrtFree(b->p), 0); }
+                  EXPECT(aclrtFree(b->p), 107000); b->p = NULL; break; }
         case 2: { if (!g_nbufs || !g_bufs[0].p) break; EXPECT(aclrtFree((char *)g_bufs[0].p + 1), 107000); break; }
         case 3: EXPECT(aclrtFree(NULL), 100000); EXPECT(aclrtFree(g_stack_junk), 107000); break;
         case 4: { void *d = dev_alloc(64), *e = dev_alloc(32); if (!d || !e) break;
@@ -829,6 +836,41 @@ static void runtime_case(void) {
                    aclrtSetSysParamOpt(ACL_OPT_DETERMINISTIC, 0); drain();
                    size_t fr, tot; CALL(aclrtGetMemInfo((aclrtMemAttr)rint_in(-1, 8), chance(0.1) ? NULL : &fr, &tot), NULL);
                    int32_t a, b, c2; CALL(aclrtGetVersion(&a, chance(0.2) ? NULL : &b, &c2), NULL);
+                   break; }
+        case 24: case 25: { /* the stream checker: a random order of queued copies/memsets on two streams, events,
+                   host accesses, frees and synchronisations; only 0 or 507004, and after a device synchronisation
+                   every host access and free must succeed */
+                   aclrtStream s2 = NULL; aclrtEvent ev = NULL;
+                   if (aclrtCreateStream(&s2) != 0 || aclrtCreateEvent(&ev) != 0) { violation("stream/event"); break; }
+                   void *b[3] = {dev_alloc(64), dev_alloc(64), dev_alloc(64)};
+                   if (!b[0] || !b[1] || !b[2]) { aclrtDestroyEvent(ev); aclrtDestroyStream(s2); break; }
+                   char host[64];
+                   static const int ok_or_race[] = {507004, 0};
+                   for (int k = 0; k < 10; k++) {
+                       aclrtStream st = chance(0.5) ? g_stream : s2;
+                       void *x = b[rnd() % 3], *y = b[rnd() % 3];
+                       switch (rnd() % 9) {
+                       case 0: CALL(aclrtMemcpyAsync(x, 64, y, 64, ACL_MEMCPY_DEVICE_TO_DEVICE, st), ok_or_race); break;
+                       case 1: CALL(aclrtMemsetAsync(x, 64, (int)(rnd() & 255), 64, st), ok_or_race); break;
+                       case 2: CALL(aclrtMemcpy(host, 64, x, 64, ACL_MEMCPY_DEVICE_TO_HOST), ok_or_race); break;
+                       case 3: CALL(aclrtMemset(x, 64, 0, 64), ok_or_race); break;
+                       case 4: EXPECT(aclrtRecordEvent(ev, st), 0); break;
+                       case 5: EXPECT(aclrtStreamWaitEvent(st, ev), 0); break;
+                       case 6: EXPECT(aclrtSynchronizeStream(st), 0); break;
+                       case 7: EXPECT(aclrtSynchronizeEvent(ev), 0); break;
+                       default: if (CALL(aclrtDestroyStream(s2), ok_or_race) == 0) {
+                                    s2 = NULL;
+                                    if (aclrtCreateStream(&s2) != 0) { violation("aclrtCreateStream"); k = 10; }
+                                } break;
+                       }
+                   }
+                   EXPECT(aclrtSynchronizeDevice(), 0);
+                   for (int i = 0; i < 3; i++) {
+                       EXPECT(aclrtMemcpy(host, 64, b[i], 64, ACL_MEMCPY_DEVICE_TO_HOST), 0);
+                       EXPECT(aclrtMemset(b[i], 64, 0, 64), 0);
+                   }
+                   EXPECT(aclrtDestroyEvent(ev), 0);
+                   if (s2) EXPECT(aclrtDestroyStream(s2), 0);
                    break; }
         case 12: { EXPECT(aclInit(NULL), 100002); uint64_t ref = 0;
                    EXPECT(aclFinalizeReference(&ref), 0);
