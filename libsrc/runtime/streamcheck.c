@@ -88,6 +88,14 @@ static void vc_join(vclock *dst, const vclock *src) {
     for (int i = 0; i < src->n; i++) vc_set_max(dst, src->e[i].sid, src->e[i].seq);
 }
 
+static void vc_forget(vclock *v, uint64_t sid) {
+    for (int i = 0; i < v->n; i++)
+        if (v->e[i].sid == sid) {
+            v->e[i] = v->e[--v->n];
+            return;
+        }
+}
+
 /* drops the entries the host clock already covers (every later task is ordered after them anyway) */
 static void vc_prune(vclock *v) {
     int k = 0;
@@ -226,8 +234,7 @@ int acl_sc_task(const void *stream, const acl_sc_access *acc, int n, const char 
     int rc = 0;
     sc_stream *s = find_stream(stream, true);
     if (!s) goto out;
-    vc_join(&s->vc, &g_host);
-    vc_prune(&s->vc);
+    vc_prune(&s->vc); /* what the host has synchronised is pruned from the records below, not joined here */
     for (int i = 0; i < n && rc == 0; i++) {
         if (!have[i]) continue;
         sc_alloc *a = find_alloc(base[i], false);
@@ -356,8 +363,13 @@ int acl_sc_destroy_stream(const void *stream) {
         }
     }
     if (rc == 0 && (s = find_stream(stream, false)) != NULL) {
+        /* every task of the stream is synchronised (so no record names it): forget its id everywhere */
+        const uint64_t sid = s->sid;
         free(s->vc.e);
         *s = g_streams[--g_nstreams];
+        vc_forget(&g_host, sid);
+        for (int i = 0; i < g_nstreams; i++) vc_forget(&g_streams[i].vc, sid);
+        for (int i = 0; i < g_nevents; i++) vc_forget(&g_events[i].vc, sid);
     }
     pthread_mutex_unlock(&g_lock);
     return rc;
