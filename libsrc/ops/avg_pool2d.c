@@ -2,7 +2,7 @@
 #include <stdlib.h>
 
 #include "ops/gen/all_ops.h"
-#include "kernels/avg_pool2d.h"
+#include "ops/avg_pool_exec.h"
 #include "ops/ops.h"
 
 static const aclFormat k_formats[] = {ACL_FORMAT_NCHW, ACL_FORMAT_NCL};
@@ -114,19 +114,6 @@ static aclnnStatus check_path_cube_math(const aclTensor *self, const avgpool_att
     return ACLNN_SUCCESS;
 }
 
-static aclnnStatus run(aclOpExecutor *ex, void *ws, uint64_t ws_size) {
-    const avgpool_plan *p = ex->params;
-    const acl_view *x = acl_exec_in(ex, 0);
-    acl_view *y = acl_exec_out(ex, 0);
-    switch (y->dtype) {
-    case ACL_FLOAT: avgpool2d_fwd_f32(x, y, p); break;
-    case ACL_FLOAT16: avgpool2d_fwd_f16(x, y, p); break;
-    case ACL_BF16: avgpool2d_fwd_bf16(x, y, p); break;
-    default: return ACL_REPORT(ACLNN_ERR_INNER, "unexpected dtype %d", (int)y->dtype);
-    }
-    return ACLNN_SUCCESS;
-}
-
 aclnnStatus opws_AvgPool2d(const aclTensor *self, const aclIntArray *kernelSize,
                            const aclIntArray *strides, const aclIntArray *paddings, const bool ceilMode,
                            const bool countIncludePad, const int64_t divisorOverride,
@@ -144,21 +131,9 @@ aclnnStatus opws_AvgPool2d(const aclTensor *self, const aclIntArray *kernelSize,
     a.divisor_override = divisorOverride;
     ACL_TRY(check_path_cube_math(self, &a, cubeMathType));
 
-    aclOpExecutor *ex = acl_exec_create(ACL_OP_AvgPool2d, run, sizeof(avgpool_plan));
-    if (!ex) return ACLNN_ERR_INNER_CREATE_EXECUTOR;
-    ex->free_params = avgpool_plan_free;
-    aclnnStatus rc = acl_exec_add_input(ex, self, "self", true);
-    if (rc == 0) rc = acl_exec_add_output(ex, out, "out");
-    if (rc) return acl_exec_discard(ex, rc);
-
-    const int off = (int)self->ndim - 3;
-    avgpool_plan *p = ex->params;
-    p->n = off ? self->dims[0] : 1;
-    p->c = self->dims[off];
-    p->ih = self->dims[off + 1];
-    p->iw = self->dims[off + 2];
-    p->oh = out->dims[off + 1];
-    p->ow = out->dims[off + 2];
+    aclOpExecutor *ex;
+    ACL_TRY(avgpool_exec_create(ACL_OP_AvgPool2d, false, self, "self", NULL, NULL, out, "out", self, out, &ex));
+    avgpool_plan *p = avgpool_exec_plan(ex);
     if (!avgpool_plan_forward(p, &a))
         return acl_exec_discard(ex, ACL_REPORT(ACLNN_ERR_INNER, "out of memory planning the pooling"));
     return acl_exec_publish(ex, workspaceSize, executor);

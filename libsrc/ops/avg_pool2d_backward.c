@@ -2,7 +2,7 @@
 #include <stdlib.h>
 
 #include "ops/gen/all_ops.h"
-#include "kernels/avg_pool2d.h"
+#include "ops/avg_pool_exec.h"
 #include "ops/ops.h"
 
 static const aclFormat k_formats[] = {ACL_FORMAT_NCHW, ACL_FORMAT_NCL};
@@ -114,19 +114,6 @@ static aclnnStatus check_path(const aclTensor *gradOutput, const aclTensor *grad
     return ACLNN_SUCCESS;
 }
 
-static aclnnStatus run(aclOpExecutor *ex, void *ws, uint64_t ws_size) {
-    const avgpool_plan *p = ex->params;
-    const acl_view *gy = acl_exec_in(ex, 0);
-    acl_view *gx = acl_exec_out(ex, 0);
-    switch (gx->dtype) {
-    case ACL_FLOAT: avgpool2d_bwd_f32(gy, gx, p); break;
-    case ACL_FLOAT16: avgpool2d_bwd_f16(gy, gx, p); break;
-    case ACL_BF16: avgpool2d_bwd_bf16(gy, gx, p); break;
-    default: return ACL_REPORT(ACLNN_ERR_INNER, "unexpected dtype %d", (int)gx->dtype);
-    }
-    return ACLNN_SUCCESS;
-}
-
 aclnnStatus opws_AvgPool2dBackward(const aclTensor *gradOutput, const aclTensor *self,
                                    const aclIntArray *kernelSize, const aclIntArray *stride,
                                    const aclIntArray *padding, bool ceilMode, bool countIncludePad,
@@ -152,21 +139,10 @@ aclnnStatus opws_AvgPool2dBackward(const aclTensor *gradOutput, const aclTensor 
                         gradOutput->dims[off + 1] == 1 && gradOutput->dims[off + 2] == 1;
     ACL_TRY(check_path(gradOutput, gradInput, &a, global));
 
-    aclOpExecutor *ex = acl_exec_create(ACL_OP_AvgPool2dBackward, run, sizeof(avgpool_plan));
-    if (!ex) return ACLNN_ERR_INNER_CREATE_EXECUTOR;
-    ex->free_params = avgpool_plan_free;
-    aclnnStatus rc = acl_exec_add_input(ex, gradOutput, "gradOutput", true);
-    if (rc == 0) rc = acl_exec_add_input(ex, self, "self", false);
-    if (rc == 0) rc = acl_exec_add_output(ex, gradInput, "gradInput");
-    if (rc) return acl_exec_discard(ex, rc);
-
-    avgpool_plan *p = ex->params;
-    p->n = r == 4 ? gradInput->dims[0] : 1;
-    p->c = gradInput->dims[off];
-    p->ih = gradInput->dims[off + 1];
-    p->iw = gradInput->dims[off + 2];
-    p->oh = gradOutput->dims[off + 1];
-    p->ow = gradOutput->dims[off + 2];
+    aclOpExecutor *ex;
+    ACL_TRY(avgpool_exec_create(ACL_OP_AvgPool2dBackward, true, gradOutput, "gradOutput", self, "self", gradInput,
+                                "gradInput", gradInput, gradOutput, &ex));
+    avgpool_plan *p = avgpool_exec_plan(ex);
     if (!avgpool_plan_backward(p, &a, global))
         return acl_exec_discard(ex, ACL_REPORT(ACLNN_ERR_INNER, "out of memory planning the pooling gradient"));
     return acl_exec_publish(ex, workspaceSize, executor);

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 
 #include "ops/gen/all_ops.h"
-#include "kernels/avg_pool2d.h"
+#include "ops/avg_pool_exec.h"
 #include "ops/ops.h"
 
 /* Upstream order: NULL, ranks and non-negative dims, out's rank and leading dims, dtypes, formats. */
@@ -49,21 +49,6 @@ static aclnnStatus check_params(const aclTensor *gradOutput, const aclTensor *se
     return ACLNN_SUCCESS;
 }
 
-static aclnnStatus run(aclOpExecutor *ex, void *ws, uint64_t ws_size) {
-    (void)ws;
-    (void)ws_size;
-    const avgpool_plan *p = ex->params;
-    const acl_view *gy = acl_exec_in(ex, 0);
-    acl_view *gx = acl_exec_out(ex, 0);
-    switch (gx->dtype) {
-    case ACL_FLOAT: avgpool2d_bwd_f32(gy, gx, p); break;
-    case ACL_FLOAT16: avgpool2d_bwd_f16(gy, gx, p); break;
-    case ACL_BF16: avgpool2d_bwd_bf16(gy, gx, p); break;
-    default: return ACL_REPORT(ACLNN_ERR_INNER, "unexpected dtype %d", (int)gx->dtype);
-    }
-    return ACLNN_SUCCESS;
-}
-
 aclnnStatus opws_AdaptiveAvgPool2dBackward(const aclTensor *gradOutput, const aclTensor *self, aclTensor *out,
                                            uint64_t *workspaceSize, aclOpExecutor **executor) {
     ACL_TRY(check_params(gradOutput, self, out, workspaceSize, executor));
@@ -71,21 +56,10 @@ aclnnStatus opws_AdaptiveAvgPool2dBackward(const aclTensor *gradOutput, const ac
     if (acl_tensor_empty(self) || acl_tensor_empty(gradOutput))
         return acl_exec_noop(ACL_OP_AdaptiveAvgPool2dBackward, workspaceSize, executor);
 
-    aclOpExecutor *ex = acl_exec_create(ACL_OP_AdaptiveAvgPool2dBackward, run, sizeof(avgpool_plan));
-    if (!ex) return ACLNN_ERR_INNER_CREATE_EXECUTOR;
-    ex->free_params = avgpool_plan_free;
-    aclnnStatus rc = acl_exec_add_input(ex, gradOutput, "gradOutput", true);
-    if (rc == 0) rc = acl_exec_add_output(ex, out, "out");
-    if (rc) return acl_exec_discard(ex, rc);
-
-    const int off = (int)self->ndim - 3;
-    avgpool_plan *p = ex->params;
-    p->n = off ? self->dims[0] : 1;
-    p->c = self->dims[off];
-    p->ih = self->dims[off + 1];
-    p->iw = self->dims[off + 2];
-    p->oh = gradOutput->dims[off + 1];
-    p->ow = gradOutput->dims[off + 2];
+    aclOpExecutor *ex;
+    ACL_TRY(avgpool_exec_create(ACL_OP_AdaptiveAvgPool2dBackward, true, gradOutput, "gradOutput", NULL, NULL, out,
+                                "out", self, gradOutput, &ex));
+    avgpool_plan *p = avgpool_exec_plan(ex);
     if (!avgpool_plan_adaptive_backward(p))
         return acl_exec_discard(ex, ACL_REPORT(ACLNN_ERR_INNER, "out of memory planning the pooling gradient"));
     return acl_exec_publish(ex, workspaceSize, executor);
