@@ -2006,6 +2006,21 @@ typedef struct aclScalarList aclScalarList;
  uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnGridSampler2DBackward(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnGridSampler3DGetWorkspaceSize(
+ const aclTensor* input, const aclTensor* grid, int64_t interpolationMode, int64_t paddingMode,
+ _Bool
+ alignCorners,
+ aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnGridSampler3D(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnGridSampler3DBackwardGetWorkspaceSize(
+ const aclTensor* gradOutput, const aclTensor* input, const aclTensor* grid, int64_t interpolationMode,
+ int64_t paddingMode,
+ _Bool
+ alignCorners, const aclBoolArray* outputMask, aclTensor* inputGrad, aclTensor* gridGrad,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnGridSampler3DBackward(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnGroupNormGetWorkspaceSize(
  const aclTensor* self, const aclTensor* gamma, const aclTensor* beta, int64_t N, int64_t C, int64_t HxW,
  int64_t group, double eps, aclTensor* out, aclTensor* meanOut, aclTensor* rstdOut, uint64_t* workspaceSize,

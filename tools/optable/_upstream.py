@@ -2089,6 +2089,24 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                                      'stream',
                            'repo': 'ops-cv',
                            'source': 'image/grid_sampler2_d_grad/op_host/op_api/aclnn_grid_sampler2d_backward.cpp'},
+ 'GridSampler3D': {'commit': '6ae87653464d2afb064c829e529abba2e278b0c4',
+                   'header': 'image/grid_sample/op_api/aclnn_grid_sampler3d.h',
+                   'phase1': 'const aclTensor* input, const aclTensor* grid, int64_t interpolationMode, int64_t '
+                             'paddingMode, bool alignCorners, aclTensor* out, uint64_t* workspaceSize, '
+                             'aclOpExecutor** executor',
+                   'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                   'repo': 'ops-cv',
+                   'source': 'image/grid_sample/op_api/aclnn_grid_sampler3d.cpp'},
+ 'GridSampler3DBackward': {'commit': '6ae87653464d2afb064c829e529abba2e278b0c4',
+                           'header': 'image/grid_sampler3_d_grad/op_host/op_api/aclnn_grid_sampler3d_backward.h',
+                           'phase1': 'const aclTensor* gradOutput, const aclTensor* input, const aclTensor* grid, '
+                                     'int64_t interpolationMode, int64_t paddingMode, bool alignCorners, const '
+                                     'aclBoolArray* outputMask, aclTensor* inputGrad, aclTensor* gridGrad, uint64_t* '
+                                     'workspaceSize, aclOpExecutor** executor',
+                           'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                     'stream',
+                           'repo': 'ops-cv',
+                           'source': 'image/grid_sampler3_d_grad/op_host/op_api/aclnn_grid_sampler3d_backward.cpp'},
  'GroupNorm': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
                'header': 'norm/group_norm/op_host/op_api/aclnn_group_norm.h',
                'phase1': 'const aclTensor* self, const aclTensor* gamma, const aclTensor* beta, int64_t N, int64_t '

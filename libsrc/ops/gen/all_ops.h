@@ -265,6 +265,8 @@
 #include "aclnnop/aclnn_glu_backward.h"
 #include "aclnnop/aclnn_grid_sampler2d.h"
 #include "aclnnop/aclnn_grid_sampler2d_backward.h"
+#include "aclnnop/aclnn_grid_sampler3d.h"
+#include "aclnnop/aclnn_grid_sampler3d_backward.h"
 #include "aclnnop/aclnn_group_norm.h"
 #include "aclnnop/aclnn_group_norm_backward.h"
 #include "aclnnop/aclnn_group_norm_silu.h"
@@ -536,6 +538,13 @@ aclnnStatus opws_CoalesceSparse(
     aclTensor* newIndices, aclTensor* newValues, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_LogSpace(
     const aclScalar* start, const aclScalar* end, int64_t steps, double base, const aclTensor* result,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_GridSampler3D(
+    const aclTensor* input, const aclTensor* grid, int64_t interpolationMode, int64_t paddingMode, bool alignCorners,
+    aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_GridSampler3DBackward(
+    const aclTensor* gradOutput, const aclTensor* input, const aclTensor* grid, int64_t interpolationMode,
+    int64_t paddingMode, bool alignCorners, const aclBoolArray* outputMask, aclTensor* inputGrad, aclTensor* gridGrad,
     uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_Cdist(
     const aclTensor* x1, const aclTensor* x2, float p, int64_t compute_mode, aclTensor* out, uint64_t* workspaceSize,
@@ -1720,6 +1729,8 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_CoalesceSparse_uniqueIndices ((const aclDataType[]){ACL_INT64, ACL_INT32}), 2
 #define ACL_DT_LIST_CoalesceSparse_indices ((const aclDataType[]){ACL_INT64, ACL_INT32}), 2
 #define ACL_DT_LIST_LogSpace ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_GridSampler3D ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE, ACL_BF16}), 4
+#define ACL_DT_LIST_GridSampler3DBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE}), 4
 #define ACL_DT_LIST_Cdist ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_CdistBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_Pdist ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT}), 2

@@ -1,0 +1,14 @@
+"""Sampling ops of hicann/ops-cv `image/` beyond the GridSampler2D seeds (hand-written, libsrc/ops/grid_sampler3d*.c;
+kernels libsrc/kernels/grid_sampler3d.c sharing the 2-D op's coordinate maths). Dtype lists: the op_api's
+DTYPE_SUPPORT_LIST (ASCEND910B runs FLOAT/FLOAT16/BF16 on AI Core and DOUBLE on AI CPU)."""
+from . import Op
+
+OPS = [
+    Op("GridSampler3D", """const aclTensor* input, const aclTensor* grid, int64_t interpolationMode,
+       int64_t paddingMode, bool alignCorners, aclTensor* out""", "aclnn_grid_sampler3d.h", lib="cv",
+       dtypes=("f16", "f32", "f64", "bf16")),
+    Op("GridSampler3DBackward", """const aclTensor* gradOutput, const aclTensor* input, const aclTensor* grid,
+       int64_t interpolationMode, int64_t paddingMode, bool alignCorners, const aclBoolArray* outputMask,
+       aclTensor* inputGrad, aclTensor* gridGrad""", "aclnn_grid_sampler3d_backward.h", lib="cv",
+       dtypes=("f32", "f16", "bf16", "f64")),
+]
