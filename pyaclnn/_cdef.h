@@ -2157,6 +2157,12 @@ typedef struct aclScalarList aclScalarList;
  const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* dilation, const aclIntArray* padding,
  const aclIntArray* stride, const aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnIm2col(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnIm2colBackwardGetWorkspaceSize(
+ const aclTensor* gradOutput, const aclIntArray* inputSize, const aclIntArray* kernelSize,
+ const aclIntArray* dilation, const aclIntArray* padding, const aclIntArray* stride, aclTensor* out,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnIm2colBackward(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnIndexGetWorkspaceSize(
  const aclTensor* self, const aclTensorList* indices, aclTensor* out, uint64_t* workspaceSize,
  aclOpExecutor** executor);

@@ -2282,6 +2282,15 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
             'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
             'repo': 'ops-math',
             'source': 'conversion/im2col/op_api/aclnn_im2col.cpp'},
+ 'Im2colBackward': {'commit': '6ae87653464d2afb064c829e529abba2e278b0c4',
+                    'header': 'image/col2im/op_api/aclnn_im2col_backward.h',
+                    'phase1': 'const aclTensor* gradOutput, const aclIntArray* inputSize, const aclIntArray* '
+                              'kernelSize, const aclIntArray* dilation, const aclIntArray* padding, const '
+                              'aclIntArray* stride, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** '
+                              'executor',
+                    'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                    'repo': 'ops-cv',
+                    'source': 'image/col2im/op_api/aclnn_im2col_backward.cpp'},
  'Index': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
            'header': 'index/index/op_api/aclnn_index.h',
            'phase1': 'const aclTensor* self, const aclTensorList* indices, aclTensor* out, uint64_t* workspaceSize, '

@@ -12,3 +12,9 @@ OPS = [
        aclTensor* inputGrad, aclTensor* gridGrad""", "aclnn_grid_sampler3d_backward.h", lib="cv",
        dtypes=("f32", "f16", "bf16", "f64")),
 ]
+
+OPS += [
+    Op("Im2colBackward", """const aclTensor* gradOutput, const aclIntArray* inputSize, const aclIntArray* kernelSize,
+       const aclIntArray* dilation, const aclIntArray* padding, const aclIntArray* stride, aclTensor* out""",
+       "aclnn_im2col_backward.h", lib="cv", dtypes=("f32", "f16", "bf16")),
+]

@@ -287,6 +287,7 @@
 #include "aclnnop/aclnn_heaviside.h"
 #include "aclnnop/aclnn_histc.h"
 #include "aclnnop/aclnn_im2col.h"
+#include "aclnnop/aclnn_im2col_backward.h"
 #include "aclnnop/aclnn_index.h"
 #include "aclnnop/aclnn_index_add.h"
 #include "aclnnop/aclnn_index_copy.h"
@@ -545,6 +546,10 @@ aclnnStatus opws_GridSampler3D(
 aclnnStatus opws_GridSampler3DBackward(
     const aclTensor* gradOutput, const aclTensor* input, const aclTensor* grid, int64_t interpolationMode,
     int64_t paddingMode, bool alignCorners, const aclBoolArray* outputMask, aclTensor* inputGrad, aclTensor* gridGrad,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_Im2colBackward(
+    const aclTensor* gradOutput, const aclIntArray* inputSize, const aclIntArray* kernelSize,
+    const aclIntArray* dilation, const aclIntArray* padding, const aclIntArray* stride, aclTensor* out,
     uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_Cdist(
     const aclTensor* x1, const aclTensor* x2, float p, int64_t compute_mode, aclTensor* out, uint64_t* workspaceSize,
@@ -1731,6 +1736,7 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_LogSpace ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_GridSampler3D ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE, ACL_BF16}), 4
 #define ACL_DT_LIST_GridSampler3DBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE}), 4
+#define ACL_DT_LIST_Im2colBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_Cdist ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_CdistBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_Pdist ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT}), 2

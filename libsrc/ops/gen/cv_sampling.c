@@ -4,6 +4,7 @@
 #include "ops/ops.h"
 #include "aclnnop/aclnn_grid_sampler3d.h"
 #include "aclnnop/aclnn_grid_sampler3d_backward.h"
+#include "aclnnop/aclnn_im2col_backward.h"
 
 #include "ops/gen/all_ops.h"
 
@@ -35,5 +36,20 @@ aclnnStatus aclnnGridSampler3DBackwardGetWorkspaceSize(const aclTensor* gradOutp
 
 aclnnStatus aclnnGridSampler3DBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_GridSampler3DBackward, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnIm2colBackwardGetWorkspaceSize(const aclTensor* gradOutput, const aclIntArray* inputSize, const aclIntArray* kernelSize, const aclIntArray* dilation, const aclIntArray* padding, const aclIntArray* stride, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnIm2colBackwardGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {gradOutput, inputSize, kernelSize, dilation, padding, stride, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_INT_ARRAY, ACL_KIND_INT_ARRAY, ACL_KIND_INT_ARRAY, ACL_KIND_INT_ARRAY, ACL_KIND_INT_ARRAY, ACL_KIND_TENSOR};
+    static const char *const names[] = {"gradOutput", "inputSize", "kernelSize", "dilation", "padding", "stride", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 7));
+    return opws_Im2colBackward(
+        gradOutput, inputSize, kernelSize, dilation, padding, stride, out, workspaceSize, executor);
+}
+
+aclnnStatus aclnnIm2colBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_Im2colBackward, workspace, workspaceSize, executor, stream);
 }
 
