@@ -3529,6 +3529,11 @@ typedef struct aclScalarList aclScalarList;
  aclOpExecutor** executor);
  aclnnStatus aclnnTfScatterAdd(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnThreeInterpolateBackwardGetWorkspaceSize(
+ const aclTensor* grad_x, const aclTensor* idx, const aclTensor* weight, int m, aclTensor* grad_y,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnThreeInterpolateBackward(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnThresholdGetWorkspaceSize(
  const aclTensor* self, const aclScalar* threshold, const aclScalar* value, aclTensor* out, uint64_t* workspaceSize,
  aclOpExecutor** executor);

@@ -4892,6 +4892,14 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                   'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
                   'repo': 'ops-nn',
                   'source': 'index/tf_scatter_add/op_host/op_api/aclnn_tf_scatter_add.cpp'},
+ 'ThreeInterpolateBackward': {'commit': '6ae87653464d2afb064c829e529abba2e278b0c4',
+                              'header': 'image/three_interpolate_backward/op_host/op_api/aclnn_three_interpolate_backward.h',
+                              'phase1': 'const aclTensor* grad_x, const aclTensor* idx, const aclTensor* weight, int '
+                                        'm, aclTensor* grad_y, uint64_t* workspaceSize, aclOpExecutor** executor',
+                              'phase2': 'void* workspace, uint64_t workspace_size, aclOpExecutor* executor, '
+                                        'aclrtStream stream',
+                              'repo': 'ops-cv',
+                              'source': 'image/three_interpolate_backward/op_host/op_api/aclnn_three_interpolate_backward.cpp'},
  'Threshold': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
                'header': 'activation/threshold/op_host/op_api/aclnn_threshold.h',
                'phase1': 'const aclTensor* self, const aclScalar* threshold, const aclScalar* value, aclTensor* out, '

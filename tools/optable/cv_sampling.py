@@ -18,3 +18,9 @@ OPS += [
        const aclIntArray* dilation, const aclIntArray* padding, const aclIntArray* stride, aclTensor* out""",
        "aclnn_im2col_backward.h", lib="cv", dtypes=("f32", "f16", "bf16")),
 ]
+
+OPS += [
+    Op("ThreeInterpolateBackward", """const aclTensor* grad_x, const aclTensor* idx, const aclTensor* weight, int m,
+       aclTensor* grad_y""", "aclnn_three_interpolate_backward.h", lib="cv", dtypes=("f32", "f16"),
+       arg_dtypes={"idx": ("i32", "i64")}),
+]

@@ -498,6 +498,7 @@
 #include "aclnnop/aclnn_tanh.h"
 #include "aclnnop/aclnn_tanh_backward.h"
 #include "aclnnop/aclnn_tf_scatter_add.h"
+#include "aclnnop/aclnn_three_interpolate_backward.h"
 #include "aclnnop/aclnn_threshold.h"
 #include "aclnnop/aclnn_threshold_backward.h"
 #include "aclnnop/aclnn_trace.h"
@@ -550,6 +551,9 @@ aclnnStatus opws_GridSampler3DBackward(
 aclnnStatus opws_Im2colBackward(
     const aclTensor* gradOutput, const aclIntArray* inputSize, const aclIntArray* kernelSize,
     const aclIntArray* dilation, const aclIntArray* padding, const aclIntArray* stride, aclTensor* out,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_ThreeInterpolateBackward(
+    const aclTensor* grad_x, const aclTensor* idx, const aclTensor* weight, int m, aclTensor* grad_y,
     uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_Cdist(
     const aclTensor* x1, const aclTensor* x2, float p, int64_t compute_mode, aclTensor* out, uint64_t* workspaceSize,
@@ -1737,6 +1741,8 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_GridSampler3D ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE, ACL_BF16}), 4
 #define ACL_DT_LIST_GridSampler3DBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE}), 4
 #define ACL_DT_LIST_Im2colBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_ThreeInterpolateBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16}), 2
+#define ACL_DT_LIST_ThreeInterpolateBackward_idx ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
 #define ACL_DT_LIST_Cdist ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_CdistBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_Pdist ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT}), 2

@@ -5,6 +5,7 @@
 #include "aclnnop/aclnn_grid_sampler3d.h"
 #include "aclnnop/aclnn_grid_sampler3d_backward.h"
 #include "aclnnop/aclnn_im2col_backward.h"
+#include "aclnnop/aclnn_three_interpolate_backward.h"
 
 #include "ops/gen/all_ops.h"
 
@@ -51,5 +52,19 @@ aclnnStatus aclnnIm2colBackwardGetWorkspaceSize(const aclTensor* gradOutput, con
 
 aclnnStatus aclnnIm2colBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_Im2colBackward, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnThreeInterpolateBackwardGetWorkspaceSize(const aclTensor* grad_x, const aclTensor* idx, const aclTensor* weight, int m, aclTensor* grad_y, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnThreeInterpolateBackwardGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {grad_x, idx, weight, grad_y};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"grad_x", "idx", "weight", "grad_y"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 4));
+    return opws_ThreeInterpolateBackward(grad_x, idx, weight, m, grad_y, workspaceSize, executor);
+}
+
+aclnnStatus aclnnThreeInterpolateBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_ThreeInterpolateBackward, workspace, workspaceSize, executor, stream);
 }
 
