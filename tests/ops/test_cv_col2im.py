@@ -56,13 +56,17 @@ def _ref(cols, case):
     return r[0] if n is None else r
 
 
+@pytest.mark.parametrize("oracle", ["numpy", "torch"])
 @pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
 @pytest.mark.parametrize("cid", list(CASES))
-def test_reference_and_torch(cid, dtype, torch):
+def test_values(request, cid, dtype, oracle):
     case = CASES[cid]
     cols = _cols(case, dtype)
     y = col2im(cols, case, _out(case, dtype))
-    assert_close(y, rounded(_ref(cols, case), dtype), dtype, what=cid)
+    if oracle == "numpy":
+        assert_close(y, rounded(_ref(cols, case), dtype), dtype, what=cid)
+        return
+    torch = request.getfixturevalue("torch")
     n, c, size, k, d, p, s = case
     exp = torch.nn.functional.fold(torch.from_numpy(cols.astype(np.float32)), size, k, dilation=d, padding=p,
                                    stride=s).numpy()
