@@ -5,7 +5,9 @@
 
 #include "aclnn/aclnn_base.h"
 #include "common/parallel.h"
+#include "common/cpu.h"
 #include "kernels/dtype_io.h"
+#include "kernels/f16_rows.h"
 #include "kernels/grid_sampler3d.h"
 
 static bool gs3_is_contig(const acl_view *v) {
@@ -25,6 +27,45 @@ static inline int64_t gs3_row_off(const acl_view *v, int64_t r) {
         r /= v->dims[i];
     }
     return o;
+}
+
+/* ---- contiguous rows storage type <-> compute type; exact widening, rounding once on the way back ---- */
+static inline bool gs3_f16c(void) {
+#ifdef ACL_F16_ROWS_F16C
+    return acl_simd_level() >= ACL_SIMD_AVX2;
+#else
+    return false;
+#endif
+}
+#ifdef ACL_F16_ROWS_F16C
+__attribute__((target("avx2,f16c"))) static void gs3_f16c_load(float *d, const uint16_t *s, int64_t n) {
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8)
+        _mm256_storeu_ps(d + i, _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(const void *)(s + i))));
+    for (; i < n; i++) d[i] = acl_f16_to_f32(s[i]);
+}
+#endif
+static void gs3_rowld_f32(float *d, const float *s, int64_t n) { memcpy(d, s, (size_t)n * sizeof *d); }
+static void gs3_rowld_f64(double *d, const double *s, int64_t n) { memcpy(d, s, (size_t)n * sizeof *d); }
+static void gs3_rowld_bf16(float *d, const uint16_t *s, int64_t n) {
+    for (int64_t i = 0; i < n; i++) d[i] = acl_bf16_to_f32(s[i]);
+}
+static void gs3_rowld_f16(float *d, const uint16_t *s, int64_t n) {
+#ifdef ACL_F16_ROWS_F16C
+    if (gs3_f16c()) { gs3_f16c_load(d, s, n); return; }
+#endif
+    for (int64_t i = 0; i < n; i++) d[i] = acl_f16_to_f32(s[i]);
+}
+static void gs3_rowst_f32(float *d, const float *s, int64_t n) { memcpy(d, s, (size_t)n * sizeof *d); }
+static void gs3_rowst_f64(double *d, const double *s, int64_t n) { memcpy(d, s, (size_t)n * sizeof *d); }
+static void gs3_rowst_bf16(uint16_t *d, const float *s, int64_t n) {
+    for (int64_t i = 0; i < n; i++) d[i] = acl_f32_to_bf16(s[i]);
+}
+static void gs3_rowst_f16(uint16_t *d, const float *s, int64_t n) {
+#ifdef ACL_F16_ROWS_F16C
+    if (gs3_f16c()) { acl_f32_to_f16_row_f16c(d, s, n); return; }
+#endif
+    acl_f32_to_f16_row(d, s, n);
 }
 
 #define GS_T float
