@@ -2953,6 +2953,12 @@ typedef struct aclScalarList aclScalarList;
  const aclScalar* start, const aclScalar* end, const aclScalar* step, aclTensor* out, uint64_t* workspaceSize,
  aclOpExecutor** executor);
  aclnnStatus aclnnRange(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnRasterizerGetWorkspaceSize(
+ const aclTensor* v, const aclTensor* f, const aclTensor* dOptional, int64_t width, int64_t height,
+ double occlusionTruncation, int64_t useDepthPrior, const aclTensor* findicesOut, const aclTensor* barycentricOut,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnRasterizer(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnRealGetWorkspaceSize(
  const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnReal(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
@@ -3533,7 +3539,7 @@ typedef struct aclScalarList aclScalarList;
  const aclTensor* grad_x, const aclTensor* idx, const aclTensor* weight, int m, aclTensor* grad_y,
  uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnThreeInterpolateBackward(
- void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ void* workspace, uint64_t workspace_size, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnThresholdGetWorkspaceSize(
  const aclTensor* self, const aclScalar* threshold, const aclScalar* value, aclTensor* out, uint64_t* workspaceSize,
  aclOpExecutor** executor);

@@ -5056,6 +5056,7 @@ NO_HEADER = ['AddLora',
  'AngleV2',
  'CoalesceSparse',
  'IsInf',
+ 'Rasterizer',
  'SimThreadExponential',
  'StridedSliceAssignV2',
  'TransformBiasRescaleQkv']

@@ -24,3 +24,10 @@ OPS += [
        aclTensor* grad_y""", "aclnn_three_interpolate_backward.h", lib="cv", dtypes=("f32", "f16"),
        arg_dtypes={"idx": ("i32", "i64")}),
 ]
+
+OPS += [
+    Op("Rasterizer", """const aclTensor* v, const aclTensor* f, const aclTensor* dOptional, int64_t width,
+       int64_t height, double occlusionTruncation, int64_t useDepthPrior, const aclTensor* findicesOut,
+       const aclTensor* barycentricOut""", "aclnn_rasterizer.h", lib="cv", dtypes=("f32",),
+       out=("findicesOut", "barycentricOut"), arg_dtypes={"f": ("i32",), "findicesOut": ("i32",)}),
+]

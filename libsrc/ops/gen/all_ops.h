@@ -408,6 +408,7 @@
 #include "aclnnop/aclnn_random.h"
 #include "aclnnop/aclnn_randperm.h"
 #include "aclnnop/aclnn_range.h"
+#include "aclnnop/aclnn_rasterizer.h"
 #include "aclnnop/aclnn_real.h"
 #include "aclnnop/aclnn_reciprocal.h"
 #include "aclnnop/aclnn_reduce_log_sum.h"
@@ -554,6 +555,10 @@ aclnnStatus opws_Im2colBackward(
     uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_ThreeInterpolateBackward(
     const aclTensor* grad_x, const aclTensor* idx, const aclTensor* weight, int m, aclTensor* grad_y,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_Rasterizer(
+    const aclTensor* v, const aclTensor* f, const aclTensor* dOptional, int64_t width, int64_t height,
+    double occlusionTruncation, int64_t useDepthPrior, const aclTensor* findicesOut, const aclTensor* barycentricOut,
     uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_Cdist(
     const aclTensor* x1, const aclTensor* x2, float p, int64_t compute_mode, aclTensor* out, uint64_t* workspaceSize,
@@ -1743,6 +1748,9 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_Im2colBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_ThreeInterpolateBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16}), 2
 #define ACL_DT_LIST_ThreeInterpolateBackward_idx ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
+#define ACL_DT_LIST_Rasterizer ((const aclDataType[]){ACL_FLOAT}), 1
+#define ACL_DT_LIST_Rasterizer_f ((const aclDataType[]){ACL_INT32}), 1
+#define ACL_DT_LIST_Rasterizer_findicesOut ((const aclDataType[]){ACL_INT32}), 1
 #define ACL_DT_LIST_Cdist ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_CdistBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_Pdist ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT}), 2

@@ -5,6 +5,7 @@
 #include "aclnnop/aclnn_grid_sampler3d.h"
 #include "aclnnop/aclnn_grid_sampler3d_backward.h"
 #include "aclnnop/aclnn_im2col_backward.h"
+#include "aclnnop/aclnn_rasterizer.h"
 #include "aclnnop/aclnn_three_interpolate_backward.h"
 
 #include "ops/gen/all_ops.h"
@@ -66,5 +67,21 @@ aclnnStatus aclnnThreeInterpolateBackwardGetWorkspaceSize(const aclTensor* grad_
 
 aclnnStatus aclnnThreeInterpolateBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_ThreeInterpolateBackward, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnRasterizerGetWorkspaceSize(const aclTensor* v, const aclTensor* f, const aclTensor* dOptional, int64_t width, int64_t height, double occlusionTruncation, int64_t useDepthPrior, const aclTensor* findicesOut, const aclTensor* barycentricOut, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnRasterizerGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {v, f, dOptional, findicesOut, barycentricOut};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"v", "f", "dOptional", "findicesOut", "barycentricOut"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 5));
+    return opws_Rasterizer(
+        v, f, dOptional, width, height, occlusionTruncation, useDepthPrior, findicesOut, barycentricOut, workspaceSize,
+        executor);
+}
+
+aclnnStatus aclnnRasterizer(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_Rasterizer, workspace, workspaceSize, executor, stream);
 }
 
