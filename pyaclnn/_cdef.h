@@ -2006,6 +2006,21 @@ typedef struct aclScalarList aclScalarList;
  uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnGridSampler2DBackward(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnGridSampler3DGetWorkspaceSize(
+ const aclTensor* input, const aclTensor* grid, int64_t interpolationMode, int64_t paddingMode,
+ _Bool
+ alignCorners,
+ aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnGridSampler3D(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnGridSampler3DBackwardGetWorkspaceSize(
+ const aclTensor* gradOutput, const aclTensor* input, const aclTensor* grid, int64_t interpolationMode,
+ int64_t paddingMode,
+ _Bool
+ alignCorners, const aclBoolArray* outputMask, aclTensor* inputGrad, aclTensor* gridGrad,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnGridSampler3DBackward(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnGroupNormGetWorkspaceSize(
  const aclTensor* self, const aclTensor* gamma, const aclTensor* beta, int64_t N, int64_t C, int64_t HxW,
  int64_t group, double eps, aclTensor* out, aclTensor* meanOut, aclTensor* rstdOut, uint64_t* workspaceSize,
@@ -2142,6 +2157,12 @@ typedef struct aclScalarList aclScalarList;
  const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* dilation, const aclIntArray* padding,
  const aclIntArray* stride, const aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnIm2col(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnIm2colBackwardGetWorkspaceSize(
+ const aclTensor* gradOutput, const aclIntArray* inputSize, const aclIntArray* kernelSize,
+ const aclIntArray* dilation, const aclIntArray* padding, const aclIntArray* stride, aclTensor* out,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnIm2colBackward(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnIndexGetWorkspaceSize(
  const aclTensor* self, const aclTensorList* indices, aclTensor* out, uint64_t* workspaceSize,
  aclOpExecutor** executor);
@@ -2932,6 +2953,12 @@ typedef struct aclScalarList aclScalarList;
  const aclScalar* start, const aclScalar* end, const aclScalar* step, aclTensor* out, uint64_t* workspaceSize,
  aclOpExecutor** executor);
  aclnnStatus aclnnRange(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnRasterizerGetWorkspaceSize(
+ const aclTensor* v, const aclTensor* f, const aclTensor* dOptional, int64_t width, int64_t height,
+ double occlusionTruncation, int64_t useDepthPrior, const aclTensor* findicesOut, const aclTensor* barycentricOut,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnRasterizer(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnRealGetWorkspaceSize(
  const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnReal(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
@@ -3508,6 +3535,11 @@ typedef struct aclScalarList aclScalarList;
  aclOpExecutor** executor);
  aclnnStatus aclnnTfScatterAdd(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnThreeInterpolateBackwardGetWorkspaceSize(
+ const aclTensor* grad_x, const aclTensor* idx, const aclTensor* weight, int m, aclTensor* grad_y,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnThreeInterpolateBackward(
+ void* workspace, uint64_t workspace_size, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnThresholdGetWorkspaceSize(
  const aclTensor* self, const aclScalar* threshold, const aclScalar* value, aclTensor* out, uint64_t* workspaceSize,
  aclOpExecutor** executor);

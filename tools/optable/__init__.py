@@ -128,8 +128,9 @@ class Op:
         self.note = note
         self.extra = extra
         if "out" in extra:  # an output the real header declares const (aclnnLog2's `const aclTensor* out`)
+            outs = extra["out"] if isinstance(extra["out"], (tuple, list)) else (extra["out"],)
             for a in self.args:
-                if a.name == extra["out"]:
+                if a.name in outs:
                     a.kind = "out"
         # in-place ops: the tensor argument that is both read and written (aclTensor* selfRef)
         self.inplace = inplace if inplace is not None else name.startswith("Inplace")

@@ -2089,6 +2089,24 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                                      'stream',
                            'repo': 'ops-cv',
                            'source': 'image/grid_sampler2_d_grad/op_host/op_api/aclnn_grid_sampler2d_backward.cpp'},
+ 'GridSampler3D': {'commit': '6ae87653464d2afb064c829e529abba2e278b0c4',
+                   'header': 'image/grid_sample/op_api/aclnn_grid_sampler3d.h',
+                   'phase1': 'const aclTensor* input, const aclTensor* grid, int64_t interpolationMode, int64_t '
+                             'paddingMode, bool alignCorners, aclTensor* out, uint64_t* workspaceSize, '
+                             'aclOpExecutor** executor',
+                   'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                   'repo': 'ops-cv',
+                   'source': 'image/grid_sample/op_api/aclnn_grid_sampler3d.cpp'},
+ 'GridSampler3DBackward': {'commit': '6ae87653464d2afb064c829e529abba2e278b0c4',
+                           'header': 'image/grid_sampler3_d_grad/op_host/op_api/aclnn_grid_sampler3d_backward.h',
+                           'phase1': 'const aclTensor* gradOutput, const aclTensor* input, const aclTensor* grid, '
+                                     'int64_t interpolationMode, int64_t paddingMode, bool alignCorners, const '
+                                     'aclBoolArray* outputMask, aclTensor* inputGrad, aclTensor* gridGrad, uint64_t* '
+                                     'workspaceSize, aclOpExecutor** executor',
+                           'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                     'stream',
+                           'repo': 'ops-cv',
+                           'source': 'image/grid_sampler3_d_grad/op_host/op_api/aclnn_grid_sampler3d_backward.cpp'},
  'GroupNorm': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
                'header': 'norm/group_norm/op_host/op_api/aclnn_group_norm.h',
                'phase1': 'const aclTensor* self, const aclTensor* gamma, const aclTensor* beta, int64_t N, int64_t '
@@ -2264,6 +2282,15 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
             'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
             'repo': 'ops-math',
             'source': 'conversion/im2col/op_api/aclnn_im2col.cpp'},
+ 'Im2colBackward': {'commit': '6ae87653464d2afb064c829e529abba2e278b0c4',
+                    'header': 'image/col2im/op_api/aclnn_im2col_backward.h',
+                    'phase1': 'const aclTensor* gradOutput, const aclIntArray* inputSize, const aclIntArray* '
+                              'kernelSize, const aclIntArray* dilation, const aclIntArray* padding, const '
+                              'aclIntArray* stride, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** '
+                              'executor',
+                    'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                    'repo': 'ops-cv',
+                    'source': 'image/col2im/op_api/aclnn_im2col_backward.cpp'},
  'Index': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
            'header': 'index/index/op_api/aclnn_index.h',
            'phase1': 'const aclTensor* self, const aclTensorList* indices, aclTensor* out, uint64_t* workspaceSize, '
@@ -4865,6 +4892,14 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                   'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
                   'repo': 'ops-nn',
                   'source': 'index/tf_scatter_add/op_host/op_api/aclnn_tf_scatter_add.cpp'},
+ 'ThreeInterpolateBackward': {'commit': '6ae87653464d2afb064c829e529abba2e278b0c4',
+                              'header': 'image/three_interpolate_backward/op_host/op_api/aclnn_three_interpolate_backward.h',
+                              'phase1': 'const aclTensor* grad_x, const aclTensor* idx, const aclTensor* weight, int '
+                                        'm, aclTensor* grad_y, uint64_t* workspaceSize, aclOpExecutor** executor',
+                              'phase2': 'void* workspace, uint64_t workspace_size, aclOpExecutor* executor, '
+                                        'aclrtStream stream',
+                              'repo': 'ops-cv',
+                              'source': 'image/three_interpolate_backward/op_host/op_api/aclnn_three_interpolate_backward.cpp'},
  'Threshold': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
                'header': 'activation/threshold/op_host/op_api/aclnn_threshold.h',
                'phase1': 'const aclTensor* self, const aclScalar* threshold, const aclScalar* value, aclTensor* out, '
@@ -5021,6 +5056,7 @@ NO_HEADER = ['AddLora',
  'AngleV2',
  'CoalesceSparse',
  'IsInf',
+ 'Rasterizer',
  'SimThreadExponential',
  'StridedSliceAssignV2',
  'TransformBiasRescaleQkv']

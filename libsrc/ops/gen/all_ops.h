@@ -265,6 +265,8 @@
 #include "aclnnop/aclnn_glu_backward.h"
 #include "aclnnop/aclnn_grid_sampler2d.h"
 #include "aclnnop/aclnn_grid_sampler2d_backward.h"
+#include "aclnnop/aclnn_grid_sampler3d.h"
+#include "aclnnop/aclnn_grid_sampler3d_backward.h"
 #include "aclnnop/aclnn_group_norm.h"
 #include "aclnnop/aclnn_group_norm_backward.h"
 #include "aclnnop/aclnn_group_norm_silu.h"
@@ -285,6 +287,7 @@
 #include "aclnnop/aclnn_heaviside.h"
 #include "aclnnop/aclnn_histc.h"
 #include "aclnnop/aclnn_im2col.h"
+#include "aclnnop/aclnn_im2col_backward.h"
 #include "aclnnop/aclnn_index.h"
 #include "aclnnop/aclnn_index_add.h"
 #include "aclnnop/aclnn_index_copy.h"
@@ -405,6 +408,7 @@
 #include "aclnnop/aclnn_random.h"
 #include "aclnnop/aclnn_randperm.h"
 #include "aclnnop/aclnn_range.h"
+#include "aclnnop/aclnn_rasterizer.h"
 #include "aclnnop/aclnn_real.h"
 #include "aclnnop/aclnn_reciprocal.h"
 #include "aclnnop/aclnn_reduce_log_sum.h"
@@ -495,6 +499,7 @@
 #include "aclnnop/aclnn_tanh.h"
 #include "aclnnop/aclnn_tanh_backward.h"
 #include "aclnnop/aclnn_tf_scatter_add.h"
+#include "aclnnop/aclnn_three_interpolate_backward.h"
 #include "aclnnop/aclnn_threshold.h"
 #include "aclnnop/aclnn_threshold_backward.h"
 #include "aclnnop/aclnn_trace.h"
@@ -536,6 +541,24 @@ aclnnStatus opws_CoalesceSparse(
     aclTensor* newIndices, aclTensor* newValues, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_LogSpace(
     const aclScalar* start, const aclScalar* end, int64_t steps, double base, const aclTensor* result,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_GridSampler3D(
+    const aclTensor* input, const aclTensor* grid, int64_t interpolationMode, int64_t paddingMode, bool alignCorners,
+    aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_GridSampler3DBackward(
+    const aclTensor* gradOutput, const aclTensor* input, const aclTensor* grid, int64_t interpolationMode,
+    int64_t paddingMode, bool alignCorners, const aclBoolArray* outputMask, aclTensor* inputGrad, aclTensor* gridGrad,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_Im2colBackward(
+    const aclTensor* gradOutput, const aclIntArray* inputSize, const aclIntArray* kernelSize,
+    const aclIntArray* dilation, const aclIntArray* padding, const aclIntArray* stride, aclTensor* out,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_ThreeInterpolateBackward(
+    const aclTensor* grad_x, const aclTensor* idx, const aclTensor* weight, int m, aclTensor* grad_y,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_Rasterizer(
+    const aclTensor* v, const aclTensor* f, const aclTensor* dOptional, int64_t width, int64_t height,
+    double occlusionTruncation, int64_t useDepthPrior, const aclTensor* findicesOut, const aclTensor* barycentricOut,
     uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_Cdist(
     const aclTensor* x1, const aclTensor* x2, float p, int64_t compute_mode, aclTensor* out, uint64_t* workspaceSize,
@@ -1720,6 +1743,14 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_CoalesceSparse_uniqueIndices ((const aclDataType[]){ACL_INT64, ACL_INT32}), 2
 #define ACL_DT_LIST_CoalesceSparse_indices ((const aclDataType[]){ACL_INT64, ACL_INT32}), 2
 #define ACL_DT_LIST_LogSpace ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_GridSampler3D ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE, ACL_BF16}), 4
+#define ACL_DT_LIST_GridSampler3DBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE}), 4
+#define ACL_DT_LIST_Im2colBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_ThreeInterpolateBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16}), 2
+#define ACL_DT_LIST_ThreeInterpolateBackward_idx ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
+#define ACL_DT_LIST_Rasterizer ((const aclDataType[]){ACL_FLOAT}), 1
+#define ACL_DT_LIST_Rasterizer_f ((const aclDataType[]){ACL_INT32}), 1
+#define ACL_DT_LIST_Rasterizer_findicesOut ((const aclDataType[]){ACL_INT32}), 1
 #define ACL_DT_LIST_Cdist ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_CdistBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_Pdist ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT}), 2
