@@ -3644,6 +3644,13 @@ typedef struct aclScalarList aclScalarList;
  aclTensor* meanOut, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnVarMean(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnWeightQuantBatchMatmulV2GetWorkspaceSize(
+ const aclTensor* x, const aclTensor* weight, const aclTensor* antiquantScale,
+ const aclTensor* antiquantOffsetOptional, const aclTensor* quantScaleOptional, const aclTensor* quantOffsetOptional,
+ const aclTensor* biasOptional, int antiquantGroupSize, const aclTensor* y, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnWeightQuantBatchMatmulV2(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnXLogYScalarOtherGetWorkspaceSize(
  const aclTensor* self, const aclScalar* other, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnXLogYScalarOther(

@@ -137,3 +137,216 @@ for dt in (np.float32, np.float16, pyaclnn.bfloat16):
 print(h.hexdigest())
 """
     same_bytes_for_threads(code)
+
+
+# ---------------------------------------------------------------- WeightQuantBatchMatmulV2
+from pyaclnn.lowlevel import DeviceBuffer, ffi, launch, lib  # noqa: E402
+
+
+def acl(a):
+    t = AclTensor.from_array(a)
+    _KEEP.append(t)
+    return t
+
+
+class Int4Tensor:
+    """An ACL_INT4 aclTensor of shape (k, n): the (k, n) values, or the transposed view of an (n, k) buffer (as
+    llama.cpp passes its Q4_0 weights); two values per byte, the even element in the low nibble."""
+
+    def __init__(self, w, transposed):
+        k, n = w.shape
+        flat = (np.ascontiguousarray(w.T) if transposed else w).reshape(-1).astype(np.int64) & 15
+        if flat.size % 2:
+            flat = np.append(flat, 0)
+        packed = (flat[0::2] | (flat[1::2] << 4)).astype(np.uint8)
+        self.buf = DeviceBuffer(packed.nbytes)
+        self.buf.upload(packed)
+        dims = ffi.new("int64_t[]", [k, n])
+        st = ffi.new("int64_t[]", [1, k] if transposed else [n, 1])
+        sd = ffi.new("int64_t[]", [packed.size * 2])
+        self.handle = ffi.gc(lib.aclCreateTensor(dims, 2, lib.ACL_INT4, st, 0, lib.ACL_FORMAT_ND, sd, 1,
+                                                 self.buf.ptr), lib.aclDestroyTensor)
+        _KEEP.append(self)
+
+
+def u64_scale(s):
+    """aclnnTransQuantParam's encoding: the float's bits in the low 32 bits"""
+    return np.asarray(s, np.float32).view(np.uint32).astype(np.uint64)
+
+
+def wq_torch(torch, x, w, scale, off, bias, group, dt):
+    tt = tdt(torch, dt)
+    wt = torch.from_numpy(w.astype(np.float32)).to(tt)
+    sc = T(torch, scale)
+    k, n = w.shape
+    if sc.dim() == 2 and sc.shape[0] > 1:  # per group: repeat each row over its group
+        sc = sc.repeat_interleave(group, 0)[:k]
+    if off is not None:
+        of = T(torch, off)
+        if of.dim() == 2 and of.shape[0] > 1:
+            of = of.repeat_interleave(group, 0)[:k]
+        wt = wt + of
+    deq = (wt * sc).float()
+    r = T(torch, x).float() @ deq
+    if bias is not None:
+        r = r + T(torch, bias).float()
+    return r
+
+
+def run_wq(x, w, scale, off, qs, qo, bias, group, y):
+    yt = acl(y)
+    launch("WeightQuantBatchMatmulV2", acl(x), getattr(w, "handle", w), acl(scale), None if off is None else acl(off),
+           None if qs is None else acl(qs), None if qo is None else acl(qo), None if bias is None else acl(bias),
+           group, yt)
+    return yt.numpy()
+
+
+@pytest.mark.parametrize("dt", ["f16", "bf16"])
+@pytest.mark.parametrize("wdt", ["int8", "int4"])
+def test_weight_quant_batch_matmul_v2(torch, dt, wdt):
+    assert dt in OPS["WeightQuantBatchMatmulV2"]["dtypes"]
+    rng = np.random.default_rng(5)
+    lo, hi = (-128, 128) if wdt == "int8" else (-8, 8)
+    m, k, n = 5, 96, 34
+    for mode, trans in (("tensor", False), ("channel", True), ("channel1d", False), ("group", True),
+                        ("group", False)):
+        x = mk(rng, (m, k), dt)
+        w = rng.integers(lo, hi, (k, n))
+        group = 32 if mode == "group" else 0
+        sshape = {"tensor": (1, 1), "channel": (1, n), "channel1d": (n,), "group": (k // 32, n)}[mode]
+        scale = mk(rng, sshape, dt, 0.001, 0.02)
+        off = mk(rng, sshape, dt, -3, 3) if mode != "channel1d" else None
+        bias = mk(rng, (n,), "f16" if dt == "f16" else "f32") if mode in ("channel", "group") else None
+        if wdt == "int8":
+            wt = acl(np.ascontiguousarray(w.T.astype(np.int8)).T if trans else w.astype(np.int8))
+        else:
+            wt = Int4Tensor(w, trans)
+        if mode == "group" and trans:  # llama.cpp: the scales as the transposed view of an (n, k/g) buffer
+            scale = np.ascontiguousarray(scale.T).T
+            off = np.ascontiguousarray(off.T).T
+        got = run_wq(x, wt, scale, off, None, None, bias, group, np.zeros((m, n), NP[dt]))
+        e = wq_torch(torch, x, w, scale, off, bias, group, dt)
+        compare(got, from_torch(e.to(tdt(torch, dt))), dt)
+
+
+def test_weight_quant_batch_matmul_v2_int8_out(torch):
+    """quantScaleOptional (uint64 of TransQuantParam) and quantOffsetOptional: y int8 = round(v * qs + qo)."""
+    rng = np.random.default_rng(6)
+    m, k, n = 4, 64, 16
+    x = mk(rng, (m, k), "f16")
+    w = rng.integers(-128, 128, (k, n))
+    scale = mk(rng, (1, n), "f16", 0.001, 0.01)
+    qsf = rng.uniform(0.5, 2, (n,)).astype(np.float32)
+    qo = rng.uniform(-3, 3, (n,)).astype(np.float32)
+    got = run_wq(x, acl(w.astype(np.int8)), scale, None, u64_scale(qsf), qo, None, 0, np.zeros((m, n), np.int8))
+    v = wq_torch(torch, x, w, scale, None, None, 0, "f16") * torch.from_numpy(qsf) + torch.from_numpy(qo)
+    e = torch.clamp(torch.round(v), -128, 127).to(torch.int8).numpy()
+    assert np.abs(got.astype(np.int32) - e.astype(np.int32)).max() <= 1
+
+
+def test_weight_quant_batch_matmul_v2_fixpipe(torch):
+    """antiquantScale uint64 (TransQuantParamV2 of float32 scales), antiquantOffset int32, x/y f16, weight int8."""
+    rng = np.random.default_rng(7)
+    m, k, n = 3, 64, 64
+    x = mk(rng, (m, k), "f16")
+    w = rng.integers(-128, 128, (k, n))
+    sf = rng.uniform(0.001, 0.01, (1, n)).astype(np.float32)
+    of = rng.integers(-5, 5, (1, n)).astype(np.int32)
+    wt = acl(np.ascontiguousarray(w.T.astype(np.int8)).T)
+    got = run_wq(x, wt, u64_scale(sf), of, None, None, None, 0, np.zeros((m, n), np.float16))
+    e = (T(torch, x).float() @ torch.from_numpy((w + of).astype(np.float32))) * torch.from_numpy(sf)
+    compare(got, e.half().numpy(), "f16")
+
+
+def test_weight_quant_batch_matmul_v2_strided_x(torch):
+    """x as the transposed view of a (k, m) buffer (the op accepts it)."""
+    rng = np.random.default_rng(8)
+    m, k, n = 6, 40, 8
+    x = np.ascontiguousarray(mk(rng, (m, k), "bf16").T).T
+    w = rng.integers(-128, 128, (k, n))
+    scale = mk(rng, (n,), "bf16", 0.001, 0.02)
+    got = run_wq(x, acl(w.astype(np.int8)), scale, None, None, None, None, 0, np.zeros((m, n), NP["bf16"]))
+    compare(got, from_torch(wq_torch(torch, x, w, scale, None, None, 0, "bf16").to(torch.bfloat16)), "bf16")
+
+
+def test_invalid_weight_quant_batch_matmul_v2():
+    op = "WeightQuantBatchMatmulV2"
+    x, w, s, y = tens((4, 64), "f16"), tens((64, 8), "i8"), tens((1, 8), "f16"), tens((4, 8), "f16")
+    N = None
+
+    def row(args, code, word=None):
+        expect_status(op, args, code, word)
+
+    row([N, w, s, N, N, N, N, 0, y], 161001, "x")
+    row([x, N, s, N, N, N, N, 0, y], 161001, "weight")
+    row([x, w, N, N, N, N, N, 0, y], 161001, "antiquantScale")
+    row([x, w, s, N, N, N, N, 0, N], 161001, "y")
+    xs = acl(np.zeros((4, 128), np.float16)[:, ::2])
+    row([xs, w, s, N, N, N, N, 0, y], 161002, "x tensor")
+    row([x, acl(np.zeros((64, 16), np.int8)[:, ::2]), s, N, N, N, N, 0, y], 161002, "weight tensor")
+    row([x, w, s, N, N, N, N, 0, acl(np.zeros((4, 16), np.float16)[:, ::2])], 161002, "y must")
+    row([tens((4, 64)), w, tens((1, 8)), N, N, N, N, 0, tens((4, 8))], 161002, "x")
+    row([x, tens((64, 8), "i32"), s, N, N, N, N, 0, y], 161002, "weight")
+    row([x, w, tens((1, 8)), N, N, N, N, 0, y], 161002, "antiquantScale")
+    row([x, w, s, N, N, N, N, 0, tens((4, 8))], 161002, "y")
+    row([x, w, s, N, N, N, N, 0, tens((4, 8), "bf16")], 161002, "y's dtype")
+    row([x, w, s, N, tens((8,), "u64"), N, N, 0, y], 161002, "INT8")
+    row([tens((2, 4, 64), "f16"), w, s, N, N, N, N, 0, tens((2, 4, 8), "f16")], 161002, "x's dim")
+    row([x, w, s, tens((1, 8), "i32"), N, N, N, 0, y], 161002, "UINT64")
+    row([x, w, tens((1, 8), "u64"), N, N, N, N, 0, tens((4, 8), "f16")], 0)
+    row([tens((4, 64), "bf16"), w, tens((1, 8), "u64"), N, N, N, N, 0, tens((4, 8), "bf16")], 161002, "x's dtype")
+    row([x, w, s, tens((1, 8), "bf16"), N, N, N, 0, y], 161002, "antiquantOffsetOptional")
+    row([tens((4, 64), "bf16"), w, s, N, N, N, N, 0, tens((4, 8), "bf16")], 161002, "antiquantScale")
+    row([x, w, s, N, N, N, tens((8,)), 0, y], 161002, "biasOptional")
+    row([tens((4, 64), "bf16"), w, tens((1, 8), "bf16"), N, N, N, tens((8,), "bf16"), 0, tens((4, 8), "bf16")],
+        161002, "biasOptional")
+    row([x, w, tens((1, 1, 8), "f16"), N, N, N, N, 0, y], 161002, "antiquantScale")
+    row([x, w, s, N, N, tens((8,)), N, 0, y], 161002, "quantOffsetOptional")
+    row([x, w, s, N, tens((8,)), N, N, 0, tens((4, 8), "i8")], 161002, "quantScaleOptional")
+    row([tens((4, 32), "f16"), w, s, N, N, N, N, 0, y], 161002, "k")
+    row([x, w, s, N, N, N, N, 0, tens((4, 9), "f16")], 161002, "n")
+    row([x, w, s, N, N, N, N, 0, tens((5, 8), "f16")], 161002, "m")
+    row([x, w, tens((2, 8), "f16"), N, N, N, N, 16, y], 161002, "32")
+    row([x, w, tens((2, 8), "f16"), N, N, N, N, 64, y], 161002, "k-1")
+    row([x, w, tens((2, 8), "f16"), N, N, N, N, -32, y], 161002, "antiquantGroupSize")
+    row([x, w, tens((2, 8), "f16"), N, N, N, N, 32, y], 0)
+    row([x, w, tens((3, 8), "f16"), N, N, N, N, 32, y], 161002, "antiquantScale shape")
+    row([x, w, tens((2, 8), "f16"), N, N, N, N, 0, y], 161002, "antiquantScale shape")
+    row([x, w, tens((8,), "f16"), N, N, N, N, 32, y], 161002, "antiquantScale shape")
+    row([x, w, s, tens((8,), "f16"), N, N, N, 0, y], 161002, "antiquantOffsetOptional")
+    row([x, w, s, N, tens((3,), "u64"), N, N, 0, tens((4, 8), "i8")], 161002, "quantScaleOptional")
+    row([x, w, s, N, tens((8,), "u64"), tens((1, 8)), N, 0, tens((4, 8), "i8")], 161002, "quantOffsetOptional")
+    row([x, w, s, N, N, N, tens((7,), "f16"), 0, y], 161002, "biasOptional")
+    row([x, w, s, N, N, N, tens((1, 8), "f16"), 0, y], 0)
+    row([x, tens((64, 70000), "i8"), tens((1, 70000), "f16"), N, N, N, N, 0, tens((4, 70000), "f16")], 161002, "65535")
+
+
+def test_weight_quant_batch_matmul_v2_int4_odd():
+    """int4: n must be even for a non-transposed weight, k for a transposed one."""
+    x, s, y = tens((4, 64), "f16"), tens((1, 7), "f16"), tens((4, 7), "f16")
+    w = Int4Tensor(np.zeros((64, 7), np.int64), False)
+    expect_status("WeightQuantBatchMatmulV2", [x, w.handle, s, None, None, None, None, 0, y], 161002, "even")
+    w2 = Int4Tensor(np.zeros((63, 8), np.int64), True)
+    expect_status("WeightQuantBatchMatmulV2", [tens((4, 63), "f16"), w2.handle, tens((1, 8), "f16"), None, None, None,
+                                               None, 0, tens((4, 8), "f16")], 161002, "even")
+
+
+def test_weight_quant_batch_matmul_v2_threads():
+    code = """
+import hashlib
+import numpy as np
+import pyaclnn
+from pyaclnn.lowlevel import AclTensor, launch
+rng = np.random.default_rng(1)
+h = hashlib.sha256()
+for dt in (np.float16, pyaclnn.bfloat16):
+    x = rng.uniform(-1, 1, (33, 512)).astype(np.float32).astype(dt)
+    w = rng.integers(-128, 128, (512, 300)).astype(np.int8)
+    s = rng.uniform(0.001, 0.01, (16, 300)).astype(np.float32).astype(dt)
+    y = AclTensor.empty((33, 300), dt)
+    launch("WeightQuantBatchMatmulV2", AclTensor.from_array(x), AclTensor.from_array(w), AclTensor.from_array(s),
+           None, None, None, None, 32, y)
+    h.update(y.numpy().tobytes())
+print(h.hexdigest())
+"""
+    same_bytes_for_threads(code)

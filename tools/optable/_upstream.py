@@ -4992,6 +4992,17 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
              'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
              'repo': 'ops-math',
              'source': 'math/reduce_var/op_api/aclnn_var_mean.cpp'},
+ 'WeightQuantBatchMatmulV2': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                              'header': 'matmul/weight_quant_batch_matmul_v2/op_host/op_api/aclnn_weight_quant_batch_matmul_v2.h',
+                              'phase1': 'const aclTensor* x, const aclTensor* weight, const aclTensor* '
+                                        'antiquantScale, const aclTensor* antiquantOffsetOptional, const aclTensor* '
+                                        'quantScaleOptional, const aclTensor* quantOffsetOptional, const aclTensor* '
+                                        'biasOptional, int antiquantGroupSize, const aclTensor* y, uint64_t* '
+                                        'workspaceSize, aclOpExecutor** executor',
+                              'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, '
+                                        'aclrtStream stream',
+                              'repo': 'ops-nn',
+                              'source': 'matmul/weight_quant_batch_matmul_v2/op_host/op_api/aclnn_weight_quant_batch_matmul_v2.cpp'},
  'XLogYScalarOther': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                       'header': 'math/xlogy/op_api/aclnn_x_log_y_scalar_other.h',
                       'phase1': 'const aclTensor* self, const aclScalar* other, aclTensor* out, uint64_t* '

@@ -513,6 +513,7 @@
 #include "aclnnop/aclnn_upsample_nearest_exact2d_backward.h"
 #include "aclnnop/aclnn_var.h"
 #include "aclnnop/aclnn_var_mean.h"
+#include "aclnnop/aclnn_weight_quant_batch_matmul_v2.h"
 #include "aclnnop/aclnn_x_log_y_scalar_other.h"
 #include "aclnnop/aclnn_x_log_y_scalar_self.h"
 #include "aclnnop/aclnn_x_log_y_tensor.h"
@@ -1361,6 +1362,11 @@ aclnnStatus opws_NanMedian(const aclTensor* self, aclTensor* out, uint64_t* work
 aclnnStatus opws_RotaryPositionEmbedding(
     const aclTensor* x, const aclTensor* cos, const aclTensor* sin, int64_t mode, aclTensor* out,
     uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_WeightQuantBatchMatmulV2(
+    const aclTensor* x, const aclTensor* weight, const aclTensor* antiquantScale,
+    const aclTensor* antiquantOffsetOptional, const aclTensor* quantScaleOptional, const aclTensor* quantOffsetOptional,
+    const aclTensor* biasOptional, int antiquantGroupSize, const aclTensor* y, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
 aclnnStatus opws_MseLoss(
     const aclTensor* self, const aclTensor* target, int64_t reduction, aclTensor* out, uint64_t* workspaceSize,
     aclOpExecutor** executor);
@@ -2122,6 +2128,7 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_Median ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_UINT8, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64}), 8
 #define ACL_DT_LIST_NanMedian ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_UINT8, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64}), 8
 #define ACL_DT_LIST_RotaryPositionEmbedding ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 3
+#define ACL_DT_LIST_WeightQuantBatchMatmulV2 ((const aclDataType[]){ACL_FLOAT16, ACL_BF16}), 2
 #define ACL_DT_LIST_MseLoss ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_MseLossOut ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_MseLossBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3

@@ -3,6 +3,7 @@
 
 #include "ops/ops.h"
 #include "aclnnop/aclnn_rotary_position_embedding.h"
+#include "aclnnop/aclnn_weight_quant_batch_matmul_v2.h"
 
 #include "ops/gen/all_ops.h"
 
@@ -18,5 +19,21 @@ aclnnStatus aclnnRotaryPositionEmbeddingGetWorkspaceSize(const aclTensor* x, con
 
 aclnnStatus aclnnRotaryPositionEmbedding(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_RotaryPositionEmbedding, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnWeightQuantBatchMatmulV2GetWorkspaceSize(const aclTensor* x, const aclTensor* weight, const aclTensor* antiquantScale, const aclTensor* antiquantOffsetOptional, const aclTensor* quantScaleOptional, const aclTensor* quantOffsetOptional, const aclTensor* biasOptional, int antiquantGroupSize, const aclTensor* y, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnWeightQuantBatchMatmulV2GetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {x, weight, antiquantScale, antiquantOffsetOptional, quantScaleOptional, quantOffsetOptional, biasOptional, y};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"x", "weight", "antiquantScale", "antiquantOffsetOptional", "quantScaleOptional", "quantOffsetOptional", "biasOptional", "y"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 8));
+    return opws_WeightQuantBatchMatmulV2(
+        x, weight, antiquantScale, antiquantOffsetOptional, quantScaleOptional, quantOffsetOptional, biasOptional,
+        antiquantGroupSize, y, workspaceSize, executor);
+}
+
+aclnnStatus aclnnWeightQuantBatchMatmulV2(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_WeightQuantBatchMatmulV2, workspace, workspaceSize, executor, stream);
 }
 
