@@ -3612,6 +3612,11 @@ typedef struct aclScalarList aclScalarList;
  aclTensor* inverseOut, aclTensor* countsOut, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnUniqueConsecutive(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnUpsampleNearest2dGetWorkspaceSize(
+ const aclTensor* self, const aclIntArray* outputSize, aclTensor* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnUpsampleNearest2d(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
  aclnnStatus aclnnUpsampleNearestExact2dGetWorkspaceSize(
  const aclTensor* self, const aclIntArray* outputSize, double scalesH, double scalesW, aclTensor* out,
  uint64_t* workspaceSize, aclOpExecutor** executor);

@@ -350,3 +350,80 @@ for dt in (np.float16, pyaclnn.bfloat16):
 print(h.hexdigest())
 """
     same_bytes_for_threads(code)
+
+
+# ---------------------------------------------------------------- UpsampleNearest2d
+def ncw_tensor(a, fmt):
+    t = AclTensor.from_array(a, getattr(lib, "ACL_FORMAT_" + fmt))
+    _KEEP.append(t)
+    return t
+
+
+@pytest.mark.parametrize("dt", ["f16", "f32", "f64", "u8", "bf16"])
+def test_upsample_nearest2d(torch, dt):
+    assert dt in OPS["UpsampleNearest2d"]["dtypes"]
+    rng = np.random.default_rng(11)
+    for (h, w), (ho, wo) in (((3, 5), (7, 9)), ((4, 4), (8, 8)), ((6, 7), (4, 3)), ((5, 3), (5, 3)),
+                             ((2, 9), (11, 2))):
+        x = (rng.uniform(0, 200, (2, 3, h, w))).astype(np.float32).astype(NP[dt])
+        e = torch.nn.functional.interpolate(T(torch, x.astype(np.float64)), size=(ho, wo), mode="nearest").numpy()
+        for fmt in ("NCHW", "NHWC"):
+            xs = strided(x) if fmt == "NCHW" else strided(np.ascontiguousarray(x.transpose(0, 2, 3, 1)))
+            oshape = (2, 3, ho, wo) if fmt == "NCHW" else (2, ho, wo, 3)
+            ot = ncw_tensor(np.zeros(oshape, NP[dt]), fmt)
+            launch("UpsampleNearest2d", ncw_tensor(xs, fmt), pyaclnn.lowlevel.int_array([ho, wo]), ot)
+            got = ot.numpy()
+            if fmt == "NHWC":
+                got = got.transpose(0, 3, 1, 2)
+            np.testing.assert_array_equal(got.astype(np.float64), e)
+
+
+def test_upsample_nearest2d_empty():
+    x = ncw_tensor(np.zeros((0, 3, 2, 2), np.float32), "NCHW")
+    o = ncw_tensor(np.zeros((0, 3, 4, 4), np.float32), "NCHW")
+    launch("UpsampleNearest2d", x, pyaclnn.lowlevel.int_array([4, 4]), o)
+
+
+def test_invalid_upsample_nearest2d():
+    from pyaclnn.lowlevel import int_array
+    op = "UpsampleNearest2d"
+    x = ncw_tensor(np.zeros((1, 2, 3, 3), np.float32), "NCHW")
+    o = ncw_tensor(np.zeros((1, 2, 6, 6), np.float32), "NCHW")
+    sz = int_array([6, 6])
+    _KEEP.append(sz)
+
+    def nchw(shape, dt="f32", fmt="NCHW"):
+        return ncw_tensor(np.zeros(shape, NP[dt]), fmt)
+
+    expect_status(op, [None, sz, o], 161001, "self")
+    expect_status(op, [x, None, o], 161001, "outputSize")
+    expect_status(op, [x, sz, None], 161001, "out")
+    expect_status(op, [nchw((1, 2, 3, 3), "i32"), sz, nchw((1, 2, 6, 6), "i32")], 161002, "self")
+    expect_status(op, [x, sz, nchw((1, 2, 6, 6), "f16")], 161002, "out")
+    expect_status(op, [x, int_array([6]), o], 161002, "outputSize")
+    expect_status(op, [nchw((2, 3, 3)), sz, o], 161002, "4-d")
+    expect_status(op, [x, int_array([0, 6]), o], 161002, "greater than 0")
+    expect_status(op, [nchw((1, 0, 3, 3)), sz, nchw((1, 0, 6, 6))], 161002, "C is 0")
+    expect_status(op, [tens((1, 2, 3, 3)), sz, tens((1, 2, 6, 6))], 161002, "format")
+    expect_status(op, [x, sz, nchw((1, 2, 6, 6), "f32", "NHWC")], 161002, "out's format")
+    expect_status(op, [x, sz, nchw((1, 3, 6, 6))], 161002, "C")
+    expect_status(op, [x, sz, nchw((1, 2, 6, 5))], 161002, "outputSize")
+    expect_status(op, [x, sz, o], 0)
+
+
+def test_upsample_nearest2d_threads():
+    code = """
+import hashlib
+import numpy as np
+import pyaclnn
+from pyaclnn.lowlevel import AclTensor, launch, lib, int_array
+rng = np.random.default_rng(1)
+h = hashlib.sha256()
+for dt in (np.float32, np.float16, np.float64, np.uint8):
+    x = (rng.random((2, 16, 33, 47)) * 100).astype(dt)
+    y = AclTensor.empty((2, 16, 70, 101), dt, lib.ACL_FORMAT_NCHW)
+    launch("UpsampleNearest2d", AclTensor.from_array(x, lib.ACL_FORMAT_NCHW), int_array([70, 101]), y)
+    h.update(y.numpy().tobytes())
+print(h.hexdigest())
+"""
+    same_bytes_for_threads(code)

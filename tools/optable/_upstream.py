@@ -4954,6 +4954,14 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                                  'stream',
                        'repo': 'ops-nn',
                        'source': 'index/unique_consecutive/op_api/aclnn_unique_consecutive.cpp'},
+ 'UpsampleNearest2d': {'commit': '6ae87653464d2afb064c829e529abba2e278b0c4',
+                       'header': 'image/resize_nearest_neighbor_v2/op_api/aclnn_upsample_nearest_2d.h',
+                       'phase1': 'const aclTensor* self, const aclIntArray* outputSize, aclTensor* out, uint64_t* '
+                                 'workspaceSize, aclOpExecutor** executor',
+                       'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const '
+                                 'aclrtStream stream',
+                       'repo': 'ops-cv',
+                       'source': 'image/resize_nearest_neighbor_v2/op_api/aclnn_upsample_nearest_2d.cpp'},
  'UpsampleNearestExact2d': {'commit': '6ae87653464d2afb064c829e529abba2e278b0c4',
                             'header': 'image/upsample_nearest/op_host/op_api/aclnn_upsample_nearest_exact2d.h',
                             'phase1': 'const aclTensor* self, const aclIntArray* outputSize, double scalesH, double '

@@ -509,6 +509,7 @@
 #include "aclnnop/aclnn_unique.h"
 #include "aclnnop/aclnn_unique2.h"
 #include "aclnnop/aclnn_unique_consecutive.h"
+#include "aclnnop/aclnn_upsample_nearest_2d.h"
 #include "aclnnop/aclnn_upsample_nearest_exact2d.h"
 #include "aclnnop/aclnn_upsample_nearest_exact2d_backward.h"
 #include "aclnnop/aclnn_var.h"
@@ -1367,6 +1368,9 @@ aclnnStatus opws_WeightQuantBatchMatmulV2(
     const aclTensor* antiquantOffsetOptional, const aclTensor* quantScaleOptional, const aclTensor* quantOffsetOptional,
     const aclTensor* biasOptional, int antiquantGroupSize, const aclTensor* y, uint64_t* workspaceSize,
     aclOpExecutor** executor);
+aclnnStatus opws_UpsampleNearest2d(
+    const aclTensor* self, const aclIntArray* outputSize, aclTensor* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
 aclnnStatus opws_MseLoss(
     const aclTensor* self, const aclTensor* target, int64_t reduction, aclTensor* out, uint64_t* workspaceSize,
     aclOpExecutor** executor);
@@ -2129,6 +2133,7 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_NanMedian ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_UINT8, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64}), 8
 #define ACL_DT_LIST_RotaryPositionEmbedding ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 3
 #define ACL_DT_LIST_WeightQuantBatchMatmulV2 ((const aclDataType[]){ACL_FLOAT16, ACL_BF16}), 2
+#define ACL_DT_LIST_UpsampleNearest2d ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE, ACL_UINT8, ACL_BF16}), 5
 #define ACL_DT_LIST_MseLoss ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_MseLossOut ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_MseLossBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3

@@ -3,6 +3,7 @@
 
 #include "ops/ops.h"
 #include "aclnnop/aclnn_rotary_position_embedding.h"
+#include "aclnnop/aclnn_upsample_nearest_2d.h"
 #include "aclnnop/aclnn_weight_quant_batch_matmul_v2.h"
 
 #include "ops/gen/all_ops.h"
@@ -35,5 +36,19 @@ aclnnStatus aclnnWeightQuantBatchMatmulV2GetWorkspaceSize(const aclTensor* x, co
 
 aclnnStatus aclnnWeightQuantBatchMatmulV2(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_WeightQuantBatchMatmulV2, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnUpsampleNearest2dGetWorkspaceSize(const aclTensor* self, const aclIntArray* outputSize, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnUpsampleNearest2dGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {self, outputSize, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_INT_ARRAY, ACL_KIND_TENSOR};
+    static const char *const names[] = {"self", "outputSize", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 3));
+    return opws_UpsampleNearest2d(self, outputSize, out, workspaceSize, executor);
+}
+
+aclnnStatus aclnnUpsampleNearest2d(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_UpsampleNearest2d, workspace, workspaceSize, executor, stream);
 }
 
