@@ -2563,6 +2563,12 @@ typedef struct aclScalarList aclScalarList;
  keepdim, aclTensor* out, aclTensor* indices, uint64_t* workspaceSize,
  aclOpExecutor** executor);
  aclnnStatus aclnnMaxDim(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnMaxPoolGetWorkspaceSize(
+ const aclTensor* self, const aclIntArray* kernelShape, const aclIntArray* strides, const int64_t autoPad,
+ const aclIntArray* pads, const aclIntArray* dilations, const int64_t ceilMode, aclTensor* out,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnMaxPool(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnMaxV2GetWorkspaceSize(
  const aclTensor* self, const aclIntArray* dims,
  _Bool

@@ -427,3 +427,102 @@ for dt in (np.float32, np.float16, np.float64, np.uint8):
 print(h.hexdigest())
 """
     same_bytes_for_threads(code)
+
+
+# ---------------------------------------------------------------- MaxPool
+def run_maxpool(x, k, s, pads, dil, ceil, oshape, dt, fmt="NCHW"):
+    from pyaclnn.lowlevel import int_array
+    ot = ncw_tensor(np.zeros(oshape, NP[dt]), fmt)
+    launch("MaxPool", ncw_tensor(x, fmt), int_array(k), int_array(s), 0, int_array(pads), int_array(dil), ceil, ot)
+    return ot.numpy()
+
+
+@pytest.mark.parametrize("dt", ["f16", "f32"])
+def test_max_pool(torch, dt):
+    assert dt in OPS["MaxPool"]["dtypes"]
+    rng = np.random.default_rng(12)
+    F = torch.nn.functional
+    for shape, k, s, p, ceil in (((2, 3, 9, 11), (3, 3), (2, 2), (1, 1), 0), ((2, 3, 9, 11), (3, 2), (2, 1), (0, 0), 1),
+                                 ((3, 8, 7), (2, 2), (2, 2), (0, 0), 0), ((1, 4, 10, 10), (4, 4), (3, 3), (2, 1), 1),
+                                 ((2, 2, 5, 6), (2, 3), (), (), 0)):
+        x = strided(mk(rng, shape, dt, -10, 10))
+        tx = T(torch, x).float()
+        if len(shape) == 3:
+            tx = tx[None]
+        e = F.max_pool2d(tx, k, s if s else 1, p if p else 0, ceil_mode=bool(ceil))
+        if len(shape) == 3:
+            e = e[0]
+        got = run_maxpool(x, list(k), list(s), list(p), [1, 1], ceil, tuple(e.shape), dt)
+        np.testing.assert_array_equal(got.astype(np.float32), e.numpy())
+
+
+def test_max_pool_asymmetric_pads_and_nan(torch):
+    """pads of 4 ([hBegin, wBegin, hEnd, wEnd]) as -inf padding; a NaN in a window wins."""
+    rng = np.random.default_rng(13)
+    x = mk(rng, (1, 2, 6, 7), "f32")
+    x[0, 0, 2, 3] = np.nan
+    tx = torch.nn.functional.pad(T(torch, x), (2, 0, 1, 2), value=-float("inf"))  # (wL, wR, hL, hR)
+    e = torch.nn.functional.max_pool2d(tx, (3, 3), (2, 2))
+    got = run_maxpool(x, [3, 3], [2, 2], [1, 2, 2, 0], [], 0, tuple(e.shape), "f32")
+    np.testing.assert_array_equal(got, e.numpy())
+
+
+def test_invalid_max_pool():
+    from pyaclnn.lowlevel import int_array
+    op = "MaxPool"
+    keep = []
+
+    def ia(v):
+        a = int_array(v)
+        keep.append(a)
+        return a
+
+    def t(shape, dt="f32", fmt="NCHW"):
+        return ncw_tensor(np.zeros(shape, NP[dt]), fmt)
+
+    x, o = t((1, 2, 6, 6)), t((1, 2, 3, 3))
+    k, s, p, d = ia([2, 2]), ia([2, 2]), ia([0, 0]), ia([1, 1])
+    N = None
+    expect_status(op, [N, k, s, 0, p, d, 0, o], 161001, "self")
+    expect_status(op, [x, N, s, 0, p, d, 0, o], 161001, "kernelShape")
+    expect_status(op, [x, k, N, 0, p, d, 0, o], 161001, "strides")
+    expect_status(op, [x, k, s, 0, N, d, 0, o], 161001, "pads")
+    expect_status(op, [x, k, s, 0, p, N, 0, o], 161001, "dilations")
+    expect_status(op, [x, k, s, 0, p, d, 0, N], 161001, "out")
+    expect_status(op, [t((1, 2, 6, 6), "bf16"), k, s, 0, p, d, 0, t((1, 2, 3, 3), "bf16")], 161002, "self")
+    expect_status(op, [x, k, s, 0, p, d, 0, t((1, 2, 3, 3), "f16")], 161002, "out")
+    expect_status(op, [x, k, s, 0, p, d, 0, t((1, 2, 3, 3), "f32", "NHWC")], 161002, "Format")
+    expect_status(op, [t((2, 6, 6, 1, 1)), k, s, 0, p, d, 0, t((2, 3, 3, 1, 1))], 161002, "3-d or 4-d")
+    expect_status(op, [x, ia([2, 2, 2]), s, 0, p, d, 0, o], 161002, "kernelShape")
+    expect_status(op, [x, k, ia([2, 2, 2]), 0, p, d, 0, o], 161002, "strides")
+    expect_status(op, [x, k, s, 0, ia([0, 0, 0]), d, 0, o], 161002, "pads")
+    expect_status(op, [x, k, s, 0, p, ia([1, 1, 1]), 0, o], 161002, "dilations")
+    expect_status(op, [x, k, s, 1, p, d, 0, o], 161002, "autoPad")
+    expect_status(op, [x, k, s, 0, p, ia([2, 1]), 0, o], 161002, "dilation")
+    expect_status(op, [x, ia([0, 2]), s, 0, p, d, 0, o], 161002, "kernelShape")
+    expect_status(op, [x, k, ia([0]), 0, p, d, 0, o], 161002, "strides")
+    expect_status(op, [x, k, s, 0, ia([2, 1]), d, 0, o], 161002, "pads")
+    expect_status(op, [t((1, 0, 6, 6)), k, s, 0, p, d, 0, t((1, 0, 3, 3))], 161002, "non-zero C")
+    expect_status(op, [t((1, 2, 1, 6)), ia([3, 2]), s, 0, p, d, 0, t((1, 2, 0, 3))], 161002, "calc out size")
+    expect_status(op, [x, k, s, 0, p, d, 0, t((1, 2, 3, 4))], 161002, "out's shape")
+    expect_status(op, [x, k, s, 0, p, d, 0, o], 0)
+    expect_status(op, [x, k, ia([]), 0, ia([]), ia([]), 0, t((1, 2, 5, 5))], 0)
+
+
+def test_max_pool_threads():
+    code = """
+import hashlib
+import numpy as np
+import pyaclnn
+from pyaclnn.lowlevel import AclTensor, launch, lib, int_array
+rng = np.random.default_rng(1)
+h = hashlib.sha256()
+for dt in (np.float32, np.float16):
+    x = rng.uniform(-5, 5, (4, 16, 64, 64)).astype(dt)
+    y = AclTensor.empty((4, 16, 32, 32), dt, lib.ACL_FORMAT_NCHW)
+    launch("MaxPool", AclTensor.from_array(x, lib.ACL_FORMAT_NCHW), int_array([3, 3]), int_array([2, 2]), 0,
+           int_array([1, 1]), int_array([1, 1]), 0, y)
+    h.update(y.numpy().tobytes())
+print(h.hexdigest())
+"""
+    same_bytes_for_threads(code)

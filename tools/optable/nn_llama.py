@@ -2,7 +2,8 @@
 aclnnRotaryPositionEmbedding (posembedding/rotary_position_embedding, libsrc/ops/rotary_position_embedding.c),
 and of hicann/ops-nn: aclnnWeightQuantBatchMatmulV2 (matmul/weight_quant_batch_matmul_v2,
 libsrc/ops/weight_quant_batch_matmul_v2.c; its op_api checks, ASCEND910B lists), and of hicann/ops-cv:
-aclnnUpsampleNearest2d (image/resize_nearest_neighbor_v2, libsrc/ops/upsample_nearest2d.c).
+aclnnUpsampleNearest2d (image/resize_nearest_neighbor_v2, libsrc/ops/upsample_nearest2d.c); aclnnMaxPool (ops-nn
+pooling/max_pool_v3, libsrc/ops/max_pool.c).
 
 Their first phase is the one CANN generates from the op definition (no op_api checks of its own: NULL 161001,
 the definition's dtype combinations 161002), then the tiling's shape rules (561002). Dtype lists: the
@@ -22,4 +23,7 @@ OPS = [
        "const aclTensor* y", "aclnn_weight_quant_batch_matmul_v2.h", **NN, dtypes=("f16", "bf16"), out="y"),
     Op("UpsampleNearest2d", "const aclTensor* self, const aclIntArray* outputSize, aclTensor* out",
        "aclnn_upsample_nearest_2d.h", lib="cv", dtypes=("f16", "f32", "f64", "u8", "bf16")),
+    Op("MaxPool", "const aclTensor* self, const aclIntArray* kernelShape, const aclIntArray* strides, "
+       "const int64_t autoPad, const aclIntArray* pads, const aclIntArray* dilations, const int64_t ceilMode, "
+       "aclTensor* out", "aclnn_max_pool.h", **NN, dtypes=("f16", "f32")),
 ]
