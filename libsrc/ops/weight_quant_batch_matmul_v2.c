@@ -368,6 +368,11 @@ aclnnStatus opws_WeightQuantBatchMatmulV2(const aclTensor *x, const aclTensor *w
     aclnnStatus rc = acl_exec_add_input(ex, x, "x", true);
     if (!rc && p->int4) {
         /* the packed storage as bytes: element e of the view is nibble e & 1 of byte e / 2 */
+        /* the view passed the contiguity check: its strides follow its dims (<= 65535 each), except where a dim
+         * is 1 (then the stride is multiplied by 0); only the offset can be out of range */
+        if (weight->offset < 0 || weight->offset > INT64_MAX / 4)
+            return acl_exec_discard(ex, ACL_REPORT(ACLNN_ERR_PARAM_INVALID, "weight's view offset %lld is out of "
+                                                   "range.", (long long)weight->offset));
         const int64_t hi = weight->offset + (kw - 1) * weight->strides[0] + (nw - 1) * weight->strides[1];
         const int64_t b0 = weight->offset / 2, nb = hi / 2 - b0 + 1, st = 1;
         aclTensor *bytes = aclCreateTensor(&nb, 1, ACL_UINT8, &st, b0, ACL_FORMAT_ND, &nb, 1, weight->data);
