@@ -20,6 +20,14 @@ typedef struct {
     int64_t planes, h, w, oh, ow, kh, kw, sh, sw, ph, pw;
 } mp_params;
 
+/* the input rows [lo, hi) of output index o: its window [o * s - pad, o * s - pad + k) clipped to [0, n), computed
+ * without overflow for any attribute values phase 1 accepted */
+static void mp_window(int64_t o, int64_t s, int64_t pad, int64_t k, int64_t n, int64_t *lo, int64_t *hi) {
+    const __int128 a = (__int128)o * s - pad, b = a + k;
+    *lo = a < 0 ? 0 : a > n ? n : (int64_t)a;
+    *hi = b < 0 ? 0 : b > n ? n : (int64_t)b;
+}
+
 static aclnnStatus mp_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     (void)ws;
     (void)wss;
@@ -29,16 +37,19 @@ static aclnnStatus mp_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     aclnnStatus rc = OOM;
     if (x && y) {
         const int64_t rows = p->planes * p->oh;
-#pragma omp parallel for schedule(static) if (acl_parallel_worth(rows * p->ow * p->kh * p->kw))
+        const int64_t kk = (p->kh < p->h ? p->kh : p->h) * (p->kw < p->w ? p->kw : p->w);
+#pragma omp parallel for schedule(static) if (acl_parallel_worth(rows * p->ow * kk))
         for (int64_t r = 0; r < rows; r++) {
             const int64_t pl = r / p->oh, i = r % p->oh;
-            const int64_t h0 = i * p->sh - p->ph, h1 = h0 + p->kh;
+            int64_t h0, h1;
+            mp_window(i, p->sh, p->ph, p->kh, p->h, &h0, &h1);
             const float *xp = x + pl * p->h * p->w;
             for (int64_t j = 0; j < p->ow; j++) {
-                const int64_t w0 = j * p->sw - p->pw, w1 = w0 + p->kw;
+                int64_t w0, w1;
+                mp_window(j, p->sw, p->pw, p->kw, p->w, &w0, &w1);
                 float m = -INFINITY;
-                for (int64_t a = h0 < 0 ? 0 : h0; a < h1 && a < p->h; a++)
-                    for (int64_t b = w0 < 0 ? 0 : w0; b < w1 && b < p->w; b++) {
+                for (int64_t a = h0; a < h1; a++)
+                    for (int64_t b = w0; b < w1; b++) {
                         const float v = xp[a * p->w + b];
                         if (v > m || isnan(v)) m = v;
                         if (isnan(m)) goto nan_found;
@@ -64,12 +75,12 @@ static aclnnStatus mp_size(const aclIntArray *a, bool zero, bool four, const cha
 
 /* PyTorch's pooling output size (floor division rounding toward -inf; the ceil mode's last-window rule) */
 static int64_t mp_out(int64_t in, int64_t k, int64_t pl, int64_t pr, int64_t s, bool ceil_mode) {
-    int64_t num = in + pl + pr - (k - 1) - 1 + (ceil_mode ? s - 1 : 0);
-    int64_t q = num / s;
+    const __int128 num = (__int128)in + pl + pr - (k - 1) - 1 + (ceil_mode ? s - 1 : 0);
+    __int128 q = num / s;
     if (num % s != 0 && (num < 0) != (s < 0)) q--;
-    int64_t o = q + 1;
-    if (ceil_mode && (o - 1) * s >= in + pl) o--;
-    return o;
+    __int128 o = q + 1;
+    if (ceil_mode && (o - 1) * s >= (__int128)in + pl) o--;
+    return o > INT64_MAX ? INT64_MAX : o < INT64_MIN ? INT64_MIN : (int64_t)o;
 }
 
 aclnnStatus opws_MaxPool(const aclTensor *self, const aclIntArray *kernelShape, const aclIntArray *strides,
@@ -119,7 +130,7 @@ aclnnStatus opws_MaxPool(const aclTensor *self, const aclIntArray *kernelShape, 
         phr = pv[2];
         pwr = pv[3];
     }
-    ACLNN_CHECK(phl + phr <= kh && pwl + pwr <= kw, ACLNN_ERR_PARAM_INVALID,
+    ACLNN_CHECK((__int128)phl + phr <= kh && (__int128)pwl + pwr <= kw, ACLNN_ERR_PARAM_INVALID,
                 "pads: the sum of the beginning and ending padding along each axis should be at most the kernel size "
                 "(kh %lld, kw %lld), but got %lld, %lld, %lld, %lld.", (long long)kh, (long long)kw, (long long)phl,
                 (long long)phr, (long long)pwl, (long long)pwr);

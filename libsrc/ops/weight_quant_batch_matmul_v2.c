@@ -37,7 +37,7 @@ static bool wq_contig(const aclTensor *t) {
     int64_t s = 1;
     for (int k = (int)t->ndim - 1; k >= 0; k--) {
         if (t->dims[k] != 1 && t->strides[k] != s) return false;
-        s *= t->dims[k];
+        if (__builtin_mul_overflow(s, t->dims[k], &s)) return false;
     }
     return true;
 }
