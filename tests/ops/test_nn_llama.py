@@ -256,6 +256,12 @@ def test_weight_quant_batch_matmul_v2_fixpipe(torch):
     got = run_wq(x, wt, u64_scale(sf), of, None, None, None, 0, np.zeros((m, n), np.float16))
     e = (T(torch, x).float() @ torch.from_numpy((w + of).astype(np.float32))) * torch.from_numpy(sf)
     compare(got, e.half().numpy(), "f16")
+    # INT64 scales (the same encoding), per tensor, no offset, with a float16 bias
+    s1 = np.float32(0.004)
+    bias = mk(rng, (n,), "f16")
+    got = run_wq(x, wt, u64_scale([s1]).astype(np.int64), None, None, None, bias, 0, np.zeros((m, n), np.float16))
+    e = (T(torch, x).float() @ torch.from_numpy(w.astype(np.float32))) * float(s1) + T(torch, bias).float()
+    compare(got, e.half().numpy(), "f16")
 
 
 def test_weight_quant_batch_matmul_v2_strided_x(torch):
