@@ -13,7 +13,8 @@
  * quantScale; k/m/n and y shape; group size; scale/offset shapes; quant/bias shapes - all 161002.
  *
  * INT4 weights: two per byte, the even element in the low nibble (CANN's packing), read through a uint8 view of the
- * packed storage. Compute: the dequantised weight in x's dtype ((w + offset) rounded, times scale rounded, as the
+ * packed storage; an INT32 weight (INT4Pack: eight int4 per int32, from aclnnConvertWeightToINT4Pack) is the same
+ * storage seen as INT4 (k, n) with its last dim, or its first when transposed, eight times larger. Compute: the dequantised weight in x's dtype ((w + offset) rounded, times scale rounded, as the
  * kernel's vector unit does it), products accumulated in float over k in ascending order, bias added in float, one
  * rounding to y. Each output is owned by one iteration: the same bytes for any OMP_NUM_THREADS. */
 #include <math.h>
@@ -219,9 +220,31 @@ aclnnStatus opws_WeightQuantBatchMatmulV2(const aclTensor *x, const aclTensor *w
     ACLNN_CHECK(!qo || wq_contig(qo), ACLNN_ERR_PARAM_INVALID,
                 "only support quantOffsetOptional tensor is contiguous.");
     ACLNN_CHECK(!bias || wq_contig(bias), ACLNN_ERR_PARAM_INVALID, "only support biasOptional tensor is contiguous.");
+    /* TensorPreProcess: an INT32 weight is eight int4 values per element (aclnnConvertWeightToINT4Pack): seen as
+     * INT4 with its last dim (its first when transposed) eight times larger */
+    aclDataType wdt = weight->dtype;
+    int64_t wd0 = weight->ndim >= 1 ? weight->dims[0] : 0, wd1 = weight->ndim >= 2 ? weight->dims[1] : 0;
+    int64_t ws0 = weight->ndim >= 1 ? weight->strides[0] : 0, ws1 = weight->ndim >= 2 ? weight->strides[1] : 0;
+    int64_t woff = weight->offset;
+    if (wdt == ACL_INT32) {
+        ACLNN_CHECK(weight->ndim == 2, ACLNN_ERR_PARAM_INVALID, "weight's dim should be in range [2, 2], actual is "
+                    "%llu.", (unsigned long long)weight->ndim);
+        ACLNN_CHECK(wd0 <= INT64_MAX / 8 && wd1 <= INT64_MAX / 8 && woff >= 0 && woff <= INT64_MAX / 32,
+                    ACLNN_ERR_PARAM_INVALID, "weight's packed INT32 view is out of range.");
+        if (tw) {
+            wd0 *= 8;
+            ws1 *= 8;
+        } else {
+            wd1 *= 8;
+            ws0 = wd1;
+            ws1 = 1;
+        }
+        woff *= 8;
+        wdt = ACL_INT4;
+    }
     /* BasicParamsCheck: dtypes, y's dtype, dims */
     ACL_TRY(acl_check_dtype_in(x, k_x, 2, "x"));
-    ACL_TRY(acl_check_dtype_in(weight, k_w, 2, "weight"));
+    if (wdt != ACL_INT4) ACL_TRY(acl_check_dtype_in(weight, k_w, 2, "weight"));
     ACL_TRY(acl_check_dtype_in(antiquantScale, k_s, 4, "antiquantScale"));
     ACL_TRY(acl_check_dtype_in(y, k_y, 3, "y"));
     ACLNN_CHECK(!qs || y->dtype == ACL_INT8, ACLNN_ERR_PARAM_INVALID,
@@ -241,7 +264,7 @@ aclnnStatus opws_WeightQuantBatchMatmulV2(const aclTensor *x, const aclTensor *w
         ACLNN_CHECK(x->dtype == ACL_FLOAT16, ACLNN_ERR_PARAM_INVALID,
                     "x's dtype must be FLOAT16 when antiquantScale's dtype is UINT64/INT64, actual is %s.",
                     acl_dtype_name(x->dtype));
-        ACLNN_CHECK(weight->dtype == ACL_INT8, ACLNN_ERR_PARAM_INVALID,
+        ACLNN_CHECK(wdt == ACL_INT8, ACLNN_ERR_PARAM_INVALID,
                     "weight's dtype must be INT8 when antiquantScale's dtype is UINT64/INT64, actual is %s.",
                     acl_dtype_name(weight->dtype));
         ACLNN_CHECK(!off || off->dtype == ACL_INT32, ACLNN_ERR_PARAM_INVALID,
@@ -284,7 +307,7 @@ aclnnStatus opws_WeightQuantBatchMatmulV2(const aclTensor *x, const aclTensor *w
     ACLNN_CHECK(!qo || qo->dtype == ACL_FLOAT, ACLNN_ERR_PARAM_INVALID,
                 "quantOffsetOptional's dtype should be FLOAT, actual is %s.", acl_dtype_name(qo->dtype));
     /* AdvancedWeightParamsCheck */
-    const int64_t kx = x->dims[1], mx = x->dims[0], kw = weight->dims[0], nw = weight->dims[1];
+    const int64_t kx = x->dims[1], mx = x->dims[0], kw = wd0, nw = wd1;
     ACLNN_CHECK(kx == kw, ACLNN_ERR_PARAM_INVALID,
                 "x's k and weight's k should be equal, actual x's k is %lld, weight's k is %lld.", (long long)kx,
                 (long long)kw);
@@ -294,7 +317,7 @@ aclnnStatus opws_WeightQuantBatchMatmulV2(const aclTensor *x, const aclTensor *w
     ACLNN_CHECK(kx <= WQ_MKN_MAX && nw <= WQ_MKN_MAX && !(tx && mx > WQ_MKN_MAX), ACLNN_ERR_PARAM_INVALID,
                 "k, n shouldn't be larger than %d (nor m when x is transposed), actual m is %lld, k is %lld, n is %lld.",
                 WQ_MKN_MAX, (long long)mx, (long long)kx, (long long)nw);
-    if (weight->dtype == ACL_INT4) {
+    if (wdt == ACL_INT4) {
         ACLNN_CHECK(!tw || kw % 2 == 0, ACLNN_ERR_PARAM_INVALID,
                     "in the int4 scenario, if weight is transposed, k (%lld) should be even.", (long long)kw);
         ACLNN_CHECK(tw || nw % 2 == 0, ACLNN_ERR_PARAM_INVALID,
@@ -362,7 +385,7 @@ aclnnStatus opws_WeightQuantBatchMatmulV2(const aclTensor *x, const aclTensor *w
     aclOpExecutor *ex = acl_exec_create(ACL_OP_WeightQuantBatchMatmulV2, wq_run, sizeof(wq_params));
     if (!ex) return ACLNN_ERR_INNER_CREATE_EXECUTOR;
     wq_params *p = ex->params;
-    *p = (wq_params){.m = mx, .k = kx, .n = nw, .group = g, .int4 = weight->dtype == ACL_INT4, .fixpipe = fix,
+    *p = (wq_params){.m = mx, .k = kx, .n = nw, .group = g, .int4 = wdt == ACL_INT4, .fixpipe = fix,
                      .scale_kind = kind, .has_off = off != NULL, .has_bias = use_bias, .has_qs = qs != NULL,
                      .has_qo = qo != NULL};
     aclnnStatus rc = acl_exec_add_input(ex, x, "x", true);
@@ -370,20 +393,20 @@ aclnnStatus opws_WeightQuantBatchMatmulV2(const aclTensor *x, const aclTensor *w
         /* the packed storage as bytes: element e of the view is nibble e & 1 of byte e / 2 */
         /* the view passed the contiguity check: its strides follow its dims (<= 65535 each), except where a dim
          * is 1 (then the stride is multiplied by 0); only the offset can be out of range */
-        if (weight->offset < 0 || weight->offset > INT64_MAX / 4)
+        if (woff < 0 || woff > INT64_MAX / 4)
             return acl_exec_discard(ex, ACL_REPORT(ACLNN_ERR_PARAM_INVALID, "weight's view offset %lld is out of "
-                                                   "range.", (long long)weight->offset));
-        const int64_t hi = weight->offset + (kw - 1) * weight->strides[0] + (nw - 1) * weight->strides[1];
-        const int64_t b0 = weight->offset / 2, nb = hi / 2 - b0 + 1, st = 1;
+                                                   "range.", (long long)woff));
+        const int64_t hi = woff + (kw - 1) * ws0 + (nw - 1) * ws1;
+        const int64_t b0 = woff / 2, nb = hi / 2 - b0 + 1, st = 1;
         aclTensor *bytes = aclCreateTensor(&nb, 1, ACL_UINT8, &st, b0, ACL_FORMAT_ND, &nb, 1, weight->data);
         if (!bytes) rc = ACLNN_ERR_INNER_NULLPTR;
         else {
             rc = acl_exec_add_input(ex, bytes, "weight", true);
             aclDestroyTensor(bytes);
         }
-        p->w_s0 = weight->strides[0];
-        p->w_s1 = weight->strides[1];
-        p->w_off = weight->offset - 2 * b0;
+        p->w_s0 = ws0;
+        p->w_s1 = ws1;
+        p->w_off = woff - 2 * b0;
     } else if (!rc) {
         rc = acl_exec_add_input(ex, weight, "weight", true);
     }

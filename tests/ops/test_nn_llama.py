@@ -201,13 +201,21 @@ def run_wq(x, w, scale, off, qs, qo, bias, group, y):
     return yt.numpy()
 
 
+def int4_pack32(w, transposed):
+    """INT4Pack (aclnnConvertWeightToINT4Pack's output): eight int4 per int32, (k, n/8), or (k/8, n) transposed."""
+    k, n = w.shape
+    flat = (np.ascontiguousarray(w.T) if transposed else w).reshape(-1).astype(np.int64) & 15
+    packed = (flat[0::2] | (flat[1::2] << 4)).astype(np.uint8).view(np.int32)
+    return np.ascontiguousarray(packed.reshape(n, k // 8)).T if transposed else packed.reshape(k, n // 8)
+
+
 @pytest.mark.parametrize("dt", ["f16", "bf16"])
-@pytest.mark.parametrize("wdt", ["int8", "int4"])
+@pytest.mark.parametrize("wdt", ["int8", "int4", "int32"])
 def test_weight_quant_batch_matmul_v2(torch, dt, wdt):
     assert dt in OPS["WeightQuantBatchMatmulV2"]["dtypes"]
     rng = np.random.default_rng(5)
     lo, hi = (-128, 128) if wdt == "int8" else (-8, 8)
-    m, k, n = 5, 96, 34
+    m, k, n = 5, 96, 40
     for mode, trans in (("tensor", False), ("channel", True), ("channel1d", False), ("group", True),
                         ("group", False)):
         x = mk(rng, (m, k), dt)
@@ -219,8 +227,10 @@ def test_weight_quant_batch_matmul_v2(torch, dt, wdt):
         bias = mk(rng, (n,), "f16" if dt == "f16" else "f32") if mode in ("channel", "group") else None
         if wdt == "int8":
             wt = acl(np.ascontiguousarray(w.T.astype(np.int8)).T if trans else w.astype(np.int8))
-        else:
+        elif wdt == "int4":
             wt = Int4Tensor(w, trans)
+        else:
+            wt = acl(int4_pack32(w, trans))
         if mode == "group" and trans:  # llama.cpp: the scales as the transposed view of an (n, k/g) buffer
             scale = np.ascontiguousarray(scale.T).T
             off = np.ascontiguousarray(off.T).T
@@ -292,7 +302,9 @@ def test_invalid_weight_quant_batch_matmul_v2():
     row([x, acl(np.zeros((64, 16), np.int8)[:, ::2]), s, N, N, N, N, 0, y], 161002, "weight tensor")
     row([x, w, s, N, N, N, N, 0, acl(np.zeros((4, 16), np.float16)[:, ::2])], 161002, "y must")
     row([tens((4, 64)), w, tens((1, 8)), N, N, N, N, 0, tens((4, 8))], 161002, "x")
-    row([x, tens((64, 8), "i32"), s, N, N, N, N, 0, y], 161002, "weight")
+    row([x, tens((64, 8), "i64"), s, N, N, N, N, 0, y], 161002, "weight")
+    row([x, tens((2, 64, 1), "i32"), s, N, N, N, N, 0, y], 161002, "weight's dim")
+    row([x, tens((64, 1), "i32"), s, N, N, N, N, 0, y], 0)  # INT4Pack: (64, 1) int32 is (64, 8) int4
     row([x, w, tens((1, 8)), N, N, N, N, 0, y], 161002, "antiquantScale")
     row([x, w, s, N, N, N, N, 0, tens((4, 8))], 161002, "y")
     row([x, w, s, N, N, N, N, 0, tens((4, 8), "bf16")], 161002, "y's dtype")

@@ -16,7 +16,7 @@ OPS = [
     # x, cos, sin and out of one dtype; mode 0 half, 1 interleave (the A2 tiling's modes)
     Op("RotaryPositionEmbedding", "const aclTensor* x, const aclTensor* cos, const aclTensor* sin, int64_t mode, "
        "aclTensor* out", "aclnn_rotary_position_embedding.h", **NN, dtypes=("f16", "f32", "bf16")),
-    # dtypes: x's list; weight int8/int4, antiquantScale f16/bf16/uint64/int64, y f16/bf16/int8 (op_api, DAV_2201)
+    # dtypes: x's list; weight int8/int4 (int32: INT4Pack), antiquantScale f16/bf16/uint64/int64, y f16/bf16/int8 (op_api, DAV_2201)
     Op("WeightQuantBatchMatmulV2", "const aclTensor* x, const aclTensor* weight, const aclTensor* antiquantScale, "
        "const aclTensor* antiquantOffsetOptional, const aclTensor* quantScaleOptional, "
        "const aclTensor* quantOffsetOptional, const aclTensor* biasOptional, int antiquantGroupSize, "
