@@ -39,7 +39,7 @@ SAMPLE_SRCS := $(sort $(wildcard samples/*.cpp))
 SAMPLE_STEMS := $(notdir $(SAMPLE_SRCS:.cpp=))
 
 .PHONY: FORCE all lib install cdef gen samples check-samples demo test test-deps pytest bench asan asan-lib fuzz \
-        memcheck ci help clean check-headers wheel cross-check client-asnumpy
+        memcheck ci help clean check-headers wheel cross-check client-asnumpy client-llama
 
 all: lib
 
@@ -209,6 +209,11 @@ client-asnumpy: install
 	@[ -n "$(ASNUMPY_SRC)" ] || { echo "make client-asnumpy ASNUMPY_SRC=<asnumpy checkout or bare mirror>"; exit 2; }
 	tools/clients/asnumpy.sh $(ASNUMPY_SRC) $(PREFIX) $(BUILD)/client-asnumpy
 
+# A real client: llama.cpp's CANN backend (vendored in the pinned llama-cpp-python sdist, downloaded with pip) built
+# with -DGGML_CANN=on against this tree, then its own `test-backend-ops -b CANN0` (not in CI: network, long build).
+client-llama: install
+	tools/clients/llama_cpp.sh $(PREFIX) $(BUILD)/client-llama
+
 # valgrind on every doc sample and the C harnesses (suppressions: tools/valgrind.supp, libgomp's thread pool only).
 VALGRIND   := valgrind --error-exitcode=1 --leak-check=full --show-leak-kinds=definite,indirect,possible \
               --errors-for-leak-kinds=definite,indirect,possible --suppressions=$(CURDIR)/tools/valgrind.supp \
@@ -263,6 +268,8 @@ help:
 	@echo "  make cross-check     cross-build for CROSS_ARCH (default aarch64), run the doc samples + api_smoke under qemu"
 	@echo "  make client-asnumpy  build hicann/asnumpy (ASNUMPY_SRC=checkout or mirror) against the tree in a venv and"
 	@echo "                       run its own test suite (PYTEST_ARGS=...; not in CI)"
+	@echo "  make client-llama    build llama.cpp's CANN backend (llama-cpp-python 0.3.36 sdist) against the tree and"
+	@echo "                       run its test-backend-ops -b CANN0 (TEST_ARGS=..., STAGE=configure|build; not in CI)"
 	@echo "  make memcheck        valgrind on every doc sample and the C harnesses (api_smoke, stream_check, stress, fuzz)"
 	@echo "  make clean           remove build/"
 	@echo "Python package commands (after make install or pip install .): python -m pyaclnn {prefix,info,cc,samples}"

@@ -2584,6 +2584,12 @@ typedef struct aclScalarList aclScalarList;
  keepdim, aclTensor* out, aclTensor* indices, uint64_t* workspaceSize,
  aclOpExecutor** executor);
  aclnnStatus aclnnMaxDim(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnMaxPoolGetWorkspaceSize(
+ const aclTensor* self, const aclIntArray* kernelShape, const aclIntArray* strides, const int64_t autoPad,
+ const aclIntArray* pads, const aclIntArray* dilations, const int64_t ceilMode, aclTensor* out,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnMaxPool(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnMaxV2GetWorkspaceSize(
  const aclTensor* self, const aclIntArray* dims,
  _Bool
@@ -3127,6 +3133,11 @@ typedef struct aclScalarList aclScalarList;
  const aclTensor* x, const aclIntArray* shifts, const aclIntArray* dims, aclTensor* out, uint64_t* workspaceSize,
  aclOpExecutor** executor);
  aclnnStatus aclnnRoll(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnRotaryPositionEmbeddingGetWorkspaceSize(
+ const aclTensor* x, const aclTensor* cos, const aclTensor* sin, int64_t mode, aclTensor* out,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnRotaryPositionEmbedding(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnRoundGetWorkspaceSize(
  const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnRound(
@@ -3670,6 +3681,13 @@ typedef struct aclScalarList aclScalarList;
  keepdim, aclTensor* varOut,
  aclTensor* meanOut, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnVarMean(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnWeightQuantBatchMatmulV2GetWorkspaceSize(
+ const aclTensor* x, const aclTensor* weight, const aclTensor* antiquantScale,
+ const aclTensor* antiquantOffsetOptional, const aclTensor* quantScaleOptional, const aclTensor* quantOffsetOptional,
+ const aclTensor* biasOptional, int antiquantGroupSize, const aclTensor* y, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnWeightQuantBatchMatmulV2(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnXLogYScalarOtherGetWorkspaceSize(
  const aclTensor* self, const aclScalar* other, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);

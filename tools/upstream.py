@@ -30,6 +30,7 @@ sys.path.insert(0, HERE)
 import optable  # noqa: E402
 
 REPOS = ("ops-math", "ops-nn", "ops-cv")
+OPTIONAL_REPOS = ("ops-transformer",)  # read when mirrored (the ops llama.cpp's CANN backend calls)
 OUT = os.path.join(HERE, "optable", "_upstream.py")
 
 
@@ -64,8 +65,10 @@ def scan(mirror):
     """{aclnnName: [(repo, commit, header, p1, p2)]} from every public header outside experimental/, and
     {aclnnName: [(repo, source)]} for the op_api sources that define a first phase."""
     decl, defs, docs = {}, {}, {}
-    for repo in REPOS:
+    for repo in REPOS + OPTIONAL_REPOS:
         gd = os.path.join(mirror, "hicann+" + repo, "repo")
+        if not os.path.isdir(gd) and repo in OPTIONAL_REPOS:
+            continue
         if not os.path.isdir(gd):
             sys.exit(f"no mirror of hicann/{repo} at {gd}")
         commit = git(gd, "rev-parse", "HEAD").decode().strip()

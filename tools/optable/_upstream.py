@@ -3719,6 +3719,14 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
           'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
           'repo': 'ops-math',
           'source': 'math/maximum/op_api/aclnn_maxn.cpp'},
+ 'MaxPool': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+             'header': 'pooling/max_pool_v3/op_api/aclnn_max_pool.h',
+             'phase1': 'const aclTensor* self, const aclIntArray* kernelShape, const aclIntArray* strides, const '
+                       'int64_t autoPad, const aclIntArray* pads, const aclIntArray* dilations, const int64_t '
+                       'ceilMode, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor',
+             'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+             'repo': 'ops-nn',
+             'source': 'pooling/max_pool_v3/op_api/aclnn_max_pool.cpp'},
  'MaxV2': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
            'header': 'math/reduce_max/op_api/aclnn_max_v2.h',
            'phase1': 'const aclTensor* self, const aclIntArray* dims, bool keepDims, bool noopWithEmptyDims, '
@@ -4399,6 +4407,14 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
           'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
           'repo': 'ops-math',
           'source': 'conversion/roll/op_api/aclnn_roll.cpp'},
+ 'RotaryPositionEmbedding': {'commit': 'c29bc1069d3252c641e2aa059ec88f392d3f05ac',
+                             'header': 'posembedding/interleave_rope/op_host/op_api/aclnn_rotary_position_embedding.h',
+                             'phase1': 'const aclTensor* x, const aclTensor* cos, const aclTensor* sin, int64_t '
+                                       'mode, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor',
+                             'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, '
+                                       'aclrtStream stream',
+                             'repo': 'ops-transformer',
+                             'source': 'posembedding/rotary_position_embedding/op_host/op_api/aclnn_rotary_position_embedding.cpp'},
  'Round': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
            'header': 'math/round/op_api/aclnn_round.h',
            'phase1': 'const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor',
@@ -5019,6 +5035,17 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
              'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
              'repo': 'ops-math',
              'source': 'math/reduce_var/op_api/aclnn_var_mean.cpp'},
+ 'WeightQuantBatchMatmulV2': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                              'header': 'matmul/weight_quant_batch_matmul_v2/op_host/op_api/aclnn_weight_quant_batch_matmul_v2.h',
+                              'phase1': 'const aclTensor* x, const aclTensor* weight, const aclTensor* '
+                                        'antiquantScale, const aclTensor* antiquantOffsetOptional, const aclTensor* '
+                                        'quantScaleOptional, const aclTensor* quantOffsetOptional, const aclTensor* '
+                                        'biasOptional, int antiquantGroupSize, const aclTensor* y, uint64_t* '
+                                        'workspaceSize, aclOpExecutor** executor',
+                              'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, '
+                                        'aclrtStream stream',
+                              'repo': 'ops-nn',
+                              'source': 'matmul/weight_quant_batch_matmul_v2/op_host/op_api/aclnn_weight_quant_batch_matmul_v2.cpp'},
  'XLogYScalarOther': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                       'header': 'math/xlogy/op_api/aclnn_x_log_y_scalar_other.h',
                       'phase1': 'const aclTensor* self, const aclScalar* other, aclTensor* out, uint64_t* '
