@@ -1,0 +1,479 @@
+/* The nearest / nearest-exact resampling family beyond the seed pair: aclnnUpsampleNearest1d / 2d (forward, the
+ * TF "resize nearest neighbour" rule src = min(floor(d * in/out), in - 1)), aclnnUpsampleNearestExact1d, and the
+ * backward ops aclnnUpsampleNearest1dBackward / 2dBackward / aclnnUpsampleNearestExact1dBackward. Every op runs
+ * the kernels of the seed nearest-exact 2-D ops (kernels/upsample_nearest_exact.h) over per-axis tables
+ * (kernels/upsample_nearest.h); a 1-D op is a 2-D op with one row. Validation follows each op's op_api, in order;
+ * which device path the op_api picks decides the index rule of the backward ops (see bwd_axis below). */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "ops/gen/all_ops.h"
+#include "common/dtype.h"
+#include "common/parallel.h"
+#include "kernels/upsample_nearest.h"
+#include "ops/ops.h"
+
+/* dim i of t, 0 past its rank (the host code reads such a slot as an unset dim) */
+static int64_t dim_or0(const aclTensor *t, int i) { return (uint64_t)i < t->ndim ? t->dims[i] : 0; }
+
+/* ---- the canonical (N, C, H, W) views the kernels take ---- */
+
+/* v as (N, C, H, W): an NHWC view permuted, a 3-D (N, C, L) view with a unit H axis */
+static acl_view canon(const acl_view *v, int nhwc) {
+    acl_view c = *v;
+    if (v->ndim == 3) {
+        c.ndim = 4;
+        c.dims[0] = v->dims[0]; c.strides[0] = v->strides[0];
+        c.dims[1] = v->dims[1]; c.strides[1] = v->strides[1];
+        c.dims[2] = 1; c.strides[2] = 0;
+        c.dims[3] = v->dims[2]; c.strides[3] = v->strides[2];
+    } else if (nhwc) {
+        static const int ax[4] = {0, 3, 1, 2};
+        for (int d = 0; d < 4; d++) {
+            c.dims[d] = v->dims[ax[d]];
+            c.strides[d] = v->strides[ax[d]];
+        }
+    }
+    return c;
+}
+
+/* ---- forward ---- */
+
+static void fwd_free(void *params) {
+    upnx_fwd_plan *p = params;
+    if (p) {
+        free(p->h_src);
+        free(p->fb);
+    }
+    free(p);
+}
+
+static aclnnStatus fwd_run(aclOpExecutor *ex, void *ws, uint64_t ws_size) {
+    const upnx_fwd_plan *p = ex->params;
+    acl_view x = canon(acl_exec_in(ex, 0), p->nhwc), y = canon(acl_exec_out(ex, 0), p->nhwc);
+    upnx_fwd_gather(&x, &y, p);
+    return ACLNN_SUCCESS;
+}
+
+/* The executor of a forward op: out[n, c, y, x] = self[n, c, src_h(y), src_w(x)] with the ratios rh, rw. */
+static aclnnStatus fwd_publish(int op, const aclTensor *self, aclTensor *out, int nhwc, const int64_t nchw[4],
+                               int64_t ho, int64_t wo, float rh, float rw, int exact, uint64_t *workspaceSize,
+                               aclOpExecutor **executor) {
+    aclOpExecutor *ex = acl_exec_create(op, fwd_run, sizeof(upnx_fwd_plan));
+    if (!ex) return ACLNN_ERR_INNER_CREATE_EXECUTOR;
+    ex->free_params = fwd_free;
+    aclnnStatus rc = acl_exec_add_input(ex, self, "self", true);
+    if (rc == 0) rc = acl_exec_add_output(ex, out, "out");
+    if (rc) return acl_exec_discard(ex, rc);
+    upnx_fwd_plan *p = ex->params;
+    p->nhwc = nhwc;
+    p->n = nchw[0];
+    p->c = nchw[1];
+    p->hi = nchw[2];
+    p->wi = nchw[3];
+    p->ho = ho;
+    p->wo = wo;
+    int64_t *tab = malloc((size_t)(ho + wo) * sizeof(int64_t));
+    if (!tab)
+        return acl_exec_discard(ex, ACL_REPORT(ACLNN_ERR_INNER, "out of memory for the index tables of outputSize "
+                                                                "(%lld, %lld)", (long long)ho, (long long)wo));
+    p->h_src = tab;
+    p->w_src = tab + ho;
+    upn_axis_sources(p->h_src, p->hi, ho, rh, exact);
+    p->wk = upn_axis_sources(p->w_src, p->wi, wo, rw, exact);
+    if (!upnx_fwd_blocks(p, (int64_t)acl_dtype_size(self->dtype)))
+        return acl_exec_discard(ex, ACL_REPORT(ACLNN_ERR_INNER, "out of memory for the column blocks of outputSize "
+                                                                "(%lld, %lld)", (long long)ho, (long long)wo));
+    return acl_exec_publish(ex, workspaceSize, executor);
+}
+
+static const aclFormat k_fmt_2d[] = {ACL_FORMAT_NCHW, ACL_FORMAT_NHWC};
+
+/* ---- aclnnUpsampleNearest2d ---- */
+
+static aclnnStatus nearest2d_check(const aclTensor *self, const aclIntArray *outputSize, const aclTensor *out) {
+    ACL_TRY(acl_check_dtype_in(self, ACL_DT_LIST_UpsampleNearest2d, "self"));
+    ACL_TRY(acl_check_same_dtype(self, "self", out, "out"));
+    ACLNN_CHECK(outputSize->size == 2, ACLNN_ERR_PARAM_INVALID, "outputSize length %llu should be 2.",
+                (unsigned long long)outputSize->size);
+    ACL_TRY(acl_check_rank(self, 4, "self"));
+    /* [EMU] a negative size fails here too (it would fail the shape inference on the device) */
+    ACLNN_CHECK(self->dims[2] > 0 && self->dims[3] > 0 && outputSize->v[0] > 0 && outputSize->v[1] > 0,
+                ACLNN_ERR_PARAM_INVALID, "self dims 2, 3 (%lld, %lld) and outputSize (%lld, %lld) should be greater "
+                "than 0.", (long long)self->dims[2], (long long)self->dims[3], (long long)outputSize->v[0],
+                (long long)outputSize->v[1]);
+    ACLNN_CHECK(self->dims[1] != 0, ACLNN_ERR_PARAM_INVALID, "self should be a non-empty 4-D tensor (dim 1 is 0).");
+    ACL_TRY(acl_check_format_in(self, k_fmt_2d, ACL_COUNT_OF(k_fmt_2d), "self"));
+    ACLNN_CHECK(out->format == self->format, ACLNN_ERR_PARAM_INVALID,
+                "out format %s should be the same as self format %s.", acl_format_name(out->format),
+                acl_format_name(self->format));
+    const int nhwc = self->format == ACL_FORMAT_NHWC;
+    const int cx = nhwc ? 3 : 1, hx = nhwc ? 1 : 2, wx = nhwc ? 2 : 3;
+    ACLNN_CHECK(self->dims[0] == dim_or0(out, 0) && self->dims[cx] == dim_or0(out, cx), ACLNN_ERR_PARAM_INVALID,
+                "out N, C (%lld, %lld) should equal self N, C (%lld, %lld).", (long long)dim_or0(out, 0),
+                (long long)dim_or0(out, cx), (long long)self->dims[0], (long long)self->dims[cx]);
+    ACLNN_CHECK(dim_or0(out, hx) == outputSize->v[0] && dim_or0(out, wx) == outputSize->v[1],
+                ACLNN_ERR_PARAM_INVALID, "out H, W (%lld, %lld) should equal outputSize (%lld, %lld).",
+                (long long)dim_or0(out, hx), (long long)dim_or0(out, wx), (long long)outputSize->v[0],
+                (long long)outputSize->v[1]);
+    for (int d = 0; d < 4; d++) {
+        ACLNN_CHECK(self->dims[d] <= INT32_MAX, ACLNN_ERR_PARAM_INVALID, "self dim %d (%lld) should not be greater "
+                    "than %d.", d, (long long)self->dims[d], INT32_MAX);
+        ACLNN_CHECK(dim_or0(out, d) <= INT32_MAX, ACLNN_ERR_PARAM_INVALID, "out dim %d (%lld) should not be "
+                    "greater than %d.", d, (long long)dim_or0(out, d), INT32_MAX);
+    }
+    return ACLNN_SUCCESS;
+}
+
+aclnnStatus opws_UpsampleNearest2d(const aclTensor *self, const aclIntArray *outputSize, aclTensor *out,
+                                   uint64_t *workspaceSize, aclOpExecutor **executor) {
+    ACLNN_CHECK(workspaceSize != NULL, ACLNN_ERR_PARAM_NULLPTR, "workspaceSize must not be NULL.");
+    ACLNN_CHECK(executor != NULL, ACLNN_ERR_PARAM_NULLPTR, "executor must not be NULL.");
+    ACL_TRY(acl_check_tensor(self, "self"));
+    ACL_TRY(acl_check_int_array(outputSize, "outputSize"));
+    ACL_TRY(acl_check_tensor(out, "out"));
+    ACL_TRY(nearest2d_check(self, outputSize, out));
+    if (acl_tensor_empty(self) || acl_tensor_empty(out))
+        return acl_exec_noop(ACL_OP_UpsampleNearest2d, workspaceSize, executor);
+    /* [HW] the result is copied into out at the end of phase 1; any other shape fails that copy */
+    ACLNN_CHECK(out->ndim == 4, ACLNN_ERR_INNER_NULLPTR, "out should be 4-dimensional: the result is copied into it.");
+    const int nhwc = self->format == ACL_FORMAT_NHWC;
+    const int64_t nchw[4] = {self->dims[0], self->dims[nhwc ? 3 : 1], self->dims[nhwc ? 1 : 2],
+                             self->dims[nhwc ? 2 : 3]};
+    const int64_t ho = outputSize->v[0], wo = outputSize->v[1];
+    return fwd_publish(ACL_OP_UpsampleNearest2d, self, out, nhwc, nchw, ho, wo, upn_fwd_ratio(nchw[2], ho, 0.0),
+                       upn_fwd_ratio(nchw[3], wo, 0.0), 0, workspaceSize, executor);
+}
+
+/* ---- aclnnUpsampleNearest1d ---- */
+
+aclnnStatus opws_UpsampleNearest1d(const aclTensor *self, const aclIntArray *outputSize, aclTensor *out,
+                                   uint64_t *workspaceSize, aclOpExecutor **executor) {
+    ACLNN_CHECK(workspaceSize != NULL, ACLNN_ERR_PARAM_NULLPTR, "workspaceSize must not be NULL.");
+    ACLNN_CHECK(executor != NULL, ACLNN_ERR_PARAM_NULLPTR, "executor must not be NULL.");
+    ACL_TRY(acl_check_tensor(self, "self"));
+    ACL_TRY(acl_check_int_array(outputSize, "outputSize"));
+    ACL_TRY(acl_check_tensor(out, "out"));
+    ACL_TRY(acl_check_dtype_in(self, ACL_DT_LIST_UpsampleNearest1d, "self"));
+    ACL_TRY(acl_check_same_dtype(self, "self", out, "out"));
+    ACLNN_CHECK(outputSize->size > 0, ACLNN_ERR_PARAM_INVALID, "outputSize should not be empty.");
+    ACL_TRY(acl_check_rank(self, 3, "self"));
+    ACLNN_CHECK(self->dims[1] != 0 && self->dims[2] != 0, ACLNN_ERR_PARAM_INVALID,
+                "self should be a non-empty 3-D tensor (dims 1, 2 are %lld, %lld).", (long long)self->dims[1],
+                (long long)self->dims[2]);
+    ACLNN_CHECK(outputSize->v[0] > 0, ACLNN_ERR_PARAM_INVALID, "outputSize[0] %lld should be greater than 0.",
+                (long long)outputSize->v[0]);
+    ACLNN_CHECK(out->format == self->format, ACLNN_ERR_PARAM_INVALID,
+                "out format %s should be the same as self format %s.", acl_format_name(out->format),
+                acl_format_name(self->format));
+    ACLNN_CHECK(self->format == ACL_FORMAT_NCL, ACLNN_ERR_PARAM_INVALID, "self format %s should be NCL.",
+                acl_format_name(self->format));
+    if (acl_tensor_empty(self) || acl_tensor_empty(out))
+        return acl_exec_noop(ACL_OP_UpsampleNearest1d, workspaceSize, executor);
+    const int64_t lo = outputSize->v[0];
+    ACLNN_CHECK(out->ndim == 3 && out->dims[0] == self->dims[0] && out->dims[1] == self->dims[1] &&
+                out->dims[2] == lo, ACLNN_ERR_INNER_NULLPTR, "out should be (%lld, %lld, %lld), self's N and C "
+                "with outputSize[0]: the result is copied into it.", (long long)self->dims[0],
+                (long long)self->dims[1], (long long)lo);
+    const int64_t nchw[4] = {self->dims[0], self->dims[1], 1, self->dims[2]};
+    return fwd_publish(ACL_OP_UpsampleNearest1d, self, out, 0, nchw, 1, lo, 1.0f, upn_fwd_ratio(nchw[3], lo, 0.0),
+                       0, workspaceSize, executor);
+}
+
+/* ---- aclnnUpsampleNearestExact1d ---- */
+
+aclnnStatus opws_UpsampleNearestExact1d(const aclTensor *self, const aclIntArray *outputSize, double scales,
+                                        aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    ACLNN_CHECK(workspaceSize != NULL, ACLNN_ERR_PARAM_NULLPTR, "workspaceSize must not be NULL.");
+    ACLNN_CHECK(executor != NULL, ACLNN_ERR_PARAM_NULLPTR, "executor must not be NULL.");
+    ACL_TRY(acl_check_tensor(self, "self"));
+    ACL_TRY(acl_check_tensor(out, "out"));
+    ACL_TRY(acl_check_int_array(outputSize, "outputSize"));
+    ACL_TRY(acl_check_dtype_in(self, ACL_DT_LIST_UpsampleNearestExact1d, "self"));
+    ACL_TRY(acl_check_same_dtype(self, "self", out, "out"));
+    /* sizes before the rank check: a missing dim reads as 0 [EMU], an empty outputSize as length 0 */
+    const int64_t lo = outputSize->size > 0 ? outputSize->v[0] : 0;
+    ACLNN_CHECK(dim_or0(self, 0) > 0 && dim_or0(self, 1) > 0 && dim_or0(self, 2) > 0 && lo > 0,
+                ACLNN_ERR_PARAM_INVALID, "self N, C, L (%lld, %lld, %lld) and outputSize[0] %lld should be greater "
+                "than 0.", (long long)dim_or0(self, 0), (long long)dim_or0(self, 1), (long long)dim_or0(self, 2),
+                (long long)lo);
+    ACL_TRY(acl_check_rank(self, 3, "self"));
+    ACLNN_CHECK(outputSize->size == 1, ACLNN_ERR_PARAM_INVALID, "outputSize length %llu should be 1.",
+                (unsigned long long)outputSize->size);
+    ACLNN_CHECK(out->ndim == 3 && out->dims[0] == self->dims[0] && out->dims[1] == self->dims[1] &&
+                out->dims[2] == lo, ACLNN_ERR_INNER_NULLPTR, "out should be (%lld, %lld, %lld), self's N and C "
+                "with outputSize[0]: the result is copied into it.", (long long)self->dims[0],
+                (long long)self->dims[1], (long long)lo);
+    const int64_t nchw[4] = {self->dims[0], self->dims[1], 1, self->dims[2]};
+    return fwd_publish(ACL_OP_UpsampleNearestExact1d, self, out, 0, nchw, 1, lo, 1.0f,
+                       upn_fwd_ratio(nchw[3], lo, scales), 1, workspaceSize, executor);
+}
+
+/* ---- backward ---- */
+
+static void bwd_free(void *params) {
+    upnx_bwd_plan *p = params;
+    if (p) {
+        free(p->h_lo);
+        free(p->wb);
+    }
+    free(p);
+}
+
+typedef struct {
+    upnx_bwd_plan p; /* first: the kernels take the plan */
+    int nhwc;
+} bwd_plan;
+
+static aclnnStatus bwd_run(aclOpExecutor *ex, void *ws, uint64_t ws_size) {
+    const bwd_plan *bp = ex->params;
+    const upnx_bwd_plan *p = &bp->p;
+    acl_view g = canon(acl_exec_in(ex, 0), bp->nhwc), o = canon(acl_exec_out(ex, 0), bp->nhwc);
+    if (g.dtype == ACL_DOUBLE) {
+        upn_bwd_f64(&g, &o, p);
+        return ACLNN_SUCCESS;
+    }
+    const int64_t per = upnx_bwd_scratch_floats(p);
+    float *scratch = malloc((size_t)(per * acl_max_threads()) * sizeof(float));
+    ACLNN_CHECK(scratch != NULL, ACLNN_ERR_INNER, "out of memory for %lld floats of per-thread scratch",
+                (long long)(per * acl_max_threads()));
+    switch (g.dtype) {
+    case ACL_FLOAT: upnx_bwd_f32(&g, &o, p, scratch); break;
+    case ACL_FLOAT16: upnx_bwd_f16(&g, &o, p, scratch); break;
+    default: upnx_bwd_bf16(&g, &o, p, scratch); break;
+    }
+    free(scratch);
+    return ACLNN_SUCCESS;
+}
+
+/* How one axis of a backward op maps gradOutput positions to gradient-input indices. */
+typedef struct {
+    int ranges; /* 1: the Ascend kernel's ranges from the fp32 scale s (output/input); 0: the forward map
+                 * min(floor(r * ratio), in - 1) transposed, ratio an fp32 input/output */
+    float s;
+    int exact;
+} bwd_axis;
+
+/* ranges from a scale: s = fp32(scales) when scales > 0, else fp32(out) / fp32(in) (the tiling's rule) */
+static bwd_axis axis_kernel(double scales, int64_t out_len, int64_t in_len, int exact) {
+    bwd_axis a = {1, scales > 0 ? (float)scales : 0.0f, exact};
+    if (!(a.s > 0)) a.s = (float)out_len / (float)in_len;
+    return a;
+}
+
+static bwd_axis axis_map(float ratio) {
+    bwd_axis a = {0, ratio, 0};
+    return a;
+}
+
+static int64_t build_axis(int64_t *lo, int64_t *hi, int64_t in_len, int64_t out_len, bwd_axis a, int64_t *tmp) {
+    if (a.ranges) return upn_axis_ranges(lo, hi, in_len, out_len, a.s, a.exact);
+    upn_axis_sources(tmp, in_len, out_len, a.s, 0);
+    return upn_ranges_from_sources(lo, hi, in_len, out_len, tmp);
+}
+
+static aclnnStatus bwd_publish(int op, const aclTensor *g, aclTensor *out, int nhwc, const int64_t nchw_o[4],
+                               int64_t hi, int64_t wi, bwd_axis ah, bwd_axis aw, uint64_t *workspaceSize,
+                               aclOpExecutor **executor) {
+    aclOpExecutor *ex = acl_exec_create(op, bwd_run, sizeof(bwd_plan));
+    if (!ex) return ACLNN_ERR_INNER_CREATE_EXECUTOR;
+    ex->free_params = bwd_free;
+    aclnnStatus rc = acl_exec_add_input(ex, g, "gradOutput", true);
+    if (rc == 0) rc = acl_exec_add_output(ex, out, "out");
+    if (rc) return acl_exec_discard(ex, rc);
+    bwd_plan *bp = ex->params;
+    upnx_bwd_plan *p = &bp->p;
+    bp->nhwc = nhwc;
+    p->n = nchw_o[0];
+    p->c = nchw_o[1];
+    p->ho = nchw_o[2];
+    p->wo = nchw_o[3];
+    p->hi = hi;
+    p->wi = wi;
+    const int64_t tmp_len = p->ho > p->wo ? p->ho : p->wo;
+    int64_t *tab = malloc((size_t)(2 * (hi + wi) + tmp_len) * sizeof(int64_t) + (size_t)(2 * wi) * sizeof(int32_t));
+    if (!tab)
+        return acl_exec_discard(ex, ACL_REPORT(ACLNN_ERR_INNER, "out of memory for the index tables of inputSize "
+                                                                "(%lld, %lld)", (long long)hi, (long long)wi));
+    p->h_lo = tab;
+    p->h_hi = tab + hi;
+    p->w_lo = tab + 2 * hi;
+    p->w_hi = tab + 2 * hi + wi;
+    int64_t *tmp = tab + 2 * (hi + wi);
+    p->hk = build_axis(p->h_lo, p->h_hi, hi, p->ho, ah, tmp);
+    p->wk = build_axis(p->w_lo, p->w_hi, wi, p->wo, aw, tmp);
+    upn_pair_tables(p, (int32_t *)(tmp + tmp_len));
+    if (g->dtype != ACL_DOUBLE && !upnx_bwd_blocks(p, (int64_t)acl_dtype_size(g->dtype)))
+        return acl_exec_discard(ex, ACL_REPORT(ACLNN_ERR_INNER, "out of memory for the column blocks of inputSize "
+                                                                "(%lld, %lld)", (long long)hi, (long long)wi));
+    return acl_exec_publish(ex, workspaceSize, executor);
+}
+
+/* ---- aclnnUpsampleNearest2dBackward ---- */
+
+aclnnStatus opws_UpsampleNearest2dBackward(const aclTensor *gradOut, const aclIntArray *outputSize,
+                                           const aclIntArray *inputSize, double scalesH, double scalesW,
+                                           aclTensor *gradInput, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    ACLNN_CHECK(workspaceSize != NULL, ACLNN_ERR_PARAM_NULLPTR, "workspaceSize must not be NULL.");
+    ACLNN_CHECK(executor != NULL, ACLNN_ERR_PARAM_NULLPTR, "executor must not be NULL.");
+    ACL_TRY(acl_check_tensor(gradOut, "gradOut"));
+    ACL_TRY(acl_check_int_array(outputSize, "outputSize"));
+    ACL_TRY(acl_check_int_array(inputSize, "inputSize"));
+    ACL_TRY(acl_check_tensor(gradInput, "gradInput"));
+    ACL_TRY(acl_check_dtype_in(gradOut, ACL_DT_LIST_UpsampleNearest2dBackward, "gradOut"));
+    ACL_TRY(acl_check_same_dtype(gradOut, "gradOut", gradInput, "gradInput"));
+    ACL_TRY(acl_check_rank(gradOut, 4, "gradOut"));
+    ACLNN_CHECK(outputSize->size == 2, ACLNN_ERR_PARAM_INVALID, "outputSize length %llu should be 2.",
+                (unsigned long long)outputSize->size);
+    ACLNN_CHECK(inputSize->size == 4, ACLNN_ERR_PARAM_INVALID, "inputSize length %llu should be 4.",
+                (unsigned long long)inputSize->size);
+    /* N and C, in gradInput's format (NCHW or NHWC only) */
+    ACLNN_CHECK(gradInput->format == ACL_FORMAT_NCHW || gradInput->format == ACL_FORMAT_NHWC, ACLNN_ERR_PARAM_INVALID,
+                "gradInput format %s should be NCHW or NHWC.", acl_format_name(gradInput->format));
+    const int cgi = gradInput->format == ACL_FORMAT_NHWC ? 3 : 1;
+    ACLNN_CHECK(dim_or0(gradInput, 0) == gradOut->dims[0] && dim_or0(gradInput, cgi) == gradOut->dims[cgi],
+                ACLNN_ERR_PARAM_INVALID, "gradInput N, C (%lld, %lld) should equal gradOut N, C (%lld, %lld).",
+                (long long)dim_or0(gradInput, 0), (long long)dim_or0(gradInput, cgi), (long long)gradOut->dims[0],
+                (long long)gradOut->dims[cgi]);
+    /* sizes, in gradOut's format */
+    const int nhwc = gradOut->format == ACL_FORMAT_NHWC;
+    const int64_t *is = inputSize->v;
+    const int64_t hi = nhwc ? is[1] : is[2], wi = nhwc ? is[2] : is[3], ch = nhwc ? is[3] : is[1];
+    const int64_t ho = outputSize->v[0], wo = outputSize->v[1];
+    ACLNN_CHECK(hi > 0 && wi > 0 && ho > 0 && wo > 0, ACLNN_ERR_PARAM_INVALID,
+                "inputSize H, W (%lld, %lld) and outputSize (%lld, %lld) should be greater than 0.", (long long)hi,
+                (long long)wi, (long long)ho, (long long)wo);
+    const int64_t full[4] = {is[0], nhwc ? ho : ch, nhwc ? wo : ho, nhwc ? ch : wo};
+    for (int d = 0; d < 4; d++)
+        ACLNN_CHECK(gradOut->dims[d] == full[d], ACLNN_ERR_PARAM_INVALID, "gradOut dim %d is %lld; the output of "
+                    "inputSize and outputSize has %lld there.", d, (long long)gradOut->dims[d], (long long)full[d]);
+    if (acl_tensor_empty(gradOut) || acl_tensor_empty(gradInput))
+        return acl_exec_noop(ACL_OP_UpsampleNearest2dBackward, workspaceSize, executor);
+
+    /* The A2 device path: with a positive scale the Ascend kernel's ranges (s = fp32 scale, or Ho/Hi for a scale
+     * <= 0; both 1 when the sizes match, unless the AI-core shape condition holds); otherwise the TF resize
+     * gradient (every gradOutput position to min(floor(r * Hi/Ho), Hi - 1)). */
+    bwd_axis ah, aw;
+    const int kernel = scalesH > 0 || scalesW > 0;
+    if (kernel) {
+        const int aicore = scalesH > 0 && scalesW > 0 && !(ch > 6 * hi * wi || ch > 6 * ho * wo) && hi >= 8 &&
+                           ho >= 8 && wi >= 16 && wo >= 16 && (int64_t)((double)hi * scalesH) == ho &&
+                           (int64_t)((double)wi * scalesW) == wo;
+        ah = axis_kernel(scalesH, ho, hi, 0);
+        aw = axis_kernel(scalesW, wo, wi, 0);
+        if (!aicore && ho == hi && wo == wi) ah.s = aw.s = 1.0f;
+    } else {
+        ah = axis_map((float)hi / (float)ho);
+        aw = axis_map((float)wi / (float)wo);
+    }
+    /* [HW] the result, inputSize-shaped, is copied into gradInput (ACLNN_ERR_INNER_NULLPTR on a mismatch); the
+     * TF path compares the shapes first (ACLNN_ERR_PARAM_INVALID) */
+    int same = gradInput->ndim == 4;
+    for (int d = 0; d < 4 && same; d++) same = gradInput->dims[d] == is[d];
+    ACLNN_CHECK(same, kernel ? ACLNN_ERR_INNER_NULLPTR : ACLNN_ERR_PARAM_INVALID,
+                "gradInput should have the shape of inputSize (%lld, %lld, %lld, %lld): the result is copied into it.",
+                (long long)is[0], (long long)is[1], (long long)is[2], (long long)is[3]);
+    const int64_t nchw_o[4] = {is[0], ch, ho, wo};
+    return bwd_publish(ACL_OP_UpsampleNearest2dBackward, gradOut, gradInput, nhwc, nchw_o, hi, wi, ah, aw,
+                       workspaceSize, executor);
+}
+
+/* ---- aclnnUpsampleNearest1dBackward ---- */
+
+aclnnStatus opws_UpsampleNearest1dBackward(const aclTensor *gradOut, const aclIntArray *outputSize,
+                                           const aclIntArray *inputSize, double scales, aclTensor *out,
+                                           uint64_t *workspaceSize, aclOpExecutor **executor) {
+    ACLNN_CHECK(workspaceSize != NULL, ACLNN_ERR_PARAM_NULLPTR, "workspaceSize must not be NULL.");
+    ACLNN_CHECK(executor != NULL, ACLNN_ERR_PARAM_NULLPTR, "executor must not be NULL.");
+    ACL_TRY(acl_check_tensor(gradOut, "gradOut"));
+    ACL_TRY(acl_check_int_array(outputSize, "outputSize"));
+    ACL_TRY(acl_check_int_array(inputSize, "inputSize"));
+    ACL_TRY(acl_check_tensor(out, "out"));
+    ACL_TRY(acl_check_rank(gradOut, 3, "gradOut"));
+    ACLNN_CHECK(outputSize->size == 1, ACLNN_ERR_PARAM_INVALID, "outputSize length %llu should be 1.",
+                (unsigned long long)outputSize->size);
+    ACLNN_CHECK(inputSize->size == 3, ACLNN_ERR_PARAM_INVALID, "inputSize length %llu should be 3.",
+                (unsigned long long)inputSize->size);
+    ACL_TRY(acl_check_dtype_in(gradOut, ACL_DT_LIST_UpsampleNearest1dBackward, "gradOut"));
+    ACL_TRY(acl_check_same_dtype(gradOut, "gradOut", out, "out"));
+    const int64_t *is = inputSize->v;
+    const int64_t li = is[2], lo = outputSize->v[0];
+    ACLNN_CHECK(li > 0 && lo > 0, ACLNN_ERR_PARAM_INVALID,
+                "inputSize[2] %lld and outputSize[0] %lld should be greater than 0.", (long long)li, (long long)lo);
+    const int64_t full[3] = {is[0], is[1], lo};
+    for (int d = 0; d < 3; d++)
+        ACLNN_CHECK(gradOut->dims[d] == full[d], ACLNN_ERR_PARAM_INVALID, "gradOut dim %d is %lld; the output of "
+                    "inputSize and outputSize has %lld there.", d, (long long)gradOut->dims[d], (long long)full[d]);
+    ACLNN_CHECK(dim_or0(out, 0) == gradOut->dims[0] && dim_or0(out, 1) == gradOut->dims[1], ACLNN_ERR_PARAM_INVALID,
+                "out N, C (%lld, %lld) should equal gradOut N, C (%lld, %lld).", (long long)dim_or0(out, 0),
+                (long long)dim_or0(out, 1), (long long)gradOut->dims[0], (long long)gradOut->dims[1]);
+    if (acl_tensor_empty(gradOut) || acl_tensor_empty(out))
+        return acl_exec_noop(ACL_OP_UpsampleNearest1dBackward, workspaceSize, executor);
+
+    /* The A2 device path: the Ascend kernel's ranges (s = fp32 scales) for fp32/fp16/bf16 with scales > 0 and
+     * floor(L_in * scales) == L_out; else the CPU kernel (float64 with such a scale: the ratio fp32(1 / scales))
+     * or the TF resize gradient (ratio L_in / L_out), each every gradOutput position to min(floor(r * ratio),
+     * L_in - 1). */
+    const int check_scales = scales > 0 ? (int64_t)((double)li * scales) == lo : 1;
+    const int kernel = gradOut->dtype != ACL_DOUBLE && scales > 0 && check_scales;
+    bwd_axis aw;
+    if (kernel)
+        aw = axis_kernel(scales, lo, li, 0);
+    else if (gradOut->dtype == ACL_DOUBLE && scales > 0 && check_scales)
+        aw = axis_map((float)(1.0 / scales));
+    else
+        aw = axis_map((float)li / (float)lo);
+    ACLNN_CHECK(out->ndim == 3 && out->dims[2] == li, kernel ? ACLNN_ERR_INNER_NULLPTR : ACLNN_ERR_PARAM_INVALID,
+                "out should have the shape of inputSize (%lld, %lld, %lld): the result is copied into it.",
+                (long long)is[0], (long long)is[1], (long long)li);
+    const int64_t nchw_o[4] = {is[0], is[1], 1, lo};
+    return bwd_publish(ACL_OP_UpsampleNearest1dBackward, gradOut, out, 0, nchw_o, 1, li, axis_kernel(1.0, 1, 1, 0),
+                       aw, workspaceSize, executor);
+}
+
+/* ---- aclnnUpsampleNearestExact1dBackward ---- */
+
+aclnnStatus opws_UpsampleNearestExact1dBackward(const aclTensor *gradOutput, const aclIntArray *outputSize,
+                                                const aclIntArray *inputSize, double scales, aclTensor *out,
+                                                uint64_t *workspaceSize, aclOpExecutor **executor) {
+    ACLNN_CHECK(workspaceSize != NULL, ACLNN_ERR_PARAM_NULLPTR, "workspaceSize must not be NULL.");
+    ACLNN_CHECK(executor != NULL, ACLNN_ERR_PARAM_NULLPTR, "executor must not be NULL.");
+    ACL_TRY(acl_check_tensor(gradOutput, "gradOutput"));
+    ACL_TRY(acl_check_int_array(inputSize, "inputSize"));
+    ACL_TRY(acl_check_tensor(out, "out"));
+    ACL_TRY(acl_check_dtype_in(gradOutput, ACL_DT_LIST_UpsampleNearestExact1dBackward, "gradOutput"));
+    ACL_TRY(acl_check_same_dtype(gradOutput, "gradOutput", out, "out"));
+    ACLNN_CHECK(gradOutput->format == out->format, ACLNN_ERR_PARAM_INVALID,
+                "out format %s should be the same as gradOutput format %s.", acl_format_name(out->format),
+                acl_format_name(gradOutput->format));
+    /* [EMU] the host code reads outputSize's length without a NULL check (a crash on the device) */
+    ACL_TRY(acl_check_int_array(outputSize, "outputSize"));
+    ACL_TRY(acl_check_rank(gradOutput, 3, "gradOutput"));
+    ACL_TRY(acl_check_rank(out, 3, "out"));
+    ACLNN_CHECK(inputSize->size == 3, ACLNN_ERR_PARAM_INVALID, "inputSize length %llu should be 3.",
+                (unsigned long long)inputSize->size);
+    ACLNN_CHECK(outputSize->size == 1, ACLNN_ERR_PARAM_INVALID, "outputSize length %llu should be 1.",
+                (unsigned long long)outputSize->size);
+    ACLNN_CHECK(gradOutput->dims[0] == out->dims[0] && gradOutput->dims[1] == out->dims[1], ACLNN_ERR_PARAM_INVALID,
+                "out N, C (%lld, %lld) should equal gradOutput N, C (%lld, %lld).", (long long)out->dims[0],
+                (long long)out->dims[1], (long long)gradOutput->dims[0], (long long)gradOutput->dims[1]);
+    ACLNN_CHECK(!(scales < 0), ACLNN_ERR_PARAM_INVALID, "scales %g should not be negative.", scales);
+    const int64_t li = inputSize->v[2], lo = gradOutput->dims[2];
+    const double ratio = scales > 0 ? 1.0 / scales : (lo != 0 ? (double)li / (double)lo : 0.0);
+    ACLNN_CHECK(ratio >= 0.02, ACLNN_ERR_PARAM_INVALID, "scales %g with inputSize[2] %lld and gradOutput L %lld is "
+                "more than a 50x upscale (ratio %g < 0.02).", scales, (long long)li, (long long)lo, ratio);
+    ACLNN_CHECK(gradOutput->dims[0] > 0 && gradOutput->dims[1] > 0 && li > 0 && lo > 0, ACLNN_ERR_PARAM_INVALID,
+                "gradOutput N, C, L (%lld, %lld, %lld) and inputSize[2] %lld should be greater than 0.",
+                (long long)gradOutput->dims[0], (long long)gradOutput->dims[1], (long long)lo, (long long)li);
+    if (acl_tensor_empty(gradOutput) || acl_tensor_empty(out))
+        return acl_exec_noop(ACL_OP_UpsampleNearestExact1dBackward, workspaceSize, executor);
+    /* [HW] the result, inputSize-shaped, is copied into out */
+    ACLNN_CHECK(inputSize->v[0] == out->dims[0] && inputSize->v[1] == out->dims[1] && out->dims[2] == li,
+                ACLNN_ERR_INNER_NULLPTR, "out (%lld, %lld, %lld) should have the shape of inputSize (%lld, %lld, "
+                "%lld): the result is copied into it.", (long long)out->dims[0], (long long)out->dims[1],
+                (long long)out->dims[2], (long long)inputSize->v[0], (long long)inputSize->v[1], (long long)li);
+    const int64_t nchw_o[4] = {gradOutput->dims[0], gradOutput->dims[1], 1, lo};
+    return bwd_publish(ACL_OP_UpsampleNearestExact1dBackward, gradOutput, out, 0, nchw_o, 1, li,
+                       axis_kernel(1.0, 1, 1, 1), axis_kernel(scales, lo, li, 1), workspaceSize, executor);
+}
