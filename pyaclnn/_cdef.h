@@ -3616,12 +3616,12 @@ typedef struct aclScalarList aclScalarList;
  const aclTensor* gradOut, const aclIntArray* outputSize, const aclIntArray* inputSize, double scales,
  aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnUpsampleNearest1dBackward(
- void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ void* workspace, uint64_t workspace_size, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnUpsampleNearest2dGetWorkspaceSize(
  const aclTensor* self, const aclIntArray* outputSize, aclTensor* out, uint64_t* workspaceSize,
  aclOpExecutor** executor);
  aclnnStatus aclnnUpsampleNearest2d(
- void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
  aclnnStatus aclnnUpsampleNearest2dBackwardGetWorkspaceSize(
  const aclTensor* gradOut, const aclIntArray* outputSize, const aclIntArray* inputSize, double scalesH,
  double scalesW, aclTensor* gradInput, uint64_t* workspaceSize, aclOpExecutor** executor);

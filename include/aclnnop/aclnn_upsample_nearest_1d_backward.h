@@ -14,7 +14,7 @@ ACLNN_API aclnnStatus aclnnUpsampleNearest1dBackwardGetWorkspaceSize(
     aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
 
 ACLNN_API aclnnStatus aclnnUpsampleNearest1dBackward(
-    void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+    void* workspace, uint64_t workspace_size, aclOpExecutor* executor, aclrtStream stream);
 
 #ifdef __cplusplus
 }

@@ -14,7 +14,7 @@ ACLNN_API aclnnStatus aclnnUpsampleNearest2dGetWorkspaceSize(
     aclOpExecutor** executor);
 
 ACLNN_API aclnnStatus aclnnUpsampleNearest2d(
-    void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+    void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
 
 #ifdef __cplusplus
 }
