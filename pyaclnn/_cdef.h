@@ -3617,6 +3617,11 @@ typedef struct aclScalarList aclScalarList;
  aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnUpsampleNearest1dBackward(
  void* workspace, uint64_t workspace_size, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnUpsampleNearest1dV2GetWorkspaceSize(
+ const aclTensor* self, const aclIntArray* outputSize, float scaleL, aclTensor* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnUpsampleNearest1dV2(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnUpsampleNearest2dGetWorkspaceSize(
  const aclTensor* self, const aclIntArray* outputSize, aclTensor* out, uint64_t* workspaceSize,
  aclOpExecutor** executor);
@@ -3626,6 +3631,11 @@ typedef struct aclScalarList aclScalarList;
  const aclTensor* gradOut, const aclIntArray* outputSize, const aclIntArray* inputSize, double scalesH,
  double scalesW, aclTensor* gradInput, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnUpsampleNearest2dBackward(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnUpsampleNearest2dV2GetWorkspaceSize(
+ const aclTensor* self, const aclIntArray* outputSize, float scalesH, float scalesW, aclTensor* out,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnUpsampleNearest2dV2(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnUpsampleNearestExact1dGetWorkspaceSize(
  const aclTensor* self, const aclIntArray* outputSize, double scales, aclTensor* out, uint64_t* workspaceSize,

@@ -477,3 +477,111 @@ aclnnStatus opws_UpsampleNearestExact1dBackward(const aclTensor *gradOutput, con
     return bwd_publish(ACL_OP_UpsampleNearestExact1dBackward, gradOutput, out, 0, nchw_o, 1, li,
                        axis_kernel(1.0, 1, 1, 1), axis_kernel(scales, lo, li, 1), workspaceSize, executor);
 }
+
+/* ---- aclnnUpsampleNearest1dV2 / aclnnUpsampleNearest2dV2: the forward with fp32 scales ---- */
+
+/* The ratio the device kernel (UpsampleNearest3d) takes: cast > 0 ? cast : fp32(in) / fp32(out). */
+static float kernel_ratio(float cast, int64_t in_len, int64_t out_len) {
+    return cast > 0 ? cast : (float)in_len / (float)out_len;
+}
+
+aclnnStatus opws_UpsampleNearest1dV2(const aclTensor *self, const aclIntArray *outputSize, float scaleL,
+                                     aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    ACLNN_CHECK(workspaceSize != NULL, ACLNN_ERR_PARAM_NULLPTR, "workspaceSize must not be NULL.");
+    ACLNN_CHECK(executor != NULL, ACLNN_ERR_PARAM_NULLPTR, "executor must not be NULL.");
+    ACL_TRY(acl_check_tensor(self, "self"));
+    ACL_TRY(acl_check_int_array(outputSize, "outputSize"));
+    ACL_TRY(acl_check_tensor(out, "out"));
+    ACL_TRY(acl_check_dtype_in(self, ACL_DT_LIST_UpsampleNearest1dV2, "self"));
+    ACL_TRY(acl_check_same_dtype(self, "self", out, "out"));
+    ACLNN_CHECK(outputSize->size > 0, ACLNN_ERR_PARAM_INVALID, "outputSize should not be empty.");
+    ACL_TRY(acl_check_rank(self, 3, "self"));
+    ACLNN_CHECK(self->dims[1] != 0 && self->dims[2] != 0, ACLNN_ERR_PARAM_INVALID,
+                "self should be a non-empty 3-D tensor (dims 1, 2 are %lld, %lld).", (long long)self->dims[1],
+                (long long)self->dims[2]);
+    const int64_t lo = outputSize->v[0];
+    ACLNN_CHECK(lo == dim_or0(out, 2), ACLNN_ERR_PARAM_INVALID, "out L %lld should equal outputSize[0] %lld.",
+                (long long)dim_or0(out, 2), (long long)lo);
+    ACLNN_CHECK(lo > 0, ACLNN_ERR_PARAM_INVALID, "outputSize[0] %lld should be greater than 0.", (long long)lo);
+    ACLNN_CHECK(out->format == self->format, ACLNN_ERR_PARAM_INVALID,
+                "out format %s should be the same as self format %s.", acl_format_name(out->format),
+                acl_format_name(self->format));
+    ACLNN_CHECK(self->format == ACL_FORMAT_NCL, ACLNN_ERR_PARAM_INVALID, "self format %s should be NCL.",
+                acl_format_name(self->format));
+    if (acl_tensor_empty(self) || acl_tensor_empty(out))
+        return acl_exec_noop(ACL_OP_UpsampleNearest1dV2, workspaceSize, executor);
+    ACLNN_CHECK(out->ndim == 3 && out->dims[0] == self->dims[0] && out->dims[1] == self->dims[1],
+                ACLNN_ERR_INNER_NULLPTR, "out should be (%lld, %lld, %lld), self's N and C with outputSize[0]: the "
+                "result is copied into it.", (long long)self->dims[0], (long long)self->dims[1], (long long)lo);
+    /* A2: fp32/fp16/bf16 through the UpsampleNearest3d kernel with the ratio fp32(1 / scaleL) (in/out when
+     * scaleL <= 0); float64 and uint8 through the TF resize (in/out) */
+    const int64_t li = self->dims[2];
+    const int aicore = self->dtype == ACL_FLOAT || self->dtype == ACL_FLOAT16 || self->dtype == ACL_BF16;
+    const float cast = aicore && scaleL > 0 ? (float)(1.0 / (double)scaleL) : 0.0f;
+    const int64_t nchw[4] = {self->dims[0], self->dims[1], 1, li};
+    return fwd_publish(ACL_OP_UpsampleNearest1dV2, self, out, 0, nchw, 1, lo, 1.0f, kernel_ratio(cast, li, lo), 0,
+                       workspaceSize, executor);
+}
+
+/* The ratio of one axis of aclnnUpsampleNearest2dV2's kernel path: 1 when the lengths match; 0.5 for an exact
+ * doubling when the other output length brings the sum to at most 128 (or the tensor is NHWC with C > 3); else
+ * fp32(1 / scale). */
+static float v2_axis_ratio(int64_t in_len, int64_t out_len, int64_t out_other, int nhwc_wide, float scale) {
+    if (in_len == out_len) return 1.0f;
+    if (2 * in_len == out_len && (nhwc_wide || out_len + out_other <= 128)) return 0.5f;
+    return (float)(1.0 / (double)scale);
+}
+
+aclnnStatus opws_UpsampleNearest2dV2(const aclTensor *self, const aclIntArray *outputSize, float scalesH,
+                                     float scalesW, aclTensor *out, uint64_t *workspaceSize,
+                                     aclOpExecutor **executor) {
+    ACLNN_CHECK(workspaceSize != NULL, ACLNN_ERR_PARAM_NULLPTR, "workspaceSize must not be NULL.");
+    ACLNN_CHECK(executor != NULL, ACLNN_ERR_PARAM_NULLPTR, "executor must not be NULL.");
+    ACL_TRY(acl_check_tensor(self, "self"));
+    ACL_TRY(acl_check_tensor(out, "out"));
+    /* empty first (outputSize is not looked at then) */
+    if (acl_tensor_empty(self) || acl_tensor_empty(out))
+        return acl_exec_noop(ACL_OP_UpsampleNearest2dV2, workspaceSize, executor);
+    /* [EMU] outputSize is read without a NULL check (a crash on the device) */
+    ACL_TRY(acl_check_int_array(outputSize, "outputSize"));
+    ACL_TRY(acl_check_dtype_in(self, ACL_DT_LIST_UpsampleNearest2dV2, "self"));
+    ACL_TRY(acl_check_same_dtype(self, "self", out, "out"));
+    ACLNN_CHECK(outputSize->size == 2, ACLNN_ERR_PARAM_INVALID, "outputSize length %llu should be 2.",
+                (unsigned long long)outputSize->size);
+    ACL_TRY(acl_check_rank(self, 4, "self"));
+    ACLNN_CHECK(self->dims[2] > 0 && self->dims[3] > 0 && outputSize->v[0] > 0 && outputSize->v[1] > 0,
+                ACLNN_ERR_PARAM_INVALID, "self dims 2, 3 (%lld, %lld) and outputSize (%lld, %lld) should be greater "
+                "than 0.", (long long)self->dims[2], (long long)self->dims[3], (long long)outputSize->v[0],
+                (long long)outputSize->v[1]);
+    ACLNN_CHECK(self->dims[1] != 0, ACLNN_ERR_PARAM_INVALID, "self should be a non-empty 4-D tensor (dim 1 is 0).");
+    ACLNN_CHECK(self->format == ACL_FORMAT_NCHW || self->format == ACL_FORMAT_NHWC, ACLNN_ERR_PARAM_INVALID,
+                "self format %s should be NCHW or NHWC.", acl_format_name(self->format));
+    const int nhwc = self->format == ACL_FORMAT_NHWC;
+    const int cx = nhwc ? 3 : 1;
+    ACLNN_CHECK(self->dims[0] == dim_or0(out, 0) && self->dims[cx] == dim_or0(out, cx), ACLNN_ERR_PARAM_INVALID,
+                "out N, C (%lld, %lld) should equal self N, C (%lld, %lld).", (long long)dim_or0(out, 0),
+                (long long)dim_or0(out, cx), (long long)self->dims[0], (long long)self->dims[cx]);
+    ACLNN_CHECK(out->format == ACL_FORMAT_NCHW || out->format == ACL_FORMAT_NHWC, ACLNN_ERR_PARAM_INVALID,
+                "out format %s should be NCHW or NHWC.", acl_format_name(out->format));
+    const int ohwc = out->format == ACL_FORMAT_NHWC;
+    const int64_t ho = outputSize->v[0], wo = outputSize->v[1];
+    ACLNN_CHECK(dim_or0(out, ohwc ? 1 : 2) == ho && dim_or0(out, ohwc ? 2 : 3) == wo, ACLNN_ERR_PARAM_INVALID,
+                "out H, W (%lld, %lld) should equal outputSize (%lld, %lld).", (long long)dim_or0(out, ohwc ? 1 : 2),
+                (long long)dim_or0(out, ohwc ? 2 : 3), (long long)ho, (long long)wo);
+    /* [HW] the result (in self's layout) is copied into out */
+    ACLNN_CHECK(out->ndim == 4 && out->format == self->format, ACLNN_ERR_INNER_NULLPTR,
+                "out should be 4-dimensional in self's format %s: the result is copied into it.",
+                acl_format_name(self->format));
+    const int64_t nchw[4] = {self->dims[0], self->dims[cx], self->dims[nhwc ? 1 : 2], self->dims[nhwc ? 2 : 3]};
+    float rh, rw;
+    const int aicore = self->dtype == ACL_FLOAT || self->dtype == ACL_FLOAT16 || self->dtype == ACL_BF16;
+    if (aicore && scalesH > 0 && scalesW > 0) {
+        const int wide = nhwc && nchw[1] > 3;
+        rh = v2_axis_ratio(nchw[2], ho, wo, wide, scalesH);
+        rw = v2_axis_ratio(nchw[3], wo, ho, wide, scalesW);
+    } else {
+        rh = kernel_ratio(0.0f, nchw[2], ho);
+        rw = kernel_ratio(0.0f, nchw[3], wo);
+    }
+    return fwd_publish(ACL_OP_UpsampleNearest2dV2, self, out, nhwc, nchw, ho, wo, rh, rw, 0, workspaceSize, executor);
+}

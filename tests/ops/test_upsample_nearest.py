@@ -353,6 +353,100 @@ def test_workspace_and_executor_null():
     assert fn(*[v.handle if hasattr(v, "handle") else v for v in a], ffi.NULL, ffi.new("aclOpExecutor **")) == 161001
 
 
+V2_2D = [(2, 3, 4, 4, 8, 8, 2.0, 2.0), (1, 2, 4, 6, 6, 9, 1.5, 1.5), (1, 2, 5, 7, 13, 11, 0.0, 0.0),
+         (1, 2, 9, 8, 4, 3, 0.45, 0.4), (1, 2, 5, 5, 5, 5, 1.0, 1.0), (1, 2, 4, 5, 10, 11, 2.5, 2.2)]
+
+
+def _v2_ratio(i, o, o2, s, dt):
+    if dt in ("f64", "u8") or s <= 0:
+        return np.float32(i) / np.float32(o)
+    if i == o:
+        return np.float32(1)
+    if 2 * i == o and o + o2 <= 128:
+        return np.float32(0.5)
+    return np.float32(1.0 / float(np.float32(s)))
+
+
+@pytest.mark.parametrize("dt", FWD_DTS)
+@pytest.mark.parametrize("case", V2_2D, ids=str)
+def test_nearest2d_v2(case, dt, torch):
+    n, c, hi, wi, ho, wo, sh, sw = case
+    x = _data((n, c, hi, wi), DT[dt])
+    got = _run("UpsampleNearest2dV2", [_t(x, NCHW), IA([ho, wo]), sh, sw], (n, c, ho, wo), DT[dt], NCHW)
+    both = sh > 0 and sw > 0
+    r = (_v2_ratio(hi, ho, wo, sh if both else 0, dt), _v2_ratio(wi, wo, ho, sw if both else 0, dt))
+    want = ref.forward(x, (ho, wo), r, False)
+    np.testing.assert_array_equal(got.view(np.uint8), want.view(np.uint8))
+    if dt not in ("f64", "u8") and both:
+        tr = torch.ops.aten.upsample_nearest2d(_torch_in(torch, x), [ho, wo], sh, sw)
+        np.testing.assert_array_equal(got.view(np.uint8), _from_torch(tr, DT[dt]).view(np.uint8))
+
+
+V2_1D = [(2, 3, 5, 10, 2.0), (1, 2, 4, 6, 1.5), (1, 2, 9, 4, 0.0), (1, 1, 3, 10, 3.4), (1, 2, 6, 6, 0.0)]
+
+
+@pytest.mark.parametrize("dt", FWD_DTS)
+@pytest.mark.parametrize("case", V2_1D, ids=str)
+def test_nearest1d_v2(case, dt, torch):
+    n, c, li, lo, sc = case
+    x = _data((n, c, li), DT[dt])
+    got = _run("UpsampleNearest1dV2", [_t(x, NCL), IA([lo]), sc], (n, c, lo), DT[dt], NCL)
+    aicore = dt not in ("f64", "u8") and sc > 0
+    r = np.float32(1.0 / float(np.float32(sc))) if aicore else np.float32(li) / np.float32(lo)
+    np.testing.assert_array_equal(got.view(np.uint8), ref.forward(x, (lo,), (r,), False).view(np.uint8))
+    tr = torch.ops.aten.upsample_nearest1d(_torch_in(torch, x), [lo], sc if aicore else None)
+    np.testing.assert_array_equal(got.view(np.uint8), _from_torch(tr, DT[dt]).view(np.uint8))
+
+
+def test_v2_views_nhwc():
+    x = _data((2, 3, 5, 7), np.float32)
+    xh = np.ascontiguousarray(x.transpose(0, 2, 3, 1))
+    got = _run("UpsampleNearest2dV2", [_t(strided(xh, "transpose"), NHWC), IA([10, 14]), 2.0, 2.0], (2, 10, 14, 3),
+               np.float32, NHWC, out_view=True)
+    want = ref.forward(x, (10, 14), (np.float32(0.5), np.float32(0.5)), False)
+    np.testing.assert_array_equal(got, want.transpose(0, 2, 3, 1))
+
+
+INVALID_V2 = [
+    ("UpsampleNearest2dV2", dict(x=None), 161001, "self"),
+    ("UpsampleNearest2dV2", dict(out=None), 161001, "out"),
+    ("UpsampleNearest2dV2", dict(osz=None), 161001, "outputSize"),
+    ("UpsampleNearest2dV2", dict(x=_z((1, 2, 4, 4), np.int32, NCHW), out=_z((1, 2, 8, 8), np.int32, NCHW)), 161002,
+     "self"),
+    ("UpsampleNearest2dV2", dict(out=_z((1, 2, 8, 8), np.float16, NCHW)), 161002, "out"),
+    ("UpsampleNearest2dV2", dict(osz=IA([8])), 161002, "outputSize"),
+    ("UpsampleNearest2dV2", dict(x=_z((2, 4, 4), fmt=NCHW)), 161002, "self"),
+    ("UpsampleNearest2dV2", dict(osz=IA([0, 8])), 161002, "outputSize"),
+    ("UpsampleNearest2dV2", dict(x=_z((1, 2, 4, 4), fmt=ND)), 161002, "self format"),
+    ("UpsampleNearest2dV2", dict(out=_z((1, 3, 8, 8), fmt=NCHW)), 161002, "out N, C"),
+    ("UpsampleNearest2dV2", dict(out=_z((1, 2, 8, 8), fmt=ND)), 161002, "out format"),
+    ("UpsampleNearest2dV2", dict(out=_z((1, 2, 8, 7), fmt=NCHW)), 161002, "outputSize"),
+    ("UpsampleNearest1dV2", dict(osz=None), 161001, "outputSize"),
+    ("UpsampleNearest1dV2", dict(x=_z((1, 2, 4), np.int8, NCL), out=_z((1, 2, 8), np.int8, NCL)), 161002, "self"),
+    ("UpsampleNearest1dV2", dict(osz=IA([])), 161002, "outputSize"),
+    ("UpsampleNearest1dV2", dict(x=_z((1, 2, 4, 1), fmt=NCL)), 161002, "self"),
+    ("UpsampleNearest1dV2", dict(x=_z((1, 0, 4), fmt=NCL)), 161002, "self"),
+    ("UpsampleNearest1dV2", dict(osz=IA([9])), 161002, "outputSize"),
+    ("UpsampleNearest1dV2", dict(osz=IA([0]), out=_z((1, 2, 0), fmt=NCL)), 161002, "outputSize"),
+    ("UpsampleNearest1dV2", dict(out=_z((1, 2, 8), fmt=ND)), 161002, "out format"),
+    ("UpsampleNearest1dV2", dict(out=_z((1, 3, 8), fmt=NCL)), 561103, "out"),
+]
+
+
+def _base_v2(op):
+    if op == "UpsampleNearest2dV2":
+        return dict(x=_z((1, 2, 4, 4), fmt=NCHW), osz=IA([8, 8]), sh=2.0, sw=2.0, out=_z((1, 2, 8, 8), fmt=NCHW))
+    return dict(x=_z((1, 2, 4), fmt=NCL), osz=IA([8]), sc=2.0, out=_z((1, 2, 8), fmt=NCL))
+
+
+@pytest.mark.parametrize("row", INVALID_V2, ids=[f"{r[0]}-{i}" for i, r in enumerate(INVALID_V2)])
+def test_invalid_v2(row):
+    op, kw, code, word = row
+    a = _base_v2(op)
+    a.update(kw)
+    expect_invalid(op, list(a.values()), code, word)
+
+
 # ---------------------------------------------------------------- determinism
 
 def test_same_bytes_for_threads():

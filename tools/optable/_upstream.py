@@ -4963,6 +4963,14 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                                          'aclrtStream stream',
                                'repo': 'ops-cv',
                                'source': 'image/upsample_nearest2d_grad/op_host/op_api/aclnn_upsample_nearest_1d_backward.cpp'},
+ 'UpsampleNearest1dV2': {'commit': '6ae87653464d2afb064c829e529abba2e278b0c4',
+                         'header': 'image/upsample_nearest3d/op_host/op_api/aclnn_upsample_nearest_1d_v2.h',
+                         'phase1': 'const aclTensor* self, const aclIntArray* outputSize, float scaleL, aclTensor* '
+                                   'out, uint64_t* workspaceSize, aclOpExecutor** executor',
+                         'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                   'stream',
+                         'repo': 'ops-cv',
+                         'source': 'image/upsample_nearest3d/op_host/op_api/aclnn_upsample_nearest_1d_v2.cpp'},
  'UpsampleNearest2d': {'commit': '6ae87653464d2afb064c829e529abba2e278b0c4',
                        'header': 'image/resize_nearest_neighbor_v2/op_api/aclnn_upsample_nearest_2d.h',
                        'phase1': 'const aclTensor* self, const aclIntArray* outputSize, aclTensor* out, uint64_t* '
@@ -4980,6 +4988,14 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                                          'aclrtStream stream',
                                'repo': 'ops-cv',
                                'source': 'image/upsample_nearest2d_grad/op_host/op_api/aclnn_upsample_nearest_2d_backward.cpp'},
+ 'UpsampleNearest2dV2': {'commit': '6ae87653464d2afb064c829e529abba2e278b0c4',
+                         'header': 'image/upsample_nearest3d/op_host/op_api/aclnn_upsample_nearest_2d_v2.h',
+                         'phase1': 'const aclTensor* self, const aclIntArray* outputSize, float scalesH, float '
+                                   'scalesW, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor',
+                         'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                   'stream',
+                         'repo': 'ops-cv',
+                         'source': 'image/upsample_nearest3d/op_host/op_api/aclnn_upsample_nearest_2d_v2.cpp'},
  'UpsampleNearestExact1d': {'commit': '6ae87653464d2afb064c829e529abba2e278b0c4',
                             'header': 'image/upsample_nearest/op_host/op_api/aclnn_upsample_nearest_exact1d.h',
                             'phase1': 'const aclTensor* self, const aclIntArray* outputSize, double scales, '

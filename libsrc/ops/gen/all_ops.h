@@ -510,8 +510,10 @@
 #include "aclnnop/aclnn_unique_consecutive.h"
 #include "aclnnop/aclnn_upsample_nearest_1d.h"
 #include "aclnnop/aclnn_upsample_nearest_1d_backward.h"
+#include "aclnnop/aclnn_upsample_nearest_1d_v2.h"
 #include "aclnnop/aclnn_upsample_nearest_2d.h"
 #include "aclnnop/aclnn_upsample_nearest_2d_backward.h"
+#include "aclnnop/aclnn_upsample_nearest_2d_v2.h"
 #include "aclnnop/aclnn_upsample_nearest_exact1d.h"
 #include "aclnnop/aclnn_upsample_nearest_exact1d_backward.h"
 #include "aclnnop/aclnn_upsample_nearest_exact2d.h"
@@ -549,6 +551,12 @@ aclnnStatus opws_UpsampleNearest1d(
 aclnnStatus opws_UpsampleNearest2d(
     const aclTensor* self, const aclIntArray* outputSize, aclTensor* out, uint64_t* workspaceSize,
     aclOpExecutor** executor);
+aclnnStatus opws_UpsampleNearest1dV2(
+    const aclTensor* self, const aclIntArray* outputSize, float scaleL, aclTensor* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_UpsampleNearest2dV2(
+    const aclTensor* self, const aclIntArray* outputSize, float scalesH, float scalesW, aclTensor* out,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_UpsampleNearestExact1d(
     const aclTensor* self, const aclIntArray* outputSize, double scales, aclTensor* out, uint64_t* workspaceSize,
     aclOpExecutor** executor);
@@ -1746,6 +1754,8 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_LogSpace ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_UpsampleNearest1d ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE, ACL_UINT8, ACL_BF16}), 5
 #define ACL_DT_LIST_UpsampleNearest2d ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE, ACL_UINT8, ACL_BF16}), 5
+#define ACL_DT_LIST_UpsampleNearest1dV2 ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE, ACL_UINT8, ACL_BF16}), 5
+#define ACL_DT_LIST_UpsampleNearest2dV2 ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE, ACL_UINT8, ACL_BF16}), 5
 #define ACL_DT_LIST_UpsampleNearestExact1d ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_UINT8}), 4
 #define ACL_DT_LIST_UpsampleNearest1dBackward ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE, ACL_BF16}), 4
 #define ACL_DT_LIST_UpsampleNearest2dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3

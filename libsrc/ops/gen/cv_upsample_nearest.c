@@ -4,8 +4,10 @@
 #include "ops/ops.h"
 #include "aclnnop/aclnn_upsample_nearest_1d.h"
 #include "aclnnop/aclnn_upsample_nearest_1d_backward.h"
+#include "aclnnop/aclnn_upsample_nearest_1d_v2.h"
 #include "aclnnop/aclnn_upsample_nearest_2d.h"
 #include "aclnnop/aclnn_upsample_nearest_2d_backward.h"
+#include "aclnnop/aclnn_upsample_nearest_2d_v2.h"
 #include "aclnnop/aclnn_upsample_nearest_exact1d.h"
 #include "aclnnop/aclnn_upsample_nearest_exact1d_backward.h"
 
@@ -37,6 +39,34 @@ aclnnStatus aclnnUpsampleNearest2dGetWorkspaceSize(const aclTensor* self, const 
 
 aclnnStatus aclnnUpsampleNearest2d(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_UpsampleNearest2d, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnUpsampleNearest1dV2GetWorkspaceSize(const aclTensor* self, const aclIntArray* outputSize, float scaleL, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnUpsampleNearest1dV2GetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {self, outputSize, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_INT_ARRAY, ACL_KIND_TENSOR};
+    static const char *const names[] = {"self", "outputSize", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 3));
+    return opws_UpsampleNearest1dV2(self, outputSize, scaleL, out, workspaceSize, executor);
+}
+
+aclnnStatus aclnnUpsampleNearest1dV2(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_UpsampleNearest1dV2, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnUpsampleNearest2dV2GetWorkspaceSize(const aclTensor* self, const aclIntArray* outputSize, float scalesH, float scalesW, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnUpsampleNearest2dV2GetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {self, outputSize, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_INT_ARRAY, ACL_KIND_TENSOR};
+    static const char *const names[] = {"self", "outputSize", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 3));
+    return opws_UpsampleNearest2dV2(self, outputSize, scalesH, scalesW, out, workspaceSize, executor);
+}
+
+aclnnStatus aclnnUpsampleNearest2dV2(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_UpsampleNearest2dV2, workspace, workspaceSize, executor, stream);
 }
 
 aclnnStatus aclnnUpsampleNearestExact1dGetWorkspaceSize(const aclTensor* self, const aclIntArray* outputSize, double scales, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
