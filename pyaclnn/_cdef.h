@@ -3637,6 +3637,11 @@ typedef struct aclScalarList aclScalarList;
  uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnUpsampleNearest2dV2(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnUpsampleNearest3dGetWorkspaceSize(
+ const aclTensor* self, const aclIntArray* outputSize, double scalesD, double scalesH, double scalesW,
+ aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnUpsampleNearest3d(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnUpsampleNearestExact1dGetWorkspaceSize(
  const aclTensor* self, const aclIntArray* outputSize, double scales, aclTensor* out, uint64_t* workspaceSize,
  aclOpExecutor** executor);
@@ -3656,6 +3661,11 @@ typedef struct aclScalarList aclScalarList;
  const aclTensor* gradOutput, const aclIntArray* outputSize, const aclIntArray* inputSize, double scalesH,
  double scalesW, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnUpsampleNearestExact2dBackward(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnUpsampleNearestExact3dGetWorkspaceSize(
+ const aclTensor* self, const aclIntArray* outputSize, double scalesD, double scalesH, double scalesW,
+ aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnUpsampleNearestExact3d(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnVarGetWorkspaceSize(
  const aclTensor* self, const aclIntArray* dim,

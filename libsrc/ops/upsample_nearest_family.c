@@ -585,3 +585,146 @@ aclnnStatus opws_UpsampleNearest2dV2(const aclTensor *self, const aclIntArray *o
     }
     return fwd_publish(ACL_OP_UpsampleNearest2dV2, self, out, nhwc, nchw, ho, wo, rh, rw, 0, workspaceSize, executor);
 }
+
+/* ---- aclnnUpsampleNearest3d / aclnnUpsampleNearestExact3d: one 2-D gather per output depth slice ---- */
+
+typedef struct {
+    upnx_fwd_plan p; /* first: fwd_free frees its tables (d_src lives in the h_src allocation) */
+    int64_t di, dout;
+    int64_t *d_src;
+    int ndhwc;
+} fwd3_plan;
+
+/* The (N, C, H, W) slice at depth d of a 5-D view (NCDHW, or NDHWC when ndhwc). */
+static acl_view slice3(const acl_view *v, int ndhwc, int64_t d) {
+    static const int ncdhw_ax[4] = {0, 1, 3, 4}, ndhwc_ax[4] = {0, 4, 2, 3};
+    const int *ax = ndhwc ? ndhwc_ax : ncdhw_ax;
+    acl_view c = *v;
+    c.ndim = 4;
+    for (int k = 0; k < 4; k++) {
+        c.dims[k] = v->dims[ax[k]];
+        c.strides[k] = v->strides[ax[k]];
+    }
+    c.base = v->base + d * v->strides[ndhwc ? 1 : 2] * (int64_t)acl_dtype_size(v->dtype);
+    return c;
+}
+
+static aclnnStatus fwd3_run(aclOpExecutor *ex, void *ws, uint64_t ws_size) {
+    const fwd3_plan *q = ex->params;
+    const acl_view *xv = acl_exec_in(ex, 0), *yv = acl_exec_out(ex, 0);
+    for (int64_t d = 0; d < q->dout; d++) {
+        acl_view x = slice3(xv, q->ndhwc, q->d_src[d]), y = slice3(yv, q->ndhwc, d);
+        upnx_fwd_gather(&x, &y, &q->p);
+    }
+    return ACLNN_SUCCESS;
+}
+
+/* The op_api checks shared by both 3-D forward ops (exact: the scale/size consistency check, no out rank check). */
+static aclnnStatus fwd3_check(const aclTensor *self, const aclIntArray *outputSize, double sc[3], const aclTensor *out,
+                              const aclDataType *list, int nlist, int exact) {
+    ACL_TRY(acl_check_dtype_in(self, list, nlist, "self"));
+    ACL_TRY(acl_check_same_dtype(self, "self", out, "out"));
+    const int ndhwc = self->format == ACL_FORMAT_NDHWC;
+    const int64_t c = dim_or0(self, ndhwc ? 4 : 1);
+    const int64_t in[3] = {dim_or0(self, ndhwc ? 1 : 2), dim_or0(self, ndhwc ? 2 : 3), dim_or0(self, ndhwc ? 3 : 4)};
+    int64_t os[3];
+    for (int k = 0; k < 3; k++) os[k] = (uint64_t)k < outputSize->size ? outputSize->v[k] : 0; /* [EMU] */
+    ACLNN_CHECK(in[0] > 0 && in[1] > 0 && in[2] > 0 && os[0] > 0 && os[1] > 0 && os[2] > 0, ACLNN_ERR_PARAM_INVALID,
+                "self D, H, W (%lld, %lld, %lld) and outputSize (%lld, %lld, %lld) should be greater than 0.",
+                (long long)in[0], (long long)in[1], (long long)in[2], (long long)os[0], (long long)os[1],
+                (long long)os[2]);
+    ACLNN_CHECK(c > 0, ACLNN_ERR_PARAM_INVALID, "self should be a non-empty 5-D tensor (C is %lld).", (long long)c);
+    if (exact && sc[0] > 0 && sc[1] > 0 && sc[2] > 0) {
+        static const char *const axn[3] = {"D", "H", "W"};
+        for (int k = 0; k < 3; k++) {
+            const int64_t e = (int64_t)((double)in[k] * sc[k]);
+            const int64_t hi = (int64_t)((double)in[k] * (sc[k] + 1e-5)), lo = (int64_t)((double)in[k] * (sc[k] - 1e-5));
+            ACLNN_CHECK(os[k] == e || (os[k] >= lo && os[k] <= hi), ACLNN_ERR_PARAM_INVALID,
+                        "outputSize %s %lld does not match self %s %lld times scales%s %g.", axn[k], (long long)os[k],
+                        axn[k], (long long)in[k], axn[k], sc[k]);
+        }
+    }
+    ACL_TRY(acl_check_rank(self, 5, "self"));
+    if (!exact) ACL_TRY(acl_check_rank(out, 5, "out"));
+    ACLNN_CHECK(outputSize->size == 3, ACLNN_ERR_PARAM_INVALID, "outputSize length %llu should be 3.",
+                (unsigned long long)outputSize->size);
+    const int64_t want[5] = {self->dims[0], ndhwc ? os[0] : self->dims[1], ndhwc ? os[1] : os[0],
+                             ndhwc ? os[2] : os[1], ndhwc ? self->dims[4] : os[2]};
+    int same = out->ndim == 5;
+    for (int d = 0; d < 5 && same; d++) same = out->dims[d] == want[d];
+    ACLNN_CHECK(same, ACLNN_ERR_PARAM_INVALID, "out should have the shape (%lld, %lld, %lld, %lld, %lld).",
+                (long long)want[0], (long long)want[1], (long long)want[2], (long long)want[3], (long long)want[4]);
+    return ACLNN_SUCCESS;
+}
+
+static aclnnStatus fwd3_common(int op, const aclTensor *self, const aclIntArray *outputSize, double sD, double sH,
+                               double sW, aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor,
+                               const aclDataType *list, int nlist, int exact) {
+    ACLNN_CHECK(workspaceSize != NULL, ACLNN_ERR_PARAM_NULLPTR, "workspaceSize must not be NULL.");
+    ACLNN_CHECK(executor != NULL, ACLNN_ERR_PARAM_NULLPTR, "executor must not be NULL.");
+    ACL_TRY(acl_check_tensor(self, "self"));
+    if (exact) {
+        ACL_TRY(acl_check_int_array(outputSize, "outputSize"));
+        ACL_TRY(acl_check_tensor(out, "out"));
+    } else {
+        ACL_TRY(acl_check_tensor(out, "out"));
+        ACL_TRY(acl_check_int_array(outputSize, "outputSize"));
+    }
+    double sc[3] = {sD, sH, sW};
+    ACL_TRY(fwd3_check(self, outputSize, sc, out, list, nlist, exact));
+    if (acl_tensor_empty(self)) return acl_exec_noop(op, workspaceSize, executor);
+    /* A2: the AI-core kernel with the ratios fp32(1 / scales) when all three scales are positive, else in/out
+     * (float64 goes to the CPU kernel, which applies each positive scale on its own) */
+    const int ndhwc = self->format == ACL_FORMAT_NDHWC;
+    const int64_t in[3] = {self->dims[ndhwc ? 1 : 2], self->dims[ndhwc ? 2 : 3], self->dims[ndhwc ? 3 : 4]};
+    const int64_t *os = outputSize->v;
+    const int all = sD > 0 && sH > 0 && sW > 0;
+    float r[3];
+    for (int k = 0; k < 3; k++) {
+        const int use = self->dtype == ACL_DOUBLE ? sc[k] > 0 : all;
+        r[k] = kernel_ratio(use ? (float)(1.0 / sc[k]) : 0.0f, in[k], os[k]);
+    }
+    aclOpExecutor *ex = acl_exec_create(op, fwd3_run, sizeof(fwd3_plan));
+    if (!ex) return ACLNN_ERR_INNER_CREATE_EXECUTOR;
+    ex->free_params = fwd_free;
+    aclnnStatus rc = acl_exec_add_input(ex, self, "self", true);
+    if (rc == 0) rc = acl_exec_add_output(ex, out, "out");
+    if (rc) return acl_exec_discard(ex, rc);
+    fwd3_plan *q = ex->params;
+    upnx_fwd_plan *p = &q->p;
+    q->ndhwc = ndhwc;
+    q->di = in[0];
+    q->dout = os[0];
+    p->n = self->dims[0];
+    p->c = self->dims[ndhwc ? 4 : 1];
+    p->hi = in[1];
+    p->wi = in[2];
+    p->ho = os[1];
+    p->wo = os[2];
+    int64_t *tab = malloc((size_t)(os[0] + os[1] + os[2]) * sizeof(int64_t));
+    if (!tab)
+        return acl_exec_discard(ex, ACL_REPORT(ACLNN_ERR_INNER, "out of memory for the index tables of outputSize"));
+    p->h_src = tab;
+    p->w_src = tab + os[1];
+    q->d_src = tab + os[1] + os[2];
+    upn_axis_sources(q->d_src, in[0], os[0], r[0], exact);
+    upn_axis_sources(p->h_src, in[1], os[1], r[1], exact);
+    p->wk = upn_axis_sources(p->w_src, in[2], os[2], r[2], exact);
+    if (!upnx_fwd_blocks(p, (int64_t)acl_dtype_size(self->dtype)))
+        return acl_exec_discard(ex, ACL_REPORT(ACLNN_ERR_INNER, "out of memory for the column blocks of outputSize"));
+    return acl_exec_publish(ex, workspaceSize, executor);
+}
+
+aclnnStatus opws_UpsampleNearest3d(const aclTensor *self, const aclIntArray *outputSize, double scalesD,
+                                   double scalesH, double scalesW, aclTensor *out, uint64_t *workspaceSize,
+                                   aclOpExecutor **executor) {
+    return fwd3_common(ACL_OP_UpsampleNearest3d, self, outputSize, scalesD, scalesH, scalesW, out, workspaceSize,
+                       executor, ACL_DT_LIST_UpsampleNearest3d, 0);
+}
+
+aclnnStatus opws_UpsampleNearestExact3d(const aclTensor *self, const aclIntArray *outputSize, double scalesD,
+                                        double scalesH, double scalesW, aclTensor *out, uint64_t *workspaceSize,
+                                        aclOpExecutor **executor) {
+    return fwd3_common(ACL_OP_UpsampleNearestExact3d, self, outputSize, scalesD, scalesH, scalesW, out,
+                       workspaceSize, executor, ACL_DT_LIST_UpsampleNearestExact3d, 1);
+}

@@ -447,6 +447,94 @@ def test_invalid_v2(row):
     expect_invalid(op, list(a.values()), code, word)
 
 
+# ---------------------------------------------------------------- 3-D forward
+
+NCDHW, NDHWC = lib.ACL_FORMAT_NCDHW, lib.ACL_FORMAT_NDHWC
+F3 = [((1, 2, 2, 3, 4), (4, 6, 8), (2.0, 2.0, 2.0)), ((2, 2, 3, 4, 5), (5, 7, 9), (0.0, 0.0, 0.0)),
+      ((1, 2, 4, 6, 5), (2, 3, 3), (0.0, 0.0, 0.0)), ((1, 1, 2, 4, 4), (3, 6, 6), (1.5, 1.5, 1.5)),
+      ((1, 2, 3, 3, 3), (3, 3, 3), (0.0, 0.0, 0.0)), ((1, 1, 2, 3, 4), (5, 7, 9), (2.5, 0.0, 2.3))]
+
+
+def _ratios3(shape, osz, sc, dt):
+    allpos = all(s > 0 for s in sc)
+    out = []
+    for k in range(3):
+        use = sc[k] > 0 if dt == "f64" else allpos
+        out.append(np.float32(1.0 / sc[k]) if use else np.float32(shape[2 + k]) / np.float32(osz[k]))
+    return out
+
+
+@pytest.mark.parametrize("dt", ["f32", "f16", "f64", "bf16"])
+@pytest.mark.parametrize("case", F3, ids=str)
+def test_nearest3d(case, dt, torch):
+    shape, osz, sc = case
+    x = _data(shape, DT[dt])
+    got = _run("UpsampleNearest3d", [_t(x), IA(list(osz)), *sc], shape[:2] + osz, DT[dt])
+    np.testing.assert_array_equal(got.view(np.uint8),
+                                  ref.forward(x, osz, _ratios3(shape, osz, sc, dt), False).view(np.uint8))
+    if all(s > 0 for s in sc) or not any(s > 0 for s in sc):
+        tr = torch.ops.aten.upsample_nearest3d(_torch_in(torch, x), list(osz), *[s or None for s in sc])
+        np.testing.assert_array_equal(got.view(np.uint8), _from_torch(tr, DT[dt]).view(np.uint8))
+
+
+@pytest.mark.parametrize("dt", ["f32", "f16", "bf16"])
+@pytest.mark.parametrize("case", [c for c in F3 if c[2] != (2.5, 0.0, 2.3)], ids=str)
+def test_nearest_exact3d(case, dt, torch):
+    shape, osz, sc = case
+    x = _data(shape, DT[dt])
+    got = _run("UpsampleNearestExact3d", [_t(x), IA(list(osz)), *sc], shape[:2] + osz, DT[dt])
+    np.testing.assert_array_equal(got.view(np.uint8),
+                                  ref.forward(x, osz, _ratios3(shape, osz, sc, dt), True).view(np.uint8))
+    tr = torch.ops.aten._upsample_nearest_exact3d(_torch_in(torch, x), list(osz), *[s or None for s in sc])
+    np.testing.assert_array_equal(got.view(np.uint8), _from_torch(tr, DT[dt]).view(np.uint8))
+
+
+@pytest.mark.parametrize("op,exact", [("UpsampleNearest3d", False), ("UpsampleNearestExact3d", True)])
+def test_3d_views_ndhwc(op, exact):
+    x = _data((2, 3, 3, 4, 5), np.float32)
+    want = ref.forward(x, (5, 7, 9), [np.float32(a) / np.float32(b) for a, b in zip((3, 4, 5), (5, 7, 9))], exact)
+    got = _run(op, [_t(strided(x, "transpose"), NCDHW), IA([5, 7, 9]), 0.0, 0.0, 0.0], (2, 3, 5, 7, 9), np.float32,
+               NCDHW, out_view=True)
+    np.testing.assert_array_equal(got, want)
+    xh = np.ascontiguousarray(x.transpose(0, 2, 3, 4, 1))
+    got = _run(op, [_t(strided(xh), NDHWC), IA([5, 7, 9]), 0.0, 0.0, 0.0], (2, 5, 7, 9, 3), np.float32, NDHWC,
+               out_view=True)
+    np.testing.assert_array_equal(got, want.transpose(0, 2, 3, 4, 1))
+
+
+INVALID_3D = [
+    ("UpsampleNearest3d", dict(x=None), 161001, "self"),
+    ("UpsampleNearest3d", dict(out=None), 161001, "out"),
+    ("UpsampleNearest3d", dict(osz=None), 161001, "outputSize"),
+    ("UpsampleNearest3d", dict(x=_z((1, 2, 2, 2, 2), np.uint8), out=_z((1, 2, 4, 4, 4), np.uint8)), 161002, "self"),
+    ("UpsampleNearest3d", dict(out=_z((1, 2, 4, 4, 4), np.float16)), 161002, "out"),
+    ("UpsampleNearest3d", dict(osz=IA([4, 0, 4])), 161002, "outputSize"),
+    ("UpsampleNearest3d", dict(x=_z((1, 0, 2, 2, 2))), 161002, "self"),
+    ("UpsampleNearest3d", dict(x=_z((1, 2, 2, 2, 2, 1))), 161002, "self"),
+    ("UpsampleNearest3d", dict(out=_z((1, 2, 4, 4, 4, 1))), 161002, "out"),
+    ("UpsampleNearest3d", dict(osz=IA([4, 4, 4, 4])), 161002, "outputSize"),
+    ("UpsampleNearest3d", dict(out=_z((1, 2, 4, 4, 5))), 161002, "out"),
+    ("UpsampleNearestExact3d", dict(osz=None), 161001, "outputSize"),
+    ("UpsampleNearestExact3d", dict(x=_z((1, 2, 2, 2, 2), np.float64), out=_z((1, 2, 4, 4, 4), np.float64)), 161002,
+     "self"),
+    ("UpsampleNearestExact3d", dict(sc=(2.0, 2.0, 3.0)), 161002, "scalesW"),
+    ("UpsampleNearestExact3d", dict(out=_z((1, 2, 4, 4, 5))), 161002, "out"),
+]
+
+
+def _base3(op):
+    return dict(x=_z((1, 2, 2, 2, 2)), osz=IA([4, 4, 4]), sc=(2.0, 2.0, 2.0), out=_z((1, 2, 4, 4, 4)))
+
+
+@pytest.mark.parametrize("row", INVALID_3D, ids=[f"{r[0]}-{i}" for i, r in enumerate(INVALID_3D)])
+def test_invalid_3d(row):
+    op, kw, code, word = row
+    a = _base3(op)
+    a.update(kw)
+    args = [a["x"], a["osz"], *a["sc"], a["out"]]
+    expect_invalid(op, args, code, word)
+
+
 # ---------------------------------------------------------------- determinism
 
 def test_same_bytes_for_threads():
@@ -473,6 +561,8 @@ for dt in (np.float32, np.float16, np.float64):
     run("UpsampleNearest1dBackward", [T(g.reshape(4, 8 * 96, 130)), IA([130]), IA([4, 768, 61]), 0.0],
         (4, 768, 61), dt, lib.ACL_FORMAT_ND)
     run("UpsampleNearest2d", [T(g, lib.ACL_FORMAT_NCHW), IA([131, 200])], (4, 8, 131, 200), dt, lib.ACL_FORMAT_NCHW)
+    run("UpsampleNearest3d", [T(g[:, :4].reshape(4, 4, 12, 8, 130)), IA([33, 41, 150]), 0.0, 0.0, 0.0], (4, 4, 33, 41, 150), dt,
+        lib.ACL_FORMAT_ND)
 print(h.hexdigest())
 """
     same_bytes_for_threads(code)

@@ -8,6 +8,7 @@ r an fp32 ratio In/Out (fwd_ratio). Backward, per axis, one of two rules:
 * "map": every output position r goes to min(floor(fp32(r) * ratio), In - 1) (the forward map transposed).
 Sums are in float64, in the kernels' order (per output row ascending, a left fold along the last axis).
 """
+import itertools
 import math
 
 import numpy as np
@@ -30,20 +31,15 @@ def src_index(d, in_len, ratio, exact):
 
 
 def forward(x, out_sizes, ratios, exact):
-    """x (N, C, *In) -> (N, C, *out_sizes) by gathering; dtype kept."""
+    """x (N, C, *In) -> (N, C, *out_sizes) by gathering (1 to 3 spatial axes); dtype kept."""
     x = np.asarray(x)
     ins = x.shape[2:]
     idx = [[src_index(d, ins[k], ratios[k], exact) for d in range(out_sizes[k])] for k in range(len(ins))]
     y = np.zeros(x.shape[:2] + tuple(out_sizes), x.dtype)
     for a in range(x.shape[0]):
         for b in range(x.shape[1]):
-            if len(ins) == 1:
-                for q in range(out_sizes[0]):
-                    y[a, b, q] = x[a, b, idx[0][q]]
-            else:
-                for p in range(out_sizes[0]):
-                    for q in range(out_sizes[1]):
-                        y[a, b, p, q] = x[a, b, idx[0][p], idx[1][q]]
+            for pos in itertools.product(*[range(o) for o in out_sizes]):
+                y[(a, b) + pos] = x[(a, b) + tuple(idx[k][p] for k, p in enumerate(pos))]
     return y
 
 

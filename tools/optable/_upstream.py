@@ -4996,6 +4996,15 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                                    'stream',
                          'repo': 'ops-cv',
                          'source': 'image/upsample_nearest3d/op_host/op_api/aclnn_upsample_nearest_2d_v2.cpp'},
+ 'UpsampleNearest3d': {'commit': '6ae87653464d2afb064c829e529abba2e278b0c4',
+                       'header': 'image/upsample_nearest3d/op_host/op_api/aclnn_upsample_nearest_3d.h',
+                       'phase1': 'const aclTensor* self, const aclIntArray* outputSize, double scalesD, double '
+                                 'scalesH, double scalesW, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** '
+                                 'executor',
+                       'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                 'stream',
+                       'repo': 'ops-cv',
+                       'source': 'image/upsample_nearest3d/op_host/op_api/aclnn_upsample_nearest_3d.cpp'},
  'UpsampleNearestExact1d': {'commit': '6ae87653464d2afb064c829e529abba2e278b0c4',
                             'header': 'image/upsample_nearest/op_host/op_api/aclnn_upsample_nearest_exact1d.h',
                             'phase1': 'const aclTensor* self, const aclIntArray* outputSize, double scales, '
@@ -5030,6 +5039,15 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                                               'aclrtStream stream',
                                     'repo': 'ops-cv',
                                     'source': 'image/upsample_nearest_exact2d_grad/op_host/op_api/aclnn_upsample_nearest_exact2d_backward.cpp'},
+ 'UpsampleNearestExact3d': {'commit': '6ae87653464d2afb064c829e529abba2e278b0c4',
+                            'header': 'image/upsample_nearest_exact3d/op_host/op_api/aclnn_upsample_nearest_exact3d.h',
+                            'phase1': 'const aclTensor* self, const aclIntArray* outputSize, double scalesD, double '
+                                      'scalesH, double scalesW, aclTensor* out, uint64_t* workspaceSize, '
+                                      'aclOpExecutor** executor',
+                            'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                      'stream',
+                            'repo': 'ops-cv',
+                            'source': 'image/upsample_nearest_exact3d/op_host/op_api/aclnn_upsample_nearest_exact3d.cpp'},
  'Var': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
          'header': 'math/reduce_var/op_api/aclnn_var.h',
          'phase1': 'const aclTensor* self, const aclIntArray* dim, bool unbiased, bool keepdim, aclTensor* out, '

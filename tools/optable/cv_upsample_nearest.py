@@ -24,4 +24,9 @@ OPS = [
     Op("UpsampleNearestExact1dBackward", """const aclTensor* gradOutput, const aclIntArray* outputSize,
        const aclIntArray* inputSize, double scales, aclTensor* out""", "aclnn_upsample_nearest_exact1d_backward.h",
        lib="cv", dtypes=("f32", "f16", "bf16")),
+    Op("UpsampleNearest3d", """const aclTensor* self, const aclIntArray* outputSize, double scalesD, double scalesH,
+       double scalesW, aclTensor* out""", "aclnn_upsample_nearest_3d.h", lib="cv", dtypes=("f32", "f16", "f64", "bf16")),
+    Op("UpsampleNearestExact3d", """const aclTensor* self, const aclIntArray* outputSize, double scalesD,
+       double scalesH, double scalesW, aclTensor* out""", "aclnn_upsample_nearest_exact3d.h", lib="cv",
+       dtypes=("f32", "f16", "bf16")),
 ]
