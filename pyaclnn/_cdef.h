@@ -3642,6 +3642,11 @@ typedef struct aclScalarList aclScalarList;
  aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnUpsampleNearest3d(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnUpsampleNearest3dBackwardGetWorkspaceSize(
+ const aclTensor* gradOut, const aclIntArray* outputSize, const aclIntArray* inputSize, double scalesD,
+ double scalesH, double scalesW, aclTensor* gradInput, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnUpsampleNearest3dBackward(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnUpsampleNearestExact1dGetWorkspaceSize(
  const aclTensor* self, const aclIntArray* outputSize, double scales, aclTensor* out, uint64_t* workspaceSize,
  aclOpExecutor** executor);
@@ -3666,6 +3671,11 @@ typedef struct aclScalarList aclScalarList;
  const aclTensor* self, const aclIntArray* outputSize, double scalesD, double scalesH, double scalesW,
  aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnUpsampleNearestExact3d(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnUpsampleNearestExact3dBackwardGetWorkspaceSize(
+ const aclTensor* gradOut, const aclIntArray* outputSize, const aclIntArray* inputSize, double scalesD,
+ double scalesH, double scalesW, aclTensor* gradInput, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnUpsampleNearestExact3dBackward(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnVarGetWorkspaceSize(
  const aclTensor* self, const aclIntArray* dim,

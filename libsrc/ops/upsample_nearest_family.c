@@ -728,3 +728,234 @@ aclnnStatus opws_UpsampleNearestExact3d(const aclTensor *self, const aclIntArray
     return fwd3_common(ACL_OP_UpsampleNearestExact3d, self, outputSize, scalesD, scalesH, scalesW, out,
                        workspaceSize, executor, ACL_DT_LIST_UpsampleNearestExact3d, 1);
 }
+
+/* ---- aclnnUpsampleNearest3dBackward / aclnnUpsampleNearestExact3dBackward ----
+ * Per gradient-input depth slice di: the gradOutput slices of its D range are summed (ascending, from +0) into an
+ * fp32 (N, C, Ho, Wo) buffer (float64 for float64), then the 2-D backward over the H and W tables reduces that
+ * buffer into the slice (through a second buffer and one rounding for fp16 / bf16). Every element is owned by one
+ * thread; the order of every sum is fixed. */
+
+typedef struct {
+    upnx_bwd_plan p; /* first: bwd_free frees its tables (the D ranges live in the h_lo allocation) */
+    int64_t di, dout;
+    int64_t *d_lo, *d_hi;
+    int g_ndhwc, o_ndhwc;
+} bwd3_plan;
+
+/* dst (dense N, C, Ho, Wo of element size es: float or double) = sum over depth slices [d0, d1) of g */
+static void dsum(void *dst, int dbl, const acl_view *gv, int ndhwc, int64_t d0, int64_t d1, const upnx_bwd_plan *p) {
+    const int64_t rows = p->n * p->c * p->ho, wo = p->wo;
+#pragma omp parallel for schedule(static) if (acl_parallel_worth(rows * wo * (d1 - d0 + 1)))
+    for (int64_t q = 0; q < rows; q++) {
+        const int64_t plane = q / p->ho, y = q - plane * p->ho;
+        const int64_t n = plane / p->c, c = plane - n * p->c;
+        if (dbl) {
+            double *o = (double *)dst + q * wo;
+            for (int64_t x = 0; x < wo; x++) o[x] = 0.0;
+        } else {
+            float *o = (float *)dst + q * wo;
+            for (int64_t x = 0; x < wo; x++) o[x] = 0.0f;
+        }
+        for (int64_t d = d0; d < d1; d++) {
+            const acl_view s = slice3(gv, ndhwc, d);
+            const int64_t off = n * s.strides[0] + c * s.strides[1] + y * s.strides[2], st = s.strides[3];
+            switch (s.dtype) {
+            case ACL_DOUBLE: {
+                const double *g = (const double *)s.base + off;
+                double *o = (double *)dst + q * wo;
+                for (int64_t x = 0; x < wo; x++) o[x] += g[x * st];
+                break;
+            }
+            case ACL_FLOAT: {
+                const float *g = (const float *)s.base + off;
+                float *o = (float *)dst + q * wo;
+                for (int64_t x = 0; x < wo; x++) o[x] += g[x * st];
+                break;
+            }
+            case ACL_FLOAT16: {
+                const uint16_t *g = (const uint16_t *)s.base + off;
+                float *o = (float *)dst + q * wo;
+                for (int64_t x = 0; x < wo; x++) o[x] += acl_f16_to_f32(g[x * st]);
+                break;
+            }
+            default: {
+                const uint16_t *g = (const uint16_t *)s.base + off;
+                float *o = (float *)dst + q * wo;
+                for (int64_t x = 0; x < wo; x++) o[x] += acl_bf16_to_f32(g[x * st]);
+                break;
+            }
+            }
+        }
+    }
+}
+
+/* a dense (N, C, H, W) view over buf */
+static acl_view dense4(void *buf, aclDataType dt, int64_t n, int64_t c, int64_t h, int64_t w) {
+    acl_view v = {0};
+    v.base = buf;
+    v.data = buf;
+    v.dtype = dt;
+    v.ndim = 4;
+    v.dims[0] = n; v.dims[1] = c; v.dims[2] = h; v.dims[3] = w;
+    v.strides[3] = 1; v.strides[2] = w; v.strides[1] = h * w; v.strides[0] = c * h * w;
+    return v;
+}
+
+static aclnnStatus bwd3_run(aclOpExecutor *ex, void *ws, uint64_t ws_size) {
+    const bwd3_plan *q = ex->params;
+    const upnx_bwd_plan *p = &q->p;
+    const acl_view *gv = acl_exec_in(ex, 0), *ov = acl_exec_out(ex, 0);
+    const aclDataType dt = gv->dtype;
+    const int dbl = dt == ACL_DOUBLE;
+    const size_t es = dbl ? sizeof(double) : sizeof(float);
+    const int64_t n_in = p->n * p->c * p->ho * p->wo, n_out = p->n * p->c * p->hi * p->wi;
+    const int64_t per = upnx_bwd_scratch_floats(p);
+    void *tin = malloc((size_t)n_in * es);
+    float *tout = dt == ACL_FLOAT16 || dt == ACL_BF16 ? malloc((size_t)n_out * sizeof(float)) : NULL;
+    float *scratch = dbl ? NULL : malloc((size_t)(per * acl_max_threads()) * sizeof(float));
+    if (!tin || (!dbl && !scratch) || ((dt == ACL_FLOAT16 || dt == ACL_BF16) && !tout)) {
+        free(tin);
+        free(tout);
+        free(scratch);
+        return ACL_REPORT(ACLNN_ERR_INNER, "out of memory for the depth buffers of gradOut");
+    }
+    const acl_view tg = dense4(tin, dbl ? ACL_DOUBLE : ACL_FLOAT, p->n, p->c, p->ho, p->wo);
+    for (int64_t d = 0; d < q->di; d++) {
+        acl_view o = slice3(ov, q->o_ndhwc, d);
+        dsum(tin, dbl, gv, q->g_ndhwc, q->d_lo[d], q->d_hi[d], p);
+        if (dbl) {
+            upn_bwd_f64(&tg, &o, p);
+        } else if (dt == ACL_FLOAT) {
+            upnx_bwd_f32(&tg, &o, p, scratch);
+        } else {
+            acl_view t = dense4(tout, ACL_FLOAT, p->n, p->c, p->hi, p->wi);
+            upnx_bwd_f32(&tg, &t, p, scratch);
+            const int64_t rows = p->n * p->c * p->hi, wi = p->wi;
+#pragma omp parallel for schedule(static) if (acl_parallel_worth(n_out))
+            for (int64_t r = 0; r < rows; r++) {
+                const int64_t plane = r / p->hi, y = r - plane * p->hi;
+                const int64_t n = plane / p->c, c = plane - n * p->c;
+                uint16_t *dst = (uint16_t *)o.base + n * o.strides[0] + c * o.strides[1] + y * o.strides[2];
+                const float *src = tout + r * wi;
+                for (int64_t x = 0; x < wi; x++)
+                    dst[x * o.strides[3]] = dt == ACL_FLOAT16 ? acl_f32_to_f16(src[x]) : acl_f32_to_bf16(src[x]);
+            }
+        }
+    }
+    free(tin);
+    free(tout);
+    free(scratch);
+    return ACLNN_SUCCESS;
+}
+
+static aclnnStatus bwd3_common(int op, const aclTensor *gradOut, const aclIntArray *outputSize,
+                               const aclIntArray *inputSize, double sD, double sH, double sW, aclTensor *gradInput,
+                               uint64_t *workspaceSize, aclOpExecutor **executor, const aclDataType *list, int nlist,
+                               int exact) {
+    ACLNN_CHECK(workspaceSize != NULL, ACLNN_ERR_PARAM_NULLPTR, "workspaceSize must not be NULL.");
+    ACLNN_CHECK(executor != NULL, ACLNN_ERR_PARAM_NULLPTR, "executor must not be NULL.");
+    ACL_TRY(acl_check_tensor(gradOut, "gradOut"));
+    ACL_TRY(acl_check_int_array(outputSize, "outputSize"));
+    ACL_TRY(acl_check_int_array(inputSize, "inputSize"));
+    ACL_TRY(acl_check_tensor(gradInput, "gradInput"));
+    ACL_TRY(acl_check_dtype_in(gradOut, list, nlist, "gradOut"));
+    ACL_TRY(acl_check_same_dtype(gradOut, "gradOut", gradInput, "gradInput"));
+    ACL_TRY(acl_check_rank(gradOut, 5, "gradOut"));
+    ACLNN_CHECK(outputSize->size == 3, ACLNN_ERR_PARAM_INVALID, "outputSize length %llu should be 3.",
+                (unsigned long long)outputSize->size);
+    ACLNN_CHECK(inputSize->size == 5, ACLNN_ERR_PARAM_INVALID, "inputSize length %llu should be 5.",
+                (unsigned long long)inputSize->size);
+    const int64_t *is = inputSize->v, *os = outputSize->v;
+    ACLNN_CHECK(is[2] > 0 && is[3] > 0 && is[4] > 0 && os[0] > 0 && os[1] > 0 && os[2] > 0, ACLNN_ERR_PARAM_INVALID,
+                "inputSize D, H, W (%lld, %lld, %lld) and outputSize (%lld, %lld, %lld) should be greater than 0.",
+                (long long)is[2], (long long)is[3], (long long)is[4], (long long)os[0], (long long)os[1],
+                (long long)os[2]);
+    const int gh = gradOut->format == ACL_FORMAT_NDHWC, oh = gradInput->format == ACL_FORMAT_NDHWC;
+    const int64_t full_g[5] = {is[0], gh ? os[0] : is[1], gh ? os[1] : os[0], gh ? os[2] : os[1], gh ? is[1] : os[2]};
+    for (int d = 0; d < 5; d++)
+        ACLNN_CHECK(gradOut->dims[d] == full_g[d], ACLNN_ERR_PARAM_INVALID, "gradOut dim %d is %lld; the output of "
+                    "inputSize and outputSize has %lld there.", d, (long long)gradOut->dims[d], (long long)full_g[d]);
+    const int64_t full_o[5] = {is[0], oh ? is[2] : is[1], oh ? is[3] : is[2], oh ? is[4] : is[3], oh ? is[1] : is[4]};
+    int same = gradInput->ndim == 5;
+    for (int d = 0; d < 5 && same; d++) same = gradInput->dims[d] == full_o[d];
+    ACLNN_CHECK(same, ACLNN_ERR_PARAM_INVALID, "gradInput should have the shape (%lld, %lld, %lld, %lld, %lld).",
+                (long long)full_o[0], (long long)full_o[1], (long long)full_o[2], (long long)full_o[3],
+                (long long)full_o[4]);
+    const double sc[3] = {sD, sH, sW};
+    if (exact) {
+        for (int k = 0; k < 3; k++) {
+            const double r = sc[k] > 0 ? sc[k] : (double)os[k] / (double)is[2 + k];
+            ACLNN_CHECK(r <= 50.0, ACLNN_ERR_PARAM_INVALID, "scales %g (axis %d) is more than a 50x upscale.", r, k);
+        }
+    }
+    for (int d = 0; d < 5; d++) {
+        ACLNN_CHECK(gradOut->dims[d] <= INT32_MAX && (exact || gradInput->dims[d] <= INT32_MAX),
+                    ACLNN_ERR_PARAM_INVALID, "gradOut / gradInput dim %d should not be greater than %d.", d, INT32_MAX);
+    }
+    if (acl_tensor_empty(gradOut)) return acl_exec_noop(op, workspaceSize, executor);
+
+    /* the Ascend kernel's ranges, s = fp32 scales when all three are positive, else out/in per axis (float64 on
+     * the CPU kernel: each output position to min(floor(r * ratio), in - 1), ratio fp32(1 / scales) or in/out) */
+    const int all = sD > 0 && sH > 0 && sW > 0;
+    bwd_axis ax[3];
+    for (int k = 0; k < 3; k++) {
+        if (gradOut->dtype == ACL_DOUBLE && !exact)
+            ax[k] = axis_map(all ? (float)(1.0 / sc[k]) : (float)is[2 + k] / (float)os[k]);
+        else
+            ax[k] = axis_kernel(all ? sc[k] : 0.0, os[k], is[2 + k], exact);
+    }
+    aclOpExecutor *ex = acl_exec_create(op, bwd3_run, sizeof(bwd3_plan));
+    if (!ex) return ACLNN_ERR_INNER_CREATE_EXECUTOR;
+    ex->free_params = bwd_free;
+    aclnnStatus rc = acl_exec_add_input(ex, gradOut, "gradOut", true);
+    if (rc == 0) rc = acl_exec_add_output(ex, gradInput, "gradInput");
+    if (rc) return acl_exec_discard(ex, rc);
+    bwd3_plan *q = ex->params;
+    upnx_bwd_plan *p = &q->p;
+    q->g_ndhwc = gh;
+    q->o_ndhwc = oh;
+    q->di = is[2];
+    q->dout = os[0];
+    p->n = is[0];
+    p->c = is[1];
+    p->ho = os[1];
+    p->wo = os[2];
+    p->hi = is[3];
+    p->wi = is[4];
+    const int64_t hi = p->hi, wi = p->wi, tmp_len = os[0] > os[1] ? (os[0] > os[2] ? os[0] : os[2])
+                                                                  : (os[1] > os[2] ? os[1] : os[2]);
+    int64_t *tab = malloc((size_t)(2 * (hi + wi + is[2]) + tmp_len) * sizeof(int64_t) +
+                          (size_t)(2 * wi) * sizeof(int32_t));
+    if (!tab) return acl_exec_discard(ex, ACL_REPORT(ACLNN_ERR_INNER, "out of memory for the index tables of inputSize"));
+    p->h_lo = tab;
+    p->h_hi = tab + hi;
+    p->w_lo = tab + 2 * hi;
+    p->w_hi = tab + 2 * hi + wi;
+    q->d_lo = tab + 2 * (hi + wi);
+    q->d_hi = q->d_lo + is[2];
+    int64_t *tmp = q->d_hi + is[2];
+    build_axis(q->d_lo, q->d_hi, is[2], os[0], ax[0], tmp);
+    p->hk = build_axis(p->h_lo, p->h_hi, hi, p->ho, ax[1], tmp);
+    p->wk = build_axis(p->w_lo, p->w_hi, wi, p->wo, ax[2], tmp);
+    upn_pair_tables(p, (int32_t *)(tmp + tmp_len));
+    /* the 2-D pass reads an fp32 buffer */
+    if (gradOut->dtype != ACL_DOUBLE && !upnx_bwd_blocks(p, 4))
+        return acl_exec_discard(ex, ACL_REPORT(ACLNN_ERR_INNER, "out of memory for the column blocks of inputSize"));
+    return acl_exec_publish(ex, workspaceSize, executor);
+}
+
+aclnnStatus opws_UpsampleNearest3dBackward(const aclTensor *gradOut, const aclIntArray *outputSize,
+                                           const aclIntArray *inputSize, double scalesD, double scalesH,
+                                           double scalesW, aclTensor *gradInput, uint64_t *workspaceSize,
+                                           aclOpExecutor **executor) {
+    return bwd3_common(ACL_OP_UpsampleNearest3dBackward, gradOut, outputSize, inputSize, scalesD, scalesH, scalesW,
+                       gradInput, workspaceSize, executor, ACL_DT_LIST_UpsampleNearest3dBackward, 0);
+}
+
+aclnnStatus opws_UpsampleNearestExact3dBackward(const aclTensor *gradOut, const aclIntArray *outputSize,
+                                                const aclIntArray *inputSize, double scalesD, double scalesH,
+                                                double scalesW, aclTensor *gradInput, uint64_t *workspaceSize,
+                                                aclOpExecutor **executor) {
+    return bwd3_common(ACL_OP_UpsampleNearestExact3dBackward, gradOut, outputSize, inputSize, scalesD, scalesH,
+                       scalesW, gradInput, workspaceSize, executor, ACL_DT_LIST_UpsampleNearestExact3dBackward, 1);
+}

@@ -535,6 +535,79 @@ def test_invalid_3d(row):
     expect_invalid(op, args, code, word)
 
 
+# ---------------------------------------------------------------- 3-D backward
+
+B3 = [((1, 2, 2, 3, 4), (4, 6, 8), (2.0, 2.0, 2.0)), ((2, 2, 3, 4, 5), (5, 7, 9), (0.0, 0.0, 0.0)),
+      ((1, 2, 4, 6, 5), (2, 3, 3), (0.0, 0.0, 0.0)), ((1, 1, 2, 4, 4), (3, 6, 6), (1.5, 1.5, 1.5)),
+      ((1, 2, 3, 3, 3), (3, 3, 3), (0.0, 0.0, 0.0))]
+
+
+def _rules3(ins, osz, sc, exact, dt):
+    allpos = all(s > 0 for s in sc)
+    if dt == "f64" and not exact:
+        return [("map", np.float32(1.0 / sc[k]) if allpos else np.float32(ins[k]) / np.float32(osz[k]))
+                for k in range(3)]
+    return [("ranges", np.float32(sc[k]) if allpos else np.float32(osz[k]) / np.float32(ins[k]), exact)
+            for k in range(3)]
+
+
+@pytest.mark.parametrize("op,exact,dts", [("UpsampleNearest3dBackward", False, ["f32", "f16", "f64", "bf16"]),
+                                          ("UpsampleNearestExact3dBackward", True, ["f32", "f16", "bf16"])])
+@pytest.mark.parametrize("case", B3, ids=str)
+def test_3d_backward(op, exact, dts, case, torch):
+    shape, osz, sc = case
+    for dt in dts:
+        g = _data(shape[:2] + osz, DT[dt])
+        got = _run(op, [_t(g), IA(list(osz)), IA(list(shape)), *sc], shape, DT[dt])
+        _check_bwd(got, ref.backward3(g, shape[2:], _rules3(shape[2:], osz, sc, exact, dt)), DT[dt])
+        tg = _torch_in(torch, g)
+        f = torch.ops.aten._upsample_nearest_exact3d_backward if exact else torch.ops.aten.upsample_nearest3d_backward
+        tr = f(tg.float() if dt != "f64" else tg, list(osz), list(shape), *[s or None for s in sc])
+        assert_close(got, _from_torch(tr.to(tg.dtype), DT[dt]).astype(np.float64), DT[dt])
+
+
+@pytest.mark.parametrize("op,exact", [("UpsampleNearest3dBackward", False), ("UpsampleNearestExact3dBackward", True)])
+def test_3d_backward_views_ndhwc(op, exact):
+    g = _data((2, 3, 5, 7, 9), np.float32)
+    want = ref.backward3(g, (3, 4, 5), _rules3((3, 4, 5), (5, 7, 9), (0, 0, 0), exact, "f32"))
+    got = _run(op, [_t(strided(g, "transpose")), IA([5, 7, 9]), IA([2, 3, 3, 4, 5]), 0.0, 0.0, 0.0], (2, 3, 3, 4, 5),
+               np.float32, out_view=True)
+    assert_close(got, want)
+    gh = np.ascontiguousarray(g.transpose(0, 2, 3, 4, 1))
+    got = _run(op, [_t(strided(gh), NDHWC), IA([5, 7, 9]), IA([2, 3, 3, 4, 5]), 0.0, 0.0, 0.0], (2, 3, 4, 5, 3),
+               np.float32, NDHWC, out_view=True)
+    assert_close(got, want.transpose(0, 2, 3, 4, 1))
+
+
+INVALID_B3 = [
+    ("UpsampleNearest3dBackward", dict(g=None), 161001, "gradOut"),
+    ("UpsampleNearest3dBackward", dict(isz=None), 161001, "inputSize"),
+    ("UpsampleNearest3dBackward", dict(g=_z((1, 2, 4, 4, 4), np.uint8), out=_z((1, 2, 2, 2, 2), np.uint8)), 161002,
+     "gradOut"),
+    ("UpsampleNearest3dBackward", dict(out=_z((1, 2, 2, 2, 2), np.float16)), 161002, "gradInput"),
+    ("UpsampleNearest3dBackward", dict(g=_z((1, 2, 4, 4))), 161002, "gradOut"),
+    ("UpsampleNearest3dBackward", dict(osz=IA([4, 4])), 161002, "outputSize"),
+    ("UpsampleNearest3dBackward", dict(isz=IA([1, 2, 2, 2])), 161002, "inputSize"),
+    ("UpsampleNearest3dBackward", dict(isz=IA([1, 2, 0, 2, 2])), 161002, "inputSize"),
+    ("UpsampleNearest3dBackward", dict(g=_z((1, 2, 4, 4, 5))), 161002, "gradOut dim 4"),
+    ("UpsampleNearest3dBackward", dict(out=_z((1, 2, 2, 2, 3))), 161002, "gradInput"),
+    ("UpsampleNearestExact3dBackward", dict(osz=None), 161001, "outputSize"),
+    ("UpsampleNearestExact3dBackward", dict(g=_z((1, 2, 4, 4, 4), np.float64), out=_z((1, 2, 2, 2, 2), np.float64)),
+     161002, "gradOut"),
+    ("UpsampleNearestExact3dBackward", dict(sc=(2.0, 60.0, 2.0)), 161002, "scales"),
+    ("UpsampleNearestExact3dBackward", dict(out=_z((1, 2, 2, 3, 2))), 161002, "gradInput"),
+]
+
+
+@pytest.mark.parametrize("row", INVALID_B3, ids=[f"{r[0]}-{i}" for i, r in enumerate(INVALID_B3)])
+def test_invalid_3d_backward(row):
+    op, kw, code, word = row
+    a = dict(g=_z((1, 2, 4, 4, 4)), osz=IA([4, 4, 4]), isz=IA([1, 2, 2, 2, 2]), sc=(2.0, 2.0, 2.0),
+             out=_z((1, 2, 2, 2, 2)))
+    a.update(kw)
+    expect_invalid(op, [a["g"], a["osz"], a["isz"], *a["sc"], a["out"]], code, word)
+
+
 # ---------------------------------------------------------------- determinism
 
 def test_same_bytes_for_threads():
@@ -561,6 +634,12 @@ for dt in (np.float32, np.float16, np.float64):
     run("UpsampleNearest1dBackward", [T(g.reshape(4, 8 * 96, 130)), IA([130]), IA([4, 768, 61]), 0.0],
         (4, 768, 61), dt, lib.ACL_FORMAT_ND)
     run("UpsampleNearest2d", [T(g, lib.ACL_FORMAT_NCHW), IA([131, 200])], (4, 8, 131, 200), dt, lib.ACL_FORMAT_NCHW)
+    g3 = g[:, :4].reshape(4, 4, 12, 8, 130)
+    run("UpsampleNearest3dBackward", [T(g3), IA([12, 8, 130]), IA([4, 4, 5, 3, 61]), 0.0, 0.0, 0.0], (4, 4, 5, 3, 61),
+        dt, lib.ACL_FORMAT_ND)
+    if dt != np.float64:
+        run("UpsampleNearestExact3dBackward", [T(g3), IA([12, 8, 130]), IA([4, 4, 5, 3, 61]), 0.0, 0.0, 0.0],
+            (4, 4, 5, 3, 61), dt, lib.ACL_FORMAT_ND)
     run("UpsampleNearest3d", [T(g[:, :4].reshape(4, 4, 12, 8, 130)), IA([33, 41, 150]), 0.0, 0.0, 0.0], (4, 4, 33, 41, 150), dt,
         lib.ACL_FORMAT_ND)
 print(h.hexdigest())

@@ -87,3 +87,24 @@ def backward(g, in_sizes, rules):
                             acc += s
                         y[a, b, i, j] = acc
     return y
+
+
+def backward3(g, in_sizes, rules):
+    """g (N, C, Do, Ho, Wo) -> float64 (N, C, *in_sizes): for each input element, the sum over its D, H and W
+    ranges."""
+    g = np.asarray(g).astype(np.float64)
+    outs = g.shape[2:]
+    rng = [axis_ranges(in_sizes[k], outs[k], rules[k]) for k in range(3)]
+    y = np.zeros(g.shape[:2] + tuple(in_sizes))
+    for a in range(g.shape[0]):
+        for b in range(g.shape[1]):
+            for i in range(in_sizes[0]):
+                for j in range(in_sizes[1]):
+                    for k in range(in_sizes[2]):
+                        s = 0.0
+                        for d in range(*rng[0][i]):
+                            for r in range(*rng[1][j]):
+                                for t in range(*rng[2][k]):
+                                    s += g[a, b, d, r, t]
+                        y[a, b, i, j, k] = s
+    return y

@@ -5005,6 +5005,15 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                                  'stream',
                        'repo': 'ops-cv',
                        'source': 'image/upsample_nearest3d/op_host/op_api/aclnn_upsample_nearest_3d.cpp'},
+ 'UpsampleNearest3dBackward': {'commit': '6ae87653464d2afb064c829e529abba2e278b0c4',
+                               'header': 'image/upsample_nearest3d_grad/op_host/op_api/aclnn_upsample_nearest_3d_backward.h',
+                               'phase1': 'const aclTensor* gradOut, const aclIntArray* outputSize, const '
+                                         'aclIntArray* inputSize, double scalesD, double scalesH, double scalesW, '
+                                         'aclTensor* gradInput, uint64_t* workspaceSize, aclOpExecutor** executor',
+                               'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, '
+                                         'aclrtStream stream',
+                               'repo': 'ops-cv',
+                               'source': 'image/upsample_nearest3d_grad/op_host/op_api/aclnn_upsample_nearest_3d_backward.cpp'},
  'UpsampleNearestExact1d': {'commit': '6ae87653464d2afb064c829e529abba2e278b0c4',
                             'header': 'image/upsample_nearest/op_host/op_api/aclnn_upsample_nearest_exact1d.h',
                             'phase1': 'const aclTensor* self, const aclIntArray* outputSize, double scales, '
@@ -5048,6 +5057,16 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                                       'stream',
                             'repo': 'ops-cv',
                             'source': 'image/upsample_nearest_exact3d/op_host/op_api/aclnn_upsample_nearest_exact3d.cpp'},
+ 'UpsampleNearestExact3dBackward': {'commit': '6ae87653464d2afb064c829e529abba2e278b0c4',
+                                    'header': 'image/upsample_nearest_exact3d_grad/op_host/op_api/aclnn_upsample_nearest_exact3d_backward.h',
+                                    'phase1': 'const aclTensor* gradOut, const aclIntArray* outputSize, const '
+                                              'aclIntArray* inputSize, double scalesD, double scalesH, double '
+                                              'scalesW, aclTensor* gradInput, uint64_t* workspaceSize, '
+                                              'aclOpExecutor** executor',
+                                    'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, '
+                                              'aclrtStream stream',
+                                    'repo': 'ops-cv',
+                                    'source': 'image/upsample_nearest_exact3d_grad/op_host/op_api/aclnn_upsample_nearest_exact3d_backward.cpp'},
  'Var': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
          'header': 'math/reduce_var/op_api/aclnn_var.h',
          'phase1': 'const aclTensor* self, const aclIntArray* dim, bool unbiased, bool keepdim, aclTensor* out, '

@@ -29,4 +29,10 @@ OPS = [
     Op("UpsampleNearestExact3d", """const aclTensor* self, const aclIntArray* outputSize, double scalesD,
        double scalesH, double scalesW, aclTensor* out""", "aclnn_upsample_nearest_exact3d.h", lib="cv",
        dtypes=("f32", "f16", "bf16")),
+    Op("UpsampleNearest3dBackward", """const aclTensor* gradOut, const aclIntArray* outputSize,
+       const aclIntArray* inputSize, double scalesD, double scalesH, double scalesW, aclTensor* gradInput""",
+       "aclnn_upsample_nearest_3d_backward.h", lib="cv", dtypes=("f32", "f16", "f64", "bf16")),
+    Op("UpsampleNearestExact3dBackward", """const aclTensor* gradOut, const aclIntArray* outputSize,
+       const aclIntArray* inputSize, double scalesD, double scalesH, double scalesW, aclTensor* gradInput""",
+       "aclnn_upsample_nearest_exact3d_backward.h", lib="cv", dtypes=("f32", "f16", "bf16")),
 ]
