@@ -612,9 +612,24 @@ static acl_view slice3(const acl_view *v, int ndhwc, int64_t d) {
 static aclnnStatus fwd3_run(aclOpExecutor *ex, void *ws, uint64_t ws_size) {
     const fwd3_plan *q = ex->params;
     const acl_view *xv = acl_exec_in(ex, 0), *yv = acl_exec_out(ex, 0);
-    for (int64_t d = 0; d < q->dout; d++) {
+    const int64_t units = q->p.n * q->p.c * q->dout, es = (int64_t)acl_dtype_size(xv->dtype);
+    upnx_fwd_plan one = q->p;
+    one.n = 1;
+    one.c = 1;
+    int nested = 0;
+#ifdef _OPENMP
+    nested = omp_get_max_active_levels() > 1; /* the gather's own region would then fork: one thread here */
+#endif
+    /* one region over the (n, c, output depth) planes; the gather of a plane runs on the calling thread */
+#pragma omp parallel for schedule(static) num_threads(nested ? 1 : acl_max_threads()) \
+    if (acl_parallel_worth(units * one.ho * one.wo))
+    for (int64_t u = 0; u < units; u++) {
+        const int64_t plane = u / q->dout, d = u - plane * q->dout;
+        const int64_t n = plane / q->p.c, c = plane - n * q->p.c;
         acl_view x = slice3(xv, q->ndhwc, q->d_src[d]), y = slice3(yv, q->ndhwc, d);
-        upnx_fwd_gather(&x, &y, &q->p);
+        x.base += (n * x.strides[0] + c * x.strides[1]) * es;
+        y.base += (n * y.strides[0] + c * y.strides[1]) * es;
+        upnx_fwd_gather(&x, &y, &one);
     }
     return ACLNN_SUCCESS;
 }
@@ -742,53 +757,6 @@ typedef struct {
     int g_ndhwc, o_ndhwc;
 } bwd3_plan;
 
-/* dst (dense N, C, Ho, Wo of element size es: float or double) = sum over depth slices [d0, d1) of g */
-static void dsum(void *dst, int dbl, const acl_view *gv, int ndhwc, int64_t d0, int64_t d1, const upnx_bwd_plan *p) {
-    const int64_t rows = p->n * p->c * p->ho, wo = p->wo;
-#pragma omp parallel for schedule(static) if (acl_parallel_worth(rows * wo * (d1 - d0 + 1)))
-    for (int64_t q = 0; q < rows; q++) {
-        const int64_t plane = q / p->ho, y = q - plane * p->ho;
-        const int64_t n = plane / p->c, c = plane - n * p->c;
-        if (dbl) {
-            double *o = (double *)dst + q * wo;
-            for (int64_t x = 0; x < wo; x++) o[x] = 0.0;
-        } else {
-            float *o = (float *)dst + q * wo;
-            for (int64_t x = 0; x < wo; x++) o[x] = 0.0f;
-        }
-        for (int64_t d = d0; d < d1; d++) {
-            const acl_view s = slice3(gv, ndhwc, d);
-            const int64_t off = n * s.strides[0] + c * s.strides[1] + y * s.strides[2], st = s.strides[3];
-            switch (s.dtype) {
-            case ACL_DOUBLE: {
-                const double *g = (const double *)s.base + off;
-                double *o = (double *)dst + q * wo;
-                for (int64_t x = 0; x < wo; x++) o[x] += g[x * st];
-                break;
-            }
-            case ACL_FLOAT: {
-                const float *g = (const float *)s.base + off;
-                float *o = (float *)dst + q * wo;
-                for (int64_t x = 0; x < wo; x++) o[x] += g[x * st];
-                break;
-            }
-            case ACL_FLOAT16: {
-                const uint16_t *g = (const uint16_t *)s.base + off;
-                float *o = (float *)dst + q * wo;
-                for (int64_t x = 0; x < wo; x++) o[x] += acl_f16_to_f32(g[x * st]);
-                break;
-            }
-            default: {
-                const uint16_t *g = (const uint16_t *)s.base + off;
-                float *o = (float *)dst + q * wo;
-                for (int64_t x = 0; x < wo; x++) o[x] += acl_bf16_to_f32(g[x * st]);
-                break;
-            }
-            }
-        }
-    }
-}
-
 /* a dense (N, C, H, W) view over buf */
 static acl_view dense4(void *buf, aclDataType dt, int64_t n, int64_t c, int64_t h, int64_t w) {
     acl_view v = {0};
@@ -801,6 +769,67 @@ static acl_view dense4(void *buf, aclDataType dt, int64_t n, int64_t c, int64_t 
     return v;
 }
 
+/* One (n, c, di) unit of the single-region path: the D-range sum of plane (n, c) into tin, then the 2-D backward
+ * of that plane (the kernel, called inside the region, runs on the calling thread with its own scratch). */
+static void bwd3_unit(const bwd3_plan *q, const acl_view *gv, const acl_view *ov, int64_t u, void *tin, float *tout,
+                      float *scratch) {
+    const upnx_bwd_plan *p = &q->p;
+    const aclDataType dt = gv->dtype;
+    const int dbl = dt == ACL_DOUBLE;
+    const int64_t plane = u / q->di, di = u - plane * q->di;
+    const int64_t n = plane / p->c, c = plane - n * p->c, ho = p->ho, wo = p->wo;
+    upnx_bwd_plan one = *p;
+    one.n = 1;
+    one.c = 1;
+    for (int64_t y = 0; y < ho; y++) {
+        if (dbl) {
+            double *o = (double *)tin + y * wo;
+            for (int64_t x = 0; x < wo; x++) o[x] = 0.0;
+        } else {
+            float *o = (float *)tin + y * wo;
+            for (int64_t x = 0; x < wo; x++) o[x] = 0.0f;
+        }
+        for (int64_t d = q->d_lo[di]; d < q->d_hi[di]; d++) {
+            const acl_view s = slice3(gv, q->g_ndhwc, d);
+            const int64_t off = n * s.strides[0] + c * s.strides[1] + y * s.strides[2], st = s.strides[3];
+            if (dt == ACL_DOUBLE) {
+                const double *g = (const double *)s.base + off;
+                double *o = (double *)tin + y * wo;
+                for (int64_t x = 0; x < wo; x++) o[x] += g[x * st];
+            } else if (dt == ACL_FLOAT) {
+                const float *g = (const float *)s.base + off;
+                float *o = (float *)tin + y * wo;
+                for (int64_t x = 0; x < wo; x++) o[x] += g[x * st];
+            } else if (dt == ACL_FLOAT16) {
+                const uint16_t *g = (const uint16_t *)s.base + off;
+                float *o = (float *)tin + y * wo;
+                for (int64_t x = 0; x < wo; x++) o[x] += acl_f16_to_f32(g[x * st]);
+            } else {
+                const uint16_t *g = (const uint16_t *)s.base + off;
+                float *o = (float *)tin + y * wo;
+                for (int64_t x = 0; x < wo; x++) o[x] += acl_bf16_to_f32(g[x * st]);
+            }
+        }
+    }
+    acl_view o = slice3(ov, q->o_ndhwc, di);
+    o.base += (n * o.strides[0] + c * o.strides[1]) * (int64_t)acl_dtype_size(dt);
+    const acl_view tg = dense4(tin, dbl ? ACL_DOUBLE : ACL_FLOAT, 1, 1, ho, wo);
+    if (dbl) {
+        upn_bwd_f64(&tg, &o, &one);
+    } else if (dt == ACL_FLOAT) {
+        upnx_bwd_f32(&tg, &o, &one, scratch);
+    } else {
+        acl_view t = dense4(tout, ACL_FLOAT, 1, 1, p->hi, p->wi);
+        upnx_bwd_f32(&tg, &t, &one, scratch);
+        for (int64_t y = 0; y < p->hi; y++) {
+            uint16_t *dst = (uint16_t *)o.base + y * o.strides[2];
+            const float *src = tout + y * p->wi;
+            for (int64_t x = 0; x < p->wi; x++)
+                dst[x * o.strides[3]] = dt == ACL_FLOAT16 ? acl_f32_to_f16(src[x]) : acl_f32_to_bf16(src[x]);
+        }
+    }
+}
+
 static aclnnStatus bwd3_run(aclOpExecutor *ex, void *ws, uint64_t ws_size) {
     const bwd3_plan *q = ex->params;
     const upnx_bwd_plan *p = &q->p;
@@ -808,43 +837,34 @@ static aclnnStatus bwd3_run(aclOpExecutor *ex, void *ws, uint64_t ws_size) {
     const aclDataType dt = gv->dtype;
     const int dbl = dt == ACL_DOUBLE;
     const size_t es = dbl ? sizeof(double) : sizeof(float);
-    const int64_t n_in = p->n * p->c * p->ho * p->wo, n_out = p->n * p->c * p->hi * p->wi;
+    const int64_t nthr = acl_max_threads();
+    const int64_t plane_in = p->ho * p->wo, plane_out = p->hi * p->wi;
     const int64_t per = upnx_bwd_scratch_floats(p);
-    void *tin = malloc((size_t)n_in * es);
-    float *tout = dt == ACL_FLOAT16 || dt == ACL_BF16 ? malloc((size_t)n_out * sizeof(float)) : NULL;
-    float *scratch = dbl ? NULL : malloc((size_t)(per * acl_max_threads()) * sizeof(float));
-    if (!tin || (!dbl && !scratch) || ((dt == ACL_FLOAT16 || dt == ACL_BF16) && !tout)) {
-        free(tin);
-        free(tout);
-        free(scratch);
-        return ACL_REPORT(ACLNN_ERR_INNER, "out of memory for the depth buffers of gradOut");
+    /* per thread: a D-sum plane, an fp32 result plane (fp16 / bf16) and the 2-D kernel's scratch, in whole lines */
+    const int64_t slab = ((plane_in * (int64_t)es + 63) / 64 * 64 + (plane_out * 4 + 63) / 64 * 64 + per * 4 + 63) /
+                         64 * 64;
+    char *mem = malloc((size_t)(slab * nthr));
+    ACLNN_CHECK(mem != NULL, ACLNN_ERR_INNER, "out of memory for the per-thread depth buffers of gradOut");
+    const int64_t units = p->n * p->c * q->di;
+    int nested = 0;
+#ifdef _OPENMP
+    nested = omp_get_max_active_levels() > 1; /* the kernel's own region would then fork: slice by slice instead */
+#endif
+    const int64_t work = units * (plane_out + plane_in * (q->dout / (q->di ? q->di : 1) + 1));
+#pragma omp parallel num_threads(nested ? 1 : (int)nthr) if (acl_parallel_worth(work))
+    {
+        int64_t t = 0;
+#ifdef _OPENMP
+        t = omp_get_thread_num();
+#endif
+        char *base = mem + t * slab;
+        void *tin = base;
+        float *tout = (float *)(base + (plane_in * (int64_t)es + 63) / 64 * 64);
+        float *scratch = (float *)((char *)tout + (plane_out * 4 + 63) / 64 * 64);
+#pragma omp for schedule(static)
+        for (int64_t u = 0; u < units; u++) bwd3_unit(q, gv, ov, u, tin, tout, scratch);
     }
-    const acl_view tg = dense4(tin, dbl ? ACL_DOUBLE : ACL_FLOAT, p->n, p->c, p->ho, p->wo);
-    for (int64_t d = 0; d < q->di; d++) {
-        acl_view o = slice3(ov, q->o_ndhwc, d);
-        dsum(tin, dbl, gv, q->g_ndhwc, q->d_lo[d], q->d_hi[d], p);
-        if (dbl) {
-            upn_bwd_f64(&tg, &o, p);
-        } else if (dt == ACL_FLOAT) {
-            upnx_bwd_f32(&tg, &o, p, scratch);
-        } else {
-            acl_view t = dense4(tout, ACL_FLOAT, p->n, p->c, p->hi, p->wi);
-            upnx_bwd_f32(&tg, &t, p, scratch);
-            const int64_t rows = p->n * p->c * p->hi, wi = p->wi;
-#pragma omp parallel for schedule(static) if (acl_parallel_worth(n_out))
-            for (int64_t r = 0; r < rows; r++) {
-                const int64_t plane = r / p->hi, y = r - plane * p->hi;
-                const int64_t n = plane / p->c, c = plane - n * p->c;
-                uint16_t *dst = (uint16_t *)o.base + n * o.strides[0] + c * o.strides[1] + y * o.strides[2];
-                const float *src = tout + r * wi;
-                for (int64_t x = 0; x < wi; x++)
-                    dst[x * o.strides[3]] = dt == ACL_FLOAT16 ? acl_f32_to_f16(src[x]) : acl_f32_to_bf16(src[x]);
-            }
-        }
-    }
-    free(tin);
-    free(tout);
-    free(scratch);
+    free(mem);
     return ACLNN_SUCCESS;
 }
 
