@@ -403,6 +403,7 @@ static void upnx_fwd_row_simd(char *y, const char *x, const upnx_fwd_plan *p) {
 UPNX_GATHER_ROW(uint8_t)
 UPNX_GATHER_ROW(uint16_t)
 UPNX_GATHER_ROW(uint32_t)
+UPNX_GATHER_ROW(uint64_t)
 
 void upnx_fwd_gather(const acl_view *xv, const acl_view *yv, const upnx_fwd_plan *p) {
     const int64_t C = p->c, Ho = p->ho, wo = p->wo;
@@ -442,8 +443,11 @@ void upnx_fwd_gather(const acl_view *xv, const acl_view *yv, const upnx_fwd_plan
             case 2:
                 upnx_gather_row_uint16_t((uint16_t *)yv->base + yoff, y3, (const uint16_t *)xv->base + xoff, x3, p);
                 break;
-            default:
+            case 4:
                 upnx_gather_row_uint32_t((uint32_t *)yv->base + yoff, y3, (const uint32_t *)xv->base + xoff, x3, p);
+                break;
+            default: /* 8 (float64) */
+                upnx_gather_row_uint64_t((uint64_t *)yv->base + yoff, y3, (const uint64_t *)xv->base + xoff, x3, p);
                 break;
             }
         }

@@ -71,7 +71,7 @@ void upnx_bwd_f32(const acl_view *g, const acl_view *o, const upnx_bwd_plan *p, 
 void upnx_bwd_f16(const acl_view *g, const acl_view *o, const upnx_bwd_plan *p, float *scratch);
 void upnx_bwd_bf16(const acl_view *g, const acl_view *o, const upnx_bwd_plan *p, float *scratch);
 
-/* Forward: a bit-exact gather of elements of 1, 2 or 4 bytes. x and y are in canonical (N, C, H, W) order
+/* Forward: a bit-exact gather of elements of 1, 2, 4 or 8 bytes. x and y are in canonical (N, C, H, W) order
  * (the op permutes NHWC views before calling). */
 void upnx_fwd_gather(const acl_view *x, const acl_view *y, const upnx_fwd_plan *p);
 /* Builds p->fb for elements of es bytes when the SIMD path applies (leaves it NULL otherwise) and sets p->nt.

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 
 #include "ops/gen/all_ops.h"
-#include "kernels/upsample_nearest_exact.h"
+#include "kernels/upsample_nearest.h"
 #include "common/dtype.h"
 #include "ops/ops.h"
 
@@ -51,23 +51,10 @@ static aclnnStatus check_params(const aclTensor *self, const aclIntArray *output
     return ACLNN_SUCCESS;
 }
 
-/* Source index of every destination index along one axis: min(floor(fp32(dst + 0.5) * r), in - 1). Returns 1
- * when the map is the identity, 2 when it is dst / 2, else 0. */
+/* Source index of every destination index along one axis: min(floor(fp32(dst + 0.5) * r), in - 1) (the shared
+ * nearest-exact table, kernels/upsample_nearest.c). */
 static int64_t axis_sources(int64_t *src, int64_t in_len, int64_t out_len, double scales) {
-    float r;
-    if (in_len == out_len) r = 1.0f;
-    else if (scales > 0) r = (float)(1.0 / scales);
-    else r = (float)in_len / (float)out_len;
-    int id = 1, half = 1;
-    for (int64_t d = 0; d < out_len; d++) {
-        const float pos = (float)d + 0.5f; /* exact below 2^23 */
-        const float v = floorf(pos * r);
-        int64_t s = v >= (float)(in_len - 1) ? in_len - 1 : (v <= 0 ? 0 : (int64_t)v);
-        src[d] = s;
-        id = id && s == d;
-        half = half && s == d / 2;
-    }
-    return id ? 1 : (half ? 2 : 0);
+    return upn_axis_sources(src, in_len, out_len, upn_fwd_ratio(in_len, out_len, scales), 1);
 }
 
 static void free_plan(void *params) {

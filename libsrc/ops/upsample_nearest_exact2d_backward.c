@@ -5,7 +5,7 @@
 
 #include "ops/gen/all_ops.h"
 #include "common/parallel.h"
-#include "kernels/upsample_nearest_exact.h"
+#include "kernels/upsample_nearest.h"
 #include "common/dtype.h"
 #include "ops/ops.h"
 
@@ -73,41 +73,6 @@ static float axis_scale(double scales, int64_t out_len, int64_t in_len) {
     return s > 0 ? s : (float)out_len / (float)in_len;
 }
 
-/* [lo, hi) of gradOutput positions for each gradient-input index, evaluated in fp32 exactly as the kernel does;
- * returns k when every range is [k*i, k*i + k), else 0. */
-static int64_t axis_ranges(int64_t *lo, int64_t *hi, int64_t in_len, int64_t out_len, float s) {
-    int64_t k = 0;
-    for (int64_t i = 0; i < in_len; i++) {
-        const float a = (float)i * s, b = (float)(i + 1) * s; /* fp32 products (SSE; no contraction) */
-        float fa = ceilf(a - 0.5f), fb = ceilf(b - 0.5f);
-        int64_t l = fa <= 0 ? 0 : (fa >= (float)out_len ? out_len : (int64_t)fa);
-        int64_t h = fb <= 0 ? 0 : (fb >= (float)out_len ? out_len : (int64_t)fb);
-        lo[i] = l;
-        hi[i] = h;
-    }
-    if (in_len > 0 && hi[0] > lo[0] && lo[0] == 0) {
-        k = hi[0];
-        for (int64_t i = 0; i < in_len && k; i++)
-            if (lo[i] != k * i || hi[i] != k * i + k) k = 0;
-    }
-    return k;
-}
-
-/* The branch-free W tables for ranges of at most 2 columns (see upnx_bwd_plan). */
-static void pair_tables(upnx_bwd_plan *p, int32_t *tab) {
-    const int64_t pad = p->w_hi[p->wi - 1];
-    if (p->wk == 1 || p->wk == 2 || pad >= INT32_MAX) return;
-    for (int64_t j = 0; j < p->wi; j++)
-        if (p->w_hi[j] - p->w_lo[j] > 2) return;
-    p->w_i0 = tab;
-    p->w_i1 = tab + p->wi;
-    for (int64_t j = 0; j < p->wi; j++) {
-        const int64_t len = p->w_hi[j] - p->w_lo[j];
-        p->w_i0[j] = (int32_t)(len >= 1 ? p->w_lo[j] : pad);
-        p->w_i1[j] = (int32_t)(len == 2 ? p->w_lo[j] + 1 : pad);
-    }
-}
-
 static void free_plan(void *params) {
     upnx_bwd_plan *p = params;
     if (p) {
@@ -172,9 +137,9 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(const aclTensor *gradOutput,
     p->h_hi = tab + p->hi;
     p->w_lo = tab + 2 * p->hi;
     p->w_hi = tab + 2 * p->hi + p->wi;
-    p->hk = axis_ranges(p->h_lo, p->h_hi, p->hi, p->ho, axis_scale(scalesH, p->ho, p->hi));
-    p->wk = axis_ranges(p->w_lo, p->w_hi, p->wi, p->wo, axis_scale(scalesW, p->wo, p->wi));
-    pair_tables(p, (int32_t *)(tab + 2 * (p->hi + p->wi)));
+    p->hk = upn_axis_ranges(p->h_lo, p->h_hi, p->hi, p->ho, axis_scale(scalesH, p->ho, p->hi), 1);
+    p->wk = upn_axis_ranges(p->w_lo, p->w_hi, p->wi, p->wo, axis_scale(scalesW, p->wo, p->wi), 1);
+    upn_pair_tables(p, (int32_t *)(tab + 2 * (p->hi + p->wi)));
     if (!upnx_bwd_blocks(p, (int64_t)acl_dtype_size(gradOutput->dtype)))
         return acl_exec_discard(ex, ACL_REPORT(ACLNN_ERR_INNER, "out of memory for the column blocks of inputSize "
                                                                 "(%lld, %lld)", (long long)p->hi, (long long)p->wi));

@@ -4997,6 +4997,91 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                                  'stream',
                        'repo': 'ops-nn',
                        'source': 'index/unique_consecutive/op_api/aclnn_unique_consecutive.cpp'},
+ 'UpsampleNearest1d': {'commit': '6ae87653464d2afb064c829e529abba2e278b0c4',
+                       'header': 'image/resize_nearest_neighbor_v2/op_api/aclnn_upsample_nearest_1d.h',
+                       'phase1': 'const aclTensor* self, const aclIntArray* outputSize, aclTensor* out, uint64_t* '
+                                 'workspaceSize, aclOpExecutor** executor',
+                       'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                 'stream',
+                       'repo': 'ops-cv',
+                       'source': 'image/resize_nearest_neighbor_v2/op_api/aclnn_upsample_nearest_1d.cpp'},
+ 'UpsampleNearest1dBackward': {'commit': '6ae87653464d2afb064c829e529abba2e278b0c4',
+                               'header': 'image/upsample_nearest2d_grad/op_host/op_api/aclnn_upsample_nearest_1d_backward.h',
+                               'phase1': 'const aclTensor* gradOut, const aclIntArray* outputSize, const '
+                                         'aclIntArray* inputSize, double scales, aclTensor* out, uint64_t* '
+                                         'workspaceSize, aclOpExecutor** executor',
+                               'phase2': 'void* workspace, uint64_t workspace_size, aclOpExecutor* executor, '
+                                         'aclrtStream stream',
+                               'repo': 'ops-cv',
+                               'source': 'image/upsample_nearest2d_grad/op_host/op_api/aclnn_upsample_nearest_1d_backward.cpp'},
+ 'UpsampleNearest1dV2': {'commit': '6ae87653464d2afb064c829e529abba2e278b0c4',
+                         'header': 'image/upsample_nearest3d/op_host/op_api/aclnn_upsample_nearest_1d_v2.h',
+                         'phase1': 'const aclTensor* self, const aclIntArray* outputSize, float scaleL, aclTensor* '
+                                   'out, uint64_t* workspaceSize, aclOpExecutor** executor',
+                         'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                   'stream',
+                         'repo': 'ops-cv',
+                         'source': 'image/upsample_nearest3d/op_host/op_api/aclnn_upsample_nearest_1d_v2.cpp'},
+ 'UpsampleNearest2d': {'commit': '6ae87653464d2afb064c829e529abba2e278b0c4',
+                       'header': 'image/resize_nearest_neighbor_v2/op_api/aclnn_upsample_nearest_2d.h',
+                       'phase1': 'const aclTensor* self, const aclIntArray* outputSize, aclTensor* out, uint64_t* '
+                                 'workspaceSize, aclOpExecutor** executor',
+                       'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const '
+                                 'aclrtStream stream',
+                       'repo': 'ops-cv',
+                       'source': 'image/resize_nearest_neighbor_v2/op_api/aclnn_upsample_nearest_2d.cpp'},
+ 'UpsampleNearest2dBackward': {'commit': '6ae87653464d2afb064c829e529abba2e278b0c4',
+                               'header': 'image/upsample_nearest2d_grad/op_host/op_api/aclnn_upsample_nearest_2d_backward.h',
+                               'phase1': 'const aclTensor* gradOut, const aclIntArray* outputSize, const '
+                                         'aclIntArray* inputSize, double scalesH, double scalesW, aclTensor* '
+                                         'gradInput, uint64_t* workspaceSize, aclOpExecutor** executor',
+                               'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, '
+                                         'aclrtStream stream',
+                               'repo': 'ops-cv',
+                               'source': 'image/upsample_nearest2d_grad/op_host/op_api/aclnn_upsample_nearest_2d_backward.cpp'},
+ 'UpsampleNearest2dV2': {'commit': '6ae87653464d2afb064c829e529abba2e278b0c4',
+                         'header': 'image/upsample_nearest3d/op_host/op_api/aclnn_upsample_nearest_2d_v2.h',
+                         'phase1': 'const aclTensor* self, const aclIntArray* outputSize, float scalesH, float '
+                                   'scalesW, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor',
+                         'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                   'stream',
+                         'repo': 'ops-cv',
+                         'source': 'image/upsample_nearest3d/op_host/op_api/aclnn_upsample_nearest_2d_v2.cpp'},
+ 'UpsampleNearest3d': {'commit': '6ae87653464d2afb064c829e529abba2e278b0c4',
+                       'header': 'image/upsample_nearest3d/op_host/op_api/aclnn_upsample_nearest_3d.h',
+                       'phase1': 'const aclTensor* self, const aclIntArray* outputSize, double scalesD, double '
+                                 'scalesH, double scalesW, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** '
+                                 'executor',
+                       'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                 'stream',
+                       'repo': 'ops-cv',
+                       'source': 'image/upsample_nearest3d/op_host/op_api/aclnn_upsample_nearest_3d.cpp'},
+ 'UpsampleNearest3dBackward': {'commit': '6ae87653464d2afb064c829e529abba2e278b0c4',
+                               'header': 'image/upsample_nearest3d_grad/op_host/op_api/aclnn_upsample_nearest_3d_backward.h',
+                               'phase1': 'const aclTensor* gradOut, const aclIntArray* outputSize, const '
+                                         'aclIntArray* inputSize, double scalesD, double scalesH, double scalesW, '
+                                         'aclTensor* gradInput, uint64_t* workspaceSize, aclOpExecutor** executor',
+                               'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, '
+                                         'aclrtStream stream',
+                               'repo': 'ops-cv',
+                               'source': 'image/upsample_nearest3d_grad/op_host/op_api/aclnn_upsample_nearest_3d_backward.cpp'},
+ 'UpsampleNearestExact1d': {'commit': '6ae87653464d2afb064c829e529abba2e278b0c4',
+                            'header': 'image/upsample_nearest/op_host/op_api/aclnn_upsample_nearest_exact1d.h',
+                            'phase1': 'const aclTensor* self, const aclIntArray* outputSize, double scales, '
+                                      'aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor',
+                            'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                      'stream',
+                            'repo': 'ops-cv',
+                            'source': 'image/upsample_nearest/op_host/op_api/aclnn_upsample_nearest_exact1d.cpp'},
+ 'UpsampleNearestExact1dBackward': {'commit': '6ae87653464d2afb064c829e529abba2e278b0c4',
+                                    'header': 'image/upsample_nearest_exact2d_grad/op_host/op_api/aclnn_upsample_nearest_exact1d_backward.h',
+                                    'phase1': 'const aclTensor* gradOutput, const aclIntArray* outputSize, const '
+                                              'aclIntArray* inputSize, double scales, aclTensor* out, uint64_t* '
+                                              'workspaceSize, aclOpExecutor** executor',
+                                    'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, '
+                                              'aclrtStream stream',
+                                    'repo': 'ops-cv',
+                                    'source': 'image/upsample_nearest_exact2d_grad/op_host/op_api/aclnn_upsample_nearest_exact1d_backward.cpp'},
  'UpsampleNearestExact2d': {'commit': '6ae87653464d2afb064c829e529abba2e278b0c4',
                             'header': 'image/upsample_nearest/op_host/op_api/aclnn_upsample_nearest_exact2d.h',
                             'phase1': 'const aclTensor* self, const aclIntArray* outputSize, double scalesH, double '
@@ -5014,6 +5099,25 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                                               'aclrtStream stream',
                                     'repo': 'ops-cv',
                                     'source': 'image/upsample_nearest_exact2d_grad/op_host/op_api/aclnn_upsample_nearest_exact2d_backward.cpp'},
+ 'UpsampleNearestExact3d': {'commit': '6ae87653464d2afb064c829e529abba2e278b0c4',
+                            'header': 'image/upsample_nearest_exact3d/op_host/op_api/aclnn_upsample_nearest_exact3d.h',
+                            'phase1': 'const aclTensor* self, const aclIntArray* outputSize, double scalesD, double '
+                                      'scalesH, double scalesW, aclTensor* out, uint64_t* workspaceSize, '
+                                      'aclOpExecutor** executor',
+                            'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                      'stream',
+                            'repo': 'ops-cv',
+                            'source': 'image/upsample_nearest_exact3d/op_host/op_api/aclnn_upsample_nearest_exact3d.cpp'},
+ 'UpsampleNearestExact3dBackward': {'commit': '6ae87653464d2afb064c829e529abba2e278b0c4',
+                                    'header': 'image/upsample_nearest_exact3d_grad/op_host/op_api/aclnn_upsample_nearest_exact3d_backward.h',
+                                    'phase1': 'const aclTensor* gradOut, const aclIntArray* outputSize, const '
+                                              'aclIntArray* inputSize, double scalesD, double scalesH, double '
+                                              'scalesW, aclTensor* gradInput, uint64_t* workspaceSize, '
+                                              'aclOpExecutor** executor',
+                                    'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, '
+                                              'aclrtStream stream',
+                                    'repo': 'ops-cv',
+                                    'source': 'image/upsample_nearest_exact3d_grad/op_host/op_api/aclnn_upsample_nearest_exact3d_backward.cpp'},
  'Var': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
          'header': 'math/reduce_var/op_api/aclnn_var.h',
          'phase1': 'const aclTensor* self, const aclIntArray* dim, bool unbiased, bool keepdim, aclTensor* out, '
