@@ -3607,6 +3607,55 @@ typedef struct aclScalarList aclScalarList;
  aclTensor* inverseOut, aclTensor* countsOut, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnUniqueConsecutive(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnUpsampleBicubic2dGetWorkspaceSize(
+ const aclTensor* self, const aclIntArray* outputSize, const
+ _Bool
+ alignCorners, const double scalesH,
+ const double scalesW, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnUpsampleBicubic2d(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnUpsampleBicubic2dBackwardGetWorkspaceSize(
+ const aclTensor* gradOut, const aclIntArray* outputSize, const aclIntArray* inputSize, const
+ _Bool
+ alignCorners,
+ double scalesH, double scalesW, aclTensor* gradInput, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnUpsampleBicubic2dBackward(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnUpsampleBilinear2dGetWorkspaceSize(
+ const aclTensor* self, const aclIntArray* outputSize, const
+ _Bool
+ alignCorners, const double scalesH,
+ const double scalesW, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnUpsampleBilinear2d(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnUpsampleBilinear2dBackwardGetWorkspaceSize(
+ const aclTensor* gradOut, const aclIntArray* outputSize, const aclIntArray* inputSize,
+ _Bool
+ alignCorners,
+ double scalesH, double scalesW, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnUpsampleBilinear2dBackward(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnUpsampleBilinear2dBackwardV2GetWorkspaceSize(
+ const aclTensor* gradOut, const aclIntArray* outputSize, const aclIntArray* inputSize,
+ _Bool
+ alignCorners,
+ double scalesH, double scalesW, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnUpsampleBilinear2dBackwardV2(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnUpsampleLinear1dGetWorkspaceSize(
+ const aclTensor* self, const aclIntArray* outputSize, const
+ _Bool
+ alignCorners, const double scale, aclTensor* out,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnUpsampleLinear1d(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnUpsampleLinear1dBackwardGetWorkspaceSize(
+ const aclTensor* gradOut, const aclIntArray* outputSize, const aclIntArray* inputSize,
+ _Bool
+ alignCorners,
+ double scales, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnUpsampleLinear1dBackward(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnUpsampleNearestExact2dGetWorkspaceSize(
  const aclTensor* self, const aclIntArray* outputSize, double scalesH, double scalesW, aclTensor* out,
  uint64_t* workspaceSize, aclOpExecutor** executor);
@@ -3616,6 +3665,21 @@ typedef struct aclScalarList aclScalarList;
  const aclTensor* gradOutput, const aclIntArray* outputSize, const aclIntArray* inputSize, double scalesH,
  double scalesW, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnUpsampleNearestExact2dBackward(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnUpsampleTrilinear3dGetWorkspaceSize(
+ const aclTensor* self, const aclIntArray* outputSize,
+ _Bool
+ alignCorners, double scalesD, double scalesH,
+ double scalesW, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnUpsampleTrilinear3d(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnUpsampleTrilinear3dBackwardGetWorkspaceSize(
+ const aclTensor* gradOut, const aclIntArray* outputSize, const aclIntArray* inputSize,
+ _Bool
+ alignCorners,
+ double scalesD, double scalesH, double scalesW, aclTensor* gradInput, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnUpsampleTrilinear3dBackward(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnVarGetWorkspaceSize(
  const aclTensor* self, const aclIntArray* dim,

@@ -1,0 +1,35 @@
+"""Linear / cubic resampling (ops-cv image/): UpsampleLinear1d, UpsampleBilinear2d, UpsampleBicubic2d,
+UpsampleTrilinear3d and their backward passes. Hand-written first phases in libsrc/ops/upsample_linear_ops.c over the
+separable engine libsrc/kernels/upsample_linear.c. dtypes: the ASCEND910B (DAV_2201) support lists of the op_api."""
+from . import Op
+
+OPS = [
+    Op("UpsampleLinear1d", """const aclTensor* self, const aclIntArray* outputSize, const bool alignCorners,
+       const double scale, aclTensor* out""", "aclnn_upsample_linear_1d.h", lib="cv",
+       dtypes=("f16", "f32", "bf16")),
+    Op("UpsampleLinear1dBackward", """const aclTensor* gradOut, const aclIntArray* outputSize,
+       const aclIntArray* inputSize, bool alignCorners, double scales, aclTensor* out""",
+       "aclnn_upsample_linear_1d_backward.h", lib="cv", dtypes=("f16", "f32", "bf16")),
+    Op("UpsampleBilinear2d", """const aclTensor* self, const aclIntArray* outputSize, const bool alignCorners,
+       const double scalesH, const double scalesW, aclTensor* out""", "aclnn_upsample_bilinear_2d.h", lib="cv",
+       dtypes=("f16", "f32", "f64", "bf16")),
+    Op("UpsampleBilinear2dBackward", """const aclTensor* gradOut, const aclIntArray* outputSize,
+       const aclIntArray* inputSize, bool alignCorners, double scalesH, double scalesW, aclTensor* out""",
+       "aclnn_upsample_bilinear_2d_backward.h", lib="cv", dtypes=("f16", "f32")),
+    Op("UpsampleBilinear2dBackwardV2", """const aclTensor* gradOut, const aclIntArray* outputSize,
+       const aclIntArray* inputSize, bool alignCorners, double scalesH, double scalesW, aclTensor* out""",
+       "aclnn_upsample_bilinear_2d_backward_v2.h", lib="cv", dtypes=("f16", "f32", "bf16")),
+    Op("UpsampleBicubic2d", """const aclTensor* self, const aclIntArray* outputSize, const bool alignCorners,
+       const double scalesH, const double scalesW, aclTensor* out""", "aclnn_upsample_bicubic_2d.h", lib="cv",
+       dtypes=("f16", "f32", "bf16")),
+    Op("UpsampleBicubic2dBackward", """const aclTensor* gradOut, const aclIntArray* outputSize,
+       const aclIntArray* inputSize, const bool alignCorners, double scalesH, double scalesW,
+       aclTensor* gradInput""", "aclnn_upsample_bicubic_2d_backward.h", lib="cv", dtypes=("bf16", "f16", "f32")),
+    Op("UpsampleTrilinear3d", """const aclTensor* self, const aclIntArray* outputSize, bool alignCorners,
+       double scalesD, double scalesH, double scalesW, aclTensor* out""", "aclnn_upsample_trilinear_3d.h", lib="cv",
+       dtypes=("f32", "f16", "f64", "bf16")),
+    Op("UpsampleTrilinear3dBackward", """const aclTensor* gradOut, const aclIntArray* outputSize,
+       const aclIntArray* inputSize, bool alignCorners, double scalesD, double scalesH, double scalesW,
+       aclTensor* gradInput""", "aclnn_upsample_trilinear_3d_backward.h", lib="cv",
+       dtypes=("f32", "f16", "f64", "bf16")),
+]
