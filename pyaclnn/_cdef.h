@@ -3634,7 +3634,7 @@ typedef struct aclScalarList aclScalarList;
  alignCorners,
  double scalesH, double scalesW, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnUpsampleBilinear2dBackward(
- void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ void* workspace, uint64_t workspace_size, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnUpsampleBilinear2dBackwardV2GetWorkspaceSize(
  const aclTensor* gradOut, const aclIntArray* outputSize, const aclIntArray* inputSize,
  _Bool
