@@ -119,6 +119,7 @@ int upl_axis_forward(upl_axis *a, int64_t in_len, int64_t out_len, int mode, int
         a->ptr[d] = d * taps;
     }
     a->ptr[out_len] = out_len * taps;
+    a->k = taps;
     return 0;
 }
 

@@ -20,6 +20,7 @@ typedef struct {
     float *wf;
     double *wd;
     int identity; /* n_dst == n_src and d reads d with weight 1 */
+    int k;        /* every destination has exactly k entries at ptr[d] = k * d (2 or 4), else 0 */
 } upl_axis;
 
 enum { UPL_LINEAR = 0, UPL_CUBIC = 1 };
