@@ -27,7 +27,7 @@ enum { UPL_F_ND = 1, UPL_F_NCHW = 2, UPL_F_NHWC = 4, UPL_F_NCDHW = 8, UPL_F_NDHW
 
 typedef struct {
     upl_plan plan;
-    int cl;  /* channels-last layout (NHWC / NDHWC) */
+    int cl_x, cl_y; /* channels-last layout (NHWC / NDHWC) of the input and of the output */
     int nsp;
 } upl_params;
 
@@ -41,10 +41,6 @@ static int fmt_bit(aclFormat f) {
     case ACL_FORMAT_NCL: return UPL_F_NCL;
     default: return 0;
     }
-}
-
-static int is_cl(const aclTensor *t, int nsp) {
-    return (nsp == 2 && t->format == ACL_FORMAT_NHWC) || (nsp == 3 && t->format == ACL_FORMAT_NDHWC);
 }
 
 /* N, C and the spatial extents of a tensor of rank nsp + 2 in its layout */
@@ -114,14 +110,14 @@ static aclnnStatus run(aclOpExecutor *ex, void *ws, uint64_t ws_size) {
     (void)ws;
     (void)ws_size;
     const upl_params *p = ex->params;
-    acl_view x = canon5(acl_exec_in(ex, 0), p->nsp, p->cl), y = canon5(acl_exec_out(ex, 0), p->nsp, p->cl);
+    acl_view x = canon5(acl_exec_in(ex, 0), p->nsp, p->cl_x), y = canon5(acl_exec_out(ex, 0), p->nsp, p->cl_y);
     return upl_run(&x, &y, &p->plan);
 }
 
 /* Executor with the plan: fin/fout are the forward's input/output spatial extents, sc the effective scales. */
-static aclnnStatus publish(const upl_spec *s, const aclTensor *x, const aclTensor *y, const int64_t *fin,
-                           const int64_t *fout, int align, const double *sc, uint64_t *workspaceSize,
-                           aclOpExecutor **executor) {
+static aclnnStatus publish(const upl_spec *s, const aclTensor *x, int cl_x, const aclTensor *y, int cl_y,
+                           const int64_t *fin, const int64_t *fout, int align, const double *sc,
+                           uint64_t *workspaceSize, aclOpExecutor **executor) {
     aclOpExecutor *ex = acl_exec_create(s->op, run, sizeof(upl_params));
     if (!ex) return ACLNN_ERR_INNER_CREATE_EXECUTOR;
     ex->free_params = free_params;
@@ -130,7 +126,8 @@ static aclnnStatus publish(const upl_spec *s, const aclTensor *x, const aclTenso
     if (rc) return acl_exec_discard(ex, rc);
     upl_params *p = ex->params;
     p->nsp = s->nsp;
-    p->cl = is_cl(x, s->nsp);
+    p->cl_x = cl_x;
+    p->cl_y = cl_y;
     const int f64 = x->dtype == ACL_DOUBLE;
     int bad = 0;
     for (int k = 0; k < 3; k++) {
@@ -155,120 +152,74 @@ static aclnnStatus publish(const upl_spec *s, const aclTensor *x, const aclTenso
     return acl_exec_publish(ex, workspaceSize, executor);
 }
 
-/* ---- forward ---- */
+/* ---- shared pieces of the first phases ---- */
 
-/* how an op picks the scales it passes to the kernel (see each op's op_api) */
-enum { SC_GIVEN = 0, SC_IF_CONSISTENT = 1, SC_NONE = 2 };
+#define PHASE1_PTRS()                                                                                              \
+    do {                                                                                                           \
+        ACLNN_CHECK(workspaceSize != NULL, ACLNN_ERR_PARAM_NULLPTR, "workspaceSize must not be NULL.");            \
+        ACLNN_CHECK(executor != NULL, ACLNN_ERR_PARAM_NULLPTR, "executor must not be NULL.");                      \
+    } while (0)
 
-static aclnnStatus forward(const upl_spec *s, const aclTensor *self, const aclIntArray *outputSize, bool align,
-                           const double *scales, int sc_rule, aclTensor *out, uint64_t *workspaceSize,
-                           aclOpExecutor **executor) {
-    ACLNN_CHECK(workspaceSize != NULL, ACLNN_ERR_PARAM_NULLPTR, "workspaceSize must not be NULL.");
-    ACLNN_CHECK(executor != NULL, ACLNN_ERR_PARAM_NULLPTR, "executor must not be NULL.");
-    ACL_TRY(acl_check_tensor(self, s->xn));
-    ACL_TRY(acl_check_int_array(outputSize, "outputSize"));
-    ACL_TRY(acl_check_tensor(out, s->yn));
-    const int nsp = s->nsp, rank = nsp + 2;
-    if (s->op == ACL_OP_UpsampleLinear1d) { /* shape, then dtype */
-        ACL_TRY(acl_check_rank(self, 3, s->xn));
-        ACL_TRY(acl_check_rank(out, 3, s->yn));
-        ACLNN_CHECK(outputSize->size == 1, ACLNN_ERR_PARAM_INVALID, "outputSize length %llu should be 1.",
-                    (unsigned long long)outputSize->size);
-        ACLNN_CHECK(self->dims[1] != 0 && self->dims[2] != 0, ACLNN_ERR_PARAM_INVALID,
-                    "self: a non-empty 3D tensor is expected (C and L > 0).");
-        ACLNN_CHECK(outputSize->v[0] > 0, ACLNN_ERR_PARAM_INVALID, "outputSize[0] %lld should be greater than 0.",
-                    (long long)outputSize->v[0]);
-        const int64_t want[3] = {self->dims[0], self->dims[1], outputSize->v[0]};
-        ACL_TRY(check_shape_is(out, "out", want, 3));
-        if (scales[0] >= 0)
-            ACLNN_CHECK((int64_t)((double)self->dims[2] * scales[0]) == outputSize->v[0], ACLNN_ERR_PARAM_INVALID,
-                        "scale %g conflicts with outputSize: scale * self L (%lld) should be outputSize[0] %lld "
-                        "(pass a negative scale to derive it).", scales[0], (long long)self->dims[2],
-                        (long long)outputSize->v[0]);
-        ACL_TRY(check_dtypes(s, self, out));
-    } else {
-        ACL_TRY(check_dtypes(s, self, out));
-        ACL_TRY(check_formats(s, self, out));
-        ACL_TRY(acl_check_rank(self, (uint64_t)rank, s->xn));
-        ACL_TRY(acl_check_rank(out, (uint64_t)rank, s->yn));
-        if (s->op == ACL_OP_UpsampleBilinear2d)
-            ACLNN_CHECK(!(self->dtype == ACL_DOUBLE && self->format != ACL_FORMAT_NHWC), ACLNN_ERR_PARAM_INVALID,
-                        "self dtype DOUBLE is only supported in NHWC format.");
-        ACLNN_CHECK(outputSize->size == (uint64_t)nsp, ACLNN_ERR_PARAM_INVALID, "outputSize length %llu should be %d.",
-                    (unsigned long long)outputSize->size, nsp);
-    }
-    const int cl = is_cl(self, nsp);
-    int64_t n, c, in[3] = {1, 1, 1}, o[3] = {1, 1, 1}, dims[5];
-    split_dims(self->dims, nsp, cl, &n, &c, in);
-    for (int k = 0; k < nsp; k++) o[k] = outputSize->v[k];
-    if (s->op != ACL_OP_UpsampleLinear1d) {
-        for (int k = 0; k < nsp; k++) {
-            ACLNN_CHECK(in[k] > 0, ACLNN_ERR_PARAM_INVALID, "self spatial dim %d is %lld; it should be > 0.", k,
-                        (long long)in[k]);
-            ACLNN_CHECK(o[k] > 0, ACLNN_ERR_PARAM_INVALID, "outputSize[%d] %lld should be greater than 0.", k,
-                        (long long)o[k]);
-        }
-        join_dims(dims, nsp, cl, n, c, o);
-        ACL_TRY(check_shape_is(out, s->yn, dims, rank));
-        for (int k = 0; k < nsp; k++)
-            ACLNN_CHECK(!(scales[k] < 0) || s->op != ACL_OP_UpsampleBilinear2d, ACLNN_ERR_PARAM_INVALID,
-                        "scales %g should not be negative.", scales[k]);
-    }
-    if (acl_tensor_empty(self) || acl_tensor_empty(out)) return acl_exec_noop(s->op, workspaceSize, executor);
-    double sc[3] = {0, 0, 0};
-    int consistent = 1;
-    for (int k = 0; k < nsp; k++)
-        consistent = consistent && scales[k] > 0 && (int64_t)((double)in[k] * scales[k]) == o[k];
-    for (int k = 0; k < nsp; k++) {
-        if (sc_rule == SC_GIVEN) sc[k] = scales[k] > 0 ? scales[k] : 0;
-        else if (sc_rule == SC_IF_CONSISTENT) sc[k] = consistent ? scales[k] : 0;
-    }
-    if (s->op == ACL_OP_UpsampleBilinear2d && self->dtype == ACL_DOUBLE) sc[0] = sc[1] = 0; /* sizes only (AICPU) */
-    return publish(s, self, out, in, o, align, sc, workspaceSize, executor);
+#define NOT_NULL_T(t, name) ACL_TRY(acl_check_tensor((t), (name)))
+#define NOT_NULL_A(a, name) ACL_TRY(acl_check_int_array((a), (name)))
+
+static aclnnStatus check_len(const aclIntArray *a, const char *name, uint64_t n) {
+    ACLNN_CHECK(a->size == n, ACLNN_ERR_PARAM_INVALID, "%s length %llu should be %llu.", name,
+                (unsigned long long)a->size, (unsigned long long)n);
+    return ACLNN_SUCCESS;
 }
 
-/* ---- backward ---- */
+/* every int64 of the sizes fits an int32 (the A2 kernels' tiling) */
+static aclnnStatus check_int32(const int64_t *v, int n, const char *name) {
+    for (int i = 0; i < n; i++)
+        ACLNN_CHECK(v[i] <= INT32_MAX, ACLNN_ERR_PARAM_INVALID, "%s sizes should not be greater than %d, got %lld.",
+                    name, INT32_MAX, (long long)v[i]);
+    return ACLNN_SUCCESS;
+}
 
-static aclnnStatus backward(const upl_spec *s, const aclTensor *gradOut, const aclIntArray *outputSize,
-                            const aclIntArray *inputSize, bool align, const double *scales, int sc_rule,
-                            aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
-    ACLNN_CHECK(workspaceSize != NULL, ACLNN_ERR_PARAM_NULLPTR, "workspaceSize must not be NULL.");
-    ACLNN_CHECK(executor != NULL, ACLNN_ERR_PARAM_NULLPTR, "executor must not be NULL.");
-    ACL_TRY(acl_check_tensor(gradOut, s->xn));
-    ACL_TRY(acl_check_int_array(outputSize, "outputSize"));
-    ACL_TRY(acl_check_int_array(inputSize, "inputSize"));
-    ACL_TRY(acl_check_tensor(out, s->yn));
-    const int nsp = s->nsp, rank = nsp + 2;
-    ACL_TRY(acl_check_rank(gradOut, (uint64_t)rank, s->xn));
-    ACLNN_CHECK(outputSize->size == (uint64_t)nsp, ACLNN_ERR_PARAM_INVALID, "outputSize length %llu should be %d.",
-                (unsigned long long)outputSize->size, nsp);
-    ACLNN_CHECK(inputSize->size == (uint64_t)rank, ACLNN_ERR_PARAM_INVALID, "inputSize length %llu should be %d.",
-                (unsigned long long)inputSize->size, rank);
-    ACL_TRY(acl_check_rank(out, (uint64_t)rank, s->yn));
-    const int cl = is_cl(out, nsp);
-    int64_t n, c, in[3] = {1, 1, 1}, o[3] = {1, 1, 1}, gdims[5], idims[5];
-    split_dims(inputSize->v, nsp, cl, &n, &c, in);
+/* gradOut and out against their expected shapes, dim by dim, interleaved as the backward op_apis do */
+static aclnnStatus check_pair_shapes(const aclTensor *g, const char *gn, const int64_t *gw, const aclTensor *o,
+                                     const char *on, const int64_t *ow, int rank) {
+    for (int d = 0; d < rank; d++) {
+        ACLNN_CHECK(g->dims[d] == gw[d], ACLNN_ERR_PARAM_INVALID, "The dim %d of %s should be %lld, but got %lld.", d,
+                    gn, (long long)gw[d], (long long)g->dims[d]);
+        ACLNN_CHECK(o->dims[d] == ow[d], ACLNN_ERR_PARAM_INVALID, "The dim %d of %s should be %lld, but got %lld.", d,
+                    on, (long long)ow[d], (long long)o->dims[d]);
+    }
+    return ACLNN_SUCCESS;
+}
+
+/* N and C of a and b at their NCHW / NHWC positions (a's format; other formats refused), as CheckNCDimValid */
+static aclnnStatus check_nc_2d(const aclTensor *a, const char *an, const aclTensor *b, const char *bn) {
+    ACLNN_CHECK(a->format == ACL_FORMAT_NCHW || a->format == ACL_FORMAT_NHWC, ACLNN_ERR_PARAM_INVALID,
+                "%s format %s: only NCHW and NHWC are supported.", an, acl_format_name(a->format));
+    const int cdim = a->format == ACL_FORMAT_NHWC ? 3 : 1;
+    ACLNN_CHECK(a->dims[0] == b->dims[0] && a->dims[cdim] == b->dims[cdim], ACLNN_ERR_PARAM_INVALID,
+                "%s N %lld / C %lld and %s N %lld / C %lld should be equal.", an, (long long)a->dims[0],
+                (long long)a->dims[cdim], bn, (long long)b->dims[0], (long long)b->dims[cdim]);
+    return ACLNN_SUCCESS;
+}
+
+/* the spatial extents of the forward's input (from inputSize, in the layout) and output (outputSize) */
+static void backward_extents(const aclIntArray *inputSize, const aclIntArray *outputSize, int nsp, int cl,
+                             int64_t *n, int64_t *c, int64_t in[3], int64_t o[3]) {
+    split_dims(inputSize->v, nsp, cl, n, c, in);
     for (int k = 0; k < nsp; k++) o[k] = outputSize->v[k];
+}
+
+static aclnnStatus check_positive(const int64_t *in, const int64_t *o, int nsp) {
     for (int k = 0; k < nsp; k++)
         ACLNN_CHECK(in[k] > 0 && o[k] > 0, ACLNN_ERR_PARAM_INVALID,
-                    "inputSize and outputSize spatial sizes should be greater than 0 (axis %d: inputSize %lld, "
-                    "outputSize %lld).", k, (long long)in[k], (long long)o[k]);
-    join_dims(gdims, nsp, cl, n, c, o);
-    join_dims(idims, nsp, cl, n, c, in);
-    ACL_TRY(check_shape_is(gradOut, s->xn, gdims, rank));
-    ACL_TRY(check_shape_is(out, s->yn, idims, rank));
-    ACL_TRY(check_dtypes(s, gradOut, out));
-    ACL_TRY(check_formats(s, gradOut, out));
-    if (acl_tensor_empty(gradOut) || acl_tensor_empty(out)) return acl_exec_noop(s->op, workspaceSize, executor);
-    double sc[3] = {0, 0, 0};
-    int consistent = 1;
-    for (int k = 0; k < nsp; k++)
-        consistent = consistent && scales[k] > 0 && (int64_t)floor((double)in[k] * scales[k]) == o[k];
-    for (int k = 0; k < nsp; k++) {
-        if (sc_rule == SC_GIVEN) sc[k] = scales[k] > 0 ? scales[k] : 0;
-        else if (sc_rule == SC_IF_CONSISTENT) sc[k] = consistent ? scales[k] : 0;
-    }
-    return publish(s, gradOut, out, in, o, align, sc, workspaceSize, executor);
+                    "Input and output sizes should be greater than 0 (spatial axis %d: input %lld, outputSize %lld).",
+                    k, (long long)in[k], (long long)o[k]);
+    return ACLNN_SUCCESS;
+}
+
+/* scales > 0 on every axis, else none (the trilinear op_apis pass all three or none) */
+static void scales_all_or_none(const double *s, int nsp, double *sc) {
+    int all = 1;
+    for (int k = 0; k < nsp; k++) all = all && s[k] > 0;
+    for (int k = 0; k < nsp; k++) sc[k] = all ? s[k] : 0;
 }
 
 #define SPEC(name, nsp_, mode_, bwd_, xn_, yn_, fm)                                                                \
@@ -277,85 +228,340 @@ static aclnnStatus backward(const upl_spec *s, const aclTensor *gradOut, const a
 SPEC(UpsampleLinear1d, 1, UPL_LINEAR, 0, "self", "out", 0xff);
 SPEC(UpsampleLinear1dBackward, 1, UPL_LINEAR, 1, "gradOut", "out", 0xff);
 SPEC(UpsampleBilinear2d, 2, UPL_LINEAR, 0, "self", "out", UPL_F_NCHW | UPL_F_NHWC);
-SPEC(UpsampleBilinear2dBackward, 2, UPL_LINEAR, 1, "gradOut", "out", UPL_F_NCHW | UPL_F_NHWC | UPL_F_ND);
+SPEC(UpsampleBilinear2dBackward, 2, UPL_LINEAR, 1, "gradOut", "out", UPL_F_NCHW | UPL_F_NHWC);
 SPEC(UpsampleBilinear2dBackwardV2, 2, UPL_LINEAR, 1, "gradOut", "out", UPL_F_NCHW | UPL_F_NHWC);
 SPEC(UpsampleBicubic2d, 2, UPL_CUBIC, 0, "self", "out", UPL_F_NCHW | UPL_F_NHWC | UPL_F_ND);
 SPEC(UpsampleBicubic2dBackward, 2, UPL_CUBIC, 1, "gradOut", "gradInput", UPL_F_NCHW | UPL_F_ND);
 SPEC(UpsampleTrilinear3d, 3, UPL_LINEAR, 0, "self", "out", UPL_F_ND | UPL_F_NCDHW | UPL_F_NDHWC);
 SPEC(UpsampleTrilinear3dBackward, 3, UPL_LINEAR, 1, "gradOut", "gradInput", UPL_F_ND | UPL_F_NCDHW | UPL_F_NDHWC);
 
+/* ---- aclnnUpsampleLinear1d ---- */
+
 aclnnStatus opws_UpsampleLinear1d(const aclTensor *self, const aclIntArray *outputSize, const bool alignCorners,
                                   const double scale, aclTensor *out, uint64_t *workspaceSize,
                                   aclOpExecutor **executor) {
-    const double sc[1] = {scale};
-    return forward(&spec_UpsampleLinear1d, self, outputSize, alignCorners, sc, SC_GIVEN, out, workspaceSize,
-                   executor);
+    const upl_spec *s = &spec_UpsampleLinear1d;
+    PHASE1_PTRS();
+    NOT_NULL_T(self, "self");
+    NOT_NULL_T(out, "out");
+    NOT_NULL_A(outputSize, "outputSize");
+    ACL_TRY(acl_check_rank(self, 3, "self"));
+    ACL_TRY(acl_check_rank(out, 3, "out"));
+    ACL_TRY(check_len(outputSize, "outputSize", 1));
+    ACLNN_CHECK(self->dims[1] != 0 && self->dims[2] != 0, ACLNN_ERR_PARAM_INVALID,
+                "self: a non-empty 3D tensor is expected (C and L > 0), got (%lld, %lld, %lld).",
+                (long long)self->dims[0], (long long)self->dims[1], (long long)self->dims[2]);
+    const int64_t ol = outputSize->v[0];
+    ACLNN_CHECK(ol > 0, ACLNN_ERR_PARAM_INVALID, "outputSize[0] %lld should be greater than 0.", (long long)ol);
+    const int64_t want[3] = {self->dims[0], self->dims[1], ol};
+    for (int d = 0; d < 3; d++)
+        ACLNN_CHECK(out->dims[d] == want[d], ACLNN_ERR_PARAM_INVALID, "The dim %d of out should be %lld, but got %lld.",
+                    d, (long long)want[d], (long long)out->dims[d]);
+    if (scale >= 0)
+        ACLNN_CHECK((int64_t)((double)self->dims[2] * scale) == ol, ACLNN_ERR_PARAM_INVALID,
+                    "scale %g conflicts with outputSize: int(self L %lld * scale) should be outputSize[0] %lld (a "
+                    "negative scale means none).", scale, (long long)self->dims[2], (long long)ol);
+    ACL_TRY(check_dtypes(s, self, out));
+    if (acl_tensor_empty(self)) return acl_exec_noop(s->op, workspaceSize, executor);
+    const int64_t in[1] = {self->dims[2]}, o[1] = {ol};
+    const double sc[1] = {scale > 0 ? scale : 0};
+    return publish(s, self, 0, out, 0, in, o, alignCorners, sc, workspaceSize, executor);
 }
 
 aclnnStatus opws_UpsampleLinear1dBackward(const aclTensor *gradOut, const aclIntArray *outputSize,
                                           const aclIntArray *inputSize, bool alignCorners, double scales,
                                           aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
-    const double sc[1] = {scales};
-    return backward(&spec_UpsampleLinear1dBackward, gradOut, outputSize, inputSize, alignCorners, sc, SC_GIVEN, out,
-                    workspaceSize, executor);
+    const upl_spec *s = &spec_UpsampleLinear1dBackward;
+    PHASE1_PTRS();
+    NOT_NULL_T(gradOut, "gradOut");
+    NOT_NULL_A(outputSize, "outputSize");
+    NOT_NULL_A(inputSize, "inputSize");
+    NOT_NULL_T(out, "out");
+    ACL_TRY(acl_check_rank(gradOut, 3, "gradOut"));
+    ACL_TRY(check_len(outputSize, "outputSize", 1));
+    ACL_TRY(check_len(inputSize, "inputSize", 3));
+    /* [EMU] the op_api checks the support list only when gradOut already has inputSize's shape (any other dtype
+     * then fails inside the kernels); it is checked here in every case */
+    ACL_TRY(check_dtypes(s, gradOut, out));
+    int64_t n, c, in[3], o[3];
+    backward_extents(inputSize, outputSize, 1, 0, &n, &c, in, o);
+    ACL_TRY(check_positive(in, o, 1));
+    const int64_t gw[3] = {n, c, o[0]};
+    ACL_TRY(check_shape_is(gradOut, "gradOut", gw, 3));
+    ACL_TRY(acl_check_rank(out, 3, "out"));
+    ACLNN_CHECK(gradOut->dims[0] == out->dims[0] && gradOut->dims[1] == out->dims[1], ACLNN_ERR_PARAM_INVALID,
+                "gradOut N %lld / C %lld and out N %lld / C %lld should be equal.", (long long)gradOut->dims[0],
+                (long long)gradOut->dims[1], (long long)out->dims[0], (long long)out->dims[1]);
+    ACL_TRY(check_int32(gradOut->dims, 3, "gradOut"));
+    ACL_TRY(check_int32(out->dims, 3, "out"));
+    /* [HW] out's L is not compared with inputSize: the result (N, C, inputSize[2]) is copied into out at the end of
+     * phase 1 and that copy fails on another shape */
+    ACLNN_CHECK(out->dims[2] == in[0], ACLNN_ERR_INNER_NULLPTR,
+                "out L %lld should equal inputSize[2] %lld: the result is copied into out.", (long long)out->dims[2],
+                (long long)in[0]);
+    if (acl_tensor_empty(gradOut)) return acl_exec_noop(s->op, workspaceSize, executor);
+    const double sc[1] = {scales > 0 ? scales : 0};
+    return publish(s, gradOut, 0, out, 0, in, o, alignCorners, sc, workspaceSize, executor);
 }
+
+/* ---- aclnnUpsampleBilinear2d ---- */
 
 aclnnStatus opws_UpsampleBilinear2d(const aclTensor *self, const aclIntArray *outputSize, const bool alignCorners,
                                     const double scalesH, const double scalesW, aclTensor *out,
                                     uint64_t *workspaceSize, aclOpExecutor **executor) {
-    const double sc[2] = {scalesH, scalesW};
-    return forward(&spec_UpsampleBilinear2d, self, outputSize, alignCorners, sc, SC_IF_CONSISTENT, out,
-                   workspaceSize, executor);
+    const upl_spec *s = &spec_UpsampleBilinear2d;
+    PHASE1_PTRS();
+    NOT_NULL_T(self, "self");
+    NOT_NULL_T(out, "out");
+    ACL_TRY(check_dtypes(s, self, out));
+    ACL_TRY(check_formats(s, self, out));
+    ACL_TRY(acl_check_rank(self, 4, "self"));
+    ACL_TRY(acl_check_rank(out, 4, "out"));
+    ACLNN_CHECK(!(self->dtype == ACL_DOUBLE && self->format == ACL_FORMAT_NCHW), ACLNN_ERR_PARAM_INVALID,
+                "self dtype DOUBLE is only supported in NHWC format.");
+    ACL_TRY(check_nc_2d(self, "self", out, "out"));
+    ACLNN_CHECK(!(scalesW < 0) && !(scalesH < 0), ACLNN_ERR_PARAM_INVALID,
+                "scalesW %g and scalesH %g should not be negative.", scalesW, scalesH);
+    /* outputSize's NULL check comes last and reports PARAM_INVALID */
+    ACLNN_CHECK(outputSize != NULL, ACLNN_ERR_PARAM_INVALID, "outputSize must not be NULL.");
+    NOT_NULL_A(outputSize, "outputSize");
+    ACL_TRY(check_len(outputSize, "outputSize", 2));
+    const int cl = self->format == ACL_FORMAT_NHWC;
+    int64_t n, c, in[3], o[3] = {outputSize->v[0], outputSize->v[1], 1}, on, oc, os[3];
+    split_dims(self->dims, 2, cl, &n, &c, in);
+    split_dims(out->dims, 2, cl, &on, &oc, os);
+    ACLNN_CHECK(os[0] == o[0] && os[1] == o[1], ACLNN_ERR_PARAM_INVALID,
+                "Expected out H, W to be outputSize (%lld, %lld), but got (%lld, %lld).", (long long)o[0],
+                (long long)o[1], (long long)os[0], (long long)os[1]);
+    if (acl_tensor_empty(self) || acl_tensor_empty(out)) return acl_exec_noop(s->op, workspaceSize, executor);
+    /* the scales reach the kernel only on the AI-core path: fp16/fp32/bf16, NCHW, both given with
+     * int(in * s) == out (otherwise ResizeBilinearV2 / the AICPU kernel work from the sizes) */
+    double sc[2] = {0, 0};
+    if (self->dtype != ACL_DOUBLE && !cl && scalesH > 1e-12 && scalesW > 1e-12 &&
+        (int64_t)((double)in[0] * scalesH) == o[0] && (int64_t)((double)in[1] * scalesW) == o[1]) {
+        sc[0] = scalesH;
+        sc[1] = scalesW;
+    }
+    return publish(s, self, cl, out, cl, in, o, alignCorners, sc, workspaceSize, executor);
 }
+
+/* ---- aclnnUpsampleBilinear2dBackward (ResizeBilinearV2Grad on A2: the sizes only) ---- */
 
 aclnnStatus opws_UpsampleBilinear2dBackward(const aclTensor *gradOut, const aclIntArray *outputSize,
                                             const aclIntArray *inputSize, bool alignCorners, double scalesH,
                                             double scalesW, aclTensor *out, uint64_t *workspaceSize,
                                             aclOpExecutor **executor) {
-    const double sc[2] = {scalesH, scalesW};
-    return backward(&spec_UpsampleBilinear2dBackward, gradOut, outputSize, inputSize, alignCorners, sc, SC_NONE, out,
-                    workspaceSize, executor);
+    const upl_spec *s = &spec_UpsampleBilinear2dBackward;
+    PHASE1_PTRS();
+    NOT_NULL_T(gradOut, "gradOut");
+    NOT_NULL_A(outputSize, "outputSize");
+    NOT_NULL_A(inputSize, "inputSize");
+    NOT_NULL_T(out, "out");
+    ACL_TRY(acl_check_rank(gradOut, 4, "gradOut"));
+    ACL_TRY(check_len(outputSize, "outputSize", 2));
+    ACL_TRY(check_len(inputSize, "inputSize", 4));
+    ACL_TRY(acl_check_rank(out, 4, "out"));
+    const int cl = out->format == ACL_FORMAT_NHWC; /* the layout of the sizes follows out's format */
+    int64_t n, c, in[3], o[3], gw[4], ow[4];
+    backward_extents(inputSize, outputSize, 2, cl, &n, &c, in, o);
+    ACL_TRY(check_positive(in, o, 2));
+    join_dims(gw, 2, cl, n, c, o);
+    join_dims(ow, 2, cl, n, c, in);
+    ACL_TRY(check_pair_shapes(gradOut, "gradOut", gw, out, "out", ow, 4));
+    /* [EMU] the list is checked even when gradOut already has inputSize's shape (the op_api then only copies) */
+    ACL_TRY(check_dtypes(s, gradOut, out));
+    const int gcl = gradOut->format == ACL_FORMAT_NHWC;
+    int64_t gw2[4];
+    join_dims(gw2, 2, gcl, n, gcl ? inputSize->v[3] : inputSize->v[1], o);
+    ACL_TRY(check_shape_is(gradOut, "gradOut", gw2, 4));
+    ACL_TRY(check_nc_2d(gradOut, "gradOut", out, "out"));
+    if (acl_tensor_empty(gradOut)) return acl_exec_noop(s->op, workspaceSize, executor);
+    const double sc[2] = {0, 0};
+    return publish(s, gradOut, gcl, out, cl, in, o, alignCorners, sc, workspaceSize, executor);
 }
+
+/* ---- aclnnUpsampleBilinear2dBackwardV2 ---- */
 
 aclnnStatus opws_UpsampleBilinear2dBackwardV2(const aclTensor *gradOut, const aclIntArray *outputSize,
                                               const aclIntArray *inputSize, bool alignCorners, double scalesH,
                                               double scalesW, aclTensor *out, uint64_t *workspaceSize,
                                               aclOpExecutor **executor) {
-    const double sc[2] = {scalesH, scalesW};
-    return backward(&spec_UpsampleBilinear2dBackwardV2, gradOut, outputSize, inputSize, alignCorners, sc,
-                    SC_IF_CONSISTENT, out, workspaceSize, executor);
+    const upl_spec *s = &spec_UpsampleBilinear2dBackwardV2;
+    PHASE1_PTRS();
+    NOT_NULL_T(gradOut, "gradOut");
+    NOT_NULL_A(inputSize, "inputSize");
+    NOT_NULL_A(outputSize, "outputSize");
+    NOT_NULL_T(out, "out");
+    ACL_TRY(acl_check_rank(gradOut, 4, "gradOut"));
+    ACL_TRY(check_len(inputSize, "inputSize", 4));
+    ACL_TRY(check_len(outputSize, "outputSize", 2));
+    ACLNN_CHECK(out->format == ACL_FORMAT_NCHW || out->format == ACL_FORMAT_NHWC, ACLNN_ERR_PARAM_INVALID,
+                "out format %s is not supported (NCHW or NHWC).", acl_format_name(out->format));
+    const int gcl = gradOut->format == ACL_FORMAT_NHWC;
+    int64_t n, c, in[3], o[3], gw[4], ow[4];
+    backward_extents(inputSize, outputSize, 2, gcl, &n, &c, in, o);
+    ACL_TRY(check_positive(in, o, 2));
+    join_dims(gw, 2, gcl, n, c, o);
+    ACL_TRY(check_shape_is(gradOut, "gradOut", gw, 4));
+    ACL_TRY(acl_check_rank(out, 4, "out"));
+    ACL_TRY(check_nc_2d(gradOut, "gradOut", out, "out"));
+    ACL_TRY(check_dtypes(s, gradOut, out));
+    ACL_TRY(check_int32(gradOut->dims, 4, "gradOut"));
+    const int cl = out->format == ACL_FORMAT_NHWC;
+    join_dims(ow, 2, cl, n, c, in);
+    /* [HW] out's H and W are not compared with inputSize by the checks; the result's shape check at the end of
+     * phase 1 refuses another shape */
+    ACL_TRY(check_shape_is(out, "out", ow, 4));
+    if (acl_tensor_empty(gradOut) || acl_tensor_empty(out)) return acl_exec_noop(s->op, workspaceSize, executor);
+    /* the scales reach the kernel when both are 0 (sizes) or both give floor(in * s) == out */
+    double sc[2] = {0, 0};
+    if (scalesH > 0 && scalesW > 0 && (int64_t)floor((double)in[0] * scalesH) == o[0] &&
+        (int64_t)floor((double)in[1] * scalesW) == o[1]) {
+        sc[0] = scalesH;
+        sc[1] = scalesW;
+    }
+    return publish(s, gradOut, gcl, out, cl, in, o, alignCorners, sc, workspaceSize, executor);
+}
+
+/* ---- aclnnUpsampleBicubic2d ---- */
+
+static int dst_size_ok(int64_t in, int64_t out, double scale) {
+    if (scale <= 0) return 1;
+    const double eps = 1e-5;
+    const int64_t d = (int64_t)((double)in * scale), hi = (int64_t)((double)in * (scale + eps)),
+                  lo = (int64_t)((double)in * (scale - eps));
+    return out == d || (out >= lo && out <= hi);
 }
 
 aclnnStatus opws_UpsampleBicubic2d(const aclTensor *self, const aclIntArray *outputSize, const bool alignCorners,
                                    const double scalesH, const double scalesW, aclTensor *out,
                                    uint64_t *workspaceSize, aclOpExecutor **executor) {
-    const double sc[2] = {scalesH, scalesW};
-    return forward(&spec_UpsampleBicubic2d, self, outputSize, alignCorners, sc, SC_GIVEN, out, workspaceSize,
-                   executor);
+    const upl_spec *s = &spec_UpsampleBicubic2d;
+    PHASE1_PTRS();
+    NOT_NULL_T(self, "self");
+    NOT_NULL_A(outputSize, "outputSize");
+    NOT_NULL_T(out, "out");
+    ACL_TRY(check_dtypes(s, self, out));
+    ACL_TRY(check_formats(s, self, out));
+    ACL_TRY(acl_check_rank(self, 4, "self"));
+    ACL_TRY(acl_check_rank(out, 4, "out"));
+    ACL_TRY(check_len(outputSize, "outputSize", 2));
+    const int cl = self->format == ACL_FORMAT_NHWC;
+    int64_t n, c, in[3], o[3] = {outputSize->v[0], outputSize->v[1], 1}, full[4];
+    split_dims(self->dims, 2, cl, &n, &c, in);
+    ACLNN_CHECK(c > 0, ACLNN_ERR_PARAM_INVALID, "self: a non-empty 4D tensor is expected (C %lld).", (long long)c);
+    ACL_TRY(check_positive(in, o, 2));
+    join_dims(full, 2, cl, n, c, o);
+    ACL_TRY(check_shape_is(out, "out", full, 4));
+    ACL_TRY(check_int32(self->dims, 4, "self"));
+    ACL_TRY(check_int32(o, 2, "outputSize"));
+    ACLNN_CHECK(dst_size_ok(in[0], o[0], scalesH), ACLNN_ERR_PARAM_INVALID,
+                "scalesH %g conflicts with outputSize: scalesH * input H %lld should be outputSize[0] %lld.", scalesH,
+                (long long)in[0], (long long)o[0]);
+    ACLNN_CHECK(dst_size_ok(in[1], o[1], scalesW), ACLNN_ERR_PARAM_INVALID,
+                "scalesW %g conflicts with outputSize: scalesW * input W %lld should be outputSize[1] %lld.", scalesW,
+                (long long)in[1], (long long)o[1]);
+    if (acl_tensor_empty(self)) return acl_exec_noop(s->op, workspaceSize, executor);
+    const double sc[2] = {scalesH > 0 ? scalesH : 0, scalesW > 0 ? scalesW : 0};
+    return publish(s, self, cl, out, cl, in, o, alignCorners, sc, workspaceSize, executor);
 }
 
 aclnnStatus opws_UpsampleBicubic2dBackward(const aclTensor *gradOut, const aclIntArray *outputSize,
                                            const aclIntArray *inputSize, const bool alignCorners, double scalesH,
                                            double scalesW, aclTensor *gradInput, uint64_t *workspaceSize,
                                            aclOpExecutor **executor) {
-    const double sc[2] = {scalesH, scalesW};
-    return backward(&spec_UpsampleBicubic2dBackward, gradOut, outputSize, inputSize, alignCorners, sc, SC_GIVEN,
-                    gradInput, workspaceSize, executor);
+    const upl_spec *s = &spec_UpsampleBicubic2dBackward;
+    PHASE1_PTRS();
+    NOT_NULL_A(inputSize, "inputSize");
+    NOT_NULL_T(gradInput, "gradInput");
+    NOT_NULL_T(gradOut, "gradOut");
+    NOT_NULL_A(outputSize, "outputSize");
+    ACLNN_CHECK(gradOut->format == ACL_FORMAT_ND || gradOut->format == ACL_FORMAT_NCHW, ACLNN_ERR_PARAM_INVALID,
+                "gradOut format %s is not supported (NCHW or ND).", acl_format_name(gradOut->format));
+    ACL_TRY(acl_check_rank(gradOut, 4, "gradOut"));
+    ACL_TRY(check_len(inputSize, "inputSize", 4));
+    ACL_TRY(check_len(outputSize, "outputSize", 2));
+    ACL_TRY(acl_check_rank(gradInput, 4, "gradInput"));
+    const int cl = gradInput->format == ACL_FORMAT_NHWC;
+    int64_t n, c, in[3], o[3], gw[4], ow[4];
+    backward_extents(inputSize, outputSize, 2, cl, &n, &c, in, o);
+    ACL_TRY(check_positive(in, o, 2));
+    join_dims(gw, 2, cl, n, c, o);
+    join_dims(ow, 2, cl, n, c, in);
+    ACL_TRY(check_pair_shapes(gradOut, "gradOut", gw, gradInput, "gradInput", ow, 4));
+    ACL_TRY(check_dtypes(s, gradOut, gradInput));
+    ACL_TRY(check_int32(inputSize->v, 4, "inputSize"));
+    ACL_TRY(check_int32(o, 2, "outputSize"));
+    ACLNN_CHECK(n * c <= INT32_MAX / (o[0] > 0 ? o[0] : 1), ACLNN_ERR_PARAM_INVALID,
+                "N * C * outputSize H should not be greater than %d.", INT32_MAX);
+    if (acl_tensor_empty(gradOut)) return acl_exec_noop(s->op, workspaceSize, executor);
+    const double sc[2] = {scalesH > 0 ? scalesH : 0, scalesW > 0 ? scalesW : 0};
+    return publish(s, gradOut, cl, gradInput, cl, in, o, alignCorners, sc, workspaceSize, executor);
 }
+
+/* ---- aclnnUpsampleTrilinear3d ---- */
 
 aclnnStatus opws_UpsampleTrilinear3d(const aclTensor *self, const aclIntArray *outputSize, bool alignCorners,
                                      double scalesD, double scalesH, double scalesW, aclTensor *out,
                                      uint64_t *workspaceSize, aclOpExecutor **executor) {
-    const double sc[3] = {scalesD, scalesH, scalesW};
-    return forward(&spec_UpsampleTrilinear3d, self, outputSize, alignCorners, sc, SC_GIVEN, out, workspaceSize,
-                   executor);
+    const upl_spec *s = &spec_UpsampleTrilinear3d;
+    PHASE1_PTRS();
+    NOT_NULL_T(self, "self");
+    NOT_NULL_A(outputSize, "outputSize");
+    NOT_NULL_T(out, "out");
+    ACL_TRY(check_dtypes(s, self, out));
+    ACL_TRY(acl_check_rank(self, 5, "self"));
+    ACL_TRY(check_len(outputSize, "outputSize", 3));
+    ACLNN_CHECK(fmt_bit(self->format) & s->formats, ACLNN_ERR_PARAM_INVALID,
+                "self storage format %s is not supported (NCDHW, NDHWC or ND).", acl_format_name(self->format));
+    const int cl = self->format == ACL_FORMAT_NDHWC, ocl = out->format == ACL_FORMAT_NDHWC;
+    int64_t n, c, in[3], o[3] = {outputSize->v[0], outputSize->v[1], outputSize->v[2]}, full[5];
+    split_dims(self->dims, 3, cl, &n, &c, in);
+    ACL_TRY(check_positive(in, o, 3));
+    ACLNN_CHECK(c > 0, ACLNN_ERR_PARAM_INVALID, "self: a non-empty 5D tensor is expected (C %lld).", (long long)c);
+    join_dims(full, 3, ocl, n, c, o);
+    ACL_TRY(acl_check_rank(out, 5, "out"));
+    ACL_TRY(check_shape_is(out, "out", full, 5));
+    ACL_TRY(check_int32(self->dims, 5, "self"));
+    ACL_TRY(check_int32(out->dims, 5, "out"));
+    if (acl_tensor_empty(self)) return acl_exec_noop(s->op, workspaceSize, executor);
+    const double sin[3] = {scalesD, scalesH, scalesW};
+    double sc[3];
+    scales_all_or_none(sin, 3, sc);
+    return publish(s, self, cl, out, ocl, in, o, alignCorners, sc, workspaceSize, executor);
 }
 
 aclnnStatus opws_UpsampleTrilinear3dBackward(const aclTensor *gradOut, const aclIntArray *outputSize,
                                              const aclIntArray *inputSize, bool alignCorners, double scalesD,
                                              double scalesH, double scalesW, aclTensor *gradInput,
                                              uint64_t *workspaceSize, aclOpExecutor **executor) {
-    const double sc[3] = {scalesD, scalesH, scalesW};
-    return backward(&spec_UpsampleTrilinear3dBackward, gradOut, outputSize, inputSize, alignCorners, sc, SC_GIVEN,
-                    gradInput, workspaceSize, executor);
+    const upl_spec *s = &spec_UpsampleTrilinear3dBackward;
+    PHASE1_PTRS();
+    NOT_NULL_T(gradOut, "gradOut");
+    NOT_NULL_A(outputSize, "outputSize");
+    NOT_NULL_A(inputSize, "inputSize");
+    NOT_NULL_T(gradInput, "gradInput");
+    ACL_TRY(check_dtypes(s, gradOut, gradInput));
+    ACL_TRY(acl_check_rank(gradOut, 5, "gradOut"));
+    ACL_TRY(check_len(outputSize, "outputSize", 3));
+    ACL_TRY(check_len(inputSize, "inputSize", 5));
+    ACLNN_CHECK(fmt_bit(gradOut->format) & s->formats, ACLNN_ERR_PARAM_INVALID,
+                "gradOut storage format %s is not supported (NCDHW, NDHWC or ND).", acl_format_name(gradOut->format));
+    /* inputSize is (N, C, D, H, W) whatever the formats; each tensor's own format orders its expected shape */
+    const int gcl = gradOut->format == ACL_FORMAT_NDHWC, icl = gradInput->format == ACL_FORMAT_NDHWC;
+    int64_t n, c, in[3], o[3], gw[5], iw[5];
+    backward_extents(inputSize, outputSize, 3, 0, &n, &c, in, o);
+    ACL_TRY(check_positive(in, o, 3));
+    join_dims(gw, 3, gcl, n, c, o);
+    join_dims(iw, 3, icl, n, c, in);
+    ACL_TRY(check_shape_is(gradOut, "gradOut", gw, 5));
+    ACL_TRY(acl_check_rank(gradInput, 5, "gradInput"));
+    ACL_TRY(check_shape_is(gradInput, "gradInput", iw, 5));
+    ACL_TRY(check_int32(gradOut->dims, 5, "gradOut"));
+    if (acl_tensor_empty(gradOut) || acl_tensor_empty(gradInput))
+        return acl_exec_noop(s->op, workspaceSize, executor);
+    const double sin[3] = {scalesD, scalesH, scalesW};
+    double sc[3];
+    scales_all_or_none(sin, 3, sc);
+    return publish(s, gradOut, gcl, gradInput, icl, in, o, alignCorners, sc, workspaceSize, executor);
 }

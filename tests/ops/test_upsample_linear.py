@@ -101,10 +101,11 @@ def run_bwd(op, g, ins, align, scales, cl=False, view=None):
     outs = g.shape[2:]
     gin = to_cl(g) if cl else g
     full = g.shape[:2] + tuple(ins)
-    isz = (full[0],) + tuple(ins) + (full[1],) if cl else full
+    yshape = (full[0],) + tuple(ins) + (full[1],) if cl else full
+    isz = full if nsp == 3 else yshape  # the 3-D op_apis read inputSize as (N, C, D, H, W) in every format
     if view:
         gin = strided(gin, view)
-    y = np.full(isz, 7, g.dtype)
+    y = np.full(yshape, 7, g.dtype)
     if view:
         y = strided(y, view)
     yt = tensor(y, fmt)
@@ -331,6 +332,8 @@ INVALID_FWD = [
 @pytest.mark.parametrize("row", INVALID_FWD, ids=[r[0] for r in INVALID_FWD])
 def test_invalid_forward(op, row):
     _, kw, code, word = row
+    if op == "UpsampleBilinear2d" and row[0] == "outputSize NULL":
+        code = 161002  # its op_api checks outputSize inside CheckOutputSize, last, with PARAM_INVALID
     nsp = FWD[op][0]
     ins, outs = {1: ((4,), (8,)), 2: ((4, 4), (8, 8)), 3: ((2, 2, 2), (4, 4, 4))}[nsp]
     if kw == "dtype":
@@ -413,3 +416,68 @@ def test_linear1d_scale_conflict():
     """A2: a scale >= 0 must give outputSize (int(L * scale)); 0 is not "none" there."""
     for s in (0.0, 3.0):
         expect_invalid("UpsampleLinear1d", _fwd_args("UpsampleLinear1d", sc=[s]), 161002, "scale")
+
+
+# ---- check order: two faults at once, the op_api's first one wins ----
+
+def test_order_bilinear2d_dtype_before_format():
+    x = tensor(np.zeros((1, 2, 4, 4), np.int32), lib.ACL_FORMAT_ND)
+    y = tensor(np.zeros((1, 2, 8, 8), np.int32), lib.ACL_FORMAT_NCHW)
+    expect_invalid("UpsampleBilinear2d", [x, pyaclnn.int_array([8, 8]), False, 0.0, 0.0, y], 161002, "self")
+
+
+def test_order_bilinear2d_scales_before_outputsize():
+    args = _fwd_args("UpsampleBilinear2d", sc=[-1.0, 0.0], osz=pyaclnn.int_array([8]))
+    expect_invalid("UpsampleBilinear2d", args, 161002, "scales")
+
+
+def test_order_linear1d_shape_before_dtype():
+    x = tensor(np.zeros((1, 2, 4), np.int32), lib.ACL_FORMAT_ND)
+    y = tensor(np.zeros((1, 2, 9), np.int32), lib.ACL_FORMAT_ND)
+    expect_invalid("UpsampleLinear1d", [x, pyaclnn.int_array([8]), False, -1.0, y], 161002, "out")
+
+
+def test_order_bicubic2d_backward_null_order():
+    """inputSize is the first NULL check, then gradInput, gradOut, outputSize."""
+    a = _bwd_args("UpsampleBicubic2dBackward", isz=None, g=None)
+    expect_invalid("UpsampleBicubic2dBackward", a, 161001, "inputSize")
+    a = _bwd_args("UpsampleBicubic2dBackward", out=None, g=None)
+    expect_invalid("UpsampleBicubic2dBackward", a, 161001, "gradInput")
+
+
+def test_order_bilinear2d_backward_v2_null_order():
+    a = _bwd_args("UpsampleBilinear2dBackwardV2", isz=None, osz=None)
+    expect_invalid("UpsampleBilinear2dBackwardV2", a, 161001, "inputSize")
+
+
+def test_order_trilinear3d_backward_dtype_first():
+    g = tensor(np.zeros((1, 2, 4, 4), np.int32), lib.ACL_FORMAT_NCDHW)  # wrong rank too
+    a = _bwd_args("UpsampleTrilinear3dBackward", g=g, out=tensor(np.zeros((1, 2, 2, 2, 2), np.int32),
+                                                                  lib.ACL_FORMAT_NCDHW))
+    expect_invalid("UpsampleTrilinear3dBackward", a, 161002, "gradOut")
+
+
+def test_linear1d_backward_out_length_is_a_copy_failure():
+    """[HW] out's L is not compared with inputSize; the final copy into out fails (561103)."""
+    a = _bwd_args("UpsampleLinear1dBackward", out=_t((1, 2, 5), nsp=1))
+    expect_invalid("UpsampleLinear1dBackward", a, 561103, "out")
+
+
+def test_bicubic2d_scale_conflict():
+    expect_invalid("UpsampleBicubic2d", _fwd_args("UpsampleBicubic2d", sc=[3.0, 0.0]), 161002, "scalesH")
+
+
+def test_bilinear2d_inconsistent_scales_use_sizes(torch):
+    """Scales that do not give outputSize (int(in * s) != out) leave the AI-core path: the sizes decide."""
+    x = RNG.uniform(-2, 2, (1, 2, 5, 6)).astype(np.float32)
+    got = run_fwd("UpsampleBilinear2d", x, (9, 8), False, (1.5, 1.5))
+    ref = torch.ops.aten.upsample_bilinear2d(torch.from_numpy(x), [9, 8], False, None, None).double().numpy()
+    assert_close(got, ref, np.float32, 1e-5, 1e-6)
+
+
+def test_trilinear3d_scales_all_or_none(torch):
+    """Trilinear takes the scales only when all three are > 0."""
+    x = RNG.uniform(-2, 2, (1, 2, 3, 4, 5)).astype(np.float32)
+    got = run_fwd("UpsampleTrilinear3d", x, (7, 10, 12), False, (2.5, 0.0, 2.5))
+    ref = torch.ops.aten.upsample_trilinear3d(torch.from_numpy(x), [7, 10, 12], False, None, None, None)
+    assert_close(got, ref.double().numpy(), np.float32, 1e-5, 1e-6)
