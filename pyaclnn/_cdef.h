@@ -3607,6 +3607,20 @@ typedef struct aclScalarList aclScalarList;
  aclTensor* inverseOut, aclTensor* countsOut, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnUniqueConsecutive(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnUpsampleBicubic2dAAGetWorkspaceSize(
+ const aclTensor* x, const aclIntArray* outputSize, const
+ _Bool
+ alignCorners, const double scalesH,
+ const double scalesW, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnUpsampleBicubic2dAA(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnUpsampleBicubic2dAAGradGetWorkspaceSize(
+ const aclTensor* gradOutput, const aclIntArray* outputSize, const aclIntArray* inputSize,
+ _Bool
+ alignCorners,
+ double scalesH, double scalesW, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnUpsampleBicubic2dAAGrad(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnUpsampleBicubic2dGetWorkspaceSize(
  const aclTensor* self, const aclIntArray* outputSize, const
  _Bool
@@ -3620,6 +3634,20 @@ typedef struct aclScalarList aclScalarList;
  alignCorners,
  double scalesH, double scalesW, aclTensor* gradInput, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnUpsampleBicubic2dBackward(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnUpsampleBilinear2dAAGetWorkspaceSize(
+ const aclTensor* input, const aclIntArray* outputSize,
+ _Bool
+ alignCorners, double scalesH, double scalesW,
+ aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnUpsampleBilinear2dAA(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnUpsampleBilinear2dAABackwardGetWorkspaceSize(
+ const aclTensor* gradOutput, const aclIntArray* outputSize, const aclIntArray* inputSize,
+ _Bool
+ alignCorners,
+ double scalesH, double scalesW, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnUpsampleBilinear2dAABackward(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnUpsampleBilinear2dGetWorkspaceSize(
  const aclTensor* self, const aclIntArray* outputSize, const

@@ -65,6 +65,8 @@ static int64_t clamp_idx(int64_t v, int64_t n) { return v < 0 ? 0 : (v >= n ? n 
         if ((mode) == UPL_LINEAR) {                                                                                \
             T src_ = (align) ? r_ * (T)(d) : r_ * ((T)(d) + (T)0.5) - (T)0.5;                                       \
             if (!(align) && src_ < (T)0) src_ = 0;                                                                 \
+            if (!(src_ == src_) || src_ < (T)0) src_ = 0;                                                          \
+            if (src_ > (T)(in_len)) src_ = (T)(in_len);                                                            \
             int64_t i0_ = (int64_t)FLOOR(src_);                                                                    \
             if (i0_ > (in_len) - 1) i0_ = (in_len) - 1;                                                            \
             T l1_ = src_ - (T)i0_;                                                                                 \
@@ -75,7 +77,10 @@ static int64_t clamp_idx(int64_t v, int64_t n) { return v < 0 ? 0 : (v >= n ? n 
             (w)[0] = (T)1 - l1_;                                                                                   \
             (w)[1] = l1_;                                                                                          \
         } else {                                                                                                   \
-            const T src_ = (align) ? r_ * (T)(d) : r_ * ((T)(d) + (T)0.5) - (T)0.5;                                 \
+            T src_ = (align) ? r_ * (T)(d) : r_ * ((T)(d) + (T)0.5) - (T)0.5;                                       \
+            if (!(src_ == src_)) src_ = 0;                                                                         \
+            if (src_ < (T)-4) src_ = (T)-4;                                                                        \
+            if (src_ > (T)(in_len) + (T)4) src_ = (T)(in_len) + (T)4;                                              \
             const T fl_ = FLOOR(src_);                                                                             \
             const int64_t i_ = (int64_t)fl_;                                                                       \
             const T t_ = src_ - fl_;                                                                               \
@@ -120,6 +125,72 @@ int upl_axis_forward(upl_axis *a, int64_t in_len, int64_t out_len, int mode, int
     }
     a->ptr[out_len] = out_len * taps;
     a->k = taps;
+    return 0;
+}
+
+
+/* PyTorch's antialiasing weights (interp 2: triangle filter, 4: Keys cubic with a = -0.5), in type T */
+#define UPL_AA_FILTER(T, cubic, x, out)                                                                            \
+    do {                                                                                                           \
+        T ax_ = (x) < (T)0 ? -(x) : (x);                                                                           \
+        if (!(cubic)) (out) = ax_ < (T)1 ? (T)1 - ax_ : (T)0;                                                      \
+        else {                                                                                                     \
+            const T A_ = (T)-0.5;                                                                                  \
+            if (ax_ < (T)1) (out) = ((A_ + (T)2) * ax_ - (A_ + (T)3)) * ax_ * ax_ + (T)1;                          \
+            else if (ax_ < (T)2) (out) = ((A_ * ax_ - (T)5 * A_) * ax_ + (T)8 * A_) * ax_ - (T)4 * A_;            \
+            else (out) = (T)0;                                                                                     \
+        }                                                                                                          \
+    } while (0)
+
+#define UPL_AA_BUILD(T, WARR)                                                                                      \
+    do {                                                                                                           \
+        T r_;                                                                                                      \
+        if (align_corners) r_ = out_len > 1 ? (T)(in_len - 1) / (T)(out_len - 1) : (T)0;                          \
+        else r_ = scale > 0 ? (T)(1.0 / scale) : (T)in_len / (T)out_len;                                           \
+        const T half_ = (T)(cubic ? 2 : 1);                                                                        \
+        const T support_ = r_ >= (T)1 ? half_ * r_ : half_;                                                        \
+        const T inv_ = r_ >= (T)1 ? (T)1 / r_ : (T)1;                                                              \
+        int64_t nnz_ = 0;                                                                                          \
+        for (int64_t d = 0; d < out_len; d++) {                                                                    \
+            const T center_ = (T)((double)r_ * ((double)d + 0.5));                                                 \
+            int64_t lo_ = upl_trunc((double)center_ - (double)support_ + 0.5);                                     \
+            if (lo_ < 0) lo_ = 0;                                                                                  \
+            int64_t hi_ = upl_trunc((double)center_ + (double)support_ + 0.5);                                     \
+            if (hi_ > in_len) hi_ = in_len;                                                                        \
+            a->ptr[d] = nnz_;                                                                                      \
+            T total_ = 0;                                                                                          \
+            const int64_t first_ = nnz_;                                                                           \
+            for (int64_t j = lo_; j < hi_; j++) {                                                                  \
+                const T arg_ = (T)(((double)((T)j - center_) + 0.5) * (double)inv_);                               \
+                T w_;                                                                                              \
+                UPL_AA_FILTER(T, cubic, arg_, w_);                                                                 \
+                a->src[nnz_] = j;                                                                                  \
+                WARR[nnz_++] = w_;                                                                                 \
+                total_ += w_;                                                                                      \
+            }                                                                                                      \
+            if (total_ != (T)0)                                                                                    \
+                for (int64_t e = first_; e < nnz_; e++) WARR[e] /= total_;                                         \
+        }                                                                                                          \
+        a->ptr[out_len] = nnz_;                                                                                    \
+    } while (0)
+
+int upl_axis_aa(upl_axis *a, int64_t in_len, int64_t out_len, int cubic, int align_corners, double scale, int f64) {
+    if (in_len == out_len) return upl_axis_forward(a, in_len, out_len, UPL_LINEAR, 0, 0, f64);
+    /* the widest window: 2 * support + 2 source positions */
+    double r = align_corners ? (out_len > 1 ? (double)(in_len - 1) / (double)(out_len - 1) : 0.0)
+                             : (scale > 0 ? 1.0 / scale : (double)in_len / (double)out_len);
+    double support = (cubic ? 2.0 : 1.0) * (r >= 1.0 ? r : 1.0);
+    int64_t width = support < (double)in_len ? (int64_t)(2.0 * support) + 3 : in_len;
+    if (width > in_len) width = in_len;
+    if (axis_alloc(a, out_len, in_len, out_len * width)) return -1;
+    if (f64) {
+        UPL_AA_BUILD(double, a->wd);
+        for (int64_t e = 0; e < a->ptr[out_len]; e++) a->wf[e] = (float)a->wd[e];
+    } else {
+        UPL_AA_BUILD(float, a->wf);
+        for (int64_t e = 0; e < a->ptr[out_len]; e++) a->wd[e] = a->wf[e];
+    }
+    a->k = 0;
     return 0;
 }
 

@@ -25,10 +25,21 @@ typedef struct {
 
 enum { UPL_LINEAR = 0, UPL_CUBIC = 1 };
 
+/* (int64_t)v for a double that may be out of range or NaN (absurd scales): saturates, NaN -> INT64_MIN */
+static inline int64_t upl_trunc(double v) {
+    if (!(v == v)) return INT64_MIN;
+    if (v >= 9.2e18) return INT64_MAX;
+    if (v <= -9.2e18) return INT64_MIN;
+    return (int64_t)v;
+}
+
 /* The forward taps of one axis from in_len to out_len. scale: the effective "scales" argument of the op (the
  * forward factor out/in; <= 0 means derive in/out from the sizes). in_len == out_len gives the identity. */
 int upl_axis_forward(upl_axis *a, int64_t in_len, int64_t out_len, int mode, int align_corners, double scale,
                      int f64);
+/* The antialiased taps of one axis (PyTorch's _upsample_*_aa: a filter of support 1 (triangle) or 2 (Keys cubic,
+ * a = -0.5) widened by the ratio when shrinking, normalised per destination). */
+int upl_axis_aa(upl_axis *a, int64_t in_len, int64_t out_len, int cubic, int align_corners, double scale, int f64);
 /* The transpose of f (a map from f->n_src to f->n_dst) into t. */
 int upl_axis_transpose(upl_axis *t, const upl_axis *f);
 /* The identity map of length 1 (an absent axis). */

@@ -12,10 +12,12 @@
 #include "common/dtype.h"
 #include "ops/ops.h"
 
+enum { AA_LINEAR = 2, AA_CUBIC = 3 };
+
 typedef struct {
     int op;
     int nsp;  /* spatial axes: 1, 2 or 3 */
-    int mode; /* UPL_LINEAR / UPL_CUBIC */
+    int mode; /* UPL_LINEAR / UPL_CUBIC, or AA_LINEAR / AA_CUBIC (antialiased) */
     int bwd;
     const char *xn, *yn;
     const aclDataType *dts;
@@ -114,6 +116,11 @@ static aclnnStatus run(aclOpExecutor *ex, void *ws, uint64_t ws_size) {
     return upl_run(&x, &y, &p->plan);
 }
 
+static int build_axis(upl_axis *a, int mode, int64_t in, int64_t out, int align, double sc, int f64) {
+    if (mode >= AA_LINEAR) return upl_axis_aa(a, in, out, mode == AA_CUBIC, align, sc, f64);
+    return upl_axis_forward(a, in, out, mode, align, sc, f64);
+}
+
 /* Executor with the plan: fin/fout are the forward's input/output spatial extents, sc the effective scales. */
 static aclnnStatus publish(const upl_spec *s, const aclTensor *x, int cl_x, const aclTensor *y, int cl_y,
                            const int64_t *fin, const int64_t *fout, int align, const double *sc,
@@ -137,10 +144,10 @@ static aclnnStatus publish(const upl_spec *s, const aclTensor *x, int cl_x, cons
             continue;
         }
         if (!s->bwd) {
-            bad |= upl_axis_forward(&p->plan.ax[k], fin[sp], fout[sp], s->mode, align, sc[sp], f64);
+            bad |= build_axis(&p->plan.ax[k], s->mode, fin[sp], fout[sp], align, sc[sp], f64);
         } else {
             upl_axis f;
-            if (upl_axis_forward(&f, fin[sp], fout[sp], s->mode, align, sc[sp], f64)) {
+            if (build_axis(&f, s->mode, fin[sp], fout[sp], align, sc[sp], f64)) {
                 bad = 1;
                 continue;
             }
@@ -234,6 +241,10 @@ SPEC(UpsampleBicubic2d, 2, UPL_CUBIC, 0, "self", "out", UPL_F_NCHW | UPL_F_NHWC 
 SPEC(UpsampleBicubic2dBackward, 2, UPL_CUBIC, 1, "gradOut", "gradInput", UPL_F_NCHW | UPL_F_ND);
 SPEC(UpsampleTrilinear3d, 3, UPL_LINEAR, 0, "self", "out", UPL_F_ND | UPL_F_NCDHW | UPL_F_NDHWC);
 SPEC(UpsampleTrilinear3dBackward, 3, UPL_LINEAR, 1, "gradOut", "gradInput", UPL_F_ND | UPL_F_NCDHW | UPL_F_NDHWC);
+SPEC(UpsampleBilinear2dAA, 2, AA_LINEAR, 0, "input", "out", UPL_F_ND | UPL_F_NCHW);
+SPEC(UpsampleBilinear2dAABackward, 2, AA_LINEAR, 1, "gradOutput", "out", UPL_F_ND | UPL_F_NCHW);
+SPEC(UpsampleBicubic2dAA, 2, AA_CUBIC, 0, "x", "out", UPL_F_ND | UPL_F_NCHW);
+SPEC(UpsampleBicubic2dAAGrad, 2, AA_CUBIC, 1, "gradOutput", "out", UPL_F_ND | UPL_F_NCHW);
 
 /* ---- aclnnUpsampleLinear1d ---- */
 
@@ -258,7 +269,7 @@ aclnnStatus opws_UpsampleLinear1d(const aclTensor *self, const aclIntArray *outp
         ACLNN_CHECK(out->dims[d] == want[d], ACLNN_ERR_PARAM_INVALID, "The dim %d of out should be %lld, but got %lld.",
                     d, (long long)want[d], (long long)out->dims[d]);
     if (scale >= 0)
-        ACLNN_CHECK((int64_t)((double)self->dims[2] * scale) == ol, ACLNN_ERR_PARAM_INVALID,
+        ACLNN_CHECK(upl_trunc((double)self->dims[2] * scale) == ol, ACLNN_ERR_PARAM_INVALID,
                     "scale %g conflicts with outputSize: int(self L %lld * scale) should be outputSize[0] %lld (a "
                     "negative scale means none).", scale, (long long)self->dims[2], (long long)ol);
     ACL_TRY(check_dtypes(s, self, out));
@@ -338,7 +349,7 @@ aclnnStatus opws_UpsampleBilinear2d(const aclTensor *self, const aclIntArray *ou
      * int(in * s) == out (otherwise ResizeBilinearV2 / the AICPU kernel work from the sizes) */
     double sc[2] = {0, 0};
     if (self->dtype != ACL_DOUBLE && !cl && scalesH > 1e-12 && scalesW > 1e-12 &&
-        (int64_t)((double)in[0] * scalesH) == o[0] && (int64_t)((double)in[1] * scalesW) == o[1]) {
+        upl_trunc((double)in[0] * scalesH) == o[0] && upl_trunc((double)in[1] * scalesW) == o[1]) {
         sc[0] = scalesH;
         sc[1] = scalesW;
     }
@@ -415,8 +426,8 @@ aclnnStatus opws_UpsampleBilinear2dBackwardV2(const aclTensor *gradOut, const ac
     if (acl_tensor_empty(gradOut) || acl_tensor_empty(out)) return acl_exec_noop(s->op, workspaceSize, executor);
     /* the scales reach the kernel when both are 0 (sizes) or both give floor(in * s) == out */
     double sc[2] = {0, 0};
-    if (scalesH > 0 && scalesW > 0 && (int64_t)floor((double)in[0] * scalesH) == o[0] &&
-        (int64_t)floor((double)in[1] * scalesW) == o[1]) {
+    if (scalesH > 0 && scalesW > 0 && upl_trunc(floor((double)in[0] * scalesH)) == o[0] &&
+        upl_trunc(floor((double)in[1] * scalesW)) == o[1]) {
         sc[0] = scalesH;
         sc[1] = scalesW;
     }
@@ -428,8 +439,8 @@ aclnnStatus opws_UpsampleBilinear2dBackwardV2(const aclTensor *gradOut, const ac
 static int dst_size_ok(int64_t in, int64_t out, double scale) {
     if (scale <= 0) return 1;
     const double eps = 1e-5;
-    const int64_t d = (int64_t)((double)in * scale), hi = (int64_t)((double)in * (scale + eps)),
-                  lo = (int64_t)((double)in * (scale - eps));
+    const int64_t d = upl_trunc((double)in * scale), hi = upl_trunc((double)in * (scale + eps)),
+                  lo = upl_trunc((double)in * (scale - eps));
     return out == d || (out >= lo && out <= hi);
 }
 
@@ -564,4 +575,177 @@ aclnnStatus opws_UpsampleTrilinear3dBackward(const aclTensor *gradOut, const acl
     double sc[3];
     scales_all_or_none(sin, 3, sc);
     return publish(s, gradOut, gcl, gradInput, icl, in, o, alignCorners, sc, workspaceSize, executor);
+}
+
+/* ---- the antialiased variants (NCHW / ND only) ---- */
+
+static aclnnStatus aa_check_scales(double scalesH, double scalesW) {
+    ACLNN_CHECK(!(scalesW < 0) && !(scalesH < 0), ACLNN_ERR_PARAM_INVALID,
+                "scalesW %g and scalesH %g should not be negative.", scalesW, scalesH);
+    return ACLNN_SUCCESS;
+}
+
+/* [HW] the result, (N, C) of the input with the other two extents, is copied into out at the end of phase 1; out
+ * of another shape makes that copy fail */
+static aclnnStatus aa_check_out_copy(const aclTensor *out, const char *name, const int64_t *want) {
+    for (int d = 0; d < 4; d++)
+        ACLNN_CHECK(out->dims[d] == want[d], ACLNN_ERR_INNER_NULLPTR,
+                    "%s dim %d is %lld but the result has %lld: the result is copied into %s.", name, d,
+                    (long long)out->dims[d], (long long)want[d], name);
+    return ACLNN_SUCCESS;
+}
+
+aclnnStatus opws_UpsampleBilinear2dAA(const aclTensor *input, const aclIntArray *outputSize, bool alignCorners,
+                                      double scalesH, double scalesW, aclTensor *out, uint64_t *workspaceSize,
+                                      aclOpExecutor **executor) {
+    const upl_spec *s = &spec_UpsampleBilinear2dAA;
+    PHASE1_PTRS();
+    NOT_NULL_T(input, "input");
+    NOT_NULL_A(outputSize, "outputSize");
+    NOT_NULL_T(out, "out");
+    ACL_TRY(check_dtypes(s, input, out));
+    ACLNN_CHECK(input->format == out->format, ACLNN_ERR_PARAM_INVALID,
+                "input format %s and out format %s should be the same.", acl_format_name(input->format),
+                acl_format_name(out->format));
+    ACL_TRY(acl_check_rank(input, 4, "input"));
+    ACL_TRY(acl_check_rank(out, 4, "out"));
+    ACL_TRY(check_len(outputSize, "outputSize", 2));
+    ACLNN_CHECK(fmt_bit(input->format) & s->formats, ACLNN_ERR_PARAM_INVALID,
+                "input storage format %s is not supported (NCHW or ND).", acl_format_name(input->format));
+    if (input->format == ACL_FORMAT_NCHW) ACL_TRY(check_nc_2d(input, "input", out, "out"));
+    ACL_TRY(aa_check_scales(scalesH, scalesW));
+    const int64_t *x = input->dims, o[3] = {outputSize->v[0], outputSize->v[1], 1};
+    ACLNN_CHECK(x[0] > 0 && x[1] > 0 && x[2] > 0 && x[3] > 0 && o[0] > 0 && o[1] > 0, ACLNN_ERR_PARAM_INVALID,
+                "Input and output sizes should be greater than 0: input (%lld, %lld, %lld, %lld), outputSize (%lld, "
+                "%lld).", (long long)x[0], (long long)x[1], (long long)x[2], (long long)x[3], (long long)o[0],
+                (long long)o[1]);
+    ACL_TRY(check_int32(x, 4, "input"));
+    ACL_TRY(check_int32(o, 2, "outputSize"));
+    ACLNN_CHECK(x[0] * x[1] <= INT32_MAX / x[2], ACLNN_ERR_PARAM_INVALID,
+                "N * C * input H should not be greater than %d.", INT32_MAX);
+    /* the ratio limit as the op_api computes it: 1 / scales, or the INTEGER quotient in / out */
+    for (int k = 0; k < 2; k++) {
+        const double sk = k ? scalesW : scalesH;
+        const float r = sk > 0 ? (float)(1.0 / sk) : (float)(x[2 + k] / o[k]);
+        ACLNN_CHECK(r <= 50.0f, ACLNN_ERR_PARAM_INVALID, "Scales should not exceed 50, got %g on axis %s.", (double)r,
+                    k ? "W" : "H");
+    }
+    const int64_t want[4] = {x[0], x[1], o[0], o[1]};
+    ACL_TRY(aa_check_out_copy(out, "out", want));
+    if (acl_tensor_empty(input) || acl_tensor_empty(out)) return acl_exec_noop(s->op, workspaceSize, executor);
+    const int64_t in[3] = {x[2], x[3], 1};
+    const double sc[2] = {scalesH > 0 ? scalesH : 0, scalesW > 0 ? scalesW : 0};
+    return publish(s, input, 0, out, 0, in, o, alignCorners, sc, workspaceSize, executor);
+}
+
+static aclnnStatus aa_backward(const upl_spec *s, const aclTensor *gradOutput, const aclIntArray *outputSize,
+                               const aclIntArray *inputSize, bool alignCorners, double scalesH, double scalesW,
+                               aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const int bicubic = s->mode == AA_CUBIC;
+    PHASE1_PTRS();
+    NOT_NULL_T(gradOutput, "gradOutput");
+    NOT_NULL_A(inputSize, "inputSize");
+    NOT_NULL_T(out, "out");
+    ACL_TRY(check_dtypes(s, gradOutput, out));
+    if (bicubic) ACL_TRY(aa_check_scales(scalesH, scalesW));
+    ACLNN_CHECK(gradOutput->format == out->format, ACLNN_ERR_PARAM_INVALID,
+                "gradOutput format %s and out format %s should be the same.", acl_format_name(gradOutput->format),
+                acl_format_name(out->format));
+    /* [EMU] outputSize is read here without a NULL check by the op_api */
+    NOT_NULL_A(outputSize, "outputSize");
+    ACL_TRY(acl_check_rank(gradOutput, 4, "gradOutput"));
+    ACL_TRY(acl_check_rank(out, 4, "out"));
+    ACL_TRY(check_len(inputSize, "inputSize", 4));
+    ACL_TRY(check_len(outputSize, "outputSize", 2));
+    if (!bicubic)
+        ACLNN_CHECK(fmt_bit(gradOutput->format) & s->formats, ACLNN_ERR_PARAM_INVALID,
+                    "gradOutput storage format %s is not supported (NCHW or ND).",
+                    acl_format_name(gradOutput->format));
+    if (gradOutput->format == ACL_FORMAT_NCHW) ACL_TRY(check_nc_2d(gradOutput, "gradOutput", out, "out"));
+    if (!bicubic) ACL_TRY(aa_check_scales(scalesH, scalesW));
+    const int64_t *isz = inputSize->v, o[3] = {outputSize->v[0], outputSize->v[1], 1};
+    if (bicubic) {
+        const int64_t *g = gradOutput->dims;
+        ACLNN_CHECK(g[0] > 0 && g[1] > 0 && g[2] > 0 && g[3] > 0 && isz[2] > 0 && isz[3] > 0,
+                    ACLNN_ERR_PARAM_INVALID, "Input and output sizes should be greater than 0.");
+        ACLNN_CHECK(fmt_bit(gradOutput->format) & s->formats, ACLNN_ERR_PARAM_INVALID,
+                    "gradOutput storage format %s is not supported (NCHW or ND).",
+                    acl_format_name(gradOutput->format));
+    } else {
+        ACLNN_CHECK(isz[0] > 0 && isz[1] > 0 && isz[2] > 0 && isz[3] > 0 && o[0] > 0 && o[1] > 0,
+                    ACLNN_ERR_PARAM_INVALID, "inputSize and outputSize should be greater than 0.");
+    }
+    ACL_TRY(check_int32(isz, 4, "inputSize"));
+    ACL_TRY(check_int32(o, 2, "outputSize"));
+    ACLNN_CHECK(o[0] > 0 && isz[0] * isz[1] <= INT32_MAX / o[0], ACLNN_ERR_PARAM_INVALID,
+                "N * C * outputSize H should not be greater than %d (and outputSize > 0).", INT32_MAX);
+    for (int k = 0; k < 2; k++) {
+        const double sk = k ? scalesW : scalesH;
+        const double r = sk > 0 ? 1.0 / sk : (double)isz[2 + k] / (double)o[k];
+        ACLNN_CHECK(r >= 0.02, ACLNN_ERR_PARAM_INVALID, "scales%s %g is too large (ratio %g < 0.02).", k ? "W" : "H",
+                    sk, r);
+    }
+    /* [EMU] gradOutput's shape is not compared with (N, C, outputSize) by the op_api */
+    const int64_t gw[4] = {isz[0], isz[1], o[0], o[1]};
+    ACL_TRY(check_shape_is(gradOutput, "gradOutput", gw, 4));
+    ACL_TRY(aa_check_out_copy(out, "out", isz));
+    if (acl_tensor_empty(gradOutput) || acl_tensor_empty(out)) return acl_exec_noop(s->op, workspaceSize, executor);
+    const int64_t in[3] = {isz[2], isz[3], 1};
+    const double sc[2] = {scalesH > 0 ? scalesH : 0, scalesW > 0 ? scalesW : 0};
+    return publish(s, gradOutput, 0, out, 0, in, o, alignCorners, sc, workspaceSize, executor);
+}
+
+aclnnStatus opws_UpsampleBilinear2dAABackward(const aclTensor *gradOutput, const aclIntArray *outputSize,
+                                              const aclIntArray *inputSize, bool alignCorners, double scalesH,
+                                              double scalesW, aclTensor *out, uint64_t *workspaceSize,
+                                              aclOpExecutor **executor) {
+    return aa_backward(&spec_UpsampleBilinear2dAABackward, gradOutput, outputSize, inputSize, alignCorners, scalesH,
+                       scalesW, out, workspaceSize, executor);
+}
+
+aclnnStatus opws_UpsampleBicubic2dAAGrad(const aclTensor *gradOutput, const aclIntArray *outputSize,
+                                         const aclIntArray *inputSize, bool alignCorners, double scalesH,
+                                         double scalesW, aclTensor *out, uint64_t *workspaceSize,
+                                         aclOpExecutor **executor) {
+    return aa_backward(&spec_UpsampleBicubic2dAAGrad, gradOutput, outputSize, inputSize, alignCorners, scalesH,
+                       scalesW, out, workspaceSize, executor);
+}
+
+aclnnStatus opws_UpsampleBicubic2dAA(const aclTensor *x, const aclIntArray *outputSize, const bool alignCorners,
+                                     const double scalesH, const double scalesW, aclTensor *out,
+                                     uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const upl_spec *s = &spec_UpsampleBicubic2dAA;
+    PHASE1_PTRS();
+    NOT_NULL_T(x, "x");
+    NOT_NULL_A(outputSize, "outputSize");
+    NOT_NULL_T(out, "out");
+    ACL_TRY(check_dtypes(s, x, out));
+    ACL_TRY(acl_check_rank(x, 4, "x"));
+    ACL_TRY(check_len(outputSize, "outputSize", 2));
+    ACL_TRY(acl_check_rank(out, 4, "out"));
+    const int64_t *d = x->dims, o[3] = {outputSize->v[0], outputSize->v[1], 1};
+    ACLNN_CHECK(d[2] > 0 && d[3] > 0 && o[0] > 0 && o[1] > 0, ACLNN_ERR_PARAM_INVALID,
+                "Input and output sizes should be greater than 0: x H, W (%lld, %lld), outputSize (%lld, %lld).",
+                (long long)d[2], (long long)d[3], (long long)o[0], (long long)o[1]);
+    ACLNN_CHECK(d[1] > 0, ACLNN_ERR_PARAM_INVALID, "x: a non-empty 4D tensor is expected (C %lld).", (long long)d[1]);
+    ACLNN_CHECK(out->dims[2] == o[0] && out->dims[3] == o[1], ACLNN_ERR_PARAM_INVALID,
+                "out H, W (%lld, %lld) should equal outputSize (%lld, %lld).", (long long)out->dims[2],
+                (long long)out->dims[3], (long long)o[0], (long long)o[1]);
+    ACLNN_CHECK((fmt_bit(x->format) & s->formats) && (fmt_bit(out->format) & s->formats), ACLNN_ERR_PARAM_INVALID,
+                "x format %s and out format %s: only NCHW or ND are supported.", acl_format_name(x->format),
+                acl_format_name(out->format));
+    ACL_TRY(check_int32(d, 4, "x"));
+    ACL_TRY(check_int32(o, 2, "outputSize"));
+    for (int k = 0; k < 2; k++) {
+        const double sk = k ? scalesW : scalesH;
+        const float r = sk > 0 ? (float)(1.0 / sk) : (float)d[2 + k] / (float)o[k];
+        ACLNN_CHECK(r <= 50.0f, ACLNN_ERR_PARAM_INVALID, "Scales should not exceed 50, got %g on axis %s.", (double)r,
+                    k ? "W" : "H");
+    }
+    const int64_t want[4] = {d[0], d[1], o[0], o[1]};
+    ACL_TRY(aa_check_out_copy(out, "out", want));
+    if (acl_tensor_empty(x) || acl_tensor_empty(out)) return acl_exec_noop(s->op, workspaceSize, executor);
+    const int64_t in[3] = {d[2], d[3], 1};
+    const double sc[2] = {scalesH > 0 ? scalesH : 0, scalesW > 0 ? scalesW : 0};
+    return publish(s, x, 0, out, 0, in, o, alignCorners, sc, workspaceSize, executor);
 }

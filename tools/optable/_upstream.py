@@ -4955,6 +4955,24 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                                  'stream',
                        'repo': 'ops-cv',
                        'source': 'image/upsample_bicubic2d/op_host/op_api/aclnn_upsample_bicubic_2d.cpp'},
+ 'UpsampleBicubic2dAA': {'commit': '6ae87653464d2afb064c829e529abba2e278b0c4',
+                         'header': 'image/upsample_bicubic2d_aa/op_host/op_api/aclnn_upsample_bicubic2d_aa.h',
+                         'phase1': 'const aclTensor* x, const aclIntArray* outputSize, const bool alignCorners, '
+                                   'const double scalesH, const double scalesW, aclTensor* out, uint64_t* '
+                                   'workspaceSize, aclOpExecutor** executor',
+                         'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                   'stream',
+                         'repo': 'ops-cv',
+                         'source': 'image/upsample_bicubic2d_aa/op_host/op_api/aclnn_upsample_bicubic2d_aa.cpp'},
+ 'UpsampleBicubic2dAAGrad': {'commit': '6ae87653464d2afb064c829e529abba2e278b0c4',
+                             'header': 'image/upsample_bicubic2d_aa_grad/op_host/op_api/aclnn_upsample_bicubic2d_aa_grad.h',
+                             'phase1': 'const aclTensor* gradOutput, const aclIntArray* outputSize, const '
+                                       'aclIntArray* inputSize, bool alignCorners, double scalesH, double scalesW, '
+                                       'aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor',
+                             'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, '
+                                       'aclrtStream stream',
+                             'repo': 'ops-cv',
+                             'source': 'image/upsample_bicubic2d_aa_grad/op_host/op_api/aclnn_upsample_bicubic2d_aa_grad.cpp'},
  'UpsampleBicubic2dBackward': {'commit': '6ae87653464d2afb064c829e529abba2e278b0c4',
                                'header': 'image/upsample_bicubic2d_grad/op_host/op_api/aclnn_upsample_bicubic_2d_backward.h',
                                'phase1': 'const aclTensor* gradOut, const aclIntArray* outputSize, const '
@@ -4974,6 +4992,25 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                                   'stream',
                         'repo': 'ops-cv',
                         'source': 'image/upsample_bilinear2d/op_host/op_api/aclnn_upsample_bilinear_2d.cpp'},
+ 'UpsampleBilinear2dAA': {'commit': '6ae87653464d2afb064c829e529abba2e278b0c4',
+                          'header': 'image/upsample_bilinear2d_aa/op_host/op_api/aclnn_upsample_bilinear2d_aa.h',
+                          'phase1': 'const aclTensor* input, const aclIntArray* outputSize, bool alignCorners, '
+                                    'double scalesH, double scalesW, aclTensor* out, uint64_t* workspaceSize, '
+                                    'aclOpExecutor** executor',
+                          'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                    'stream',
+                          'repo': 'ops-cv',
+                          'source': 'image/upsample_bilinear2d_aa/op_host/op_api/aclnn_upsample_bilinear2d_aa.cpp'},
+ 'UpsampleBilinear2dAABackward': {'commit': '6ae87653464d2afb064c829e529abba2e278b0c4',
+                                  'header': 'image/upsample_bilinear2d_aa_backward/op_host/op_api/aclnn_upsample_bilinear2d_aa_backward.h',
+                                  'phase1': 'const aclTensor* gradOutput, const aclIntArray* outputSize, const '
+                                            'aclIntArray* inputSize, bool alignCorners, double scalesH, double '
+                                            'scalesW, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** '
+                                            'executor',
+                                  'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, '
+                                            'aclrtStream stream',
+                                  'repo': 'ops-cv',
+                                  'source': 'image/upsample_bilinear2d_aa_backward/op_host/op_api/aclnn_upsample_bilinear2d_aa_backward.cpp'},
  'UpsampleBilinear2dBackward': {'commit': '6ae87653464d2afb064c829e529abba2e278b0c4',
                                 'header': 'image/resize_bilinear_v2_grad/op_api/aclnn_upsample_bilinear_2d_backward.h',
                                 'phase1': 'const aclTensor* gradOut, const aclIntArray* outputSize, const '

@@ -1,6 +1,7 @@
 """Linear / cubic resampling (ops-cv image/): UpsampleLinear1d, UpsampleBilinear2d, UpsampleBicubic2d,
 UpsampleTrilinear3d and their backward passes. Hand-written first phases in libsrc/ops/upsample_linear_ops.c over the
-separable engine libsrc/kernels/upsample_linear.c. dtypes: the ASCEND910B (DAV_2201) support lists of the op_api."""
+separable engine libsrc/kernels/upsample_linear.c; the antialiased (AA) variants use the same engine
+with PyTorch's widened-filter taps. dtypes: the ASCEND910B (DAV_2201) support lists of the op_api."""
 from . import Op
 
 OPS = [
@@ -32,4 +33,16 @@ OPS = [
        const aclIntArray* inputSize, bool alignCorners, double scalesD, double scalesH, double scalesW,
        aclTensor* gradInput""", "aclnn_upsample_trilinear_3d_backward.h", lib="cv",
        dtypes=("f32", "f16", "f64", "bf16")),
+    Op("UpsampleBilinear2dAA", """const aclTensor* input, const aclIntArray* outputSize, bool alignCorners,
+       double scalesH, double scalesW, aclTensor* out""", "aclnn_upsample_bilinear2d_aa.h", lib="cv",
+       dtypes=("f32", "f16", "bf16")),
+    Op("UpsampleBilinear2dAABackward", """const aclTensor* gradOutput, const aclIntArray* outputSize,
+       const aclIntArray* inputSize, bool alignCorners, double scalesH, double scalesW, aclTensor* out""",
+       "aclnn_upsample_bilinear2d_aa_backward.h", lib="cv", dtypes=("f32", "f16", "bf16")),
+    Op("UpsampleBicubic2dAA", """const aclTensor* x, const aclIntArray* outputSize, const bool alignCorners,
+       const double scalesH, const double scalesW, aclTensor* out""", "aclnn_upsample_bicubic2d_aa.h", lib="cv",
+       dtypes=("f16", "f32", "bf16")),
+    Op("UpsampleBicubic2dAAGrad", """const aclTensor* gradOutput, const aclIntArray* outputSize,
+       const aclIntArray* inputSize, bool alignCorners, double scalesH, double scalesW, aclTensor* out""",
+       "aclnn_upsample_bicubic2d_aa_grad.h", lib="cv", dtypes=("f16", "f32", "bf16")),
 ]

@@ -508,8 +508,12 @@
 #include "aclnnop/aclnn_unique.h"
 #include "aclnnop/aclnn_unique2.h"
 #include "aclnnop/aclnn_unique_consecutive.h"
+#include "aclnnop/aclnn_upsample_bicubic2d_aa.h"
+#include "aclnnop/aclnn_upsample_bicubic2d_aa_grad.h"
 #include "aclnnop/aclnn_upsample_bicubic_2d.h"
 #include "aclnnop/aclnn_upsample_bicubic_2d_backward.h"
+#include "aclnnop/aclnn_upsample_bilinear2d_aa.h"
+#include "aclnnop/aclnn_upsample_bilinear2d_aa_backward.h"
 #include "aclnnop/aclnn_upsample_bilinear_2d.h"
 #include "aclnnop/aclnn_upsample_bilinear_2d_backward.h"
 #include "aclnnop/aclnn_upsample_bilinear_2d_backward_v2.h"
@@ -574,6 +578,18 @@ aclnnStatus opws_UpsampleTrilinear3dBackward(
     const aclTensor* gradOut, const aclIntArray* outputSize, const aclIntArray* inputSize, bool alignCorners,
     double scalesD, double scalesH, double scalesW, aclTensor* gradInput, uint64_t* workspaceSize,
     aclOpExecutor** executor);
+aclnnStatus opws_UpsampleBilinear2dAA(
+    const aclTensor* input, const aclIntArray* outputSize, bool alignCorners, double scalesH, double scalesW,
+    aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_UpsampleBilinear2dAABackward(
+    const aclTensor* gradOutput, const aclIntArray* outputSize, const aclIntArray* inputSize, bool alignCorners,
+    double scalesH, double scalesW, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_UpsampleBicubic2dAA(
+    const aclTensor* x, const aclIntArray* outputSize, const bool alignCorners, const double scalesH,
+    const double scalesW, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_UpsampleBicubic2dAAGrad(
+    const aclTensor* gradOutput, const aclIntArray* outputSize, const aclIntArray* inputSize, bool alignCorners,
+    double scalesH, double scalesW, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_Cdist(
     const aclTensor* x1, const aclTensor* x2, float p, int64_t compute_mode, aclTensor* out, uint64_t* workspaceSize,
     aclOpExecutor** executor);
@@ -1766,6 +1782,10 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_UpsampleBicubic2dBackward ((const aclDataType[]){ACL_BF16, ACL_FLOAT16, ACL_FLOAT}), 3
 #define ACL_DT_LIST_UpsampleTrilinear3d ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_BF16}), 4
 #define ACL_DT_LIST_UpsampleTrilinear3dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_BF16}), 4
+#define ACL_DT_LIST_UpsampleBilinear2dAA ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_UpsampleBilinear2dAABackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_UpsampleBicubic2dAA ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 3
+#define ACL_DT_LIST_UpsampleBicubic2dAAGrad ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 3
 #define ACL_DT_LIST_Cdist ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_CdistBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_Pdist ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT}), 2

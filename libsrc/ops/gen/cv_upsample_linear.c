@@ -2,8 +2,12 @@
 #include <stdint.h>
 
 #include "ops/ops.h"
+#include "aclnnop/aclnn_upsample_bicubic2d_aa.h"
+#include "aclnnop/aclnn_upsample_bicubic2d_aa_grad.h"
 #include "aclnnop/aclnn_upsample_bicubic_2d.h"
 #include "aclnnop/aclnn_upsample_bicubic_2d_backward.h"
+#include "aclnnop/aclnn_upsample_bilinear2d_aa.h"
+#include "aclnnop/aclnn_upsample_bilinear2d_aa_backward.h"
 #include "aclnnop/aclnn_upsample_bilinear_2d.h"
 #include "aclnnop/aclnn_upsample_bilinear_2d_backward.h"
 #include "aclnnop/aclnn_upsample_bilinear_2d_backward_v2.h"
@@ -144,5 +148,63 @@ aclnnStatus aclnnUpsampleTrilinear3dBackwardGetWorkspaceSize(const aclTensor* gr
 
 aclnnStatus aclnnUpsampleTrilinear3dBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_UpsampleTrilinear3dBackward, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnUpsampleBilinear2dAAGetWorkspaceSize(const aclTensor* input, const aclIntArray* outputSize, bool alignCorners, double scalesH, double scalesW, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnUpsampleBilinear2dAAGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {input, outputSize, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_INT_ARRAY, ACL_KIND_TENSOR};
+    static const char *const names[] = {"input", "outputSize", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 3));
+    return opws_UpsampleBilinear2dAA(input, outputSize, alignCorners, scalesH, scalesW, out, workspaceSize, executor);
+}
+
+aclnnStatus aclnnUpsampleBilinear2dAA(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_UpsampleBilinear2dAA, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnUpsampleBilinear2dAABackwardGetWorkspaceSize(const aclTensor* gradOutput, const aclIntArray* outputSize, const aclIntArray* inputSize, bool alignCorners, double scalesH, double scalesW, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnUpsampleBilinear2dAABackwardGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {gradOutput, outputSize, inputSize, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_INT_ARRAY, ACL_KIND_INT_ARRAY, ACL_KIND_TENSOR};
+    static const char *const names[] = {"gradOutput", "outputSize", "inputSize", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 4));
+    return opws_UpsampleBilinear2dAABackward(
+        gradOutput, outputSize, inputSize, alignCorners, scalesH, scalesW, out, workspaceSize, executor);
+}
+
+aclnnStatus aclnnUpsampleBilinear2dAABackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_UpsampleBilinear2dAABackward, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnUpsampleBicubic2dAAGetWorkspaceSize(const aclTensor* x, const aclIntArray* outputSize, const bool alignCorners, const double scalesH, const double scalesW, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnUpsampleBicubic2dAAGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {x, outputSize, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_INT_ARRAY, ACL_KIND_TENSOR};
+    static const char *const names[] = {"x", "outputSize", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 3));
+    return opws_UpsampleBicubic2dAA(x, outputSize, alignCorners, scalesH, scalesW, out, workspaceSize, executor);
+}
+
+aclnnStatus aclnnUpsampleBicubic2dAA(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_UpsampleBicubic2dAA, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnUpsampleBicubic2dAAGradGetWorkspaceSize(const aclTensor* gradOutput, const aclIntArray* outputSize, const aclIntArray* inputSize, bool alignCorners, double scalesH, double scalesW, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnUpsampleBicubic2dAAGradGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {gradOutput, outputSize, inputSize, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_INT_ARRAY, ACL_KIND_INT_ARRAY, ACL_KIND_TENSOR};
+    static const char *const names[] = {"gradOutput", "outputSize", "inputSize", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 4));
+    return opws_UpsampleBicubic2dAAGrad(
+        gradOutput, outputSize, inputSize, alignCorners, scalesH, scalesW, out, workspaceSize, executor);
+}
+
+aclnnStatus aclnnUpsampleBicubic2dAAGrad(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_UpsampleBicubic2dAAGrad, workspace, workspaceSize, executor, stream);
 }
 
