@@ -481,3 +481,156 @@ def test_trilinear3d_scales_all_or_none(torch):
     got = run_fwd("UpsampleTrilinear3d", x, (7, 10, 12), False, (2.5, 0.0, 2.5))
     ref = torch.ops.aten.upsample_trilinear3d(torch.from_numpy(x), [7, 10, 12], False, None, None, None)
     assert_close(got, ref.double().numpy(), np.float32, 1e-5, 1e-6)
+
+
+# ---- antialiased variants ----
+
+AA = {"UpsampleBilinear2dAA": (False, "UpsampleBilinear2dAABackward", "_upsample_bilinear2d_aa"),
+      "UpsampleBicubic2dAA": (True, "UpsampleBicubic2dAAGrad", "_upsample_bicubic2d_aa")}
+AA_CASES = [((13, 17), (4, 6), None), ((5, 7), (9, 11), None), ((8, 8), (3, 8), None), ((20, 9), (7, 2), None),
+            ((8, 6), (4, 3), (0.5, 0.5)), ((6, 10), (15, 4), (2.5, 0.4))]
+
+
+def _aa_params():
+    out = []
+    for op in AA:
+        for dt in OPS[op]["dtypes"]:
+            for case, cid in zip(AA_CASES, _ids(AA_CASES)):
+                for align in (False, True):
+                    out.append(pytest.param(op, dt, case, align, id=f"{op}-{dt}-{cid}-{'ac' if align else 'hp'}"))
+    return out
+
+
+@pytest.mark.parametrize("op,dt,case,align", _aa_params())
+def test_antialias(op, dt, case, align, torch):
+    from reference.upsample_linear import resample_aa
+    cubic, bop, aten = AA[op]
+    ins, outs, scales = case
+    dtype = NP[dt]
+    sc = list(scales) if scales else [None, None]
+    x = RNG.uniform(-2, 2, (2, 3) + ins).astype(dtype)
+    got = run_fwd(op, x, outs, align, scales)
+    rt, at = tol(dtype)
+    ref = resample_aa(x.astype(np.float64), outs, cubic, align, sc)
+    assert_close(got, rounded(ref, dtype), dtype, rt, at, "numpy fwd")
+    tref = getattr(torch.ops.aten, aten)(torch.from_numpy(x.astype(np.float32)), list(outs), align, *sc)
+    assert_close(got, rounded(tref.double().numpy(), dtype), dtype, rt, at, "torch fwd")
+    g = RNG.uniform(-2, 2, (2, 3) + outs).astype(dtype)
+    gi = run_bwd(bop, g, ins, align, scales)
+    ref = resample_aa(g.astype(np.float64), None, cubic, align, sc, backward_in=ins)
+    assert_close(gi, rounded(ref, dtype), dtype, rt, at, "numpy bwd")
+    tref = getattr(torch.ops.aten, aten + "_backward")(torch.from_numpy(g.astype(np.float32)), list(outs),
+                                                       [2, 3] + list(ins), align, *sc)
+    assert_close(gi, rounded(tref.double().numpy(), dtype), dtype, rt, at, "torch bwd")
+
+
+@pytest.mark.parametrize("op", list(AA))
+def test_antialias_autograd(op, torch):
+    cubic, bop, _ = AA[op]
+    x = torch.randn(2, 2, 12, 9, dtype=torch.float32, requires_grad=True)
+    y = torch.nn.functional.interpolate(x, size=(5, 4), mode="bicubic" if cubic else "bilinear", antialias=True)
+    gy = torch.randn_like(y)
+    y.backward(gy)
+    assert_close(run_fwd(op, x.detach().numpy(), (5, 4), False, None), y.detach().double().numpy(), np.float32,
+                 1e-5, 1e-6)
+    assert_close(run_bwd(bop, gy.numpy(), (12, 9), False, None), x.grad.double().numpy(), np.float32, 1e-5, 1e-6)
+
+
+@pytest.mark.parametrize("op", list(AA) + [v[1] for v in AA.values()])
+def test_antialias_views(op):
+    """strided input and output views give the contiguous result"""
+    if op not in AA:
+        g = RNG.uniform(-2, 2, (2, 3, 4, 6)).astype(np.float32)
+        a = run_bwd(op, g, (13, 17), False, None)
+        b = run_bwd(op, g, (13, 17), False, None, view="slice")
+        c = run_bwd(op, g, (13, 17), False, None, view="transpose")
+    else:
+        x = RNG.uniform(-2, 2, (2, 3, 13, 17)).astype(np.float32)
+        a = run_fwd(op, x, (4, 6), False, None)
+        b = run_fwd(op, x, (4, 6), False, None, view="slice")
+        c = run_fwd(op, x, (4, 6), False, None, view="transpose")
+    np.testing.assert_array_equal(a, b)
+    np.testing.assert_array_equal(a, c)
+
+
+def test_antialias_determinism():
+    code = """
+import hashlib, numpy as np, pyaclnn
+from pyaclnn import lib
+h = hashlib.sha256()
+rng = np.random.default_rng(5)
+F = lib.ACL_FORMAT_NCHW
+ia = pyaclnn.int_array
+def go(op, x, oshape, args):
+    yt = pyaclnn.AclTensor.from_array(np.zeros(oshape, x.dtype), F)
+    pyaclnn.launch(op, pyaclnn.AclTensor.from_array(x, F), *args, yt)
+    h.update(yt.numpy().tobytes())
+x = rng.standard_normal((4, 16, 67, 45)).astype(np.float32)
+g = rng.standard_normal((4, 16, 23, 17)).astype(np.float32)
+for ac in (False, True):
+    go("UpsampleBilinear2dAA", x, (4, 16, 23, 17), [ia([23, 17]), ac, 0.0, 0.0])
+    go("UpsampleBicubic2dAA", x, (4, 16, 23, 17), [ia([23, 17]), ac, 0.0, 0.0])
+    go("UpsampleBilinear2dAABackward", g, (4, 16, 67, 45), [ia([23, 17]), ia([4, 16, 67, 45]), ac, 0.0, 0.0])
+    go("UpsampleBicubic2dAAGrad", g, (4, 16, 67, 45), [ia([23, 17]), ia([4, 16, 67, 45]), ac, 0.0, 0.0])
+print(h.hexdigest())
+"""
+    same_bytes_for_threads(code)
+
+
+AA_INVALID = [
+    ("NULL input", "x", None, 161001),
+    ("NULL out", "out", None, 161001),
+    ("int32", "dtype", None, 161002),
+    ("NHWC", "fmt", None, 161002),
+    ("negative scale", "sc", [-1.0, 0.0], 161002),
+    ("ratio > 50", "big", None, 161002),
+    ("out shape", "oshape", None, 561103),
+]
+
+
+@pytest.mark.parametrize("op", list(AA))
+@pytest.mark.parametrize("row", AA_INVALID, ids=[r[0] for r in AA_INVALID])
+def test_antialias_invalid_forward(op, row):
+    _, what, val, code = row
+    xn = "x" if op == "UpsampleBicubic2dAA" else "input"
+    x = _t((1, 2, 8, 8))
+    out = _t((1, 2, 4, 4))
+    osz = pyaclnn.int_array([4, 4])
+    sc = [0.0, 0.0]
+    word = xn
+    if what == "x":
+        x = None
+    elif what == "out":
+        out, word = None, "out"
+    elif what == "dtype":
+        x = tensor(np.zeros((1, 2, 8, 8), np.int32), lib.ACL_FORMAT_NCHW)
+        out = tensor(np.zeros((1, 2, 4, 4), np.int32), lib.ACL_FORMAT_NCHW)
+    elif what == "fmt":
+        x = tensor(np.zeros((1, 2, 8, 8), np.float32), lib.ACL_FORMAT_NHWC)
+        out = tensor(np.zeros((1, 2, 4, 4), np.float32), lib.ACL_FORMAT_NHWC)
+        word = "format"
+    elif what == "sc":
+        sc, word = val, "scales"
+        if op == "UpsampleBicubic2dAA":
+            return  # its op_api does not range-check the scales (a negative one means "none")
+    elif what == "big":
+        x, out, osz, word = _t((1, 2, 204, 8)), _t((1, 2, 2, 4)), pyaclnn.int_array([2, 4]), "50"
+    elif what == "oshape":
+        out, word = _t((1, 2, 4, 5)), "out"
+        if op == "UpsampleBicubic2dAA":
+            code = 161002  # its CheckShape compares out's H, W with outputSize
+    expect_invalid(op, [x, osz, False] + sc + [out], code, word)
+
+
+@pytest.mark.parametrize("op", [v[1] for v in AA.values()])
+def test_antialias_invalid_backward(op):
+    g, out = _t((1, 2, 4, 4)), _t((1, 2, 8, 8))
+    osz, isz = pyaclnn.int_array([4, 4]), pyaclnn.int_array([1, 2, 8, 8])
+    expect_invalid(op, [None, osz, isz, False, 0.0, 0.0, out], 161001, "gradOutput")
+    expect_invalid(op, [g, osz, None, False, 0.0, 0.0, out], 161001, "inputSize")
+    expect_invalid(op, [g, None, isz, False, 0.0, 0.0, out], 161001, "outputSize")
+    expect_invalid(op, [g, osz, isz, False, -1.0, 0.0, out], 161002, "scales")
+    expect_invalid(op, [g, osz, pyaclnn.int_array([1, 2, 8]), False, 0.0, 0.0, out], 161002, "inputSize")
+    expect_invalid(op, [g, osz, isz, False, 0.0, 0.0, _t((1, 2, 8, 9))], 561103, "out")
+    # more than a 50x upscale in the forward (ratio < 0.02)
+    expect_invalid(op, [_t((1, 2, 4, 4)), osz, isz, False, 60.0, 0.0, out], 161002, "scalesH")

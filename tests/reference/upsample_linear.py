@@ -82,3 +82,62 @@ def resample_backward(g, in_sizes, mode, align, scales):
                 w *= wk
             gi[(slice(None), slice(None)) + tuple(i for i, _ in combo)] += w * g[(slice(None), slice(None)) + o]
     return gi
+
+
+def _aa_filter(x, cubic):
+    x = abs(x)
+    if not cubic:
+        return 1.0 - x if x < 1.0 else 0.0
+    a = -0.5
+    if x < 1.0:
+        return ((a + 2) * x - (a + 3)) * x * x + 1
+    if x < 2.0:
+        return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a
+    return 0.0
+
+
+def axis_taps_aa(in_len, out_len, cubic, align, scale):
+    """PyTorch's antialiasing taps: the filter (support 1 triangle / 2 Keys cubic a=-0.5) stretched by the ratio when
+    shrinking, evaluated at the source centres inside [center - support, center + support), normalised."""
+    if in_len == out_len:
+        return [[(d, 1.0)] for d in range(out_len)]
+    if align:
+        r = (in_len - 1) / (out_len - 1) if out_len > 1 else 0.0
+    else:
+        r = 1.0 / scale if scale and scale > 0 else in_len / out_len
+    half = 2.0 if cubic else 1.0
+    support = half * r if r >= 1.0 else half
+    inv = 1.0 / r if r >= 1.0 else 1.0
+    taps = []
+    for d in range(out_len):
+        center = r * (d + 0.5)
+        lo = max(int(center - support + 0.5), 0)
+        hi = min(int(center + support + 0.5), in_len)
+        ws = [_aa_filter((j - center + 0.5) * inv, cubic) for j in range(lo, hi)]
+        tot = sum(ws)
+        if tot != 0:
+            ws = [w / tot for w in ws]
+        taps.append(list(zip(range(lo, hi), ws)))
+    return taps
+
+
+def resample_aa(x, out_sizes, cubic, align, scales, backward_in=None):
+    """Antialiased 2-D forward (x: (N, C, H, W)); with backward_in=(Hi, Wi), x is gradOutput and the gradient of the
+    forward input is returned instead."""
+    x = np.asarray(x, np.float64)
+    if backward_in is None:
+        ins, outs = x.shape[2:], tuple(out_sizes)
+    else:
+        ins, outs = tuple(backward_in), x.shape[2:]
+    th = axis_taps_aa(ins[0], outs[0], cubic, align, scales[0])
+    tw = axis_taps_aa(ins[1], outs[1], cubic, align, scales[1])
+    res = np.zeros(x.shape[:2] + (tuple(outs) if backward_in is None else tuple(ins)))
+    for i in range(outs[0]):
+        for j in range(outs[1]):
+            for hi, wh in th[i]:
+                for wi, ww in tw[j]:
+                    if backward_in is None:
+                        res[:, :, i, j] += wh * ww * x[:, :, hi, wi]
+                    else:
+                        res[:, :, hi, wi] += wh * ww * x[:, :, i, j]
+    return res
