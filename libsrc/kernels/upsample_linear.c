@@ -194,6 +194,23 @@ int upl_axis_aa(upl_axis *a, int64_t in_len, int64_t out_len, int cubic, int ali
     return 0;
 }
 
+
+int upl_axis_nearest_legacy(upl_axis *a, int64_t in_len, int64_t out_len) {
+    if (in_len == out_len) return upl_axis_forward(a, in_len, out_len, UPL_LINEAR, 0, 0, 0);
+    if (axis_alloc(a, out_len, in_len, out_len)) return -1;
+    const float r = (float)in_len / (float)out_len;
+    for (int64_t d = 0; d < out_len; d++) {
+        int64_t s = (int64_t)floorf((float)d * r);
+        a->src[d] = s < in_len - 1 ? s : in_len - 1;
+        a->wf[d] = 1.0f;
+        a->wd[d] = 1.0;
+        a->ptr[d] = d;
+    }
+    a->ptr[out_len] = out_len;
+    a->k = 1;
+    return 0;
+}
+
 int upl_axis_transpose(upl_axis *t, const upl_axis *f) {
     const int64_t nnz = f->ptr[f->n_dst];
     if (axis_alloc(t, f->n_src, f->n_dst, nnz)) return -1;

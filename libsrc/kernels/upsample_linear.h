@@ -20,7 +20,7 @@ typedef struct {
     float *wf;
     double *wd;
     int identity; /* n_dst == n_src and d reads d with weight 1 */
-    int k;        /* every destination has exactly k entries at ptr[d] = k * d (2 or 4), else 0 */
+    int k;        /* every destination has exactly k entries at ptr[d] = k * d (1, 2 or 4), else 0 */
 } upl_axis;
 
 enum { UPL_LINEAR = 0, UPL_CUBIC = 1 };
@@ -40,6 +40,9 @@ int upl_axis_forward(upl_axis *a, int64_t in_len, int64_t out_len, int mode, int
 /* The antialiased taps of one axis (PyTorch's _upsample_*_aa: a filter of support 1 (triangle) or 2 (Keys cubic,
  * a = -0.5) widened by the ratio when shrinking, normalised per destination). */
 int upl_axis_aa(upl_axis *a, int64_t in_len, int64_t out_len, int cubic, int align_corners, double scale, int f64);
+/* TensorFlow's legacy nearest neighbour (ResizeNearestNeighborV2, no align_corners, no half-pixel centres):
+ * d reads min(floor(d * fp32(in / out)), in - 1) with weight 1. */
+int upl_axis_nearest_legacy(upl_axis *a, int64_t in_len, int64_t out_len);
 /* The transpose of f (a map from f->n_src to f->n_dst) into t. */
 int upl_axis_transpose(upl_axis *t, const upl_axis *f);
 /* The identity map of length 1 (an absent axis). */

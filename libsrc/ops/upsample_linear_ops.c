@@ -12,7 +12,7 @@
 #include "common/dtype.h"
 #include "ops/ops.h"
 
-enum { AA_LINEAR = 2, AA_CUBIC = 3 };
+enum { AA_LINEAR = 2, AA_CUBIC = 3, NEAREST_LEGACY = 4 };
 
 typedef struct {
     int op;
@@ -117,6 +117,7 @@ static aclnnStatus run(aclOpExecutor *ex, void *ws, uint64_t ws_size) {
 }
 
 static int build_axis(upl_axis *a, int mode, int64_t in, int64_t out, int align, double sc, int f64) {
+    if (mode == NEAREST_LEGACY) return upl_axis_nearest_legacy(a, in, out);
     if (mode >= AA_LINEAR) return upl_axis_aa(a, in, out, mode == AA_CUBIC, align, sc, f64);
     return upl_axis_forward(a, in, out, mode, align, sc, f64);
 }
@@ -245,6 +246,7 @@ SPEC(UpsampleBilinear2dAA, 2, AA_LINEAR, 0, "input", "out", UPL_F_ND | UPL_F_NCH
 SPEC(UpsampleBilinear2dAABackward, 2, AA_LINEAR, 1, "gradOutput", "out", UPL_F_ND | UPL_F_NCHW);
 SPEC(UpsampleBicubic2dAA, 2, AA_CUBIC, 0, "x", "out", UPL_F_ND | UPL_F_NCHW);
 SPEC(UpsampleBicubic2dAAGrad, 2, AA_CUBIC, 1, "gradOutput", "out", UPL_F_ND | UPL_F_NCHW);
+SPEC(Resize, 2, NEAREST_LEGACY, 0, "self", "out", UPL_F_NCHW | UPL_F_NHWC);
 
 /* ---- aclnnUpsampleLinear1d ---- */
 
@@ -748,4 +750,50 @@ aclnnStatus opws_UpsampleBicubic2dAA(const aclTensor *x, const aclIntArray *outp
     const int64_t in[3] = {d[2], d[3], 1};
     const double sc[2] = {scalesH > 0 ? scalesH : 0, scalesW > 0 ? scalesW : 0};
     return publish(s, x, 0, out, 0, in, o, alignCorners, sc, workspaceSize, executor);
+}
+
+/* ---- aclnnResize (A2: the "extend" path; the output size is out's shape) ---- */
+
+aclnnStatus opws_Resize(const aclTensor *self, const aclFloatArray *scales, const char *mode, aclTensor *out,
+                        uint64_t *workspaceSize, aclOpExecutor **executor) {
+    PHASE1_PTRS();
+    NOT_NULL_T(self, "self");
+    ACLNN_CHECK(scales != NULL, ACLNN_ERR_PARAM_NULLPTR, "scales must not be NULL.");
+    NOT_NULL_T(out, "out");
+    ACLNN_CHECK(mode != NULL, ACLNN_ERR_PARAM_NULLPTR, "mode is NULL.");
+    /* the mode is matched on its prefix, as strncmp(mode, "nearest", 7) does */
+    const int nearest = strncmp(mode, "nearest", 7) == 0, bilinear = strncmp(mode, "bilinear", 8) == 0;
+    ACLNN_CHECK(nearest || bilinear, ACLNN_ERR_PARAM_INVALID, "mode \"%.32s\" is not supported (nearest, bilinear).",
+                mode);
+    const upl_spec *s = &spec_Resize;
+    ACL_TRY(check_dtypes(s, self, out));
+    ACLNN_CHECK(self->format == out->format, ACLNN_ERR_PARAM_INVALID, "The format of self %s and out %s must be the same.",
+                acl_format_name(self->format), acl_format_name(out->format));
+    ACLNN_CHECK(fmt_bit(self->format) & s->formats, ACLNN_ERR_PARAM_INVALID,
+                "The format of self must be NCHW or NHWC, got %s.", acl_format_name(self->format));
+    /* [EMU] the element check reads dims 0..3 before the rank check: a smaller rank is refused here */
+    ACLNN_CHECK(self->ndim == 4 && out->ndim == 4, ACLNN_ERR_PARAM_INVALID, "self and out must be 4 dim.");
+    const int cl = self->format == ACL_FORMAT_NHWC;
+    int64_t n, c, in[3] = {1, 1, 1}, on, oc, o[3] = {1, 1, 1};
+    split_dims(self->dims, 2, cl, &n, &c, in);
+    split_dims(out->dims, 2, cl, &on, &oc, o);
+    ACLNN_CHECK(n == on && c == oc, ACLNN_ERR_PARAM_INVALID, "The dim of batch or channel of self and out is not matched.");
+    ACLNN_CHECK(scales->size >= 4, ACLNN_ERR_PARAM_INVALID, "scales size %llu should be 4.",
+                (unsigned long long)scales->size);
+    const double eps = 1e-5;
+    for (int k = 0; k < 2; k++) {
+        const double sk = scales->v[cl ? 1 + k : 2 + k];
+        const int64_t hi = upl_trunc((double)in[k] * (sk + eps)), lo = upl_trunc((double)in[k] * (sk - eps));
+        ACLNN_CHECK(o[k] >= lo && o[k] <= hi, ACLNN_ERR_PARAM_INVALID,
+                    "The dim of %s is not matched: out %lld, self %lld, scales %g.", k ? "width" : "height",
+                    (long long)o[k], (long long)in[k], sk);
+    }
+    ACLNN_CHECK(scales->size == 4, ACLNN_ERR_PARAM_INVALID, "scales size %llu should be 4.",
+                (unsigned long long)scales->size);
+    if (acl_tensor_empty(self) || acl_tensor_empty(out)) return acl_exec_noop(s->op, workspaceSize, executor);
+    const double sc[2] = {0, 0};
+    if (nearest) return publish(s, self, cl, out, cl, in, o, 0, sc, workspaceSize, executor);
+    upl_spec lin = *s;
+    lin.mode = UPL_LINEAR; /* ResizeBilinearV2 with half-pixel centres: the sizes decide */
+    return publish(&lin, self, cl, out, cl, in, o, 0, sc, workspaceSize, executor);
 }

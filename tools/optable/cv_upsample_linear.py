@@ -45,4 +45,6 @@ OPS = [
     Op("UpsampleBicubic2dAAGrad", """const aclTensor* gradOutput, const aclIntArray* outputSize,
        const aclIntArray* inputSize, bool alignCorners, double scalesH, double scalesW, aclTensor* out""",
        "aclnn_upsample_bicubic2d_aa_grad.h", lib="cv", dtypes=("f16", "f32", "bf16")),
+    Op("Resize", """const aclTensor* self, const aclFloatArray* scales, const char* mode, aclTensor* out""",
+       "aclnn_resize.h", lib="cv", dtypes=("f16", "f32", "bf16")),
 ]
