@@ -634,3 +634,89 @@ def test_antialias_invalid_backward(op):
     expect_invalid(op, [g, osz, isz, False, 0.0, 0.0, _t((1, 2, 8, 9))], 561103, "out")
     # more than a 50x upscale in the forward (ratio < 0.02)
     expect_invalid(op, [_t((1, 2, 4, 4)), osz, isz, False, 60.0, 0.0, out], 161002, "scalesH")
+
+
+# ---- aclnnResize ----
+
+RESIZE_CASES = [((2, 2), (4, 4)), ((5, 7), (9, 4)), ((6, 6), (3, 2)), ((4, 5), (4, 5)), ((3, 8), (7, 20))]
+
+
+def _resize(x, outs, mode, cl=False, view=None):
+    fmt = lib.ACL_FORMAT_NHWC if cl else lib.ACL_FORMAT_NCHW
+    ins = x.shape[2:]
+    sc = [1.0, 1.0, outs[0] / ins[0], outs[1] / ins[1]]
+    if cl:
+        sc = [1.0, outs[0] / ins[0], outs[1] / ins[1], 1.0]
+    xin = to_cl(x) if cl else x
+    shape = (x.shape[0],) + tuple(outs) + (x.shape[1],) if cl else x.shape[:2] + tuple(outs)
+    y = np.full(shape, 7, x.dtype)
+    if view:
+        xin, y = strided(xin, view), strided(y, view)
+    yt = tensor(y, fmt)
+    pyaclnn.launch("Resize", tensor(xin, fmt), _float_array(sc), _cstr(mode), yt)
+    r = yt.numpy()
+    return from_cl(r) if cl else r
+
+
+_KEEP = []
+
+
+def _cstr(s):
+    from pyaclnn import ffi
+    c = ffi.new("char[]", s.encode())
+    _KEEP.append(c)
+    return c
+
+
+def _float_array(v):
+    from pyaclnn import ffi
+    h = lib.aclCreateFloatArray(ffi.new("float[]", v), len(v))
+    return ffi.gc(h, lib.aclDestroyFloatArray)
+
+
+@pytest.mark.parametrize("dt", OPS["Resize"]["dtypes"])
+@pytest.mark.parametrize("mode", ["nearest", "bilinear"])
+@pytest.mark.parametrize("case", RESIZE_CASES, ids=[f"{a}->{b}" for a, b in RESIZE_CASES])
+def test_resize(case, mode, dt, torch):
+    ins, outs = case
+    dtype = NP[dt]
+    x = RNG.uniform(-2, 2, (2, 3) + ins).astype(dtype)
+    got = _resize(x, outs, mode)
+    tx = torch.from_numpy(x.astype(np.float32))
+    if mode == "nearest":
+        ref = torch.nn.functional.interpolate(tx, size=outs, mode="nearest").double().numpy()
+        np.testing.assert_array_equal(got.astype(np.float64), ref.astype(dtype).astype(np.float64))
+    else:
+        ref = torch.nn.functional.interpolate(tx, size=outs, mode="bilinear", align_corners=False).double().numpy()
+        assert_close(got, rounded(ref, dtype), dtype, *tol(dtype))
+        assert_close(got, rounded(resample(x.astype(np.float64), outs, "linear", False, [None, None]), dtype), dtype,
+                     *tol(dtype))
+
+
+@pytest.mark.parametrize("mode", ["nearest", "bilinear"])
+def test_resize_nhwc_and_views(mode, torch):
+    x = RNG.uniform(-2, 2, (2, 3, 5, 7)).astype(np.float32)
+    a = _resize(x, (9, 4), mode)
+    np.testing.assert_array_equal(a, _resize(x, (9, 4), mode, cl=True))
+    np.testing.assert_array_equal(a, _resize(x, (9, 4), mode, view="slice"))
+    np.testing.assert_array_equal(a, _resize(x, (9, 4), mode, view="transpose"))
+
+
+def test_resize_invalid():
+    x, y = _t((1, 2, 4, 4)), _t((1, 2, 8, 8))
+    sc = _float_array([1.0, 1.0, 2.0, 2.0])
+    nm = _cstr("bilinear")
+    expect_invalid("Resize", [None, sc, nm, y], 161001, "self")
+    expect_invalid("Resize", [x, None, nm, y], 161001, "scales")
+    expect_invalid("Resize", [x, sc, None, y], 161001, "mode")
+    expect_invalid("Resize", [x, sc, _cstr("bicubic"), y], 161002, "mode")
+    xi = tensor(np.zeros((1, 2, 4, 4), np.float64), lib.ACL_FORMAT_NCHW)
+    expect_invalid("Resize", [xi, sc, nm, tensor(np.zeros((1, 2, 8, 8)), lib.ACL_FORMAT_NCHW)], 161002, "self")
+    expect_invalid("Resize", [_t((1, 2, 4, 4), fmt=lib.ACL_FORMAT_ND), sc, nm, _t((1, 2, 8, 8), fmt=lib.ACL_FORMAT_ND)],
+                   161002, "format")
+    expect_invalid("Resize", [x, sc, nm, _t((1, 3, 8, 8))], 161002, "channel")
+    expect_invalid("Resize", [x, _float_array([1.0, 1.0, 3.0, 2.0]), nm, y], 161002, "height")
+    expect_invalid("Resize", [x, _float_array([1.0, 2.0, 2.0]), nm, y], 161002, "scales")
+    # the mode is prefix-matched
+    rc, _, _, msg = __import__("helpers").ws_call("Resize", x, sc, _cstr("bilinear_whatever"), y)
+    assert rc == 0, msg

@@ -4336,6 +4336,13 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                                         'aclrtStream stream',
                               'repo': 'ops-math',
                               'source': 'conversion/pad_v3_grad_replication/op_api/aclnn_pad3d_backward.cpp'},
+ 'Resize': {'commit': '6ae87653464d2afb064c829e529abba2e278b0c4',
+            'header': 'image/resize_bilinear_v2/op_api/aclnn_resize.h',
+            'phase1': 'const aclTensor* self, const aclFloatArray* scales, const char* mode, aclTensor* out, '
+                      'uint64_t* workspaceSize, aclOpExecutor** executor',
+            'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+            'repo': 'ops-cv',
+            'source': 'image/resize_bilinear_v2/op_api/aclnn_resize.cpp'},
  'Rfft1D': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
             'header': 'math/rfft1_d/op_host/op_api/acl_rfft1d.h',
             'phase1': 'const aclTensor* self, int64_t n, int64_t dim, int64_t norm, aclTensor* out, uint64_t* '
