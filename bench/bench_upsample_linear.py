@@ -21,7 +21,10 @@ _OPS = {
     2: ("UpsampleBilinear2d", "upsample_bilinear2d", "NCHW"),
     "cubic": ("UpsampleBicubic2d", "upsample_bicubic2d", "NCHW"),
     3: ("UpsampleTrilinear3d", "upsample_trilinear3d", "NCDHW"),
+    "aa": ("UpsampleBilinear2dAA", "_upsample_bilinear2d_aa", "NCHW"),
+    "aacubic": ("UpsampleBicubic2dAA", "_upsample_bicubic2d_aa", "NCHW"),
 }
+_BWD = {"UpsampleBicubic2dAA": "UpsampleBicubic2dAAGrad"}
 
 
 def case(kind, n, c, ins, outs, dt, bwd, align=False):
@@ -39,7 +42,7 @@ def case(kind, n, c, ins, outs, dt, bwd, align=False):
             g = rng.standard_normal((n, c) + outs).astype(dtype)
             gt = pyaclnn.AclTensor.from_array(g, fmt)
             yt = pyaclnn.AclTensor.empty((n, c) + ins, dtype, fmt)
-            ours = common.op_runner(op + "Backward", gt, pyaclnn.int_array(list(outs)),
+            ours = common.op_runner(_BWD.get(op, op + "Backward"), gt, pyaclnn.int_array(list(outs)),
                                     pyaclnn.int_array([n, c] + list(ins)), align, *([0.0] * nsp), yt)
         else:
             x = rng.standard_normal((n, c) + ins).astype(dtype)
@@ -79,3 +82,7 @@ CASES.append(("linear1d fwd f32 32x64 1000->1500", case(1, 32, 64, (1000,), (150
 CASES.append(("linear1d bwd f32 32x64 1500->1000", case(1, 32, 64, (1000,), (1500,), "f32", True)))
 CASES.append(("trilinear3d fwd f32 2x32 16x32x32->32x64x64", case(3, 2, 32, (16, 32, 32), (32, 64, 64), "f32", False)))
 CASES.append(("trilinear3d bwd f32 2x32 32x64x64->16x32x32", case(3, 2, 32, (16, 32, 32), (32, 64, 64), "f32", True)))
+CASES.append(("bilinear2d_aa fwd f32 8x64 128x128->48x48", case("aa", 8, 64, (128, 128), (48, 48), "f32", False)))
+CASES.append(("bilinear2d_aa bwd f32 8x64 48x48->128x128", case("aa", 8, 64, (128, 128), (48, 48), "f32", True)))
+CASES.append(("bicubic2d_aa fwd f32 8x64 128x128->48x48", case("aacubic", 8, 64, (128, 128), (48, 48), "f32", False)))
+CASES.append(("bicubic2d_aa bwd f32 8x64 48x48->128x128", case("aacubic", 8, 64, (128, 128), (48, 48), "f32", True)))
