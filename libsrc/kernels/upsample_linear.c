@@ -25,6 +25,9 @@ static int axis_alloc(upl_axis *a, int64_t n_dst, int64_t n_src, int64_t nnz) {
 }
 
 void upl_axis_free(upl_axis *a) {
+    free(a->fsrc);
+    free(a->fwf);
+    free(a->fwd);
     free(a->ptr);
     free(a->src);
     free(a->wf);
@@ -232,6 +235,19 @@ int upl_axis_transpose(upl_axis *t, const upl_axis *f) {
             t->wd[at] = f->wd[e];
         }
     free(fill);
+    if (f->k > 0 && !f->identity) {
+        t->fsrc = malloc((size_t)(nnz ? nnz : 1) * sizeof(int64_t));
+        t->fwf = malloc((size_t)(nnz ? nnz : 1) * sizeof(float));
+        t->fwd = malloc((size_t)(nnz ? nnz : 1) * sizeof(double));
+        if (!t->fsrc || !t->fwf || !t->fwd) {
+            upl_axis_free(t);
+            return -1;
+        }
+        memcpy(t->fsrc, f->src, (size_t)nnz * sizeof(int64_t));
+        memcpy(t->fwf, f->wf, (size_t)nnz * sizeof(float));
+        memcpy(t->fwd, f->wd, (size_t)nnz * sizeof(double));
+        t->fk = f->k;
+    }
     return 0;
 }
 

@@ -21,6 +21,13 @@ typedef struct {
     double *wd;
     int identity; /* n_dst == n_src and d reads d with weight 1 */
     int k;        /* every destination has exactly k entries at ptr[d] = k * d (1, 2 or 4), else 0 */
+    /* A transposed map whose forward had fixed k taps keeps them (fk = k, fsrc/fwf/fwd: f->n_dst * k entries): the
+     * W pass then scatters each source along the row in ascending order, the same sums in the same order as the
+     * gather over the transposed lists. */
+    int fk;
+    int64_t *fsrc;
+    float *fwf;
+    double *fwd;
 } upl_axis;
 
 enum { UPL_LINEAR = 0, UPL_CUBIC = 1 };
