@@ -185,6 +185,13 @@ static aclnnStatus check_int32(const int64_t *v, int n, const char *name) {
     return ACLNN_SUCCESS;
 }
 
+/* a * b * c <= INT32_MAX without overflowing (any factor may be a hostile int64 from an aclIntArray) */
+static int prod3_le_int32(int64_t a, int64_t b, int64_t c) {
+    int64_t ab, abc;
+    if (__builtin_mul_overflow(a, b, &ab) || __builtin_mul_overflow(ab, c, &abc)) return 0;
+    return abc <= INT32_MAX;
+}
+
 /* gradOut and out against their expected shapes, dim by dim, interleaved as the backward op_apis do */
 static aclnnStatus check_pair_shapes(const aclTensor *g, const char *gn, const int64_t *gw, const aclTensor *o,
                                      const char *on, const int64_t *ow, int rank) {
@@ -505,7 +512,7 @@ aclnnStatus opws_UpsampleBicubic2dBackward(const aclTensor *gradOut, const aclIn
     ACL_TRY(check_dtypes(s, gradOut, gradInput));
     ACL_TRY(check_int32(inputSize->v, 4, "inputSize"));
     ACL_TRY(check_int32(o, 2, "outputSize"));
-    ACLNN_CHECK(n * c <= INT32_MAX / (o[0] > 0 ? o[0] : 1), ACLNN_ERR_PARAM_INVALID,
+    ACLNN_CHECK(prod3_le_int32(n, c, o[0]), ACLNN_ERR_PARAM_INVALID,
                 "N * C * outputSize H should not be greater than %d.", INT32_MAX);
     if (acl_tensor_empty(gradOut)) return acl_exec_noop(s->op, workspaceSize, executor);
     const double sc[2] = {scalesH > 0 ? scalesH : 0, scalesW > 0 ? scalesW : 0};
@@ -623,7 +630,7 @@ aclnnStatus opws_UpsampleBilinear2dAA(const aclTensor *input, const aclIntArray 
                 (long long)o[1]);
     ACL_TRY(check_int32(x, 4, "input"));
     ACL_TRY(check_int32(o, 2, "outputSize"));
-    ACLNN_CHECK(x[0] * x[1] <= INT32_MAX / x[2], ACLNN_ERR_PARAM_INVALID,
+    ACLNN_CHECK(prod3_le_int32(x[0], x[1], x[2]), ACLNN_ERR_PARAM_INVALID,
                 "N * C * input H should not be greater than %d.", INT32_MAX);
     /* the ratio limit as the op_api computes it: 1 / scales, or the INTEGER quotient in / out */
     for (int k = 0; k < 2; k++) {
@@ -679,7 +686,7 @@ static aclnnStatus aa_backward(const upl_spec *s, const aclTensor *gradOutput, c
     }
     ACL_TRY(check_int32(isz, 4, "inputSize"));
     ACL_TRY(check_int32(o, 2, "outputSize"));
-    ACLNN_CHECK(o[0] > 0 && isz[0] * isz[1] <= INT32_MAX / o[0], ACLNN_ERR_PARAM_INVALID,
+    ACLNN_CHECK(prod3_le_int32(isz[0], isz[1], o[0]), ACLNN_ERR_PARAM_INVALID,
                 "N * C * outputSize H should not be greater than %d (and outputSize > 0).", INT32_MAX);
     for (int k = 0; k < 2; k++) {
         const double sk = k ? scalesW : scalesH;
