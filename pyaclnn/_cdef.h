@@ -3114,6 +3114,10 @@ typedef struct aclScalarList aclScalarList;
  uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnReplicationPad3dBackward(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
+ aclnnStatus aclnnResizeGetWorkspaceSize(
+ const aclTensor* self, const aclFloatArray* scales, const char* mode, aclTensor* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnResize(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnRightShiftGetWorkspaceSize(
  const aclTensor *input, const aclTensor *shiftBits, aclTensor *out, uint64_t* workspaceSize,
  aclOpExecutor** executor);
@@ -3650,6 +3654,83 @@ typedef struct aclScalarList aclScalarList;
  aclTensor* inverseOut, aclTensor* countsOut, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnUniqueConsecutive(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnUpsampleBicubic2dAAGetWorkspaceSize(
+ const aclTensor* x, const aclIntArray* outputSize, const
+ _Bool
+ alignCorners, const double scalesH,
+ const double scalesW, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnUpsampleBicubic2dAA(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnUpsampleBicubic2dAAGradGetWorkspaceSize(
+ const aclTensor* gradOutput, const aclIntArray* outputSize, const aclIntArray* inputSize,
+ _Bool
+ alignCorners,
+ double scalesH, double scalesW, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnUpsampleBicubic2dAAGrad(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnUpsampleBicubic2dGetWorkspaceSize(
+ const aclTensor* self, const aclIntArray* outputSize, const
+ _Bool
+ alignCorners, const double scalesH,
+ const double scalesW, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnUpsampleBicubic2d(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnUpsampleBicubic2dBackwardGetWorkspaceSize(
+ const aclTensor* gradOut, const aclIntArray* outputSize, const aclIntArray* inputSize, const
+ _Bool
+ alignCorners,
+ double scalesH, double scalesW, aclTensor* gradInput, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnUpsampleBicubic2dBackward(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnUpsampleBilinear2dAAGetWorkspaceSize(
+ const aclTensor* input, const aclIntArray* outputSize,
+ _Bool
+ alignCorners, double scalesH, double scalesW,
+ aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnUpsampleBilinear2dAA(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnUpsampleBilinear2dAABackwardGetWorkspaceSize(
+ const aclTensor* gradOutput, const aclIntArray* outputSize, const aclIntArray* inputSize,
+ _Bool
+ alignCorners,
+ double scalesH, double scalesW, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnUpsampleBilinear2dAABackward(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnUpsampleBilinear2dGetWorkspaceSize(
+ const aclTensor* self, const aclIntArray* outputSize, const
+ _Bool
+ alignCorners, const double scalesH,
+ const double scalesW, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnUpsampleBilinear2d(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnUpsampleBilinear2dBackwardGetWorkspaceSize(
+ const aclTensor* gradOut, const aclIntArray* outputSize, const aclIntArray* inputSize,
+ _Bool
+ alignCorners,
+ double scalesH, double scalesW, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnUpsampleBilinear2dBackward(
+ void* workspace, uint64_t workspace_size, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnUpsampleBilinear2dBackwardV2GetWorkspaceSize(
+ const aclTensor* gradOut, const aclIntArray* outputSize, const aclIntArray* inputSize,
+ _Bool
+ alignCorners,
+ double scalesH, double scalesW, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnUpsampleBilinear2dBackwardV2(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnUpsampleLinear1dGetWorkspaceSize(
+ const aclTensor* self, const aclIntArray* outputSize, const
+ _Bool
+ alignCorners, const double scale, aclTensor* out,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnUpsampleLinear1d(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnUpsampleLinear1dBackwardGetWorkspaceSize(
+ const aclTensor* gradOut, const aclIntArray* outputSize, const aclIntArray* inputSize,
+ _Bool
+ alignCorners,
+ double scales, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnUpsampleLinear1dBackward(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnUpsampleNearest1dGetWorkspaceSize(
  const aclTensor* self, const aclIntArray* outputSize, aclTensor* out, uint64_t* workspaceSize,
  aclOpExecutor** executor);
@@ -3719,6 +3800,21 @@ typedef struct aclScalarList aclScalarList;
  const aclTensor* gradOut, const aclIntArray* outputSize, const aclIntArray* inputSize, double scalesD,
  double scalesH, double scalesW, aclTensor* gradInput, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnUpsampleNearestExact3dBackward(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnUpsampleTrilinear3dGetWorkspaceSize(
+ const aclTensor* self, const aclIntArray* outputSize,
+ _Bool
+ alignCorners, double scalesD, double scalesH,
+ double scalesW, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnUpsampleTrilinear3d(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnUpsampleTrilinear3dBackwardGetWorkspaceSize(
+ const aclTensor* gradOut, const aclIntArray* outputSize, const aclIntArray* inputSize,
+ _Bool
+ alignCorners,
+ double scalesD, double scalesH, double scalesW, aclTensor* gradInput, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnUpsampleTrilinear3dBackward(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnVarGetWorkspaceSize(
  const aclTensor* self, const aclIntArray* dim,

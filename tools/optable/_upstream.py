@@ -4371,6 +4371,13 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                                         'aclrtStream stream',
                               'repo': 'ops-math',
                               'source': 'conversion/pad_v3_grad_replication/op_api/aclnn_pad3d_backward.cpp'},
+ 'Resize': {'commit': '6ae87653464d2afb064c829e529abba2e278b0c4',
+            'header': 'image/resize_bilinear_v2/op_api/aclnn_resize.h',
+            'phase1': 'const aclTensor* self, const aclFloatArray* scales, const char* mode, aclTensor* out, '
+                      'uint64_t* workspaceSize, aclOpExecutor** executor',
+            'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+            'repo': 'ops-cv',
+            'source': 'image/resize_bilinear_v2/op_api/aclnn_resize.cpp'},
  'Rfft1D': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
             'header': 'math/rfft1_d/op_host/op_api/acl_rfft1d.h',
             'phase1': 'const aclTensor* self, int64_t n, int64_t dim, int64_t norm, aclTensor* out, uint64_t* '
@@ -4997,6 +5004,109 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                                  'stream',
                        'repo': 'ops-nn',
                        'source': 'index/unique_consecutive/op_api/aclnn_unique_consecutive.cpp'},
+ 'UpsampleBicubic2d': {'commit': '6ae87653464d2afb064c829e529abba2e278b0c4',
+                       'header': 'image/upsample_bicubic2d/op_host/op_api/aclnn_upsample_bicubic_2d.h',
+                       'phase1': 'const aclTensor* self, const aclIntArray* outputSize, const bool alignCorners, '
+                                 'const double scalesH, const double scalesW, aclTensor* out, uint64_t* '
+                                 'workspaceSize, aclOpExecutor** executor',
+                       'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                 'stream',
+                       'repo': 'ops-cv',
+                       'source': 'image/upsample_bicubic2d/op_host/op_api/aclnn_upsample_bicubic_2d.cpp'},
+ 'UpsampleBicubic2dAA': {'commit': '6ae87653464d2afb064c829e529abba2e278b0c4',
+                         'header': 'image/upsample_bicubic2d_aa/op_host/op_api/aclnn_upsample_bicubic2d_aa.h',
+                         'phase1': 'const aclTensor* x, const aclIntArray* outputSize, const bool alignCorners, '
+                                   'const double scalesH, const double scalesW, aclTensor* out, uint64_t* '
+                                   'workspaceSize, aclOpExecutor** executor',
+                         'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                   'stream',
+                         'repo': 'ops-cv',
+                         'source': 'image/upsample_bicubic2d_aa/op_host/op_api/aclnn_upsample_bicubic2d_aa.cpp'},
+ 'UpsampleBicubic2dAAGrad': {'commit': '6ae87653464d2afb064c829e529abba2e278b0c4',
+                             'header': 'image/upsample_bicubic2d_aa_grad/op_host/op_api/aclnn_upsample_bicubic2d_aa_grad.h',
+                             'phase1': 'const aclTensor* gradOutput, const aclIntArray* outputSize, const '
+                                       'aclIntArray* inputSize, bool alignCorners, double scalesH, double scalesW, '
+                                       'aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor',
+                             'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, '
+                                       'aclrtStream stream',
+                             'repo': 'ops-cv',
+                             'source': 'image/upsample_bicubic2d_aa_grad/op_host/op_api/aclnn_upsample_bicubic2d_aa_grad.cpp'},
+ 'UpsampleBicubic2dBackward': {'commit': '6ae87653464d2afb064c829e529abba2e278b0c4',
+                               'header': 'image/upsample_bicubic2d_grad/op_host/op_api/aclnn_upsample_bicubic_2d_backward.h',
+                               'phase1': 'const aclTensor* gradOut, const aclIntArray* outputSize, const '
+                                         'aclIntArray* inputSize, const bool alignCorners, double scalesH, double '
+                                         'scalesW, aclTensor* gradInput, uint64_t* workspaceSize, aclOpExecutor** '
+                                         'executor',
+                               'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, '
+                                         'aclrtStream stream',
+                               'repo': 'ops-cv',
+                               'source': 'image/upsample_bicubic2d_grad/op_host/op_api/aclnn_upsample_bicubic_2d_backward.cpp'},
+ 'UpsampleBilinear2d': {'commit': '6ae87653464d2afb064c829e529abba2e278b0c4',
+                        'header': 'image/upsample_bilinear2d/op_host/op_api/aclnn_upsample_bilinear_2d.h',
+                        'phase1': 'const aclTensor* self, const aclIntArray* outputSize, const bool alignCorners, '
+                                  'const double scalesH, const double scalesW, aclTensor* out, uint64_t* '
+                                  'workspaceSize, aclOpExecutor** executor',
+                        'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                  'stream',
+                        'repo': 'ops-cv',
+                        'source': 'image/upsample_bilinear2d/op_host/op_api/aclnn_upsample_bilinear_2d.cpp'},
+ 'UpsampleBilinear2dAA': {'commit': '6ae87653464d2afb064c829e529abba2e278b0c4',
+                          'header': 'image/upsample_bilinear2d_aa/op_host/op_api/aclnn_upsample_bilinear2d_aa.h',
+                          'phase1': 'const aclTensor* input, const aclIntArray* outputSize, bool alignCorners, '
+                                    'double scalesH, double scalesW, aclTensor* out, uint64_t* workspaceSize, '
+                                    'aclOpExecutor** executor',
+                          'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                    'stream',
+                          'repo': 'ops-cv',
+                          'source': 'image/upsample_bilinear2d_aa/op_host/op_api/aclnn_upsample_bilinear2d_aa.cpp'},
+ 'UpsampleBilinear2dAABackward': {'commit': '6ae87653464d2afb064c829e529abba2e278b0c4',
+                                  'header': 'image/upsample_bilinear2d_aa_backward/op_host/op_api/aclnn_upsample_bilinear2d_aa_backward.h',
+                                  'phase1': 'const aclTensor* gradOutput, const aclIntArray* outputSize, const '
+                                            'aclIntArray* inputSize, bool alignCorners, double scalesH, double '
+                                            'scalesW, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** '
+                                            'executor',
+                                  'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, '
+                                            'aclrtStream stream',
+                                  'repo': 'ops-cv',
+                                  'source': 'image/upsample_bilinear2d_aa_backward/op_host/op_api/aclnn_upsample_bilinear2d_aa_backward.cpp'},
+ 'UpsampleBilinear2dBackward': {'commit': '6ae87653464d2afb064c829e529abba2e278b0c4',
+                                'header': 'image/resize_bilinear_v2_grad/op_api/aclnn_upsample_bilinear_2d_backward.h',
+                                'phase1': 'const aclTensor* gradOut, const aclIntArray* outputSize, const '
+                                          'aclIntArray* inputSize, bool alignCorners, double scalesH, double '
+                                          'scalesW, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** '
+                                          'executor',
+                                'phase2': 'void* workspace, uint64_t workspace_size, aclOpExecutor* executor, '
+                                          'aclrtStream stream',
+                                'repo': 'ops-cv',
+                                'source': 'image/resize_bilinear_v2_grad/op_api/aclnn_upsample_bilinear_2d_backward.cpp'},
+ 'UpsampleBilinear2dBackwardV2': {'commit': '6ae87653464d2afb064c829e529abba2e278b0c4',
+                                  'header': 'image/upsample_bilinear2d_grad/op_host/op_api/aclnn_upsample_bilinear_2d_backward_v2.h',
+                                  'phase1': 'const aclTensor* gradOut, const aclIntArray* outputSize, const '
+                                            'aclIntArray* inputSize, bool alignCorners, double scalesH, double '
+                                            'scalesW, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** '
+                                            'executor',
+                                  'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, '
+                                            'aclrtStream stream',
+                                  'repo': 'ops-cv',
+                                  'source': 'image/upsample_bilinear2d_grad/op_host/op_api/aclnn_upsample_bilinear_2d_backward_v2.cpp'},
+ 'UpsampleLinear1d': {'commit': '6ae87653464d2afb064c829e529abba2e278b0c4',
+                      'header': 'image/upsample_linear1d/op_host/op_api/aclnn_upsample_linear_1d.h',
+                      'phase1': 'const aclTensor* self, const aclIntArray* outputSize, const bool alignCorners, '
+                                'const double scale, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** '
+                                'executor',
+                      'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                'stream',
+                      'repo': 'ops-cv',
+                      'source': 'image/upsample_linear1d/op_host/op_api/aclnn_upsample_linear_1d.cpp'},
+ 'UpsampleLinear1dBackward': {'commit': '6ae87653464d2afb064c829e529abba2e278b0c4',
+                              'header': 'image/upsample_bilinear2d_grad/op_host/op_api/aclnn_upsample_linear_1d_backward.h',
+                              'phase1': 'const aclTensor* gradOut, const aclIntArray* outputSize, const aclIntArray* '
+                                        'inputSize, bool alignCorners, double scales, aclTensor* out, uint64_t* '
+                                        'workspaceSize, aclOpExecutor** executor',
+                              'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, '
+                                        'aclrtStream stream',
+                              'repo': 'ops-cv',
+                              'source': 'image/upsample_bilinear2d_grad/op_host/op_api/aclnn_upsample_linear_1d_backward.cpp'},
  'UpsampleNearest1d': {'commit': '6ae87653464d2afb064c829e529abba2e278b0c4',
                        'header': 'image/resize_nearest_neighbor_v2/op_api/aclnn_upsample_nearest_1d.h',
                        'phase1': 'const aclTensor* self, const aclIntArray* outputSize, aclTensor* out, uint64_t* '
@@ -5118,6 +5228,25 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                                               'aclrtStream stream',
                                     'repo': 'ops-cv',
                                     'source': 'image/upsample_nearest_exact3d_grad/op_host/op_api/aclnn_upsample_nearest_exact3d_backward.cpp'},
+ 'UpsampleTrilinear3d': {'commit': '6ae87653464d2afb064c829e529abba2e278b0c4',
+                         'header': 'image/resize_upsample_trilinear/op_host/op_api/aclnn_upsample_trilinear_3d.h',
+                         'phase1': 'const aclTensor* self, const aclIntArray* outputSize, bool alignCorners, double '
+                                   'scalesD, double scalesH, double scalesW, aclTensor* out, uint64_t* '
+                                   'workspaceSize, aclOpExecutor** executor',
+                         'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                   'stream',
+                         'repo': 'ops-cv',
+                         'source': 'image/resize_upsample_trilinear/op_host/op_api/aclnn_upsample_trilinear_3d.cpp'},
+ 'UpsampleTrilinear3dBackward': {'commit': '6ae87653464d2afb064c829e529abba2e278b0c4',
+                                 'header': 'image/upsample_trilinear3d_backward/op_host/op_api/aclnn_upsample_trilinear_3d_backward.h',
+                                 'phase1': 'const aclTensor* gradOut, const aclIntArray* outputSize, const '
+                                           'aclIntArray* inputSize, bool alignCorners, double scalesD, double '
+                                           'scalesH, double scalesW, aclTensor* gradInput, uint64_t* workspaceSize, '
+                                           'aclOpExecutor** executor',
+                                 'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, '
+                                           'aclrtStream stream',
+                                 'repo': 'ops-cv',
+                                 'source': 'image/upsample_trilinear3d_backward/op_host/op_api/aclnn_upsample_trilinear_3d_backward.cpp'},
  'Var': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
          'header': 'math/reduce_var/op_api/aclnn_var.h',
          'phase1': 'const aclTensor* self, const aclIntArray* dim, bool unbiased, bool keepdim, aclTensor* out, '

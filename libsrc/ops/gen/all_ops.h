@@ -430,6 +430,7 @@
 #include "aclnnop/aclnn_replication_pad2d.h"
 #include "aclnnop/aclnn_replication_pad3d.h"
 #include "aclnnop/aclnn_replication_pad3d_backward.h"
+#include "aclnnop/aclnn_resize.h"
 #include "aclnnop/aclnn_right_shift.h"
 #include "aclnnop/aclnn_rms_norm.h"
 #include "aclnnop/aclnn_rms_norm_grad.h"
@@ -515,6 +516,17 @@
 #include "aclnnop/aclnn_unique.h"
 #include "aclnnop/aclnn_unique2.h"
 #include "aclnnop/aclnn_unique_consecutive.h"
+#include "aclnnop/aclnn_upsample_bicubic2d_aa.h"
+#include "aclnnop/aclnn_upsample_bicubic2d_aa_grad.h"
+#include "aclnnop/aclnn_upsample_bicubic_2d.h"
+#include "aclnnop/aclnn_upsample_bicubic_2d_backward.h"
+#include "aclnnop/aclnn_upsample_bilinear2d_aa.h"
+#include "aclnnop/aclnn_upsample_bilinear2d_aa_backward.h"
+#include "aclnnop/aclnn_upsample_bilinear_2d.h"
+#include "aclnnop/aclnn_upsample_bilinear_2d_backward.h"
+#include "aclnnop/aclnn_upsample_bilinear_2d_backward_v2.h"
+#include "aclnnop/aclnn_upsample_linear_1d.h"
+#include "aclnnop/aclnn_upsample_linear_1d_backward.h"
 #include "aclnnop/aclnn_upsample_nearest_1d.h"
 #include "aclnnop/aclnn_upsample_nearest_1d_backward.h"
 #include "aclnnop/aclnn_upsample_nearest_1d_v2.h"
@@ -529,6 +541,8 @@
 #include "aclnnop/aclnn_upsample_nearest_exact2d_backward.h"
 #include "aclnnop/aclnn_upsample_nearest_exact3d.h"
 #include "aclnnop/aclnn_upsample_nearest_exact3d_backward.h"
+#include "aclnnop/aclnn_upsample_trilinear_3d.h"
+#include "aclnnop/aclnn_upsample_trilinear_3d_backward.h"
 #include "aclnnop/aclnn_var.h"
 #include "aclnnop/aclnn_var_mean.h"
 #include "aclnnop/aclnn_weight_quant_batch_matmul_v2.h"
@@ -575,6 +589,49 @@ aclnnStatus opws_Rasterizer(
     const aclTensor* v, const aclTensor* f, const aclTensor* dOptional, int64_t width, int64_t height,
     double occlusionTruncation, int64_t useDepthPrior, const aclTensor* findicesOut, const aclTensor* barycentricOut,
     uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_UpsampleLinear1d(
+    const aclTensor* self, const aclIntArray* outputSize, const bool alignCorners, const double scale, aclTensor* out,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_UpsampleLinear1dBackward(
+    const aclTensor* gradOut, const aclIntArray* outputSize, const aclIntArray* inputSize, bool alignCorners,
+    double scales, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_UpsampleBilinear2d(
+    const aclTensor* self, const aclIntArray* outputSize, const bool alignCorners, const double scalesH,
+    const double scalesW, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_UpsampleBilinear2dBackward(
+    const aclTensor* gradOut, const aclIntArray* outputSize, const aclIntArray* inputSize, bool alignCorners,
+    double scalesH, double scalesW, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_UpsampleBilinear2dBackwardV2(
+    const aclTensor* gradOut, const aclIntArray* outputSize, const aclIntArray* inputSize, bool alignCorners,
+    double scalesH, double scalesW, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_UpsampleBicubic2d(
+    const aclTensor* self, const aclIntArray* outputSize, const bool alignCorners, const double scalesH,
+    const double scalesW, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_UpsampleBicubic2dBackward(
+    const aclTensor* gradOut, const aclIntArray* outputSize, const aclIntArray* inputSize, const bool alignCorners,
+    double scalesH, double scalesW, aclTensor* gradInput, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_UpsampleTrilinear3d(
+    const aclTensor* self, const aclIntArray* outputSize, bool alignCorners, double scalesD, double scalesH,
+    double scalesW, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_UpsampleTrilinear3dBackward(
+    const aclTensor* gradOut, const aclIntArray* outputSize, const aclIntArray* inputSize, bool alignCorners,
+    double scalesD, double scalesH, double scalesW, aclTensor* gradInput, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_UpsampleBilinear2dAA(
+    const aclTensor* input, const aclIntArray* outputSize, bool alignCorners, double scalesH, double scalesW,
+    aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_UpsampleBilinear2dAABackward(
+    const aclTensor* gradOutput, const aclIntArray* outputSize, const aclIntArray* inputSize, bool alignCorners,
+    double scalesH, double scalesW, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_UpsampleBicubic2dAA(
+    const aclTensor* x, const aclIntArray* outputSize, const bool alignCorners, const double scalesH,
+    const double scalesW, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_UpsampleBicubic2dAAGrad(
+    const aclTensor* gradOutput, const aclIntArray* outputSize, const aclIntArray* inputSize, bool alignCorners,
+    double scalesH, double scalesW, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_Resize(
+    const aclTensor* self, const aclFloatArray* scales, const char* mode, aclTensor* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
 aclnnStatus opws_UpsampleNearest1d(
     const aclTensor* self, const aclIntArray* outputSize, aclTensor* out, uint64_t* workspaceSize,
     aclOpExecutor** executor);
@@ -1814,6 +1871,20 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_Rasterizer ((const aclDataType[]){ACL_FLOAT}), 1
 #define ACL_DT_LIST_Rasterizer_f ((const aclDataType[]){ACL_INT32}), 1
 #define ACL_DT_LIST_Rasterizer_findicesOut ((const aclDataType[]){ACL_INT32}), 1
+#define ACL_DT_LIST_UpsampleLinear1d ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 3
+#define ACL_DT_LIST_UpsampleLinear1dBackward ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 3
+#define ACL_DT_LIST_UpsampleBilinear2d ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE, ACL_BF16}), 4
+#define ACL_DT_LIST_UpsampleBilinear2dBackward ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT}), 2
+#define ACL_DT_LIST_UpsampleBilinear2dBackwardV2 ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 3
+#define ACL_DT_LIST_UpsampleBicubic2d ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 3
+#define ACL_DT_LIST_UpsampleBicubic2dBackward ((const aclDataType[]){ACL_BF16, ACL_FLOAT16, ACL_FLOAT}), 3
+#define ACL_DT_LIST_UpsampleTrilinear3d ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_BF16}), 4
+#define ACL_DT_LIST_UpsampleTrilinear3dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_BF16}), 4
+#define ACL_DT_LIST_UpsampleBilinear2dAA ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_UpsampleBilinear2dAABackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_UpsampleBicubic2dAA ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 3
+#define ACL_DT_LIST_UpsampleBicubic2dAAGrad ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 3
+#define ACL_DT_LIST_Resize ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 3
 #define ACL_DT_LIST_UpsampleNearest1d ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE, ACL_UINT8, ACL_BF16}), 5
 #define ACL_DT_LIST_UpsampleNearest2d ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE, ACL_UINT8, ACL_BF16}), 5
 #define ACL_DT_LIST_UpsampleNearest1dV2 ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE, ACL_UINT8, ACL_BF16}), 5
