@@ -15,7 +15,7 @@ ACLNN_API aclnnStatus aclnnRoiAlignGetWorkspaceSize(
     aclOpExecutor** executor);
 
 ACLNN_API aclnnStatus aclnnRoiAlign(
-    void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+    void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
 
 #ifdef __cplusplus
 }
