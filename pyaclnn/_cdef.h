@@ -2210,6 +2210,12 @@ typedef struct aclScalarList aclScalarList;
  const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnInverse(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnIouGetWorkspaceSize(
+ const aclTensor* bBoxes, const aclTensor* gtBoxes, const char* mode, float eps,
+ _Bool
+ aligned, aclTensor* overlap,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnIou(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnIsInfGetWorkspaceSize(
  const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnIsInf(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
@@ -3101,7 +3107,7 @@ typedef struct aclScalarList aclScalarList;
  int outputWidth, int samplingRatio, float spatialScale, aclTensor* out, uint64_t* workspaceSize,
  aclOpExecutor** executor);
  aclnnStatus aclnnRoiAlign(
- void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
  aclnnStatus aclnnRoiAlignV2GetWorkspaceSize(
  const aclTensor* self, const aclTensor* boxes, int64_t pooledHeight, int64_t pooledWidth, float spatialScale,
  int64_t samplingRatio,

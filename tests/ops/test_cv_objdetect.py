@@ -401,3 +401,133 @@ assert rc == 0 and run_executor("RoiAlignV2Backward", ex, ws) == 0
 print(hashlib.sha256(ot.numpy().tobytes() + gt.numpy().tobytes()).hexdigest())
 """
     same_bytes_for_threads("import sys; sys.path.insert(0, 'tests')\n" + code)
+
+
+# ---------------------------------------------------------------- aclnnIou
+
+from reference import iou as iou_ref  # noqa: E402
+
+IOU_DTYPES, IOU_IDS = [F32, F16, pyaclnn.bfloat16], ["f32", "f16", "bf16"]
+
+
+def make_boxes(k, dtype, seed):
+    rng = np.random.default_rng(seed)
+    xy = rng.uniform(0, 20, (k, 2))
+    wh = rng.uniform(1, 12, (k, 2))
+    return np.concatenate([xy, xy + wh], 1).astype(np.float32).astype(dtype)
+
+
+def iou_call(b, g, mode, eps, aligned, out=None):
+    if out is None:
+        out = np.full((b.shape[0], 1 if aligned else g.shape[0]), 7, b.dtype)
+    ot = T(out, ND)
+    keep = [T(b, ND), T(g, ND), mode_str(mode)]
+    rc, ws, ex, msg = ws_call("Iou", *keep, eps, aligned, ot)
+    assert rc == 0, msg
+    assert run_executor("Iou", ex, ws) == 0
+    return ot.numpy()
+
+
+def torch_iou(torch, b, g, mode, eps, aligned):
+    b = torch.from_numpy(np.asarray(b, np.float64))
+    g = torch.from_numpy(np.asarray(g, np.float64))
+    if aligned:
+        bb, gg = b, g
+    else:
+        bb, gg = b[:, None, :], g[None, :, :]
+    iw = (torch.minimum(bb[..., 2], gg[..., 2]) + eps - torch.maximum(bb[..., 0], gg[..., 0])).clamp(min=0)
+    ih = (torch.minimum(bb[..., 3], gg[..., 3]) + eps - torch.maximum(bb[..., 1], gg[..., 1])).clamp(min=0)
+    inter = iw * ih
+    a1 = (bb[..., 2] - bb[..., 0] + eps) * (bb[..., 3] - bb[..., 1] + eps)
+    a2 = (gg[..., 2] - gg[..., 0] + eps) * (gg[..., 3] - gg[..., 1] + eps)
+    r = inter / a2 if mode == "iof" else inter / (a1 + a2 - inter)
+    return (r[:, None] if aligned else r).numpy()
+
+
+@pytest.mark.parametrize("aligned", [False, True])
+@pytest.mark.parametrize("mode,eps", [("iou", 0.0), ("iof", 0.0), ("iou", 1.0), ("iof", 0.25)])
+@pytest.mark.parametrize("dtype", IOU_DTYPES, ids=IOU_IDS)
+def test_iou_numpy_and_torch(dtype, mode, eps, aligned, torch):
+    b = make_boxes(13, dtype, 1)
+    g = make_boxes(13 if aligned else 9, dtype, 2)
+    y = iou_call(b, g, mode, eps, aligned)
+    assert_close(y, rounded(iou_ref.iou(b, g, mode, eps, aligned), dtype), dtype)
+    assert_close(y, rounded(torch_iou(torch, b, g, mode, eps, aligned), dtype), dtype)
+
+
+def test_iou_upstream_example_values():
+    b = np.array([[1, 1, 5, 3], [1, 1, 5, 3]], np.float32)
+    g = np.array([[4, 2, 9, 5], [4, 2, 9, 5]], np.float32)
+    y = iou_call(b, g, "iou", 0.0, True)
+    assert_close(y, np.full((2, 1), 1.0 / 22.0), F32)
+
+
+@pytest.mark.parametrize("kind", ["slice", "transpose"])
+@pytest.mark.parametrize("dtype", IOU_DTYPES, ids=IOU_IDS)
+def test_iou_strided(kind, dtype):
+    b, g = make_boxes(7, dtype, 3), make_boxes(5, dtype, 4)
+    out = strided(np.full((7, 5), 7, dtype), kind)
+    y = iou_call(strided(b, kind), strided(g, kind), "iou", 0.5, False, out)
+    assert_close(y, rounded(iou_ref.iou(b, g, "iou", 0.5), dtype), dtype)
+
+
+def test_iou_empty_leaves_overlap():
+    y = iou_call(np.zeros((0, 4), np.float32), make_boxes(3, F32, 5), "iou", 0.0, False,
+                 np.full((0, 3), 7, np.float32))
+    assert y.shape == (0, 3)
+
+
+def iou_args(**kw):
+    a = dict(b=E((3, 4)), g=E((2, 4)), mode=mode_str("iou"), eps=0.0, aligned=False, out=E((3, 2)))
+    a.update(kw)
+    return [a["b"], a["g"], a["mode"], a["eps"], a["aligned"], a["out"]]
+
+
+IOU_INVALID = [
+    ("b_null", dict(b=None), NULL_CODE, "bBoxes"),
+    ("g_null", dict(g=None), NULL_CODE, "gtBoxes"),
+    ("out_null", dict(out=None), NULL_CODE, "overlap"),
+    ("g_f16", dict(g=E((2, 4), F16)), INVALID, "gtBoxes"),
+    ("out_f16", dict(out=E((3, 2), F16)), INVALID, "overlap"),
+    ("all_f64", dict(b=E((3, 4), np.float64), g=E((2, 4), np.float64), out=E((3, 2), np.float64)), INVALID,
+     "bBoxes"),
+    ("b_nchw", dict(b=E((3, 4), F32, NCHW)), INVALID, "bBoxes"),
+    ("out_nchw", dict(out=E((3, 2), F32, NCHW)), INVALID, "overlap"),
+    ("mode_null", dict(mode=ffi.NULL), INVALID, "mode"),
+    ("mode_bad", dict(mode=mode_str("giou")), INVALID, "mode"),
+    ("eps_neg", dict(eps=-0.5), INVALID, "eps"),
+    ("b_3d", dict(b=E((3, 4, 1))), INVALID, "2-D"),
+    ("out_1d", dict(out=E((6,))), INVALID, "2-D"),
+    ("b_dim1_5", dict(b=E((3, 5))), INVALID, "dim1"),
+    ("aligned_rows", dict(aligned=True, out=E((3, 1))), INVALID, "gtBoxes dim0"),
+    ("aligned_out_dim1", dict(aligned=True, g=E((3, 4)), out=E((3, 2))), INVALID, "overlap"),
+    ("out_shape_copy", dict(out=E((2, 3))), 561103, "overlap"),
+    # order: dtype before attribute before shape
+    ("dtype_before_attr", dict(g=E((2, 4), F16), eps=-1.0), INVALID, "gtBoxes"),
+    ("attr_before_shape", dict(b=E((3, 5)), eps=-1.0), INVALID, "eps"),
+]
+
+
+@pytest.mark.parametrize("cid,kw,code,word", IOU_INVALID, ids=[r[0] for r in IOU_INVALID])
+def test_iou_invalid(cid, kw, code, word):
+    expect_invalid("Iou", iou_args(**kw), code, word)
+
+
+def test_iou_deterministic_across_threads():
+    code = """
+import sys; sys.path.insert(0, 'tests')
+import hashlib, numpy as np, pyaclnn
+from pyaclnn import lib
+from helpers import ws_call, run_executor
+pyaclnn.ensure_device()
+rng = np.random.default_rng(0)
+def boxes(k):
+    xy = rng.uniform(0, 50, (k, 2)); return np.concatenate([xy, xy + rng.uniform(1, 20, (k, 2))], 1).astype(np.float32)
+T = pyaclnn.AclTensor.from_array
+bt, gt = T(boxes(300), lib.ACL_FORMAT_ND), T(boxes(200), lib.ACL_FORMAT_ND)
+ot = T(np.zeros((300, 200), np.float32), lib.ACL_FORMAT_ND)
+rc, ws, ex, msg = ws_call("Iou", bt, gt, pyaclnn.ffi.new("char[]", b"iou"), 0.0, False, ot)
+assert rc == 0 and run_executor("Iou", ex, ws) == 0
+print(hashlib.sha256(ot.numpy().tobytes()).hexdigest())
+"""
+    same_bytes_for_threads(code)

@@ -3282,6 +3282,13 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
              'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
              'repo': 'ops-nn',
              'source': 'index/matrix_inverse/op_host/op_api/aclnn_inverse.cpp'},
+ 'Iou': {'commit': '6ae87653464d2afb064c829e529abba2e278b0c4',
+         'header': 'objdetect/iou_v2/op_api/aclnn_iou.h',
+         'phase1': 'const aclTensor* bBoxes, const aclTensor* gtBoxes, const char* mode, float eps, bool aligned, '
+                   'aclTensor* overlap, uint64_t* workspaceSize, aclOpExecutor** executor',
+         'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+         'repo': 'ops-cv',
+         'source': 'objdetect/iou_v2/op_api/aclnn_iou.cpp'},
  'IsClose': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
              'header': 'math/is_close/op_api/aclnn_isclose.h',
              'phase1': 'const aclTensor* self, const aclTensor* other, double rtol, double atol, bool equalNan, '

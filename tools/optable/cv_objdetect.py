@@ -13,3 +13,8 @@ OPS = [
        int64_t pooledHeight, int64_t pooledWidth, float spatialScale, int64_t samplingRatio, bool aligned,
        aclTensor* gradInput""", "aclnn_roi_align_v2_backward.h", lib="cv", dtypes=("f32",)),
 ]
+
+OPS += [
+    Op("Iou", """const aclTensor* bBoxes, const aclTensor* gtBoxes, const char* mode, float eps, bool aligned,
+       aclTensor* overlap""", "aclnn_iou.h", lib="cv", dtypes=("f32", "f16", "bf16")),
+]

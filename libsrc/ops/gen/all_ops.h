@@ -295,6 +295,7 @@
 #include "aclnnop/aclnn_inplace_add_rms_norm.h"
 #include "aclnnop/aclnn_instance_norm.h"
 #include "aclnnop/aclnn_inverse.h"
+#include "aclnnop/aclnn_iou.h"
 #include "aclnnop/aclnn_is_inf.h"
 #include "aclnnop/aclnn_isclose.h"
 #include "aclnnop/aclnn_isfinite.h"
@@ -550,6 +551,9 @@ aclnnStatus opws_RoiAlignV2(
 aclnnStatus opws_RoiAlignV2Backward(
     const aclTensor* gradOutput, const aclTensor* boxes, const aclIntArray* inputShape, int64_t pooledHeight,
     int64_t pooledWidth, float spatialScale, int64_t samplingRatio, bool aligned, aclTensor* gradInput,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_Iou(
+    const aclTensor* bBoxes, const aclTensor* gtBoxes, const char* mode, float eps, bool aligned, aclTensor* overlap,
     uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_Cdist(
     const aclTensor* x1, const aclTensor* x2, float p, int64_t compute_mode, aclTensor* out, uint64_t* workspaceSize,
@@ -1738,6 +1742,7 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_RoiAlign_batchIndices ((const aclDataType[]){ACL_INT32}), 1
 #define ACL_DT_LIST_RoiAlignV2 ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16}), 2
 #define ACL_DT_LIST_RoiAlignV2Backward ((const aclDataType[]){ACL_FLOAT}), 1
+#define ACL_DT_LIST_Iou ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_Cdist ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_CdistBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_Pdist ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT}), 2

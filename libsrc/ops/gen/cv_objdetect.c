@@ -2,6 +2,7 @@
 #include <stdint.h>
 
 #include "ops/ops.h"
+#include "aclnnop/aclnn_iou.h"
 #include "aclnnop/aclnn_roi_align.h"
 #include "aclnnop/aclnn_roi_align_v2.h"
 #include "aclnnop/aclnn_roi_align_v2_backward.h"
@@ -53,5 +54,19 @@ aclnnStatus aclnnRoiAlignV2BackwardGetWorkspaceSize(const aclTensor* gradOutput,
 
 aclnnStatus aclnnRoiAlignV2Backward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_RoiAlignV2Backward, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnIouGetWorkspaceSize(const aclTensor* bBoxes, const aclTensor* gtBoxes, const char* mode, float eps, bool aligned, aclTensor* overlap, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnIouGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {bBoxes, gtBoxes, overlap};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"bBoxes", "gtBoxes", "overlap"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 3));
+    return opws_Iou(bBoxes, gtBoxes, mode, eps, aligned, overlap, workspaceSize, executor);
+}
+
+aclnnStatus aclnnIou(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_Iou, workspace, workspaceSize, executor, stream);
 }
 
