@@ -25,7 +25,7 @@ typedef struct {
 } roia_geo;
 
 static int64_t roia_grid(float extent, int64_t bins, int64_t sr) {
-    if (sr > 0) return sr;
+    if (sr > 0) return sr > ROIA_MAX_GRID ? ROIA_MAX_GRID : sr;
     float g = ceilf(extent / (float)bins);
     if (!(g >= 1.0f)) return 0; /* NaN, zero or negative extent: no sample point */
     return g > (float)ROIA_MAX_GRID ? ROIA_MAX_GRID : (int64_t)g;

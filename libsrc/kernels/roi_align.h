@@ -9,8 +9,10 @@
 #include <stdint.h>
 #include "meta/meta.h"
 
-/* sample points per bin and axis are capped here (a NaN or astronomically large box would otherwise never end) */
-#define ROIA_MAX_GRID 4096
+/* Sample points per bin and axis (the samplingRatio, or the adaptive ceil(box size / bins)) are capped here: a huge
+ * samplingRatio or an astronomically large box would otherwise overflow the tables or never end. Boxes inside the
+ * map (the documented domain) of maps up to 1024 x bins pixels are not affected. */
+#define ROIA_MAX_GRID 1024
 
 typedef struct {
     int64_t ph, pw;   /* output bins per box */

@@ -531,3 +531,17 @@ assert rc == 0 and run_executor("Iou", ex, ws) == 0
 print(hashlib.sha256(ot.numpy().tobytes()).hexdigest())
 """
     same_bytes_for_threads(code)
+
+
+def test_roi_align_hostile_boxes_finish_inside_out():
+    """NaN / infinite / huge boxes and a huge samplingRatio: the run ends, out holds finite or zero values only."""
+    x = np.random.default_rng(9).uniform(-1, 1, (1, 2, 5, 5)).astype(np.float32)
+    boxes = np.array([[np.nan, 0, 2, 2], [0, 0, np.inf, np.inf], [-np.inf, 1, 1e30, 1e30], [0, 0, 3e9, 2]],
+                     np.float32)
+    y = roi_align(x, boxes, np.zeros(4, np.int32), "avg", 2, 2, 0, 1.0)
+    assert np.all(np.isfinite(y))
+    y = roi_align_v2(x, boxes5(boxes, np.zeros(4, np.int32)), 2, 2, 1.0, 2 ** 40, True)
+    assert np.all(np.isfinite(y))
+    gx = roi_align_v2_backward(np.ones((4, 2, 2, 2), np.float32), boxes5(boxes, np.zeros(4, np.int32)),
+                               x.shape, 1.0, 0, False)
+    assert np.all(np.isfinite(gx))
