@@ -398,7 +398,11 @@ assert rc == 0 and run_executor("RoiAlignV2", ex, ws) == 0
 gt = T(np.zeros(x.shape, np.float32), lib.ACL_FORMAT_NCHW)
 rc, ws, ex, msg = ws_call("RoiAlignV2Backward", gyt, bt, pyaclnn.int_array(list(x.shape)), 7, 7, 1.0, 0, True, gt)
 assert rc == 0 and run_executor("RoiAlignV2Backward", ex, ws) == 0
-print(hashlib.sha256(ot.numpy().tobytes() + gt.numpy().tobytes()).hexdigest())
+mt = T(np.zeros((k, c, 7, 7), np.float32), lib.ACL_FORMAT_NCHW)
+rt, it = T(np.ascontiguousarray(b[:, 1:]), lib.ACL_FORMAT_ND), T(b[:, 0].astype(np.int32), lib.ACL_FORMAT_ND)
+rc, ws, ex, msg = ws_call("RoiAlign", xt, rt, it, ffi.new("char[]", b"max"), 7, 7, 0, 1.0, mt)
+assert rc == 0 and run_executor("RoiAlign", ex, ws) == 0
+print(hashlib.sha256(ot.numpy().tobytes() + gt.numpy().tobytes() + mt.numpy().tobytes()).hexdigest())
 """
     same_bytes_for_threads("import sys; sys.path.insert(0, 'tests')\n" + code)
 
