@@ -122,7 +122,7 @@ int acl_roi_align_bwd_f32(const acl_view *gy, const acl_view *rois, const acl_vi
     }
     for (int64_t k = 0; k < K; k++) {
         float b = ((const float *)rois->base)[k * rois->strides[0]];
-        bat[k] = (b >= 0.0f && b < (float)N) ? (int64_t)b : -1;
+        bat[k] = (b > -1.0f && b < (float)N) ? (int64_t)b : -1; /* truncated toward zero, as the forward */
         if (bat[k] >= 0) start[bat[k] + 1]++;
     }
     for (int64_t n = 0; n < N; n++) start[n + 1] += start[n];

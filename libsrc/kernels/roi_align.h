@@ -23,8 +23,9 @@ typedef struct {
     bool zero_only;   /* empty input: the output (or gradient) is all zeros */
 } roia_params;
 
-/* rois: (K, 4) x1 y1 x2 y2 with bidx (K,) int32, or (K, 5) batch x1 y1 x2 y2 with bidx NULL. A box whose batch
- * index is outside [0, N) produces zeros (and no gradient). Return 0, or -1 when out of memory. */
+/* rois: (K, 4) x1 y1 x2 y2 with bidx (K,) int32, or (K, 5) batch x1 y1 x2 y2 with bidx NULL (the float batch index
+ * truncated toward zero, as torchvision's). A box whose batch index is outside [0, N) (or NaN) produces zeros (and
+ * no gradient). Return 0, or -1 when out of memory. */
 int acl_roi_align_fwd_f32(const acl_view *x, const acl_view *rois, const acl_view *bidx, const acl_view *out,
                           const roia_params *p);
 int acl_roi_align_fwd_f16(const acl_view *x, const acl_view *rois, const acl_view *bidx, const acl_view *out,

@@ -549,3 +549,15 @@ def test_roi_align_hostile_boxes_finish_inside_out():
     gx = roi_align_v2_backward(np.ones((4, 2, 2, 2), np.float32), boxes5(boxes, np.zeros(4, np.int32)),
                                x.shape, 1.0, 0, False)
     assert np.all(np.isfinite(gx))
+
+
+def test_roi_align_v2_fractional_batch_index_truncates():
+    """boxes[:, 0] is a float: truncated toward zero (-0.5 -> 0, 1.7 -> 1), out of [0, N) -> zeros."""
+    x, boxes, _ = make_case(2, 2, 6, 6, 4, F32, seed=10)
+    b5 = boxes5(boxes, np.zeros(4, np.int32))
+    b5[:, 0] = [-0.5, 1.7, -1.0, 2.0]
+    y = roi_align_v2(x, b5, 2, 2, 1.0, 0, False)
+    assert_close(y, ref.roi_align(x, boxes.astype(np.float64), [0, 1, -1, 2], 2, 2, 0, 1.0), F32)
+    gy = np.ones((4, 2, 2, 2), np.float32)
+    gx = roi_align_v2_backward(gy, b5, x.shape, 1.0, 0, False)
+    assert_close(gx, ref.roi_align_backward(gy, boxes.astype(np.float64), [0, 1, -1, 2], x.shape, 0, 1.0), F32)
