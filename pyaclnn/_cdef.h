@@ -2231,6 +2231,12 @@ typedef struct aclScalarList aclScalarList;
  const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnInverse(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnIouGetWorkspaceSize(
+ const aclTensor* bBoxes, const aclTensor* gtBoxes, const char* mode, float eps,
+ _Bool
+ aligned, aclTensor* overlap,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnIou(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnIsInfGetWorkspaceSize(
  const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnIsInf(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
@@ -3132,6 +3138,27 @@ typedef struct aclScalarList aclScalarList;
  const aclTensor *dy, const aclTensor *x, const aclTensor *rstd, const aclTensor *gamma, const aclTensor *dxOut,
  const aclTensor *dgammaOut, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnRmsNormGrad(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnRoiAlignGetWorkspaceSize(
+ const aclTensor* self, const aclTensor* rois, const aclTensor* batchIndices, const char* mode, int outputHeight,
+ int outputWidth, int samplingRatio, float spatialScale, aclTensor* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnRoiAlign(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
+ aclnnStatus aclnnRoiAlignV2GetWorkspaceSize(
+ const aclTensor* self, const aclTensor* boxes, int64_t pooledHeight, int64_t pooledWidth, float spatialScale,
+ int64_t samplingRatio,
+ _Bool
+ aligned, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnRoiAlignV2(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnRoiAlignV2BackwardGetWorkspaceSize(
+ const aclTensor* gradOutput, const aclTensor* boxes, const aclIntArray* inputShape, int64_t pooledHeight,
+ int64_t pooledWidth, float spatialScale, int64_t samplingRatio,
+ _Bool
+ aligned, aclTensor* gradInput,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnRoiAlignV2Backward(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnRollGetWorkspaceSize(
  const aclTensor* x, const aclIntArray* shifts, const aclIntArray* dims, aclTensor* out, uint64_t* workspaceSize,

@@ -474,7 +474,7 @@ static int table_phase1(const fz_table_op *t, double pm, uint64_t *ws, aclOpExec
     double f[32] = {0};
     static int64_t outint[32];
     static bool outbool[32];
-    static char strs[][8] = {"mean", "sum", "none", "left", "right", "", "zz"};
+    static char strs[][8] = {"mean", "sum", "none", "left", "right", "", "zz", "avg", "max", "iou", "iof"};
     size_t nk = strlen(t->kinds);
     if (nk > 32) return 0;
     for (size_t k = 0; k < nk; k++) {
@@ -554,7 +554,7 @@ static int table_phase1(const fz_table_op *t, double pm, uint64_t *ws, aclOpExec
         case 'B': n[k] = chance(0.5); break;
         case 'y': n[k] = chance(pm) ? PICK(k_dtypes_any) : PICK(dts); break;
         case 'd': f[k] = attr_f64(runif(-2, 2), pm); break;
-        case 'c': a[k] = chance(pm * 0.2) ? NULL : strs[rnd() % 7]; break;
+        case 'c': a[k] = chance(pm * 0.2) ? NULL : strs[rnd() % (sizeof strs / sizeof strs[0])]; break;
         case 'p': a[k] = chance(0.5) ? (void *)&outint[k] : (void *)&outbool[k]; break;
         default: break;
         }

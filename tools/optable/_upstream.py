@@ -3309,6 +3309,13 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
              'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
              'repo': 'ops-nn',
              'source': 'index/matrix_inverse/op_host/op_api/aclnn_inverse.cpp'},
+ 'Iou': {'commit': '6ae87653464d2afb064c829e529abba2e278b0c4',
+         'header': 'objdetect/iou_v2/op_api/aclnn_iou.h',
+         'phase1': 'const aclTensor* bBoxes, const aclTensor* gtBoxes, const char* mode, float eps, bool aligned, '
+                   'aclTensor* overlap, uint64_t* workspaceSize, aclOpExecutor** executor',
+         'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+         'repo': 'ops-cv',
+         'source': 'objdetect/iou_v2/op_api/aclnn_iou.cpp'},
  'IsClose': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
              'header': 'math/is_close/op_api/aclnn_isclose.h',
              'phase1': 'const aclTensor* self, const aclTensor* other, double rtol, double atol, bool equalNan, '
@@ -4407,6 +4414,32 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                  'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
                  'repo': 'ops-nn',
                  'source': None},
+ 'RoiAlign': {'commit': '6ae87653464d2afb064c829e529abba2e278b0c4',
+              'header': 'objdetect/roi_align/op_host/op_api/aclnn_roi_align.h',
+              'phase1': 'const aclTensor* self, const aclTensor* rois, const aclTensor* batchIndices, const char* '
+                        'mode, int outputHeight, int outputWidth, int samplingRatio, float spatialScale, aclTensor* '
+                        'out, uint64_t* workspaceSize, aclOpExecutor** executor',
+              'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream',
+              'repo': 'ops-cv',
+              'source': 'objdetect/roi_align/op_host/op_api/aclnn_roi_align.cpp'},
+ 'RoiAlignV2': {'commit': '6ae87653464d2afb064c829e529abba2e278b0c4',
+                'header': 'objdetect/roi_align/op_host/op_api/aclnn_roi_align_v2.h',
+                'phase1': 'const aclTensor* self, const aclTensor* boxes, int64_t pooledHeight, int64_t pooledWidth, '
+                          'float spatialScale, int64_t samplingRatio, bool aligned, aclTensor* out, uint64_t* '
+                          'workspaceSize, aclOpExecutor** executor',
+                'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                'repo': 'ops-cv',
+                'source': 'objdetect/roi_align/op_host/op_api/aclnn_roi_align_v2.cpp'},
+ 'RoiAlignV2Backward': {'commit': '6ae87653464d2afb064c829e529abba2e278b0c4',
+                        'header': 'objdetect/roi_align_grad/op_api/aclnn_roi_align_v2_backward.h',
+                        'phase1': 'const aclTensor* gradOutput, const aclTensor* boxes, const aclIntArray* '
+                                  'inputShape, int64_t pooledHeight, int64_t pooledWidth, float spatialScale, '
+                                  'int64_t samplingRatio, bool aligned, aclTensor* gradInput, uint64_t* '
+                                  'workspaceSize, aclOpExecutor** executor',
+                        'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                  'stream',
+                        'repo': 'ops-cv',
+                        'source': 'objdetect/roi_align_grad/op_api/aclnn_roi_align_v2_backward.cpp'},
  'Roll': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
           'header': 'conversion/roll/op_api/aclnn_roll.h',
           'phase1': 'const aclTensor* x, const aclIntArray* shifts, const aclIntArray* dims, aclTensor* out, '

@@ -298,6 +298,7 @@
 #include "aclnnop/aclnn_inplace_add_rms_norm.h"
 #include "aclnnop/aclnn_instance_norm.h"
 #include "aclnnop/aclnn_inverse.h"
+#include "aclnnop/aclnn_iou.h"
 #include "aclnnop/aclnn_is_inf.h"
 #include "aclnnop/aclnn_isclose.h"
 #include "aclnnop/aclnn_isfinite.h"
@@ -434,6 +435,9 @@
 #include "aclnnop/aclnn_right_shift.h"
 #include "aclnnop/aclnn_rms_norm.h"
 #include "aclnnop/aclnn_rms_norm_grad.h"
+#include "aclnnop/aclnn_roi_align.h"
+#include "aclnnop/aclnn_roi_align_v2.h"
+#include "aclnnop/aclnn_roi_align_v2_backward.h"
 #include "aclnnop/aclnn_roll.h"
 #include "aclnnop/aclnn_rotary_position_embedding.h"
 #include "aclnnop/aclnn_round.h"
@@ -570,6 +574,20 @@ aclnnStatus opws_CoalesceSparse(
     aclTensor* newIndices, aclTensor* newValues, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_LogSpace(
     const aclScalar* start, const aclScalar* end, int64_t steps, double base, const aclTensor* result,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_RoiAlign(
+    const aclTensor* self, const aclTensor* rois, const aclTensor* batchIndices, const char* mode, int outputHeight,
+    int outputWidth, int samplingRatio, float spatialScale, aclTensor* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_RoiAlignV2(
+    const aclTensor* self, const aclTensor* boxes, int64_t pooledHeight, int64_t pooledWidth, float spatialScale,
+    int64_t samplingRatio, bool aligned, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_RoiAlignV2Backward(
+    const aclTensor* gradOutput, const aclTensor* boxes, const aclIntArray* inputShape, int64_t pooledHeight,
+    int64_t pooledWidth, float spatialScale, int64_t samplingRatio, bool aligned, aclTensor* gradInput,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_Iou(
+    const aclTensor* bBoxes, const aclTensor* gtBoxes, const char* mode, float eps, bool aligned, aclTensor* overlap,
     uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_GridSampler3D(
     const aclTensor* input, const aclTensor* grid, int64_t interpolationMode, int64_t paddingMode, bool alignCorners,
@@ -1863,6 +1881,11 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_CoalesceSparse_uniqueIndices ((const aclDataType[]){ACL_INT64, ACL_INT32}), 2
 #define ACL_DT_LIST_CoalesceSparse_indices ((const aclDataType[]){ACL_INT64, ACL_INT32}), 2
 #define ACL_DT_LIST_LogSpace ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_RoiAlign ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16}), 2
+#define ACL_DT_LIST_RoiAlign_batchIndices ((const aclDataType[]){ACL_INT32}), 1
+#define ACL_DT_LIST_RoiAlignV2 ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16}), 2
+#define ACL_DT_LIST_RoiAlignV2Backward ((const aclDataType[]){ACL_FLOAT}), 1
+#define ACL_DT_LIST_Iou ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_GridSampler3D ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE, ACL_BF16}), 4
 #define ACL_DT_LIST_GridSampler3DBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE}), 4
 #define ACL_DT_LIST_Im2colBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3

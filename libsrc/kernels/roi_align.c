@@ -1,0 +1,190 @@
+/* RoI Align kernels: box geometry and per-axis sample tables (shared), dtype entry points (roi_align.inc). */
+#include "kernels/roi_align.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/parallel.h"
+#include "kernels/dtype_io.h"
+
+/* One sample coordinate along an axis: the two neighbouring rows (columns) and their weights; valid false when
+ * the point lies outside [-1, size] (it then contributes zero, but still counts in the average). */
+typedef struct {
+    int64_t lo, hi;
+    float wl, wh; /* weight of lo, weight of hi */
+    bool valid;
+} roia_pt;
+
+/* The geometry of one box: bins' sample points along y (ph * gh) and x (pw * gw), and the divisor. */
+typedef struct {
+    int64_t gh, gw;
+    float count;
+    roia_pt *ys, *xs;
+    int64_t cap_y, cap_x;
+} roia_geo;
+
+static int64_t roia_grid(float extent, int64_t bins, int64_t sr) {
+    if (sr > 0) return sr > ROIA_MAX_GRID ? ROIA_MAX_GRID : sr;
+    float g = ceilf(extent / (float)bins);
+    if (!(g >= 1.0f)) return 0; /* NaN, zero or negative extent: no sample point */
+    return g > (float)ROIA_MAX_GRID ? ROIA_MAX_GRID : (int64_t)g;
+}
+
+static void roia_axis(roia_pt *pts, float start, float bin, int64_t bins, int64_t g, int64_t size) {
+    for (int64_t b = 0; b < bins; b++)
+        for (int64_t i = 0; i < g; i++) {
+            roia_pt *q = &pts[b * g + i];
+            float v = start + (float)b * bin + ((float)i + 0.5f) * bin / (float)g;
+            q->valid = v >= -1.0f && v <= (float)size; /* false for NaN too */
+            if (!q->valid) {
+                q->lo = q->hi = 0;
+                q->wl = q->wh = 0.0f;
+                continue;
+            }
+            if (v <= 0.0f) v = 0.0f;
+            int64_t lo = (int64_t)v, hi;
+            if (lo >= size - 1) {
+                hi = lo = size - 1;
+                v = (float)lo;
+            } else {
+                hi = lo + 1;
+            }
+            float l = v - (float)lo;
+            q->lo = lo;
+            q->hi = hi;
+            q->wl = 1.0f - l;
+            q->wh = l;
+        }
+}
+
+/* Fills g for box coordinates (x1, y1, x2, y2) on an h x w plane; 0, or -1 when out of memory. */
+static int roia_geometry(roia_geo *g, const float c[4], int64_t h, int64_t w, const roia_params *p) {
+    float off = p->aligned ? 0.5f : 0.0f;
+    float sw = c[0] * p->scale - off, sh = c[1] * p->scale - off;
+    float ew = c[2] * p->scale - off, eh = c[3] * p->scale - off;
+    float rw = ew - sw, rh = eh - sh;
+    if (!p->aligned) {
+        rw = fmaxf(rw, 1.0f);
+        rh = fmaxf(rh, 1.0f);
+    }
+    float bh = rh / (float)p->ph, bw = rw / (float)p->pw;
+    g->gh = roia_grid(rh, p->ph, p->sr);
+    g->gw = roia_grid(rw, p->pw, p->sr);
+    int64_t cnt = g->gh * g->gw;
+    g->count = (float)(cnt > 1 ? cnt : 1);
+    int64_t ny = p->ph * g->gh, nx = p->pw * g->gw;
+    if (ny > g->cap_y) {
+        roia_pt *t = realloc(g->ys, (size_t)ny * sizeof(roia_pt));
+        if (!t) return -1;
+        g->ys = t;
+        g->cap_y = ny;
+    }
+    if (nx > g->cap_x) {
+        roia_pt *t = realloc(g->xs, (size_t)nx * sizeof(roia_pt));
+        if (!t) return -1;
+        g->xs = t;
+        g->cap_x = nx;
+    }
+    roia_axis(g->ys, sh, bh, p->ph, g->gh, h);
+    roia_axis(g->xs, sw, bw, p->pw, g->gw, w);
+    return 0;
+}
+
+static void roia_geo_free(roia_geo *g) {
+    free(g->ys);
+    free(g->xs);
+}
+
+#define KSUFFIX f32
+#include "kernels/dtype_begin.h"
+#include "kernels/roi_align.inc"
+#include "kernels/dtype_end.h"
+
+#define KSUFFIX f16
+#include "kernels/dtype_begin.h"
+#include "kernels/roi_align.inc"
+#include "kernels/dtype_end.h"
+
+/* ---- backward (float32 only, the A2 list): per-plane owner, gather over the boxes of the plane's batch ---- */
+
+int acl_roi_align_bwd_f32(const acl_view *gy, const acl_view *rois, const acl_view *gx, const roia_params *p) {
+    const int64_t N = gx->dims[0], C = gx->dims[1], H = gx->dims[2], W = gx->dims[3];
+    const int64_t K = p->zero_only ? 0 : rois->dims[0];
+    if (N == 0 || C == 0 || H == 0 || W == 0) return 0;
+    /* boxes grouped by batch, box order kept (counting sort): the fixed summation order of every plane */
+    int64_t *start = calloc((size_t)N + 1, sizeof(int64_t));
+    int64_t *order = malloc((size_t)(K > 0 ? K : 1) * sizeof(int64_t));
+    int64_t *bat = malloc((size_t)(K > 0 ? K : 1) * sizeof(int64_t));
+    if (!start || !order || !bat) {
+        free(start), free(order), free(bat);
+        return -1;
+    }
+    for (int64_t k = 0; k < K; k++) {
+        float b = ((const float *)rois->base)[k * rois->strides[0]];
+        bat[k] = (b > -1.0f && b < (float)N) ? (int64_t)b : -1; /* truncated toward zero, as the forward */
+        if (bat[k] >= 0) start[bat[k] + 1]++;
+    }
+    for (int64_t n = 0; n < N; n++) start[n + 1] += start[n];
+    {
+        int64_t *fill = calloc((size_t)N, sizeof(int64_t));
+        if (!fill) {
+            free(start), free(order), free(bat);
+            return -1;
+        }
+        for (int64_t k = 0; k < K; k++)
+            if (bat[k] >= 0) order[start[bat[k]] + fill[bat[k]]++] = k;
+        free(fill);
+    }
+    int failed = 0;
+    const int64_t planes = N * C;
+    const int64_t work = planes * H * W + (K > 0 ? C * K * p->ph * p->pw * 4 : 0);
+#pragma omp parallel if (acl_parallel_worth(work)) reduction(| : failed)
+    {
+        float *acc = malloc((size_t)(H * W) * sizeof(float));
+        roia_geo g = {0};
+        int mine_failed = acc == NULL;
+#pragma omp for schedule(static)
+        for (int64_t pl = 0; pl < planes; pl++) {
+            if (mine_failed) continue;
+            int64_t n = pl / C, c = pl % C;
+            memset(acc, 0, (size_t)(H * W) * sizeof(float));
+            for (int64_t j = start[n]; j < start[n + 1] && !mine_failed; j++) {
+                int64_t k = order[j];
+                const float *r = (const float *)rois->base + k * rois->strides[0];
+                float cc[4];
+                for (int i = 0; i < 4; i++) cc[i] = r[(i + 1) * rois->strides[1]];
+                if (roia_geometry(&g, cc, H, W, p)) {
+                    mine_failed = 1;
+                    break;
+                }
+                const float *gp = (const float *)gy->base + k * gy->strides[0] + c * gy->strides[1];
+                for (int64_t by = 0; by < p->ph; by++)
+                    for (int64_t bx = 0; bx < p->pw; bx++) {
+                        float gb = gp[by * gy->strides[2] + bx * gy->strides[3]] / g.count;
+                        for (int64_t iy = 0; iy < g.gh; iy++) {
+                            const roia_pt *y = &g.ys[by * g.gh + iy];
+                            if (!y->valid) continue;
+                            float *rl = acc + y->lo * W, *rh = acc + y->hi * W;
+                            for (int64_t ix = 0; ix < g.gw; ix++) {
+                                const roia_pt *x = &g.xs[bx * g.gw + ix];
+                                if (!x->valid) continue;
+                                rl[x->lo] += gb * (y->wl * x->wl);
+                                rl[x->hi] += gb * (y->wl * x->wh);
+                                rh[x->lo] += gb * (y->wh * x->wl);
+                                rh[x->hi] += gb * (y->wh * x->wh);
+                            }
+                        }
+                    }
+            }
+            float *op = (float *)gx->base + n * gx->strides[0] + c * gx->strides[1];
+            for (int64_t i = 0; i < H; i++)
+                for (int64_t jj = 0; jj < W; jj++) op[i * gx->strides[2] + jj * gx->strides[3]] = acc[i * W + jj];
+        }
+        failed |= mine_failed;
+        free(acc);
+        roia_geo_free(&g);
+    }
+    free(start), free(order), free(bat);
+    return failed ? -1 : 0;
+}
