@@ -2563,6 +2563,54 @@ typedef struct aclScalarList aclScalarList;
  keepdim, aclTensor* out, aclTensor* indices, uint64_t* workspaceSize,
  aclOpExecutor** executor);
  aclnnStatus aclnnMaxDim(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnMaxPool2dWithIndicesGetWorkspaceSize(
+ const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* stride, const aclIntArray* padding,
+ const aclIntArray* dilation,
+ _Bool
+ ceilMode, aclTensor* out, aclTensor* indices, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnMaxPool2dWithIndices(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnMaxPool2dWithMaskGetWorkspaceSize(
+ const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* stride, const aclIntArray* padding,
+ const aclIntArray* dilation,
+ _Bool
+ ceilMode, aclTensor* out, aclTensor* indices, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnMaxPool2dWithMask(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnMaxPool2dWithIndicesBackwardGetWorkspaceSize(
+ const aclTensor* gradOutput, const aclTensor* self, const aclTensor* indices, const aclIntArray* kernelSize,
+ const aclIntArray* stride, const aclIntArray* padding, const aclIntArray* dilation,
+ _Bool
+ ceilMode,
+ aclTensor* gradInput, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnMaxPool2dWithIndicesBackward(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnMaxPool2dWithMaskBackwardGetWorkspaceSize(
+ const aclTensor* gradOutput, const aclTensor* self, const aclTensor* indices, const aclIntArray* kernelSize,
+ const aclIntArray* stride, const aclIntArray* padding, const aclIntArray* dilation,
+ _Bool
+ ceilMode,
+ aclTensor* gradInput, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnMaxPool2dWithMaskBackward(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnMaxPool3dWithArgmaxGetWorkspaceSize(
+ const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* stride, const aclIntArray* padding,
+ const aclIntArray* dilation,
+ _Bool
+ ceilMode, aclTensor* out, aclTensor* indices, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnMaxPool3dWithArgmax(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnMaxPool3dWithArgmaxBackwardGetWorkspaceSize(
+ const aclTensor* gradOutput, const aclTensor* self, const aclTensor* indices, const aclIntArray* kernelSize,
+ const aclIntArray* stride, const aclIntArray* padding, const aclIntArray* dilation,
+ _Bool
+ ceilMode,
+ aclTensor* gradInput, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnMaxPool3dWithArgmaxBackward(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnMaxV2GetWorkspaceSize(
  const aclTensor* self, const aclIntArray* dims,
  _Bool

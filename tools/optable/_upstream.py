@@ -3692,6 +3692,65 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
           'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
           'repo': 'ops-math',
           'source': 'math/maximum/op_api/aclnn_maxn.cpp'},
+ 'MaxPool2dWithIndices': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                          'header': 'pooling/max_pool3d_with_argmax_v2/op_api/aclnn_max_pool2d_with_indices.h',
+                          'phase1': 'const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* '
+                                    'stride, const aclIntArray* padding, const aclIntArray* dilation, bool ceilMode, '
+                                    'aclTensor* out, aclTensor* indices, uint64_t* workspaceSize, aclOpExecutor** '
+                                    'executor',
+                          'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                    'stream',
+                          'repo': 'ops-nn',
+                          'source': 'pooling/max_pool3d_with_argmax_v2/op_api/aclnn_max_pool2d_with_indices.cpp'},
+ 'MaxPool2dWithIndicesBackward': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                                  'header': 'pooling/max_pool3d_grad_with_argmax/op_api/aclnn_max_pool2d_with_indices_backward.h',
+                                  'phase1': 'const aclTensor* gradOutput, const aclTensor* self, const aclTensor* '
+                                            'indices, const aclIntArray* kernelSize, const aclIntArray* stride, '
+                                            'const aclIntArray* padding, const aclIntArray* dilation, bool ceilMode, '
+                                            'aclTensor* gradInput, uint64_t* workspaceSize, aclOpExecutor** executor',
+                                  'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, '
+                                            'aclrtStream stream',
+                                  'repo': 'ops-nn',
+                                  'source': 'pooling/max_pool3d_grad_with_argmax/op_api/aclnn_max_pool2d_with_indices_backward.cpp'},
+ 'MaxPool2dWithMask': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                       'header': 'pooling/max_pool3d_with_argmax_v2/op_api/aclnn_max_pool2d_with_indices.h',
+                       'phase1': 'const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* stride, '
+                                 'const aclIntArray* padding, const aclIntArray* dilation, bool ceilMode, aclTensor* '
+                                 'out, aclTensor* indices, uint64_t* workspaceSize, aclOpExecutor** executor',
+                       'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                 'stream',
+                       'repo': 'ops-nn',
+                       'source': 'pooling/max_pool3d_with_argmax_v2/op_api/aclnn_max_pool2d_with_indices.cpp'},
+ 'MaxPool2dWithMaskBackward': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                               'header': 'pooling/max_pool3d_grad_with_argmax/op_api/aclnn_max_pool2d_with_indices_backward.h',
+                               'phase1': 'const aclTensor* gradOutput, const aclTensor* self, const aclTensor* '
+                                         'indices, const aclIntArray* kernelSize, const aclIntArray* stride, const '
+                                         'aclIntArray* padding, const aclIntArray* dilation, bool ceilMode, '
+                                         'aclTensor* gradInput, uint64_t* workspaceSize, aclOpExecutor** executor',
+                               'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, '
+                                         'aclrtStream stream',
+                               'repo': 'ops-nn',
+                               'source': 'pooling/max_pool3d_grad_with_argmax/op_api/aclnn_max_pool2d_with_indices_backward.cpp'},
+ 'MaxPool3dWithArgmax': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                         'header': 'pooling/max_pool3d_with_argmax_v2/op_api/aclnn_max_pool3d_with_argmax.h',
+                         'phase1': 'const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* stride, '
+                                   'const aclIntArray* padding, const aclIntArray* dilation, bool ceilMode, '
+                                   'aclTensor* out, aclTensor* indices, uint64_t* workspaceSize, aclOpExecutor** '
+                                   'executor',
+                         'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                   'stream',
+                         'repo': 'ops-nn',
+                         'source': 'pooling/max_pool3d_with_argmax_v2/op_api/aclnn_max_pool3d_with_argmax.cpp'},
+ 'MaxPool3dWithArgmaxBackward': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                                 'header': 'pooling/max_pool3d_grad_with_argmax/op_api/aclnn_max_pool3d_with_argmax_backward.h',
+                                 'phase1': 'const aclTensor* gradOutput, const aclTensor* self, const aclTensor* '
+                                           'indices, const aclIntArray* kernelSize, const aclIntArray* stride, const '
+                                           'aclIntArray* padding, const aclIntArray* dilation, bool ceilMode, '
+                                           'aclTensor* gradInput, uint64_t* workspaceSize, aclOpExecutor** executor',
+                                 'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, '
+                                           'aclrtStream stream',
+                                 'repo': 'ops-nn',
+                                 'source': 'pooling/max_pool3d_grad_with_argmax/op_api/aclnn_max_pool3d_with_argmax_backward.cpp'},
  'MaxV2': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
            'header': 'math/reduce_max/op_api/aclnn_max_v2.h',
            'phase1': 'const aclTensor* self, const aclIntArray* dims, bool keepDims, bool noopWithEmptyDims, '

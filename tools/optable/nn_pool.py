@@ -15,3 +15,24 @@ OPS = [
        aclTensor* gradInput""", "aclnn_adaptive_max_pool2d_backward.h", lib="nn", dtypes=FLOAT,
        arg_dtypes={"indices": ("i32", "i64")}),
 ]
+
+# Windowed max pools with argmax (libsrc/ops/pool_max_with_indices*.c, kernels/pool3d.c). A2 lists of the op_api.
+_MP_ARGS = """const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* stride,
+       const aclIntArray* padding, const aclIntArray* dilation, bool ceilMode, aclTensor* out, aclTensor* indices"""
+_MPB_ARGS = """const aclTensor* gradOutput, const aclTensor* self, const aclTensor* indices,
+       const aclIntArray* kernelSize, const aclIntArray* stride, const aclIntArray* padding,
+       const aclIntArray* dilation, bool ceilMode, aclTensor* gradInput"""
+OPS += [
+    Op("MaxPool2dWithIndices", _MP_ARGS, "aclnn_max_pool2d_with_indices.h", lib="nn", dtypes=FLOAT,
+       arg_dtypes={"indices": ("i32", "i64")}),
+    Op("MaxPool2dWithMask", _MP_ARGS, "aclnn_max_pool2d_with_indices.h", lib="nn", dtypes=FLOAT,
+       arg_dtypes={"indices": ("i8",)}),
+    Op("MaxPool3dWithArgmax", _MP_ARGS, "aclnn_max_pool3d_with_argmax.h", lib="nn", dtypes=FLOAT,
+       arg_dtypes={"indices": ("i32",)}),
+    Op("MaxPool2dWithIndicesBackward", _MPB_ARGS, "aclnn_max_pool2d_with_indices_backward.h", lib="nn",
+       dtypes=("f32",), arg_dtypes={"indices": ("i32", "i8")}),
+    Op("MaxPool2dWithMaskBackward", _MPB_ARGS, "aclnn_max_pool2d_with_indices_backward.h", lib="nn", dtypes=FLOAT,
+       arg_dtypes={"indices": ("i8",)}),
+    Op("MaxPool3dWithArgmaxBackward", _MPB_ARGS, "aclnn_max_pool3d_with_argmax_backward.h", lib="nn", dtypes=FLOAT,
+       arg_dtypes={"indices": ("i32",)}),
+]

@@ -352,6 +352,10 @@
 #include "aclnnop/aclnn_matmul.h"
 #include "aclnnop/aclnn_max.h"
 #include "aclnnop/aclnn_max_dim.h"
+#include "aclnnop/aclnn_max_pool2d_with_indices.h"
+#include "aclnnop/aclnn_max_pool2d_with_indices_backward.h"
+#include "aclnnop/aclnn_max_pool3d_with_argmax.h"
+#include "aclnnop/aclnn_max_pool3d_with_argmax_backward.h"
 #include "aclnnop/aclnn_max_v2.h"
 #include "aclnnop/aclnn_maximum.h"
 #include "aclnnop/aclnn_maxn.h"
@@ -1682,6 +1686,30 @@ aclnnStatus opws_AdaptiveMaxPool2d(
 aclnnStatus opws_AdaptiveMaxPool2dBackward(
     const aclTensor* gradOutput, const aclTensor* self, const aclTensor* indices, aclTensor* gradInput,
     uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_MaxPool2dWithIndices(
+    const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* stride, const aclIntArray* padding,
+    const aclIntArray* dilation, bool ceilMode, aclTensor* out, aclTensor* indices, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_MaxPool2dWithMask(
+    const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* stride, const aclIntArray* padding,
+    const aclIntArray* dilation, bool ceilMode, aclTensor* out, aclTensor* indices, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_MaxPool3dWithArgmax(
+    const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* stride, const aclIntArray* padding,
+    const aclIntArray* dilation, bool ceilMode, aclTensor* out, aclTensor* indices, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_MaxPool2dWithIndicesBackward(
+    const aclTensor* gradOutput, const aclTensor* self, const aclTensor* indices, const aclIntArray* kernelSize,
+    const aclIntArray* stride, const aclIntArray* padding, const aclIntArray* dilation, bool ceilMode,
+    aclTensor* gradInput, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_MaxPool2dWithMaskBackward(
+    const aclTensor* gradOutput, const aclTensor* self, const aclTensor* indices, const aclIntArray* kernelSize,
+    const aclIntArray* stride, const aclIntArray* padding, const aclIntArray* dilation, bool ceilMode,
+    aclTensor* gradInput, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_MaxPool3dWithArgmaxBackward(
+    const aclTensor* gradOutput, const aclTensor* self, const aclTensor* indices, const aclIntArray* kernelSize,
+    const aclIntArray* stride, const aclIntArray* padding, const aclIntArray* dilation, bool ceilMode,
+    aclTensor* gradInput, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_AvgPool2d(
     const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* strides, const aclIntArray* paddings,
     const bool ceilMode, const bool countIncludePad, const int64_t divisorOverride, const int8_t cubeMathType,
@@ -2240,6 +2268,18 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_AdaptiveMaxPool2d_indicesOut ((const aclDataType[]){ACL_INT64}), 1
 #define ACL_DT_LIST_AdaptiveMaxPool2dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_AdaptiveMaxPool2dBackward_indices ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
+#define ACL_DT_LIST_MaxPool2dWithIndices ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_MaxPool2dWithIndices_indices ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
+#define ACL_DT_LIST_MaxPool2dWithMask ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_MaxPool2dWithMask_indices ((const aclDataType[]){ACL_INT8}), 1
+#define ACL_DT_LIST_MaxPool3dWithArgmax ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_MaxPool3dWithArgmax_indices ((const aclDataType[]){ACL_INT32}), 1
+#define ACL_DT_LIST_MaxPool2dWithIndicesBackward ((const aclDataType[]){ACL_FLOAT}), 1
+#define ACL_DT_LIST_MaxPool2dWithIndicesBackward_indices ((const aclDataType[]){ACL_INT32, ACL_INT8}), 2
+#define ACL_DT_LIST_MaxPool2dWithMaskBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_MaxPool2dWithMaskBackward_indices ((const aclDataType[]){ACL_INT8}), 1
+#define ACL_DT_LIST_MaxPool3dWithArgmaxBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_MaxPool3dWithArgmaxBackward_indices ((const aclDataType[]){ACL_INT32}), 1
 #define ACL_DT_LIST_AvgPool2d ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_AvgPool2dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_GridSampler2D ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE}), 4
