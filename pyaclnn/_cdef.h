@@ -756,6 +756,25 @@ typedef struct aclScalarList aclScalarList;
  aclTensor* gradInput, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnAvgPool2dBackward(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnAvgPool3dGetWorkspaceSize(
+ const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* stride, const aclIntArray* padding,
+ _Bool
+ ceilMode,
+ _Bool
+ countIncludePad, int64_t divisorOverride, aclTensor* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnAvgPool3d(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnAvgPool3dBackwardGetWorkspaceSize(
+ const aclTensor* gradOutput, const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* stride,
+ const aclIntArray* padding,
+ _Bool
+ ceilMode,
+ _Bool
+ countIncludePad, int64_t divisorOverride, aclTensor* output,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnAvgPool3dBackward(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnBaddbmmGetWorkspaceSize(
  const aclTensor* self, const aclTensor* batch1, const aclTensor* batch2, const aclScalar* beta,
  const aclScalar* alpha, aclTensor* out, int8_t cubeMathType, uint64_t* workspaceSize, aclOpExecutor** executor);

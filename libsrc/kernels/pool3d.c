@@ -196,3 +196,155 @@ void pool_max_nd_backward(const acl_view *gy, const acl_view *ind, acl_view *gx,
     default: break;
     }
 }
+
+/* ---------------------------------------------------------------- average pooling */
+
+static inline double ld(const acl_view *v, int64_t off) {
+    switch (v->dtype) {
+    case ACL_FLOAT: return ((const float *)v->base)[off];
+    case ACL_DOUBLE: return ((const double *)v->base)[off];
+    case ACL_FLOAT16: return acl_f16_to_f32(((const uint16_t *)v->base)[off]);
+    case ACL_BF16: return acl_bf16_to_f32(((const uint16_t *)v->base)[off]);
+    default: return 0;
+    }
+}
+
+static inline void st(acl_view *v, int64_t off, double x) {
+    switch (v->dtype) {
+    case ACL_FLOAT: ((float *)v->base)[off] = (float)x; break;
+    case ACL_DOUBLE: ((double *)v->base)[off] = x; break;
+    case ACL_FLOAT16: ((uint16_t *)v->base)[off] = acl_f32_to_f16((float)x); break;
+    case ACL_BF16: ((uint16_t *)v->base)[off] = acl_f32_to_bf16((float)x); break;
+    default: break;
+    }
+}
+
+typedef struct {
+    int64_t n1, planes, xs0, xs1, ys0, ys1;
+    int64_t in[3], out[3], xs[3], ys[3];
+} ageo;
+
+static void make_ageo(ageo *g, const acl_view *x, const acl_view *y, const pool_avg_params *pp) {
+    const int a0 = pp->lead[0], a1 = pp->lead[1];
+    g->n1 = a1 >= 0 ? x->dims[a1] : 1;
+    g->planes = x->dims[a0] * g->n1;
+    g->xs0 = x->strides[a0];
+    g->xs1 = a1 >= 0 ? x->strides[a1] : 0;
+    g->ys0 = y->strides[a0];
+    g->ys1 = a1 >= 0 ? y->strides[a1] : 0;
+    for (int i = 0; i < 3; i++) {
+        g->in[i] = x->dims[pp->sp[i]];
+        g->out[i] = y->dims[pp->sp[i]];
+        g->xs[i] = x->strides[pp->sp[i]];
+        g->ys[i] = y->strides[pp->sp[i]];
+    }
+}
+
+/* per axis and output cell: first and one-past-last input cell summed, and the padded / in-range counts */
+typedef struct {
+    int64_t *lo, *hi;
+    double *cnt;
+} axis_tab;
+
+static bool axis_tables(axis_tab t[3], const ageo *g, const pool_avg_params *pp) {
+    bool ok = true;
+    for (int a = 0; a < 3; a++) {
+        const int64_t n = g->out[a];
+        t[a].lo = malloc((size_t)n * sizeof(int64_t));
+        t[a].hi = malloc((size_t)n * sizeof(int64_t));
+        t[a].cnt = malloc((size_t)n * sizeof(double));
+        if (!t[a].lo || !t[a].hi || !t[a].cnt) {
+            ok = false;
+            continue;
+        }
+        for (int64_t o = 0; o < n; o++) {
+            int64_t st0 = o * pp->s[a] - pp->p[a], en = st0 + pp->k[a];
+            if (en > g->in[a] + pp->p[a]) en = g->in[a] + pp->p[a];
+            const int64_t pool = en - st0;
+            if (st0 < 0) st0 = 0;
+            if (en > g->in[a]) en = g->in[a];
+            t[a].lo[o] = st0;
+            t[a].hi[o] = en;
+            t[a].cnt[o] = (double)(pp->count_include_pad ? pool : en - st0);
+        }
+    }
+    return ok;
+}
+
+static void free_tables(axis_tab t[3]) {
+    for (int a = 0; a < 3; a++) {
+        free(t[a].lo);
+        free(t[a].hi);
+        free(t[a].cnt);
+    }
+}
+
+void pool_avg_nd(const acl_view *x, acl_view *y, const pool_avg_params *pp) {
+    ageo g;
+    make_ageo(&g, x, y, pp);
+    axis_tab t[3];
+    if (axis_tables(t, &g, pp)) {
+        const int64_t cells = g.out[0] * g.out[1] * g.out[2];
+#pragma omp parallel for schedule(static)
+        for (int64_t c = 0; c < g.planes * cells; c++) {
+            const int64_t pl = c / cells, r = c % cells;
+            const int64_t od = r / (g.out[1] * g.out[2]), oh = (r / g.out[2]) % g.out[1], ow = r % g.out[2];
+            const int64_t p0 = pl / g.n1, p1 = pl % g.n1;
+            const int64_t xo = p0 * g.xs0 + p1 * g.xs1;
+            double sum = 0;
+            for (int64_t d = t[0].lo[od]; d < t[0].hi[od]; d++)
+                for (int64_t h = t[1].lo[oh]; h < t[1].hi[oh]; h++) {
+                    const int64_t ro = xo + d * g.xs[0] + h * g.xs[1];
+                    for (int64_t w = t[2].lo[ow]; w < t[2].hi[ow]; w++) sum += ld(x, ro + w * g.xs[2]);
+                }
+            const double div = pp->divisor ? (double)pp->divisor : t[0].cnt[od] * t[1].cnt[oh] * t[2].cnt[ow];
+            st(y, p0 * g.ys0 + p1 * g.ys1 + od * g.ys[0] + oh * g.ys[1] + ow * g.ys[2], sum / div);
+        }
+    }
+    free_tables(t);
+}
+
+/* output cells whose window covers input cell i along an axis: [olo, ohi) */
+static inline void covering(int64_t i, int64_t k, int64_t s, int64_t p, int64_t out, int64_t *olo, int64_t *ohi) {
+    const int64_t a = i + p - k + 1; /* o*s >= a */
+    int64_t lo = a <= 0 ? 0 : (a + s - 1) / s;
+    int64_t hi = (i + p) / s + 1;
+    if (hi > out) hi = out;
+    *olo = lo;
+    *ohi = hi < lo ? lo : hi;
+}
+
+void pool_avg_nd_backward(const acl_view *gy, acl_view *gx, const pool_avg_params *pp) {
+    ageo g;
+    make_ageo(&g, gx, gy, pp);
+    axis_tab t[3];
+    if (axis_tables(t, &g, pp)) {
+        const int64_t cells = g.in[0] * g.in[1] * g.in[2];
+#pragma omp parallel for schedule(static)
+        for (int64_t c = 0; c < g.planes * cells; c++) {
+            const int64_t pl = c / cells, r = c % cells;
+            const int64_t d = r / (g.in[1] * g.in[2]), h = (r / g.in[2]) % g.in[1], w = r % g.in[2];
+            const int64_t p0 = pl / g.n1, p1 = pl % g.n1;
+            const int64_t go = p0 * g.ys0 + p1 * g.ys1;
+            int64_t d0, d1, h0, h1, w0, w1;
+            covering(d, pp->k[0], pp->s[0], pp->p[0], g.out[0], &d0, &d1);
+            covering(h, pp->k[1], pp->s[1], pp->p[1], g.out[1], &h0, &h1);
+            covering(w, pp->k[2], pp->s[2], pp->p[2], g.out[2], &w0, &w1);
+            double sum = 0;
+            for (int64_t od = d0; od < d1; od++) {
+                if (d < t[0].lo[od] || d >= t[0].hi[od]) continue;
+                for (int64_t oh = h0; oh < h1; oh++) {
+                    if (h < t[1].lo[oh] || h >= t[1].hi[oh]) continue;
+                    for (int64_t ow = w0; ow < w1; ow++) {
+                        if (w < t[2].lo[ow] || w >= t[2].hi[ow]) continue;
+                        const double div =
+                            pp->divisor ? (double)pp->divisor : t[0].cnt[od] * t[1].cnt[oh] * t[2].cnt[ow];
+                        sum += ld(gy, go + od * g.ys[0] + oh * g.ys[1] + ow * g.ys[2]) / div;
+                    }
+                }
+            }
+            st(gx, p0 * g.xs0 + p1 * g.xs1 + d * g.xs[0] + h * g.xs[1] + w * g.xs[2], sum);
+        }
+    }
+    free_tables(t);
+}

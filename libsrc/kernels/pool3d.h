@@ -33,4 +33,24 @@ void pool_max_nd(const acl_view *x, acl_view *y, acl_view *idx, const pool_max_p
 /* gx = sum of gy over the cells whose argmax is each input cell: per-plane owner, each plane's gy cells in
  * row-major order (fp32 accumulation, double for f64, rounded once); indices outside the plane are skipped. */
 void pool_max_nd_backward(const acl_view *gy, const acl_view *ind, acl_view *gx, const pool_max_params *pp);
+
+#ifndef PYACLNN_KERNELS_POOL3D_AVG_H
+#define PYACLNN_KERNELS_POOL3D_AVG_H
+/* Average pooling over D, H, W (AvgPool3d and its backward), PyTorch's rules: window [o*s - p, o*s - p + k) cut
+ * at in + p for the padded count and at [0, in) for the cells summed; divisor = divisorOverride when non-zero,
+ * else the padded count (countIncludePad) or the in-range count (a product of per-axis counts). */
+typedef struct {
+    int lead[2];
+    int sp[3];
+    int64_t k[3], s[3], p[3];
+    bool count_include_pad;
+    int64_t divisor;
+} pool_avg_params;
+
+/* y = mean of each window (double accumulation, rounded once) */
+void pool_avg_nd(const acl_view *x, acl_view *y, const pool_avg_params *pp);
+/* gather form: gx[i] = sum over the windows holding i of gy/divisor (fixed order, each gx cell owned by one
+ * thread); gy, gx may have different dtypes */
+void pool_avg_nd_backward(const acl_view *gy, acl_view *gx, const pool_avg_params *pp);
+#endif
 #endif

@@ -36,3 +36,13 @@ OPS += [
     Op("MaxPool3dWithArgmaxBackward", _MPB_ARGS, "aclnn_max_pool3d_with_argmax_backward.h", lib="nn", dtypes=FLOAT,
        arg_dtypes={"indices": ("i32",)}),
 ]
+
+# 3-D average pooling (libsrc/ops/pool_avg3d.c, kernels/pool3d.c).
+OPS += [
+    Op("AvgPool3d", """const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* stride,
+       const aclIntArray* padding, bool ceilMode, bool countIncludePad, int64_t divisorOverride, aclTensor* out""",
+       "aclnn_avgpool3d.h", lib="nn", dtypes=FLOAT),
+    Op("AvgPool3dBackward", """const aclTensor* gradOutput, const aclTensor* self, const aclIntArray* kernelSize,
+       const aclIntArray* stride, const aclIntArray* padding, bool ceilMode, bool countIncludePad,
+       int64_t divisorOverride, aclTensor* output""", "aclnn_avgpool3d_backward.h", lib="nn", dtypes=FLOAT),
+]
