@@ -774,7 +774,7 @@ typedef struct aclScalarList aclScalarList;
  countIncludePad, int64_t divisorOverride, aclTensor* output,
  uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnAvgPool3dBackward(
- void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
  aclnnStatus aclnnBaddbmmGetWorkspaceSize(
  const aclTensor* self, const aclTensor* batch1, const aclTensor* batch2, const aclScalar* beta,
  const aclScalar* alpha, aclTensor* out, int8_t cubeMathType, uint64_t* workspaceSize, aclOpExecutor** executor);

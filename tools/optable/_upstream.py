@@ -398,6 +398,24 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                                  'stream',
                        'repo': 'ops-nn',
                        'source': 'pooling/avg_pool3_d_grad/op_api/aclnn_avgpool2d_backward.cpp'},
+ 'AvgPool3d': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+               'header': 'pooling/avg_pool3_d/op_api/aclnn_avgpool3d.h',
+               'phase1': 'const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* stride, const '
+                         'aclIntArray* padding, bool ceilMode, bool countIncludePad, int64_t divisorOverride, '
+                         'aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor',
+               'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+               'repo': 'ops-nn',
+               'source': 'pooling/avg_pool3_d/op_api/aclnn_avgpool3d.cpp'},
+ 'AvgPool3dBackward': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                       'header': 'pooling/avg_pool3_d_grad/op_api/aclnn_avgpool3d_backward.h',
+                       'phase1': 'const aclTensor* gradOutput, const aclTensor* self, const aclIntArray* kernelSize, '
+                                 'const aclIntArray* stride, const aclIntArray* padding, bool ceilMode, bool '
+                                 'countIncludePad, int64_t divisorOverride, aclTensor* output, uint64_t* '
+                                 'workspaceSize, aclOpExecutor** executor',
+                       'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const '
+                                 'aclrtStream stream',
+                       'repo': 'ops-nn',
+                       'source': 'pooling/avg_pool3_d_grad/op_api/aclnn_avgpool3d_backward.cpp'},
  'Baddbmm': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
              'header': 'matmul/batch_mat_mul_v3/op_host/op_api/aclnn_baddbmm.h',
              'phase1': 'const aclTensor* self, const aclTensor* batch1, const aclTensor* batch2, const aclScalar* '
