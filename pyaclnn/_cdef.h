@@ -424,6 +424,16 @@ typedef struct aclScalarList aclScalarList;
  aclOpExecutor** executor);
  aclnnStatus aclnnAdaptiveAvgPool2dBackward(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
+ aclnnStatus aclnnAdaptiveAvgPool3dGetWorkspaceSize(
+ const aclTensor* self, const aclIntArray* outputSize, aclTensor* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnAdaptiveAvgPool3d(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnAdaptiveAvgPool3dBackwardGetWorkspaceSize(
+ const aclTensor* gradOutput, const aclTensor* self, aclTensor* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnAdaptiveAvgPool3dBackward(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnAdaptiveMaxPool2dGetWorkspaceSize(
  const aclTensor* self, const aclIntArray* outputSize, aclTensor* outputOut, aclTensor* indicesOut,
  uint64_t* workspaceSize, aclOpExecutor** executor);
@@ -433,6 +443,16 @@ typedef struct aclScalarList aclScalarList;
  const aclTensor* gradOutput, const aclTensor* self, const aclTensor* indices, aclTensor* gradInput,
  uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnAdaptiveMaxPool2dBackward(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnAdaptiveMaxPool3dGetWorkspaceSize(
+ const aclTensor* self, const aclIntArray* outputSize, aclTensor* outputOut, aclTensor* indicesOut,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnAdaptiveMaxPool3d(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnAdaptiveMaxPool3dBackwardGetWorkspaceSize(
+ const aclTensor* gradOutput, const aclTensor* self, const aclTensor* indices, aclTensor* gradInput,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnAdaptiveMaxPool3dBackward(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnAddGetWorkspaceSize(
  const aclTensor* self, const aclTensor* other, const aclScalar* alpha, aclTensor* out, uint64_t* workspaceSize,

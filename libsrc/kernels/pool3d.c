@@ -348,3 +348,163 @@ void pool_avg_nd_backward(const acl_view *gy, acl_view *gx, const pool_avg_param
     }
     free_tables(t);
 }
+
+/* ---------------------------------------------------------------- adaptive pooling over D, H, W */
+
+typedef struct {
+    int64_t *lo, *hi;       /* per output cell */
+    int64_t *ofirst, *olast; /* per input cell: the output cells whose window holds it, [ofirst, olast] */
+} ad_tab;
+
+static void ad_free(ad_tab t[3]) {
+    for (int a = 0; a < 3; a++) {
+        free(t[a].lo);
+        free(t[a].hi);
+        free(t[a].ofirst);
+        free(t[a].olast);
+    }
+}
+
+static bool ad_tables(ad_tab t[3], const int64_t in[3], const int64_t out[3], bool inverse) {
+    bool ok = true;
+    for (int a = 0; a < 3; a++) {
+        t[a].lo = malloc((size_t)out[a] * sizeof(int64_t));
+        t[a].hi = malloc((size_t)out[a] * sizeof(int64_t));
+        t[a].ofirst = inverse ? malloc((size_t)in[a] * sizeof(int64_t)) : NULL;
+        t[a].olast = inverse ? malloc((size_t)in[a] * sizeof(int64_t)) : NULL;
+        if (!t[a].lo || !t[a].hi || (inverse && (!t[a].ofirst || !t[a].olast))) {
+            ok = false;
+            continue;
+        }
+        for (int64_t o = 0; o < out[a]; o++) {
+            t[a].lo[o] = (int64_t)(((__int128)o * in[a]) / out[a]);
+            t[a].hi[o] = (int64_t)((((__int128)o + 1) * in[a] + out[a] - 1) / out[a]);
+        }
+        if (inverse) {
+            for (int64_t i = 0; i < in[a]; i++) {
+                t[a].ofirst[i] = out[a];
+                t[a].olast[i] = -1;
+            }
+            for (int64_t o = 0; o < out[a]; o++)
+                for (int64_t i = t[a].lo[o]; i < t[a].hi[o]; i++) {
+                    if (o < t[a].ofirst[i]) t[a].ofirst[i] = o;
+                    if (o > t[a].olast[i]) t[a].olast[i] = o;
+                }
+        }
+    }
+    return ok;
+}
+
+typedef struct {
+    int64_t n1, planes, xs0, xs1, ys0, ys1, is0, is1;
+    int64_t in[3], out[3], xs[3], ys[3], is[3];
+} adgeo;
+
+static void make_adgeo(adgeo *g, const acl_view *x, const acl_view *y, const acl_view *idx, const pool_ad_params *pp) {
+    const int a0 = pp->lead[0], a1 = pp->lead[1];
+    g->n1 = a1 >= 0 ? x->dims[a1] : 1;
+    g->planes = x->dims[a0] * g->n1;
+    g->xs0 = x->strides[a0];
+    g->xs1 = a1 >= 0 ? x->strides[a1] : 0;
+    g->ys0 = y->strides[a0];
+    g->ys1 = a1 >= 0 ? y->strides[a1] : 0;
+    g->is0 = idx ? idx->strides[a0] : 0;
+    g->is1 = idx && a1 >= 0 ? idx->strides[a1] : 0;
+    for (int i = 0; i < 3; i++) {
+        g->in[i] = x->dims[pp->sp[i]];
+        g->out[i] = y->dims[pp->sp[i]];
+        g->xs[i] = x->strides[pp->sp[i]];
+        g->ys[i] = y->strides[pp->sp[i]];
+        g->is[i] = idx ? idx->strides[pp->sp[i]] : 0;
+    }
+}
+
+void pool_adaptive_avg3d(const acl_view *x, acl_view *y, const pool_ad_params *pp) {
+    adgeo g;
+    make_adgeo(&g, x, y, NULL, pp);
+    ad_tab t[3];
+    if (ad_tables(t, g.in, g.out, false)) {
+        const int64_t cells = g.out[0] * g.out[1] * g.out[2];
+#pragma omp parallel for schedule(static)
+        for (int64_t c = 0; c < g.planes * cells; c++) {
+            const int64_t pl = c / cells, r = c % cells;
+            const int64_t od = r / (g.out[1] * g.out[2]), oh = (r / g.out[2]) % g.out[1], ow = r % g.out[2];
+            const int64_t p0 = pl / g.n1, p1 = pl % g.n1, xo = p0 * g.xs0 + p1 * g.xs1;
+            double sum = 0;
+            for (int64_t d = t[0].lo[od]; d < t[0].hi[od]; d++)
+                for (int64_t h = t[1].lo[oh]; h < t[1].hi[oh]; h++)
+                    for (int64_t w = t[2].lo[ow]; w < t[2].hi[ow]; w++)
+                        sum += ld(x, xo + d * g.xs[0] + h * g.xs[1] + w * g.xs[2]);
+            const double n = (double)((t[0].hi[od] - t[0].lo[od]) * (t[1].hi[oh] - t[1].lo[oh]) *
+                                      (t[2].hi[ow] - t[2].lo[ow]));
+            st(y, p0 * g.ys0 + p1 * g.ys1 + od * g.ys[0] + oh * g.ys[1] + ow * g.ys[2], sum / n);
+        }
+    }
+    ad_free(t);
+}
+
+void pool_adaptive_avg3d_backward(const acl_view *gy, acl_view *gx, const pool_ad_params *pp) {
+    adgeo g;
+    make_adgeo(&g, gx, gy, NULL, pp);
+    ad_tab t[3];
+    if (ad_tables(t, g.in, g.out, true)) {
+        const int64_t cells = g.in[0] * g.in[1] * g.in[2];
+#pragma omp parallel for schedule(static)
+        for (int64_t c = 0; c < g.planes * cells; c++) {
+            const int64_t pl = c / cells, r = c % cells;
+            const int64_t d = r / (g.in[1] * g.in[2]), h = (r / g.in[2]) % g.in[1], w = r % g.in[2];
+            const int64_t p0 = pl / g.n1, p1 = pl % g.n1, go = p0 * g.ys0 + p1 * g.ys1;
+            double sum = 0;
+            for (int64_t od = t[0].ofirst[d]; od <= t[0].olast[d]; od++)
+                for (int64_t oh = t[1].ofirst[h]; oh <= t[1].olast[h]; oh++)
+                    for (int64_t ow = t[2].ofirst[w]; ow <= t[2].olast[w]; ow++) {
+                        const double n = (double)((t[0].hi[od] - t[0].lo[od]) * (t[1].hi[oh] - t[1].lo[oh]) *
+                                                  (t[2].hi[ow] - t[2].lo[ow]));
+                        sum += ld(gy, go + od * g.ys[0] + oh * g.ys[1] + ow * g.ys[2]) / n;
+                    }
+            st(gx, p0 * g.xs0 + p1 * g.xs1 + d * g.xs[0] + h * g.xs[1] + w * g.xs[2], sum);
+        }
+    }
+    ad_free(t);
+}
+
+void pool_adaptive_max3d(const acl_view *x, acl_view *y, acl_view *idx, const pool_ad_params *pp) {
+    adgeo g;
+    make_adgeo(&g, x, y, idx, pp);
+    ad_tab t[3];
+    const bool wide = x->dtype == ACL_DOUBLE;
+    const size_t es = acl_dtype_size(x->dtype);
+    if (ad_tables(t, g.in, g.out, false)) {
+        const int64_t cells = g.out[0] * g.out[1] * g.out[2];
+#pragma omp parallel for schedule(static)
+        for (int64_t c = 0; c < g.planes * cells; c++) {
+            const int64_t pl = c / cells, r = c % cells;
+            const int64_t od = r / (g.out[1] * g.out[2]), oh = (r / g.out[2]) % g.out[1], ow = r % g.out[2];
+            const int64_t p0 = pl / g.n1, p1 = pl % g.n1, xo = p0 * g.xs0 + p1 * g.xs1;
+            int64_t bd = t[0].lo[od], bh = t[1].lo[oh], bw = t[2].lo[ow];
+            double m = -INFINITY;
+            for (int64_t d = t[0].lo[od]; d < t[0].hi[od]; d++)
+                for (int64_t h = t[1].lo[oh]; h < t[1].hi[oh]; h++)
+                    for (int64_t w = t[2].lo[ow]; w < t[2].hi[ow]; w++) {
+                        double v = ld(x, xo + d * g.xs[0] + h * g.xs[1] + w * g.xs[2]);
+                        if (!wide) v = (float)v;
+                        if (v > m || isnan(v)) {
+                            m = v;
+                            bd = d;
+                            bh = h;
+                            bw = w;
+                        }
+                    }
+            const int64_t src = xo + bd * g.xs[0] + bh * g.xs[1] + bw * g.xs[2];
+            const int64_t dst = p0 * g.ys0 + p1 * g.ys1 + od * g.ys[0] + oh * g.ys[1] + ow * g.ys[2];
+            memcpy(y->base + dst * (int64_t)es, x->base + src * (int64_t)es, es);
+            const int64_t flat = (bd * g.in[1] + bh) * g.in[2] + bw;
+            const int64_t io = p0 * g.is0 + p1 * g.is1 + od * g.is[0] + oh * g.is[1] + ow * g.is[2];
+            if (idx->dtype == ACL_INT64)
+                ((int64_t *)idx->base)[io] = flat;
+            else
+                ((int32_t *)idx->base)[io] = (int32_t)flat;
+        }
+    }
+    ad_free(t);
+}

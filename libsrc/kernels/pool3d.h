@@ -53,4 +53,17 @@ void pool_avg_nd(const acl_view *x, acl_view *y, const pool_avg_params *pp);
  * thread); gy, gx may have different dtypes */
 void pool_avg_nd_backward(const acl_view *gy, acl_view *gx, const pool_avg_params *pp);
 #endif
+
+/* Adaptive pooling over D, H, W: output cell o of an axis averages / maxes input cells
+ * [floor(o*in/out), ceil((o+1)*in/out)). */
+typedef struct {
+    int lead[2];
+    int sp[3];
+} pool_ad_params;
+
+void pool_adaptive_avg3d(const acl_view *x, acl_view *y, const pool_ad_params *pp);
+/* gather form, gx[i] = sum over the windows holding i of gy / window size */
+void pool_adaptive_avg3d_backward(const acl_view *gy, acl_view *gx, const pool_ad_params *pp);
+/* the first maximum (a NaN wins, the last NaN), idx = d*H*W + h*W + w within the plane (int32 or int64) */
+void pool_adaptive_max3d(const acl_view *x, acl_view *y, acl_view *idx, const pool_ad_params *pp);
 #endif

@@ -46,3 +46,18 @@ OPS += [
        const aclIntArray* stride, const aclIntArray* padding, bool ceilMode, bool countIncludePad,
        int64_t divisorOverride, aclTensor* output""", "aclnn_avgpool3d_backward.h", lib="nn", dtypes=FLOAT),
 ]
+
+# Adaptive 3-D pools (libsrc/ops/pool_adaptive_avg3d.c, pool_adaptive_max3d.c, kernels/pool3d.c).
+OPS += [
+    Op("AdaptiveAvgPool3d", """const aclTensor* self, const aclIntArray* outputSize, aclTensor* out""",
+       "aclnn_adaptive_avg_pool3d.h", lib="nn", dtypes=FLOAT),
+    # double is accepted too when gradOutput pools to 1x1x1 (the op_api's all-one list)
+    Op("AdaptiveAvgPool3dBackward", """const aclTensor* gradOutput, const aclTensor* self, aclTensor* out""",
+       "aclnn_adaptive_avg_pool3d_backward.h", lib="nn", dtypes=FLOAT),
+    Op("AdaptiveMaxPool3d", """const aclTensor* self, const aclIntArray* outputSize, aclTensor* outputOut,
+       aclTensor* indicesOut""", "aclnn_adaptive_max_pool3d.h", lib="nn", dtypes=FLOAT,
+       arg_dtypes={"indicesOut": ("i32",)}),
+    Op("AdaptiveMaxPool3dBackward", """const aclTensor* gradOutput, const aclTensor* self, const aclTensor* indices,
+       aclTensor* gradInput""", "aclnn_adaptive_max_pool3d_backward.h", lib="nn", dtypes=FLOAT,
+       arg_dtypes={"indices": ("i32",)}),
+]

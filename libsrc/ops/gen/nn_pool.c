@@ -4,8 +4,12 @@
 #include "ops/ops.h"
 #include "aclnnop/aclnn_adaptive_avg_pool2d.h"
 #include "aclnnop/aclnn_adaptive_avg_pool2d_backward.h"
+#include "aclnnop/aclnn_adaptive_avg_pool3d.h"
+#include "aclnnop/aclnn_adaptive_avg_pool3d_backward.h"
 #include "aclnnop/aclnn_adaptive_max_pool2d.h"
 #include "aclnnop/aclnn_adaptive_max_pool2d_backward.h"
+#include "aclnnop/aclnn_adaptive_max_pool3d.h"
+#include "aclnnop/aclnn_adaptive_max_pool3d_backward.h"
 #include "aclnnop/aclnn_avgpool3d.h"
 #include "aclnnop/aclnn_avgpool3d_backward.h"
 #include "aclnnop/aclnn_max_pool2d_with_indices.h"
@@ -190,5 +194,61 @@ aclnnStatus aclnnAvgPool3dBackwardGetWorkspaceSize(const aclTensor* gradOutput, 
 
 aclnnStatus aclnnAvgPool3dBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_AvgPool3dBackward, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnAdaptiveAvgPool3dGetWorkspaceSize(const aclTensor* self, const aclIntArray* outputSize, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnAdaptiveAvgPool3dGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {self, outputSize, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_INT_ARRAY, ACL_KIND_TENSOR};
+    static const char *const names[] = {"self", "outputSize", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 3));
+    return opws_AdaptiveAvgPool3d(self, outputSize, out, workspaceSize, executor);
+}
+
+aclnnStatus aclnnAdaptiveAvgPool3d(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_AdaptiveAvgPool3d, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnAdaptiveAvgPool3dBackwardGetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* self, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnAdaptiveAvgPool3dBackwardGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {gradOutput, self, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"gradOutput", "self", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 3));
+    return opws_AdaptiveAvgPool3dBackward(gradOutput, self, out, workspaceSize, executor);
+}
+
+aclnnStatus aclnnAdaptiveAvgPool3dBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_AdaptiveAvgPool3dBackward, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnAdaptiveMaxPool3dGetWorkspaceSize(const aclTensor* self, const aclIntArray* outputSize, aclTensor* outputOut, aclTensor* indicesOut, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnAdaptiveMaxPool3dGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {self, outputSize, outputOut, indicesOut};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_INT_ARRAY, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"self", "outputSize", "outputOut", "indicesOut"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 4));
+    return opws_AdaptiveMaxPool3d(self, outputSize, outputOut, indicesOut, workspaceSize, executor);
+}
+
+aclnnStatus aclnnAdaptiveMaxPool3d(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_AdaptiveMaxPool3d, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnAdaptiveMaxPool3dBackwardGetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* self, const aclTensor* indices, aclTensor* gradInput, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnAdaptiveMaxPool3dBackwardGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {gradOutput, self, indices, gradInput};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"gradOutput", "self", "indices", "gradInput"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 4));
+    return opws_AdaptiveMaxPool3dBackward(gradOutput, self, indices, gradInput, workspaceSize, executor);
+}
+
+aclnnStatus aclnnAdaptiveMaxPool3dBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_AdaptiveMaxPool3dBackward, workspace, workspaceSize, executor, stream);
 }
 
