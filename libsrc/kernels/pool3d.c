@@ -279,71 +279,82 @@ static void free_tables(axis_tab t[3]) {
     }
 }
 
+#define AVG_FWD_BODY(T, LOAD, STORE)                                                                             \
+    do {                                                                                                         \
+        const T *xb = (const T *)x->base;                                                                        \
+        T *yb = (T *)y->base;                                                                                    \
+        _Pragma("omp parallel for schedule(static)") for (int64_t c = 0; c < g.planes * g.out[0]; c++) {         \
+            const int64_t pl = c / g.out[0], od = c % g.out[0];                                                  \
+            const int64_t p0 = pl / g.n1, p1 = pl % g.n1;                                                        \
+            const int64_t xo = p0 * g.xs0 + p1 * g.xs1, yo = p0 * g.ys0 + p1 * g.ys1 + od * g.ys[0];             \
+            for (int64_t oh = 0; oh < g.out[1]; oh++)                                                            \
+                for (int64_t ow = 0; ow < g.out[2]; ow++) {                                                      \
+                    double sum = 0;                                                                              \
+                    for (int64_t d = t[0].lo[od]; d < t[0].hi[od]; d++)                                          \
+                        for (int64_t h = t[1].lo[oh]; h < t[1].hi[oh]; h++) {                                    \
+                            const T *row = xb + xo + d * g.xs[0] + h * g.xs[1];                                  \
+                            float rs = 0; /* a window row in fp32, the rows in double */                         \
+                            for (int64_t w = t[2].lo[ow]; w < t[2].hi[ow]; w++) rs += LOAD(row[w * g.xs[2]]);    \
+                            sum += rs;                                                                           \
+                        }                                                                                        \
+                    const double div =                                                                           \
+                        pp->divisor ? (double)pp->divisor : t[0].cnt[od] * t[1].cnt[oh] * t[2].cnt[ow];          \
+                    yb[yo + oh * g.ys[1] + ow * g.ys[2]] = STORE((float)(sum / div));                            \
+                }                                                                                                \
+        }                                                                                                        \
+    } while (0)
+
 void pool_avg_nd(const acl_view *x, acl_view *y, const pool_avg_params *pp) {
     ageo g;
     make_ageo(&g, x, y, pp);
     axis_tab t[3];
     if (axis_tables(t, &g, pp)) {
-        const int64_t cells = g.out[0] * g.out[1] * g.out[2];
-#pragma omp parallel for schedule(static)
-        for (int64_t c = 0; c < g.planes * cells; c++) {
-            const int64_t pl = c / cells, r = c % cells;
-            const int64_t od = r / (g.out[1] * g.out[2]), oh = (r / g.out[2]) % g.out[1], ow = r % g.out[2];
-            const int64_t p0 = pl / g.n1, p1 = pl % g.n1;
-            const int64_t xo = p0 * g.xs0 + p1 * g.xs1;
-            double sum = 0;
-            for (int64_t d = t[0].lo[od]; d < t[0].hi[od]; d++)
-                for (int64_t h = t[1].lo[oh]; h < t[1].hi[oh]; h++) {
-                    const int64_t ro = xo + d * g.xs[0] + h * g.xs[1];
-                    for (int64_t w = t[2].lo[ow]; w < t[2].hi[ow]; w++) sum += ld(x, ro + w * g.xs[2]);
-                }
-            const double div = pp->divisor ? (double)pp->divisor : t[0].cnt[od] * t[1].cnt[oh] * t[2].cnt[ow];
-            st(y, p0 * g.ys0 + p1 * g.ys1 + od * g.ys[0] + oh * g.ys[1] + ow * g.ys[2], sum / div);
+        switch (x->dtype) {
+        case ACL_FLOAT: AVG_FWD_BODY(float, LOAD_ID, STORE_ID); break;
+        case ACL_FLOAT16: AVG_FWD_BODY(uint16_t, LOAD_F16, STORE_F16); break;
+        case ACL_BF16: AVG_FWD_BODY(uint16_t, LOAD_BF16, STORE_BF16); break;
+        default: break;
         }
     }
     free_tables(t);
 }
 
-/* output cells whose window covers input cell i along an axis: [olo, ohi) */
-static inline void covering(int64_t i, int64_t k, int64_t s, int64_t p, int64_t out, int64_t *olo, int64_t *ohi) {
-    const int64_t a = i + p - k + 1; /* o*s >= a */
-    int64_t lo = a <= 0 ? 0 : (a + s - 1) / s;
-    int64_t hi = (i + p) / s + 1;
-    if (hi > out) hi = out;
-    *olo = lo;
-    *ohi = hi < lo ? lo : hi;
-}
-
+/* Per-plane owner: each thread takes whole planes, adds every output cell's gy/divisor to its window in a double
+ * buffer (outputs in row-major order, a fixed order), then stores the plane once. */
 void pool_avg_nd_backward(const acl_view *gy, acl_view *gx, const pool_avg_params *pp) {
     ageo g;
     make_ageo(&g, gx, gy, pp);
     axis_tab t[3];
     if (axis_tables(t, &g, pp)) {
-        const int64_t cells = g.in[0] * g.in[1] * g.in[2];
-#pragma omp parallel for schedule(static)
-        for (int64_t c = 0; c < g.planes * cells; c++) {
-            const int64_t pl = c / cells, r = c % cells;
-            const int64_t d = r / (g.in[1] * g.in[2]), h = (r / g.in[2]) % g.in[1], w = r % g.in[2];
-            const int64_t p0 = pl / g.n1, p1 = pl % g.n1;
-            const int64_t go = p0 * g.ys0 + p1 * g.ys1;
-            int64_t d0, d1, h0, h1, w0, w1;
-            covering(d, pp->k[0], pp->s[0], pp->p[0], g.out[0], &d0, &d1);
-            covering(h, pp->k[1], pp->s[1], pp->p[1], g.out[1], &h0, &h1);
-            covering(w, pp->k[2], pp->s[2], pp->p[2], g.out[2], &w0, &w1);
-            double sum = 0;
-            for (int64_t od = d0; od < d1; od++) {
-                if (d < t[0].lo[od] || d >= t[0].hi[od]) continue;
-                for (int64_t oh = h0; oh < h1; oh++) {
-                    if (h < t[1].lo[oh] || h >= t[1].hi[oh]) continue;
-                    for (int64_t ow = w0; ow < w1; ow++) {
-                        if (w < t[2].lo[ow] || w >= t[2].hi[ow]) continue;
-                        const double div =
-                            pp->divisor ? (double)pp->divisor : t[0].cnt[od] * t[1].cnt[oh] * t[2].cnt[ow];
-                        sum += ld(gy, go + od * g.ys[0] + oh * g.ys[1] + ow * g.ys[2]) / div;
-                    }
-                }
+        const int64_t isz = g.in[0] * g.in[1] * g.in[2];
+#pragma omp parallel
+        {
+            double *acc = malloc((size_t)isz * sizeof(double));
+#pragma omp for schedule(static)
+            for (int64_t pl = 0; pl < g.planes; pl++) {
+                if (!acc) continue;
+                const int64_t p0 = pl / g.n1, p1 = pl % g.n1;
+                const int64_t go = p0 * g.ys0 + p1 * g.ys1, xo = p0 * g.xs0 + p1 * g.xs1;
+                memset(acc, 0, (size_t)isz * sizeof(double));
+                for (int64_t od = 0; od < g.out[0]; od++)
+                    for (int64_t oh = 0; oh < g.out[1]; oh++)
+                        for (int64_t ow = 0; ow < g.out[2]; ow++) {
+                            const double div =
+                                pp->divisor ? (double)pp->divisor : t[0].cnt[od] * t[1].cnt[oh] * t[2].cnt[ow];
+                            const double v = ld(gy, go + od * g.ys[0] + oh * g.ys[1] + ow * g.ys[2]) / div;
+                            for (int64_t d = t[0].lo[od]; d < t[0].hi[od]; d++)
+                                for (int64_t h = t[1].lo[oh]; h < t[1].hi[oh]; h++) {
+                                    double *row = acc + (d * g.in[1] + h) * g.in[2];
+                                    for (int64_t w = t[2].lo[ow]; w < t[2].hi[ow]; w++) row[w] += v;
+                                }
+                        }
+                int64_t q = 0;
+                for (int64_t d = 0; d < g.in[0]; d++)
+                    for (int64_t h = 0; h < g.in[1]; h++)
+                        for (int64_t w = 0; w < g.in[2]; w++, q++)
+                            st(gx, xo + d * g.xs[0] + h * g.xs[1] + w * g.xs[2], acc[q]);
             }
-            st(gx, p0 * g.xs0 + p1 * g.xs1 + d * g.xs[0] + h * g.xs[1] + w * g.xs[2], sum);
+            free(acc);
         }
     }
     free_tables(t);

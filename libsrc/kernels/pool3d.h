@@ -47,10 +47,10 @@ typedef struct {
     int64_t divisor;
 } pool_avg_params;
 
-/* y = mean of each window (double accumulation, rounded once) */
+/* y = mean of each window (each window row summed in fp32, the rows in double, rounded once) */
 void pool_avg_nd(const acl_view *x, acl_view *y, const pool_avg_params *pp);
-/* gather form: gx[i] = sum over the windows holding i of gy/divisor (fixed order, each gx cell owned by one
- * thread); gy, gx may have different dtypes */
+/* per-plane owner: every output cell adds gy/divisor to its window in a double plane buffer (row-major output
+ * order), stored once; gy, gx may have different dtypes */
 void pool_avg_nd_backward(const acl_view *gy, acl_view *gx, const pool_avg_params *pp);
 #endif
 
