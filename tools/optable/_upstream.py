@@ -65,6 +65,22 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                                          'aclrtStream stream',
                                'repo': 'ops-nn',
                                'source': 'pooling/adaptive_avg_pool2d_grad/op_api/aclnn_adaptive_avg_pool2d_backward.cpp'},
+ 'AdaptiveAvgPool3d': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                       'header': 'pooling/adaptive_avg_pool3d/op_api/aclnn_adaptive_avg_pool3d.h',
+                       'phase1': 'const aclTensor* self, const aclIntArray* outputSize, aclTensor* out, uint64_t* '
+                                 'workspaceSize, aclOpExecutor** executor',
+                       'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                 'stream',
+                       'repo': 'ops-nn',
+                       'source': 'pooling/adaptive_avg_pool3d/op_api/aclnn_adaptive_avg_pool3d.cpp'},
+ 'AdaptiveAvgPool3dBackward': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                               'header': 'pooling/adaptive_avg_pool3d_grad/op_api/aclnn_adaptive_avg_pool3d_backward.h',
+                               'phase1': 'const aclTensor* gradOutput, const aclTensor* self, aclTensor* out, '
+                                         'uint64_t* workspaceSize, aclOpExecutor** executor',
+                               'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, '
+                                         'aclrtStream stream',
+                               'repo': 'ops-nn',
+                               'source': 'pooling/adaptive_avg_pool3d_grad/op_api/aclnn_adaptive_avg_pool3d_backward.cpp'},
  'AdaptiveMaxPool2d': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
                        'header': 'pooling/adaptive_max_pool2d/op_api/aclnn_adaptive_max_pool2d.h',
                        'phase1': 'const aclTensor* self, const aclIntArray* outputSize, aclTensor* outputOut, '
@@ -82,6 +98,23 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                                          'aclrtStream stream',
                                'repo': 'ops-nn',
                                'source': 'pooling/adaptive_max_pool3d_grad/op_api/aclnn_adaptive_max_pool2d_backward.cpp'},
+ 'AdaptiveMaxPool3d': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                       'header': 'pooling/adaptive_max_pool3d/op_api/aclnn_adaptive_max_pool3d.h',
+                       'phase1': 'const aclTensor* self, const aclIntArray* outputSize, aclTensor* outputOut, '
+                                 'aclTensor* indicesOut, uint64_t* workspaceSize, aclOpExecutor** executor',
+                       'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                 'stream',
+                       'repo': 'ops-nn',
+                       'source': 'pooling/adaptive_max_pool3d/op_api/aclnn_adaptive_max_pool3d.cpp'},
+ 'AdaptiveMaxPool3dBackward': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                               'header': 'pooling/adaptive_max_pool3d_grad/op_api/aclnn_adaptive_max_pool3d_backward.h',
+                               'phase1': 'const aclTensor* gradOutput, const aclTensor* self, const aclTensor* '
+                                         'indices, aclTensor* gradInput, uint64_t* workspaceSize, aclOpExecutor** '
+                                         'executor',
+                               'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, '
+                                         'aclrtStream stream',
+                               'repo': 'ops-nn',
+                               'source': 'pooling/adaptive_max_pool3d_grad/op_api/aclnn_adaptive_max_pool3d_backward.cpp'},
  'Add': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
          'header': 'math/add/op_api/aclnn_add.h',
          'phase1': 'const aclTensor* self, const aclTensor* other, const aclScalar* alpha, aclTensor* out, uint64_t* '
