@@ -2602,6 +2602,12 @@ typedef struct aclScalarList aclScalarList;
  keepdim, aclTensor* out, aclTensor* indices, uint64_t* workspaceSize,
  aclOpExecutor** executor);
  aclnnStatus aclnnMaxDim(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnMaxPoolGetWorkspaceSize(
+ const aclTensor* self, const aclIntArray* kernelShape, const aclIntArray* strides, const int64_t autoPad,
+ const aclIntArray* pads, const aclIntArray* dilations, const int64_t ceilMode, aclTensor* out,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnMaxPool(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnMaxPool2dWithIndicesGetWorkspaceSize(
  const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* stride, const aclIntArray* padding,
  const aclIntArray* dilation,

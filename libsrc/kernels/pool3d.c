@@ -111,7 +111,11 @@ static inline void store_index(acl_view *idx, int mode, int64_t off, int64_t fla
                                 }                                                                                \
                             }                                                                                    \
                         }                                                                                        \
-                        yb[yo + od * g.ys[0] + oh * g.ys[1] + ow * g.ys[2]] = xb[boff];                          \
+                        if (d1 > d0 && h1 > h0 && w1 > w0)                                                       \
+                            yb[yo + od * g.ys[0] + oh * g.ys[1] + ow * g.ys[2]] = xb[boff];                      \
+                        else /* a window wholly in the padding (MaxPool's wide pads): the lowest value */        \
+                            yb[yo + od * g.ys[0] + oh * g.ys[1] + ow * g.ys[2]] = NEG_INF_##T;                   \
+                        if (pp->idx_mode == POOL_IDX_NONE) continue;                                             \
                         if (pp->idx_mode == POOL_IDX_UNIT)                                                       \
                             ((uint16_t *)idx->base)[pl * pp->mask_plane + j] = 0xFFFFu;                          \
                         else                                                                                     \
@@ -123,9 +127,13 @@ static inline void store_index(acl_view *idx, int mode, int64_t off, int64_t fla
         }                                                                                                        \
     } while (0)
 
+#define NEG_INF_float (-INFINITY)
+#define NEG_INF_double (-INFINITY)
+#define NEG_INF_uint16_t (x->dtype == ACL_FLOAT16 ? (uint16_t)0xFC00u : (uint16_t)0xFF80u)
+
 void pool_max_nd(const acl_view *x, acl_view *y, acl_view *idx, const pool_max_params *pp) {
     geo g;
-    make_geo(&g, x, y, idx, pp, pp->idx_mode == POOL_IDX_VIEW);
+    make_geo(&g, x, y, idx, pp, pp->idx_mode == POOL_IDX_VIEW && idx != NULL);
     const int64_t osz = g.out[0] * g.out[1] * g.out[2];
     if (pp->idx_mode == POOL_IDX_UNIT) {
         /* the mask buffer (int8 view, contiguous by construction of the check) starts cleared */

@@ -12,12 +12,13 @@ enum {
     POOL_IDX_VIEW = 0,  /* an int32/int64 tensor of the output's shape (element strides of its view) */
     POOL_IDX_RAW32 = 1, /* int32 argmax written flat (plane-major, row-major) from the start of an int8 buffer */
     POOL_IDX_UNIT = 2,  /* 1x1 windows: the forward marks each output's single cell, the backward ignores it */
+    POOL_IDX_NONE = 3,  /* values only (MaxPool): idx is NULL */
 };
 
 typedef struct {
     int lead[2];                  /* plane axes (lead[1] = -1 for one) */
     int sp[3];                    /* spatial axes D, H, W of the views (-1: absent, size 1) */
-    int64_t k[3], s[3], p[3], dl[3];
+    int64_t k[3], s[3], p[3], dl[3]; /* p: the leading padding (the trailing one only sizes the output) */
     int idx_mode;
     int64_t mask_plane;           /* POOL_IDX_UNIT: uint16 elements per plane in the mask buffer */
 } pool_max_params;

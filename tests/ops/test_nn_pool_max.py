@@ -440,3 +440,87 @@ assert lib.aclnnMaxPool3dWithArgmaxBackward(pyaclnn.ffi.NULL, 0, ex[0], pyaclnn.
 print(hashlib.sha256(yt.numpy().tobytes() + it.numpy().tobytes() + gx.numpy().tobytes()).hexdigest())
 """
     same_bytes_for_threads(code)
+
+
+# ---------------------------------------------------------------- aclnnMaxPool (no indices, ONNX-style pads)
+
+# shape, kernel, strides, pads, ceil
+MP_CASES = {
+    "n2c3_9x7_k3_s2_p1_floor": ((2, 3, 9, 7), (3,), (2,), (1,), 0),
+    "n2c3_9x7_k3x2_s2x1_pads4_ceil": ((2, 3, 9, 7), (3, 2), (2, 1), (1, 0, 2, 1), 1),
+    "c4_8x8_k2_default_stride_no_pads": ((4, 8, 8), (2,), (), (), 0),
+    "n1c2_6x6_k2_s2_pads_end_2_wide": ((1, 2, 6, 6), (2,), (2,), (0, 0, 2, 2), 0),
+}
+
+
+def pads4(p):
+    if len(p) == 0:
+        return (0, 0, 0, 0)
+    if len(p) == 1:
+        return (p[0],) * 4
+    if len(p) == 2:
+        return (p[0], p[1], p[0], p[1])
+    return tuple(p)
+
+
+@pytest.mark.parametrize("dtype", [F32, F16], ids=["f32", "f16"])
+@pytest.mark.parametrize("cid", list(MP_CASES))
+def test_max_pool(cid, dtype, torch):
+    shape, k, s, pads, ceil = MP_CASES[cid]
+    x = make_input(shape, dtype, seed=21)
+    k2 = (k[0], k[-1])
+    s2 = (s[0], s[-1]) if s else (1, 1)
+    p4 = pads4(pads)
+    ey = ref.max_pool2d_pads(x.reshape((-1,) + x.shape[-2:]), k2, s2, p4, bool(ceil))
+    ey = ey.reshape(x.shape[:-2] + ey.shape[-2:])
+    out = tensor(np.full(ey.shape, 7, dtype))
+    run("MaxPool", tensor(x), A(list(k)), A(list(s)), 0, A(list(pads)), A([1, 1]), ceil, out)
+    assert_close(out.numpy(), rounded(ey, dtype), dtype, rtol=0, atol=0, what=cid)
+    if p4[0] == p4[2] and p4[1] == p4[3] and p4[0] <= k2[0] // 2 and p4[1] <= k2[1] // 2:
+        ty = torch.nn.functional.max_pool2d(torch.from_numpy(x.astype(np.float32)), k2, s2, p4[:2],
+                                            ceil_mode=bool(ceil))
+        assert_close(out.numpy(), rounded(ty.numpy(), dtype), dtype, rtol=0, atol=0, what=cid)
+
+
+@pytest.mark.parametrize("kind", ["slice", "transpose"])
+def test_max_pool_strided(kind):
+    shape, k, s, pads, ceil = MP_CASES["n2c3_9x7_k3x2_s2x1_pads4_ceil"]
+    x = make_input(shape, F32, seed=22)
+    ey = ref.max_pool2d_pads(x.reshape((-1,) + x.shape[-2:]), (3, 2), (2, 1), pads, True)
+    ey = ey.reshape(x.shape[:-2] + ey.shape[-2:])
+    out = tensor(strided(np.full(ey.shape, 7, F32), kind))
+    run("MaxPool", tensor(strided(x, kind)), A(list(k)), A(list(s)), 0, A(list(pads)), A([1]), ceil, out)
+    assert_close(out.numpy(), ey, F32, rtol=0, atol=0)
+
+
+def mpv3_args(self=None, k=None, s=None, auto=0, p=None, d=None, ceil=0, out=None):
+    return (T((2, 3, 6, 6)) if self is None else self, A([2, 2]) if k is None else k, A([2, 2]) if s is None else s,
+            auto, A([0, 0]) if p is None else p, A([1, 1]) if d is None else d, ceil,
+            T((2, 3, 3, 3)) if out is None else out)
+
+
+MPV3_INVALID = [
+    ("null_self", dict(self=ffi.NULL), 161001, "self"),
+    ("null_kernel", dict(k=ffi.NULL), 161001, "kernelShape"),
+    ("null_pads", dict(p=ffi.NULL), 161001, "pads"),
+    ("null_out", dict(out=ffi.NULL), 161001, "out"),
+    ("self_bf16_not_on_a2", dict(self=T((2, 3, 6, 6), pyaclnn.bfloat16)), 161002, "self"),
+    ("out_dtype_differs", dict(out=T((2, 3, 3, 3), F16)), 161002, "out"),
+    ("format_mismatch", dict(out=T((2, 3, 3, 3), fmt="ND")), 161002, "format"),
+    ("self_rank_5", dict(self=T((1, 2, 3, 6, 6))), 161002, "self"),
+    ("kernel_len_3", dict(k=A([2, 2, 2])), 161002, "kernelShape"),
+    ("strides_len_3", dict(s=A([2, 2, 2])), 161002, "strides"),
+    ("pads_len_3", dict(p=A([0, 0, 0])), 161002, "pads"),
+    ("dilations_len_3", dict(d=A([1, 1, 1])), 161002, "dilations"),
+    ("auto_pad_same", dict(auto=1), 161002, "autoPad"),
+    ("dilation_2", dict(d=A([2])), 161002, "dilations"),
+    ("kernel_zero", dict(k=A([0])), 161002, "kernelShape"),
+    ("stride_zero", dict(s=A([0])), 161002, "strides"),
+    ("pads_over_kernel", dict(p=A([1, 0, 2, 0])), 161002, "pads"),
+    ("out_shape", dict(out=T((2, 3, 3, 2))), 161002, "out"),
+]
+
+
+@pytest.mark.parametrize("name,kw,code,word", MPV3_INVALID, ids=[r[0] for r in MPV3_INVALID])
+def test_max_pool_invalid(name, kw, code, word):
+    expect_invalid("MaxPool", mpv3_args(**kw), code, word)

@@ -58,3 +58,30 @@ def max_pool_backward(gy, idx, in_shape):
         for v, i in zip(gy[pl].reshape(-1), idx[pl].reshape(-1)):
             gx[pl, i] += v
     return gx.reshape((P,) + tuple(in_shape))
+
+
+def max_pool2d_pads(x, k, s, pads, ceil):
+    """aclnnMaxPool's ONNX-style pooling: x (P, H, W), pads (hBegin, wBegin, hEnd, wEnd); the output size
+    floor/ceil((n + begin + end - k) / s) + 1 (the last ceil window starting before n + begin); windows wholly in
+    the padding give -inf."""
+    x = np.asarray(x, np.float64)
+    P, H, W = x.shape
+    outs = []
+    for n, kk, ss, b, e in ((H, k[0], s[0], pads[0], pads[2]), (W, k[1], s[1], pads[1], pads[3])):
+        num = n + b + e - kk
+        o = (-(-num // ss) if ceil else num // ss) + 1
+        if ceil and (o - 1) * ss >= n + b:
+            o -= 1
+        outs.append(o)
+    y = np.full((P, outs[0], outs[1]), -np.inf)
+    for i in range(outs[0]):
+        for j in range(outs[1]):
+            for a in range(k[0]):
+                hh = i * s[0] - pads[0] + a
+                if not 0 <= hh < H:
+                    continue
+                for c in range(k[1]):
+                    ww = j * s[1] - pads[1] + c
+                    if 0 <= ww < W:
+                        y[:, i, j] = np.maximum(y[:, i, j], x[:, hh, ww])
+    return y

@@ -3743,6 +3743,14 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
           'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
           'repo': 'ops-math',
           'source': 'math/maximum/op_api/aclnn_maxn.cpp'},
+ 'MaxPool': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+             'header': 'pooling/max_pool_v3/op_api/aclnn_max_pool.h',
+             'phase1': 'const aclTensor* self, const aclIntArray* kernelShape, const aclIntArray* strides, const '
+                       'int64_t autoPad, const aclIntArray* pads, const aclIntArray* dilations, const int64_t '
+                       'ceilMode, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor',
+             'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+             'repo': 'ops-nn',
+             'source': 'pooling/max_pool_v3/op_api/aclnn_max_pool.cpp'},
  'MaxPool2dWithIndices': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
                           'header': 'pooling/max_pool3d_with_argmax_v2/op_api/aclnn_max_pool2d_with_indices.h',
                           'phase1': 'const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* '

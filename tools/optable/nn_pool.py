@@ -61,3 +61,10 @@ OPS += [
        aclTensor* gradInput""", "aclnn_adaptive_max_pool3d_backward.h", lib="nn", dtypes=FLOAT,
        arg_dtypes={"indices": ("i32",)}),
 ]
+
+# 2-D max pooling without indices, ONNX-style attributes (libsrc/ops/pool_max_v3.c). A2 list: f16, f32.
+OPS += [
+    Op("MaxPool", """const aclTensor* self, const aclIntArray* kernelShape, const aclIntArray* strides,
+       const int64_t autoPad, const aclIntArray* pads, const aclIntArray* dilations, const int64_t ceilMode,
+       aclTensor* out""", "aclnn_max_pool.h", lib="nn", dtypes=("f16", "f32")),
+]

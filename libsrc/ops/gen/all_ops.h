@@ -358,6 +358,7 @@
 #include "aclnnop/aclnn_matmul.h"
 #include "aclnnop/aclnn_max.h"
 #include "aclnnop/aclnn_max_dim.h"
+#include "aclnnop/aclnn_max_pool.h"
 #include "aclnnop/aclnn_max_pool2d_with_indices.h"
 #include "aclnnop/aclnn_max_pool2d_with_indices_backward.h"
 #include "aclnnop/aclnn_max_pool3d_with_argmax.h"
@@ -1736,6 +1737,10 @@ aclnnStatus opws_AdaptiveMaxPool3d(
 aclnnStatus opws_AdaptiveMaxPool3dBackward(
     const aclTensor* gradOutput, const aclTensor* self, const aclTensor* indices, aclTensor* gradInput,
     uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_MaxPool(
+    const aclTensor* self, const aclIntArray* kernelShape, const aclIntArray* strides, const int64_t autoPad,
+    const aclIntArray* pads, const aclIntArray* dilations, const int64_t ceilMode, aclTensor* out,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_AvgPool2d(
     const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* strides, const aclIntArray* paddings,
     const bool ceilMode, const bool countIncludePad, const int64_t divisorOverride, const int8_t cubeMathType,
@@ -2314,6 +2319,7 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_AdaptiveMaxPool3d_indicesOut ((const aclDataType[]){ACL_INT32}), 1
 #define ACL_DT_LIST_AdaptiveMaxPool3dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_AdaptiveMaxPool3dBackward_indices ((const aclDataType[]){ACL_INT32}), 1
+#define ACL_DT_LIST_MaxPool ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT}), 2
 #define ACL_DT_LIST_AvgPool2d ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_AvgPool2dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_GridSampler2D ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE}), 4
