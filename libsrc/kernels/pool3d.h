@@ -35,8 +35,6 @@ void pool_max_nd(const acl_view *x, acl_view *y, acl_view *idx, const pool_max_p
  * row-major order (fp32 accumulation, double for f64, rounded once); indices outside the plane are skipped. */
 void pool_max_nd_backward(const acl_view *gy, const acl_view *ind, acl_view *gx, const pool_max_params *pp);
 
-#ifndef PYACLNN_KERNELS_POOL3D_AVG_H
-#define PYACLNN_KERNELS_POOL3D_AVG_H
 /* Average pooling over D, H, W (AvgPool3d and its backward), PyTorch's rules: window [o*s - p, o*s - p + k) cut
  * at in + p for the padded count and at [0, in) for the cells summed; divisor = divisorOverride when non-zero,
  * else the padded count (countIncludePad) or the in-range count (a product of per-axis counts). */
@@ -53,7 +51,6 @@ void pool_avg_nd(const acl_view *x, acl_view *y, const pool_avg_params *pp);
 /* per-plane owner: every output cell adds gy/divisor to its window in a double plane buffer (row-major output
  * order), stored once; gy, gx may have different dtypes */
 void pool_avg_nd_backward(const acl_view *gy, acl_view *gx, const pool_avg_params *pp);
-#endif
 
 /* Adaptive pooling over D, H, W: output cell o of an axis averages / maxes input cells
  * [floor(o*in/out), ceil((o+1)*in/out)). */
