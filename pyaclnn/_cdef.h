@@ -424,6 +424,16 @@ typedef struct aclScalarList aclScalarList;
  aclOpExecutor** executor);
  aclnnStatus aclnnAdaptiveAvgPool2dBackward(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
+ aclnnStatus aclnnAdaptiveAvgPool3dGetWorkspaceSize(
+ const aclTensor* self, const aclIntArray* outputSize, aclTensor* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnAdaptiveAvgPool3d(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnAdaptiveAvgPool3dBackwardGetWorkspaceSize(
+ const aclTensor* gradOutput, const aclTensor* self, aclTensor* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnAdaptiveAvgPool3dBackward(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnAdaptiveMaxPool2dGetWorkspaceSize(
  const aclTensor* self, const aclIntArray* outputSize, aclTensor* outputOut, aclTensor* indicesOut,
  uint64_t* workspaceSize, aclOpExecutor** executor);
@@ -433,6 +443,16 @@ typedef struct aclScalarList aclScalarList;
  const aclTensor* gradOutput, const aclTensor* self, const aclTensor* indices, aclTensor* gradInput,
  uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnAdaptiveMaxPool2dBackward(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnAdaptiveMaxPool3dGetWorkspaceSize(
+ const aclTensor* self, const aclIntArray* outputSize, aclTensor* outputOut, aclTensor* indicesOut,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnAdaptiveMaxPool3d(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnAdaptiveMaxPool3dBackwardGetWorkspaceSize(
+ const aclTensor* gradOutput, const aclTensor* self, const aclTensor* indices, aclTensor* gradInput,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnAdaptiveMaxPool3dBackward(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnAddGetWorkspaceSize(
  const aclTensor* self, const aclTensor* other, const aclScalar* alpha, aclTensor* out, uint64_t* workspaceSize,
@@ -756,6 +776,25 @@ typedef struct aclScalarList aclScalarList;
  aclTensor* gradInput, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnAvgPool2dBackward(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnAvgPool3dGetWorkspaceSize(
+ const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* stride, const aclIntArray* padding,
+ _Bool
+ ceilMode,
+ _Bool
+ countIncludePad, int64_t divisorOverride, aclTensor* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnAvgPool3d(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnAvgPool3dBackwardGetWorkspaceSize(
+ const aclTensor* gradOutput, const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* stride,
+ const aclIntArray* padding,
+ _Bool
+ ceilMode,
+ _Bool
+ countIncludePad, int64_t divisorOverride, aclTensor* output,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnAvgPool3dBackward(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
  aclnnStatus aclnnBaddbmmGetWorkspaceSize(
  const aclTensor* self, const aclTensor* batch1, const aclTensor* batch2, const aclScalar* beta,
  const aclScalar* alpha, aclTensor* out, int8_t cubeMathType, uint64_t* workspaceSize, aclOpExecutor** executor);
@@ -2595,6 +2634,54 @@ typedef struct aclScalarList aclScalarList;
  const aclIntArray* pads, const aclIntArray* dilations, const int64_t ceilMode, aclTensor* out,
  uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnMaxPool(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnMaxPool2dWithIndicesGetWorkspaceSize(
+ const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* stride, const aclIntArray* padding,
+ const aclIntArray* dilation,
+ _Bool
+ ceilMode, aclTensor* out, aclTensor* indices, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnMaxPool2dWithIndices(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnMaxPool2dWithMaskGetWorkspaceSize(
+ const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* stride, const aclIntArray* padding,
+ const aclIntArray* dilation,
+ _Bool
+ ceilMode, aclTensor* out, aclTensor* indices, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnMaxPool2dWithMask(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnMaxPool2dWithIndicesBackwardGetWorkspaceSize(
+ const aclTensor* gradOutput, const aclTensor* self, const aclTensor* indices, const aclIntArray* kernelSize,
+ const aclIntArray* stride, const aclIntArray* padding, const aclIntArray* dilation,
+ _Bool
+ ceilMode,
+ aclTensor* gradInput, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnMaxPool2dWithIndicesBackward(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnMaxPool2dWithMaskBackwardGetWorkspaceSize(
+ const aclTensor* gradOutput, const aclTensor* self, const aclTensor* indices, const aclIntArray* kernelSize,
+ const aclIntArray* stride, const aclIntArray* padding, const aclIntArray* dilation,
+ _Bool
+ ceilMode,
+ aclTensor* gradInput, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnMaxPool2dWithMaskBackward(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnMaxPool3dWithArgmaxGetWorkspaceSize(
+ const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* stride, const aclIntArray* padding,
+ const aclIntArray* dilation,
+ _Bool
+ ceilMode, aclTensor* out, aclTensor* indices, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnMaxPool3dWithArgmax(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnMaxPool3dWithArgmaxBackwardGetWorkspaceSize(
+ const aclTensor* gradOutput, const aclTensor* self, const aclTensor* indices, const aclIntArray* kernelSize,
+ const aclIntArray* stride, const aclIntArray* padding, const aclIntArray* dilation,
+ _Bool
+ ceilMode,
+ aclTensor* gradInput, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnMaxPool3dWithArgmaxBackward(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnMaxV2GetWorkspaceSize(
  const aclTensor* self, const aclIntArray* dims,

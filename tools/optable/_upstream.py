@@ -65,6 +65,22 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                                          'aclrtStream stream',
                                'repo': 'ops-nn',
                                'source': 'pooling/adaptive_avg_pool2d_grad/op_api/aclnn_adaptive_avg_pool2d_backward.cpp'},
+ 'AdaptiveAvgPool3d': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                       'header': 'pooling/adaptive_avg_pool3d/op_api/aclnn_adaptive_avg_pool3d.h',
+                       'phase1': 'const aclTensor* self, const aclIntArray* outputSize, aclTensor* out, uint64_t* '
+                                 'workspaceSize, aclOpExecutor** executor',
+                       'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                 'stream',
+                       'repo': 'ops-nn',
+                       'source': 'pooling/adaptive_avg_pool3d/op_api/aclnn_adaptive_avg_pool3d.cpp'},
+ 'AdaptiveAvgPool3dBackward': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                               'header': 'pooling/adaptive_avg_pool3d_grad/op_api/aclnn_adaptive_avg_pool3d_backward.h',
+                               'phase1': 'const aclTensor* gradOutput, const aclTensor* self, aclTensor* out, '
+                                         'uint64_t* workspaceSize, aclOpExecutor** executor',
+                               'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, '
+                                         'aclrtStream stream',
+                               'repo': 'ops-nn',
+                               'source': 'pooling/adaptive_avg_pool3d_grad/op_api/aclnn_adaptive_avg_pool3d_backward.cpp'},
  'AdaptiveMaxPool2d': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
                        'header': 'pooling/adaptive_max_pool2d/op_api/aclnn_adaptive_max_pool2d.h',
                        'phase1': 'const aclTensor* self, const aclIntArray* outputSize, aclTensor* outputOut, '
@@ -82,6 +98,23 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                                          'aclrtStream stream',
                                'repo': 'ops-nn',
                                'source': 'pooling/adaptive_max_pool3d_grad/op_api/aclnn_adaptive_max_pool2d_backward.cpp'},
+ 'AdaptiveMaxPool3d': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                       'header': 'pooling/adaptive_max_pool3d/op_api/aclnn_adaptive_max_pool3d.h',
+                       'phase1': 'const aclTensor* self, const aclIntArray* outputSize, aclTensor* outputOut, '
+                                 'aclTensor* indicesOut, uint64_t* workspaceSize, aclOpExecutor** executor',
+                       'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                 'stream',
+                       'repo': 'ops-nn',
+                       'source': 'pooling/adaptive_max_pool3d/op_api/aclnn_adaptive_max_pool3d.cpp'},
+ 'AdaptiveMaxPool3dBackward': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                               'header': 'pooling/adaptive_max_pool3d_grad/op_api/aclnn_adaptive_max_pool3d_backward.h',
+                               'phase1': 'const aclTensor* gradOutput, const aclTensor* self, const aclTensor* '
+                                         'indices, aclTensor* gradInput, uint64_t* workspaceSize, aclOpExecutor** '
+                                         'executor',
+                               'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, '
+                                         'aclrtStream stream',
+                               'repo': 'ops-nn',
+                               'source': 'pooling/adaptive_max_pool3d_grad/op_api/aclnn_adaptive_max_pool3d_backward.cpp'},
  'Add': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
          'header': 'math/add/op_api/aclnn_add.h',
          'phase1': 'const aclTensor* self, const aclTensor* other, const aclScalar* alpha, aclTensor* out, uint64_t* '
@@ -398,6 +431,24 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                                  'stream',
                        'repo': 'ops-nn',
                        'source': 'pooling/avg_pool3_d_grad/op_api/aclnn_avgpool2d_backward.cpp'},
+ 'AvgPool3d': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+               'header': 'pooling/avg_pool3_d/op_api/aclnn_avgpool3d.h',
+               'phase1': 'const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* stride, const '
+                         'aclIntArray* padding, bool ceilMode, bool countIncludePad, int64_t divisorOverride, '
+                         'aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor',
+               'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+               'repo': 'ops-nn',
+               'source': 'pooling/avg_pool3_d/op_api/aclnn_avgpool3d.cpp'},
+ 'AvgPool3dBackward': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                       'header': 'pooling/avg_pool3_d_grad/op_api/aclnn_avgpool3d_backward.h',
+                       'phase1': 'const aclTensor* gradOutput, const aclTensor* self, const aclIntArray* kernelSize, '
+                                 'const aclIntArray* stride, const aclIntArray* padding, bool ceilMode, bool '
+                                 'countIncludePad, int64_t divisorOverride, aclTensor* output, uint64_t* '
+                                 'workspaceSize, aclOpExecutor** executor',
+                       'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const '
+                                 'aclrtStream stream',
+                       'repo': 'ops-nn',
+                       'source': 'pooling/avg_pool3_d_grad/op_api/aclnn_avgpool3d_backward.cpp'},
  'Baddbmm': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
              'header': 'matmul/batch_mat_mul_v3/op_host/op_api/aclnn_baddbmm.h',
              'phase1': 'const aclTensor* self, const aclTensor* batch1, const aclTensor* batch2, const aclScalar* '
@@ -3734,6 +3785,65 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
              'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
              'repo': 'ops-nn',
              'source': 'pooling/max_pool_v3/op_api/aclnn_max_pool.cpp'},
+ 'MaxPool2dWithIndices': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                          'header': 'pooling/max_pool3d_with_argmax_v2/op_api/aclnn_max_pool2d_with_indices.h',
+                          'phase1': 'const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* '
+                                    'stride, const aclIntArray* padding, const aclIntArray* dilation, bool ceilMode, '
+                                    'aclTensor* out, aclTensor* indices, uint64_t* workspaceSize, aclOpExecutor** '
+                                    'executor',
+                          'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                    'stream',
+                          'repo': 'ops-nn',
+                          'source': 'pooling/max_pool3d_with_argmax_v2/op_api/aclnn_max_pool2d_with_indices.cpp'},
+ 'MaxPool2dWithIndicesBackward': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                                  'header': 'pooling/max_pool3d_grad_with_argmax/op_api/aclnn_max_pool2d_with_indices_backward.h',
+                                  'phase1': 'const aclTensor* gradOutput, const aclTensor* self, const aclTensor* '
+                                            'indices, const aclIntArray* kernelSize, const aclIntArray* stride, '
+                                            'const aclIntArray* padding, const aclIntArray* dilation, bool ceilMode, '
+                                            'aclTensor* gradInput, uint64_t* workspaceSize, aclOpExecutor** executor',
+                                  'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, '
+                                            'aclrtStream stream',
+                                  'repo': 'ops-nn',
+                                  'source': 'pooling/max_pool3d_grad_with_argmax/op_api/aclnn_max_pool2d_with_indices_backward.cpp'},
+ 'MaxPool2dWithMask': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                       'header': 'pooling/max_pool3d_with_argmax_v2/op_api/aclnn_max_pool2d_with_indices.h',
+                       'phase1': 'const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* stride, '
+                                 'const aclIntArray* padding, const aclIntArray* dilation, bool ceilMode, aclTensor* '
+                                 'out, aclTensor* indices, uint64_t* workspaceSize, aclOpExecutor** executor',
+                       'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                 'stream',
+                       'repo': 'ops-nn',
+                       'source': 'pooling/max_pool3d_with_argmax_v2/op_api/aclnn_max_pool2d_with_indices.cpp'},
+ 'MaxPool2dWithMaskBackward': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                               'header': 'pooling/max_pool3d_grad_with_argmax/op_api/aclnn_max_pool2d_with_indices_backward.h',
+                               'phase1': 'const aclTensor* gradOutput, const aclTensor* self, const aclTensor* '
+                                         'indices, const aclIntArray* kernelSize, const aclIntArray* stride, const '
+                                         'aclIntArray* padding, const aclIntArray* dilation, bool ceilMode, '
+                                         'aclTensor* gradInput, uint64_t* workspaceSize, aclOpExecutor** executor',
+                               'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, '
+                                         'aclrtStream stream',
+                               'repo': 'ops-nn',
+                               'source': 'pooling/max_pool3d_grad_with_argmax/op_api/aclnn_max_pool2d_with_indices_backward.cpp'},
+ 'MaxPool3dWithArgmax': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                         'header': 'pooling/max_pool3d_with_argmax_v2/op_api/aclnn_max_pool3d_with_argmax.h',
+                         'phase1': 'const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* stride, '
+                                   'const aclIntArray* padding, const aclIntArray* dilation, bool ceilMode, '
+                                   'aclTensor* out, aclTensor* indices, uint64_t* workspaceSize, aclOpExecutor** '
+                                   'executor',
+                         'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                   'stream',
+                         'repo': 'ops-nn',
+                         'source': 'pooling/max_pool3d_with_argmax_v2/op_api/aclnn_max_pool3d_with_argmax.cpp'},
+ 'MaxPool3dWithArgmaxBackward': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                                 'header': 'pooling/max_pool3d_grad_with_argmax/op_api/aclnn_max_pool3d_with_argmax_backward.h',
+                                 'phase1': 'const aclTensor* gradOutput, const aclTensor* self, const aclTensor* '
+                                           'indices, const aclIntArray* kernelSize, const aclIntArray* stride, const '
+                                           'aclIntArray* padding, const aclIntArray* dilation, bool ceilMode, '
+                                           'aclTensor* gradInput, uint64_t* workspaceSize, aclOpExecutor** executor',
+                                 'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, '
+                                           'aclrtStream stream',
+                                 'repo': 'ops-nn',
+                                 'source': 'pooling/max_pool3d_grad_with_argmax/op_api/aclnn_max_pool3d_with_argmax_backward.cpp'},
  'MaxV2': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
            'header': 'math/reduce_max/op_api/aclnn_max_v2.h',
            'phase1': 'const aclTensor* self, const aclIntArray* dims, bool keepDims, bool noopWithEmptyDims, '

@@ -1,9 +1,8 @@
 """Operators of hicann/ops-transformer that llama.cpp's CANN backend (ggml/src/ggml-cann) calls, hand-written:
 aclnnRotaryPositionEmbedding (posembedding/rotary_position_embedding, libsrc/ops/rotary_position_embedding.c),
 and of hicann/ops-nn: aclnnWeightQuantBatchMatmulV2 (matmul/weight_quant_batch_matmul_v2,
-libsrc/ops/weight_quant_batch_matmul_v2.c; its op_api checks, ASCEND910B lists), and aclnnMaxPool (ops-nn
-pooling/max_pool_v3, libsrc/ops/max_pool.c). (aclnnUpsampleNearest2d, which the client calls too, belongs to the
-nearest family: tools/optable/cv_upsample_nearest.py.)
+libsrc/ops/weight_quant_batch_matmul_v2.c; its op_api checks, ASCEND910B lists),. (aclnnUpsampleNearest2d and aclnnMaxPool, which the
+client calls too, belong to their families: tools/optable/cv_upsample_nearest.py, nn_pool.py.)
 
 Their first phase is the one CANN generates from the op definition (no op_api checks of its own: NULL 161001,
 the definition's dtype combinations 161002), then the tiling's shape rules (561002). Dtype lists: the
@@ -21,7 +20,4 @@ OPS = [
        "const aclTensor* antiquantOffsetOptional, const aclTensor* quantScaleOptional, "
        "const aclTensor* quantOffsetOptional, const aclTensor* biasOptional, int antiquantGroupSize, "
        "const aclTensor* y", "aclnn_weight_quant_batch_matmul_v2.h", **NN, dtypes=("f16", "bf16"), out="y"),
-    Op("MaxPool", "const aclTensor* self, const aclIntArray* kernelShape, const aclIntArray* strides, "
-       "const int64_t autoPad, const aclIntArray* pads, const aclIntArray* dilations, const int64_t ceilMode, "
-       "aclTensor* out", "aclnn_max_pool.h", **NN, dtypes=("f16", "f32")),
 ]

@@ -15,8 +15,12 @@
 #include "aclnnop/aclnn_ada_layer_norm_v2.h"
 #include "aclnnop/aclnn_adaptive_avg_pool2d.h"
 #include "aclnnop/aclnn_adaptive_avg_pool2d_backward.h"
+#include "aclnnop/aclnn_adaptive_avg_pool3d.h"
+#include "aclnnop/aclnn_adaptive_avg_pool3d_backward.h"
 #include "aclnnop/aclnn_adaptive_max_pool2d.h"
 #include "aclnnop/aclnn_adaptive_max_pool2d_backward.h"
+#include "aclnnop/aclnn_adaptive_max_pool3d.h"
+#include "aclnnop/aclnn_adaptive_max_pool3d_backward.h"
 #include "aclnnop/aclnn_add.h"
 #include "aclnnop/aclnn_add_layer_norm.h"
 #include "aclnnop/aclnn_add_layer_norm_grad.h"
@@ -60,6 +64,8 @@
 #include "aclnnop/aclnn_atanh.h"
 #include "aclnnop/aclnn_avgpool2d.h"
 #include "aclnnop/aclnn_avgpool2d_backward.h"
+#include "aclnnop/aclnn_avgpool3d.h"
+#include "aclnnop/aclnn_avgpool3d_backward.h"
 #include "aclnnop/aclnn_baddbmm.h"
 #include "aclnnop/aclnn_batch_matmul.h"
 #include "aclnnop/aclnn_batch_norm.h"
@@ -357,6 +363,10 @@
 #include "aclnnop/aclnn_max.h"
 #include "aclnnop/aclnn_max_dim.h"
 #include "aclnnop/aclnn_max_pool.h"
+#include "aclnnop/aclnn_max_pool2d_with_indices.h"
+#include "aclnnop/aclnn_max_pool2d_with_indices_backward.h"
+#include "aclnnop/aclnn_max_pool3d_with_argmax.h"
+#include "aclnnop/aclnn_max_pool3d_with_argmax_backward.h"
 #include "aclnnop/aclnn_max_v2.h"
 #include "aclnnop/aclnn_maximum.h"
 #include "aclnnop/aclnn_maxn.h"
@@ -1514,10 +1524,6 @@ aclnnStatus opws_WeightQuantBatchMatmulV2(
     const aclTensor* antiquantOffsetOptional, const aclTensor* quantScaleOptional, const aclTensor* quantOffsetOptional,
     const aclTensor* biasOptional, int antiquantGroupSize, const aclTensor* y, uint64_t* workspaceSize,
     aclOpExecutor** executor);
-aclnnStatus opws_MaxPool(
-    const aclTensor* self, const aclIntArray* kernelShape, const aclIntArray* strides, const int64_t autoPad,
-    const aclIntArray* pads, const aclIntArray* dilations, const int64_t ceilMode, aclTensor* out,
-    uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_MseLoss(
     const aclTensor* self, const aclTensor* target, int64_t reduction, aclTensor* out, uint64_t* workspaceSize,
     aclOpExecutor** executor);
@@ -1842,6 +1848,54 @@ aclnnStatus opws_AdaptiveMaxPool2d(
     uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_AdaptiveMaxPool2dBackward(
     const aclTensor* gradOutput, const aclTensor* self, const aclTensor* indices, aclTensor* gradInput,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_MaxPool2dWithIndices(
+    const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* stride, const aclIntArray* padding,
+    const aclIntArray* dilation, bool ceilMode, aclTensor* out, aclTensor* indices, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_MaxPool2dWithMask(
+    const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* stride, const aclIntArray* padding,
+    const aclIntArray* dilation, bool ceilMode, aclTensor* out, aclTensor* indices, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_MaxPool3dWithArgmax(
+    const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* stride, const aclIntArray* padding,
+    const aclIntArray* dilation, bool ceilMode, aclTensor* out, aclTensor* indices, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_MaxPool2dWithIndicesBackward(
+    const aclTensor* gradOutput, const aclTensor* self, const aclTensor* indices, const aclIntArray* kernelSize,
+    const aclIntArray* stride, const aclIntArray* padding, const aclIntArray* dilation, bool ceilMode,
+    aclTensor* gradInput, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_MaxPool2dWithMaskBackward(
+    const aclTensor* gradOutput, const aclTensor* self, const aclTensor* indices, const aclIntArray* kernelSize,
+    const aclIntArray* stride, const aclIntArray* padding, const aclIntArray* dilation, bool ceilMode,
+    aclTensor* gradInput, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_MaxPool3dWithArgmaxBackward(
+    const aclTensor* gradOutput, const aclTensor* self, const aclTensor* indices, const aclIntArray* kernelSize,
+    const aclIntArray* stride, const aclIntArray* padding, const aclIntArray* dilation, bool ceilMode,
+    aclTensor* gradInput, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_AvgPool3d(
+    const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* stride, const aclIntArray* padding,
+    bool ceilMode, bool countIncludePad, int64_t divisorOverride, aclTensor* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_AvgPool3dBackward(
+    const aclTensor* gradOutput, const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* stride,
+    const aclIntArray* padding, bool ceilMode, bool countIncludePad, int64_t divisorOverride, aclTensor* output,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_AdaptiveAvgPool3d(
+    const aclTensor* self, const aclIntArray* outputSize, aclTensor* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_AdaptiveAvgPool3dBackward(
+    const aclTensor* gradOutput, const aclTensor* self, aclTensor* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_AdaptiveMaxPool3d(
+    const aclTensor* self, const aclIntArray* outputSize, aclTensor* outputOut, aclTensor* indicesOut,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_AdaptiveMaxPool3dBackward(
+    const aclTensor* gradOutput, const aclTensor* self, const aclTensor* indices, aclTensor* gradInput,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_MaxPool(
+    const aclTensor* self, const aclIntArray* kernelShape, const aclIntArray* strides, const int64_t autoPad,
+    const aclIntArray* pads, const aclIntArray* dilations, const int64_t ceilMode, aclTensor* out,
     uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_AvgPool2d(
     const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* strides, const aclIntArray* paddings,
@@ -2319,7 +2373,6 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_NanMedian ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_UINT8, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64}), 8
 #define ACL_DT_LIST_RotaryPositionEmbedding ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 3
 #define ACL_DT_LIST_WeightQuantBatchMatmulV2 ((const aclDataType[]){ACL_FLOAT16, ACL_BF16}), 2
-#define ACL_DT_LIST_MaxPool ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT}), 2
 #define ACL_DT_LIST_MseLoss ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_MseLossOut ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_MseLossBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
@@ -2443,6 +2496,27 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_AdaptiveMaxPool2d_indicesOut ((const aclDataType[]){ACL_INT64}), 1
 #define ACL_DT_LIST_AdaptiveMaxPool2dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_AdaptiveMaxPool2dBackward_indices ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
+#define ACL_DT_LIST_MaxPool2dWithIndices ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_MaxPool2dWithIndices_indices ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
+#define ACL_DT_LIST_MaxPool2dWithMask ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_MaxPool2dWithMask_indices ((const aclDataType[]){ACL_INT8}), 1
+#define ACL_DT_LIST_MaxPool3dWithArgmax ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_MaxPool3dWithArgmax_indices ((const aclDataType[]){ACL_INT32}), 1
+#define ACL_DT_LIST_MaxPool2dWithIndicesBackward ((const aclDataType[]){ACL_FLOAT}), 1
+#define ACL_DT_LIST_MaxPool2dWithIndicesBackward_indices ((const aclDataType[]){ACL_INT32, ACL_INT8}), 2
+#define ACL_DT_LIST_MaxPool2dWithMaskBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_MaxPool2dWithMaskBackward_indices ((const aclDataType[]){ACL_INT8}), 1
+#define ACL_DT_LIST_MaxPool3dWithArgmaxBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_MaxPool3dWithArgmaxBackward_indices ((const aclDataType[]){ACL_INT32}), 1
+#define ACL_DT_LIST_AvgPool3d ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_AvgPool3dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_AdaptiveAvgPool3d ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_AdaptiveAvgPool3dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_AdaptiveMaxPool3d ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_AdaptiveMaxPool3d_indicesOut ((const aclDataType[]){ACL_INT32}), 1
+#define ACL_DT_LIST_AdaptiveMaxPool3dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_AdaptiveMaxPool3dBackward_indices ((const aclDataType[]){ACL_INT32}), 1
+#define ACL_DT_LIST_MaxPool ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT}), 2
 #define ACL_DT_LIST_AvgPool2d ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_AvgPool2dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_GridSampler2D ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE}), 4

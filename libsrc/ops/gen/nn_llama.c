@@ -2,7 +2,6 @@
 #include <stdint.h>
 
 #include "ops/ops.h"
-#include "aclnnop/aclnn_max_pool.h"
 #include "aclnnop/aclnn_rotary_position_embedding.h"
 #include "aclnnop/aclnn_weight_quant_batch_matmul_v2.h"
 
@@ -36,19 +35,5 @@ aclnnStatus aclnnWeightQuantBatchMatmulV2GetWorkspaceSize(const aclTensor* x, co
 
 aclnnStatus aclnnWeightQuantBatchMatmulV2(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_WeightQuantBatchMatmulV2, workspace, workspaceSize, executor, stream);
-}
-
-aclnnStatus aclnnMaxPoolGetWorkspaceSize(const aclTensor* self, const aclIntArray* kernelShape, const aclIntArray* strides, const int64_t autoPad, const aclIntArray* pads, const aclIntArray* dilations, const int64_t ceilMode, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
-    acl_set_api("aclnnMaxPoolGetWorkspaceSize");
-    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
-    const void *const objs[] = {self, kernelShape, strides, pads, dilations, out};
-    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_INT_ARRAY, ACL_KIND_INT_ARRAY, ACL_KIND_INT_ARRAY, ACL_KIND_INT_ARRAY, ACL_KIND_TENSOR};
-    static const char *const names[] = {"self", "kernelShape", "strides", "pads", "dilations", "out"};
-    ACL_TRY(acl_check_live_objects(objs, kinds, names, 6));
-    return opws_MaxPool(self, kernelShape, strides, autoPad, pads, dilations, ceilMode, out, workspaceSize, executor);
-}
-
-aclnnStatus aclnnMaxPool(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
-    return acl_exec_launch(ACL_OP_MaxPool, workspace, workspaceSize, executor, stream);
 }
 

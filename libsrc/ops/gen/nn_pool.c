@@ -4,8 +4,19 @@
 #include "ops/ops.h"
 #include "aclnnop/aclnn_adaptive_avg_pool2d.h"
 #include "aclnnop/aclnn_adaptive_avg_pool2d_backward.h"
+#include "aclnnop/aclnn_adaptive_avg_pool3d.h"
+#include "aclnnop/aclnn_adaptive_avg_pool3d_backward.h"
 #include "aclnnop/aclnn_adaptive_max_pool2d.h"
 #include "aclnnop/aclnn_adaptive_max_pool2d_backward.h"
+#include "aclnnop/aclnn_adaptive_max_pool3d.h"
+#include "aclnnop/aclnn_adaptive_max_pool3d_backward.h"
+#include "aclnnop/aclnn_avgpool3d.h"
+#include "aclnnop/aclnn_avgpool3d_backward.h"
+#include "aclnnop/aclnn_max_pool.h"
+#include "aclnnop/aclnn_max_pool2d_with_indices.h"
+#include "aclnnop/aclnn_max_pool2d_with_indices_backward.h"
+#include "aclnnop/aclnn_max_pool3d_with_argmax.h"
+#include "aclnnop/aclnn_max_pool3d_with_argmax_backward.h"
 
 #include "ops/gen/all_ops.h"
 
@@ -63,5 +74,196 @@ aclnnStatus aclnnAdaptiveMaxPool2dBackwardGetWorkspaceSize(const aclTensor* grad
 
 aclnnStatus aclnnAdaptiveMaxPool2dBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_AdaptiveMaxPool2dBackward, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnMaxPool2dWithIndicesGetWorkspaceSize(const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* stride, const aclIntArray* padding, const aclIntArray* dilation, bool ceilMode, aclTensor* out, aclTensor* indices, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnMaxPool2dWithIndicesGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {self, kernelSize, stride, padding, dilation, out, indices};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_INT_ARRAY, ACL_KIND_INT_ARRAY, ACL_KIND_INT_ARRAY, ACL_KIND_INT_ARRAY, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"self", "kernelSize", "stride", "padding", "dilation", "out", "indices"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 7));
+    return opws_MaxPool2dWithIndices(
+        self, kernelSize, stride, padding, dilation, ceilMode, out, indices, workspaceSize, executor);
+}
+
+aclnnStatus aclnnMaxPool2dWithIndices(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_MaxPool2dWithIndices, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnMaxPool2dWithMaskGetWorkspaceSize(const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* stride, const aclIntArray* padding, const aclIntArray* dilation, bool ceilMode, aclTensor* out, aclTensor* indices, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnMaxPool2dWithMaskGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {self, kernelSize, stride, padding, dilation, out, indices};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_INT_ARRAY, ACL_KIND_INT_ARRAY, ACL_KIND_INT_ARRAY, ACL_KIND_INT_ARRAY, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"self", "kernelSize", "stride", "padding", "dilation", "out", "indices"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 7));
+    return opws_MaxPool2dWithMask(
+        self, kernelSize, stride, padding, dilation, ceilMode, out, indices, workspaceSize, executor);
+}
+
+aclnnStatus aclnnMaxPool2dWithMask(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_MaxPool2dWithMask, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnMaxPool3dWithArgmaxGetWorkspaceSize(const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* stride, const aclIntArray* padding, const aclIntArray* dilation, bool ceilMode, aclTensor* out, aclTensor* indices, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnMaxPool3dWithArgmaxGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {self, kernelSize, stride, padding, dilation, out, indices};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_INT_ARRAY, ACL_KIND_INT_ARRAY, ACL_KIND_INT_ARRAY, ACL_KIND_INT_ARRAY, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"self", "kernelSize", "stride", "padding", "dilation", "out", "indices"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 7));
+    return opws_MaxPool3dWithArgmax(
+        self, kernelSize, stride, padding, dilation, ceilMode, out, indices, workspaceSize, executor);
+}
+
+aclnnStatus aclnnMaxPool3dWithArgmax(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_MaxPool3dWithArgmax, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnMaxPool2dWithIndicesBackwardGetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* self, const aclTensor* indices, const aclIntArray* kernelSize, const aclIntArray* stride, const aclIntArray* padding, const aclIntArray* dilation, bool ceilMode, aclTensor* gradInput, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnMaxPool2dWithIndicesBackwardGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {gradOutput, self, indices, kernelSize, stride, padding, dilation, gradInput};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_INT_ARRAY, ACL_KIND_INT_ARRAY, ACL_KIND_INT_ARRAY, ACL_KIND_INT_ARRAY, ACL_KIND_TENSOR};
+    static const char *const names[] = {"gradOutput", "self", "indices", "kernelSize", "stride", "padding", "dilation", "gradInput"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 8));
+    return opws_MaxPool2dWithIndicesBackward(
+        gradOutput, self, indices, kernelSize, stride, padding, dilation, ceilMode, gradInput, workspaceSize, executor);
+}
+
+aclnnStatus aclnnMaxPool2dWithIndicesBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_MaxPool2dWithIndicesBackward, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnMaxPool2dWithMaskBackwardGetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* self, const aclTensor* indices, const aclIntArray* kernelSize, const aclIntArray* stride, const aclIntArray* padding, const aclIntArray* dilation, bool ceilMode, aclTensor* gradInput, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnMaxPool2dWithMaskBackwardGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {gradOutput, self, indices, kernelSize, stride, padding, dilation, gradInput};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_INT_ARRAY, ACL_KIND_INT_ARRAY, ACL_KIND_INT_ARRAY, ACL_KIND_INT_ARRAY, ACL_KIND_TENSOR};
+    static const char *const names[] = {"gradOutput", "self", "indices", "kernelSize", "stride", "padding", "dilation", "gradInput"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 8));
+    return opws_MaxPool2dWithMaskBackward(
+        gradOutput, self, indices, kernelSize, stride, padding, dilation, ceilMode, gradInput, workspaceSize, executor);
+}
+
+aclnnStatus aclnnMaxPool2dWithMaskBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_MaxPool2dWithMaskBackward, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnMaxPool3dWithArgmaxBackwardGetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* self, const aclTensor* indices, const aclIntArray* kernelSize, const aclIntArray* stride, const aclIntArray* padding, const aclIntArray* dilation, bool ceilMode, aclTensor* gradInput, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnMaxPool3dWithArgmaxBackwardGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {gradOutput, self, indices, kernelSize, stride, padding, dilation, gradInput};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_INT_ARRAY, ACL_KIND_INT_ARRAY, ACL_KIND_INT_ARRAY, ACL_KIND_INT_ARRAY, ACL_KIND_TENSOR};
+    static const char *const names[] = {"gradOutput", "self", "indices", "kernelSize", "stride", "padding", "dilation", "gradInput"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 8));
+    return opws_MaxPool3dWithArgmaxBackward(
+        gradOutput, self, indices, kernelSize, stride, padding, dilation, ceilMode, gradInput, workspaceSize, executor);
+}
+
+aclnnStatus aclnnMaxPool3dWithArgmaxBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_MaxPool3dWithArgmaxBackward, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnAvgPool3dGetWorkspaceSize(const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* stride, const aclIntArray* padding, bool ceilMode, bool countIncludePad, int64_t divisorOverride, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnAvgPool3dGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {self, kernelSize, stride, padding, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_INT_ARRAY, ACL_KIND_INT_ARRAY, ACL_KIND_INT_ARRAY, ACL_KIND_TENSOR};
+    static const char *const names[] = {"self", "kernelSize", "stride", "padding", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 5));
+    return opws_AvgPool3d(
+        self, kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride, out, workspaceSize, executor);
+}
+
+aclnnStatus aclnnAvgPool3d(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_AvgPool3d, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnAvgPool3dBackwardGetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* stride, const aclIntArray* padding, bool ceilMode, bool countIncludePad, int64_t divisorOverride, aclTensor* output, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnAvgPool3dBackwardGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {gradOutput, self, kernelSize, stride, padding, output};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_INT_ARRAY, ACL_KIND_INT_ARRAY, ACL_KIND_INT_ARRAY, ACL_KIND_TENSOR};
+    static const char *const names[] = {"gradOutput", "self", "kernelSize", "stride", "padding", "output"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 6));
+    return opws_AvgPool3dBackward(
+        gradOutput, self, kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride, output,
+        workspaceSize, executor);
+}
+
+aclnnStatus aclnnAvgPool3dBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_AvgPool3dBackward, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnAdaptiveAvgPool3dGetWorkspaceSize(const aclTensor* self, const aclIntArray* outputSize, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnAdaptiveAvgPool3dGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {self, outputSize, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_INT_ARRAY, ACL_KIND_TENSOR};
+    static const char *const names[] = {"self", "outputSize", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 3));
+    return opws_AdaptiveAvgPool3d(self, outputSize, out, workspaceSize, executor);
+}
+
+aclnnStatus aclnnAdaptiveAvgPool3d(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_AdaptiveAvgPool3d, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnAdaptiveAvgPool3dBackwardGetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* self, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnAdaptiveAvgPool3dBackwardGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {gradOutput, self, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"gradOutput", "self", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 3));
+    return opws_AdaptiveAvgPool3dBackward(gradOutput, self, out, workspaceSize, executor);
+}
+
+aclnnStatus aclnnAdaptiveAvgPool3dBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_AdaptiveAvgPool3dBackward, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnAdaptiveMaxPool3dGetWorkspaceSize(const aclTensor* self, const aclIntArray* outputSize, aclTensor* outputOut, aclTensor* indicesOut, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnAdaptiveMaxPool3dGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {self, outputSize, outputOut, indicesOut};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_INT_ARRAY, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"self", "outputSize", "outputOut", "indicesOut"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 4));
+    return opws_AdaptiveMaxPool3d(self, outputSize, outputOut, indicesOut, workspaceSize, executor);
+}
+
+aclnnStatus aclnnAdaptiveMaxPool3d(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_AdaptiveMaxPool3d, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnAdaptiveMaxPool3dBackwardGetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* self, const aclTensor* indices, aclTensor* gradInput, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnAdaptiveMaxPool3dBackwardGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {gradOutput, self, indices, gradInput};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"gradOutput", "self", "indices", "gradInput"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 4));
+    return opws_AdaptiveMaxPool3dBackward(gradOutput, self, indices, gradInput, workspaceSize, executor);
+}
+
+aclnnStatus aclnnAdaptiveMaxPool3dBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_AdaptiveMaxPool3dBackward, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnMaxPoolGetWorkspaceSize(const aclTensor* self, const aclIntArray* kernelShape, const aclIntArray* strides, const int64_t autoPad, const aclIntArray* pads, const aclIntArray* dilations, const int64_t ceilMode, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnMaxPoolGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {self, kernelShape, strides, pads, dilations, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_INT_ARRAY, ACL_KIND_INT_ARRAY, ACL_KIND_INT_ARRAY, ACL_KIND_INT_ARRAY, ACL_KIND_TENSOR};
+    static const char *const names[] = {"self", "kernelShape", "strides", "pads", "dilations", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 6));
+    return opws_MaxPool(self, kernelShape, strides, autoPad, pads, dilations, ceilMode, out, workspaceSize, executor);
+}
+
+aclnnStatus aclnnMaxPool(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_MaxPool, workspace, workspaceSize, executor, stream);
 }
 

@@ -1,0 +1,529 @@
+/* Windowed max pooling (forward with argmax, backward through the argmax). Each output cell / each gradInput plane
+ * is owned by one thread: deterministic for any thread count. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/dtype.h"
+#include "kernels/pool3d.h"
+
+int64_t pool_out_size(int64_t in, int64_t k, int64_t s, int64_t p, int64_t dl, bool ceil_mode) {
+    int64_t num = in + 2 * p - dl * (k - 1) - 1 + (ceil_mode ? s - 1 : 0);
+    int64_t q = num / s;
+    if (num % s != 0 && num < 0) q--; /* floor division */
+    int64_t out = q + 1;
+    if (ceil_mode && (out - 1) * s >= in + p) out--;
+    return out;
+}
+
+typedef struct {
+    int64_t n1, planes;
+    int64_t xs0, xs1, ys0, ys1, is0, is1;
+    int64_t in[3], out[3], xs[3], ys[3], is[3];
+} geo;
+
+static void make_geo(geo *g, const acl_view *x, const acl_view *y, const acl_view *idx, const pool_max_params *pp,
+                     int idx_view) {
+    const int a0 = pp->lead[0], a1 = pp->lead[1];
+    g->n1 = a1 >= 0 ? x->dims[a1] : 1;
+    g->planes = x->dims[a0] * g->n1;
+    g->xs0 = x->strides[a0];
+    g->xs1 = a1 >= 0 ? x->strides[a1] : 0;
+    g->ys0 = y->strides[a0];
+    g->ys1 = a1 >= 0 ? y->strides[a1] : 0;
+    g->is0 = idx_view ? idx->strides[a0] : 0;
+    g->is1 = idx_view && a1 >= 0 ? idx->strides[a1] : 0;
+    for (int i = 0; i < 3; i++) {
+        int a = pp->sp[i];
+        g->in[i] = a >= 0 ? x->dims[a] : 1;
+        g->out[i] = a >= 0 ? y->dims[a] : 1;
+        g->xs[i] = a >= 0 ? x->strides[a] : 0;
+        g->ys[i] = a >= 0 ? y->strides[a] : 0;
+        g->is[i] = a >= 0 && idx_view ? idx->strides[a] : 0;
+    }
+}
+
+/* First and one-past-last window tap inside [0, in): start = o*s - p, taps start + t*dl. */
+static inline void taps(int64_t o, int64_t in, int64_t k, int64_t s, int64_t p, int64_t dl, int64_t *t0, int64_t *t1,
+                        int64_t *start) {
+    int64_t st = o * s - p;
+    int64_t a = 0, b = k;
+    if (st < 0) a = (-st + dl - 1) / dl;
+    if (st + (k - 1) * dl >= in) b = (in - 1 - st) / dl + 1;
+    if (b < a) b = a;
+    *t0 = a;
+    *t1 = b;
+    *start = st;
+}
+
+static inline void store_index(acl_view *idx, int mode, int64_t off, int64_t flat, int64_t v) {
+    if (mode == POOL_IDX_RAW32) {
+        ((int32_t *)idx->base)[flat] = (int32_t)v;
+    } else if (idx->dtype == ACL_INT64) {
+        ((int64_t *)idx->base)[off] = v;
+    } else {
+        ((int32_t *)idx->base)[off] = (int32_t)v;
+    }
+}
+
+#define LOAD_ID(v) (v)
+#define LOAD_F16(v) acl_f16_to_f32(v)
+#define LOAD_BF16(v) acl_bf16_to_f32(v)
+#define STORE_ID(v) (v)
+#define STORE_F16(v) acl_f32_to_f16(v)
+#define STORE_BF16(v) acl_f32_to_bf16(v)
+
+#define FWD_BODY(T, CT, LOAD)                                                                                    \
+    do {                                                                                                         \
+        const T *xb = (const T *)x->base;                                                                        \
+        T *yb = (T *)y->base;                                                                                    \
+        _Pragma("omp parallel for schedule(static)") for (int64_t pl = 0; pl < g.planes; pl++) {                 \
+            const int64_t p0 = pl / g.n1, p1 = pl % g.n1;                                                        \
+            const int64_t xo = p0 * g.xs0 + p1 * g.xs1, yo = p0 * g.ys0 + p1 * g.ys1;                            \
+            const int64_t io = p0 * g.is0 + p1 * g.is1;                                                          \
+            int64_t j = 0;                                                                                       \
+            for (int64_t od = 0; od < g.out[0]; od++) {                                                          \
+                int64_t d0, d1, ds;                                                                              \
+                taps(od, g.in[0], pp->k[0], pp->s[0], pp->p[0], pp->dl[0], &d0, &d1, &ds);                       \
+                for (int64_t oh = 0; oh < g.out[1]; oh++) {                                                      \
+                    int64_t h0, h1, hs;                                                                          \
+                    taps(oh, g.in[1], pp->k[1], pp->s[1], pp->p[1], pp->dl[1], &h0, &h1, &hs);                   \
+                    for (int64_t ow = 0; ow < g.out[2]; ow++, j++) {                                             \
+                        int64_t w0, w1, wst;                                                                     \
+                        taps(ow, g.in[2], pp->k[2], pp->s[2], pp->p[2], pp->dl[2], &w0, &w1, &wst);              \
+                        int64_t bd = ds + d0 * pp->dl[0], bh = hs + h0 * pp->dl[1], bw = wst + w0 * pp->dl[2];   \
+                        int64_t boff = xo + bd * g.xs[0] + bh * g.xs[1] + bw * g.xs[2];                          \
+                        int64_t best = (bd * g.in[1] + bh) * g.in[2] + bw;                                       \
+                        CT m = -INFINITY;                                                                        \
+                        for (int64_t td = d0; td < d1; td++) {                                                   \
+                            const int64_t d = ds + td * pp->dl[0];                                               \
+                            for (int64_t th = h0; th < h1; th++) {                                               \
+                                const int64_t h = hs + th * pp->dl[1];                                           \
+                                const int64_t ro = xo + d * g.xs[0] + h * g.xs[1];                               \
+                                for (int64_t tw = w0; tw < w1; tw++) {                                           \
+                                    const int64_t w = wst + tw * pp->dl[2];                                      \
+                                    CT v = LOAD(xb[ro + w * g.xs[2]]);                                           \
+                                    if (v > m || isnan(v)) {                                                     \
+                                        m = v;                                                                   \
+                                        boff = ro + w * g.xs[2];                                                 \
+                                        best = (d * g.in[1] + h) * g.in[2] + w;                                  \
+                                    }                                                                            \
+                                }                                                                                \
+                            }                                                                                    \
+                        }                                                                                        \
+                        if (d1 > d0 && h1 > h0 && w1 > w0)                                                       \
+                            yb[yo + od * g.ys[0] + oh * g.ys[1] + ow * g.ys[2]] = xb[boff];                      \
+                        else /* a window wholly in the padding (MaxPool's wide pads): the lowest value */        \
+                            yb[yo + od * g.ys[0] + oh * g.ys[1] + ow * g.ys[2]] = NEG_INF_##T;                   \
+                        if (pp->idx_mode == POOL_IDX_NONE) continue;                                             \
+                        if (pp->idx_mode == POOL_IDX_UNIT)                                                       \
+                            ((uint16_t *)idx->base)[pl * pp->mask_plane + j] = 0xFFFFu;                          \
+                        else                                                                                     \
+                            store_index(idx, pp->idx_mode, io + od * g.is[0] + oh * g.is[1] + ow * g.is[2],      \
+                                        pl * osz + j, best);                                                     \
+                    }                                                                                            \
+                }                                                                                                \
+            }                                                                                                    \
+        }                                                                                                        \
+    } while (0)
+
+#define NEG_INF_float (-INFINITY)
+#define NEG_INF_double (-INFINITY)
+#define NEG_INF_uint16_t (x->dtype == ACL_FLOAT16 ? (uint16_t)0xFC00u : (uint16_t)0xFF80u)
+
+void pool_max_nd(const acl_view *x, acl_view *y, acl_view *idx, const pool_max_params *pp) {
+    geo g;
+    make_geo(&g, x, y, idx, pp, pp->idx_mode == POOL_IDX_VIEW && idx != NULL);
+    const int64_t osz = g.out[0] * g.out[1] * g.out[2];
+    if (pp->idx_mode == POOL_IDX_UNIT) {
+        /* the mask buffer (int8 view, contiguous by construction of the check) starts cleared */
+        memset(idx->base, 0, (size_t)(g.planes * pp->mask_plane * 2));
+    }
+    switch (x->dtype) {
+    case ACL_FLOAT: FWD_BODY(float, float, LOAD_ID); break;
+    case ACL_DOUBLE: FWD_BODY(double, double, LOAD_ID); break;
+    case ACL_FLOAT16: FWD_BODY(uint16_t, float, LOAD_F16); break;
+    case ACL_BF16: FWD_BODY(uint16_t, float, LOAD_BF16); break;
+    default: break;
+    }
+}
+
+static inline int64_t load_index(const acl_view *v, int mode, int64_t off, int64_t flat) {
+    if (mode == POOL_IDX_RAW32) return ((const int32_t *)v->base)[flat];
+    if (v->dtype == ACL_INT64) return ((const int64_t *)v->base)[off];
+    if (v->dtype == ACL_INT8) return ((const int8_t *)v->base)[off];
+    return ((const int32_t *)v->base)[off];
+}
+
+#define BWD_BODY(T, AT, LOAD, STORE)                                                                             \
+    do {                                                                                                         \
+        const T *gb = (const T *)gy->base;                                                                       \
+        T *xb = (T *)gx->base;                                                                                   \
+        _Pragma("omp parallel") {                                                                                \
+            AT *acc = malloc((size_t)isz * sizeof(AT));                                                          \
+            _Pragma("omp for schedule(static)") for (int64_t pl = 0; pl < g.planes; pl++) {                      \
+                if (!acc) continue;                                                                              \
+                const int64_t p0 = pl / g.n1, p1 = pl % g.n1;                                                    \
+                const int64_t xo = p0 * g.xs0 + p1 * g.xs1, go = p0 * g.ys0 + p1 * g.ys1;                        \
+                const int64_t io = p0 * g.is0 + p1 * g.is1;                                                      \
+                for (int64_t k = 0; k < isz; k++) acc[k] = 0;                                                    \
+                int64_t j = 0;                                                                                   \
+                for (int64_t od = 0; od < g.out[0]; od++)                                                        \
+                    for (int64_t oh = 0; oh < g.out[1]; oh++)                                                    \
+                        for (int64_t ow = 0; ow < g.out[2]; ow++, j++) {                                         \
+                            int64_t k;                                                                           \
+                            if (pp->idx_mode == POOL_IDX_UNIT)                                                   \
+                                k = ((od * pp->s[0] - pp->p[0]) * g.in[1] + oh * pp->s[1] - pp->p[1]) * g.in[2] + \
+                                    ow * pp->s[2] - pp->p[2];                                                    \
+                            else                                                                                 \
+                                k = load_index(ind, pp->idx_mode, io + od * g.is[0] + oh * g.is[1] + ow * g.is[2], \
+                                               pl * osz + j);                                                    \
+                            if (k >= 0 && k < isz)                                                               \
+                                acc[k] += LOAD(gb[go + od * g.ys[0] + oh * g.ys[1] + ow * g.ys[2]]);             \
+                        }                                                                                        \
+                int64_t q = 0;                                                                                   \
+                for (int64_t d = 0; d < g.in[0]; d++)                                                            \
+                    for (int64_t h = 0; h < g.in[1]; h++)                                                        \
+                        for (int64_t w = 0; w < g.in[2]; w++, q++)                                               \
+                            xb[xo + d * g.xs[0] + h * g.xs[1] + w * g.xs[2]] = STORE(acc[q]);                    \
+            }                                                                                                    \
+            free(acc);                                                                                           \
+        }                                                                                                        \
+    } while (0)
+
+void pool_max_nd_backward(const acl_view *gy, const acl_view *ind, acl_view *gx, const pool_max_params *pp) {
+    geo g;
+    /* geometry: x = gradInput, y = gradOutput */
+    make_geo(&g, gx, gy, ind, pp, pp->idx_mode == POOL_IDX_VIEW);
+    const int64_t isz = g.in[0] * g.in[1] * g.in[2], osz = g.out[0] * g.out[1] * g.out[2];
+    switch (gx->dtype) {
+    case ACL_FLOAT: BWD_BODY(float, float, LOAD_ID, STORE_ID); break;
+    case ACL_DOUBLE: BWD_BODY(double, double, LOAD_ID, STORE_ID); break;
+    case ACL_FLOAT16: BWD_BODY(uint16_t, float, LOAD_F16, STORE_F16); break;
+    case ACL_BF16: BWD_BODY(uint16_t, float, LOAD_BF16, STORE_BF16); break;
+    default: break;
+    }
+}
+
+/* ---------------------------------------------------------------- average pooling */
+
+static inline double ld(const acl_view *v, int64_t off) {
+    switch (v->dtype) {
+    case ACL_FLOAT: return ((const float *)v->base)[off];
+    case ACL_DOUBLE: return ((const double *)v->base)[off];
+    case ACL_FLOAT16: return acl_f16_to_f32(((const uint16_t *)v->base)[off]);
+    case ACL_BF16: return acl_bf16_to_f32(((const uint16_t *)v->base)[off]);
+    default: return 0;
+    }
+}
+
+static inline void st(acl_view *v, int64_t off, double x) {
+    switch (v->dtype) {
+    case ACL_FLOAT: ((float *)v->base)[off] = (float)x; break;
+    case ACL_DOUBLE: ((double *)v->base)[off] = x; break;
+    case ACL_FLOAT16: ((uint16_t *)v->base)[off] = acl_f32_to_f16((float)x); break;
+    case ACL_BF16: ((uint16_t *)v->base)[off] = acl_f32_to_bf16((float)x); break;
+    default: break;
+    }
+}
+
+typedef struct {
+    int64_t n1, planes, xs0, xs1, ys0, ys1;
+    int64_t in[3], out[3], xs[3], ys[3];
+} ageo;
+
+static void make_ageo(ageo *g, const acl_view *x, const acl_view *y, const pool_avg_params *pp) {
+    const int a0 = pp->lead[0], a1 = pp->lead[1];
+    g->n1 = a1 >= 0 ? x->dims[a1] : 1;
+    g->planes = x->dims[a0] * g->n1;
+    g->xs0 = x->strides[a0];
+    g->xs1 = a1 >= 0 ? x->strides[a1] : 0;
+    g->ys0 = y->strides[a0];
+    g->ys1 = a1 >= 0 ? y->strides[a1] : 0;
+    for (int i = 0; i < 3; i++) {
+        g->in[i] = x->dims[pp->sp[i]];
+        g->out[i] = y->dims[pp->sp[i]];
+        g->xs[i] = x->strides[pp->sp[i]];
+        g->ys[i] = y->strides[pp->sp[i]];
+    }
+}
+
+/* per axis and output cell: first and one-past-last input cell summed, and the padded / in-range counts */
+typedef struct {
+    int64_t *lo, *hi;
+    double *cnt;
+} axis_tab;
+
+static bool axis_tables(axis_tab t[3], const ageo *g, const pool_avg_params *pp) {
+    bool ok = true;
+    for (int a = 0; a < 3; a++) {
+        const int64_t n = g->out[a];
+        t[a].lo = malloc((size_t)n * sizeof(int64_t));
+        t[a].hi = malloc((size_t)n * sizeof(int64_t));
+        t[a].cnt = malloc((size_t)n * sizeof(double));
+        if (!t[a].lo || !t[a].hi || !t[a].cnt) {
+            ok = false;
+            continue;
+        }
+        for (int64_t o = 0; o < n; o++) {
+            int64_t st0 = o * pp->s[a] - pp->p[a], en = st0 + pp->k[a];
+            if (en > g->in[a] + pp->p[a]) en = g->in[a] + pp->p[a];
+            const int64_t pool = en - st0;
+            if (st0 < 0) st0 = 0;
+            if (en > g->in[a]) en = g->in[a];
+            t[a].lo[o] = st0;
+            t[a].hi[o] = en;
+            t[a].cnt[o] = (double)(pp->count_include_pad ? pool : en - st0);
+        }
+    }
+    return ok;
+}
+
+static void free_tables(axis_tab t[3]) {
+    for (int a = 0; a < 3; a++) {
+        free(t[a].lo);
+        free(t[a].hi);
+        free(t[a].cnt);
+    }
+}
+
+#define AVG_FWD_BODY(T, LOAD, STORE)                                                                             \
+    do {                                                                                                         \
+        const T *xb = (const T *)x->base;                                                                        \
+        T *yb = (T *)y->base;                                                                                    \
+        _Pragma("omp parallel for schedule(static)") for (int64_t c = 0; c < g.planes * g.out[0]; c++) {         \
+            const int64_t pl = c / g.out[0], od = c % g.out[0];                                                  \
+            const int64_t p0 = pl / g.n1, p1 = pl % g.n1;                                                        \
+            const int64_t xo = p0 * g.xs0 + p1 * g.xs1, yo = p0 * g.ys0 + p1 * g.ys1 + od * g.ys[0];             \
+            for (int64_t oh = 0; oh < g.out[1]; oh++)                                                            \
+                for (int64_t ow = 0; ow < g.out[2]; ow++) {                                                      \
+                    double sum = 0;                                                                              \
+                    for (int64_t d = t[0].lo[od]; d < t[0].hi[od]; d++)                                          \
+                        for (int64_t h = t[1].lo[oh]; h < t[1].hi[oh]; h++) {                                    \
+                            const T *row = xb + xo + d * g.xs[0] + h * g.xs[1];                                  \
+                            float rs = 0; /* a window row in fp32, the rows in double */                         \
+                            for (int64_t w = t[2].lo[ow]; w < t[2].hi[ow]; w++) rs += LOAD(row[w * g.xs[2]]);    \
+                            sum += rs;                                                                           \
+                        }                                                                                        \
+                    const double div =                                                                           \
+                        pp->divisor ? (double)pp->divisor : t[0].cnt[od] * t[1].cnt[oh] * t[2].cnt[ow];          \
+                    yb[yo + oh * g.ys[1] + ow * g.ys[2]] = STORE((float)(sum / div));                            \
+                }                                                                                                \
+        }                                                                                                        \
+    } while (0)
+
+void pool_avg_nd(const acl_view *x, acl_view *y, const pool_avg_params *pp) {
+    ageo g;
+    make_ageo(&g, x, y, pp);
+    axis_tab t[3];
+    if (axis_tables(t, &g, pp)) {
+        switch (x->dtype) {
+        case ACL_FLOAT: AVG_FWD_BODY(float, LOAD_ID, STORE_ID); break;
+        case ACL_FLOAT16: AVG_FWD_BODY(uint16_t, LOAD_F16, STORE_F16); break;
+        case ACL_BF16: AVG_FWD_BODY(uint16_t, LOAD_BF16, STORE_BF16); break;
+        default: break;
+        }
+    }
+    free_tables(t);
+}
+
+/* Per-plane owner: each thread takes whole planes, adds every output cell's gy/divisor to its window in a double
+ * buffer (outputs in row-major order, a fixed order), then stores the plane once. */
+void pool_avg_nd_backward(const acl_view *gy, acl_view *gx, const pool_avg_params *pp) {
+    ageo g;
+    make_ageo(&g, gx, gy, pp);
+    axis_tab t[3];
+    if (axis_tables(t, &g, pp)) {
+        const int64_t isz = g.in[0] * g.in[1] * g.in[2];
+#pragma omp parallel
+        {
+            double *acc = malloc((size_t)isz * sizeof(double));
+#pragma omp for schedule(static)
+            for (int64_t pl = 0; pl < g.planes; pl++) {
+                if (!acc) continue;
+                const int64_t p0 = pl / g.n1, p1 = pl % g.n1;
+                const int64_t go = p0 * g.ys0 + p1 * g.ys1, xo = p0 * g.xs0 + p1 * g.xs1;
+                memset(acc, 0, (size_t)isz * sizeof(double));
+                for (int64_t od = 0; od < g.out[0]; od++)
+                    for (int64_t oh = 0; oh < g.out[1]; oh++)
+                        for (int64_t ow = 0; ow < g.out[2]; ow++) {
+                            const double div =
+                                pp->divisor ? (double)pp->divisor : t[0].cnt[od] * t[1].cnt[oh] * t[2].cnt[ow];
+                            const double v = ld(gy, go + od * g.ys[0] + oh * g.ys[1] + ow * g.ys[2]) / div;
+                            for (int64_t d = t[0].lo[od]; d < t[0].hi[od]; d++)
+                                for (int64_t h = t[1].lo[oh]; h < t[1].hi[oh]; h++) {
+                                    double *row = acc + (d * g.in[1] + h) * g.in[2];
+                                    for (int64_t w = t[2].lo[ow]; w < t[2].hi[ow]; w++) row[w] += v;
+                                }
+                        }
+                int64_t q = 0;
+                for (int64_t d = 0; d < g.in[0]; d++)
+                    for (int64_t h = 0; h < g.in[1]; h++)
+                        for (int64_t w = 0; w < g.in[2]; w++, q++)
+                            st(gx, xo + d * g.xs[0] + h * g.xs[1] + w * g.xs[2], acc[q]);
+            }
+            free(acc);
+        }
+    }
+    free_tables(t);
+}
+
+/* ---------------------------------------------------------------- adaptive pooling over D, H, W */
+
+typedef struct {
+    int64_t *lo, *hi;       /* per output cell */
+    int64_t *ofirst, *olast; /* per input cell: the output cells whose window holds it, [ofirst, olast] */
+} ad_tab;
+
+static void ad_free(ad_tab t[3]) {
+    for (int a = 0; a < 3; a++) {
+        free(t[a].lo);
+        free(t[a].hi);
+        free(t[a].ofirst);
+        free(t[a].olast);
+    }
+}
+
+static bool ad_tables(ad_tab t[3], const int64_t in[3], const int64_t out[3], bool inverse) {
+    bool ok = true;
+    for (int a = 0; a < 3; a++) {
+        t[a].lo = malloc((size_t)out[a] * sizeof(int64_t));
+        t[a].hi = malloc((size_t)out[a] * sizeof(int64_t));
+        t[a].ofirst = inverse ? malloc((size_t)in[a] * sizeof(int64_t)) : NULL;
+        t[a].olast = inverse ? malloc((size_t)in[a] * sizeof(int64_t)) : NULL;
+        if (!t[a].lo || !t[a].hi || (inverse && (!t[a].ofirst || !t[a].olast))) {
+            ok = false;
+            continue;
+        }
+        for (int64_t o = 0; o < out[a]; o++) {
+            t[a].lo[o] = (int64_t)(((__int128)o * in[a]) / out[a]);
+            t[a].hi[o] = (int64_t)((((__int128)o + 1) * in[a] + out[a] - 1) / out[a]);
+        }
+        if (inverse) {
+            for (int64_t i = 0; i < in[a]; i++) {
+                t[a].ofirst[i] = out[a];
+                t[a].olast[i] = -1;
+            }
+            for (int64_t o = 0; o < out[a]; o++)
+                for (int64_t i = t[a].lo[o]; i < t[a].hi[o]; i++) {
+                    if (o < t[a].ofirst[i]) t[a].ofirst[i] = o;
+                    if (o > t[a].olast[i]) t[a].olast[i] = o;
+                }
+        }
+    }
+    return ok;
+}
+
+typedef struct {
+    int64_t n1, planes, xs0, xs1, ys0, ys1, is0, is1;
+    int64_t in[3], out[3], xs[3], ys[3], is[3];
+} adgeo;
+
+static void make_adgeo(adgeo *g, const acl_view *x, const acl_view *y, const acl_view *idx, const pool_ad_params *pp) {
+    const int a0 = pp->lead[0], a1 = pp->lead[1];
+    g->n1 = a1 >= 0 ? x->dims[a1] : 1;
+    g->planes = x->dims[a0] * g->n1;
+    g->xs0 = x->strides[a0];
+    g->xs1 = a1 >= 0 ? x->strides[a1] : 0;
+    g->ys0 = y->strides[a0];
+    g->ys1 = a1 >= 0 ? y->strides[a1] : 0;
+    g->is0 = idx ? idx->strides[a0] : 0;
+    g->is1 = idx && a1 >= 0 ? idx->strides[a1] : 0;
+    for (int i = 0; i < 3; i++) {
+        g->in[i] = x->dims[pp->sp[i]];
+        g->out[i] = y->dims[pp->sp[i]];
+        g->xs[i] = x->strides[pp->sp[i]];
+        g->ys[i] = y->strides[pp->sp[i]];
+        g->is[i] = idx ? idx->strides[pp->sp[i]] : 0;
+    }
+}
+
+void pool_adaptive_avg3d(const acl_view *x, acl_view *y, const pool_ad_params *pp) {
+    adgeo g;
+    make_adgeo(&g, x, y, NULL, pp);
+    ad_tab t[3];
+    if (ad_tables(t, g.in, g.out, false)) {
+        const int64_t cells = g.out[0] * g.out[1] * g.out[2];
+#pragma omp parallel for schedule(static)
+        for (int64_t c = 0; c < g.planes * cells; c++) {
+            const int64_t pl = c / cells, r = c % cells;
+            const int64_t od = r / (g.out[1] * g.out[2]), oh = (r / g.out[2]) % g.out[1], ow = r % g.out[2];
+            const int64_t p0 = pl / g.n1, p1 = pl % g.n1, xo = p0 * g.xs0 + p1 * g.xs1;
+            double sum = 0;
+            for (int64_t d = t[0].lo[od]; d < t[0].hi[od]; d++)
+                for (int64_t h = t[1].lo[oh]; h < t[1].hi[oh]; h++)
+                    for (int64_t w = t[2].lo[ow]; w < t[2].hi[ow]; w++)
+                        sum += ld(x, xo + d * g.xs[0] + h * g.xs[1] + w * g.xs[2]);
+            const double n = (double)((t[0].hi[od] - t[0].lo[od]) * (t[1].hi[oh] - t[1].lo[oh]) *
+                                      (t[2].hi[ow] - t[2].lo[ow]));
+            st(y, p0 * g.ys0 + p1 * g.ys1 + od * g.ys[0] + oh * g.ys[1] + ow * g.ys[2], sum / n);
+        }
+    }
+    ad_free(t);
+}
+
+void pool_adaptive_avg3d_backward(const acl_view *gy, acl_view *gx, const pool_ad_params *pp) {
+    adgeo g;
+    make_adgeo(&g, gx, gy, NULL, pp);
+    ad_tab t[3];
+    if (ad_tables(t, g.in, g.out, true)) {
+        const int64_t cells = g.in[0] * g.in[1] * g.in[2];
+#pragma omp parallel for schedule(static)
+        for (int64_t c = 0; c < g.planes * cells; c++) {
+            const int64_t pl = c / cells, r = c % cells;
+            const int64_t d = r / (g.in[1] * g.in[2]), h = (r / g.in[2]) % g.in[1], w = r % g.in[2];
+            const int64_t p0 = pl / g.n1, p1 = pl % g.n1, go = p0 * g.ys0 + p1 * g.ys1;
+            double sum = 0;
+            for (int64_t od = t[0].ofirst[d]; od <= t[0].olast[d]; od++)
+                for (int64_t oh = t[1].ofirst[h]; oh <= t[1].olast[h]; oh++)
+                    for (int64_t ow = t[2].ofirst[w]; ow <= t[2].olast[w]; ow++) {
+                        const double n = (double)((t[0].hi[od] - t[0].lo[od]) * (t[1].hi[oh] - t[1].lo[oh]) *
+                                                  (t[2].hi[ow] - t[2].lo[ow]));
+                        sum += ld(gy, go + od * g.ys[0] + oh * g.ys[1] + ow * g.ys[2]) / n;
+                    }
+            st(gx, p0 * g.xs0 + p1 * g.xs1 + d * g.xs[0] + h * g.xs[1] + w * g.xs[2], sum);
+        }
+    }
+    ad_free(t);
+}
+
+void pool_adaptive_max3d(const acl_view *x, acl_view *y, acl_view *idx, const pool_ad_params *pp) {
+    adgeo g;
+    make_adgeo(&g, x, y, idx, pp);
+    ad_tab t[3];
+    const bool wide = x->dtype == ACL_DOUBLE;
+    const size_t es = acl_dtype_size(x->dtype);
+    if (ad_tables(t, g.in, g.out, false)) {
+        const int64_t cells = g.out[0] * g.out[1] * g.out[2];
+#pragma omp parallel for schedule(static)
+        for (int64_t c = 0; c < g.planes * cells; c++) {
+            const int64_t pl = c / cells, r = c % cells;
+            const int64_t od = r / (g.out[1] * g.out[2]), oh = (r / g.out[2]) % g.out[1], ow = r % g.out[2];
+            const int64_t p0 = pl / g.n1, p1 = pl % g.n1, xo = p0 * g.xs0 + p1 * g.xs1;
+            int64_t bd = t[0].lo[od], bh = t[1].lo[oh], bw = t[2].lo[ow];
+            double m = -INFINITY;
+            for (int64_t d = t[0].lo[od]; d < t[0].hi[od]; d++)
+                for (int64_t h = t[1].lo[oh]; h < t[1].hi[oh]; h++)
+                    for (int64_t w = t[2].lo[ow]; w < t[2].hi[ow]; w++) {
+                        double v = ld(x, xo + d * g.xs[0] + h * g.xs[1] + w * g.xs[2]);
+                        if (!wide) v = (float)v;
+                        if (v > m || isnan(v)) {
+                            m = v;
+                            bd = d;
+                            bh = h;
+                            bw = w;
+                        }
+                    }
+            const int64_t src = xo + bd * g.xs[0] + bh * g.xs[1] + bw * g.xs[2];
+            const int64_t dst = p0 * g.ys0 + p1 * g.ys1 + od * g.ys[0] + oh * g.ys[1] + ow * g.ys[2];
+            memcpy(y->base + dst * (int64_t)es, x->base + src * (int64_t)es, es);
+            const int64_t flat = (bd * g.in[1] + bh) * g.in[2] + bw;
+            const int64_t io = p0 * g.is0 + p1 * g.is1 + od * g.is[0] + oh * g.is[1] + ow * g.is[2];
+            if (idx->dtype == ACL_INT64)
+                ((int64_t *)idx->base)[io] = flat;
+            else
+                ((int32_t *)idx->base)[io] = (int32_t)flat;
+        }
+    }
+    ad_free(t);
+}
