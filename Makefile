@@ -44,7 +44,7 @@ SAMPLE_SRCS := $(sort $(wildcard samples/*.cpp))
 SAMPLE_STEMS := $(notdir $(SAMPLE_SRCS:.cpp=))
 
 .PHONY: FORCE all lib install cdef gen samples check-samples demo test test-deps pytest bench asan asan-lib fuzz \
-        memcheck ci help clean check-headers wheel cross-check client-asnumpy
+        memcheck ci help clean check-headers wheel cross-check client-asnumpy client-torch
 
 all: lib
 
@@ -224,6 +224,11 @@ client-asnumpy: install
 	@[ -n "$(ASNUMPY_SRC)" ] || { echo "make client-asnumpy ASNUMPY_SRC=<asnumpy checkout or bare mirror>"; exit 2; }
 	tools/clients/asnumpy.sh $(ASNUMPY_SRC) $(PREFIX) $(BUILD)/client-asnumpy
 
+# A real client: PyTorch through torch_npu (torch==2.13.0 + torch-npu==2.13.0 from PyPI in a virtual environment in
+# $(BUILD)/client-torch), ~90 torch ops on device "npu" compared with the CPU. Not in `make test` (needs PyPI).
+client-torch: install
+	tools/clients/torch_npu.sh $(PREFIX) $(BUILD)/client-torch
+
 # valgrind on every doc sample and the C harnesses (suppressions: tools/valgrind.supp, libgomp's thread pool only).
 VALGRIND   := valgrind --error-exitcode=1 --leak-check=full --show-leak-kinds=definite,indirect,possible \
               --errors-for-leak-kinds=definite,indirect,possible --suppressions=$(CURDIR)/tools/valgrind.supp \
@@ -258,6 +263,7 @@ help:
 	@echo "                       set_env.sh, python/site-packages/ (tools/site-packages/), samples/ (+ expected/)"
 	@echo "                       ALIASES_AS=filters: aliases as small ELF filter libraries instead of symlinks"
 	@echo "                       INSTALL_STRIP=1: strip debug info from the installed library"
+	@echo "  make client-torch    PyTorch through torch_npu on device \"npu\" against this tree, compared with the CPU"
 	@echo "  make demo            the main job: build, install, build the doc samples (CMake + pyaclnn cc), run them"
 	@echo "                       and report the match against $(GOLDEN) (a copy of $(SHARED)/golden)"
 	@echo "  make test            everything CI runs: install test dependencies (torch==2.13.0 unless SKIP_TORCH=1),"
