@@ -104,11 +104,11 @@ install: $(LIB) $(EXT_LIB) $(if $(filter filters,$(ALIASES_AS)),$(ALIAS_STUB))
 	@case "$(ALIASES_AS)" in symlinks|filters) ;; *) echo "ALIASES_AS must be symlinks or filters"; exit 1;; esac
 	@rm -rf $(PREFIX)/include $(PREFIX)/lib64 $(PREFIX)/samples $(PREFIX)/python
 	@mkdir -p $(PREFIX)/include $(PREFIX)/lib64 $(PREFIX)/opp $(PREFIX)/bin $(PREFIX)/python/site-packages \
-	  $(PREFIX)/samples $(PREFIX)/runtime $(PREFIX)/compiler
+	  $(PREFIX)/samples $(PREFIX)/runtime $(PREFIX)/compiler $(PREFIX)/hccl
 	cp -r include/acl include/aclnn include/aclnnop include/hccl $(PREFIX)/include/
 	cp $(LIB) $(PREFIX)/lib64/$(LIBNAME)
 	cp $(EXT_LIB) $(PREFIX)/lib64/libhccl.so
-	for d in runtime compiler opp; do printf 'Version=$(CANN_VERSION)\nversion_dir=$(CANN_VERSION)\n' \
+	for d in runtime compiler opp hccl; do printf 'Version=$(CANN_VERSION)\nversion_dir=$(CANN_VERSION)\n' \
 	  > $(PREFIX)/$$d/version.info; done
 	printf 'Version=$(CANN_VERSION)\nversion_dir=$(CANN_VERSION)\n' > $(PREFIX)/version.info
 	$(if $(INSTALL_STRIP),strip --strip-unneeded $(PREFIX)/lib64/$(LIBNAME))

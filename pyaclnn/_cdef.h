@@ -356,6 +356,27 @@ typedef struct aclrtBinaryLoadOptions {
  aclError aclrtBinaryGetFunction(const aclrtBinHandle binHandle, const char *kernelName,
  aclrtFuncHandle *funcHandle);
  aclError aclrtGetFunctionAddr(aclrtFuncHandle funcHandle, void **aicAddr, void **aivAddr);
+ aclError aclrtMallocAlign32(void **devPtr, size_t size, aclrtMemMallocPolicy policy);
+ aclError aclrtDestroyStreamForce(aclrtStream stream);
+typedef enum aclCANNPackageName {
+ ACL_PKG_NAME_CANN,
+ ACL_PKG_NAME_RUNTIME,
+ ACL_PKG_NAME_COMPILER,
+ ACL_PKG_NAME_HCCL,
+ ACL_PKG_NAME_TOOLKIT,
+ ACL_PKG_NAME_OPP,
+ ACL_PKG_NAME_OPP_KERNEL,
+ ACL_PKG_NAME_DRIVER
+} aclCANNPackageName;
+typedef struct aclCANNPackageVersion {
+ char version[128];
+ char majorVersion[64];
+ char minorVersion[64];
+ char releaseVersion[64];
+ char patchVersion[64];
+ char reserved[128];
+} aclCANNPackageVersion;
+ aclError aclsysGetCANNVersion(aclCANNPackageName name, aclCANNPackageVersion *version);
 typedef struct aclopAttr aclopAttr;
 typedef enum aclEngineType {
  ACL_ENGINE_SYS,
@@ -3813,6 +3834,8 @@ typedef struct aclScalarList aclScalarList;
 #define ACL_PATCH_VERSION 0
 #define ACL_TENSOR_SHAPE_RANGE_NUM 2
 #define ACL_TENSOR_VALUE_RANGE_NUM 2
+#define ACL_PKG_VERSION_MAX_SIZE 128
+#define ACL_PKG_VERSION_PARTS_MAX_SIZE 64
 #define ACL_ERROR_GE_PARAM_INVALID 145000
 #define ACL_ERROR_GE_EXEC_NOT_INIT 145001
 #define ACL_ERROR_GE_INTERNAL_ERROR 545000

@@ -252,3 +252,26 @@ def test_hccl_one_rank(hccl):
     assert hccl.HcclCommInitRootInfo(1, None, 0, ctypes.byref(comm)) == 2  # HCCL_E_PTR
     lib.aclrtFree(dev[0])
     lib.aclrtFree(dev2[0])
+
+
+def test_cann_version_from_the_tree(installed_tree, monkeypatch):
+    monkeypatch.setenv("ASCEND_HOME_PATH", installed_tree)
+    v = ffi.new("aclCANNPackageVersion *")
+    assert lib.aclsysGetCANNVersion(lib.ACL_PKG_NAME_RUNTIME, v) == 0
+    text = open(os.path.join(installed_tree, "runtime", "version.info")).read()
+    assert f"Version={ffi.string(v.version).decode()}\n" in text
+    assert ffi.string(v.version).decode().startswith(ffi.string(v.majorVersion).decode() + ".")
+    assert lib.aclsysGetCANNVersion(lib.ACL_PKG_NAME_DRIVER, v) == 100003 and "driver" in msg()
+    assert lib.aclsysGetCANNVersion(42, v) == INVALID_PARAM and "name" in msg()
+    assert lib.aclsysGetCANNVersion(0, ffi.NULL) == INVALID_PARAM and "version" in msg()
+    monkeypatch.setenv("ASCEND_HOME_PATH", "/nonexistent")
+    assert lib.aclsysGetCANNVersion(0, v) == 100003 and "version.info" in msg()
+
+
+def test_malloc_align32_and_destroy_force():
+    p = ffi.new("void **")
+    assert lib.aclrtMallocAlign32(p, 10, 0) == 0 and lib.aclrtFree(p[0]) == 0
+    assert lib.aclrtMallocAlign32(ffi.NULL, 10, 0) == INVALID_PARAM
+    s = ffi.new("aclrtStream *")
+    assert lib.aclrtCreateStream(s) == 0 and lib.aclrtDestroyStreamForce(s[0]) == 0
+    assert lib.aclrtDestroyStreamForce(s[0]) == RT_PARAM_INVALID

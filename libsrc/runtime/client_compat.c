@@ -309,3 +309,47 @@ aclError aclrtGetFunctionAddr(aclrtFuncHandle funcHandle, void **aicAddr, void *
     if (!aicAddr || !aivAddr) return ACL_REPORT(ACL_ERROR_INVALID_PARAM, "aicAddr and aivAddr must not be NULL");
     return ACL_REPORT(ACL_ERROR_API_NOT_SUPPORT, "no device function exists on the emulator");
 }
+
+/* ---- allocation variants ---- */
+/* The emulator's aclrtMalloc already rounds to 32 bytes (and keeps its padding, which only copies may use). */
+aclError aclrtMallocAlign32(void **devPtr, size_t size, aclrtMemMallocPolicy policy) {
+    return aclrtMalloc(devPtr, size, policy);
+}
+
+/* Streams never hold pending work on the emulator: forced destruction is destruction. */
+aclError aclrtDestroyStreamForce(aclrtStream stream) { return aclrtDestroyStream(stream); }
+
+/* ---- package versions: "Version=X.Y.Z" in <tree>/<package>/version.info ---- */
+aclError aclsysGetCANNVersion(aclCANNPackageName name, aclCANNPackageVersion *version) {
+    acl_set_api("aclsysGetCANNVersion");
+    static const char *dirs[] = {"", "runtime/", "compiler/", "hccl/", "", "opp/", "opp/", NULL};
+    if (!version) return ACL_REPORT(ACL_ERROR_INVALID_PARAM, "version must not be NULL");
+    if ((int)name < 0 || (int)name > (int)ACL_PKG_NAME_DRIVER)
+        return ACL_REPORT(ACL_ERROR_INVALID_PARAM, "name %d is not an aclCANNPackageName", (int)name);
+    if (!dirs[name]) return ACL_REPORT(ACL_ERROR_INVALID_FILE, "name %d: the emulator has no driver package", (int)name);
+    const char *home = getenv("ASCEND_HOME_PATH");
+    if (!home || !*home) return ACL_REPORT(ACL_ERROR_INVALID_FILE, "ASCEND_HOME_PATH is not set (source set_env.sh)");
+    char path[4096], line[256];
+    snprintf(path, sizeof path, "%s/%sversion.info", home, dirs[name]);
+    FILE *f = fopen(path, "r");
+    if (!f) return ACL_REPORT(ACL_ERROR_INVALID_FILE, "name %d: cannot read %s", (int)name, path);
+    int found = 0;
+    memset(version, 0, sizeof *version);
+    while (!found && fgets(line, sizeof line, f)) {
+        if (strncmp(line, "Version=", 8) != 0) continue;
+        line[strcspn(line, "\r\n")] = 0;
+        snprintf(version->version, sizeof version->version, "%.127s", line + 8);
+        char *parts[4] = {version->majorVersion, version->minorVersion, version->releaseVersion,
+                          version->patchVersion};
+        const char *p = line + 8;
+        for (int k = 0; k < 4 && *p; k++) {
+            size_t n = strcspn(p, ".");
+            snprintf(parts[k], ACL_PKG_VERSION_PARTS_MAX_SIZE, "%.*s", (int)n, p);
+            p += n + (p[n] == '.');
+        }
+        found = 1;
+    }
+    fclose(f);
+    if (!found) return ACL_REPORT(ACL_ERROR_INVALID_FILE, "name %d: %s has no Version= line", (int)name, path);
+    return ACL_SUCCESS;
+}
