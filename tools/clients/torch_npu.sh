@@ -31,7 +31,6 @@ if ! "$V" -c 'import torch, sys; sys.exit(torch.__version__.split("+")[0] != "2.
 fi
 "$V" -c 'import importlib.metadata as m; assert m.version("torch-npu") == "2.13.0"' 2>/dev/null || \
   "$V" -m pip install -q --no-deps torch-npu==2.13.0
-"$V" -m pip install -q pyyaml >/dev/null 2>&1 || true
 
 # shellcheck disable=SC1091
 source "$PREFIX/set_env.sh"
