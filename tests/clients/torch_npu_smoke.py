@@ -198,6 +198,24 @@ def main():
     case("mlp_sgd_3_steps", mlp_train("sgd"), f32, y, rtol=1e-3, atol=1e-4)
     case("mlp_adam_3_steps", mlp_train("adam"), f32, y, rtol=1e-3, atol=1e-4)
 
+    # torch.distributed over libhccl.so, a world of one rank: collectives leave the data as it is
+    def dist_one_rank(x):
+        import torch.distributed as dist
+        if x.device.type == "cpu":
+            return [x.clone(), x.clone()]
+        dist.init_process_group("hccl", init_method="file://" + os.path.join(tempfile.mkdtemp(), "store"),
+                                world_size=1, rank=0)
+        try:
+            t = x.clone()
+            dist.all_reduce(t)
+            out = [torch.empty_like(t)]
+            dist.all_gather(out, t)
+            dist.broadcast(t, 0)
+            return [t, out[0]]
+        finally:
+            dist.destroy_process_group()
+    case("hccl_one_rank", dist_one_rank, f32)
+
     # one training step's time
     def step_time(dev):
         torch.manual_seed(1)
