@@ -74,7 +74,6 @@ def main():
     g32 = torch.randn(4, 5)
     row = torch.randn(5)
     # creation
-    case("ones", lambda d: torch.ones(3, 4, device=d), "cpu") if False else None
     for nm, mk in [("ones", lambda d: torch.ones(3, 4, device=d)), ("zeros", lambda d: torch.zeros(3, 4, device=d)),
                    ("full", lambda d: torch.full((2, 3), 2.5, device=d)),
                    ("arange", lambda d: torch.arange(0, 10, 2, device=d)),
