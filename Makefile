@@ -14,7 +14,12 @@ LIBNAME    := libpyaclnn.so
 LIB        := $(BUILD)/lib/$(LIBNAME)
 OBJDIR     := $(BUILD)/obj
 # Every library name that user build files link; each resolves to the one implementation.
-ALIASES    := libascendcl.so libacl_rt.so libruntime.so libnnopbase.so libopapi.so libopapi_nn.so libopapi_cv.so libopapi_math.so
+ALIASES    := libascendcl.so libacl_rt.so libruntime.so libnnopbase.so libopapi.so libopapi_nn.so libopapi_cv.so libopapi_math.so \
+              libacl_op_compiler.so libge_runner.so libgraph.so libacl_tdt_channel.so
+# The non-acl names a framework binds (Hccl* for one rank, Msprof* reporters, rt* kernel registration): a separate
+# small library, so libpyaclnn.so exports only acl*/aclnn*/Acl*. Installed as libhccl.so (torch_npu needs it).
+EXT_LIB    := $(BUILD)/lib/libhccl.so
+EXT_SRCS   := $(sort $(wildcard libsrc/ext/*.c))
 
 WARN       := -Wall -Wextra -Werror -Wno-unused-parameter
 CFLAGS_ALL := -std=c11 $(OPT) -g -fPIC -fopenmp -fvisibility=hidden -ffp-contract=off -DFUNC_VISIBILITY \
@@ -39,11 +44,11 @@ SAMPLE_SRCS := $(sort $(wildcard samples/*.cpp))
 SAMPLE_STEMS := $(notdir $(SAMPLE_SRCS:.cpp=))
 
 .PHONY: FORCE all lib install cdef gen samples check-samples demo test test-deps pytest bench asan asan-lib fuzz \
-        memcheck ci help clean check-headers wheel cross-check client-asnumpy client-llama
+        memcheck ci help clean check-headers wheel cross-check client-asnumpy client-llama client-torch
 
 all: lib
 
-lib: $(LIB)
+lib: $(LIB) $(EXT_LIB)
 
 # Objects are rebuilt when the compiler flags change (e.g. SAN=... for the sanitizer builds).
 FLAGS_STAMP := $(OBJDIR)/.flags
@@ -70,6 +75,10 @@ $(LIB): $(OBJS) Makefile
 	@mkdir -p $(dir $@)
 	$(CXX) $(LDFLAGS_ALL) -o $@ $(OBJS)
 
+$(EXT_LIB): $(EXT_SRCS) $(LIB) include/hccl/hccl.h include/hccl/hccl_types.h Makefile
+	$(CC) -std=c11 $(OPT) -g -fPIC -shared -fvisibility=hidden -D_GNU_SOURCE $(WARN) -Iinclude $(SAN) \
+	  -Wl,-soname,libhccl.so -Wl,-z,defs -o $@ $(EXT_SRCS) -L$(BUILD)/lib -lpyaclnn -Wl,-rpath,'$$ORIGIN'
+
 # ---- CANN-shaped install tree ----
 # include/{acl,aclnn,aclnnop}, lib64/ (libpyaclnn.so + every alias name), set_env.sh, python/site-packages/ (the
 # repo's tools/site-packages/), samples/ (the doc samples, their CMakeLists.txt and expected/ stdout), opp/, bin/.
@@ -81,6 +90,8 @@ $(LIB): $(OBJS) Makefile
 # INSTALL_STRIP=1 strips debug info from the installed library. SET_ENV_FALLBACK is the path set_env.sh uses
 # when it cannot locate itself (empty: none).
 ALIASES_AS       ?= symlinks
+# The version the tree's version.info files report (read by frameworks such as torch_npu).
+CANN_VERSION     ?= 8.5.0
 INSTALL_STRIP    ?=
 SET_ENV_FALLBACK ?= $(abspath $(PREFIX))
 ALIAS_STUB       := $(BUILD)/lib/alias_filter.c
@@ -89,13 +100,17 @@ $(ALIAS_STUB): $(LIB)
 	@mkdir -p $(dir $@)
 	nm -D --defined-only $(LIB) | awk '$$2 == "T" { print "void " $$3 "(void) { __builtin_trap(); }" }' > $@
 
-install: $(LIB) $(if $(filter filters,$(ALIASES_AS)),$(ALIAS_STUB))
+install: $(LIB) $(EXT_LIB) $(if $(filter filters,$(ALIASES_AS)),$(ALIAS_STUB))
 	@case "$(ALIASES_AS)" in symlinks|filters) ;; *) echo "ALIASES_AS must be symlinks or filters"; exit 1;; esac
 	@rm -rf $(PREFIX)/include $(PREFIX)/lib64 $(PREFIX)/samples $(PREFIX)/python
 	@mkdir -p $(PREFIX)/include $(PREFIX)/lib64 $(PREFIX)/opp $(PREFIX)/bin $(PREFIX)/python/site-packages \
-	  $(PREFIX)/samples
-	cp -r include/acl include/aclnn include/aclnnop $(PREFIX)/include/
+	  $(PREFIX)/samples $(PREFIX)/runtime $(PREFIX)/compiler $(PREFIX)/hccl
+	cp -r include/acl include/aclnn include/aclnnop include/hccl $(PREFIX)/include/
 	cp $(LIB) $(PREFIX)/lib64/$(LIBNAME)
+	cp $(EXT_LIB) $(PREFIX)/lib64/libhccl.so
+	for d in runtime compiler opp hccl; do printf 'Version=$(CANN_VERSION)\nversion_dir=$(CANN_VERSION)\n' \
+	  > $(PREFIX)/$$d/version.info; done
+	printf 'Version=$(CANN_VERSION)\nversion_dir=$(CANN_VERSION)\n' > $(PREFIX)/version.info
 	$(if $(INSTALL_STRIP),strip --strip-unneeded $(PREFIX)/lib64/$(LIBNAME))
 ifeq ($(ALIASES_AS),filters)
 	for a in $(ALIASES); do \
@@ -214,6 +229,11 @@ client-asnumpy: install
 client-llama: install
 	tools/clients/llama_cpp.sh $(PREFIX) $(BUILD)/client-llama
 
+# A real client: PyTorch through torch_npu (torch==2.13.0 + torch-npu==2.13.0 from PyPI in a virtual environment in
+# $(BUILD)/client-torch), ~90 torch ops on device "npu" compared with the CPU. Not in `make test` (needs PyPI).
+client-torch: install
+	tools/clients/torch_npu.sh $(PREFIX) $(BUILD)/client-torch
+
 # valgrind on every doc sample and the C harnesses (suppressions: tools/valgrind.supp, libgomp's thread pool only).
 VALGRIND   := valgrind --error-exitcode=1 --leak-check=full --show-leak-kinds=definite,indirect,possible \
               --errors-for-leak-kinds=definite,indirect,possible --suppressions=$(CURDIR)/tools/valgrind.supp \
@@ -250,6 +270,7 @@ help:
 	@echo "                       set_env.sh, python/site-packages/ (tools/site-packages/), samples/ (+ expected/)"
 	@echo "                       ALIASES_AS=filters: aliases as small ELF filter libraries instead of symlinks"
 	@echo "                       INSTALL_STRIP=1: strip debug info from the installed library"
+	@echo "  make client-torch    PyTorch through torch_npu on device \"npu\" against this tree, compared with the CPU"
 	@echo "  make demo            the main job: build, install, build the doc samples (CMake + pyaclnn cc), run them"
 	@echo "                       and report the match against $(GOLDEN) (a copy of $(SHARED)/golden)"
 	@echo "  make test            everything CI runs: install test dependencies (torch==2.13.0 unless SKIP_TORCH=1),"

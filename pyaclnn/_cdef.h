@@ -143,6 +143,21 @@ typedef enum {
  float aclFloat16ToFloat(aclFloat16 value);
  aclFloat16 aclFloatToFloat16(float value);
  const char *aclGetRecentErrMsg(void);
+typedef struct aclDataBuffer aclDataBuffer;
+ aclDataBuffer *aclCreateDataBuffer(void *data, size_t size);
+ aclError aclDestroyDataBuffer(const aclDataBuffer *dataBuffer);
+ aclError aclUpdateDataBuffer(aclDataBuffer *dataBuffer, void *data, size_t size);
+ void *aclGetDataBufferAddr(const aclDataBuffer *dataBuffer);
+ size_t aclGetDataBufferSizeV2(const aclDataBuffer *dataBuffer);
+ void aclAppLog(aclLogLevel logLevel, const char *func, const char *file, uint32_t line,
+ const char *fmt, ...);
+typedef enum {
+ ACL_DEVICE_INFO_UNDEFINED = -1,
+ ACL_DEVICE_INFO_AI_CORE_NUM = 0,
+ ACL_DEVICE_INFO_VECTOR_CORE_NUM = 1,
+ ACL_DEVICE_INFO_L2_SIZE = 2
+} aclDeviceInfo;
+ aclError aclGetDeviceCapability(uint32_t deviceId, aclDeviceInfo deviceInfo, int64_t *value);
 typedef struct aclmdlDesc aclmdlDesc;
 typedef struct aclTensorDesc aclTensorDesc;
  aclTensorDesc *aclCreateTensorDesc(aclDataType dataType, int numDims, const int64_t *dims,
@@ -274,12 +289,159 @@ typedef enum {
  aclError aclrtGetSysParamOpt(aclSysParamOpt opt, int64_t *value);
  aclError aclrtCtxSetSysParamOpt(aclSysParamOpt opt, int64_t value);
  aclError aclrtCtxGetSysParamOpt(aclSysParamOpt opt, int64_t *value);
+ aclError aclrtCreateStreamWithConfig(aclrtStream *stream, uint32_t priority, uint32_t flag);
+ aclError aclrtCreateEventWithFlag(aclrtEvent *event, uint32_t flag);
+ aclError aclrtCreateEventExWithFlag(aclrtEvent *event, uint32_t flag);
+ aclError aclrtProcessReport(int32_t timeout);
+typedef enum aclrtFloatOverflowMode {
+ ACL_RT_OVERFLOW_MODE_SATURATION = 0,
+ ACL_RT_OVERFLOW_MODE_INFNAN,
+ ACL_RT_OVERFLOW_MODE_UNDEF
+} aclrtFloatOverflowMode;
+ aclError aclrtDeviceCanAccessPeer(int32_t *canAccessPeer, int32_t deviceId, int32_t peerDeviceId);
+ aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t flags);
+ aclError aclrtDeviceGetBareTgid(int32_t *pid);
+ aclError aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode);
+ aclError aclrtGetDeviceSatMode(aclrtFloatOverflowMode *mode);
+ aclError aclrtSetOpExecuteTimeOut(uint32_t timeout);
+ aclError aclrtSetOpWaitTimeout(uint32_t timeout);
+typedef void *aclrtDrvMemHandle;
+typedef enum aclrtMemHandleType {
+ ACL_MEM_HANDLE_TYPE_NONE = 0,
+ ACL_MEM_HANDLE_TYPE_POSIX = 2
+} aclrtMemHandleType;
+typedef enum aclrtMemAllocationType {
+ ACL_MEM_ALLOCATION_TYPE_PINNED = 0
+} aclrtMemAllocationType;
+typedef enum aclrtMemLocationType {
+ ACL_MEM_LOCATION_TYPE_DEVICE = 0,
+ ACL_MEM_LOCATION_TYPE_UNREGISTERED = 1,
+ ACL_MEM_LOCATION_TYPE_MANAGED = 2,
+ ACL_MEM_LOCATION_TYPE_HOST_NUMA = 4
+} aclrtMemLocationType;
+typedef struct aclrtMemLocation {
+ uint32_t id;
+ aclrtMemLocationType type;
+} aclrtMemLocation;
+typedef struct aclrtPhysicalMemProp {
+ aclrtMemHandleType handleType;
+ aclrtMemAllocationType allocationType;
+ aclrtMemAttr memAttr;
+ aclrtMemLocation location;
+ uint64_t reserve;
+} aclrtPhysicalMemProp;
+ aclError aclrtReserveMemAddress(void **virPtr, size_t size, size_t alignment, void *expectPtr,
+ uint64_t flags);
+ aclError aclrtReleaseMemAddress(void *virPtr);
+ aclError aclrtMallocPhysical(aclrtDrvMemHandle *handle, size_t size,
+ const aclrtPhysicalMemProp *prop, uint64_t flags);
+ aclError aclrtFreePhysical(aclrtDrvMemHandle handle);
+ aclError aclrtMapMem(void *virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle,
+ uint64_t flags);
+ aclError aclrtUnmapMem(void *virPtr);
+ aclError aclrtMemExportToShareableHandle(aclrtDrvMemHandle handle, aclrtMemHandleType handleType,
+ uint64_t flags, uint64_t *shareableHandle);
+ aclError aclrtMemImportFromShareableHandle(uint64_t shareableHandle, int32_t deviceId,
+ aclrtDrvMemHandle *handle);
+ aclError aclrtMemSetPidToShareableHandle(uint64_t shareableHandle, int32_t *pid, size_t pidNum);
+typedef void *aclrtBinHandle;
+typedef void *aclrtFuncHandle;
+typedef struct aclrtBinaryLoadOption aclrtBinaryLoadOption;
+typedef struct aclrtBinaryLoadOptions {
+ aclrtBinaryLoadOption *options;
+ size_t numOpt;
+} aclrtBinaryLoadOptions;
+ aclError aclrtBinaryLoadFromData(const void *data, size_t length,
+ const aclrtBinaryLoadOptions *options, aclrtBinHandle *binHandle);
+ aclError aclrtBinaryGetFunction(const aclrtBinHandle binHandle, const char *kernelName,
+ aclrtFuncHandle *funcHandle);
+ aclError aclrtGetFunctionAddr(aclrtFuncHandle funcHandle, void **aicAddr, void **aivAddr);
+ aclError aclrtMallocAlign32(void **devPtr, size_t size, aclrtMemMallocPolicy policy);
+ aclError aclrtDestroyStreamForce(aclrtStream stream);
+typedef enum aclCANNPackageName {
+ ACL_PKG_NAME_CANN,
+ ACL_PKG_NAME_RUNTIME,
+ ACL_PKG_NAME_COMPILER,
+ ACL_PKG_NAME_HCCL,
+ ACL_PKG_NAME_TOOLKIT,
+ ACL_PKG_NAME_OPP,
+ ACL_PKG_NAME_OPP_KERNEL,
+ ACL_PKG_NAME_DRIVER
+} aclCANNPackageName;
+typedef struct aclCANNPackageVersion {
+ char version[128];
+ char majorVersion[64];
+ char minorVersion[64];
+ char releaseVersion[64];
+ char patchVersion[64];
+ char reserved[128];
+} aclCANNPackageVersion;
+ aclError aclsysGetCANNVersion(aclCANNPackageName name, aclCANNPackageVersion *version);
 typedef struct aclopAttr aclopAttr;
+typedef enum aclEngineType {
+ ACL_ENGINE_SYS,
+ ACL_ENGINE_AICORE,
+ ACL_ENGINE_VECTOR
+} aclopEngineType;
+ aclopAttr *aclopCreateAttr(void);
+ void aclopDestroyAttr(const aclopAttr *attr);
+ aclError aclopSetAttrBool(aclopAttr *attr, const char *attrName, uint8_t attrValue);
+ aclError aclopSetAttrInt(aclopAttr *attr, const char *attrName, int64_t attrValue);
+ aclError aclopSetAttrFloat(aclopAttr *attr, const char *attrName, float attrValue);
+ aclError aclopSetAttrString(aclopAttr *attr, const char *attrName, const char *attrValue);
+ aclError aclopSetAttrDataType(aclopAttr *attr, const char *attrName, aclDataType attrValue);
+ aclError aclopSetAttrListBool(aclopAttr *attr, const char *attrName, int numValues,
+ const uint8_t *values);
+ aclError aclopSetAttrListInt(aclopAttr *attr, const char *attrName, int numValues,
+ const int64_t *values);
+ aclError aclopSetAttrListFloat(aclopAttr *attr, const char *attrName, int numValues,
+ const float *values);
+ aclError aclopSetAttrListString(aclopAttr *attr, const char *attrName, int numValues,
+ const char **values);
+ aclError aclopSetAttrListListInt(aclopAttr *attr, const char *attrName, int numLists,
+ const int *numValues, const int64_t *const values[]);
+ aclError aclSetTensorPlaceMent(aclTensorDesc *desc, aclMemType memType);
+ aclError aclmdlInitDump(void);
+ aclError aclmdlSetDump(const char *dumpCfgPath);
+ aclError aclmdlFinalizeDump(void);
  aclError aclInit(const char *configPath);
  aclError aclFinalize(void);
  aclError aclFinalizeReference(uint64_t *refCount);
  aclError aclrtGetVersion(int32_t *majorVersion, int32_t *minorVersion,
  int32_t *patchVersion);
+typedef enum aclCompileType {
+ ACL_COMPILE_SYS,
+ ACL_COMPILE_UNREGISTERED
+} aclopCompileType;
+typedef enum {
+ ACL_PRECISION_MODE,
+ ACL_AICORE_NUM,
+ ACL_AUTO_TUNE_MODE,
+ ACL_OP_SELECT_IMPL_MODE,
+ ACL_OPTYPELIST_FOR_IMPLMODE,
+ ACL_OP_DEBUG_LEVEL,
+ ACL_DEBUG_DIR,
+ ACL_OP_COMPILER_CACHE_MODE,
+ ACL_OP_COMPILER_CACHE_DIR,
+ ACL_OP_PERFORMANCE_MODE,
+ ACL_OP_JIT_COMPILE,
+ ACL_OP_DETERMINISTIC,
+ ACL_CUSTOMIZE_DTYPES,
+ ACL_OP_PRECISION_MODE,
+ ACL_ALLOW_HF32,
+ ACL_PRECISION_MODE_V2,
+ ACL_OP_DEBUG_OPTION
+} aclCompileOpt;
+ aclError aclopCompileAndExecute(const char *opType, int numInputs,
+ const aclTensorDesc *const inputDesc[],
+ const aclDataBuffer *const inputs[], int numOutputs,
+ const aclTensorDesc *const outputDesc[],
+ aclDataBuffer *const outputs[], const aclopAttr *attr,
+ aclopEngineType engineType, aclopCompileType compileFlag,
+ const char *opPath, aclrtStream stream);
+ aclError aclSetCompileopt(aclCompileOpt opt, const char *value);
+ size_t aclGetCompileoptSize(aclCompileOpt opt);
+ aclError aclGetCompileopt(aclCompileOpt opt, char *value, size_t length);
 typedef int32_t aclnnStatus;
 static const aclnnStatus OK = 0;
 typedef struct aclOpExecutor aclOpExecutor;
@@ -3992,6 +4154,8 @@ typedef struct aclScalarList aclScalarList;
 #define ACL_PATCH_VERSION 0
 #define ACL_TENSOR_SHAPE_RANGE_NUM 2
 #define ACL_TENSOR_VALUE_RANGE_NUM 2
+#define ACL_PKG_VERSION_MAX_SIZE 128
+#define ACL_PKG_VERSION_PARTS_MAX_SIZE 64
 #define ACL_ERROR_GE_PARAM_INVALID 145000
 #define ACL_ERROR_GE_EXEC_NOT_INIT 145001
 #define ACL_ERROR_GE_INTERNAL_ERROR 545000
@@ -4020,6 +4184,7 @@ typedef struct aclScalarList aclScalarList;
 #define ACL_ERROR_RT_SYSPARAMOPT_NOT_SET 107021
 #define ACL_ERROR_RT_FEATURE_NOT_SUPPORT 207000
 #define ACL_ERROR_RT_MEMORY_ALLOCATION 207001
+#define ACL_ERROR_RT_REPORT_TIMEOUT 507012
 #define ACL_ERROR_RT_MEMORY_FREE 207002
 #define ACL_ERROR_RT_AICORE_OVER_FLOW 207003
 #define ACL_ERROR_RT_NO_DEVICE 207004
@@ -4072,3 +4237,5 @@ typedef struct aclScalarList aclScalarList;
 #define ACLNN_ERR_INNER_INPUT_JSON_IS_NULL 561117
 #define ACLNN_ERR_INNER_STATIC_WORKSPACE_INVALID 561118
 #define ACLNN_ERR_INNER_STATIC_BLOCK_DIM_INVALID 561119
+#define HCCL_ROOT_INFO_BYTES 4108
+#define HCCL_COMM_CONFIG_INFO_BYTES 24

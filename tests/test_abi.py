@@ -87,6 +87,17 @@ LIB_SYMBOLS = {
     "libopapi.so": ["aclnnAvgPool2dBackward", "aclnnGridSampler2DBackward", "aclnnUpsampleNearestExact2dBackward",
                     "aclnnMultiScaleDeformableAttentionGrad"],
     "libopapi_math.so": ["aclCreateTensor"],
+    # the names torch_npu links (issue 19)
+    "libacl_op_compiler.so": ["aclopCompileAndExecute", "aclSetCompileopt", "aclopCreateAttr", "aclopSetAttrInt"],
+    "libge_runner.so": ["aclInit"],
+    "libgraph.so": ["aclInit"],
+    "libacl_tdt_channel.so": ["aclInit"],
+    "libhccl.so": ["HcclGetRootInfo", "HcclCommInitRootInfo", "HcclCommInitRootInfoConfig", "HcclAllReduce",
+                   "HcclBroadcast", "HcclAllGather", "HcclReduceScatter", "HcclAlltoAll", "HcclAlltoAllV",
+                   "HcclSend", "HcclRecv", "HcclGroupStart", "HcclGroupEnd", "HcclCommDestroy",
+                   "HcclGetCommAsyncError", "MsprofReportApi", "MsprofReportCompactInfo",
+                   "MsprofReportAdditionalInfo", "MsprofGetHashId", "MsprofRegisterCallback", "MsprofSysCycleTime",
+                   "rtDevBinaryRegister", "rtFunctionRegister", "rtKernelLaunch", "rtGetC2cCtrlAddr"],
 }
 
 
@@ -112,6 +123,12 @@ def test_only_acl_symbols_exported():
     names = [line.split()[-1] for line in out.splitlines()]
     bad = [n for n in names if not re.match(r"^(acl|aclnn|Acl)", n)]
     assert bad == []
+
+
+def test_hccl_library_exports_only_its_families(installed_tree):
+    """libhccl.so holds the non-acl names (Hccl*, Msprof*, rt*) so that libpyaclnn.so exports only acl names."""
+    names = exported(os.path.join(installed_tree, "lib64", "libhccl.so"))
+    assert names and all(re.match(r"^(Hccl|Msprof|rt[A-Z])", n) for n in names), sorted(names)
 
 
 def test_every_op_in_ops_inc_is_exported():

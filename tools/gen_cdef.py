@@ -14,7 +14,7 @@ import sys
 
 
 def umbrella(inc: pathlib.Path) -> str:
-    lines = ['#include "acl/acl.h"', '#include "aclnn/aclnn_base.h"']
+    lines = ['#include "acl/acl.h"', '#include "acl/acl_op_compiler.h"', '#include "aclnn/aclnn_base.h"']
     for h in sorted((inc / "aclnnop").glob("acl*.h")):  # aclnn_*.h, and acl_stft.h / acl_rfft1d.h
         if h.name != "aclnn_util.h":
             lines.append(f'#include "aclnnop/{h.name}"')

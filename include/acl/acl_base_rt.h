@@ -175,6 +175,26 @@ ACL_FUNC_VISIBILITY float aclFloat16ToFloat(aclFloat16 value);
 ACL_FUNC_VISIBILITY aclFloat16 aclFloatToFloat16(float value);
 ACL_FUNC_VISIBILITY const char *aclGetRecentErrMsg(void);
 
+/* Data buffers (a pointer and a size, as the single-operator API passes tensors). */
+typedef struct aclDataBuffer aclDataBuffer;
+ACL_FUNC_VISIBILITY aclDataBuffer *aclCreateDataBuffer(void *data, size_t size);
+ACL_FUNC_VISIBILITY aclError aclDestroyDataBuffer(const aclDataBuffer *dataBuffer);
+ACL_FUNC_VISIBILITY aclError aclUpdateDataBuffer(aclDataBuffer *dataBuffer, void *data, size_t size);
+ACL_FUNC_VISIBILITY void *aclGetDataBufferAddr(const aclDataBuffer *dataBuffer);
+ACL_FUNC_VISIBILITY size_t aclGetDataBufferSizeV2(const aclDataBuffer *dataBuffer);
+
+/* Application log: written to stderr when logLevel >= ASCEND_GLOBAL_LOG_LEVEL (default 3, errors only). */
+ACL_FUNC_VISIBILITY void aclAppLog(aclLogLevel logLevel, const char *func, const char *file, uint32_t line,
+                                   const char *fmt, ...);
+
+typedef enum {
+    ACL_DEVICE_INFO_UNDEFINED = -1,
+    ACL_DEVICE_INFO_AI_CORE_NUM = 0,
+    ACL_DEVICE_INFO_VECTOR_CORE_NUM = 1,
+    ACL_DEVICE_INFO_L2_SIZE = 2
+} aclDeviceInfo;
+ACL_FUNC_VISIBILITY aclError aclGetDeviceCapability(uint32_t deviceId, aclDeviceInfo deviceInfo, int64_t *value);
+
 #ifdef __cplusplus
 }
 #endif

@@ -99,6 +99,6 @@ const char *acl_kind_name(acl_kind kind) {
     static const char *names[] = {"unknown object", "aclTensor",  "aclScalar",     "aclIntArray",
                                   "aclFloatArray",  "aclBoolArray", "aclTensorList", "aclScalarList",
                                   "aclOpExecutor",  "aclrtStream",  "aclrtEvent",    "aclrtContext",
-                                  "aclTensorDesc"};
-    return (kind >= 0 && kind <= ACL_KIND_TENSOR_DESC) ? names[kind] : names[0];
+                                  "aclTensorDesc",  "aclDataBuffer", "aclopAttr",     "aclrtDrvMemHandle"};
+    return (kind >= 0 && kind <= ACL_KIND_LAST) ? names[kind] : names[0];
 }

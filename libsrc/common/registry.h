@@ -19,7 +19,11 @@ typedef enum {
     ACL_KIND_STREAM,
     ACL_KIND_EVENT,
     ACL_KIND_CONTEXT,
-    ACL_KIND_TENSOR_DESC
+    ACL_KIND_TENSOR_DESC,
+    ACL_KIND_DATA_BUFFER,
+    ACL_KIND_OP_ATTR,
+    ACL_KIND_PHYS_MEM,
+    ACL_KIND_LAST = ACL_KIND_PHYS_MEM
 } acl_kind;
 
 /* false when out of memory */

@@ -23,6 +23,7 @@ struct aclTensorDesc {
     char *name;
     void *const_data;
     size_t const_len;
+    aclMemType placement;
 };
 
 static int live(const aclTensorDesc *d) { return acl_reg_is(d, ACL_KIND_TENSOR_DESC); }
@@ -201,5 +202,14 @@ aclError aclSetTensorConst(aclTensorDesc *desc, void *dataBuffer, size_t length)
     free(desc->const_data);
     desc->const_data = copy;
     desc->const_len = length;
+    return ACL_SUCCESS;
+}
+
+aclError aclSetTensorPlaceMent(aclTensorDesc *desc, aclMemType memType) {
+    acl_set_api("aclSetTensorPlaceMent");
+    ACL_TRY(check_desc(desc));
+    if (memType != ACL_MEMTYPE_DEVICE && memType != ACL_MEMTYPE_HOST && memType != ACL_MEMTYPE_HOST_COMPILE_INDEPENDENT)
+        return ACL_REPORT(ACL_ERROR_INVALID_PARAM, "memType %d is not an aclMemType value", (int)memType);
+    desc->placement = memType;
     return ACL_SUCCESS;
 }

@@ -38,7 +38,7 @@ __attribute__((no_sanitize("address"))) static void set_bytes(void *dst, int v, 
  * result back as float64 reads into it); tensor views are held to the requested size. */
 static uint64_t real_size(uint64_t size) { return (size + 31) / 32 * 32 + 32; }
 
-typedef enum { MEM_DEVICE = 1, MEM_HOST = 2, MEM_REGISTERED = 3 } mem_kind;
+typedef enum { MEM_DEVICE = 1, MEM_HOST = 2, MEM_REGISTERED = 3, MEM_MAPPED = 4 } mem_kind;
 typedef struct { uintptr_t base; uint64_t size; mem_kind kind; } mem_block;
 /* the bytes aclrtMemcpy/aclrtMemset may touch from the block's base */
 static uint64_t copy_size(const mem_block *b) { return b->kind == MEM_DEVICE ? real_size(b->size) : b->size; }
@@ -116,6 +116,21 @@ bool acl_mem_block_of(const void *p, uintptr_t *base, uint64_t *size) {
         *base = g_blocks[i].base;
         *size = g_blocks[i].size;
     }
+    pthread_mutex_unlock(&g_mem_lock);
+    return ok;
+}
+
+bool acl_mem_add_mapped(const void *p, uint64_t size) {
+    pthread_mutex_lock(&g_mem_lock);
+    bool ok = insert_block((uintptr_t)p, size, MEM_MAPPED);
+    pthread_mutex_unlock(&g_mem_lock);
+    return ok;
+}
+
+bool acl_mem_remove_mapped(const void *p) {
+    uint64_t size = 0;
+    pthread_mutex_lock(&g_mem_lock);
+    bool ok = remove_block((uintptr_t)p, MEM_MAPPED, &size);
     pthread_mutex_unlock(&g_mem_lock);
     return ok;
 }
@@ -238,7 +253,7 @@ static aclError check_copy_side(const char *name, const void *p, size_t count, b
         return ACL_REPORT(ACL_ERROR_RT_PARAM_INVALID,
                           "%s %p is not device memory (aclrtMalloc / aclrtHostRegister), but kind %d copies %s the "
                           "device", name, p, (int)kind, name[0] == 'd' ? "to" : "from");
-    if (!want_dev && known && b.kind == MEM_DEVICE && kind != ACL_MEMCPY_DEFAULT)
+    if (!want_dev && known && (b.kind == MEM_DEVICE || b.kind == MEM_MAPPED) && kind != ACL_MEMCPY_DEFAULT)
         return ACL_REPORT(ACL_ERROR_RT_PARAM_INVALID,
                           "%s %p is device memory from aclrtMalloc, but kind %d says it is host memory", name, p,
                           (int)kind);

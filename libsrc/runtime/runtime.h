@@ -10,6 +10,10 @@
  * len == 0 asks only whether p is inside (or one past the end of) an allocation. */
 bool acl_mem_contains(const void *p, uint64_t len);
 
+/* A range mapped by aclrtMapMem joins the guarded memory (as device memory without padding) until unmapped. */
+bool acl_mem_add_mapped(const void *p, uint64_t size);
+bool acl_mem_remove_mapped(const void *p);
+
 /* Memory guards are on unless PYACLNN_UNCHECKED_MEMORY=1 is set in the environment. */
 bool acl_mem_guards_enabled(void);
 
