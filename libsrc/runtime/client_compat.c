@@ -317,7 +317,11 @@ aclError aclrtMallocAlign32(void **devPtr, size_t size, aclrtMemMallocPolicy pol
 }
 
 /* Streams never hold pending work on the emulator: forced destruction is destruction. */
-aclError aclrtDestroyStreamForce(aclrtStream stream) { return aclrtDestroyStream(stream); }
+/* A forced destroy does not wait for (or report) unsynchronised tasks: the stream checker forgets them. */
+aclError aclrtDestroyStreamForce(aclrtStream stream) {
+    if (stream && acl_stream_valid(stream)) acl_sc_sync_stream(stream);
+    return aclrtDestroyStream(stream);
+}
 
 /* ---- package versions: "Version=X.Y.Z" in <tree>/<package>/version.info ---- */
 aclError aclsysGetCANNVersion(aclCANNPackageName name, aclCANNPackageVersion *version) {
