@@ -2278,6 +2278,14 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
               'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
               'repo': 'ops-nn',
               'source': 'index/inplace_scatter_add/op_host/op_api/aclnn_index_add.cpp'},
+ 'IndexAddV2': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                'header': 'index/inplace_scatter_add/op_host/op_api/aclnn_index_add_v2.h',
+                'phase1': 'const aclTensor* self, const int64_t dim, const aclTensor* index, const aclTensor* '
+                          'source, const aclScalar* alpha, int64_t mode, aclTensor* out, uint64_t* workspaceSize, '
+                          'aclOpExecutor** executor',
+                'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                'repo': 'ops-nn',
+                'source': 'index/inplace_scatter_add/op_host/op_api/aclnn_index_add_v2.cpp'},
  'IndexCopy': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
                'header': 'index/scatter_update/op_api/aclnn_index_copy.h',
                'phase1': 'aclTensor* selfRef, int64_t dim, const aclTensor* index, const aclTensor* source, '
