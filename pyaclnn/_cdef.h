@@ -3121,6 +3121,20 @@ typedef struct aclScalarList aclScalarList;
  aclTensor* selfRef, int64_t decimals, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnInplaceRoundDecimals(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnRReluWithNoiseGetWorkspaceSize(
+ const aclTensor* self, const aclTensor* noise, const aclScalar* lower, const aclScalar* upper,
+ _Bool
+ training,
+ int64_t seed, int64_t offset, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnRReluWithNoise(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
+ aclnnStatus aclnnInplaceRReluWithNoiseGetWorkspaceSize(
+ const aclTensor* self, const aclTensor* noise, const aclScalar* lower, const aclScalar* upper,
+ _Bool
+ training,
+ int64_t seed, int64_t offset, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnInplaceRReluWithNoise(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
  aclnnStatus aclnnRsqrtGetWorkspaceSize(
  const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnRsqrt(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);

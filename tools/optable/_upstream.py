@@ -3029,6 +3029,15 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                 'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
                 'repo': 'ops-nn',
                 'source': 'index/scatter_nd_update/op_api/aclnn_put.cpp'},
+ 'InplaceRReluWithNoise': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                           'header': 'activation/leaky_relu/op_api/aclnn_rrelu_with_noise.h',
+                           'phase1': 'const aclTensor* self, const aclTensor* noise, const aclScalar* lower, const '
+                                     'aclScalar* upper, bool training, int64_t seed, int64_t offset, uint64_t* '
+                                     'workspaceSize, aclOpExecutor** executor',
+                           'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const '
+                                     'aclrtStream stream',
+                           'repo': 'ops-nn',
+                           'source': 'activation/leaky_relu/op_api/aclnn_rrelu_with_noise.cpp'},
  'InplaceRandom': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                    'header': 'random/dsa_random_uniform/op_host/op_api/aclnn_random.h',
                    'phase1': 'const aclTensor* selfRef, int64_t from, int64_t to, int64_t seed, int64_t offset, '
@@ -4111,6 +4120,15 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                                 'stream',
                       'repo': 'ops-nn',
                       'source': 'conv/convolution_forward/op_host/op_api/aclnn_quant_convolution.cpp'},
+ 'RReluWithNoise': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                    'header': 'activation/leaky_relu/op_api/aclnn_rrelu_with_noise.h',
+                    'phase1': 'const aclTensor* self, const aclTensor* noise, const aclScalar* lower, const '
+                              'aclScalar* upper, bool training, int64_t seed, int64_t offset, aclTensor* out, '
+                              'uint64_t* workspaceSize, aclOpExecutor** executor',
+                    'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream '
+                              'stream',
+                    'repo': 'ops-nn',
+                    'source': 'activation/leaky_relu/op_api/aclnn_rrelu_with_noise.cpp'},
  'Randperm': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
               'header': 'random/stateless_randperm/op_api/aclnn_randperm.h',
               'phase1': 'int64_t n, int64_t seed, int64_t offset, aclTensor* out, uint64_t* workspaceSize, '

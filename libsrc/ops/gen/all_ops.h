@@ -431,6 +431,7 @@
 #include "aclnnop/aclnn_rms_norm_grad.h"
 #include "aclnnop/aclnn_roll.h"
 #include "aclnnop/aclnn_round.h"
+#include "aclnnop/aclnn_rrelu_with_noise.h"
 #include "aclnnop/aclnn_rsqrt.h"
 #include "aclnnop/aclnn_rsub.h"
 #include "aclnnop/aclnn_s_where.h"
@@ -1005,6 +1006,12 @@ aclnnStatus opws_GeGluV3Backward(
 aclnnStatus opws_PreluBackward(
     const aclTensor* gradOutput, const aclTensor* self, const aclTensor* weight, aclTensor* gradInput,
     aclTensor* gradWeight, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_RReluWithNoise(
+    const aclTensor* self, const aclTensor* noise, const aclScalar* lower, const aclScalar* upper, bool training,
+    int64_t seed, int64_t offset, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_InplaceRReluWithNoise(
+    const aclTensor* self, const aclTensor* noise, const aclScalar* lower, const aclScalar* upper, bool training,
+    int64_t seed, int64_t offset, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_Convolution(
     const aclTensor* input, const aclTensor* weight, const aclTensor* bias, const aclIntArray* stride,
     const aclIntArray* padding, const aclIntArray* dilation, bool transposed, const aclIntArray* outputPadding,
@@ -1956,6 +1963,8 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_GeGluBackward ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 3
 #define ACL_DT_LIST_GeGluV3Backward ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 3
 #define ACL_DT_LIST_PreluBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_RReluWithNoise ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_InplaceRReluWithNoise ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_Convolution ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_Convolution_bias ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_ConvTbc ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3

@@ -1,0 +1,124 @@
+"""The second batch of the ops-nn activation family (tools/optable/nn_activation_more.py,
+libsrc/ops/rrelu_with_noise.c) against PyTorch CPU: every dtype of the A2 list, eval mode against
+torch.nn.functional.rrelu, training mode against the law (noise 1 where self >= 0, noise in [lower, upper] rounded
+to the dtype where self < 0, out = self * noise as torch multiplies it), strided views, empty tensors, the invalid
+rows in the order upstream's op_api checks them, and the same bytes for OMP_NUM_THREADS 1/2/7."""
+import numpy as np
+import pytest
+
+import pyaclnn
+from pyaclnn._optable import OPS
+from helpers import same_bytes_for_threads, strided
+from table_harness import NP, compare, expect_status, from_torch, make_scalar, to_torch
+
+
+def T(torch, a):
+    return to_torch(torch, np.ascontiguousarray(a))
+
+
+def tens(shape, dt="f32"):
+    return pyaclnn.AclTensor.from_array(np.zeros(shape, NP[dt]))
+
+
+def S(v, dt="f32"):
+    return make_scalar(pyaclnn.scalar(v, NP[dt]))
+
+
+def data(dt, shape=(6, 7), seed=0):
+    x = np.random.default_rng(seed).uniform(-3, 3, shape)
+    x.flat[::5] = 0.0
+    return np.array(x.astype(NP[dt]))
+
+
+@pytest.mark.parametrize("dt", OPS["RReluWithNoise"]["dtypes"])
+def test_rrelu_with_noise_eval(torch, dt):
+    x = strided(data(dt))
+    noise = np.full((6, 7), 7, NP[dt])
+    o = strided(np.zeros((6, 7), NP[dt]))
+    pyaclnn.call("RReluWithNoise", x, noise, pyaclnn.scalar(0.1, np.float32), pyaclnn.scalar(0.3, np.float64),
+                 False, 1, 2, o)
+    e = torch.nn.functional.leaky_relu(T(torch, x).float(), 0.2).to(T(torch, x).dtype)
+    compare(o, from_torch(e), dt)
+    assert (noise == 7).all()  # eval leaves noise alone
+
+
+@pytest.mark.parametrize("inplace", [False, True])
+@pytest.mark.parametrize("dt", OPS["RReluWithNoise"]["dtypes"])
+def test_rrelu_with_noise_training(torch, dt, inplace):
+    x0 = data(dt, (40, 50), 1)
+    x = strided(x0.copy())
+    noise = strided(np.zeros((40, 50), NP[dt]))
+    lo, hi = 0.125, 0.375
+    if inplace:
+        pyaclnn.call("InplaceRReluWithNoise", x, noise, pyaclnn.scalar(lo, np.float32),
+                     pyaclnn.scalar(hi, np.float32), True, 42, 7)
+        o = x
+    else:
+        o = strided(np.zeros((40, 50), NP[dt]))
+        pyaclnn.call("RReluWithNoise", x, noise, pyaclnn.scalar(lo, np.float32), pyaclnn.scalar(hi, np.float32),
+                     True, 42, 7, o)
+    tx, tn = T(torch, x0), T(torch, noise)
+    neg = tx < 0
+    assert (tn[~neg] == 1).all()
+    assert ((tn[neg] >= lo) & (tn[neg] <= hi)).all()
+    assert abs(float(tn[neg].float().mean()) - (lo + hi) / 2) < 0.02
+    assert len(np.unique(np.asarray(from_torch(tn[neg].float())))) > 10
+    compare(o, from_torch(tx * tn), dt)
+
+
+def test_rrelu_with_noise_seed_offset_and_larger_noise():
+    x = -np.ones((4, 5), np.float32)
+    def run(seed, offset, nshape=(4, 5)):
+        n = np.full(nshape, 9.0, np.float32)
+        o = np.zeros_like(x)
+        pyaclnn.call("RReluWithNoise", x, n, pyaclnn.scalar(0.1, np.float32), pyaclnn.scalar(0.9, np.float32),
+                     True, seed, offset, o)
+        return o, n
+    a, _ = run(1, 0)
+    b, _ = run(1, 0)
+    c, _ = run(2, 0)
+    d, _ = run(1, 4)
+    assert a.tobytes() == b.tobytes()
+    assert not np.array_equal(a, c) and not np.array_equal(a, d)
+    o, n = run(1, 0, (30,))  # only the first numel(self) elements of noise are written
+    assert (n[20:] == 9.0).all()
+    np.testing.assert_array_equal(-n[:20].reshape(4, 5), o)
+
+
+def test_rrelu_with_noise_empty():
+    e = np.zeros((0, 3), np.float32)
+    pyaclnn.call("RReluWithNoise", e, np.zeros((5,), np.float32), pyaclnn.scalar(0.1, np.float32),
+                 pyaclnn.scalar(0.3, np.float32), True, 0, 0, np.zeros((0, 3), np.float32))
+
+
+def test_rrelu_with_noise_invalid():
+    X, N, L, U = tens((2, 3)), tens((2, 3)), S(0.1), S(0.3)
+    op = "RReluWithNoise"
+    expect_status(op, [None, N, L, U, True, 0, 0, X], 161001, "self")
+    expect_status(op, [X, None, L, U, True, 0, 0, X], 161001, "noise")
+    expect_status(op, [X, N, None, U, True, 0, 0, X], 161001, "lower")
+    expect_status(op, [X, N, L, None, True, 0, 0, X], 161001, "upper")
+    expect_status(op, [X, N, L, U, True, 0, 0, None], 161001, "out")
+    expect_status(op, [tens((2, 3), "f64"), N, L, U, True, 0, 0, X], 161002, "self")
+    expect_status(op, [X, tens((2, 3), "i32"), L, U, True, 0, 0, X], 161002, "noise")
+    expect_status(op, [X, N, S(1, "i32"), U, True, 0, 0, X], 161002, "lower")
+    expect_status(op, [X, N, L, S(1, "i64"), True, 0, 0, X], 161002, "upper")
+    expect_status(op, [X, N, L, U, True, 0, 0, tens((2, 3), "i8")], 161002, "out")
+    expect_status(op, [tens((2, 3), "f16"), N, L, U, True, 0, 0, X], 161002, "self")
+    expect_status(op, [X, tens((2, 3), "f16"), L, U, True, 0, 0, X], 161002, "noise")
+    expect_status(op, [X, N, L, U, True, 0, 0, tens((3, 2))], 161002, "out")
+    expect_status(op, [X, tens((5,)), L, U, True, 0, 0, X], 161002, "noise")
+    expect_status(op, [X, tens((5,)), L, U, False, 0, 0, X], 0)
+    expect_status("InplaceRReluWithNoise", [tens((2, 3), "f64"), N, L, U, True, 0, 0], 161002, "self")
+    expect_status("InplaceRReluWithNoise", [X, None, L, U, True, 0, 0], 161001, "noise")
+
+
+def test_rrelu_with_noise_same_bytes_for_threads():
+    code = """
+import hashlib, numpy as np, pyaclnn
+x = np.random.default_rng(0).standard_normal((700, 300)).astype(np.float32)
+n = np.zeros_like(x); o = np.zeros_like(x)
+pyaclnn.call("RReluWithNoise", x, n, pyaclnn.scalar(0.1, np.float32), pyaclnn.scalar(0.3, np.float32), True, 5, 6, o)
+print(hashlib.sha256(o.tobytes() + n.tobytes()).hexdigest())
+"""
+    same_bytes_for_threads(code)
