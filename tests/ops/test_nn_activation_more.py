@@ -122,3 +122,81 @@ pyaclnn.call("RReluWithNoise", x, n, pyaclnn.scalar(0.1, np.float32), pyaclnn.sc
 print(hashlib.sha256(o.tobytes() + n.tobytes()).hexdigest())
 """
     same_bytes_for_threads(code)
+
+
+def clipped_ref(torch, x, dim, alpha, limit, bias, interleaved, rows=None):
+    t = T(torch, x).float()
+    d = dim % t.dim()
+    pre = int(np.prod(t.shape[:d])) if d else 1
+    m = t.reshape(pre, -1)
+    A, B = (m[:, ::2], m[:, 1::2]) if interleaved else m.chunk(2, dim=1)
+    A = A.clamp(max=limit)
+    B = B.clamp(min=-limit, max=limit)
+    y = A * torch.sigmoid(alpha * A) * (B + bias)
+    shape = list(t.shape)
+    shape[d] //= 2
+    return y, shape
+
+
+@pytest.mark.parametrize("interleaved", [True, False])
+@pytest.mark.parametrize("dt", OPS["ClippedSwiglu"]["dtypes"])
+def test_clipped_swiglu(torch, dt, interleaved):
+    rng = np.random.default_rng(5)
+    x = strided(np.array(rng.uniform(-9, 9, (4, 2, 6)).astype(NP[dt])))
+    for dim in (1, -1, 0):
+        shape = [4, 2, 6]
+        shape[dim] //= 2
+        o = strided(np.zeros(shape, NP[dt]))
+        pyaclnn.call("ClippedSwiglu", x, None, dim, 1.702, 7.0, 1.0, interleaved, o)
+        y, s = clipped_ref(torch, x, dim, 1.702, 7.0, 1.0, interleaved)
+        compare(o, from_torch(y.reshape(s).to(T(torch, x).dtype)), dt)
+
+
+def test_clipped_swiglu_groups(torch):
+    rng = np.random.default_rng(6)
+    x = rng.uniform(-9, 9, (5, 8)).astype(np.float32)
+    for g, rows in (([1, 2], 3), ([4, 9], 5), ([0], 0)):
+        o = np.full((5, 4), -123.0, np.float32)
+        pyaclnn.call("ClippedSwiglu", x, np.array(g, np.int64), -1, 1.0, 3.0, 0.5, False, o)
+        y, _ = clipped_ref(torch, x, -1, 1.0, 3.0, 0.5, False)
+        np.testing.assert_allclose(o[:rows], from_torch(y)[:rows], rtol=1e-6, atol=1e-6)
+        assert (o[rows:] == -123.0).all()  # rows past the groups are not written
+    # 1-d x: one row
+    x1 = rng.uniform(-9, 9, (10,)).astype(np.float32)
+    o = np.zeros((5,), np.float32)
+    pyaclnn.call("ClippedSwiglu", x1, None, 0, 1.702, 7.0, 1.0, True, o)
+    y, _ = clipped_ref(torch, x1, 0, 1.702, 7.0, 1.0, True)
+    np.testing.assert_allclose(o, from_torch(y).reshape(5), rtol=1e-6, atol=1e-6)
+
+
+def test_clipped_swiglu_invalid():
+    X, O = tens((4, 6)), tens((4, 3))
+    op = "ClippedSwiglu"
+    expect_status(op, [None, ffi_null(), -1, 1.0, 7.0, 1.0, True, O], 161001, "x")
+    expect_status(op, [X, ffi_null(), -1, 1.0, 7.0, 1.0, True, None], 161001, "out")
+    expect_status(op, [tens((4, 6), "f64"), ffi_null(), -1, 1.0, 7.0, 1.0, True, O], 161002, "x")
+    expect_status(op, [X, tens((2,), "i32"), -1, 1.0, 7.0, 1.0, True, O], 161002, "groupIndexOptional")
+    expect_status(op, [X, ffi_null(), -1, 1.0, 7.0, 1.0, True, tens((4, 3), "i8")], 161002, "out")
+    expect_status(op, [X, ffi_null(), 2, 1.0, 7.0, 1.0, True, O], 561002, "dim")
+    expect_status(op, [tens((4, 5)), ffi_null(), -1, 1.0, 7.0, 1.0, True, O], 561002, "divisible")
+    expect_status(op, [X, tens((2, 1), "i64"), -1, 1.0, 7.0, 1.0, True, O], 561002, "groupIndexOptional")
+    expect_status(op, [X, ffi_null(), -1, 1.0, 7.0, 1.0, True, tens((12,))], 561002, "rank")
+    expect_status(op, [X, ffi_null(), -1, 1.0, 7.0, 1.0, True, tens((4, 6))], 561002, "out[dim]")
+    expect_status(op, [X, ffi_null(), -1, 1.0, 7.0, 1.0, True, tens((4, 3), "f16")], 561002, "dtype")
+    expect_status(op, [X, ffi_null(), -1, 1.0, 7.0, 1.0, True, tens((5, 3))], 161002, "out")
+    expect_status(op, [tens((0, 6)), ffi_null(), -1, 1.0, 7.0, 1.0, True, tens((0, 3))], 0)
+
+
+def ffi_null():
+    return None
+
+
+def test_clipped_swiglu_same_bytes_for_threads():
+    code = """
+import hashlib, numpy as np, pyaclnn
+x = np.random.default_rng(0).uniform(-9, 9, (800, 512)).astype(np.float32)
+o = np.zeros((800, 256), np.float32)
+pyaclnn.call("ClippedSwiglu", x, None, -1, 1.702, 7.0, 1.0, True, o)
+print(hashlib.sha256(o.tobytes()).hexdigest())
+"""
+    same_bytes_for_threads(code)

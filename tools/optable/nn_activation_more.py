@@ -12,3 +12,15 @@ OPS = [
        "const aclScalar* upper, bool training, int64_t seed, int64_t offset", "aclnn_rrelu_with_noise.h", lib="nn",
        dtypes=RRELU, inout="self"),
 ]
+
+# ClippedSwiglu has no op_api source upstream: its first phase is the one CANN's op build generates from the op
+# definition (activation/clipped_swiglu/op_host/clipped_swiglu_def.cpp): NULL tensors 161001, the definition's
+# dtypes 161002, then the tiling's checks 561002. The generated header declares out `const aclTensor*`.
+_cs = Op("ClippedSwiglu", "const aclTensor *x, const aclTensor *groupIndexOptional, int64_t dim, double alpha, "
+         "double limit, double bias, bool interleaved, const aclTensor *out", "aclnn_clipped_swiglu.h", lib="nn",
+         dtypes=("f16", "f32", "bf16"), arg_dtypes={"groupIndexOptional": ("i64",)},
+         optional=("groupIndexOptional",))
+for _a in _cs.args:
+    if _a.name == "out":
+        _a.kind = "out"
+OPS.append(_cs)

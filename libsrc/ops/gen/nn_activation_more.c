@@ -2,6 +2,7 @@
 #include <stdint.h>
 
 #include "ops/ops.h"
+#include "aclnnop/aclnn_clipped_swiglu.h"
 #include "aclnnop/aclnn_rrelu_with_noise.h"
 
 #include "ops/gen/all_ops.h"
@@ -32,5 +33,20 @@ aclnnStatus aclnnInplaceRReluWithNoiseGetWorkspaceSize(const aclTensor* self, co
 
 aclnnStatus aclnnInplaceRReluWithNoise(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_InplaceRReluWithNoise, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnClippedSwigluGetWorkspaceSize(const aclTensor *x, const aclTensor *groupIndexOptional, int64_t dim, double alpha, double limit, double bias, bool interleaved, const aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnClippedSwigluGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {x, groupIndexOptional, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"x", "groupIndexOptional", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 3));
+    return opws_ClippedSwiglu(
+        x, groupIndexOptional, dim, alpha, limit, bias, interleaved, out, workspaceSize, executor);
+}
+
+aclnnStatus aclnnClippedSwiglu(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_ClippedSwiglu, workspace, workspaceSize, executor, stream);
 }
 
