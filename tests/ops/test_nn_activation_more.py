@@ -200,3 +200,57 @@ pyaclnn.call("ClippedSwiglu", x, None, -1, 1.702, 7.0, 1.0, True, o)
 print(hashlib.sha256(o.tobytes()).hexdigest())
 """
     same_bytes_for_threads(code)
+
+
+def situ_ref(torch, x, dim, beta, lbeta, left):
+    t = T(torch, x).float()
+    d = dim % t.dim()
+    pre = int(np.prod(t.shape[:d])) if d else 1
+    a, b = t.reshape(pre, -1).chunk(2, dim=1)
+    g, u = (a, b) if left else (b, a)
+    if lbeta > 0:
+        u = lbeta * torch.tanh(u / lbeta)
+    y = beta * torch.tanh(g / beta) * torch.sigmoid(g) * u
+    shape = list(t.shape)
+    shape[d] //= 2
+    return y.reshape(shape).to(T(torch, x).dtype)
+
+
+@pytest.mark.parametrize("left", [True, False])
+@pytest.mark.parametrize("dt", OPS["SituGlu"]["dtypes"])
+def test_situ_glu(torch, dt, left):
+    rng = np.random.default_rng(7)
+    x = strided(np.array(rng.uniform(-5, 5, (4, 2, 6)).astype(NP[dt])))
+    for dim, beta, lbeta in ((1, 1.0, 0.0), (-1, 0.5, 2.0), (0, 2.0, -1.0)):
+        shape = [4, 2, 6]
+        shape[dim] //= 2
+        o = strided(np.zeros(shape, NP[dt]))
+        pyaclnn.call("SituGlu", x, dim, beta, lbeta, left, o)
+        compare(o, from_torch(situ_ref(torch, x, dim, beta, lbeta, left)), dt)
+
+
+def test_situ_glu_invalid():
+    X, O = tens((4, 6)), tens((4, 3))
+    op = "SituGlu"
+    expect_status(op, [None, -1, 1.0, 0.0, True, O], 161001, "x")
+    expect_status(op, [X, -1, 1.0, 0.0, True, None], 161001, "out")
+    expect_status(op, [tens((4, 6), "f64"), -1, 1.0, 0.0, True, O], 161002, "x")
+    expect_status(op, [X, -1, 1.0, 0.0, True, tens((4, 3), "i8")], 161002, "out")
+    expect_status(op, [X, 2, 1.0, 0.0, True, O], 161002, "dim")
+    expect_status(op, [tens((4, 5)), -1, 1.0, 0.0, True, O], 161002, "divisible")
+    expect_status(op, [X, -1, 1.0, 0.0, True, tens((12,))], 161002, "rank")
+    expect_status(op, [X, -1, 1.0, 0.0, True, tens((4, 6))], 161002, "out[dim]")
+    expect_status(op, [X, -1, 1.0, 0.0, True, tens((4, 3), "f16")], 161002, "dtype")
+    expect_status(op, [X, -1, 1.0, 0.0, True, tens((5, 3))], 161002, "out")
+    expect_status(op, [tens((0, 6)), -1, 1.0, 0.0, True, tens((0, 3))], 0)
+
+
+def test_situ_glu_same_bytes_for_threads():
+    code = """
+import hashlib, numpy as np, pyaclnn
+x = np.random.default_rng(0).uniform(-5, 5, (800, 512)).astype(np.float32)
+o = np.zeros((800, 256), np.float32)
+pyaclnn.call("SituGlu", x, -1, 1.0, 2.0, False, o)
+print(hashlib.sha256(o.tobytes()).hexdigest())
+"""
+    same_bytes_for_threads(code)

@@ -24,3 +24,11 @@ for _a in _cs.args:
     if _a.name == "out":
         _a.kind = "out"
 OPS.append(_cs)
+
+# SituGlu: no op_api source either (generated first phase); the doc lists its shape/dim checks as 161002.
+_sg = Op("SituGlu", "const aclTensor *x, int64_t dim, double beta, double linearBeta, bool activateLeft, "
+         "const aclTensor *out", "aclnn_situ_glu.h", lib="nn", dtypes=("f32", "f16", "bf16"))
+for _a in _sg.args:
+    if _a.name == "out":
+        _a.kind = "out"
+OPS.append(_sg)

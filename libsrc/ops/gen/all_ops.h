@@ -460,6 +460,7 @@
 #include "aclnnop/aclnn_sinc.h"
 #include "aclnnop/aclnn_sinh.h"
 #include "aclnnop/aclnn_sinkhorn.h"
+#include "aclnnop/aclnn_situ_glu.h"
 #include "aclnnop/aclnn_slice.h"
 #include "aclnnop/aclnn_slice_v2.h"
 #include "aclnnop/aclnn_slogdet.h"
@@ -1016,6 +1017,9 @@ aclnnStatus opws_InplaceRReluWithNoise(
 aclnnStatus opws_ClippedSwiglu(
     const aclTensor *x, const aclTensor *groupIndexOptional, int64_t dim, double alpha, double limit, double bias,
     bool interleaved, const aclTensor *out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_SituGlu(
+    const aclTensor *x, int64_t dim, double beta, double linearBeta, bool activateLeft, const aclTensor *out,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_Convolution(
     const aclTensor* input, const aclTensor* weight, const aclTensor* bias, const aclIntArray* stride,
     const aclIntArray* padding, const aclIntArray* dilation, bool transposed, const aclIntArray* outputPadding,
@@ -1971,6 +1975,7 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_InplaceRReluWithNoise ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_ClippedSwiglu ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 3
 #define ACL_DT_LIST_ClippedSwiglu_groupIndexOptional ((const aclDataType[]){ACL_INT64}), 1
+#define ACL_DT_LIST_SituGlu ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_Convolution ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_Convolution_bias ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_ConvTbc ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3

@@ -4,6 +4,7 @@
 #include "ops/ops.h"
 #include "aclnnop/aclnn_clipped_swiglu.h"
 #include "aclnnop/aclnn_rrelu_with_noise.h"
+#include "aclnnop/aclnn_situ_glu.h"
 
 #include "ops/gen/all_ops.h"
 
@@ -48,5 +49,19 @@ aclnnStatus aclnnClippedSwigluGetWorkspaceSize(const aclTensor *x, const aclTens
 
 aclnnStatus aclnnClippedSwiglu(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_ClippedSwiglu, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnSituGluGetWorkspaceSize(const aclTensor *x, int64_t dim, double beta, double linearBeta, bool activateLeft, const aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnSituGluGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {x, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"x", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 2));
+    return opws_SituGlu(x, dim, beta, linearBeta, activateLeft, out, workspaceSize, executor);
+}
+
+aclnnStatus aclnnSituGlu(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_SituGlu, workspace, workspaceSize, executor, stream);
 }
 
