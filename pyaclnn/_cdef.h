@@ -3329,6 +3329,13 @@ typedef struct aclScalarList aclScalarList;
  uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnSituGlu(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnSituGluGradGetWorkspaceSize(
+ const aclTensor *gradY, const aclTensor *x, int64_t dim, double beta, double linearBeta,
+ _Bool
+ activateLeft,
+ const aclTensor *out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnSituGluGrad(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnSliceGetWorkspaceSize(
  const aclTensor* self, int64_t dim, int64_t start, int64_t end, int64_t step, aclTensor* out,
  uint64_t* workspaceSize, aclOpExecutor** executor);

@@ -254,3 +254,45 @@ pyaclnn.call("SituGlu", x, -1, 1.0, 2.0, False, o)
 print(hashlib.sha256(o.tobytes()).hexdigest())
 """
     same_bytes_for_threads(code)
+
+
+@pytest.mark.parametrize("left", [True, False])
+@pytest.mark.parametrize("dt", OPS["SituGluGrad"]["dtypes"])
+def test_situ_glu_grad(torch, dt, left):
+    rng = np.random.default_rng(8)
+    x = strided(np.array(rng.uniform(-3, 3, (4, 2, 6)).astype(NP[dt])))
+    for dim, beta, lbeta in ((1, 1.0, 0.0), (-1, 0.5, 2.0), (0, 2.0, -1.0)):
+        shape = [4, 2, 6]
+        shape[dim] //= 2
+        gy = strided(np.array(rng.uniform(-2, 2, shape).astype(NP[dt])))
+        o = strided(np.zeros((4, 2, 6), NP[dt]))
+        pyaclnn.call("SituGluGrad", gy, x, dim, beta, lbeta, left, o)
+        tx = T(torch, x).float().requires_grad_()
+        d = dim % 3
+        pre = int(np.prod(tx.shape[:d])) if d else 1
+        a, b = tx.reshape(pre, -1).chunk(2, dim=1)
+        g, u = (a, b) if left else (b, a)
+        if lbeta > 0:
+            u = lbeta * torch.tanh(u / lbeta)
+        y = beta * torch.tanh(g / beta) * torch.sigmoid(g) * u
+        y.backward(T(torch, gy).float().reshape(y.shape))
+        compare(o, from_torch(tx.grad.to(T(torch, x).dtype)), dt)
+
+
+def test_situ_glu_grad_invalid():
+    G, X = tens((4, 3)), tens((4, 6))
+    op = "SituGluGrad"
+    expect_status(op, [None, X, -1, 1.0, 0.0, True, X], 161001, "gradY")
+    expect_status(op, [G, None, -1, 1.0, 0.0, True, X], 161001, "x")
+    expect_status(op, [G, X, -1, 1.0, 0.0, True, None], 161001, "out")
+    expect_status(op, [tens((4, 3), "f64"), X, -1, 1.0, 0.0, True, X], 161002, "gradY")
+    expect_status(op, [G, tens((4, 6), "i32"), -1, 1.0, 0.0, True, X], 161002, "x")
+    expect_status(op, [G, X, -1, 1.0, 0.0, True, tens((4, 6), "i8")], 161002, "out")
+    expect_status(op, [G, X, 2, 1.0, 0.0, True, X], 161002, "dim")
+    expect_status(op, [G, tens((4, 5)), -1, 1.0, 0.0, True, tens((4, 5))], 161002, "divisible")
+    expect_status(op, [tens((12,)), X, -1, 1.0, 0.0, True, X], 161002, "rank")
+    expect_status(op, [tens((4, 6)), X, -1, 1.0, 0.0, True, X], 161002, "gradY")
+    expect_status(op, [tens((4, 3), "f16"), X, -1, 1.0, 0.0, True, X], 161002, "dtype")
+    expect_status(op, [G, X, -1, 1.0, 0.0, True, tens((4, 5))], 161002, "out")
+    expect_status(op, [G, X, -1, 1.0, 0.0, True, tens((4, 6), "f16")], 161002, "out")
+    expect_status(op, [tens((0, 3)), tens((0, 6)), -1, 1.0, 0.0, True, tens((0, 6))], 0)

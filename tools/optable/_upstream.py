@@ -4620,6 +4620,14 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
              'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
              'repo': 'ops-nn',
              'source': None},
+ 'SituGluGrad': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                 'header': 'activation/situ_glu_grad/docs/aclnnSituGluGrad.md',
+                 'phase1': 'const aclTensor* gradY, const aclTensor* x, int64_t dim, double beta, double linearBeta, '
+                           'bool activateLeft, const aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** '
+                           'executor',
+                 'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                 'repo': 'ops-nn',
+                 'source': None},
  'Slice': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
            'header': 'conversion/slice/op_api/aclnn_slice.h',
            'phase1': 'const aclTensor* self, int64_t dim, int64_t start, int64_t end, int64_t step, aclTensor* out, '

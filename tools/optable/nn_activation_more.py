@@ -32,3 +32,10 @@ for _a in _sg.args:
     if _a.name == "out":
         _a.kind = "out"
 OPS.append(_sg)
+
+_sgg = Op("SituGluGrad", "const aclTensor *gradY, const aclTensor *x, int64_t dim, double beta, double linearBeta, "
+          "bool activateLeft, const aclTensor *out", "aclnn_situ_glu_grad.h", lib="nn", dtypes=("f32", "f16", "bf16"))
+for _a in _sgg.args:
+    if _a.name == "out":
+        _a.kind = "out"
+OPS.append(_sgg)

@@ -461,6 +461,7 @@
 #include "aclnnop/aclnn_sinh.h"
 #include "aclnnop/aclnn_sinkhorn.h"
 #include "aclnnop/aclnn_situ_glu.h"
+#include "aclnnop/aclnn_situ_glu_grad.h"
 #include "aclnnop/aclnn_slice.h"
 #include "aclnnop/aclnn_slice_v2.h"
 #include "aclnnop/aclnn_slogdet.h"
@@ -1020,6 +1021,9 @@ aclnnStatus opws_ClippedSwiglu(
 aclnnStatus opws_SituGlu(
     const aclTensor *x, int64_t dim, double beta, double linearBeta, bool activateLeft, const aclTensor *out,
     uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_SituGluGrad(
+    const aclTensor *gradY, const aclTensor *x, int64_t dim, double beta, double linearBeta, bool activateLeft,
+    const aclTensor *out, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_Convolution(
     const aclTensor* input, const aclTensor* weight, const aclTensor* bias, const aclIntArray* stride,
     const aclIntArray* padding, const aclIntArray* dilation, bool transposed, const aclIntArray* outputPadding,
@@ -1976,6 +1980,7 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_ClippedSwiglu ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 3
 #define ACL_DT_LIST_ClippedSwiglu_groupIndexOptional ((const aclDataType[]){ACL_INT64}), 1
 #define ACL_DT_LIST_SituGlu ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_SituGluGrad ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_Convolution ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_Convolution_bias ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_ConvTbc ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3

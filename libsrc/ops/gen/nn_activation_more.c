@@ -5,6 +5,7 @@
 #include "aclnnop/aclnn_clipped_swiglu.h"
 #include "aclnnop/aclnn_rrelu_with_noise.h"
 #include "aclnnop/aclnn_situ_glu.h"
+#include "aclnnop/aclnn_situ_glu_grad.h"
 
 #include "ops/gen/all_ops.h"
 
@@ -63,5 +64,19 @@ aclnnStatus aclnnSituGluGetWorkspaceSize(const aclTensor *x, int64_t dim, double
 
 aclnnStatus aclnnSituGlu(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_SituGlu, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnSituGluGradGetWorkspaceSize(const aclTensor *gradY, const aclTensor *x, int64_t dim, double beta, double linearBeta, bool activateLeft, const aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnSituGluGradGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {gradY, x, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"gradY", "x", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 3));
+    return opws_SituGluGrad(gradY, x, dim, beta, linearBeta, activateLeft, out, workspaceSize, executor);
+}
+
+aclnnStatus aclnnSituGluGrad(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_SituGluGrad, workspace, workspaceSize, executor, stream);
 }
 
