@@ -1054,6 +1054,14 @@ typedef struct aclScalarList aclScalarList;
  interleaved, const aclTensor *out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnClippedSwiglu(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnClippedSwigluGradGetWorkspaceSize(
+ const aclTensor *gradY, const aclTensor *x, const aclTensor *groupIndexOptional, int64_t dim, double alpha,
+ double limit, double bias,
+ _Bool
+ interleaved, const aclTensor *gradXOut, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnClippedSwigluGrad(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnCoalesceSparseGetWorkspaceSize(
  const aclTensor* uniqueLen, const aclTensor* uniqueIndices, const aclTensor* indices, const aclTensor* values,
  aclTensor* newIndices, aclTensor* newValues, uint64_t* workspaceSize, aclOpExecutor** executor);

@@ -296,3 +296,67 @@ def test_situ_glu_grad_invalid():
     expect_status(op, [G, X, -1, 1.0, 0.0, True, tens((4, 5))], 161002, "out")
     expect_status(op, [G, X, -1, 1.0, 0.0, True, tens((4, 6), "f16")], 161002, "out")
     expect_status(op, [tens((0, 3)), tens((0, 6)), -1, 1.0, 0.0, True, tens((0, 6))], 0)
+
+
+def clipped_grad_ref(torch, gy, x, dim, alpha, limit, bias, interleaved):
+    tx = T(torch, x).float().requires_grad_()
+    d = dim % tx.dim()
+    pre = int(np.prod(tx.shape[:d])) if d else 1
+    m = tx.reshape(pre, -1)
+    A, B = (m[:, ::2], m[:, 1::2]) if interleaved else m.chunk(2, dim=1)
+    A = A.clamp(max=limit)
+    B = B.clamp(min=-limit, max=limit)
+    y = A * torch.sigmoid(alpha * A) * (B + bias)
+    y.backward(T(torch, gy).float().reshape(y.shape))
+    return tx.grad
+
+
+@pytest.mark.parametrize("interleaved", [True, False])
+@pytest.mark.parametrize("dt", OPS["ClippedSwigluGrad"]["dtypes"])
+def test_clipped_swiglu_grad(torch, dt, interleaved):
+    rng = np.random.default_rng(9)
+    x = strided(np.array(rng.uniform(-9, 9, (4, 2, 6)).astype(NP[dt])))
+    for dim in (1, -1, 0):
+        shape = [4, 2, 6]
+        shape[dim] //= 2
+        gy = strided(np.array(rng.uniform(-2, 2, shape).astype(NP[dt])))
+        o = strided(np.zeros((4, 2, 6), NP[dt]))
+        pyaclnn.call("ClippedSwigluGrad", gy, x, None, dim, 1.702, 7.0, 1.0, interleaved, o)
+        e = clipped_grad_ref(torch, gy, x, dim, 1.702, 7.0, 1.0, interleaved)
+        compare(o, from_torch(e.to(T(torch, x).dtype)), dt)
+
+
+def test_clipped_swiglu_grad_groups(torch):
+    rng = np.random.default_rng(10)
+    x = rng.uniform(-9, 9, (5, 8)).astype(np.float32)
+    gy = rng.uniform(-2, 2, (5, 4)).astype(np.float32)
+    for g, rows in (([1, 2], 3), ([4, 9], 5), ([0], 0)):
+        o = np.full((5, 8), -123.0, np.float32)
+        pyaclnn.call("ClippedSwigluGrad", gy, x, np.array(g, np.int64), -1, 1.0, 3.0, 0.5, False, o)
+        e = from_torch(clipped_grad_ref(torch, gy, x, -1, 1.0, 3.0, 0.5, False))
+        np.testing.assert_allclose(o[:rows], e[:rows], rtol=1e-5, atol=1e-6)
+        assert (o[rows:] == 0).all()  # rows past the groups are zeroed
+
+
+def test_clipped_swiglu_grad_invalid():
+    G, X = tens((4, 3)), tens((4, 6))
+    op = "ClippedSwigluGrad"
+    a = [-1, 1.0, 7.0, 1.0, True]
+    expect_status(op, [None, X, None] + a + [X], 161001, "gradY")
+    expect_status(op, [G, None, None] + a + [X], 161001, "x")
+    expect_status(op, [G, X, None] + a + [None], 161001, "gradXOut")
+    expect_status(op, [tens((4, 3), "f64"), X, None] + a + [X], 161002, "gradY")
+    expect_status(op, [G, tens((4, 6), "i32"), None] + a + [X], 161002, "x")
+    expect_status(op, [G, X, tens((2,), "i32")] + a + [X], 161002, "groupIndexOptional")
+    expect_status(op, [G, X, None] + a + [tens((4, 6), "i8")], 161002, "gradXOut")
+    expect_status(op, [G, X, None, -1, 1.0, 0.0, 1.0, True, X], 561002, "limit")
+    expect_status(op, [G, X, None, 2, 1.0, 7.0, 1.0, True, X], 561002, "dim")
+    expect_status(op, [G, tens((4, 5)), None] + a + [tens((4, 5))], 561002, "divisible")
+    expect_status(op, [tens((12,)), X, None] + a + [X], 561002, "rank")
+    expect_status(op, [tens((4, 6)), X, None] + a + [X], 561002, "gradY")
+    expect_status(op, [tens((4, 3), "f16"), X, None] + a + [X], 561002, "dtype")
+    expect_status(op, [G, X, tens((2, 1), "i64")] + a + [X], 561002, "groupIndexOptional")
+    expect_status(op, [G, X, None] + a + [tens((24,))], 561002, "rank")
+    expect_status(op, [G, X, None] + a + [tens((4, 6), "f16")], 561002, "dtype")
+    expect_status(op, [G, X, None] + a + [tens((4, 5))], 161002, "gradXOut")
+    expect_status(op, [tens((0, 3)), tens((0, 6)), None] + a + [tens((0, 6))], 0)

@@ -39,3 +39,12 @@ for _a in _sgg.args:
     if _a.name == "out":
         _a.kind = "out"
 OPS.append(_sgg)
+
+_csg = Op("ClippedSwigluGrad", "const aclTensor *gradY, const aclTensor *x, const aclTensor *groupIndexOptional, "
+          "int64_t dim, double alpha, double limit, double bias, bool interleaved, const aclTensor *gradXOut",
+          "aclnn_clipped_swiglu_grad.h", lib="nn", dtypes=("f16", "f32", "bf16"),
+          arg_dtypes={"groupIndexOptional": ("i64",)}, optional=("groupIndexOptional",))
+for _a in _csg.args:
+    if _a.name == "gradXOut":
+        _a.kind = "out"
+OPS.append(_csg)

@@ -100,6 +100,7 @@
 #include "aclnnop/aclnn_circular_pad3d_backward.h"
 #include "aclnnop/aclnn_clamp.h"
 #include "aclnnop/aclnn_clipped_swiglu.h"
+#include "aclnnop/aclnn_clipped_swiglu_grad.h"
 #include "aclnnop/aclnn_coalesce_sparse.h"
 #include "aclnnop/aclnn_complex.h"
 #include "aclnnop/aclnn_confusion_transpose.h"
@@ -1024,6 +1025,10 @@ aclnnStatus opws_SituGlu(
 aclnnStatus opws_SituGluGrad(
     const aclTensor *gradY, const aclTensor *x, int64_t dim, double beta, double linearBeta, bool activateLeft,
     const aclTensor *out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_ClippedSwigluGrad(
+    const aclTensor *gradY, const aclTensor *x, const aclTensor *groupIndexOptional, int64_t dim, double alpha,
+    double limit, double bias, bool interleaved, const aclTensor *gradXOut, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
 aclnnStatus opws_Convolution(
     const aclTensor* input, const aclTensor* weight, const aclTensor* bias, const aclIntArray* stride,
     const aclIntArray* padding, const aclIntArray* dilation, bool transposed, const aclIntArray* outputPadding,
@@ -1981,6 +1986,8 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_ClippedSwiglu_groupIndexOptional ((const aclDataType[]){ACL_INT64}), 1
 #define ACL_DT_LIST_SituGlu ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_SituGluGrad ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_ClippedSwigluGrad ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 3
+#define ACL_DT_LIST_ClippedSwigluGrad_groupIndexOptional ((const aclDataType[]){ACL_INT64}), 1
 #define ACL_DT_LIST_Convolution ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_Convolution_bias ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_ConvTbc ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3

@@ -3,6 +3,7 @@
 
 #include "ops/ops.h"
 #include "aclnnop/aclnn_clipped_swiglu.h"
+#include "aclnnop/aclnn_clipped_swiglu_grad.h"
 #include "aclnnop/aclnn_rrelu_with_noise.h"
 #include "aclnnop/aclnn_situ_glu.h"
 #include "aclnnop/aclnn_situ_glu_grad.h"
@@ -78,5 +79,20 @@ aclnnStatus aclnnSituGluGradGetWorkspaceSize(const aclTensor *gradY, const aclTe
 
 aclnnStatus aclnnSituGluGrad(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_SituGluGrad, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnClippedSwigluGradGetWorkspaceSize(const aclTensor *gradY, const aclTensor *x, const aclTensor *groupIndexOptional, int64_t dim, double alpha, double limit, double bias, bool interleaved, const aclTensor *gradXOut, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnClippedSwigluGradGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {gradY, x, groupIndexOptional, gradXOut};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"gradY", "x", "groupIndexOptional", "gradXOut"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 4));
+    return opws_ClippedSwigluGrad(
+        gradY, x, groupIndexOptional, dim, alpha, limit, bias, interleaved, gradXOut, workspaceSize, executor);
+}
+
+aclnnStatus aclnnClippedSwigluGrad(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_ClippedSwigluGrad, workspace, workspaceSize, executor, stream);
 }
 
