@@ -1249,6 +1249,20 @@ typedef struct aclScalarList aclScalarList;
  aclTensor* selfRef, const aclTensor* max, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnInplaceClampMaxTensor(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnClippedSwigluGetWorkspaceSize(
+ const aclTensor *x, const aclTensor *groupIndexOptional, int64_t dim, double alpha, double limit, double bias,
+ _Bool
+ interleaved, const aclTensor *out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnClippedSwiglu(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnClippedSwigluGradGetWorkspaceSize(
+ const aclTensor *gradY, const aclTensor *x, const aclTensor *groupIndexOptional, int64_t dim, double alpha,
+ double limit, double bias,
+ _Bool
+ interleaved, const aclTensor *gradXOut, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnClippedSwigluGrad(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnCoalesceSparseGetWorkspaceSize(
  const aclTensor* uniqueLen, const aclTensor* uniqueIndices, const aclTensor* indices, const aclTensor* values,
  aclTensor* newIndices, aclTensor* newValues, uint64_t* workspaceSize, aclOpExecutor** executor);
@@ -2374,6 +2388,11 @@ typedef struct aclScalarList aclScalarList;
  aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnIndexAdd(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnIndexAddV2GetWorkspaceSize(
+ const aclTensor* self, const int64_t dim, const aclTensor* index, const aclTensor* source, const aclScalar* alpha,
+ int64_t mode, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnIndexAddV2(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnIndexCopyGetWorkspaceSize(
  aclTensor* selfRef, int64_t dim, const aclTensor* index, const aclTensor* source, aclTensor* outRef,
  uint64_t* workspaceSize, aclOpExecutor** executor);
@@ -3434,6 +3453,20 @@ typedef struct aclScalarList aclScalarList;
  aclTensor* selfRef, int64_t decimals, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnInplaceRoundDecimals(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnRReluWithNoiseGetWorkspaceSize(
+ const aclTensor* self, const aclTensor* noise, const aclScalar* lower, const aclScalar* upper,
+ _Bool
+ training,
+ int64_t seed, int64_t offset, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnRReluWithNoise(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
+ aclnnStatus aclnnInplaceRReluWithNoiseGetWorkspaceSize(
+ const aclTensor* self, const aclTensor* noise, const aclScalar* lower, const aclScalar* upper,
+ _Bool
+ training,
+ int64_t seed, int64_t offset, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnInplaceRReluWithNoise(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
  aclnnStatus aclnnRsqrtGetWorkspaceSize(
  const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnRsqrt(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
@@ -3614,6 +3647,20 @@ typedef struct aclScalarList aclScalarList;
  aclnnStatus aclnnSinkhornGetWorkspaceSize(
  const aclTensor* cost, const aclScalar* tol, aclTensor* p, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnSinkhorn(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnSituGluGetWorkspaceSize(
+ const aclTensor *x, int64_t dim, double beta, double linearBeta,
+ _Bool
+ activateLeft, const aclTensor *out,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnSituGlu(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnSituGluGradGetWorkspaceSize(
+ const aclTensor *gradY, const aclTensor *x, int64_t dim, double beta, double linearBeta,
+ _Bool
+ activateLeft,
+ const aclTensor *out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnSituGluGrad(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnSliceGetWorkspaceSize(
  const aclTensor* self, int64_t dim, int64_t start, int64_t end, int64_t step, aclTensor* out,

@@ -805,6 +805,23 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                            'stream',
                  'repo': 'ops-math',
                  'source': 'conversion/clip_by_value_v2/op_api/aclnn_clamp.cpp'},
+ 'ClippedSwiglu': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                   'header': 'activation/clipped_swiglu/docs/aclnnClippedSwiglu.md',
+                   'phase1': 'const aclTensor* x, const aclTensor* groupIndexOptional, int64_t dim, double alpha, '
+                             'double limit, double bias, bool interleaved, const aclTensor* out, uint64_t* '
+                             'workspaceSize, aclOpExecutor** executor',
+                   'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                   'repo': 'ops-nn',
+                   'source': None},
+ 'ClippedSwigluGrad': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                       'header': 'activation/clipped_swiglu_grad/docs/aclnnClippedSwigluGrad.md',
+                       'phase1': 'const aclTensor* gradY, const aclTensor* x, const aclTensor* groupIndexOptional, '
+                                 'int64_t dim, double alpha, double limit, double bias, bool interleaved, const '
+                                 'aclTensor* gradXOut, uint64_t* workspaceSize, aclOpExecutor** executor',
+                       'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                 'stream',
+                       'repo': 'ops-nn',
+                       'source': None},
  'Complex': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
              'header': 'math/complex/op_api/aclnn_complex.h',
              'phase1': 'const aclTensor* real, const aclTensor* imag, aclTensor* out, uint64_t* workspaceSize, '
@@ -2356,6 +2373,14 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
               'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
               'repo': 'ops-nn',
               'source': 'index/inplace_scatter_add/op_host/op_api/aclnn_index_add.cpp'},
+ 'IndexAddV2': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                'header': 'index/inplace_scatter_add/op_host/op_api/aclnn_index_add_v2.h',
+                'phase1': 'const aclTensor* self, const int64_t dim, const aclTensor* index, const aclTensor* '
+                          'source, const aclScalar* alpha, int64_t mode, aclTensor* out, uint64_t* workspaceSize, '
+                          'aclOpExecutor** executor',
+                'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                'repo': 'ops-nn',
+                'source': 'index/inplace_scatter_add/op_host/op_api/aclnn_index_add_v2.cpp'},
  'IndexCopy': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
                'header': 'index/scatter_update/op_api/aclnn_index_copy.h',
                'phase1': 'aclTensor* selfRef, int64_t dim, const aclTensor* index, const aclTensor* source, '
@@ -3099,6 +3124,15 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                 'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
                 'repo': 'ops-nn',
                 'source': 'index/scatter_nd_update/op_api/aclnn_put.cpp'},
+ 'InplaceRReluWithNoise': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                           'header': 'activation/leaky_relu/op_api/aclnn_rrelu_with_noise.h',
+                           'phase1': 'const aclTensor* self, const aclTensor* noise, const aclScalar* lower, const '
+                                     'aclScalar* upper, bool training, int64_t seed, int64_t offset, uint64_t* '
+                                     'workspaceSize, aclOpExecutor** executor',
+                           'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const '
+                                     'aclrtStream stream',
+                           'repo': 'ops-nn',
+                           'source': 'activation/leaky_relu/op_api/aclnn_rrelu_with_noise.cpp'},
  'InplaceRandom': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                    'header': 'random/dsa_random_uniform/op_host/op_api/aclnn_random.h',
                    'phase1': 'const aclTensor* selfRef, int64_t from, int64_t to, int64_t seed, int64_t offset, '
@@ -4255,6 +4289,15 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                                 'stream',
                       'repo': 'ops-nn',
                       'source': 'conv/convolution_forward/op_host/op_api/aclnn_quant_convolution.cpp'},
+ 'RReluWithNoise': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                    'header': 'activation/leaky_relu/op_api/aclnn_rrelu_with_noise.h',
+                    'phase1': 'const aclTensor* self, const aclTensor* noise, const aclScalar* lower, const '
+                              'aclScalar* upper, bool training, int64_t seed, int64_t offset, aclTensor* out, '
+                              'uint64_t* workspaceSize, aclOpExecutor** executor',
+                    'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream '
+                              'stream',
+                    'repo': 'ops-nn',
+                    'source': 'activation/leaky_relu/op_api/aclnn_rrelu_with_noise.cpp'},
  'Randperm': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
               'header': 'random/stateless_randperm/op_api/aclnn_randperm.h',
               'phase1': 'int64_t n, int64_t seed, int64_t offset, aclTensor* out, uint64_t* workspaceSize, '
@@ -4772,6 +4815,21 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
               'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
               'repo': 'ops-math',
               'source': 'math/sinkhorn/op_api/aclnn_sinkhorn.cpp'},
+ 'SituGlu': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+             'header': 'activation/situ_glu/docs/aclnnSituGlu.md',
+             'phase1': 'const aclTensor* x, int64_t dim, double beta, double linearBeta, bool activateLeft, const '
+                       'aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor',
+             'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+             'repo': 'ops-nn',
+             'source': None},
+ 'SituGluGrad': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                 'header': 'activation/situ_glu_grad/docs/aclnnSituGluGrad.md',
+                 'phase1': 'const aclTensor* gradY, const aclTensor* x, int64_t dim, double beta, double linearBeta, '
+                           'bool activateLeft, const aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** '
+                           'executor',
+                 'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                 'repo': 'ops-nn',
+                 'source': None},
  'Slice': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
            'header': 'conversion/slice/op_api/aclnn_slice.h',
            'phase1': 'const aclTensor* self, int64_t dim, int64_t start, int64_t end, int64_t step, aclTensor* out, '

@@ -105,6 +105,8 @@
 #include "aclnnop/aclnn_circular_pad3d.h"
 #include "aclnnop/aclnn_circular_pad3d_backward.h"
 #include "aclnnop/aclnn_clamp.h"
+#include "aclnnop/aclnn_clipped_swiglu.h"
+#include "aclnnop/aclnn_clipped_swiglu_grad.h"
 #include "aclnnop/aclnn_coalesce_sparse.h"
 #include "aclnnop/aclnn_complex.h"
 #include "aclnnop/aclnn_confusion_transpose.h"
@@ -296,6 +298,7 @@
 #include "aclnnop/aclnn_im2col_backward.h"
 #include "aclnnop/aclnn_index.h"
 #include "aclnnop/aclnn_index_add.h"
+#include "aclnnop/aclnn_index_add_v2.h"
 #include "aclnnop/aclnn_index_copy.h"
 #include "aclnnop/aclnn_index_fill.h"
 #include "aclnnop/aclnn_index_fill_tensor.h"
@@ -451,6 +454,7 @@
 #include "aclnnop/aclnn_roll.h"
 #include "aclnnop/aclnn_rotary_position_embedding.h"
 #include "aclnnop/aclnn_round.h"
+#include "aclnnop/aclnn_rrelu_with_noise.h"
 #include "aclnnop/aclnn_rsqrt.h"
 #include "aclnnop/aclnn_rsub.h"
 #include "aclnnop/aclnn_s_where.h"
@@ -478,6 +482,8 @@
 #include "aclnnop/aclnn_sinc.h"
 #include "aclnnop/aclnn_sinh.h"
 #include "aclnnop/aclnn_sinkhorn.h"
+#include "aclnnop/aclnn_situ_glu.h"
+#include "aclnnop/aclnn_situ_glu_grad.h"
 #include "aclnnop/aclnn_slice.h"
 #include "aclnnop/aclnn_slice_v2.h"
 #include "aclnnop/aclnn_slogdet.h"
@@ -1163,6 +1169,25 @@ aclnnStatus opws_GeGluV3Backward(
 aclnnStatus opws_PreluBackward(
     const aclTensor* gradOutput, const aclTensor* self, const aclTensor* weight, aclTensor* gradInput,
     aclTensor* gradWeight, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_RReluWithNoise(
+    const aclTensor* self, const aclTensor* noise, const aclScalar* lower, const aclScalar* upper, bool training,
+    int64_t seed, int64_t offset, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_InplaceRReluWithNoise(
+    const aclTensor* self, const aclTensor* noise, const aclScalar* lower, const aclScalar* upper, bool training,
+    int64_t seed, int64_t offset, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_ClippedSwiglu(
+    const aclTensor *x, const aclTensor *groupIndexOptional, int64_t dim, double alpha, double limit, double bias,
+    bool interleaved, const aclTensor *out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_SituGlu(
+    const aclTensor *x, int64_t dim, double beta, double linearBeta, bool activateLeft, const aclTensor *out,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_SituGluGrad(
+    const aclTensor *gradY, const aclTensor *x, int64_t dim, double beta, double linearBeta, bool activateLeft,
+    const aclTensor *out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_ClippedSwigluGrad(
+    const aclTensor *gradY, const aclTensor *x, const aclTensor *groupIndexOptional, int64_t dim, double alpha,
+    double limit, double bias, bool interleaved, const aclTensor *gradXOut, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
 aclnnStatus opws_Convolution(
     const aclTensor* input, const aclTensor* weight, const aclTensor* bias, const aclIntArray* stride,
     const aclIntArray* padding, const aclIntArray* dilation, bool transposed, const aclIntArray* outputPadding,
@@ -1516,6 +1541,9 @@ aclnnStatus opws_NanMedianDim(
     uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_Median(const aclTensor* self, aclTensor* valuesOut, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_NanMedian(const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_IndexAddV2(
+    const aclTensor* self, const int64_t dim, const aclTensor* index, const aclTensor* source, const aclScalar* alpha,
+    int64_t mode, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_RotaryPositionEmbedding(
     const aclTensor* x, const aclTensor* cos, const aclTensor* sin, int64_t mode, aclTensor* out,
     uint64_t* workspaceSize, aclOpExecutor** executor);
@@ -2206,6 +2234,14 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_GeGluBackward ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 3
 #define ACL_DT_LIST_GeGluV3Backward ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 3
 #define ACL_DT_LIST_PreluBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_RReluWithNoise ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_InplaceRReluWithNoise ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_ClippedSwiglu ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 3
+#define ACL_DT_LIST_ClippedSwiglu_groupIndexOptional ((const aclDataType[]){ACL_INT64}), 1
+#define ACL_DT_LIST_SituGlu ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_SituGluGrad ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_ClippedSwigluGrad ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 3
+#define ACL_DT_LIST_ClippedSwigluGrad_groupIndexOptional ((const aclDataType[]){ACL_INT64}), 1
 #define ACL_DT_LIST_Convolution ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_Convolution_bias ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_ConvTbc ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
@@ -2371,6 +2407,8 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_NanMedianDim ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_UINT8, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64}), 8
 #define ACL_DT_LIST_Median ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_UINT8, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64}), 8
 #define ACL_DT_LIST_NanMedian ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_UINT8, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64}), 8
+#define ACL_DT_LIST_IndexAddV2 ((const aclDataType[]){ACL_FLOAT, ACL_INT32, ACL_FLOAT16, ACL_DOUBLE, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_INT64, ACL_BOOL, ACL_BF16}), 10
+#define ACL_DT_LIST_IndexAddV2_index ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
 #define ACL_DT_LIST_RotaryPositionEmbedding ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 3
 #define ACL_DT_LIST_WeightQuantBatchMatmulV2 ((const aclDataType[]){ACL_FLOAT16, ACL_BF16}), 2
 #define ACL_DT_LIST_MseLoss ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
