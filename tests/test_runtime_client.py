@@ -238,7 +238,10 @@ def test_hccl_one_rank(hccl):
     p1, p2 = ctypes.c_void_p(int(ffi.cast("uintptr_t", dev[0]))), ctypes.c_void_p(int(ffi.cast("uintptr_t", dev2[0])))
     assert hccl.HcclAllReduce(p1, p2, ctypes.c_uint64(16), 4, 0, comm, None) == 0  # fp32 sum
     out = np.zeros_like(src)
-    lib.aclrtMemcpy(ffi.from_buffer(out), 64, dev2[0], 64, 2)
+    # the collective is a task on its stream: reading its result first is refused by the stream checker
+    assert lib.aclrtMemcpy(ffi.from_buffer(out), 64, dev2[0], 64, 2) == 507004
+    assert lib.aclrtSynchronizeStream(ffi.NULL) == 0
+    assert lib.aclrtMemcpy(ffi.from_buffer(out), 64, dev2[0], 64, 2) == 0
     assert np.array_equal(out, src)
     assert hccl.HcclAllReduce(p1, p2, ctypes.c_uint64(16), 99, 0, comm, None) == 1  # bad dtype
     assert hccl.HcclAllReduce(p1, p2, ctypes.c_uint64(16), 4, 9, comm, None) == 1  # bad op

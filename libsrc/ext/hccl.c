@@ -118,7 +118,8 @@ HCCL_API HcclResult HcclGetCommAsyncError(HcclComm comm, HcclResult *asyncError)
     return HCCL_SUCCESS;
 }
 
-/* One rank: the result of the collective is the input. */
+/* One rank: the result of the collective is the input, copied as a task on the collective's stream (ordered after
+ * the stream's earlier work, as the device's collective is; the stream checker sees it as such). */
 static HcclResult identity(const char *api, const void *send, void *recv, uint64_t count, HcclDataType t,
                            HcclComm comm, aclrtStream stream) {
     if (!comm_ok(comm)) return fail(HCCL_E_PARA, api, "comm is not a live communicator");
@@ -127,7 +128,7 @@ static HcclResult identity(const char *api, const void *send, void *recv, uint64
     if (count && (!send || !recv)) return fail(HCCL_E_PTR, api, "sendBuf and recvBuf must not be NULL");
     if (count > SIZE_MAX / es) return fail(HCCL_E_PARA, api, "count is too large");
     if (count && send != recv) {
-        aclError rc = aclrtMemcpy(recv, count * es, send, count * es, ACL_MEMCPY_DEVICE_TO_DEVICE);
+        aclError rc = aclrtMemcpyAsync(recv, count * es, send, count * es, ACL_MEMCPY_DEVICE_TO_DEVICE, stream);
         if (rc != ACL_SUCCESS) return fail(HCCL_E_RUNTIME, api, aclGetRecentErrMsg());
     }
     return HCCL_SUCCESS;
