@@ -3893,6 +3893,15 @@ typedef struct aclScalarList aclScalarList;
  uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnThresholdBackward(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
+ aclnnStatus aclnnTopkGetWorkspaceSize(
+ const aclTensor* self, int64_t k, int64_t dim,
+ _Bool
+ largest,
+ _Bool
+ sorted, aclTensor* valuesOut,
+ aclTensor* indicesOut, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnTopk(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
  aclnnStatus aclnnTraceGetWorkspaceSize(
  const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnTrace(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);

@@ -1,4 +1,4 @@
-/* Sort, Argsort, SearchSorted, SearchSorteds, Bincount, Histc, OneHot, MaskedSelect, InplaceFillDiagonal,
+/* Sort, Argsort, Topk (ops-nn), SearchSorted, SearchSorteds, Bincount, Histc, OneHot, MaskedSelect, InplaceFillDiagonal,
  * IsInScalarTensor.
  *
  * Validation follows each op's op_api source (hicann/ops-math) check by check; the dtype lists are the table's
@@ -119,6 +119,108 @@ static aclnnStatus sort_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     free(buf);
     free(idx);
     return ACLNN_SUCCESS;
+}
+
+/* ================================================================ topk (ops-nn index/gather_elements) */
+typedef struct {
+    int dim;
+    bool largest;
+    int64_t k;
+    aclDataType kdt;
+} topk_params;
+
+/* The k first of each line in the stable sort order (NaN the largest, equal keys by index): `sorted` false may
+ * return any order on the device; this one is the sorted one. */
+static aclnnStatus topk_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
+    (void)ws;
+    (void)wss;
+    const topk_params *p = ex->params;
+    const acl_view *x = acl_exec_in(ex, 0), *ov = acl_exec_out(ex, 0), *oi = acl_exec_out(ex, 1);
+    const md_class c = md_class_of(p->kdt);
+    const int64_t n = md_numel(x), len = x->ndim ? x->dims[p->dim] : 1, k = p->k;
+    int64_t inner = 1;
+    for (int d = p->dim + 1; d < x->ndim; d++) inner *= x->dims[d];
+    const int64_t lines = n / len;
+    void *buf = md_load_via(x, p->kdt, md_class_dt(c));
+    void *vals = md_alloc(lines * k, 8);
+    int64_t *idx = md_alloc(lines * k, sizeof(int64_t));
+    const bool par = acl_parallel_worth(n) && lines > 1;
+    const int nt = par ? acl_max_threads() : 1;
+    sort_item *items = md_alloc(len * nt, sizeof(sort_item));
+    if (!buf || !vals || !idx || !items) {
+        free(buf), free(vals), free(idx), free(items);
+        return OOM;
+    }
+    int (*cmp)(const void *, const void *) = c == VC_F ? (p->largest ? cmp_f_desc : cmp_f_asc)
+                                                        : (p->largest ? cmp_i_desc : cmp_i_asc);
+#pragma omp parallel for schedule(static) if (par) num_threads(nt)
+    for (int64_t l = 0; l < lines; l++) {
+#ifdef _OPENMP
+        sort_item *it = items + (int64_t)omp_get_thread_num() * len;
+#else
+        sort_item *it = items;
+#endif
+        const int64_t o = l / inner, in = l % inner, base = o * len * inner + in;
+        for (int64_t i = 0; i < len; i++) {
+            const int64_t e = base + i * inner;
+            it[i] = (sort_item){c == VC_F ? ((double *)buf)[e] : 0, c == VC_F ? 0 : ((int64_t *)buf)[e], i};
+        }
+        qsort(it, (size_t)len, sizeof *it, cmp);
+        for (int64_t i = 0; i < k; i++) { /* the output line: (o, i, in) of (outer, k, inner) */
+            const int64_t e = o * k * inner + i * inner + in;
+            if (c == VC_F) ((double *)vals)[e] = it[i].f;
+            else ((int64_t *)vals)[e] = it[i].i;
+            idx[e] = it[i].idx;
+        }
+    }
+    md_store(vals, md_class_dt(c), ov);
+    md_store(idx, ACL_INT64, oi);
+    free(buf), free(vals), free(idx), free(items);
+    return ACLNN_SUCCESS;
+}
+
+aclnnStatus opws_Topk(const aclTensor *self, int64_t k, int64_t dim, bool largest, bool sorted, aclTensor *valuesOut,
+                      aclTensor *indicesOut, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    (void)sorted; /* the sorted order is a valid answer for sorted == false too */
+    NN(self, "self");
+    NN(valuesOut, "valuesOut");
+    NN(indicesOut, "indicesOut");
+    const int64_t r = (int64_t)self->ndim;
+    if (r == 0)
+        ACLNN_CHECK(dim == 0 || dim == -1, ACLNN_ERR_PARAM_INVALID,
+                    "dim: Dimension out of range (expected to be in range of [-1, 0], but got %lld)", (long long)dim);
+    else
+        ACLNN_CHECK(dim >= -r && dim < r, ACLNN_ERR_PARAM_INVALID,
+                    "dim: Dimension out of range (expected to be in range of [-%lld, %lld], but got %lld)",
+                    (long long)r, (long long)(r - 1), (long long)dim);
+    const int d = r ? (int)wrap(dim, r) : 0;
+    const int64_t len = r ? self->dims[d] : 1;
+    ACLNN_CHECK(k >= 0 && k <= len, ACLNN_ERR_PARAM_INVALID,
+                "k: selected index k out of range (max num of self.size(%lld) is %lld, but k is %lld)", (long long)d,
+                (long long)len, (long long)k);
+    ACL_TRY(acl_check_dtype_in(self, ACL_DT_LIST_Topk, "self"));
+    ACLNN_CHECK(valuesOut->dtype == self->dtype, ACLNN_ERR_PARAM_INVALID,
+                "valuesOut: dtype %d should be self's dtype %d", (int)valuesOut->dtype, (int)self->dtype);
+    ACLNN_CHECK(indicesOut->dtype == ACL_INT64, ACLNN_ERR_PARAM_INVALID, "indicesOut: dtype %d should be INT64",
+                (int)indicesOut->dtype);
+    ACLNN_CHECK(r <= 8, ACLNN_ERR_PARAM_INVALID, "self: dim number %lld should be at most 8", (long long)r);
+    if (acl_tensor_empty(self) || acl_tensor_empty(valuesOut) || acl_tensor_empty(indicesOut))
+        return acl_exec_noop(ACL_OP_Topk, workspaceSize, executor);
+    /* the result (self's shape with k at dim) is view-copied into the outputs: another shape fails that copy */
+    const aclTensor *outs2[] = {valuesOut, indicesOut};
+    const char *names[] = {"valuesOut", "indicesOut"};
+    for (int t = 0; t < 2; t++) {
+        bool same = (int64_t)outs2[t]->ndim == r;
+        for (int64_t i = 0; same && i < r; i++) same = outs2[t]->dims[i] == (i == d ? k : self->dims[i]);
+        if (r == 0) same = acl_tensor_numel(outs2[t]) == k; /* a 0-d self runs as (1,): a 0-d or (1,) result */
+        ACLNN_CHECK(same, ACLNN_ERR_INNER_NULLPTR, "%s: the shape should be self's with dim %d of size %lld",
+                    names[t], d, (long long)k);
+    }
+    const aclDataType kdt = self->dtype == ACL_BF16 ? ACL_FLOAT : self->dtype;
+    const topk_params pp = {d, largest, k, kdt};
+    const aclTensor *ins[] = {self};
+    const char *inn[] = {"self"};
+    return mk_exec(ACL_OP_Topk, topk_run, sizeof pp, ins, inn, 1, outs2, names, 2, workspaceSize, executor, &pp);
 }
 
 /* More than 8 dims (Sort takes any rank): adjacent dims merged where every tensor's strides allow it (size-1 dims

@@ -525,6 +525,7 @@
 #include "aclnnop/aclnn_three_interpolate_backward.h"
 #include "aclnnop/aclnn_threshold.h"
 #include "aclnnop/aclnn_threshold_backward.h"
+#include "aclnnop/aclnn_topk.h"
 #include "aclnnop/aclnn_trace.h"
 #include "aclnnop/aclnn_transform_bias_rescale_qkv.h"
 #include "aclnnop/aclnn_triangular_solve.h"
@@ -1544,6 +1545,9 @@ aclnnStatus opws_NanMedian(const aclTensor* self, aclTensor* out, uint64_t* work
 aclnnStatus opws_IndexAddV2(
     const aclTensor* self, const int64_t dim, const aclTensor* index, const aclTensor* source, const aclScalar* alpha,
     int64_t mode, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_Topk(
+    const aclTensor* self, int64_t k, int64_t dim, bool largest, bool sorted, aclTensor* valuesOut,
+    aclTensor* indicesOut, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_RotaryPositionEmbedding(
     const aclTensor* x, const aclTensor* cos, const aclTensor* sin, int64_t mode, aclTensor* out,
     uint64_t* workspaceSize, aclOpExecutor** executor);
@@ -2409,6 +2413,8 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_NanMedian ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_UINT8, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64}), 8
 #define ACL_DT_LIST_IndexAddV2 ((const aclDataType[]){ACL_FLOAT, ACL_INT32, ACL_FLOAT16, ACL_DOUBLE, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_INT64, ACL_BOOL, ACL_BF16}), 10
 #define ACL_DT_LIST_IndexAddV2_index ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
+#define ACL_DT_LIST_Topk ((const aclDataType[]){ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BF16}), 9
+#define ACL_DT_LIST_Topk_indicesOut ((const aclDataType[]){ACL_INT64}), 1
 #define ACL_DT_LIST_RotaryPositionEmbedding ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 3
 #define ACL_DT_LIST_WeightQuantBatchMatmulV2 ((const aclDataType[]){ACL_FLOAT16, ACL_BF16}), 2
 #define ACL_DT_LIST_MseLoss ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3

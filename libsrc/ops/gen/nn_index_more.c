@@ -3,6 +3,7 @@
 
 #include "ops/ops.h"
 #include "aclnnop/aclnn_index_add_v2.h"
+#include "aclnnop/aclnn_topk.h"
 
 #include "ops/gen/all_ops.h"
 
@@ -18,5 +19,19 @@ aclnnStatus aclnnIndexAddV2GetWorkspaceSize(const aclTensor* self, const int64_t
 
 aclnnStatus aclnnIndexAddV2(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_IndexAddV2, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnTopkGetWorkspaceSize(const aclTensor* self, int64_t k, int64_t dim, bool largest, bool sorted, aclTensor* valuesOut, aclTensor* indicesOut, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnTopkGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {self, valuesOut, indicesOut};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"self", "valuesOut", "indicesOut"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 3));
+    return opws_Topk(self, k, dim, largest, sorted, valuesOut, indicesOut, workspaceSize, executor);
+}
+
+aclnnStatus aclnnTopk(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_Topk, workspace, workspaceSize, executor, stream);
 }
 
