@@ -2,7 +2,8 @@
  * (torch.nonzero). Validation follows op_api aclnn_nonzero.cpp / aclnn_nonzero_v2.cpp (hicann/ops-nn index/non_zero).
  * As on the device, out is allocated by the caller for the largest count and its view shape is set to the real
  * count N: here in phase 1 (the count is read from self's data then; out must be 2-D with D = self's rank and room
- * for N rows, else 161002), so aclGetViewShape tells N as the upstream examples expect. Phase 2 counts again and
+ * for N rows, else 161002), so aclGetViewShape tells N as the upstream examples expect; NonzeroV2's [D, N] is
+ * written compactly (row stride N) into a contiguous out, as the device's dynamic-shape kernel does. Phase 2 counts again and
  * writes at most the rows out's view holds. Serial: the same bytes for any thread count. */
 #include "ops/index_common.h"
 
@@ -84,6 +85,9 @@ static aclnnStatus nz_common(int op, const aclTensor *self, aclTensor *out, bool
     ACLNN_CHECK(out->dims[v2 ? 1 : 0] >= n, ACLNN_ERR_PARAM_INVALID, "out has room for %lld of the %lld nonzero elements.",
                 (long long)out->dims[v2 ? 1 : 0], (long long)n);
     out->dims[v2 ? 1 : 0] = n; /* the real count, as the device reports it */
+    /* The kernel's output is the compact [D, N] (V2): a contiguous out's rows are N apart afterwards, not the
+     * allocated count apart (torch_npu reads them so). [N, D] is the same either way. */
+    if (v2 && out->strides[1] == 1 && out->strides[0] >= n) out->strides[0] = n;
     if (n == 0) return acl_exec_noop(op, ws, exo);
     return ix_exec(op, nz_run, sizeof p, ins, inn, 1, outs, outn, 1, ws, exo, &p);
 }
