@@ -6,7 +6,7 @@
  * silent: sorts are stable (equal keys keep their order, for `stable` false too: the same bytes every run), NaN sorts
  * as the largest value; searchsorted is PyTorch's binary search (`!(x >= v)` / `!(x > v)`); histc counts [min, max]
  * with the last bin closed. Data-dependent indices are never trusted: out-of-range sorter entries are clamped,
- * out-of-range bincount/one_hot values are skipped, masked_select writes at most out's length. Every output line is
+ * out-of-range bincount/one_hot values are skipped, masked_select writes at most out's length (and sets out's view shape to the selected count). Every output line is
  * owned by one thread with a fixed order inside it: the same bytes for any thread count. */
 #include <float.h>
 #include <math.h>
@@ -874,7 +874,20 @@ aclnnStatus opws_MaskedSelect(const aclTensor *self, const aclTensor *mask, aclT
         return acl_exec_noop(ACL_OP_MaskedSelect, workspaceSize, executor);
     pp.ndim = nb;
     memcpy(pp.dims, b, sizeof(int64_t) * (size_t)nb);
-    /* out's shape is not refreshed to the selected count afterwards (the executor keeps no caller tensor) */
+    /* As the device's dynamic-shape kernel leaves it, out's view shape becomes the selected count (read from mask's
+     * data here, as Nonzero does; torch_npu reads the length back so). A NULL mask address keeps the shape. */
+    if (mask->data) {
+        acl_view mv;
+        ACL_TRY(acl_view_init(&mv, mask, "mask", true));
+        acl_view mb = md_broadcast_view(&mv, b, nb);
+        int64_t *m = md_load(&mb, ACL_INT64);
+        if (!m) return OOM;
+        int64_t cnt = 0;
+        for (int64_t i = 0; i < bn; i++) cnt += m[i] != 0;
+        free(m);
+        out->dims[0] = cnt;
+        if (cnt == 0) return acl_exec_noop(ACL_OP_MaskedSelect, workspaceSize, executor);
+    }
     const aclTensor *ins[] = {self, mask}, *outs[] = {out};
     const char *inn[] = {"self", "mask"}, *outn[] = {"out"};
     return mk_exec(ACL_OP_MaskedSelect, ms_run, sizeof pp, ins, inn, 2, outs, outn, 1, workspaceSize, executor, &pp);

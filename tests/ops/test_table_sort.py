@@ -502,3 +502,21 @@ print(h.hexdigest())
 def test_same_bytes_for_threads():
     from helpers import same_bytes_for_threads
     same_bytes_for_threads(DETERMINISM)
+
+
+def test_masked_select_sets_the_view_shape_to_the_count():
+    """As on the device (a dynamic-shape kernel), out's view shape becomes the number of selected elements: the
+    length torch_npu reads back after the call. A NULL mask address at phase 1 leaves the shape as given."""
+    from helpers import ws_call, run_executor
+    x = np.array([[1., -2., 3.], [-4., 5., 6.]], np.float32)
+    xt = pyaclnn.AclTensor.from_array(x)
+    mt = pyaclnn.AclTensor.from_array(x > 0)
+    ot = pyaclnn.AclTensor((6,), np.float32)
+    rc, wss, ex, msg = ws_call("MaskedSelect", xt, mt, ot)
+    assert rc == 0, msg
+    assert run_executor("MaskedSelect", ex, wss) == 0
+    dims = pyaclnn.ffi.new("int64_t **")
+    cnt = pyaclnn.ffi.new("uint64_t *")
+    assert pyaclnn.lib.aclGetViewShape(ot.handle, dims, cnt) == 0
+    assert [dims[0][k] for k in range(cnt[0])] == [4]
+    np.testing.assert_array_equal(ot.numpy()[:4], x[x > 0])
