@@ -331,6 +331,9 @@ aclnnStatus opws_UpsampleBilinear2d(const aclTensor *self, const aclIntArray *ou
                                     uint64_t *workspaceSize, aclOpExecutor **executor) {
     const upl_spec *s = &spec_UpsampleBilinear2d;
     PHASE1_PTRS();
+    /* this op_api reports a NULL self or out with its inner-nullptr code */
+    ACLNN_CHECK(self != NULL, ACLNN_ERR_INNER_NULLPTR, "self must not be NULL.");
+    ACLNN_CHECK(out != NULL, ACLNN_ERR_INNER_NULLPTR, "out must not be NULL.");
     NOT_NULL_T(self, "self");
     NOT_NULL_T(out, "out");
     ACL_TRY(check_dtypes(s, self, out));
