@@ -51,8 +51,12 @@ typedef struct {
     uint8_t idx[64];
     int64_t base;
     uint64_t lmask0, lmask1, smask;
-    uint8_t in_row; /* both vectors at base lie inside the row: loaded without a mask (see upnx_wblk) */
+    /* how each of the two vectors at base is loaded: UPNX_LD_ZERO (no lane needs it), UPNX_LD_PLAIN (it lies
+     * inside the row: no mask, see upnx_wblk) or UPNX_LD_MASKED (it runs past the row's end) */
+    uint8_t ld0, ld1;
 } upnx_fblk;
+
+enum { UPNX_LD_ZERO, UPNX_LD_PLAIN, UPNX_LD_MASKED };
 
 /* Forward plan: out[.., y, x] = in[.., h_src[y], w_src[x]]. wk == 2 when w_src[x] == x / 2 for all x. */
 typedef struct {
