@@ -25,6 +25,20 @@ def timeit(fn, min_time=0.25, repeat=5):
     return float(np.median(samples))
 
 
+def timeit_min(fn, budget=0.5, max_calls=50):
+    """The fastest single call (after one warm-up) of up to max_calls within about `budget` seconds: the estimate
+    least disturbed by other work on the machine (used to compare variants of our own kernels, never for the
+    ratio against PyTorch)."""
+    fn()
+    best, t_end, n = float("inf"), time.perf_counter() + budget, 0
+    while n < 3 or (n < max_calls and time.perf_counter() < t_end):
+        t0 = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t0)
+        n += 1
+    return best
+
+
 def timeit_cold(fn, repeat=15):
     """Median seconds of single calls, each after evict_caches() (its operands come from memory, not L3)."""
     fn()

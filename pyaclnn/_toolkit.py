@@ -366,6 +366,34 @@ def _openmp_threads():
     return None, None
 
 
+# Runs one large call of each calibrated kernel family (libsrc/common/cpu.h) in a fresh interpreter with
+# PYACLNN_SIMD_REPORT=1; the library then prints its SIMD level and the variant of every family to stderr.
+_SIMD_PROBE = r"""
+import numpy as np, pyaclnn
+g = np.zeros((4, 32, 128, 96), np.float32)
+pyaclnn.upsample_nearest_exact2d_backward(g, (128, 96), (4, 32, 64, 64), (0.0, 0.0))
+pyaclnn.upsample_nearest_exact2d(np.zeros((4, 32, 64, 64), np.float32), (96, 96))
+"""
+
+
+def simd_variants():
+    """[(family, variant and how it was chosen)] as the library reports them in a fresh process."""
+    import subprocess
+    env = dict(os.environ, PYACLNN_SIMD_REPORT="1")
+    env["PYTHONPATH"] = str(PKG.parent) + os.pathsep + env.get("PYTHONPATH", "")
+    try:
+        res = subprocess.run([sys.executable, "-c", _SIMD_PROBE], env=env, capture_output=True, text=True,
+                             timeout=120)
+    except (OSError, subprocess.SubprocessError) as exc:
+        return [("simd", f"unknown ({exc})")]
+    rows = []
+    for line in res.stderr.splitlines():
+        m = re.match(r"pyaclnn simd: (\S+) (?:-> )?(.*)", line)
+        if m:
+            rows.append((m.group(1), m.group(2)))
+    return rows
+
+
 def cmd_info(args):
     import pyaclnn  # loads the library
     rows = [("version", pyaclnn.__version__), ("library", pyaclnn.library_path)]
@@ -381,9 +409,11 @@ def cmd_info(args):
                  f"unknown (OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', 'unset')})"))
     ops = ops_available(pyaclnn.library_path)
     headers = op_headers(prefix) if prefix else {}
+    for fam, what in simd_variants():
+        rows.append(("SIMD " + fam if fam == "level" else "  " + fam, what))
     rows.append(("ops", str(len(ops))))
     for k, v in rows:
-        print(f"{k + ':':<16}{v}")
+        print(f"{k + ':':<16}{v}" if not k.startswith("  ") else f"{k:<24}{v}")
     for op in ops:
         print(f"  {op:<44}{headers.get(op, '')}")
     return 0

@@ -26,3 +26,42 @@ print(h.hexdigest())
 def test_grid_sampler_and_avg_pool_identical_bytes_at_every_simd_level():
     outs = {cap: run_python(CODE, {"PYACLNN_SIMD": cap}) for cap in ("off", "avx2", "")}
     assert outs["off"] == outs["avx2"] == outs[""]
+
+
+CALIBRATE_CODE = r"""
+import hashlib, numpy as np, pyaclnn
+rng = np.random.default_rng(12)
+h = hashlib.sha256()
+for dt in (np.float32, np.float16):
+    g = rng.standard_normal((4, 32, 128, 96)).astype(dt)  # > 4 MiB moved: the first call calibrates
+    g.flat[::31] = np.inf
+    g.flat[::37] = -np.inf
+    for _ in range(2):  # the first call runs every candidate level, the second the level kept
+        h.update(pyaclnn.upsample_nearest_exact2d_backward(g, (128, 96), (4, 32, 64, 64), (0.0, 0.0)).tobytes())
+    x = rng.standard_normal((4, 32, 64, 64)).astype(dt)
+    for _ in range(2):
+        h.update(pyaclnn.upsample_nearest_exact2d(x, (96, 96)).tobytes())
+print(h.hexdigest())
+"""
+
+
+def test_calibrated_families_give_the_bytes_of_every_fixed_level():
+    """The per-family calibration (common/cpu.h) runs a large first call once per candidate level and keeps the
+    fastest; whatever it keeps, the bytes equal those of a fixed level."""
+    import os
+    import subprocess
+    import sys
+
+    from helpers import REPO
+
+    env = dict(os.environ, PYTHONPATH=REPO + os.pathsep + os.environ.get("PYTHONPATH", ""), PYACLNN_SIMD_REPORT="1")
+    res = subprocess.run([sys.executable, "-c", CALIBRATE_CODE], env=env, capture_output=True, timeout=300)
+    assert res.returncode == 0, res.stderr.decode()
+    report = res.stderr.decode()
+    cpu_has_avx512 = "avx512bw" in open("/proc/cpuinfo").read() if os.path.exists("/proc/cpuinfo") else False
+    if cpu_has_avx512 and os.environ.get("PYACLNN_SIMD", "") == "":
+        for fam in ("upsample_nearest_bwd", "upsample_nearest_fwd"):
+            assert f"pyaclnn simd: {fam} -> avx" in report, report
+    assert res.stdout == run_python(CALIBRATE_CODE, {"PYACLNN_SIMD_CALIBRATE": "off"})
+    assert res.stdout == run_python(CALIBRATE_CODE, {"PYACLNN_SIMD": "avx2"})
+    assert res.stdout == run_python(CALIBRATE_CODE, {"PYACLNN_SIMD": "off"})

@@ -145,6 +145,18 @@ def test_info(tree):
     for op, header in listed:
         text = open(os.path.join(PREFIX, "include", header)).read()
         assert f"{op}GetWorkspaceSize(" in text.replace(" (", "(")
+    assert fields["SIMD level"].split()[0] in ("avx512", "avx2", "portable")
+    variants = dict(re.findall(r"^  ([a-z_0-9]+)\s+(avx512|avx2|portable) ", out, re.M))
+    assert {"upsample_nearest_bwd", "upsample_nearest_fwd", "msda", "gemm"} <= set(variants)
+
+
+def test_info_simd_variants_follow_the_cap(tree):
+    res = pyaclnn_cli("info", env=clean_env(PYACLNN_SIMD="avx2"))
+    assert res.returncode == 0, res.stderr
+    out = res.stdout.decode()
+    assert re.search(r"^SIMD level:\s+(avx2|portable) \(capped by PYACLNN_SIMD\)", out, re.M), out
+    variants = dict(re.findall(r"^  ([a-z_0-9]+)\s+(avx512|avx2|portable) ", out, re.M))
+    assert "avx512" not in variants.values() and "upsample_nearest_bwd" in variants, out
 
 
 def test_elf_exports_agree_with_nm(tree):

@@ -293,6 +293,12 @@ static int upnx_bwd_row_simd_bf16(uint16_t *y, int64_t ys, const uint16_t *g, in
 #define UPNX_LOAD_FAST(buf, x, len) 0
 #define UPNX_STORE_FAST(y, v, len) 0
 #define KSUFFIX f32
+typedef struct { /* one backward call, for acl_simd_run */
+    const acl_view *g, *o;
+    const upnx_bwd_plan *p;
+    float *scratch;
+} upnx_bwd_call;
+
 #include "kernels/dtype_begin.h"
 #include "kernels/upsample_nearest_exact.inc"
 #include "kernels/dtype_end.h"
@@ -451,7 +457,7 @@ UPNX_GATHER_ROW(uint16_t)
 UPNX_GATHER_ROW(uint32_t)
 UPNX_GATHER_ROW(uint64_t)
 
-void upnx_fwd_gather(const acl_view *xv, const acl_view *yv, const upnx_fwd_plan *p) {
+static void upnx_fwd_gather_at(const acl_view *xv, const acl_view *yv, const upnx_fwd_plan *p, int level) {
     const int64_t C = p->c, Ho = p->ho, wo = p->wo;
     const int64_t rows = p->n * C * Ho;
     const size_t es = acl_dtype_size(xv->dtype);
@@ -459,7 +465,7 @@ void upnx_fwd_gather(const acl_view *xv, const acl_view *yv, const upnx_fwd_plan
     const int64_t y0 = yv->strides[0], y1 = yv->strides[1], y2 = yv->strides[2], y3 = yv->strides[3];
     /* a row may be copied from the previous output row when both are dense and disjoint */
     const int reuse = y3 == 1 && y2 >= wo;
-    const int simd = p->fb != NULL && x3 == 1 && y3 == 1 && (int64_t)es == p->fb_es;
+    const int simd = p->fb != NULL && x3 == 1 && y3 == 1 && (int64_t)es == p->fb_es && level >= ACL_SIMD_AVX512;
 #pragma omp parallel if (acl_parallel_worth(rows * wo))
     {
         /* a fixed contiguous block of rows per thread; results do not depend on the partition */
@@ -499,4 +505,24 @@ void upnx_fwd_gather(const acl_view *xv, const acl_view *yv, const upnx_fwd_plan
         }
         upnx_store_fence(simd && p->nt);
     }
+}
+
+typedef struct {
+    const acl_view *x, *y;
+    const upnx_fwd_plan *p;
+} upnx_fwd_call;
+
+static void upnx_fwd_run(void *ctx, int level) {
+    const upnx_fwd_call *c = (const upnx_fwd_call *)ctx;
+    upnx_fwd_gather_at(c->x, c->y, c->p, level);
+}
+
+void upnx_fwd_gather(const acl_view *xv, const acl_view *yv, const upnx_fwd_plan *p) {
+    const int64_t es = (int64_t)acl_dtype_size(xv->dtype);
+    const int64_t xs = acl_view_span_bytes(xv, es), ys = acl_view_span_bytes(yv, es);
+    const int safe = xs > 0 && ys > 0 && !acl_ranges_overlap(xv->base, xs, yv->base, ys);
+    upnx_fwd_call c = {xv, yv, p};
+    /* without AVX-512 blocks both levels run the same code: nothing to calibrate */
+    acl_simd_run(ACL_SIMD_FAM_UPSAMPLE_NEAREST_FWD, p->n * p->c * (p->ho * p->wo + p->hi * p->wi) * es,
+                 safe && p->fb != NULL, upnx_fwd_run, &c);
 }

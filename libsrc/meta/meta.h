@@ -45,6 +45,17 @@ typedef struct {
     int64_t strides[ACL_MAX_VIEW_RANK];
 } acl_view;
 
+/* The bytes from v->base to one past the view's last element, or -1 when a stride is negative or the view is
+ * empty. With acl_ranges_overlap (common/cpu.h): whether an output view may share memory with an input. */
+static inline int64_t acl_view_span_bytes(const acl_view *v, int64_t elem_size) {
+    int64_t last = 0;
+    for (int d = 0; d < v->ndim; d++) {
+        if (v->dims[d] <= 0 || v->strides[d] < 0) return -1;
+        last += (v->dims[d] - 1) * v->strides[d];
+    }
+    return (last + 1) * elem_size;
+}
+
 /* ---- validation helpers: each records a message naming `name` and returns its status, 0 when fine ---- */
 
 /* NULL -> 161001; not a live aclTensor -> 161002 */
