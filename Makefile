@@ -282,7 +282,7 @@ help:
 	@echo "  make gen             regenerate what the op table (tools/optable) implies: headers, ops.inc,"
 	@echo "                       libsrc/ops/gen/, pyaclnn/_optable.py, then pyaclnn/_cdef.h (docs/OP_TABLE.md)"
 	@echo "  make cdef            regenerate pyaclnn/_cdef.h from include/"
-	@echo "  make bench           time the ops against PyTorch CPU and memory bandwidth (BENCH_ARGS=...)"
+	@echo "  make bench           time the ops against PyTorch CPU and memory bandwidth (BENCH_ARGS=..., e.g. --simd-levels)"
 	@echo "  make asan            library + all tests (C harnesses and samples included) under ASan/UBSan"
 	@echo "  make fuzz            the C ABI fuzzer on the ASan/UBSan build (FUZZ_SECONDS=$(FUZZ_SECONDS), FUZZ_SEED=1;"
 	@echo "                       FUZZ_OPS=Roll,Diag: only those ops; ASAN_BUILD=dir: where the sanitized build goes)"
