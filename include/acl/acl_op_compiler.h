@@ -43,6 +43,13 @@ ACL_FUNC_VISIBILITY aclError aclopCompileAndExecute(const char *opType, int numI
                                                     aclDataBuffer *const outputs[], const aclopAttr *attr,
                                                     aclopEngineType engineType, aclopCompileType compileFlag,
                                                     const char *opPath, aclrtStream stream);
+/* The same, for operators whose output shapes are known only when they run: the output descriptions may be updated. */
+ACL_FUNC_VISIBILITY aclError aclopCompileAndExecuteV2(const char *opType, int numInputs, aclTensorDesc *inputDesc[],
+                                                      aclDataBuffer *inputs[], int numOutputs,
+                                                      aclTensorDesc *outputDesc[], aclDataBuffer *outputs[],
+                                                      aclopAttr *attr, aclopEngineType engineType,
+                                                      aclopCompileType compileFlag, const char *opPath,
+                                                      aclrtStream stream);
 ACL_FUNC_VISIBILITY aclError aclSetCompileopt(aclCompileOpt opt, const char *value);
 ACL_FUNC_VISIBILITY size_t aclGetCompileoptSize(aclCompileOpt opt);
 ACL_FUNC_VISIBILITY aclError aclGetCompileopt(aclCompileOpt opt, char *value, size_t length);

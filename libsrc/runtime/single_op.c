@@ -246,12 +246,10 @@ static void log_op(const char *opType, int numInputs, const aclTensorDesc *const
     pthread_mutex_unlock(&g_log_lock);
 }
 
-aclError aclopCompileAndExecute(const char *opType, int numInputs, const aclTensorDesc *const inputDesc[],
-                                const aclDataBuffer *const inputs[], int numOutputs,
-                                const aclTensorDesc *const outputDesc[], aclDataBuffer *const outputs[],
-                                const aclopAttr *attr, aclopEngineType engineType, aclopCompileType compileFlag,
-                                const char *opPath, aclrtStream stream) {
-    acl_set_api("aclopCompileAndExecute");
+static aclError compile_and_execute(const char *opType, int numInputs, const aclTensorDesc *const inputDesc[],
+                                    const aclDataBuffer *const inputs[], int numOutputs,
+                                    const aclTensorDesc *const outputDesc[], aclDataBuffer *const outputs[],
+                                    const aclopAttr *attr, aclrtStream stream) {
     if (!opType) return ACL_REPORT(ACL_ERROR_INVALID_PARAM, "opType must not be NULL");
     if (numInputs < 0 || numOutputs < 0)
         return ACL_REPORT(ACL_ERROR_INVALID_PARAM, "numInputs %d and numOutputs %d must be >= 0", numInputs,
@@ -274,4 +272,24 @@ aclError aclopCompileAndExecute(const char *opType, int numInputs, const aclTens
     return ACL_REPORT(ACL_ERROR_OP_NOT_FOUND, "operator type '%s' (%d inputs, %d outputs) is not available through "
                       "the single-operator path of the emulator; it runs operators through aclnn", opType,
                       numInputs, numOutputs);
+}
+
+aclError aclopCompileAndExecute(const char *opType, int numInputs, const aclTensorDesc *const inputDesc[],
+                                const aclDataBuffer *const inputs[], int numOutputs,
+                                const aclTensorDesc *const outputDesc[], aclDataBuffer *const outputs[],
+                                const aclopAttr *attr, aclopEngineType engineType, aclopCompileType compileFlag,
+                                const char *opPath, aclrtStream stream) {
+    acl_set_api("aclopCompileAndExecute");
+    return compile_and_execute(opType, numInputs, inputDesc, inputs, numOutputs, outputDesc, outputs, attr, stream);
+}
+
+/* The operator types run here write outputs of the shapes their descriptions give, so the descriptions stay. */
+aclError aclopCompileAndExecuteV2(const char *opType, int numInputs, aclTensorDesc *inputDesc[],
+                                  aclDataBuffer *inputs[], int numOutputs, aclTensorDesc *outputDesc[],
+                                  aclDataBuffer *outputs[], aclopAttr *attr, aclopEngineType engineType,
+                                  aclopCompileType compileFlag, const char *opPath, aclrtStream stream) {
+    acl_set_api("aclopCompileAndExecuteV2");
+    return compile_and_execute(opType, numInputs, (const aclTensorDesc *const *)inputDesc,
+                               (const aclDataBuffer *const *)inputs, numOutputs,
+                               (const aclTensorDesc *const *)outputDesc, outputs, attr, stream);
 }
