@@ -76,3 +76,111 @@ def test_fill(call, dtype):
     rc = call.run("Fill", [call.tensor(np.array([2, 3], np.int64)), call.tensor(value)], [out])
     assert rc == 0, msg()
     assert np.array_equal(call.read(out), np.full((2, 3), value, dtype))
+
+
+@pytest.mark.parametrize("src,dst", [(np.float32, np.float16), (np.float32, np.int32), (np.int64, np.float32),
+                                     (np.float16, np.float32), (np.int32, np.bool_)])
+def test_cast(call, src, dst):
+    x = (np.arange(12).reshape(3, 4) - 5).astype(src)
+    out = call.tensor(shape=(3, 4), dtype=dst)
+    assert call.run("Cast", [call.tensor(x)], [out]) == 0, msg()
+    assert np.array_equal(call.read(out), x.astype(dst))
+
+
+@pytest.mark.parametrize("axis", [0, 1, -1])
+def test_gather_v2(call, axis):
+    x = np.random.default_rng(0).standard_normal((4, 5)).astype(np.float32)
+    idx = np.array([3, 0, 2], np.int32)
+    want = np.take(x, idx, axis=axis)
+    out = call.tensor(shape=want.shape, dtype=np.float32)
+    rc = call.run("GatherV2", [call.tensor(x), call.tensor(idx), call.tensor(np.array([axis], np.int64))], [out])
+    assert rc == 0, msg()
+    assert np.array_equal(call.read(out), want)
+
+
+def test_host_operand_is_staged(call):
+    """torch_npu passes scalars in host memory: the value of Fill is read from there."""
+    value = np.array(7, np.int32)
+    d = lib.aclCreateTensorDesc(ACL[np.int32], 0, ffi.new("int64_t[]", [0]), 2)
+    b = lib.aclCreateDataBuffer(ffi.from_buffer(value), 4)
+    out = call.tensor(shape=(3,), dtype=np.int32)
+    assert call.run("Fill", [call.tensor(np.array([3], np.int64)), (d, b)], [out]) == 0, msg()
+    assert np.array_equal(call.read(out), np.full(3, 7, np.int32))
+
+
+def test_invalid_calls_name_the_type(call):
+    x = call.tensor(np.ones((2, 3), np.float32))
+    out = call.tensor(shape=(2, 3), dtype=np.float32)
+    assert call.run("Fill", [x], [out]) == INVALID_PARAM and "Fill" in msg()                # tensor count
+    short = call.tensor(np.ones((2, 3), np.float32), short=True)
+    assert call.run("Cast", [short], [out]) == INVALID_PARAM and "Cast" in msg()            # buffer too small
+    assert call.run("GatherV2", [x, call.tensor(np.array([0], np.int32)), call.tensor(np.array([0.5], np.float32))],
+                    [out]) == INVALID_PARAM and "GatherV2" in msg()                          # axis not an integer
+    assert call.run("NoSuchOp", [x], [out]) == OP_NOT_FOUND and "NoSuchOp" in msg()
+    assert call.run("Fill", [call.tensor(np.array([2, 3], np.int64)), call.tensor(np.array([1.0, 2.0], np.float32))],
+                    [out]) != 0 and "Fill" in msg()                                          # value not broadcastable
+
+
+def attr_with(**kv):
+    a = lib.aclopCreateAttr()
+    for k, v in kv.items():
+        if isinstance(v, str):
+            assert lib.aclopSetAttrString(a, k.encode(), v.encode()) == 0
+        elif isinstance(v, bool):
+            assert lib.aclopSetAttrBool(a, k.encode(), v) == 0
+        elif isinstance(v, float):
+            assert lib.aclopSetAttrFloat(a, k.encode(), v) == 0
+        else:
+            assert lib.aclopSetAttrInt(a, k.encode(), v) == 0
+    return a
+
+
+@pytest.mark.parametrize("dtype,tol", [(np.float32, 1e-5), (np.float16, 2e-3)])
+@pytest.mark.parametrize("v2", [False, True])
+def test_lstm(call, torch, dtype, tol, v2):
+    T, B, I, H = (3, 2, 5, 4) if not v2 else (1, 3, 5, 4)
+    torch.manual_seed(0)
+    m = torch.nn.LSTM(I, H)
+    x, h0, c0 = torch.randn(T, B, I), torch.randn(1, B, H), torch.randn(1, B, H)
+    with torch.no_grad():
+        y, (hn, cn) = m(x, (h0, c0))
+    # torch's gates are i, f, g, o: the weights as DynamicRNN takes them, with gate_order "ifjo"
+    wi, wh = m.weight_ih_l0.detach().numpy().T, m.weight_hh_l0.detach().numpy().T
+    bias = (m.bias_ih_l0 + m.bias_hh_l0).detach().numpy()
+    f = lambda a: call.tensor(np.ascontiguousarray(a, dtype))  # noqa: E731
+    none = (lib.aclCreateTensorDesc(-1, 0, ffi.NULL, 2), ffi.NULL)
+    ws = [f(wi), f(wh)] if v2 else [f(np.concatenate([wi, wh]))]
+    ins = [f(x.numpy())] + ws + [f(bias), none, f(h0.numpy()), f(c0.numpy())]
+    outs = [call.tensor(shape=(T, B, H), dtype=dtype) for _ in range(8)]
+    a = attr_with(gate_order="ifjo", direction="UNIDIRECTIONAL", cell_clip=-1.0, forget_bias=0.0)
+    assert call.run("DynamicRNNV2" if v2 else "DynamicRNN", ins, outs, a) == 0, msg()
+    np.testing.assert_allclose(call.read(outs[0]).astype(np.float32), y.numpy(), rtol=tol, atol=tol)
+    np.testing.assert_allclose(call.read(outs[2])[-1].astype(np.float32), cn[0].numpy(), rtol=tol, atol=tol)
+    lib.aclopDestroyAttr(a)
+    bad = attr_with(gate_order="ifjo", direction="BIDIRECTIONAL")
+    assert call.run("DynamicRNN" if not v2 else "DynamicRNNV2", ins, outs, bad) == INVALID_PARAM
+    assert "direction" in msg()
+    lib.aclopDestroyAttr(bad)
+
+
+@pytest.mark.parametrize("dtype,tol", [(np.float32, 1e-5), (np.float16, 2e-3), (np.float64, 1e-12)])
+def test_gru(call, torch, dtype, tol):
+    T, B, I, H = 4, 2, 3, 5
+    torch.manual_seed(1)
+    m = torch.nn.GRU(I, H).to(torch.float64 if dtype == np.float64 else torch.float32)
+    x = torch.randn(T, B, I, dtype=m.weight_ih_l0.dtype)
+    h0 = torch.randn(1, B, H, dtype=x.dtype)
+    with torch.no_grad():
+        y, _ = m(x, h0)
+    f = lambda a: call.tensor(np.ascontiguousarray(a, dtype))  # noqa: E731
+    none = (lib.aclCreateTensorDesc(-1, 0, ffi.NULL, 2), ffi.NULL)
+    ins = [f(x.numpy()), f(m.weight_ih_l0.detach().numpy().T), f(m.weight_hh_l0.detach().numpy().T),
+           f(m.bias_ih_l0.detach().numpy()), f(m.bias_hh_l0.detach().numpy()), none, f(h0[0].numpy())]
+    outs = [call.tensor(shape=(T, B, H), dtype=dtype) for _ in range(6)]
+    a = attr_with(gate_order="rzh", reset_after=True)
+    assert call.run("DynamicGRUV2", ins, outs, a) == 0, msg()
+    np.testing.assert_allclose(call.read(outs[0]).astype(np.float64), y.numpy(), rtol=tol, atol=tol)
+    lib.aclopDestroyAttr(a)
+    bad = attr_with(gate_order="rzq")
+    assert call.run("DynamicGRUV2", ins, outs, bad) == INVALID_PARAM and "gate_order" in msg()
+    lib.aclopDestroyAttr(bad)

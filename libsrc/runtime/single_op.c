@@ -197,6 +197,11 @@ bool acl_op_attr_int(const aclopAttr *attr, const char *name, int64_t *value) {
     return true;
 }
 
+const char *acl_op_attr_string(const aclopAttr *attr, const char *name) {
+    const attr_entry *e = find_attr(attr, name);
+    return e && e->kind == A_STRING ? e->s : NULL;
+}
+
 bool acl_op_attr_float(const aclopAttr *attr, const char *name, double *value) {
     const attr_entry *e = find_attr(attr, name);
     if (!e || e->kind != A_FLOAT) return false;

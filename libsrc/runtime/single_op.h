@@ -28,5 +28,11 @@ typedef struct {
 const acl_single_op *acl_single_op_find(const char *type);
 bool acl_op_attr_int(const aclopAttr *attr, const char *name, int64_t *value);
 bool acl_op_attr_float(const aclopAttr *attr, const char *name, double *value);
+const char *acl_op_attr_string(const aclopAttr *attr, const char *name);
+
+/* The recurrent types (single_op_rnn.c). */
+aclError acl_single_op_dynamic_rnn(const acl_single_op_call *c);
+aclError acl_single_op_dynamic_rnn_v2(const acl_single_op_call *c);
+aclError acl_single_op_dynamic_gru_v2(const acl_single_op_call *c);
 
 #endif

@@ -186,6 +186,9 @@ static aclError op_gather_v2(const acl_single_op_call *c) {
 
 static const acl_single_op g_ops[] = {
     {"Cast", op_cast},
+    {"DynamicGRUV2", acl_single_op_dynamic_gru_v2},
+    {"DynamicRNN", acl_single_op_dynamic_rnn},
+    {"DynamicRNNV2", acl_single_op_dynamic_rnn_v2},
     {"Fill", op_fill},
     {"GatherV2", op_gather_v2},
 };
