@@ -184,3 +184,40 @@ def test_gru(call, torch, dtype, tol):
     bad = attr_with(gate_order="rzq")
     assert call.run("DynamicGRUV2", ins, outs, bad) == INVALID_PARAM and "gate_order" in msg()
     lib.aclopDestroyAttr(bad)
+
+
+BINARY = {"Less": np.less, "LessEqual": np.less_equal, "Greater": np.greater, "GreaterEqual": np.greater_equal,
+          "Equal": np.equal, "NotEqual": np.not_equal, "Mul": np.multiply, "RealDiv": np.divide, "Div": np.divide,
+          "Maximum": np.maximum, "Minimum": np.minimum, "Add": np.add, "AddV2": np.add, "Sub": np.subtract,
+          "Pow": np.power, "LogicalAnd": np.logical_and, "LogicalOr": np.logical_or}
+UNARY = {"Neg": np.negative, "Abs": np.abs, "Exp": np.exp, "Log": np.log, "Sqrt": np.sqrt,
+         "Rsqrt": lambda a: 1 / np.sqrt(a), "Relu": lambda a: np.maximum(a, 0), "Sigmoid": lambda a: 1 / (1 + np.exp(-a)),
+         "Tanh": np.tanh, "Floor": np.floor, "Ceil": np.ceil, "Sin": np.sin, "Cos": np.cos,
+         "Reciprocal": lambda a: 1 / a, "Sign": np.sign, "Round": np.round,
+         "LogicalNot": np.logical_not, "ZerosLike": np.zeros_like, "OnesLike": np.ones_like, "Identity": np.copy}
+
+
+@pytest.mark.parametrize("op", sorted(BINARY))
+def test_binary_types(call, op):
+    rng = np.random.default_rng(2)
+    logical = op.startswith("Logical")
+    a = rng.random((3, 4)).astype(np.float32) + 0.5
+    b = np.array(1.25, np.float32) if op != "Pow" else np.array(2.0, np.float32)  # broadcast a 0-d operand
+    if logical:
+        a, b = a > 1.0, np.array(True)
+    want = BINARY[op](a, b)
+    out = call.tensor(shape=want.shape, dtype=want.dtype.type)
+    assert call.run(op, [call.tensor(a), call.tensor(b)], [out]) == 0, msg()
+    np.testing.assert_allclose(call.read(out), want, rtol=1e-6)
+
+
+@pytest.mark.parametrize("op", sorted(UNARY))
+def test_unary_types(call, op):
+    a = (np.random.default_rng(3).random((2, 5)).astype(np.float32) + 0.1) * (1 if op in ("Log", "Sqrt", "Rsqrt") else 3)
+    if op == "LogicalNot":
+        a = a > 1.5
+    want = UNARY[op](a)
+    out = call.tensor(shape=want.shape, dtype=want.dtype.type)
+    assert call.run(op, [call.tensor(a)], [out]) == 0, msg()
+    np.testing.assert_allclose(call.read(out), want, rtol=1e-5, atol=1e-6)
+    assert call.run(op, [call.tensor(a), call.tensor(a)], [out]) == INVALID_PARAM and op in msg()

@@ -7,6 +7,42 @@
 
 #include "aclnn/acl_meta.h"
 #include "aclnnop/aclnn_cast.h"
+#include "aclnnop/aclnn_abs.h"
+#include "aclnnop/aclnn_add.h"
+#include "aclnnop/aclnn_ceil.h"
+#include "aclnnop/aclnn_copy.h"
+#include "aclnnop/aclnn_cos.h"
+#include "aclnnop/aclnn_div.h"
+#include "aclnnop/aclnn_eq_tensor.h"
+#include "aclnnop/aclnn_erf.h"
+#include "aclnnop/aclnn_exp.h"
+#include "aclnnop/aclnn_floor.h"
+#include "aclnnop/aclnn_ge_tensor.h"
+#include "aclnnop/aclnn_gt_tensor.h"
+#include "aclnnop/aclnn_le_tensor.h"
+#include "aclnnop/aclnn_log.h"
+#include "aclnnop/aclnn_logical_and.h"
+#include "aclnnop/aclnn_logical_not.h"
+#include "aclnnop/aclnn_logical_or.h"
+#include "aclnnop/aclnn_lt_tensor.h"
+#include "aclnnop/aclnn_maximum.h"
+#include "aclnnop/aclnn_minimum.h"
+#include "aclnnop/aclnn_mul.h"
+#include "aclnnop/aclnn_ne_tensor.h"
+#include "aclnnop/aclnn_neg.h"
+#include "aclnnop/aclnn_ones.h"
+#include "aclnnop/aclnn_pow_tensor_tensor.h"
+#include "aclnnop/aclnn_reciprocal.h"
+#include "aclnnop/aclnn_relu.h"
+#include "aclnnop/aclnn_round.h"
+#include "aclnnop/aclnn_rsqrt.h"
+#include "aclnnop/aclnn_sigmoid.h"
+#include "aclnnop/aclnn_sign.h"
+#include "aclnnop/aclnn_sin.h"
+#include "aclnnop/aclnn_sqrt.h"
+#include "aclnnop/aclnn_sub.h"
+#include "aclnnop/aclnn_tanh.h"
+#include "aclnnop/aclnn_zero.h"
 #include "aclnnop/aclnn_fill_tensor.h"
 #include "aclnnop/aclnn_gather_v2.h"
 #include "common/status.h"
@@ -184,13 +220,140 @@ static aclError op_gather_v2(const acl_single_op_call *c) {
     return rc;
 }
 
+/* Element-wise types: one aclnn function of (self[, other], out) each; broadcasting and type promotion are the aclnn
+ * function's. */
+typedef aclnnStatus (*ws_unary)(const aclTensor *, aclTensor *, uint64_t *, aclOpExecutor **);
+typedef aclnnStatus (*ws_binary)(const aclTensor *, const aclTensor *, aclTensor *, uint64_t *, aclOpExecutor **);
+typedef struct { const char *type, *aclnn; void *ws; phase2_fn run; int arity; } elementwise;
+
+#define UN(T, F) {T, "aclnn" #F, (void *)aclnn##F##GetWorkspaceSize, aclnn##F, 1}
+#define BI(T, F) {T, "aclnn" #F, (void *)aclnn##F##GetWorkspaceSize, aclnn##F, 2}
+static const elementwise g_elementwise[] = {
+    UN("Neg", Neg),
+    UN("Abs", Abs),
+    UN("Exp", Exp),
+    UN("Log", Log),
+    UN("Sqrt", Sqrt),
+    UN("Rsqrt", Rsqrt),
+    UN("Relu", Relu),
+    UN("Sigmoid", Sigmoid),
+    UN("Tanh", Tanh),
+    UN("Floor", Floor),
+    UN("Ceil", Ceil),
+    UN("Sin", Sin),
+    UN("Cos", Cos),
+    UN("Reciprocal", Reciprocal),
+    UN("Erf", Erf),
+    UN("Sign", Sign),
+    UN("Round", Round),
+    UN("LogicalNot", LogicalNot),
+    BI("Less", LtTensor),
+    BI("LessEqual", LeTensor),
+    BI("Greater", GtTensor),
+    BI("GreaterEqual", GeTensor),
+    BI("Equal", EqTensor),
+    BI("NotEqual", NeTensor),
+    BI("Mul", Mul),
+    BI("RealDiv", Div),
+    BI("Div", Div),
+    BI("Maximum", Maximum),
+    BI("Minimum", Minimum),
+    BI("Pow", PowTensorTensor),
+    BI("LogicalAnd", LogicalAnd),
+    BI("LogicalOr", LogicalOr),
+};
+
+static aclError op_elementwise(const acl_single_op_call *c) {
+    const elementwise *e = NULL;
+    for (size_t k = 0; k < sizeof g_elementwise / sizeof *g_elementwise && !e; k++)
+        if (strcmp(g_elementwise[k].type, c->type) == 0) e = &g_elementwise[k];
+    tensors t;
+    aclError rc = get_tensors(c, e->arity, 1, &t);
+    if (rc) return rc;
+    uint64_t ws = 0;
+    aclOpExecutor *ex = NULL;
+    aclnnStatus st = e->arity == 1 ? ((ws_unary)e->ws)(t.in[0], t.out[0], &ws, &ex)
+                                   : ((ws_binary)e->ws)(t.in[0], t.in[1], t.out[0], &ws, &ex);
+    rc = run_phase2(c, e->aclnn, e->run, st, ws, ex, c->stream);
+    free_tensors(&t);
+    return rc;
+}
+
+/* Add / AddV2 / Sub: alpha 1. */
+static aclError op_add_sub(const acl_single_op_call *c) {
+    tensors t;
+    aclError rc = get_tensors(c, 2, 1, &t);
+    if (rc) return rc;
+    float one = 1.0f;
+    aclScalar *alpha = aclCreateScalar(&one, ACL_FLOAT);
+    if (!alpha) {
+        free_tensors(&t);
+        return ACL_REPORT(ACL_ERROR_BAD_ALLOC, "%s: out of memory", c->type);
+    }
+    if (strcmp(c->type, "Sub") == 0) RUN(aclnnSub, t.in[0], t.in[1], alpha, t.out[0]);
+    else RUN(aclnnAdd, t.in[0], t.in[1], alpha, t.out[0]);
+    aclDestroyScalar(alpha);
+    free_tensors(&t);
+    return rc;
+}
+
+/* ZerosLike / OnesLike(x) -> y; Identity(x) -> y (a copy). */
+static aclError op_like(const acl_single_op_call *c) {
+    tensors t;
+    aclError rc = get_tensors(c, 1, 1, &t);
+    if (rc) return rc;
+    if (strcmp(c->type, "ZerosLike") == 0) RUN(aclnnInplaceZero, t.out[0]);
+    else if (strcmp(c->type, "OnesLike") == 0) RUN(aclnnInplaceOne, t.out[0]);
+    else RUN(aclnnInplaceCopy, t.out[0], t.in[0]);
+    free_tensors(&t);
+    return rc;
+}
+
 static const acl_single_op g_ops[] = {
+    {"Abs", op_elementwise},
+    {"Add", op_add_sub},
+    {"AddV2", op_add_sub},
     {"Cast", op_cast},
+    {"Ceil", op_elementwise},
+    {"Cos", op_elementwise},
+    {"Div", op_elementwise},
     {"DynamicGRUV2", acl_single_op_dynamic_gru_v2},
     {"DynamicRNN", acl_single_op_dynamic_rnn},
     {"DynamicRNNV2", acl_single_op_dynamic_rnn_v2},
+    {"Equal", op_elementwise},
+    {"Erf", op_elementwise},
+    {"Exp", op_elementwise},
     {"Fill", op_fill},
+    {"Floor", op_elementwise},
     {"GatherV2", op_gather_v2},
+    {"Greater", op_elementwise},
+    {"GreaterEqual", op_elementwise},
+    {"Identity", op_like},
+    {"Less", op_elementwise},
+    {"LessEqual", op_elementwise},
+    {"Log", op_elementwise},
+    {"LogicalAnd", op_elementwise},
+    {"LogicalNot", op_elementwise},
+    {"LogicalOr", op_elementwise},
+    {"Maximum", op_elementwise},
+    {"Minimum", op_elementwise},
+    {"Mul", op_elementwise},
+    {"Neg", op_elementwise},
+    {"NotEqual", op_elementwise},
+    {"OnesLike", op_like},
+    {"Pow", op_elementwise},
+    {"RealDiv", op_elementwise},
+    {"Reciprocal", op_elementwise},
+    {"Relu", op_elementwise},
+    {"Round", op_elementwise},
+    {"Rsqrt", op_elementwise},
+    {"Sigmoid", op_elementwise},
+    {"Sign", op_elementwise},
+    {"Sin", op_elementwise},
+    {"Sqrt", op_elementwise},
+    {"Sub", op_add_sub},
+    {"Tanh", op_elementwise},
+    {"ZerosLike", op_like},
 };
 
 const acl_single_op *acl_single_op_find(const char *type) {
