@@ -34,5 +34,7 @@ const char *acl_op_attr_string(const aclopAttr *attr, const char *name);
 aclError acl_single_op_dynamic_rnn(const acl_single_op_call *c);
 aclError acl_single_op_dynamic_rnn_v2(const acl_single_op_call *c);
 aclError acl_single_op_dynamic_gru_v2(const acl_single_op_call *c);
+aclError acl_single_op_dynamic_rnn_grad(const acl_single_op_call *c);
+aclError acl_single_op_dynamic_gru_v2_grad(const acl_single_op_call *c);
 
 #endif

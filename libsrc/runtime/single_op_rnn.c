@@ -137,7 +137,7 @@ static aclError common_attrs(const acl_single_op_call *c, int lstm) {
         return ACL_REPORT(ACL_ERROR_INVALID_PARAM, "%s: direction '%s' is not run by the emulator (UNIDIRECTIONAL "
                           "only)", c->type, dir);
     int64_t v;
-    if (acl_op_attr_int(c->attr, "cell_depth", &v) && v != 1)
+    if (acl_op_attr_int(c->attr, "cell_depth", &v) && v > 1)
         return ACL_REPORT(ACL_ERROR_INVALID_PARAM, "%s: cell_depth %lld is not run by the emulator", c->type, (long long)v);
     if (acl_op_attr_int(c->attr, "num_proj", &v) && v != 0)
         return ACL_REPORT(ACL_ERROR_INVALID_PARAM, "%s: num_proj %lld is not run by the emulator", c->type, (long long)v);
@@ -315,5 +315,177 @@ aclError acl_single_op_dynamic_gru_v2(const acl_single_op_call *c) {
     for (int k = 0; k < 6 && !rc; k++) rc = store(c, k, outs[k], TBH);
 done:
     free(x), free(wi), free(wh), free(bi), free(bh), free(h0), free(out);
+    return rc;
+}
+
+/* DynamicRNNGrad: back-propagation through time of DynamicRNN from its saved activations.
+ * Inputs x, w, b, y, init_h, init_c, h, c, dy, dh, dc, i, j, f, o, tanhc (then seq_length, mask and peephole weights,
+ * which are not used); outputs dw, db, dx, dh_prev, dc_prev. dh and dc are the gradients of the last step's h and c.
+ * Per step, backwards: dh_t = dy_t + dh_next; dc_t = dc_next + dh_t o (1 - tanhc^2); the gate gradients
+ * di = dc_t j i(1-i), dj = dc_t i (1-j^2), df = dc_t c_{t-1} f(1-f), do = dh_t tanhc o(1-o) in gate_order;
+ * [dx_t, dh_next] = g w^T, dc_next = dc_t f; dw += [x_t, h_{t-1}]^T g, db += g. */
+aclError acl_single_op_dynamic_rnn_grad(const acl_single_op_call *c) {
+    if (c->nin < 16 || c->nout != 5)
+        return ACL_REPORT(ACL_ERROR_INVALID_PARAM, "%s takes 16 inputs (x, w, b, y, init_h, init_c, h, c, dy, dh, dc, i, "
+                          "j, f, o, tanhc) and 5 outputs; got %d and %d", c->type, c->nin, c->nout);
+    ACL_TRY(common_attrs(c, 1));
+    double clip = -1;
+    if (acl_op_attr_float(c->attr, "cell_clip", &clip) && clip > 0)
+        return ACL_REPORT(ACL_ERROR_INVALID_PARAM, "%s: cell_clip is not run by the emulator", c->type);
+    shape_t xs, bs;
+    ACL_TRY(get_shape(c, "input", 0, c->in_desc[0], &xs));
+    ACL_TRY(get_shape(c, "input", 2, c->in_desc[2], &bs));
+    if (xs.nd != 3 || bs.nd != 1 || bs.dims[0] % 4)
+        return ACL_REPORT(ACL_ERROR_INVALID_PARAM, "%s: x must be [T, B, I] and b [4H]", c->type);
+    int64_t T = xs.dims[0], B = xs.dims[1], I = xs.dims[2], H = bs.dims[0] / 4, G = 4 * H;
+    int pos[4];
+    ACL_TRY(gate_positions(c, "ijfo", "ijfo", pos));
+    int dbl = xs.dt == ACL_DOUBLE;
+    aclrtSynchronizeStream(c->stream);
+    int64_t wd[2] = {I + H, G}, tbh[3] = {T, B, H}, bh[2] = {B, H};
+    double *in[16] = {0}, *out = NULL;
+    aclError rc = ACL_SUCCESS;
+    for (int k = 0; k < 16 && !rc; k++) {
+        if (k == 2) continue; /* b: the shape only */
+        const int64_t *want = k == 0 ? xs.dims : k == 1 ? wd : (k == 4 || k == 5 || k == 9 || k == 10) ? bh : tbh;
+        int nd = k == 0 ? 3 : k == 1 ? 2 : (k == 4 || k == 5 || k == 9 || k == 10) ? 2 : 3;
+        /* init_h / init_c may also come as [1, B, H] */
+        if ((k == 4 || k == 5) && aclGetTensorDescNumDims(c->in_desc[k]) == 3) {
+            int64_t w3[3] = {1, B, H};
+            rc = load(c, k, 3, w3, &in[k]);
+        } else {
+            rc = load(c, k, nd, want, &in[k]);
+        }
+    }
+    if (rc) goto done;
+    double *x = in[0], *w = in[1], *h0 = in[4], *c0 = in[5], *hs = in[6], *cs = in[7], *dy = in[8], *Gi = in[11],
+           *Gj = in[12], *Gf = in[13], *Go = in[14], *Tc = in[15];
+    int64_t TBH = T * B * H;
+    out = calloc((size_t)((I + H) * G + G + T * B * I + 2 * B * H + G + (I + H) + 1), sizeof *out);
+    if (!out) { rc = ACL_REPORT(ACL_ERROR_BAD_ALLOC, "%s: out of memory", c->type); goto done; }
+    double *dw = out, *db = dw + (I + H) * G, *dx = db + G, *dhn = dx + T * B * I, *dcn = dhn + B * H, *g = dcn + B * H,
+           *dxh = g + G;
+    memcpy(dhn, in[9], (size_t)(B * H) * sizeof *dhn);
+    memcpy(dcn, in[10], (size_t)(B * H) * sizeof *dcn);
+    for (int64_t t = T - 1; t >= 0; t--) {
+        for (int64_t n = 0; n < B; n++) {
+            const double *hp = t ? hs + ((t - 1) * B + n) * H : h0 + n * H;
+            const double *cp = t ? cs + ((t - 1) * B + n) * H : c0 + n * H;
+            const double *xt = x + (t * B + n) * I;
+            for (int64_t u = 0; u < H; u++) {
+                int64_t o = (t * B + n) * H + u;
+                double dh = rnd(dy[o] + dhn[n * H + u], dbl);
+                double dc = rnd(dcn[n * H + u] + rnd(rnd(dh * Go[o], dbl) * rnd(1 - Tc[o] * Tc[o], dbl), dbl), dbl);
+                g[pos[0] * H + u] = rnd(rnd(dc * Gj[o], dbl) * rnd(Gi[o] * (1 - Gi[o]), dbl), dbl);
+                g[pos[1] * H + u] = rnd(rnd(dc * Gi[o], dbl) * rnd(1 - Gj[o] * Gj[o], dbl), dbl);
+                g[pos[2] * H + u] = rnd(rnd(dc * cp[u], dbl) * rnd(Gf[o] * (1 - Gf[o]), dbl), dbl);
+                g[pos[3] * H + u] = rnd(rnd(dh * Tc[o], dbl) * rnd(Go[o] * (1 - Go[o]), dbl), dbl);
+                dcn[n * H + u] = rnd(dc * Gf[o], dbl);
+            }
+            for (int64_t k = 0; k < I + H; k++) {
+                double acc = 0, v = k < I ? xt[k] : hp[k - I];
+                const double *wr = w + k * G;
+                for (int64_t q = 0; q < G; q++) acc += g[q] * wr[q];
+                dxh[k] = rnd(acc, dbl);
+                double *dwr = dw + k * G;
+                for (int64_t q = 0; q < G; q++) dwr[q] += v * g[q];
+            }
+            for (int64_t q = 0; q < G; q++) db[q] += g[q];
+            memcpy(dx + (t * B + n) * I, dxh, (size_t)I * sizeof *dx);
+            memcpy(dhn + n * H, dxh + I, (size_t)H * sizeof *dhn);
+        }
+    }
+    (void)TBH;
+    rc = store(c, 0, dw, (I + H) * G);
+    if (!rc) rc = store(c, 1, db, G);
+    if (!rc) rc = store(c, 2, dx, T * B * I);
+    if (!rc) rc = store(c, 3, dhn, B * H);
+    if (!rc) rc = store(c, 4, dcn, B * H);
+done:
+    for (int k = 0; k < 16; k++) free(in[k]);
+    free(out);
+    return rc;
+}
+
+/* DynamicGRUV2Grad (reset_after): inputs x, weight_input, weight_hidden, y, init_h, h, dy, dh, update, reset, new,
+ * hidden_new (then seq_length and mask, not used); outputs dw_input, dw_hidden, db_input, db_hidden, dx, dh_prev.
+ * Per step, backwards: dh_t = dy_t + dh_next; dz = dh_t (h_{t-1} - n) z(1-z); dn = dh_t (1-z)(1-n^2);
+ * dr = dn hn r(1-r); x-side gate gradients [dr, dz, dn], hidden-side [dr, dz, dn r] in gate_order;
+ * dx_t = gx Wi^T, dh_next = dh_t z + gh Wh^T; dWi += x_t^T gx, dWh += h_{t-1}^T gh, dbi += gx, dbh += gh. */
+aclError acl_single_op_dynamic_gru_v2_grad(const acl_single_op_call *c) {
+    if (c->nin < 12 || c->nout != 6)
+        return ACL_REPORT(ACL_ERROR_INVALID_PARAM, "%s takes 12 inputs (x, weight_input, weight_hidden, y, init_h, h, "
+                          "dy, dh, update, reset, new, hidden_new) and 6 outputs; got %d and %d", c->type, c->nin,
+                          c->nout);
+    ACL_TRY(common_attrs(c, 0));
+    int64_t ra = 1;
+    if (acl_op_attr_int(c->attr, "reset_after", &ra) && !ra)
+        return ACL_REPORT(ACL_ERROR_INVALID_PARAM, "%s: reset_after false is not run by the emulator", c->type);
+    shape_t xs, ws;
+    ACL_TRY(get_shape(c, "input", 0, c->in_desc[0], &xs));
+    ACL_TRY(get_shape(c, "input", 2, c->in_desc[2], &ws));
+    if (xs.nd != 3 || ws.nd != 2 || ws.dims[1] != 3 * ws.dims[0])
+        return ACL_REPORT(ACL_ERROR_INVALID_PARAM, "%s: x must be [T, B, I] and weight_hidden [H, 3H]", c->type);
+    int64_t T = xs.dims[0], B = xs.dims[1], I = xs.dims[2], H = ws.dims[0], G = 3 * H;
+    int pos[3];
+    ACL_TRY(gate_positions(c, "zrh", "rzh", pos));
+    int dbl = xs.dt == ACL_DOUBLE;
+    aclrtSynchronizeStream(c->stream);
+    int64_t wid[2] = {I, G}, whd[2] = {H, G}, tbh[3] = {T, B, H}, bh[2] = {B, H};
+    double *in[12] = {0}, *out = NULL;
+    aclError rc = ACL_SUCCESS;
+    for (int k = 0; k < 12 && !rc; k++) {
+        if (k == 3) continue; /* y equals h */
+        const int64_t *want = k == 0 ? xs.dims : k == 1 ? wid : k == 2 ? whd : (k == 4 || k == 7) ? bh : tbh;
+        rc = load(c, k, (k == 1 || k == 2 || k == 4 || k == 7) ? 2 : 3, want, &in[k]);
+    }
+    if (rc) goto done;
+    double *x = in[0], *wi = in[1], *wh = in[2], *h0 = in[4], *hs = in[5], *dy = in[6], *Z = in[8], *R = in[9],
+           *N = in[10], *HN = in[11];
+    out = calloc((size_t)(I * G + H * G + 2 * G + T * B * I + B * H + 2 * G + H + 1), sizeof *out);
+    if (!out) { rc = ACL_REPORT(ACL_ERROR_BAD_ALLOC, "%s: out of memory", c->type); goto done; }
+    double *dwi = out, *dwh = dwi + I * G, *dbi = dwh + H * G, *dbh = dbi + G, *dx = dbh + G, *dhn = dx + T * B * I,
+           *gx = dhn + B * H, *gh = gx + G, *tmp = gh + G;
+    memcpy(dhn, in[7], (size_t)(B * H) * sizeof *dhn);
+    int64_t rp = pos[0] * H, zp = pos[1] * H, np = pos[2] * H;
+    for (int64_t t = T - 1; t >= 0; t--) {
+        for (int64_t n = 0; n < B; n++) {
+            const double *hp = t ? hs + ((t - 1) * B + n) * H : h0 + n * H;
+            const double *xt = x + (t * B + n) * I;
+            double *dhr = dhn + n * H;
+            for (int64_t u = 0; u < H; u++) {
+                int64_t o = (t * B + n) * H + u;
+                double dh = rnd(dy[o] + dhr[u], dbl), z = Z[o], r = R[o], nn = N[o];
+                double dz = rnd(rnd(dh * rnd(hp[u] - nn, dbl), dbl) * rnd(z * (1 - z), dbl), dbl);
+                double dn = rnd(rnd(dh * rnd(1 - z, dbl), dbl) * rnd(1 - nn * nn, dbl), dbl);
+                double dr = rnd(rnd(dn * HN[o], dbl) * rnd(r * (1 - r), dbl), dbl);
+                gx[rp + u] = dr, gx[zp + u] = dz, gx[np + u] = dn;
+                gh[rp + u] = dr, gh[zp + u] = dz, gh[np + u] = rnd(dn * r, dbl);
+                tmp[u] = rnd(dh * z, dbl);
+            }
+            for (int64_t k = 0; k < I; k++) {
+                double acc = 0;
+                for (int64_t q = 0; q < G; q++) acc += gx[q] * wi[k * G + q];
+                dx[(t * B + n) * I + k] = rnd(acc, dbl);
+                for (int64_t q = 0; q < G; q++) dwi[k * G + q] += xt[k] * gx[q];
+            }
+            for (int64_t k = 0; k < H; k++) {
+                double acc = 0;
+                for (int64_t q = 0; q < G; q++) acc += gh[q] * wh[k * G + q];
+                for (int64_t q = 0; q < G; q++) dwh[k * G + q] += hp[k] * gh[q];
+                dhr[k] = rnd(tmp[k] + rnd(acc, dbl), dbl);
+            }
+            for (int64_t q = 0; q < G; q++) dbi[q] += gx[q], dbh[q] += gh[q];
+        }
+    }
+    rc = store(c, 0, dwi, I * G);
+    if (!rc) rc = store(c, 1, dwh, H * G);
+    if (!rc) rc = store(c, 2, dbi, G);
+    if (!rc) rc = store(c, 3, dbh, G);
+    if (!rc) rc = store(c, 4, dx, T * B * I);
+    if (!rc) rc = store(c, 5, dhn, B * H);
+done:
+    for (int k = 0; k < 12; k++) free(in[k]);
+    free(out);
     return rc;
 }
