@@ -221,3 +221,73 @@ def test_unary_types(call, op):
     assert call.run(op, [call.tensor(a)], [out]) == 0, msg()
     np.testing.assert_allclose(call.read(out), want, rtol=1e-5, atol=1e-6)
     assert call.run(op, [call.tensor(a), call.tensor(a)], [out]) == INVALID_PARAM and op in msg()
+
+
+def test_lstm_grad(call, torch):
+    """DynamicRNN then DynamicRNNGrad with the forward's saved gates, against torch's autograd of
+    sum(y * dy) + sum(h_T * dh) + sum(c_T * dc)."""
+    T, B, I, H = 3, 2, 4, 5
+    torch.manual_seed(4)
+    m = torch.nn.LSTM(I, H)
+    x = torch.randn(T, B, I, requires_grad=True)
+    h0, c0 = torch.randn(1, B, H, requires_grad=True), torch.randn(1, B, H, requires_grad=True)
+    dy, dh, dc = torch.randn(T, B, H), torch.randn(B, H), torch.randn(B, H)
+    y, (hn, cn) = m(x, (h0, c0))
+    ((y * dy).sum() + (hn[0] * dh).sum() + (cn[0] * dc).sum()).backward()
+    wi, wh = m.weight_ih_l0.detach().numpy().T, m.weight_hh_l0.detach().numpy().T
+    w = np.concatenate([wi, wh])
+    bias = (m.bias_ih_l0 + m.bias_hh_l0).detach().numpy()
+    f = lambda a: call.tensor(np.ascontiguousarray(a, np.float32))  # noqa: E731
+    none = (lib.aclCreateTensorDesc(-1, 0, ffi.NULL, 2), ffi.NULL)
+    fwd = [call.tensor(shape=(T, B, H), dtype=np.float32) for _ in range(8)]
+    a = attr_with(gate_order="ifjo")
+    ins = [f(x.detach().numpy()), f(w), f(bias), none, f(h0.detach().numpy()), f(c0.detach().numpy())]
+    assert call.run("DynamicRNN", ins, fwd, a) == 0, msg()
+    y_, h_, c_, i_, j_, f_, o_, tc_ = [call.read(t) for t in fwd]
+    gins = [f(x.detach().numpy()), f(w), f(bias), f(y_), f(h0[0].detach().numpy()), f(c0[0].detach().numpy()), f(h_),
+            f(c_), f(dy.numpy()), f(dh.numpy()), f(dc.numpy()), f(i_), f(j_), f(f_), f(o_), f(tc_)]
+    outs = [call.tensor(shape=s, dtype=np.float32) for s in [(I + H, 4 * H), (4 * H,), (T, B, I), (B, H), (B, H)]]
+    assert call.run("DynamicRNNGrad", gins, outs, a) == 0, msg()
+    dw, db, dx, dhp, dcp = [call.read(t) for t in outs]
+    tol = dict(rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(dw, np.concatenate([m.weight_ih_l0.grad.numpy().T, m.weight_hh_l0.grad.numpy().T]), **tol)
+    np.testing.assert_allclose(db, m.bias_ih_l0.grad.numpy(), **tol)
+    np.testing.assert_allclose(dx, x.grad.numpy(), **tol)
+    np.testing.assert_allclose(dhp, h0.grad[0].numpy(), **tol)
+    np.testing.assert_allclose(dcp, c0.grad[0].numpy(), **tol)
+    assert call.run("DynamicRNNGrad", gins[:10], outs, a) == INVALID_PARAM and "DynamicRNNGrad" in msg()
+    lib.aclopDestroyAttr(a)
+
+
+def test_gru_grad(call, torch):
+    T, B, I, H = 3, 2, 4, 5
+    torch.manual_seed(5)
+    m = torch.nn.GRU(I, H)
+    x = torch.randn(T, B, I, requires_grad=True)
+    h0 = torch.randn(1, B, H, requires_grad=True)
+    dy, dh = torch.randn(T, B, H), torch.randn(B, H)
+    y, hn = m(x, h0)
+    ((y * dy).sum() + (hn[0] * dh).sum()).backward()
+    f = lambda a: call.tensor(np.ascontiguousarray(a, np.float32))  # noqa: E731
+    none = (lib.aclCreateTensorDesc(-1, 0, ffi.NULL, 2), ffi.NULL)
+    wi, wh = m.weight_ih_l0.detach().numpy().T, m.weight_hh_l0.detach().numpy().T
+    fwd = [call.tensor(shape=(T, B, H), dtype=np.float32) for _ in range(6)]
+    a = attr_with(gate_order="rzh", reset_after=True)
+    ins = [f(x.detach().numpy()), f(wi), f(wh), f(m.bias_ih_l0.detach().numpy()), f(m.bias_hh_l0.detach().numpy()),
+           none, f(h0[0].detach().numpy())]
+    assert call.run("DynamicGRUV2", ins, fwd, a) == 0, msg()
+    y_, h_, z_, r_, n_, hn_ = [call.read(t) for t in fwd]
+    gins = [f(x.detach().numpy()), f(wi), f(wh), f(y_), f(h0[0].detach().numpy()), f(h_), f(dy.numpy()),
+            f(dh.numpy()), f(z_), f(r_), f(n_), f(hn_)]
+    outs = [call.tensor(shape=s, dtype=np.float32) for s in [(I, 3 * H), (H, 3 * H), (3 * H,), (3 * H,), (T, B, I),
+                                                               (B, H)]]
+    assert call.run("DynamicGRUV2Grad", gins, outs, a) == 0, msg()
+    dwi, dwh, dbi, dbh, dx, dhp = [call.read(t) for t in outs]
+    tol = dict(rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(dwi, m.weight_ih_l0.grad.numpy().T, **tol)
+    np.testing.assert_allclose(dwh, m.weight_hh_l0.grad.numpy().T, **tol)
+    np.testing.assert_allclose(dbi, m.bias_ih_l0.grad.numpy(), **tol)
+    np.testing.assert_allclose(dbh, m.bias_hh_l0.grad.numpy(), **tol)
+    np.testing.assert_allclose(dx, x.grad.numpy(), **tol)
+    np.testing.assert_allclose(dhp, h0.grad[0].numpy(), **tol)
+    lib.aclopDestroyAttr(a)
