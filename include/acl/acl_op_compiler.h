@@ -1,5 +1,5 @@
 /* pyaclnn: single-operator compilation and execution. The emulator compiles nothing: aclopCompileAndExecute
- * runs the operator types listed in the README on the host, and returns ACL_ERROR_OP_NOT_FOUND (with a message
+ * runs the operator types listed in docs/TORCH_NPU.md (through aclnn or on the host), and returns ACL_ERROR_OP_NOT_FOUND (with a message
  * naming the type) for any other. */
 #ifndef PYACLNN_ACL_ACL_OP_COMPILER_H
 #define PYACLNN_ACL_ACL_OP_COMPILER_H
