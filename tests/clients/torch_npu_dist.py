@@ -128,6 +128,16 @@ def worker(rank, world, store):
         return True
     case("barrier", barrier)
 
+    def new_group():
+        members = [0, world - 1]
+        g = dist.new_group(members)
+        t = xs[rank].to(dev)
+        if rank in members:
+            dist.all_reduce(t, group=g)
+            return torch.equal(t.cpu(), xs[0] + xs[world - 1])
+        return True
+    case("new_group_all_reduce", new_group)
+
     def ddp_step():
         torch.manual_seed(0)
         net = torch.nn.Linear(5, 2)
