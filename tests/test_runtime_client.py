@@ -256,6 +256,10 @@ def test_hccl_one_rank(hccl):
     assert hccl.HcclGetCommAsyncError(comm, ctypes.byref(err)) == 0 and err.value == 0
     assert hccl.HcclCommDestroy(comm) == 0
     assert hccl.HcclCommInitRootInfo(1, None, 0, ctypes.byref(comm)) == 2  # HCCL_E_PTR
+    v = ctypes.c_int32(5)
+    assert hccl.HcclSetConfig(0, ctypes.c_int32(1)) == 0 and hccl.HcclGetConfig(0, ctypes.byref(v)) == 0 and v.value == 1
+    assert hccl.HcclSetConfig(0, ctypes.c_int32(2)) == 1 and hccl.HcclSetConfig(7, ctypes.c_int32(0)) == 1
+    assert hccl.HcclGetConfig(0, None) == 2
     lib.aclrtFree(dev[0])
     lib.aclrtFree(dev2[0])
 

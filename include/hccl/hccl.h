@@ -52,6 +52,8 @@ HcclResult HcclAllGatherV(void *sendBuf, uint64_t sendCount, void *recvBuf, cons
 HcclResult HcclReduceScatterV(void *sendBuf, const void *sendCounts, const void *sendDispls, void *recvBuf,
                               uint64_t recvCount, HcclDataType dataType, HcclReduceOp op, HcclComm comm,
                               aclrtStream stream);
+HcclResult HcclSetConfig(HcclConfig config, union HcclConfigValue configValue);
+HcclResult HcclGetConfig(HcclConfig config, union HcclConfigValue *configValue);
 HcclResult HcclGroupStart(void);
 HcclResult HcclGroupEnd(void);
 

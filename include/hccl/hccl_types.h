@@ -83,6 +83,15 @@ typedef struct HcclCommConfigDef {
 } HcclCommConfig;
 
 typedef enum {
+    HCCL_DETERMINISTIC = 0,
+    HCCL_CONFIG_RESERVED
+} HcclConfig;
+
+union HcclConfigValue {
+    int32_t value;
+};
+
+typedef enum {
     HCCL_SEND = 0,
     HCCL_RECV = 1,
     HCCL_SEND_RECV_RESERVED

@@ -1130,3 +1130,25 @@ HCCL_API HcclResult HcclBarrier(HcclComm comm, aclrtStream stream) {
     call_desc d = {OP_BARRIER, 0, 0, 0, 0};
     return coll_begin(c, &d);
 }
+
+/* HCCL_DETERMINISTIC: the emulator's reductions are deterministic whatever is set (rank order 0..n-1); the value is
+ * kept so that HcclGetConfig reads it back. */
+static int32_t g_deterministic;
+
+HCCL_API HcclResult HcclSetConfig(HcclConfig config, union HcclConfigValue configValue) {
+    if (config != HCCL_DETERMINISTIC)
+        return fail(HCCL_E_PARA, "HcclSetConfig", "config %d is not an HcclConfig", (int)config);
+    if (configValue.value != 0 && configValue.value != 1)
+        return fail(HCCL_E_PARA, "HcclSetConfig", "configValue %d of HCCL_DETERMINISTIC must be 0 or 1",
+                    (int)configValue.value);
+    g_deterministic = configValue.value;
+    return HCCL_SUCCESS;
+}
+
+HCCL_API HcclResult HcclGetConfig(HcclConfig config, union HcclConfigValue *configValue) {
+    if (!configValue) return fail(HCCL_E_PTR, "HcclGetConfig", "configValue must not be NULL");
+    if (config != HCCL_DETERMINISTIC)
+        return fail(HCCL_E_PARA, "HcclGetConfig", "config %d is not an HcclConfig", (int)config);
+    configValue->value = g_deterministic;
+    return HCCL_SUCCESS;
+}
