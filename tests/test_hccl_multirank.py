@@ -140,6 +140,18 @@ def scenario_full(R):
     got = R.read(b, np.float32, big)
     assert got.tobytes() == reduce_ref("fp32", ins, SUM).tobytes()
     digest.update(got.tobytes())
+    # on a stream of its own: the result is a task of that stream (the stream checker refuses reading it unsynchronised)
+    st = R.ffi.new("aclrtStream *")
+    assert R.lib.aclrtCreateStream(st) == 0
+    ins = [rank_input("fp32", r, cnt) for r in range(n)]
+    s, d = R.dev(ins[me]), R.dev(cnt * 4)
+    assert h.HcclAllReduce(s, d, u64(cnt), DT["fp32"], SUM, comm, ctypes.c_void_p(int(R.ffi.cast("uintptr_t", st[0])))) == 0
+    early = np.zeros(cnt, np.float32)
+    assert R.lib.aclrtMemcpy(R.ffi.from_buffer(early), early.nbytes, R.ffi.cast("void *", d.value), early.nbytes, 2) \
+        == 507004
+    assert R.lib.aclrtSynchronizeStream(st[0]) == 0
+    assert R.read(d, np.float32, cnt).tobytes() == reduce_ref("fp32", ins, SUM).tobytes()
+    assert R.lib.aclrtDestroyStream(st[0]) == 0
     # Reduce to root 1
     ins = [rank_input("fp16", r, cnt) for r in range(n)]
     s, d = R.dev(ins[me]), R.dev(np.zeros(cnt, np.float16))
