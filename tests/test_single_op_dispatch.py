@@ -291,3 +291,14 @@ def test_gru_grad(call, torch):
     np.testing.assert_allclose(dx, x.grad.numpy(), **tol)
     np.testing.assert_allclose(dhp, h0.grad[0].numpy(), **tol)
     lib.aclopDestroyAttr(a)
+
+
+def test_newest_message_survives_unread_ones(call):
+    """A client that never reads the messages of expected failures (torch_npu probes aclrtGetDevice on fresh threads)
+    still gets the message of the next real error: the buffer drops the oldest lines."""
+    for _ in range(200):
+        assert lib.aclDestroyDataBuffer(ffi.NULL) != 0
+    x = call.tensor(np.ones(2, np.float32))
+    assert call.run("NoSuchOpAfterManyErrors", [x], [x]) == OP_NOT_FOUND
+    text = msg()
+    assert "NoSuchOpAfterManyErrors" in text.splitlines()[-1] and len(text) < 4096

@@ -274,8 +274,8 @@ static aclError compile_and_execute(const char *opType, int numInputs, const acl
                                    stream};
         return op->run(&call);
     }
-    return ACL_REPORT(ACL_ERROR_OP_NOT_FOUND, "operator type '%s' (%d inputs, %d outputs) is not available through "
-                      "the single-operator path of the emulator; it runs operators through aclnn", opType,
+    return ACL_REPORT(ACL_ERROR_OP_NOT_FOUND, "operator type '%s' (%d inputs, %d outputs) is not among the types the "
+                      "single-operator path of the emulator runs (docs/TORCH_NPU.md)", opType,
                       numInputs, numOutputs);
 }
 
