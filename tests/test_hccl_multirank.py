@@ -264,6 +264,21 @@ def scenario_full(R):
     print("DIGEST", digest.hexdigest(), flush=True)
 
 
+def scenario_p2p_mismatch(R):
+    """Rank 0 sends 5 elements, rank 1 expects 6: the receiver fails with HCCL_E_PARA naming both sizes, the
+    communicator is broken on both ranks."""
+    comm = R.init()
+    s = R.dev(np.ones(6, np.float32))
+    if R.rank == 0:
+        assert R.h.HcclSend(s, u64(5), DT["fp32"], 1, comm, None) == 0  # buffered: the receiver finds the mismatch
+        rc = R.h.HcclBarrier(comm, None)
+        assert rc == E_REMOTE, rc
+    else:
+        assert R.h.HcclRecv(s, u64(6), DT["fp32"], 0, comm, None) == E_PARA
+    assert R.h.HcclAllReduce(s, s, u64(1), DT["fp32"], SUM, comm, None) in (E_REMOTE, E_PARA)
+    assert R.h.HcclCommDestroy(comm) == 0
+
+
 def scenario_die(R):
     """Rank 1 exits without a word; rank 0 gets HCCL_E_REMOTE well before the timeout."""
     comm = R.init()
@@ -351,6 +366,12 @@ def test_dead_rank_is_an_error_not_a_hang(installed_tree):
     procs, outs = launch(installed_tree, "die", 2, {"HCCL_EXEC_TIMEOUT": "60"})
     check_ok(procs[:1], outs[:1], [0])
     assert "exited" in outs[0][1] and "rank 1" in outs[0][1]
+
+
+def test_point_to_point_size_mismatch(installed_tree):
+    procs, outs = launch(installed_tree, "p2p_mismatch", 2, {"HCCL_EXEC_TIMEOUT": "60"})
+    check_ok(procs, outs, range(2))
+    assert "expects 24 bytes from rank 0, which sent 20" in outs[1][1]
 
 
 def test_timeouts(installed_tree):
