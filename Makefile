@@ -16,7 +16,7 @@ OBJDIR     := $(BUILD)/obj
 # Every library name that user build files link; each resolves to the one implementation.
 ALIASES    := libascendcl.so libacl_rt.so libruntime.so libnnopbase.so libopapi.so libopapi_nn.so libopapi_cv.so libopapi_math.so \
               libacl_op_compiler.so libge_runner.so libgraph.so libacl_tdt_channel.so
-# The non-acl names a framework binds (Hccl* for one rank, Msprof* reporters, rt* kernel registration): a separate
+# The non-acl names a framework binds (Hccl* collectives, Msprof* reporters, rt* kernel registration): a separate
 # small library, so libpyaclnn.so exports only acl*/aclnn*/Acl*. Installed as libhccl.so (torch_npu needs it).
 EXT_LIB    := $(BUILD)/lib/libhccl.so
 EXT_SRCS   := $(sort $(wildcard libsrc/ext/*.c))
@@ -230,7 +230,8 @@ client-llama: install
 	tools/clients/llama_cpp.sh $(PREFIX) $(BUILD)/client-llama
 
 # A real client: PyTorch through torch_npu (torch==2.13.0 + torch-npu==2.13.0 from PyPI in a virtual environment in
-# $(BUILD)/client-torch), ~90 torch ops on device "npu" compared with the CPU. Not in `make test` (needs PyPI).
+# $(BUILD)/client-torch), ~90 + ~300 torch ops on device "npu" compared with the CPU, and torch.distributed with two
+# ranks. Not in `make test` (needs PyPI).
 client-torch: install
 	tools/clients/torch_npu.sh $(PREFIX) $(BUILD)/client-torch
 

@@ -439,6 +439,12 @@ typedef enum {
  aclDataBuffer *const outputs[], const aclopAttr *attr,
  aclopEngineType engineType, aclopCompileType compileFlag,
  const char *opPath, aclrtStream stream);
+ aclError aclopCompileAndExecuteV2(const char *opType, int numInputs, aclTensorDesc *inputDesc[],
+ aclDataBuffer *inputs[], int numOutputs,
+ aclTensorDesc *outputDesc[], aclDataBuffer *outputs[],
+ aclopAttr *attr, aclopEngineType engineType,
+ aclopCompileType compileFlag, const char *opPath,
+ aclrtStream stream);
  aclError aclSetCompileopt(aclCompileOpt opt, const char *value);
  size_t aclGetCompileoptSize(aclCompileOpt opt);
  aclError aclGetCompileopt(aclCompileOpt opt, char *value, size_t length);

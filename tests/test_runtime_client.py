@@ -1,6 +1,7 @@
 """Runtime calls a framework binds at load (torch_npu): data buffers, operator attributes, the single-operator
 entry, dump configuration, the application log, device capabilities, streams/events with flags, peer access,
-saturation mode, compile options, virtual memory, device binaries; and libhccl.so (one rank), driven through cffi.
+saturation mode, compile options, virtual memory, device binaries; and libhccl.so (one rank; several ranks are in
+test_hccl_multirank.py), driven through cffi.
 Real behaviour, the documented codes, a message naming the argument, no crash on NULL."""
 import ctypes
 import os
@@ -224,7 +225,9 @@ def test_hccl_one_rank(hccl):
     assert hccl.HcclGetRootInfo(root) == 0
     comm = ctypes.c_void_p()
     assert hccl.HcclCommInitRootInfo(1, root, 0, ctypes.byref(comm)) == 0
-    assert hccl.HcclCommInitRootInfo(2, root, 0, ctypes.byref(ctypes.c_void_p())) == 5  # HCCL_E_NOT_SUPPORT
+    assert hccl.HcclCommInitRootInfo(65, root, 0, ctypes.byref(ctypes.c_void_p())) == 5  # more than 64 ranks
+    bad = ctypes.create_string_buffer(b"not a root info", 4108)
+    assert hccl.HcclCommInitRootInfo(2, bad, 0, ctypes.byref(ctypes.c_void_p())) == 1  # not from HcclGetRootInfo
     assert hccl.HcclCommInitRootInfo(1, root, 1, ctypes.byref(ctypes.c_void_p())) == 1  # rank out of range
     n = ctypes.c_uint32(7)
     assert hccl.HcclGetRankSize(comm, ctypes.byref(n)) == 0 and n.value == 1
@@ -253,6 +256,10 @@ def test_hccl_one_rank(hccl):
     assert hccl.HcclGetCommAsyncError(comm, ctypes.byref(err)) == 0 and err.value == 0
     assert hccl.HcclCommDestroy(comm) == 0
     assert hccl.HcclCommInitRootInfo(1, None, 0, ctypes.byref(comm)) == 2  # HCCL_E_PTR
+    v = ctypes.c_int32(5)
+    assert hccl.HcclSetConfig(0, ctypes.c_int32(1)) == 0 and hccl.HcclGetConfig(0, ctypes.byref(v)) == 0 and v.value == 1
+    assert hccl.HcclSetConfig(0, ctypes.c_int32(2)) == 1 and hccl.HcclSetConfig(7, ctypes.c_int32(0)) == 1
+    assert hccl.HcclGetConfig(0, None) == 2
     lib.aclrtFree(dev[0])
     lib.aclrtFree(dev2[0])
 

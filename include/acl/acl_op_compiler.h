@@ -1,5 +1,5 @@
 /* pyaclnn: single-operator compilation and execution. The emulator compiles nothing: aclopCompileAndExecute
- * runs the operator types listed in the README on the host, and returns ACL_ERROR_OP_NOT_FOUND (with a message
+ * runs the operator types listed in docs/TORCH_NPU.md (through aclnn or on the host), and returns ACL_ERROR_OP_NOT_FOUND (with a message
  * naming the type) for any other. */
 #ifndef PYACLNN_ACL_ACL_OP_COMPILER_H
 #define PYACLNN_ACL_ACL_OP_COMPILER_H
@@ -43,6 +43,13 @@ ACL_FUNC_VISIBILITY aclError aclopCompileAndExecute(const char *opType, int numI
                                                     aclDataBuffer *const outputs[], const aclopAttr *attr,
                                                     aclopEngineType engineType, aclopCompileType compileFlag,
                                                     const char *opPath, aclrtStream stream);
+/* The same, for operators whose output shapes are known only when they run: the output descriptions may be updated. */
+ACL_FUNC_VISIBILITY aclError aclopCompileAndExecuteV2(const char *opType, int numInputs, aclTensorDesc *inputDesc[],
+                                                      aclDataBuffer *inputs[], int numOutputs,
+                                                      aclTensorDesc *outputDesc[], aclDataBuffer *outputs[],
+                                                      aclopAttr *attr, aclopEngineType engineType,
+                                                      aclopCompileType compileFlag, const char *opPath,
+                                                      aclrtStream stream);
 ACL_FUNC_VISIBILITY aclError aclSetCompileopt(aclCompileOpt opt, const char *value);
 ACL_FUNC_VISIBILITY size_t aclGetCompileoptSize(aclCompileOpt opt);
 ACL_FUNC_VISIBILITY aclError aclGetCompileopt(aclCompileOpt opt, char *value, size_t length);

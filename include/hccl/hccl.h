@@ -1,6 +1,7 @@
-/* pyaclnn: HCCL collective communication (libhccl.so). The emulator implements a world of one rank exactly:
- * every collective is the identity on that rank's data (a copy from send to receive buffer); point-to-point
- * calls have no peer and return HCCL_E_PARA. Several ranks are not supported (HCCL_E_NOT_SUPPORT). */
+/* pyaclnn: HCCL collective communication (libhccl.so). A world of one rank is exact in-process (every collective
+ * is the identity on that rank's data). Several ranks are separate processes on one machine that meet in POSIX
+ * shared memory named from the root info (see docs/TORCH_NPU.md, "Several ranks"): collectives, point-to-point
+ * and batched send/receive, with reductions in the fixed order rank 0..n-1. */
 #ifndef PYACLNN_HCCL_HCCL_H
 #define PYACLNN_HCCL_HCCL_H
 
@@ -45,6 +46,14 @@ HcclResult HcclSend(void *sendBuf, uint64_t count, HcclDataType dataType, uint32
                     aclrtStream stream);
 HcclResult HcclRecv(void *recvBuf, uint64_t count, HcclDataType dataType, uint32_t srcRank, HcclComm comm,
                     aclrtStream stream);
+HcclResult HcclBatchSendRecv(HcclSendRecvItem *sendRecvInfo, uint32_t itemNum, HcclComm comm, aclrtStream stream);
+HcclResult HcclAllGatherV(void *sendBuf, uint64_t sendCount, void *recvBuf, const void *recvCounts,
+                          const void *recvDispls, HcclDataType dataType, HcclComm comm, aclrtStream stream);
+HcclResult HcclReduceScatterV(void *sendBuf, const void *sendCounts, const void *sendDispls, void *recvBuf,
+                              uint64_t recvCount, HcclDataType dataType, HcclReduceOp op, HcclComm comm,
+                              aclrtStream stream);
+HcclResult HcclSetConfig(HcclConfig config, union HcclConfigValue configValue);
+HcclResult HcclGetConfig(HcclConfig config, union HcclConfigValue *configValue);
 HcclResult HcclGroupStart(void);
 HcclResult HcclGroupEnd(void);
 

@@ -42,7 +42,7 @@ typedef enum {
     HCCL_REDUCE_PROD = 1,
     HCCL_REDUCE_MAX = 2,
     HCCL_REDUCE_MIN = 3,
-    HCCL_REDUCE_RESERVED
+    HCCL_REDUCE_RESERVED = 255
 } HcclReduceOp;
 
 typedef enum {
@@ -59,7 +59,10 @@ typedef enum {
     HCCL_DATA_TYPE_FP64 = 10,
     HCCL_DATA_TYPE_BFP16 = 11,
     HCCL_DATA_TYPE_INT128 = 12,
-    HCCL_DATA_TYPE_RESERVED
+    HCCL_DATA_TYPE_HIF8 = 13,
+    HCCL_DATA_TYPE_FP8E4M3 = 14,
+    HCCL_DATA_TYPE_FP8E5M2 = 15,
+    HCCL_DATA_TYPE_RESERVED = 255
 } HcclDataType;
 
 #define HCCL_ROOT_INFO_BYTES 4108
@@ -74,7 +77,33 @@ typedef struct HcclCommConfigDef {
     uint32_t hcclDeterministic;
     char hcclCommName[128];
     char hcclUdi[128];
+    uint32_t hcclOpExpansionMode;
+    uint32_t hcclRdmaTrafficClass;
+    uint32_t hcclRdmaServiceLevel;
 } HcclCommConfig;
+
+typedef enum {
+    HCCL_DETERMINISTIC = 0,
+    HCCL_CONFIG_RESERVED
+} HcclConfig;
+
+union HcclConfigValue {
+    int32_t value;
+};
+
+typedef enum {
+    HCCL_SEND = 0,
+    HCCL_RECV = 1,
+    HCCL_SEND_RECV_RESERVED
+} HcclSendRecvType;
+
+typedef struct HcclSendRecvItemDef {
+    HcclSendRecvType sendRecvType;
+    void *buf;
+    uint64_t count;
+    HcclDataType dataType;
+    uint32_t remoteRank;
+} HcclSendRecvItem;
 
 #ifdef __cplusplus
 }

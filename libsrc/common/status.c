@@ -32,12 +32,24 @@ int acl_report(int code, const char *file, int line, const char *fmt, ...) {
     va_end(ap);
     const char *base = strrchr(file, '/');
     base = base ? base + 1 : file;
-    size_t room = ACL_MSG_CAP - t_pending_len;
-    if (room > 1) {
-        int n = snprintf(t_pending + t_pending_len, room, "%s%s: %s%s%s [%s:%d]", t_pending_len ? "\n" : "",
-                         code_prefix(code), t_api ? t_api : "", t_api ? ": " : "", msg, base, line);
-        if (n > 0) t_pending_len += ((size_t)n < room) ? (size_t)n : room - 1;
+    char entry[ACL_MSG_CAP];
+    int n = snprintf(entry, sizeof entry, "%s: %s%s%s [%s:%d]", code_prefix(code), t_api ? t_api : "",
+                     t_api ? ": " : "", msg, base, line);
+    if (n <= 0) return code;
+    size_t len = (size_t)n < sizeof entry ? (size_t)n : sizeof entry - 1;
+    /* the buffer keeps the most recent messages: when the new one does not fit, the oldest lines go (a client that
+     * never reads the messages, as torch_npu after an expected failure, must not hide the next error's message) */
+    while (t_pending_len && t_pending_len + 1 + len >= ACL_MSG_CAP) {
+        char *nl = memchr(t_pending, '\n', t_pending_len);
+        size_t drop = nl ? (size_t)(nl - t_pending) + 1 : t_pending_len;
+        memmove(t_pending, t_pending + drop, t_pending_len - drop);
+        t_pending_len -= drop;
+        t_pending[t_pending_len] = '\0';
     }
+    if (t_pending_len) t_pending[t_pending_len++] = '\n';
+    memcpy(t_pending + t_pending_len, entry, len);
+    t_pending_len += len;
+    t_pending[t_pending_len] = '\0';
     return code;
 }
 

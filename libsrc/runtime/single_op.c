@@ -1,6 +1,7 @@
 /* The single-operator API: operator attributes (a named list of typed values, copied) and
- * aclopCompileAndExecute. The emulator runs operators through aclnn; an operator type sent here is recorded
- * (PYACLNN_SINGLE_OP_LOG=<file> appends one line per call) and refused with ACL_ERROR_OP_NOT_FOUND and a
+ * aclopCompileAndExecute. An operator type sent here is recorded (PYACLNN_SINGLE_OP_LOG=<file> appends one line per
+ * call with its tensors and attribute names); the types of single_op_dispatch.c (the ones torch_npu sends) run
+ * through the aclnn functions of the same computation; any other type is refused with ACL_ERROR_OP_NOT_FOUND and a
  * message naming it. */
 #include <pthread.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 #include "common/registry.h"
 #include "common/status.h"
 #include "runtime/runtime.h"
+#include "runtime/single_op.h"
 
 typedef enum { A_BOOL, A_INT, A_FLOAT, A_STRING, A_DTYPE, A_LIST_BOOL, A_LIST_INT, A_LIST_FLOAT, A_LIST_STRING,
                A_LIST_LIST_INT } attr_kind;
@@ -182,29 +184,77 @@ aclError aclopSetAttrListListInt(aclopAttr *attr, const char *attrName, int numL
     return ACL_SUCCESS;
 }
 
+static const attr_entry *find_attr(const aclopAttr *attr, const char *name) {
+    for (int k = 0; attr && k < attr->n; k++)
+        if (strcmp(attr->e[k].name, name) == 0) return &attr->e[k];
+    return NULL;
+}
+
+bool acl_op_attr_int(const aclopAttr *attr, const char *name, int64_t *value) {
+    const attr_entry *e = find_attr(attr, name);
+    if (!e || (e->kind != A_INT && e->kind != A_BOOL && e->kind != A_DTYPE)) return false;
+    *value = e->i;
+    return true;
+}
+
+const char *acl_op_attr_string(const aclopAttr *attr, const char *name) {
+    const attr_entry *e = find_attr(attr, name);
+    return e && e->kind == A_STRING ? e->s : NULL;
+}
+
+bool acl_op_attr_float(const aclopAttr *attr, const char *name, double *value) {
+    const attr_entry *e = find_attr(attr, name);
+    if (!e || e->kind != A_FLOAT) return false;
+    *value = e->f;
+    return true;
+}
+
 static pthread_mutex_t g_log_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static void log_op(const char *opType, int numInputs, const aclTensorDesc *const inputDesc[]) {
+static void log_descs(FILE *f, const char *tag, int n, const aclTensorDesc *const desc[],
+                      const aclDataBuffer *const buf[]) {
+    fprintf(f, " %s=[", tag);
+    for (int k = 0; k < n && desc; k++) {
+        const aclTensorDesc *d = desc[k];
+        if (!d) { fprintf(f, "%snull", k ? " " : ""); continue; }
+        fprintf(f, "%s%d(", k ? " " : "", (int)aclGetTensorDescType(d));
+        size_t nd = aclGetTensorDescNumDims(d);
+        for (size_t j = 0; j < nd && nd != ACL_UNKNOWN_RANK; j++) {
+            int64_t v = 0;
+            aclGetTensorDescDimV2(d, j, &v);
+            fprintf(f, "%s%lld", j ? "," : "", (long long)v);
+        }
+        fprintf(f, ")f%d%s", (int)aclGetTensorDescFormat(d), aclGetTensorDescAddress(d) ? "c" : "");
+        if (buf && buf[k]) fprintf(f, "#%zu", aclGetDataBufferSizeV2(buf[k]));
+    }
+    fputc(']', f);
+}
+
+/* PYACLNN_SINGLE_OP_LOG=<file>: one line per call, "type in=[dtype(dims)f<format>[c: const]#bytes ...] out=[...]
+ * attr=[name:kind ...]" (the dtypes are aclDataType values). */
+static void log_op(const char *opType, int numInputs, const aclTensorDesc *const inputDesc[],
+                   const aclDataBuffer *const inputs[], int numOutputs, const aclTensorDesc *const outputDesc[],
+                   const aclopAttr *attr) {
     const char *path = getenv("PYACLNN_SINGLE_OP_LOG");
     if (!path || !*path) return;
     pthread_mutex_lock(&g_log_lock);
     FILE *f = fopen(path, "a");
     if (f) {
         fprintf(f, "%s", opType);
-        for (int k = 0; k < numInputs && inputDesc; k++)
-            fprintf(f, " %d", inputDesc[k] ? (int)aclGetTensorDescType(inputDesc[k]) : -1);
-        fputc('\n', f);
+        log_descs(f, "in", numInputs, inputDesc, inputs);
+        log_descs(f, "out", numOutputs, outputDesc, NULL);
+        fprintf(f, " attr=[");
+        for (int k = 0; attr && k < attr->n; k++) fprintf(f, "%s%s:%d", k ? " " : "", attr->e[k].name, attr->e[k].kind);
+        fprintf(f, "]\n");
         fclose(f);
     }
     pthread_mutex_unlock(&g_log_lock);
 }
 
-aclError aclopCompileAndExecute(const char *opType, int numInputs, const aclTensorDesc *const inputDesc[],
-                                const aclDataBuffer *const inputs[], int numOutputs,
-                                const aclTensorDesc *const outputDesc[], aclDataBuffer *const outputs[],
-                                const aclopAttr *attr, aclopEngineType engineType, aclopCompileType compileFlag,
-                                const char *opPath, aclrtStream stream) {
-    acl_set_api("aclopCompileAndExecute");
+static aclError compile_and_execute(const char *opType, int numInputs, const aclTensorDesc *const inputDesc[],
+                                    const aclDataBuffer *const inputs[], int numOutputs,
+                                    const aclTensorDesc *const outputDesc[], aclDataBuffer *const outputs[],
+                                    const aclopAttr *attr, aclrtStream stream) {
     if (!opType) return ACL_REPORT(ACL_ERROR_INVALID_PARAM, "opType must not be NULL");
     if (numInputs < 0 || numOutputs < 0)
         return ACL_REPORT(ACL_ERROR_INVALID_PARAM, "numInputs %d and numOutputs %d must be >= 0", numInputs,
@@ -217,8 +267,34 @@ aclError aclopCompileAndExecute(const char *opType, int numInputs, const aclTens
         return ACL_REPORT(ACL_ERROR_INVALID_PARAM, "attr is not a live aclopAttr (%s)", opType);
     if (!acl_stream_valid(stream))
         return ACL_REPORT(ACL_ERROR_INVALID_PARAM, "stream %p is not a live stream (%s)", stream, opType);
-    log_op(opType, numInputs, inputDesc);
-    return ACL_REPORT(ACL_ERROR_OP_NOT_FOUND, "operator type '%s' (%d inputs, %d outputs) is not available through "
-                      "the single-operator path of the emulator; it runs operators through aclnn", opType,
+    log_op(opType, numInputs, inputDesc, inputs, numOutputs, outputDesc, attr);
+    const acl_single_op *op = acl_single_op_find(opType);
+    if (op) {
+        acl_single_op_call call = {opType, numInputs, inputDesc, inputs, numOutputs, outputDesc, outputs, attr,
+                                   stream};
+        return op->run(&call);
+    }
+    return ACL_REPORT(ACL_ERROR_OP_NOT_FOUND, "operator type '%s' (%d inputs, %d outputs) is not among the types the "
+                      "single-operator path of the emulator runs (docs/TORCH_NPU.md)", opType,
                       numInputs, numOutputs);
+}
+
+aclError aclopCompileAndExecute(const char *opType, int numInputs, const aclTensorDesc *const inputDesc[],
+                                const aclDataBuffer *const inputs[], int numOutputs,
+                                const aclTensorDesc *const outputDesc[], aclDataBuffer *const outputs[],
+                                const aclopAttr *attr, aclopEngineType engineType, aclopCompileType compileFlag,
+                                const char *opPath, aclrtStream stream) {
+    acl_set_api("aclopCompileAndExecute");
+    return compile_and_execute(opType, numInputs, inputDesc, inputs, numOutputs, outputDesc, outputs, attr, stream);
+}
+
+/* The operator types run here write outputs of the shapes their descriptions give, so the descriptions stay. */
+aclError aclopCompileAndExecuteV2(const char *opType, int numInputs, aclTensorDesc *inputDesc[],
+                                  aclDataBuffer *inputs[], int numOutputs, aclTensorDesc *outputDesc[],
+                                  aclDataBuffer *outputs[], aclopAttr *attr, aclopEngineType engineType,
+                                  aclopCompileType compileFlag, const char *opPath, aclrtStream stream) {
+    acl_set_api("aclopCompileAndExecuteV2");
+    return compile_and_execute(opType, numInputs, (const aclTensorDesc *const *)inputDesc,
+                               (const aclDataBuffer *const *)inputs, numOutputs,
+                               (const aclTensorDesc *const *)outputDesc, outputs, attr, stream);
 }

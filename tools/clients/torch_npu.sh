@@ -2,7 +2,9 @@
 # PyTorch through torch_npu on the emulated toolkit: a virtual environment with torch==2.13.0 and
 # torch-npu==2.13.0 (from PyPI), set_env.sh sourced, then tests/clients/torch_npu_smoke.py runs ~90 torch ops on
 # device "npu" and compares each with the CPU, printing the path each took (aclnn, or the single-operator type
-# torch_npu sent to aclopCompileAndExecute).
+# torch_npu sent to aclopCompileAndExecute); then tests/clients/torch_npu_dist.py runs torch.distributed (backend
+# "hccl") with two ranks in separate processes and compares every collective with the CPU; torch_npu_wide.py tries
+# ~300 more ops (its table goes to WORK/wide_result.txt).
 #
 #   tools/clients/torch_npu.sh [PREFIX] [WORK]
 #
@@ -42,3 +44,8 @@ export PYACLNN_SINGLE_OP_LOG="$WORK/single_op.log"
 rm -f "$PYACLNN_SINGLE_OP_LOG"
 cd "$WORK"
 "$V" "$HERE/tests/clients/torch_npu_smoke.py" 2> "$WORK/stderr.log" | tee "$WORK/result.txt"
+# ~300 more torch ops (not required to pass: the table of what runs, through aclnn or the single-op path)
+(cd "$HERE/tests/clients" && "$V" torch_npu_wide.py 2>> "$WORK/stderr.log" > "$WORK/wide_result.txt") || true
+tail -1 "$WORK/wide_result.txt"
+# torch.distributed with backend "hccl": two ranks in separate processes (libhccl.so's shared-memory path)
+"$V" "$HERE/tests/clients/torch_npu_dist.py" 2 2>> "$WORK/stderr.log" | tee "$WORK/dist_result.txt"
