@@ -166,6 +166,7 @@ test: test-deps lib install
 	$(PYTHON) -m pytest -q tests $(PYTEST_ARGS)
 	$(MAKE) asan
 	$(MAKE) fuzz FUZZ_SECONDS=$(CI_FUZZ_SECONDS)
+	$(MAKE) client-torch
 
 ci: test
 
@@ -231,7 +232,7 @@ client-llama: install
 
 # A real client: PyTorch through torch_npu (torch==2.13.0 + torch-npu==2.13.0 from PyPI in a virtual environment in
 # $(BUILD)/client-torch), ~90 + ~300 torch ops on device "npu" compared with the CPU, and torch.distributed with two
-# ranks. Not in `make test` (needs PyPI).
+# ranks. The last step of `make test` (about 20 s once the wheel is downloaded; PyPI is reachable in CI).
 client-torch: install
 	tools/clients/torch_npu.sh $(PREFIX) $(BUILD)/client-torch
 
