@@ -314,12 +314,21 @@ aclnnStatus opws_UpsampleLinear1dBackward(const aclTensor *gradOut, const aclInt
                 (long long)gradOut->dims[1], (long long)out->dims[0], (long long)out->dims[1]);
     ACL_TRY(check_int32(gradOut->dims, 3, "gradOut"));
     ACL_TRY(check_int32(out->dims, 3, "out"));
+    if (acl_tensor_empty(gradOut)) return acl_exec_noop(s->op, workspaceSize, executor);
+    /* The A2 kernel path (taken unless outputSize reaches 1e6, or the sizes differ and scales is set but disagrees
+     * with them) refuses a scale above 500: scales when positive, else outputSize / inputSize. */
+    const int scale_agrees = fabs(scales) <= 1e-9 || o[0] == (int64_t)floor((double)in[0] * scales);
+    if (o[0] < 1000000 && (o[0] == in[0] || scale_agrees)) {
+        const double real = scales > 0 ? scales : (double)o[0] / (double)in[0];
+        ACLNN_CHECK(real <= 500.0, ACLNN_ERR_PARAM_INVALID,
+                    "scales %g is too large: the scale (scales, or outputSize[0] / inputSize[2] when scales <= 0) "
+                    "must not exceed 500.", real);
+    }
     /* [HW] out's L is not compared with inputSize: the result (N, C, inputSize[2]) is copied into out at the end of
      * phase 1 and that copy fails on another shape */
     ACLNN_CHECK(out->dims[2] == in[0], ACLNN_ERR_INNER_NULLPTR,
                 "out L %lld should equal inputSize[2] %lld: the result is copied into out.", (long long)out->dims[2],
                 (long long)in[0]);
-    if (acl_tensor_empty(gradOut)) return acl_exec_noop(s->op, workspaceSize, executor);
     const double sc[1] = {scales > 0 ? scales : 0};
     return publish(s, gradOut, 0, out, 0, in, o, alignCorners, sc, workspaceSize, executor);
 }

@@ -465,6 +465,22 @@ def test_linear1d_backward_out_length_is_a_copy_failure():
     expect_invalid("UpsampleLinear1dBackward", a, 561103, "out")
 
 
+@pytest.mark.parametrize("scale,length,code", [(550.0, 3300, 161002), (0.0, 3300, 161002), (400.0, 2400, 0),
+                                               (550.0, 3000, 0), (0.0, 3000, 0)])
+def test_linear1d_backward_scale_above_500(scale, length, code):
+    """The A2 kernel path refuses a scale above 500 (scales, or outputSize / inputSize without one); a scale that
+    disagrees with the sizes (int(6 * 550) != 3000) takes the other path, where no limit applies."""
+    from helpers import ws_call
+    a = _bwd_args("UpsampleLinear1dBackward", g=_t((1, 1, length), nsp=1), osz=pyaclnn.int_array([length]),
+                  isz=pyaclnn.int_array([1, 1, 6]), sc=[scale], out=_t((1, 1, 6), nsp=1))
+    if code:
+        expect_invalid("UpsampleLinear1dBackward", a, code, "scales")
+    else:
+        rc, _, ex, msg = ws_call("UpsampleLinear1dBackward", *a)
+        assert rc == 0, msg
+        lib.aclDestroyAclOpExecutor(ex)
+
+
 def test_bicubic2d_scale_conflict():
     expect_invalid("UpsampleBicubic2d", _fwd_args("UpsampleBicubic2d", sc=[3.0, 0.0]), 161002, "scalesH")
 
