@@ -9,6 +9,7 @@
 #include "kernels/avg_pool2d.h"
 #include "common/cpu.h"
 #include "kernels/f16_rows.h"
+#include "common/half_rows.h"
 
 __extension__ typedef __int128 i128; /* window maths on caller-controlled attributes never overflows */
 
@@ -108,7 +109,7 @@ static void store_f16_row(uint16_t *dst, const float *src, int64_t n) {
         return;
     }
 #endif
-    acl_f32_to_f16_row(dst, src, n);
+    acl_row_f32_to_f16(dst, src, n); /* common/half_rows.h: SSE2 / NEON, the same bits */
 }
 
 /* The index lists of the column ranges lo/hi[0..n) (see avgpool_plan). false when out of memory. */
@@ -243,10 +244,7 @@ static inline void avgpool_strides(const acl_view *v, int64_t s[4]) {
 #undef AP_LOAD
 
 #undef AP_STORE_ROW
-#define AP_STORE_ROW(dst, src, n)                                           \
-    do {                                                                    \
-        for (int64_t i_ = 0; i_ < (n); i_++) KSTORE((dst) + i_, (src)[i_]); \
-    } while (0)
+#define AP_STORE_ROW(dst, src, n) KSTORE_ROW((dst), (src), (n))
 #define KSUFFIX bf16
 #define AP_LOAD(p) KLOAD(p)
 #include "kernels/dtype_begin.h"
