@@ -44,7 +44,7 @@ static inline float acl_f16_to_f32_bf(uint16_t h) {
     memcpy(&hv, &h, 2);
     const uint32_t hw = acl_hr_bits_((float)hv);
     const uint32_t nan = 0u - (uint32_t)(em > 0x7c00u);
-    return acl_hr_float_((hw & ~nan) | (((em << 13) + 0x70000000u) | sign) & nan);
+    return acl_hr_float_((hw & ~nan) | ((((em << 13) + 0x70000000u) | sign) & nan));
 #else
     /* (em << 13) read as fp32 is the half's value times 2^-112 (a subnormal fp32 for a subnormal half): the
      * product by 2^112 is exact and normalises it. Inf/NaN come out with exponent 143, a finite value that the
@@ -67,7 +67,7 @@ static inline uint16_t acl_f32_to_f16_bf(float f) {
     const _Float16 hv = (_Float16)f;
     uint16_t hb;
     memcpy(&hb, &hv, 2);
-    const uint32_t r = ((uint32_t)hb & ~is_nan) | (((w >> 16) & 0x8000u) | nanh) & is_nan;
+    const uint32_t r = ((uint32_t)hb & ~is_nan) | ((((w >> 16) & 0x8000u) | nanh) & is_nan);
     return (uint16_t)r;
 #else
     /* Scale so the fp32 adder rounds at the fp16 mantissa position (ties to even): the product by 2^112 then
@@ -182,13 +182,35 @@ static inline void acl_row_f32_to_bf16(uint16_t *restrict dst, const float *rest
     for (; i < n; i++) dst[i] = acl_f32_to_bf16_bf(src[i]);
 }
 #else
-/* Elsewhere (aarch64: NEON), plain loops over the element functions, which GCC vectorises at -O3. */
+/* Elsewhere (aarch64: NEON), plain loops over the element functions, which GCC vectorises at -O3 - except the
+ * narrowing (_Float16)float, which GCC 12 does not vectorise: on aarch64 that row is fcvtn by intrinsics. */
 static inline void acl_row_f16_to_f32(float *restrict dst, const uint16_t *restrict src, int64_t n) {
     for (int64_t i = 0; i < n; i++) dst[i] = acl_f16_to_f32_bf(src[i]);
 }
+#if defined(ACL_HALF_ROWS_NATIVE_F16) && defined(__ARM_NEON)
+#include <arm_neon.h>
+static inline void acl_row_f32_to_f16(uint16_t *restrict dst, const float *restrict src, int64_t n) {
+    const int64_t n8 = n > 0 ? n - n % 8 : 0;
+    int64_t i = 0;
+    for (; i < n8; i += 8) {
+        const float32x4_t a = vld1q_f32(src + i), b = vld1q_f32(src + i + 4);
+        const uint32x4_t inf = vdupq_n_u32(0x7f800000u), abs = vdupq_n_u32(0x7fffffffu);
+        const uint32x4_t nan = vorrq_u32(vcgtq_u32(vandq_u32(vreinterpretq_u32_f32(a), abs), inf),
+                                         vcgtq_u32(vandq_u32(vreinterpretq_u32_f32(b), abs), inf));
+        if (vmaxvq_u32(nan)) { /* a NaN: its payload rule, element by element */
+            for (int64_t k = i; k < i + 8; k++) dst[k] = acl_f32_to_f16_bf(src[k]);
+            continue;
+        }
+        /* fcvtn rounds to nearest even (the default FPCR mode), overflows to Inf, rounds subnormals exactly */
+        vst1q_u16(dst + i, vreinterpretq_u16_f16(vcvt_high_f16_f32(vcvt_f16_f32(a), b)));
+    }
+    for (; i < n; i++) dst[i] = acl_f32_to_f16_bf(src[i]);
+}
+#else
 static inline void acl_row_f32_to_f16(uint16_t *restrict dst, const float *restrict src, int64_t n) {
     for (int64_t i = 0; i < n; i++) dst[i] = acl_f32_to_f16_bf(src[i]);
 }
+#endif
 static inline void acl_row_bf16_to_f32(float *restrict dst, const uint16_t *restrict src, int64_t n) {
     for (int64_t i = 0; i < n; i++) dst[i] = acl_bf16_to_f32_bf(src[i]);
 }
