@@ -223,8 +223,11 @@ static inline void avgpool_strides(const acl_view *v, int64_t s[4]) {
         for (int64_t i_ = 0; i_ < (n); i_++) KSTORE((dst) + i_, (src)[i_]); \
     } while (0)
 
+/* AP_ROWCVT: contiguous input rows are converted a row at a time (common/half_rows.h) before the arithmetic -
+ * for fp16, whose element conversion does not vectorise inside those loops; bf16's (a shift) does. */
 #define KSUFFIX f32
 #define AP_DIRECT 1
+#define AP_ROWCVT 0
 #define AP_LOAD(p) KLOAD(p)
 #include "kernels/dtype_begin.h"
 #include "kernels/avg_pool2d.inc"
@@ -236,6 +239,8 @@ static inline void avgpool_strides(const acl_view *v, int64_t s[4]) {
 
 #undef AP_STORE_ROW
 #define AP_STORE_ROW(dst, src, n) store_f16_row((dst), (src), (n))
+#undef AP_ROWCVT
+#define AP_ROWCVT 1
 #define KSUFFIX f16
 #define AP_LOAD(p) g_f16_to_f32[*(p)]
 #include "kernels/dtype_begin.h"
@@ -245,6 +250,8 @@ static inline void avgpool_strides(const acl_view *v, int64_t s[4]) {
 
 #undef AP_STORE_ROW
 #define AP_STORE_ROW(dst, src, n) KSTORE_ROW((dst), (src), (n))
+#undef AP_ROWCVT
+#define AP_ROWCVT 0
 #define KSUFFIX bf16
 #define AP_LOAD(p) KLOAD(p)
 #include "kernels/dtype_begin.h"
