@@ -28,8 +28,13 @@
 #define KDT_f32_ACC float
 #define KDT_f32_LOAD(p) (*(p))
 #define KDT_f32_STORE(p, v) (*(p) = (v))
-#define KDT_f32_LOAD_ROW(d, s, n) memcpy((d), (s), (size_t)(n) * sizeof(float))
-#define KDT_f32_STORE_ROW(d, s, n) memcpy((d), (s), (size_t)(n) * sizeof(float))
+/* a plain loop, as the kernels had it: a memcpy call per short row measured slower (upsample x2 backward) */
+#define KDT_COPY_ROW_(d, s, n)                                     \
+    do {                                                           \
+        for (int64_t i_ = 0; i_ < (n); i_++) (d)[i_] = (s)[i_];    \
+    } while (0)
+#define KDT_f32_LOAD_ROW(d, s, n) KDT_COPY_ROW_(d, s, n)
+#define KDT_f32_STORE_ROW(d, s, n) KDT_COPY_ROW_(d, s, n)
 /* f16 */
 #define KDT_f16_T uint16_t
 #define KDT_f16_ACC float
@@ -49,7 +54,7 @@
 #define KDT_f64_ACC double
 #define KDT_f64_LOAD(p) (*(p))
 #define KDT_f64_STORE(p, v) (*(p) = (v))
-#define KDT_f64_LOAD_ROW(d, s, n) memcpy((d), (s), (size_t)(n) * sizeof(double))
-#define KDT_f64_STORE_ROW(d, s, n) memcpy((d), (s), (size_t)(n) * sizeof(double))
+#define KDT_f64_LOAD_ROW(d, s, n) KDT_COPY_ROW_(d, s, n)
+#define KDT_f64_STORE_ROW(d, s, n) KDT_COPY_ROW_(d, s, n)
 
 #endif
