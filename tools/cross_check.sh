@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Cross-build the library for another architecture (default aarch64) and run the doc samples and the C API smoke
-# harness under qemu-user, comparing the samples' stdout with samples/expected/. Needs a cross compiler and
+# harness under qemu-user, comparing the samples' stdout with samples/expected/, then the exhaustive check of the
+# fp16/bf16 row converters (tests/c/half_rows_check.c; a few minutes under qemu). Needs a cross compiler and
 # qemu-user (Debian: apt-get install gcc-aarch64-linux-gnu g++-aarch64-linux-gnu qemu-user).
 # usage: tools/cross_check.sh [ARCH]        (make cross-check [CROSS_ARCH=aarch64])
 set -euo pipefail
@@ -29,4 +30,10 @@ for src in samples/*.cpp; do
 done
 "$triple-gcc" -std=c11 -O1 -Iinclude tests/c/api_smoke.c -o "$build/run/api_smoke" -L"$prefix/lib64" -lpyaclnn -lstdc++ -lm
 if qemu-"$arch" "$build/run/api_smoke" | grep -q "api_smoke ok"; then echo "api_smoke  ok ($arch, qemu)"; else echo "api_smoke FAILED ($arch)"; fail=1; fi
+# the fp16/bf16 row converters (libsrc/common/half_rows.h: _Float16 fcvt + NEON there) against the scalar
+# conversions, exhaustively (all 2^32 floats; HALF_ROWS_STEP=N checks every N-th block of 65536 for a quick run)
+"$triple-gcc" -std=c11 -O3 -fopenmp -ffp-contract=off -Wall -Wextra -Werror -Iinclude -Ilibsrc tests/c/half_rows_check.c \
+  -o "$build/run/half_rows_check"
+if out=$(qemu-"$arch" "$build/run/half_rows_check" "${HALF_ROWS_STEP:-1}"); then echo "$out  ($arch, qemu)"
+else echo "$out"; echo "half_rows FAILED ($arch)"; fail=1; fi
 exit $fail

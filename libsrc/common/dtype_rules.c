@@ -6,6 +6,7 @@
 #include "common/cpu.h"
 #include "common/dtype.h"
 #include "kernels/f16_rows.h"
+#include "common/half_rows.h"
 
 typedef float complex c64_t;
 typedef double complex c128_t;
@@ -242,6 +243,15 @@ void acl_convert(const void *src, aclDataType sdt, int64_t ss, void *dst, aclDat
         return;
     }
 #endif
+    /* contiguous, non-overlapping fp16/bf16 <-> fp32 rows: common/half_rows.h (SSE2 / NEON, the same bits) */
+    if (ss == 1 && ds == 1 && n > 0 &&
+        ((const char *)dst >= (const char *)src + n * (int64_t)acl_dtype_size(sdt) ||
+         (const char *)src >= (const char *)dst + n * (int64_t)acl_dtype_size(ddt))) {
+        if (sdt == ACL_FLOAT16 && ddt == ACL_FLOAT) { acl_row_f16_to_f32((float *)dst, (const uint16_t *)src, n); return; }
+        if (sdt == ACL_FLOAT && ddt == ACL_FLOAT16) { acl_row_f32_to_f16((uint16_t *)dst, (const float *)src, n); return; }
+        if (sdt == ACL_BF16 && ddt == ACL_FLOAT) { acl_row_bf16_to_f32((float *)dst, (const uint16_t *)src, n); return; }
+        if (sdt == ACL_FLOAT && ddt == ACL_BF16) { acl_row_f32_to_bf16((uint16_t *)dst, (const float *)src, n); return; }
+    }
 #define FAST(SD, ST, DD, DT, EXPR)                                                      \
     if (sdt == SD && ddt == DD) {                                                       \
         const ST *s_ = (const ST *)src;                                                 \

@@ -3,6 +3,8 @@
 #undef KACC
 #undef KLOAD
 #undef KSTORE
+#undef KLOAD_ROW
+#undef KSTORE_ROW
 #undef KNAME
 #undef KDT_SEL_
 #undef KDT_SEL

@@ -27,7 +27,7 @@ typedef void (*gemm_ukr_fn)(int64_t kc, const float *a, const float *b, float *c
 
 #include "kernels/gemm.inc"
 
-static int gemm_level(void) {
+static inline int gemm_level(void) { /* inline: unused off x86-64 */
 #if defined(__x86_64__)
     static int lvl = -1;
     if (lvl < 0) {

@@ -8,6 +8,7 @@
 #include "kernels/dtype_io.h"
 #include "common/cpu.h"
 #include "kernels/f16_rows.h"
+#include "common/half_rows.h"
 #include "kernels/grid_sampler.h"
 
 /* a 4-D view laid out densely in row-major order */
@@ -72,7 +73,7 @@ static void gs_row_load_f16(float *restrict d, const uint16_t *restrict s, int64
         return;
     }
 #endif
-    for (int64_t i = 0; i < n; i++) d[i] = acl_f16_to_f32(s[i]);
+    acl_row_f16_to_f32(d, s, n); /* common/half_rows.h: SSE2 / NEON, the same bits */
 }
 static void gs_row_store_f16(uint16_t *restrict d, const float *restrict s, int64_t n) {
 #ifdef ACL_F16_ROWS_F16C
@@ -81,23 +82,10 @@ static void gs_row_store_f16(uint16_t *restrict d, const float *restrict s, int6
         return;
     }
 #endif
-    acl_f32_to_f16_row(d, s, n);
+    acl_row_f32_to_f16(d, s, n);
 }
-static void gs_row_load_bf16(float *restrict d, const uint16_t *restrict s, int64_t n) {
-    for (int64_t i = 0; i < n; i++) {
-        uint32_t b = (uint32_t)s[i] << 16;
-        memcpy(d + i, &b, 4);
-    }
-}
-static void gs_row_store_bf16(uint16_t *restrict d, const float *restrict s, int64_t n) {
-    for (int64_t i = 0; i < n; i++) {
-        uint32_t x;
-        memcpy(&x, s + i, 4);
-        uint32_t r = (x + 0x7fffu + ((x >> 16) & 1u)) >> 16;
-        uint32_t q = (x >> 16) | 0x40u; /* NaN: quiet, sign kept (acl_f32_to_bf16) */
-        d[i] = (uint16_t)((x & 0x7fffffffu) > 0x7f800000u ? q : r);
-    }
-}
+static void gs_row_load_bf16(float *restrict d, const uint16_t *restrict s, int64_t n) { acl_row_bf16_to_f32(d, s, n); }
+static void gs_row_store_bf16(uint16_t *restrict d, const float *restrict s, int64_t n) { acl_row_f32_to_bf16(d, s, n); }
 
 /* ---- 8-channel lane transposes for 4-byte-or-narrower dtypes (exact copies / exact conversions, so every
  * implementation gives the same bits). gs_tl_<sfx>: cb rows (cs apart) of n elements -> dst[n][8] fp32 with

@@ -8,6 +8,7 @@
 #include "common/cpu.h"
 #include "kernels/dtype_io.h"
 #include "kernels/f16_rows.h"
+#include "common/half_rows.h"
 #include "kernels/grid_sampler3d.h"
 
 static bool gs3_is_contig(const acl_view *v) {
@@ -47,25 +48,21 @@ __attribute__((target("avx2,f16c"))) static void gs3_f16c_load(float *d, const u
 #endif
 static void gs3_rowld_f32(float *d, const float *s, int64_t n) { memcpy(d, s, (size_t)n * sizeof *d); }
 static void gs3_rowld_f64(double *d, const double *s, int64_t n) { memcpy(d, s, (size_t)n * sizeof *d); }
-static void gs3_rowld_bf16(float *d, const uint16_t *s, int64_t n) {
-    for (int64_t i = 0; i < n; i++) d[i] = acl_bf16_to_f32(s[i]);
-}
+static void gs3_rowld_bf16(float *d, const uint16_t *s, int64_t n) { acl_row_bf16_to_f32(d, s, n); }
 static void gs3_rowld_f16(float *d, const uint16_t *s, int64_t n) {
 #ifdef ACL_F16_ROWS_F16C
     if (gs3_f16c()) { gs3_f16c_load(d, s, n); return; }
 #endif
-    for (int64_t i = 0; i < n; i++) d[i] = acl_f16_to_f32(s[i]);
+    acl_row_f16_to_f32(d, s, n); /* common/half_rows.h: SSE2 / NEON, the same bits */
 }
 static void gs3_rowst_f32(float *d, const float *s, int64_t n) { memcpy(d, s, (size_t)n * sizeof *d); }
 static void gs3_rowst_f64(double *d, const double *s, int64_t n) { memcpy(d, s, (size_t)n * sizeof *d); }
-static void gs3_rowst_bf16(uint16_t *d, const float *s, int64_t n) {
-    for (int64_t i = 0; i < n; i++) d[i] = acl_f32_to_bf16(s[i]);
-}
+static void gs3_rowst_bf16(uint16_t *d, const float *s, int64_t n) { acl_row_f32_to_bf16(d, s, n); }
 static void gs3_rowst_f16(uint16_t *d, const float *s, int64_t n) {
 #ifdef ACL_F16_ROWS_F16C
     if (gs3_f16c()) { acl_f32_to_f16_row_f16c(d, s, n); return; }
 #endif
-    acl_f32_to_f16_row(d, s, n);
+    acl_row_f32_to_f16(d, s, n);
 }
 
 #define GS_T float

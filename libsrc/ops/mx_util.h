@@ -115,7 +115,7 @@ static inline void mx_contig_strides(const int64_t *dims, int nd, int64_t *st) {
 /* Reads view v broadcast (right-aligned, stride 0 where v has size 1 or no dim) to dims[nd] into a contiguous
  * buffer of dtype dt. */
 static inline void mx_load_bcast(const acl_view *v, const int64_t *dims, int nd, aclDataType dt, void *dst) {
-    int64_t sst[ACL_MAX_VIEW_RANK], dst_st[ACL_MAX_VIEW_RANK];
+    int64_t sst[ACL_MAX_VIEW_RANK] = {0}, dst_st[ACL_MAX_VIEW_RANK] = {0}; /* {0}: aarch64 GCC's maybe-uninitialized */
     for (int i = 0; i < nd; i++) {
         int iv = i - (nd - v->ndim);
         sst[i] = (iv >= 0 && v->dims[iv] != 1) ? v->strides[iv] : 0;

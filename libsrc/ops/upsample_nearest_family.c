@@ -10,6 +10,7 @@
 
 #include "ops/gen/all_ops.h"
 #include "common/dtype.h"
+#include "common/half_rows.h"
 #include "common/parallel.h"
 #include "kernels/upsample_nearest.h"
 #include "ops/ops.h"
@@ -800,6 +801,15 @@ static void bwd3_unit(const bwd3_plan *q, const acl_view *gv, const acl_view *ov
                 const float *g = (const float *)s.base + off;
                 float *o = (float *)tin + y * wo;
                 for (int64_t x = 0; x < wo; x++) o[x] += g[x * st];
+            } else if (st == 1) { /* fp16/bf16 rows: converted 256 at a time (vectorised), the same additions */
+                const uint16_t *g = (const uint16_t *)s.base + off;
+                float *o = (float *)tin + y * wo, cv[256];
+                for (int64_t x0 = 0; x0 < wo; x0 += 256) {
+                    const int64_t m = wo - x0 < 256 ? wo - x0 : 256;
+                    if (dt == ACL_FLOAT16) acl_row_f16_to_f32(cv, g + x0, m);
+                    else acl_row_bf16_to_f32(cv, g + x0, m);
+                    for (int64_t x = 0; x < m; x++) o[x0 + x] += cv[x];
+                }
             } else if (dt == ACL_FLOAT16) {
                 const uint16_t *g = (const uint16_t *)s.base + off;
                 float *o = (float *)tin + y * wo;
@@ -824,8 +834,11 @@ static void bwd3_unit(const bwd3_plan *q, const acl_view *gv, const acl_view *ov
         for (int64_t y = 0; y < p->hi; y++) {
             uint16_t *dst = (uint16_t *)o.base + y * o.strides[2];
             const float *src = tout + y * p->wi;
-            for (int64_t x = 0; x < p->wi; x++)
-                dst[x * o.strides[3]] = dt == ACL_FLOAT16 ? acl_f32_to_f16(src[x]) : acl_f32_to_bf16(src[x]);
+            if (o.strides[3] == 1 && dt == ACL_FLOAT16) acl_row_f32_to_f16(dst, src, p->wi);
+            else if (o.strides[3] == 1) acl_row_f32_to_bf16(dst, src, p->wi);
+            else
+                for (int64_t x = 0; x < p->wi; x++)
+                    dst[x * o.strides[3]] = dt == ACL_FLOAT16 ? acl_f32_to_f16(src[x]) : acl_f32_to_bf16(src[x]);
         }
     }
 }
