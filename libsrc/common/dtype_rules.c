@@ -123,26 +123,6 @@ aclDataType acl_to_real(aclDataType d) {
 
 /* ---- element conversion ---- */
 
-#ifdef ACL_F16_ROWS_F16C
-/* fp16 -> fp32 rows with F16C (exact for every non-NaN input); a block holding a NaN is converted by
- * f16_to_f32_nb, which keeps signalling NaNs' bits as acl_f16_to_f32 does (F16C would quieten them). */
-__attribute__((target("avx2,f16c"))) static void f16_to_f32_row_f16c(float *dst, const uint16_t *src, int64_t n) {
-    int64_t i = 0;
-    const __m128i em_mask = _mm_set1_epi16(0x7fff), inf = _mm_set1_epi16(0x7c00);
-    for (; i + 8 <= n; i += 8) {
-        __m128i h = _mm_loadu_si128((const __m128i *)(src + i));
-        __m128i nan = _mm_cmpgt_epi16(_mm_and_si128(h, em_mask), inf);
-        if (!_mm_testz_si128(nan, nan)) {
-            for (int64_t j = i; j < i + 8; j++) dst[j] = f16_to_f32_nb(src[j]);
-            continue;
-        }
-        _mm256_storeu_ps(dst + i, _mm256_cvtph_ps(h));
-    }
-    for (; i < n; i++) dst[i] = f16_to_f32_nb(src[i]);
-}
-#endif
-
-
 /* Reads element i of a source of dtype D into the variable `v` of a wide form: */
 #define RD_CASES(SRC, SS, i, AS_F, AS_I, AS_C)                                                                 \
     switch (sdt) {                                                                                             \
@@ -226,14 +206,14 @@ void acl_convert(const void *src, aclDataType sdt, int64_t ss, void *dst, aclDat
     /* the pairs the elementwise engine meets most: plain loops the compiler vectorises */
 #ifdef ACL_F16_ROWS_F16C
     if (sdt == ACL_FLOAT16 && ddt == ACL_FLOAT && ss == 1 && ds == 1 && acl_simd_level() >= ACL_SIMD_AVX2) {
-        f16_to_f32_row_f16c((float *)dst, (const uint16_t *)src, n);
+        acl_f16_to_f32_row_f16c((float *)dst, (const uint16_t *)src, n);
         return;
     }
     if (sdt == ACL_FLOAT16 && ddt == ACL_DOUBLE && ss == 1 && ds == 1 && acl_simd_level() >= ACL_SIMD_AVX2) {
         float tmp[256];
         for (int64_t i = 0; i < n; i += 256) {
             int64_t m = n - i < 256 ? n - i : 256;
-            f16_to_f32_row_f16c(tmp, (const uint16_t *)src + i, m);
+            acl_f16_to_f32_row_f16c(tmp, (const uint16_t *)src + i, m);
             for (int64_t k = 0; k < m; k++) ((double *)dst)[i + k] = tmp[k];
         }
         return;

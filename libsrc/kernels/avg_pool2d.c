@@ -102,6 +102,18 @@ static void build_f16_table(void) {
     g_have_f16c = acl_simd_level() >= ACL_SIMD_AVX2;
 }
 
+/* fp16 input rows: F16C when the level allows it, else the portable row converter; both exact (a signalling NaN
+ * keeps its bits), and every value then goes through an fp32 addition or product. */
+static void load_f16_row(float *dst, const uint16_t *src, int64_t n) {
+#ifdef ACL_F16_ROWS_F16C
+    if (g_have_f16c) {
+        acl_f16_to_f32_row_f16c(dst, src, n);
+        return;
+    }
+#endif
+    acl_row_f16_to_f32(dst, src, n);
+}
+
 static void store_f16_row(uint16_t *dst, const float *src, int64_t n) {
 #ifdef ACL_F16_ROWS_F16C
     if (g_have_f16c) {
@@ -228,6 +240,7 @@ static inline void avgpool_strides(const acl_view *v, int64_t s[4]) {
 #define KSUFFIX f32
 #define AP_DIRECT 1
 #define AP_ROWCVT 0
+#define AP_LOAD_ROW(dst, src, n) KLOAD_ROW(dst, src, n)
 #define AP_LOAD(p) KLOAD(p)
 #include "kernels/dtype_begin.h"
 #include "kernels/avg_pool2d.inc"
@@ -243,6 +256,8 @@ static inline void avgpool_strides(const acl_view *v, int64_t s[4]) {
 #define AP_ROWCVT 1
 #define KSUFFIX f16
 #define AP_LOAD(p) g_f16_to_f32[*(p)]
+#undef AP_LOAD_ROW
+#define AP_LOAD_ROW(dst, src, n) load_f16_row((dst), (src), (n))
 #include "kernels/dtype_begin.h"
 #include "kernels/avg_pool2d.inc"
 #include "kernels/dtype_end.h"
@@ -257,6 +272,8 @@ static inline void avgpool_strides(const acl_view *v, int64_t s[4]) {
 #define AP_ROWCVT 0
 #define KSUFFIX bf16
 #define AP_LOAD(p) KLOAD(p)
+#undef AP_LOAD_ROW
+#define AP_LOAD_ROW(dst, src, n) KLOAD_ROW(dst, src, n)
 #include "kernels/dtype_begin.h"
 #include "kernels/avg_pool2d.inc"
 #include "kernels/dtype_end.h"

@@ -6,6 +6,8 @@
 
 #include <stdint.h>
 #include <string.h>
+
+#include "common/half_rows.h"
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
 #define ACL_F16_ROWS_F16C 1
@@ -57,6 +59,25 @@ __attribute__((target("avx2,f16c"))) static inline void acl_f32_to_f16_row_f16c(
         _mm_storeu_si128((__m128i *)(dst + i), _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
     }
     for (; i < n; i++) dst[i] = acl_f32_to_f16_nb(src[i]);
+}
+
+/* fp16 -> fp32 rows with F16C (exact for every non-NaN input); a block holding a NaN is converted by
+ * acl_f16_to_f32_bf (common/half_rows.h), which keeps signalling NaNs' bits as acl_f16_to_f32 does (F16C would
+ * quieten them), so the result is bit-identical to the scalar conversion. */
+__attribute__((target("avx2,f16c"))) static inline void acl_f16_to_f32_row_f16c(float *dst, const uint16_t *src,
+                                                                                  int64_t n) {
+    int64_t i = 0;
+    const __m128i em_mask = _mm_set1_epi16(0x7fff), inf = _mm_set1_epi16(0x7c00);
+    for (; i + 8 <= n; i += 8) {
+        __m128i h = _mm_loadu_si128((const __m128i *)(src + i));
+        __m128i nan = _mm_cmpgt_epi16(_mm_and_si128(h, em_mask), inf);
+        if (!_mm_testz_si128(nan, nan)) {
+            for (int64_t j = i; j < i + 8; j++) dst[j] = acl_f16_to_f32_bf(src[j]);
+            continue;
+        }
+        _mm256_storeu_ps(dst + i, _mm256_cvtph_ps(h));
+    }
+    for (; i < n; i++) dst[i] = acl_f16_to_f32_bf(src[i]);
 }
 #endif
 
