@@ -1532,6 +1532,18 @@ typedef struct aclScalarList aclScalarList;
  aclOpExecutor** executor);
  aclnnStatus aclnnEmbedding(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
+ aclnnStatus aclnnEmbeddingBagGetWorkspaceSize(
+ const aclTensor* weight, const aclTensor* indices, const aclTensor* offsets,
+ _Bool
+ scaleGradByFreq, int64_t mode,
+ _Bool
+ sparse, const aclTensor* perSampleWeights,
+ _Bool
+ includeLastOffset, int64_t paddingIdx, aclTensor* output,
+ aclTensor* offset2bag, aclTensor* bagSize, aclTensor* maxIndices, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnEmbeddingBag(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnEmbeddingDenseBackwardGetWorkspaceSize(
  const aclTensor* grad, const aclTensor* indices, uint64_t numWeights, uint64_t paddingIdx,
  _Bool
@@ -2517,6 +2529,13 @@ typedef struct aclScalarList aclScalarList;
  aclTensor* gradTarget, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnKlDivTargetBackward(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnKthvalueGetWorkspaceSize(
+ const aclTensor* self, int64_t k, int64_t dim,
+ _Bool
+ keepdim, aclTensor* valuesOut, aclTensor* indicesOut,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnKthvalue(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnL1LossGetWorkspaceSize(
  const aclTensor* self, const aclTensor* target, int64_t reduction, aclTensor* out, uint64_t* workspaceSize,
  aclOpExecutor** executor);
@@ -3362,6 +3381,11 @@ typedef struct aclScalarList aclScalarList;
  aclnnStatus aclnnRepeatInterleaveTensorGetWorkspaceSize(
  const aclTensor* repeats, int64_t outputSize, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnRepeatInterleaveTensor(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnRepeatInterleaveGradGetWorkspaceSize(
+ const aclTensor* yGrad, const aclTensor* repeats, int64_t axis, const aclTensor* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnRepeatInterleaveGrad(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnReplicationPad1dGetWorkspaceSize(
  const aclTensor* self, const aclIntArray* padding, aclTensor* out, uint64_t* workspaceSize,

@@ -1152,6 +1152,16 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream',
                'repo': 'ops-nn',
                'source': 'index/embedding/op_api/aclnn_embedding.cpp'},
+ 'EmbeddingBag': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                  'header': 'index/embedding_bag/op_api/aclnn_embedding_bag.h',
+                  'phase1': 'const aclTensor* weight, const aclTensor* indices, const aclTensor* offsets, bool '
+                            'scaleGradByFreq, int64_t mode, bool sparse, const aclTensor* perSampleWeights, bool '
+                            'includeLastOffset, int64_t paddingIdx, aclTensor* output, aclTensor* offset2bag, '
+                            'aclTensor* bagSize, aclTensor* maxIndices, uint64_t* workspaceSize, aclOpExecutor** '
+                            'executor',
+                  'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                  'repo': 'ops-nn',
+                  'source': 'index/embedding_bag/op_api/aclnn_embedding_bag.cpp'},
  'EmbeddingDenseBackward': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
                             'header': 'index/embedding_dense_grad_v2/op_api/aclnn_embedding_dense_backward.h',
                             'phase1': 'const aclTensor* grad, const aclTensor* indices, uint64_t numWeights, '
@@ -3466,6 +3476,13 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                                    'stream',
                          'repo': 'ops-nn',
                          'source': 'loss/kl_div_target_loss_grad/op_api/aclnn_kl_div_target_backward.cpp'},
+ 'Kthvalue': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+              'header': 'index/gather_v2/op_api/aclnn_kthvalue.h',
+              'phase1': 'const aclTensor* self, int64_t k, int64_t dim, bool keepdim, aclTensor* valuesOut, '
+                        'aclTensor* indicesOut, uint64_t* workspaceSize, aclOpExecutor** executor',
+              'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream',
+              'repo': 'ops-nn',
+              'source': 'index/gather_v2/op_api/aclnn_kthvalue.cpp'},
  'L1Loss': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
             'header': 'loss/lp_loss/op_api/aclnn_l1_loss.h',
             'phase1': 'const aclTensor* self, const aclTensor* target, int64_t reduction, aclTensor* out, uint64_t* '
@@ -4447,6 +4464,14 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                                 'stream',
                       'repo': 'ops-nn',
                       'source': 'index/repeat_interleave/op_api/aclnn_repeat_interleave.cpp'},
+ 'RepeatInterleaveGrad': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                          'header': 'index/repeat_interleave_grad/docs/aclnnRepeatInterleaveGrad.md',
+                          'phase1': 'const aclTensor* yGrad, const aclTensor* repeats, int64_t axis, const '
+                                    'aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor',
+                          'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                    'stream',
+                          'repo': 'ops-nn',
+                          'source': None},
  'RepeatInterleaveInt': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
                          'header': 'index/repeat_interleave/op_api/aclnn_repeat_interleave.h',
                          'phase1': 'const aclTensor* self, int64_t repeats, int64_t outputSize, aclTensor* out, '
