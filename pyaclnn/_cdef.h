@@ -2535,7 +2535,7 @@ typedef struct aclScalarList aclScalarList;
  keepdim, aclTensor* valuesOut, aclTensor* indicesOut,
  uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnKthvalue(
- void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
  aclnnStatus aclnnL1LossGetWorkspaceSize(
  const aclTensor* self, const aclTensor* target, int64_t reduction, aclTensor* out, uint64_t* workspaceSize,
  aclOpExecutor** executor);

@@ -1,0 +1,259 @@
+"""The third batch of the ops-nn index family (tools/optable/nn_index_extra.py): Kthvalue, EmbeddingBag and
+RepeatInterleaveGrad against PyTorch CPU for every dtype of the A2 list, strided inputs and outputs, empty and 0-d
+tensors, the invalid rows in the order upstream checks them, and the same bytes for OMP_NUM_THREADS 1/2/7."""
+import numpy as np
+import pytest
+
+import pyaclnn
+from pyaclnn._optable import OPS
+from helpers import same_bytes_for_threads, strided
+from table_harness import NP, compare, expect_status, from_torch, to_torch
+
+
+def mk(rng, shape, dt, distinct=False):
+    if distinct:  # distinct values: the k-th element and its index are unique
+        n = int(np.prod(shape))
+        v = rng.permutation(n) - n // 2
+        if dt == "u8":
+            v = v + n // 2
+        return np.array(v.reshape(shape).astype(NP[dt]))
+    if dt in ("u8", "i8", "i16", "i32", "i64"):
+        return np.array(rng.integers(0 if dt == "u8" else -4, 5, shape).astype(NP[dt]))
+    return np.array(rng.uniform(-4, 4, shape).astype(NP[dt]))
+
+
+def T(torch, a):
+    return to_torch(torch, np.ascontiguousarray(a))
+
+
+def tens(shape, dt="f32"):
+    return pyaclnn.AclTensor.from_array(np.zeros(shape, NP[dt]))
+
+
+def check(o, e, dt):
+    e = np.asarray(e)
+    compare(o, e if dt == "bf16" else e.astype(o.dtype), dt)
+
+
+# ------------------------------------------------------------------ Kthvalue
+
+@pytest.mark.parametrize("dt", OPS["Kthvalue"]["dtypes"])
+def test_kthvalue(torch, dt):
+    rng = np.random.default_rng(1)
+    x = strided(mk(rng, (3, 7, 4), dt, distinct=True))
+    for k, dim, keep in ((1, 1, False), (4, -2, True), (7, 1, False), (2, 0, True), (3, -1, False)):
+        ev, ei = torch.kthvalue(T(torch, x).to(torch.float64) if dt in ("f16", "bf16") else T(torch, x), k, dim, keep)
+        vo = strided(np.zeros(tuple(ev.shape), NP[dt])) if ev.ndim else np.zeros((), NP[dt])
+        io = np.zeros(tuple(ei.shape), np.int64)
+        pyaclnn.call("Kthvalue", x, k, dim, keep, vo, io)
+        check(vo, from_torch(ev), dt)
+        np.testing.assert_array_equal(io, from_torch(ei))
+
+
+def test_kthvalue_ties_nan_0d_empty():
+    x = np.array([[2.0, np.nan, 1.0, 2.0, 1.0]], np.float32)
+    vo, io = np.zeros((1,), np.float32), np.zeros((1,), np.int64)
+    for k, ev, ei in ((1, 1.0, 2), (2, 1.0, 4), (3, 2.0, 0), (4, 2.0, 3)):
+        pyaclnn.call("Kthvalue", x, k, 1, False, vo, io)  # stable: ties give the earliest position
+        assert vo[0] == ev and io[0] == ei
+    pyaclnn.call("Kthvalue", x, 5, 1, False, vo, io)  # NaN sorts last
+    assert np.isnan(vo[0]) and io[0] == 1
+    v0, i0 = np.zeros((), np.float32), np.zeros((), np.int64)
+    pyaclnn.call("Kthvalue", np.array(3.5, np.float32), 1, -1, False, v0, i0)
+    assert v0 == 3.5 and i0 == 0
+    pyaclnn.call("Kthvalue", np.zeros((0, 3), np.float32), 2, 1, False, np.zeros((0,), np.float32),
+                 np.zeros((0,), np.int64))
+
+
+def test_kthvalue_invalid():
+    X, V, I = tens((3, 4)), tens((3,)), tens((3,), "i64")
+    expect_status("Kthvalue", [None, 1, 1, False, V, I], 161001, "self")
+    expect_status("Kthvalue", [X, 1, 1, False, None, I], 161001, "valuesOut")
+    expect_status("Kthvalue", [X, 1, 1, False, V, None], 161001, "indicesOut")
+    expect_status("Kthvalue", [X, 1, 2, False, V, I], 161002, "dim")
+    expect_status("Kthvalue", [tens(()), 1, 1, False, tens(()), tens((), "i64")], 161002, "dim")
+    expect_status("Kthvalue", [X, 5, 1, False, V, I], 161002, "k")
+    expect_status("Kthvalue", [X, 0, 1, False, V, I], 161002, "k")
+    expect_status("Kthvalue", [tens((3, 4), "f64"), 1, 1, False, tens((3,), "f64"), I], 161002, "self")
+    expect_status("Kthvalue", [X, 1, 1, False, tens((3,), "f16"), I], 161002, "valuesOut")
+    expect_status("Kthvalue", [X, 1, 1, False, V, tens((3,), "i32")], 161002, "indicesOut")
+    expect_status("Kthvalue", [tens((1,) * 9), 1, 0, False, tens((1,) * 8), tens((1,) * 8, "i64")], 161002,
+                  "self")
+    expect_status("Kthvalue", [X, 1, 1, True, V, I], 161002, "valuesOut")
+    expect_status("Kthvalue", [X, 1, 1, False, V, tens((3, 1), "i64")], 161002, "indicesOut")
+
+
+# ------------------------------------------------------------------ RepeatInterleaveGrad
+
+def rig_ref(torch, y, reps, axis):
+    yt = T(torch, y).to(torch.float64)
+    r = torch.as_tensor(np.asarray(reps, np.int64))
+    n = yt.shape[axis]
+    if r.numel() == 1:
+        r = r.reshape(1).expand(n // int(r.reshape(-1)[0]))
+    seg = torch.repeat_interleave(torch.arange(r.numel()), r)
+    shape = list(yt.shape)
+    shape[axis] = r.numel()
+    return torch.zeros(shape, dtype=torch.float64).index_add_(axis, seg, yt)
+
+
+@pytest.mark.parametrize("rdt", ["i32", "i64"])
+@pytest.mark.parametrize("dt", OPS["RepeatInterleaveGrad"]["dtypes"])
+def test_repeat_interleave_grad(torch, dt, rdt):
+    rng = np.random.default_rng(2)
+    y = strided(mk(rng, (3, 6, 5), dt))
+    for reps, axis in (([1, 2, 0, 3], 1), ([2], -2), (np.array(3), 1), ([3, 3], 0 if False else 1), ([1, 1, 1], 0),
+                       ([5], 2), ([4, 1], -1)):
+        reps = np.asarray(reps).astype(NP[rdt])
+        e = rig_ref(torch, y, reps, axis)
+        o = strided(np.zeros(tuple(e.shape), NP[dt]))
+        pyaclnn.call("RepeatInterleaveGrad", y, reps, axis, o)
+        check(o, from_torch(e), dt)
+
+
+def test_repeat_interleave_grad_example_and_flat_out():
+    y = np.array([3, 4, 5, 3, 4, 5, -3, -4, -5, -3, -4, -5], np.float32).reshape(4, 3)
+    o = np.zeros((2, 3), np.float32)
+    pyaclnn.call("RepeatInterleaveGrad", y, np.array([2, 2], np.int64), 0, o)
+    np.testing.assert_array_equal(o, [[6, 8, 10], [-6, -8, -10]])
+    o6 = np.zeros((6,), np.float32)  # out only needs the element count
+    pyaclnn.call("RepeatInterleaveGrad", y, np.array([2, 2], np.int64), 0, o6)
+    np.testing.assert_array_equal(o6, [6, 8, 10, -6, -8, -10])
+    pyaclnn.call("RepeatInterleaveGrad", np.zeros((0, 3), np.float32), np.array([2], np.int64), 1,
+                 np.zeros((0, 1), np.float32))
+
+
+def test_repeat_interleave_grad_invalid():
+    Y, R, O = tens((4, 3)), tens((2,), "i64"), tens((2, 3))
+    expect_status("RepeatInterleaveGrad", [None, R, 0, O], 161001, "yGrad")
+    expect_status("RepeatInterleaveGrad", [Y, None, 0, O], 161001, "repeats")
+    expect_status("RepeatInterleaveGrad", [Y, R, 0, None], 161001, "out")
+    expect_status("RepeatInterleaveGrad", [tens((4, 3), "f64"), R, 0, tens((2, 3), "f64")], 161002, "yGrad")
+    expect_status("RepeatInterleaveGrad", [Y, tens((2,), "i16"), 0, O], 161002, "repeats")
+    expect_status("RepeatInterleaveGrad", [Y, R, 0, tens((2, 3), "f16")], 161002, "out")
+    expect_status("RepeatInterleaveGrad", [Y, tens((0,), "i64"), 0, O], 561002, "repeats")
+    expect_status("RepeatInterleaveGrad", [Y, tens((2, 1), "i64"), 0, O], 561002, "repeats")
+    expect_status("RepeatInterleaveGrad", [Y, R, 2, O], 561002, "axis")
+    expect_status("RepeatInterleaveGrad", [Y, R, 0, tens((3, 3))], 561002, "out")
+    expect_status("RepeatInterleaveGrad", [Y, tens((1,), "i64"), 0, tens((5, 3))], 561002, "out")
+
+
+# ------------------------------------------------------------------ EmbeddingBag
+
+def eb_call(w, idx, off, mode, psw=None, last=False, pad=-1, idt="i64", odt="i64", o2b_n=None):
+    B = off.size - (1 if last else 0)
+    D = w.shape[1]
+    y = strided(np.zeros((B, D), w.dtype))
+    o2b = np.zeros((idx.size if o2b_n is None else o2b_n,), NP[odt])
+    bs = np.zeros((B,), NP[odt])
+    mi = np.zeros((B, D) if mode == 2 else (B,), NP[odt])
+    pyaclnn.call("EmbeddingBag", w, idx.astype(NP[idt]), off.astype(NP[idt]), False, mode, False, psw, last, pad,
+                 y, o2b, bs, mi)
+    return y, o2b, bs, mi
+
+
+IDX = np.array([1, 2, 0, 2, 2, 1, 3, 0, 3], np.int64)
+OFF = np.array([0, 2, 2, 5, 6], np.int64)
+BAGS = np.array([0, 0, 2, 2, 2, 3, 4, 4, 4], np.int64)
+
+
+@pytest.mark.parametrize("pad", [-1, 2])
+@pytest.mark.parametrize("mode", [0, 1, 2])
+@pytest.mark.parametrize("dt", OPS["EmbeddingBag"]["dtypes"])
+def test_embedding_bag(torch, dt, mode, pad):
+    rng = np.random.default_rng(5)
+    w = strided(mk(rng, (4, 5), dt))
+    wt = T(torch, w).to(torch.float32)
+    y, o2b, bs, mi = eb_call(w, IDX, OFF, mode, pad=pad)
+    ey, eo, eb, em = torch._embedding_bag(wt, T(torch, IDX), T(torch, OFF), False, mode, False, None, False, pad)
+    check(y, from_torch(ey), dt)
+    np.testing.assert_array_equal(o2b, BAGS)
+    if mode == 0:  # the A2 kernel leaves bagSize (and maxIndices = bagSize) 0 in mode sum
+        assert not bs.any() and not mi.any()
+    else:
+        np.testing.assert_array_equal(bs, from_torch(eb))
+        np.testing.assert_array_equal(mi, from_torch(em))
+
+
+@pytest.mark.parametrize("dt", OPS["EmbeddingBag"]["dtypes"])
+def test_embedding_bag_per_sample_weights_last_offset(torch, dt):
+    rng = np.random.default_rng(6)
+    w = mk(rng, (4, 3), dt)
+    psw = strided(mk(rng, (IDX.size,), dt))
+    off = np.append(OFF, IDX.size)
+    y, o2b, bs, mi = eb_call(w, IDX, off, 0, psw=psw, last=True, idt="i32", odt="i32")
+    ey = torch._embedding_bag(T(torch, w).float(), T(torch, IDX), T(torch, off), False, 0, False,
+                              T(torch, psw).float(), True, -1)[0]
+    check(y, from_torch(ey), dt)
+    np.testing.assert_array_equal(o2b, BAGS)
+
+
+def test_embedding_bag_example_and_empty():
+    w = np.ones((3, 3), np.float32)
+    y, o2b, bs, mi = eb_call(w, np.array([1, 2, 0, 2, 2, 1]), np.array([0, 2, 4, 5]), 0,
+                             psw=np.ones(6, np.float32), pad=1, idt="i64")
+    np.testing.assert_array_equal(y, [[1] * 3, [2] * 3, [1] * 3, [0] * 3])
+    np.testing.assert_array_equal(o2b, [0, 0, 1, 1, 2, 3])
+    y, o2b, bs, mi = eb_call(w, IDX[:4] % 3, OFF[:2], 1, o2b_n=0)  # offset2bag may be empty: not written
+    np.testing.assert_allclose(y, np.ones((2, 3)))
+    eb_call(w, np.zeros((0,), np.int64), OFF, 0, o2b_n=0)
+
+
+def test_embedding_bag_invalid():
+    W, I, O = tens((4, 3)), tens((6,), "i64"), tens((3,), "i64")
+    Y, O2, BS, MI, MI2 = tens((3, 3)), tens((6,), "i64"), tens((3,), "i64"), tens((3,), "i64"), tens((3, 3), "i64")
+    P = tens((6,))
+
+    def a(w=W, i=I, o=O, mode=0, p=None, last=False, y=Y, o2=O2, bs=BS, mi=MI):
+        return [w, i, o, False, mode, False, p, last, -1, y, o2, bs, mi]
+
+    for k, name in ((0, "weight"), (1, "indices"), (2, "offsets"), (9, "output"), (10, "offset2bag"),
+                    (11, "bagSize"), (12, "maxIndices")):
+        args = a()
+        args[k] = None
+        expect_status("EmbeddingBag", args, 161001, name)
+    expect_status("EmbeddingBag", a(w=tens((4, 3), "f64")), 161002, "weight")
+    expect_status("EmbeddingBag", a(i=tens((6,), "f32")), 161002, "indices")
+    expect_status("EmbeddingBag", a(o=tens((3,), "bool")), 161002, "offsets")
+    expect_status("EmbeddingBag", a(i=tens((6,), "i8"), o=tens((3,), "u8")), 161002, "indices")
+    expect_status("EmbeddingBag", a(p=tens((6,), "f16")), 161002, "perSampleWeights")
+    expect_status("EmbeddingBag", a(y=tens((3, 3), "f16")), 161002, "output")
+    expect_status("EmbeddingBag", a(o2=tens((6,), "i16")), 161002, "offset2bag")
+    expect_status("EmbeddingBag", a(bs=tens((3,), "f32")), 161002, "bagSize")
+    expect_status("EmbeddingBag", a(mi=tens((3,), "u8")), 161002, "maxIndices")
+    expect_status("EmbeddingBag", a(w=tens((4, 3, 1)), y=tens((3, 3))), 161002, "weight")
+    expect_status("EmbeddingBag", a(i=tens((2, 3), "i64")), 161002, "indices")
+    expect_status("EmbeddingBag", a(o=tens((3, 1), "i64")), 161002, "offsets")
+    expect_status("EmbeddingBag", a(p=tens((6, 1))), 161002, "perSampleWeights")
+    expect_status("EmbeddingBag", a(y=tens((9,))), 161002, "output")
+    expect_status("EmbeddingBag", a(mode=2), 161002, "maxIndices")
+    expect_status("EmbeddingBag", a(mode=1, p=P), 161002, "perSampleWeights")
+    expect_status("EmbeddingBag", a(p=tens((5,))), 161002, "perSampleWeights")
+    expect_status("EmbeddingBag", a(y=tens((2, 3))), 161002, "output")
+    expect_status("EmbeddingBag", a(o2=tens((5,), "i64")), 161002, "offset2bag")
+    expect_status("EmbeddingBag", a(bs=tens((2,), "i64")), 161002, "bagSize")
+    expect_status("EmbeddingBag", a(mode=2, mi=tens((3, 2), "i64")), 161002, "maxIndices")
+    expect_status("EmbeddingBag", a(mi=tens((4,), "i64")), 161002, "maxIndices")
+    expect_status("EmbeddingBag", a(mode=2, mi=MI2), 0)
+
+
+def test_nn_index_extra_threads():
+    code = """
+import hashlib, numpy as np, pyaclnn
+rng = np.random.default_rng(0)
+h = hashlib.sha256()
+x = rng.standard_normal((64, 33, 40)).astype(np.float32)
+v, i = np.zeros((64, 40), np.float32), np.zeros((64, 40), np.int64)
+pyaclnn.call("Kthvalue", x, 9, 1, False, v, i); h.update(v.tobytes()); h.update(i.tobytes())
+o = np.zeros((64, 11, 40), np.float32)
+pyaclnn.call("RepeatInterleaveGrad", x, np.array([3], np.int64), 1, o); h.update(o.tobytes())
+w = x.reshape(-1, 40)[:500]
+idx = rng.integers(0, 500, 3000); off = np.sort(rng.integers(0, 3000, 200)); off[0] = 0
+for mode in (0, 1, 2):
+    y = np.zeros((200, 40), np.float32); o2 = np.zeros(3000, np.int64); bs = np.zeros(200, np.int64)
+    mi = np.zeros((200, 40) if mode == 2 else 200, np.int64)
+    pyaclnn.call("EmbeddingBag", w, idx, off, False, mode, False, None, False, 7, y, o2, bs, mi)
+    for t in (y, o2, bs, mi): h.update(t.tobytes())
+print(h.hexdigest())
+"""
+    same_bytes_for_threads(code)
