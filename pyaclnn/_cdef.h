@@ -3540,6 +3540,11 @@ typedef struct aclScalarList aclScalarList;
  uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnScatterAdd(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
+ aclnnStatus aclnnScatterListGetWorkspaceSize(
+ aclTensorList* varRef, const aclTensor* indice, const aclTensor* updates, const aclTensor* maskOptional,
+ char* reduceOptional, int64_t axis, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnScatterList(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnScatterNdGetWorkspaceSize(
  const aclTensor* data, const aclTensor* indices, const aclTensor* updates, aclTensor* out, uint64_t* workspaceSize,
  aclOpExecutor** executor);

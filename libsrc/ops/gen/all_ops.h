@@ -464,6 +464,7 @@
 #include "aclnnop/aclnn_scale.h"
 #include "aclnnop/aclnn_scatter.h"
 #include "aclnnop/aclnn_scatter_add.h"
+#include "aclnnop/aclnn_scatter_list.h"
 #include "aclnnop/aclnn_scatter_nd.h"
 #include "aclnnop/aclnn_scatter_nd_update.h"
 #include "aclnnop/aclnn_scatter_reduce.h"
@@ -1556,6 +1557,9 @@ aclnnStatus opws_EmbeddingBag(
 aclnnStatus opws_RepeatInterleaveGrad(
     const aclTensor* yGrad, const aclTensor* repeats, int64_t axis, const aclTensor* out, uint64_t* workspaceSize,
     aclOpExecutor** executor);
+aclnnStatus opws_ScatterList(
+    aclTensorList* varRef, const aclTensor* indice, const aclTensor* updates, const aclTensor* maskOptional,
+    char* reduceOptional, int64_t axis, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_IndexAddV2(
     const aclTensor* self, const int64_t dim, const aclTensor* index, const aclTensor* source, const aclScalar* alpha,
     int64_t mode, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
@@ -2435,6 +2439,9 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_EmbeddingBag_maxIndices ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
 #define ACL_DT_LIST_RepeatInterleaveGrad ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_RepeatInterleaveGrad_repeats ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
+#define ACL_DT_LIST_ScatterList ((const aclDataType[]){ACL_INT8, ACL_INT16, ACL_INT32, ACL_UINT8, ACL_UINT16, ACL_UINT32, ACL_FLOAT16, ACL_BF16, ACL_FLOAT}), 9
+#define ACL_DT_LIST_ScatterList_indice ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
+#define ACL_DT_LIST_ScatterList_maskOptional ((const aclDataType[]){ACL_UINT8}), 1
 #define ACL_DT_LIST_IndexAddV2 ((const aclDataType[]){ACL_FLOAT, ACL_INT32, ACL_FLOAT16, ACL_DOUBLE, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_INT64, ACL_BOOL, ACL_BF16}), 10
 #define ACL_DT_LIST_IndexAddV2_index ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
 #define ACL_DT_LIST_Topk ((const aclDataType[]){ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BF16}), 9

@@ -5,6 +5,7 @@
 #include "aclnnop/aclnn_embedding_bag.h"
 #include "aclnnop/aclnn_kthvalue.h"
 #include "aclnnop/aclnn_repeat_interleave_grad.h"
+#include "aclnnop/aclnn_scatter_list.h"
 
 #include "ops/gen/all_ops.h"
 
@@ -50,5 +51,19 @@ aclnnStatus aclnnRepeatInterleaveGradGetWorkspaceSize(const aclTensor* yGrad, co
 
 aclnnStatus aclnnRepeatInterleaveGrad(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_RepeatInterleaveGrad, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnScatterListGetWorkspaceSize(aclTensorList* varRef, const aclTensor* indice, const aclTensor* updates, const aclTensor* maskOptional, char* reduceOptional, int64_t axis, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnScatterListGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {varRef, indice, updates, maskOptional};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR_LIST, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"varRef", "indice", "updates", "maskOptional"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 4));
+    return opws_ScatterList(varRef, indice, updates, maskOptional, reduceOptional, axis, workspaceSize, executor);
+}
+
+aclnnStatus aclnnScatterList(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_ScatterList, workspace, workspaceSize, executor, stream);
 }
 
