@@ -17,8 +17,8 @@ def mk(rng, shape, dt, distinct=False):
         if dt == "u8":
             v = v + n // 2
         return np.array(v.reshape(shape).astype(NP[dt]))
-    if dt in ("u8", "i8", "i16", "i32", "i64"):
-        return np.array(rng.integers(0 if dt == "u8" else -4, 5, shape).astype(NP[dt]))
+    if dt in ("u8", "u16", "u32", "i8", "i16", "i32", "i64"):
+        return np.array(rng.integers(0 if dt[0] == "u" else -4, 5, shape).astype(NP[dt]))
     return np.array(rng.uniform(-4, 4, shape).astype(NP[dt]))
 
 
@@ -257,3 +257,94 @@ for mode in (0, 1, 2):
 print(h.hexdigest())
 """
     same_bytes_for_threads(code)
+
+
+# ------------------------------------------------------------------ ScatterList
+
+def sl_ref(var_list, indice, updates, mask, axis):
+    """upstream's golden, literally: rows written at flat offsets of each var tensor"""
+    out = [np.array(v) for v in var_list]
+    nax = axis if axis >= 0 else updates.ndim + axis
+    s2 = updates.shape[nax]
+    for i, vt in enumerate(out):
+        if mask is not None and mask[i] == 0:
+            continue
+        if indice.ndim == 2:
+            start, n = int(indice[i][0]), min(int(indice[i][1]), s2)
+        else:
+            start, n = int(indice[i]), s2
+        alen = vt.shape[nax - 1]
+        lead = int(np.prod(vt.shape[:nax - 1]))
+        trail = int(np.prod(vt.shape[nax:]))
+        flat = vt.reshape(-1)
+        u = np.asarray(updates[i]).reshape(lead, s2, trail)
+        for l in range(lead):
+            for r in range(max(n, 0)):
+                base = (l * alen + start + r) * trail
+                if base >= 0 and base + trail <= flat.size:
+                    flat[base:base + trail] = u[l, r]
+    return out
+
+
+@pytest.mark.parametrize("dt", OPS["ScatterList"]["dtypes"])
+def test_scatter_list(dt):
+    rng = np.random.default_rng(7)
+    for vshape, ushape, axis, ind, mask in (
+            ((5, 3, 4), (3, 5, 2, 4), -2, np.array([0, 1, 2]), None),
+            ((5, 3, 4), (3, 5, 2, 4), 2, np.array([[1, 1], [0, 5], [2, 0]]), np.array([1, 0, 1], np.uint8)),
+            ((4, 6), (3, 4, 3), -1, np.array([3, 5, -2]), None),      # past the axis: flat offsets
+            ((2, 6, 3), (3, 2, 6, 3), 2, np.array([0, 0, 0]), np.array([0, 1, 1], np.uint8))):
+        for idt in ("i32", "i64"):
+            var = [strided(mk(rng, vshape, dt)) for _ in range(3)]
+            upd = strided(mk(rng, ushape, dt))
+            e = sl_ref(var, ind, upd, mask, axis)
+            pyaclnn.call("ScatterList", var, ind.astype(NP[idt]), upd, mask, "update", axis)
+            for a, b in zip(var, e):
+                np.testing.assert_array_equal(np.ascontiguousarray(a).view(np.uint8),
+                                              np.ascontiguousarray(b).view(np.uint8))
+
+
+def test_scatter_list_example():
+    var = np.zeros((5, 3, 4), np.float32)
+    pyaclnn.call("ScatterList", [var], np.array([[0, 1]], np.int64), np.full((1, 5, 3, 4), 10, np.float32), None,
+                 "update", -2)
+    e = np.zeros((5, 3, 4), np.float32)
+    e[:, 0, :] = 10
+    np.testing.assert_array_equal(var, e)
+
+
+def test_scatter_list_invalid():
+    from pyaclnn import ffi
+    from shape_util import tlist
+    V = [tens((5, 3, 4)), tens((5, 3, 4))]
+    I, U = tens((2,), "i64"), tens((2, 5, 2, 4))
+
+    def run(v=V, i=I, u=U, m=None, red=b"update", axis=-2, code=0, word=None):
+        lst = tlist(v) if v is not None else None
+        cred = ffi.new("char[]", red) if red is not None else None
+        expect_status("ScatterList", [lst, i, u, m, cred, axis], code, word)
+
+    run(v=None, code=161001, word="varRef")
+    run(i=None, code=161001, word="indice")
+    run(u=None, code=161001, word="updates")
+    run(v=[tens((5, 3, 4), "f64")] * 2, u=tens((2, 5, 2, 4), "f64"), code=161002, word="varRef")
+    run(i=tens((2,), "f32"), code=161002, word="indice")
+    run(u=tens((2, 5, 2, 4), "f16"), code=161002, word="updates")
+    run(m=tens((2,), "i8"), code=161002, word="maskOptional")
+    run(v=[], code=561002, word="varRef")
+    run(v=[tens((5, 3, 4)), tens((5, 3, 5))], code=561002, word="varRef")
+    run(u=tens((5,)), code=561002, word="updates")
+    run(u=tens((3, 5, 2, 4)), code=561002, word="updates")
+    run(axis=0, code=561002, word="axis")
+    run(axis=4, code=561002, word="axis")
+    run(u=tens((2, 5, 0, 4)), code=561002, word="updates")
+    run(u=tens((2, 4, 2, 4)), code=561002, word="before axis")
+    run(u=tens((2, 5, 2, 3)), code=561002, word="after axis")
+    run(u=tens((2, 5, 4, 4)), code=561002, word="axis length")
+    run(i=tens((2, 2, 1), "i64"), code=561002, word="indice")
+    run(i=tens((3,), "i64"), code=561002, word="indice")
+    run(i=tens((2, 3), "i64"), code=561002, word="indice")
+    run(m=tens((2, 1), "u8"), code=561002, word="maskOptional")
+    run(m=tens((3,), "u8"), code=561002, word="maskOptional")
+    run(red=b"add", code=561002, word="reduce")
+    run(m=tens((2,), "u8"))
