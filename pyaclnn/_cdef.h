@@ -858,6 +858,11 @@ typedef struct aclScalarList aclScalarList;
  double weightDecay, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnApplyFusedEmaAdam(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnApplyTopKTopPGetWorkspaceSize(
+ const aclTensor* logits, const aclTensor* p, const aclTensor* k, aclTensor* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnApplyTopKTopP(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnArangeGetWorkspaceSize(
  const aclScalar* start, const aclScalar* end, const aclScalar* step, aclTensor* out, uint64_t* workspaceSize,
  aclOpExecutor** executor);

@@ -353,6 +353,13 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                                  'stream',
                        'repo': 'ops-nn',
                        'source': None},
+ 'ApplyTopKTopP': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                   'header': 'index/apply_top_k_top_p_with_sorted/op_api/aclnn_apply_top_k_top_p.h',
+                   'phase1': 'const aclTensor* logits, const aclTensor* p, const aclTensor* k, aclTensor* out, '
+                             'uint64_t* workspaceSize, aclOpExecutor** executor',
+                   'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                   'repo': 'ops-nn',
+                   'source': 'index/apply_top_k_top_p_with_sorted/op_api/aclnn_apply_top_k_top_p.cpp'},
  'Arange': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
             'header': 'math/range/op_api/aclnn_arange.h',
             'phase1': 'const aclScalar* start, const aclScalar* end, const aclScalar* step, aclTensor* out, '
@@ -4695,6 +4702,14 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                           'stream',
                 'repo': 'ops-nn',
                 'source': 'index/scatter_elements_v2/op_api/aclnn_scatter.cpp'},
+ 'ScatterList': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                 'header': 'index/scatter_list/docs/aclnnScatterList.md',
+                 'phase1': 'aclTensorList* varRef, const aclTensor* indice, const aclTensor* updates, const '
+                           'aclTensor* maskOptional, char* reduceOptional, int64_t axis, uint64_t* workspaceSize, '
+                           'aclOpExecutor** executor',
+                 'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                 'repo': 'ops-nn',
+                 'source': None},
  'ScatterNd': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
                'header': 'index/scatter_nd/op_api/aclnn_scatter_nd.h',
                'phase1': 'const aclTensor* data, const aclTensor* indices, const aclTensor* updates, aclTensor* out, '

@@ -53,6 +53,7 @@
 #include "aclnnop/aclnn_apply_adam_w_quant.h"
 #include "aclnnop/aclnn_apply_adam_w_v2.h"
 #include "aclnnop/aclnn_apply_fused_ema_adam.h"
+#include "aclnnop/aclnn_apply_top_k_top_p.h"
 #include "aclnnop/aclnn_arange.h"
 #include "aclnnop/aclnn_argmax.h"
 #include "aclnnop/aclnn_argmin.h"
@@ -1560,6 +1561,9 @@ aclnnStatus opws_RepeatInterleaveGrad(
 aclnnStatus opws_ScatterList(
     aclTensorList* varRef, const aclTensor* indice, const aclTensor* updates, const aclTensor* maskOptional,
     char* reduceOptional, int64_t axis, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_ApplyTopKTopP(
+    const aclTensor* logits, const aclTensor* p, const aclTensor* k, aclTensor* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
 aclnnStatus opws_IndexAddV2(
     const aclTensor* self, const int64_t dim, const aclTensor* index, const aclTensor* source, const aclScalar* alpha,
     int64_t mode, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
@@ -2442,6 +2446,8 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_ScatterList ((const aclDataType[]){ACL_INT8, ACL_INT16, ACL_INT32, ACL_UINT8, ACL_UINT16, ACL_UINT32, ACL_FLOAT16, ACL_BF16, ACL_FLOAT}), 9
 #define ACL_DT_LIST_ScatterList_indice ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
 #define ACL_DT_LIST_ScatterList_maskOptional ((const aclDataType[]){ACL_UINT8}), 1
+#define ACL_DT_LIST_ApplyTopKTopP ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_ApplyTopKTopP_k ((const aclDataType[]){ACL_INT32}), 1
 #define ACL_DT_LIST_IndexAddV2 ((const aclDataType[]){ACL_FLOAT, ACL_INT32, ACL_FLOAT16, ACL_DOUBLE, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_INT64, ACL_BOOL, ACL_BF16}), 10
 #define ACL_DT_LIST_IndexAddV2_index ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
 #define ACL_DT_LIST_Topk ((const aclDataType[]){ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BF16}), 9

@@ -2,6 +2,7 @@
 #include <stdint.h>
 
 #include "ops/ops.h"
+#include "aclnnop/aclnn_apply_top_k_top_p.h"
 #include "aclnnop/aclnn_embedding_bag.h"
 #include "aclnnop/aclnn_kthvalue.h"
 #include "aclnnop/aclnn_repeat_interleave_grad.h"
@@ -65,5 +66,19 @@ aclnnStatus aclnnScatterListGetWorkspaceSize(aclTensorList* varRef, const aclTen
 
 aclnnStatus aclnnScatterList(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_ScatterList, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnApplyTopKTopPGetWorkspaceSize(const aclTensor* logits, const aclTensor* p, const aclTensor* k, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnApplyTopKTopPGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {logits, p, k, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"logits", "p", "k", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 4));
+    return opws_ApplyTopKTopP(logits, p, k, out, workspaceSize, executor);
+}
+
+aclnnStatus aclnnApplyTopKTopP(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_ApplyTopKTopP, workspace, workspaceSize, executor, stream);
 }
 
