@@ -348,3 +348,68 @@ def test_scatter_list_invalid():
     run(m=tens((3,), "u8"), code=561002, word="maskOptional")
     run(red=b"add", code=561002, word="reduce")
     run(m=tens((2,), "u8"))
+
+
+# ------------------------------------------------------------------ ApplyTopKTopP
+
+def atp_ref(torch, logits, p, k):
+    """the doc's formula in PyTorch, fp32"""
+    x = T(torch, logits).float()
+    sv, si = torch.sort(x, dim=-1, descending=False, stable=True)
+    V = x.shape[1]
+    if V == 1:
+        return x
+    if k is not None:
+        kt = torch.as_tensor(np.asarray(k, np.int64))
+        thr = sv.gather(1, (V - kt).unsqueeze(1))
+        sv = sv.masked_fill(sv < thr, -float("inf"))
+    if p is not None:
+        probs = sv.softmax(dim=-1)
+        cs = probs.cumsum(dim=-1)
+        m = cs <= 1 - T(torch, p).float().unsqueeze(1)
+        m[:, -1] = False
+        sv = sv.masked_fill(m, -float("inf"))
+    return torch.empty_like(sv).scatter_(1, si, sv)
+
+
+@pytest.mark.parametrize("dt", OPS["ApplyTopKTopP"]["dtypes"])
+def test_apply_top_k_top_p(torch, dt):
+    rng = np.random.default_rng(8)
+    x = strided(mk(rng, (5, 40), dt, distinct=True) / 4 if dt != "bf16" else mk(rng, (5, 40), dt, distinct=True))
+    p = strided(np.array([0.3, 0.9, 0.05, 1.0, 0.6]).astype(NP[dt]))
+    k = np.array([1, 7, 40, 20, 3], np.int32)
+    for pp, kk in ((p, k), (p, None), (None, k)):
+        o = strided(np.zeros(x.shape, NP[dt]))
+        pyaclnn.call("ApplyTopKTopP", x, pp, kk, o)
+        check(o, from_torch(atp_ref(torch, x, pp, kk)), dt)
+
+
+def test_apply_top_k_top_p_edges():
+    x = np.array([[3.0], [1.0]], np.float32)
+    o = np.zeros_like(x)
+    pyaclnn.call("ApplyTopKTopP", x, np.array([0.5, 0.5], np.float32), None, o)
+    np.testing.assert_array_equal(o, x)
+    x = np.array([[1.0, 2.0, 3.0]], np.float32)
+    o = np.zeros_like(x)
+    pyaclnn.call("ApplyTopKTopP", x, None, None, o)  # upstream only logs p and k both NULL
+    np.testing.assert_array_equal(o, x)
+    pyaclnn.call("ApplyTopKTopP", np.zeros((0, 3), np.float32), None, np.zeros((0,), np.int32),
+                 np.zeros((0, 3), np.float32))
+
+
+def test_apply_top_k_top_p_invalid():
+    X, P, K, O = tens((2, 5)), tens((2,)), tens((2,), "i32"), tens((2, 5))
+    expect_status("ApplyTopKTopP", [None, P, K, O], 161001, "logits")
+    expect_status("ApplyTopKTopP", [X, P, K, None], 161001, "out")
+    expect_status("ApplyTopKTopP", [tens((2, 5), "f64"), P, K, O], 161002, "logits")
+    expect_status("ApplyTopKTopP", [X, tens((2,), "f64"), K, O], 161002, "p")
+    expect_status("ApplyTopKTopP", [X, P, tens((2,), "i64"), O], 161002, "k")
+    expect_status("ApplyTopKTopP", [X, P, K, tens((2, 5), "i32")], 161002, "out")
+    expect_status("ApplyTopKTopP", [X, tens((2,), "f16"), K, O], 161002, "p")
+    expect_status("ApplyTopKTopP", [X, P, K, tens((2, 5), "f16")], 161002, "out")
+    expect_status("ApplyTopKTopP", [tens((2, 5, 1)), P, K, tens((2, 5, 1))], 161002, "logits")
+    expect_status("ApplyTopKTopP", [X, P, K, tens((2, 4))], 161002, "out")
+    expect_status("ApplyTopKTopP", [X, tens((2, 1)), K, O], 161002, "p")
+    expect_status("ApplyTopKTopP", [X, P, tens((2, 1), "i32"), O], 161002, "k")
+    expect_status("ApplyTopKTopP", [X, tens((3,)), K, O], 161002, "p")
+    expect_status("ApplyTopKTopP", [X, P, tens((3,), "i32"), O], 161002, "k")
