@@ -1625,6 +1625,11 @@ typedef struct aclScalarList aclScalarList;
  aclnnStatus aclnnExpandGetWorkspaceSize(
  const aclTensor* self, const aclIntArray* size, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnExpand(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnExpandIntoJaggedPermuteGetWorkspaceSize(
+ const aclTensor* permute, const aclTensor* inputOffset, const aclTensor* outputOffset, int64_t outputSize,
+ const aclTensor* outputPermuteOut, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnExpandIntoJaggedPermute(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnExpm1GetWorkspaceSize(
  const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnExpm1(

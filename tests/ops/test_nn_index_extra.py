@@ -413,3 +413,50 @@ def test_apply_top_k_top_p_invalid():
     expect_status("ApplyTopKTopP", [X, P, tens((2, 1), "i32"), O], 161002, "k")
     expect_status("ApplyTopKTopP", [X, tens((3,)), K, O], 161002, "p")
     expect_status("ApplyTopKTopP", [X, P, tens((3,), "i32"), O], 161002, "k")
+
+
+# ------------------------------------------------------------------ ExpandIntoJaggedPermute
+
+def ej_ref(perm, io, oo, n):
+    out = np.zeros(n, np.int32)
+    for i, t in enumerate(perm):
+        s, e = oo[i], oo[i + 1]
+        out[s:e] = np.arange(io[t], io[t] + (e - s))
+    return out
+
+
+def test_expand_into_jagged_permute():
+    rng = np.random.default_rng(9)
+    for T_ in (1, 4, 37):
+        lens = rng.integers(1, 6, T_)
+        perm = rng.permutation(T_).astype(np.int32)
+        io = np.concatenate([[0], np.cumsum(lens)]).astype(np.int32)
+        oo = np.concatenate([[0], np.cumsum(lens[perm])]).astype(np.int32)
+        n = int(oo[-1])
+        o = strided(np.zeros(n, np.int32))
+        pyaclnn.call("ExpandIntoJaggedPermute", strided(perm), strided(io), oo, n, o)
+        np.testing.assert_array_equal(o, ej_ref(perm, io, oo, n))
+    # the upstream example's shape: 3 tables
+    perm, io, oo = np.array([1, 0, 2], np.int32), np.array([0, 3, 5, 8], np.int32), np.array([0, 2, 5, 8], np.int32)
+    o = np.zeros(8, np.int32)
+    pyaclnn.call("ExpandIntoJaggedPermute", perm, io, oo, 8, o)
+    np.testing.assert_array_equal(o, [3, 4, 0, 1, 2, 5, 6, 7])
+    pyaclnn.call("ExpandIntoJaggedPermute", np.zeros(0, np.int32), np.zeros(1, np.int32), np.zeros(1, np.int32), 0,
+                 np.zeros(0, np.int32))
+
+
+def test_expand_into_jagged_permute_invalid():
+    P, IO, O = tens((3,), "i32"), tens((4,), "i32"), tens((8,), "i32")
+    op = "ExpandIntoJaggedPermute"
+    expect_status(op, [None, IO, IO, 8, O], 161001, "permute")
+    expect_status(op, [P, None, IO, 8, O], 161001, "inputOffset")
+    expect_status(op, [P, IO, None, 8, O], 161001, "outputOffset")
+    expect_status(op, [P, IO, IO, 8, None], 161001, "outputPermuteOut")
+    expect_status(op, [tens((3,), "i64"), IO, IO, 8, O], 161002, "permute")
+    expect_status(op, [P, tens((4,), "i64"), IO, 8, O], 161002, "inputOffset")
+    expect_status(op, [P, IO, tens((4,), "f32"), 8, O], 161002, "outputOffset")
+    expect_status(op, [P, IO, IO, 8, tens((8,), "i64")], 161002, "outputPermuteOut")
+    expect_status(op, [tens((3, 1), "i32"), IO, IO, 8, O], 561002, "permute")
+    expect_status(op, [P, tens((4, 1), "i32"), IO, 8, O], 561002, "inputOffset")
+    expect_status(op, [P, IO, tens((2, 2), "i32"), 8, O], 561002, "outputOffset")
+    expect_status(op, [P, IO, IO, 9, O], 561002, "outputPermuteOut")

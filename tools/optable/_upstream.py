@@ -1258,6 +1258,15 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
             'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
             'repo': 'ops-math',
             'source': 'math/expand/op_api/aclnn_expand.cpp'},
+ 'ExpandIntoJaggedPermute': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                             'header': 'index/expand_into_jagged_permute/docs/aclnnExpandIntoJaggedPermute.md',
+                             'phase1': 'const aclTensor* permute, const aclTensor* inputOffset, const aclTensor* '
+                                       'outputOffset, int64_t outputSize, const aclTensor* outputPermuteOut, '
+                                       'uint64_t* workspaceSize, aclOpExecutor** executor',
+                             'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, '
+                                       'aclrtStream stream',
+                             'repo': 'ops-nn',
+                             'source': None},
  'Expm1': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
            'header': 'math/expm1/op_api/aclnn_expm1.h',
            'phase1': 'const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor',

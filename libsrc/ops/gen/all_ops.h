@@ -156,6 +156,7 @@
 #include "aclnnop/aclnn_exp2.h"
 #include "aclnnop/aclnn_exp_segsum_backward.h"
 #include "aclnnop/aclnn_expand.h"
+#include "aclnnop/aclnn_expand_into_jagged_permute.h"
 #include "aclnnop/aclnn_expm1.h"
 #include "aclnnop/aclnn_eye.h"
 #include "aclnnop/aclnn_fast_batch_norm_backward.h"
@@ -1564,6 +1565,9 @@ aclnnStatus opws_ScatterList(
 aclnnStatus opws_ApplyTopKTopP(
     const aclTensor* logits, const aclTensor* p, const aclTensor* k, aclTensor* out, uint64_t* workspaceSize,
     aclOpExecutor** executor);
+aclnnStatus opws_ExpandIntoJaggedPermute(
+    const aclTensor* permute, const aclTensor* inputOffset, const aclTensor* outputOffset, int64_t outputSize,
+    const aclTensor* outputPermuteOut, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_IndexAddV2(
     const aclTensor* self, const int64_t dim, const aclTensor* index, const aclTensor* source, const aclScalar* alpha,
     int64_t mode, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
@@ -2448,6 +2452,7 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_ScatterList_maskOptional ((const aclDataType[]){ACL_UINT8}), 1
 #define ACL_DT_LIST_ApplyTopKTopP ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_ApplyTopKTopP_k ((const aclDataType[]){ACL_INT32}), 1
+#define ACL_DT_LIST_ExpandIntoJaggedPermute ((const aclDataType[]){ACL_INT32}), 1
 #define ACL_DT_LIST_IndexAddV2 ((const aclDataType[]){ACL_FLOAT, ACL_INT32, ACL_FLOAT16, ACL_DOUBLE, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_INT64, ACL_BOOL, ACL_BF16}), 10
 #define ACL_DT_LIST_IndexAddV2_index ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
 #define ACL_DT_LIST_Topk ((const aclDataType[]){ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BF16}), 9

@@ -4,6 +4,7 @@
 #include "ops/ops.h"
 #include "aclnnop/aclnn_apply_top_k_top_p.h"
 #include "aclnnop/aclnn_embedding_bag.h"
+#include "aclnnop/aclnn_expand_into_jagged_permute.h"
 #include "aclnnop/aclnn_kthvalue.h"
 #include "aclnnop/aclnn_repeat_interleave_grad.h"
 #include "aclnnop/aclnn_scatter_list.h"
@@ -80,5 +81,20 @@ aclnnStatus aclnnApplyTopKTopPGetWorkspaceSize(const aclTensor* logits, const ac
 
 aclnnStatus aclnnApplyTopKTopP(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_ApplyTopKTopP, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnExpandIntoJaggedPermuteGetWorkspaceSize(const aclTensor* permute, const aclTensor* inputOffset, const aclTensor* outputOffset, int64_t outputSize, const aclTensor* outputPermuteOut, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnExpandIntoJaggedPermuteGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {permute, inputOffset, outputOffset, outputPermuteOut};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"permute", "inputOffset", "outputOffset", "outputPermuteOut"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 4));
+    return opws_ExpandIntoJaggedPermute(
+        permute, inputOffset, outputOffset, outputSize, outputPermuteOut, workspaceSize, executor);
+}
+
+aclnnStatus aclnnExpandIntoJaggedPermute(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_ExpandIntoJaggedPermute, workspace, workspaceSize, executor, stream);
 }
 
