@@ -424,6 +424,7 @@
 #include "aclnnop/aclnn_put.h"
 #include "aclnnop/aclnn_qr.h"
 #include "aclnnop/aclnn_quant_convolution.h"
+#include "aclnnop/aclnn_quant_scatter.h"
 #include "aclnnop/aclnn_random.h"
 #include "aclnnop/aclnn_randperm.h"
 #include "aclnnop/aclnn_range.h"
@@ -1568,6 +1569,10 @@ aclnnStatus opws_ApplyTopKTopP(
 aclnnStatus opws_ExpandIntoJaggedPermute(
     const aclTensor* permute, const aclTensor* inputOffset, const aclTensor* outputOffset, int64_t outputSize,
     const aclTensor* outputPermuteOut, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_InplaceQuantScatter(
+    aclTensor* selfRef, const aclTensor* indices, const aclTensor* updates, const aclTensor* quantScales,
+    const aclTensor* quantZeroPoints, int64_t axis, int64_t quantAxis, int64_t reduction, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
 aclnnStatus opws_IndexAddV2(
     const aclTensor* self, const int64_t dim, const aclTensor* index, const aclTensor* source, const aclScalar* alpha,
     int64_t mode, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
@@ -2453,6 +2458,11 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_ApplyTopKTopP ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_ApplyTopKTopP_k ((const aclDataType[]){ACL_INT32}), 1
 #define ACL_DT_LIST_ExpandIntoJaggedPermute ((const aclDataType[]){ACL_INT32}), 1
+#define ACL_DT_LIST_InplaceQuantScatter ((const aclDataType[]){ACL_INT8}), 1
+#define ACL_DT_LIST_InplaceQuantScatter_indices ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
+#define ACL_DT_LIST_InplaceQuantScatter_updates ((const aclDataType[]){ACL_BF16, ACL_FLOAT16}), 2
+#define ACL_DT_LIST_InplaceQuantScatter_quantScales ((const aclDataType[]){ACL_BF16, ACL_FLOAT}), 2
+#define ACL_DT_LIST_InplaceQuantScatter_quantZeroPoints ((const aclDataType[]){ACL_BF16, ACL_INT32}), 2
 #define ACL_DT_LIST_IndexAddV2 ((const aclDataType[]){ACL_FLOAT, ACL_INT32, ACL_FLOAT16, ACL_DOUBLE, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_INT64, ACL_BOOL, ACL_BF16}), 10
 #define ACL_DT_LIST_IndexAddV2_index ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
 #define ACL_DT_LIST_Topk ((const aclDataType[]){ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BF16}), 9

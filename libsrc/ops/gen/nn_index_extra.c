@@ -6,6 +6,7 @@
 #include "aclnnop/aclnn_embedding_bag.h"
 #include "aclnnop/aclnn_expand_into_jagged_permute.h"
 #include "aclnnop/aclnn_kthvalue.h"
+#include "aclnnop/aclnn_quant_scatter.h"
 #include "aclnnop/aclnn_repeat_interleave_grad.h"
 #include "aclnnop/aclnn_scatter_list.h"
 
@@ -96,5 +97,20 @@ aclnnStatus aclnnExpandIntoJaggedPermuteGetWorkspaceSize(const aclTensor* permut
 
 aclnnStatus aclnnExpandIntoJaggedPermute(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_ExpandIntoJaggedPermute, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnInplaceQuantScatterGetWorkspaceSize(aclTensor* selfRef, const aclTensor* indices, const aclTensor* updates, const aclTensor* quantScales, const aclTensor* quantZeroPoints, int64_t axis, int64_t quantAxis, int64_t reduction, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnInplaceQuantScatterGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {selfRef, indices, updates, quantScales, quantZeroPoints};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"selfRef", "indices", "updates", "quantScales", "quantZeroPoints"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 5));
+    return opws_InplaceQuantScatter(
+        selfRef, indices, updates, quantScales, quantZeroPoints, axis, quantAxis, reduction, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceQuantScatter(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_InplaceQuantScatter, workspace, workspaceSize, executor, stream);
 }
 
