@@ -460,3 +460,67 @@ def test_expand_into_jagged_permute_invalid():
     expect_status(op, [P, tens((4, 1), "i32"), IO, 8, O], 561002, "inputOffset")
     expect_status(op, [P, IO, tens((2, 2), "i32"), 8, O], 561002, "outputOffset")
     expect_status(op, [P, IO, IO, 9, O], 561002, "outputPermuteOut")
+
+
+# ------------------------------------------------------------------ InplaceQuantScatter
+
+def qs_ref(var, ind, upd, sc, zp, axis):
+    """upstream's golden (quantise, then scatter along axis), literal numpy in float32"""
+    out = np.array(var)
+    r = out.ndim
+    a = axis % r
+    q = np.asarray(upd).astype(np.float32) / np.asarray(sc).astype(np.float32).reshape(-1)
+    if zp is not None:
+        q = q + np.asarray(zp).astype(np.float32).reshape(-1)
+    q = np.clip(np.rint(q), -128, 127).astype(np.int8)
+    for i in range(q.shape[0]):
+        b, st = (ind[i][0], ind[i][1]) if ind.ndim == 2 else (i, ind[i])
+        sl = [slice(None)] * r
+        sl[0] = b
+        sl[a] = slice(st, st + q.shape[a])
+        out[tuple(sl)] = q[i]
+    return out
+
+
+@pytest.mark.parametrize("combo", [("f16", "f32", "i32"), ("bf16", "bf16", "bf16")])
+def test_inplace_quant_scatter(combo):
+    ud, sd, zd = combo
+    rng = np.random.default_rng(10)
+    for vshape, ushape, axis, ind in (((3, 2, 6, 8), (2, 2, 3, 8), -2, np.array([1, 3])),
+                                      ((3, 2, 6, 8), (2, 2, 6, 5), -1, np.array([0, 2])),
+                                      ((4, 5, 8), (3, 2, 8), 1, np.array([[3, 1], [0, 3], [2, 0]])),
+                                      ((2, 7, 4), (2, 7, 4), -2, np.array([0, 0]))):
+        for with_zp in (True, False):
+            for idt in ("i32", "i64"):
+                var = strided(rng.integers(-100, 100, vshape).astype(np.int8))
+                upd = strided((rng.uniform(-60, 60, ushape)).astype(NP[ud]))
+                sc = strided(rng.uniform(0.3, 2, (ushape[-1],)).astype(NP[sd]))
+                zp = (rng.integers(-20, 20, (1,)).astype(NP[zd])) if with_zp else None
+                e = qs_ref(var, ind, upd, sc, zp, axis)
+                pyaclnn.call("InplaceQuantScatter", var, ind.astype(NP[idt]), upd, sc, zp, axis, -1, 0)
+                np.testing.assert_array_equal(var, e)
+
+
+def test_inplace_quant_scatter_invalid():
+    V, I, U, S, Z = tens((2, 4, 8), "i8"), tens((2,), "i32"), tens((2, 2, 8), "f16"), tens((8,)), tens((8,), "i32")
+    op = "InplaceQuantScatter"
+    expect_status(op, [None, I, U, S, Z, -2, -1, 0], 161001, "selfRef")
+    expect_status(op, [V, None, U, S, Z, -2, -1, 0], 161001, "indices")
+    expect_status(op, [V, I, None, S, Z, -2, -1, 0], 161001, "updates")
+    expect_status(op, [V, I, U, None, Z, -2, -1, 0], 161001, "quantScales")
+    expect_status(op, [tens((2, 4, 8), "u8"), I, U, S, Z, -2, -1, 0], 161002, "selfRef")
+    expect_status(op, [V, tens((2,), "i16"), U, S, Z, -2, -1, 0], 161002, "indices")
+    expect_status(op, [V, I, tens((2, 2, 8)), S, Z, -2, -1, 0], 161002, "updates")
+    expect_status(op, [V, I, U, tens((8,), "f16"), Z, -2, -1, 0], 161002, "quantScales")
+    expect_status(op, [V, I, U, S, tens((8,)), -2, -1, 0], 161002, "quantZeroPoints")
+    expect_status(op, [V, I, U, S, tens((8,), "bf16"), -2, -1, 0], 161002, "quantZeroPoints")
+    expect_status(op, [V, I, U, tens((8,), "bf16"), None, -2, -1, 0], 161002, "quantScales")
+    expect_status(op, [V, I, tens((2, 8), "f16"), S, Z, -2, -1, 0], 161002, "dimension")
+    expect_status(op, [V, I, U, S, Z, 0, -1, 0], 561002, "axis")
+    expect_status(op, [V, I, U, S, Z, -2, 1, 0], 561002, "quantAxis")
+    expect_status(op, [V, tens((3,), "i32"), U, S, Z, -2, -1, 0], 561002, "indices")
+    expect_status(op, [V, I, tens((2, 2, 7), "f16"), S, Z, -2, -1, 0], 561002, "updates")
+    expect_status(op, [V, I, tens((2, 5, 8), "f16"), S, Z, -2, -1, 0], 561002, "axis length")
+    expect_status(op, [V, I, U, tens((4,)), Z, -2, -1, 0], 561002, "quantScales")
+    expect_status(op, [V, I, U, S, tens((3,), "i32"), -2, -1, 0], 561002, "quantZeroPoints")
+    expect_status(op, [V, I, U, S, Z, -2, -1, 1], 0)  # reduction is not read
