@@ -254,6 +254,9 @@ for mode in (0, 1, 2):
     mi = np.zeros((200, 40) if mode == 2 else 200, np.int64)
     pyaclnn.call("EmbeddingBag", w, idx, off, False, mode, False, None, False, 7, y, o2, bs, mi)
     for t in (y, o2, bs, mi): h.update(t.tobytes())
+lg = rng.standard_normal((300, 64)).astype(np.float32); o = np.zeros_like(lg)
+pyaclnn.call("ApplyTopKTopP", lg, rng.uniform(0.1, 1, 300).astype(np.float32),
+             rng.integers(1, 65, 300).astype(np.int32), o); h.update(o.tobytes())
 print(h.hexdigest())
 """
     same_bytes_for_threads(code)
