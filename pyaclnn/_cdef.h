@@ -864,6 +864,11 @@ typedef struct aclScalarList aclScalarList;
  double weightDecay, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnApplyFusedEmaAdam(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnApplyTopKTopPGetWorkspaceSize(
+ const aclTensor* logits, const aclTensor* p, const aclTensor* k, aclTensor* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnApplyTopKTopP(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnArangeGetWorkspaceSize(
  const aclScalar* start, const aclScalar* end, const aclScalar* step, aclTensor* out, uint64_t* workspaceSize,
  aclOpExecutor** executor);
@@ -1538,6 +1543,18 @@ typedef struct aclScalarList aclScalarList;
  aclOpExecutor** executor);
  aclnnStatus aclnnEmbedding(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
+ aclnnStatus aclnnEmbeddingBagGetWorkspaceSize(
+ const aclTensor* weight, const aclTensor* indices, const aclTensor* offsets,
+ _Bool
+ scaleGradByFreq, int64_t mode,
+ _Bool
+ sparse, const aclTensor* perSampleWeights,
+ _Bool
+ includeLastOffset, int64_t paddingIdx, aclTensor* output,
+ aclTensor* offset2bag, aclTensor* bagSize, aclTensor* maxIndices, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnEmbeddingBag(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnEmbeddingDenseBackwardGetWorkspaceSize(
  const aclTensor* grad, const aclTensor* indices, uint64_t numWeights, uint64_t paddingIdx,
  _Bool
@@ -1614,6 +1631,11 @@ typedef struct aclScalarList aclScalarList;
  aclnnStatus aclnnExpandGetWorkspaceSize(
  const aclTensor* self, const aclIntArray* size, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnExpand(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnExpandIntoJaggedPermuteGetWorkspaceSize(
+ const aclTensor* permute, const aclTensor* inputOffset, const aclTensor* outputOffset, int64_t outputSize,
+ const aclTensor* outputPermuteOut, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnExpandIntoJaggedPermute(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnExpm1GetWorkspaceSize(
  const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnExpm1(
@@ -2523,6 +2545,13 @@ typedef struct aclScalarList aclScalarList;
  aclTensor* gradTarget, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnKlDivTargetBackward(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnKthvalueGetWorkspaceSize(
+ const aclTensor* self, int64_t k, int64_t dim,
+ _Bool
+ keepdim, aclTensor* valuesOut, aclTensor* indicesOut,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnKthvalue(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
  aclnnStatus aclnnL1LossGetWorkspaceSize(
  const aclTensor* self, const aclTensor* target, int64_t reduction, aclTensor* out, uint64_t* workspaceSize,
  aclOpExecutor** executor);
@@ -3212,6 +3241,12 @@ typedef struct aclScalarList aclScalarList;
  aclTensor* output, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnQuantConvolution(
  void* workspace, const uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnInplaceQuantScatterGetWorkspaceSize(
+ aclTensor* selfRef, const aclTensor* indices, const aclTensor* updates, const aclTensor* quantScales,
+ const aclTensor* quantZeroPoints, int64_t axis, int64_t quantAxis, int64_t reduction, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnInplaceQuantScatter(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnInplaceRandomGetWorkspaceSize(
  const aclTensor* selfRef, int64_t from, int64_t to, int64_t seed, int64_t offset, uint64_t* workspaceSize,
  aclOpExecutor** executor);
@@ -3369,6 +3404,11 @@ typedef struct aclScalarList aclScalarList;
  const aclTensor* repeats, int64_t outputSize, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnRepeatInterleaveTensor(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnRepeatInterleaveGradGetWorkspaceSize(
+ const aclTensor* yGrad, const aclTensor* repeats, int64_t axis, const aclTensor* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnRepeatInterleaveGrad(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnReplicationPad1dGetWorkspaceSize(
  const aclTensor* self, const aclIntArray* padding, aclTensor* out, uint64_t* workspaceSize,
  aclOpExecutor** executor);
@@ -3522,6 +3562,11 @@ typedef struct aclScalarList aclScalarList;
  uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnScatterAdd(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
+ aclnnStatus aclnnScatterListGetWorkspaceSize(
+ aclTensorList* varRef, const aclTensor* indice, const aclTensor* updates, const aclTensor* maskOptional,
+ char* reduceOptional, int64_t axis, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnScatterList(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnScatterNdGetWorkspaceSize(
  const aclTensor* data, const aclTensor* indices, const aclTensor* updates, aclTensor* out, uint64_t* workspaceSize,
  aclOpExecutor** executor);

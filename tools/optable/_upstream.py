@@ -353,6 +353,13 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                                  'stream',
                        'repo': 'ops-nn',
                        'source': None},
+ 'ApplyTopKTopP': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                   'header': 'index/apply_top_k_top_p_with_sorted/op_api/aclnn_apply_top_k_top_p.h',
+                   'phase1': 'const aclTensor* logits, const aclTensor* p, const aclTensor* k, aclTensor* out, '
+                             'uint64_t* workspaceSize, aclOpExecutor** executor',
+                   'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                   'repo': 'ops-nn',
+                   'source': 'index/apply_top_k_top_p_with_sorted/op_api/aclnn_apply_top_k_top_p.cpp'},
  'Arange': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
             'header': 'math/range/op_api/aclnn_arange.h',
             'phase1': 'const aclScalar* start, const aclScalar* end, const aclScalar* step, aclTensor* out, '
@@ -1152,6 +1159,16 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream',
                'repo': 'ops-nn',
                'source': 'index/embedding/op_api/aclnn_embedding.cpp'},
+ 'EmbeddingBag': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                  'header': 'index/embedding_bag/op_api/aclnn_embedding_bag.h',
+                  'phase1': 'const aclTensor* weight, const aclTensor* indices, const aclTensor* offsets, bool '
+                            'scaleGradByFreq, int64_t mode, bool sparse, const aclTensor* perSampleWeights, bool '
+                            'includeLastOffset, int64_t paddingIdx, aclTensor* output, aclTensor* offset2bag, '
+                            'aclTensor* bagSize, aclTensor* maxIndices, uint64_t* workspaceSize, aclOpExecutor** '
+                            'executor',
+                  'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                  'repo': 'ops-nn',
+                  'source': 'index/embedding_bag/op_api/aclnn_embedding_bag.cpp'},
  'EmbeddingDenseBackward': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
                             'header': 'index/embedding_dense_grad_v2/op_api/aclnn_embedding_dense_backward.h',
                             'phase1': 'const aclTensor* grad, const aclTensor* indices, uint64_t numWeights, '
@@ -1241,6 +1258,15 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
             'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
             'repo': 'ops-math',
             'source': 'math/expand/op_api/aclnn_expand.cpp'},
+ 'ExpandIntoJaggedPermute': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                             'header': 'index/expand_into_jagged_permute/docs/aclnnExpandIntoJaggedPermute.md',
+                             'phase1': 'const aclTensor* permute, const aclTensor* inputOffset, const aclTensor* '
+                                       'outputOffset, int64_t outputSize, const aclTensor* outputPermuteOut, '
+                                       'uint64_t* workspaceSize, aclOpExecutor** executor',
+                             'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, '
+                                       'aclrtStream stream',
+                             'repo': 'ops-nn',
+                             'source': None},
  'Expm1': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
            'header': 'math/expm1/op_api/aclnn_expm1.h',
            'phase1': 'const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor',
@@ -3124,6 +3150,15 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                 'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
                 'repo': 'ops-nn',
                 'source': 'index/scatter_nd_update/op_api/aclnn_put.cpp'},
+ 'InplaceQuantScatter': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                         'header': 'index/quant_update_scatter/op_api/aclnn_quant_scatter.h',
+                         'phase1': 'aclTensor* selfRef, const aclTensor* indices, const aclTensor* updates, const '
+                                   'aclTensor* quantScales, const aclTensor* quantZeroPoints, int64_t axis, int64_t '
+                                   'quantAxis, int64_t reduction, uint64_t* workspaceSize, aclOpExecutor** executor',
+                         'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                   'stream',
+                         'repo': 'ops-nn',
+                         'source': 'index/quant_update_scatter/op_api/aclnn_quant_scatter.cpp'},
  'InplaceRReluWithNoise': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
                            'header': 'activation/leaky_relu/op_api/aclnn_rrelu_with_noise.h',
                            'phase1': 'const aclTensor* self, const aclTensor* noise, const aclScalar* lower, const '
@@ -3466,6 +3501,13 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                                    'stream',
                          'repo': 'ops-nn',
                          'source': 'loss/kl_div_target_loss_grad/op_api/aclnn_kl_div_target_backward.cpp'},
+ 'Kthvalue': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+              'header': 'index/gather_v2/op_api/aclnn_kthvalue.h',
+              'phase1': 'const aclTensor* self, int64_t k, int64_t dim, bool keepdim, aclTensor* valuesOut, '
+                        'aclTensor* indicesOut, uint64_t* workspaceSize, aclOpExecutor** executor',
+              'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream',
+              'repo': 'ops-nn',
+              'source': 'index/gather_v2/op_api/aclnn_kthvalue.cpp'},
  'L1Loss': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
             'header': 'loss/lp_loss/op_api/aclnn_l1_loss.h',
             'phase1': 'const aclTensor* self, const aclTensor* target, int64_t reduction, aclTensor* out, uint64_t* '
@@ -4447,6 +4489,14 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                                 'stream',
                       'repo': 'ops-nn',
                       'source': 'index/repeat_interleave/op_api/aclnn_repeat_interleave.cpp'},
+ 'RepeatInterleaveGrad': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                          'header': 'index/repeat_interleave_grad/docs/aclnnRepeatInterleaveGrad.md',
+                          'phase1': 'const aclTensor* yGrad, const aclTensor* repeats, int64_t axis, const '
+                                    'aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor',
+                          'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                    'stream',
+                          'repo': 'ops-nn',
+                          'source': None},
  'RepeatInterleaveInt': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
                          'header': 'index/repeat_interleave/op_api/aclnn_repeat_interleave.h',
                          'phase1': 'const aclTensor* self, int64_t repeats, int64_t outputSize, aclTensor* out, '
@@ -4670,6 +4720,14 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                           'stream',
                 'repo': 'ops-nn',
                 'source': 'index/scatter_elements_v2/op_api/aclnn_scatter.cpp'},
+ 'ScatterList': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                 'header': 'index/scatter_list/docs/aclnnScatterList.md',
+                 'phase1': 'aclTensorList* varRef, const aclTensor* indice, const aclTensor* updates, const '
+                           'aclTensor* maskOptional, char* reduceOptional, int64_t axis, uint64_t* workspaceSize, '
+                           'aclOpExecutor** executor',
+                 'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                 'repo': 'ops-nn',
+                 'source': None},
  'ScatterNd': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
                'header': 'index/scatter_nd/op_api/aclnn_scatter_nd.h',
                'phase1': 'const aclTensor* data, const aclTensor* indices, const aclTensor* updates, aclTensor* out, '

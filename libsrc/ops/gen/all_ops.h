@@ -53,6 +53,7 @@
 #include "aclnnop/aclnn_apply_adam_w_quant.h"
 #include "aclnnop/aclnn_apply_adam_w_v2.h"
 #include "aclnnop/aclnn_apply_fused_ema_adam.h"
+#include "aclnnop/aclnn_apply_top_k_top_p.h"
 #include "aclnnop/aclnn_arange.h"
 #include "aclnnop/aclnn_argmax.h"
 #include "aclnnop/aclnn_argmin.h"
@@ -142,6 +143,7 @@
 #include "aclnnop/aclnn_elu.h"
 #include "aclnnop/aclnn_elu_backward.h"
 #include "aclnnop/aclnn_embedding.h"
+#include "aclnnop/aclnn_embedding_bag.h"
 #include "aclnnop/aclnn_embedding_dense_backward.h"
 #include "aclnnop/aclnn_embedding_renorm.h"
 #include "aclnnop/aclnn_eq_scalar.h"
@@ -154,6 +156,7 @@
 #include "aclnnop/aclnn_exp2.h"
 #include "aclnnop/aclnn_exp_segsum_backward.h"
 #include "aclnnop/aclnn_expand.h"
+#include "aclnnop/aclnn_expand_into_jagged_permute.h"
 #include "aclnnop/aclnn_expm1.h"
 #include "aclnnop/aclnn_eye.h"
 #include "aclnnop/aclnn_fast_batch_norm_backward.h"
@@ -318,6 +321,7 @@
 #include "aclnnop/aclnn_kl_div.h"
 #include "aclnnop/aclnn_kl_div_backward.h"
 #include "aclnnop/aclnn_kl_div_target_backward.h"
+#include "aclnnop/aclnn_kthvalue.h"
 #include "aclnnop/aclnn_l1_loss.h"
 #include "aclnnop/aclnn_l1_loss_backward.h"
 #include "aclnnop/aclnn_layer_norm.h"
@@ -420,6 +424,7 @@
 #include "aclnnop/aclnn_put.h"
 #include "aclnnop/aclnn_qr.h"
 #include "aclnnop/aclnn_quant_convolution.h"
+#include "aclnnop/aclnn_quant_scatter.h"
 #include "aclnnop/aclnn_random.h"
 #include "aclnnop/aclnn_randperm.h"
 #include "aclnnop/aclnn_range.h"
@@ -439,6 +444,7 @@
 #include "aclnnop/aclnn_renorm.h"
 #include "aclnnop/aclnn_repeat.h"
 #include "aclnnop/aclnn_repeat_interleave.h"
+#include "aclnnop/aclnn_repeat_interleave_grad.h"
 #include "aclnnop/aclnn_replication_pad1d.h"
 #include "aclnnop/aclnn_replication_pad1d_backward.h"
 #include "aclnnop/aclnn_replication_pad2d.h"
@@ -461,6 +467,7 @@
 #include "aclnnop/aclnn_scale.h"
 #include "aclnnop/aclnn_scatter.h"
 #include "aclnnop/aclnn_scatter_add.h"
+#include "aclnnop/aclnn_scatter_list.h"
 #include "aclnnop/aclnn_scatter_nd.h"
 #include "aclnnop/aclnn_scatter_nd_update.h"
 #include "aclnnop/aclnn_scatter_reduce.h"
@@ -1542,6 +1549,30 @@ aclnnStatus opws_NanMedianDim(
     uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_Median(const aclTensor* self, aclTensor* valuesOut, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_NanMedian(const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_Kthvalue(
+    const aclTensor* self, int64_t k, int64_t dim, bool keepdim, aclTensor* valuesOut, aclTensor* indicesOut,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_EmbeddingBag(
+    const aclTensor* weight, const aclTensor* indices, const aclTensor* offsets, bool scaleGradByFreq, int64_t mode,
+    bool sparse, const aclTensor* perSampleWeights, bool includeLastOffset, int64_t paddingIdx, aclTensor* output,
+    aclTensor* offset2bag, aclTensor* bagSize, aclTensor* maxIndices, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_RepeatInterleaveGrad(
+    const aclTensor* yGrad, const aclTensor* repeats, int64_t axis, const aclTensor* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_ScatterList(
+    aclTensorList* varRef, const aclTensor* indice, const aclTensor* updates, const aclTensor* maskOptional,
+    char* reduceOptional, int64_t axis, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_ApplyTopKTopP(
+    const aclTensor* logits, const aclTensor* p, const aclTensor* k, aclTensor* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_ExpandIntoJaggedPermute(
+    const aclTensor* permute, const aclTensor* inputOffset, const aclTensor* outputOffset, int64_t outputSize,
+    const aclTensor* outputPermuteOut, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_InplaceQuantScatter(
+    aclTensor* selfRef, const aclTensor* indices, const aclTensor* updates, const aclTensor* quantScales,
+    const aclTensor* quantZeroPoints, int64_t axis, int64_t quantAxis, int64_t reduction, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
 aclnnStatus opws_IndexAddV2(
     const aclTensor* self, const int64_t dim, const aclTensor* index, const aclTensor* source, const aclScalar* alpha,
     int64_t mode, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
@@ -2411,6 +2442,27 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_NanMedianDim ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_UINT8, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64}), 8
 #define ACL_DT_LIST_Median ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_UINT8, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64}), 8
 #define ACL_DT_LIST_NanMedian ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_UINT8, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64}), 8
+#define ACL_DT_LIST_Kthvalue ((const aclDataType[]){ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_BF16}), 8
+#define ACL_DT_LIST_Kthvalue_indicesOut ((const aclDataType[]){ACL_INT64}), 1
+#define ACL_DT_LIST_EmbeddingBag ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_EmbeddingBag_indices ((const aclDataType[]){ACL_INT64, ACL_INT32, ACL_INT16, ACL_INT8, ACL_UINT8}), 5
+#define ACL_DT_LIST_EmbeddingBag_offsets ((const aclDataType[]){ACL_INT64, ACL_INT32, ACL_INT16, ACL_INT8, ACL_UINT8}), 5
+#define ACL_DT_LIST_EmbeddingBag_offset2bag ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
+#define ACL_DT_LIST_EmbeddingBag_bagSize ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
+#define ACL_DT_LIST_EmbeddingBag_maxIndices ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
+#define ACL_DT_LIST_RepeatInterleaveGrad ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_RepeatInterleaveGrad_repeats ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
+#define ACL_DT_LIST_ScatterList ((const aclDataType[]){ACL_INT8, ACL_INT16, ACL_INT32, ACL_UINT8, ACL_UINT16, ACL_UINT32, ACL_FLOAT16, ACL_BF16, ACL_FLOAT}), 9
+#define ACL_DT_LIST_ScatterList_indice ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
+#define ACL_DT_LIST_ScatterList_maskOptional ((const aclDataType[]){ACL_UINT8}), 1
+#define ACL_DT_LIST_ApplyTopKTopP ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_ApplyTopKTopP_k ((const aclDataType[]){ACL_INT32}), 1
+#define ACL_DT_LIST_ExpandIntoJaggedPermute ((const aclDataType[]){ACL_INT32}), 1
+#define ACL_DT_LIST_InplaceQuantScatter ((const aclDataType[]){ACL_INT8}), 1
+#define ACL_DT_LIST_InplaceQuantScatter_indices ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
+#define ACL_DT_LIST_InplaceQuantScatter_updates ((const aclDataType[]){ACL_BF16, ACL_FLOAT16}), 2
+#define ACL_DT_LIST_InplaceQuantScatter_quantScales ((const aclDataType[]){ACL_BF16, ACL_FLOAT}), 2
+#define ACL_DT_LIST_InplaceQuantScatter_quantZeroPoints ((const aclDataType[]){ACL_BF16, ACL_INT32}), 2
 #define ACL_DT_LIST_IndexAddV2 ((const aclDataType[]){ACL_FLOAT, ACL_INT32, ACL_FLOAT16, ACL_DOUBLE, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_INT64, ACL_BOOL, ACL_BF16}), 10
 #define ACL_DT_LIST_IndexAddV2_index ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
 #define ACL_DT_LIST_Topk ((const aclDataType[]){ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BF16}), 9
