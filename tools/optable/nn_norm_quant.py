@@ -1,0 +1,15 @@
+"""ops-nn `norm/` quantised RMS norms (libsrc/ops/norm_quant.c): the RMS norm of the norm family
+(libsrc/kernels/norm.c, the rows of RmsNorm/AddRmsNorm) followed by a static int8 quantisation,
+round-half-even and saturating: q = rint(v / scale + offset) (AddRmsNormQuant's divMode false: v * scale)."""
+from . import Op
+
+OPS = [
+    Op("RmsNormQuant", "const aclTensor* x, const aclTensor* gamma, const aclTensor* beta, const aclTensor* scale, "
+       "const aclTensor* offset, double epsilon, aclTensor* y", "aclnn_rms_norm_quant.h", lib="nn",
+       dtypes=("f16", "bf16")),
+    Op("AddRmsNormQuant", "const aclTensor* x1, const aclTensor* x2, const aclTensor* gamma, const aclTensor* scales1, "
+       "const aclTensor* scales2Optional, const aclTensor* zeroPoints1Optional, const aclTensor* zeroPoints2Optional, "
+       "int64_t axis, double epsilon, bool divMode, aclTensor* y1Out, aclTensor* y2Out, aclTensor* xOut",
+       "aclnn_add_rms_norm_quant.h", lib="nn", dtypes=("f16", "bf16"),
+       optional=("scales2Optional", "zeroPoints1Optional", "zeroPoints2Optional")),
+]
