@@ -678,6 +678,12 @@ typedef struct aclScalarList aclScalarList;
  aclOpExecutor** executor);
  aclnnStatus aclnnAddRmsNormCast(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnAddRmsNormDynamicQuantGetWorkspaceSize(
+ const aclTensor* x1, const aclTensor* x2, const aclTensor* gamma, const aclTensor* smoothScale1Optional,
+ const aclTensor* smoothScale2Optional, double epsilon, aclTensor* y1Out, aclTensor* y2Out, aclTensor* xOut,
+ aclTensor* scale1Out, aclTensor* scale2Out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnAddRmsNormDynamicQuant(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnAddRmsNormQuantGetWorkspaceSize(
  const aclTensor* x1, const aclTensor* x2, const aclTensor* gamma, const aclTensor* scales1,
  const aclTensor* scales2Optional, const aclTensor* zeroPoints1Optional, const aclTensor* zeroPoints2Optional,
@@ -3410,6 +3416,12 @@ typedef struct aclScalarList aclScalarList;
  const aclTensor *x, const aclTensor *gamma, double epsilon, const aclTensor *yOut, const aclTensor *rstdOut,
  uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnRmsNorm(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnRmsNormDynamicQuantGetWorkspaceSize(
+ const aclTensor *x, const aclTensor *gamma, const aclTensor *smoothScalesOptional, const aclTensor *betaOptional,
+ double epsilon, int64_t dstType, const aclTensor *yOut, const aclTensor *scaleOut, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnRmsNormDynamicQuant(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnRmsNormGradGetWorkspaceSize(
  const aclTensor *dy, const aclTensor *x, const aclTensor *rstd, const aclTensor *gamma, const aclTensor *dxOut,

@@ -315,3 +315,177 @@ aclnnStatus opws_AddRmsNormQuant(const aclTensor *x1, const aclTensor *x2, const
     p->qmax = 127;
     return ACLNN_SUCCESS;
 }
+
+/* ------------------------------------------------------------------ RmsNormDynamicQuant / AddRmsNormDynamicQuant
+ * per row: v = y (* smooth), scale = max|v| / 127, q = rint(v / scale) (an all-zero row: scale 0, q 0) */
+
+static void dyn_rows(const double *y, const double *smooth, int64_t rows, int64_t n, double *v, double *scale) {
+    for (int64_t r = 0; r < rows; r++) {
+        double m = 0.0;
+        for (int64_t j = 0; j < n; j++) {
+            const double t = smooth ? y[r * n + j] * smooth[j] : y[r * n + j];
+            v[r * n + j] = t;
+            if (fabs(t) > m || isnan(t)) m = isnan(m) ? m : (isnan(t) ? t : fabs(t));
+        }
+        scale[r] = (double)(float)(m / 127.0); /* scaleOut is FLOAT: q uses the stored scale */
+        for (int64_t j = 0; j < n; j++) v[r * n + j] = quant(v[r * n + j] / scale[r], -128, 127);
+    }
+}
+
+enum { DQ_PLAIN, DQ_ADD };
+
+/* inputs: PLAIN x, gamma, smooth, beta; ADD x1, x2, gamma, smooth1, smooth2
+ * outputs: PLAIN yOut, scaleOut; ADD y1Out, y2Out, xOut, scale1Out, scale2Out */
+static aclnnStatus dq_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
+    (void)ws;
+    (void)wss;
+    const rq_params *p = ex->params;
+    const bool add = p->div; /* reused: true for the Add variant */
+    bool oom = false;
+    double *x = nm_load(nm_in(ex, 0), &oom), *x2 = add ? nm_load(nm_in(ex, 1), &oom) : NULL;
+    double *g = nm_load(nm_in(ex, add ? 2 : 1), &oom);
+    double *s1 = nm_load(nm_in(ex, add ? 3 : 2), &oom), *s2 = add ? nm_load(nm_in(ex, 4), &oom) : NULL;
+    double *b = add ? NULL : nm_load(nm_in(ex, 3), &oom);
+    const int64_t total = p->rows * p->n, rows = p->rows > 0 ? p->rows : 1;
+    double *ms = malloc(sizeof(double) * (size_t)rows), *sc = malloc(sizeof(double) * (size_t)rows);
+    double *y = malloc(sizeof(double) * (size_t)(total > 0 ? total : 1));
+    double *v = malloc(sizeof(double) * (size_t)(total > 0 ? total : 1));
+    aclnnStatus rc = ACLNN_SUCCESS;
+    if (oom || !ms || !sc || !y || !v) {
+        rc = OOM;
+    } else {
+        if (x2)
+            for (int64_t i = 0; i < total; i++) x[i] += x2[i];
+        rms_rows(x, g, b, p->rows, p->n, p->eps, ms, y);
+        dyn_rows(y, s1, p->rows, p->n, v, sc);
+        if (!add) {
+            nm_store(v, nm_out(ex, 0));
+            nm_store(sc, nm_out(ex, 1));
+        } else {
+            nm_store(v, nm_out(ex, 0));
+            nm_store(sc, nm_out(ex, 3));
+            nm_store(x, nm_out(ex, 2));
+            if (s1 && s2) { /* y2Out / scale2Out only mean something with both smooth scales */
+                dyn_rows(y, s2, p->rows, p->n, v, sc);
+                nm_store(v, nm_out(ex, 1));
+                nm_store(sc, nm_out(ex, 4));
+            }
+        }
+    }
+    free(x), free(x2), free(g), free(s1), free(s2), free(b), free(ms), free(sc), free(y), free(v);
+    return rc;
+}
+
+/* RmsNormDynamicQuant has no op_api source: the generated first phase (NULL 161001, the docs' dtype combinations
+ * 161002, the tiling's shape rules 561002) */
+static const aclDataType k_dq_rows[] = {F16, F16, F16, F16, I8, F32, B16, B16, B16, B16, I8, F32};
+
+aclnnStatus opws_RmsNormDynamicQuant(const aclTensor *x, const aclTensor *gamma, const aclTensor *smoothScalesOptional,
+                                     const aclTensor *betaOptional, double epsilon, int64_t dstType,
+                                     const aclTensor *yOut, const aclTensor *scaleOut, uint64_t *workspaceSize,
+                                     aclOpExecutor **executor) {
+    NN(x, "x");
+    NN(gamma, "gamma");
+    if (smoothScalesOptional) NN(smoothScalesOptional, "smoothScalesOptional");
+    if (betaOptional) NN(betaOptional, "betaOptional");
+    NN(yOut, "yOut");
+    NN(scaleOut, "scaleOut");
+    const aclTensor *ts[] = {x, gamma, smoothScalesOptional, betaOptional, yOut, scaleOut};
+    const char *names[] = {"x", "gamma", "smoothScalesOptional", "betaOptional", "yOut", "scaleOut"};
+    ACL_TRY(nm_combo(k_dq_rows, 2, 6, ts, names));
+    const int T = ACLNN_ERR_INNER_TILING_ERROR;
+    ACLNN_CHECK(dstType == 2, T, "dstType should be 2 (INT8), but is %lld.", (long long)dstType);
+    ACLNN_CHECK(x->ndim >= 2 && x->ndim <= 8, T, "x should have 2 to 8 dims, but has %llu.",
+                (unsigned long long)x->ndim);
+    const int64_t n = x->dims[x->ndim - 1];
+    const aclTensor *vec[] = {gamma, smoothScalesOptional, betaOptional};
+    for (int i = 0; i < 3; i++)
+        if (vec[i])
+            ACLNN_CHECK(vec[i]->ndim == 1 && vec[i]->dims[0] == n, T, "%s should be [%lld] (x's last dim).",
+                        names[i == 0 ? 1 : i + 1], (long long)n);
+    if (nm_same_shape(yOut, "yOut", x, "x")) return ACL_REPORT(T, "the shape of yOut should be the shape of x.");
+    const int64_t rows = nm_prod(x, 0, x->ndim - 1);
+    ACLNN_CHECK(acl_tensor_numel(x) >= 0, T, "x has more elements than int64 holds.");
+    ACLNN_CHECK(acl_tensor_numel(scaleOut) == rows, T, "scaleOut should hold %lld values (one per row), but holds %lld.",
+                (long long)rows, (long long)acl_tensor_numel(scaleOut));
+    if (acl_tensor_empty(x)) return acl_exec_noop(ACL_OP_RmsNormDynamicQuant, workspaceSize, executor);
+    const aclTensor *outs[] = {yOut, scaleOut};
+    const char *outn[] = {"yOut", "scaleOut"};
+    void *pp;
+    ACL_TRY(nm_exec(ACL_OP_RmsNormDynamicQuant, dq_run, sizeof(rq_params), ts, names, 4, outs, outn, 2, workspaceSize,
+                    executor, &pp));
+    rq_params *p = pp;
+    p->rows = rows;
+    p->n = n;
+    p->eps = epsilon;
+    p->div = false;
+    return ACLNN_SUCCESS;
+}
+
+static const aclDataType k_dq_x[] = {ACL_FLOAT16, ACL_BF16};
+/* the docs' A2 rows: x1, x2, gamma, smooth1, smooth2, y1Out, y2Out, xOut, scale1Out, scale2Out */
+static const aclDataType k_adq_rows[] = {F16, F16, F16, F16, F16, I8, I8, F16, F32, F32,
+                                         B16, B16, B16, B16, B16, I8, I8, B16, F32, F32};
+
+aclnnStatus opws_AddRmsNormDynamicQuant(const aclTensor *x1, const aclTensor *x2, const aclTensor *gamma,
+                                        const aclTensor *smoothScale1Optional, const aclTensor *smoothScale2Optional,
+                                        double epsilon, aclTensor *y1Out, aclTensor *y2Out, aclTensor *xOut,
+                                        aclTensor *scale1Out, aclTensor *scale2Out, uint64_t *workspaceSize,
+                                        aclOpExecutor **executor) {
+    NN(x1, "x1");
+    NN(x2, "x2");
+    NN(gamma, "gamma");
+    NN(y1Out, "y1Out");
+    NN(y2Out, "y2Out");
+    NN(xOut, "xOut");
+    NN(scale1Out, "scale1Out");
+    NN(scale2Out, "scale2Out");
+    if (smoothScale1Optional) NN(smoothScale1Optional, "smoothScale1Optional");
+    if (smoothScale2Optional) NN(smoothScale2Optional, "smoothScale2Optional");
+    ACL_TRY(acl_check_dtype_in(x1, k_dq_x, 2, "x1"));
+    ACL_TRY(acl_check_dtype_in(x2, k_dq_x, 2, "x2"));
+    ACL_TRY(acl_check_dtype_in(gamma, k_dq_x, 2, "gamma"));
+    if (smoothScale1Optional) ACL_TRY(acl_check_dtype_in(smoothScale1Optional, k_dq_x, 2, "smoothScale1Optional"));
+    if (smoothScale2Optional) ACL_TRY(acl_check_dtype_in(smoothScale2Optional, k_dq_x, 2, "smoothScale2Optional"));
+    ACL_TRY(acl_check_dtype_in(y1Out, k_arq_y, 4, "y1Out"));
+    ACL_TRY(acl_check_dtype_in(y2Out, k_arq_y, 4, "y2Out"));
+    ACL_TRY(acl_check_same_dtype(y1Out, "y1Out", y2Out, "y2Out"));
+    ACL_TRY(acl_check_dtype_in(xOut, k_dq_x, 2, "xOut"));
+    ACL_TRY(nm_dtype_is(scale1Out, ACL_FLOAT, "scale1Out"));
+    ACL_TRY(nm_dtype_is(scale2Out, ACL_FLOAT, "scale2Out"));
+    const int T = ACLNN_ERR_INNER_TILING_ERROR;
+    if (nm_same_shape(x2, "x2", x1, "x1")) return ACL_REPORT(T, "x1 and x2 shape mismatch (x2).");
+    ACLNN_CHECK(gamma->ndim == 1, T, "gamma should have 1 dim, but has %llu.", (unsigned long long)gamma->ndim);
+    ACLNN_CHECK(x1->ndim >= 1 && x1->dims[x1->ndim - 1] == gamma->dims[0], T,
+                "gamma (%lld) should equal the last dim of x1.", (long long)gamma->dims[0]);
+    if (smoothScale1Optional && nm_same_shape(smoothScale1Optional, "smoothScale1Optional", gamma, "gamma"))
+        return ACL_REPORT(T, "the shape of smoothScale1Optional should be gamma's.");
+    if (smoothScale2Optional && nm_same_shape(smoothScale2Optional, "smoothScale2Optional", gamma, "gamma"))
+        return ACL_REPORT(T, "the shape of smoothScale2Optional should be gamma's.");
+    if (acl_tensor_empty(x1) || acl_tensor_empty(gamma) || acl_tensor_empty(y2Out))
+        return acl_exec_noop(ACL_OP_AddRmsNormDynamicQuant, workspaceSize, executor);
+    const aclTensor *ts[] = {x1, x2, gamma, smoothScale1Optional, smoothScale2Optional, y1Out, y2Out, xOut,
+                             scale1Out, scale2Out};
+    const char *names[] = {"x1", "x2", "gamma", "smoothScale1Optional", "smoothScale2Optional", "y1Out", "y2Out",
+                           "xOut", "scale1Out", "scale2Out"};
+    ACL_TRY(nm_combo(k_adq_rows, 2, 10, ts, names)); /* the A2 kernel's combinations */
+    /* the kernel's output shapes (the copy-out of the l0 results) */
+    const int64_t n = gamma->dims[0], rows = nm_prod(x1, 0, x1->ndim - 1);
+    ACLNN_CHECK(acl_tensor_numel(x1) >= 0, T, "x1 has more elements than int64 holds.");
+    for (int i = 5; i < 8; i++)
+        if (nm_same_shape(ts[i], names[i], x1, "x1"))
+            return ACL_REPORT(ACLNN_ERR_INNER_NULLPTR, "the shape of %s should be the shape of x1.", names[i]);
+    if (acl_tensor_numel(scale1Out) != rows || acl_tensor_numel(scale2Out) != rows)
+        return ACL_REPORT(ACLNN_ERR_INNER_NULLPTR, "scale1Out and scale2Out should hold %lld values (one per row).",
+                          (long long)rows);
+    const aclTensor *outs[] = {y1Out, y2Out, xOut, scale1Out, scale2Out};
+    void *pp;
+    ACL_TRY(nm_exec(ACL_OP_AddRmsNormDynamicQuant, dq_run, sizeof(rq_params), ts, names, 5, outs, names + 5, 5,
+                    workspaceSize, executor, &pp));
+    rq_params *p = pp;
+    p->rows = rows;
+    p->n = n;
+    p->eps = epsilon;
+    p->div = true;
+    return ACLNN_SUCCESS;
+}

@@ -205,6 +205,122 @@ pyaclnn.call("AddRmsNormQuant", x, x[::-1].copy(), g, np.full(256, 0.02, np.floa
              None, None, -1, 1e-6, True, y1, y2, xo)
 y = np.zeros((64, 256), np.int8)
 pyaclnn.call("RmsNormQuant", x, g, g, np.array([0.02], np.float16), np.array([1], np.int8), 1e-6, y)
-print(y1.tobytes().hex(), y2.tobytes().hex(), xo.tobytes().hex(), y.tobytes().hex())
+d1, d2, dx = np.zeros((64, 256), np.int8), np.zeros((64, 256), np.int8), np.zeros((64, 256), np.float16)
+c1, c2 = np.zeros(64, np.float32), np.zeros(64, np.float32)
+pyaclnn.call("AddRmsNormDynamicQuant", x, x[::-1].copy(), g, g, g[::-1].copy(), 1e-6, d1, d2, dx, c1, c2)
+dy, dc = np.zeros((64, 256), np.int8), np.zeros(64, np.float32)
+pyaclnn.call("RmsNormDynamicQuant", x, g, None, g, 1e-6, 2, dy, dc)
+print(y1.tobytes().hex(), y2.tobytes().hex(), xo.tobytes().hex(), y.tobytes().hex(), d1.tobytes().hex(),
+      d2.tobytes().hex(), dx.tobytes().hex(), c1.tobytes().hex(), c2.tobytes().hex(), dy.tobytes().hex(),
+      dc.tobytes().hex())
 """
     assert same_bytes_for_threads(code)
+
+
+# ------------------------------------------------------------------ RmsNormDynamicQuant / AddRmsNormDynamicQuant
+
+
+def dyn_ref(torch, v):
+    """the docs' dynamic quantisation of rows v (float64): scale = row max|v| / 127 (stored as FLOAT), q = round(v / s)"""
+    s = (v.abs().amax(-1, keepdim=True) / 127).to(torch.float32).to(torch.float64)
+    return v / s, s.squeeze(-1)
+
+
+@pytest.mark.parametrize("dt", HALF)
+@pytest.mark.parametrize("smooth,beta", [(False, False), (True, False), (False, True), (True, True)])
+def test_rms_norm_dynamic_quant(torch, dt, smooth, beta):
+    rng = np.random.default_rng(int(smooth) * 2 + int(beta))
+    shape, n = (2, 3, 40), 40
+    x, g = rnd(rng, shape, dt), rnd(rng, (n,), dt, 0.5, 1.5)
+    sm = rnd(rng, (n,), dt, 0.5, 2.0) if smooth else None
+    b = rnd(rng, (n,), dt) if beta else None
+    y, sc = np.zeros(shape, np.int8), np.zeros((2, 3), np.float32)
+    pyaclnn.call("RmsNormDynamicQuant", strided(x), g, sm, b, 1e-6, 2, y, sc)
+    v = rms(torch, f64(torch, x), f64(torch, g), 1e-6)
+    if beta:
+        v = v + f64(torch, b)
+    if smooth:
+        v = v * f64(torch, sm)
+    pre, es = dyn_ref(torch, v)
+    np.testing.assert_array_equal(sc, es.numpy().astype(np.float32))
+    assert_quant(y, pre, torch)
+    assert (np.abs(y.astype(int)).max(-1) == 127).all()
+
+
+def test_rms_norm_dynamic_quant_invalid():
+    x, g, y, s = T((2, 8), "f16"), T((8,), "f16"), T((2, 8), "i8"), T((2,), "f32")
+    ok = [x, g, None, None, 1e-6, 2, y, s]
+
+    def row(i, v, code, word):
+        a = list(ok)
+        a[i] = v
+        expect_status("RmsNormDynamicQuant", a, code, word)
+
+    for i, w in [(0, "x"), (1, "gamma"), (6, "yOut"), (7, "scaleOut")]:
+        row(i, None, 161001, w)
+    row(0, T((2, 8), "f32"), 161002, "x")
+    row(1, T((8,), "bf16"), 161002, "gamma")
+    row(2, T((8,), "f32"), 161002, "smoothScalesOptional")
+    row(6, T((2, 8), "i32"), 161002, "yOut")
+    row(7, T((2,), "f16"), 161002, "scaleOut")
+    row(5, 3, 561002, "dstType")
+    row(0, T((8,), "f16"), 561002, "x")
+    row(1, T((7,), "f16"), 561002, "gamma")
+    row(3, T((1, 8), "f16"), 561002, "betaOptional")
+    row(6, T((2, 7), "i8"), 561002, "yOut")
+    row(7, T((3,), "f32"), 561002, "scaleOut")
+    expect_status("RmsNormDynamicQuant", ok, 0)
+
+
+@pytest.mark.parametrize("dt", HALF)
+@pytest.mark.parametrize("smooth", [0, 1, 2])
+def test_add_rms_norm_dynamic_quant(torch, dt, smooth):
+    rng = np.random.default_rng(smooth)
+    shape, n = (3, 2, 24), 24
+    x1, x2, g = rnd(rng, shape, dt), rnd(rng, shape, dt), rnd(rng, (n,), dt, 0.5, 1.5)
+    s1 = rnd(rng, (n,), dt, 0.5, 2.0) if smooth >= 1 else None
+    s2 = rnd(rng, (n,), dt, 0.5, 2.0) if smooth == 2 else None
+    y1, y2, xo = np.zeros(shape, np.int8), np.full(shape, 55, np.int8), np.zeros(shape, NP[dt])
+    sc1, sc2 = np.zeros((3, 2), np.float32), np.full((3, 2), 7, np.float32)
+    pyaclnn.call("AddRmsNormDynamicQuant", x1, strided(x2), g, s1, s2, 1e-6, y1, y2, xo, sc1, sc2)
+    xs = f64(torch, x1) + f64(torch, x2)
+    v = rms(torch, xs, f64(torch, g), 1e-6)
+    pre, es = dyn_ref(torch, v * f64(torch, s1) if s1 is not None else v)
+    np.testing.assert_array_equal(sc1, es.numpy().astype(np.float32))
+    assert_quant(y1, pre, torch)
+    if smooth == 2:
+        pre, es = dyn_ref(torch, v * f64(torch, s2))
+        np.testing.assert_array_equal(sc2, es.numpy().astype(np.float32))
+        assert_quant(y2, pre, torch)
+    else:
+        assert (y2 == 55).all() and (sc2 == 7).all()
+    np.testing.assert_array_equal(xo, from_torch(xs.to(getattr(torch, {"f16": "float16", "bf16": "bfloat16"}[dt]))))
+
+
+def test_add_rms_norm_dynamic_quant_invalid():
+    x, g = T((2, 8), "f16"), T((8,), "f16")
+    y1, y2, xo, s1, s2 = T((2, 8), "i8"), T((2, 8), "i8"), T((2, 8), "f16"), T((2,), "f32"), T((2,), "f32")
+    ok = [x, x, g, None, None, 1e-6, y1, y2, xo, s1, s2]
+
+    def row(i, v, code, word):
+        a = list(ok)
+        a[i] = v
+        expect_status("AddRmsNormDynamicQuant", a, code, word)
+
+    for i, w in [(0, "x1"), (1, "x2"), (2, "gamma"), (6, "y1Out"), (7, "y2Out"), (8, "xOut"), (9, "scale1Out"),
+                 (10, "scale2Out")]:
+        row(i, None, 161001, w)
+    row(0, T((2, 8), "f32"), 161002, "x1")
+    row(3, T((8,), "f32"), 161002, "smoothScale1Optional")
+    row(6, T((2, 8), "i32"), 161002, "y1Out")
+    row(7, T((2, 8), "f8e4m3") if "f8e4m3" in NP else T((2, 8), "u8"), 161002, "y2Out")
+    row(8, T((2, 8), "i8"), 161002, "xOut")
+    row(9, T((2,), "f16"), 161002, "scale1Out")
+    row(1, T((2, 7), "f16"), 561002, "x2")
+    row(2, T((1, 8), "f16"), 561002, "gamma")
+    row(2, T((7,), "f16"), 561002, "gamma")
+    row(4, T((7,), "f16"), 561002, "smoothScale2Optional")
+    row(1, T((2, 8), "bf16"), 161002, "x2")  # not one of the A2 combinations
+    row(8, T((3, 8), "f16"), 561103, "xOut")
+    row(10, T((3,), "f32"), 561103, "scale")
+    expect_status("AddRmsNormDynamicQuant", ok, 0)

@@ -13,3 +13,21 @@ OPS = [
        "aclnn_add_rms_norm_quant.h", lib="nn", dtypes=("f16", "bf16"),
        optional=("scales2Optional", "zeroPoints1Optional", "zeroPoints2Optional")),
 ]
+
+# RmsNormDynamicQuant has no op_api source: the docs' prototype (outputs declared const, as generated headers do)
+_dq = Op("RmsNormDynamicQuant", "const aclTensor *x, const aclTensor *gamma, const aclTensor *smoothScalesOptional, "
+         "const aclTensor *betaOptional, double epsilon, int64_t dstType, const aclTensor *yOut, "
+         "const aclTensor *scaleOut", "aclnn_rms_norm_dynamic_quant.h", lib="nn", dtypes=("f16", "bf16"),
+         optional=("smoothScalesOptional", "betaOptional"))
+for _a in _dq.args:
+    if _a.name in ("yOut", "scaleOut"):
+        _a.kind = "out"
+
+OPS += [
+    _dq,
+    Op("AddRmsNormDynamicQuant", "const aclTensor* x1, const aclTensor* x2, const aclTensor* gamma, "
+       "const aclTensor* smoothScale1Optional, const aclTensor* smoothScale2Optional, double epsilon, "
+       "aclTensor* y1Out, aclTensor* y2Out, aclTensor* xOut, aclTensor* scale1Out, aclTensor* scale2Out",
+       "aclnn_add_rms_norm_dynamic_quant.h", lib="nn", dtypes=("f16", "bf16"),
+       optional=("smoothScale1Optional", "smoothScale2Optional")),
+]
