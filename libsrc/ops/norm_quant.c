@@ -52,6 +52,15 @@ static void quant_rows(double *v, int64_t rows, int64_t n, const double *s, int6
         }
 }
 
+/* eight int4 values (total / 8 words) per INT32 word in place, element 0 in bits 0-3 */
+static void pack_int4(double *y, int64_t total) {
+    for (int64_t w = 0; w < total / 8; w++) {
+        uint32_t u = 0;
+        for (int k = 0; k < 8; k++) u |= ((uint32_t)((int32_t)y[w * 8 + k]) & 0xFu) << (4 * k);
+        y[w] = (double)(int32_t)u;
+    }
+}
+
 /* ------------------------------------------------------------------ RmsNormQuant */
 
 static aclnnStatus rq_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
@@ -70,13 +79,7 @@ static aclnnStatus rq_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     } else {
         rms_rows(x, g, b, p->rows, p->n, p->eps, ms, y);
         quant_rows(y, p->rows, p->n, s, 1, o, 1, true, p->qmin, p->qmax);
-        if (p->pack4) { /* eight int4 values per INT32 word, element 0 in bits 0-3 */
-            for (int64_t w = 0; w < total / 8; w++) {
-                uint32_t u = 0;
-                for (int k = 0; k < 8; k++) u |= ((uint32_t)((int32_t)y[w * 8 + k]) & 0xFu) << (4 * k);
-                y[w] = (double)(int32_t)u;
-            }
-        }
+        if (p->pack4) pack_int4(y, total);
         nm_store(y, nm_out(ex, 0));
     }
     free(x), free(g), free(b), free(s), free(o), free(ms), free(y);
@@ -319,7 +322,8 @@ aclnnStatus opws_AddRmsNormQuant(const aclTensor *x1, const aclTensor *x2, const
 /* ------------------------------------------------------------------ RmsNormDynamicQuant / AddRmsNormDynamicQuant
  * per row: v = y (* smooth), scale = max|v| / 127, q = rint(v / scale) (an all-zero row: scale 0, q 0) */
 
-static void dyn_rows(const double *y, const double *smooth, int64_t rows, int64_t n, double *v, double *scale) {
+static void dyn_rows_q(const double *y, const double *smooth, int64_t rows, int64_t n, double *v, double *scale,
+                       int qmax) {
     for (int64_t r = 0; r < rows; r++) {
         double m = 0.0;
         for (int64_t j = 0; j < n; j++) {
@@ -327,9 +331,13 @@ static void dyn_rows(const double *y, const double *smooth, int64_t rows, int64_
             v[r * n + j] = t;
             if (fabs(t) > m || isnan(t)) m = isnan(m) ? m : (isnan(t) ? t : fabs(t));
         }
-        scale[r] = (double)(float)(m / 127.0); /* scaleOut is FLOAT: q uses the stored scale */
-        for (int64_t j = 0; j < n; j++) v[r * n + j] = quant(v[r * n + j] / scale[r], -128, 127);
+        scale[r] = (double)(float)(m / qmax); /* scaleOut is FLOAT: q uses the stored scale */
+        for (int64_t j = 0; j < n; j++) v[r * n + j] = quant(v[r * n + j] / scale[r], -qmax - 1, qmax);
     }
+}
+
+static void dyn_rows(const double *y, const double *smooth, int64_t rows, int64_t n, double *v, double *scale) {
+    dyn_rows_q(y, smooth, rows, n, v, scale, 127);
 }
 
 enum { DQ_PLAIN, DQ_ADD };
@@ -487,5 +495,153 @@ aclnnStatus opws_AddRmsNormDynamicQuant(const aclTensor *x1, const aclTensor *x2
     p->n = n;
     p->eps = epsilon;
     p->div = true;
+    return ACLNN_SUCCESS;
+}
+
+/* ------------------------------------------------------------------ AddRmsNormDynamicQuantV2
+ * + betaOptional, outputMask (which of y1/scale1, y2/scale2 are produced), y of INT32 = int4 packed (scale / 7).
+ * inputs x1, x2, gamma, smooth1, smooth2, beta; outputs y1Out, y2Out, xOut, scale1Out, scale2Out */
+
+typedef struct { rq_params q; bool out1, out2; } dq2_params;
+
+static aclnnStatus dq2_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
+    (void)ws;
+    (void)wss;
+    const dq2_params *p = ex->params;
+    const int64_t rows = p->q.rows, n = p->q.n, total = rows * n;
+    bool oom = false;
+    double *x = nm_load(nm_in(ex, 0), &oom), *x2 = nm_load(nm_in(ex, 1), &oom), *g = nm_load(nm_in(ex, 2), &oom);
+    double *s1 = nm_load(nm_in(ex, 3), &oom), *s2 = nm_load(nm_in(ex, 4), &oom), *b = nm_load(nm_in(ex, 5), &oom);
+    double *ms = malloc(sizeof(double) * (size_t)(rows > 0 ? rows : 1));
+    double *sc = malloc(sizeof(double) * (size_t)(rows > 0 ? rows : 1));
+    double *y = malloc(sizeof(double) * (size_t)(total > 0 ? total : 1));
+    double *v = malloc(sizeof(double) * (size_t)(total > 0 ? total : 1));
+    aclnnStatus rc = ACLNN_SUCCESS;
+    if (oom || !ms || !sc || !y || !v) {
+        rc = OOM;
+    } else {
+        for (int64_t i = 0; i < total; i++) x[i] += x2[i];
+        rms_rows(x, g, b, rows, n, p->q.eps, ms, y);
+        for (int k = 0; k < 2; k++) {
+            if (!(k == 0 ? p->out1 : p->out2)) continue;
+            dyn_rows_q(y, k == 0 ? s1 : s2, rows, n, v, sc, p->q.qmax);
+            if (p->q.pack4) pack_int4(v, total);
+            nm_store(v, nm_out(ex, k));
+            nm_store(sc, nm_out(ex, 3 + k));
+        }
+        nm_store(x, nm_out(ex, 2));
+    }
+    free(x), free(x2), free(g), free(s1), free(s2), free(b), free(ms), free(sc), free(y), free(v);
+    return rc;
+}
+
+static aclnnStatus packed_last(const aclTensor *y, int64_t xl, const char *name) {
+    const int64_t yl = y->ndim ? y->dims[y->ndim - 1] : 1;
+    ACLNN_CHECK(xl == yl * 8, ACLNN_ERR_PARAM_INVALID,
+                "%s of INT32 holds packed int4: its last dim (%lld) should be 1/8 of x1's (%lld).", name,
+                (long long)yl, (long long)xl);
+    return ACLNN_SUCCESS;
+}
+
+static const aclDataType k_dq2_y[] = {ACL_INT8, ACL_INT32};
+
+aclnnStatus opws_AddRmsNormDynamicQuantV2(const aclTensor *x1, const aclTensor *x2, const aclTensor *gamma,
+                                          const aclTensor *smoothScale1Optional,
+                                          const aclTensor *smoothScale2Optional, const aclTensor *betaOptional,
+                                          double epsilon, const aclBoolArray *outputMask, aclTensor *y1Out,
+                                          aclTensor *y2Out, aclTensor *xOut, aclTensor *scale1Out,
+                                          aclTensor *scale2Out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    const int P = ACLNN_ERR_PARAM_INVALID, T = ACLNN_ERR_INNER_TILING_ERROR;
+    bool m0 = true, m1 = smoothScale1Optional && smoothScale2Optional;
+    if (outputMask) {
+        ACLNN_CHECK(outputMask->size == 2, P, "the length of outputMask should be 2, but is %llu.",
+                    (unsigned long long)outputMask->size);
+        m0 = outputMask->v[0];
+        m1 = outputMask->v[1];
+        ACLNN_CHECK(!(smoothScale1Optional && !m0), P, "smoothScale1Optional is given but outputMask[0] is false.");
+        ACLNN_CHECK(!(smoothScale2Optional && !m1), P, "smoothScale2Optional is given but outputMask[1] is false.");
+        ACLNN_CHECK(m0 || m1, P, "outputMask[0] and outputMask[1] should not both be false.");
+    } else {
+        ACLNN_CHECK(!(smoothScale2Optional && !smoothScale1Optional), P,
+                    "without outputMask, smoothScale2Optional needs smoothScale1Optional.");
+    }
+    NN(x1, "x1");
+    NN(x2, "x2");
+    NN(gamma, "gamma");
+    NN(xOut, "xOut");
+    if (m0) {
+        NN(y1Out, "y1Out");
+        NN(scale1Out, "scale1Out");
+    }
+    if (m1) {
+        NN(y2Out, "y2Out");
+        NN(scale2Out, "scale2Out");
+    }
+    const aclTensor *optin[] = {smoothScale1Optional, smoothScale2Optional, betaOptional};
+    const char *optn[] = {"smoothScale1Optional", "smoothScale2Optional", "betaOptional"};
+    for (int i = 0; i < 3; i++)
+        if (optin[i]) NN(optin[i], optn[i]);
+    const aclTensor *unused[] = {m0 ? NULL : y1Out, m1 ? NULL : y2Out, m0 ? NULL : scale1Out, m1 ? NULL : scale2Out};
+    const char *unusedn[] = {"y1Out", "y2Out", "scale1Out", "scale2Out"};
+    for (int i = 0; i < 4; i++)
+        if (unused[i]) NN(unused[i], unusedn[i]);
+    if (acl_tensor_empty(x1) || acl_tensor_empty(x2) || acl_tensor_empty(gamma) || (y2Out && acl_tensor_empty(y2Out)))
+        return acl_exec_noop(ACL_OP_AddRmsNormDynamicQuantV2, workspaceSize, executor);
+    if (m0 && m1) ACL_TRY(acl_check_same_dtype(y2Out, "y2Out", y1Out, "y1Out"));
+    const aclTensor *yq = m0 ? y1Out : y2Out;
+    const char *yqn = m0 ? "y1Out" : "y2Out";
+    ACL_TRY(acl_check_dtype_in(yq, k_dq2_y, 2, yqn));
+    const bool pack = yq->dtype == ACL_INT32;
+    const int64_t xl = x1->ndim ? x1->dims[x1->ndim - 1] : 1;
+    if (pack) {
+        if (m0) ACL_TRY(packed_last(y1Out, xl, "y1Out"));
+        if (m1) ACL_TRY(packed_last(y2Out, xl, "y2Out"));
+    } else {
+        if (m0 && nm_same_shape(y1Out, "y1Out", x1, "x1")) return ACL_REPORT(T, "y1Out's shape should be x1's.");
+        if (m1 && nm_same_shape(y2Out, "y2Out", x1, "x1")) return ACL_REPORT(T, "y2Out's shape should be x1's.");
+    }
+    /* the A2 kernel's dtypes: x1, x2, gamma, the smooth scales, beta and xOut one of FLOAT16 / BFLOAT16, scales FLOAT */
+    ACL_TRY(acl_check_dtype_in(x1, k_dq_x, 2, "x1"));
+    ACL_TRY(acl_check_same_dtype(x2, "x2", x1, "x1"));
+    ACL_TRY(acl_check_same_dtype(gamma, "gamma", x1, "x1"));
+    for (int i = 0; i < 3; i++)
+        if (optin[i]) ACL_TRY(acl_check_same_dtype(optin[i], optn[i], x1, "x1"));
+    ACL_TRY(acl_check_same_dtype(xOut, "xOut", x1, "x1"));
+    if (m0) ACL_TRY(nm_dtype_is(scale1Out, ACL_FLOAT, "scale1Out"));
+    if (m1) ACL_TRY(nm_dtype_is(scale2Out, ACL_FLOAT, "scale2Out"));
+    /* the kernel's shapes */
+    ACLNN_CHECK(x1->ndim >= 1 && x1->ndim <= 8, T, "x1 should have 1 to 8 dims, but has %llu.",
+                (unsigned long long)x1->ndim);
+    if (nm_same_shape(x2, "x2", x1, "x1")) return ACL_REPORT(T, "the shape of x2 should be x1's.");
+    if (nm_same_shape(xOut, "xOut", x1, "x1")) return ACL_REPORT(T, "the shape of xOut should be x1's.");
+    ACLNN_CHECK(gamma->ndim == 1 && gamma->dims[0] == xl, T, "gamma should be [%lld] (x1's last dim).", (long long)xl);
+    for (int i = 0; i < 3; i++)
+        if (optin[i] && nm_same_shape(optin[i], optn[i], gamma, "gamma"))
+            return ACL_REPORT(T, "the shape of %s should be gamma's.", optn[i]);
+    if (pack) ACLNN_CHECK(xl % 8 == 0, T, "x1's last dim (%lld) should be a multiple of 8 for int4.", (long long)xl);
+    const int64_t rows = nm_prod(x1, 0, x1->ndim - 1);
+    ACLNN_CHECK(acl_tensor_numel(x1) >= 0, T, "x1 has more elements than int64 holds.");
+    if (m0)
+        ACLNN_CHECK(acl_tensor_numel(scale1Out) == rows, T, "scale1Out should hold %lld values (one per row).",
+                    (long long)rows);
+    if (m1)
+        ACLNN_CHECK(acl_tensor_numel(scale2Out) == rows, T, "scale2Out should hold %lld values (one per row).",
+                    (long long)rows);
+    const aclTensor *ins[] = {x1, x2, gamma, smoothScale1Optional, smoothScale2Optional, betaOptional};
+    const char *inn[] = {"x1", "x2", "gamma", "smoothScale1Optional", "smoothScale2Optional", "betaOptional"};
+    const aclTensor *outs[] = {m0 ? y1Out : NULL, m1 ? y2Out : NULL, xOut, m0 ? scale1Out : NULL,
+                               m1 ? scale2Out : NULL};
+    const char *outn[] = {"y1Out", "y2Out", "xOut", "scale1Out", "scale2Out"};
+    void *pp;
+    ACL_TRY(nm_exec(ACL_OP_AddRmsNormDynamicQuantV2, dq2_run, sizeof(dq2_params), ins, inn, 6, outs, outn, 5,
+                    workspaceSize, executor, &pp));
+    dq2_params *p = pp;
+    p->q.rows = rows;
+    p->q.n = xl;
+    p->q.eps = epsilon;
+    p->q.pack4 = pack;
+    p->q.qmax = pack ? 7 : 127;
+    p->out1 = m0;
+    p->out2 = m1;
     return ACLNN_SUCCESS;
 }

@@ -6,6 +6,7 @@ import pytest
 
 import pyaclnn
 from pyaclnn.lowlevel import AclTensor
+from pyaclnn.tensor import bool_array
 from helpers import same_bytes_for_threads
 from table_harness import NP, expect_status, from_torch
 
@@ -324,3 +325,90 @@ def test_add_rms_norm_dynamic_quant_invalid():
     row(8, T((3, 8), "f16"), 561103, "xOut")
     row(10, T((3,), "f32"), 561103, "scale")
     expect_status("AddRmsNormDynamicQuant", ok, 0)
+
+
+# ------------------------------------------------------------------ AddRmsNormDynamicQuantV2
+
+
+def pack4(q):
+    """int4 values (last dim a multiple of 8) packed eight to an INT32 word, element 0 in the lowest nibble"""
+    nib = (q.astype(np.int64) & 0xF).reshape(q.shape[:-1] + (q.shape[-1] // 8, 8))
+    return (nib << (4 * np.arange(8))).sum(-1).astype(np.uint32).view(np.int32)
+
+
+@pytest.mark.parametrize("dt", HALF)
+@pytest.mark.parametrize("mask,smooth,beta,int4", [(None, 2, True, False), (None, 0, False, False),
+                                                   ([True, False], 1, True, False), ([False, True], 0, False, False),
+                                                   ([True, True], 0, True, True), (None, 2, False, True)])
+def test_add_rms_norm_dynamic_quant_v2(torch, dt, mask, smooth, beta, int4):
+    rng = np.random.default_rng(smooth * 4 + int(beta) * 2 + int(int4))
+    shape, n = (3, 2, 32), 32
+    x1, x2, g = rnd(rng, shape, dt), rnd(rng, shape, dt), rnd(rng, (n,), dt, 0.5, 1.5)
+    s1 = rnd(rng, (n,), dt, 0.5, 2.0) if smooth >= 1 else None
+    s2 = rnd(rng, (n,), dt, 0.5, 2.0) if smooth == 2 else None
+    b = rnd(rng, (n,), dt) if beta else None
+    out1 = mask[0] if mask else True
+    out2 = mask[1] if mask else (s1 is not None and s2 is not None)
+    yshape, ydt = (shape[:-1] + (n // 8,), np.int32) if int4 else (shape, np.int8)
+    y1 = np.full(yshape, 55, ydt) if out1 else None
+    y2 = np.full(yshape, 55, ydt)
+    xo = np.zeros(shape, NP[dt])
+    sc1 = np.zeros((3, 2), np.float32) if out1 else None
+    sc2 = np.full((3, 2), 7, np.float32)
+    pyaclnn.call("AddRmsNormDynamicQuantV2", x1, strided(x2), g, s1, s2, b, 1e-6, mask, y1, y2, xo, sc1, sc2)
+    xs = f64(torch, x1) + f64(torch, x2)
+    v = rms(torch, xs, f64(torch, g), 1e-6) + (f64(torch, b) if beta else 0.0)
+    qmax = 7 if int4 else 127
+    for on, y, sc, s in ((out1, y1, sc1, s1), (out2, y2, sc2, s2)):
+        if not on:
+            if y is not None:
+                assert (y == 55).all() and (sc == 7).all()
+            continue
+        w = v * f64(torch, s) if s is not None else v
+        es = (w.abs().amax(-1, keepdim=True) / qmax).to(torch.float32).to(torch.float64)
+        np.testing.assert_array_equal(sc, es.squeeze(-1).numpy().astype(np.float32))
+        pre = w / es
+        if int4:
+            np.testing.assert_array_equal(y, pack4(quant(torch, pre, -8, 7).numpy()))
+        else:
+            assert_quant(y, pre, torch)
+    np.testing.assert_array_equal(xo, from_torch(xs.to(getattr(torch, {"f16": "float16", "bf16": "bfloat16"}[dt]))))
+
+
+def test_add_rms_norm_dynamic_quant_v2_invalid():
+    x, g = T((2, 16), "f16"), T((16,), "f16")
+    y1, y2, xo, s1, s2 = T((2, 16), "i8"), T((2, 16), "i8"), T((2, 16), "f16"), T((2,), "f32"), T((2,), "f32")
+    ok = [x, x, g, g, g, None, 1e-6, None, y1, y2, xo, s1, s2]
+
+    def row(i, v, code, word, base=ok):
+        a = list(base)
+        a[i] = v
+        expect_status("AddRmsNormDynamicQuantV2", a, code, word)
+
+    row(7, bool_array([True]), 161002, "outputMask")
+    row(7, bool_array([True, False]), 161002, "smoothScale2Optional")
+    row(3, None, 161002, "smoothScale1Optional")  # smooth2 without smooth1 and no mask
+    nomask = list(ok)
+    nomask[3] = nomask[4] = None
+    row(7, bool_array([False, False]), 161002, "outputMask", nomask)
+    for i, w in [(0, "x1"), (1, "x2"), (2, "gamma"), (10, "xOut"), (8, "y1Out"), (11, "scale1Out"), (9, "y2Out"),
+                 (12, "scale2Out")]:
+        row(i, None, 161001, w)
+    row(9, T((2, 16), "i32"), 161002, "y2Out")
+    row(8, T((2, 16), "f16"), 161002, "y1Out")
+    row(8, T((2, 7), "i8"), 561002, "y1Out")
+    i4 = list(ok)
+    i4[8], i4[9] = T((2, 2), "i32"), T((2, 3), "i32")
+    expect_status("AddRmsNormDynamicQuantV2", i4, 161002, "y2Out")
+    row(0, T((2, 16), "f32"), 161002, "x1")
+    row(1, T((2, 16), "bf16"), 161002, "x2")
+    row(5, T((16,), "bf16"), 161002, "betaOptional")
+    row(11, T((2,), "f16"), 161002, "scale1Out")
+    row(1, T((2, 15), "f16"), 561002, "x2")
+    row(2, T((15,), "f16"), 561002, "gamma")
+    row(5, T((8,), "f16"), 561002, "betaOptional")
+    row(12, T((3,), "f32"), 561002, "scale2Out")
+    expect_status("AddRmsNormDynamicQuantV2", ok, 0)
+    one = list(nomask)
+    one[7], one[9], one[12] = bool_array([True, False]), None, None
+    expect_status("AddRmsNormDynamicQuantV2", one, 0)  # y2Out NULL when only y1 is produced
