@@ -684,28 +684,6 @@ typedef struct aclScalarList aclScalarList;
  aclOpExecutor** executor);
  aclnnStatus aclnnAddRmsNormCast(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
- aclnnStatus aclnnAddRmsNormDynamicQuantGetWorkspaceSize(
- const aclTensor* x1, const aclTensor* x2, const aclTensor* gamma, const aclTensor* smoothScale1Optional,
- const aclTensor* smoothScale2Optional, double epsilon, aclTensor* y1Out, aclTensor* y2Out, aclTensor* xOut,
- aclTensor* scale1Out, aclTensor* scale2Out, uint64_t* workspaceSize, aclOpExecutor** executor);
- aclnnStatus aclnnAddRmsNormDynamicQuant(
- void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
- aclnnStatus aclnnAddRmsNormDynamicQuantV2GetWorkspaceSize(
- const aclTensor* x1, const aclTensor* x2, const aclTensor* gamma, const aclTensor* smoothScale1Optional,
- const aclTensor* smoothScale2Optional, const aclTensor* betaOptional, double epsilon,
- const aclBoolArray* outputMask, aclTensor* y1Out, aclTensor* y2Out, aclTensor* xOut, aclTensor* scale1Out,
- aclTensor* scale2Out, uint64_t* workspaceSize, aclOpExecutor** executor);
- aclnnStatus aclnnAddRmsNormDynamicQuantV2(
- void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
- aclnnStatus aclnnAddRmsNormQuantGetWorkspaceSize(
- const aclTensor* x1, const aclTensor* x2, const aclTensor* gamma, const aclTensor* scales1,
- const aclTensor* scales2Optional, const aclTensor* zeroPoints1Optional, const aclTensor* zeroPoints2Optional,
- int64_t axis, double epsilon,
- _Bool
- divMode, aclTensor* y1Out, aclTensor* y2Out, aclTensor* xOut,
- uint64_t* workspaceSize, aclOpExecutor** executor);
- aclnnStatus aclnnAddRmsNormQuant(
- void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnAddV3GetWorkspaceSize(
  const aclScalar* self, const aclTensor* other, const aclScalar* alpha, aclTensor* out, uint64_t* workspaceSize,
  aclOpExecutor** executor);
@@ -3470,21 +3448,10 @@ typedef struct aclScalarList aclScalarList;
  uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnRmsNorm(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
- aclnnStatus aclnnRmsNormDynamicQuantGetWorkspaceSize(
- const aclTensor *x, const aclTensor *gamma, const aclTensor *smoothScalesOptional, const aclTensor *betaOptional,
- double epsilon, int64_t dstType, const aclTensor *yOut, const aclTensor *scaleOut, uint64_t* workspaceSize,
- aclOpExecutor** executor);
- aclnnStatus aclnnRmsNormDynamicQuant(
- void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnRmsNormGradGetWorkspaceSize(
  const aclTensor *dy, const aclTensor *x, const aclTensor *rstd, const aclTensor *gamma, const aclTensor *dxOut,
  const aclTensor *dgammaOut, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnRmsNormGrad(
- void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
- aclnnStatus aclnnRmsNormQuantGetWorkspaceSize(
- const aclTensor* x, const aclTensor* gamma, const aclTensor* beta, const aclTensor* scale, const aclTensor* offset,
- double epsilon, aclTensor* y, uint64_t* workspaceSize, aclOpExecutor** executor);
- aclnnStatus aclnnRmsNormQuant(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnRoiAlignGetWorkspaceSize(
  const aclTensor* self, const aclTensor* rois, const aclTensor* batchIndices, const char* mode, int outputHeight,
