@@ -170,6 +170,16 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                     'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
                     'repo': 'ops-nn',
                     'source': None},
+ 'AddRmsNormQuant': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                     'header': 'norm/add_rms_norm_quant/op_host/op_api/aclnn_add_rms_norm_quant.h',
+                     'phase1': 'const aclTensor* x1, const aclTensor* x2, const aclTensor* gamma, const aclTensor* '
+                               'scales1, const aclTensor* scales2Optional, const aclTensor* zeroPoints1Optional, '
+                               'const aclTensor* zeroPoints2Optional, int64_t axis, double epsilon, bool divMode, '
+                               'aclTensor* y1Out, aclTensor* y2Out, aclTensor* xOut, uint64_t* workspaceSize, '
+                               'aclOpExecutor** executor',
+                     'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                     'repo': 'ops-nn',
+                     'source': 'norm/add_rms_norm_quant/op_host/op_api/aclnn_add_rms_norm_quant.cpp'},
  'AddV3': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
            'header': 'math/add/op_api/aclnn_add_v3.h',
            'phase1': 'const aclScalar* self, const aclTensor* other, const aclScalar* alpha, aclTensor* out, '
@@ -4567,6 +4577,14 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                  'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
                  'repo': 'ops-nn',
                  'source': None},
+ 'RmsNormQuant': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                  'header': 'norm/rms_norm_quant/op_host/op_api/aclnn_rms_norm_quant.h',
+                  'phase1': 'const aclTensor* x, const aclTensor* gamma, const aclTensor* beta, const aclTensor* '
+                            'scale, const aclTensor* offset, double epsilon, aclTensor* y, uint64_t* workspaceSize, '
+                            'aclOpExecutor** executor',
+                  'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                  'repo': 'ops-nn',
+                  'source': 'norm/rms_norm_quant/op_host/op_api/aclnn_rms_norm_quant.cpp'},
  'RoiAlign': {'commit': '6ae87653464d2afb064c829e529abba2e278b0c4',
               'header': 'objdetect/roi_align/op_host/op_api/aclnn_roi_align.h',
               'phase1': 'const aclTensor* self, const aclTensor* rois, const aclTensor* batchIndices, const char* '

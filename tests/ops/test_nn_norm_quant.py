@@ -1,0 +1,202 @@
+"""The quantised norms (tools/optable/nn_norm_quant.py, libsrc/ops/norm_*quant.c): values against a float64 torch
+norm followed by the documented quantisation written out literally (round half to even, saturate, NaN -> 0);
+invalid-input rows with the exact status and the argument named."""
+import numpy as np
+import pytest
+
+import pyaclnn
+from pyaclnn.lowlevel import AclTensor
+from helpers import same_bytes_for_threads
+from table_harness import NP, expect_status
+
+HALF = ["f16", "bf16"]
+
+
+def T(shape, dt):
+    return AclTensor.empty(shape, NP[dt] if isinstance(dt, str) else dt)
+
+
+def rnd(rng, shape, dt, lo=-2.0, hi=2.0):
+    return rng.uniform(lo, hi, shape).astype(NP[dt])
+
+
+def f64(torch, a):
+    return torch.from_numpy(np.asarray(a).astype(np.float64))
+
+
+def strided(a):
+    """the same values as a non-contiguous view (every other element of the last dim, leading offset)"""
+    big = np.zeros(a.shape[:-1] + (2 * a.shape[-1] + 1,), a.dtype)
+    v = big[..., 1::2]
+    v[...] = a
+    return v
+
+
+def quant(v, lo=-128, hi=127):
+    """the documented quantisation of float64 values: round half to even, saturate; NaN -> 0"""
+    v = np.asarray(v, np.float64)
+    q = np.clip(np.rint(np.nan_to_num(v, nan=0.0)), lo, hi)
+    return q
+
+
+def assert_quant(actual, v, lo=-128, hi=127):
+    """actual integers vs quant(v); a value within 1e-6 of a .5 boundary may round either way"""
+    e = quant(v, lo, hi)
+    a = np.asarray(actual).astype(np.float64)
+    frac = np.abs(np.abs(np.asarray(v, np.float64) - np.floor(v)) - 0.5)
+    slack = np.where(np.nan_to_num(frac, nan=1.0) < 1e-6, 1.0, 0.0)
+    assert np.all(np.abs(a - e) <= slack), (a, e)
+
+
+def rms(torch, x, g, ndim_g=1, eps=1e-6):
+    xs = f64(torch, x)
+    dims = tuple(range(-ndim_g, 0))
+    r = 1 / torch.sqrt((xs * xs).mean(dim=dims, keepdim=True) + eps)
+    return xs * r * f64(torch, g)
+
+
+# ------------------------------------------------------------------ RmsNormQuant
+
+
+@pytest.mark.parametrize("dt", HALF)
+@pytest.mark.parametrize("ydt", ["i8", "i32"])
+def test_rms_norm_quant(torch, dt, ydt):
+    rng = np.random.default_rng(1)
+    shape = (3, 2, 16)
+    x, g, b = rnd(rng, shape, dt), rnd(rng, (16,), dt, 0.5, 1.5), rnd(rng, (1, 16), dt, -0.5, 0.5)
+    s, o = np.array([0.01], NP[dt]), np.array([3], np.int8)
+    y = np.zeros(shape if ydt == "i8" else (3, 2, 2), NP[ydt])
+    pyaclnn.call("RmsNormQuant", strided(x), g, b, s, o, 1e-6, y)
+    v = ((rms(torch, x, g) + f64(torch, b)) / float(s[0]) + 3.0).numpy()
+    if ydt == "i8":
+        assert_quant(y, v)
+        assert np.any(y == 127) and np.any(y == -128)  # saturation exercised
+    else:  # eight int4 per INT32, the first in the low nibble
+        u = y.view(np.uint32)
+        nib = np.stack([(u >> (4 * k)) & 0xF for k in range(8)], -1).reshape(shape).astype(np.int64)
+        nib = np.where(nib > 7, nib - 16, nib)
+        assert_quant(nib, v, -8, 7)
+
+
+def test_rms_norm_quant_nan_and_strided_out(torch):
+    x = np.array([[1.0, np.nan, 2.0, 3.0], [1.0, -1.0, 0.5, 0.25]], np.float16)
+    g, b = np.ones(4, np.float16), np.zeros(4, np.float16)
+    big = np.full((2, 9), 55, np.int8)
+    y = big[:, 1::2]
+    pyaclnn.call("RmsNormQuant", x, g, b, np.array([0.01], np.float16), np.array([0], np.int8), 1e-6, y)
+    assert np.all(y[0] == 0)  # a NaN row quantises to 0
+    assert_quant(y[1], (rms(torch, x[1:], g)[0] / float(np.float16(0.01))).numpy())
+    assert np.all(big[:, 0::2] == 55)  # outside the view untouched
+
+
+def test_norm_quant_same_bytes_for_threads():
+    code = """
+import hashlib, numpy as np, pyaclnn
+rng = np.random.default_rng(0)
+h = hashlib.sha256()
+x, x2 = rng.uniform(-2, 2, (64, 256)).astype(np.float16), rng.uniform(-2, 2, (64, 256)).astype(np.float16)
+g = rng.uniform(0.5, 1.5, 256).astype(np.float16)
+y = np.zeros((64, 256), np.int8)
+pyaclnn.call("RmsNormQuant", x, g, g, np.array([0.05], np.float16), np.array([1], np.int8), 1e-6, y)
+h.update(y.tobytes())
+y1, y2, xo = np.zeros_like(y), np.zeros_like(y), np.zeros_like(x)
+s = np.full(256, 0.03, np.float32)
+pyaclnn.call("AddRmsNormQuant", x, x2, g, s, s, None, None, -1, 1e-6, True, y1, y2, xo)
+h.update(y1.tobytes() + y2.tobytes() + xo.tobytes())
+print(h.hexdigest())
+"""
+    same_bytes_for_threads(code, threads=(1, 2, 3))
+
+
+def test_rms_norm_quant_invalid():
+    x, g, s, o, y = T((2, 8), "f16"), T((8,), "f16"), T((1,), "f16"), T((1,), "i8"), T((2, 8), "i8")
+    ok = [x, g, g, s, o, 1e-6, y]
+    expect_status("RmsNormQuant", ok, 0)
+
+    def row(i, v, code, word):
+        a = list(ok)
+        a[i] = v
+        expect_status("RmsNormQuant", a, code, word)
+
+    row(0, None, 161001, "x")
+    row(2, None, 161001, "beta")
+    row(4, None, 161001, "offset")
+    row(6, None, 161001, "y")
+    row(0, T((2, 8), "f32"), 161002, "x")
+    row(1, T((8,), "bf16"), 161002, "gamma")
+    row(2, T((8,), "f32"), 161002, "beta")
+    row(6, T((2, 8), "f16"), 161002, "y")
+    row(3, T((1,), "f32"), 161002, "scale")
+    row(4, T((1,), "i32"), 161002, "offset")
+    row(1, T((1, 1, 8), "f16"), 161002, "gamma")
+    row(1, T((4,), "f16"), 161002, "gamma")
+    row(6, T((2, 4), "i8"), 161002, "y")
+    row(6, T((2, 2), "i32"), 161002, "y")
+    row(4, T((2,), "i8"), 161002, "offset")
+    row(1, T((2, 8), "f16"), 561103, "gamma")
+    row(6, T((3, 8), "i8"), 561002, "y")
+
+
+def test_rms_norm_quant_empty():
+    expect_status("RmsNormQuant", [T((0, 8), "f16"), T((8,), "f16"), T((8,), "f16"), T((1,), "f16"),
+                                   T((1,), "i8"), 1e-6, T((0, 8), "i8")], 0)
+
+
+# ------------------------------------------------------------------ AddRmsNormQuant
+
+ARQ_DT = [("f16", "f32", "i32"), ("bf16", "bf16", "bf16"), ("f32", "f32", "f32")]
+
+
+@pytest.mark.parametrize("dt,sdt,zdt", ARQ_DT)
+@pytest.mark.parametrize("div", [True, False])
+@pytest.mark.parametrize("dual", [True, False])
+def test_add_rms_norm_quant(torch, dt, sdt, zdt, div, dual):
+    rng = np.random.default_rng(4)
+    shape = (2, 3, 16)
+    x1, x2, g = rnd(rng, shape, dt), rnd(rng, shape, dt), rnd(rng, (16,), dt, 0.5, 1.5)
+    s1, s2 = rnd(rng, (16,), sdt, 0.01, 0.03), rnd(rng, (16,), sdt, 0.02, 0.05)
+    if not div:
+        s1, s2 = (1 / s1.astype(np.float64)).astype(NP[sdt]), (1 / s2.astype(np.float64)).astype(NP[sdt])
+    z1, z2 = rng.integers(-5, 5, 16).astype(NP[zdt]), rng.integers(-5, 5, 16).astype(NP[zdt])
+    y1, y2 = np.zeros(shape, np.int8), np.full(shape, 7, np.int8)
+    xo = np.zeros(shape, NP[dt])
+    pyaclnn.call("AddRmsNormQuant", strided(x1), x2, g, s1, s2 if dual else None, z1, z2 if dual else None, -1,
+                 1e-6, div, y1, y2, xo)
+    xs = f64(torch, x1) + f64(torch, x2)
+    r = 1 / torch.sqrt((xs * xs).mean(-1, keepdim=True) + 1e-6)
+    y = (xs * r * f64(torch, g)).numpy()
+    q = (lambda s, z: (y / s.astype(np.float64) if div else y * s.astype(np.float64)) + z.astype(np.float64))
+    assert_quant(y1, q(s1, z1))
+    if dual:
+        assert_quant(y2, q(s2, z2))
+    else:
+        assert np.all(y2 == 7)  # y2Out is written only with scales2Optional
+    np.testing.assert_array_equal(xo, xs.numpy().astype(NP[dt]))
+
+
+def test_add_rms_norm_quant_invalid():
+    x, g, s, y = T((2, 8), "f16"), T((8,), "f16"), T((8,), "f32"), T((2, 8), "i8")
+    ok = [x, x, g, s, None, None, None, -1, 1e-6, True, y, y, x]
+    expect_status("AddRmsNormQuant", ok, 0)
+
+    def row(i, v, code, word):
+        a = list(ok)
+        a[i] = v
+        expect_status("AddRmsNormQuant", a, code, word)
+
+    row(0, None, 161001, "x1")
+    row(3, None, 161001, "scales1")
+    row(11, None, 161001, "y2Out")
+    row(12, None, 161001, "xOut")
+    row(0, T((2, 8), "f64"), 161002, "x1")
+    row(3, T((8,), "i32"), 161002, "scales1")
+    row(5, T((8,), "i8"), 161002, "zeroPoints1Optional")
+    row(10, T((2, 8), "i32"), 161002, "y1Out")
+    row(11, T((2, 8), "f16"), 161002, "y2Out")
+    row(12, T((2, 8), "i8"), 161002, "xOut")
+    row(2, T((1,) * 9, "f16"), 161002, "gamma")
+    row(2, T((4,), "f16"), 561002, "gamma")
+    row(1, T((2, 4), "f16"), 561002, "x2")
+    row(3, T((4,), "f32"), 561002, "scales1")
+    expect_status("AddRmsNormQuant", [T((0, 8), "f16"), T((0, 8), "f16"), g, s, None, None, None, -1, 1e-6, True,
+                                      T((0, 8), "i8"), T((0, 8), "i8"), T((0, 8), "f16")], 0)

@@ -1,0 +1,20 @@
+"""ops-nn `norm/` quantised norms (libsrc/ops/norm_quant.c): an RMS norm followed by a static quantisation
+y = round(norm / scale + offset) saturated to the output integer type. The norm part is the RmsNorm kernel of
+libsrc/kernels/norm.c.
+
+INT4 outputs: the A2 list of RmsNormQuant includes INT4 (and INT32 = eight int4 packed per element); this
+emulator has no INT4 tensor storage, so an INT4 y is refused with 161002 and the INT32 packed form is supported."""
+from . import Op
+
+OPS = [
+    Op("RmsNormQuant", "const aclTensor* x, const aclTensor* gamma, const aclTensor* beta, const aclTensor* scale, "
+       "const aclTensor* offset, double epsilon, aclTensor* y", "aclnn_rms_norm_quant.h", lib="nn",
+       dtypes=("f16", "bf16")),
+]
+OPS += [
+    Op("AddRmsNormQuant", "const aclTensor* x1, const aclTensor* x2, const aclTensor* gamma, const aclTensor* scales1, "
+       "const aclTensor* scales2Optional, const aclTensor* zeroPoints1Optional, const aclTensor* zeroPoints2Optional, "
+       "int64_t axis, double epsilon, bool divMode, aclTensor* y1Out, aclTensor* y2Out, aclTensor* xOut",
+       "aclnn_add_rms_norm_quant.h", lib="nn", dtypes=("f32", "f16", "bf16"),
+       optional=("scales2Optional", "zeroPoints1Optional", "zeroPoints2Optional")),
+]
