@@ -44,3 +44,16 @@ aclnnStatus nq_int4_storage(const aclTensor *t, const char *name) {
                 "emulator; pass an INT32 tensor holding eight int4 values per element.", name);
     return ACLNN_SUCCESS;
 }
+
+void nq_dynamic(double *y, int64_t rows, int64_t n, const double *smooth, double qmax, double *scale) {
+    for (int64_t r = 0; r < rows; r++) {
+        double *v = y + r * n, m = 0.0;
+        for (int64_t j = 0; j < n; j++) {
+            if (smooth) v[j] *= smooth[j];
+            const double a = fabs(v[j]);
+            if (a > m || isnan(a)) m = isnan(m) ? m : a;
+        }
+        scale[r] = m / qmax;
+        for (int64_t j = 0; j < n; j++) v[j] /= scale[r]; /* a zero row gives 0/0 = NaN -> 0 at the store */
+    }
+}

@@ -15,4 +15,8 @@ int nq_store(const double *v, int64_t total, const acl_view *y);
 /* an INT4 tensor has no storage in this emulator: 161002 naming the tensor (use INT32, eight int4 per element) */
 aclnnStatus nq_int4_storage(const aclTensor *t, const char *name);
 
+/* dynamic per-row quantisation of y (rows x n), in place: v = y * smooth[j] (smooth NULL: y),
+ * scale[r] = max_j |v| / qmax, y <- v / scale[r] (still to be rounded by nq_store) */
+void nq_dynamic(double *y, int64_t rows, int64_t n, const double *smooth, double qmax, double *scale);
+
 #endif

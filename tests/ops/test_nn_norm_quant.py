@@ -200,3 +200,69 @@ def test_add_rms_norm_quant_invalid():
     row(3, T((4,), "f32"), 561002, "scales1")
     expect_status("AddRmsNormQuant", [T((0, 8), "f16"), T((0, 8), "f16"), g, s, None, None, None, -1, 1e-6, True,
                                       T((0, 8), "i8"), T((0, 8), "i8"), T((0, 8), "f16")], 0)
+
+
+# ------------------------------------------------------------------ RmsNormDynamicQuant
+
+
+def dyn_ref(y, smooth=None):
+    """the documented dynamic quantisation of float64 rows: v = y * smooth, scale = max|v| / 127, v / scale"""
+    v = y * smooth if smooth is not None else y
+    s = np.abs(v).max(-1, keepdims=True) / 127.0
+    return v / s, s[..., 0]
+
+
+@pytest.mark.parametrize("dt", HALF)
+@pytest.mark.parametrize("smooth,beta", [(False, False), (True, True), (True, False)])
+def test_rms_norm_dynamic_quant(torch, dt, smooth, beta):
+    rng = np.random.default_rng(5)
+    shape = (2, 3, 32)
+    x, g = rnd(rng, shape, dt), rnd(rng, (32,), dt, 0.5, 1.5)
+    sm = rnd(rng, (32,), dt, 0.5, 2.0) if smooth else None
+    b = rnd(rng, (32,), dt, -0.5, 0.5) if beta else None
+    y, s = np.zeros(shape, np.int8), np.zeros((2, 3), np.float32)
+    pyaclnn.call("RmsNormDynamicQuant", strided(x), g, sm, b, 1e-6, 2, y, s)
+    ref = rms(torch, x, g).numpy() + (b.astype(np.float64) if beta else 0.0)
+    v, es = dyn_ref(ref, sm.astype(np.float64) if smooth else None)
+    assert_quant(y, v)
+    np.testing.assert_allclose(s, es.astype(np.float32), rtol=1.3e-6)
+    assert np.all(np.abs(y).max(-1) == 127)
+
+
+def test_rms_norm_dynamic_quant_zero_row():
+    x = np.zeros((2, 8), np.float16)
+    x[1] = 1
+    y, s = np.full((2, 8), 9, np.int8), np.zeros(2, np.float32)
+    pyaclnn.call("RmsNormDynamicQuant", x, np.ones(8, np.float16), None, None, 1e-6, 2, y, s)
+    assert np.all(y[0] == 0) and s[0] == 0  # 0 / 0 -> NaN -> 0
+    assert np.all(y[1] == 127)
+
+
+def test_rms_norm_dynamic_quant_invalid():
+    x, g, y, s = T((2, 8), "f16"), T((8,), "f16"), T((2, 8), "i8"), T((2,), "f32")
+    ok = [x, g, None, None, 1e-6, 2, y, s]
+    expect_status("RmsNormDynamicQuant", ok, 0)
+
+    def row(i, v, code, word):
+        a = list(ok)
+        a[i] = v
+        expect_status("RmsNormDynamicQuant", a, code, word)
+
+    row(0, None, 161001, "x")
+    row(1, None, 161001, "gamma")
+    row(6, None, 161001, "yOut")
+    row(7, None, 161001, "scaleOut")
+    row(0, T((2, 8), "f32"), 161002, "x")
+    row(1, T((8,), "bf16"), 161002, "gamma")
+    row(2, T((8,), "f32"), 161002, "smoothScalesOptional")
+    row(3, T((8,), "bf16"), 161002, "betaOptional")
+    row(6, T((2, 8), "i32"), 161002, "yOut")
+    row(7, T((2,), "f16"), 161002, "scaleOut")
+    row(4, 0.0, 561002, "epsilon")
+    row(0, T((0, 8), "f16"), 561002, "x")
+    row(1, T((1, 8), "f16"), 561002, "gamma")
+    row(1, T((4,), "f16"), 561002, "gamma")
+    row(2, T((4,), "f16"), 561002, "smoothScalesOptional")
+    row(3, T((4,), "f16"), 561002, "betaOptional")
+    row(6, T((2, 4), "i8"), 561002, "yOut")
+    row(7, T((2, 1), "f32"), 561002, "scaleOut")

@@ -4569,6 +4569,16 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
              'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
              'repo': 'ops-nn',
              'source': None},
+ 'RmsNormDynamicQuant': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                         'header': 'norm/rms_norm_dynamic_quant/docs/aclnnRmsNormDynamicQuant.md',
+                         'phase1': 'const aclTensor* x, const aclTensor* gamma, const aclTensor* '
+                                   'smoothScalesOptional, const aclTensor* betaOptional, double epsilon, int64_t '
+                                   'dstType, const aclTensor* yOut, const aclTensor* scaleOut, uint64_t* '
+                                   'workspaceSize, aclOpExecutor** executor',
+                         'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                   'stream',
+                         'repo': 'ops-nn',
+                         'source': None},
  'RmsNormGrad': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
                  'header': 'norm/rms_norm_grad/docs/aclnnRmsNormGrad.md',
                  'phase1': 'const aclTensor* dy, const aclTensor* x, const aclTensor* rstd, const aclTensor* gamma, '

@@ -18,3 +18,20 @@ OPS += [
        "aclnn_add_rms_norm_quant.h", lib="nn", dtypes=("f32", "f16", "bf16"),
        optional=("scales2Optional", "zeroPoints1Optional", "zeroPoints2Optional")),
 ]
+
+
+def _outputs(op, *names):
+    """Outputs a generated header declares `const aclTensor*`: they are written, so they are outputs to the table."""
+    for a in op.args:
+        if a.name in names:
+            a.kind = "out"
+    return op
+
+
+OPS += [
+    _outputs(Op("RmsNormDynamicQuant", "const aclTensor *x, const aclTensor *gamma, "
+                "const aclTensor *smoothScalesOptional, const aclTensor *betaOptional, double epsilon, "
+                "int64_t dstType, const aclTensor *yOut, const aclTensor *scaleOut", "aclnn_rms_norm_dynamic_quant.h",
+                lib="nn", dtypes=("f16", "bf16"), optional=("smoothScalesOptional", "betaOptional")),
+             "yOut", "scaleOut"),
+]

@@ -3,6 +3,7 @@
 
 #include "ops/ops.h"
 #include "aclnnop/aclnn_add_rms_norm_quant.h"
+#include "aclnnop/aclnn_rms_norm_dynamic_quant.h"
 #include "aclnnop/aclnn_rms_norm_quant.h"
 
 #include "ops/gen/all_ops.h"
@@ -35,5 +36,20 @@ aclnnStatus aclnnAddRmsNormQuantGetWorkspaceSize(const aclTensor* x1, const aclT
 
 aclnnStatus aclnnAddRmsNormQuant(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_AddRmsNormQuant, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnRmsNormDynamicQuantGetWorkspaceSize(const aclTensor *x, const aclTensor *gamma, const aclTensor *smoothScalesOptional, const aclTensor *betaOptional, double epsilon, int64_t dstType, const aclTensor *yOut, const aclTensor *scaleOut, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnRmsNormDynamicQuantGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {x, gamma, smoothScalesOptional, betaOptional, yOut, scaleOut};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"x", "gamma", "smoothScalesOptional", "betaOptional", "yOut", "scaleOut"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 6));
+    return opws_RmsNormDynamicQuant(
+        x, gamma, smoothScalesOptional, betaOptional, epsilon, dstType, yOut, scaleOut, workspaceSize, executor);
+}
+
+aclnnStatus aclnnRmsNormDynamicQuant(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_RmsNormDynamicQuant, workspace, workspaceSize, executor, stream);
 }
 
