@@ -684,6 +684,19 @@ typedef struct aclScalarList aclScalarList;
  aclOpExecutor** executor);
  aclnnStatus aclnnAddRmsNormCast(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnAddRmsNormDynamicQuantGetWorkspaceSize(
+ const aclTensor* x1, const aclTensor* x2, const aclTensor* gamma, const aclTensor* smoothScale1Optional,
+ const aclTensor* smoothScale2Optional, double epsilon, aclTensor* y1Out, aclTensor* y2Out, aclTensor* xOut,
+ aclTensor* scale1Out, aclTensor* scale2Out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnAddRmsNormDynamicQuant(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnAddRmsNormDynamicQuantV2GetWorkspaceSize(
+ const aclTensor* x1, const aclTensor* x2, const aclTensor* gamma, const aclTensor* smoothScale1Optional,
+ const aclTensor* smoothScale2Optional, const aclTensor* betaOptional, double epsilon,
+ const aclBoolArray* outputMask, aclTensor* y1Out, aclTensor* y2Out, aclTensor* xOut, aclTensor* scale1Out,
+ aclTensor* scale2Out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnAddRmsNormDynamicQuantV2(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnAddRmsNormQuantGetWorkspaceSize(
  const aclTensor* x1, const aclTensor* x2, const aclTensor* gamma, const aclTensor* scales1,
  const aclTensor* scales2Optional, const aclTensor* zeroPoints1Optional, const aclTensor* zeroPoints2Optional,

@@ -266,3 +266,128 @@ def test_rms_norm_dynamic_quant_invalid():
     row(3, T((4,), "f16"), 561002, "betaOptional")
     row(6, T((2, 4), "i8"), 561002, "yOut")
     row(7, T((2, 1), "f32"), 561002, "scaleOut")
+
+
+# ------------------------------------------------------------------ AddRmsNormDynamicQuant (+V2)
+
+
+def add_rms_ref(torch, x1, x2, g, b=None, eps=1e-6):
+    xs = f64(torch, x1) + f64(torch, x2)
+    r = 1 / torch.sqrt((xs * xs).mean(-1, keepdim=True) + eps)
+    y = (xs * r * f64(torch, g)).numpy()
+    return xs.numpy(), y + (b.astype(np.float64) if b is not None else 0.0)
+
+
+@pytest.mark.parametrize("dt", HALF)
+@pytest.mark.parametrize("nsmooth", [0, 1, 2])
+def test_add_rms_norm_dynamic_quant(torch, dt, nsmooth):
+    rng = np.random.default_rng(6)
+    shape = (3, 2, 32)
+    x1, x2, g = rnd(rng, shape, dt), rnd(rng, shape, dt), rnd(rng, (32,), dt, 0.5, 1.5)
+    sm = [rnd(rng, (32,), dt, 0.5, 2.0) for _ in range(nsmooth)] + [None] * (2 - nsmooth)
+    y1, y2 = np.zeros(shape, np.int8), np.full(shape, 9, np.int8)
+    xo, s1, s2 = np.zeros(shape, NP[dt]), np.zeros((3, 2), np.float32), np.full((3, 2), -1, np.float32)
+    pyaclnn.call("AddRmsNormDynamicQuant", strided(x1), x2, g, sm[0], sm[1], 1e-6, y1, y2, xo, s1, s2)
+    xs, y = add_rms_ref(torch, x1, x2, g)
+    np.testing.assert_array_equal(xo, xs.astype(NP[dt]))
+    v, es = dyn_ref(y, sm[0].astype(np.float64) if nsmooth else None)
+    assert_quant(y1, v)
+    np.testing.assert_allclose(s1, es.astype(np.float32), rtol=1.3e-6)
+    if nsmooth == 2:
+        v, es = dyn_ref(y, sm[1].astype(np.float64))
+        assert_quant(y2, v)
+        np.testing.assert_allclose(s2, es.astype(np.float32), rtol=1.3e-6)
+    else:  # y2Out/scale2Out carry no result: left untouched
+        assert np.all(y2 == 9) and np.all(s2 == -1)
+
+
+def test_add_rms_norm_dynamic_quant_invalid():
+    x, g, y, s = T((2, 8), "f16"), T((8,), "f16"), T((2, 8), "i8"), T((2,), "f32")
+    ok = [x, x, g, None, None, 1e-6, y, y, x, s, s]
+    expect_status("AddRmsNormDynamicQuant", ok, 0)
+
+    def row(i, v, code, word):
+        a = list(ok)
+        a[i] = v
+        expect_status("AddRmsNormDynamicQuant", a, code, word)
+
+    row(0, None, 161001, "x1")
+    row(7, None, 161001, "y2Out")
+    row(10, None, 161001, "scale2Out")
+    row(0, T((2, 8), "f32"), 161002, "x1")
+    row(3, T((8,), "f32"), 161002, "smoothScale1Optional")
+    row(6, T((2, 8), "i32"), 161002, "y1Out")
+    row(8, T((2, 8), "f32"), 161002, "xOut")
+    row(9, T((2,), "f16"), 161002, "scale1Out")
+    row(1, T((2, 4), "f16"), 561002, "x2")
+    row(2, T((1, 8), "f16"), 561002, "gamma")
+    row(2, T((4,), "f16"), 561002, "gamma")
+    row(4, T((4,), "f16"), 561002, "smoothScale2Optional")
+    row(6, T((2, 4), "i8"), 561002, "y1Out")
+    row(9, T((3,), "f32"), 561002, "scale1Out")
+
+
+@pytest.mark.parametrize("dt", HALF)
+@pytest.mark.parametrize("mask,nsmooth,ydt", [(None, 2, "i8"), (None, 0, "i8"), ((True, True), 0, "i8"),
+                                              ((False, True), 0, "i8"), ((True, False), 1, "i32")])
+def test_add_rms_norm_dynamic_quant_v2(torch, dt, mask, nsmooth, ydt):
+    rng = np.random.default_rng(7)
+    shape = (2, 3, 16)
+    x1, x2, g = rnd(rng, shape, dt), rnd(rng, shape, dt), rnd(rng, (16,), dt, 0.5, 1.5)
+    b = rnd(rng, (16,), dt, -0.5, 0.5)
+    sm = [rnd(rng, (16,), dt, 0.5, 2.0) for _ in range(nsmooth)] + [None] * (2 - nsmooth)
+    yshape = shape if ydt == "i8" else (2, 3, 2)
+    y1, y2 = np.full(yshape, 9, NP[ydt]), np.full(yshape, 9, NP[ydt])
+    xo, s1, s2 = np.zeros(shape, NP[dt]), np.full((2, 3), -1, np.float32), np.full((2, 3), -1, np.float32)
+    m = list(mask) if mask is not None else None
+    pyaclnn.call("AddRmsNormDynamicQuantV2", x1, strided(x2), g, sm[0], sm[1], b, 1e-6, m, y1, y2, xo, s1, s2)
+    xs, y = add_rms_ref(torch, x1, x2, g, b)
+    np.testing.assert_array_equal(xo, xs.astype(NP[dt]))
+    out = [mask[0], mask[1]] if mask is not None else [True, nsmooth == 2]
+    qmax, lo, hi = (127.0, -128, 127) if ydt == "i8" else (7.0, -8, 7)
+    for k, (yk, sk) in enumerate(((y1, s1), (y2, s2))):
+        if not out[k]:
+            assert np.all(yk == 9) and np.all(sk == -1)
+            continue
+        v = y * (sm[k].astype(np.float64) if sm[k] is not None else 1.0)
+        es = np.abs(v).max(-1, keepdims=True) / qmax
+        np.testing.assert_allclose(sk, es[..., 0].astype(np.float32), rtol=1.3e-6)
+        if ydt == "i8":
+            assert_quant(yk, v / es)
+        else:
+            u = yk.view(np.uint32)
+            nib = np.stack([(u >> (4 * j)) & 0xF for j in range(8)], -1).reshape(shape).astype(np.int64)
+            assert_quant(np.where(nib > 7, nib - 16, nib), v / es, lo, hi)
+
+
+def test_add_rms_norm_dynamic_quant_v2_invalid():
+    x, g, y, s = T((2, 8), "f16"), T((8,), "f16"), T((2, 8), "i8"), T((2,), "f32")
+    ba = pyaclnn.tensor.bool_array
+    ok = [x, x, g, None, None, None, 1e-6, None, y, y, x, s, s]
+    expect_status("AddRmsNormDynamicQuantV2", ok, 0)
+
+    def row(i, v, code, word, base=ok):
+        a = list(base)
+        a[i] = v
+        expect_status("AddRmsNormDynamicQuantV2", a, code, word)
+
+    row(7, ba([True]), 161002, "outputMask")
+    row(7, ba([False, False]), 161002, "outputMask")
+    row(3, g, 161002, "smoothScale1Optional", ok[:7] + [ba([False, True])] + ok[8:])
+    row(4, g, 161002, "smoothScale2Optional")
+    row(0, None, 161001, "x1")
+    row(10, None, 161001, "xOut")
+    row(8, None, 161001, "y1Out")
+    row(9, None, 161001, "y2Out", ok[:7] + [ba([True, True])] + ok[8:])
+    row(9, T((2, 8), "i32"), 161002, "y2Out", ok[:7] + [ba([True, True])] + ok[8:])
+    row(8, T((2, 2), "i32"), 161002, "y1Out")
+    row(8, T((2, 4), "i8"), 161002, "y1Out")
+    row(0, T((2, 8), "f32"), 161002, "x1")
+    row(5, T((8,), "bf16"), 161002, "betaOptional")
+    row(11, T((2,), "f16"), 161002, "scale1Out")
+    row(8, T((2, 8), "f16"), 161002, "y1Out")
+    row(1, T((2, 4), "f16"), 561002, "x2")
+    row(5, T((4,), "f16"), 561002, "betaOptional")
+    row(11, T((3,), "f32"), 561002, "scale1Out")
+    # no outputMask and no smooth scales: y2Out/scale2Out unused, NULL allowed
+    expect_status("AddRmsNormDynamicQuantV2", ok[:9] + [None, x, s, None], 0)

@@ -170,6 +170,29 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                     'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
                     'repo': 'ops-nn',
                     'source': None},
+ 'AddRmsNormDynamicQuant': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                            'header': 'norm/add_rms_norm_dynamic_quant/op_host/op_api/aclnn_add_rms_norm_dynamic_quant.h',
+                            'phase1': 'const aclTensor* x1, const aclTensor* x2, const aclTensor* gamma, const '
+                                      'aclTensor* smoothScale1Optional, const aclTensor* smoothScale2Optional, '
+                                      'double epsilon, aclTensor* y1Out, aclTensor* y2Out, aclTensor* xOut, '
+                                      'aclTensor* scale1Out, aclTensor* scale2Out, uint64_t* workspaceSize, '
+                                      'aclOpExecutor** executor',
+                            'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                      'stream',
+                            'repo': 'ops-nn',
+                            'source': 'norm/add_rms_norm_dynamic_quant/op_host/op_api/aclnn_add_rms_norm_dynamic_quant.cpp'},
+ 'AddRmsNormDynamicQuantV2': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                              'header': 'norm/add_rms_norm_dynamic_quant/op_host/op_api/aclnn_add_rms_norm_dynamic_quant_v2.h',
+                              'phase1': 'const aclTensor* x1, const aclTensor* x2, const aclTensor* gamma, const '
+                                        'aclTensor* smoothScale1Optional, const aclTensor* smoothScale2Optional, '
+                                        'const aclTensor* betaOptional, double epsilon, const aclBoolArray* '
+                                        'outputMask, aclTensor* y1Out, aclTensor* y2Out, aclTensor* xOut, aclTensor* '
+                                        'scale1Out, aclTensor* scale2Out, uint64_t* workspaceSize, aclOpExecutor** '
+                                        'executor',
+                              'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, '
+                                        'aclrtStream stream',
+                              'repo': 'ops-nn',
+                              'source': 'norm/add_rms_norm_dynamic_quant/op_host/op_api/aclnn_add_rms_norm_dynamic_quant_v2.cpp'},
  'AddRmsNormQuant': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
                      'header': 'norm/add_rms_norm_quant/op_host/op_api/aclnn_add_rms_norm_quant.h',
                      'phase1': 'const aclTensor* x1, const aclTensor* x2, const aclTensor* gamma, const aclTensor* '

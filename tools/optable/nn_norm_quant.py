@@ -35,3 +35,18 @@ OPS += [
                 lib="nn", dtypes=("f16", "bf16"), optional=("smoothScalesOptional", "betaOptional")),
              "yOut", "scaleOut"),
 ]
+
+OPS += [
+    Op("AddRmsNormDynamicQuant", "const aclTensor* x1, const aclTensor* x2, const aclTensor* gamma, "
+       "const aclTensor* smoothScale1Optional, const aclTensor* smoothScale2Optional, double epsilon, "
+       "aclTensor* y1Out, aclTensor* y2Out, aclTensor* xOut, aclTensor* scale1Out, aclTensor* scale2Out",
+       "aclnn_add_rms_norm_dynamic_quant.h", lib="nn", dtypes=("f16", "bf16"),
+       optional=("smoothScale1Optional", "smoothScale2Optional")),
+    Op("AddRmsNormDynamicQuantV2", "const aclTensor* x1, const aclTensor* x2, const aclTensor* gamma, "
+       "const aclTensor* smoothScale1Optional, const aclTensor* smoothScale2Optional, const aclTensor* betaOptional, "
+       "double epsilon, const aclBoolArray* outputMask, aclTensor* y1Out, aclTensor* y2Out, aclTensor* xOut, "
+       "aclTensor* scale1Out, aclTensor* scale2Out", "aclnn_add_rms_norm_dynamic_quant_v2.h", lib="nn",
+       dtypes=("f16", "bf16"),
+       optional=("smoothScale1Optional", "smoothScale2Optional", "betaOptional", "outputMask", "y1Out", "y2Out",
+                 "scale1Out", "scale2Out")),
+]

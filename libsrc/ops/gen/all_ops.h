@@ -29,6 +29,8 @@
 #include "aclnnop/aclnn_add_relu.h"
 #include "aclnnop/aclnn_add_rms_norm.h"
 #include "aclnnop/aclnn_add_rms_norm_cast.h"
+#include "aclnnop/aclnn_add_rms_norm_dynamic_quant.h"
+#include "aclnnop/aclnn_add_rms_norm_dynamic_quant_v2.h"
 #include "aclnnop/aclnn_add_rms_norm_quant.h"
 #include "aclnnop/aclnn_add_v3.h"
 #include "aclnnop/aclnn_addbmm.h"
@@ -1844,6 +1846,15 @@ aclnnStatus opws_RmsNormDynamicQuant(
     const aclTensor *x, const aclTensor *gamma, const aclTensor *smoothScalesOptional, const aclTensor *betaOptional,
     double epsilon, int64_t dstType, const aclTensor *yOut, const aclTensor *scaleOut, uint64_t* workspaceSize,
     aclOpExecutor** executor);
+aclnnStatus opws_AddRmsNormDynamicQuant(
+    const aclTensor* x1, const aclTensor* x2, const aclTensor* gamma, const aclTensor* smoothScale1Optional,
+    const aclTensor* smoothScale2Optional, double epsilon, aclTensor* y1Out, aclTensor* y2Out, aclTensor* xOut,
+    aclTensor* scale1Out, aclTensor* scale2Out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_AddRmsNormDynamicQuantV2(
+    const aclTensor* x1, const aclTensor* x2, const aclTensor* gamma, const aclTensor* smoothScale1Optional,
+    const aclTensor* smoothScale2Optional, const aclTensor* betaOptional, double epsilon,
+    const aclBoolArray* outputMask, aclTensor* y1Out, aclTensor* y2Out, aclTensor* xOut, aclTensor* scale1Out,
+    aclTensor* scale2Out, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_ApplyAdamW(
     aclTensor* varRef, aclTensor* mRef, aclTensor* vRef, const aclTensor* beta1Power, const aclTensor* beta2Power,
     const aclTensor* lr, const aclTensor* weightDecay, const aclTensor* beta1, const aclTensor* beta2,
@@ -2533,6 +2544,8 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_RmsNormQuant ((const aclDataType[]){ACL_FLOAT16, ACL_BF16}), 2
 #define ACL_DT_LIST_AddRmsNormQuant ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_RmsNormDynamicQuant ((const aclDataType[]){ACL_FLOAT16, ACL_BF16}), 2
+#define ACL_DT_LIST_AddRmsNormDynamicQuant ((const aclDataType[]){ACL_FLOAT16, ACL_BF16}), 2
+#define ACL_DT_LIST_AddRmsNormDynamicQuantV2 ((const aclDataType[]){ACL_FLOAT16, ACL_BF16}), 2
 #define ACL_DT_LIST_ApplyAdamW ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_ApplyAdam ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_ApplyAdamWV2 ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3

@@ -2,6 +2,8 @@
 #include <stdint.h>
 
 #include "ops/ops.h"
+#include "aclnnop/aclnn_add_rms_norm_dynamic_quant.h"
+#include "aclnnop/aclnn_add_rms_norm_dynamic_quant_v2.h"
 #include "aclnnop/aclnn_add_rms_norm_quant.h"
 #include "aclnnop/aclnn_rms_norm_dynamic_quant.h"
 #include "aclnnop/aclnn_rms_norm_quant.h"
@@ -51,5 +53,37 @@ aclnnStatus aclnnRmsNormDynamicQuantGetWorkspaceSize(const aclTensor *x, const a
 
 aclnnStatus aclnnRmsNormDynamicQuant(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_RmsNormDynamicQuant, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnAddRmsNormDynamicQuantGetWorkspaceSize(const aclTensor* x1, const aclTensor* x2, const aclTensor* gamma, const aclTensor* smoothScale1Optional, const aclTensor* smoothScale2Optional, double epsilon, aclTensor* y1Out, aclTensor* y2Out, aclTensor* xOut, aclTensor* scale1Out, aclTensor* scale2Out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnAddRmsNormDynamicQuantGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {x1, x2, gamma, smoothScale1Optional, smoothScale2Optional, y1Out, y2Out, xOut, scale1Out, scale2Out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"x1", "x2", "gamma", "smoothScale1Optional", "smoothScale2Optional", "y1Out", "y2Out", "xOut", "scale1Out", "scale2Out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 10));
+    return opws_AddRmsNormDynamicQuant(
+        x1, x2, gamma, smoothScale1Optional, smoothScale2Optional, epsilon, y1Out, y2Out, xOut, scale1Out, scale2Out,
+        workspaceSize, executor);
+}
+
+aclnnStatus aclnnAddRmsNormDynamicQuant(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_AddRmsNormDynamicQuant, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnAddRmsNormDynamicQuantV2GetWorkspaceSize(const aclTensor* x1, const aclTensor* x2, const aclTensor* gamma, const aclTensor* smoothScale1Optional, const aclTensor* smoothScale2Optional, const aclTensor* betaOptional, double epsilon, const aclBoolArray* outputMask, aclTensor* y1Out, aclTensor* y2Out, aclTensor* xOut, aclTensor* scale1Out, aclTensor* scale2Out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnAddRmsNormDynamicQuantV2GetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {x1, x2, gamma, smoothScale1Optional, smoothScale2Optional, betaOptional, outputMask, y1Out, y2Out, xOut, scale1Out, scale2Out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_BOOL_ARRAY, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"x1", "x2", "gamma", "smoothScale1Optional", "smoothScale2Optional", "betaOptional", "outputMask", "y1Out", "y2Out", "xOut", "scale1Out", "scale2Out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 12));
+    return opws_AddRmsNormDynamicQuantV2(
+        x1, x2, gamma, smoothScale1Optional, smoothScale2Optional, betaOptional, epsilon, outputMask, y1Out, y2Out,
+        xOut, scale1Out, scale2Out, workspaceSize, executor);
+}
+
+aclnnStatus aclnnAddRmsNormDynamicQuantV2(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_AddRmsNormDynamicQuantV2, workspace, workspaceSize, executor, stream);
 }
 
