@@ -391,3 +391,20 @@ def test_add_rms_norm_dynamic_quant_v2_invalid():
     row(11, T((3,), "f32"), 561002, "scale1Out")
     # no outputMask and no smooth scales: y2Out/scale2Out unused, NULL allowed
     expect_status("AddRmsNormDynamicQuantV2", ok[:9] + [None, x, s, None], 0)
+
+
+# ------------------------------------------------------------------ the MX quant ops: no kernel on the A2
+
+
+def test_dynamic_mx_quant_not_on_a2():
+    x, g, y, sc, r = T((2, 32), "bf16"), T((32,), "bf16"), T((2, 32), "i8"), T((2, 1), "i8"), T((2,), "f32")
+    rm = pyaclnn.ffi.new("char[]", b"rint")
+    expect_status("RmsNormDynamicMxQuant", [None, g, None, 1e-6, 0, rm, 35, True, y, sc, r], 161001, "x")
+    expect_status("RmsNormDynamicMxQuant", [x, g, None, 1e-6, 0, rm, 35, True, y, sc, None], 161001, "rstdOut")
+    expect_status("RmsNormDynamicMxQuant", [x, g, None, 1e-6, 0, rm, 35, False, y, sc, None], 561103,
+                  "RmsNormDynamicMxQuant")
+    expect_status("RmsNormDynamicMxQuant", [T((0, 32), "bf16"), g, None, 1e-6, 0, rm, 35, False, y, sc, None], 0)
+    a = [x, x, g, None, 1e-6, 0, rm, 35, True, y, x, sc, r]
+    expect_status("AddRmsNormDynamicMxQuant", a[:10] + [None] + a[11:], 161001, "xOut")
+    expect_status("AddRmsNormDynamicMxQuant", a, 561103, "AddRmsNormDynamicMxQuant")
+    expect_status("AddRmsNormDynamicMxQuant", [T((0, 32), "bf16")] * 2 + a[2:], 0)

@@ -170,6 +170,17 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                     'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
                     'repo': 'ops-nn',
                     'source': None},
+ 'AddRmsNormDynamicMxQuant': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                              'header': 'norm/add_rms_norm_dynamic_mx_quant/op_host/op_api/aclnn_add_rms_norm_dynamic_mx_quant.h',
+                              'phase1': 'const aclTensor* x1, const aclTensor* x2, const aclTensor* gamma, const '
+                                        'aclTensor* beta, double epsilon, int64_t scaleAlg, char* roundMode, int64_t '
+                                        'dstType, bool outputRstd, aclTensor* yOut, aclTensor* xOut, aclTensor* '
+                                        'mxscaleOut, aclTensor* rstdOut, uint64_t* workspaceSize, aclOpExecutor** '
+                                        'executor',
+                              'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, '
+                                        'aclrtStream stream',
+                              'repo': 'ops-nn',
+                              'source': 'norm/add_rms_norm_dynamic_mx_quant/op_host/op_api/aclnn_add_rms_norm_dynamic_mx_quant.cpp'},
  'AddRmsNormDynamicQuant': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
                             'header': 'norm/add_rms_norm_dynamic_quant/op_host/op_api/aclnn_add_rms_norm_dynamic_quant.h',
                             'phase1': 'const aclTensor* x1, const aclTensor* x2, const aclTensor* gamma, const '
@@ -4592,6 +4603,16 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
              'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
              'repo': 'ops-nn',
              'source': None},
+ 'RmsNormDynamicMxQuant': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                           'header': 'norm/rms_norm_dynamic_mx_quant/op_host/op_api/aclnn_rms_norm_dynamic_mx_quant.h',
+                           'phase1': 'const aclTensor* x, const aclTensor* gamma, const aclTensor* beta, double '
+                                     'epsilon, int64_t scaleAlg, char* roundMode, int64_t dstType, bool outputRstd, '
+                                     'aclTensor* yOut, aclTensor* mxscaleOut, aclTensor* rstdOut, uint64_t* '
+                                     'workspaceSize, aclOpExecutor** executor',
+                           'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                     'stream',
+                           'repo': 'ops-nn',
+                           'source': 'norm/rms_norm_dynamic_mx_quant/op_host/op_api/aclnn_rms_norm_dynamic_mx_quant.cpp'},
  'RmsNormDynamicQuant': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
                          'header': 'norm/rms_norm_dynamic_quant/docs/aclnnRmsNormDynamicQuant.md',
                          'phase1': 'const aclTensor* x, const aclTensor* gamma, const aclTensor* '

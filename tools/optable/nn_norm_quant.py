@@ -50,3 +50,16 @@ OPS += [
        optional=("smoothScale1Optional", "smoothScale2Optional", "betaOptional", "outputMask", "y1Out", "y2Out",
                  "scale1Out", "scale2Out")),
 ]
+
+# MX quantisation: kernels for ascend950 only; on the A2 the first phase fails as the real one does (561103)
+OPS += [
+    Op("RmsNormDynamicMxQuant", "const aclTensor* x, const aclTensor* gamma, const aclTensor* beta, double epsilon, "
+       "int64_t scaleAlg, char* roundMode, int64_t dstType, bool outputRstd, aclTensor* yOut, aclTensor* mxscaleOut, "
+       "aclTensor* rstdOut", "aclnn_rms_norm_dynamic_mx_quant.h", lib="nn", dtypes=("f16", "bf16"),
+       optional=("beta", "rstdOut"), note="ascend950 only: 561103 on the A2"),
+    Op("AddRmsNormDynamicMxQuant", "const aclTensor* x1, const aclTensor* x2, const aclTensor* gamma, "
+       "const aclTensor* beta, double epsilon, int64_t scaleAlg, char* roundMode, int64_t dstType, bool outputRstd, "
+       "aclTensor* yOut, aclTensor* xOut, aclTensor* mxscaleOut, aclTensor* rstdOut",
+       "aclnn_add_rms_norm_dynamic_mx_quant.h", lib="nn", dtypes=("f16", "bf16"), optional=("beta", "rstdOut"),
+       note="ascend950 only: 561103 on the A2"),
+]

@@ -2,9 +2,11 @@
 #include <stdint.h>
 
 #include "ops/ops.h"
+#include "aclnnop/aclnn_add_rms_norm_dynamic_mx_quant.h"
 #include "aclnnop/aclnn_add_rms_norm_dynamic_quant.h"
 #include "aclnnop/aclnn_add_rms_norm_dynamic_quant_v2.h"
 #include "aclnnop/aclnn_add_rms_norm_quant.h"
+#include "aclnnop/aclnn_rms_norm_dynamic_mx_quant.h"
 #include "aclnnop/aclnn_rms_norm_dynamic_quant.h"
 #include "aclnnop/aclnn_rms_norm_quant.h"
 
@@ -85,5 +87,37 @@ aclnnStatus aclnnAddRmsNormDynamicQuantV2GetWorkspaceSize(const aclTensor* x1, c
 
 aclnnStatus aclnnAddRmsNormDynamicQuantV2(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_AddRmsNormDynamicQuantV2, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnRmsNormDynamicMxQuantGetWorkspaceSize(const aclTensor* x, const aclTensor* gamma, const aclTensor* beta, double epsilon, int64_t scaleAlg, char* roundMode, int64_t dstType, bool outputRstd, aclTensor* yOut, aclTensor* mxscaleOut, aclTensor* rstdOut, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnRmsNormDynamicMxQuantGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {x, gamma, beta, yOut, mxscaleOut, rstdOut};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"x", "gamma", "beta", "yOut", "mxscaleOut", "rstdOut"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 6));
+    return opws_RmsNormDynamicMxQuant(
+        x, gamma, beta, epsilon, scaleAlg, roundMode, dstType, outputRstd, yOut, mxscaleOut, rstdOut, workspaceSize,
+        executor);
+}
+
+aclnnStatus aclnnRmsNormDynamicMxQuant(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_RmsNormDynamicMxQuant, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnAddRmsNormDynamicMxQuantGetWorkspaceSize(const aclTensor* x1, const aclTensor* x2, const aclTensor* gamma, const aclTensor* beta, double epsilon, int64_t scaleAlg, char* roundMode, int64_t dstType, bool outputRstd, aclTensor* yOut, aclTensor* xOut, aclTensor* mxscaleOut, aclTensor* rstdOut, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnAddRmsNormDynamicMxQuantGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {x1, x2, gamma, beta, yOut, xOut, mxscaleOut, rstdOut};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"x1", "x2", "gamma", "beta", "yOut", "xOut", "mxscaleOut", "rstdOut"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 8));
+    return opws_AddRmsNormDynamicMxQuant(
+        x1, x2, gamma, beta, epsilon, scaleAlg, roundMode, dstType, outputRstd, yOut, xOut, mxscaleOut, rstdOut,
+        workspaceSize, executor);
+}
+
+aclnnStatus aclnnAddRmsNormDynamicMxQuant(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_AddRmsNormDynamicMxQuant, workspace, workspaceSize, executor, stream);
 }
 
