@@ -1,6 +1,6 @@
 /* aclnnRmsNormDynamicMxQuant and aclnnAddRmsNormDynamicMxQuant (ops-nn norm/rms_norm_dynamic_mx_quant,
- * norm/add_rms_norm_dynamic_mx_quant): MX-format quantisation, with a kernel for ascend950 only (the op definitions' only AI Core config). Their op_api checks
- * the NULLs (161001) and returns success for an empty batch; otherwise queuing the kernel fails on ASCEND910B and
+ * norm/add_rms_norm_dynamic_mx_quant): MX-format quantisation, with a kernel for ascend950 only (the op
+ * definitions' only AI Core config). Their op_api checks the NULLs (161001) and returns success for an empty batch; otherwise queuing the kernel fails on ASCEND910B and
  * the first phase returns ACLNN_ERR_INNER_NULLPTR (561103). This emulator models the A2, so that is what it does. */
 #include "common/status.h"
 #include "ops/gen/all_ops.h"

@@ -408,3 +408,52 @@ def test_dynamic_mx_quant_not_on_a2():
     expect_status("AddRmsNormDynamicMxQuant", a[:10] + [None] + a[11:], 161001, "xOut")
     expect_status("AddRmsNormDynamicMxQuant", a, 561103, "AddRmsNormDynamicMxQuant")
     expect_status("AddRmsNormDynamicMxQuant", [T((0, 32), "bf16")] * 2 + a[2:], 0)
+
+
+# ------------------------------------------------------------------ LayerNormQuant
+
+
+@pytest.mark.parametrize("dt", HALF)
+@pytest.mark.parametrize("gshape", [(16,), (1, 16)])
+def test_layer_norm_quant(torch, dt, gshape):
+    rng = np.random.default_rng(8)
+    shape = (2, 3, 16)
+    x, g, b = rnd(rng, shape, dt), rnd(rng, gshape, dt, 0.5, 1.5), rnd(rng, gshape, dt, -0.5, 0.5)
+    s, z = np.array([0.01], NP[dt]), np.array([-2], np.int8)
+    res = np.zeros(shape, np.int8)
+    pyaclnn.call("LayerNormQuant", strided(x), g, b, s, z, 0, 1e-5, res, np.zeros((2, 3), np.float32))
+    xs = f64(torch, x)
+    m = xs.mean(-1, keepdim=True)
+    v = ((xs - m) ** 2).mean(-1, keepdim=True)
+    y = ((xs - m) / torch.sqrt(v + 1e-5) * f64(torch, g).reshape(-1) + f64(torch, b).reshape(-1)).numpy()
+    assert_quant(res, y / float(s[0]) - 2.0)
+    assert np.any(res == 127) and np.any(res == -128)
+
+
+def test_layer_norm_quant_invalid():
+    x, g, s, z, r, so = T((2, 8), "f16"), T((8,), "f16"), T((1,), "f16"), T((1,), "i8"), T((2, 8), "i8"), \
+        T((2,), "f32")
+    ok = [x, g, g, s, z, 0, 1e-5, r, so]
+    expect_status("LayerNormQuant", ok, 0)
+
+    def row(i, v, code, word):
+        a = list(ok)
+        a[i] = v
+        expect_status("LayerNormQuant", a, code, word)
+
+    row(0, None, 161001, "x")
+    row(3, None, 161001, "scale")
+    row(4, None, 161001, "zeroPointsOptional")
+    row(7, None, 161001, "res")
+    row(0, T((2, 8), "f32"), 161002, "x")
+    row(1, T((8,), "bf16"), 161002, "gamma")
+    row(3, T((1,), "f32"), 161002, "scale")
+    row(4, T((1,), "i32"), 161002, "zeroPointsOptional")
+    row(7, T((2, 8), "i32"), 161002, "res")
+    row(1, T((1, 1, 8), "f16"), 161002, "gamma")
+    row(5, 1, 161002, "quantMode")
+    row(1, T((4,), "f16"), 161002, "gamma")
+    row(2, T((1, 8), "f16"), 161002, "beta")
+    row(3, T((2,), "f16"), 161002, "scale")
+    row(7, T((2, 4), "i8"), 161002, "res")
+    expect_status("LayerNormQuant", [T((0, 8), "f16")] + ok[1:7] + [T((0, 8), "i8"), so], 0)

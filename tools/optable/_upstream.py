@@ -3544,6 +3544,14 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                                  'stream',
                        'repo': 'ops-nn',
                        'source': 'norm/layer_norm_grad_v3/op_host/op_api/aclnn_layer_norm_backward.cpp'},
+ 'LayerNormQuant': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                    'header': 'norm/layer_norm_quant/op_host/op_api/aclnn_layer_norm_quant.h',
+                    'phase1': 'const aclTensor* x, const aclTensor* gammma, const aclTensor* beta, const aclTensor* '
+                              'scale, const aclTensor* zeroPointsOptional, int quantMode, double epsilon, aclTensor* '
+                              'res, aclTensor* scaleOut, uint64_t* workspaceSize, aclOpExecutor** executor',
+                    'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                    'repo': 'ops-nn',
+                    'source': 'norm/layer_norm_quant/op_host/op_api/aclnn_layer_norm_quant.cpp'},
  'LayerNormWithImplMode': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
                            'header': 'norm/layer_norm_v4/op_host/op_api/aclnn_layer_norm.h',
                            'phase1': 'const aclTensor* input, const aclIntArray* normalizedShape, const aclTensor* '

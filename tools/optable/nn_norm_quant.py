@@ -63,3 +63,9 @@ OPS += [
        "aclnn_add_rms_norm_dynamic_mx_quant.h", lib="nn", dtypes=("f16", "bf16"), optional=("beta", "rstdOut"),
        note="ascend950 only: 561103 on the A2"),
 ]
+
+OPS += [
+    Op("LayerNormQuant", "const aclTensor* x, const aclTensor* gammma, const aclTensor* beta, const aclTensor* scale, "
+       "const aclTensor* zeroPointsOptional, int quantMode, double epsilon, aclTensor* res, aclTensor* scaleOut",
+       "aclnn_layer_norm_quant.h", lib="nn", dtypes=("f16", "bf16"), optional=("zeroPointsOptional", "scaleOut")),
+]

@@ -326,6 +326,7 @@
 #include "aclnnop/aclnn_l1_loss_backward.h"
 #include "aclnnop/aclnn_layer_norm.h"
 #include "aclnnop/aclnn_layer_norm_backward.h"
+#include "aclnnop/aclnn_layer_norm_quant.h"
 #include "aclnnop/aclnn_le_scalar.h"
 #include "aclnnop/aclnn_le_tensor.h"
 #include "aclnnop/aclnn_leaky_relu.h"
@@ -1865,6 +1866,10 @@ aclnnStatus opws_AddRmsNormDynamicMxQuant(
     const aclTensor* x1, const aclTensor* x2, const aclTensor* gamma, const aclTensor* beta, double epsilon,
     int64_t scaleAlg, char* roundMode, int64_t dstType, bool outputRstd, aclTensor* yOut, aclTensor* xOut,
     aclTensor* mxscaleOut, aclTensor* rstdOut, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_LayerNormQuant(
+    const aclTensor* x, const aclTensor* gammma, const aclTensor* beta, const aclTensor* scale,
+    const aclTensor* zeroPointsOptional, int quantMode, double epsilon, aclTensor* res, aclTensor* scaleOut,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_ApplyAdamW(
     aclTensor* varRef, aclTensor* mRef, aclTensor* vRef, const aclTensor* beta1Power, const aclTensor* beta2Power,
     const aclTensor* lr, const aclTensor* weightDecay, const aclTensor* beta1, const aclTensor* beta2,
@@ -2558,6 +2563,7 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_AddRmsNormDynamicQuantV2 ((const aclDataType[]){ACL_FLOAT16, ACL_BF16}), 2
 #define ACL_DT_LIST_RmsNormDynamicMxQuant ((const aclDataType[]){ACL_FLOAT16, ACL_BF16}), 2
 #define ACL_DT_LIST_AddRmsNormDynamicMxQuant ((const aclDataType[]){ACL_FLOAT16, ACL_BF16}), 2
+#define ACL_DT_LIST_LayerNormQuant ((const aclDataType[]){ACL_FLOAT16, ACL_BF16}), 2
 #define ACL_DT_LIST_ApplyAdamW ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_ApplyAdam ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_ApplyAdamWV2 ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3

@@ -6,6 +6,7 @@
 #include "aclnnop/aclnn_add_rms_norm_dynamic_quant.h"
 #include "aclnnop/aclnn_add_rms_norm_dynamic_quant_v2.h"
 #include "aclnnop/aclnn_add_rms_norm_quant.h"
+#include "aclnnop/aclnn_layer_norm_quant.h"
 #include "aclnnop/aclnn_rms_norm_dynamic_mx_quant.h"
 #include "aclnnop/aclnn_rms_norm_dynamic_quant.h"
 #include "aclnnop/aclnn_rms_norm_quant.h"
@@ -119,5 +120,20 @@ aclnnStatus aclnnAddRmsNormDynamicMxQuantGetWorkspaceSize(const aclTensor* x1, c
 
 aclnnStatus aclnnAddRmsNormDynamicMxQuant(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_AddRmsNormDynamicMxQuant, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnLayerNormQuantGetWorkspaceSize(const aclTensor* x, const aclTensor* gammma, const aclTensor* beta, const aclTensor* scale, const aclTensor* zeroPointsOptional, int quantMode, double epsilon, aclTensor* res, aclTensor* scaleOut, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnLayerNormQuantGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {x, gammma, beta, scale, zeroPointsOptional, res, scaleOut};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"x", "gammma", "beta", "scale", "zeroPointsOptional", "res", "scaleOut"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 7));
+    return opws_LayerNormQuant(
+        x, gammma, beta, scale, zeroPointsOptional, quantMode, epsilon, res, scaleOut, workspaceSize, executor);
+}
+
+aclnnStatus aclnnLayerNormQuant(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_LayerNormQuant, workspace, workspaceSize, executor, stream);
 }
 
