@@ -1299,6 +1299,12 @@ typedef struct aclScalarList aclScalarList;
  aclOpExecutor** executor);
  aclnnStatus aclnnClippedSwigluGrad(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnClippedSwigluV2GetWorkspaceSize(
+ const aclTensor *x, const aclTensor *groupIndexOptional, int64_t dim, double alpha, double limit, double bias,
+ _Bool
+ interleaved, int64_t clampMode, const aclTensor *out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnClippedSwigluV2(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnCoalesceSparseGetWorkspaceSize(
  const aclTensor* uniqueLen, const aclTensor* uniqueIndices, const aclTensor* indices, const aclTensor* values,
  aclTensor* newIndices, aclTensor* newValues, uint64_t* workspaceSize, aclOpExecutor** executor);

@@ -457,3 +457,30 @@ def test_layer_norm_quant_invalid():
     row(3, T((2,), "f16"), 161002, "scale")
     row(7, T((2, 4), "i8"), 161002, "res")
     expect_status("LayerNormQuant", [T((0, 8), "f16")] + ok[1:7] + [T((0, 8), "i8"), so], 0)
+
+
+# ------------------------------------------------------------------ ClippedSwigluV2 (the A2 ignores clampMode)
+
+
+@pytest.mark.parametrize("dt", ["f32", "f16", "bf16"])
+@pytest.mark.parametrize("clamp_mode", [0, 1])
+def test_clipped_swiglu_v2(torch, dt, clamp_mode):
+    rng = np.random.default_rng(9)
+    x = rnd(rng, (3, 8), dt, -4, 4)
+    out = np.zeros((3, 4), NP[dt])
+    pyaclnn.call("ClippedSwigluV2", strided(x), None, -1, 1.702, 2.0, 1.0, False, clamp_mode, out)
+    xs = x.astype(np.float64)
+    a, b = np.minimum(xs[:, :4], 2.0), np.clip(xs[:, 4:], -2.0, 2.0)
+    y = a / (1 + np.exp(-1.702 * a)) * (b + 1.0)  # the clamp-before-silu formula, what the A2 kernel computes
+    e = torch.from_numpy(y).to(getattr(torch, {"f32": "float32", "f16": "float16", "bf16": "bfloat16"}[dt]))
+    tol = {"f32": 1e-5, "f16": 2e-3, "bf16": 1.6e-2}[dt]
+    np.testing.assert_allclose(out.astype(np.float64), e.double().numpy(), rtol=tol, atol=tol)
+
+
+def test_clipped_swiglu_v2_invalid():
+    x, o = T((2, 8), "f16"), T((2, 4), "f16")
+    expect_status("ClippedSwigluV2", [x, None, -1, 1.0, 7.0, 1.0, False, 0, o], 0)
+    expect_status("ClippedSwigluV2", [None, None, -1, 1.0, 7.0, 1.0, False, 0, o], 161001, "x")
+    expect_status("ClippedSwigluV2", [x, None, -1, 1.0, 7.0, 1.0, False, 0, T((2, 4), "f32")], 561002, "out")
+    expect_status("ClippedSwigluV2", [T((2, 8), "i32"), None, -1, 1.0, 7.0, 1.0, False, 0, o], 161002, "x")
+    expect_status("ClippedSwigluV2", [x, None, 2, 1.0, 7.0, 1.0, False, 0, o], 561002, "dim")

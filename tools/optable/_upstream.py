@@ -866,6 +866,14 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                                  'stream',
                        'repo': 'ops-nn',
                        'source': None},
+ 'ClippedSwigluV2': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                     'header': 'activation/clipped_swiglu/docs/aclnnClippedSwigluV2.md',
+                     'phase1': 'const aclTensor* x, const aclTensor* groupIndexOptional, int64_t dim, double alpha, '
+                               'double limit, double bias, bool interleaved, int64_t clampMode, const aclTensor* '
+                               'out, uint64_t* workspaceSize, aclOpExecutor** executor',
+                     'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                     'repo': 'ops-nn',
+                     'source': None},
  'Complex': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
              'header': 'math/complex/op_api/aclnn_complex.h',
              'phase1': 'const aclTensor* real, const aclTensor* imag, aclTensor* out, uint64_t* workspaceSize, '

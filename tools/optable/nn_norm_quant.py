@@ -69,3 +69,10 @@ OPS += [
        "const aclTensor* zeroPointsOptional, int quantMode, double epsilon, aclTensor* res, aclTensor* scaleOut",
        "aclnn_layer_norm_quant.h", lib="nn", dtypes=("f16", "bf16"), optional=("zeroPointsOptional", "scaleOut")),
 ]
+
+# activation/clipped_swiglu V2 (clampMode): ClippedSwiglu's first phase (libsrc/ops/clipped_swiglu.c)
+_csv2 = Op("ClippedSwigluV2", "const aclTensor *x, const aclTensor *groupIndexOptional, int64_t dim, double alpha, "
+           "double limit, double bias, bool interleaved, int64_t clampMode, const aclTensor *out",
+           "aclnn_clipped_swiglu_v2.h", lib="nn", dtypes=("f16", "f32", "bf16"),
+           arg_dtypes={"groupIndexOptional": ("i64",)}, optional=("groupIndexOptional",), out="out")
+OPS.append(_csv2)

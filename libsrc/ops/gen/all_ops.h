@@ -111,6 +111,7 @@
 #include "aclnnop/aclnn_clamp.h"
 #include "aclnnop/aclnn_clipped_swiglu.h"
 #include "aclnnop/aclnn_clipped_swiglu_grad.h"
+#include "aclnnop/aclnn_clipped_swiglu_v2.h"
 #include "aclnnop/aclnn_coalesce_sparse.h"
 #include "aclnnop/aclnn_complex.h"
 #include "aclnnop/aclnn_confusion_transpose.h"
@@ -1870,6 +1871,9 @@ aclnnStatus opws_LayerNormQuant(
     const aclTensor* x, const aclTensor* gammma, const aclTensor* beta, const aclTensor* scale,
     const aclTensor* zeroPointsOptional, int quantMode, double epsilon, aclTensor* res, aclTensor* scaleOut,
     uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_ClippedSwigluV2(
+    const aclTensor *x, const aclTensor *groupIndexOptional, int64_t dim, double alpha, double limit, double bias,
+    bool interleaved, int64_t clampMode, const aclTensor *out, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_ApplyAdamW(
     aclTensor* varRef, aclTensor* mRef, aclTensor* vRef, const aclTensor* beta1Power, const aclTensor* beta2Power,
     const aclTensor* lr, const aclTensor* weightDecay, const aclTensor* beta1, const aclTensor* beta2,
@@ -2564,6 +2568,8 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_RmsNormDynamicMxQuant ((const aclDataType[]){ACL_FLOAT16, ACL_BF16}), 2
 #define ACL_DT_LIST_AddRmsNormDynamicMxQuant ((const aclDataType[]){ACL_FLOAT16, ACL_BF16}), 2
 #define ACL_DT_LIST_LayerNormQuant ((const aclDataType[]){ACL_FLOAT16, ACL_BF16}), 2
+#define ACL_DT_LIST_ClippedSwigluV2 ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 3
+#define ACL_DT_LIST_ClippedSwigluV2_groupIndexOptional ((const aclDataType[]){ACL_INT64}), 1
 #define ACL_DT_LIST_ApplyAdamW ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_ApplyAdam ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_ApplyAdamWV2 ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3

@@ -6,6 +6,7 @@
 #include "aclnnop/aclnn_add_rms_norm_dynamic_quant.h"
 #include "aclnnop/aclnn_add_rms_norm_dynamic_quant_v2.h"
 #include "aclnnop/aclnn_add_rms_norm_quant.h"
+#include "aclnnop/aclnn_clipped_swiglu_v2.h"
 #include "aclnnop/aclnn_layer_norm_quant.h"
 #include "aclnnop/aclnn_rms_norm_dynamic_mx_quant.h"
 #include "aclnnop/aclnn_rms_norm_dynamic_quant.h"
@@ -135,5 +136,20 @@ aclnnStatus aclnnLayerNormQuantGetWorkspaceSize(const aclTensor* x, const aclTen
 
 aclnnStatus aclnnLayerNormQuant(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_LayerNormQuant, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnClippedSwigluV2GetWorkspaceSize(const aclTensor *x, const aclTensor *groupIndexOptional, int64_t dim, double alpha, double limit, double bias, bool interleaved, int64_t clampMode, const aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnClippedSwigluV2GetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {x, groupIndexOptional, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"x", "groupIndexOptional", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 3));
+    return opws_ClippedSwigluV2(
+        x, groupIndexOptional, dim, alpha, limit, bias, interleaved, clampMode, out, workspaceSize, executor);
+}
+
+aclnnStatus aclnnClippedSwigluV2(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_ClippedSwigluV2, workspace, workspaceSize, executor, stream);
 }
 
