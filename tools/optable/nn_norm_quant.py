@@ -1,9 +1,11 @@
-"""ops-nn `norm/` quantised norms (libsrc/ops/norm_quant.c): an RMS norm followed by a static quantisation
-y = round(norm / scale + offset) saturated to the output integer type. The norm part is the RmsNorm kernel of
-libsrc/kernels/norm.c.
+"""ops-nn `norm/` quantised norms (libsrc/ops/norm_*quant.c, the quantisation step in norm_quant.c): the shared
+norm row kernels of libsrc/kernels/norm.c, then either a static quantisation y = round(norm / scale + offset) or a
+dynamic per-row one (scale = max|norm * smooth| / 127, y = round(norm * smooth / scale)), rounded half to even,
+saturated, NaN -> 0. Also ClippedSwigluV2 (activation/clipped_swiglu, on ClippedSwiglu's first phase) and the two
+MX quant ops, which have no ASCEND910B kernel (their first phase fails as the real one does on the A2).
 
-INT4 outputs: the A2 list of RmsNormQuant includes INT4 (and INT32 = eight int4 packed per element); this
-emulator has no INT4 tensor storage, so an INT4 y is refused with 161002 and the INT32 packed form is supported."""
+INT4 outputs: the emulator has no INT4 tensor storage, so an INT4 y is refused with 161002 (named); the INT32 form
+(eight int4 per element, the first in the low nibble) is supported where the op_api accepts it."""
 from . import Op
 
 OPS = [
