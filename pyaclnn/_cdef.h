@@ -684,6 +684,36 @@ typedef struct aclScalarList aclScalarList;
  aclOpExecutor** executor);
  aclnnStatus aclnnAddRmsNormCast(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnAddRmsNormDynamicMxQuantGetWorkspaceSize(
+ const aclTensor* x1, const aclTensor* x2, const aclTensor* gamma, const aclTensor* beta, double epsilon,
+ int64_t scaleAlg, char* roundMode, int64_t dstType,
+ _Bool
+ outputRstd, aclTensor* yOut, aclTensor* xOut,
+ aclTensor* mxscaleOut, aclTensor* rstdOut, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnAddRmsNormDynamicMxQuant(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnAddRmsNormDynamicQuantGetWorkspaceSize(
+ const aclTensor* x1, const aclTensor* x2, const aclTensor* gamma, const aclTensor* smoothScale1Optional,
+ const aclTensor* smoothScale2Optional, double epsilon, aclTensor* y1Out, aclTensor* y2Out, aclTensor* xOut,
+ aclTensor* scale1Out, aclTensor* scale2Out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnAddRmsNormDynamicQuant(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnAddRmsNormDynamicQuantV2GetWorkspaceSize(
+ const aclTensor* x1, const aclTensor* x2, const aclTensor* gamma, const aclTensor* smoothScale1Optional,
+ const aclTensor* smoothScale2Optional, const aclTensor* betaOptional, double epsilon,
+ const aclBoolArray* outputMask, aclTensor* y1Out, aclTensor* y2Out, aclTensor* xOut, aclTensor* scale1Out,
+ aclTensor* scale2Out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnAddRmsNormDynamicQuantV2(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnAddRmsNormQuantGetWorkspaceSize(
+ const aclTensor* x1, const aclTensor* x2, const aclTensor* gamma, const aclTensor* scales1,
+ const aclTensor* scales2Optional, const aclTensor* zeroPoints1Optional, const aclTensor* zeroPoints2Optional,
+ int64_t axis, double epsilon,
+ _Bool
+ divMode, aclTensor* y1Out, aclTensor* y2Out, aclTensor* xOut,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnAddRmsNormQuant(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnAddV3GetWorkspaceSize(
  const aclScalar* self, const aclTensor* other, const aclScalar* alpha, aclTensor* out, uint64_t* workspaceSize,
  aclOpExecutor** executor);
@@ -1273,6 +1303,12 @@ typedef struct aclScalarList aclScalarList;
  interleaved, const aclTensor *gradXOut, uint64_t* workspaceSize,
  aclOpExecutor** executor);
  aclnnStatus aclnnClippedSwigluGrad(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnClippedSwigluV2GetWorkspaceSize(
+ const aclTensor *x, const aclTensor *groupIndexOptional, int64_t dim, double alpha, double limit, double bias,
+ _Bool
+ interleaved, int64_t clampMode, const aclTensor *out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnClippedSwigluV2(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnCoalesceSparseGetWorkspaceSize(
  const aclTensor* uniqueLen, const aclTensor* uniqueIndices, const aclTensor* indices, const aclTensor* values,
@@ -2586,6 +2622,12 @@ typedef struct aclScalarList aclScalarList;
  uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnLayerNormBackward(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnLayerNormQuantGetWorkspaceSize(
+ const aclTensor* x, const aclTensor* gammma, const aclTensor* beta, const aclTensor* scale,
+ const aclTensor* zeroPointsOptional, int quantMode, double epsilon, aclTensor* res, aclTensor* scaleOut,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnLayerNormQuant(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnLeScalarGetWorkspaceSize(
  const aclTensor* self, const aclScalar* other, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnLeScalar(
@@ -3448,10 +3490,29 @@ typedef struct aclScalarList aclScalarList;
  uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnRmsNorm(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnRmsNormDynamicMxQuantGetWorkspaceSize(
+ const aclTensor* x, const aclTensor* gamma, const aclTensor* beta, double epsilon, int64_t scaleAlg,
+ char* roundMode, int64_t dstType,
+ _Bool
+ outputRstd, aclTensor* yOut, aclTensor* mxscaleOut, aclTensor* rstdOut,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnRmsNormDynamicMxQuant(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnRmsNormDynamicQuantGetWorkspaceSize(
+ const aclTensor *x, const aclTensor *gamma, const aclTensor *smoothScalesOptional, const aclTensor *betaOptional,
+ double epsilon, int64_t dstType, const aclTensor *yOut, const aclTensor *scaleOut, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnRmsNormDynamicQuant(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnRmsNormGradGetWorkspaceSize(
  const aclTensor *dy, const aclTensor *x, const aclTensor *rstd, const aclTensor *gamma, const aclTensor *dxOut,
  const aclTensor *dgammaOut, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnRmsNormGrad(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnRmsNormQuantGetWorkspaceSize(
+ const aclTensor* x, const aclTensor* gamma, const aclTensor* beta, const aclTensor* scale, const aclTensor* offset,
+ double epsilon, aclTensor* y, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnRmsNormQuant(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnRoiAlignGetWorkspaceSize(
  const aclTensor* self, const aclTensor* rois, const aclTensor* batchIndices, const char* mode, int outputHeight,

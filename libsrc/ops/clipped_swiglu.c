@@ -67,9 +67,10 @@ static aclnnStatus cs_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     return ACLNN_SUCCESS;
 }
 
-aclnnStatus opws_ClippedSwiglu(const aclTensor *x, const aclTensor *groupIndexOptional, int64_t dim, double alpha,
-                               double limit, double bias, bool interleaved, const aclTensor *out,
-                               uint64_t *workspaceSize, aclOpExecutor **executor) {
+/* the first phase of ClippedSwiglu and of ClippedSwigluV2 (op: the executor's op id) */
+static aclnnStatus cs_ws(int op, const aclTensor *x, const aclTensor *groupIndexOptional, int64_t dim, double alpha,
+                         double limit, double bias, bool interleaved, const aclTensor *out, uint64_t *workspaceSize,
+                         aclOpExecutor **executor) {
     NN(x, "x");
     NN(out, "out");
     if (groupIndexOptional) NN(groupIndexOptional, "groupIndexOptional");
@@ -78,7 +79,7 @@ aclnnStatus opws_ClippedSwiglu(const aclTensor *x, const aclTensor *groupIndexOp
         ACL_TRY(acl_check_dtype_in(groupIndexOptional, ACL_DT_LIST_ClippedSwiglu_groupIndexOptional,
                                    "groupIndexOptional"));
     ACL_TRY(acl_check_dtype_in(out, ACL_DT_LIST_ClippedSwiglu, "out"));
-    if (acl_tensor_empty(out)) return acl_exec_noop(ACL_OP_ClippedSwiglu, workspaceSize, executor);
+    if (acl_tensor_empty(out)) return acl_exec_noop(op, workspaceSize, executor);
     const int64_t r = (int64_t)x->ndim;
     TILING(dim <= r - 1 && dim >= -r, "dim should be in [-%lld, %lld], but is %lld.", (long long)r,
            (long long)(r - 1), (long long)dim);
@@ -104,8 +105,25 @@ aclnnStatus opws_ClippedSwiglu(const aclTensor *x, const aclTensor *groupIndexOp
     const aclTensor *ins[] = {x, groupIndexOptional}, *outs[] = {out};
     const char *inn[] = {"x", "groupIndexOptional"}, *outn[] = {"out"};
     void *params = NULL;
-    aclnnStatus rc = dn_exec(ACL_OP_ClippedSwiglu, cs_run, sizeof p, ins, inn, groupIndexOptional ? 2 : 1, outs, outn,
+    aclnnStatus rc = dn_exec(op, cs_run, sizeof p, ins, inn, groupIndexOptional ? 2 : 1, outs, outn,
                              1, workspaceSize, executor, &params);
     if (rc == ACLNN_SUCCESS) memcpy(params, &p, sizeof p);
     return rc;
+}
+
+aclnnStatus opws_ClippedSwiglu(const aclTensor *x, const aclTensor *groupIndexOptional, int64_t dim, double alpha,
+                               double limit, double bias, bool interleaved, const aclTensor *out,
+                               uint64_t *workspaceSize, aclOpExecutor **executor) {
+    return cs_ws(ACL_OP_ClippedSwiglu, x, groupIndexOptional, dim, alpha, limit, bias, interleaved, out,
+                 workspaceSize, executor);
+}
+
+/* ClippedSwigluV2 (the same op definition with the clamp_mode attribute): the ASCEND910B tiling never reads
+ * clamp_mode (only the ascend950 one does), so on the A2 any clampMode computes the clamp-before-silu formula. */
+aclnnStatus opws_ClippedSwigluV2(const aclTensor *x, const aclTensor *groupIndexOptional, int64_t dim, double alpha,
+                                 double limit, double bias, bool interleaved, int64_t clampMode, const aclTensor *out,
+                                 uint64_t *workspaceSize, aclOpExecutor **executor) {
+    (void)clampMode;
+    return cs_ws(ACL_OP_ClippedSwigluV2, x, groupIndexOptional, dim, alpha, limit, bias, interleaved, out,
+                 workspaceSize, executor);
 }

@@ -170,6 +170,50 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                     'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
                     'repo': 'ops-nn',
                     'source': None},
+ 'AddRmsNormDynamicMxQuant': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                              'header': 'norm/add_rms_norm_dynamic_mx_quant/op_host/op_api/aclnn_add_rms_norm_dynamic_mx_quant.h',
+                              'phase1': 'const aclTensor* x1, const aclTensor* x2, const aclTensor* gamma, const '
+                                        'aclTensor* beta, double epsilon, int64_t scaleAlg, char* roundMode, int64_t '
+                                        'dstType, bool outputRstd, aclTensor* yOut, aclTensor* xOut, aclTensor* '
+                                        'mxscaleOut, aclTensor* rstdOut, uint64_t* workspaceSize, aclOpExecutor** '
+                                        'executor',
+                              'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, '
+                                        'aclrtStream stream',
+                              'repo': 'ops-nn',
+                              'source': 'norm/add_rms_norm_dynamic_mx_quant/op_host/op_api/aclnn_add_rms_norm_dynamic_mx_quant.cpp'},
+ 'AddRmsNormDynamicQuant': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                            'header': 'norm/add_rms_norm_dynamic_quant/op_host/op_api/aclnn_add_rms_norm_dynamic_quant.h',
+                            'phase1': 'const aclTensor* x1, const aclTensor* x2, const aclTensor* gamma, const '
+                                      'aclTensor* smoothScale1Optional, const aclTensor* smoothScale2Optional, '
+                                      'double epsilon, aclTensor* y1Out, aclTensor* y2Out, aclTensor* xOut, '
+                                      'aclTensor* scale1Out, aclTensor* scale2Out, uint64_t* workspaceSize, '
+                                      'aclOpExecutor** executor',
+                            'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                      'stream',
+                            'repo': 'ops-nn',
+                            'source': 'norm/add_rms_norm_dynamic_quant/op_host/op_api/aclnn_add_rms_norm_dynamic_quant.cpp'},
+ 'AddRmsNormDynamicQuantV2': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                              'header': 'norm/add_rms_norm_dynamic_quant/op_host/op_api/aclnn_add_rms_norm_dynamic_quant_v2.h',
+                              'phase1': 'const aclTensor* x1, const aclTensor* x2, const aclTensor* gamma, const '
+                                        'aclTensor* smoothScale1Optional, const aclTensor* smoothScale2Optional, '
+                                        'const aclTensor* betaOptional, double epsilon, const aclBoolArray* '
+                                        'outputMask, aclTensor* y1Out, aclTensor* y2Out, aclTensor* xOut, aclTensor* '
+                                        'scale1Out, aclTensor* scale2Out, uint64_t* workspaceSize, aclOpExecutor** '
+                                        'executor',
+                              'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, '
+                                        'aclrtStream stream',
+                              'repo': 'ops-nn',
+                              'source': 'norm/add_rms_norm_dynamic_quant/op_host/op_api/aclnn_add_rms_norm_dynamic_quant_v2.cpp'},
+ 'AddRmsNormQuant': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                     'header': 'norm/add_rms_norm_quant/op_host/op_api/aclnn_add_rms_norm_quant.h',
+                     'phase1': 'const aclTensor* x1, const aclTensor* x2, const aclTensor* gamma, const aclTensor* '
+                               'scales1, const aclTensor* scales2Optional, const aclTensor* zeroPoints1Optional, '
+                               'const aclTensor* zeroPoints2Optional, int64_t axis, double epsilon, bool divMode, '
+                               'aclTensor* y1Out, aclTensor* y2Out, aclTensor* xOut, uint64_t* workspaceSize, '
+                               'aclOpExecutor** executor',
+                     'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                     'repo': 'ops-nn',
+                     'source': 'norm/add_rms_norm_quant/op_host/op_api/aclnn_add_rms_norm_quant.cpp'},
  'AddV3': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
            'header': 'math/add/op_api/aclnn_add_v3.h',
            'phase1': 'const aclScalar* self, const aclTensor* other, const aclScalar* alpha, aclTensor* out, '
@@ -829,6 +873,14 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                                  'stream',
                        'repo': 'ops-nn',
                        'source': None},
+ 'ClippedSwigluV2': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                     'header': 'activation/clipped_swiglu/docs/aclnnClippedSwigluV2.md',
+                     'phase1': 'const aclTensor* x, const aclTensor* groupIndexOptional, int64_t dim, double alpha, '
+                               'double limit, double bias, bool interleaved, int64_t clampMode, const aclTensor* '
+                               'out, uint64_t* workspaceSize, aclOpExecutor** executor',
+                     'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                     'repo': 'ops-nn',
+                     'source': None},
  'Complex': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
              'header': 'math/complex/op_api/aclnn_complex.h',
              'phase1': 'const aclTensor* real, const aclTensor* imag, aclTensor* out, uint64_t* workspaceSize, '
@@ -3542,6 +3594,14 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                                  'stream',
                        'repo': 'ops-nn',
                        'source': 'norm/layer_norm_grad_v3/op_host/op_api/aclnn_layer_norm_backward.cpp'},
+ 'LayerNormQuant': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                    'header': 'norm/layer_norm_quant/op_host/op_api/aclnn_layer_norm_quant.h',
+                    'phase1': 'const aclTensor* x, const aclTensor* gammma, const aclTensor* beta, const aclTensor* '
+                              'scale, const aclTensor* zeroPointsOptional, int quantMode, double epsilon, aclTensor* '
+                              'res, aclTensor* scaleOut, uint64_t* workspaceSize, aclOpExecutor** executor',
+                    'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                    'repo': 'ops-nn',
+                    'source': 'norm/layer_norm_quant/op_host/op_api/aclnn_layer_norm_quant.cpp'},
  'LayerNormWithImplMode': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
                            'header': 'norm/layer_norm_v4/op_host/op_api/aclnn_layer_norm.h',
                            'phase1': 'const aclTensor* input, const aclIntArray* normalizedShape, const aclTensor* '
@@ -4609,6 +4669,26 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
              'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
              'repo': 'ops-nn',
              'source': None},
+ 'RmsNormDynamicMxQuant': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                           'header': 'norm/rms_norm_dynamic_mx_quant/op_host/op_api/aclnn_rms_norm_dynamic_mx_quant.h',
+                           'phase1': 'const aclTensor* x, const aclTensor* gamma, const aclTensor* beta, double '
+                                     'epsilon, int64_t scaleAlg, char* roundMode, int64_t dstType, bool outputRstd, '
+                                     'aclTensor* yOut, aclTensor* mxscaleOut, aclTensor* rstdOut, uint64_t* '
+                                     'workspaceSize, aclOpExecutor** executor',
+                           'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                     'stream',
+                           'repo': 'ops-nn',
+                           'source': 'norm/rms_norm_dynamic_mx_quant/op_host/op_api/aclnn_rms_norm_dynamic_mx_quant.cpp'},
+ 'RmsNormDynamicQuant': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                         'header': 'norm/rms_norm_dynamic_quant/docs/aclnnRmsNormDynamicQuant.md',
+                         'phase1': 'const aclTensor* x, const aclTensor* gamma, const aclTensor* '
+                                   'smoothScalesOptional, const aclTensor* betaOptional, double epsilon, int64_t '
+                                   'dstType, const aclTensor* yOut, const aclTensor* scaleOut, uint64_t* '
+                                   'workspaceSize, aclOpExecutor** executor',
+                         'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                   'stream',
+                         'repo': 'ops-nn',
+                         'source': None},
  'RmsNormGrad': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
                  'header': 'norm/rms_norm_grad/docs/aclnnRmsNormGrad.md',
                  'phase1': 'const aclTensor* dy, const aclTensor* x, const aclTensor* rstd, const aclTensor* gamma, '
@@ -4617,6 +4697,14 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                  'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
                  'repo': 'ops-nn',
                  'source': None},
+ 'RmsNormQuant': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                  'header': 'norm/rms_norm_quant/op_host/op_api/aclnn_rms_norm_quant.h',
+                  'phase1': 'const aclTensor* x, const aclTensor* gamma, const aclTensor* beta, const aclTensor* '
+                            'scale, const aclTensor* offset, double epsilon, aclTensor* y, uint64_t* workspaceSize, '
+                            'aclOpExecutor** executor',
+                  'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                  'repo': 'ops-nn',
+                  'source': 'norm/rms_norm_quant/op_host/op_api/aclnn_rms_norm_quant.cpp'},
  'RoiAlign': {'commit': '6ae87653464d2afb064c829e529abba2e278b0c4',
               'header': 'objdetect/roi_align/op_host/op_api/aclnn_roi_align.h',
               'phase1': 'const aclTensor* self, const aclTensor* rois, const aclTensor* batchIndices, const char* '

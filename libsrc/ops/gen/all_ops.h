@@ -29,6 +29,10 @@
 #include "aclnnop/aclnn_add_relu.h"
 #include "aclnnop/aclnn_add_rms_norm.h"
 #include "aclnnop/aclnn_add_rms_norm_cast.h"
+#include "aclnnop/aclnn_add_rms_norm_dynamic_mx_quant.h"
+#include "aclnnop/aclnn_add_rms_norm_dynamic_quant.h"
+#include "aclnnop/aclnn_add_rms_norm_dynamic_quant_v2.h"
+#include "aclnnop/aclnn_add_rms_norm_quant.h"
 #include "aclnnop/aclnn_add_v3.h"
 #include "aclnnop/aclnn_addbmm.h"
 #include "aclnnop/aclnn_addcdiv.h"
@@ -108,6 +112,7 @@
 #include "aclnnop/aclnn_clamp.h"
 #include "aclnnop/aclnn_clipped_swiglu.h"
 #include "aclnnop/aclnn_clipped_swiglu_grad.h"
+#include "aclnnop/aclnn_clipped_swiglu_v2.h"
 #include "aclnnop/aclnn_coalesce_sparse.h"
 #include "aclnnop/aclnn_complex.h"
 #include "aclnnop/aclnn_confusion_transpose.h"
@@ -326,6 +331,7 @@
 #include "aclnnop/aclnn_l1_loss_backward.h"
 #include "aclnnop/aclnn_layer_norm.h"
 #include "aclnnop/aclnn_layer_norm_backward.h"
+#include "aclnnop/aclnn_layer_norm_quant.h"
 #include "aclnnop/aclnn_le_scalar.h"
 #include "aclnnop/aclnn_le_tensor.h"
 #include "aclnnop/aclnn_leaky_relu.h"
@@ -453,7 +459,10 @@
 #include "aclnnop/aclnn_resize.h"
 #include "aclnnop/aclnn_right_shift.h"
 #include "aclnnop/aclnn_rms_norm.h"
+#include "aclnnop/aclnn_rms_norm_dynamic_mx_quant.h"
+#include "aclnnop/aclnn_rms_norm_dynamic_quant.h"
 #include "aclnnop/aclnn_rms_norm_grad.h"
+#include "aclnnop/aclnn_rms_norm_quant.h"
 #include "aclnnop/aclnn_roi_align.h"
 #include "aclnnop/aclnn_roi_align_v2.h"
 #include "aclnnop/aclnn_roi_align_v2_backward.h"
@@ -1860,6 +1869,42 @@ aclnnStatus opws_AdaLayerNormBackward(
 aclnnStatus opws_MaskedSoftmaxWithRelPosBias(
     const aclTensor *x, const aclTensor *attenMaskOptional, const aclTensor *relativePosBias, double scaleValue,
     int64_t innerPrecisionMode, const aclTensor *out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_RmsNormQuant(
+    const aclTensor* x, const aclTensor* gamma, const aclTensor* beta, const aclTensor* scale, const aclTensor* offset,
+    double epsilon, aclTensor* y, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_AddRmsNormQuant(
+    const aclTensor* x1, const aclTensor* x2, const aclTensor* gamma, const aclTensor* scales1,
+    const aclTensor* scales2Optional, const aclTensor* zeroPoints1Optional, const aclTensor* zeroPoints2Optional,
+    int64_t axis, double epsilon, bool divMode, aclTensor* y1Out, aclTensor* y2Out, aclTensor* xOut,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_RmsNormDynamicQuant(
+    const aclTensor *x, const aclTensor *gamma, const aclTensor *smoothScalesOptional, const aclTensor *betaOptional,
+    double epsilon, int64_t dstType, const aclTensor *yOut, const aclTensor *scaleOut, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_AddRmsNormDynamicQuant(
+    const aclTensor* x1, const aclTensor* x2, const aclTensor* gamma, const aclTensor* smoothScale1Optional,
+    const aclTensor* smoothScale2Optional, double epsilon, aclTensor* y1Out, aclTensor* y2Out, aclTensor* xOut,
+    aclTensor* scale1Out, aclTensor* scale2Out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_AddRmsNormDynamicQuantV2(
+    const aclTensor* x1, const aclTensor* x2, const aclTensor* gamma, const aclTensor* smoothScale1Optional,
+    const aclTensor* smoothScale2Optional, const aclTensor* betaOptional, double epsilon,
+    const aclBoolArray* outputMask, aclTensor* y1Out, aclTensor* y2Out, aclTensor* xOut, aclTensor* scale1Out,
+    aclTensor* scale2Out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_RmsNormDynamicMxQuant(
+    const aclTensor* x, const aclTensor* gamma, const aclTensor* beta, double epsilon, int64_t scaleAlg,
+    char* roundMode, int64_t dstType, bool outputRstd, aclTensor* yOut, aclTensor* mxscaleOut, aclTensor* rstdOut,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_AddRmsNormDynamicMxQuant(
+    const aclTensor* x1, const aclTensor* x2, const aclTensor* gamma, const aclTensor* beta, double epsilon,
+    int64_t scaleAlg, char* roundMode, int64_t dstType, bool outputRstd, aclTensor* yOut, aclTensor* xOut,
+    aclTensor* mxscaleOut, aclTensor* rstdOut, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_LayerNormQuant(
+    const aclTensor* x, const aclTensor* gammma, const aclTensor* beta, const aclTensor* scale,
+    const aclTensor* zeroPointsOptional, int quantMode, double epsilon, aclTensor* res, aclTensor* scaleOut,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_ClippedSwigluV2(
+    const aclTensor *x, const aclTensor *groupIndexOptional, int64_t dim, double alpha, double limit, double bias,
+    bool interleaved, int64_t clampMode, const aclTensor *out, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_ApplyAdamW(
     aclTensor* varRef, aclTensor* mRef, aclTensor* vRef, const aclTensor* beta1Power, const aclTensor* beta2Power,
     const aclTensor* lr, const aclTensor* weightDecay, const aclTensor* beta1, const aclTensor* beta2,
@@ -2567,6 +2612,16 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_AddLayerNormGrad ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_AdaLayerNormBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_MaskedSoftmaxWithRelPosBias ((const aclDataType[]){ACL_FLOAT16, ACL_BF16, ACL_FLOAT}), 3
+#define ACL_DT_LIST_RmsNormQuant ((const aclDataType[]){ACL_FLOAT16, ACL_BF16}), 2
+#define ACL_DT_LIST_AddRmsNormQuant ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_RmsNormDynamicQuant ((const aclDataType[]){ACL_FLOAT16, ACL_BF16}), 2
+#define ACL_DT_LIST_AddRmsNormDynamicQuant ((const aclDataType[]){ACL_FLOAT16, ACL_BF16}), 2
+#define ACL_DT_LIST_AddRmsNormDynamicQuantV2 ((const aclDataType[]){ACL_FLOAT16, ACL_BF16}), 2
+#define ACL_DT_LIST_RmsNormDynamicMxQuant ((const aclDataType[]){ACL_FLOAT16, ACL_BF16}), 2
+#define ACL_DT_LIST_AddRmsNormDynamicMxQuant ((const aclDataType[]){ACL_FLOAT16, ACL_BF16}), 2
+#define ACL_DT_LIST_LayerNormQuant ((const aclDataType[]){ACL_FLOAT16, ACL_BF16}), 2
+#define ACL_DT_LIST_ClippedSwigluV2 ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 3
+#define ACL_DT_LIST_ClippedSwigluV2_groupIndexOptional ((const aclDataType[]){ACL_INT64}), 1
 #define ACL_DT_LIST_ApplyAdamW ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_ApplyAdam ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_ApplyAdamWV2 ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
