@@ -1,6 +1,7 @@
 /* aclnnAddRmsNormQuant (ops-nn norm/add_rms_norm_quant): x = x1 + x2 (xOut), the RMS norm of x over gamma's dims
  *   y = x * rstd * gamma,  rstd = 1 / sqrt(mean(x^2) + epsilon)
- * then per element of the norm axis (scales/zero points have gamma's shape, broadcast over the rows)
+ * then per element of the norm axis (scales/zero points have gamma's shape, broadcast over the rows; or shape [1],
+ * the tiling's per-tensor mode, one scale for every element)
  *   y1Out = round_half_even(y / scales1 + zeroPoints1)  (divMode; y * scales1 + zeroPoints1 otherwise), INT8
  *   y2Out the same with scales2/zeroPoints2, written only when scales2Optional is given.
  * The norm is the shared RmsNorm row kernel (kernels/norm.h) in float64; the quantised values are rounded once.
@@ -16,14 +17,16 @@
 #include "ops/norm_common.h"
 #include "ops/norm_quant.h"
 
-typedef struct { nm_io io; int64_t rows, n; double eps; bool div; } arq_params;
+typedef struct { nm_io io; int64_t rows, n; double eps; bool div, per_tensor; } arq_params;
 
-/* y[r, j] -> y[r, j] (op) s[j] + z[j] for every row */
-static void requant(const double *y, int64_t rows, int64_t n, const double *s, const double *z, bool div, double *q) {
+/* y[r, j] -> y[r, j] (op) s[j] + z[j] for every row (s[0], z[0] for every element when per_tensor) */
+static void requant(const double *y, int64_t rows, int64_t n, const double *s, const double *z, bool div,
+                    bool per_tensor, double *q) {
     for (int64_t r = 0; r < rows; r++)
         for (int64_t j = 0; j < n; j++) {
             const double v = y[r * n + j];
-            q[r * n + j] = (div ? v / s[j] : v * s[j]) + (z ? z[j] : 0.0);
+            const int64_t k = per_tensor ? 0 : j;
+            q[r * n + j] = (div ? v / s[k] : v * s[k]) + (z ? z[k] : 0.0);
         }
 }
 
@@ -47,10 +50,10 @@ static aclnnStatus arq_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
         nk_row_meansq(x, p->rows, p->n, rstd);
         for (int64_t r = 0; r < p->rows; r++) rstd[r] = 1.0 / sqrt(rstd[r] + p->eps);
         nk_row_affine(x, p->rows, p->n, NULL, rstd, g, NULL, y);
-        requant(y, p->rows, p->n, s1, z1, p->div, q);
+        requant(y, p->rows, p->n, s1, z1, p->div, p->per_tensor, q);
         if (nq_store(q, total, nm_out(ex, 0))) rc = OOM;
         if (!rc && s2) {
-            requant(y, p->rows, p->n, s2, z2, p->div, q);
+            requant(y, p->rows, p->n, s2, z2, p->div, p->per_tensor, q);
             if (nq_store(q, total, nm_out(ex, 1))) rc = OOM;
         }
         nm_store(x, nm_out(ex, 2));
@@ -73,10 +76,10 @@ static aclnnStatus dims_1_8(const aclTensor *t, const char *name) {
     return ACLNN_SUCCESS;
 }
 
-/* the kernel's rule: t (optional) has gamma's shape */
-static aclnnStatus like_gamma(const aclTensor *t, const char *name, const aclTensor *gamma) {
-    if (t && nm_same_shape(t, name, gamma, "gamma"))
-        return ACL_REPORT(ACLNN_ERR_INNER_TILING_ERROR, "the shape of %s should be gamma's.", name);
+/* the kernel's rule: t (optional) has the shape of ref (gamma's, or scales1's [1] in the per-tensor mode) */
+static aclnnStatus like_ref(const aclTensor *t, const char *name, const aclTensor *ref, const char *refname) {
+    if (t && nm_same_shape(t, name, ref, refname))
+        return ACL_REPORT(ACLNN_ERR_INNER_TILING_ERROR, "the shape of %s should be %s's.", name, refname);
     return ACLNN_SUCCESS;
 }
 
@@ -132,10 +135,15 @@ aclnnStatus opws_AddRmsNormQuant(const aclTensor *x1, const aclTensor *x2, const
     for (int i = 0; i < 4; i++)
         if (nm_same_shape(same[i], samen[i], x1, "x1"))
             return ACL_REPORT(T, "the shape of %s should be x1's.", samen[i]);
-    ACL_TRY(like_gamma(scales1, "scales1", gamma));
-    ACL_TRY(like_gamma(s2, "scales2Optional", gamma));
-    ACL_TRY(like_gamma(z1, "zeroPoints1Optional", gamma));
-    ACL_TRY(like_gamma(z2, "zeroPoints2Optional", gamma));
+    /* the A2 tiling's per-tensor mode: scales1 of shape [1] (one scale and zero point for every element); the
+     * other quantisation parameters then have scales1's shape */
+    const bool per_tensor = scales1->ndim == 1 && scales1->dims[0] == 1;
+    const aclTensor *ref = per_tensor ? scales1 : gamma;
+    const char *refname = per_tensor ? "scales1" : "gamma";
+    if (!per_tensor) ACL_TRY(like_ref(scales1, "scales1", gamma, "gamma"));
+    ACL_TRY(like_ref(s2, "scales2Optional", ref, refname));
+    ACL_TRY(like_ref(z1, "zeroPoints1Optional", ref, refname));
+    ACL_TRY(like_ref(z2, "zeroPoints2Optional", ref, refname));
     const aclTensor *ins[] = {x1, x2, gamma, scales1, s2, z1, z2}, *outs[] = {y1Out, y2Out, xOut};
     const char *inn[] = {"x1", "x2", "gamma", "scales1", "scales2Optional", "zeroPoints1Optional",
                          "zeroPoints2Optional"};
@@ -148,6 +156,7 @@ aclnnStatus opws_AddRmsNormQuant(const aclTensor *x1, const aclTensor *x2, const
     p->rows = acl_tensor_numel(x1) / p->n;
     p->eps = epsilon;
     p->div = divMode;
+    p->per_tensor = per_tensor;
     (void)axis; /* only -1 is supported and other values have no effect (docs) */
     return ACLNN_SUCCESS;
 }
