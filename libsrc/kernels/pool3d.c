@@ -287,6 +287,9 @@ static void free_tables(axis_tab t[3]) {
     }
 }
 
+/* One (plane, output depth) unit per iteration; the output row is done in chunks of up to 256 cells: for each
+ * window row (d, h) in ascending order, every cell of the chunk adds that row's fp32 tap sum to its double sum (per
+ * cell the additions of the plain per-cell loop, in its order, so the same bytes). */
 #define AVG_FWD_BODY(T, LOAD, STORE)                                                                             \
     do {                                                                                                         \
         const T *xb = (const T *)x->base;                                                                        \
@@ -295,20 +298,31 @@ static void free_tables(axis_tab t[3]) {
             const int64_t pl = c / g.out[0], od = c % g.out[0];                                                  \
             const int64_t p0 = pl / g.n1, p1 = pl % g.n1;                                                        \
             const int64_t xo = p0 * g.xs0 + p1 * g.xs1, yo = p0 * g.ys0 + p1 * g.ys1 + od * g.ys[0];             \
-            for (int64_t oh = 0; oh < g.out[1]; oh++)                                                            \
-                for (int64_t ow = 0; ow < g.out[2]; ow++) {                                                      \
-                    double sum = 0;                                                                              \
-                    for (int64_t d = t[0].lo[od]; d < t[0].hi[od]; d++)                                          \
-                        for (int64_t h = t[1].lo[oh]; h < t[1].hi[oh]; h++) {                                    \
+            const int64_t d0 = t[0].lo[od], d1 = t[0].hi[od], xs2 = g.xs[2];                                     \
+            double sum[256];                                                                                     \
+            for (int64_t oh = 0; oh < g.out[1]; oh++) {                                                          \
+                const int64_t h0 = t[1].lo[oh], h1 = t[1].hi[oh];                                                \
+                for (int64_t ow0 = 0; ow0 < g.out[2]; ow0 += 256) {                                              \
+                    const int64_t m = g.out[2] - ow0 < 256 ? g.out[2] - ow0 : 256;                               \
+                    const int64_t *wlo = t[2].lo + ow0, *whi = t[2].hi + ow0;                                    \
+                    for (int64_t j = 0; j < m; j++) sum[j] = 0;                                                  \
+                    for (int64_t d = d0; d < d1; d++)                                                            \
+                        for (int64_t h = h0; h < h1; h++) {                                                      \
                             const T *row = xb + xo + d * g.xs[0] + h * g.xs[1];                                  \
-                            float rs = 0; /* a window row in fp32, the rows in double */                         \
-                            for (int64_t w = t[2].lo[ow]; w < t[2].hi[ow]; w++) rs += LOAD(row[w * g.xs[2]]);    \
-                            sum += rs;                                                                           \
+                            for (int64_t j = 0; j < m; j++) {                                                    \
+                                float rs = 0; /* a window row in fp32, the rows in double */                     \
+                                for (int64_t w = wlo[j]; w < whi[j]; w++) rs += LOAD(row[w * xs2]);              \
+                                sum[j] += rs;                                                                    \
+                            }                                                                                    \
                         }                                                                                        \
-                    const double div =                                                                           \
-                        pp->divisor ? (double)pp->divisor : t[0].cnt[od] * t[1].cnt[oh] * t[2].cnt[ow];          \
-                    yb[yo + oh * g.ys[1] + ow * g.ys[2]] = STORE((float)(sum / div));                            \
+                    for (int64_t j = 0; j < m; j++) {                                                            \
+                        const int64_t ow = ow0 + j;                                                              \
+                        const double div =                                                                       \
+                            pp->divisor ? (double)pp->divisor : t[0].cnt[od] * t[1].cnt[oh] * t[2].cnt[ow];      \
+                        yb[yo + oh * g.ys[1] + ow * g.ys[2]] = STORE((float)(sum[j] / div));                     \
+                    }                                                                                            \
                 }                                                                                                \
+            }                                                                                                    \
         }                                                                                                        \
     } while (0)
 

@@ -19,26 +19,11 @@ static aclnnStatus check_params(const aclTensor *input, const aclTensor *grid, i
     ACL_TRY(acl_check_dtype_in(input, ACL_DT_LIST_GridSampler3D, "input"));
     ACL_TRY(acl_check_format_in(input, k_formats, ACL_COUNT_OF(k_formats), "input"));
     ACL_TRY(acl_check_format_in(out, k_formats, ACL_COUNT_OF(k_formats), "out"));
-    ACLNN_CHECK(paddingMode >= 0 && paddingMode <= 2, ACLNN_ERR_PARAM_INVALID,
-                "paddingMode %lld should be 0 (zeros), 1 (border) or 2 (reflection).", (long long)paddingMode);
-    ACLNN_CHECK(interpolationMode >= 0 && interpolationMode <= 1, ACLNN_ERR_PARAM_INVALID,
-                "interpolationMode %lld should be 0 (bilinear) or 1 (nearest).", (long long)interpolationMode);
+    ACL_TRY(gs3_check_modes(paddingMode, interpolationMode));
     ACL_TRY(acl_check_rank(input, 5, "input"));
     ACL_TRY(acl_check_rank(grid, 5, "grid"));
     ACL_TRY(acl_check_rank(out, 5, "out"));
-    ACLNN_CHECK(input->dims[0] == grid->dims[0] && input->dims[0] == out->dims[0], ACLNN_ERR_PARAM_INVALID,
-                "input N %lld, grid N %lld and out N %lld should be equal.", (long long)input->dims[0],
-                (long long)grid->dims[0], (long long)out->dims[0]);
-    bool cl = input->format == ACL_FORMAT_NDHWC;
-    int ci = cl ? 4 : 1, d0 = cl ? 1 : 2;
-    ACLNN_CHECK(input->dims[ci] == out->dims[ci], ACLNN_ERR_PARAM_INVALID,
-                "out C %lld should equal input C %lld (dim %d of the %s layout).", (long long)out->dims[ci],
-                (long long)input->dims[ci], ci, cl ? "NDHWC" : "NCDHW");
-    ACLNN_CHECK(grid->dims[1] == out->dims[d0] && grid->dims[2] == out->dims[d0 + 1] &&
-                    grid->dims[3] == out->dims[d0 + 2],
-                ACLNN_ERR_PARAM_INVALID, "grid dims 1..3 (%lld, %lld, %lld) should equal out D, H, W (%lld, %lld, %lld).",
-                (long long)grid->dims[1], (long long)grid->dims[2], (long long)grid->dims[3],
-                (long long)out->dims[d0], (long long)out->dims[d0 + 1], (long long)out->dims[d0 + 2]);
+    ACL_TRY(gs3_check_sampled(input, grid, out, "out"));
     /* the op_api tests view dims 3 and 4 whatever the layout */
     ACLNN_CHECK(input->dims[3] != 0 && input->dims[4] != 0, ACLNN_ERR_PARAM_INVALID,
                 "input dims 3 and 4 should not be 0, but input shape is (%lld, %lld, %lld, %lld, %lld).",

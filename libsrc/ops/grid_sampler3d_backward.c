@@ -21,28 +21,11 @@ static aclnnStatus check_params(const aclTensor *gradOutput, const aclTensor *in
     ACL_TRY(acl_check_same_dtype(input, "input", inputGrad, "inputGrad"));
     ACL_TRY(acl_check_same_dtype(input, "input", gridGrad, "gridGrad"));
     ACL_TRY(acl_check_dtype_in(input, ACL_DT_LIST_GridSampler3DBackward, "input"));
-    ACLNN_CHECK(paddingMode >= 0 && paddingMode <= 2, ACLNN_ERR_PARAM_INVALID,
-                "paddingMode %lld should be 0 (zeros), 1 (border) or 2 (reflection).", (long long)paddingMode);
-    ACLNN_CHECK(interpolationMode >= 0 && interpolationMode <= 1, ACLNN_ERR_PARAM_INVALID,
-                "interpolationMode %lld should be 0 (bilinear) or 1 (nearest).", (long long)interpolationMode);
+    ACL_TRY(gs3_check_modes(paddingMode, interpolationMode));
     ACL_TRY(acl_check_rank(input, 5, "input"));
     ACL_TRY(acl_check_rank(grid, 5, "grid"));
     ACL_TRY(acl_check_rank(gradOutput, 5, "gradOutput"));
-    bool cl = input->format == ACL_FORMAT_NDHWC;
-    int ci = cl ? 4 : 1, d0 = cl ? 1 : 2;
-    ACLNN_CHECK(input->dims[0] == grid->dims[0] && input->dims[0] == gradOutput->dims[0], ACLNN_ERR_PARAM_INVALID,
-                "input N %lld, grid N %lld and gradOutput N %lld should be equal.", (long long)input->dims[0],
-                (long long)grid->dims[0], (long long)gradOutput->dims[0]);
-    ACLNN_CHECK(input->dims[ci] == gradOutput->dims[ci], ACLNN_ERR_PARAM_INVALID,
-                "gradOutput C %lld should equal input C %lld (dim %d of the %s layout).",
-                (long long)gradOutput->dims[ci], (long long)input->dims[ci], ci, cl ? "NDHWC" : "NCDHW");
-    ACLNN_CHECK(grid->dims[1] == gradOutput->dims[d0] && grid->dims[2] == gradOutput->dims[d0 + 1] &&
-                    grid->dims[3] == gradOutput->dims[d0 + 2],
-                ACLNN_ERR_PARAM_INVALID,
-                "grid dims 1..3 (%lld, %lld, %lld) should equal gradOutput D, H, W (%lld, %lld, %lld).",
-                (long long)grid->dims[1], (long long)grid->dims[2], (long long)grid->dims[3],
-                (long long)gradOutput->dims[d0], (long long)gradOutput->dims[d0 + 1],
-                (long long)gradOutput->dims[d0 + 2]);
+    ACL_TRY(gs3_check_sampled(input, grid, gradOutput, "gradOutput"));
     ACLNN_CHECK(grid->dims[4] == 3, ACLNN_ERR_PARAM_INVALID, "grid last dim should be 3, but it is %lld.",
                 (long long)grid->dims[4]);
     ACL_TRY(acl_check_same_shape(inputGrad, "inputGrad", input, "input"));

@@ -157,4 +157,60 @@ static inline aclnnStatus pm_attrs3d(const aclIntArray *kernelSize, const aclInt
     }
     return ACLNN_SUCCESS;
 }
+/* NULL checks of the four attribute lists and of the two out-parameters, in the ops' order. */
+static inline aclnnStatus pm_check_attr_lists(const aclIntArray *kernelSize, const aclIntArray *stride,
+                                              const aclIntArray *padding, const aclIntArray *dilation) {
+    ACL_TRY(acl_check_int_array(kernelSize, "kernelSize"));
+    ACL_TRY(acl_check_int_array(stride, "stride"));
+    ACL_TRY(acl_check_int_array(padding, "padding"));
+    ACL_TRY(acl_check_int_array(dilation, "dilation"));
+    return ACLNN_SUCCESS;
+}
+
+static inline aclnnStatus pm_check_ws_exec(const uint64_t *workspaceSize, aclOpExecutor *const *executor) {
+    ACLNN_CHECK(workspaceSize != NULL, ACLNN_ERR_PARAM_NULLPTR, "workspaceSize must not be NULL");
+    ACLNN_CHECK(executor != NULL, ACLNN_ERR_PARAM_NULLPTR, "executor must not be NULL");
+    return ACLNN_SUCCESS;
+}
+
+/* `name` has rank lo or lo + 1 (the optional batch axis) */
+static inline aclnnStatus pm_check_ndim(const aclTensor *t, const char *name, int lo) {
+    ACLNN_CHECK((int)t->ndim == lo || (int)t->ndim == lo + 1, ACLNN_ERR_PARAM_INVALID,
+                "%s has %llu dims, must be %d or %d", name, (unsigned long long)t->ndim, lo, lo + 1);
+    return ACLNN_SUCCESS;
+}
+
+/* The backward ops' format rules: self, gradOutput and gradInput alike, none of the four private. */
+static inline aclnnStatus pm_check_bwd_formats(const aclTensor *self, const aclTensor *gradOutput,
+                                               const aclTensor *gradInput, const aclTensor *indices) {
+    ACLNN_CHECK(self->format == gradOutput->format && self->format == gradInput->format, ACLNN_ERR_PARAM_INVALID,
+                "self, gradOutput and gradInput must have the same format");
+    ACLNN_CHECK(!acl_format_is_private(self->format) && !acl_format_is_private(gradInput->format) &&
+                    !acl_format_is_private(gradOutput->format) && !acl_format_is_private(indices->format),
+                ACLNN_ERR_PARAM_INVALID, "self, gradOutput, gradInput and indices must not use a private format");
+    return ACLNN_SUCCESS;
+}
+
+/* The plane of a 2-D pool's self (after pm_axes2d): N (1 without a batch axis), C, H, W. */
+static inline void pm_plane2d(const aclTensor *self, const pool_max_params *pp, int64_t *n, int64_t *c, int64_t *h,
+                              int64_t *w) {
+    *n = self->ndim == 3 ? 1 : self->dims[0];
+    *c = self->dims[pp->lead[pp->lead[1] >= 0 ? 1 : 0]];
+    *h = self->dims[pp->sp[1]];
+    *w = self->dims[pp->sp[2]];
+}
+
+/* The pooled plane oh x ow of an h x w plane (161002 when empty) and the pooled shape of self in `want`. */
+static inline aclnnStatus pm_pooled2d(const aclTensor *self, const pool_max_params *pp, int64_t h, int64_t w,
+                                      bool ceilMode, int64_t *oh, int64_t *ow, int64_t want[4]) {
+    *oh = pool_out_size(h, pp->k[1], pp->s[1], pp->p[1], 1, ceilMode);
+    *ow = pool_out_size(w, pp->k[2], pp->s[2], pp->p[2], 1, ceilMode);
+    ACLNN_CHECK(*oh > 0 && *ow > 0, ACLNN_ERR_PARAM_INVALID,
+                "self's plane %lldx%lld pools to %lldx%lld, which is empty", (long long)h, (long long)w,
+                (long long)*oh, (long long)*ow);
+    for (uint64_t i = 0; i < self->ndim; i++) want[i] = self->dims[i];
+    want[pp->sp[1]] = *oh;
+    want[pp->sp[2]] = *ow;
+    return ACLNN_SUCCESS;
+}
 #endif

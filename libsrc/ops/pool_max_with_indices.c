@@ -39,14 +39,10 @@ static aclnnStatus check2d(const aclTensor *self, const aclIntArray *kernelSize,
                            int ndt, const uint64_t *workspaceSize, aclOpExecutor *const *executor,
                            pool_max_params *pp) {
     ACL_TRY(acl_check_tensor(self, "self"));
-    ACL_TRY(acl_check_int_array(kernelSize, "kernelSize"));
-    ACL_TRY(acl_check_int_array(stride, "stride"));
-    ACL_TRY(acl_check_int_array(padding, "padding"));
-    ACL_TRY(acl_check_int_array(dilation, "dilation"));
+    ACL_TRY(pm_check_attr_lists(kernelSize, stride, padding, dilation));
     ACL_TRY(acl_check_tensor(out, "out"));
     ACL_TRY(acl_check_tensor(indices, "indices"));
-    ACLNN_CHECK(workspaceSize != NULL, ACLNN_ERR_PARAM_NULLPTR, "workspaceSize must not be NULL");
-    ACLNN_CHECK(executor != NULL, ACLNN_ERR_PARAM_NULLPTR, "executor must not be NULL");
+    ACL_TRY(pm_check_ws_exec(workspaceSize, executor));
 
     ACL_TRY(acl_check_dtype_in(self, dtlist, ndt, "self"));
     ACL_TRY(acl_check_same_dtype(self, "self", out, "out"));
@@ -58,27 +54,18 @@ static aclnnStatus check2d(const aclTensor *self, const aclIntArray *kernelSize,
     ACLNN_CHECK(self->format == out->format, ACLNN_ERR_PARAM_INVALID, "self and out must have the same format");
     ACLNN_CHECK(!acl_format_is_private(self->format), ACLNN_ERR_PARAM_INVALID,
                 "self's format must be NCHW or CHW, not a private format");
-    ACLNN_CHECK(self->ndim == 3 || self->ndim == 4, ACLNN_ERR_PARAM_INVALID, "self has %llu dims, must be 3 or 4",
-                (unsigned long long)self->ndim);
+    ACL_TRY(pm_check_ndim(self, "self", 3));
 
     ACL_TRY(pm_attrs2d(kernelSize, stride, padding, dilation, pp));
     pm_axes2d(self, pp);
     const bool is3 = self->ndim == 3;
-    const int64_t n = is3 ? 1 : self->dims[0], c = self->dims[pp->lead[pp->lead[1] >= 0 ? 1 : 0]];
-    const int64_t h = self->dims[pp->sp[1]], w = self->dims[pp->sp[2]];
+    int64_t n, c, h, w, oh, ow, want[4];
+    pm_plane2d(self, pp, &n, &c, &h, &w);
     ACLNN_CHECK(c != 0 && h != 0 && w != 0, ACLNN_ERR_PARAM_INVALID,
                 "self's channels, height and width must be non-zero, got %lld, %lld, %lld", (long long)c,
                 (long long)h, (long long)w);
     ACLNN_CHECK(n >= 0 && c > 0 && h > 0 && w > 0, ACLNN_ERR_PARAM_INVALID, "self has a negative dim");
-    const int64_t oh = pool_out_size(h, pp->k[1], pp->s[1], pp->p[1], 1, ceilMode);
-    const int64_t ow = pool_out_size(w, pp->k[2], pp->s[2], pp->p[2], 1, ceilMode);
-    ACLNN_CHECK(oh > 0 && ow > 0, ACLNN_ERR_PARAM_INVALID,
-                "self's plane %lldx%lld pools to %lldx%lld, which is empty", (long long)h, (long long)w,
-                (long long)oh, (long long)ow);
-    int64_t want[4];
-    for (uint64_t i = 0; i < self->ndim; i++) want[i] = self->dims[i];
-    want[pp->sp[1]] = oh;
-    want[pp->sp[2]] = ow;
+    ACL_TRY(pm_pooled2d(self, pp, h, w, ceilMode, &oh, &ow, want));
     char got[256];
     acl_shape_str(out, got, sizeof got);
     ACLNN_CHECK(pm_shape_is(out, want, (int)self->ndim), ACLNN_ERR_PARAM_INVALID,
@@ -103,16 +90,24 @@ static aclnnStatus check2d(const aclTensor *self, const aclIntArray *kernelSize,
     return ACLNN_SUCCESS;
 }
 
+/* check2d, the empty early success, publish: the two 2-D entry points after their own first checks */
+static aclnnStatus fwd2d(int op, const aclTensor *self, const aclIntArray *kernelSize, const aclIntArray *stride,
+                         const aclIntArray *padding, const aclIntArray *dilation, bool ceilMode, aclTensor *out,
+                         aclTensor *indices, bool mask, const aclDataType *dtlist, int ndt, uint64_t *workspaceSize,
+                         aclOpExecutor **executor) {
+    pool_max_params pp;
+    ACL_TRY(check2d(self, kernelSize, stride, padding, dilation, ceilMode, out, indices, mask, dtlist, ndt,
+                    workspaceSize, executor, &pp));
+    if (acl_tensor_empty(self) || acl_tensor_empty(out)) return acl_exec_noop(op, workspaceSize, executor);
+    return publish(op, self, out, indices, &pp, workspaceSize, executor);
+}
+
 aclnnStatus opws_MaxPool2dWithIndices(const aclTensor *self, const aclIntArray *kernelSize, const aclIntArray *stride,
                                       const aclIntArray *padding, const aclIntArray *dilation, bool ceilMode,
                                       aclTensor *out, aclTensor *indices, uint64_t *workspaceSize,
                                       aclOpExecutor **executor) {
-    pool_max_params pp;
-    ACL_TRY(check2d(self, kernelSize, stride, padding, dilation, ceilMode, out, indices, false,
-                    ACL_DT_LIST_MaxPool2dWithIndices, workspaceSize, executor, &pp));
-    if (acl_tensor_empty(self) || acl_tensor_empty(out))
-        return acl_exec_noop(ACL_OP_MaxPool2dWithIndices, workspaceSize, executor);
-    return publish(ACL_OP_MaxPool2dWithIndices, self, out, indices, &pp, workspaceSize, executor);
+    return fwd2d(ACL_OP_MaxPool2dWithIndices, self, kernelSize, stride, padding, dilation, ceilMode, out, indices,
+                 false, ACL_DT_LIST_MaxPool2dWithIndices, workspaceSize, executor);
 }
 
 aclnnStatus opws_MaxPool2dWithMask(const aclTensor *self, const aclIntArray *kernelSize, const aclIntArray *stride,
@@ -125,12 +120,8 @@ aclnnStatus opws_MaxPool2dWithMask(const aclTensor *self, const aclIntArray *ker
     ACL_TRY(acl_check_tensor(out, "out"));
     ACLNN_CHECK(kernelSize->size == 1 || kernelSize->size == 2, ACLNN_ERR_PARAM_INVALID,
                 "kernelSize must have 1 or 2 values, got %llu", (unsigned long long)kernelSize->size);
-    pool_max_params pp;
-    ACL_TRY(check2d(self, kernelSize, stride, padding, dilation, ceilMode, out, indices, true,
-                    ACL_DT_LIST_MaxPool2dWithMask, workspaceSize, executor, &pp));
-    if (acl_tensor_empty(self) || acl_tensor_empty(out))
-        return acl_exec_noop(ACL_OP_MaxPool2dWithMask, workspaceSize, executor);
-    return publish(ACL_OP_MaxPool2dWithMask, self, out, indices, &pp, workspaceSize, executor);
+    return fwd2d(ACL_OP_MaxPool2dWithMask, self, kernelSize, stride, padding, dilation, ceilMode, out, indices, true,
+                 ACL_DT_LIST_MaxPool2dWithMask, workspaceSize, executor);
 }
 
 /* Upstream order: NULL, dtypes (self, indices int32, out same as self), formats (self = out = indices) and rank,
@@ -140,14 +131,10 @@ aclnnStatus opws_MaxPool3dWithArgmax(const aclTensor *self, const aclIntArray *k
                                      aclTensor *out, aclTensor *indices, uint64_t *workspaceSize,
                                      aclOpExecutor **executor) {
     ACL_TRY(acl_check_tensor(self, "self"));
-    ACL_TRY(acl_check_int_array(kernelSize, "kernelSize"));
-    ACL_TRY(acl_check_int_array(stride, "stride"));
-    ACL_TRY(acl_check_int_array(padding, "padding"));
-    ACL_TRY(acl_check_int_array(dilation, "dilation"));
+    ACL_TRY(pm_check_attr_lists(kernelSize, stride, padding, dilation));
     ACL_TRY(acl_check_tensor(out, "out"));
     ACL_TRY(acl_check_tensor(indices, "indices"));
-    ACLNN_CHECK(workspaceSize != NULL, ACLNN_ERR_PARAM_NULLPTR, "workspaceSize must not be NULL");
-    ACLNN_CHECK(executor != NULL, ACLNN_ERR_PARAM_NULLPTR, "executor must not be NULL");
+    ACL_TRY(pm_check_ws_exec(workspaceSize, executor));
 
     ACL_TRY(acl_check_dtype_in(self, ACL_DT_LIST_MaxPool3dWithArgmax, "self"));
     ACL_TRY(acl_check_dtype_in(indices, IDX_I32, 1, "indices"));
@@ -155,8 +142,7 @@ aclnnStatus opws_MaxPool3dWithArgmax(const aclTensor *self, const aclIntArray *k
     ACLNN_CHECK(self->format == out->format, ACLNN_ERR_PARAM_INVALID, "self and out must have the same format");
     ACLNN_CHECK(self->format == indices->format, ACLNN_ERR_PARAM_INVALID,
                 "self and indices must have the same format");
-    ACLNN_CHECK(self->ndim == 4 || self->ndim == 5, ACLNN_ERR_PARAM_INVALID, "self has %llu dims, must be 4 or 5",
-                (unsigned long long)self->ndim);
+    ACL_TRY(pm_check_ndim(self, "self", 4));
     pool_max_params pp;
     ACL_TRY(pm_attrs3d(kernelSize, stride, padding, dilation, true, &pp));
     if (acl_tensor_empty(self) || acl_tensor_empty(out))

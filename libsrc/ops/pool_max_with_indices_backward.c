@@ -39,13 +39,9 @@ static aclnnStatus check2d(const aclTensor *gradOutput, const aclTensor *self, c
     ACL_TRY(acl_check_tensor(gradOutput, "gradOutput"));
     ACL_TRY(acl_check_tensor(self, "self"));
     ACL_TRY(acl_check_tensor(indices, "indices"));
-    ACL_TRY(acl_check_int_array(kernelSize, "kernelSize"));
-    ACL_TRY(acl_check_int_array(stride, "stride"));
-    ACL_TRY(acl_check_int_array(padding, "padding"));
-    ACL_TRY(acl_check_int_array(dilation, "dilation"));
+    ACL_TRY(pm_check_attr_lists(kernelSize, stride, padding, dilation));
     ACL_TRY(acl_check_tensor(gradInput, "gradInput"));
-    ACLNN_CHECK(workspaceSize != NULL, ACLNN_ERR_PARAM_NULLPTR, "workspaceSize must not be NULL");
-    ACLNN_CHECK(executor != NULL, ACLNN_ERR_PARAM_NULLPTR, "executor must not be NULL");
+    ACL_TRY(pm_check_ws_exec(workspaceSize, executor));
 
     ACL_TRY(acl_check_dtype_in(self, dtlist, ndt, "self"));
     ACL_TRY(acl_check_same_dtype(self, "self", gradOutput, "gradOutput"));
@@ -55,38 +51,21 @@ static aclnnStatus check2d(const aclTensor *gradOutput, const aclTensor *self, c
     else
         ACL_TRY(acl_check_dtype_in(indices, IDX_I32_I8, 2, "indices"));
 
-    ACLNN_CHECK(self->format == gradOutput->format && self->format == gradInput->format, ACLNN_ERR_PARAM_INVALID,
-                "self, gradOutput and gradInput must have the same format");
-    ACLNN_CHECK(!acl_format_is_private(self->format) && !acl_format_is_private(gradInput->format) &&
-                    !acl_format_is_private(gradOutput->format) && !acl_format_is_private(indices->format),
-                ACLNN_ERR_PARAM_INVALID, "self, gradOutput, gradInput and indices must not use a private format");
-    ACLNN_CHECK(self->ndim == 3 || self->ndim == 4, ACLNN_ERR_PARAM_INVALID, "self has %llu dims, must be 3 or 4",
-                (unsigned long long)self->ndim);
-    ACLNN_CHECK(gradInput->ndim == 3 || gradInput->ndim == 4, ACLNN_ERR_PARAM_INVALID,
-                "gradInput has %llu dims, must be 3 or 4", (unsigned long long)gradInput->ndim);
-    ACLNN_CHECK(gradOutput->ndim == 3 || gradOutput->ndim == 4, ACLNN_ERR_PARAM_INVALID,
-                "gradOutput has %llu dims, must be 3 or 4", (unsigned long long)gradOutput->ndim);
-    ACLNN_CHECK(indices->ndim == 3 || indices->ndim == 4, ACLNN_ERR_PARAM_INVALID,
-                "indices has %llu dims, must be 3 or 4", (unsigned long long)indices->ndim);
+    ACL_TRY(pm_check_bwd_formats(self, gradOutput, gradInput, indices));
+    ACL_TRY(pm_check_ndim(self, "self", 3));
+    ACL_TRY(pm_check_ndim(gradInput, "gradInput", 3));
+    ACL_TRY(pm_check_ndim(gradOutput, "gradOutput", 3));
+    ACL_TRY(pm_check_ndim(indices, "indices", 3));
 
     ACL_TRY(pm_attrs2d(kernelSize, stride, padding, dilation, pp));
     ACLNN_CHECK(pm_same_shape(gradInput, self), ACLNN_ERR_PARAM_INVALID, "gradInput must have self's shape");
     pm_axes2d(self, pp);
-    const bool is3 = self->ndim == 3;
-    const int64_t n = is3 ? 1 : self->dims[0], c = self->dims[pp->lead[pp->lead[1] >= 0 ? 1 : 0]];
-    const int64_t h = self->dims[pp->sp[1]], w = self->dims[pp->sp[2]];
+    int64_t n, c, h, w, oh, ow, want[4];
+    pm_plane2d(self, pp, &n, &c, &h, &w);
     ACLNN_CHECK(c > 0 && h > 0 && w > 0 && n >= 0, ACLNN_ERR_PARAM_INVALID,
                 "self's channels, height and width must be non-zero, got %lld, %lld, %lld", (long long)c,
                 (long long)h, (long long)w);
-    const int64_t oh = pool_out_size(h, pp->k[1], pp->s[1], pp->p[1], 1, ceilMode);
-    const int64_t ow = pool_out_size(w, pp->k[2], pp->s[2], pp->p[2], 1, ceilMode);
-    ACLNN_CHECK(oh > 0 && ow > 0, ACLNN_ERR_PARAM_INVALID,
-                "self's plane %lldx%lld pools to %lldx%lld, which is empty", (long long)h, (long long)w,
-                (long long)oh, (long long)ow);
-    int64_t want[4];
-    for (uint64_t i = 0; i < self->ndim; i++) want[i] = self->dims[i];
-    want[pp->sp[1]] = oh;
-    want[pp->sp[2]] = ow;
+    ACL_TRY(pm_pooled2d(self, pp, h, w, ceilMode, &oh, &ow, want));
     char got[256];
     acl_shape_str(gradOutput, got, sizeof got);
     ACLNN_CHECK(pm_shape_is(gradOutput, want, (int)self->ndim), ACLNN_ERR_PARAM_INVALID,
@@ -110,16 +89,26 @@ static aclnnStatus check2d(const aclTensor *gradOutput, const aclTensor *self, c
     return ACLNN_SUCCESS;
 }
 
+/* check2d, the empty early success, publish: the two 2-D entry points after their own first checks */
+static aclnnStatus bwd2d(int op, const aclTensor *gradOutput, const aclTensor *self, const aclTensor *indices,
+                         const aclIntArray *kernelSize, const aclIntArray *stride, const aclIntArray *padding,
+                         const aclIntArray *dilation, bool ceilMode, aclTensor *gradInput, bool mask,
+                         const aclDataType *dtlist, int ndt, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    pool_max_params pp;
+    ACL_TRY(check2d(gradOutput, self, indices, kernelSize, stride, padding, dilation, ceilMode, gradInput, mask,
+                    dtlist, ndt, workspaceSize, executor, &pp));
+    if (acl_tensor_empty(self)) return acl_exec_noop(op, workspaceSize, executor);
+    return publish(op, gradOutput, indices, gradInput, &pp, workspaceSize, executor);
+}
+
 aclnnStatus opws_MaxPool2dWithIndicesBackward(const aclTensor *gradOutput, const aclTensor *self,
                                               const aclTensor *indices, const aclIntArray *kernelSize,
                                               const aclIntArray *stride, const aclIntArray *padding,
                                               const aclIntArray *dilation, bool ceilMode, aclTensor *gradInput,
                                               uint64_t *workspaceSize, aclOpExecutor **executor) {
-    pool_max_params pp;
-    ACL_TRY(check2d(gradOutput, self, indices, kernelSize, stride, padding, dilation, ceilMode, gradInput, false,
-                    ACL_DT_LIST_MaxPool2dWithIndicesBackward, workspaceSize, executor, &pp));
-    if (acl_tensor_empty(self)) return acl_exec_noop(ACL_OP_MaxPool2dWithIndicesBackward, workspaceSize, executor);
-    return publish(ACL_OP_MaxPool2dWithIndicesBackward, gradOutput, indices, gradInput, &pp, workspaceSize, executor);
+    return bwd2d(ACL_OP_MaxPool2dWithIndicesBackward, gradOutput, self, indices, kernelSize, stride, padding,
+                 dilation, ceilMode, gradInput, false, ACL_DT_LIST_MaxPool2dWithIndicesBackward, workspaceSize,
+                 executor);
 }
 
 aclnnStatus opws_MaxPool2dWithMaskBackward(const aclTensor *gradOutput, const aclTensor *self,
@@ -134,11 +123,9 @@ aclnnStatus opws_MaxPool2dWithMaskBackward(const aclTensor *gradOutput, const ac
     ACL_TRY(acl_check_tensor(gradOutput, "gradOutput"));
     ACLNN_CHECK(kernelSize->size == 1 || kernelSize->size == 2, ACLNN_ERR_PARAM_NULLPTR,
                 "kernelSize must have 1 or 2 values, got %llu", (unsigned long long)kernelSize->size);
-    pool_max_params pp;
-    ACL_TRY(check2d(gradOutput, self, indices, kernelSize, stride, padding, dilation, ceilMode, gradInput, true,
-                    ACL_DT_LIST_MaxPool2dWithMaskBackward, workspaceSize, executor, &pp));
-    if (acl_tensor_empty(self)) return acl_exec_noop(ACL_OP_MaxPool2dWithMaskBackward, workspaceSize, executor);
-    return publish(ACL_OP_MaxPool2dWithMaskBackward, gradOutput, indices, gradInput, &pp, workspaceSize, executor);
+    return bwd2d(ACL_OP_MaxPool2dWithMaskBackward, gradOutput, self, indices, kernelSize, stride, padding,
+                 dilation, ceilMode, gradInput, true, ACL_DT_LIST_MaxPool2dWithMaskBackward, workspaceSize,
+                 executor);
 }
 
 /* Upstream order: NULL, dtypes (self, indices int32, gradOutput and gradInput same as self), formats and ranks,
@@ -152,31 +139,19 @@ aclnnStatus opws_MaxPool3dWithArgmaxBackward(const aclTensor *gradOutput, const 
     ACL_TRY(acl_check_tensor(gradOutput, "gradOutput"));
     ACL_TRY(acl_check_tensor(self, "self"));
     ACL_TRY(acl_check_tensor(indices, "indices"));
-    ACL_TRY(acl_check_int_array(kernelSize, "kernelSize"));
-    ACL_TRY(acl_check_int_array(stride, "stride"));
-    ACL_TRY(acl_check_int_array(padding, "padding"));
-    ACL_TRY(acl_check_int_array(dilation, "dilation"));
+    ACL_TRY(pm_check_attr_lists(kernelSize, stride, padding, dilation));
     ACL_TRY(acl_check_tensor(gradInput, "gradInput"));
-    ACLNN_CHECK(workspaceSize != NULL, ACLNN_ERR_PARAM_NULLPTR, "workspaceSize must not be NULL");
-    ACLNN_CHECK(executor != NULL, ACLNN_ERR_PARAM_NULLPTR, "executor must not be NULL");
+    ACL_TRY(pm_check_ws_exec(workspaceSize, executor));
 
     ACL_TRY(acl_check_dtype_in(self, ACL_DT_LIST_MaxPool3dWithArgmaxBackward, "self"));
     ACL_TRY(acl_check_dtype_in(indices, IDX_I32, 1, "indices"));
     ACL_TRY(acl_check_same_dtype(self, "self", gradOutput, "gradOutput"));
     ACL_TRY(acl_check_same_dtype(self, "self", gradInput, "gradInput"));
-    ACLNN_CHECK(self->format == gradOutput->format && self->format == gradInput->format, ACLNN_ERR_PARAM_INVALID,
-                "self, gradOutput and gradInput must have the same format");
-    ACLNN_CHECK(!acl_format_is_private(self->format) && !acl_format_is_private(gradInput->format) &&
-                    !acl_format_is_private(gradOutput->format) && !acl_format_is_private(indices->format),
-                ACLNN_ERR_PARAM_INVALID, "self, gradOutput, gradInput and indices must not use a private format");
-    ACLNN_CHECK(gradOutput->ndim == 4 || gradOutput->ndim == 5, ACLNN_ERR_PARAM_INVALID,
-                "gradOutput has %llu dims, must be 4 or 5", (unsigned long long)gradOutput->ndim);
-    ACLNN_CHECK(gradInput->ndim == 4 || gradInput->ndim == 5, ACLNN_ERR_PARAM_INVALID,
-                "gradInput has %llu dims, must be 4 or 5", (unsigned long long)gradInput->ndim);
-    ACLNN_CHECK(indices->ndim == 4 || indices->ndim == 5, ACLNN_ERR_PARAM_INVALID,
-                "indices has %llu dims, must be 4 or 5", (unsigned long long)indices->ndim);
-    ACLNN_CHECK(self->ndim == 4 || self->ndim == 5, ACLNN_ERR_PARAM_INVALID, "self has %llu dims, must be 4 or 5",
-                (unsigned long long)self->ndim);
+    ACL_TRY(pm_check_bwd_formats(self, gradOutput, gradInput, indices));
+    ACL_TRY(pm_check_ndim(gradOutput, "gradOutput", 4));
+    ACL_TRY(pm_check_ndim(gradInput, "gradInput", 4));
+    ACL_TRY(pm_check_ndim(indices, "indices", 4));
+    ACL_TRY(pm_check_ndim(self, "self", 4));
     pool_max_params pp;
     ACL_TRY(pm_attrs3d(kernelSize, stride, padding, dilation, false, &pp));
     pm_axes3d(self, &pp);

@@ -215,19 +215,30 @@ static aclnnStatus check_nc_2d(const aclTensor *a, const char *an, const aclTens
     return ACLNN_SUCCESS;
 }
 
-/* the spatial extents of the forward's input (from inputSize, in the layout) and output (outputSize) */
-static void backward_extents(const aclIntArray *inputSize, const aclIntArray *outputSize, int nsp, int cl,
-                             int64_t *n, int64_t *c, int64_t in[3], int64_t o[3]) {
-    split_dims(inputSize->v, nsp, cl, n, c, in);
-    for (int k = 0; k < nsp; k++) o[k] = outputSize->v[k];
-}
-
 static aclnnStatus check_positive(const int64_t *in, const int64_t *o, int nsp) {
     for (int k = 0; k < nsp; k++)
         ACLNN_CHECK(in[k] > 0 && o[k] > 0, ACLNN_ERR_PARAM_INVALID,
                     "Input and output sizes should be greater than 0 (spatial axis %d: input %lld, outputSize %lld).",
                     k, (long long)in[k], (long long)o[k]);
     return ACLNN_SUCCESS;
+}
+
+/* the spatial extents of the forward's input (from inputSize, in the layout) and output (outputSize), which must
+ * be positive */
+static aclnnStatus backward_extents(const aclIntArray *inputSize, const aclIntArray *outputSize, int nsp, int cl,
+                                    int64_t *n, int64_t *c, int64_t in[3], int64_t o[3]) {
+    split_dims(inputSize->v, nsp, cl, n, c, in);
+    for (int k = 0; k < nsp; k++) o[k] = outputSize->v[k];
+    return check_positive(in, o, nsp);
+}
+
+/* a 2-D backward's gradOut (N, C, outputSize) and gradient (N, C, inputSize), both in the layout cl */
+static aclnnStatus check_pair_2d(const aclTensor *g, const char *gn, const aclTensor *o, const char *on, int cl,
+                                 int64_t n, int64_t c, const int64_t *in, const int64_t *os) {
+    int64_t gw[4], ow[4];
+    join_dims(gw, 2, cl, n, c, os);
+    join_dims(ow, 2, cl, n, c, in);
+    return check_pair_shapes(g, gn, gw, o, on, ow, 4);
 }
 
 /* scales > 0 on every axis, else none (the trilinear op_apis pass all three or none) */
@@ -304,8 +315,7 @@ aclnnStatus opws_UpsampleLinear1dBackward(const aclTensor *gradOut, const aclInt
      * then fails inside the kernels); it is checked here in every case */
     ACL_TRY(check_dtypes(s, gradOut, out));
     int64_t n, c, in[3], o[3];
-    backward_extents(inputSize, outputSize, 1, 0, &n, &c, in, o);
-    ACL_TRY(check_positive(in, o, 1));
+    ACL_TRY(backward_extents(inputSize, outputSize, 1, 0, &n, &c, in, o));
     const int64_t gw[3] = {n, c, o[0]};
     ACL_TRY(check_shape_is(gradOut, "gradOut", gw, 3));
     ACL_TRY(acl_check_rank(out, 3, "out"));
@@ -394,12 +404,9 @@ aclnnStatus opws_UpsampleBilinear2dBackward(const aclTensor *gradOut, const aclI
     ACL_TRY(check_len(inputSize, "inputSize", 4));
     ACL_TRY(acl_check_rank(out, 4, "out"));
     const int cl = out->format == ACL_FORMAT_NHWC; /* the layout of the sizes follows out's format */
-    int64_t n, c, in[3], o[3], gw[4], ow[4];
-    backward_extents(inputSize, outputSize, 2, cl, &n, &c, in, o);
-    ACL_TRY(check_positive(in, o, 2));
-    join_dims(gw, 2, cl, n, c, o);
-    join_dims(ow, 2, cl, n, c, in);
-    ACL_TRY(check_pair_shapes(gradOut, "gradOut", gw, out, "out", ow, 4));
+    int64_t n, c, in[3], o[3];
+    ACL_TRY(backward_extents(inputSize, outputSize, 2, cl, &n, &c, in, o));
+    ACL_TRY(check_pair_2d(gradOut, "gradOut", out, "out", cl, n, c, in, o));
     /* [EMU] the list is checked even when gradOut already has inputSize's shape (the op_api then only copies) */
     ACL_TRY(check_dtypes(s, gradOut, out));
     const int gcl = gradOut->format == ACL_FORMAT_NHWC;
@@ -431,8 +438,7 @@ aclnnStatus opws_UpsampleBilinear2dBackwardV2(const aclTensor *gradOut, const ac
                 "out format %s is not supported (NCHW or NHWC).", acl_format_name(out->format));
     const int gcl = gradOut->format == ACL_FORMAT_NHWC;
     int64_t n, c, in[3], o[3], gw[4], ow[4];
-    backward_extents(inputSize, outputSize, 2, gcl, &n, &c, in, o);
-    ACL_TRY(check_positive(in, o, 2));
+    ACL_TRY(backward_extents(inputSize, outputSize, 2, gcl, &n, &c, in, o));
     join_dims(gw, 2, gcl, n, c, o);
     ACL_TRY(check_shape_is(gradOut, "gradOut", gw, 4));
     ACL_TRY(acl_check_rank(out, 4, "out"));
@@ -515,12 +521,9 @@ aclnnStatus opws_UpsampleBicubic2dBackward(const aclTensor *gradOut, const aclIn
     ACL_TRY(check_len(outputSize, "outputSize", 2));
     ACL_TRY(acl_check_rank(gradInput, 4, "gradInput"));
     const int cl = gradInput->format == ACL_FORMAT_NHWC;
-    int64_t n, c, in[3], o[3], gw[4], ow[4];
-    backward_extents(inputSize, outputSize, 2, cl, &n, &c, in, o);
-    ACL_TRY(check_positive(in, o, 2));
-    join_dims(gw, 2, cl, n, c, o);
-    join_dims(ow, 2, cl, n, c, in);
-    ACL_TRY(check_pair_shapes(gradOut, "gradOut", gw, gradInput, "gradInput", ow, 4));
+    int64_t n, c, in[3], o[3];
+    ACL_TRY(backward_extents(inputSize, outputSize, 2, cl, &n, &c, in, o));
+    ACL_TRY(check_pair_2d(gradOut, "gradOut", gradInput, "gradInput", cl, n, c, in, o));
     ACL_TRY(check_dtypes(s, gradOut, gradInput));
     ACL_TRY(check_int32(inputSize->v, 4, "inputSize"));
     ACL_TRY(check_int32(o, 2, "outputSize"));
@@ -582,8 +585,7 @@ aclnnStatus opws_UpsampleTrilinear3dBackward(const aclTensor *gradOut, const acl
     /* inputSize is (N, C, D, H, W) whatever the formats; each tensor's own format orders its expected shape */
     const int gcl = gradOut->format == ACL_FORMAT_NDHWC, icl = gradInput->format == ACL_FORMAT_NDHWC;
     int64_t n, c, in[3], o[3], gw[5], iw[5];
-    backward_extents(inputSize, outputSize, 3, 0, &n, &c, in, o);
-    ACL_TRY(check_positive(in, o, 3));
+    ACL_TRY(backward_extents(inputSize, outputSize, 3, 0, &n, &c, in, o));
     join_dims(gw, 3, gcl, n, c, o);
     join_dims(iw, 3, icl, n, c, in);
     ACL_TRY(check_shape_is(gradOut, "gradOut", gw, 5));

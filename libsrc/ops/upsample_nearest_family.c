@@ -18,6 +18,100 @@
 /* dim i of t, 0 past its rank (the host code reads such a slot as an unset dim) */
 static int64_t dim_or0(const aclTensor *t, int i) { return (uint64_t)i < t->ndim ? t->dims[i] : 0; }
 
+/* ---- checks shared by the ops (each in the order its op_api runs them) ---- */
+
+static aclnnStatus ws_check(const uint64_t *workspaceSize, aclOpExecutor *const *executor) {
+    ACLNN_CHECK(workspaceSize != NULL, ACLNN_ERR_PARAM_NULLPTR, "workspaceSize must not be NULL.");
+    ACLNN_CHECK(executor != NULL, ACLNN_ERR_PARAM_NULLPTR, "executor must not be NULL.");
+    return ACLNN_SUCCESS;
+}
+
+/* The 1-D forward ops' head: NULLs, self's dtype (out's the same), a non-empty outputSize, a (N, C, L) self with
+ * C, L non-zero. */
+static aclnnStatus ncl_head(const aclTensor *self, const aclIntArray *outputSize, const aclTensor *out,
+                            const aclDataType *list, int nlist) {
+    ACL_TRY(acl_check_tensor(self, "self"));
+    ACL_TRY(acl_check_int_array(outputSize, "outputSize"));
+    ACL_TRY(acl_check_tensor(out, "out"));
+    ACL_TRY(acl_check_dtype_in(self, list, nlist, "self"));
+    ACL_TRY(acl_check_same_dtype(self, "self", out, "out"));
+    ACLNN_CHECK(outputSize->size > 0, ACLNN_ERR_PARAM_INVALID, "outputSize should not be empty.");
+    ACL_TRY(acl_check_rank(self, 3, "self"));
+    ACLNN_CHECK(self->dims[1] != 0 && self->dims[2] != 0, ACLNN_ERR_PARAM_INVALID,
+                "self should be a non-empty 3-D tensor (dims 1, 2 are %lld, %lld).", (long long)self->dims[1],
+                (long long)self->dims[2]);
+    return ACLNN_SUCCESS;
+}
+
+/* out in self's format, which is NCL */
+static aclnnStatus ncl_formats(const aclTensor *self, const aclTensor *out) {
+    ACLNN_CHECK(out->format == self->format, ACLNN_ERR_PARAM_INVALID,
+                "out format %s should be the same as self format %s.", acl_format_name(out->format),
+                acl_format_name(self->format));
+    ACLNN_CHECK(self->format == ACL_FORMAT_NCL, ACLNN_ERR_PARAM_INVALID, "self format %s should be NCL.",
+                acl_format_name(self->format));
+    return ACLNN_SUCCESS;
+}
+
+/* [HW] a 1-D forward's result is copied into out: (N, C, lo) (L unchecked when !with_len) */
+static aclnnStatus ncl_out_copy(const aclTensor *self, const aclTensor *out, int64_t lo, int with_len) {
+    ACLNN_CHECK(out->ndim == 3 && out->dims[0] == self->dims[0] && out->dims[1] == self->dims[1] &&
+                (!with_len || out->dims[2] == lo), ACLNN_ERR_INNER_NULLPTR, "out should be (%lld, %lld, %lld), "
+                "self's N and C with outputSize[0]: the result is copied into it.", (long long)self->dims[0],
+                (long long)self->dims[1], (long long)lo);
+    return ACLNN_SUCCESS;
+}
+
+/* The 2-D forward ops' sizes: outputSize of 2, a 4-D self with H, W, outputSize > 0 and a non-zero dim 1. */
+static aclnnStatus nchw_sizes(const aclTensor *self, const aclIntArray *outputSize) {
+    ACLNN_CHECK(outputSize->size == 2, ACLNN_ERR_PARAM_INVALID, "outputSize length %llu should be 2.",
+                (unsigned long long)outputSize->size);
+    ACL_TRY(acl_check_rank(self, 4, "self"));
+    /* [EMU] a negative size fails here too (it would fail the shape inference on the device) */
+    ACLNN_CHECK(self->dims[2] > 0 && self->dims[3] > 0 && outputSize->v[0] > 0 && outputSize->v[1] > 0,
+                ACLNN_ERR_PARAM_INVALID, "self dims 2, 3 (%lld, %lld) and outputSize (%lld, %lld) should be greater "
+                "than 0.", (long long)self->dims[2], (long long)self->dims[3], (long long)outputSize->v[0],
+                (long long)outputSize->v[1]);
+    ACLNN_CHECK(self->dims[1] != 0, ACLNN_ERR_PARAM_INVALID, "self should be a non-empty 4-D tensor (dim 1 is 0).");
+    return ACLNN_SUCCESS;
+}
+
+/* out's N and C (C at axis cx) are self's */
+static aclnnStatus nc_match(const aclTensor *self, const aclTensor *out, int cx) {
+    ACLNN_CHECK(self->dims[0] == dim_or0(out, 0) && self->dims[cx] == dim_or0(out, cx), ACLNN_ERR_PARAM_INVALID,
+                "out N, C (%lld, %lld) should equal self N, C (%lld, %lld).", (long long)dim_or0(out, 0),
+                (long long)dim_or0(out, cx), (long long)self->dims[0], (long long)self->dims[cx]);
+    return ACLNN_SUCCESS;
+}
+
+/* gradOut's nd dims are `full` (the output of inputSize and outputSize) */
+static aclnnStatus grad_full(const aclTensor *gradOut, const int64_t *full, int nd) {
+    for (int d = 0; d < nd; d++)
+        ACLNN_CHECK(gradOut->dims[d] == full[d], ACLNN_ERR_PARAM_INVALID, "gradOut dim %d is %lld; the output of "
+                    "inputSize and outputSize has %lld there.", d, (long long)gradOut->dims[d], (long long)full[d]);
+    return ACLNN_SUCCESS;
+}
+
+/* An executor of one input and one output, params of `size` bytes freed by `fr`; NULL after a failure, whose
+ * status is then in *rc. */
+static aclOpExecutor *exec_1in_1out(int op, aclnnStatus (*run)(aclOpExecutor *, void *, uint64_t), size_t size,
+                                    void (*fr)(void *), const aclTensor *in, const char *in_name, aclTensor *out,
+                                    const char *out_name, aclnnStatus *rc) {
+    aclOpExecutor *ex = acl_exec_create(op, run, size);
+    if (!ex) {
+        *rc = ACLNN_ERR_INNER_CREATE_EXECUTOR;
+        return NULL;
+    }
+    ex->free_params = fr;
+    *rc = acl_exec_add_input(ex, in, in_name, true);
+    if (*rc == 0) *rc = acl_exec_add_output(ex, out, out_name);
+    if (*rc) {
+        *rc = acl_exec_discard(ex, *rc);
+        return NULL;
+    }
+    return ex;
+}
+
 /* ---- the canonical (N, C, H, W) views the kernels take ---- */
 
 /* v as (N, C, H, W): an NHWC view permuted, a 3-D (N, C, L) view with a unit H axis */
@@ -61,12 +155,9 @@ static aclnnStatus fwd_run(aclOpExecutor *ex, void *ws, uint64_t ws_size) {
 static aclnnStatus fwd_publish(int op, const aclTensor *self, aclTensor *out, int nhwc, const int64_t nchw[4],
                                int64_t ho, int64_t wo, float rh, float rw, int exact, uint64_t *workspaceSize,
                                aclOpExecutor **executor) {
-    aclOpExecutor *ex = acl_exec_create(op, fwd_run, sizeof(upnx_fwd_plan));
-    if (!ex) return ACLNN_ERR_INNER_CREATE_EXECUTOR;
-    ex->free_params = fwd_free;
-    aclnnStatus rc = acl_exec_add_input(ex, self, "self", true);
-    if (rc == 0) rc = acl_exec_add_output(ex, out, "out");
-    if (rc) return acl_exec_discard(ex, rc);
+    aclnnStatus rc;
+    aclOpExecutor *ex = exec_1in_1out(op, fwd_run, sizeof(upnx_fwd_plan), fwd_free, self, "self", out, "out", &rc);
+    if (!ex) return rc;
     upnx_fwd_plan *p = ex->params;
     p->nhwc = nhwc;
     p->n = nchw[0];
@@ -96,24 +187,14 @@ static const aclFormat k_fmt_2d[] = {ACL_FORMAT_NCHW, ACL_FORMAT_NHWC};
 static aclnnStatus nearest2d_check(const aclTensor *self, const aclIntArray *outputSize, const aclTensor *out) {
     ACL_TRY(acl_check_dtype_in(self, ACL_DT_LIST_UpsampleNearest2d, "self"));
     ACL_TRY(acl_check_same_dtype(self, "self", out, "out"));
-    ACLNN_CHECK(outputSize->size == 2, ACLNN_ERR_PARAM_INVALID, "outputSize length %llu should be 2.",
-                (unsigned long long)outputSize->size);
-    ACL_TRY(acl_check_rank(self, 4, "self"));
-    /* [EMU] a negative size fails here too (it would fail the shape inference on the device) */
-    ACLNN_CHECK(self->dims[2] > 0 && self->dims[3] > 0 && outputSize->v[0] > 0 && outputSize->v[1] > 0,
-                ACLNN_ERR_PARAM_INVALID, "self dims 2, 3 (%lld, %lld) and outputSize (%lld, %lld) should be greater "
-                "than 0.", (long long)self->dims[2], (long long)self->dims[3], (long long)outputSize->v[0],
-                (long long)outputSize->v[1]);
-    ACLNN_CHECK(self->dims[1] != 0, ACLNN_ERR_PARAM_INVALID, "self should be a non-empty 4-D tensor (dim 1 is 0).");
+    ACL_TRY(nchw_sizes(self, outputSize));
     ACL_TRY(acl_check_format_in(self, k_fmt_2d, ACL_COUNT_OF(k_fmt_2d), "self"));
     ACLNN_CHECK(out->format == self->format, ACLNN_ERR_PARAM_INVALID,
                 "out format %s should be the same as self format %s.", acl_format_name(out->format),
                 acl_format_name(self->format));
     const int nhwc = self->format == ACL_FORMAT_NHWC;
     const int cx = nhwc ? 3 : 1, hx = nhwc ? 1 : 2, wx = nhwc ? 2 : 3;
-    ACLNN_CHECK(self->dims[0] == dim_or0(out, 0) && self->dims[cx] == dim_or0(out, cx), ACLNN_ERR_PARAM_INVALID,
-                "out N, C (%lld, %lld) should equal self N, C (%lld, %lld).", (long long)dim_or0(out, 0),
-                (long long)dim_or0(out, cx), (long long)self->dims[0], (long long)self->dims[cx]);
+    ACL_TRY(nc_match(self, out, cx));
     ACLNN_CHECK(dim_or0(out, hx) == outputSize->v[0] && dim_or0(out, wx) == outputSize->v[1],
                 ACLNN_ERR_PARAM_INVALID, "out H, W (%lld, %lld) should equal outputSize (%lld, %lld).",
                 (long long)dim_or0(out, hx), (long long)dim_or0(out, wx), (long long)outputSize->v[0],
@@ -129,8 +210,7 @@ static aclnnStatus nearest2d_check(const aclTensor *self, const aclIntArray *out
 
 aclnnStatus opws_UpsampleNearest2d(const aclTensor *self, const aclIntArray *outputSize, aclTensor *out,
                                    uint64_t *workspaceSize, aclOpExecutor **executor) {
-    ACLNN_CHECK(workspaceSize != NULL, ACLNN_ERR_PARAM_NULLPTR, "workspaceSize must not be NULL.");
-    ACLNN_CHECK(executor != NULL, ACLNN_ERR_PARAM_NULLPTR, "executor must not be NULL.");
+    ACL_TRY(ws_check(workspaceSize, executor));
     ACL_TRY(acl_check_tensor(self, "self"));
     ACL_TRY(acl_check_int_array(outputSize, "outputSize"));
     ACL_TRY(acl_check_tensor(out, "out"));
@@ -151,32 +231,15 @@ aclnnStatus opws_UpsampleNearest2d(const aclTensor *self, const aclIntArray *out
 
 aclnnStatus opws_UpsampleNearest1d(const aclTensor *self, const aclIntArray *outputSize, aclTensor *out,
                                    uint64_t *workspaceSize, aclOpExecutor **executor) {
-    ACLNN_CHECK(workspaceSize != NULL, ACLNN_ERR_PARAM_NULLPTR, "workspaceSize must not be NULL.");
-    ACLNN_CHECK(executor != NULL, ACLNN_ERR_PARAM_NULLPTR, "executor must not be NULL.");
-    ACL_TRY(acl_check_tensor(self, "self"));
-    ACL_TRY(acl_check_int_array(outputSize, "outputSize"));
-    ACL_TRY(acl_check_tensor(out, "out"));
-    ACL_TRY(acl_check_dtype_in(self, ACL_DT_LIST_UpsampleNearest1d, "self"));
-    ACL_TRY(acl_check_same_dtype(self, "self", out, "out"));
-    ACLNN_CHECK(outputSize->size > 0, ACLNN_ERR_PARAM_INVALID, "outputSize should not be empty.");
-    ACL_TRY(acl_check_rank(self, 3, "self"));
-    ACLNN_CHECK(self->dims[1] != 0 && self->dims[2] != 0, ACLNN_ERR_PARAM_INVALID,
-                "self should be a non-empty 3-D tensor (dims 1, 2 are %lld, %lld).", (long long)self->dims[1],
-                (long long)self->dims[2]);
+    ACL_TRY(ws_check(workspaceSize, executor));
+    ACL_TRY(ncl_head(self, outputSize, out, ACL_DT_LIST_UpsampleNearest1d));
     ACLNN_CHECK(outputSize->v[0] > 0, ACLNN_ERR_PARAM_INVALID, "outputSize[0] %lld should be greater than 0.",
                 (long long)outputSize->v[0]);
-    ACLNN_CHECK(out->format == self->format, ACLNN_ERR_PARAM_INVALID,
-                "out format %s should be the same as self format %s.", acl_format_name(out->format),
-                acl_format_name(self->format));
-    ACLNN_CHECK(self->format == ACL_FORMAT_NCL, ACLNN_ERR_PARAM_INVALID, "self format %s should be NCL.",
-                acl_format_name(self->format));
+    ACL_TRY(ncl_formats(self, out));
     if (acl_tensor_empty(self) || acl_tensor_empty(out))
         return acl_exec_noop(ACL_OP_UpsampleNearest1d, workspaceSize, executor);
     const int64_t lo = outputSize->v[0];
-    ACLNN_CHECK(out->ndim == 3 && out->dims[0] == self->dims[0] && out->dims[1] == self->dims[1] &&
-                out->dims[2] == lo, ACLNN_ERR_INNER_NULLPTR, "out should be (%lld, %lld, %lld), self's N and C "
-                "with outputSize[0]: the result is copied into it.", (long long)self->dims[0],
-                (long long)self->dims[1], (long long)lo);
+    ACL_TRY(ncl_out_copy(self, out, lo, 1));
     const int64_t nchw[4] = {self->dims[0], self->dims[1], 1, self->dims[2]};
     return fwd_publish(ACL_OP_UpsampleNearest1d, self, out, 0, nchw, 1, lo, 1.0f, upn_fwd_ratio(nchw[3], lo, 0.0),
                        0, workspaceSize, executor);
@@ -186,8 +249,7 @@ aclnnStatus opws_UpsampleNearest1d(const aclTensor *self, const aclIntArray *out
 
 aclnnStatus opws_UpsampleNearestExact1d(const aclTensor *self, const aclIntArray *outputSize, double scales,
                                         aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
-    ACLNN_CHECK(workspaceSize != NULL, ACLNN_ERR_PARAM_NULLPTR, "workspaceSize must not be NULL.");
-    ACLNN_CHECK(executor != NULL, ACLNN_ERR_PARAM_NULLPTR, "executor must not be NULL.");
+    ACL_TRY(ws_check(workspaceSize, executor));
     ACL_TRY(acl_check_tensor(self, "self"));
     ACL_TRY(acl_check_tensor(out, "out"));
     ACL_TRY(acl_check_int_array(outputSize, "outputSize"));
@@ -202,10 +264,7 @@ aclnnStatus opws_UpsampleNearestExact1d(const aclTensor *self, const aclIntArray
     ACL_TRY(acl_check_rank(self, 3, "self"));
     ACLNN_CHECK(outputSize->size == 1, ACLNN_ERR_PARAM_INVALID, "outputSize length %llu should be 1.",
                 (unsigned long long)outputSize->size);
-    ACLNN_CHECK(out->ndim == 3 && out->dims[0] == self->dims[0] && out->dims[1] == self->dims[1] &&
-                out->dims[2] == lo, ACLNN_ERR_INNER_NULLPTR, "out should be (%lld, %lld, %lld), self's N and C "
-                "with outputSize[0]: the result is copied into it.", (long long)self->dims[0],
-                (long long)self->dims[1], (long long)lo);
+    ACL_TRY(ncl_out_copy(self, out, lo, 1));
     const int64_t nchw[4] = {self->dims[0], self->dims[1], 1, self->dims[2]};
     return fwd_publish(ACL_OP_UpsampleNearestExact1d, self, out, 0, nchw, 1, lo, 1.0f,
                        upn_fwd_ratio(nchw[3], lo, scales), 1, workspaceSize, executor);
@@ -277,12 +336,9 @@ static int64_t build_axis(int64_t *lo, int64_t *hi, int64_t in_len, int64_t out_
 static aclnnStatus bwd_publish(int op, const aclTensor *g, aclTensor *out, int nhwc, const int64_t nchw_o[4],
                                int64_t hi, int64_t wi, bwd_axis ah, bwd_axis aw, uint64_t *workspaceSize,
                                aclOpExecutor **executor) {
-    aclOpExecutor *ex = acl_exec_create(op, bwd_run, sizeof(bwd_plan));
-    if (!ex) return ACLNN_ERR_INNER_CREATE_EXECUTOR;
-    ex->free_params = bwd_free;
-    aclnnStatus rc = acl_exec_add_input(ex, g, "gradOutput", true);
-    if (rc == 0) rc = acl_exec_add_output(ex, out, "out");
-    if (rc) return acl_exec_discard(ex, rc);
+    aclnnStatus rc;
+    aclOpExecutor *ex = exec_1in_1out(op, bwd_run, sizeof(bwd_plan), bwd_free, g, "gradOutput", out, "out", &rc);
+    if (!ex) return rc;
     bwd_plan *bp = ex->params;
     upnx_bwd_plan *p = &bp->p;
     bp->nhwc = nhwc;
@@ -316,8 +372,7 @@ static aclnnStatus bwd_publish(int op, const aclTensor *g, aclTensor *out, int n
 aclnnStatus opws_UpsampleNearest2dBackward(const aclTensor *gradOut, const aclIntArray *outputSize,
                                            const aclIntArray *inputSize, double scalesH, double scalesW,
                                            aclTensor *gradInput, uint64_t *workspaceSize, aclOpExecutor **executor) {
-    ACLNN_CHECK(workspaceSize != NULL, ACLNN_ERR_PARAM_NULLPTR, "workspaceSize must not be NULL.");
-    ACLNN_CHECK(executor != NULL, ACLNN_ERR_PARAM_NULLPTR, "executor must not be NULL.");
+    ACL_TRY(ws_check(workspaceSize, executor));
     ACL_TRY(acl_check_tensor(gradOut, "gradOut"));
     ACL_TRY(acl_check_int_array(outputSize, "outputSize"));
     ACL_TRY(acl_check_int_array(inputSize, "inputSize"));
@@ -346,9 +401,7 @@ aclnnStatus opws_UpsampleNearest2dBackward(const aclTensor *gradOut, const aclIn
                 "inputSize H, W (%lld, %lld) and outputSize (%lld, %lld) should be greater than 0.", (long long)hi,
                 (long long)wi, (long long)ho, (long long)wo);
     const int64_t full[4] = {is[0], nhwc ? ho : ch, nhwc ? wo : ho, nhwc ? ch : wo};
-    for (int d = 0; d < 4; d++)
-        ACLNN_CHECK(gradOut->dims[d] == full[d], ACLNN_ERR_PARAM_INVALID, "gradOut dim %d is %lld; the output of "
-                    "inputSize and outputSize has %lld there.", d, (long long)gradOut->dims[d], (long long)full[d]);
+    ACL_TRY(grad_full(gradOut, full, 4));
     if (acl_tensor_empty(gradOut) || acl_tensor_empty(gradInput))
         return acl_exec_noop(ACL_OP_UpsampleNearest2dBackward, workspaceSize, executor);
 
@@ -385,8 +438,7 @@ aclnnStatus opws_UpsampleNearest2dBackward(const aclTensor *gradOut, const aclIn
 aclnnStatus opws_UpsampleNearest1dBackward(const aclTensor *gradOut, const aclIntArray *outputSize,
                                            const aclIntArray *inputSize, double scales, aclTensor *out,
                                            uint64_t *workspaceSize, aclOpExecutor **executor) {
-    ACLNN_CHECK(workspaceSize != NULL, ACLNN_ERR_PARAM_NULLPTR, "workspaceSize must not be NULL.");
-    ACLNN_CHECK(executor != NULL, ACLNN_ERR_PARAM_NULLPTR, "executor must not be NULL.");
+    ACL_TRY(ws_check(workspaceSize, executor));
     ACL_TRY(acl_check_tensor(gradOut, "gradOut"));
     ACL_TRY(acl_check_int_array(outputSize, "outputSize"));
     ACL_TRY(acl_check_int_array(inputSize, "inputSize"));
@@ -403,9 +455,7 @@ aclnnStatus opws_UpsampleNearest1dBackward(const aclTensor *gradOut, const aclIn
     ACLNN_CHECK(li > 0 && lo > 0, ACLNN_ERR_PARAM_INVALID,
                 "inputSize[2] %lld and outputSize[0] %lld should be greater than 0.", (long long)li, (long long)lo);
     const int64_t full[3] = {is[0], is[1], lo};
-    for (int d = 0; d < 3; d++)
-        ACLNN_CHECK(gradOut->dims[d] == full[d], ACLNN_ERR_PARAM_INVALID, "gradOut dim %d is %lld; the output of "
-                    "inputSize and outputSize has %lld there.", d, (long long)gradOut->dims[d], (long long)full[d]);
+    ACL_TRY(grad_full(gradOut, full, 3));
     ACLNN_CHECK(dim_or0(out, 0) == gradOut->dims[0] && dim_or0(out, 1) == gradOut->dims[1], ACLNN_ERR_PARAM_INVALID,
                 "out N, C (%lld, %lld) should equal gradOut N, C (%lld, %lld).", (long long)dim_or0(out, 0),
                 (long long)dim_or0(out, 1), (long long)gradOut->dims[0], (long long)gradOut->dims[1]);
@@ -438,8 +488,7 @@ aclnnStatus opws_UpsampleNearest1dBackward(const aclTensor *gradOut, const aclIn
 aclnnStatus opws_UpsampleNearestExact1dBackward(const aclTensor *gradOutput, const aclIntArray *outputSize,
                                                 const aclIntArray *inputSize, double scales, aclTensor *out,
                                                 uint64_t *workspaceSize, aclOpExecutor **executor) {
-    ACLNN_CHECK(workspaceSize != NULL, ACLNN_ERR_PARAM_NULLPTR, "workspaceSize must not be NULL.");
-    ACLNN_CHECK(executor != NULL, ACLNN_ERR_PARAM_NULLPTR, "executor must not be NULL.");
+    ACL_TRY(ws_check(workspaceSize, executor));
     ACL_TRY(acl_check_tensor(gradOutput, "gradOutput"));
     ACL_TRY(acl_check_int_array(inputSize, "inputSize"));
     ACL_TRY(acl_check_tensor(out, "out"));
@@ -488,32 +537,16 @@ static float kernel_ratio(float cast, int64_t in_len, int64_t out_len) {
 
 aclnnStatus opws_UpsampleNearest1dV2(const aclTensor *self, const aclIntArray *outputSize, float scaleL,
                                      aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
-    ACLNN_CHECK(workspaceSize != NULL, ACLNN_ERR_PARAM_NULLPTR, "workspaceSize must not be NULL.");
-    ACLNN_CHECK(executor != NULL, ACLNN_ERR_PARAM_NULLPTR, "executor must not be NULL.");
-    ACL_TRY(acl_check_tensor(self, "self"));
-    ACL_TRY(acl_check_int_array(outputSize, "outputSize"));
-    ACL_TRY(acl_check_tensor(out, "out"));
-    ACL_TRY(acl_check_dtype_in(self, ACL_DT_LIST_UpsampleNearest1dV2, "self"));
-    ACL_TRY(acl_check_same_dtype(self, "self", out, "out"));
-    ACLNN_CHECK(outputSize->size > 0, ACLNN_ERR_PARAM_INVALID, "outputSize should not be empty.");
-    ACL_TRY(acl_check_rank(self, 3, "self"));
-    ACLNN_CHECK(self->dims[1] != 0 && self->dims[2] != 0, ACLNN_ERR_PARAM_INVALID,
-                "self should be a non-empty 3-D tensor (dims 1, 2 are %lld, %lld).", (long long)self->dims[1],
-                (long long)self->dims[2]);
+    ACL_TRY(ws_check(workspaceSize, executor));
+    ACL_TRY(ncl_head(self, outputSize, out, ACL_DT_LIST_UpsampleNearest1dV2));
     const int64_t lo = outputSize->v[0];
     ACLNN_CHECK(lo == dim_or0(out, 2), ACLNN_ERR_PARAM_INVALID, "out L %lld should equal outputSize[0] %lld.",
                 (long long)dim_or0(out, 2), (long long)lo);
     ACLNN_CHECK(lo > 0, ACLNN_ERR_PARAM_INVALID, "outputSize[0] %lld should be greater than 0.", (long long)lo);
-    ACLNN_CHECK(out->format == self->format, ACLNN_ERR_PARAM_INVALID,
-                "out format %s should be the same as self format %s.", acl_format_name(out->format),
-                acl_format_name(self->format));
-    ACLNN_CHECK(self->format == ACL_FORMAT_NCL, ACLNN_ERR_PARAM_INVALID, "self format %s should be NCL.",
-                acl_format_name(self->format));
+    ACL_TRY(ncl_formats(self, out));
     if (acl_tensor_empty(self) || acl_tensor_empty(out))
         return acl_exec_noop(ACL_OP_UpsampleNearest1dV2, workspaceSize, executor);
-    ACLNN_CHECK(out->ndim == 3 && out->dims[0] == self->dims[0] && out->dims[1] == self->dims[1],
-                ACLNN_ERR_INNER_NULLPTR, "out should be (%lld, %lld, %lld), self's N and C with outputSize[0]: the "
-                "result is copied into it.", (long long)self->dims[0], (long long)self->dims[1], (long long)lo);
+    ACL_TRY(ncl_out_copy(self, out, lo, 0));
     /* A2: fp32/fp16/bf16 through the UpsampleNearest3d kernel with the ratio fp32(1 / scaleL) (in/out when
      * scaleL <= 0); float64 and uint8 through the TF resize (in/out) */
     const int64_t li = self->dims[2];
@@ -536,8 +569,7 @@ static float v2_axis_ratio(int64_t in_len, int64_t out_len, int64_t out_other, i
 aclnnStatus opws_UpsampleNearest2dV2(const aclTensor *self, const aclIntArray *outputSize, float scalesH,
                                      float scalesW, aclTensor *out, uint64_t *workspaceSize,
                                      aclOpExecutor **executor) {
-    ACLNN_CHECK(workspaceSize != NULL, ACLNN_ERR_PARAM_NULLPTR, "workspaceSize must not be NULL.");
-    ACLNN_CHECK(executor != NULL, ACLNN_ERR_PARAM_NULLPTR, "executor must not be NULL.");
+    ACL_TRY(ws_check(workspaceSize, executor));
     ACL_TRY(acl_check_tensor(self, "self"));
     ACL_TRY(acl_check_tensor(out, "out"));
     /* empty first (outputSize is not looked at then) */
@@ -547,21 +579,12 @@ aclnnStatus opws_UpsampleNearest2dV2(const aclTensor *self, const aclIntArray *o
     ACL_TRY(acl_check_int_array(outputSize, "outputSize"));
     ACL_TRY(acl_check_dtype_in(self, ACL_DT_LIST_UpsampleNearest2dV2, "self"));
     ACL_TRY(acl_check_same_dtype(self, "self", out, "out"));
-    ACLNN_CHECK(outputSize->size == 2, ACLNN_ERR_PARAM_INVALID, "outputSize length %llu should be 2.",
-                (unsigned long long)outputSize->size);
-    ACL_TRY(acl_check_rank(self, 4, "self"));
-    ACLNN_CHECK(self->dims[2] > 0 && self->dims[3] > 0 && outputSize->v[0] > 0 && outputSize->v[1] > 0,
-                ACLNN_ERR_PARAM_INVALID, "self dims 2, 3 (%lld, %lld) and outputSize (%lld, %lld) should be greater "
-                "than 0.", (long long)self->dims[2], (long long)self->dims[3], (long long)outputSize->v[0],
-                (long long)outputSize->v[1]);
-    ACLNN_CHECK(self->dims[1] != 0, ACLNN_ERR_PARAM_INVALID, "self should be a non-empty 4-D tensor (dim 1 is 0).");
+    ACL_TRY(nchw_sizes(self, outputSize));
     ACLNN_CHECK(self->format == ACL_FORMAT_NCHW || self->format == ACL_FORMAT_NHWC, ACLNN_ERR_PARAM_INVALID,
                 "self format %s should be NCHW or NHWC.", acl_format_name(self->format));
     const int nhwc = self->format == ACL_FORMAT_NHWC;
     const int cx = nhwc ? 3 : 1;
-    ACLNN_CHECK(self->dims[0] == dim_or0(out, 0) && self->dims[cx] == dim_or0(out, cx), ACLNN_ERR_PARAM_INVALID,
-                "out N, C (%lld, %lld) should equal self N, C (%lld, %lld).", (long long)dim_or0(out, 0),
-                (long long)dim_or0(out, cx), (long long)self->dims[0], (long long)self->dims[cx]);
+    ACL_TRY(nc_match(self, out, cx));
     ACLNN_CHECK(out->format == ACL_FORMAT_NCHW || out->format == ACL_FORMAT_NHWC, ACLNN_ERR_PARAM_INVALID,
                 "out format %s should be NCHW or NHWC.", acl_format_name(out->format));
     const int ohwc = out->format == ACL_FORMAT_NHWC;
@@ -676,8 +699,7 @@ static aclnnStatus fwd3_check(const aclTensor *self, const aclIntArray *outputSi
 static aclnnStatus fwd3_common(int op, const aclTensor *self, const aclIntArray *outputSize, double sD, double sH,
                                double sW, aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor,
                                const aclDataType *list, int nlist, int exact) {
-    ACLNN_CHECK(workspaceSize != NULL, ACLNN_ERR_PARAM_NULLPTR, "workspaceSize must not be NULL.");
-    ACLNN_CHECK(executor != NULL, ACLNN_ERR_PARAM_NULLPTR, "executor must not be NULL.");
+    ACL_TRY(ws_check(workspaceSize, executor));
     ACL_TRY(acl_check_tensor(self, "self"));
     if (exact) {
         ACL_TRY(acl_check_int_array(outputSize, "outputSize"));
@@ -700,12 +722,9 @@ static aclnnStatus fwd3_common(int op, const aclTensor *self, const aclIntArray 
         const int use = self->dtype == ACL_DOUBLE ? sc[k] > 0 : all;
         r[k] = kernel_ratio(use ? (float)(1.0 / sc[k]) : 0.0f, in[k], os[k]);
     }
-    aclOpExecutor *ex = acl_exec_create(op, fwd3_run, sizeof(fwd3_plan));
-    if (!ex) return ACLNN_ERR_INNER_CREATE_EXECUTOR;
-    ex->free_params = fwd_free;
-    aclnnStatus rc = acl_exec_add_input(ex, self, "self", true);
-    if (rc == 0) rc = acl_exec_add_output(ex, out, "out");
-    if (rc) return acl_exec_discard(ex, rc);
+    aclnnStatus rc;
+    aclOpExecutor *ex = exec_1in_1out(op, fwd3_run, sizeof(fwd3_plan), fwd_free, self, "self", out, "out", &rc);
+    if (!ex) return rc;
     fwd3_plan *q = ex->params;
     upnx_fwd_plan *p = &q->p;
     q->ndhwc = ndhwc;
@@ -885,8 +904,7 @@ static aclnnStatus bwd3_common(int op, const aclTensor *gradOut, const aclIntArr
                                const aclIntArray *inputSize, double sD, double sH, double sW, aclTensor *gradInput,
                                uint64_t *workspaceSize, aclOpExecutor **executor, const aclDataType *list, int nlist,
                                int exact) {
-    ACLNN_CHECK(workspaceSize != NULL, ACLNN_ERR_PARAM_NULLPTR, "workspaceSize must not be NULL.");
-    ACLNN_CHECK(executor != NULL, ACLNN_ERR_PARAM_NULLPTR, "executor must not be NULL.");
+    ACL_TRY(ws_check(workspaceSize, executor));
     ACL_TRY(acl_check_tensor(gradOut, "gradOut"));
     ACL_TRY(acl_check_int_array(outputSize, "outputSize"));
     ACL_TRY(acl_check_int_array(inputSize, "inputSize"));
@@ -905,9 +923,7 @@ static aclnnStatus bwd3_common(int op, const aclTensor *gradOut, const aclIntArr
                 (long long)os[2]);
     const int gh = gradOut->format == ACL_FORMAT_NDHWC, oh = gradInput->format == ACL_FORMAT_NDHWC;
     const int64_t full_g[5] = {is[0], gh ? os[0] : is[1], gh ? os[1] : os[0], gh ? os[2] : os[1], gh ? is[1] : os[2]};
-    for (int d = 0; d < 5; d++)
-        ACLNN_CHECK(gradOut->dims[d] == full_g[d], ACLNN_ERR_PARAM_INVALID, "gradOut dim %d is %lld; the output of "
-                    "inputSize and outputSize has %lld there.", d, (long long)gradOut->dims[d], (long long)full_g[d]);
+    ACL_TRY(grad_full(gradOut, full_g, 5));
     const int64_t full_o[5] = {is[0], oh ? is[2] : is[1], oh ? is[3] : is[2], oh ? is[4] : is[3], oh ? is[1] : is[4]};
     int same = gradInput->ndim == 5;
     for (int d = 0; d < 5 && same; d++) same = gradInput->dims[d] == full_o[d];
@@ -937,12 +953,9 @@ static aclnnStatus bwd3_common(int op, const aclTensor *gradOut, const aclIntArr
         else
             ax[k] = axis_kernel(all ? sc[k] : 0.0, os[k], is[2 + k], exact);
     }
-    aclOpExecutor *ex = acl_exec_create(op, bwd3_run, sizeof(bwd3_plan));
-    if (!ex) return ACLNN_ERR_INNER_CREATE_EXECUTOR;
-    ex->free_params = bwd_free;
-    aclnnStatus rc = acl_exec_add_input(ex, gradOut, "gradOut", true);
-    if (rc == 0) rc = acl_exec_add_output(ex, gradInput, "gradInput");
-    if (rc) return acl_exec_discard(ex, rc);
+    aclnnStatus rc;
+    aclOpExecutor *ex = exec_1in_1out(op, bwd3_run, sizeof(bwd3_plan), bwd_free, gradOut, "gradOut", gradInput, "gradInput", &rc);
+    if (!ex) return rc;
     bwd3_plan *q = ex->params;
     upnx_bwd_plan *p = &q->p;
     q->g_ndhwc = gh;
