@@ -25,6 +25,7 @@ static int axis_alloc(upl_axis *a, int64_t n_dst, int64_t n_src, int64_t nnz) {
 }
 
 void upl_axis_free(upl_axis *a) {
+    free(a->src32);
     free(a->fsrc);
     free(a->fwf);
     free(a->fwd);
@@ -128,6 +129,10 @@ int upl_axis_forward(upl_axis *a, int64_t in_len, int64_t out_len, int mode, int
     }
     a->ptr[out_len] = out_len * taps;
     a->k = taps;
+    /* optional: without it the gather reads the int64 list */
+    if ((taps == 2 || taps == 4) && in_len <= INT32_MAX &&
+        (a->src32 = malloc((size_t)(out_len * taps) * sizeof(int32_t))) != NULL)
+        for (int64_t i = 0; i < out_len * taps; i++) a->src32[i] = (int32_t)a->src[i];
     return 0;
 }
 

@@ -21,6 +21,7 @@ typedef struct {
     double *wd;
     int identity; /* n_dst == n_src and d reads d with weight 1 */
     int k;        /* every destination has exactly k entries at ptr[d] = k * d (1, 2 or 4), else 0 */
+    int32_t *src32; /* with k 2 or 4 and n_src <= INT32_MAX: src as int32 (half the index traffic), else NULL */
     /* A transposed map whose forward had fixed k taps keeps them (fk = k, fsrc/fwf/fwd: f->n_dst * k entries): the
      * W pass then scatters each source along the row in ascending order, the same sums in the same order as the
      * gather over the transposed lists. */
