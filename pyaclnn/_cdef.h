@@ -4037,6 +4037,15 @@ typedef struct aclScalarList aclScalarList;
  aclTensor* inverseOut, aclTensor* countsOut, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnUniqueConsecutive(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnUniqueDimGetWorkspaceSize(
+ const aclTensor* self,
+ _Bool
+ sorted,
+ _Bool
+ returnInverse, int64_t dim, aclTensor* valueOut, aclTensor* inverseOut,
+ aclTensor* countsOut, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnUniqueDim(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnUpsampleBicubic2dAAGetWorkspaceSize(
  const aclTensor* x, const aclIntArray* outputSize, const
  _Bool

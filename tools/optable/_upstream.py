@@ -5270,6 +5270,14 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                                  'stream',
                        'repo': 'ops-nn',
                        'source': 'index/unique_consecutive/op_api/aclnn_unique_consecutive.cpp'},
+ 'UniqueDim': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+               'header': 'index/unique_with_counts_ext2/op_host/op_api/aclnn_unique_dim.h',
+               'phase1': 'const aclTensor* self, bool sorted, bool returnInverse, int64_t dim, aclTensor* valueOut, '
+                         'aclTensor* inverseOut, aclTensor* countsOut, uint64_t* workspaceSize, aclOpExecutor** '
+                         'executor',
+               'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+               'repo': 'ops-nn',
+               'source': 'index/unique_with_counts_ext2/op_host/op_api/aclnn_unique_dim.cpp'},
  'UpsampleBicubic2d': {'commit': '6ae87653464d2afb064c829e529abba2e278b0c4',
                        'header': 'image/upsample_bicubic2d/op_host/op_api/aclnn_upsample_bicubic_2d.h',
                        'phase1': 'const aclTensor* self, const aclIntArray* outputSize, const bool alignCorners, '

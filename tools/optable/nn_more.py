@@ -1,0 +1,10 @@
+"""ops-nn, issue 12 leftovers: UniqueDim (index/unique_with_counts_ext2/op_host/op_api/aclnn_unique_dim.cpp,
+libsrc/ops/index_unique_dim.c). The dtype list is the op_api's ASCEND910B list."""
+from . import Op
+
+UNIQUE_DIM = ("u8", "i8", "u16", "i16", "u32", "i32", "u64", "i64", "f64", "f32", "f16", "bf16", "bool")
+
+OPS = [
+    Op("UniqueDim", "const aclTensor* self, bool sorted, bool returnInverse, int64_t dim, aclTensor* valueOut, "
+       "aclTensor* inverseOut, aclTensor* countsOut", "aclnn_unique_dim.h", lib="nn", dtypes=UNIQUE_DIM),
+]
