@@ -5,7 +5,8 @@ import numpy as np
 import pytest
 
 from pyaclnn.lowlevel import AclTensor
-from helpers import run_executor, strided, ws_call
+from pyaclnn.tensor import int_array
+from helpers import last_error, run_executor, strided, ws_call
 from table_harness import expect_status, to_torch
 from test_nn_index import NPX, _view_len, dts, mk, same, tens, torch_ok
 
@@ -85,3 +86,87 @@ def test_unique_dim_invalid():
     expect_status("UniqueDim", [X, True, True, -3, V, I, C], 161002, "dim")
     expect_status("UniqueDim", [X, True, True, 0, tens((4, 2)), I, C], 161002, "valueOut")
     expect_status("UniqueDim", [X, True, True, 0, V, I, tens((0,), "i64")], 161002, "countsOut")
+
+
+# ---------------------------------------------------------------- MaxUnpool2dBackward
+def _unpool_case(torch, n, c, h, w, idt):
+    """indices from torch's max_pool2d(2) of a random input: the positions max_unpool2d scatters to"""
+    rng = np.random.default_rng(41)
+    src = torch.from_numpy(rng.standard_normal((n, c, h * 2, w * 2)).astype(np.float32))
+    _, idx = torch.nn.functional.max_pool2d(src, 2, return_indices=True)
+    return idx.numpy().astype(np.int64 if idt == "i64" else np.int32)
+
+
+def _ia(vals):
+    return int_array(list(vals))
+
+
+@pytest.mark.parametrize("dt", dts("MaxUnpool2dBackward"))
+@pytest.mark.parametrize("idt", ("i64", "i32"))
+def test_max_unpool2d_backward(torch, dt, idt):
+    rng = np.random.default_rng(42)
+    idx = _unpool_case(torch, 2, 3, 3, 4, idt)
+    g = mk(rng, (2, 3, 6, 8), dt, -5, 5)
+    expect = np.take_along_axis(g.reshape(2, 3, -1), idx.reshape(2, 3, -1).astype(np.int64), 2).reshape(idx.shape)
+    out, gt, st, it = tens(idx.shape, dt), AclTensor.from_array(strided(g)), tens(idx.shape, dt), \
+        AclTensor.from_array(strided(idx))
+    rc, wss, ex, msg = ws_call("MaxUnpool2dBackward", gt, st, it, _ia((6, 8)), out)
+    assert rc == 0, msg
+    assert run_executor("MaxUnpool2dBackward", ex, wss) == 0, last_error()
+    np.testing.assert_array_equal(out.numpy(), expect)
+    if dt == "f32":  # the oracle: torch autograd of max_unpool2d
+        x = torch.zeros(idx.shape, requires_grad=True)
+        y = torch.nn.functional.max_unpool2d(x, torch.from_numpy(idx.astype(np.int64)), 2, output_size=(6, 8))
+        (gx,) = torch.autograd.grad(y, x, torch.from_numpy(g))
+        np.testing.assert_array_equal(out.numpy(), gx.numpy())
+
+
+def test_max_unpool2d_backward_3d_cast_and_strided_out(torch):
+    idx = _unpool_case(torch, 1, 2, 2, 3, "i64")[0]  # (C, H, W)
+    g = np.arange(2 * 4 * 6, dtype=np.float16).reshape(2, 4, 6)
+    expect = np.take_along_axis(g.reshape(2, -1), idx.reshape(2, -1), 1).reshape(idx.shape).astype(np.float32)
+    out, gt, st, it = tens(idx.shape, "f32"), AclTensor.from_array(g), tens(idx.shape, "f16"), AclTensor.from_array(idx)
+    rc, wss, ex, msg = ws_call("MaxUnpool2dBackward", gt, st, it, _ia((4, 6)), out)
+    assert rc == 0, msg
+    assert run_executor("MaxUnpool2dBackward", ex, wss) == 0, last_error()
+    np.testing.assert_array_equal(out.numpy(), expect)
+    so = AclTensor.from_array(strided(np.zeros(idx.shape, np.float32)))
+    rc, wss, ex, msg = ws_call("MaxUnpool2dBackward", gt, st, it, _ia((4, 6)), so)
+    assert rc == 0, msg
+    assert run_executor("MaxUnpool2dBackward", ex, wss) == 0, last_error()
+    np.testing.assert_array_equal(so.numpy(), expect)
+
+
+def test_max_unpool2d_backward_empty_and_bad_index():
+    rc, _, _, msg = ws_call("MaxUnpool2dBackward", tens((1, 0, 4, 4)), tens((1, 0, 2, 2)), tens((1, 0, 2, 2), "i64"),
+                            _ia((4, 4)), tens((1, 0, 2, 2)))
+    assert rc == 0, msg
+    ts = tens((1, 1, 4, 4)), tens((1, 1, 2, 2)), AclTensor.from_array(np.full((1, 1, 2, 2), 16, np.int64)), \
+        tens((1, 1, 2, 2))
+    rc, wss, ex, msg = ws_call("MaxUnpool2dBackward", ts[0], ts[1], ts[2], _ia((4, 4)), ts[3])
+    assert rc == 0, msg
+    assert run_executor("MaxUnpool2dBackward", ex, wss) == 161002
+
+
+def test_max_unpool2d_backward_invalid():
+    G, S, I, O, sz = tens((1, 2, 4, 4)), tens((1, 2, 2, 2)), tens((1, 2, 2, 2), "i64"), tens((1, 2, 2, 2)), _ia((4, 4))
+    op = "MaxUnpool2dBackward"
+    expect_status(op, [None, S, I, sz, O], 161001, "gradOutput")
+    expect_status(op, [G, None, I, sz, O], 161001, "self")
+    expect_status(op, [G, S, None, sz, O], 161001, "indices")
+    expect_status(op, [G, S, I, None, O], 161001, "outputSize")
+    expect_status(op, [G, S, I, sz, None], 161001, "out")
+    expect_status(op, [tens((1, 2, 4, 4), "f64"), S, I, sz, O], 161002, "gradOutput")
+    expect_status(op, [G, tens((1, 2, 2, 2), "f64"), I, sz, O], 161002, "self")
+    expect_status(op, [G, S, I, sz, tens((1, 2, 2, 2), "f64")], 161002, "out")
+    expect_status(op, [G, S, I, sz, tens((1, 2, 2, 2), "i32")], 161002, "out")
+    expect_status(op, [G, tens((1, 2, 2, 2), "f16"), I, sz, O], 161002, "self")
+    expect_status(op, [G, S, tens((1, 2, 2, 2), "i16"), sz, O], 161002, "indices")
+    expect_status(op, [tens((2, 4, 4)), tens((2, 2)), tens((2, 2), "i64"), sz, tens((2, 2))], 161002, "self")
+    expect_status(op, [tens((2, 4, 4)), S, I, sz, O], 161002, "gradOutput")
+    expect_status(op, [tens((1, 3, 4, 4)), S, I, sz, O], 161002, "gradOutput")
+    expect_status(op, [G, S, tens((1, 2, 2, 3), "i64"), sz, O], 161002, "indices")
+    expect_status(op, [G, S, I, sz, tens((1, 2, 2, 3))], 161002, "out")
+    expect_status(op, [G, S, I, _ia((4, 4, 1)), O], 161002, "outputSize")
+    expect_status(op, [G, S, I, _ia((4, 5)), O], 161002, "outputSize")
+    expect_status(op, [tens((1, 2, 0, 4)), S, I, _ia((0, 4)), O], 161002, "gradOutput")

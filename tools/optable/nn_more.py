@@ -8,3 +8,12 @@ OPS = [
     Op("UniqueDim", "const aclTensor* self, bool sorted, bool returnInverse, int64_t dim, aclTensor* valueOut, "
        "aclTensor* inverseOut, aclTensor* countsOut", "aclnn_unique_dim.h", lib="nn", dtypes=UNIQUE_DIM),
 ]
+
+# index/gather_elements/op_api/aclnn_max_unpool2d_backward.cpp (libsrc/ops/pool_max_unpool_backward.c)
+MAX_UNPOOL2D_BW = ("f32", "f16", "i8", "u8", "i16", "i32", "i64", "bool")
+
+OPS += [
+    Op("MaxUnpool2dBackward", "const aclTensor* gradOutput, const aclTensor* self, const aclTensor* indices, "
+       "const aclIntArray* outputSize, aclTensor* out", "aclnn_max_unpool2d_backward.h", lib="nn",
+       dtypes=MAX_UNPOOL2D_BW, arg_dtypes={"indices": ("i64", "i32")}),
+]

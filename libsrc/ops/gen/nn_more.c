@@ -2,6 +2,7 @@
 #include <stdint.h>
 
 #include "ops/ops.h"
+#include "aclnnop/aclnn_max_unpool2d_backward.h"
 #include "aclnnop/aclnn_unique_dim.h"
 
 #include "ops/gen/all_ops.h"
@@ -18,5 +19,19 @@ aclnnStatus aclnnUniqueDimGetWorkspaceSize(const aclTensor* self, bool sorted, b
 
 aclnnStatus aclnnUniqueDim(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_UniqueDim, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnMaxUnpool2dBackwardGetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* self, const aclTensor* indices, const aclIntArray* outputSize, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnMaxUnpool2dBackwardGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {gradOutput, self, indices, outputSize, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_INT_ARRAY, ACL_KIND_TENSOR};
+    static const char *const names[] = {"gradOutput", "self", "indices", "outputSize", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 5));
+    return opws_MaxUnpool2dBackward(gradOutput, self, indices, outputSize, out, workspaceSize, executor);
+}
+
+aclnnStatus aclnnMaxUnpool2dBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_MaxUnpool2dBackward, workspace, workspaceSize, executor, stream);
 }
 
