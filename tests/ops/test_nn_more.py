@@ -170,3 +170,66 @@ def test_max_unpool2d_backward_invalid():
     expect_status(op, [G, S, I, _ia((4, 4, 1)), O], 161002, "outputSize")
     expect_status(op, [G, S, I, _ia((4, 5)), O], 161002, "outputSize")
     expect_status(op, [tens((1, 2, 0, 4)), S, I, _ia((0, 4)), O], 161002, "gradOutput")
+
+
+# ---------------------------------------------------------------- MaxUnpool3dBackward
+@pytest.mark.parametrize("dt", dts("MaxUnpool3dBackward"))
+def test_max_unpool3d_backward(torch, dt):
+    rng = np.random.default_rng(43)
+    src = torch.from_numpy(rng.standard_normal((2, 2, 4, 4, 6)).astype(np.float32))
+    _, idx_t = torch.nn.functional.max_pool3d(src, 2, return_indices=True)
+    idx = idx_t.numpy()  # (2, 2, 2, 2, 3) into 4 x 4 x 6
+    g = mk(rng, (2, 2, 4, 4, 6), dt, -5, 5)
+    expect = np.take_along_axis(g.reshape(2, 2, -1), idx.reshape(2, 2, -1), 2).reshape(idx.shape)
+    out, gt, st, it = tens(idx.shape, dt), AclTensor.from_array(strided(g)), tens(idx.shape, dt), \
+        AclTensor.from_array(strided(idx))
+    rc, wss, ex, msg = ws_call("MaxUnpool3dBackward", gt, st, it, _ia((4, 4, 6)), _ia((2, 2, 2)), _ia((0, 0, 0)), out)
+    assert rc == 0, msg
+    assert run_executor("MaxUnpool3dBackward", ex, wss) == 0, last_error()
+    np.testing.assert_array_equal(out.numpy(), expect)
+    if dt in ("f32", "f64"):  # the oracle: torch autograd of max_unpool3d
+        x = torch.zeros(idx.shape, dtype=torch.float64 if dt == "f64" else torch.float32, requires_grad=True)
+        y = torch.nn.functional.max_unpool3d(x, idx_t, 2, output_size=(4, 4, 6))
+        (gx,) = torch.autograd.grad(y, x, torch.from_numpy(g))
+        np.testing.assert_array_equal(out.numpy(), gx.numpy())
+    # 4-D (C, D, H, W)
+    out4, g4, s4, i4 = tens(idx.shape[1:], dt), AclTensor.from_array(g[0]), tens(idx.shape[1:], dt), \
+        AclTensor.from_array(idx[0])
+    rc, wss, ex, msg = ws_call("MaxUnpool3dBackward", g4, s4, i4, _ia((4, 4, 6)), _ia((2, 2, 2)), _ia((0, 0, 0)), out4)
+    assert rc == 0, msg
+    assert run_executor("MaxUnpool3dBackward", ex, wss) == 0, last_error()
+    np.testing.assert_array_equal(out4.numpy(), expect[0])
+
+
+def test_max_unpool3d_backward_invalid():
+    G, S, I, O = tens((1, 2, 4, 4, 4)), tens((1, 2, 2, 2, 2)), tens((1, 2, 2, 2, 2), "i64"), tens((1, 2, 2, 2, 2))
+    sz, st, pd = _ia((4, 4, 4)), _ia((2, 2, 2)), _ia((0, 0, 0))
+    op = "MaxUnpool3dBackward"
+    expect_status(op, [None, S, I, sz, st, pd, O], 161001, "gradOutput")
+    expect_status(op, [G, S, I, None, st, pd, O], 161001, "outputSize")
+    expect_status(op, [G, S, I, sz, None, pd, O], 161001, "stride")
+    expect_status(op, [G, S, I, sz, st, None, O], 161001, "padding")
+    expect_status(op, [G, S, I, sz, st, pd, None], 161001, "out")
+    so = AclTensor.from_array(strided(np.zeros((1, 2, 2, 2, 2), np.float32)))
+    expect_status(op, [G, S, I, sz, st, pd, so], 161002, "out")
+    expect_status(op, [tens((1, 2, 4, 4, 4), "bool"), S, I, sz, st, pd, O], 161002, "gradOutput")
+    expect_status(op, [G, tens((1, 2, 2, 2, 2), "f16"), I, sz, st, pd, O], 161002, "self")
+    expect_status(op, [G, S, I, sz, st, pd, tens((1, 2, 2, 2, 2), "f64")], 161002, "out")
+    expect_status(op, [G, S, tens((1, 2, 2, 2, 2), "i32"), sz, st, pd, O], 161002, "indices")
+    expect_status(op, [G, tens((2, 2, 2)), tens((2, 2, 2), "i64"), sz, st, pd, tens((2, 2, 2))], 161002, "self")
+    expect_status(op, [G, S, tens((2, 2, 2, 2), "i64"), sz, st, pd, O], 161002, "indices")
+    expect_status(op, [G, S, tens((1, 2, 2, 2, 3), "i64"), sz, st, pd, O], 161002, "indices")
+    expect_status(op, [G, tens((1, 0, 2, 2, 2)), tens((1, 0, 2, 2, 2), "i64"), sz, st, pd, tens((1, 0, 2, 2, 2))],
+                  161002, "self")
+    expect_status(op, [G, S, I, _ia((4, 4)), st, pd, O], 161002, "outputSize")
+    expect_status(op, [G, S, I, sz, _ia((2, 2)), pd, O], 161002, "stride")
+    expect_status(op, [G, S, I, sz, st, _ia((0,)), O], 161002, "padding")
+    expect_status(op, [G, S, I, sz, _ia((2, 0, 2)), pd, O], 161002, "stride")
+    expect_status(op, [G, S, I, _ia((4, 0, 4)), st, pd, O], 161002, "outputSize")
+    expect_status(op, [G, S, I, _ia((1, 1, 1)), st, pd, O], 161002, "outputSize")
+    expect_status(op, [tens((2, 4, 4, 4)), S, I, sz, st, pd, O], 161002, "gradOutput")
+    expect_status(op, [G, S, I, _ia((4, 4, 5)), st, pd, O], 161002, "outputSize")
+    expect_status(op, [tens((1, 3, 4, 4, 4)), S, I, sz, st, pd, O], 161002, "gradOutput")
+    rc, _, _, msg = ws_call(op, tens((0, 2, 4, 4, 4)), tens((0, 2, 2, 2, 2)), tens((0, 2, 2, 2, 2), "i64"), sz, st, pd,
+                            tens((0, 2, 2, 2, 2)))
+    assert rc == 0, msg

@@ -3929,6 +3929,15 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                                    'stream',
                          'repo': 'ops-nn',
                          'source': 'index/gather_elements/op_api/aclnn_max_unpool2d_backward.cpp'},
+ 'MaxUnpool3dBackward': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                         'header': 'index/gather_elements/op_api/aclnn_max_unpool3d_backward.h',
+                         'phase1': 'const aclTensor* gradOutput, const aclTensor* self, const aclTensor* indices, '
+                                   'const aclIntArray* outputSize, const aclIntArray* stride, const aclIntArray* '
+                                   'padding, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor',
+                         'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                   'stream',
+                         'repo': 'ops-nn',
+                         'source': 'index/gather_elements/op_api/aclnn_max_unpool3d_backward.cpp'},
  'MaxV2': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
            'header': 'math/reduce_max/op_api/aclnn_max_v2.h',
            'phase1': 'const aclTensor* self, const aclIntArray* dims, bool keepDims, bool noopWithEmptyDims, '

@@ -17,3 +17,12 @@ OPS += [
        "const aclIntArray* outputSize, aclTensor* out", "aclnn_max_unpool2d_backward.h", lib="nn",
        dtypes=MAX_UNPOOL2D_BW, arg_dtypes={"indices": ("i64", "i32")}),
 ]
+
+# index/gather_elements/op_api/aclnn_max_unpool3d_backward.cpp (same C file)
+MAX_UNPOOL3D_BW = ("f32", "f16", "i8", "u8", "i16", "i32", "i64", "f64")
+
+OPS += [
+    Op("MaxUnpool3dBackward", "const aclTensor* gradOutput, const aclTensor* self, const aclTensor* indices, "
+       "const aclIntArray* outputSize, const aclIntArray* stride, const aclIntArray* padding, aclTensor* out",
+       "aclnn_max_unpool3d_backward.h", lib="nn", dtypes=MAX_UNPOOL3D_BW, arg_dtypes={"indices": ("i64",)}),
+]

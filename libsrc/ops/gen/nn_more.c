@@ -3,6 +3,7 @@
 
 #include "ops/ops.h"
 #include "aclnnop/aclnn_max_unpool2d_backward.h"
+#include "aclnnop/aclnn_max_unpool3d_backward.h"
 #include "aclnnop/aclnn_unique_dim.h"
 
 #include "ops/gen/all_ops.h"
@@ -33,5 +34,20 @@ aclnnStatus aclnnMaxUnpool2dBackwardGetWorkspaceSize(const aclTensor* gradOutput
 
 aclnnStatus aclnnMaxUnpool2dBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_MaxUnpool2dBackward, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnMaxUnpool3dBackwardGetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* self, const aclTensor* indices, const aclIntArray* outputSize, const aclIntArray* stride, const aclIntArray* padding, aclTensor* out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnMaxUnpool3dBackwardGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {gradOutput, self, indices, outputSize, stride, padding, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_INT_ARRAY, ACL_KIND_INT_ARRAY, ACL_KIND_INT_ARRAY, ACL_KIND_TENSOR};
+    static const char *const names[] = {"gradOutput", "self", "indices", "outputSize", "stride", "padding", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 7));
+    return opws_MaxUnpool3dBackward(
+        gradOutput, self, indices, outputSize, stride, padding, out, workspaceSize, executor);
+}
+
+aclnnStatus aclnnMaxUnpool3dBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_MaxUnpool3dBackward, workspace, workspaceSize, executor, stream);
 }
 
