@@ -6,7 +6,7 @@ import pytest
 
 from pyaclnn.lowlevel import AclTensor
 from pyaclnn.tensor import int_array
-from helpers import last_error, run_executor, strided, ws_call
+from helpers import last_error, run_executor, same_bytes_for_threads, strided, ws_call
 from table_harness import expect_status, to_torch
 from test_nn_index import NPX, _view_len, dts, mk, same, tens, torch_ok
 
@@ -233,3 +233,19 @@ def test_max_unpool3d_backward_invalid():
     rc, _, _, msg = ws_call(op, tens((0, 2, 4, 4, 4)), tens((0, 2, 2, 2, 2)), tens((0, 2, 2, 2, 2), "i64"), sz, st, pd,
                             tens((0, 2, 2, 2, 2)))
     assert rc == 0, msg
+
+
+def test_same_bytes_for_threads():
+    code = """
+import hashlib, numpy as np, pyaclnn
+rng = np.random.default_rng(0)
+h = hashlib.sha256()
+g = rng.standard_normal((4, 8, 64, 64)).astype(np.float32)
+idx = rng.integers(0, 64 * 64, (4, 8, 32, 32))
+o = np.zeros((4, 8, 32, 32), np.float32); pyaclnn.call("MaxUnpool2dBackward", g, o, idx, [64, 64], o); h.update(o.tobytes())
+x = rng.integers(0, 2, (300, 4)).astype(np.float32)
+v = np.zeros((300, 4), np.float32); i = np.zeros(300, np.int64); c = np.zeros(300, np.int64)
+pyaclnn.call("UniqueDim", x, True, True, 0, v, i, c); h.update(v.tobytes() + i.tobytes() + c.tobytes())
+print(h.hexdigest())
+"""
+    same_bytes_for_threads(code)
