@@ -2941,6 +2941,17 @@ typedef struct aclScalarList aclScalarList;
  aclTensor* gradInput, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnMaxPool3dWithArgmaxBackward(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnMaxUnpool2dBackwardGetWorkspaceSize(
+ const aclTensor* gradOutput, const aclTensor* self, const aclTensor* indices, const aclIntArray* outputSize,
+ aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnMaxUnpool2dBackward(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnMaxUnpool3dBackwardGetWorkspaceSize(
+ const aclTensor* gradOutput, const aclTensor* self, const aclTensor* indices, const aclIntArray* outputSize,
+ const aclIntArray* stride, const aclIntArray* padding, aclTensor* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnMaxUnpool3dBackward(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnMaxV2GetWorkspaceSize(
  const aclTensor* self, const aclIntArray* dims,
  _Bool
@@ -4097,6 +4108,15 @@ typedef struct aclScalarList aclScalarList;
  returnCounts, int64_t dim, aclTensor* valueOut,
  aclTensor* inverseOut, aclTensor* countsOut, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnUniqueConsecutive(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnUniqueDimGetWorkspaceSize(
+ const aclTensor* self,
+ _Bool
+ sorted,
+ _Bool
+ returnInverse, int64_t dim, aclTensor* valueOut, aclTensor* inverseOut,
+ aclTensor* countsOut, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnUniqueDim(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnUpsampleBicubic2dAAGetWorkspaceSize(
  const aclTensor* x, const aclIntArray* outputSize, const

@@ -3980,6 +3980,24 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                                            'aclrtStream stream',
                                  'repo': 'ops-nn',
                                  'source': 'pooling/max_pool3d_grad_with_argmax/op_api/aclnn_max_pool3d_with_argmax_backward.cpp'},
+ 'MaxUnpool2dBackward': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                         'header': 'index/gather_elements/op_api/aclnn_max_unpool2d_backward.h',
+                         'phase1': 'const aclTensor* gradOutput, const aclTensor* self, const aclTensor* indices, '
+                                   'const aclIntArray* outputSize, aclTensor* out, uint64_t* workspaceSize, '
+                                   'aclOpExecutor** executor',
+                         'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                   'stream',
+                         'repo': 'ops-nn',
+                         'source': 'index/gather_elements/op_api/aclnn_max_unpool2d_backward.cpp'},
+ 'MaxUnpool3dBackward': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                         'header': 'index/gather_elements/op_api/aclnn_max_unpool3d_backward.h',
+                         'phase1': 'const aclTensor* gradOutput, const aclTensor* self, const aclTensor* indices, '
+                                   'const aclIntArray* outputSize, const aclIntArray* stride, const aclIntArray* '
+                                   'padding, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor',
+                         'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                   'stream',
+                         'repo': 'ops-nn',
+                         'source': 'index/gather_elements/op_api/aclnn_max_unpool3d_backward.cpp'},
  'MaxV2': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
            'header': 'math/reduce_max/op_api/aclnn_max_v2.h',
            'phase1': 'const aclTensor* self, const aclIntArray* dims, bool keepDims, bool noopWithEmptyDims, '
@@ -5358,6 +5376,14 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                                  'stream',
                        'repo': 'ops-nn',
                        'source': 'index/unique_consecutive/op_api/aclnn_unique_consecutive.cpp'},
+ 'UniqueDim': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+               'header': 'index/unique_with_counts_ext2/op_host/op_api/aclnn_unique_dim.h',
+               'phase1': 'const aclTensor* self, bool sorted, bool returnInverse, int64_t dim, aclTensor* valueOut, '
+                         'aclTensor* inverseOut, aclTensor* countsOut, uint64_t* workspaceSize, aclOpExecutor** '
+                         'executor',
+               'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+               'repo': 'ops-nn',
+               'source': 'index/unique_with_counts_ext2/op_host/op_api/aclnn_unique_dim.cpp'},
  'UpsampleBicubic2d': {'commit': '6ae87653464d2afb064c829e529abba2e278b0c4',
                        'header': 'image/upsample_bicubic2d/op_host/op_api/aclnn_upsample_bicubic_2d.h',
                        'phase1': 'const aclTensor* self, const aclIntArray* outputSize, const bool alignCorners, '

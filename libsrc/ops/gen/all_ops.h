@@ -380,6 +380,8 @@
 #include "aclnnop/aclnn_max_pool2d_with_indices_backward.h"
 #include "aclnnop/aclnn_max_pool3d_with_argmax.h"
 #include "aclnnop/aclnn_max_pool3d_with_argmax_backward.h"
+#include "aclnnop/aclnn_max_unpool2d_backward.h"
+#include "aclnnop/aclnn_max_unpool3d_backward.h"
 #include "aclnnop/aclnn_max_v2.h"
 #include "aclnnop/aclnn_maximum.h"
 #include "aclnnop/aclnn_maxn.h"
@@ -553,6 +555,7 @@
 #include "aclnnop/aclnn_unique.h"
 #include "aclnnop/aclnn_unique2.h"
 #include "aclnnop/aclnn_unique_consecutive.h"
+#include "aclnnop/aclnn_unique_dim.h"
 #include "aclnnop/aclnn_upsample_bicubic2d_aa.h"
 #include "aclnnop/aclnn_upsample_bicubic2d_aa_grad.h"
 #include "aclnnop/aclnn_upsample_bicubic_2d.h"
@@ -1730,6 +1733,16 @@ aclnnStatus opws_LinalgVectorNorm(
     const aclTensor* self, const aclScalar* ord, const aclIntArray* dims, bool keepDims, const aclDataType dtype,
     aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_Inverse(const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_UniqueDim(
+    const aclTensor* self, bool sorted, bool returnInverse, int64_t dim, aclTensor* valueOut, aclTensor* inverseOut,
+    aclTensor* countsOut, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_MaxUnpool2dBackward(
+    const aclTensor* gradOutput, const aclTensor* self, const aclTensor* indices, const aclIntArray* outputSize,
+    aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_MaxUnpool3dBackward(
+    const aclTensor* gradOutput, const aclTensor* self, const aclTensor* indices, const aclIntArray* outputSize,
+    const aclIntArray* stride, const aclIntArray* padding, aclTensor* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
 aclnnStatus opws_LayerNorm(
     const aclTensor* input, const aclIntArray* normalizedShape, const aclTensor* weightOptional,
     const aclTensor* biasOptional, double eps, aclTensor* out, aclTensor* meanOutOptional, aclTensor* rstdOutOptional,
@@ -2570,6 +2583,11 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_Norm ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_LinalgVectorNorm ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_Inverse ((const aclDataType[]){ACL_FLOAT, ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128, ACL_FLOAT16}), 5
+#define ACL_DT_LIST_UniqueDim ((const aclDataType[]){ACL_UINT8, ACL_INT8, ACL_UINT16, ACL_INT16, ACL_UINT32, ACL_INT32, ACL_UINT64, ACL_INT64, ACL_DOUBLE, ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_BOOL}), 13
+#define ACL_DT_LIST_MaxUnpool2dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_INT8, ACL_UINT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_BOOL}), 8
+#define ACL_DT_LIST_MaxUnpool2dBackward_indices ((const aclDataType[]){ACL_INT64, ACL_INT32}), 2
+#define ACL_DT_LIST_MaxUnpool3dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_INT8, ACL_UINT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_DOUBLE}), 8
+#define ACL_DT_LIST_MaxUnpool3dBackward_indices ((const aclDataType[]){ACL_INT64}), 1
 #define ACL_DT_LIST_LayerNorm ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 3
 #define ACL_DT_LIST_LayerNormWithImplMode ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 3
 #define ACL_DT_LIST_LayerNormBackward ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 3
