@@ -336,6 +336,13 @@ typedef struct aclrtPhysicalMemProp {
  aclError aclrtMallocPhysical(aclrtDrvMemHandle *handle, size_t size,
  const aclrtPhysicalMemProp *prop, uint64_t flags);
  aclError aclrtFreePhysical(aclrtDrvMemHandle handle);
+typedef enum aclrtMemGranularityOptions {
+ ACL_RT_MEM_ALLOC_GRANULARITY_MINIMUM,
+ ACL_RT_MEM_ALLOC_GRANULARITY_RECOMMENDED,
+ ACL_RT_MEM_ALLOC_GRANULARITY_UNDEF = 0xFFFF,
+} aclrtMemGranularityOptions;
+ aclError aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp *prop,
+ aclrtMemGranularityOptions option, size_t *granularity);
  aclError aclrtMapMem(void *virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle,
  uint64_t flags);
  aclError aclrtUnmapMem(void *virPtr);
