@@ -2110,7 +2110,7 @@ typedef struct aclScalarList aclScalarList;
  softmaxLseFlag, int64_t keyAntiquantMode, int64_t valueAntiquantMode,
  const aclTensor* attentionOut, const aclTensor* softmaxLse, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnFusedInferAttentionScoreV2(
- void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
  aclnnStatus aclnnFusedSgdGetWorkspaceSize(
  const aclTensorList* paramsRef, const aclTensorList* gradsRef, const aclTensorList* momentumBufferListOptionalRef,
  const aclTensor* gradScaleOptional, float weightDecay, float momentum, float lr, float dampening,

@@ -26,7 +26,7 @@ ACLNN_API aclnnStatus aclnnFusedInferAttentionScoreV2GetWorkspaceSize(
     const aclTensor* attentionOut, const aclTensor* softmaxLse, uint64_t* workspaceSize, aclOpExecutor** executor);
 
 ACLNN_API aclnnStatus aclnnFusedInferAttentionScoreV2(
-    void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+    void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
 
 #ifdef __cplusplus
 }
