@@ -336,6 +336,13 @@ typedef struct aclrtPhysicalMemProp {
  aclError aclrtMallocPhysical(aclrtDrvMemHandle *handle, size_t size,
  const aclrtPhysicalMemProp *prop, uint64_t flags);
  aclError aclrtFreePhysical(aclrtDrvMemHandle handle);
+typedef enum aclrtMemGranularityOptions {
+ ACL_RT_MEM_ALLOC_GRANULARITY_MINIMUM,
+ ACL_RT_MEM_ALLOC_GRANULARITY_RECOMMENDED,
+ ACL_RT_MEM_ALLOC_GRANULARITY_UNDEF = 0xFFFF,
+} aclrtMemGranularityOptions;
+ aclError aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp *prop,
+ aclrtMemGranularityOptions option, size_t *granularity);
  aclError aclrtMapMem(void *virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle,
  uint64_t flags);
  aclError aclrtUnmapMem(void *virPtr);
@@ -2149,6 +2156,25 @@ typedef struct aclScalarList aclScalarList;
  aclTensor* lossOut, aclTensor* softMaxOutOptional, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnFusedCrossEntropyLossWithMaxSum(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnFusedInferAttentionScoreV2GetWorkspaceSize(
+ const aclTensor* query, const aclTensorList* key, const aclTensorList* value, const aclTensor* pseShiftOptional,
+ const aclTensor* attenMaskOptional, const aclIntArray* actualSeqLengthsOptional,
+ const aclIntArray* actualSeqLengthsKvOptional, const aclTensor* deqScale1Optional,
+ const aclTensor* quantScale1Optional, const aclTensor* deqScale2Optional, const aclTensor* quantScale2Optional,
+ const aclTensor* quantOffset2Optional, const aclTensor* antiquantScaleOptional,
+ const aclTensor* antiquantOffsetOptional, const aclTensor* blockTableOptional,
+ const aclTensor* queryPaddingSizeOptional, const aclTensor* kvPaddingSizeOptional,
+ const aclTensor* keyAntiquantScaleOptional, const aclTensor* keyAntiquantOffsetOptional,
+ const aclTensor* valueAntiquantScaleOptional, const aclTensor* valueAntiquantOffsetOptional,
+ const aclTensor* keySharedPrefixOptional, const aclTensor* valueSharedPrefixOptional,
+ const aclIntArray* actualSharedPrefixLenOptional, int64_t numHeads, double scaleValue, int64_t preTokens,
+ int64_t nextTokens, char* inputLayout, int64_t numKeyValueHeads, int64_t sparseMode, int64_t innerPrecise,
+ int64_t blockSize, int64_t antiquantMode,
+ _Bool
+ softmaxLseFlag, int64_t keyAntiquantMode, int64_t valueAntiquantMode,
+ const aclTensor* attentionOut, const aclTensor* softmaxLse, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnFusedInferAttentionScoreV2(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
  aclnnStatus aclnnFusedSgdGetWorkspaceSize(
  const aclTensorList* paramsRef, const aclTensorList* gradsRef, const aclTensorList* momentumBufferListOptionalRef,
  const aclTensor* gradScaleOptional, float weightDecay, float momentum, float lr, float dampening,
@@ -4028,6 +4054,12 @@ typedef struct aclScalarList aclScalarList;
  aclnnStatus aclnnTraceGetWorkspaceSize(
  const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnTrace(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnTransMatmulWeightGetWorkspaceSize(
+ aclTensor* mmWeightRef, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnTransMatmulWeight(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnCalculateMatmulWeightSize(const aclIntArray *tensorShape, uint64_t *weightTensorSize);
+ aclnnStatus aclnnCalculateMatmulWeightSizeV2(const aclIntArray *tensorShape, aclDataType dataType, uint64_t *weightTensorSize);
  aclnnStatus aclnnTransformBiasRescaleQkvGetWorkspaceSize(
  const aclTensor *qkv, const aclTensor *qkvBias, int64_t numHeads, const aclTensor *qOut, const aclTensor *kOut,
  const aclTensor *vOut, uint64_t* workspaceSize, aclOpExecutor** executor);

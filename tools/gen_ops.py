@@ -98,6 +98,7 @@ def header_text(name, ops):
         out.append("\n")
         out.append(wrap_call(f"ACLNN_API aclnnStatus {op.sym}", p2))
         out.append("\n")
+        out.append(op.extra.get("header_extra", ""))  # hand-written companions in the same header
     out.append("#ifdef __cplusplus\n}\n#endif\n\n#endif\n")
     return "".join(out)
 

@@ -138,10 +138,11 @@ bool acl_mem_remove_mapped(const void *p) {
 static aclError do_alloc(void **ptr, size_t size, mem_kind kind) {
     if (!ptr) return ACL_REPORT(ACL_ERROR_INVALID_PARAM, "the output pointer must not be NULL");
     if (size == 0) return ACL_REPORT(ACL_ERROR_INVALID_PARAM, "size must be greater than 0");
-    /* As on hardware: round up to 32 bytes and add 32 bytes of padding; align to 64. */
+    /* As on hardware: round up to 32 bytes and add 32 bytes of padding; align to 512 (the device allocator's
+     * alignment: ggml-cann places tensors in one aclrtMalloc buffer at 128-byte aligned addresses). */
     if (size > SIZE_MAX - 128) return ACL_REPORT(ACL_ERROR_RT_MEMORY_ALLOCATION, "size %zu is too large", size);
-    size_t padded = (size_t)(real_size(size) + 63) / 64 * 64;
-    void *p = aligned_alloc(64, padded);
+    size_t padded = (size_t)(real_size(size) + 511) / 512 * 512;
+    void *p = aligned_alloc(512, padded);
     if (!p) return ACL_REPORT(ACL_ERROR_RT_MEMORY_ALLOCATION, "cannot allocate %zu bytes", size);
     pthread_mutex_lock(&g_mem_lock);
     bool ok = insert_block((uintptr_t)p, size, kind);

@@ -122,6 +122,20 @@ aclError aclrtMallocPhysical(aclrtDrvMemHandle *handle, size_t size, const aclrt
     return new_phys(fd, size, handle);
 }
 
+/* The granularity aclrtMallocPhysical sizes must respect: the page (minimum); 2 MiB, a multiple of it, as the
+ * device's huge-page recommendation. */
+aclError aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp *prop, aclrtMemGranularityOptions option,
+                                          size_t *granularity) {
+    acl_set_api("aclrtMemGetAllocationGranularity");
+    if (!prop) return ACL_REPORT(ACL_ERROR_INVALID_PARAM, "prop must not be NULL");
+    if (!granularity) return ACL_REPORT(ACL_ERROR_INVALID_PARAM, "granularity must not be NULL");
+    if (option == ACL_RT_MEM_ALLOC_GRANULARITY_MINIMUM) *granularity = page();
+    else if (option == ACL_RT_MEM_ALLOC_GRANULARITY_RECOMMENDED)
+        *granularity = (size_t)2 << 20 > page() ? (size_t)2 << 20 : page();
+    else return ACL_REPORT(ACL_ERROR_INVALID_PARAM, "option %d is not a granularity option", (int)option);
+    return ACL_SUCCESS;
+}
+
 static aclError check_phys(aclrtDrvMemHandle h) {
     if (!h) return ACL_REPORT(ACL_ERROR_INVALID_PARAM, "handle must not be NULL");
     if (!acl_reg_is(h, ACL_KIND_PHYS_MEM))

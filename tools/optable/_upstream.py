@@ -2049,6 +2049,33 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                                                'aclrtStream stream',
                                      'repo': 'ops-nn',
                                      'source': 'loss/fused_cross_entropy_loss_with_max_sum/op_api/aclnn_fused_cross_entropy_loss_with_max_sum.cpp'},
+ 'FusedInferAttentionScoreV2': {'commit': 'c29bc1069d3252c641e2aa059ec88f392d3f05ac',
+                                'header': 'attention/fused_infer_attention_score/op_host/op_api/aclnn_fused_infer_attention_score_v2.h',
+                                'phase1': 'const aclTensor* query, const aclTensorList* key, const aclTensorList* '
+                                          'value, const aclTensor* pseShiftOptional, const aclTensor* '
+                                          'attenMaskOptional, const aclIntArray* actualSeqLengthsOptional, const '
+                                          'aclIntArray* actualSeqLengthsKvOptional, const aclTensor* '
+                                          'deqScale1Optional, const aclTensor* quantScale1Optional, const aclTensor* '
+                                          'deqScale2Optional, const aclTensor* quantScale2Optional, const aclTensor* '
+                                          'quantOffset2Optional, const aclTensor* antiquantScaleOptional, const '
+                                          'aclTensor* antiquantOffsetOptional, const aclTensor* blockTableOptional, '
+                                          'const aclTensor* queryPaddingSizeOptional, const aclTensor* '
+                                          'kvPaddingSizeOptional, const aclTensor* keyAntiquantScaleOptional, const '
+                                          'aclTensor* keyAntiquantOffsetOptional, const aclTensor* '
+                                          'valueAntiquantScaleOptional, const aclTensor* '
+                                          'valueAntiquantOffsetOptional, const aclTensor* keySharedPrefixOptional, '
+                                          'const aclTensor* valueSharedPrefixOptional, const aclIntArray* '
+                                          'actualSharedPrefixLenOptional, int64_t numHeads, double scaleValue, '
+                                          'int64_t preTokens, int64_t nextTokens, char* inputLayout, int64_t '
+                                          'numKeyValueHeads, int64_t sparseMode, int64_t innerPrecise, int64_t '
+                                          'blockSize, int64_t antiquantMode, bool softmaxLseFlag, int64_t '
+                                          'keyAntiquantMode, int64_t valueAntiquantMode, const aclTensor* '
+                                          'attentionOut, const aclTensor* softmaxLse, uint64_t* workspaceSize, '
+                                          'aclOpExecutor** executor',
+                                'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const '
+                                          'aclrtStream stream',
+                                'repo': 'ops-transformer',
+                                'source': 'attention/fused_infer_attention_score/op_host/op_api/aclnn_fused_infer_attention_score_v2.cpp'},
  'FusedSgd': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
               'header': 'optim/fused_sgd/op_api/aclnn_fused_sgd.h',
               'phase1': 'const aclTensorList* paramsRef, const aclTensorList* gradsRef, const aclTensorList* '
@@ -5316,6 +5343,13 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
            'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
            'repo': 'ops-math',
            'source': 'math/trace/op_api/aclnn_trace.cpp'},
+ 'TransMatmulWeight': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
+                       'header': 'conversion/trans_data/op_api/aclnn_trans_matmul_weight.h',
+                       'phase1': 'aclTensor* mmWeightRef, uint64_t* workspaceSize, aclOpExecutor** executor',
+                       'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                 'stream',
+                       'repo': 'ops-math',
+                       'source': 'conversion/trans_data/op_api/aclnn_trans_matmul_weight.cpp'},
  'TriangularSolve': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                      'header': 'math/triangular_solve/op_host/op_api/aclnn_triangular_solve.h',
                      'phase1': 'const aclTensor* self, const aclTensor* A, bool upper, bool transpose, bool '

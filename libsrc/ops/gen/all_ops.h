@@ -258,6 +258,7 @@
 #include "aclnnop/aclnn_frac.h"
 #include "aclnnop/aclnn_fused_adamw.h"
 #include "aclnnop/aclnn_fused_cross_entropy_loss_with_max_sum.h"
+#include "aclnnop/aclnn_fused_infer_attention_score_v2.h"
 #include "aclnnop/aclnn_fused_sgd.h"
 #include "aclnnop/aclnn_gather.h"
 #include "aclnnop/aclnn_gather_nd.h"
@@ -545,6 +546,7 @@
 #include "aclnnop/aclnn_threshold_backward.h"
 #include "aclnnop/aclnn_topk.h"
 #include "aclnnop/aclnn_trace.h"
+#include "aclnnop/aclnn_trans_matmul_weight.h"
 #include "aclnnop/aclnn_transform_bias_rescale_qkv.h"
 #include "aclnnop/aclnn_triangular_solve.h"
 #include "aclnnop/aclnn_tril.h"
@@ -1599,6 +1601,22 @@ aclnnStatus opws_WeightQuantBatchMatmulV2(
     const aclTensor* antiquantOffsetOptional, const aclTensor* quantScaleOptional, const aclTensor* quantOffsetOptional,
     const aclTensor* biasOptional, int antiquantGroupSize, const aclTensor* y, uint64_t* workspaceSize,
     aclOpExecutor** executor);
+aclnnStatus opws_FusedInferAttentionScoreV2(
+    const aclTensor* query, const aclTensorList* key, const aclTensorList* value, const aclTensor* pseShiftOptional,
+    const aclTensor* attenMaskOptional, const aclIntArray* actualSeqLengthsOptional,
+    const aclIntArray* actualSeqLengthsKvOptional, const aclTensor* deqScale1Optional,
+    const aclTensor* quantScale1Optional, const aclTensor* deqScale2Optional, const aclTensor* quantScale2Optional,
+    const aclTensor* quantOffset2Optional, const aclTensor* antiquantScaleOptional,
+    const aclTensor* antiquantOffsetOptional, const aclTensor* blockTableOptional,
+    const aclTensor* queryPaddingSizeOptional, const aclTensor* kvPaddingSizeOptional,
+    const aclTensor* keyAntiquantScaleOptional, const aclTensor* keyAntiquantOffsetOptional,
+    const aclTensor* valueAntiquantScaleOptional, const aclTensor* valueAntiquantOffsetOptional,
+    const aclTensor* keySharedPrefixOptional, const aclTensor* valueSharedPrefixOptional,
+    const aclIntArray* actualSharedPrefixLenOptional, int64_t numHeads, double scaleValue, int64_t preTokens,
+    int64_t nextTokens, char* inputLayout, int64_t numKeyValueHeads, int64_t sparseMode, int64_t innerPrecise,
+    int64_t blockSize, int64_t antiquantMode, bool softmaxLseFlag, int64_t keyAntiquantMode, int64_t valueAntiquantMode,
+    const aclTensor* attentionOut, const aclTensor* softmaxLse, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_TransMatmulWeight(aclTensor* mmWeightRef, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_MseLoss(
     const aclTensor* self, const aclTensor* target, int64_t reduction, aclTensor* out, uint64_t* workspaceSize,
     aclOpExecutor** executor);
@@ -2527,6 +2545,8 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_Topk_indicesOut ((const aclDataType[]){ACL_INT64}), 1
 #define ACL_DT_LIST_RotaryPositionEmbedding ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 3
 #define ACL_DT_LIST_WeightQuantBatchMatmulV2 ((const aclDataType[]){ACL_FLOAT16, ACL_BF16}), 2
+#define ACL_DT_LIST_FusedInferAttentionScoreV2 ((const aclDataType[]){ACL_FLOAT16, ACL_BF16}), 2
+#define ACL_DT_LIST_TransMatmulWeight ((const aclDataType[]){ACL_FLOAT16, ACL_BF16, ACL_INT8, ACL_FLOAT}), 4
 #define ACL_DT_LIST_MseLoss ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_MseLossOut ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_MseLossBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3

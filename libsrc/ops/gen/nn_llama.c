@@ -2,7 +2,9 @@
 #include <stdint.h>
 
 #include "ops/ops.h"
+#include "aclnnop/aclnn_fused_infer_attention_score_v2.h"
 #include "aclnnop/aclnn_rotary_position_embedding.h"
+#include "aclnnop/aclnn_trans_matmul_weight.h"
 #include "aclnnop/aclnn_weight_quant_batch_matmul_v2.h"
 
 #include "ops/gen/all_ops.h"
@@ -35,5 +37,41 @@ aclnnStatus aclnnWeightQuantBatchMatmulV2GetWorkspaceSize(const aclTensor* x, co
 
 aclnnStatus aclnnWeightQuantBatchMatmulV2(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_WeightQuantBatchMatmulV2, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnFusedInferAttentionScoreV2GetWorkspaceSize(const aclTensor* query, const aclTensorList* key, const aclTensorList* value, const aclTensor* pseShiftOptional, const aclTensor* attenMaskOptional, const aclIntArray* actualSeqLengthsOptional, const aclIntArray* actualSeqLengthsKvOptional, const aclTensor* deqScale1Optional, const aclTensor* quantScale1Optional, const aclTensor* deqScale2Optional, const aclTensor* quantScale2Optional, const aclTensor* quantOffset2Optional, const aclTensor* antiquantScaleOptional, const aclTensor* antiquantOffsetOptional, const aclTensor* blockTableOptional, const aclTensor* queryPaddingSizeOptional, const aclTensor* kvPaddingSizeOptional, const aclTensor* keyAntiquantScaleOptional, const aclTensor* keyAntiquantOffsetOptional, const aclTensor* valueAntiquantScaleOptional, const aclTensor* valueAntiquantOffsetOptional, const aclTensor* keySharedPrefixOptional, const aclTensor* valueSharedPrefixOptional, const aclIntArray* actualSharedPrefixLenOptional, int64_t numHeads, double scaleValue, int64_t preTokens, int64_t nextTokens, char* inputLayout, int64_t numKeyValueHeads, int64_t sparseMode, int64_t innerPrecise, int64_t blockSize, int64_t antiquantMode, bool softmaxLseFlag, int64_t keyAntiquantMode, int64_t valueAntiquantMode, const aclTensor* attentionOut, const aclTensor* softmaxLse, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnFusedInferAttentionScoreV2GetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {query, key, value, pseShiftOptional, attenMaskOptional, actualSeqLengthsOptional, actualSeqLengthsKvOptional, deqScale1Optional, quantScale1Optional, deqScale2Optional, quantScale2Optional, quantOffset2Optional, antiquantScaleOptional, antiquantOffsetOptional, blockTableOptional, queryPaddingSizeOptional, kvPaddingSizeOptional, keyAntiquantScaleOptional, keyAntiquantOffsetOptional, valueAntiquantScaleOptional, valueAntiquantOffsetOptional, keySharedPrefixOptional, valueSharedPrefixOptional, actualSharedPrefixLenOptional, attentionOut, softmaxLse};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR_LIST, ACL_KIND_TENSOR_LIST, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_INT_ARRAY, ACL_KIND_INT_ARRAY, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_INT_ARRAY, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"query", "key", "value", "pseShiftOptional", "attenMaskOptional", "actualSeqLengthsOptional", "actualSeqLengthsKvOptional", "deqScale1Optional", "quantScale1Optional", "deqScale2Optional", "quantScale2Optional", "quantOffset2Optional", "antiquantScaleOptional", "antiquantOffsetOptional", "blockTableOptional", "queryPaddingSizeOptional", "kvPaddingSizeOptional", "keyAntiquantScaleOptional", "keyAntiquantOffsetOptional", "valueAntiquantScaleOptional", "valueAntiquantOffsetOptional", "keySharedPrefixOptional", "valueSharedPrefixOptional", "actualSharedPrefixLenOptional", "attentionOut", "softmaxLse"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 26));
+    return opws_FusedInferAttentionScoreV2(
+        query, key, value, pseShiftOptional, attenMaskOptional, actualSeqLengthsOptional, actualSeqLengthsKvOptional,
+        deqScale1Optional, quantScale1Optional, deqScale2Optional, quantScale2Optional, quantOffset2Optional,
+        antiquantScaleOptional, antiquantOffsetOptional, blockTableOptional, queryPaddingSizeOptional,
+        kvPaddingSizeOptional, keyAntiquantScaleOptional, keyAntiquantOffsetOptional, valueAntiquantScaleOptional,
+        valueAntiquantOffsetOptional, keySharedPrefixOptional, valueSharedPrefixOptional, actualSharedPrefixLenOptional,
+        numHeads, scaleValue, preTokens, nextTokens, inputLayout, numKeyValueHeads, sparseMode, innerPrecise, blockSize,
+        antiquantMode, softmaxLseFlag, keyAntiquantMode, valueAntiquantMode, attentionOut, softmaxLse, workspaceSize,
+        executor);
+}
+
+aclnnStatus aclnnFusedInferAttentionScoreV2(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_FusedInferAttentionScoreV2, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnTransMatmulWeightGetWorkspaceSize(aclTensor* mmWeightRef, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnTransMatmulWeightGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {mmWeightRef};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR};
+    static const char *const names[] = {"mmWeightRef"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 1));
+    return opws_TransMatmulWeight(mmWeightRef, workspaceSize, executor);
+}
+
+aclnnStatus aclnnTransMatmulWeight(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_TransMatmulWeight, workspace, workspaceSize, executor, stream);
 }
 
