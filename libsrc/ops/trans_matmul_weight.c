@@ -1,6 +1,6 @@
-/* aclnnTransMatmulWeight and its size helpers aclnnCalculateMatmulWeightSize(V2) (ops-nn matmul; the header
+/* aclnnTransMatmulWeight and its size helpers aclnnCalculateMatmulWeightSize(V2) (ops-math conversion/trans_data; the header
  * aclnn_trans_matmul_weight.h). On the device the weight is rewritten in place into the private FRACTAL_NZ layout,
- * in a buffer of the size the helpers report (the last two dims padded to the 16 x (32 bytes / element) blocks);
+ * in a buffer of the size the helpers report (the last two dims padded to 16 x 16 blocks for FLOAT16/BF16, 16 x 32 otherwise);
  * the matmul ops that take the weight afterwards read that layout. The emulator's matmul ops read every weight in
  * ND, so its "matmul layout" is ND itself: the first phase checks the weight (NULL 161001, dtype 161002, rank >= 2
  * 161002) and the second phase leaves its bytes as they are. A program that reads the converted weight back
@@ -25,34 +25,39 @@ aclnnStatus opws_TransMatmulWeight(aclTensor *mmWeightRef, uint64_t *workspaceSi
     return acl_exec_publish(ex, workspaceSize, executor);
 }
 
-static aclnnStatus tmw_size(const aclIntArray *shape, aclDataType dt, uint64_t *size, const char *api) {
+/* The FRACTAL_NZ element count (the op_api's rule): batch dims as they are, the last two rounded up to the block,
+ * 16 x 16 for FLOAT16/BF16 and 16 x 32 for every other dataType (not checked: the op_api does not). V2 also refuses
+ * a zero dimension. Negative dimensions and an int64 overflow are refused here (the op_api would wrap). */
+static aclnnStatus tmw_size(const aclIntArray *shape, aclDataType dt, uint64_t *size, bool v2, const char *api) {
     ACLNN_CHECK(shape != NULL, ACLNN_ERR_PARAM_NULLPTR, "%s: tensorShape must not be NULL.", api);
     ACLNN_CHECK(size != NULL, ACLNN_ERR_PARAM_NULLPTR, "%s: weightTensorSize must not be NULL.", api);
-    ACLNN_CHECK(dt == ACL_FLOAT16 || dt == ACL_BF16 || dt == ACL_INT8 || dt == ACL_FLOAT, ACLNN_ERR_PARAM_INVALID,
-                "%s: dataType %d is not supported: FLOAT16, BFLOAT16, INT8 or FLOAT.", api, (int)dt);
     ACLNN_CHECK(shape->size >= 2 && shape->size <= 6, ACLNN_ERR_PARAM_INVALID,
-                "%s: tensorShape must have 2 to 6 dims, but it has %llu.", api, (unsigned long long)shape->size);
-    const int64_t c0 = 32 / (int64_t)acl_dtype_size(dt);
-    uint64_t total = 1;
+                "%s: tensorShape is expected to have 2-6 dimensions, but it has %llu.", api,
+                (unsigned long long)shape->size);
+    for (uint64_t i = 0; v2 && i < shape->size; i++)
+        ACLNN_CHECK(shape->v[i] != 0, ACLNN_ERR_PARAM_INVALID, "%s: tensorShape[%llu] is 0: no zeros are allowed.",
+                    api, (unsigned long long)i);
+    const int64_t c0 = dt == ACL_FLOAT16 || dt == ACL_BF16 ? 16 : 32;
+    int64_t total = 1;
     for (uint64_t i = 0; i < shape->size; i++) {
         int64_t d = shape->v[i];
         ACLNN_CHECK(d >= 0, ACLNN_ERR_PARAM_INVALID, "%s: tensorShape[%llu] = %lld must not be negative.", api,
                     (unsigned long long)i, (long long)d);
         if (i == shape->size - 2) d = (d + 15) / 16 * 16;
         else if (i == shape->size - 1) d = (d + c0 - 1) / c0 * c0;
-        ACLNN_CHECK(d == 0 || total <= UINT64_MAX / (uint64_t)d, ACLNN_ERR_PARAM_INVALID,
-                    "%s: tensorShape's size overflows.", api);
-        total *= (uint64_t)d;
+        ACLNN_CHECK(d == 0 || total <= INT64_MAX / d, ACLNN_ERR_PARAM_INVALID, "%s: tensorShape's size overflows.",
+                    api);
+        total *= d;
     }
-    *size = total;
+    *size = (uint64_t)total;
     return ACLNN_SUCCESS;
 }
 
 ACLNN_API aclnnStatus aclnnCalculateMatmulWeightSize(const aclIntArray *tensorShape, uint64_t *weightTensorSize) {
-    return tmw_size(tensorShape, ACL_FLOAT16, weightTensorSize, "aclnnCalculateMatmulWeightSize");
+    return tmw_size(tensorShape, ACL_FLOAT16, weightTensorSize, false, "aclnnCalculateMatmulWeightSize");
 }
 
 ACLNN_API aclnnStatus aclnnCalculateMatmulWeightSizeV2(const aclIntArray *tensorShape, aclDataType dataType,
                                                        uint64_t *weightTensorSize) {
-    return tmw_size(tensorShape, dataType, weightTensorSize, "aclnnCalculateMatmulWeightSizeV2");
+    return tmw_size(tensorShape, dataType, weightTensorSize, true, "aclnnCalculateMatmulWeightSizeV2");
 }
