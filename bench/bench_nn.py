@@ -1,0 +1,212 @@
+"""ops-nn training ops (issue 12's speed table) vs PyTorch CPU: activations and a gradient on 64 MiB fp32, softmax,
+layer_norm and rms_norm forward/backward on (4096, 4096) fp32 and bf16, group_norm on (32, 64, 56, 56), and
+cross_entropy on (4096, 32000). `bytes` counts each tensor read or written once."""
+import numpy as np
+
+import common
+
+
+def _np(dt):
+    import pyaclnn
+
+    return {"f32": np.dtype(np.float32), "bf16": pyaclnn.bfloat16}[dt]
+
+
+def _tdt(torch, dt):
+    return {"f32": torch.float32, "bf16": torch.bfloat16}[dt]
+
+
+def _t(a):
+    import pyaclnn
+
+    return pyaclnn.AclTensor.from_array(a)
+
+
+def _empty(shape, dt):
+    import pyaclnn
+
+    return pyaclnn.AclTensor.empty(shape, _np(dt))
+
+
+def _tt(torch, a, dt):
+    return torch.from_numpy(np.asarray(a, np.float32)).to(_tdt(torch, dt))
+
+
+def activation(op, grad=False):
+    def setup():
+        n = (64 << 20) // 4
+        x = np.random.default_rng(0).standard_normal(n).astype(np.float32)
+        torch = common.torch_or_none()
+        if grad:
+            g = np.random.default_rng(1).standard_normal(n).astype(np.float32)
+            ours = common.op_runner(op, _t(g), _t(x), _empty((n,), "f32"))
+            tf = None
+            if torch:
+                tg, tx = torch.from_numpy(g), torch.from_numpy(x)
+                tf = lambda: torch.ops.aten.gelu_backward(tg, tx)  # noqa: E731
+            return dict(ours=ours, torch=tf, bytes=3 * x.nbytes)
+        ours = common.op_runner(op, _t(x), _empty((n,), "f32"))
+        tf = None
+        if torch:
+            tx = torch.from_numpy(x)
+            tf = {"Relu": lambda: torch.relu(tx), "Gelu": lambda: torch.nn.functional.gelu(tx),
+                  "Silu": lambda: torch.nn.functional.silu(tx)}[op]
+        return dict(ours=ours, torch=tf, bytes=2 * x.nbytes)
+
+    return setup
+
+
+def softmax(dt, backward):
+    def setup():
+        rng = np.random.default_rng(0)
+        x = rng.standard_normal((4096, 4096)).astype(_np(dt))
+        torch = common.torch_or_none()
+        xe = np.exp(x.astype(np.float32) - x.astype(np.float32).max(1, keepdims=True))
+        y = (xe / xe.sum(1, keepdims=True)).astype(_np(dt))
+        if backward:
+            g = rng.standard_normal((4096, 4096)).astype(_np(dt))
+            ours = common.op_runner("SoftmaxBackward", _t(g), _t(y), -1, _empty(x.shape, dt))
+            tf = None
+            if torch:
+                tg, ty = _tt(torch, g, dt), _tt(torch, y, dt)
+                tf = lambda: torch.ops.aten._softmax_backward_data(tg, ty, -1, ty.dtype)  # noqa: E731
+            return dict(ours=ours, torch=tf, bytes=3 * x.nbytes)
+        ours = common.op_runner("Softmax", _t(x), -1, _empty(x.shape, dt))
+        tf = None
+        if torch:
+            tx = _tt(torch, x, dt)
+            tf = lambda: torch.softmax(tx, -1)  # noqa: E731
+        return dict(ours=ours, torch=tf, bytes=2 * x.nbytes)
+
+    return setup
+
+
+def layer_norm(dt, backward):
+    def setup():
+        import pyaclnn
+
+        rng = np.random.default_rng(0)
+        M = N = 4096
+        x = rng.standard_normal((M, N)).astype(_np(dt))
+        w = rng.standard_normal(N).astype(_np(dt))
+        b = rng.standard_normal(N).astype(_np(dt))
+        ns = pyaclnn.int_array([N])
+        torch = common.torch_or_none()
+        if backward:
+            xf = x.astype(np.float32)
+            mean = xf.mean(1, keepdims=True).astype(np.float32)
+            rstd = (1 / np.sqrt(xf.var(1, keepdims=True) + 1e-5)).astype(np.float32)
+            g = rng.standard_normal((M, N)).astype(_np(dt))
+            ours = common.op_runner("LayerNormBackward", _t(g), _t(x), ns, _t(mean), _t(rstd), _t(w), _t(b),
+                                    pyaclnn.bool_array([True, True, True]), _empty((M, N), dt), _empty((N,), dt),
+                                    _empty((N,), dt))
+            tf = None
+            if torch:
+                tg, tx, tw, tb = (_tt(torch, a, dt) for a in (g, x, w, b))
+                tm, tr = _tt(torch, mean, dt), _tt(torch, rstd, dt)  # torch CPU wants them in x's dtype
+                tf = lambda: torch.ops.aten.native_layer_norm_backward(tg, tx, [N], tm, tr, tw, tb,  # noqa: E731
+                                                                      [True, True, True])
+            return dict(ours=ours, torch=tf, bytes=3 * x.nbytes)
+        ours = common.op_runner("LayerNorm", _t(x), ns, _t(w), _t(b), 1e-5, _empty((M, N), dt),
+                                _empty((M, 1), "f32"), _empty((M, 1), "f32"))
+        tf = None
+        if torch:
+            tx, tw, tb = (_tt(torch, a, dt) for a in (x, w, b))
+            tf = lambda: torch.ops.aten.native_layer_norm(tx, [N], tw, tb, 1e-5)  # noqa: E731
+        return dict(ours=ours, torch=tf, bytes=2 * x.nbytes)
+
+    return setup
+
+
+def rms_norm(dt, backward):
+    def setup():
+        rng = np.random.default_rng(0)
+        M = N = 4096
+        x = rng.standard_normal((M, N)).astype(_np(dt))
+        w = rng.standard_normal(N).astype(_np(dt))
+        torch = common.torch_or_none()
+        if backward:
+            xf = x.astype(np.float32)
+            rstd = (1 / np.sqrt((xf * xf).mean(1, keepdims=True) + 1e-6)).astype(np.float32)
+            g = rng.standard_normal((M, N)).astype(_np(dt))
+            ours = common.op_runner("RmsNormGrad", _t(g), _t(x), _t(rstd), _t(w), _empty((M, N), dt),
+                                    _empty((N,), "f32"))
+            tf = None
+            if torch:
+                tx = _tt(torch, x, dt).requires_grad_()
+                tw = _tt(torch, w, dt).requires_grad_()
+                tg = _tt(torch, g, dt)
+                y = torch.nn.functional.rms_norm(tx, [N], tw, 1e-6)
+                tf = lambda: torch.autograd.grad(y, (tx, tw), tg, retain_graph=True)  # noqa: E731
+            return dict(ours=ours, torch=tf, bytes=3 * x.nbytes)
+        ours = common.op_runner("RmsNorm", _t(x), _t(w), 1e-6, _empty((M, N), dt), _empty((M, 1), "f32"))
+        tf = None
+        if torch:
+            tx, tw = _tt(torch, x, dt), _tt(torch, w, dt)
+            tf = lambda: torch.nn.functional.rms_norm(tx, [N], tw, 1e-6)  # noqa: E731
+        return dict(ours=ours, torch=tf, bytes=2 * x.nbytes)
+
+    return setup
+
+
+def group_norm(dt, backward):
+    def setup():
+        import pyaclnn
+
+        rng = np.random.default_rng(0)
+        N, C, H, W, G = 32, 64, 56, 56, 32
+        x = rng.standard_normal((N, C, H, W)).astype(_np(dt))
+        w = rng.standard_normal(C).astype(_np(dt))
+        b = rng.standard_normal(C).astype(_np(dt))
+        torch = common.torch_or_none()
+        xf = x.astype(np.float32).reshape(N, G, -1)
+        mean = xf.mean(2).astype(_np(dt))
+        rstd = (1 / np.sqrt(xf.var(2) + 1e-5)).astype(_np(dt))
+        if backward:
+            g = rng.standard_normal((N, C, H, W)).astype(_np(dt))
+            ours = common.op_runner("GroupNormBackward", _t(g), _t(x), _t(mean), _t(rstd), _t(w), N, C, H * W, G,
+                                    pyaclnn.bool_array([True, True, True]), _empty(x.shape, dt), _empty((C,), dt),
+                                    _empty((C,), dt))
+            tf = None
+            if torch:
+                tg, tx, tw, tm, tr = (_tt(torch, a, dt) for a in (g, x, w, mean, rstd))
+                tf = lambda: torch.ops.aten.native_group_norm_backward(tg, tx, tm, tr, tw, N, C, H * W, G,  # noqa
+                                                                      [True, True, True])
+            return dict(ours=ours, torch=tf, bytes=3 * x.nbytes)
+        ours = common.op_runner("GroupNorm", _t(x), _t(w), _t(b), N, C, H * W, G, 1e-5, _empty(x.shape, dt),
+                                _empty((N, G), dt), _empty((N, G), dt))
+        tf = None
+        if torch:
+            tx, tw, tb = (_tt(torch, a, dt) for a in (x, w, b))
+            tf = lambda: torch.ops.aten.native_group_norm(tx, tw, tb, N, C, H * W, G, 1e-5)  # noqa: E731
+        return dict(ours=ours, torch=tf, bytes=2 * x.nbytes)
+
+    return setup
+
+
+def cross_entropy():
+    def setup():
+        rng = np.random.default_rng(0)
+        N, C = 4096, 32000
+        x = rng.standard_normal((N, C)).astype(np.float32)
+        t = rng.integers(0, C, N).astype(np.int64)
+        ours = common.op_runner("CrossEntropyLoss", _t(x), _t(t), None, b"mean", -100, 0.0, 0.0, False,
+                                _empty((1,), "f32"), _empty((N, C), "f32"), _empty((1,), "f32"), _empty((N,), "f32"))
+        torch = common.torch_or_none()
+        tf = None
+        if torch:
+            tx, tt = torch.from_numpy(x), torch.from_numpy(t)
+            tf = lambda: torch.nn.functional.cross_entropy(tx, tt)  # noqa: E731
+        return dict(ours=ours, torch=tf, bytes=x.nbytes)
+
+    return setup
+
+
+CASES = ([(f"{op.lower()} f32 64MiB", activation(op)) for op in ("Relu", "Gelu", "Silu")]
+         + [("gelu_backward f32 64MiB", activation("GeluBackward", grad=True))]
+         + [(f"{name} {'bwd' if bwd else 'fwd'} {dt} 4096x4096", fn(dt, bwd))
+            for name, fn in (("softmax", softmax), ("layer_norm", layer_norm), ("rms_norm", rms_norm))
+            for dt in ("f32", "bf16") for bwd in (False, True)]
+         + [(f"group_norm {'bwd' if bwd else 'fwd'} {dt} 32x64x56x56 g32", group_norm(dt, bwd))
+            for dt in ("f32", "bf16") for bwd in (False, True)]
+         + [("cross_entropy f32 4096x32000", cross_entropy())])
