@@ -1,7 +1,8 @@
 """Issue 13's speed table, the rows the other bench modules leave out: the 3-D pools (MaxPool3dWithArgmax,
 AvgPool3d, AdaptiveAvgPool3d, AdaptiveMaxPool3d, forward and backward), MaxPool2dWithIndices forward, and the fp16 /
 bf16 rows of the resampling family (linear1d, trilinear3d, the anti-aliased 2-D ops, nearest-exact 2-D, grid
-sampler 3-D). Each against PyTorch CPU in the same dtype (grid_sampler_3d: PyTorch in fp32)."""
+sampler 3-D). Each against PyTorch CPU in the same dtype, or in fp32 where PyTorch CPU lacks the dtype (grid_sampler_3d;
+avg_pool3d_backward in fp16)."""
 import numpy as np
 
 import common
@@ -44,57 +45,67 @@ def _pool3d(kind, direction, dt):
         gx = pyaclnn.AclTensor(X3, npdt, fmt=fmt)
         torch = common.torch_or_none()
         F = torch.nn.functional if torch else None
-        tx = torch.from_numpy(x.astype(np.float32)).to(_td(torch, dt)) if torch else None
-        tg = torch.from_numpy(g.astype(np.float32)).to(_td(torch, dt)) if torch else None
-        tf = None
+
+        def make_tf(tdt):
+            """PyTorch's call in dtype tdt (None without torch)"""
+            if not torch:
+                return None
+            tx = torch.from_numpy(x.astype(np.float32)).to(tdt)
+            tg = torch.from_numpy(g.astype(np.float32)).to(tdt)
+            if kind == "max":
+                if direction == "fwd":
+                    return lambda: F.max_pool3d(tx, 3, 2, 1, return_indices=True)
+                _, ti = F.max_pool3d(tx, 3, 2, 1, return_indices=True)
+                return lambda: torch.ops.aten.max_pool3d_with_indices_backward(
+                    tg, tx, [3, 3, 3], [2, 2, 2], [1, 1, 1], [1, 1, 1], False, ti)
+            if kind == "avg":
+                if direction == "fwd":
+                    return lambda: F.avg_pool3d(tx, 3, 2, 1)
+                return lambda: torch.ops.aten.avg_pool3d_backward(tg, tx, [3, 3, 3], [2, 2, 2], [1, 1, 1], False,
+                                                                  True, None)
+            if kind == "aavg":
+                if direction == "fwd":
+                    return lambda: F.adaptive_avg_pool3d(tx, osz)
+                return lambda: torch.ops.aten._adaptive_avg_pool3d_backward(tg, tx)
+            if direction == "fwd":
+                return lambda: F.adaptive_max_pool3d(tx, osz, True)
+            _, ti = F.adaptive_max_pool3d(tx, osz, True)
+            return lambda: torch.ops.aten.adaptive_max_pool3d_backward(tg, tx, ti)
+
         if kind == "max":
             it = pyaclnn.AclTensor(oshape, np.dtype(np.int32), fmt=fmt)
             fwd = common.op_runner("MaxPool3dWithArgmax", xt, A([3]), A([2]), A([1]), A([1]), False, yt, it)
             if direction == "fwd":
                 ours = fwd
-                if torch:
-                    tf = lambda: F.max_pool3d(tx, 3, 2, 1, return_indices=True)  # noqa: E731
             else:
                 fwd()
                 ours = common.op_runner("MaxPool3dWithArgmaxBackward", gt, xt, it, A([3]), A([2]), A([1]), A([1]),
                                         False, gx)
-                if torch:
-                    _, ti = F.max_pool3d(tx, 3, 2, 1, return_indices=True)
-                    tf = lambda: torch.ops.aten.max_pool3d_with_indices_backward(  # noqa: E731
-                        tg, tx, [3, 3, 3], [2, 2, 2], [1, 1, 1], [1, 1, 1], False, ti)
         elif kind == "avg":
             args = (A([3]), A([2]), A([1]), False, True, 0)
             if direction == "fwd":
                 ours = common.op_runner("AvgPool3d", xt, *args, yt)
-                if torch:
-                    tf = lambda: F.avg_pool3d(tx, 3, 2, 1)  # noqa: E731
             else:
                 ours = common.op_runner("AvgPool3dBackward", gt, xt, *args, gx)
-                if torch:
-                    tf = lambda: torch.ops.aten.avg_pool3d_backward(  # noqa: E731
-                        tg, tx, [3, 3, 3], [2, 2, 2], [1, 1, 1], False, True, None)
         elif kind == "aavg":
             if direction == "fwd":
                 ours = common.op_runner("AdaptiveAvgPool3d", xt, A(list(osz)), yt)
-                if torch:
-                    tf = lambda: F.adaptive_avg_pool3d(tx, osz)  # noqa: E731
             else:
                 ours = common.op_runner("AdaptiveAvgPool3dBackward", gt, xt, gx)
-                if torch:
-                    tf = lambda: torch.ops.aten._adaptive_avg_pool3d_backward(tg, tx)  # noqa: E731
         else:
             it = pyaclnn.AclTensor(oshape, np.dtype(np.int32), fmt=fmt)
             fwd = common.op_runner("AdaptiveMaxPool3d", xt, A(list(osz)), yt, it)
             if direction == "fwd":
                 ours = fwd
-                if torch:
-                    tf = lambda: F.adaptive_max_pool3d(tx, osz, True)  # noqa: E731
             else:
                 fwd()
                 ours = common.op_runner("AdaptiveMaxPool3dBackward", gt, xt, it, gx)
-                if torch:
-                    _, ti = F.adaptive_max_pool3d(tx, osz, True)
-                    tf = lambda: torch.ops.aten.adaptive_max_pool3d_backward(tg, tx, ti)  # noqa: E731
+        tf = make_tf(_td(torch, dt)) if torch else None
+        if tf is not None:
+            try:
+                tf()
+            except (NotImplementedError, RuntimeError):  # PyTorch CPU lacks this dtype: compare with its fp32
+                tf = make_tf(torch.float32)
         return dict(ours=ours, torch=tf, bytes=x.nbytes + g.nbytes)
 
     return setup
