@@ -1005,6 +1005,11 @@ typedef struct aclScalarList aclScalarList;
  uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnAvgPool3dBackward(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
+ aclnnStatus aclnnBackgroundReplaceGetWorkspaceSize(
+ const aclTensor* bkg, const aclTensor* src, const aclTensor* mask, const aclTensor* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnBackgroundReplace(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnBaddbmmGetWorkspaceSize(
  const aclTensor* self, const aclTensor* batch1, const aclTensor* batch2, const aclScalar* beta,
  const aclScalar* alpha, aclTensor* out, int8_t cubeMathType, uint64_t* workspaceSize, aclOpExecutor** executor);
@@ -1181,6 +1186,11 @@ typedef struct aclScalarList aclScalarList;
  const aclTensor* self, const aclTensor* other, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnInplaceBitwiseAndTensorOut(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnBlendImagesCustomGetWorkspaceSize(
+ const aclTensor* rgb, const aclTensor* alpha, const aclTensor* frame, const aclTensor* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnBlendImagesCustom(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnBucketizeGetWorkspaceSize(
  const aclTensor* self, const aclTensor* boundaries, const
  _Bool
@@ -1236,6 +1246,14 @@ typedef struct aclScalarList aclScalarList;
  aclOpExecutor** executor);
  aclnnStatus aclnnChunkCat(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnCIoUGetWorkspaceSize(
+ const aclTensor* bBoxes, const aclTensor* gtBoxes,
+ _Bool
+ trans,
+ _Bool
+ isCross, const char* mode, aclTensor* overlap,
+ aclTensor* atanSub, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnCIoU(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnCircularPad2dGetWorkspaceSize(
  const aclTensor* self, const aclIntArray* padding, aclTensor* out, uint64_t* workspaceSize,
  aclOpExecutor** executor);
@@ -3060,6 +3078,11 @@ typedef struct aclScalarList aclScalarList;
  const aclTensor* self, const aclTensor* mat2, aclTensor* out, int8_t cubeMathType, uint64_t* workspaceSize,
  aclOpExecutor** executor);
  aclnnStatus aclnnMm(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnMrgbaCustomGetWorkspaceSize(
+ const aclTensor* rgb, const aclTensor* alpha, const aclTensor* out, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnMrgbaCustom(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnMseLossGetWorkspaceSize(
  const aclTensor* self, const aclTensor* target, int64_t reduction, aclTensor* out, uint64_t* workspaceSize,
  aclOpExecutor** executor);
@@ -3177,6 +3200,12 @@ typedef struct aclScalarList aclScalarList;
  int64_t reduction, int64_t ignoreIndex, const aclTensor* totalWeight, aclTensor* out, uint64_t* workspaceSize,
  aclOpExecutor** executor);
  aclnnStatus aclnnNLLLossBackward(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnNonMaxSuppressionGetWorkspaceSize(
+ const aclTensor* boxes, const aclTensor* scores, aclIntArray* maxOutputBoxesPerClass, aclFloatArray* iouThreshold,
+ aclFloatArray* scoreThreshold, int32_t centerPointBox, aclTensor* selectedIndices, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnNonMaxSuppression(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnNonzeroGetWorkspaceSize(
  const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
@@ -3571,6 +3600,16 @@ typedef struct aclScalarList aclScalarList;
  aligned, aclTensor* gradInput,
  uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnRoiAlignV2Backward(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnRoiPoolingGradWithArgMaxGetWorkspaceSize(
+ const aclTensor* gradOutput, const aclTensor* gradInputRef, const aclTensor* rois, const aclTensor* argmax,
+ int64_t pooledH, int64_t pooledW, double spatialScale, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnRoiPoolingGradWithArgMax(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnRoiPoolingWithArgMaxGetWorkspaceSize(
+ const aclTensor* x, const aclTensor* rois, int64_t pooled_h, int64_t pooled_w, float spatial_scale_h,
+ float spatial_scale_w, aclTensor* y, aclTensor* argmax, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnRoiPoolingWithArgMax(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnRollGetWorkspaceSize(
  const aclTensor* x, const aclIntArray* shifts, const aclIntArray* dims, aclTensor* out, uint64_t* workspaceSize,

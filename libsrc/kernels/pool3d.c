@@ -481,22 +481,66 @@ void pool_adaptive_avg3d_backward(const acl_view *gy, acl_view *gx, const pool_a
     make_adgeo(&g, gx, gy, NULL, pp);
     ad_tab t[3];
     if (ad_tables(t, g.in, g.out, true)) {
-        const int64_t cells = g.in[0] * g.in[1] * g.in[2];
+        /* gy / (window size) of every output cell, once (plane-major, cells row-major); when that buffer would be
+         * large it is computed in place of each use instead - the same double either way */
+        const int64_t ocells = g.out[0] * g.out[1] * g.out[2];
+        double *sg = NULL;
+        if (ocells > 0 && g.planes <= (int64_t)((64u << 20) / sizeof(double)) / ocells)
+            sg = malloc((size_t)(g.planes * ocells) * sizeof(double));
+        if (sg) {
 #pragma omp parallel for schedule(static)
-        for (int64_t c = 0; c < g.planes * cells; c++) {
-            const int64_t pl = c / cells, r = c % cells;
-            const int64_t d = r / (g.in[1] * g.in[2]), h = (r / g.in[2]) % g.in[1], w = r % g.in[2];
-            const int64_t p0 = pl / g.n1, p1 = pl % g.n1, go = p0 * g.ys0 + p1 * g.ys1;
-            double sum = 0;
-            for (int64_t od = t[0].ofirst[d]; od <= t[0].olast[d]; od++)
-                for (int64_t oh = t[1].ofirst[h]; oh <= t[1].olast[h]; oh++)
-                    for (int64_t ow = t[2].ofirst[w]; ow <= t[2].olast[w]; ow++) {
-                        const double n = (double)((t[0].hi[od] - t[0].lo[od]) * (t[1].hi[oh] - t[1].lo[oh]) *
-                                                  (t[2].hi[ow] - t[2].lo[ow]));
-                        sum += ld(gy, go + od * g.ys[0] + oh * g.ys[1] + ow * g.ys[2]) / n;
-                    }
-            st(gx, p0 * g.xs0 + p1 * g.xs1 + d * g.xs[0] + h * g.xs[1] + w * g.xs[2], sum);
+            for (int64_t c = 0; c < g.planes * ocells; c++) {
+                const int64_t pl = c / ocells, r = c % ocells;
+                const int64_t od = r / (g.out[1] * g.out[2]), oh = (r / g.out[2]) % g.out[1], ow = r % g.out[2];
+                const int64_t p0 = pl / g.n1, p1 = pl % g.n1;
+                const double n = (double)((t[0].hi[od] - t[0].lo[od]) * (t[1].hi[oh] - t[1].lo[oh]) *
+                                          (t[2].hi[ow] - t[2].lo[ow]));
+                sg[c] = ld(gy, p0 * g.ys0 + p1 * g.ys1 + od * g.ys[0] + oh * g.ys[1] + ow * g.ys[2]) / n;
+            }
         }
+        /* one gx row (plane, d, h) per iteration: the divisions stay out of the per-element loop; every element's
+         * sum is the same terms in the same order whichever thread owns its row */
+        const int64_t dh = g.in[0] * g.in[1];
+#pragma omp parallel for schedule(static)
+        for (int64_t r = 0; r < g.planes * dh; r++) {
+            const int64_t pl = r / dh, d = (r % dh) / g.in[1], h = r % g.in[1];
+            const int64_t p0 = pl / g.n1, p1 = pl % g.n1, go = p0 * g.ys0 + p1 * g.ys1;
+            const int64_t xo = p0 * g.xs0 + p1 * g.xs1 + d * g.xs[0] + h * g.xs[1];
+            const int64_t od0 = t[0].ofirst[d], od1 = t[0].olast[d], oh0 = t[1].ofirst[h], oh1 = t[1].olast[h];
+            if (sg) {
+                const double *sp = sg + pl * ocells;
+                if (od0 == od1 && oh0 == oh1) { /* the usual case: one (od, oh) window pair */
+                    const double *row = sp + (od0 * g.out[1] + oh0) * g.out[2];
+                    for (int64_t w = 0; w < g.in[2]; w++) {
+                        double sum = 0;
+                        for (int64_t ow = t[2].ofirst[w]; ow <= t[2].olast[w]; ow++) sum += row[ow];
+                        st(gx, xo + w * g.xs[2], sum);
+                    }
+                    continue;
+                }
+                for (int64_t w = 0; w < g.in[2]; w++) {
+                    double sum = 0;
+                    for (int64_t od = od0; od <= od1; od++)
+                        for (int64_t oh = oh0; oh <= oh1; oh++)
+                            for (int64_t ow = t[2].ofirst[w]; ow <= t[2].olast[w]; ow++)
+                                sum += sp[(od * g.out[1] + oh) * g.out[2] + ow];
+                    st(gx, xo + w * g.xs[2], sum);
+                }
+                continue;
+            }
+            for (int64_t w = 0; w < g.in[2]; w++) {
+                double sum = 0;
+                for (int64_t od = od0; od <= od1; od++)
+                    for (int64_t oh = oh0; oh <= oh1; oh++)
+                        for (int64_t ow = t[2].ofirst[w]; ow <= t[2].olast[w]; ow++) {
+                            const double n = (double)((t[0].hi[od] - t[0].lo[od]) * (t[1].hi[oh] - t[1].lo[oh]) *
+                                                      (t[2].hi[ow] - t[2].lo[ow]));
+                            sum += ld(gy, go + od * g.ys[0] + oh * g.ys[1] + ow * g.ys[2]) / n;
+                        }
+                st(gx, xo + w * g.xs[2], sum);
+            }
+        }
+        free(sg);
     }
     ad_free(t);
 }

@@ -114,8 +114,9 @@ static void expect_rc(int rc, int want, const char *api) {
 #define EXPECT(expr, want) (drain(), expect_rc((expr), (want), #expr))
 
 /* 561002: a failed tiling in the first phase of an interface generated from an op definition (opbase
- * individual_op/executor/indv_executor.cpp returns ACLNN_ERR_INNER_TILING_ERROR), e.g. aclnnStridedSliceAssignV2 */
-static const int k_op_codes[] = {161001, 161002, 561000, 561002, 561101, 561103, 0};
+ * individual_op/executor/indv_executor.cpp returns ACLNN_ERR_INNER_TILING_ERROR), e.g. aclnnStridedSliceAssignV2;
+ * 361001: an op_api that refuses the SoC (ACLNN_ERR_RUNTIME_ERROR), e.g. aclnnCIoU and aclnnNonMaxSuppression on A2 */
+static const int k_op_codes[] = {161001, 161002, 361001, 561000, 561002, 561101, 561103, 0};
 static const int k_run_codes[] = {161001, 161002, 361001, 0};
 /* this case made a tensor with no address: phase 1 may accept it, and running it is 0 (the op does not read it)
  * or 161001 */

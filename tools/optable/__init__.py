@@ -81,7 +81,7 @@ ALL = REAL_FLOAT + INT + ("bool",) + COMPLEX
 
 KINDS = {
     "const aclTensor*": "tensor", "aclTensor*": "out", "const aclScalar*": "scalar", "aclScalar*": "scalar",
-    "const aclIntArray*": "intarray", "aclIntArray*": "intarray", "const aclFloatArray*": "floatarray",
+    "const aclIntArray*": "intarray", "aclIntArray*": "intarray", "const aclFloatArray*": "floatarray", "aclFloatArray*": "floatarray",
     "const aclBoolArray*": "boolarray", "const aclTensorList*": "tensorlist", "aclTensorList*": "outlist",
     "const aclScalarList*": "scalarlist", "bool": "bool", "const bool": "bool", "int64_t": "int",
     "const int64_t": "int", "int32_t": "int", "const int32_t": "int", "int": "int", "int8_t": "int",

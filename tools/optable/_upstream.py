@@ -715,6 +715,13 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
                'repo': 'ops-nn',
                'source': 'index/bucketize_v2/op_api/aclnn_bucketize.cpp'},
+ 'CIoU': {'commit': '6ae87653464d2afb064c829e529abba2e278b0c4',
+          'header': 'objdetect/ciou/op_api/aclnn_ciou.h',
+          'phase1': 'const aclTensor* bBoxes, const aclTensor* gtBoxes, bool trans, bool isCross, const char* mode, '
+                    'aclTensor* overlap, aclTensor* atanSub, uint64_t* workspaceSize, aclOpExecutor** executor',
+          'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+          'repo': 'ops-cv',
+          'source': 'objdetect/ciou/op_api/aclnn_ciou.cpp'},
  'Cast': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
           'header': 'math/cast/op_api/aclnn_cast.h',
           'phase1': 'const aclTensor* self, const aclDataType dtype, aclTensor* out, uint64_t* workspaceSize, '
@@ -4273,6 +4280,16 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
          'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream',
          'repo': 'ops-math',
          'source': 'math/neg/op_api/aclnn_neg.cpp'},
+ 'NonMaxSuppression': {'commit': '6ae87653464d2afb064c829e529abba2e278b0c4',
+                       'header': 'objdetect/non_max_suppression_v6/op_host/op_api/aclnn_non_max_suppression.h',
+                       'phase1': 'const aclTensor* boxes, const aclTensor* scores, aclIntArray* '
+                                 'maxOutputBoxesPerClass, aclFloatArray* iouThreshold, aclFloatArray* '
+                                 'scoreThreshold, int32_t centerPointBox, aclTensor* selectedIndices, uint64_t* '
+                                 'workspaceSize, aclOpExecutor** executor',
+                       'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                 'stream',
+                       'repo': 'ops-cv',
+                       'source': 'objdetect/non_max_suppression_v6/op_host/op_api/aclnn_non_max_suppression.cpp'},
  'Nonzero': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
              'header': 'index/non_zero/op_api/aclnn_nonzero.h',
              'phase1': 'const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor',
@@ -4776,6 +4793,24 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                                   'stream',
                         'repo': 'ops-cv',
                         'source': 'objdetect/roi_align_grad/op_api/aclnn_roi_align_v2_backward.cpp'},
+ 'RoiPoolingGradWithArgMax': {'commit': '6ae87653464d2afb064c829e529abba2e278b0c4',
+                              'header': 'objdetect/roi_pooling_grad_with_arg_max/op_api/aclnn_roi_pooling_grad_with_arg_max.h',
+                              'phase1': 'const aclTensor* gradOutput, const aclTensor* gradInputRef, const '
+                                        'aclTensor* rois, const aclTensor* argmax, int64_t pooledH, int64_t pooledW, '
+                                        'double spatialScale, uint64_t* workspaceSize, aclOpExecutor** executor',
+                              'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, '
+                                        'aclrtStream stream',
+                              'repo': 'ops-cv',
+                              'source': 'objdetect/roi_pooling_grad_with_arg_max/op_api/aclnn_roi_pooling_grad_with_arg_max.cpp'},
+ 'RoiPoolingWithArgMax': {'commit': '6ae87653464d2afb064c829e529abba2e278b0c4',
+                          'header': 'objdetect/roi_pooling_with_arg_max/op_api/aclnn_roi_pooling_with_arg_max.h',
+                          'phase1': 'const aclTensor* x, const aclTensor* rois, int64_t pooled_h, int64_t pooled_w, '
+                                    'float spatial_scale_h, float spatial_scale_w, aclTensor* y, aclTensor* argmax, '
+                                    'uint64_t* workspaceSize, aclOpExecutor** executor',
+                          'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                    'stream',
+                          'repo': 'ops-cv',
+                          'source': 'objdetect/roi_pooling_with_arg_max/op_api/aclnn_roi_pooling_with_arg_max.cpp'},
  'Roll': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
           'header': 'conversion/roll/op_api/aclnn_roll.h',
           'phase1': 'const aclTensor* x, const aclIntArray* shifts, const aclIntArray* dims, aclTensor* out, '
@@ -5728,8 +5763,11 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
 NO_HEADER = ['AddLora',
  'AmpUpdateScale',
  'AngleV2',
+ 'BackgroundReplace',
+ 'BlendImagesCustom',
  'CoalesceSparse',
  'IsInf',
+ 'MrgbaCustom',
  'Rasterizer',
  'SimThreadExponential',
  'StridedSliceAssignV2',

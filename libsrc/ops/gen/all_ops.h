@@ -71,6 +71,7 @@
 #include "aclnnop/aclnn_avgpool2d_backward.h"
 #include "aclnnop/aclnn_avgpool3d.h"
 #include "aclnnop/aclnn_avgpool3d_backward.h"
+#include "aclnnop/aclnn_background_replace.h"
 #include "aclnnop/aclnn_baddbmm.h"
 #include "aclnnop/aclnn_batch_matmul.h"
 #include "aclnnop/aclnn_batch_norm.h"
@@ -95,6 +96,7 @@
 #include "aclnnop/aclnn_bitwise_xor_scalar.h"
 #include "aclnnop/aclnn_bitwise_xor_tensor.h"
 #include "aclnnop/aclnn_bitwiseand.h"
+#include "aclnnop/aclnn_blend_images_custom.h"
 #include "aclnnop/aclnn_bucketize.h"
 #include "aclnnop/aclnn_cast.h"
 #include "aclnnop/aclnn_cat.h"
@@ -105,6 +107,7 @@
 #include "aclnnop/aclnn_chamfer_distance_backward.h"
 #include "aclnnop/aclnn_channel_shuffle.h"
 #include "aclnnop/aclnn_chunk_cat.h"
+#include "aclnnop/aclnn_ciou.h"
 #include "aclnnop/aclnn_circular_pad2d.h"
 #include "aclnnop/aclnn_circular_pad2d_backward.h"
 #include "aclnnop/aclnn_circular_pad3d.h"
@@ -395,6 +398,7 @@
 #include "aclnnop/aclnn_mish.h"
 #include "aclnnop/aclnn_mish_backward.h"
 #include "aclnnop/aclnn_mm.h"
+#include "aclnnop/aclnn_mrgba_custom.h"
 #include "aclnnop/aclnn_mse_loss.h"
 #include "aclnnop/aclnn_mse_loss_backward.h"
 #include "aclnnop/aclnn_mse_loss_out.h"
@@ -412,6 +416,7 @@
 #include "aclnnop/aclnn_nll_loss2d.h"
 #include "aclnnop/aclnn_nll_loss2d_backward.h"
 #include "aclnnop/aclnn_nll_loss_backward.h"
+#include "aclnnop/aclnn_non_max_suppression.h"
 #include "aclnnop/aclnn_nonzero.h"
 #include "aclnnop/aclnn_nonzero_v2.h"
 #include "aclnnop/aclnn_norm.h"
@@ -469,6 +474,8 @@
 #include "aclnnop/aclnn_roi_align.h"
 #include "aclnnop/aclnn_roi_align_v2.h"
 #include "aclnnop/aclnn_roi_align_v2_backward.h"
+#include "aclnnop/aclnn_roi_pooling_grad_with_arg_max.h"
+#include "aclnnop/aclnn_roi_pooling_with_arg_max.h"
 #include "aclnnop/aclnn_roll.h"
 #include "aclnnop/aclnn_rotary_position_embedding.h"
 #include "aclnnop/aclnn_round.h"
@@ -627,6 +634,28 @@ aclnnStatus opws_RoiAlignV2Backward(
 aclnnStatus opws_Iou(
     const aclTensor* bBoxes, const aclTensor* gtBoxes, const char* mode, float eps, bool aligned, aclTensor* overlap,
     uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_NonMaxSuppression(
+    const aclTensor* boxes, const aclTensor* scores, aclIntArray* maxOutputBoxesPerClass, aclFloatArray* iouThreshold,
+    aclFloatArray* scoreThreshold, int32_t centerPointBox, aclTensor* selectedIndices, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_CIoU(
+    const aclTensor* bBoxes, const aclTensor* gtBoxes, bool trans, bool isCross, const char* mode, aclTensor* overlap,
+    aclTensor* atanSub, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_RoiPoolingWithArgMax(
+    const aclTensor* x, const aclTensor* rois, int64_t pooled_h, int64_t pooled_w, float spatial_scale_h,
+    float spatial_scale_w, aclTensor* y, aclTensor* argmax, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_RoiPoolingGradWithArgMax(
+    const aclTensor* gradOutput, const aclTensor* gradInputRef, const aclTensor* rois, const aclTensor* argmax,
+    int64_t pooledH, int64_t pooledW, double spatialScale, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_BackgroundReplace(
+    const aclTensor* bkg, const aclTensor* src, const aclTensor* mask, const aclTensor* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_BlendImagesCustom(
+    const aclTensor* rgb, const aclTensor* alpha, const aclTensor* frame, const aclTensor* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_MrgbaCustom(
+    const aclTensor* rgb, const aclTensor* alpha, const aclTensor* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
 aclnnStatus opws_GridSampler3D(
     const aclTensor* input, const aclTensor* grid, int64_t interpolationMode, int64_t paddingMode, bool alignCorners,
     aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
@@ -2079,6 +2108,16 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_RoiAlignV2 ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16}), 2
 #define ACL_DT_LIST_RoiAlignV2Backward ((const aclDataType[]){ACL_FLOAT}), 1
 #define ACL_DT_LIST_Iou ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_NonMaxSuppression ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT}), 2
+#define ACL_DT_LIST_NonMaxSuppression_selectedIndices ((const aclDataType[]){ACL_INT32}), 1
+#define ACL_DT_LIST_CIoU ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16}), 2
+#define ACL_DT_LIST_RoiPoolingWithArgMax ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16}), 2
+#define ACL_DT_LIST_RoiPoolingWithArgMax_argmax ((const aclDataType[]){ACL_INT32}), 1
+#define ACL_DT_LIST_RoiPoolingGradWithArgMax ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16}), 2
+#define ACL_DT_LIST_RoiPoolingGradWithArgMax_argmax ((const aclDataType[]){ACL_INT32}), 1
+#define ACL_DT_LIST_BackgroundReplace ((const aclDataType[]){ACL_FLOAT16, ACL_UINT8}), 2
+#define ACL_DT_LIST_BlendImagesCustom ((const aclDataType[]){ACL_UINT8}), 1
+#define ACL_DT_LIST_MrgbaCustom ((const aclDataType[]){ACL_UINT8}), 1
 #define ACL_DT_LIST_GridSampler3D ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE, ACL_BF16}), 4
 #define ACL_DT_LIST_GridSampler3DBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE}), 4
 #define ACL_DT_LIST_Im2colBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3

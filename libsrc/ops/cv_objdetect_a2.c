@@ -1,0 +1,156 @@
+/* The ops-cv objdetect ops the Atlas A2 (ASCEND910B) does not run. Each entry point does what the real one does
+ * on A2: its argument checks, in the real order, up to the point where the real op refuses the SoC, then that
+ * refusal with the real code and a message naming the reason. No kernel runs, no output is written.
+ *   NonMaxSuppression        op_api checks, then every NpuArch but DAV_2002 (Atlas inference) refused: 361001
+ *   CIoU, RoiPoolingWithArgMax   op_api SoC check (regbase SoCs only) before the other checks: 361001
+ *   RoiPoolingGradWithArgMax op_api checks (no SoC check); the OpDef has an ascend950 kernel only, so launching the
+ *                            l0 op of a non-empty call fails: 561103 (an empty gradOutput succeeds, as the op_api)
+ *   BackgroundReplace, BlendImagesCustom, MrgbaCustom   generated aclnn of ascend310p-only OpDefs: the generated
+ *                            entry point's SoC match refuses every SoC its OpDef does not configure: 161002
+ * (The workspaceSize/executor NULL checks come first in the generated prologue, as opbase's phase-1 macros.) */
+#include <stdio.h>
+
+#include "ops/gen/all_ops.h"
+#include "common/dtype.h"
+#include "ops/ops.h"
+
+#define SOC_NAME "Ascend910B"
+
+static const aclDataType F16_F32[] = {ACL_FLOAT16, ACL_FLOAT};
+static const aclDataType F32_F16[] = {ACL_FLOAT, ACL_FLOAT16};
+static const aclDataType I32[] = {ACL_INT32};
+
+/* ================================================================ NonMaxSuppression (non_max_suppression_v6) */
+aclnnStatus opws_NonMaxSuppression(const aclTensor *boxes, const aclTensor *scores, aclIntArray *maxOutputBoxesPerClass,
+                                   aclFloatArray *iouThreshold, aclFloatArray *scoreThreshold, int32_t centerPointBox,
+                                   aclTensor *selectedIndices, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    (void)scoreThreshold;
+    /* the op_api reads maxOutputBoxesPerClass (its first value, 0 when empty) before any other check */
+    ACL_TRY(acl_check_int_array(maxOutputBoxesPerClass, "maxOutputBoxesPerClass"));
+    const int64_t maxOut = maxOutputBoxesPerClass->size > 0 ? maxOutputBoxesPerClass->v[0] : 0;
+    ACLNN_CHECK(maxOut <= 700, ACLNN_ERR_PARAM_INVALID, "maxOutputBoxesPerClass[%lld] should be <= 700",
+                (long long)maxOut);
+    /* CheckNotNull: boxes, scores, iouThreshold (empty counts as missing), selectedIndices */
+    ACL_TRY(acl_check_tensor(boxes, "boxes"));
+    ACL_TRY(acl_check_tensor(scores, "scores"));
+    ACLNN_CHECK(iouThreshold != NULL && iouThreshold->size > 0, ACLNN_ERR_PARAM_NULLPTR,
+                "iouThreshold must hold a value");
+    ACL_TRY(acl_check_tensor(selectedIndices, "selectedIndices"));
+    /* CheckDtypeValid */
+    ACL_TRY(acl_check_dtype_in(boxes, F16_F32, 2, "boxes"));
+    ACL_TRY(acl_check_dtype_in(scores, F16_F32, 2, "scores"));
+    ACL_TRY(acl_check_same_dtype(boxes, "boxes", scores, "scores"));
+    const float iou = iouThreshold->v[0];
+    ACLNN_CHECK(iou >= 0.0f && iou <= 1.0f, ACLNN_ERR_PARAM_INVALID, "iouThreshold[0] = %g must be in [0, 1]",
+                (double)iou);
+    /* CheckFormatValid */
+    ACLNN_CHECK(boxes->format == ACL_FORMAT_ND && scores->format == ACL_FORMAT_ND &&
+                    selectedIndices->format == ACL_FORMAT_ND,
+                ACLNN_ERR_PARAM_INVALID, "boxes, scores and selectedIndices must use format ND");
+    /* CheckShape */
+    ACLNN_CHECK(boxes->ndim == 3, ACLNN_ERR_PARAM_INVALID, "boxes must be 3-D, got %llu dims",
+                (unsigned long long)boxes->ndim);
+    ACLNN_CHECK(scores->ndim == 3, ACLNN_ERR_PARAM_INVALID, "scores must be 3-D, got %llu dims",
+                (unsigned long long)scores->ndim);
+    ACLNN_CHECK(boxes->dims[0] == scores->dims[0], ACLNN_ERR_PARAM_INVALID,
+                "boxes dim 0 (%lld) and scores dim 0 (%lld) must be equal", (long long)boxes->dims[0],
+                (long long)scores->dims[0]);
+    ACLNN_CHECK(boxes->dims[1] == scores->dims[2], ACLNN_ERR_PARAM_INVALID,
+                "boxes dim 1 (%lld) and scores dim 2 (%lld) must be equal", (long long)boxes->dims[1],
+                (long long)scores->dims[2]);
+    ACLNN_CHECK(boxes->dims[2] == 4, ACLNN_ERR_PARAM_INVALID, "boxes dim 2 must be 4, got %lld",
+                (long long)boxes->dims[2]);
+    /* CheckAttr */
+    ACLNN_CHECK(centerPointBox == 0 || centerPointBox == 1, ACLNN_ERR_PARAM_INVALID,
+                "centerPointBox must be 0 or 1, got %d", (int)centerPointBox);
+    return ACL_REPORT(ACLNN_ERR_RUNTIME_ERROR,
+                      "aclnnNonMaxSuppression is not supported on " SOC_NAME " (Atlas A2): the op runs on the Atlas "
+                      "inference series only");
+}
+
+/* ================================================================ CIoU, RoiPoolingWithArgMax: refused up front */
+aclnnStatus opws_CIoU(const aclTensor *bBoxes, const aclTensor *gtBoxes, bool trans, bool isCross, const char *mode,
+                      aclTensor *overlap, aclTensor *atanSub, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    return ACL_REPORT(ACLNN_ERR_RUNTIME_ERROR,
+                      "aclnnCIoU: support for " SOC_NAME " (Atlas A2) is not implemented (regbase SoCs only)");
+}
+
+aclnnStatus opws_RoiPoolingWithArgMax(const aclTensor *x, const aclTensor *rois, int64_t pooled_h, int64_t pooled_w,
+                                      float spatial_scale_h, float spatial_scale_w, aclTensor *y, aclTensor *argmax,
+                                      uint64_t *workspaceSize, aclOpExecutor **executor) {
+    return ACL_REPORT(ACLNN_ERR_RUNTIME_ERROR, "aclnnRoiPoolingWithArgMax: support for " SOC_NAME
+                                               " (Atlas A2) is not implemented (regbase SoCs only)");
+}
+
+/* ================================================================ RoiPoolingGradWithArgMax */
+aclnnStatus opws_RoiPoolingGradWithArgMax(const aclTensor *gradOutput, const aclTensor *gradInputRef,
+                                          const aclTensor *rois, const aclTensor *argmax, int64_t pooledH,
+                                          int64_t pooledW, double spatialScale, uint64_t *workspaceSize,
+                                          aclOpExecutor **executor) {
+    (void)spatialScale;
+    ACL_TRY(acl_check_tensor(gradOutput, "gradOutput"));
+    ACL_TRY(acl_check_tensor(rois, "rois"));
+    ACL_TRY(acl_check_tensor(argmax, "argmax"));
+    ACL_TRY(acl_check_tensor(gradInputRef, "gradInputRef"));
+    ACL_TRY(acl_check_dtype_in(gradOutput, F32_F16, 2, "gradOutput"));
+    ACL_TRY(acl_check_dtype_in(rois, F32_F16, 2, "rois"));
+    ACL_TRY(acl_check_dtype_in(argmax, I32, 1, "argmax"));
+    ACL_TRY(acl_check_dtype_in(gradInputRef, F32_F16, 2, "gradInputRef"));
+    /* (the format rules apply on regbase SoCs only) */
+    ACLNN_CHECK(gradOutput->ndim == 4, ACLNN_ERR_PARAM_INVALID, "gradOutput must be 4-D, got %llu dims",
+                (unsigned long long)gradOutput->ndim);
+    ACLNN_CHECK(rois->ndim == 2, ACLNN_ERR_PARAM_INVALID, "rois must be 2-D, got %llu dims",
+                (unsigned long long)rois->ndim);
+    ACLNN_CHECK(argmax->ndim == 4, ACLNN_ERR_PARAM_INVALID, "argmax must be 4-D, got %llu dims",
+                (unsigned long long)argmax->ndim);
+    ACLNN_CHECK(gradInputRef->ndim == 4, ACLNN_ERR_PARAM_INVALID, "gradInputRef must be 4-D, got %llu dims",
+                (unsigned long long)gradInputRef->ndim);
+    ACLNN_CHECK(rois->dims[0] == gradOutput->dims[0], ACLNN_ERR_PARAM_INVALID,
+                "rois dim 0 (%lld) must equal gradOutput dim 0 (%lld)", (long long)rois->dims[0],
+                (long long)gradOutput->dims[0]);
+    ACLNN_CHECK(rois->dims[1] == 5, ACLNN_ERR_PARAM_INVALID, "rois dim 1 must be 5, got %lld",
+                (long long)rois->dims[1]);
+    ACLNN_CHECK(rois->dims[0] <= 1024, ACLNN_ERR_PARAM_INVALID, "rois dim 0 (%lld) must be <= 1024",
+                (long long)rois->dims[0]);
+    ACLNN_CHECK(gradInputRef->dims[0] <= 1024, ACLNN_ERR_PARAM_INVALID, "gradInputRef dim 0 (%lld) must be <= 1024",
+                (long long)gradInputRef->dims[0]);
+    bool same = true;
+    for (int i = 0; i < 4; i++) same = same && argmax->dims[i] == gradOutput->dims[i];
+    ACLNN_CHECK(same, ACLNN_ERR_PARAM_INVALID, "argmax must have gradOutput's shape");
+    /* the op_api refuses only when both pooled sizes differ */
+    ACLNN_CHECK(argmax->dims[2] == pooledH || argmax->dims[3] == pooledW, ACLNN_ERR_PARAM_INVALID,
+                "argmax dims 2, 3 (%lld, %lld) must be pooledH, pooledW (%lld, %lld)", (long long)argmax->dims[2],
+                (long long)argmax->dims[3], (long long)pooledH, (long long)pooledW);
+    ACLNN_CHECK(argmax->dims[1] == gradInputRef->dims[1], ACLNN_ERR_PARAM_INVALID,
+                "argmax dim 1 (%lld) must equal gradInputRef dim 1 (%lld)", (long long)argmax->dims[1],
+                (long long)gradInputRef->dims[1]);
+    ACLNN_CHECK(pooledH > 0 && pooledW > 0, ACLNN_ERR_PARAM_INVALID,
+                "pooledH and pooledW must be > 0, got %lld, %lld", (long long)pooledH, (long long)pooledW);
+    if (acl_tensor_empty(gradOutput)) return acl_exec_noop(ACL_OP_RoiPoolingGradWithArgMax, workspaceSize, executor);
+    return ACL_REPORT(ACLNN_ERR_INNER_NULLPTR,
+                      "aclnnRoiPoolingGradWithArgMax: the RoiPoolingGradWithArgMax kernel exists for ascend950 only, "
+                      "none for " SOC_NAME " (Atlas A2)");
+}
+
+/* ================================================================ generated aclnn of ascend310p-only OpDefs */
+static aclnnStatus soc_310p_only(const char *op) {
+    return ACL_REPORT(ACLNN_ERR_PARAM_INVALID,
+                      "aclnn%s: SoC version " SOC_NAME " verification failed; the op's OpDef configures ascend310p "
+                      "(Atlas inference series) only",
+                      op);
+}
+
+aclnnStatus opws_BackgroundReplace(const aclTensor *bkg, const aclTensor *src, const aclTensor *mask,
+                                   const aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    return soc_310p_only("BackgroundReplace");
+}
+
+aclnnStatus opws_BlendImagesCustom(const aclTensor *rgb, const aclTensor *alpha, const aclTensor *frame,
+                                   const aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    return soc_310p_only("BlendImagesCustom");
+}
+
+aclnnStatus opws_MrgbaCustom(const aclTensor *rgb, const aclTensor *alpha, const aclTensor *out,
+                             uint64_t *workspaceSize, aclOpExecutor **executor) {
+    return soc_310p_only("MrgbaCustom");
+}
