@@ -1,0 +1,37 @@
+/* fp32 row passes for softmax / log_softmax (+ backward) and cross entropy over contiguous rows (vexp_rows.h):
+ * fixed 16-lane partials and one exp polynomial, so the results are the same bytes at every PYACLNN_SIMD level. */
+#ifndef PYACLNN_KERNELS_SOFTMAX_ROWS_H
+#define PYACLNN_KERNELS_SOFTMAX_ROWS_H
+
+#include <stdint.h>
+
+typedef struct {
+    float (*max)(const float *x, int64_t n);                            /* NaN elements are skipped */
+    float (*expsum)(const float *x, float m, float *e, int64_t n);      /* e = exp(x - m) (e may be NULL), sum */
+    void (*div)(float *y, const float *e, float s, int64_t n);          /* y = e / s */
+    void (*sub2)(float *y, const float *x, float a, float b, int64_t n); /* y = (x - a) - b */
+    float (*sum)(const float *x, int64_t n);
+    float (*dot)(const float *a, const float *b, int64_t n);
+    void (*sm_bwd)(float *o, const float *g, const float *y, float s, int64_t n);  /* y * (g - s) */
+    void (*lsm_bwd)(float *o, const float *g, const float *y, float s, int64_t n); /* g - exp(y) * s */
+    void (*expscale)(float *o, const float *x, float a, int64_t n);                /* exp(x) * a */
+} smr_ops;
+
+/* the passes of the current SIMD level (acl_simd_level()) */
+const smr_ops *smr_get(void);
+
+/* One softmax (log_ == 0) or log_softmax row: y = f(x), y may be x. */
+void smr_forward(const smr_ops *k, const float *x, float *y, int64_t n, int log_);
+/* One backward row: o = y * (g - sum(g * y)) or g - exp(y) * sum(g); o may be g or y. */
+void smr_backward(const smr_ops *k, const float *g, const float *y, float *o, int64_t n, int log_);
+
+#endif
+
+#include "common/dtype.h"
+
+/* A line of n elements of dtype dt at p, p + stride, ... (element strides) as fp32, after the op's cast to cdt
+ * (f32/f16/bf16): p itself for a contiguous f32 line, else converted into f (n floats; h: n halves of scratch). */
+const float *smr_line_in(const void *p, aclDataType dt, int64_t stride, int64_t n, aclDataType cdt, float *f,
+                         uint16_t *h);
+/* fp32 values rounded once to cdt, then cast into the line (dt, stride) at p (h: n halves of scratch). */
+void smr_line_out(const float *v, void *p, aclDataType dt, int64_t stride, int64_t n, aclDataType cdt, uint16_t *h);
