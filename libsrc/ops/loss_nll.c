@@ -29,6 +29,32 @@ static void load(const acl_view *v, aclDataType dt, void *dst) {
 
 static bool store_one(double v, aclDataType cdt, const acl_view *o) { return mx_store_via(&v, ACL_DOUBLE, cdt, o); }
 
+/* the element offset of row-major flat index f of the view */
+static int64_t flat_offset(const acl_view *v, int64_t f) {
+    int64_t off = 0;
+    for (int d = v->ndim - 1; d >= 0; d--) {
+        off += (f % v->dims[d]) * v->strides[d];
+        f /= v->dims[d];
+    }
+    return off;
+}
+
+/* element f (row-major) of the view as double: the forward reads only the picked elements of self */
+static double pick(const acl_view *v, int64_t f) {
+    double d = 0;
+    acl_convert(v->base + flat_offset(v, f) * (int64_t)acl_dtype_size(v->dtype), v->dtype, 1, &d, ACL_DOUBLE, 1, 1);
+    return d;
+}
+
+static bool row_major(const acl_view *v) {
+    int64_t s = 1;
+    for (int d = v->ndim - 1; d >= 0; d--) {
+        if (v->dims[d] != 1 && v->strides[d] != s) return false;
+        s *= v->dims[d];
+    }
+    return true;
+}
+
 static aclnnStatus nll_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     (void)ws;
     (void)wss;
@@ -39,11 +65,14 @@ static aclnnStatus nll_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     }
     const int64_t N = p->N, C = p->C, S = p->S, NS = N * S;
     const int base = p->backward ? 1 : 0; /* the backwards take gradOutput first */
-    double *x = malloc(sizeof(double) * (size_t)(N * C * S + 1)), *w = malloc(sizeof(double) * (size_t)(C + 1));
+    const acl_view *ov = acl_exec_out(ex, 0);
+    /* a row-major gradient output is zeroed in place and only the picked elements written */
+    const bool sparse_out = p->backward && row_major(ov);
+    double *w = malloc(sizeof(double) * (size_t)(C + 1));
     int64_t *t = malloc(sizeof(int64_t) * (size_t)(NS + 1));
-    double *res = malloc(sizeof(double) * (size_t)((p->backward ? N * C * S : NS) + 1));
+    double *res = malloc(sizeof(double) * (size_t)((p->backward && !sparse_out ? N * C * S : NS) + 1));
     double *g = NULL;
-    bool ok = x && w && t && res;
+    bool ok = w && t && res;
     if (ok && p->backward) {
         const acl_view *gv = acl_exec_in(ex, 0);
         g = malloc(sizeof(double) * (size_t)(acl_view_numel(gv) + 1));
@@ -51,7 +80,6 @@ static aclnnStatus nll_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
         if (ok) load(gv, ACL_DOUBLE, g);
     }
     if (ok) {
-        if (!p->backward) load(acl_exec_in(ex, base), ACL_DOUBLE, x);
         load(acl_exec_in(ex, base + 1), ACL_INT64, t);
         load(acl_exec_in(ex, base + 2), ACL_DOUBLE, w);
     }
@@ -61,7 +89,7 @@ static aclnnStatus nll_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
             const int64_t c = t[i], n = i / S, s = i % S;
             res[i] = 0;
             if (c == p->ignore || c < 0 || c >= C) continue;
-            res[i] = -w[c] * x[(n * C + c) * S + s];
+            res[i] = -w[c] * pick(acl_exec_in(ex, base), (n * C + c) * S + s);
             sum += res[i];
             wsum += w[c];
         }
@@ -74,16 +102,24 @@ static aclnnStatus nll_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     } else if (ok) {
         double tw = 0;
         load(acl_exec_in(ex, 4), ACL_DOUBLE, &tw);
-        memset(res, 0, sizeof(double) * (size_t)(N * C * S));
+        const size_t oes = acl_dtype_size(ov->dtype);
+        if (sparse_out) memset(ov->base, 0, (size_t)(N * C * S) * oes); /* +0 in every float dtype */
+        else memset(res, 0, sizeof(double) * (size_t)(N * C * S));
         for (int64_t i = 0; i < NS; i++) {
             const int64_t c = t[i], n = i / S, s = i % S;
             if (c == p->ignore || c < 0 || c >= C) continue;
             double v = -w[c] * (p->reduction == 0 ? g[i] : g[0]);
-            res[(n * C + c) * S + s] = p->reduction == 1 ? v / tw : v;
+            if (p->reduction == 1) v /= tw;
+            if (sparse_out) { /* rounded to the compute dtype, then cast into out */
+                char tmp[16];
+                acl_convert(&v, ACL_DOUBLE, 1, tmp, p->cdt, 1, 1);
+                acl_convert(tmp, p->cdt, 1, ov->base + ((n * C + c) * S + s) * (int64_t)oes, ov->dtype, 1, 1);
+            } else {
+                res[(n * C + c) * S + s] = v;
+            }
         }
-        ok = mx_store_via(res, ACL_DOUBLE, p->cdt, acl_exec_out(ex, 0));
+        if (!sparse_out) ok = mx_store_via(res, ACL_DOUBLE, p->cdt, ov);
     }
-    free(x);
     free(w);
     free(t);
     free(res);
