@@ -29,21 +29,29 @@ static void load(const acl_view *v, aclDataType dt, void *dst) {
 
 static bool store_one(double v, aclDataType cdt, const acl_view *o) { return mx_store_via(&v, ACL_DOUBLE, cdt, o); }
 
-/* the element offset of row-major flat index f of the view */
-static int64_t flat_offset(const acl_view *v, int64_t f) {
-    int64_t off = 0;
-    for (int d = v->ndim - 1; d >= 0; d--) {
-        off += (f % v->dims[d]) * v->strides[d];
-        f /= v->dims[d];
+/* element (n, c, s) of self seen as (N, C, S) (a 1-D self is (C); S runs over the spatial dims), or element c of
+ * the 1-D weight (n = s = 0), as double: the forward reads only the picked elements */
+static double pick(const acl_view *v, int64_t n, int64_t c, int64_t s) {
+    int64_t off;
+    if (v->ndim == 1) off = c * v->strides[0];
+    else {
+        off = n * v->strides[0] + c * v->strides[1];
+        for (int d = v->ndim - 1; d >= 2; d--) {
+            off += (s % v->dims[d]) * v->strides[d];
+            s /= v->dims[d];
+        }
     }
-    return off;
-}
-
-/* element f (row-major) of the view as double: the forward reads only the picked elements of self */
-static double pick(const acl_view *v, int64_t f) {
-    double d = 0;
-    acl_convert(v->base + flat_offset(v, f) * (int64_t)acl_dtype_size(v->dtype), v->dtype, 1, &d, ACL_DOUBLE, 1, 1);
-    return d;
+    const char *e = v->base + off * (int64_t)acl_dtype_size(v->dtype);
+    switch (v->dtype) {
+    case ACL_FLOAT: return *(const float *)e;
+    case ACL_FLOAT16: return acl_f16_to_f32(*(const uint16_t *)e);
+    case ACL_BF16: return acl_bf16_to_f32(*(const uint16_t *)e);
+    default: {
+        double d = 0;
+        acl_convert(e, v->dtype, 1, &d, ACL_DOUBLE, 1, 1);
+        return d;
+    }
+    }
 }
 
 static bool row_major(const acl_view *v) {
@@ -68,11 +76,11 @@ static aclnnStatus nll_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     const acl_view *ov = acl_exec_out(ex, 0);
     /* a row-major gradient output is zeroed in place and only the picked elements written */
     const bool sparse_out = p->backward && row_major(ov);
-    double *w = malloc(sizeof(double) * (size_t)(C + 1));
+    const acl_view *wv = acl_exec_in(ex, base + 2); /* weight: only the picked classes are read */
     int64_t *t = malloc(sizeof(int64_t) * (size_t)(NS + 1));
     double *res = malloc(sizeof(double) * (size_t)((p->backward && !sparse_out ? N * C * S : NS) + 1));
     double *g = NULL;
-    bool ok = w && t && res;
+    bool ok = t && res;
     if (ok && p->backward) {
         const acl_view *gv = acl_exec_in(ex, 0);
         g = malloc(sizeof(double) * (size_t)(acl_view_numel(gv) + 1));
@@ -81,7 +89,6 @@ static aclnnStatus nll_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     }
     if (ok) {
         load(acl_exec_in(ex, base + 1), ACL_INT64, t);
-        load(acl_exec_in(ex, base + 2), ACL_DOUBLE, w);
     }
     if (ok && !p->backward) {
         double sum = 0, wsum = 0;
@@ -89,9 +96,10 @@ static aclnnStatus nll_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
             const int64_t c = t[i], n = i / S, s = i % S;
             res[i] = 0;
             if (c == p->ignore || c < 0 || c >= C) continue;
-            res[i] = -w[c] * pick(acl_exec_in(ex, base), (n * C + c) * S + s);
+            const double wc = pick(wv, 0, c, 0);
+            res[i] = -wc * pick(acl_exec_in(ex, base), n, c, s);
             sum += res[i];
-            wsum += w[c];
+            wsum += wc;
         }
         if (p->reduction == 0) {
             ok = mx_store_via(res, ACL_DOUBLE, p->cdt, acl_exec_out(ex, 0));
@@ -108,7 +116,7 @@ static aclnnStatus nll_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
         for (int64_t i = 0; i < NS; i++) {
             const int64_t c = t[i], n = i / S, s = i % S;
             if (c == p->ignore || c < 0 || c >= C) continue;
-            double v = -w[c] * (p->reduction == 0 ? g[i] : g[0]);
+            double v = -pick(wv, 0, c, 0) * (p->reduction == 0 ? g[i] : g[0]);
             if (p->reduction == 1) v /= tw;
             if (sparse_out) { /* rounded to the compute dtype, then cast into out */
                 char tmp[16];
@@ -120,7 +128,6 @@ static aclnnStatus nll_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
         }
         if (!sparse_out) ok = mx_store_via(res, ACL_DOUBLE, p->cdt, ov);
     }
-    free(w);
     free(t);
     free(res);
     free(g);
