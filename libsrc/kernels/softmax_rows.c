@@ -5,6 +5,7 @@
 
 #include "common/cpu.h"
 #include "common/dtype_rules.h"
+#include "common/dtype.h"
 #include "kernels/vexp_rows.h"
 
 #define SMR_ATTR
@@ -52,9 +53,13 @@ void smr_backward(const smr_ops *k, const float *g, const float *y, float *o, in
     else k->sm_bwd(o, g, y, k->dot(g, y, n), n);
 }
 
-const float *smr_line_in(const void *p, aclDataType dt, int64_t stride, int64_t n, aclDataType cdt, float *f,
-                         uint16_t *h) {
+const float *smr_line_in(const smr_ops *k, const void *p, aclDataType dt, int64_t stride, int64_t n, aclDataType cdt,
+                         float *f, uint16_t *h) {
     if (dt == ACL_FLOAT && cdt == ACL_FLOAT && stride == 1) return p;
+    if (dt == ACL_BF16 && cdt == ACL_BF16 && stride == 1) {
+        k->bf16_in(f, p, n);
+        return f;
+    }
     if (dt == cdt || cdt == ACL_FLOAT) acl_convert(p, dt, stride, f, ACL_FLOAT, 1, n);
     else { /* the op's cast to a half type first */
         acl_convert(p, dt, stride, h, cdt, 1, n);
@@ -63,8 +68,13 @@ const float *smr_line_in(const void *p, aclDataType dt, int64_t stride, int64_t 
     return f;
 }
 
-void smr_line_out(const float *v, void *p, aclDataType dt, int64_t stride, int64_t n, aclDataType cdt, uint16_t *h) {
+void smr_line_out(const smr_ops *k, const float *v, void *p, aclDataType dt, int64_t stride, int64_t n,
+                  aclDataType cdt, uint16_t *h) {
     if (dt == ACL_FLOAT && stride == 1 && (const void *)v == p) return;
+    if (dt == ACL_BF16 && cdt == ACL_BF16 && stride == 1) {
+        k->bf16_out(p, v, n);
+        return;
+    }
     if (cdt == ACL_FLOAT || dt == cdt) acl_convert(v, ACL_FLOAT, 1, p, dt, stride, n);
     else {
         acl_convert(v, ACL_FLOAT, 1, h, cdt, 1, n);

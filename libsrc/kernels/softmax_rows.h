@@ -15,6 +15,8 @@ typedef struct {
     void (*sm_bwd)(float *o, const float *g, const float *y, float s, int64_t n);  /* y * (g - s) */
     void (*lsm_bwd)(float *o, const float *g, const float *y, float s, int64_t n); /* g - exp(y) * s */
     void (*expscale)(float *o, const float *x, float a, int64_t n);                /* exp(x) * a */
+    void (*bf16_in)(float *dst, const uint16_t *src, int64_t n);   /* = acl_bf16_to_f32 per element */
+    void (*bf16_out)(uint16_t *dst, const float *src, int64_t n);  /* = acl_f32_to_bf16 per element */
 } smr_ops;
 
 /* the passes of the current SIMD level (acl_simd_level()) */
@@ -31,7 +33,7 @@ void smr_backward(const smr_ops *k, const float *g, const float *y, float *o, in
 
 /* A line of n elements of dtype dt at p, p + stride, ... (element strides) as fp32, after the op's cast to cdt
  * (f32/f16/bf16): p itself for a contiguous f32 line, else converted into f (n floats; h: n halves of scratch). */
-const float *smr_line_in(const void *p, aclDataType dt, int64_t stride, int64_t n, aclDataType cdt, float *f,
+const float *smr_line_in(const smr_ops *k, const void *p, aclDataType dt, int64_t stride, int64_t n, aclDataType cdt, float *f,
                          uint16_t *h);
 /* fp32 values rounded once to cdt, then cast into the line (dt, stride) at p (h: n halves of scratch). */
-void smr_line_out(const float *v, void *p, aclDataType dt, int64_t stride, int64_t n, aclDataType cdt, uint16_t *h);
+void smr_line_out(const smr_ops *k, const float *v, void *p, aclDataType dt, int64_t stride, int64_t n, aclDataType cdt, uint16_t *h);

@@ -22,6 +22,7 @@
 typedef float vxf __attribute__((vector_size(64)));
 typedef int32_t vxi __attribute__((vector_size(64)));
 typedef uint32_t vxu __attribute__((vector_size(64)));
+typedef uint16_t vxh __attribute__((vector_size(32)));
 
 #define VX_N 16
 /* The helpers are always inlined: no vector crosses a real call, so GCC's vector-ABI note does not apply (it is

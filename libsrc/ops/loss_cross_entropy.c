@@ -78,7 +78,7 @@ static aclnnStatus ce_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
             uint16_t *h = (uint16_t *)(f1 + C);
 #pragma omp for schedule(static)
             for (int64_t i = 0; i < N; i++) {
-                const float *x = smr_line_in(xv->base + i * xv->strides[0] * (int64_t)xes, dt, xv->strides[1], C,
+                const float *x = smr_line_in(kr, xv->base + i * xv->strides[0] * (int64_t)xes, dt, xv->strides[1], C,
                                              dt, f0, h);
                 char *op = ov->base + i * ov->strides[0] * (int64_t)oes;
                 float *o = direct ? (float *)op : f1;
@@ -109,7 +109,7 @@ static aclnnStatus ce_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
                     }
                     o[yi] -= (float)nll;
                 }
-                smr_line_out(o, op, ov->dtype, ov->strides[1], C, dt, h);
+                smr_line_out(kr, o, op, ov->dtype, ov->strides[1], C, dt, h);
             }
         }
         if (!p->grad) {

@@ -131,14 +131,14 @@ static aclnnStatus sm_run_f32(aclOpExecutor *ex, const sm_params *p) {
             void *op = o->base + off[2] * (int64_t)es[2];
             const bool direct = o->dtype == ACL_FLOAT && cdt == ACL_FLOAT && st[2] == 1;
             float *of = direct ? (float *)op : f2;
-            const float *xf = smr_line_in(xp, x->dtype, st[0], len, cdt, f0, h);
+            const float *xf = smr_line_in(k, xp, x->dtype, st[0], len, cdt, f0, h);
             if (bwd) {
-                const float *gf = smr_line_in(v[1]->base + off[1] * (int64_t)es[1], v[1]->dtype, st[1], len, cdt, f1, h);
+                const float *gf = smr_line_in(k, v[1]->base + off[1] * (int64_t)es[1], v[1]->dtype, st[1], len, cdt, f1, h);
                 smr_backward(k, gf, xf, of, len, lg);
             } else {
                 smr_forward(k, xf, of, len, lg);
             }
-            smr_line_out(of, op, o->dtype, st[2], len, cdt, h);
+            smr_line_out(k, of, op, o->dtype, st[2], len, cdt, h);
         }
     }
     free(scratch);

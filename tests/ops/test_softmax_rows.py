@@ -106,3 +106,32 @@ def test_long_rows_vs_torch(torch, dt):
             bw = torch._softmax_backward_data if op == "Softmax" else torch._log_softmax_backward_data
             ref = bw(gs.float(), y.float(), 1, torch.float32).to(tdt).float().numpy()
             np.testing.assert_allclose(b.astype(np.float32), ref, *tol)
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float16, pyaclnn.bfloat16])
+def test_same_bytes_for_any_layout(dt):
+    """A line gives the same bytes whether it is contiguous (the row converters, direct f32 rows) or strided (the
+    generic conversions): f32/f16/bf16, rows with -inf, +inf and NaN, forward and backward."""
+    rng = np.random.default_rng(23)
+    x = (rng.standard_normal((9, 83)) * 5).astype(dt)
+    x[1, 5] = np.nan
+    x[2, ::3] = -np.inf
+    x[3, 7] = np.inf
+    x[4] = -np.inf
+    g = rng.standard_normal((9, 83)).astype(dt)
+    for op in ("Softmax", "LogSoftmax"):
+        a = np.zeros_like(x)
+        pyaclnn.call(op, x, 1, a)
+        xs = np.zeros((83, 9), dt).T  # the same values, column-major
+        xs[...] = x
+        bs = np.zeros((83, 9), dt).T
+        pyaclnn.call(op, xs, 1, bs)
+        assert np.ascontiguousarray(bs).tobytes() == a.tobytes()
+        y = np.where(np.isfinite(a.astype(np.float32)), a, 0).astype(dt)
+        bop = op.replace("Softmax", "SoftmaxBackward")
+        b1 = np.zeros_like(x)
+        pyaclnn.call(bop, g, y, 1, b1)
+        gs, ys, b2 = (np.zeros((83, 9), dt).T for _ in range(3))
+        gs[...], ys[...] = g, y
+        pyaclnn.call(bop, gs, ys, 1, b2)
+        assert np.ascontiguousarray(b2).tobytes() == b1.tobytes()
