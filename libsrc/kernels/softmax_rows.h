@@ -17,6 +17,9 @@ typedef struct {
     void (*expscale)(float *o, const float *x, float a, int64_t n);                /* exp(x) * a */
     void (*bf16_in)(float *dst, const uint16_t *src, int64_t n);   /* = acl_bf16_to_f32 per element */
     void (*bf16_out)(uint16_t *dst, const float *src, int64_t n);  /* = acl_f32_to_bf16 per element */
+    /* 16 lines in the lanes of a tile t[len][16]: forward (o may be t) and backward (o may be g or y) */
+    void (*cols_fwd)(const float *t, float *o, int64_t len, int log_);
+    void (*cols_bwd)(const float *g, const float *y, float *o, int64_t len, int log_);
 } smr_ops;
 
 /* the passes of the current SIMD level (acl_simd_level()) */

@@ -11,6 +11,7 @@
 
 #include <omp.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "common/parallel.h"
 #include "kernels/softmax_rows.h"
@@ -85,6 +86,100 @@ static aclnnStatus sm_run_f64(aclOpExecutor *ex, const sm_params *p) {
     return rc;
 }
 
+/* whether the dims after dim are row-major with unit innermost stride in view v */
+static bool sm_inner_contig(const acl_view *v, int dim) {
+    int64_t s = 1;
+    for (int d = v->ndim - 1; d > dim; d--) {
+        if (v->dims[d] != 1 && v->strides[d] != s) return false;
+        s *= v->dims[d];
+    }
+    return true;
+}
+
+static void sm_tile_in(const acl_view *v, int64_t off, int64_t st, int64_t len, int64_t cnt, float *t) {
+    const size_t es = acl_dtype_size(v->dtype);
+    for (int64_t i = 0; i < len; i++) {
+        const char *p = v->base + (off + i * st) * (int64_t)es;
+        float *r = t + i * 16;
+        if (v->dtype == ACL_FLOAT) memcpy(r, p, (size_t)cnt * sizeof(float));
+        else if (v->dtype == ACL_BF16)
+            for (int64_t c = 0; c < cnt; c++) r[c] = acl_bf16_to_f32(((const uint16_t *)p)[c]);
+        else
+            for (int64_t c = 0; c < cnt; c++) r[c] = acl_f16_to_f32(((const uint16_t *)p)[c]);
+    }
+}
+
+static void sm_tile_out(const acl_view *v, int64_t off, int64_t st, int64_t len, int64_t cnt, const float *t) {
+    const size_t es = acl_dtype_size(v->dtype);
+    for (int64_t i = 0; i < len; i++) {
+        char *p = v->base + (off + i * st) * (int64_t)es;
+        const float *r = t + i * 16;
+        if (v->dtype == ACL_FLOAT) memcpy(p, r, (size_t)cnt * sizeof(float));
+        else if (v->dtype == ACL_BF16)
+            for (int64_t c = 0; c < cnt; c++) ((uint16_t *)p)[c] = acl_f32_to_bf16(r[c]);
+        else
+            for (int64_t c = 0; c < cnt; c++) ((uint16_t *)p)[c] = acl_f32_to_f16(r[c]);
+    }
+}
+
+/* A dim other than the last whose following dims are contiguous in every view, all views in the compute dtype:
+ * tiles of 16 neighbouring lines (len x 16 floats) computed lane by lane (kernels/softmax_rows.inc smr_cols_*),
+ * each lane reduced in line order. Tiles are owned by one thread each. Returns false when the case does not
+ * apply (the line path runs instead). */
+static bool sm_run_cols(aclOpExecutor *ex, const sm_params *p, aclnnStatus *rc) {
+    const bool bwd = p->kind == SM_BWD || p->kind == SM_LOG_BWD, lg = p->kind == SM_LOG || p->kind == SM_LOG_BWD;
+    const acl_view *v[3] = {acl_exec_in(ex, bwd ? 1 : 0), bwd ? acl_exec_in(ex, 0) : NULL, acl_exec_out(ex, 0)};
+    const acl_view *x = v[0];
+    const int nd = x->ndim, dim = p->dim;
+    if (nd < 2 || dim >= nd - 1) return false;
+    int64_t inner = 1, outer = 1;
+    for (int d = dim + 1; d < nd; d++) inner *= x->dims[d];
+    for (int d = 0; d < dim; d++) outer *= x->dims[d];
+    const int64_t len = x->dims[dim];
+    if (inner < 16 || len > 65536) return false;
+    for (int t = 0; t < 3; t++)
+        if (v[t] && (v[t]->dtype != p->cdt || !sm_inner_contig(v[t], dim))) return false;
+    for (int d = 0; d < dim; d++) /* an output whose lines share memory: the line path (in order) */
+        if (x->dims[d] > 1 && v[2]->strides[d] == 0) return false;
+    if (v[2]->strides[dim] == 0 && len > 1) return false;
+    const int64_t tpo = (inner + 15) / 16, tiles = outer * tpo, n = md_numel(x);
+    const bool par = acl_parallel_worth(n) && tiles > 1;
+    const int nthr = par ? acl_max_threads() : 1;
+    const size_t per = (size_t)len * 16 * sizeof(float) * 2 + 64;
+    float *scratch = calloc((size_t)nthr, per); /* zeroed: the unused lanes of a partial tile are 0 */
+    if (!scratch) {
+        *rc = OOM;
+        return true;
+    }
+    const smr_ops *k = smr_get();
+#pragma omp parallel num_threads(nthr) if (par)
+    {
+        float *t0 = (float *)((char *)scratch + per * (size_t)omp_get_thread_num()), *t1 = t0 + len * 16;
+#pragma omp for schedule(static)
+        for (int64_t t = 0; t < tiles; t++) {
+            const int64_t o = t / tpo, j0 = (t % tpo) * 16, cnt = inner - j0 < 16 ? inner - j0 : 16;
+            int64_t off[3] = {0, 0, 0}, rem = o;
+            for (int d = dim - 1; d >= 0; d--) {
+                const int64_t i = rem % x->dims[d];
+                rem /= x->dims[d];
+                for (int q = 0; q < 3; q++)
+                    if (v[q]) off[q] += i * v[q]->strides[d];
+            }
+            sm_tile_in(v[0], off[0] + j0, v[0]->strides[dim], len, cnt, t0);
+            if (bwd) {
+                sm_tile_in(v[1], off[1] + j0, v[1]->strides[dim], len, cnt, t1);
+                k->cols_bwd(t1, t0, t0, len, lg);
+            } else {
+                k->cols_fwd(t0, t0, len, lg);
+            }
+            sm_tile_out(v[2], off[2] + j0, v[2]->strides[dim], len, cnt, t0);
+        }
+    }
+    free(scratch);
+    *rc = ACLNN_SUCCESS;
+    return true;
+}
+
 /* f32/f16/bf16: each line along dim (any strides) is read as fp32 (after the op's cast to cdt), computed by the
  * fixed-lane row passes of kernels/softmax_rows.h and rounded once to cdt, then cast into out. A contiguous f32
  * line is read and written in place. Lines are owned by one thread each. */
@@ -149,7 +244,10 @@ static aclnnStatus sm_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     (void)ws;
     (void)wss;
     const sm_params *p = ex->params;
-    return p->cdt == ACL_DOUBLE ? sm_run_f64(ex, p) : sm_run_f32(ex, p);
+    if (p->cdt == ACL_DOUBLE) return sm_run_f64(ex, p);
+    aclnnStatus rc;
+    if (sm_run_cols(ex, p, &rc)) return rc;
+    return sm_run_f32(ex, p);
 }
 
 static aclnnStatus sm_exec(int op, int kind, const aclTensor *a, const char *an, const aclTensor *b,
