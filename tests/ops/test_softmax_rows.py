@@ -1,4 +1,4 @@
-"""The fixed-lane fp32 row kernels of the softmax family and cross entropy (libsrc/kernels/vexp_rows.h,
+"""The fixed-lane fp32 row kernels of the softmax family, cross entropy and SoftmaxCrossEntropyWithLogits (libsrc/kernels/vexp_rows.h,
 softmax_rows.inc): the same bytes at every PYACLNN_SIMD level and for 1/2/7 threads (row lengths around the
 16-lane width and its tails, dims other than the last, strided views, f32/f16/bf16, -inf/large values), and the
 accuracy of the exp polynomial and of long rows against PyTorch / float64."""
@@ -49,6 +49,11 @@ for dt in (np.float32, np.float16, pyaclnn.bfloat16):
             go = np.zeros((N, C), dt)
             pyaclnn.call("CrossEntropyLossGrad", gl, lp, t, wt, None, None, red, -100, eps, 0.0, go)
             h.update(go.tobytes())
+    lab = rng.uniform(0, 1, (N, C)).astype(dt)
+    lo, bp = np.zeros((N,), dt), np.zeros((N, C), dt)
+    pyaclnn.call("SoftmaxCrossEntropyWithLogits", x, lab, lo, bp)
+    h.update(lo.tobytes())
+    h.update(bp.tobytes())
 print(h.hexdigest())
 """
 
