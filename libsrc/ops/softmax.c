@@ -3,10 +3,11 @@
  *
  * Validation follows each op_api source check by check (its own order: LogSoftmax checks dim before the dtypes,
  * LogSoftmaxBackward checks `output` for NULL first and the shapes before dim); the dtype lists are the table's
- * (tools/optable/nn_activation.py, ACL_DT_LIST_<Name>). Compute: the inputs are gathered as double (exact for every
- * supported dtype) after the op's own Cast, each line along `dim` is owned by one thread and computed in a fixed
- * order, in float for f32/f16/bf16 and in double for f64; the result is rounded once to the op's compute dtype and
- * then cast to out's dtype (the op's final Cast). The same bytes for any OMP_NUM_THREADS. */
+ * (tools/optable/nn_activation.py, ACL_DT_LIST_<Name>). Compute (after the op's own Cast to the compute dtype):
+ * f32/f16/bf16 in fp32 by the fixed-lane row passes of kernels/softmax_rows.h - each line along `dim` read as fp32
+ * (any strides), or, for a dim followed by >= 16 contiguous positions, tiles of 16 neighbouring lines computed lane
+ * by lane - rounded once to the compute dtype and cast to out's dtype (the op's final Cast); f64 in double. Each
+ * line is owned by one thread: the same bytes for any OMP_NUM_THREADS and any PYACLNN_SIMD level. */
 #include <math.h>
 
 #include <omp.h>
