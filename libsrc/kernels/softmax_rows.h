@@ -20,6 +20,10 @@ typedef struct {
     /* 16 lines in the lanes of a tile t[len][16]: forward (o may be t) and backward (o may be g or y) */
     void (*cols_fwd)(const float *t, float *o, int64_t len, int log_);
     void (*cols_bwd)(const float *g, const float *y, float *o, int64_t len, int log_);
+    /* fused bf16 passes: the bits of bf16_in then max / div then bf16_out / sub2 then bf16_out */
+    float (*bf16_in_max)(float *dst, const uint16_t *src, int64_t n);
+    void (*div_bf16)(uint16_t *dst, const float *e, float s, int64_t n);
+    void (*sub2_bf16)(uint16_t *dst, const float *x, float a, float b, int64_t n);
 } smr_ops;
 
 /* the passes of the current SIMD level (acl_simd_level()) */
@@ -27,6 +31,9 @@ const smr_ops *smr_get(void);
 
 /* One softmax (log_ == 0) or log_softmax row: y = f(x), y may be x. */
 void smr_forward(const smr_ops *k, const float *x, float *y, int64_t n, int log_);
+/* One softmax / log_softmax row from contiguous bf16 x to contiguous bf16 y (f: n floats of scratch); the bytes
+ * of smr_forward on the widened row, rounded once. */
+void smr_forward_bf16(const smr_ops *k, const uint16_t *x, uint16_t *y, float *f, int64_t n, int log_);
 /* One backward row: o = y * (g - sum(g * y)) or g - exp(y) * sum(g); o may be g or y. */
 void smr_backward(const smr_ops *k, const float *g, const float *y, float *o, int64_t n, int log_);
 

@@ -225,6 +225,10 @@ static aclnnStatus sm_run_f32(aclOpExecutor *ex, const sm_params *p) {
             }
             const void *xp = v[0]->base + off[0] * (int64_t)es[0];
             void *op = o->base + off[2] * (int64_t)es[2];
+            if (!bwd && cdt == ACL_BF16 && x->dtype == ACL_BF16 && o->dtype == ACL_BF16 && st[0] == 1 && st[2] == 1) {
+                smr_forward_bf16(k, xp, op, f0, len, lg); /* fused conversions, the same bytes */
+                continue;
+            }
             const bool direct = o->dtype == ACL_FLOAT && cdt == ACL_FLOAT && st[2] == 1;
             float *of = direct ? (float *)op : f2;
             const float *xf = smr_line_in(k, xp, x->dtype, st[0], len, cdt, f0, h);
