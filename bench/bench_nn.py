@@ -56,26 +56,29 @@ def activation(op, grad=False):
     return setup
 
 
-def softmax(dt, backward):
+def softmax(dt, backward, log=False):
     def setup():
         rng = np.random.default_rng(0)
         x = rng.standard_normal((4096, 4096)).astype(_np(dt))
         torch = common.torch_or_none()
         xe = np.exp(x.astype(np.float32) - x.astype(np.float32).max(1, keepdims=True))
-        y = (xe / xe.sum(1, keepdims=True)).astype(_np(dt))
+        y = xe / xe.sum(1, keepdims=True)
+        y = (np.log(y) if log else y).astype(_np(dt))
+        name = "LogSoftmax" if log else "Softmax"
         if backward:
             g = rng.standard_normal((4096, 4096)).astype(_np(dt))
-            ours = common.op_runner("SoftmaxBackward", _t(g), _t(y), -1, _empty(x.shape, dt))
+            ours = common.op_runner(name + "Backward", _t(g), _t(y), -1, _empty(x.shape, dt))
             tf = None
             if torch:
                 tg, ty = _tt(torch, g, dt), _tt(torch, y, dt)
-                tf = lambda: torch.ops.aten._softmax_backward_data(tg, ty, -1, ty.dtype)  # noqa: E731
+                bw = torch.ops.aten._log_softmax_backward_data if log else torch.ops.aten._softmax_backward_data
+                tf = lambda: bw(tg, ty, -1, ty.dtype)  # noqa: E731
             return dict(ours=ours, torch=tf, bytes=3 * x.nbytes)
-        ours = common.op_runner("Softmax", _t(x), -1, _empty(x.shape, dt))
+        ours = common.op_runner(name, _t(x), -1, _empty(x.shape, dt))
         tf = None
         if torch:
             tx = _tt(torch, x, dt)
-            tf = lambda: torch.softmax(tx, -1)  # noqa: E731
+            tf = (lambda: torch.log_softmax(tx, -1)) if log else (lambda: torch.softmax(tx, -1))  # noqa: E731
         return dict(ours=ours, torch=tf, bytes=2 * x.nbytes)
 
     return setup
@@ -184,20 +187,41 @@ def group_norm(dt, backward):
     return setup
 
 
-def cross_entropy():
+def cross_entropy(dt="f32", kind="fwd"):
+    """kind: fwd (CrossEntropyLoss vs F.cross_entropy), grad (CrossEntropyLossGrad vs nll_loss_backward +
+    _log_softmax_backward_data), nll (NLLLoss on log-probabilities vs F.nll_loss)."""
     def setup():
         rng = np.random.default_rng(0)
         N, C = 4096, 32000
         x = rng.standard_normal((N, C)).astype(np.float32)
         t = rng.integers(0, C, N).astype(np.int64)
-        ours = common.op_runner("CrossEntropyLoss", _t(x), _t(t), None, b"mean", -100, 0.0, 0.0, False,
-                                _empty((1,), "f32"), _empty((N, C), "f32"), _empty((1,), "f32"), _empty((N,), "f32"))
         torch = common.torch_or_none()
         tf = None
+        if kind == "fwd":
+            x = x.astype(_np(dt))
+            ours = common.op_runner("CrossEntropyLoss", _t(x), _t(t), None, b"mean", -100, 0.0, 0.0, False,
+                                    _empty((1,), dt), _empty((N, C), dt), _empty((1,), dt), _empty((N,), dt))
+            if torch:
+                tx, tt = _tt(torch, x, dt), torch.from_numpy(t)
+                tf = lambda: torch.nn.functional.cross_entropy(tx, tt)  # noqa: E731
+            return dict(ours=ours, torch=tf, bytes=x.nbytes)
+        lp = (x - np.log(np.exp(x).sum(1, keepdims=True))).astype(_np(dt))
+        if kind == "nll":
+            ours = common.op_runner("NLLLoss", _t(lp), _t(t), _t(np.ones(C, _np(dt))), 1, -100, _empty((), dt),
+                                    _empty((), dt))
+            if torch:
+                tl, tt = _tt(torch, lp, dt), torch.from_numpy(t)
+                tf = lambda: torch.nn.functional.nll_loss(tl, tt)  # noqa: E731
+            return dict(ours=ours, torch=tf, bytes=N * 8)
+        g = np.array(1.0, _np(dt))
+        ours = common.op_runner("CrossEntropyLossGrad", _t(g), _t(lp), _t(t), None, None, None, b"mean", -100, 0.0,
+                                0.0, _empty((N, C), dt))
         if torch:
-            tx, tt = torch.from_numpy(x), torch.from_numpy(t)
-            tf = lambda: torch.nn.functional.cross_entropy(tx, tt)  # noqa: E731
-        return dict(ours=ours, torch=tf, bytes=x.nbytes)
+            tl, tt, tg = _tt(torch, lp, dt), torch.from_numpy(t), _tt(torch, g, dt)
+            tw = torch.tensor(float(N), dtype=tl.dtype)
+            tf = lambda: torch.ops.aten._log_softmax_backward_data(  # noqa: E731
+                torch.ops.aten.nll_loss_backward(tg, tl, tt, None, 1, -100, tw), tl, 1, tl.dtype)
+        return dict(ours=ours, torch=tf, bytes=2 * lp.nbytes)
 
     return setup
 
@@ -207,6 +231,9 @@ CASES = ([(f"{op.lower()} f32 64MiB", activation(op)) for op in ("Relu", "Gelu",
          + [(f"{name} {'bwd' if bwd else 'fwd'} {dt} 4096x4096", fn(dt, bwd))
             for name, fn in (("softmax", softmax), ("layer_norm", layer_norm), ("rms_norm", rms_norm))
             for dt in ("f32", "bf16") for bwd in (False, True)]
+         + [(f"log_softmax {'bwd' if bwd else 'fwd'} {dt} 4096x4096", softmax(dt, bwd, log=True))
+            for dt in ("f32", "bf16") for bwd in (False, True)]
          + [(f"group_norm {'bwd' if bwd else 'fwd'} {dt} 32x64x56x56 g32", group_norm(dt, bwd))
             for dt in ("f32", "bf16") for bwd in (False, True)]
-         + [("cross_entropy f32 4096x32000", cross_entropy())])
+         + [(f"cross_entropy{'' if kind == 'fwd' else ' ' + kind} {dt} 4096x32000", cross_entropy(dt, kind))
+            for kind in ("fwd", "grad", "nll") for dt in ("f32", "bf16")])

@@ -4,12 +4,16 @@
  * dtype, target int64, weight f32) 161002, shapes and attribute values 561002 (the tiling's refusal). Rows of
  * input are (N, C); loss with label smoothing e: (1 - e) (-w[y] logp[y]) + e / C sum_c (-w[c] logp[c]), ignored
  * rows 0, mean dividing both parts by the summed w[y] of the kept rows (PyTorch's definition). The zloss outputs
- * are not computed (the docs: not supported yet). Row sums in class order, the batch sum in row order. */
+ * are not computed (the docs: not supported yet). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <omp.h>
+
 #include "common/dtype.h"
+#include "common/parallel.h"
+#include "kernels/softmax_rows.h"
 #include "common/dtype_rules.h"
 #include "common/status.h"
 #include "ops/gen/all_ops.h"
@@ -31,74 +35,95 @@ static void load(const acl_view *v, aclDataType dt, void *dst) {
 
 static bool store(const double *src, const acl_view *o) { return mx_store_via(src, ACL_DOUBLE, o->dtype, o); }
 
-/* the weight of class c (1 without weights) and whether row i counts */
-static double wc(const ce_params *p, const double *w, int64_t c) { return p->has_w ? w[c] : 1.0; }
+/* whether a row with target y counts */
 static bool kept(const ce_params *p, int64_t y) { return y != p->ignore && y >= 0 && y < p->C; }
 
+/* Rows are owned by one thread each and computed in fp32 by the fixed-lane row passes of kernels/softmax_rows.h
+ * (the log-softmax as (x - max) - log(sum exp(x - max)), as PyTorch's CPU kernel); the per-row losses are kept in
+ * double and reduced in row order on one thread, so the bytes do not depend on the thread count or SIMD level. */
 static aclnnStatus ce_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     (void)ws;
     (void)wss;
     const ce_params *p = ex->params;
     const int64_t N = p->N, C = p->C;
-    double *x = malloc(sizeof(double) * (size_t)(N * C + 1)), *w = malloc(sizeof(double) * (size_t)(C + 1));
+    int k = 0;
+    const acl_view *gv = p->grad ? acl_exec_in(ex, k++) : NULL;
+    const acl_view *xv = acl_exec_in(ex, k++), *yv = acl_exec_in(ex, k++); /* input (or logProb), target */
+    const acl_view *wv = p->has_w ? acl_exec_in(ex, k++) : NULL;
+    const acl_view *ov = acl_exec_out(ex, p->grad ? 0 : 1); /* logProbOut, or the gradient */
+    const aclDataType dt = xv->dtype;
+    const int nthr = acl_parallel_worth(N * C) && N > 1 ? acl_max_threads() : 1;
+    const size_t per = (size_t)C * (2 * sizeof(float) + sizeof(uint16_t)) + 64;
+    float *w = malloc(sizeof(float) * (size_t)(C + 1));
     int64_t *y = malloc(sizeof(int64_t) * (size_t)(N + 1));
-    double *a = malloc(sizeof(double) * (size_t)(N * C + 1)), *l = malloc(sizeof(double) * (size_t)(N + 1));
-    double *g = malloc(sizeof(double) * (size_t)(N + 1));
-    bool ok = x && w && y && a && l && g;
+    double *l = malloc(sizeof(double) * (size_t)(N + 1)), *g = malloc(sizeof(double) * (size_t)(N + 1));
+    char *scratch = (uint64_t)C < (SIZE_MAX / 16) / (uint64_t)nthr ? malloc(per * (size_t)nthr) : NULL;
+    bool ok = w && y && l && g && scratch;
     if (ok) {
-        int k = 0;
-        if (p->grad) load(acl_exec_in(ex, k++), ACL_DOUBLE, g);
-        load(acl_exec_in(ex, k++), ACL_DOUBLE, x); /* input, or logProb for the grad */
-        load(acl_exec_in(ex, k++), ACL_INT64, y);
-        if (p->has_w) load(acl_exec_in(ex, k++), ACL_DOUBLE, w);
-        double den = 0;
+        if (gv) load(gv, ACL_DOUBLE, g);
+        load(yv, ACL_INT64, y);
+        if (wv) load(wv, ACL_FLOAT, w);
+        else
+            for (int64_t c = 0; c < C; c++) w[c] = 1.0f;
+        double den = 0, wsum = 0;
         for (int64_t i = 0; i < N; i++)
-            if (kept(p, y[i])) den += wc(p, w, y[i]);
+            if (kept(p, y[i])) den += w[y[i]];
+        for (int64_t c = 0; c < C; c++) wsum += w[c];
+        const smr_ops *kr = smr_get();
+        const size_t xes = acl_dtype_size(dt), oes = acl_dtype_size(ov->dtype);
+        const bool direct = ov->dtype == ACL_FLOAT && ov->strides[1] == 1;
+#pragma omp parallel num_threads(nthr) if (nthr > 1)
+        {
+            float *f0 = (float *)(scratch + per * (size_t)omp_get_thread_num()), *f1 = f0 + C;
+            uint16_t *h = (uint16_t *)(f1 + C);
+#pragma omp for schedule(static)
+            for (int64_t i = 0; i < N; i++) {
+                const float *x = smr_line_in(kr, xv->base + i * xv->strides[0] * (int64_t)xes, dt, xv->strides[1], C,
+                                             dt, f0, h);
+                char *op = ov->base + i * ov->strides[0] * (int64_t)oes;
+                float *o = direct ? (float *)op : f1;
+                const int64_t yi = y[i];
+                if (!p->grad) { /* the log-softmax row and its loss */
+                    const float m = kr->max(x, C), sx = kr->expsum(x, m, NULL, C);
+                    if (sx == sx) kr->sub2(o, x, m, logf(sx), C);
+                    else
+                        for (int64_t c = 0; c < C; c++) o[c] = NAN;
+                    l[i] = 0.0;
+                    if (kept(p, yi)) {
+                        l[i] = (1 - p->eps) * (-(double)w[yi] * (double)o[yi]);
+                        if (p->eps != 0.0) {
+                            const float sm = wv ? kr->dot(w, o, C) : kr->sum(o, C);
+                            l[i] += p->eps / (double)C * -(double)sm;
+                        }
+                    }
+                } else if (!kept(p, yi)) {
+                    for (int64_t c = 0; c < C; c++) o[c] = 0.0f;
+                } else { /* exp(lp) (nll + eps-part) - sm w[c], and - nll at the target */
+                    double gi = p->reduction == 0 ? g[i] : g[0];
+                    if (p->reduction == 1) gi /= den;
+                    const double nll = gi * (1 - p->eps) * w[yi], sm = gi * p->eps / (double)C;
+                    kr->expscale(o, x, (float)(nll + sm * wsum), C);
+                    if (sm != 0.0) {
+                        const float smf = (float)sm;
+                        for (int64_t c = 0; c < C; c++) o[c] -= smf * w[c];
+                    }
+                    o[yi] -= (float)nll;
+                }
+                smr_line_out(kr, o, op, ov->dtype, ov->strides[1], C, dt, h);
+            }
+        }
         if (!p->grad) {
             double sum = 0;
-            for (int64_t i = 0; i < N; i++) { /* log-softmax of row i, max-shifted */
-                const double *r = x + i * C;
-                double m = -INFINITY, s = 0, sm = 0;
-                for (int64_t c = 0; c < C; c++) m = fmax(m, r[c]);
-                for (int64_t c = 0; c < C; c++) s += exp(r[c] - m);
-                const double lse = m + log(s);
-                for (int64_t c = 0; c < C; c++) {
-                    a[i * C + c] = r[c] - lse;
-                    sm += -wc(p, w, c) * a[i * C + c];
-                }
-                l[i] = kept(p, y[i]) ? (1 - p->eps) * (-wc(p, w, y[i]) * a[i * C + y[i]]) + p->eps / (double)C * sm
-                                     : 0.0;
-                sum += l[i];
-            }
-            double v = p->reduction == 1 ? sum / den : sum;
-            ok = store(p->reduction == 0 ? l : &v, acl_exec_out(ex, 0)) && store(a, acl_exec_out(ex, 1));
-        } else {
-            for (int64_t i = 0; i < N; i++) {
-                const double *lp = x + i * C;
-                double *o = a + i * C;
-                if (!kept(p, y[i])) {
-                    for (int64_t c = 0; c < C; c++) o[c] = 0;
-                    continue;
-                }
-                double gi = p->reduction == 0 ? g[i] : g[0];
-                if (p->reduction == 1) gi /= den;
-                const double nll = gi * (1 - p->eps) * wc(p, w, y[i]), sm = gi * p->eps / (double)C;
-                double ssum = 0;
-                for (int64_t c = 0; c < C; c++) ssum += sm * wc(p, w, c);
-                for (int64_t c = 0; c < C; c++) {
-                    const double e = exp(lp[c]);
-                    o[c] = e * nll - (c == y[i] ? nll : 0.0) + e * ssum - sm * wc(p, w, c);
-                }
-            }
-            ok = store(a, acl_exec_out(ex, 0));
+            for (int64_t i = 0; i < N; i++) sum += l[i];
+            const double v = p->reduction == 1 ? sum / den : sum;
+            ok = store(p->reduction == 0 ? l : &v, acl_exec_out(ex, 0));
         }
     }
-    free(x);
     free(w);
     free(y);
-    free(a);
     free(l);
     free(g);
+    free(scratch);
     return ok ? ACLNN_SUCCESS : OOM;
 }
 

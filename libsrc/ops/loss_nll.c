@@ -29,6 +29,40 @@ static void load(const acl_view *v, aclDataType dt, void *dst) {
 
 static bool store_one(double v, aclDataType cdt, const acl_view *o) { return mx_store_via(&v, ACL_DOUBLE, cdt, o); }
 
+/* element (n, c, s) of self seen as (N, C, S) (a 1-D self is (C); S runs over the spatial dims), or element c of
+ * the 1-D weight (n = s = 0), as double: the forward reads only the picked elements */
+static double pick(const acl_view *v, int64_t n, int64_t c, int64_t s) {
+    int64_t off;
+    if (v->ndim == 1) off = c * v->strides[0];
+    else {
+        off = n * v->strides[0] + c * v->strides[1];
+        for (int d = v->ndim - 1; d >= 2; d--) {
+            off += (s % v->dims[d]) * v->strides[d];
+            s /= v->dims[d];
+        }
+    }
+    const char *e = v->base + off * (int64_t)acl_dtype_size(v->dtype);
+    switch (v->dtype) {
+    case ACL_FLOAT: return *(const float *)e;
+    case ACL_FLOAT16: return acl_f16_to_f32(*(const uint16_t *)e);
+    case ACL_BF16: return acl_bf16_to_f32(*(const uint16_t *)e);
+    default: {
+        double d = 0;
+        acl_convert(e, v->dtype, 1, &d, ACL_DOUBLE, 1, 1);
+        return d;
+    }
+    }
+}
+
+static bool row_major(const acl_view *v) {
+    int64_t s = 1;
+    for (int d = v->ndim - 1; d >= 0; d--) {
+        if (v->dims[d] != 1 && v->strides[d] != s) return false;
+        s *= v->dims[d];
+    }
+    return true;
+}
+
 static aclnnStatus nll_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     (void)ws;
     (void)wss;
@@ -39,11 +73,14 @@ static aclnnStatus nll_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     }
     const int64_t N = p->N, C = p->C, S = p->S, NS = N * S;
     const int base = p->backward ? 1 : 0; /* the backwards take gradOutput first */
-    double *x = malloc(sizeof(double) * (size_t)(N * C * S + 1)), *w = malloc(sizeof(double) * (size_t)(C + 1));
+    const acl_view *ov = acl_exec_out(ex, 0);
+    /* a row-major gradient output is zeroed in place and only the picked elements written */
+    const bool sparse_out = p->backward && row_major(ov);
+    const acl_view *wv = acl_exec_in(ex, base + 2); /* weight: only the picked classes are read */
     int64_t *t = malloc(sizeof(int64_t) * (size_t)(NS + 1));
-    double *res = malloc(sizeof(double) * (size_t)((p->backward ? N * C * S : NS) + 1));
+    double *res = malloc(sizeof(double) * (size_t)((p->backward && !sparse_out ? N * C * S : NS) + 1));
     double *g = NULL;
-    bool ok = x && w && t && res;
+    bool ok = t && res;
     if (ok && p->backward) {
         const acl_view *gv = acl_exec_in(ex, 0);
         g = malloc(sizeof(double) * (size_t)(acl_view_numel(gv) + 1));
@@ -51,9 +88,7 @@ static aclnnStatus nll_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
         if (ok) load(gv, ACL_DOUBLE, g);
     }
     if (ok) {
-        if (!p->backward) load(acl_exec_in(ex, base), ACL_DOUBLE, x);
         load(acl_exec_in(ex, base + 1), ACL_INT64, t);
-        load(acl_exec_in(ex, base + 2), ACL_DOUBLE, w);
     }
     if (ok && !p->backward) {
         double sum = 0, wsum = 0;
@@ -61,9 +96,10 @@ static aclnnStatus nll_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
             const int64_t c = t[i], n = i / S, s = i % S;
             res[i] = 0;
             if (c == p->ignore || c < 0 || c >= C) continue;
-            res[i] = -w[c] * x[(n * C + c) * S + s];
+            const double wc = pick(wv, 0, c, 0);
+            res[i] = -wc * pick(acl_exec_in(ex, base), n, c, s);
             sum += res[i];
-            wsum += w[c];
+            wsum += wc;
         }
         if (p->reduction == 0) {
             ok = mx_store_via(res, ACL_DOUBLE, p->cdt, acl_exec_out(ex, 0));
@@ -74,17 +110,24 @@ static aclnnStatus nll_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     } else if (ok) {
         double tw = 0;
         load(acl_exec_in(ex, 4), ACL_DOUBLE, &tw);
-        memset(res, 0, sizeof(double) * (size_t)(N * C * S));
+        const size_t oes = acl_dtype_size(ov->dtype);
+        if (sparse_out) memset(ov->base, 0, (size_t)(N * C * S) * oes); /* +0 in every float dtype */
+        else memset(res, 0, sizeof(double) * (size_t)(N * C * S));
         for (int64_t i = 0; i < NS; i++) {
             const int64_t c = t[i], n = i / S, s = i % S;
             if (c == p->ignore || c < 0 || c >= C) continue;
-            double v = -w[c] * (p->reduction == 0 ? g[i] : g[0]);
-            res[(n * C + c) * S + s] = p->reduction == 1 ? v / tw : v;
+            double v = -pick(wv, 0, c, 0) * (p->reduction == 0 ? g[i] : g[0]);
+            if (p->reduction == 1) v /= tw;
+            if (sparse_out) { /* rounded to the compute dtype, then cast into out */
+                char tmp[16];
+                acl_convert(&v, ACL_DOUBLE, 1, tmp, p->cdt, 1, 1);
+                acl_convert(tmp, p->cdt, 1, ov->base + ((n * C + c) * S + s) * (int64_t)oes, ov->dtype, 1, 1);
+            } else {
+                res[(n * C + c) * S + s] = v;
+            }
         }
-        ok = mx_store_via(res, ACL_DOUBLE, p->cdt, acl_exec_out(ex, 0));
+        if (!sparse_out) ok = mx_store_via(res, ACL_DOUBLE, p->cdt, ov);
     }
-    free(x);
-    free(w);
     free(t);
     free(res);
     free(g);

@@ -3,13 +3,19 @@
  *
  * Validation follows each op_api source check by check (its own order: LogSoftmax checks dim before the dtypes,
  * LogSoftmaxBackward checks `output` for NULL first and the shapes before dim); the dtype lists are the table's
- * (tools/optable/nn_activation.py, ACL_DT_LIST_<Name>). Compute: the inputs are gathered as double (exact for every
- * supported dtype) after the op's own Cast, each line along `dim` is owned by one thread and computed in a fixed
- * order, in float for f32/f16/bf16 and in double for f64; the result is rounded once to the op's compute dtype and
- * then cast to out's dtype (the op's final Cast). The same bytes for any OMP_NUM_THREADS. */
+ * (tools/optable/nn_activation.py, ACL_DT_LIST_<Name>). Compute (after the op's own Cast to the compute dtype):
+ * f32/f16/bf16 in fp32 by the fixed-lane row passes of kernels/softmax_rows.h - each line along `dim` read as fp32
+ * (any strides), or, for a dim followed by >= 16 contiguous positions, tiles of 16 neighbouring lines computed lane
+ * by lane - rounded once to the compute dtype and cast to out's dtype (the op's final Cast); f64 in double. Each
+ * line is owned by one thread: the same bytes for any OMP_NUM_THREADS and any PYACLNN_SIMD level. */
 #include <math.h>
 
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "common/parallel.h"
+#include "kernels/softmax_rows.h"
 #include "ops/gen/all_ops.h"
 #include "ops/misc_dense.h"
 
@@ -20,48 +26,41 @@ typedef struct {
     aclDataType cdt; /* the dtype the kernel computes in (its input after the op's Cast) */
 } sm_params;
 
-/* One line of n elements at x[0], x[step], ... (g: the gradient line for the backward kinds); the result
- * replaces x. T is the accumulation type. */
-#define SM_LINE(NAME, T, EXP, LOG)                                                                        \
-    static void NAME(int kind, double *x, const double *g, int64_t step, int64_t n) {                    \
-        if (kind == SM_FWD || kind == SM_LOG) {                                                           \
-            T m = (T)x[0];                                                                                \
-            bool nan = false;                                                                             \
-            for (int64_t i = 0; i < n; i++) {                                                             \
-                const T v = (T)x[i * step];                                                               \
-                if (v != v) nan = true;                                                                   \
-                else if (v > m || m != m) m = v;                                                          \
-            }                                                                                             \
-            if (nan) {                                                                                    \
-                for (int64_t i = 0; i < n; i++) x[i * step] = NAN;                                        \
-                return;                                                                                   \
-            }                                                                                             \
-            T s = 0;                                                                                      \
-            for (int64_t i = 0; i < n; i++) s += EXP((T)x[i * step] - m);                                 \
-            if (kind == SM_FWD)                                                                           \
-                for (int64_t i = 0; i < n; i++) x[i * step] = (double)(EXP((T)x[i * step] - m) / s);     \
-            else {                                                                                        \
-                const T ls = LOG(s);                                                                      \
-                for (int64_t i = 0; i < n; i++) x[i * step] = (double)((T)x[i * step] - m - ls);         \
-            }                                                                                             \
-        } else if (kind == SM_BWD) { /* y * (g - sum(g * y)) */                                          \
-            T s = 0;                                                                                      \
-            for (int64_t i = 0; i < n; i++) s += (T)g[i * step] * (T)x[i * step];                         \
-            for (int64_t i = 0; i < n; i++) x[i * step] = (double)((T)x[i * step] * ((T)g[i * step] - s)); \
-        } else { /* g - exp(y) * sum(g) */                                                                \
-            T s = 0;                                                                                      \
-            for (int64_t i = 0; i < n; i++) s += (T)g[i * step];                                          \
-            for (int64_t i = 0; i < n; i++) x[i * step] = (double)((T)g[i * step] - EXP((T)x[i * step]) * s); \
-        }                                                                                                 \
+/* double (f64): one line of n elements at x[0], x[step], ... (g: the gradient line for the backward kinds); the
+ * result replaces x. */
+static void sm_line_f64(int kind, double *x, const double *g, int64_t step, int64_t n) {
+    if (kind == SM_FWD || kind == SM_LOG) {
+        double m = x[0];
+        bool nan = false;
+        for (int64_t i = 0; i < n; i++) {
+            const double v = x[i * step];
+            if (v != v) nan = true;
+            else if (v > m || m != m) m = v;
+        }
+        if (nan) {
+            for (int64_t i = 0; i < n; i++) x[i * step] = NAN;
+            return;
+        }
+        double s = 0;
+        for (int64_t i = 0; i < n; i++) s += exp(x[i * step] - m);
+        if (kind == SM_FWD)
+            for (int64_t i = 0; i < n; i++) x[i * step] = exp(x[i * step] - m) / s;
+        else {
+            const double ls = log(s);
+            for (int64_t i = 0; i < n; i++) x[i * step] = x[i * step] - m - ls;
+        }
+    } else if (kind == SM_BWD) { /* y * (g - sum(g * y)) */
+        double s = 0;
+        for (int64_t i = 0; i < n; i++) s += g[i * step] * x[i * step];
+        for (int64_t i = 0; i < n; i++) x[i * step] = x[i * step] * (g[i * step] - s);
+    } else { /* g - exp(y) * sum(g) */
+        double s = 0;
+        for (int64_t i = 0; i < n; i++) s += g[i * step];
+        for (int64_t i = 0; i < n; i++) x[i * step] = g[i * step] - exp(x[i * step]) * s;
     }
-SM_LINE(sm_line_f32, float, expf, logf)
-SM_LINE(sm_line_f64, double, exp, log)
-#undef SM_LINE
+}
 
-static aclnnStatus sm_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
-    (void)ws;
-    (void)wss;
-    const sm_params *p = ex->params;
+static aclnnStatus sm_run_f64(aclOpExecutor *ex, const sm_params *p) {
     const bool bwd = p->kind == SM_BWD || p->kind == SM_LOG_BWD;
     /* forward: in 0 is self; backward: in 0 gradOutput, in 1 output (the line the result replaces) */
     const acl_view *x = acl_exec_in(ex, bwd ? 1 : 0), *o = acl_exec_out(ex, 0);
@@ -73,22 +72,187 @@ static aclnnStatus sm_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
         free(g);
         return OOM;
     }
-    int64_t outer = 1, inner = 1;
+    int64_t inner = 1;
     const int64_t len = x->ndim ? x->dims[p->dim] : 1;
-    for (int k = 0; k < p->dim; k++) outer *= x->dims[k];
     for (int k = p->dim + 1; k < x->ndim; k++) inner *= x->dims[k];
-    const int64_t lines = outer * inner;
-    const bool dbl = p->cdt == ACL_DOUBLE;
+    const int64_t lines = n / len;
 #pragma omp parallel for schedule(static) if (acl_parallel_worth(n) && lines > 1)
     for (int64_t l = 0; l < lines; l++) {
         const int64_t b = (l / inner) * len * inner + l % inner;
-        if (dbl) sm_line_f64(p->kind, buf + b, g ? g + b : NULL, inner, len);
-        else sm_line_f32(p->kind, buf + b, g ? g + b : NULL, inner, len);
+        sm_line_f64(p->kind, buf + b, g ? g + b : NULL, inner, len);
     }
     aclnnStatus rc = md_store_via(buf, ACL_DOUBLE, p->cdt, o);
     free(buf);
     free(g);
     return rc;
+}
+
+/* whether the dims after dim are row-major with unit innermost stride in view v */
+static bool sm_inner_contig(const acl_view *v, int dim) {
+    int64_t s = 1;
+    for (int d = v->ndim - 1; d > dim; d--) {
+        if (v->dims[d] != 1 && v->strides[d] != s) return false;
+        s *= v->dims[d];
+    }
+    return true;
+}
+
+static void sm_tile_in(const acl_view *v, int64_t off, int64_t st, int64_t len, int64_t cnt, float *t) {
+    const size_t es = acl_dtype_size(v->dtype);
+    for (int64_t i = 0; i < len; i++) {
+        const char *p = v->base + (off + i * st) * (int64_t)es;
+        float *r = t + i * 16;
+        if (v->dtype == ACL_FLOAT) memcpy(r, p, (size_t)cnt * sizeof(float));
+        else if (v->dtype == ACL_BF16)
+            for (int64_t c = 0; c < cnt; c++) r[c] = acl_bf16_to_f32(((const uint16_t *)p)[c]);
+        else
+            for (int64_t c = 0; c < cnt; c++) r[c] = acl_f16_to_f32(((const uint16_t *)p)[c]);
+    }
+}
+
+static void sm_tile_out(const acl_view *v, int64_t off, int64_t st, int64_t len, int64_t cnt, const float *t) {
+    const size_t es = acl_dtype_size(v->dtype);
+    for (int64_t i = 0; i < len; i++) {
+        char *p = v->base + (off + i * st) * (int64_t)es;
+        const float *r = t + i * 16;
+        if (v->dtype == ACL_FLOAT) memcpy(p, r, (size_t)cnt * sizeof(float));
+        else if (v->dtype == ACL_BF16)
+            for (int64_t c = 0; c < cnt; c++) ((uint16_t *)p)[c] = acl_f32_to_bf16(r[c]);
+        else
+            for (int64_t c = 0; c < cnt; c++) ((uint16_t *)p)[c] = acl_f32_to_f16(r[c]);
+    }
+}
+
+/* A dim other than the last whose following dims are contiguous in every view, all views in the compute dtype:
+ * tiles of 16 neighbouring lines (len x 16 floats) computed lane by lane (kernels/softmax_rows.inc smr_cols_*),
+ * each lane reduced in line order. Tiles are owned by one thread each. Returns false when the case does not
+ * apply (the line path runs instead). */
+static bool sm_run_cols(aclOpExecutor *ex, const sm_params *p, aclnnStatus *rc) {
+    const bool bwd = p->kind == SM_BWD || p->kind == SM_LOG_BWD, lg = p->kind == SM_LOG || p->kind == SM_LOG_BWD;
+    const acl_view *v[3] = {acl_exec_in(ex, bwd ? 1 : 0), bwd ? acl_exec_in(ex, 0) : NULL, acl_exec_out(ex, 0)};
+    const acl_view *x = v[0];
+    const int nd = x->ndim, dim = p->dim;
+    if (nd < 2 || dim >= nd - 1) return false;
+    int64_t inner = 1, outer = 1;
+    for (int d = dim + 1; d < nd; d++) inner *= x->dims[d];
+    for (int d = 0; d < dim; d++) outer *= x->dims[d];
+    const int64_t len = x->dims[dim];
+    if (inner < 16 || len > 65536) return false;
+    for (int t = 0; t < 3; t++)
+        if (v[t] && (v[t]->dtype != p->cdt || !sm_inner_contig(v[t], dim))) return false;
+    for (int d = 0; d < dim; d++) /* an output whose lines share memory: the line path (in order) */
+        if (x->dims[d] > 1 && v[2]->strides[d] == 0) return false;
+    if (v[2]->strides[dim] == 0 && len > 1) return false;
+    const int64_t tpo = (inner + 15) / 16, tiles = outer * tpo, n = md_numel(x);
+    const bool par = acl_parallel_worth(n) && tiles > 1;
+    const int nthr = par ? acl_max_threads() : 1;
+    const size_t per = (size_t)len * 16 * sizeof(float) * 2 + 64;
+    float *scratch = calloc((size_t)nthr, per); /* zeroed: the unused lanes of a partial tile are 0 */
+    if (!scratch) {
+        *rc = OOM;
+        return true;
+    }
+    const smr_ops *k = smr_get();
+#pragma omp parallel num_threads(nthr) if (par)
+    {
+        float *t0 = (float *)((char *)scratch + per * (size_t)omp_get_thread_num()), *t1 = t0 + len * 16;
+#pragma omp for schedule(static)
+        for (int64_t t = 0; t < tiles; t++) {
+            const int64_t o = t / tpo, j0 = (t % tpo) * 16, cnt = inner - j0 < 16 ? inner - j0 : 16;
+            int64_t off[3] = {0, 0, 0}, rem = o;
+            for (int d = dim - 1; d >= 0; d--) {
+                const int64_t i = rem % x->dims[d];
+                rem /= x->dims[d];
+                for (int q = 0; q < 3; q++)
+                    if (v[q]) off[q] += i * v[q]->strides[d];
+            }
+            sm_tile_in(v[0], off[0] + j0, v[0]->strides[dim], len, cnt, t0);
+            if (bwd) {
+                sm_tile_in(v[1], off[1] + j0, v[1]->strides[dim], len, cnt, t1);
+                k->cols_bwd(t1, t0, t0, len, lg);
+            } else {
+                k->cols_fwd(t0, t0, len, lg);
+            }
+            sm_tile_out(v[2], off[2] + j0, v[2]->strides[dim], len, cnt, t0);
+        }
+    }
+    free(scratch);
+    *rc = ACLNN_SUCCESS;
+    return true;
+}
+
+/* f32/f16/bf16: each line along dim (any strides) is read as fp32 (after the op's cast to cdt), computed by the
+ * fixed-lane row passes of kernels/softmax_rows.h and rounded once to cdt, then cast into out. A contiguous f32
+ * line is read and written in place. Lines are owned by one thread each. */
+static aclnnStatus sm_run_f32(aclOpExecutor *ex, const sm_params *p) {
+    const bool bwd = p->kind == SM_BWD || p->kind == SM_LOG_BWD, lg = p->kind == SM_LOG || p->kind == SM_LOG_BWD;
+    const acl_view *v[3] = {acl_exec_in(ex, bwd ? 1 : 0), bwd ? acl_exec_in(ex, 0) : NULL, acl_exec_out(ex, 0)};
+    const acl_view *x = v[0], *o = v[2];
+    const int nd = x->ndim, dim = p->dim;
+    const int64_t len = nd ? x->dims[dim] : 1, n = md_numel(x), lines = n / len;
+    int64_t st[3] = {1, 1, 1};
+    size_t es[3] = {0, 0, 0};
+    for (int t = 0; t < 3; t++)
+        if (v[t]) {
+            st[t] = nd ? v[t]->strides[dim] : 1;
+            es[t] = acl_dtype_size(v[t]->dtype);
+        }
+    /* an output whose lines share memory (a 0 stride) is written by one thread, in line order */
+    bool par = acl_parallel_worth(n) && lines > 1;
+    for (int k = 0; k < nd; k++)
+        if (k != dim && o->dims[k] > 1 && o->strides[k] == 0) par = false;
+    const int nthr = par ? acl_max_threads() : 1;
+    const size_t per = (size_t)len * (3 * sizeof(float) + sizeof(uint16_t)) + 64;
+    if ((uint64_t)len > (SIZE_MAX / 16) / (uint64_t)nthr) return OOM;
+    char *scratch = malloc(per * (size_t)nthr);
+    if (!scratch) return OOM;
+    const smr_ops *k = smr_get();
+    const aclDataType cdt = p->cdt;
+#pragma omp parallel num_threads(nthr) if (par)
+    {
+        char *mine = scratch + per * (size_t)omp_get_thread_num();
+        float *f0 = (float *)mine, *f1 = f0 + len, *f2 = f1 + len;
+        uint16_t *h = (uint16_t *)(f2 + len);
+#pragma omp for schedule(static)
+        for (int64_t l = 0; l < lines; l++) {
+            int64_t off[3] = {0, 0, 0}, rem = l;
+            for (int d = nd - 1; d >= 0; d--) {
+                if (d == dim) continue;
+                const int64_t i = rem % x->dims[d];
+                rem /= x->dims[d];
+                for (int t = 0; t < 3; t++)
+                    if (v[t]) off[t] += i * v[t]->strides[d];
+            }
+            const void *xp = v[0]->base + off[0] * (int64_t)es[0];
+            void *op = o->base + off[2] * (int64_t)es[2];
+            if (!bwd && cdt == ACL_BF16 && x->dtype == ACL_BF16 && o->dtype == ACL_BF16 && st[0] == 1 && st[2] == 1) {
+                smr_forward_bf16(k, xp, op, f0, len, lg); /* fused conversions, the same bytes */
+                continue;
+            }
+            const bool direct = o->dtype == ACL_FLOAT && cdt == ACL_FLOAT && st[2] == 1;
+            float *of = direct ? (float *)op : f2;
+            const float *xf = smr_line_in(k, xp, x->dtype, st[0], len, cdt, f0, h);
+            if (bwd) {
+                const float *gf = smr_line_in(k, v[1]->base + off[1] * (int64_t)es[1], v[1]->dtype, st[1], len, cdt, f1, h);
+                smr_backward(k, gf, xf, of, len, lg);
+            } else {
+                smr_forward(k, xf, of, len, lg);
+            }
+            smr_line_out(k, of, op, o->dtype, st[2], len, cdt, h);
+        }
+    }
+    free(scratch);
+    return ACLNN_SUCCESS;
+}
+
+static aclnnStatus sm_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
+    (void)ws;
+    (void)wss;
+    const sm_params *p = ex->params;
+    if (p->cdt == ACL_DOUBLE) return sm_run_f64(ex, p);
+    aclnnStatus rc;
+    if (sm_run_cols(ex, p, &rc)) return rc;
+    return sm_run_f32(ex, p);
 }
 
 static aclnnStatus sm_exec(int op, int kind, const aclTensor *a, const char *an, const aclTensor *b,

@@ -4,11 +4,17 @@
  * Validation follows the op_api source in its order (NULLs, the four dtype lists, loss and backprop with features'
  * dtype, ranks <= 8, features and labels 2-d); the output shapes the op_api leaves to its ViewCopy are checked here:
  * labels as features (a broadcastable labels is accepted, as the kernel's infershape does), loss (N), backprop
- * (N, C). Compute: gathered as double, each row owned by one thread and computed in float in a fixed order (labels
- * first cast to features' dtype), rounded once. The same bytes for any OMP_NUM_THREADS. */
+ * (N, C). Compute: each row owned by one thread and computed in fp32 by the fixed-lane row passes of
+ * kernels/softmax_rows.h (labels first cast to features' dtype; lse = max + log(sum exp(x - max)), loss
+ * -sum(labels * (x - lse)), backprop exp(x - lse) - labels), rounded once. The same bytes for any OMP_NUM_THREADS
+ * and SIMD level. */
 #include <math.h>
 
+#include <omp.h>
+#include <stdlib.h>
+
 #include "common/parallel.h"
+#include "kernels/softmax_rows.h"
 #include "ops/gen/all_ops.h"
 #include "ops/misc_dense.h"
 
@@ -18,38 +24,43 @@ static aclnnStatus sce_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     const acl_view *fv = acl_exec_in(ex, 0), *loss = acl_exec_out(ex, 0), *bp = acl_exec_out(ex, 1);
     const acl_view lv = md_broadcast_view(acl_exec_in(ex, 1), fv->dims, fv->ndim);
     const aclDataType dt = fv->dtype;
-    double *f = md_load(fv, ACL_DOUBLE), *l = md_load_via(&lv, dt, ACL_DOUBLE);
     const int64_t n = fv->dims[0], c = fv->dims[1];
+    const bool par = acl_parallel_worth(n * c) && n > 1;
+    const int nthr = par ? acl_max_threads() : 1;
+    const size_t per = (size_t)c * (3 * sizeof(float) + sizeof(uint16_t)) + 64;
     double *lo = md_alloc(n, sizeof(double));
-    if (!f || !l || !lo) {
-        free(f);
-        free(l);
+    char *scratch = (uint64_t)c < (SIZE_MAX / 16) / (uint64_t)nthr ? malloc(per * (size_t)nthr) : NULL;
+    if (!lo || !scratch) {
         free(lo);
+        free(scratch);
         return OOM;
     }
-#pragma omp parallel for schedule(static) if (acl_parallel_worth(n * c) && n > 1)
-    for (int64_t i = 0; i < n; i++) {
-        double *x = f + i * c;
-        const double *y = l + i * c;
-        float m = (float)x[0];
-        for (int64_t j = 1; j < c; j++)
-            if ((float)x[j] > m || isnan((float)x[j])) m = (float)x[j];
-        float s = 0;
-        for (int64_t j = 0; j < c; j++) s += expf((float)x[j] - m);
-        const float lse = m + logf(s);
-        float acc = 0;
-        for (int64_t j = 0; j < c; j++) {
-            const float lp = (float)x[j] - lse;
-            acc -= (float)y[j] * lp;
-            x[j] = expf(lp) - (float)y[j];
+    const smr_ops *k = smr_get();
+    const size_t fes = acl_dtype_size(dt), les = acl_dtype_size(lv.dtype), bes = acl_dtype_size(bp->dtype);
+#pragma omp parallel num_threads(nthr) if (par)
+    {
+        float *f0 = (float *)(scratch + per * (size_t)omp_get_thread_num()), *f1 = f0 + c, *f2 = f1 + c;
+        uint16_t *h = (uint16_t *)(f2 + c);
+#pragma omp for schedule(static)
+        for (int64_t i = 0; i < n; i++) {
+            const float *x = smr_line_in(k, fv->base + i * fv->strides[0] * (int64_t)fes, dt, fv->strides[1], c, dt,
+                                         f0, h);
+            /* labels cast to features' dtype first */
+            const float *y = smr_line_in(k, lv.base + i * lv.strides[0] * (int64_t)les, lv.dtype, lv.strides[1], c,
+                                         dt, f1, h);
+            const float m = k->max(x, c), s = k->expsum(x, m, NULL, c);
+            if (s == s) k->sub2(f2, x, m + logf(s), 0.0f, c); /* log-softmax x - lse */
+            else
+                for (int64_t j = 0; j < c; j++) f2[j] = NAN;
+            lo[i] = -k->dot(y, f2, c);
+            k->expscale(f2, f2, 1.0f, c); /* softmax - labels */
+            for (int64_t j = 0; j < c; j++) f2[j] -= y[j];
+            smr_line_out(k, f2, bp->base + i * bp->strides[0] * (int64_t)bes, bp->dtype, bp->strides[1], c, dt, h);
         }
-        lo[i] = acc;
     }
     md_store(lo, ACL_DOUBLE, loss);
-    md_store(f, ACL_DOUBLE, bp);
-    free(f);
-    free(l);
     free(lo);
+    free(scratch);
     return ACLNN_SUCCESS;
 }
 

@@ -1,0 +1,95 @@
+/* The softmax row passes at each SIMD level (softmax_rows.inc included once per level) and the row drivers. */
+#include "kernels/softmax_rows.h"
+
+#include <math.h>
+
+#include "common/cpu.h"
+#include "common/dtype_rules.h"
+#include "common/dtype.h"
+#include "kernels/vexp_rows.h"
+
+#define SMR_ATTR
+#define SMR_SFX _portable
+#include "kernels/softmax_rows.inc"
+#undef SMR_ATTR
+#undef SMR_SFX
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#define SMR_ATTR __attribute__((target("avx2")))
+#define SMR_SFX _avx2
+#include "kernels/softmax_rows.inc"
+#undef SMR_ATTR
+#undef SMR_SFX
+
+#define SMR_ATTR __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx2")))
+#define SMR_SFX _avx512
+#include "kernels/softmax_rows.inc"
+#undef SMR_ATTR
+#undef SMR_SFX
+#endif
+
+const smr_ops *smr_get(void) {
+#if defined(__x86_64__) && defined(__GNUC__)
+    const int lv = acl_simd_level();
+    if (lv >= ACL_SIMD_AVX512) return &smr_ops__avx512;
+    if (lv >= ACL_SIMD_AVX2) return &smr_ops__avx2;
+#endif
+    return &smr_ops__portable;
+}
+
+void smr_forward(const smr_ops *k, const float *x, float *y, int64_t n, int log_) {
+    const float m = k->max(x, n);
+    const float s = k->expsum(x, m, log_ ? NULL : y, n);
+    if (!(s == s)) { /* a NaN, or +inf - +inf: the whole row is NaN */
+        for (int64_t i = 0; i < n; i++) y[i] = NAN;
+        return;
+    }
+    if (log_) k->sub2(y, x, m, logf(s), n);
+    else k->div(y, y, s, n);
+}
+
+void smr_forward_bf16(const smr_ops *k, const uint16_t *x, uint16_t *y, float *f, int64_t n, int log_) {
+    const float m = k->bf16_in_max(f, x, n);
+    const float s = k->expsum(f, m, log_ ? NULL : f, n);
+    if (!(s == s)) {
+        for (int64_t i = 0; i < n; i++) f[i] = NAN;
+        k->bf16_out(y, f, n);
+        return;
+    }
+    if (log_) k->sub2_bf16(y, f, m, logf(s), n);
+    else k->div_bf16(y, f, s, n);
+}
+
+void smr_backward(const smr_ops *k, const float *g, const float *y, float *o, int64_t n, int log_) {
+    if (log_) k->lsm_bwd(o, g, y, k->sum(g, n), n);
+    else k->sm_bwd(o, g, y, k->dot(g, y, n), n);
+}
+
+const float *smr_line_in(const smr_ops *k, const void *p, aclDataType dt, int64_t stride, int64_t n, aclDataType cdt,
+                         float *f, uint16_t *h) {
+    if (dt == ACL_FLOAT && cdt == ACL_FLOAT && stride == 1) return p;
+    if (dt == ACL_BF16 && cdt == ACL_BF16 && stride == 1) {
+        k->bf16_in(f, p, n);
+        return f;
+    }
+    if (dt == cdt || cdt == ACL_FLOAT) acl_convert(p, dt, stride, f, ACL_FLOAT, 1, n);
+    else { /* the op's cast to a half type first */
+        acl_convert(p, dt, stride, h, cdt, 1, n);
+        acl_convert(h, cdt, 1, f, ACL_FLOAT, 1, n);
+    }
+    return f;
+}
+
+void smr_line_out(const smr_ops *k, const float *v, void *p, aclDataType dt, int64_t stride, int64_t n,
+                  aclDataType cdt, uint16_t *h) {
+    if (dt == ACL_FLOAT && stride == 1 && (const void *)v == p) return;
+    if (dt == ACL_BF16 && cdt == ACL_BF16 && stride == 1) {
+        k->bf16_out(p, v, n);
+        return;
+    }
+    if (cdt == ACL_FLOAT || dt == cdt) acl_convert(v, ACL_FLOAT, 1, p, dt, stride, n);
+    else {
+        acl_convert(v, ACL_FLOAT, 1, h, cdt, 1, n);
+        acl_convert(h, cdt, 1, p, dt, stride, n);
+    }
+}
