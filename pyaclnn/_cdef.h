@@ -583,6 +583,13 @@ typedef struct aclScalarList aclScalarList;
  aclTensor* gradWeightOut, aclTensor* gradBiasOut, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnAdaLayerNormBackward(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnAdaLayerNormQuantGetWorkspaceSize(
+ const aclTensor* x, const aclTensor* scale, const aclTensor* shift, const aclTensor* weightOptional,
+ const aclTensor* biasOptional, const aclTensor* smoothScalesOptional, double epsilon, const char* quantMode,
+ aclTensor* out, aclTensor* quantScale, aclTensor* quantOffsetOptional, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnAdaLayerNormQuant(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnAdaLayerNormV2GetWorkspaceSize(
  const aclTensor* x, const aclTensor* scale, const aclTensor* shift, const aclTensor* weightOptional,
  const aclTensor* biasOptional, double epsilon, aclTensor* out, aclTensor* meanOutOptional,

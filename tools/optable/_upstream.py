@@ -40,6 +40,17 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                                     'stream',
                           'repo': 'ops-nn',
                           'source': 'norm/ada_layer_norm_grad/op_host/op_api/aclnn_ada_layer_norm_backward.cpp'},
+ 'AdaLayerNormQuant': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                       'header': 'norm/ada_layer_norm_quant/op_host/op_api/aclnn_ada_layer_norm_quant.h',
+                       'phase1': 'const aclTensor* x, const aclTensor* scale, const aclTensor* shift, const '
+                                 'aclTensor* weightOptional, const aclTensor* biasOptional, const aclTensor* '
+                                 'smoothScalesOptional, double epsilon, const char* quantMode, aclTensor* out, '
+                                 'aclTensor* quantScale, aclTensor* quantOffsetOptional, uint64_t* workspaceSize, '
+                                 'aclOpExecutor** executor',
+                       'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                 'stream',
+                       'repo': 'ops-nn',
+                       'source': 'norm/ada_layer_norm_quant/op_host/op_api/aclnn_ada_layer_norm_quant.cpp'},
  'AdaLayerNormV2': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
                     'header': 'norm/ada_layer_norm_v2/op_host/op_api/aclnn_ada_layer_norm_v2.h',
                     'phase1': 'const aclTensor* x, const aclTensor* scale, const aclTensor* shift, const aclTensor* '
