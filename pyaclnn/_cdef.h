@@ -669,6 +669,17 @@ typedef struct aclScalarList aclScalarList;
  const aclTensor *dbetaOut, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnAddLayerNormGrad(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnAddLayerNormQuantGetWorkspaceSize(
+ const aclTensor* x1, const aclTensor* x2, const aclTensor* gamma, const aclTensor* beta,
+ const aclTensor* biasOptional, const aclTensor* scales1Optional, const aclTensor* scales2Optional,
+ const aclTensor* zeroPoints1Optional, const aclTensor* zeroPoints2Optional, const char* quantMode, double epsilon,
+ _Bool
+ additionalOutput,
+ _Bool
+ divMode, aclTensor* y1Out, aclTensor* y2Out, aclTensor* xOut, aclTensor* outScales1Out,
+ aclTensor* outScales2Out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnAddLayerNormQuant(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnAddLoraGetWorkspaceSize(
  const aclTensor *y, const aclTensor *x, const aclTensor *weightB, const aclTensor *indices,
  const aclTensor *weightAOptional, int64_t layerIdx, double scale, int64_t yOffset, int64_t ySliceSize,
@@ -3552,6 +3563,14 @@ typedef struct aclScalarList aclScalarList;
  const aclTensor *dy, const aclTensor *x, const aclTensor *rstd, const aclTensor *gamma, const aclTensor *dxOut,
  const aclTensor *dgammaOut, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnRmsNormGrad(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnRmsNormGradQuantGetWorkspaceSize(
+ const aclTensor* dy, const aclTensor* x, const aclTensor* rstd, const aclTensor* gamma, const aclTensor* scalesX,
+ const aclTensor* offsetXOptional, const char* quantMode,
+ _Bool
+ divMode, aclTensor* dxOut, aclTensor* dgammaOut,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnRmsNormGradQuant(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnRmsNormQuantGetWorkspaceSize(
  const aclTensor* x, const aclTensor* gamma, const aclTensor* beta, const aclTensor* scale, const aclTensor* offset,

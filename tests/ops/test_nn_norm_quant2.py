@@ -104,3 +104,27 @@ out, q = np.zeros((4, 64, 96), np.int8), np.zeros((4, 64), np.float32)
 pyaclnn.call("AdaLayerNormQuant", x, s, s, None, None, s[0], 1e-5, "dynamic", out, q, None)
 print(out.tobytes().hex()[:4000], q.tobytes().hex())
 """)
+
+
+# ------------------------------------------------------------------ no A2 path
+
+
+def test_add_layer_norm_quant_not_on_a2():
+    x, g, y, s = T((2, 8), "f16"), T((8,), "f16"), T((2, 8), "i8"), T((2,), "f32")
+    a = [x, x, g, g, None, g, None, None, None, b"dynamic", 1e-5, True, False, y, y, T((2, 8), "f16"), s, s]
+    expect_status("AddLayerNormQuant", a, 161002, "not implemented")
+    a[0] = None  # the arch check comes before the NULL checks
+    expect_status("AddLayerNormQuant", a, 161002, "ASCEND910B")
+
+
+def test_rms_norm_grad_quant_not_on_a2():
+    dy, r, g, s = T((2, 8), "f16"), T((2, 1), "f32"), T((8,), "f16"), T((8,), "f32")
+    ok = [dy, dy, r, g, s, None, b"static", False, T((2, 8), "i8"), T((8,), "f32")]
+    for i, name in [(0, "dy"), (1, "x"), (2, "rstd"), (3, "gamma"), (4, "scalesX"), (8, "dxOut"), (9, "dgammaOut")]:
+        a = list(ok)
+        a[i] = None
+        expect_status("RmsNormGradQuant", a, 161001, name)
+    expect_status("RmsNormGradQuant", ok, 561103, "ascend950")
+    a = list(ok)
+    a[3] = T((0,), "f16")  # an empty gamma: the op_api's early success
+    expect_status("RmsNormGradQuant", a, 0)

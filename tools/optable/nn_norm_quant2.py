@@ -10,3 +10,20 @@ OPS = [
        "aclnn_ada_layer_norm_quant.h", lib="nn", dtypes=("f16", "bf16"),
        optional=("weightOptional", "biasOptional", "smoothScalesOptional", "quantOffsetOptional")),
 ]
+
+# No Atlas A2 path: AddLayerNormQuant's op_api refuses every non-regbase arch first (161002); RmsNormGradQuant's only
+# kernel is ascend950's (after its NULL checks and the empty-gamma return, queuing the kernel fails: 561103).
+OPS += [
+    Op("AddLayerNormQuant", "const aclTensor* x1, const aclTensor* x2, const aclTensor* gamma, const aclTensor* beta, "
+       "const aclTensor* biasOptional, const aclTensor* scales1Optional, const aclTensor* scales2Optional, "
+       "const aclTensor* zeroPoints1Optional, const aclTensor* zeroPoints2Optional, const char* quantMode, "
+       "double epsilon, bool additionalOutput, bool divMode, aclTensor* y1Out, aclTensor* y2Out, aclTensor* xOut, "
+       "aclTensor* outScales1Out, aclTensor* outScales2Out", "aclnn_add_layer_norm_quant.h", lib="nn",
+       dtypes=("f32", "f16", "bf16"),
+       optional=("biasOptional", "scales1Optional", "scales2Optional", "zeroPoints1Optional", "zeroPoints2Optional"),
+       note="regbase (ascend950) only: 161002 on the A2"),
+    Op("RmsNormGradQuant", "const aclTensor* dy, const aclTensor* x, const aclTensor* rstd, const aclTensor* gamma, "
+       "const aclTensor* scalesX, const aclTensor* offsetXOptional, const char* quantMode, bool divMode, "
+       "aclTensor* dxOut, aclTensor* dgammaOut", "aclnn_rms_norm_grad_quant.h", lib="nn", dtypes=("f16", "bf16"),
+       optional=("offsetXOptional",), note="ascend950 only: 561103 on the A2"),
+]
