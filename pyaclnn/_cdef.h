@@ -680,6 +680,17 @@ typedef struct aclScalarList aclScalarList;
  aclTensor* outScales2Out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnAddLayerNormQuant(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnAddLayerNormQuantV2GetWorkspaceSize(
+ const aclTensor* x1, const aclTensor* x2, const aclTensor* gamma, const aclTensor* beta,
+ const aclTensor* biasOptional, const aclTensor* scales1Optional, const aclTensor* scales2Optional,
+ const aclTensor* zeroPoints1Optional, const aclTensor* zeroPoints2Optional, const char* quantMode, double epsilon,
+ _Bool
+ additionalOutput,
+ _Bool
+ divMode, aclTensor* y1Out, aclTensor* y2Out, aclTensor* xOut, aclTensor* layernormRes,
+ aclTensor* outScales1Out, aclTensor* outScales2Out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnAddLayerNormQuantV2(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnAddLoraGetWorkspaceSize(
  const aclTensor *y, const aclTensor *x, const aclTensor *weightB, const aclTensor *indices,
  const aclTensor *weightAOptional, int64_t layerIdx, double scale, int64_t yOffset, int64_t ySliceSize,

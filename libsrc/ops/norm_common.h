@@ -9,7 +9,7 @@
 
 #include "ops/dense.h"
 
-#define NM_MAX_IO 8
+#define NM_MAX_IO 12 /* AddLayerNormQuantV2 has 9 tensor inputs */
 
 /* first member of every norm op's params: the executor slot of each API tensor (-1: NULL / not used) */
 typedef struct { int in[NM_MAX_IO], out[NM_MAX_IO]; } nm_io;

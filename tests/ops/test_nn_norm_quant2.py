@@ -128,3 +128,128 @@ def test_rms_norm_grad_quant_not_on_a2():
     a = list(ok)
     a[3] = T((0,), "f16")  # an empty gamma: the op_api's early success
     expect_status("RmsNormGradQuant", a, 0)
+
+
+# ------------------------------------------------------------------ AddLayerNormQuantV2 (A2: static)
+
+ALL = ["f32", "f16", "bf16"]
+
+
+def aln_ref(torch, x1, x2, g, b, bias, eps=1e-5):
+    x = f64(torch, x1) + f64(torch, x2) + (f64(torch, bias) if bias is not None else 0)
+    H = x1.shape[-1]
+    y = torch.nn.functional.layer_norm(x, (H,), f64(torch, g).reshape(H), f64(torch, b).reshape(H),
+                                       eps=float(np.float32(eps)))
+    return x.numpy(), y.numpy()
+
+
+@pytest.mark.parametrize("dt", ALL)
+@pytest.mark.parametrize("mode", ["channel", "tensor"])
+@pytest.mark.parametrize("div", [True, False])
+def test_add_layer_norm_quant_v2(torch, dt, mode, div):
+    rng = np.random.default_rng(11)
+    shape, H = (3, 2, 16), 16
+    gs = (H,) if mode == "channel" else (1, H)
+    x1, x2 = rnd(rng, shape, dt), rnd(rng, shape, dt)
+    g, b = rnd(rng, gs, dt, 0.5, 1.5), rnd(rng, gs, dt, -0.5, 0.5)
+    bias = rnd(rng, gs if mode == "channel" else shape, dt, -0.5, 0.5)
+    sdt = {"f32": "f16", "f16": "f32", "bf16": "bf16"}[dt]  # scales in any of the three dtypes
+    ss = (H,) if mode == "channel" else (1,)
+    s1 = rnd(rng, ss, sdt, 0.02, 0.05) if div else rnd(rng, ss, sdt, 20, 50)
+    s2 = rnd(rng, ss, sdt, 0.01, 0.03) if div else rnd(rng, ss, sdt, 30, 90)
+    z1, z2 = rnd(rng, ss, sdt, -3, 3), rnd(rng, ss, sdt, -3, 3)
+    y1, y2 = np.zeros(shape, np.int8), np.zeros(shape, np.int8)
+    xo, ln = np.zeros(shape, x1.dtype), np.zeros(shape, x1.dtype)
+    o1, o2 = np.full((1,), 7, np.float32), np.full((1,), 7, np.float32)
+    pyaclnn.call("AddLayerNormQuantV2", strided(x1), x2, g, b, bias, s1, s2, z1, z2, "static", 1e-5, True, div,
+                 y1, y2, xo, ln, o1, o2)
+    x, y = aln_ref(torch, x1, x2, g, b, bias)
+    f = (lambda v, s, z: v / s + z) if div else (lambda v, s, z: v * s + z)
+    S = [np.asarray(a, np.float64).reshape(-1) for a in (s1, s2, z1, z2)]
+    assert_quant(y1, f(y, S[0], S[2]))
+    assert_quant(y2, f(y, S[1], S[3]))
+    assert np.any(y1 == 127) or np.any(y1 == -128) or np.any(np.abs(y1) > 20)
+    np.testing.assert_array_equal(xo, x.astype(x1.dtype))
+    tol = {"f32": 1e-5, "f16": 2e-3, "bf16": 1.6e-2}[dt]
+    np.testing.assert_allclose(ln.astype(np.float64), y, rtol=tol, atol=tol)
+    assert o1[0] == 7 and o2[0] == 7  # the static mode leaves outScales alone
+
+
+def test_add_layer_norm_quant_v2_single_and_views(torch):
+    rng = np.random.default_rng(12)
+    x1, x2, g, b = rnd(rng, (4, 8), "f16"), rnd(rng, (4, 8), "f16"), rnd(rng, (8,), "f16"), rnd(rng, (8,), "f16")
+    s1 = rnd(rng, (8,), "f32", 20, 40)
+    ybig, y2 = np.zeros((4, 17), np.int8), np.full((4, 8), 5, np.int8)
+    y1 = ybig[:, 1::2]
+    xo, ln = strided(np.zeros((4, 8), np.float16)), np.zeros((4, 8), np.float16)
+    o = np.zeros((1,), np.float32)
+    pyaclnn.call("AddLayerNormQuantV2", x1, x2, g, b, None, s1, None, None, None, "static", 1e-5, False, False,
+                 y1, y2, xo, ln, o, o)
+    x, y = aln_ref(torch, x1, x2, g, b, None)
+    assert_quant(y1, y * s1.astype(np.float64))
+    assert np.all(ybig[:, 0::2] == 0) and np.all(y2 == 5)  # y2Out untouched without scales2
+    np.testing.assert_array_equal(xo, x.astype(np.float16))
+
+
+def test_add_layer_norm_quant_v2_invalid():
+    x, g, y, s, o = T((2, 8), "f16"), T((8,), "f16"), T((2, 8), "i8"), T((8,), "f32"), T((1,), "f32")
+    ok = [x, x, g, g, None, s, None, None, None, b"static", 1e-5, True, True, y, y, x, x, o, o]
+    expect_status("AddLayerNormQuantV2", ok, 0)
+
+    def row(i, v, code, word):
+        a = list(ok)
+        a[i] = v
+        expect_status("AddLayerNormQuantV2", a, code, word)
+
+    for i, name in [(0, "x1"), (1, "x2"), (2, "gamma"), (3, "beta"), (13, "y1Out"), (14, "y2Out"), (15, "xOut"),
+                    (16, "layernormRes"), (17, "outScales1Out"), (18, "outScales2Out"), (9, "quantMode")]:
+        row(i, None, 161001, name)
+    row(9, b"dynamic", 161002, "quantMode")
+    row(0, T((2, 8), "i32"), 161002, "x1")
+    row(1, T((2, 8), "f32"), 161002, "x2")
+    row(2, T((8,), "bf16"), 161002, "gamma")
+    row(3, T((8,), "f32"), 161002, "beta")
+    row(4, T((8,), "f32"), 161002, "biasOptional")
+    row(13, T((2, 8), "u8"), 161002, "y1Out")
+    row(14, T((2, 8), "f16"), 161002, "y2Out")
+    row(15, T((2, 8), "f32"), 161002, "xOut")
+    row(16, T((2, 8), "bf16"), 161002, "layernormRes")
+    row(17, T((1,), "f16"), 161002, "outScales1Out")
+    row(18, T((1,), "i32"), 161002, "outScales2Out")
+    row(5, T((8,), "i32"), 161002, "scales1Optional")
+    row(6, T((8,), "f16"), 161002, "scales2Optional")
+    row(7, T((8,), "bf16"), 161002, "zeroPoints1Optional")
+    row(8, T((8,), "f16"), 161002, "zeroPoints2Optional")
+    row(0, T((2,) * 9, "f16"), 161002, "x1")
+    row(3, T((1, 8), "f16"), 161002, "beta")
+    row(5, None, 161002, "scales1Optional")
+    row(5, T((4,), "f32"), 161002, "scales1Optional")
+    row(5, T((1,), "f32"), 161002, "scales1Optional")  # per tensor needs gamma [1, H]
+    row(1, T((2, 4), "f16"), 161002, "x2")
+    row(16, T((1, 8), "f16"), 161002, "layernormRes")
+    row(7, T((1,), "f32"), 161002, "zeroPoints1Optional")
+    row(4, T((2, 4), "f16"), 161002, "biasOptional")
+    a = list(ok)
+    a[6], a[14] = s, T((3, 8), "i8")  # dual: y2Out must have x1's shape
+    expect_status("AddLayerNormQuantV2", a, 161002, "y2Out")
+    a = list(ok)
+    a[2], a[3], a[5] = T((4,), "f16"), T((4,), "f16"), T((4,), "f32")
+    expect_status("AddLayerNormQuantV2", a, 561002, "gamma")
+    a = list(ok)
+    a[17] = T((0,), "f32")  # an empty outScales: nothing to launch, as the op_api does
+    expect_status("AddLayerNormQuantV2", a, 0)
+
+
+def test_add_layer_norm_quant_v2_threads():
+    same_bytes_for_threads("""
+import numpy as np, pyaclnn
+rng = np.random.default_rng(4)
+x1 = rng.uniform(-2, 2, (64, 256)).astype(np.float32)
+x2 = rng.uniform(-2, 2, (64, 256)).astype(np.float32)
+g = rng.uniform(0.5, 1.5, (256,)).astype(np.float32)
+s = rng.uniform(20, 40, (256,)).astype(np.float32)
+y1, y2 = np.zeros((64, 256), np.int8), np.zeros((64, 256), np.int8)
+xo, ln, o = np.zeros_like(x1), np.zeros_like(x1), np.zeros(1, np.float32)
+pyaclnn.call("AddLayerNormQuantV2", x1, x2, g, g, g, s, s, s, s, "static", 1e-5, True, False, y1, y2, xo, ln, o, o)
+print(y1.tobytes().hex()[:3000], y2.tobytes().hex()[:3000], ln.tobytes().hex()[:3000])
+""")

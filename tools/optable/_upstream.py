@@ -165,6 +165,20 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                                  'stream',
                        'repo': 'ops-nn',
                        'source': 'norm/add_layer_norm_quant/op_host/op_api/aclnn_add_layer_norm_quant.cpp'},
+ 'AddLayerNormQuantV2': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                         'header': 'norm/add_layer_norm_quant_v2/op_api/aclnn_add_layer_norm_quant_v2.h',
+                         'phase1': 'const aclTensor* x1, const aclTensor* x2, const aclTensor* gamma, const '
+                                   'aclTensor* beta, const aclTensor* biasOptional, const aclTensor* '
+                                   'scales1Optional, const aclTensor* scales2Optional, const aclTensor* '
+                                   'zeroPoints1Optional, const aclTensor* zeroPoints2Optional, const char* '
+                                   'quantMode, double epsilon, bool additionalOutput, bool divMode, aclTensor* '
+                                   'y1Out, aclTensor* y2Out, aclTensor* xOut, aclTensor* layernormRes, aclTensor* '
+                                   'outScales1Out, aclTensor* outScales2Out, uint64_t* workspaceSize, '
+                                   'aclOpExecutor** executor',
+                         'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                   'stream',
+                         'repo': 'ops-nn',
+                         'source': 'norm/add_layer_norm_quant_v2/op_api/aclnn_add_layer_norm_quant_v2.cpp'},
  'AddN': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
           'header': 'math/add_n/op_api/aclnn_add_n.h',
           'phase1': 'const aclTensorList* tensors, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor',

@@ -27,3 +27,14 @@ OPS += [
        "aclTensor* dxOut, aclTensor* dgammaOut", "aclnn_rms_norm_grad_quant.h", lib="nn", dtypes=("f16", "bf16"),
        optional=("offsetXOptional",), note="ascend950 only: 561103 on the A2"),
 ]
+
+OPS += [
+    Op("AddLayerNormQuantV2", "const aclTensor* x1, const aclTensor* x2, const aclTensor* gamma, const aclTensor* beta, "
+       "const aclTensor* biasOptional, const aclTensor* scales1Optional, const aclTensor* scales2Optional, "
+       "const aclTensor* zeroPoints1Optional, const aclTensor* zeroPoints2Optional, const char* quantMode, "
+       "double epsilon, bool additionalOutput, bool divMode, aclTensor* y1Out, aclTensor* y2Out, aclTensor* xOut, "
+       "aclTensor* layernormRes, aclTensor* outScales1Out, aclTensor* outScales2Out",
+       "aclnn_add_layer_norm_quant_v2.h", lib="nn", dtypes=("f32", "f16", "bf16"),
+       optional=("biasOptional", "scales1Optional", "scales2Optional", "zeroPoints1Optional", "zeroPoints2Optional"),
+       note="the A2 path: static quantisation only"),
+]

@@ -26,6 +26,7 @@
 #include "aclnnop/aclnn_add_layer_norm.h"
 #include "aclnnop/aclnn_add_layer_norm_grad.h"
 #include "aclnnop/aclnn_add_layer_norm_quant.h"
+#include "aclnnop/aclnn_add_layer_norm_quant_v2.h"
 #include "aclnnop/aclnn_add_lora.h"
 #include "aclnnop/aclnn_add_n.h"
 #include "aclnnop/aclnn_add_relu.h"
@@ -1954,6 +1955,12 @@ aclnnStatus opws_RmsNormGradQuant(
     const aclTensor* dy, const aclTensor* x, const aclTensor* rstd, const aclTensor* gamma, const aclTensor* scalesX,
     const aclTensor* offsetXOptional, const char* quantMode, bool divMode, aclTensor* dxOut, aclTensor* dgammaOut,
     uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_AddLayerNormQuantV2(
+    const aclTensor* x1, const aclTensor* x2, const aclTensor* gamma, const aclTensor* beta,
+    const aclTensor* biasOptional, const aclTensor* scales1Optional, const aclTensor* scales2Optional,
+    const aclTensor* zeroPoints1Optional, const aclTensor* zeroPoints2Optional, const char* quantMode, double epsilon,
+    bool additionalOutput, bool divMode, aclTensor* y1Out, aclTensor* y2Out, aclTensor* xOut, aclTensor* layernormRes,
+    aclTensor* outScales1Out, aclTensor* outScales2Out, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_ApplyAdamW(
     aclTensor* varRef, aclTensor* mRef, aclTensor* vRef, const aclTensor* beta1Power, const aclTensor* beta2Power,
     const aclTensor* lr, const aclTensor* weightDecay, const aclTensor* beta1, const aclTensor* beta2,
@@ -2681,6 +2688,7 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_AdaLayerNormQuant ((const aclDataType[]){ACL_FLOAT16, ACL_BF16}), 2
 #define ACL_DT_LIST_AddLayerNormQuant ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_RmsNormGradQuant ((const aclDataType[]){ACL_FLOAT16, ACL_BF16}), 2
+#define ACL_DT_LIST_AddLayerNormQuantV2 ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_ApplyAdamW ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_ApplyAdam ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_ApplyAdamWV2 ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3

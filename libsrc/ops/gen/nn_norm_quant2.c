@@ -4,6 +4,7 @@
 #include "ops/ops.h"
 #include "aclnnop/aclnn_ada_layer_norm_quant.h"
 #include "aclnnop/aclnn_add_layer_norm_quant.h"
+#include "aclnnop/aclnn_add_layer_norm_quant_v2.h"
 #include "aclnnop/aclnn_rms_norm_grad_quant.h"
 
 #include "ops/gen/all_ops.h"
@@ -54,5 +55,22 @@ aclnnStatus aclnnRmsNormGradQuantGetWorkspaceSize(const aclTensor* dy, const acl
 
 aclnnStatus aclnnRmsNormGradQuant(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_RmsNormGradQuant, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnAddLayerNormQuantV2GetWorkspaceSize(const aclTensor* x1, const aclTensor* x2, const aclTensor* gamma, const aclTensor* beta, const aclTensor* biasOptional, const aclTensor* scales1Optional, const aclTensor* scales2Optional, const aclTensor* zeroPoints1Optional, const aclTensor* zeroPoints2Optional, const char* quantMode, double epsilon, bool additionalOutput, bool divMode, aclTensor* y1Out, aclTensor* y2Out, aclTensor* xOut, aclTensor* layernormRes, aclTensor* outScales1Out, aclTensor* outScales2Out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnAddLayerNormQuantV2GetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {x1, x2, gamma, beta, biasOptional, scales1Optional, scales2Optional, zeroPoints1Optional, zeroPoints2Optional, y1Out, y2Out, xOut, layernormRes, outScales1Out, outScales2Out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"x1", "x2", "gamma", "beta", "biasOptional", "scales1Optional", "scales2Optional", "zeroPoints1Optional", "zeroPoints2Optional", "y1Out", "y2Out", "xOut", "layernormRes", "outScales1Out", "outScales2Out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 15));
+    return opws_AddLayerNormQuantV2(
+        x1, x2, gamma, beta, biasOptional, scales1Optional, scales2Optional, zeroPoints1Optional, zeroPoints2Optional,
+        quantMode, epsilon, additionalOutput, divMode, y1Out, y2Out, xOut, layernormRes, outScales1Out, outScales2Out,
+        workspaceSize, executor);
+}
+
+aclnnStatus aclnnAddLayerNormQuantV2(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_AddLayerNormQuantV2, workspace, workspaceSize, executor, stream);
 }
 
