@@ -2380,6 +2380,14 @@ typedef struct aclScalarList aclScalarList;
  aclTensor* out, aclTensor* meanOut, aclTensor* rstdOut, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnGroupNormSiluV2(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnGroupNormSiluQuantGetWorkspaceSize(
+ const aclTensor* self, const aclTensor* gamma, const aclTensor* beta, const aclTensor* quantScale, int64_t group,
+ double eps,
+ _Bool
+ activateSilu, aclTensor* out, aclTensor* meanOut, aclTensor* rstdOut, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnGroupNormSiluQuant(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnGroupNormSwishGetWorkspaceSize(
  const aclTensor *x, const aclTensor *gamma, const aclTensor *beta, int64_t numGroups, char *dataFormatOptional,
  double eps,

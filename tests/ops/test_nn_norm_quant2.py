@@ -253,3 +253,85 @@ xo, ln, o = np.zeros_like(x1), np.zeros_like(x1), np.zeros(1, np.float32)
 pyaclnn.call("AddLayerNormQuantV2", x1, x2, g, g, g, s, s, s, s, "static", 1e-5, True, False, y1, y2, xo, ln, o, o)
 print(y1.tobytes().hex()[:3000], y2.tobytes().hex()[:3000], ln.tobytes().hex()[:3000])
 """)
+
+
+# ------------------------------------------------------------------ GroupNormSiluQuant
+
+
+@pytest.mark.parametrize("dt", HALF)
+@pytest.mark.parametrize("affine", [True, False])
+@pytest.mark.parametrize("per_channel", [True, False])
+def test_group_norm_silu_quant(torch, dt, affine, per_channel):
+    rng = np.random.default_rng(21)
+    N, C, G, shape = 2, 6, 3, (2, 6, 3, 4)
+    x = rnd(rng, shape, dt)
+    g = rnd(rng, (C,), dt, 0.5, 1.5) if affine else None
+    b = rnd(rng, (C,), dt, -0.5, 0.5) if affine else None
+    qs = rng.uniform(0.004, 0.01, (C if per_channel else 1,)).astype(np.float32)
+    out, mean, rstd = np.zeros(shape, np.int8), np.zeros((N, G), x.dtype), np.zeros((N, G), x.dtype)
+    pyaclnn.call("GroupNormSiluQuant", strided(x), g, b, qs, G, 1e-5, True, out, mean, rstd)
+    xs = f64(torch, x)
+    y = torch.nn.functional.group_norm(xs, G, f64(torch, g) if affine else None, f64(torch, b) if affine else None,
+                                       eps=1e-5)
+    s = torch.nn.functional.silu(y).numpy() / qs.astype(np.float64).reshape(1, -1, 1, 1)
+    assert_quant(out, s)
+    assert np.any(out == 127)  # saturation exercised
+    xg = xs.reshape(N, G, -1)
+    tol = {"f16": 2e-3, "bf16": 1.6e-2}[dt]
+    np.testing.assert_allclose(mean.astype(np.float64), xg.mean(-1).numpy(), rtol=tol, atol=tol)
+    r = 1 / torch.sqrt(xg.var(-1, unbiased=False) + 1e-5)
+    np.testing.assert_allclose(rstd.astype(np.float64), r.numpy(), rtol=tol)
+
+
+def test_group_norm_silu_quant_empty():
+    mean, rstd = np.full((2, 2), 5, np.float16), np.full((2, 2), 5, np.float16)
+    pyaclnn.call("GroupNormSiluQuant", np.zeros((2, 4, 0), np.float16), None, None, np.ones(1, np.float32), 2, 1e-5,
+                 True, np.zeros((2, 4, 0), np.int8), mean, rstd)
+    assert np.all(mean == 0) and np.all(np.isnan(rstd))
+
+
+def test_group_norm_silu_quant_invalid():
+    x, c, q = T((2, 4, 3), "f16"), T((4,), "f16"), T((1,), "f32")
+    ok = [x, c, c, q, 2, 1e-5, True, T((2, 4, 3), "i8"), T((2, 2), "f16"), T((2, 2), "f16")]
+    expect_status("GroupNormSiluQuant", ok, 0)
+
+    def row(i, v, code, word):
+        a = list(ok)
+        a[i] = v
+        expect_status("GroupNormSiluQuant", a, code, word)
+
+    for i, name in [(0, "self"), (3, "quantScale"), (7, "out"), (8, "meanOut"), (9, "rstdOut")]:
+        row(i, None, 161001, name)
+    row(0, T((2, 4, 3), "f32"), 161002, "self")
+    row(1, T((4,), "f32"), 161002, "gamma")
+    row(2, T((4,), "i8"), 161002, "beta")
+    row(3, T((1,), "f16"), 161002, "quantScale")
+    row(1, T((4,), "bf16"), 161002, "gamma")
+    row(7, T((2, 4, 3), "i32"), 161002, "out")
+    row(8, T((2, 2), "f32"), 161002, "meanOut")
+    row(9, T((2, 2), "bf16"), 161002, "rstdOut")
+    row(0, T((8,), "f16"), 161002, "self")
+    row(7, T((2, 4, 4), "i8"), 161002, "out")
+    row(8, T((2, 4), "f16"), 161002, "meanOut")
+    row(1, T((3,), "f16"), 161002, "gamma")
+    row(2, T((1, 4), "f16"), 161002, "beta")
+    row(3, T((2,), "f32"), 161002, "quantScale")
+    row(5, 0.0, 161002, "eps")
+    row(6, False, 161002, "activateSilu")
+    a = list(ok)
+    a[4], a[8], a[9] = 3, T((2, 3), "f16"), T((2, 3), "f16")
+    expect_status("GroupNormSiluQuant", a, 161002, "divisible")
+    a[4], a[8], a[9] = 0, T((2, 0), "f16"), T((2, 0), "f16")
+    expect_status("GroupNormSiluQuant", a, 161002, "group")
+
+
+def test_group_norm_silu_quant_threads():
+    same_bytes_for_threads("""
+import numpy as np, pyaclnn
+rng = np.random.default_rng(6)
+x = rng.uniform(-2, 2, (4, 32, 16, 16)).astype(np.float16)
+q = rng.uniform(0.004, 0.01, (32,)).astype(np.float32)
+out, m, r = np.zeros(x.shape, np.int8), np.zeros((4, 8), np.float16), np.zeros((4, 8), np.float16)
+pyaclnn.call("GroupNormSiluQuant", x, None, None, q, 8, 1e-5, True, out, m, r)
+print(out.tobytes().hex()[:4000], m.tobytes().hex(), r.tobytes().hex())
+""")

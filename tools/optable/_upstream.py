@@ -2345,6 +2345,16 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                    'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
                    'repo': 'ops-nn',
                    'source': 'norm/group_norm_silu/op_host/op_api/aclnn_group_norm_silu.cpp'},
+ 'GroupNormSiluQuant': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                        'header': 'norm/group_norm_silu_quant/op_host/op_api/aclnn_group_norm_silu_quant.h',
+                        'phase1': 'const aclTensor* self, const aclTensor* gamma, const aclTensor* beta, const '
+                                  'aclTensor* quantScale, int64_t group, double eps, bool activateSilu, aclTensor* '
+                                  'out, aclTensor* meanOut, aclTensor* rstdOut, uint64_t* workspaceSize, '
+                                  'aclOpExecutor** executor',
+                        'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                  'stream',
+                        'repo': 'ops-nn',
+                        'source': 'norm/group_norm_silu_quant/op_host/op_api/aclnn_group_norm_silu_quant.cpp'},
  'GroupNormSiluV2': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
                      'header': 'norm/group_norm_silu/op_host/op_api/aclnn_group_norm_silu.h',
                      'phase1': 'const aclTensor* self, const aclTensor* gamma, const aclTensor* beta, int64_t group, '

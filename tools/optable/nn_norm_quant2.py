@@ -38,3 +38,10 @@ OPS += [
        optional=("biasOptional", "scales1Optional", "scales2Optional", "zeroPoints1Optional", "zeroPoints2Optional"),
        note="the A2 path: static quantisation only"),
 ]
+
+OPS += [
+    Op("GroupNormSiluQuant", "const aclTensor* self, const aclTensor* gamma, const aclTensor* beta, "
+       "const aclTensor* quantScale, int64_t group, double eps, bool activateSilu, aclTensor* out, aclTensor* meanOut, "
+       "aclTensor* rstdOut", "aclnn_group_norm_silu_quant.h", lib="nn", dtypes=("f16", "bf16"),
+       optional=("gamma", "beta")),
+]

@@ -5,6 +5,7 @@
 #include "aclnnop/aclnn_ada_layer_norm_quant.h"
 #include "aclnnop/aclnn_add_layer_norm_quant.h"
 #include "aclnnop/aclnn_add_layer_norm_quant_v2.h"
+#include "aclnnop/aclnn_group_norm_silu_quant.h"
 #include "aclnnop/aclnn_rms_norm_grad_quant.h"
 
 #include "ops/gen/all_ops.h"
@@ -72,5 +73,20 @@ aclnnStatus aclnnAddLayerNormQuantV2GetWorkspaceSize(const aclTensor* x1, const 
 
 aclnnStatus aclnnAddLayerNormQuantV2(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_AddLayerNormQuantV2, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnGroupNormSiluQuantGetWorkspaceSize(const aclTensor* self, const aclTensor* gamma, const aclTensor* beta, const aclTensor* quantScale, int64_t group, double eps, bool activateSilu, aclTensor* out, aclTensor* meanOut, aclTensor* rstdOut, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnGroupNormSiluQuantGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {self, gamma, beta, quantScale, out, meanOut, rstdOut};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"self", "gamma", "beta", "quantScale", "out", "meanOut", "rstdOut"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 7));
+    return opws_GroupNormSiluQuant(
+        self, gamma, beta, quantScale, group, eps, activateSilu, out, meanOut, rstdOut, workspaceSize, executor);
+}
+
+aclnnStatus aclnnGroupNormSiluQuant(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_GroupNormSiluQuant, workspace, workspaceSize, executor, stream);
 }
 
