@@ -59,4 +59,9 @@ bool nm_ada_ss_shape_ok(const aclTensor *t, const aclTensor *x);
 aclnnStatus nm_ada_check_shapes(const aclTensor *x, const aclTensor *scale, const aclTensor *shift, const aclTensor *w,
                                 const aclTensor *b, int64_t *B, int64_t *S, int64_t *H);
 
+/* GroupNormSilu's shape rules (libsrc/ops/norm_group_norm.c, also GroupNormSiluQuant), in its op_api order: self 2 to
+ * 8 dims, out self's shape, meanOut/rstdOut [N, group], gamma/beta (when given) [C]; 161002 naming the argument */
+aclnnStatus nm_group_silu_shapes(const aclTensor *self, const aclTensor *gamma, const aclTensor *beta, int64_t group,
+                                 const aclTensor *out, const aclTensor *meanOut, const aclTensor *rstdOut);
+
 #endif

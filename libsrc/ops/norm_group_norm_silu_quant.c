@@ -72,19 +72,8 @@ aclnnStatus opws_GroupNormSiluQuant(const aclTensor *self, const aclTensor *gamm
     ACL_TRY(gsq_same(out, ACL_INT8, "out", "INT8"));
     ACL_TRY(gsq_same(meanOut, self->dtype, "meanOut", "self's"));
     ACL_TRY(gsq_same(rstdOut, self->dtype, "rstdOut", "self's"));
-    ACL_TRY(nm_min_dim(self, 2, "self"));
-    ACL_TRY(nm_max_dim(self, 8, "self"));
-    ACL_TRY(nm_same_shape(out, "out", self, "self"));
+    ACL_TRY(nm_group_silu_shapes(self, gamma, beta, group, out, meanOut, rstdOut));
     const int64_t N = self->dims[0], C = self->dims[1];
-    const int64_t mv[2] = {N, group};
-    ACL_TRY(nm_shape_is(meanOut, mv, 2, "meanOut"));
-    ACL_TRY(nm_shape_is(rstdOut, mv, 2, "rstdOut"));
-    if (gamma)
-        ACLNN_CHECK(gamma->ndim == 1 && gamma->dims[0] == C, ACLNN_ERR_PARAM_INVALID,
-                    "gamma should be a vector of the %lld channels of self.", (long long)C);
-    if (beta)
-        ACLNN_CHECK(beta->ndim == 1 && beta->dims[0] == C, ACLNN_ERR_PARAM_INVALID,
-                    "beta should be a vector of the %lld channels of self.", (long long)C);
     ACLNN_CHECK(quantScale->ndim == 1 && (quantScale->dims[0] == 1 || quantScale->dims[0] == C),
                 ACLNN_ERR_PARAM_INVALID, "quantScale should be a vector of 1 or the %lld channels of self.",
                 (long long)C);
