@@ -583,6 +583,13 @@ typedef struct aclScalarList aclScalarList;
  aclTensor* gradWeightOut, aclTensor* gradBiasOut, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnAdaLayerNormBackward(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnAdaLayerNormQuantGetWorkspaceSize(
+ const aclTensor* x, const aclTensor* scale, const aclTensor* shift, const aclTensor* weightOptional,
+ const aclTensor* biasOptional, const aclTensor* smoothScalesOptional, double epsilon, const char* quantMode,
+ aclTensor* out, aclTensor* quantScale, aclTensor* quantOffsetOptional, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnAdaLayerNormQuant(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnAdaLayerNormV2GetWorkspaceSize(
  const aclTensor* x, const aclTensor* scale, const aclTensor* shift, const aclTensor* weightOptional,
  const aclTensor* biasOptional, double epsilon, aclTensor* out, aclTensor* meanOutOptional,
@@ -661,6 +668,28 @@ typedef struct aclScalarList aclScalarList;
  const aclTensor *gamma, const aclTensor *dsumOptional, const aclTensor *dxOut, const aclTensor *dgammaOut,
  const aclTensor *dbetaOut, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnAddLayerNormGrad(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnAddLayerNormQuantGetWorkspaceSize(
+ const aclTensor* x1, const aclTensor* x2, const aclTensor* gamma, const aclTensor* beta,
+ const aclTensor* biasOptional, const aclTensor* scales1Optional, const aclTensor* scales2Optional,
+ const aclTensor* zeroPoints1Optional, const aclTensor* zeroPoints2Optional, const char* quantMode, double epsilon,
+ _Bool
+ additionalOutput,
+ _Bool
+ divMode, aclTensor* y1Out, aclTensor* y2Out, aclTensor* xOut, aclTensor* outScales1Out,
+ aclTensor* outScales2Out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnAddLayerNormQuant(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnAddLayerNormQuantV2GetWorkspaceSize(
+ const aclTensor* x1, const aclTensor* x2, const aclTensor* gamma, const aclTensor* beta,
+ const aclTensor* biasOptional, const aclTensor* scales1Optional, const aclTensor* scales2Optional,
+ const aclTensor* zeroPoints1Optional, const aclTensor* zeroPoints2Optional, const char* quantMode, double epsilon,
+ _Bool
+ additionalOutput,
+ _Bool
+ divMode, aclTensor* y1Out, aclTensor* y2Out, aclTensor* xOut, aclTensor* layernormRes,
+ aclTensor* outScales1Out, aclTensor* outScales2Out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnAddLayerNormQuantV2(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnAddLoraGetWorkspaceSize(
  const aclTensor *y, const aclTensor *x, const aclTensor *weightB, const aclTensor *indices,
@@ -2369,6 +2398,14 @@ typedef struct aclScalarList aclScalarList;
  aclTensor* out, aclTensor* meanOut, aclTensor* rstdOut, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnGroupNormSiluV2(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnGroupNormSiluQuantGetWorkspaceSize(
+ const aclTensor* self, const aclTensor* gamma, const aclTensor* beta, const aclTensor* quantScale, int64_t group,
+ double eps,
+ _Bool
+ activateSilu, aclTensor* out, aclTensor* meanOut, aclTensor* rstdOut, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnGroupNormSiluQuant(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnGroupNormSwishGetWorkspaceSize(
  const aclTensor *x, const aclTensor *gamma, const aclTensor *beta, int64_t numGroups, char *dataFormatOptional,
  double eps,
@@ -3574,6 +3611,14 @@ typedef struct aclScalarList aclScalarList;
  const aclTensor *dy, const aclTensor *x, const aclTensor *rstd, const aclTensor *gamma, const aclTensor *dxOut,
  const aclTensor *dgammaOut, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnRmsNormGrad(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnRmsNormGradQuantGetWorkspaceSize(
+ const aclTensor* dy, const aclTensor* x, const aclTensor* rstd, const aclTensor* gamma, const aclTensor* scalesX,
+ const aclTensor* offsetXOptional, const char* quantMode,
+ _Bool
+ divMode, aclTensor* dxOut, aclTensor* dgammaOut,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnRmsNormGradQuant(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnRmsNormQuantGetWorkspaceSize(
  const aclTensor* x, const aclTensor* gamma, const aclTensor* beta, const aclTensor* scale, const aclTensor* offset,

@@ -5,79 +5,31 @@
  * reduced shape (keepdim keeps dim as 1). The A2 path sorts each lane ascending and stably and picks position k - 1,
  * so ties give the earliest position and NaN sorts after every number. Each lane is owned by one thread: the same
  * bytes for any thread count. */
-#include "ops/index_common.h"
+#include "ops/index_lane_select.h"
 
 typedef struct {
     int dim;
     int64_t k;
 } kth_params;
 
-typedef struct {
-    double v;
-    int64_t key, i;
-} kth_item;
-
-static int kth_cmp_f(const void *a, const void *b) {
-    const kth_item *x = a, *y = b;
-    const int nx = isnan(x->v), ny = isnan(y->v);
-    if (nx != ny) return nx - ny;
-    if (!nx && x->v != y->v) return x->v < y->v ? -1 : 1;
-    return (x->i > y->i) - (x->i < y->i);
-}
-
-static int kth_cmp_i(const void *a, const void *b) {
-    const kth_item *x = a, *y = b;
-    if (x->key != y->key) return x->key < y->key ? -1 : 1;
-    return (x->i > y->i) - (x->i < y->i);
+/* the lane's k-th smallest (NaN sorted after every number) */
+static bool kth_pick(const void *params, const ls_item *sorted, int64_t n, int64_t first_nan, ls_item *out,
+                     int64_t *nan_pos) {
+    (void)n;
+    (void)first_nan;
+    (void)nan_pos;
+    *out = sorted[((const kth_params *)params)->k - 1];
+    return true;
 }
 
 static aclnnStatus kth_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     (void)ws;
     (void)wss;
     const kth_params *p = ex->params;
-    const acl_view *x = acl_exec_in(ex, 0), *vo = acl_exec_out(ex, 0), *io = acl_exec_out(ex, 1);
-    const bool isf = acl_dt_is_float(x->dtype);
-    int64_t outer = 1, len = 1, inner = 1;
-    if (x->ndim) ix_split(x->dims, x->ndim, p->dim, &outer, &len, &inner);
-    double *fb = isf ? md_load(x, ACL_DOUBLE) : NULL;
-    int64_t *ib = isf ? NULL : md_load(x, ACL_INT64);
-    const int64_t lanes = outer * inner;
-    double *vals = md_alloc(lanes, sizeof(double));
-    int64_t *ivals = md_alloc(lanes, sizeof(int64_t)), *idx = md_alloc(lanes, sizeof(int64_t));
-    kth_item *items = md_alloc(len * (acl_max_threads() + 1), sizeof(kth_item));
-    aclnnStatus rc = ACLNN_SUCCESS;
-    if ((isf ? !fb : !ib) || !vals || !ivals || !idx || !items) rc = OOM;
-    else {
-#pragma omp parallel for schedule(static) if (acl_parallel_worth(lanes * len))
-        for (int64_t l = 0; l < lanes; l++) {
-            kth_item *it = items;
-#ifdef _OPENMP
-            it = items + (size_t)(omp_get_thread_num() + 1) * (size_t)len;
-#endif
-            const int64_t o = l / inner, i = l % inner;
-            for (int64_t j = 0; j < len; j++) {
-                const int64_t e = (o * len + j) * inner + i;
-                it[j].v = isf ? fb[e] : 0;
-                it[j].key = isf ? 0 : ib[e];
-                it[j].i = j;
-            }
-            qsort(it, (size_t)len, sizeof(kth_item), isf ? kth_cmp_f : kth_cmp_i);
-            const kth_item m = it[p->k - 1];
-            vals[l] = m.v;
-            ivals[l] = m.key;
-            idx[l] = m.i;
-        }
-        if (isf) md_store(vals, ACL_DOUBLE, vo); /* lanes in row-major order fill the reduced shape */
-        else md_store(ivals, ACL_INT64, vo);
-        md_store(idx, ACL_INT64, io);
-    }
-    free(fb);
-    free(ib);
-    free(vals);
-    free(ivals);
-    free(idx);
-    free(items);
-    return rc;
+    const acl_view *x = acl_exec_in(ex, 0);
+    ls_plan plan = {1, 1, 1, false, kth_pick, p};
+    if (x->ndim) ix_split(x->dims, x->ndim, p->dim, &plan.outer, &plan.len, &plan.inner);
+    return ls_run(&plan, x, acl_exec_out(ex, 0), acl_exec_out(ex, 1));
 }
 
 aclnnStatus opws_Kthvalue(const aclTensor *self, int64_t k, int64_t dim, bool keepdim, aclTensor *valuesOut,

@@ -4,7 +4,7 @@
  * returns NaN with the first NaN's index when a lane holds one, NanMedianDim ignores NaN (an all-NaN lane gives NaN at
  * index 0). Lanes are sorted stably (ties give the earliest position; PyTorch leaves that choice unspecified). Each
  * lane is owned by one thread: the same bytes for any thread count. */
-#include "ops/index_common.h"
+#include "ops/index_lane_select.h"
 
 typedef struct {
     int dim;
@@ -12,83 +12,28 @@ typedef struct {
     bool flat; /* Median / NanMedian: the whole tensor, no indices */
 } md_params;
 
-typedef struct {
-    double v;
-    int64_t k, i; /* k: the integer key (integer dtypes) */
-} md_item;
-
-static int md_cmp_f(const void *a, const void *b) {
-    const md_item *x = a, *y = b;
-    if (x->v != y->v) return x->v < y->v ? -1 : 1;
-    return (x->i > y->i) - (x->i < y->i);
-}
-
-static int md_cmp_i(const void *a, const void *b) {
-    const md_item *x = a, *y = b;
-    if (x->k != y->k) return x->k < y->k ? -1 : 1;
-    return (x->i > y->i) - (x->i < y->i);
+/* the lower median ((n - 1) / 2 of the sorted numbers); NaN (with the first NaN's position) when the lane holds one
+ * and NaN is not skipped, or when it holds nothing else */
+static bool med_pick(const void *params, const ls_item *sorted, int64_t n, int64_t first_nan, ls_item *out,
+                     int64_t *nan_pos) {
+    const bool nan_skip = ((const md_params *)params)->nan_skip;
+    if ((first_nan >= 0 && !nan_skip) || n == 0) {
+        *nan_pos = first_nan >= 0 && !nan_skip ? first_nan : 0;
+        return false;
+    }
+    *out = sorted[(n - 1) / 2];
+    return true;
 }
 
 static aclnnStatus med_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     (void)ws;
     (void)wss;
     const md_params *p = ex->params;
-    const acl_view *x = acl_exec_in(ex, 0), *vo = acl_exec_out(ex, 0), *io = p->flat ? NULL : acl_exec_out(ex, 1);
-    const bool isf = acl_dt_is_float(x->dtype);
-    int64_t outer = 1, len = 1, inner = 1;
-    if (p->flat) len = md_numel(x);
-    else if (x->ndim) ix_split(x->dims, x->ndim, p->dim, &outer, &len, &inner);
-    double *buf = md_load(x, ACL_DOUBLE);
-    int64_t *ib = isf ? NULL : md_load(x, ACL_INT64);
-    const int64_t lanes = outer * inner;
-    double *vals = md_alloc(lanes, sizeof(double));
-    int64_t *ivals = md_alloc(lanes, sizeof(int64_t)), *idx = md_alloc(lanes, sizeof(int64_t));
-    md_item *items = md_alloc(len * (acl_max_threads() + 1), sizeof(md_item));
-    aclnnStatus rc = ACLNN_SUCCESS;
-    if (!buf || (!isf && !ib) || !vals || !ivals || !idx || !items) rc = OOM;
-    else {
-#pragma omp parallel for schedule(static) if (acl_parallel_worth(lanes * len))
-        for (int64_t l = 0; l < lanes; l++) {
-            md_item *it = items;
-#ifdef _OPENMP
-            it = items + (size_t)(omp_get_thread_num() + 1) * (size_t)len;
-#endif
-            const int64_t o = l / inner, i = l % inner;
-            int64_t c = 0, first_nan = -1;
-            for (int64_t j = 0; j < len; j++) {
-                const int64_t e = (o * len + j) * inner + i;
-                const double v = buf[e];
-                if (isnan(v)) {
-                    if (first_nan < 0) first_nan = j;
-                    continue;
-                }
-                it[c].v = v;
-                it[c].k = isf ? 0 : ib[e];
-                it[c++].i = j;
-            }
-            if ((first_nan >= 0 && !p->nan_skip) || c == 0) {
-                vals[l] = NAN;
-                idx[l] = first_nan >= 0 && !p->nan_skip ? first_nan : 0;
-                continue;
-            }
-            qsort(it, (size_t)c, sizeof(md_item), isf ? md_cmp_f : md_cmp_i); /* integers in exact int64 order */
-            const md_item m = it[(c - 1) / 2];
-            vals[l] = m.v;
-            ivals[l] = m.k;
-            idx[l] = m.i;
-        }
-        acl_view vv = *vo, iv = io ? *io : *vo; /* lanes in row-major order fill the reduced shape */
-        if (isf) md_store(vals, ACL_DOUBLE, &vv);
-        else md_store(ivals, ACL_INT64, &vv);
-        if (io) md_store(idx, ACL_INT64, &iv);
-    }
-    free(buf);
-    free(ib);
-    free(vals);
-    free(ivals);
-    free(idx);
-    free(items);
-    return rc;
+    const acl_view *x = acl_exec_in(ex, 0);
+    ls_plan plan = {1, 1, 1, true, med_pick, p};
+    if (p->flat) plan.len = md_numel(x);
+    else if (x->ndim) ix_split(x->dims, x->ndim, p->dim, &plan.outer, &plan.len, &plan.inner);
+    return ls_run(&plan, x, acl_exec_out(ex, 0), p->flat ? NULL : acl_exec_out(ex, 1));
 }
 
 static aclnnStatus med_common(int op, const aclTensor *self, int64_t dim, bool keepDim, aclTensor *valuesOut,

@@ -5,7 +5,7 @@
  * their view shape is set to the real count U: here in phase 1 (read from self's data then; they must be 1-D with
  * room for U, else 161002). The sort is a stable merge sort on a serial pass (NaN sorts last, each NaN distinct):
  * the same bytes for any thread count. */
-#include "ops/index_common.h"
+#include "ops/index_unique_common.h"
 
 typedef struct {
     bool inverse, counts;
@@ -289,24 +289,9 @@ static aclnnStatus uc_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
 aclnnStatus opws_UniqueConsecutive(const aclTensor *self, bool returnInverse, bool returnCounts, int64_t dim,
                                    aclTensor *valueOut, aclTensor *inverseOut, aclTensor *countsOut,
                                    uint64_t *workspaceSize, aclOpExecutor **executor) {
-    NN(self, "self");
-    NN(valueOut, "valueOut");
-    NN(inverseOut, "inverseOut");
-    NN(countsOut, "countsOut");
-    ACL_TRY(acl_check_dtype_in(self, ACL_DT_LIST_UniqueConsecutive, "self"));
-    ACLNN_CHECK(inverseOut->dtype == ACL_INT64, ACLNN_ERR_PARAM_INVALID, "inverseOut dtype %s should be int64.",
-                acl_dtype_name(inverseOut->dtype));
-    ACLNN_CHECK(countsOut->dtype == ACL_INT64, ACLNN_ERR_PARAM_INVALID, "countsOut dtype %s should be int64.",
-                acl_dtype_name(countsOut->dtype));
-    ACL_TRY(acl_check_same_dtype(valueOut, "valueOut", self, "self"));
-    ACL_TRY(md_check_max_dim(self, "self"));
+    ACL_TRY(uq_check_args(self, ACL_DT_LIST_UniqueConsecutive, valueOut, inverseOut, countsOut));
     const int64_t r = (int64_t)self->ndim;
-    if (dim != UC_NONE) {
-        const int64_t lo = -r < r - 1 ? -r : r - 1, hi = -r > r - 1 ? -r : r - 1;
-        ACLNN_CHECK(dim >= lo && dim <= hi, ACLNN_ERR_PARAM_INVALID,
-                    "dim: the param of dim must be in the range of [%lld, %lld], but got %lld.", (long long)lo,
-                    (long long)hi, (long long)dim);
-    }
+    if (dim != UC_NONE) ACL_TRY(uq_check_dim(dim, r));
     if (acl_tensor_empty(self)) return acl_exec_noop(ACL_OP_UniqueConsecutive, workspaceSize, executor);
     const int d = dim == UC_NONE || r == 0 ? -1 : (int)(dim < 0 ? dim + r : dim);
     uc_params p = {d, returnInverse, returnCounts};
@@ -336,23 +321,9 @@ aclnnStatus opws_UniqueConsecutive(const aclTensor *self, bool returnInverse, bo
         ACLNN_CHECK(valueOut->ndim == 1 && valueOut->dims[0] >= u, ACLNN_ERR_PARAM_INVALID,
                     "valueOut should be 1-D with room for the %lld values.", (long long)u);
     } else {
-        bool ok = (int64_t)valueOut->ndim == r && valueOut->dims[d] >= u;
-        for (int64_t k = 0; k < r && ok; k++) ok = k == d || valueOut->dims[k] == self->dims[k];
-        /* a flat contiguous buffer (as the upstream example passes) gets the result's shape, as the device sets it */
-        const bool flat = !ok && valueOut->ndim == 1 && valueOut->strides[0] == 1 &&
-                          valueOut->dims[0] >= u * outer * inner;
-        ACLNN_CHECK(ok || flat, ACLNN_ERR_PARAM_INVALID,
-                    "valueOut should be self's shape with room for %lld along dim, or a flat buffer of %lld elements.",
-                    (long long)u, (long long)(u * outer * inner));
-        if (flat) {
-            valueOut->ndim = (uint64_t)r;
-            int64_t st = 1;
-            for (int64_t k = r - 1; k >= 0; k--) {
-                valueOut->dims[k] = k == d ? u : self->dims[k];
-                valueOut->strides[k] = st;
-                st *= valueOut->dims[k];
-            }
-        }
+        int64_t vdims[ACL_MAX_TENSOR_DIMS];
+        for (int64_t k = 0; k < r; k++) vdims[k] = k == d ? u : self->dims[k];
+        ACL_TRY(uq_fit_value_out(valueOut, vdims, (int)r, d, u, u * outer * inner));
     }
     if (returnInverse)
         ACLNN_CHECK(acl_tensor_numel(inverseOut) == len, ACLNN_ERR_PARAM_INVALID,

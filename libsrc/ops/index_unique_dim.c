@@ -6,7 +6,7 @@
  * example passes) and countsOut (1-D with room for U) get their view shape set to the real count in phase 1.
  * A stable serial merge sort of the slice positions: the same bytes for any thread count. NaN sorts last and
  * never equals anything (each slice holding one is distinct). */
-#include "ops/index_common.h"
+#include "ops/index_unique_common.h"
 
 typedef struct {
     int dim;
@@ -132,19 +132,6 @@ static aclnnStatus ud_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     return rc;
 }
 
-/* a contiguous 1-D buffer with room for n elements becomes the view `dims` (row-major) */
-static bool ud_reshape_flat(aclTensor *t, const int64_t *dims, int n, int64_t need) {
-    if (t->ndim != 1 || t->strides[0] != 1 || t->dims[0] < need) return false;
-    t->ndim = (uint64_t)n;
-    int64_t st = 1;
-    for (int k = n - 1; k >= 0; k--) {
-        t->dims[k] = dims[k];
-        t->strides[k] = st;
-        st *= dims[k];
-    }
-    return true;
-}
-
 /* a contiguous tensor of any rank with room for n elements (the upstream example's [4, 2] inverse) becomes [n] */
 static bool ud_reshape_contig(aclTensor *t, int64_t n) {
     int64_t st = 1;
@@ -163,22 +150,9 @@ aclnnStatus opws_UniqueDim(const aclTensor *self, bool sorted, bool returnInvers
                            aclTensor *inverseOut, aclTensor *countsOut, uint64_t *workspaceSize,
                            aclOpExecutor **executor) {
     (void)sorted; /* PyTorch's unique along a dim always sorts */
-    NN(self, "self");
-    NN(valueOut, "valueOut");
-    NN(inverseOut, "inverseOut");
-    NN(countsOut, "countsOut");
-    ACL_TRY(acl_check_dtype_in(self, ACL_DT_LIST_UniqueDim, "self"));
-    ACLNN_CHECK(inverseOut->dtype == ACL_INT64, ACLNN_ERR_PARAM_INVALID, "inverseOut dtype %s should be int64.",
-                acl_dtype_name(inverseOut->dtype));
-    ACLNN_CHECK(countsOut->dtype == ACL_INT64, ACLNN_ERR_PARAM_INVALID, "countsOut dtype %s should be int64.",
-                acl_dtype_name(countsOut->dtype));
-    ACL_TRY(acl_check_same_dtype(valueOut, "valueOut", self, "self"));
-    ACL_TRY(md_check_max_dim(self, "self"));
+    ACL_TRY(uq_check_args(self, ACL_DT_LIST_UniqueDim, valueOut, inverseOut, countsOut));
     const int64_t r = (int64_t)self->ndim;
-    const int64_t lo = -r < r - 1 ? -r : r - 1, hi = -r > r - 1 ? -r : r - 1;
-    ACLNN_CHECK(dim >= lo && dim <= hi, ACLNN_ERR_PARAM_INVALID,
-                "dim: the param of dim must be in the range of [%lld, %lld], but got %lld.", (long long)lo,
-                (long long)hi, (long long)dim);
+    ACL_TRY(uq_check_dim(dim, r));
     if (acl_tensor_empty(self)) return acl_exec_noop(ACL_OP_UniqueDim, workspaceSize, executor);
     const int d = r == 0 ? 0 : (int)(dim < 0 ? dim + r : dim);
     ud_params p = {d, returnInverse};
@@ -203,15 +177,11 @@ aclnnStatus opws_UniqueDim(const aclTensor *self, bool sorted, bool returnInvers
     int64_t vdims[ACL_MAX_TENSOR_DIMS];
     const int vn = r ? (int)r : 1;
     for (int k = 0; k < vn; k++) vdims[k] = r && k != d ? self->dims[k] : u;
-    bool ok = (int64_t)valueOut->ndim == vn && valueOut->dims[d] >= u;
-    for (int k = 0; k < vn && ok; k++) ok = k == d || valueOut->dims[k] == vdims[k];
-    ACLNN_CHECK(ok || ud_reshape_flat(valueOut, vdims, vn, u * s.outer * s.inner), ACLNN_ERR_PARAM_INVALID,
-                "valueOut should be self's shape with room for %lld along dim, or a flat buffer of %lld elements.",
-                (long long)u, (long long)(u * s.outer * s.inner));
+    ACL_TRY(uq_fit_value_out(valueOut, vdims, vn, d, u, u * s.outer * s.inner));
     if (returnInverse) {
         const int64_t idims[1] = {s.len};
         const bool iok = inverseOut->ndim == 1 && inverseOut->dims[0] == s.len;
-        ACLNN_CHECK(iok || ud_reshape_flat(inverseOut, idims, 1, s.len) ||
+        ACLNN_CHECK(iok || uq_reshape_flat(inverseOut, idims, 1, s.len) ||
                     ud_reshape_contig(inverseOut, s.len),
                     ACLNN_ERR_PARAM_INVALID, "inverseOut should hold the %lld positions.", (long long)s.len);
     }

@@ -21,6 +21,18 @@ static const aclDataType k_dt[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
 
 typedef struct { nm_io io; int64_t B, S, H; double eps; } ada_params;
 
+void nm_ada_rows(const double *x, const double *scale, const double *shift, const double *w, const double *b,
+                 int64_t B, int64_t S, int64_t H, double eps, double *mean, double *rstd, double *y) {
+    const int64_t rows = B * S;
+    nk_row_moments(x, rows, H, mean, rstd);
+    for (int64_t r = 0; r < rows; r++) rstd[r] = 1.0 / sqrt(rstd[r] + eps);
+    nk_row_affine(x, rows, H, mean, rstd, w, b, y);
+    for (int64_t r = 0; r < rows; r++) {
+        const int64_t bb = r / S;
+        for (int64_t h = 0; h < H; h++) y[r * H + h] = y[r * H + h] * (1.0 + scale[bb * H + h]) + shift[bb * H + h];
+    }
+}
+
 /* in: x, scale, shift, weight, bias; out: out, mean, rstd */
 static aclnnStatus ada_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     (void)ws;
@@ -36,13 +48,7 @@ static aclnnStatus ada_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     if (oom || !mean || !rstd || !y) {
         rc = OOM;
     } else {
-        nk_row_moments(x, rows, H, mean, rstd);
-        for (int64_t r = 0; r < rows; r++) rstd[r] = 1.0 / sqrt(rstd[r] + p->eps);
-        nk_row_affine(x, rows, H, mean, rstd, w, b, y);
-        for (int64_t r = 0; r < rows; r++) {
-            const int64_t bb = r / p->S;
-            for (int64_t h = 0; h < H; h++) y[r * H + h] = y[r * H + h] * (1.0 + sc[bb * H + h]) + sh[bb * H + h];
-        }
+        nm_ada_rows(x, sc, sh, w, b, p->B, p->S, H, p->eps, mean, rstd, y);
         nm_store(y, nm_out(ex, 0));
         nm_store(mean, nm_out(ex, 1));
         nm_store(rstd, nm_out(ex, 2));
@@ -58,7 +64,7 @@ static aclnnStatus dt_match(const aclTensor *t, aclDataType dt, const char *name
 }
 
 /* scale / shift: [B..., 1, H] or [B..., H] */
-static bool ss_shape_ok(const aclTensor *t, const aclTensor *x) {
+bool nm_ada_ss_shape_ok(const aclTensor *t, const aclTensor *x) {
     const uint64_t n = x->ndim;
     if (t->ndim == n) {
         for (uint64_t i = 0; i + 2 < n; i++)
@@ -71,6 +77,26 @@ static bool ss_shape_ok(const aclTensor *t, const aclTensor *x) {
         return t->dims[n - 2] == x->dims[n - 1];
     }
     return false;
+}
+
+/* x 2 to 8 dims, every size > 0; scale/shift [B..., 1, H] or [B..., H]; weight/bias [H] (the given ones) */
+aclnnStatus nm_ada_check_shapes(const aclTensor *x, const aclTensor *scale, const aclTensor *shift, const aclTensor *w,
+                                const aclTensor *b, int64_t *B, int64_t *S, int64_t *H) {
+    const uint64_t n = x->ndim;
+    ACLNN_CHECK(n >= 2 && n <= 8, ACLNN_ERR_PARAM_INVALID, "x should have 2 to 8 dims, but has %llu.",
+                (unsigned long long)n);
+    const int64_t Bv = nm_prod(x, 0, n - 2), Sv = x->dims[n - 2], Hv = x->dims[n - 1];
+    ACLNN_CHECK(Bv > 0 && Sv > 0 && Hv > 0, ACLNN_ERR_PARAM_INVALID, "x sizes should be greater than 0.");
+    ACLNN_CHECK(nm_ada_ss_shape_ok(scale, x), ACLNN_ERR_PARAM_INVALID,
+                "scale should have shape [B..., 1, H] or [B..., H].");
+    ACLNN_CHECK(nm_ada_ss_shape_ok(shift, x), ACLNN_ERR_PARAM_INVALID,
+                "shift should have shape [B..., 1, H] or [B..., H].");
+    if (w) ACL_TRY(nm_shape_is(w, &Hv, 1, "weightOptional"));
+    if (b) ACL_TRY(nm_shape_is(b, &Hv, 1, "biasOptional"));
+    *B = Bv;
+    *S = Sv;
+    *H = Hv;
+    return ACLNN_SUCCESS;
 }
 
 static aclnnStatus ada_ws(int op, bool v2, const aclTensor *x, const aclTensor *scale, const aclTensor *shift,
@@ -98,15 +124,9 @@ static aclnnStatus ada_ws(int op, bool v2, const aclTensor *x, const aclTensor *
         if (rstd) ACL_TRY(dt_match(rstd, x->dtype, "rstdOutOptional"));
         if (mean) ACL_TRY(dt_match(mean, x->dtype, "meanOutOptional"));
     }
+    int64_t B, S, H;
+    ACL_TRY(nm_ada_check_shapes(x, scale, shift, w, b, &B, &S, &H));
     const uint64_t n = x->ndim;
-    ACLNN_CHECK(n >= 2 && n <= 8, ACLNN_ERR_PARAM_INVALID, "x should have 2 to 8 dims, but has %llu.",
-                (unsigned long long)n);
-    const int64_t B = nm_prod(x, 0, n - 2), S = x->dims[n - 2], H = x->dims[n - 1];
-    ACLNN_CHECK(B > 0 && S > 0 && H > 0, ACLNN_ERR_PARAM_INVALID, "x sizes should be greater than 0.");
-    ACLNN_CHECK(ss_shape_ok(scale, x), ACLNN_ERR_PARAM_INVALID, "scale should have shape [B..., 1, H] or [B..., H].");
-    ACLNN_CHECK(ss_shape_ok(shift, x), ACLNN_ERR_PARAM_INVALID, "shift should have shape [B..., 1, H] or [B..., H].");
-    if (w) ACL_TRY(nm_shape_is(w, &H, 1, "weightOptional"));
-    if (b) ACL_TRY(nm_shape_is(b, &H, 1, "biasOptional"));
     ACL_TRY(nm_same_shape(out, "out", x, "x"));
     int64_t ms[8];
     for (uint64_t i = 0; i < n; i++) ms[i] = x->dims[i];
@@ -276,7 +296,7 @@ aclnnStatus opws_AdaLayerNormBackward(const aclTensor *gradOut, const aclTensor 
     }
     const int64_t B = nm_prod(input, 0, n - 2), S = input->dims[n - 2], H = input->dims[n - 1];
     ACLNN_CHECK(B > 0 && S > 0 && H > 0, ACLNN_ERR_PARAM_INVALID, "input sizes should be greater than 0.");
-    ACLNN_CHECK(ss_shape_ok(scale, input) && ss_shape_ok(shift, input), ACLNN_ERR_PARAM_INVALID,
+    ACLNN_CHECK(nm_ada_ss_shape_ok(scale, input) && nm_ada_ss_shape_ok(shift, input), ACLNN_ERR_PARAM_INVALID,
                 "scale and shift should have shape [B..., 1, H] or [B..., H].");
     int64_t ms[8];
     for (uint64_t i = 0; i < n; i++) ms[i] = input->dims[i];

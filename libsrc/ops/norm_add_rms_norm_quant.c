@@ -19,17 +19,6 @@
 
 typedef struct { nm_io io; int64_t rows, n; double eps; bool div, per_tensor; } arq_params;
 
-/* y[r, j] -> y[r, j] (op) s[j] + z[j] for every row (s[0], z[0] for every element when per_tensor) */
-static void requant(const double *y, int64_t rows, int64_t n, const double *s, const double *z, bool div,
-                    bool per_tensor, double *q) {
-    for (int64_t r = 0; r < rows; r++)
-        for (int64_t j = 0; j < n; j++) {
-            const double v = y[r * n + j];
-            const int64_t k = per_tensor ? 0 : j;
-            q[r * n + j] = (div ? v / s[k] : v * s[k]) + (z ? z[k] : 0.0);
-        }
-}
-
 static aclnnStatus arq_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     (void)ws;
     (void)wss;
@@ -50,10 +39,10 @@ static aclnnStatus arq_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
         nk_row_meansq(x, p->rows, p->n, rstd);
         for (int64_t r = 0; r < p->rows; r++) rstd[r] = 1.0 / sqrt(rstd[r] + p->eps);
         nk_row_affine(x, p->rows, p->n, NULL, rstd, g, NULL, y);
-        requant(y, p->rows, p->n, s1, z1, p->div, p->per_tensor, q);
+        nq_static(y, p->rows, p->n, s1, z1, p->div, p->per_tensor, q);
         if (nq_store(q, total, nm_out(ex, 0))) rc = OOM;
         if (!rc && s2) {
-            requant(y, p->rows, p->n, s2, z2, p->div, p->per_tensor, q);
+            nq_static(y, p->rows, p->n, s2, z2, p->div, p->per_tensor, q);
             if (nq_store(q, total, nm_out(ex, 1))) rc = OOM;
         }
         nm_store(x, nm_out(ex, 2));

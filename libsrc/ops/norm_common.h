@@ -9,7 +9,7 @@
 
 #include "ops/dense.h"
 
-#define NM_MAX_IO 8
+#define NM_MAX_IO 12 /* AddLayerNormQuantV2 has 9 tensor inputs */
 
 /* first member of every norm op's params: the executor slot of each API tensor (-1: NULL / not used) */
 typedef struct { int in[NM_MAX_IO], out[NM_MAX_IO]; } nm_io;
@@ -47,5 +47,21 @@ bool nm_dt_in(aclDataType d, const aclDataType *l, int n);
 aclnnStatus nm_combo(const aclDataType *rows, int nrows, int ncols, const aclTensor *const *ts,
                      const char *const *names);
 int64_t nm_prod(const aclTensor *t, uint64_t from, uint64_t to); /* product of view dims [from, to) */
+
+/* AdaLayerNorm's rows (libsrc/ops/norm_ada_layer_norm.c, also AdaLayerNormQuant): x [B*S, H] normalised over H
+ * (mean/rstd per row, rstd = 1 / sqrt(biased var + eps)), * w + b (NULL: none), then * (1 + scale) + shift, scale
+ * and shift [B, H]; and the rule for their shapes: [B..., 1, H] or [B..., H] */
+void nm_ada_rows(const double *x, const double *scale, const double *shift, const double *w, const double *b,
+                 int64_t B, int64_t S, int64_t H, double eps, double *mean, double *rstd, double *y);
+bool nm_ada_ss_shape_ok(const aclTensor *t, const aclTensor *x);
+/* AdaLayerNorm's shape rules in its op_api order: x 2 to 8 dims with every size > 0 (B = the leading dims' product,
+ * S, H), scale/shift as above, weight/bias (when given) [H]; 161002 naming the argument */
+aclnnStatus nm_ada_check_shapes(const aclTensor *x, const aclTensor *scale, const aclTensor *shift, const aclTensor *w,
+                                const aclTensor *b, int64_t *B, int64_t *S, int64_t *H);
+
+/* GroupNormSilu's shape rules (libsrc/ops/norm_group_norm.c, also GroupNormSiluQuant), in its op_api order: self 2 to
+ * 8 dims, out self's shape, meanOut/rstdOut [N, group], gamma/beta (when given) [C]; 161002 naming the argument */
+aclnnStatus nm_group_silu_shapes(const aclTensor *self, const aclTensor *gamma, const aclTensor *beta, int64_t group,
+                                 const aclTensor *out, const aclTensor *meanOut, const aclTensor *rstdOut);
 
 #endif

@@ -214,6 +214,24 @@ aclnnStatus opws_GroupNormBackward(const aclTensor *gradOut, const aclTensor *in
 
 /* ------------------------------------------------------------------ GroupNormSilu / V2 */
 
+aclnnStatus nm_group_silu_shapes(const aclTensor *self, const aclTensor *gamma, const aclTensor *beta, int64_t group,
+                                 const aclTensor *out, const aclTensor *meanOut, const aclTensor *rstdOut) {
+    ACL_TRY(nm_min_dim(self, 2, "self"));
+    ACL_TRY(nm_max_dim(self, 8, "self"));
+    ACL_TRY(nm_same_shape(out, "out", self, "self"));
+    const int64_t N = self->dims[0], C = self->dims[1];
+    const int64_t mv[2] = {N, group};
+    ACL_TRY(nm_shape_is(meanOut, mv, 2, "meanOut"));
+    ACL_TRY(nm_shape_is(rstdOut, mv, 2, "rstdOut"));
+    if (gamma)
+        ACLNN_CHECK(gamma->ndim == 1 && gamma->dims[0] == C, ACLNN_ERR_PARAM_INVALID,
+                    "gamma should be a vector of the %lld channels of self.", (long long)C);
+    if (beta)
+        ACLNN_CHECK(beta->ndim == 1 && beta->dims[0] == C, ACLNN_ERR_PARAM_INVALID,
+                    "beta should be a vector of the %lld channels of self.", (long long)C);
+    return ACLNN_SUCCESS;
+}
+
 static aclnnStatus silu_ws(int op, const aclTensor *self, const aclTensor *gamma, const aclTensor *beta, int64_t group,
                            double eps, bool act, aclTensor *out, aclTensor *meanOut, aclTensor *rstdOut,
                            uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -234,19 +252,8 @@ static aclnnStatus silu_ws(int op, const aclTensor *self, const aclTensor *gamma
     ACL_TRY(dt_match(rstdOut, self->dtype, "rstdOut"));
     if (self->dtype == ACL_FLOAT && gamma) ACL_TRY(dt_match(gamma, ACL_FLOAT, "gamma"));
     if (self->dtype == ACL_FLOAT && beta) ACL_TRY(dt_match(beta, ACL_FLOAT, "beta"));
-    ACL_TRY(nm_min_dim(self, 2, "self"));
-    ACL_TRY(nm_max_dim(self, 8, "self"));
-    ACL_TRY(nm_same_shape(out, "out", self, "self"));
+    ACL_TRY(nm_group_silu_shapes(self, gamma, beta, group, out, meanOut, rstdOut));
     const int64_t N = self->dims[0], C = self->dims[1];
-    const int64_t mv[2] = {N, group};
-    ACL_TRY(nm_shape_is(meanOut, mv, 2, "meanOut"));
-    ACL_TRY(nm_shape_is(rstdOut, mv, 2, "rstdOut"));
-    if (gamma)
-        ACLNN_CHECK(gamma->ndim == 1 && gamma->dims[0] == C, ACLNN_ERR_PARAM_INVALID,
-                    "gamma should be a vector of the %lld channels of self.", (long long)C);
-    if (beta)
-        ACLNN_CHECK(beta->ndim == 1 && beta->dims[0] == C, ACLNN_ERR_PARAM_INVALID,
-                    "beta should be a vector of the %lld channels of self.", (long long)C);
     ACLNN_CHECK(group > 0, ACLNN_ERR_PARAM_INVALID, "group should be greater than 0, but got %lld.", (long long)group);
     ACLNN_CHECK(N > 0, ACLNN_ERR_PARAM_INVALID, "N (self dim 0) should be greater than 0, but got %lld.", (long long)N);
     ACLNN_CHECK(C > 0, ACLNN_ERR_PARAM_INVALID, "C (self dim 1) should be greater than 0, but got %lld.", (long long)C);

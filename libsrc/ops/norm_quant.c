@@ -57,3 +57,13 @@ void nq_dynamic(double *y, int64_t rows, int64_t n, const double *smooth, double
         for (int64_t j = 0; j < n; j++) v[j] /= scale[r]; /* a zero row gives 0/0 = NaN -> 0 at the store */
     }
 }
+
+void nq_static(const double *y, int64_t rows, int64_t n, const double *s, const double *z, bool div, bool per_tensor,
+               double *q) {
+    for (int64_t r = 0; r < rows; r++)
+        for (int64_t j = 0; j < n; j++) {
+            const double v = y[r * n + j];
+            const int64_t k = per_tensor ? 0 : j;
+            q[r * n + j] = (div ? v / s[k] : v * s[k]) + (z ? z[k] : 0.0);
+        }
+}

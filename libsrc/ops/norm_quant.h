@@ -2,6 +2,7 @@
 #ifndef PYACLNN_OPS_NORM_QUANT_H
 #define PYACLNN_OPS_NORM_QUANT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "ops/norm_common.h"
@@ -18,5 +19,9 @@ aclnnStatus nq_int4_storage(const aclTensor *t, const char *name);
 /* dynamic per-row quantisation of y (rows x n), in place: v = y * smooth[j] (smooth NULL: y),
  * scale[r] = max_j |v| / qmax, y <- v / scale[r] (still to be rounded by nq_store) */
 void nq_dynamic(double *y, int64_t rows, int64_t n, const double *smooth, double qmax, double *scale);
+/* static quantisation of y (rows x n) into q (still to be rounded by nq_store): q = y / s[j] + z[j] (div) or
+ * y * s[j] + z[j]; z may be NULL (0); per_tensor: s[0], z[0] for every element */
+void nq_static(const double *y, int64_t rows, int64_t n, const double *s, const double *z, bool div, bool per_tensor,
+               double *q);
 
 #endif

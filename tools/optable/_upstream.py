@@ -40,6 +40,17 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                                     'stream',
                           'repo': 'ops-nn',
                           'source': 'norm/ada_layer_norm_grad/op_host/op_api/aclnn_ada_layer_norm_backward.cpp'},
+ 'AdaLayerNormQuant': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                       'header': 'norm/ada_layer_norm_quant/op_host/op_api/aclnn_ada_layer_norm_quant.h',
+                       'phase1': 'const aclTensor* x, const aclTensor* scale, const aclTensor* shift, const '
+                                 'aclTensor* weightOptional, const aclTensor* biasOptional, const aclTensor* '
+                                 'smoothScalesOptional, double epsilon, const char* quantMode, aclTensor* out, '
+                                 'aclTensor* quantScale, aclTensor* quantOffsetOptional, uint64_t* workspaceSize, '
+                                 'aclOpExecutor** executor',
+                       'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                 'stream',
+                       'repo': 'ops-nn',
+                       'source': 'norm/ada_layer_norm_quant/op_host/op_api/aclnn_ada_layer_norm_quant.cpp'},
  'AdaLayerNormV2': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
                     'header': 'norm/ada_layer_norm_v2/op_host/op_api/aclnn_ada_layer_norm_v2.h',
                     'phase1': 'const aclTensor* x, const aclTensor* scale, const aclTensor* shift, const aclTensor* '
@@ -141,6 +152,33 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                                 'stream',
                       'repo': 'ops-nn',
                       'source': None},
+ 'AddLayerNormQuant': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                       'header': 'norm/add_layer_norm_quant/op_host/op_api/aclnn_add_layer_norm_quant.h',
+                       'phase1': 'const aclTensor* x1, const aclTensor* x2, const aclTensor* gamma, const aclTensor* '
+                                 'beta, const aclTensor* biasOptional, const aclTensor* scales1Optional, const '
+                                 'aclTensor* scales2Optional, const aclTensor* zeroPoints1Optional, const aclTensor* '
+                                 'zeroPoints2Optional, const char* quantMode, double epsilon, bool additionalOutput, '
+                                 'bool divMode, aclTensor* y1Out, aclTensor* y2Out, aclTensor* xOut, aclTensor* '
+                                 'outScales1Out, aclTensor* outScales2Out, uint64_t* workspaceSize, aclOpExecutor** '
+                                 'executor',
+                       'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                 'stream',
+                       'repo': 'ops-nn',
+                       'source': 'norm/add_layer_norm_quant/op_host/op_api/aclnn_add_layer_norm_quant.cpp'},
+ 'AddLayerNormQuantV2': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                         'header': 'norm/add_layer_norm_quant_v2/op_api/aclnn_add_layer_norm_quant_v2.h',
+                         'phase1': 'const aclTensor* x1, const aclTensor* x2, const aclTensor* gamma, const '
+                                   'aclTensor* beta, const aclTensor* biasOptional, const aclTensor* '
+                                   'scales1Optional, const aclTensor* scales2Optional, const aclTensor* '
+                                   'zeroPoints1Optional, const aclTensor* zeroPoints2Optional, const char* '
+                                   'quantMode, double epsilon, bool additionalOutput, bool divMode, aclTensor* '
+                                   'y1Out, aclTensor* y2Out, aclTensor* xOut, aclTensor* layernormRes, aclTensor* '
+                                   'outScales1Out, aclTensor* outScales2Out, uint64_t* workspaceSize, '
+                                   'aclOpExecutor** executor',
+                         'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                   'stream',
+                         'repo': 'ops-nn',
+                         'source': 'norm/add_layer_norm_quant_v2/op_api/aclnn_add_layer_norm_quant_v2.cpp'},
  'AddN': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
           'header': 'math/add_n/op_api/aclnn_add_n.h',
           'phase1': 'const aclTensorList* tensors, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor',
@@ -2314,6 +2352,16 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                    'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
                    'repo': 'ops-nn',
                    'source': 'norm/group_norm_silu/op_host/op_api/aclnn_group_norm_silu.cpp'},
+ 'GroupNormSiluQuant': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                        'header': 'norm/group_norm_silu_quant/op_host/op_api/aclnn_group_norm_silu_quant.h',
+                        'phase1': 'const aclTensor* self, const aclTensor* gamma, const aclTensor* beta, const '
+                                  'aclTensor* quantScale, int64_t group, double eps, bool activateSilu, aclTensor* '
+                                  'out, aclTensor* meanOut, aclTensor* rstdOut, uint64_t* workspaceSize, '
+                                  'aclOpExecutor** executor',
+                        'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                  'stream',
+                        'repo': 'ops-nn',
+                        'source': 'norm/group_norm_silu_quant/op_host/op_api/aclnn_group_norm_silu_quant.cpp'},
  'GroupNormSiluV2': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
                      'header': 'norm/group_norm_silu/op_host/op_api/aclnn_group_norm_silu.h',
                      'phase1': 'const aclTensor* self, const aclTensor* gamma, const aclTensor* beta, int64_t group, '
@@ -4759,6 +4807,16 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                  'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
                  'repo': 'ops-nn',
                  'source': None},
+ 'RmsNormGradQuant': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                      'header': 'norm/rms_norm_grad_quant/op_api/aclnn_rms_norm_grad_quant.h',
+                      'phase1': 'const aclTensor* dy, const aclTensor* x, const aclTensor* rstd, const aclTensor* '
+                                'gamma, const aclTensor* scalesX, const aclTensor* offsetXOptional, const char* '
+                                'quantMode, bool divMode, aclTensor* dxOut, aclTensor* dgammaOut, uint64_t* '
+                                'workspaceSize, aclOpExecutor** executor',
+                      'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                'stream',
+                      'repo': 'ops-nn',
+                      'source': 'norm/rms_norm_grad_quant/op_api/aclnn_rms_norm_grad_quant.cpp'},
  'RmsNormQuant': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
                   'header': 'norm/rms_norm_quant/op_host/op_api/aclnn_rms_norm_quant.h',
                   'phase1': 'const aclTensor* x, const aclTensor* gamma, const aclTensor* beta, const aclTensor* '
