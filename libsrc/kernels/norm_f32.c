@@ -132,7 +132,7 @@ typedef struct {
 } nf_gfwd_ctx;
 typedef struct {
     nf_buf dy, x, dx;
-    int64_t C, S, G, cg;
+    int64_t C, S, G, cg, rows;
     const float *mean, *rstd, *gamma;
     double *sd; /* per (n, c): sum dy, sum dy * xhat */
 } nf_gbwd_ctx;
@@ -272,7 +272,7 @@ int nf_group_bwd(nf_buf dy, nf_buf x, int64_t N, int64_t C, int64_t S, int64_t G
         free(sd);
         return -1;
     }
-    const nf_gbwd_ctx c = {dy, x, dx, C, S, G, cg, mean, rstd, gamma, sd};
+    const nf_gbwd_ctx c = {dy, x, dx, C, S, G, cg, N * G, mean, rstd, gamma, sd};
     const nf_gbwd_fn fn = NF_PICK(gbwd_row);
 #pragma omp parallel if (acl_parallel_worth(N * C * S))
     {
