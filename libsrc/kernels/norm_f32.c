@@ -21,6 +21,18 @@ typedef float nf_v __attribute__((vector_size(NF_L * sizeof(float))));
         memcpy(&v_, (p), sizeof v_);                                                                                 \
         v_;                                                                                                          \
     })
+/* 16 bf16 lanes widened to fp32 (a shift of the bits) */
+typedef uint16_t nf_h __attribute__((vector_size(NF_L * sizeof(uint16_t))));
+typedef uint32_t nf_u __attribute__((vector_size(NF_L * sizeof(uint32_t))));
+#define nf_ldh(p)                                                                                                    \
+    __extension__({                                                                                                  \
+        nf_h h_;                                                                                                     \
+        memcpy(&h_, (p), sizeof h_);                                                                                 \
+        nf_u u_ = __builtin_convertvector(h_, nf_u) << 16;                                                           \
+        nf_v f_;                                                                                                     \
+        memcpy(&f_, &u_, sizeof f_);                                                                                 \
+        f_;                                                                                                          \
+    })
 static inline __attribute__((always_inline)) float nf_tree(const nf_v *v) {
     float a[NF_L];
     memcpy(a, v, sizeof a);
@@ -33,6 +45,7 @@ static inline __attribute__((always_inline)) float nf_tree(const nf_v *v) {
  * E: the scalar term of element i. Lane l adds the elements i = l (mod 16) of each 1024-element chunk, the chunks
  * fold into the outer lanes in order, the tail adds into outer lanes 0.. directly, then the tree. */
 #define NF_V(p) nf_ld((p) + b_)
+#define NF_VH(p) nf_ldh((p) + b_)
 #define NF_REDUCE2(N, S1, VE1, E1, S2, VE2, E2)                                                                      \
     do {                                                                                                             \
         nf_v o1_ = {0}, o2_ = {0};                                                                                   \
@@ -273,7 +286,8 @@ int nf_group_bwd(nf_buf dy, nf_buf x, int64_t N, int64_t C, int64_t S, int64_t G
         return -1;
     }
     const nf_gbwd_ctx c = {dy, x, dx, C, S, G, cg, N * G, mean, rstd, gamma, sd};
-    const nf_gbwd_fn fn = NF_PICK(gbwd_row);
+    /* BF16 rows are read in place; the dx scratch is then one row */
+    const nf_gbwd_fn fn = dy.dt == ACL_BF16 && x.dt == ACL_BF16 ? NF_PICK(gbwd_row_bf16) : NF_PICK(gbwd_row);
 #pragma omp parallel if (acl_parallel_worth(N * C * S))
     {
         float *s0 = scratch + per * (size_t)nf_tid();

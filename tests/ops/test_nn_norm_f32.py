@@ -96,3 +96,23 @@ def test_in_place_layer_norm_and_inplace_add_rms_norm():
     a, b = x1.copy(), x2.copy()
     pyaclnn.call("InplaceAddRmsNorm", a, b, g, 1e-6, np.empty((6, 1), np.float32))
     assert a.tobytes() == y.tobytes() and b.tobytes() == xs.tobytes()
+
+
+def test_group_norm_strided_views_give_the_contiguous_bytes():
+    """a strided view goes through an fp32 copy (the FLOAT row code); contiguous BF16 rows are read in place by
+    their own backward row function: both must give the same bytes"""
+    rng = np.random.default_rng(4)
+    Nb, C, S, G = 2, 4, 1037, 2
+    for dt in (np.float32, np.float16, pyaclnn.bfloat16):
+        x = rng.standard_normal((Nb, C, S)).astype(dt)
+        dy = rng.standard_normal((Nb, C, S)).astype(dt)
+        g, be = rng.standard_normal(C).astype(dt), rng.standard_normal(C).astype(dt)
+        res = []
+        for xv, dyv, ov, dxv in ((x, dy, np.empty_like(x), np.empty_like(x)),
+                                 (strided(x), strided(dy), strided(np.zeros_like(x)), strided(np.zeros_like(x)))):
+            m, r = np.empty((Nb, G), dt), np.empty((Nb, G), dt)
+            pyaclnn.call("GroupNorm", xv, g, be, Nb, C, S, G, 1e-5, ov, m, r)
+            q2, q3 = np.empty(C, dt), np.empty(C, dt)
+            pyaclnn.call("GroupNormBackward", dyv, xv, m, r, g, Nb, C, S, G, [True, True, True], dxv, q2, q3)
+            res.append([np.ascontiguousarray(a).tobytes() for a in (ov, m, r, dxv, q2, q3)])
+        assert res[0] == res[1], dt
