@@ -258,7 +258,7 @@ int nf_group_fwd(nf_buf x, int64_t N, int64_t C, int64_t S, int64_t G, const flo
                  double eps, bool act, double scale, nf_buf y, float *mean, float *rstd) {
     const int64_t cg = C / G, len = cg * S;
     const nf_gfwd_ctx c = {x, y, S, G, cg, gamma, beta, eps, scale, act, mean, rstd};
-    const nf_gfwd_fn fn = NF_PICK(gfwd_row);
+    const nf_gfwd_fn fn = x.dt == ACL_BF16 && !act ? NF_PICK(gfwd_row_bf16) : NF_PICK(gfwd_row);
     const int nt = acl_max_threads();
     const size_t per = (size_t)2 * (size_t)len;
     float *scratch = malloc(sizeof(float) * per * (size_t)nt);
