@@ -193,7 +193,7 @@ int nf_rows_fwd(nf_buf x, nf_buf x2, int64_t rows, int64_t n, const float *w, co
     const nf_fwd_fn fn = NF_PICK(fwd_row);
     const int nt = acl_max_threads();
     const size_t per = (size_t)4 * (size_t)n;
-    float *scratch = malloc(sizeof(float) * per * (size_t)nt);
+    float *scratch = malloc(sizeof(float) * (per + 1) * (size_t)nt);
     if (!scratch) return -1;
 #pragma omp parallel if (acl_parallel_worth(rows * n))
     {
@@ -220,8 +220,8 @@ int nf_rows_bwd(nf_buf dy, nf_buf x, int64_t rows, int64_t n, const float *mean,
     const int64_t nb = parts ? grad_blocks(rows, n) : rows, rpb = (rows + nb - 1) / nb;
     const int nt = acl_max_threads();
     const size_t per = (size_t)3 * (size_t)n;
-    float *scratch = malloc(sizeof(float) * per * (size_t)nt);
-    float *pw = parts ? calloc((size_t)(2 * nb) * (size_t)n, sizeof(float)) : NULL;
+    float *scratch = malloc(sizeof(float) * (per + 1) * (size_t)nt);
+    float *pw = parts ? calloc((size_t)(2 * nb) * (size_t)n + 1, sizeof(float)) : NULL;
     if (!scratch || (parts && !pw)) {
         free(scratch);
         free(pw);
@@ -261,7 +261,7 @@ int nf_group_fwd(nf_buf x, int64_t N, int64_t C, int64_t S, int64_t G, const flo
     const nf_gfwd_fn fn = x.dt == ACL_BF16 && !act ? NF_PICK(gfwd_row_bf16) : NF_PICK(gfwd_row);
     const int nt = acl_max_threads();
     const size_t per = (size_t)2 * (size_t)len;
-    float *scratch = malloc(sizeof(float) * per * (size_t)nt);
+    float *scratch = malloc(sizeof(float) * (per + 1) * (size_t)nt);
     if (!scratch) return -1;
 #pragma omp parallel if (acl_parallel_worth(N * C * S))
     {
@@ -278,7 +278,7 @@ int nf_group_bwd(nf_buf dy, nf_buf x, int64_t N, int64_t C, int64_t S, int64_t G
     const int64_t cg = C / G, len = cg * S;
     const int nt = acl_max_threads();
     const size_t per = (size_t)3 * (size_t)len;
-    float *scratch = malloc(sizeof(float) * per * (size_t)nt);
+    float *scratch = malloc(sizeof(float) * (per + 1) * (size_t)nt);
     double *sd = malloc(sizeof(double) * (size_t)(2 * N * C));
     if (!scratch || !sd) {
         free(scratch);
