@@ -163,3 +163,83 @@ aclnnStatus nm_combo(const aclDataType *rows, int nrows, int ncols, const aclTen
                                     acl_dtype_name(ts[c]->dtype));
     return ACL_REPORT(ACLNN_ERR_PARAM_INVALID, "the dtype combination (%s) is not supported.", msg);
 }
+
+/* ---- fp32 row-kernel buffers */
+
+static bool fb_direct(const acl_view *v) {
+    if (v->dtype != ACL_FLOAT && v->dtype != ACL_FLOAT16 && v->dtype != ACL_BF16) return false;
+    int64_t want = 1;
+    for (int d = v->ndim - 1; d >= 0; d--) {
+        if (v->dims[d] != 1 && v->strides[d] != want) return false;
+        want *= v->dims[d];
+    }
+    return true;
+}
+
+float *nm_loadf(const acl_view *v, bool *oom) {
+    if (!v) return NULL;
+    const int64_t n = dn_numel(v);
+    double *d = dn_load(v);
+    float *f = malloc(sizeof(float) * (size_t)(n > 0 ? n : 1));
+    if (!d || !f) {
+        free(d);
+        free(f);
+        *oom = true;
+        return NULL;
+    }
+    for (int64_t i = 0; i < n; i++) f[i] = (float)d[i];
+    free(d);
+    return f;
+}
+
+bool nm_storef(const float *src, int64_t n, const acl_view *v) {
+    if (!v || !src) return true;
+    double *d = malloc(sizeof(double) * (size_t)(n > 0 ? n : 1));
+    if (!d) return false;
+    for (int64_t i = 0; i < n; i++) d[i] = src[i];
+    dn_store(d, v);
+    free(d);
+    return true;
+}
+
+bool nm_fin(const acl_view *v, nm_fb *f) {
+    f->v = v;
+    f->own = NULL;
+    f->b.p = NULL;
+    f->b.dt = ACL_FLOAT;
+    if (!v) return true;
+    if (fb_direct(v)) {
+        f->b.p = v->base;
+        f->b.dt = v->dtype;
+        return true;
+    }
+    bool oom = false;
+    f->own = nm_loadf(v, &oom);
+    f->b.p = f->own;
+    return !oom;
+}
+
+bool nm_fout(const acl_view *v, nm_fb *f) {
+    f->v = v;
+    f->own = NULL;
+    f->b.p = NULL;
+    f->b.dt = ACL_FLOAT;
+    if (!v) return true;
+    if (fb_direct(v)) {
+        f->b.p = v->base;
+        f->b.dt = v->dtype;
+        return true;
+    }
+    const int64_t n = dn_numel(v);
+    f->own = malloc(sizeof(float) * (size_t)(n > 0 ? n : 1));
+    f->b.p = f->own;
+    return f->own != NULL;
+}
+
+bool nm_fdone(nm_fb *f, bool store) {
+    bool ok = true;
+    if (f->own && f->v && store) ok = nm_storef(f->own, dn_numel(f->v), f->v);
+    free(f->own);
+    f->own = NULL;
+    return ok;
+}

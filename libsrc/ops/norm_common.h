@@ -64,4 +64,19 @@ aclnnStatus nm_ada_check_shapes(const aclTensor *x, const aclTensor *scale, cons
 aclnnStatus nm_group_silu_shapes(const aclTensor *self, const aclTensor *gamma, const aclTensor *beta, int64_t group,
                                  const aclTensor *out, const aclTensor *meanOut, const aclTensor *rstdOut);
 
+/* ---- the fp32 row kernels' buffers (kernels/norm_f32.h): a view used in place when it is contiguous and of
+ * FLOAT / FLOAT16 / BF16, else through a contiguous FLOAT copy (exact: every such dtype widens exactly, and an
+ * output rounded from fp32 through float64 gets the same bytes as rounded directly). The same bytes either way. */
+#include "kernels/norm_f32.h"
+typedef struct { nf_buf b; const acl_view *v; float *own; } nm_fb;
+/* an input (v NULL: b.p NULL); false when out of memory */
+bool nm_fin(const acl_view *v, nm_fb *f);
+/* an output: where the kernel writes; nm_fdone stores a copy back (when store) and frees it */
+bool nm_fout(const acl_view *v, nm_fb *f);
+bool nm_fdone(nm_fb *f, bool store); /* false: out of memory storing */
+/* a small view as fp32 (NULL view -> NULL; *oom set on allocation failure) */
+float *nm_loadf(const acl_view *v, bool *oom);
+/* n fp32 values into the view (if given), rounded once to its dtype */
+bool nm_storef(const float *src, int64_t n, const acl_view *v);
+
 #endif

@@ -30,26 +30,21 @@ static aclnnStatus gn_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     (void)wss;
     const gn_params *p = ex->params;
     bool oom = false;
-    double *x = nm_load(nm_in(ex, 0), &oom), *g = nm_load(nm_in(ex, 1), &oom), *b = nm_load(nm_in(ex, 2), &oom);
-    double *mean = malloc(sizeof(double) * (size_t)(p->N * p->G)), *rstd = malloc(sizeof(double) * (size_t)(p->N * p->G));
-    double *y = malloc(sizeof(double) * (size_t)(p->N * p->C * p->S));
+    nm_fb x, y;
+    const int64_t ng = p->N * p->G;
+    float *g = nm_loadf(nm_in(ex, 1), &oom), *b = nm_loadf(nm_in(ex, 2), &oom);
+    float *mean = malloc(sizeof(float) * (size_t)ng), *rstd = malloc(sizeof(float) * (size_t)ng);
+    oom |= !nm_fin(nm_in(ex, 0), &x);
+    oom |= !nm_fout(nm_out(ex, 0), &y);
     aclnnStatus rc = ACLNN_SUCCESS;
-    if (oom || !mean || !rstd || !y) {
+    if (oom || !mean || !rstd ||
+        nf_group_fwd(x.b, p->N, p->C, p->S, p->G, g, b, p->eps, p->act, p->scale, y.b, mean, rstd))
         rc = OOM;
-    } else {
-        if (nk_group_stats(x, p->N, p->C, p->S, p->G, p->eps, mean, rstd)) {
-            rc = OOM;
-            goto done;
-        }
-        nk_group_affine(x, p->N, p->C, p->S, p->G, mean, rstd, g, b, y);
-        if (p->act)
-            for (int64_t i = 0; i < p->N * p->C * p->S; i++) y[i] = y[i] / (1.0 + exp(-p->scale * y[i]));
-        nm_store(y, nm_out(ex, 0));
-        nm_store(mean, nm_out(ex, 1));
-        nm_store(rstd, nm_out(ex, 2));
-    }
-done:
-    free(x), free(g), free(b), free(mean), free(rstd), free(y);
+    else if (!nm_storef(mean, ng, nm_out(ex, 1)) || !nm_storef(rstd, ng, nm_out(ex, 2)))
+        rc = OOM;
+    nm_fdone(&x, false);
+    if (!nm_fdone(&y, !rc)) rc = OOM;
+    free(g), free(b), free(mean), free(rstd);
     return rc;
 }
 
@@ -129,24 +124,26 @@ static aclnnStatus gnb_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     (void)wss;
     const gn_params *p = ex->params;
     bool oom = false;
-    double *dy = nm_load(nm_in(ex, 0), &oom), *x = nm_load(nm_in(ex, 1), &oom);
-    double *mean = nm_load(nm_in(ex, 2), &oom), *rstd = nm_load(nm_in(ex, 3), &oom), *g = nm_load(nm_in(ex, 4), &oom);
-    const acl_view *vdx = nm_out(ex, 0), *vdg = nm_out(ex, 1), *vdb = nm_out(ex, 2);
-    double *dx = vdx ? malloc(sizeof(double) * (size_t)(p->N * p->C * p->S)) : NULL;
+    nm_fb dy, x, dx;
+    float *mean = nm_loadf(nm_in(ex, 2), &oom), *rstd = nm_loadf(nm_in(ex, 3), &oom), *g = nm_loadf(nm_in(ex, 4), &oom);
+    const acl_view *vdg = nm_out(ex, 1), *vdb = nm_out(ex, 2);
     double *dg = vdg ? malloc(sizeof(double) * (size_t)p->C) : NULL;
     double *db = vdb ? malloc(sizeof(double) * (size_t)p->C) : NULL;
+    oom |= !nm_fin(nm_in(ex, 0), &dy);
+    oom |= !nm_fin(nm_in(ex, 1), &x);
+    oom |= !nm_fout(nm_out(ex, 0), &dx);
     aclnnStatus rc = ACLNN_SUCCESS;
-    if (oom || (vdx && !dx) || (vdg && !dg) || (vdb && !db)) {
+    if (oom || (vdg && !dg) || (vdb && !db) ||
+        nf_group_bwd(dy.b, x.b, p->N, p->C, p->S, p->G, mean, rstd, g, dx.b, dg, db)) {
         rc = OOM;
     } else {
-        if (nk_group_backward(dy, x, p->N, p->C, p->S, p->G, mean, rstd, g, dx, dg, db)) rc = OOM;
-    }
-    if (!rc) {
-        nm_store(dx, vdx);
         nm_store(dg, vdg);
         nm_store(db, vdb);
     }
-    free(dy), free(x), free(mean), free(rstd), free(g), free(dx), free(dg), free(db);
+    nm_fdone(&dy, false);
+    nm_fdone(&x, false);
+    if (!nm_fdone(&dx, !rc)) rc = OOM;
+    free(mean), free(rstd), free(g), free(dg), free(db);
     return rc;
 }
 

@@ -30,21 +30,22 @@ static aclnnStatus ln_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     (void)wss;
     const ln_params *p = ex->params;
     bool oom = false;
-    double *x = nm_load(nm_in(ex, 0), &oom), *w = nm_load(nm_in(ex, 1), &oom), *b = nm_load(nm_in(ex, 2), &oom);
-    double *mean = malloc(sizeof(double) * (size_t)p->M), *rstd = malloc(sizeof(double) * (size_t)p->M);
-    double *y = malloc(sizeof(double) * (size_t)(p->M * p->N));
+    nm_fb x, y;
+    const nf_buf none = {NULL, ACL_FLOAT};
+    float *w = nm_loadf(nm_in(ex, 1), &oom), *b = nm_loadf(nm_in(ex, 2), &oom);
+    float *mean = malloc(sizeof(float) * (size_t)p->M), *rstd = malloc(sizeof(float) * (size_t)p->M);
+    oom |= !nm_fin(nm_in(ex, 0), &x);
+    oom |= !nm_fout(nm_out(ex, 0), &y);
     aclnnStatus rc = ACLNN_SUCCESS;
-    if (oom || !x || !mean || !rstd || !y) {
+    if (oom || !mean || !rstd ||
+        nf_rows_fwd(x.b, none, p->M, p->N, w, b, p->eps, true, y.b, none, none, mean, rstd)) {
         rc = OOM;
-    } else {
-        nk_row_moments(x, p->M, p->N, mean, rstd);
-        for (int64_t r = 0; r < p->M; r++) rstd[r] = 1.0 / sqrt(rstd[r] + p->eps);
-        nk_row_affine(x, p->M, p->N, mean, rstd, w, b, y);
-        nm_store(y, nm_out(ex, 0));
-        nm_store(mean, nm_out(ex, 1));
-        nm_store(rstd, nm_out(ex, 2));
+    } else if (!nm_storef(mean, p->M, nm_out(ex, 1)) || !nm_storef(rstd, p->M, nm_out(ex, 2))) {
+        rc = OOM;
     }
-    free(x), free(w), free(b), free(mean), free(rstd), free(y);
+    nm_fdone(&x, false);
+    if (!nm_fdone(&y, !rc)) rc = OOM;
+    free(w), free(b), free(mean), free(rstd);
     return rc;
 }
 
@@ -220,24 +221,25 @@ static aclnnStatus lnb_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     (void)wss;
     const lnb_params *p = ex->params;
     bool oom = false;
-    const acl_view *vdx = nm_out(ex, 0), *vdw = nm_out(ex, 1), *vdb = nm_out(ex, 2);
-    double *dy = nm_load(nm_in(ex, 0), &oom), *x = nm_load(nm_in(ex, 1), &oom);
-    double *mean = nm_load(nm_in(ex, 3), &oom), *rstd = nm_load(nm_in(ex, 4), &oom), *w = nm_load(nm_in(ex, 5), &oom);
-    double *dx = vdx ? malloc(sizeof(double) * (size_t)(p->M * p->N)) : NULL;
+    const acl_view *vdw = nm_out(ex, 1), *vdb = nm_out(ex, 2);
+    nm_fb dy, x, dx;
+    float *mean = nm_loadf(nm_in(ex, 3), &oom), *rstd = nm_loadf(nm_in(ex, 4), &oom), *w = nm_loadf(nm_in(ex, 5), &oom);
     double *dw = vdw ? malloc(sizeof(double) * (size_t)p->N) : NULL;
     double *db = vdb ? malloc(sizeof(double) * (size_t)p->N) : NULL;
+    oom |= !nm_fin(nm_in(ex, 0), &dy);
+    oom |= !nm_fin(nm_in(ex, 1), &x);
+    oom |= !nm_fout(nm_out(ex, 0), &dx);
     aclnnStatus rc = ACLNN_SUCCESS;
-    if (oom || (vdx && !dx) || (vdw && !dw) || (vdb && !db)) {
+    if (oom || (vdw && !dw) || (vdb && !db) || nf_rows_bwd(dy.b, x.b, p->M, p->N, mean, rstd, w, dx.b, dw, db)) {
         rc = OOM;
     } else {
-        if (nk_row_backward(dy, x, p->M, p->N, mean, rstd, w, dx, dw, db)) rc = OOM;
-    }
-    if (!rc) {
-        nm_store(dx, vdx);
         nm_store(dw, vdw);
         nm_store(db, vdb);
     }
-    free(dy), free(x), free(mean), free(rstd), free(w), free(dx), free(dw), free(db);
+    nm_fdone(&dy, false);
+    nm_fdone(&x, false);
+    if (!nm_fdone(&dx, !rc)) rc = OOM;
+    free(mean), free(rstd), free(w), free(dw), free(db);
     return rc;
 }
 

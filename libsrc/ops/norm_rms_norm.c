@@ -59,38 +59,32 @@ static aclnnStatus rms_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     bool oom = false;
     const bool add = p->mode == RMS_ADD || p->mode == RMS_INPLACE || p->mode == RMS_CAST;
     const int gi = add ? 2 : 1;
-    double *x = nm_load(nm_in(ex, 0), &oom), *g = nm_load(nm_in(ex, gi), &oom);
-    double *x2 = add ? nm_load(nm_in(ex, 1), &oom) : NULL;
-    double *ms = malloc(sizeof(double) * (size_t)(p->rows > 0 ? p->rows : 1));
-    double *y = malloc(sizeof(double) * (size_t)(p->rows * p->n > 0 ? p->rows * p->n : 1));
+    /* outputs per mode: y, the second y (CAST: y2Out), rstd, the sum x1 + x2 */
+    int oy = 0, oy2 = -1, orstd = 1, oxs = -1;
+    if (p->mode == RMS_ADD) oxs = 2;
+    else if (p->mode == RMS_INPLACE) oxs = 1, orstd = 2;
+    else if (p->mode == RMS_CAST) oy2 = 1, orstd = 2, oxs = 3;
+    nm_fb x, x2, y, y2, xs;
+    float *g = nm_loadf(nm_in(ex, gi), &oom);
+    float *rstd = malloc(sizeof(float) * (size_t)(p->rows > 0 ? p->rows : 1));
+    oom |= !nm_fin(nm_in(ex, 0), &x);
+    oom |= !nm_fin(add ? nm_in(ex, 1) : NULL, &x2);
+    oom |= !nm_fout(nm_out(ex, oy), &y);
+    oom |= !nm_fout(oy2 >= 0 ? nm_out(ex, oy2) : NULL, &y2);
+    oom |= !nm_fout(oxs >= 0 ? nm_out(ex, oxs) : NULL, &xs);
     aclnnStatus rc = ACLNN_SUCCESS;
-    if (oom || !ms || !y) {
+    if (!oom && g && p->mode == RMS_GEMMA)
+        for (int64_t j = 0; j < p->n; j++) g[j] = (float)((double)g[j] + 1.0); /* the Gemma scale is 1 + gamma */
+    if (oom || !rstd || nf_rows_fwd(x.b, x2.b, p->rows, p->n, g, NULL, p->eps, false, y.b, y2.b, xs.b, NULL, rstd))
         rc = OOM;
-    } else {
-        if (x2)
-            for (int64_t i = 0; i < p->rows * p->n; i++) x[i] += x2[i];
-        if (p->mode == RMS_GEMMA)
-            for (int64_t j = 0; j < p->n; j++) g[j] += 1.0; /* the Gemma scale is 1 + gamma */
-        nk_row_meansq(x, p->rows, p->n, ms);
-        for (int64_t r = 0; r < p->rows; r++) ms[r] = 1.0 / sqrt(ms[r] + p->eps);
-        nk_row_affine(x, p->rows, p->n, NULL, ms, g, NULL, y);
-        if (p->mode == RMS_INPLACE) { /* outputs: x1Ref <- y, x2Ref <- x, rstdOut */
-            nm_store(y, nm_out(ex, 0));
-            nm_store(x, nm_out(ex, 1));
-            nm_store(ms, nm_out(ex, 2));
-        } else if (p->mode == RMS_CAST) { /* outputs: y1Out (FLOAT), y2Out = cast(y1Out), rstdOut, xOut */
-            for (int64_t i = 0; i < p->rows * p->n; i++) y[i] = (double)(float)y[i];
-            nm_store(y, nm_out(ex, 0));
-            nm_store(y, nm_out(ex, 1));
-            nm_store(ms, nm_out(ex, 2));
-            nm_store(x, nm_out(ex, 3));
-        } else {
-            nm_store(y, nm_out(ex, 0));
-            nm_store(ms, nm_out(ex, 1));
-            if (p->mode == RMS_ADD) nm_store(x, nm_out(ex, 2));
-        }
-    }
-    free(x), free(x2), free(g), free(ms), free(y);
+    else if (!nm_storef(rstd, p->rows, nm_out(ex, orstd)))
+        rc = OOM;
+    nm_fdone(&x, false);
+    nm_fdone(&x2, false);
+    if (!nm_fdone(&y, !rc)) rc = OOM;
+    if (!nm_fdone(&y2, !rc)) rc = OOM;
+    if (!nm_fdone(&xs, !rc)) rc = OOM;
+    free(g), free(rstd);
     return rc;
 }
 
@@ -232,22 +226,22 @@ static aclnnStatus rmsg_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     (void)wss;
     const rms_params *p = ex->params;
     bool oom = false;
-    double *dy = nm_load(nm_in(ex, 0), &oom), *x = nm_load(nm_in(ex, 1), &oom);
-    double *rstd = nm_load(nm_in(ex, 2), &oom), *g = nm_load(nm_in(ex, 3), &oom);
-    const acl_view *vdx = nm_out(ex, 0), *vdg = nm_out(ex, 1);
-    double *dx = malloc(sizeof(double) * (size_t)(p->rows * p->n > 0 ? p->rows * p->n : 1));
+    nm_fb dy, x, dx;
+    float *rstd = nm_loadf(nm_in(ex, 2), &oom), *g = nm_loadf(nm_in(ex, 3), &oom);
+    const acl_view *vdg = nm_out(ex, 1);
     double *dg = malloc(sizeof(double) * (size_t)(p->n > 0 ? p->n : 1));
+    oom |= !nm_fin(nm_in(ex, 0), &dy);
+    oom |= !nm_fin(nm_in(ex, 1), &x);
+    oom |= !nm_fout(nm_out(ex, 0), &dx);
     aclnnStatus rc = ACLNN_SUCCESS;
-    if (oom || !dx || !dg) {
+    if (oom || !dg || nf_rows_bwd(dy.b, x.b, p->rows, p->n, NULL, rstd, g, dx.b, dg, NULL))
         rc = OOM;
-    } else {
-        if (nk_row_backward(dy, x, p->rows, p->n, NULL, rstd, g, dx, dg, NULL)) rc = OOM;
-    }
-    if (!rc) {
-        nm_store(dx, vdx);
+    else
         nm_store(dg, vdg);
-    }
-    free(dy), free(x), free(rstd), free(g), free(dx), free(dg);
+    nm_fdone(&dy, false);
+    nm_fdone(&x, false);
+    if (!nm_fdone(&dx, !rc)) rc = OOM;
+    free(rstd), free(g), free(dg);
     return rc;
 }
 
