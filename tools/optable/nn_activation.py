@@ -2,7 +2,8 @@
 libsrc/ops/elementwise.c generates them), and the softmax family over one dim (libsrc/ops/softmax.c).
 
 The dtype lists are the ASCEND910B (Atlas A2) lists of each op's op_api source, in its order."""
-from . import INT, Op, ew
+from . import INT, Op
+from . import ew as _ew
 
 NN = dict(lib="nn")
 F3 = ("f32", "f16", "bf16")
@@ -19,6 +20,13 @@ SELU = {"f": f"{SELU_S} * (a > 0 ? a : {SELU_A} * (exp(a) - 1))",
         "i": f"(int64_t)({SELU_S} * (a > 0 ? (double)a : {SELU_A} * (exp((double)a) - 1)))"}
 GELU_ERF = "0.5 * a * (1 + erf(a * M_SQRT1_2))"
 GELU_TANH = "0.5 * a * (1 + tanh(0.79788456080286535588 * (a + 0.044715 * a * a * a)))"
+
+
+def ew(name, args, header, **kw):
+    """An elementwise entry whose fp32 class computes in fp32 through libsrc/kernels/vmath.h at every SIMD level
+    (vec; PyTorch CPU computes these in fp32 too)"""
+    kw.setdefault("vec", True)
+    return _ew(name, args, header, **kw)
 
 
 def inplace(name, ref, header, **kw):
@@ -213,9 +221,9 @@ OPS = [
              "b.double()) * (1 - torch.sigmoid(1.702 * b.double())))).to(a.dtype)", skip_special=F3),
     ew("Erfinv", "const aclTensor* self, aclTensor* out", "aclnn_erfinv.h", **NN,
        dtypes=("f32", "f16", "bf16", "bool", "i8", "i16", "i32", "i64", "u8"), compute="float",
-       formula="ew_erfinv(a)", domain=(-0.999, 0.999), torch="torch.erfinv(a)"),
+       formula="ew_erfinv(a)", domain=(-0.999, 0.999), torch="torch.erfinv(a)", vec=False),
     inplace("Erfinv", "const aclTensor* selfRef", "aclnn_erfinv.h", dtypes=F3, formula="ew_erfinv(a)",
-            domain=(-0.999, 0.999), torch="torch.erfinv(a)"),
+            domain=(-0.999, 0.999), torch="torch.erfinv(a)", vec=False),
     # ---- more backward ops and relu combinations
     ew("LeakyReluBackward", "const aclTensor* gradOutput, const aclTensor* self, const aclScalar* negativeSlope, "
        "bool selfIsResult, aclTensor* out", "aclnn_leaky_relu_backward.h", **NN, **SC, dtypes=F4,

@@ -1,0 +1,122 @@
+/* fp32 exp / log1p / tanh / erf as branch-free polynomials that GCC vectorises (every branch is a select, no libm
+ * call, no table). One implementation for every path: the scalar tail, the portable loops and the AVX2 / AVX-512
+ * variants compile the same IEEE operations in the same order (no FMA: the library builds with
+ * -ffp-contract=off and nothing here calls fma), so a result never depends on the SIMD level or the thread count.
+ *
+ * Accuracy (measured against double libm on a dense grid): a few ULP; the coefficients are least-squares fits made
+ * for this file (float32-rounded), the range reductions the usual ones (exp: n = round(x / ln2) with ln2 split in a
+ * short exact head and a tail; log: the exponent and a mantissa in [sqrt(1/2), sqrt(2))).
+ * Special values: exp(+inf) = inf, exp(-inf) = 0, log1p(-1) = -inf, log1p(x < -1) = NaN, tanh(+-inf) = +-1,
+ * erf(+-inf) = +-1, NaN in -> NaN out; subnormal results of exp are rounded once (two-step scaling). */
+#ifndef PYACLNN_KERNELS_VMATH_H
+#define PYACLNN_KERNELS_VMATH_H
+
+#include <math.h>
+#include <stdint.h>
+
+static inline float vm_i2f(int32_t i) {
+    union { int32_t i; float f; } u = {.i = i};
+    return u.f;
+}
+
+static inline int32_t vm_f2i(float f) {
+    union { float f; int32_t i; } u = {.f = f};
+    return u.i;
+}
+
+/* C99 fmin/fmax semantics (a NaN operand gives the other one) as selects */
+static inline float vm_fminf(float a, float b) { return a != a ? b : (b != b ? a : (b < a ? b : a)); }
+static inline float vm_fmaxf(float a, float b) { return a != a ? b : (b != b ? a : (b > a ? b : a)); }
+
+static inline float vm_expf(float x) {
+    /* clamped to [-104, 89] (NaN -> -104, restored at the end): n = round(x / ln2) stays in [-150, 129] */
+    float xc = x > -104.0f ? x : -104.0f;
+    xc = xc < 89.0f ? xc : 89.0f;
+    const float n = (xc * 1.44269504f + 12582912.0f) - 12582912.0f;
+    float r = xc - n * 0.693359375f; /* n * head is exact */
+    r = r - n * -2.12194440e-4f;
+    float p = 1.98993963e-4f;
+    p = p * r + 1.39337324e-3f;
+    p = p * r + 8.33329838e-3f;
+    p = p * r + 4.16664630e-2f;
+    p = p * r + 1.66666672e-1f;
+    p = p * r + 0.5f;
+    const float y = 1.0f + (r + r * r * p);
+    const int32_t k = (int32_t)n, k1 = k >> 1, k2 = k - k1; /* 2^k as two normal factors */
+    const float res = y * vm_i2f((k1 + 127) << 23) * vm_i2f((k2 + 127) << 23);
+    return x != x ? x : res;
+}
+
+static inline float vm_log1pf(float x) {
+    const float u = 1.0f + x;
+    const float uc = (u >= 1.17549435e-38f && u <= 3.40282347e38f) ? u : 1.0f; /* specials: fixed at the end */
+    const float c = (x - (uc - 1.0f)) / uc; /* the rounding of 1 + x, to first order */
+    const int32_t bits = vm_f2i(uc);
+    const int32_t e0 = (bits >> 23) - 126; /* uc = m * 2^e0, m in [0.5, 1) */
+    const float m = vm_i2f((bits & 0x007fffff) | 0x3f000000);
+    const int lo = m < 0.707106781f;
+    const int32_t e = lo ? e0 - 1 : e0;
+    const float f = lo ? (m + m) - 1.0f : m - 1.0f; /* log(uc) = e ln2 + log1p(f), f in [-0.293, 0.414] */
+    const float z = f * f;
+    float p = 7.15003684e-2f;
+    p = p * f + -1.15712367e-1f;
+    p = p * f + 1.16614111e-1f;
+    p = p * f + -1.24110445e-1f;
+    p = p * f + 1.42499492e-1f;
+    p = p * f + -1.66684806e-1f;
+    p = p * f + 2.00007066e-1f;
+    p = p * f + -2.49999896e-1f;
+    p = p * f + 3.33333313e-1f;
+    const float ef = (float)e;
+    float y = f * z * p + ef * -2.12194440e-4f;
+    y = y - 0.5f * z;
+    y = y + c;
+    float r = (f + y) + ef * 0.693359375f;
+    r = u == 0.0f ? -INFINITY : r;
+    r = u < 0.0f ? NAN : r;
+    r = u > 3.40282347e38f ? u : r; /* +inf */
+    return (x != x || x == 0.0f) ? x : r; /* NaN, and -0 keeps its sign */
+}
+
+static inline float vm_tanhf(float x) {
+    const float ax = fabsf(x), z = x * x;
+    float p = 2.20719399e-3f;
+    p = p * z + -8.25265143e-3f;
+    p = p * z + 2.17335969e-2f;
+    p = p * z + -5.39533123e-2f;
+    p = p * z + 1.33332625e-1f;
+    p = p * z + -3.33333313e-1f;
+    const float small = x + x * z * p;
+    const float e = vm_expf(ax + ax); /* inf for large |x|: 1 - 0 */
+    const float big = 1.0f - 2.0f / (e + 1.0f);
+    return ax < 0.625f ? (x == 0.0f ? x : small) : (x < 0.0f ? -big : big); /* -0 keeps its sign */
+}
+
+static inline float vm_erff(float x) {
+    const float ax = fabsf(x), z = x * x;
+    /* |x| < 1: x P(x^2) */
+    float p = 7.84726217e-5f;
+    p = p * z + -8.00819311e-4f;
+    p = p * z + 5.18809957e-3f;
+    p = p * z + -2.68536918e-2f;
+    p = p * z + 1.12835824e-1f;
+    p = p * z + -3.76126260e-1f;
+    p = p * z + 1.12837911f;
+    const float small = x * p;
+    /* |x| >= 1: 1 - exp(Q(|x|) - x^2), Q fitted to log(erfc(x)) + x^2 on [0.9, 4] (erfc(4) is below half an ULP
+     * of 1) */
+    const float t = (ax < 4.0f ? ax : 4.0f) - 2.45f; /* NaN -> 4: the NaN comes back through z */
+    float q = 1.61022297e-6f;
+    q = q * t + -1.39520662e-5f;
+    q = q * t + 8.21818830e-5f;
+    q = q * t + -4.44083649e-4f;
+    q = q * t + 2.27313675e-3f;
+    q = q * t + -1.13022383e-2f;
+    q = q * t + 5.77681549e-2f;
+    q = q * t + -3.58373851e-1f;
+    q = q * t + -1.53903961f;
+    const float big = 1.0f - vm_expf(q - z);
+    return ax < 1.0f ? small : (x < 0.0f ? -big : big);
+}
+
+#endif
