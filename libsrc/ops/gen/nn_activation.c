@@ -208,7 +208,7 @@ static inline EW_ALWAYS_INLINE void kb_Gelu_f32(int64_t n, char *const *in, char
 #pragma omp simd
     for (int64_t i = 0; i < n; i++) {
         const float a EW_UNUSED = A_[i];
-        O_[i] = (float)(0.5f * a * (1 + vm_erff(a * 0.707106781186547524f)));
+        O_[i] = (float)(gelu_f(a, false));
     }
 }
 static void k_Gelu_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_Gelu_f32(n, in, out, s); }
@@ -2516,7 +2516,7 @@ static inline EW_ALWAYS_INLINE void kb_Mish_f32(int64_t n, char *const *in, char
 #pragma omp simd
     for (int64_t i = 0; i < n; i++) {
         const float a EW_UNUSED = A_[i];
-        O_[i] = (float)(a * vm_tanhf(a > 20 ? a : vm_log1pf(vm_expf(a))));
+        O_[i] = (float)(a * ew_tanh_softplusf(a));
     }
 }
 static void k_Mish_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_Mish_f32(n, in, out, s); }
@@ -2574,7 +2574,7 @@ static inline EW_ALWAYS_INLINE void kb_InplaceMish_f32(int64_t n, char *const *i
 #pragma omp simd
     for (int64_t i = 0; i < n; i++) {
         const float a EW_UNUSED = A_[i];
-        O_[i] = (float)(a * vm_tanhf(a > 20 ? a : vm_log1pf(vm_expf(a))));
+        O_[i] = (float)(a * ew_tanh_softplusf(a));
     }
 }
 static void k_InplaceMish_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_InplaceMish_f32(n, in, out, s); }
@@ -2634,7 +2634,7 @@ static inline EW_ALWAYS_INLINE void kb_MishBackward_f32(int64_t n, char *const *
     for (int64_t i = 0; i < n; i++) {
         const float a EW_UNUSED = A_[i];
         const float b EW_UNUSED = B_[i];
-        O_[i] = (float)(a * (vm_tanhf(vm_log1pf(vm_expf(b))) + b * (1 - vm_tanhf(vm_log1pf(vm_expf(b))) * vm_tanhf(vm_log1pf(vm_expf(b)))) / (1 + vm_expf(-b))));
+        O_[i] = (float)(a * ew_mish_gradf(b));
     }
 }
 static void k_MishBackward_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_MishBackward_f32(n, in, out, s); }
@@ -2694,7 +2694,7 @@ static inline EW_ALWAYS_INLINE void kb_GeluV2_f32(int64_t n, char *const *in, ch
 #pragma omp simd
     for (int64_t i = 0; i < n; i++) {
         const float a EW_UNUSED = A_[i];
-        O_[i] = (float)(s0 == 1 ? 0.5f * a * (1 + vm_tanhf(0.79788456080286535588f * (a + 0.044715f * a * a * a))) : 0.5f * a * (1 + vm_erff(a * 0.707106781186547524f)));
+        O_[i] = (float)(gelu_f(a, s0 == 1));
     }
 }
 static void k_GeluV2_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_GeluV2_f32(n, in, out, s); }
@@ -2756,7 +2756,7 @@ static inline EW_ALWAYS_INLINE void kb_GeluBackward_f32(int64_t n, char *const *
     for (int64_t i = 0; i < n; i++) {
         const float a EW_UNUSED = A_[i];
         const float b EW_UNUSED = B_[i];
-        O_[i] = (float)(a * (0.5f * (1 + vm_erff(b * 0.707106781186547524f)) + b * 0.39894228040143267794f * vm_expf(-0.5f * b * b)));
+        O_[i] = (float)(a * gelu_grad_f(b, false));
     }
 }
 static void k_GeluBackward_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_GeluBackward_f32(n, in, out, s); }
