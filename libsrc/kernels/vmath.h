@@ -78,6 +78,34 @@ static inline float vm_log1pf(float x) {
     return (x != x || x == 0.0f) ? x : r; /* NaN, and -0 keeps its sign */
 }
 
+/* log1p(t) for t in [0, 1] (softplus's e^-|y|): 1 + t in [1, 2] needs no exponent extraction, and the rounding
+ * correction (t - (u - 1)) / u takes 1 / u from a line exact at u = 1 and 2 (the correction is below an ULP, so its
+ * few-percent error is not seen); NaN in -> NaN out */
+static inline float vm_log1p01f(float t) {
+    const float u = 1.0f + t;
+    const int hi = u > 1.41421356f;
+    const float f = hi ? u * 0.5f - 1.0f : u - 1.0f; /* exact */
+    const float c = (t - (u - 1.0f)) * (1.5f - 0.5f * u);
+    const float z = f * f;
+    float p = 7.15003684e-2f;
+    p = p * f + -1.15712367e-1f;
+    p = p * f + 1.16614111e-1f;
+    p = p * f + -1.24110445e-1f;
+    p = p * f + 1.42499492e-1f;
+    p = p * f + -1.66684806e-1f;
+    p = p * f + 2.00007066e-1f;
+    p = p * f + -2.49999896e-1f;
+    p = p * f + 3.33333313e-1f;
+    const float e = hi ? 1.0f : 0.0f;
+    float y = f * z * p + e * -2.12194440e-4f;
+    y = y - 0.5f * z;
+    y = y + c;
+    return (f + y) + e * 0.693359375f;
+}
+
+/* softplus(y) = log(1 + e^y) = max(y, 0) + log1p(e^-|y|) */
+static inline float vm_softplusf(float y) { return (y > 0.0f ? y : 0.0f) + vm_log1p01f(vm_expf(-fabsf(y))); }
+
 static inline float vm_tanhf(float x) {
     const float ax = fabsf(x), z = x * x;
     float p = 2.20719399e-3f;

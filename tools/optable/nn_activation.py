@@ -93,7 +93,9 @@ OPS = [
        "aclnn_sigmoid_backward.h", **NN, dtypes=("f32", "f16", "f64", "c64", "c128", "bf16"), out_rule="list",
        formula={"f": "a * (1 - b) * b", "c": "a * conj((1 - b) * b)"}, torch="torch.ops.aten.sigmoid_backward(a, b)", skip_special=("c64", "c128")),
     ew("LogSigmoid", "const aclTensor* self, aclTensor* out", "aclnn_logsigmoid.h", **NN, dtypes=F3, out_rule="same",
-       rank=None, formula="(a < 0 ? a : 0) - log1p(exp(-fabs(a)))", torch="torch.nn.functional.logsigmoid(a)"),
+       rank=None, formula={"f": "(a < 0 ? a : 0) - log1p(exp(-fabs(a)))",
+                           "f32": "(a < 0 ? a : 0) - vm_log1p01f(vm_expf(-fabsf(a)))"},
+       torch="torch.nn.functional.logsigmoid(a)"),
     # ---- silu / swish
     ew("Silu", "const aclTensor* self, aclTensor* out", "aclnn_silu.h", **NN, dtypes=F3, out_rule="same", rank=None,
        formula="a / (1 + exp(-a))", torch="torch.nn.functional.silu(a)"),
@@ -189,7 +191,8 @@ OPS = [
     # ---- softplus / mish
     ew("Softplus", "const aclTensor* self, const aclScalar* beta, const aclScalar* threshold, aclTensor* out",
        "aclnn_softplus.h", **NN, **SC, dtypes=F3, scalars=[1.5, 2.0],
-       formula="a * s0 > s1 ? a : log1p(exp(a * s0)) / s0", torch="torch.nn.functional.softplus(a, s0, s1)"),
+       formula={"f": "a * s0 > s1 ? a : log1p(exp(a * s0)) / s0", "f32": "a * s0 > s1 ? a : vm_softplusf(a * s0) / s0"},
+       torch="torch.nn.functional.softplus(a, s0, s1)"),
     ew("SoftplusBackward", "const aclTensor* gradOutput, const aclTensor* self, const aclScalar* beta, "
        "const aclScalar* threshold, aclTensor* gradInput", "aclnn_softplus_backward.h", **NN, **SC, dtypes=F4,
        arg_dtypes={"self": ("i8", "i16", "i32", "i64", "u8", "f16", "f32", "f64", "bool", "bf16")}, out_rule="list",

@@ -630,7 +630,7 @@ static inline EW_ALWAYS_INLINE void kb_LogSigmoid_f32(int64_t n, char *const *in
 #pragma omp simd
     for (int64_t i = 0; i < n; i++) {
         const float a EW_UNUSED = A_[i];
-        O_[i] = (float)((a < 0 ? a : 0) - vm_log1pf(vm_expf(-fabsf(a))));
+        O_[i] = (float)((a < 0 ? a : 0) - vm_log1p01f(vm_expf(-fabsf(a))));
     }
 }
 static void k_LogSigmoid_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_LogSigmoid_f32(n, in, out, s); }
@@ -2391,7 +2391,7 @@ static inline EW_ALWAYS_INLINE void kb_Softplus_f32(int64_t n, char *const *in, 
 #pragma omp simd
     for (int64_t i = 0; i < n; i++) {
         const float a EW_UNUSED = A_[i];
-        O_[i] = (float)(a * s0 > s1 ? a : vm_log1pf(vm_expf(a * s0)) / s0);
+        O_[i] = (float)(a * s0 > s1 ? a : vm_softplusf(a * s0) / s0);
     }
 }
 static void k_Softplus_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_Softplus_f32(n, in, out, s); }
