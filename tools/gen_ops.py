@@ -191,16 +191,25 @@ def ew_code(op):
         if not scal:
             body.append("    (void)s;")
         body.append(f"    {rtype} *O_ = ({rtype} *)out;")
-        if levels:  # in-place ops pass out == in[k]: each lane reads its element before writing it
-            body.append("#pragma omp simd")
-        body.append("    for (int64_t i = 0; i < n; i++) {")
-        for k in range(len(ins)):
-            body.append(f"        const {ctype} {letters[k]} EW_UNUSED = {letters[k].upper()}_[i];")
-        if op.result == "bool":
-            body.append(f"        O_[i] = ({f}) ? 1 : 0;")
-        else:
-            body.append(f"        O_[i] = ({rtype})({f});")
-        body.append("    }")
+        # a vec formula (cond, then, else) with a loop-invariant condition: one loop per branch (GCC does not
+        # unswitch a body that large, and a select would compute both)
+        branches = [(None, f)] if not isinstance(f, tuple) else [(f[0], f[1]), (None, f[2])]
+        for bi, (cond, fb) in enumerate(branches):
+            ind = "    " if len(branches) == 1 else "        "
+            if len(branches) > 1:
+                body.append(f"    if ({cond}) {{" if cond else "    } else {")
+            if levels:  # in-place ops pass out == in[k]: each lane reads its element before writing it
+                body.append("#pragma omp simd")
+            body.append(f"{ind}for (int64_t i = 0; i < n; i++) {{")
+            for k in range(len(ins)):
+                body.append(f"{ind}    const {ctype} {letters[k]} EW_UNUSED = {letters[k].upper()}_[i];")
+            if op.result == "bool":
+                body.append(f"{ind}    O_[i] = ({fb}) ? 1 : 0;")
+            else:
+                body.append(f"{ind}    O_[i] = ({rtype})({fb});")
+            body.append(f"{ind}}}")
+        if len(branches) > 1:
+            body.append("    }")
         body.append("}")
         if levels:
             call = f"{{ kb_{fname[2:]}(n, in, out, s); }}"

@@ -61,7 +61,8 @@ Elementwise fields
   vec       True: the fp32 class computes in fp32 over libsrc/kernels/vmath.h (exp, erf, tanh, log1p, fmin, fmax
             as branch-free polynomials), compiled once per SIMD level from one body (tools/gen_ops.py turns the "f"
             formula's literals into float ones and its functions into vm_*; a formula dict's "f32" entry replaces
-            it, e.g. to call the gelu_math.h helpers); the double class keeps libm
+            it, e.g. to call the gelu_math.h helpers, or is a tuple (loop-invariant condition over the scalars, then,
+            else): one loop per branch); the double class keeps libm
   out_rule  also "any": no engine rule for out's dtype (the hook checks it)
   domain, scalars, skip_dtypes, skip_special, input_dtypes, out_dtype, bad_dtype, no_bcast: test-only hints
             (tests/ops/table_harness.py, test_table_elementwise.py)

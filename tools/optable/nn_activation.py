@@ -210,7 +210,7 @@ OPS = [
     # ---- gelu variants, erfinv
     ew("GeluV2", "const aclTensor* x, int64_t approximate, aclTensor* y", "aclnn_gelu_v2.h", **NN, dtypes=F3,
        out_rule="same", formats=("!x", "!y"), scalars=[1],
-       formula={"f": f"s0 == 1 ? {GELU_TANH} : {GELU_ERF}", "f32": "gelu_f(a, s0 == 1)"},
+       formula={"f": f"s0 == 1 ? {GELU_TANH} : {GELU_ERF}", "f32": ("s0 == 1", "gelu_f(a, true)", "gelu_f(a, false)")},
        torch="torch.nn.functional.gelu(a, approximate='tanh' if s0 == 1 else 'none')", skip_special=("f32", "bf16")),
     ew("GeluBackward", "const aclTensor* gradOutput, const aclTensor* self, const aclTensor* gradInput",
        "aclnn_gelu_backward.h", out="gradInput", **NN, dtypes=F3, promoted=F3,

@@ -2691,10 +2691,18 @@ static inline EW_ALWAYS_INLINE void kb_GeluV2_f32(int64_t n, char *const *in, ch
     const float *A_ = (const float *)in[0];
     const float s0 EW_UNUSED = (float)s->d[0];
     float *O_ = (float *)out;
+    if (s0 == 1) {
 #pragma omp simd
-    for (int64_t i = 0; i < n; i++) {
-        const float a EW_UNUSED = A_[i];
-        O_[i] = (float)(gelu_f(a, s0 == 1));
+        for (int64_t i = 0; i < n; i++) {
+            const float a EW_UNUSED = A_[i];
+            O_[i] = (float)(gelu_f(a, true));
+        }
+    } else {
+#pragma omp simd
+        for (int64_t i = 0; i < n; i++) {
+            const float a EW_UNUSED = A_[i];
+            O_[i] = (float)(gelu_f(a, false));
+        }
     }
 }
 static void k_GeluV2_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_GeluV2_f32(n, in, out, s); }
