@@ -59,6 +59,11 @@ $(FLAGS_STAMP): FORCE
 FORCE:
 
 # -MMD: each object depends on exactly the headers it includes (the .d files below).
+# The files of the fp32 vector kernels (libsrc/kernels/vmath.h; `vec` table ops, libsrc/ops/elementwise.h): their
+# formulas' selects become vector blends only without trapping-math (no value changes: no reassociation, no FMA).
+VEC_OBJS   := $(addprefix $(OBJDIR)/libsrc/ops/,gen/nn_activation.o gen/math_unary.o gelu_backward_v2.o glu.o)
+$(VEC_OBJS): CFLAGS_ALL += -fno-trapping-math
+
 $(OBJDIR)/%.o: %.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@

@@ -1,4 +1,4 @@
-"""ops-nn training ops (issue 12's speed table) vs PyTorch CPU: activations and a gradient on 64 MiB fp32, softmax,
+"""ops-nn training ops (issue 12's speed table) vs PyTorch CPU: activations and their gradients on 64 MiB fp32, softmax,
 layer_norm and rms_norm forward/backward on (4096, 4096) fp32 and bf16, group_norm on (32, 64, 56, 56), and
 cross_entropy on (4096, 32000). `bytes` counts each tensor read or written once."""
 import numpy as np
@@ -32,26 +32,89 @@ def _tt(torch, a, dt):
     return torch.from_numpy(np.asarray(a, np.float32)).to(_tdt(torch, dt))
 
 
-def activation(op, grad=False):
+def _s(v):
+    from pyaclnn.ops.table import make_scalar
+
+    return make_scalar(v)
+
+
+# issue 12's activation rows: (label, op, our arguments after the tensor inputs and before the output, the PyTorch
+# CPU equivalent over x (and g) or None where PyTorch has no single op). Backward rows take (g, x) and write one
+# tensor; `args` builds the whole argument list when the op's order differs.
+ACT_FWD = [
+    ("relu", "Relu", (), lambda t, F, x: torch_fn(t.relu, x)),
+    ("leaky_relu", "LeakyRelu", (0.01,), lambda t, F, x: torch_fn(F.leaky_relu, x, 0.01)),
+    ("gelu", "Gelu", (), lambda t, F, x: torch_fn(F.gelu, x)),
+    ("gelu_v2 tanh", "GeluV2", ("i1",), lambda t, F, x: torch_fn(F.gelu, x, approximate="tanh")),
+    ("fast_gelu", "FastGelu", (), None),
+    ("silu", "Silu", (), lambda t, F, x: torch_fn(F.silu, x)),
+    ("swish beta1.5", "Swish", (1.5,), None),
+    ("sigmoid", "Sigmoid", (), lambda t, F, x: torch_fn(t.sigmoid, x)),
+    ("log_sigmoid", "LogSigmoid", (), lambda t, F, x: torch_fn(F.logsigmoid, x)),
+    ("mish", "Mish", (), lambda t, F, x: torch_fn(F.mish, x)),
+    ("softplus", "Softplus", (1.0, 20.0), lambda t, F, x: torch_fn(F.softplus, x, 1.0, 20.0)),
+    ("elu", "Elu", (1.0, 1.0, 1.0), lambda t, F, x: torch_fn(F.elu, x)),
+    ("celu", "Celu", (1.0,), lambda t, F, x: torch_fn(F.celu, x)),
+    ("selu", "Selu", (), lambda t, F, x: torch_fn(F.selu, x)),
+    ("hardswish", "Hardswish", (), lambda t, F, x: torch_fn(F.hardswish, x)),
+    ("hardsigmoid", "Hardsigmoid", (), lambda t, F, x: torch_fn(F.hardsigmoid, x)),
+    ("softshrink", "Softshrink", (0.5,), lambda t, F, x: torch_fn(F.softshrink, x, 0.5)),
+    ("tanh", "Tanh", (), lambda t, F, x: torch_fn(t.tanh, x)),
+]
+ACT_BWD = [
+    ("relu_backward (threshold_backward)", "ThresholdBackward", (0.0,),
+     lambda t, A, g, x: torch_fn(A.threshold_backward, g, x, 0.0)),
+    ("leaky_relu_backward", "LeakyReluBackward", (0.01, False),
+     lambda t, A, g, x: torch_fn(A.leaky_relu_backward, g, x, 0.01, False)),
+    ("gelu_backward", "GeluBackward", (), lambda t, A, g, x: torch_fn(A.gelu_backward, g, x)),
+    ("gelu_backward_v2 tanh", "GeluBackwardV2", (b"tanh",),
+     lambda t, A, g, x: torch_fn(A.gelu_backward, g, x, approximate="tanh")),
+    ("fast_gelu_backward", "FastGeluBackward", (), None),
+    ("silu_backward", "SiluBackward", (), lambda t, A, g, x: torch_fn(A.silu_backward, g, x)),
+    ("swish_backward beta1.5", "SwishBackward", (1.5,), None),
+    ("sigmoid_backward", "SigmoidBackward", (), lambda t, A, g, x: torch_fn(A.sigmoid_backward, g, x)),
+    ("mish_backward", "MishBackward", (), lambda t, A, g, x: torch_fn(A.mish_backward, g, x)),
+    ("softplus_backward", "SoftplusBackward", (1.0, 20.0),
+     lambda t, A, g, x: torch_fn(A.softplus_backward, g, x, 1.0, 20.0)),
+    ("elu_backward", "EluBackward", "elu", lambda t, A, g, x: torch_fn(A.elu_backward, g, 1.0, 1.0, 1.0, False, x)),
+    ("selu_backward", "SeluBackward", (), None),
+    ("hardswish_backward", "HardswishBackward", (), lambda t, A, g, x: torch_fn(A.hardswish_backward, g, x)),
+    ("hardsigmoid_backward", "HardsigmoidBackward", (), lambda t, A, g, x: torch_fn(A.hardsigmoid_backward, g, x)),
+    ("tanh_backward", "TanhBackward", (), lambda t, A, g, x: torch_fn(A.tanh_backward, g, x)),
+]
+
+
+def torch_fn(f, *args, **kw):
+    return lambda: f(*args, **kw)
+
+
+def _act_arg(v):
+    if isinstance(v, str) and v.startswith("i"):
+        return int(v[1:])  # an int64_t attribute
+    if isinstance(v, float):
+        return _s(v)
+    return v  # bool attributes, char* strings
+
+
+def activation(op, extra=(), tf=None, grad=False):
     def setup():
         n = (64 << 20) // 4
         x = np.random.default_rng(0).standard_normal(n).astype(np.float32)
         torch = common.torch_or_none()
+        ex = [_act_arg(v) for v in extra] if extra != "elu" else None
         if grad:
             g = np.random.default_rng(1).standard_normal(n).astype(np.float32)
-            ours = common.op_runner(op, _t(g), _t(x), _empty((n,), "f32"))
-            tf = None
-            if torch:
-                tg, tx = torch.from_numpy(g), torch.from_numpy(x)
-                tf = lambda: torch.ops.aten.gelu_backward(tg, tx)  # noqa: E731
-            return dict(ours=ours, torch=tf, bytes=3 * x.nbytes)
-        ours = common.op_runner(op, _t(x), _empty((n,), "f32"))
-        tf = None
-        if torch:
-            tx = torch.from_numpy(x)
-            tf = {"Relu": lambda: torch.relu(tx), "Gelu": lambda: torch.nn.functional.gelu(tx),
-                  "Silu": lambda: torch.nn.functional.silu(tx)}[op]
-        return dict(ours=ours, torch=tf, bytes=2 * x.nbytes)
+            tg_, tx_, to_ = _t(g), _t(x), _empty((n,), "f32")
+            if extra == "elu":  # gradOutput, alpha, scale, inputScale, isResult, selfOrResult, gradInput
+                args = (tg_, _s(1.0), _s(1.0), _s(1.0), False, tx_, to_)
+            else:
+                args = (tg_, tx_, *ex, to_)
+            ours = common.op_runner(op, *args)
+            f = tf(torch, torch.ops.aten, torch.from_numpy(g), torch.from_numpy(x)) if torch and tf else None
+            return dict(ours=ours, torch=f, bytes=3 * x.nbytes)
+        ours = common.op_runner(op, _t(x), *ex, _empty((n,), "f32"))
+        f = tf(torch, torch.nn.functional, torch.from_numpy(x)) if torch and tf else None
+        return dict(ours=ours, torch=f, bytes=2 * x.nbytes)
 
     return setup
 
@@ -226,8 +289,8 @@ def cross_entropy(dt="f32", kind="fwd"):
     return setup
 
 
-CASES = ([(f"{op.lower()} f32 64MiB", activation(op)) for op in ("Relu", "Gelu", "Silu")]
-         + [("gelu_backward f32 64MiB", activation("GeluBackward", grad=True))]
+CASES = ([(f"{label} f32 64MiB", activation(op, extra, tf)) for label, op, extra, tf in ACT_FWD]
+         + [(f"{label} f32 64MiB", activation(op, extra, tf, grad=True)) for label, op, extra, tf in ACT_BWD]
          + [(f"{name} {'bwd' if bwd else 'fwd'} {dt} 4096x4096", fn(dt, bwd))
             for name, fn in (("softmax", softmax), ("layer_norm", layer_norm), ("rms_norm", rms_norm))
             for dt in ("f32", "bf16") for bwd in (False, True)]

@@ -138,6 +138,30 @@ def classes_for(op):
     return out
 
 
+# An op with `vec=True` computes its fp32 class in fp32 through libsrc/kernels/vmath.h (the "f" formula with float
+# literals and these functions, or the formula's own "f32" entry), compiled once per SIMD level.
+VEC_FUNCS = {"exp": "vm_expf", "erf": "vm_erff", "tanh": "vm_tanhf", "log1p": "vm_log1pf", "fmin": "vm_fminf",
+             "fmax": "vm_fmaxf", "fabs": "fabsf", "isnan": "isnan", "isinf": "isinf", "S_HAS": "S_HAS"}
+VEC_CONSTS = {"M_SQRT1_2": "0.707106781186547524f"}
+
+
+def f32_formula(op, f):
+    """The fp32 form of a float formula: float literals, the vmath functions; refuses anything that would compute
+    in double or call libm."""
+    for k, v in VEC_CONSTS.items():
+        f = re.sub(rf"\b{k}\b", v, f)
+    f = re.sub(r"(?<![\w.])(\d+\.\d*|\.\d+|\d+(?=[eE]))([eE][-+]?\d+)?(?![\w.])", lambda m: m.group(0) + "f", f)
+
+    def fn(m):
+        if m.group(1) not in VEC_FUNCS:
+            raise ValueError(f"{op.name}: {m.group(1)}() has no fp32 vector form (tools/gen_ops.py VEC_FUNCS)")
+        return VEC_FUNCS[m.group(1)] + "("
+    f = re.sub(r"\b([A-Za-z_]\w*)\s*\(", fn, f)
+    if "double" in f or re.search(r"\bM_[A-Z0-9_]+", f):
+        raise ValueError(f"{op.name}: the fp32 formula would compute in double: {f}")
+    return f
+
+
 def ew_code(op):
     ins = [a for a in op.args if a.kind in ("tensor",) or (a.kind == "out" and op.inplace)]
     inout = op.inout_name()
@@ -145,12 +169,19 @@ def ew_code(op):
     letters = "abcdefgh"
     lines = []
     kernels = {}
+    vec = None
     for cls, ctype, sexpr, f in classes_for(op):
         fname = f"k_{op.name}_{cls[3:].lower()}"
         kernels[cls] = fname
+        levels = cls == "EW_F32" and op.extra.get("vec")
+        if levels:
+            f = (op.formula.get("f32") if isinstance(op.formula, dict) else None) or f32_formula(op, f)
+            vec = fname
         rtype = ("uint8_t" if op.result == "bool" else ctype.replace(" complex", "") if op.result == "real"
                  else (ctype + " complex" if "complex" not in ctype else ctype) if op.result == "complex" else ctype)
-        body = [f"static void {fname}(int64_t n, char *const *in, char *out, const ew_scalars *s) {{"]
+        sig = "(int64_t n, char *const *in, char *out, const ew_scalars *s)"
+        body = [f"static inline EW_ALWAYS_INLINE void kb_{fname[2:]}{sig} {{" if levels else
+                f"static void {fname}{sig} {{"]
         for k in range(len(ins)):
             body.append(f"    const {ctype} *{letters[k].upper()}_ = (const {ctype} *)in[{k}];")
         if not ins:
@@ -160,15 +191,30 @@ def ew_code(op):
         if not scal:
             body.append("    (void)s;")
         body.append(f"    {rtype} *O_ = ({rtype} *)out;")
-        body.append("    for (int64_t i = 0; i < n; i++) {")
-        for k in range(len(ins)):
-            body.append(f"        const {ctype} {letters[k]} EW_UNUSED = {letters[k].upper()}_[i];")
-        if op.result == "bool":
-            body.append(f"        O_[i] = ({f}) ? 1 : 0;")
-        else:
-            body.append(f"        O_[i] = ({rtype})({f});")
-        body.append("    }")
+        # a vec formula (cond, then, else) with a loop-invariant condition: one loop per branch (GCC does not
+        # unswitch a body that large, and a select would compute both)
+        branches = [(None, f)] if not isinstance(f, tuple) else [(f[0], f[1]), (None, f[2])]
+        for bi, (cond, fb) in enumerate(branches):
+            ind = "    " if len(branches) == 1 else "        "
+            if len(branches) > 1:
+                body.append(f"    if ({cond}) {{" if cond else "    } else {")
+            if levels:  # in-place ops pass out == in[k]: each lane reads its element before writing it
+                body.append("#pragma omp simd")
+            body.append(f"{ind}for (int64_t i = 0; i < n; i++) {{")
+            for k in range(len(ins)):
+                body.append(f"{ind}    const {ctype} {letters[k]} EW_UNUSED = {letters[k].upper()}_[i];")
+            if op.result == "bool":
+                body.append(f"{ind}    O_[i] = ({fb}) ? 1 : 0;")
+            else:
+                body.append(f"{ind}    O_[i] = ({rtype})({fb});")
+            body.append(f"{ind}}}")
+        if len(branches) > 1:
+            body.append("    }")
         body.append("}")
+        if levels:
+            call = f"{{ kb_{fname[2:]}(n, in, out, s); }}"
+            body.append(f"static void {fname}{sig} {call}")
+            body.append(f"EW_LEVEL_VARIANTS({fname}, kb_{fname[2:]})")
         lines.append("\n".join(body) + "\n")
     dts = ", ".join(optable.DT[d] for d in op.dtypes)
     lines.append(f"static const aclDataType k_{op.name}_dtypes[] = {{{dts}}};\n")
@@ -273,6 +319,7 @@ def ew_code(op):
         f"    .n_fmt = {len(fmts)}, .fmt = {{{', '.join(fmts)}}},\n"
         f"    .order = \"{order}\",\n"
         f"    .k = {{{ks}}},\n"
+        + (f"    .kv = EW_KV({vec}),\n" if vec else "") +
         f"    .check = {hook},\n"
         f"    .promote = {op.extra.get('promote') or 'NULL'},\n}};\n")
     params = ", ".join(a.text for a in op.args)

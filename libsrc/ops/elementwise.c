@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/cpu.h"
 #include "common/dtype.h"
 #include "common/parallel.h"
 #include "common/shape.h"
@@ -413,7 +414,12 @@ static aclnnStatus build_plan(ew_ctx *c, uint64_t *workspaceSize, aclOpExecutor 
     }
     if (rc) return acl_exec_discard(ex, rc);
     int cls = class_of(c->kdt != ACL_DT_UNDEFINED ? c->kdt : c->cdt);
+    if (cls < 0) return acl_exec_discard(ex, ACL_REPORT(ACLNN_ERR_INNER, "no compute class")); /* checked at 'p' */
     pl->k = d->k[cls];
+    if (cls == EW_F32 && d->kv[0]) {
+        const int lv = acl_simd_level();
+        pl->k = d->kv[lv >= ACL_SIMD_AVX512 ? 2 : lv >= ACL_SIMD_AVX2 ? 1 : 0];
+    }
     pl->nin = ex->n_in;
     for (int k = 0; k < ex->n_in && k < EW_MAX_ARGS; k++) pl->s.in_dt[k] = ex->io[k].dtype;
     pl->s.pdt = c->pdt;

@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "common/dtype_rules.h"
+#include "kernels/vmath.h"
 #include "meta/meta.h"
 #include "ops/ops.h"
 
@@ -55,6 +56,23 @@ typedef struct {
 /* n elements: in[k] are contiguous arrays of the compute type, out is the compute type (or uint8 0/1 for
  * result "bool"). out may be the same pointer as an input (in-place ops). */
 typedef void (*ew_kernel)(int64_t n, char *const *in, char *out, const ew_scalars *s);
+
+/* The fp32 kernel of a `vec` table op (tools/gen_ops.py) exists once per SIMD level (portable, AVX2, AVX-512): the
+ * same loop body (fp32 formulas over kernels/vmath.h, no FMA) compiled for each, so the level changes the speed,
+ * never the bytes. The engine runs the variant of acl_simd_level(). The generated files holding them build with
+ * -fno-trapping-math (Makefile), which lets GCC turn the formulas' selects into vector blends (no value changes). */
+#define EW_ALWAYS_INLINE __attribute__((always_inline))
+#if defined(__x86_64__) && defined(__GNUC__)
+#define EW_LEVEL_VARIANTS(name, body)                                                                               \
+    __attribute__((target("avx2"))) static void name##_avx2(int64_t n, char *const *in, char *out,                  \
+                                                            const ew_scalars *s) { body(n, in, out, s); }           \
+    __attribute__((target("avx512f,avx512dq,avx512bw,avx512vl,prefer-vector-width=512"))) static void               \
+    name##_avx512(int64_t n, char *const *in, char *out, const ew_scalars *s) { body(n, in, out, s); }
+#define EW_KV(name) {name, name##_avx2, name##_avx512}
+#else
+#define EW_LEVEL_VARIANTS(name, body)
+#define EW_KV(name) {name, name, name}
+#endif
 
 /* argument kinds; EW_ARG_ATTR is a plain number (its value comes in the `attrs` arrays of ew_get_workspace) */
 enum { EW_ARG_TENSOR, EW_ARG_SCALAR, EW_ARG_OUT, EW_ARG_INOUT, EW_ARG_ATTR };
@@ -125,6 +143,7 @@ struct ew_desc {
     unsigned char fmt[EW_MAX_FMT][3]; /* {EW_FMT_*, arg a, arg b} */
     const char *order;            /* the stages after the NULL checks, e.g. "dpfsh" (see above) */
     ew_kernel k[EW_NCLASS];
+    ew_kernel kv[3];              /* a `vec` op's fp32 kernel per SIMD level (ACL_SIMD_PORTABLE/AVX2/AVX512), or NULLs */
     ew_hook check;
     ew_promote_fn promote;
 };

@@ -6,6 +6,22 @@
 
 #include "common/status.h"
 #include "ops/elementwise.h"
+#include "ops/gelu_math.h"
+
+/* fp32 helpers of the `f32` formulas (tools/optable/nn_activation.py), over kernels/vmath.h */
+/* tanh(softplus(x)) = n / (n + 2) with n = e^x (e^x + 2): one exp, one division; x >= 20 gives 1 (a NaN x returns
+ * through the caller's x) */
+static inline float ew_tanh_softplusf(float x) {
+    const float e = vm_expf(x < 20.0f ? x : 20.0f);
+    const float n = e * (e + 2.0f);
+    return n / (n + 2.0f);
+}
+
+/* d mish / dx = tanh(softplus(x)) + x sigmoid(x) (1 - tanh(softplus(x))^2) */
+static inline float ew_mish_gradf(float x) {
+    const float t = ew_tanh_softplusf(x);
+    return t + x * (1.0f - t * t) / (1.0f + vm_expf(-x));
+}
 
 /* Backward ops whose A2 op_api does not broadcast: every tensor input has out's shape exactly */
 static inline aclnnStatus ew_check_no_broadcast(ew_ctx *c) {

@@ -1,26 +1,34 @@
-/* gelu and its derivative in float, in the exact (erf) and the tanh form; shared by the hand-written activation
- * ops (gelu_backward_v2.c, glu.c). */
+/* gelu and its derivative in float, in the exact (erf) and the tanh form, over the fp32 polynomials of
+ * kernels/vmath.h (the same functions the table activations use); shared by the hand-written activation ops
+ * (gelu_backward_v2.c, glu.c). */
 #ifndef PYACLNN_OPS_GELU_MATH_H
 #define PYACLNN_OPS_GELU_MATH_H
 
-#include <math.h>
 #include <stdbool.h>
 
+#include "kernels/vmath.h"
+
+/* the tanh form through 0.5 (1 + tanh(z)) = 1 / (1 + e^(-2z)): one exp, one division */
 static inline float gelu_f(float x, bool tanh_form) {
-    return tanh_form ? 0.5f * x * (1 + tanhf(0.7978845608028654f * (x + 0.044715f * x * x * x)))
-                     : 0.5f * x * (1 + erff(x * 0.70710678118654752f));
+    if (tanh_form) return x / (1.0f + vm_expf(-1.5957691216057308f * (x + 0.044715f * x * x * x)));
+    return 0.5f * x * (1.0f + vm_erff(x * 0.70710678118654752f));
 }
 
 /* d gelu / dx */
 static inline float gelu_grad_f(float x, bool tanh_form) {
     if (!tanh_form) {
-        const float cdf = 0.5f * (1.0f + erff(x * 0.70710678118654752f));
-        const float pdf = expf(-0.5f * x * x) * 0.3989422804014327f;
+        const float cdf = 0.5f * (1.0f + vm_erff(x * 0.70710678118654752f));
+        const float pdf = vm_expf(-0.5f * x * x) * 0.3989422804014327f;
         return cdf + x * pdf;
     }
-    const float beta = 0.7978845608028654f, kappa = 0.044715f;
-    const float x2 = x * x, t = tanhf(beta * (x + kappa * x2 * x));
-    return 0.5f * (1.0f + t) + 0.5f * x * (1.0f - t * t) * beta * (1.0f + 3.0f * kappa * x2);
+    /* 0.5 (1 + t) + 0.5 x (1 - t^2) beta (1 + 3 kappa x^2) with t = tanh(z): s = 0.5 (1 + t) = 1 / (1 + e),
+     * e = e^(-2z), and 0.25 (1 - t^2) = s (1 - s) = e s^2 (no cancellation); e capped at e^80 (s^2 e -> 0, not
+     * inf * 0; a NaN x comes back through x) */
+    const float x2 = x * x;
+    float u = -1.5957691216057308f * (x + 0.044715f * x2 * x);
+    u = u < 80.0f ? u : 80.0f;
+    const float e = vm_expf(u), s = 1.0f / (1.0f + e);
+    return s + x * (e * s * s) * 1.5957691216057308f * (1.0f + 0.134145f * x2);
 }
 
 #endif

@@ -58,6 +58,11 @@ Elementwise fields
   rank      8 (default), None (no limit: the tensors are coalesced to at most 8 dims) or "contig" (the limit only
             for a non-contiguous tensor)
   compute   also "out": computed in out's dtype (every tensor input must cast to it)
+  vec       True: the fp32 class computes in fp32 over libsrc/kernels/vmath.h (exp, erf, tanh, log1p, fmin, fmax
+            as branch-free polynomials), compiled once per SIMD level from one body (tools/gen_ops.py turns the "f"
+            formula's literals into float ones and its functions into vm_*; a formula dict's "f32" entry replaces
+            it, e.g. to call the gelu_math.h helpers, or is a tuple (loop-invariant condition over the scalars, then,
+            else): one loop per branch); the double class keeps libm
   out_rule  also "any": no engine rule for out's dtype (the hook checks it)
   domain, scalars, skip_dtypes, skip_special, input_dtypes, out_dtype, bad_dtype, no_bcast: test-only hints
             (tests/ops/table_harness.py, test_table_elementwise.py)

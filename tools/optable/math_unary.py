@@ -89,7 +89,7 @@ OPS = (
     + unary("Sinh", "aclnn_sinh.h", FIC, OFC, "sinh(a)", c="sinh(a)")
     + unary("Cosh", "aclnn_cosh.h", FIC, OFC, "cosh(a)", c="cosh(a)")
     + unary("Tanh", "aclnn_tanh.h", ("f32", "f16", "bf16") + I, ("f32", "f16", "bf16"), "tanh(a)",
-            formats=("self=out", "!self"), order="dpfs")
+            formats=("self=out", "!self"), order="dpfs", vec=True)  # fp32 via kernels/vmath.h (ops-nn's activation)
     + unary("Asin", "aclnn_asin.h", FI, OF, "asin(a)", domain=(-1, 1))
     + unary("Acos", "aclnn_acos.h", FI, OF, "acos(a)", args="const aclTensor* input, aclTensor* out",
             inplace="aclTensor* inputRef", domain=(-1, 1))
@@ -187,7 +187,7 @@ OPS = (
           formula={"f": "isnan(a) ? s0 : (isinf(a) ? (a > 0 ? s1 : s2) : a)", "i": "a"}, scalars=[0.5, 100.0, -100.0],
           torch="a.nan_to_num_(s0, s1, s2)"),
        ew("TanhBackward", "const aclTensor* gradOutput, const aclTensor* output, aclTensor* gradInput",
-          "aclnn_tanh_backward.h", dtypes=("f32", "f16", "f64", "bf16"), formula="a * (1 - b * b)",
+          "aclnn_tanh_backward.h", dtypes=("f32", "f16", "f64", "bf16"), formula="a * (1 - b * b)", vec=True,
           same_dtype=("output",), out_rule="same",
           torch="torch.ops.aten.tanh_backward(a, b)")]
 )

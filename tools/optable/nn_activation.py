@@ -2,7 +2,8 @@
 libsrc/ops/elementwise.c generates them), and the softmax family over one dim (libsrc/ops/softmax.c).
 
 The dtype lists are the ASCEND910B (Atlas A2) lists of each op's op_api source, in its order."""
-from . import INT, Op, ew
+from . import INT, Op
+from . import ew as _ew
 
 NN = dict(lib="nn")
 F3 = ("f32", "f16", "bf16")
@@ -18,7 +19,15 @@ SELU_A, SELU_S = "1.6732632423543772848170429916717", "1.05070098735548049341933
 SELU = {"f": f"{SELU_S} * (a > 0 ? a : {SELU_A} * (exp(a) - 1))",
         "i": f"(int64_t)({SELU_S} * (a > 0 ? (double)a : {SELU_A} * (exp((double)a) - 1)))"}
 GELU_ERF = "0.5 * a * (1 + erf(a * M_SQRT1_2))"
+MISH = {"f": "a * tanh(a > 20 ? a : log1p(exp(a)))", "f32": "a * ew_tanh_softplusf(a)"}
 GELU_TANH = "0.5 * a * (1 + tanh(0.79788456080286535588 * (a + 0.044715 * a * a * a)))"
+
+
+def ew(name, args, header, **kw):
+    """An elementwise entry whose fp32 class computes in fp32 through libsrc/kernels/vmath.h at every SIMD level
+    (vec; PyTorch CPU computes these in fp32 too)"""
+    kw.setdefault("vec", True)
+    return _ew(name, args, header, **kw)
 
 
 def inplace(name, ref, header, **kw):
@@ -57,7 +66,7 @@ OPS = [
     # gelu/op_api/aclnn_gelu.cpp: dtype list, out == self's dtype, private formats refused, rank, same shape
     ew("Gelu", "const aclTensor* self, aclTensor* out", "aclnn_gelu.h", **NN, dtypes=F3, out_rule="same",
        formats=("!self", "!out"),
-       formula="0.5 * a * (1 + erf(a * M_SQRT1_2))", torch="torch.nn.functional.gelu(a)",
+       formula={"f": GELU_ERF, "f32": "gelu_f(a, false)"}, torch="torch.nn.functional.gelu(a)",
        skip_special=("f32", "bf16")),  # PyTorch's vectorised f32/bf16 path gives gelu(+inf) = nan (scalar path: inf)
     # heaviside: input, values and out each in the list; input/values broadcast
     ew("Heaviside", "const aclTensor* input, const aclTensor* values, aclTensor* out", "aclnn_heaviside.h", **NN,
@@ -84,7 +93,9 @@ OPS = [
        "aclnn_sigmoid_backward.h", **NN, dtypes=("f32", "f16", "f64", "c64", "c128", "bf16"), out_rule="list",
        formula={"f": "a * (1 - b) * b", "c": "a * conj((1 - b) * b)"}, torch="torch.ops.aten.sigmoid_backward(a, b)", skip_special=("c64", "c128")),
     ew("LogSigmoid", "const aclTensor* self, aclTensor* out", "aclnn_logsigmoid.h", **NN, dtypes=F3, out_rule="same",
-       rank=None, formula="(a < 0 ? a : 0) - log1p(exp(-fabs(a)))", torch="torch.nn.functional.logsigmoid(a)"),
+       rank=None, formula={"f": "(a < 0 ? a : 0) - log1p(exp(-fabs(a)))",
+                           "f32": "(a < 0 ? a : 0) - vm_log1p01f(vm_expf(-fabsf(a)))"},
+       torch="torch.nn.functional.logsigmoid(a)"),
     # ---- silu / swish
     ew("Silu", "const aclTensor* self, aclTensor* out", "aclnn_silu.h", **NN, dtypes=F3, out_rule="same", rank=None,
        formula="a / (1 + exp(-a))", torch="torch.nn.functional.silu(a)"),
@@ -180,29 +191,33 @@ OPS = [
     # ---- softplus / mish
     ew("Softplus", "const aclTensor* self, const aclScalar* beta, const aclScalar* threshold, aclTensor* out",
        "aclnn_softplus.h", **NN, **SC, dtypes=F3, scalars=[1.5, 2.0],
-       formula="a * s0 > s1 ? a : log1p(exp(a * s0)) / s0", torch="torch.nn.functional.softplus(a, s0, s1)"),
+       formula={"f": "a * s0 > s1 ? a : log1p(exp(a * s0)) / s0", "f32": "a * s0 > s1 ? a : vm_softplusf(a * s0) / s0"},
+       torch="torch.nn.functional.softplus(a, s0, s1)"),
     ew("SoftplusBackward", "const aclTensor* gradOutput, const aclTensor* self, const aclScalar* beta, "
        "const aclScalar* threshold, aclTensor* gradInput", "aclnn_softplus_backward.h", **NN, **SC, dtypes=F4,
        arg_dtypes={"self": ("i8", "i16", "i32", "i64", "u8", "f16", "f32", "f64", "bool", "bf16")}, out_rule="list",
        scalars=[1.5, 2.0], **NOBC, formula="b * s0 > s1 ? a : a * exp(b * s0) / (exp(b * s0) + 1)",
        torch="torch.ops.aten.softplus_backward(a, b, s0, s1)"),
     ew("Mish", "const aclTensor* self, aclTensor* out", "aclnn_mish.h", **NN, dtypes=F3, out_rule="same",
-       formula="a * tanh(a > 20 ? a : log1p(exp(a)))", torch="torch.nn.functional.mish(a)"),
-    inplace("Mish", "aclTensor* selfRef", "aclnn_mish.h", dtypes=F3, formula="a * tanh(a > 20 ? a : log1p(exp(a)))",
+       formula=MISH, torch="torch.nn.functional.mish(a)"),
+    inplace("Mish", "aclTensor* selfRef", "aclnn_mish.h", dtypes=F3, formula=MISH,
             torch="torch.nn.functional.mish(a)"),
     ew("MishBackward", "const aclTensor* gradOutput, const aclTensor* self, aclTensor* gradInput",
        "aclnn_mish_backward.h", **NN, dtypes=F3, out_rule="list",
-       formula="a * (tanh(log1p(exp(b))) + b * (1 - tanh(log1p(exp(b))) * tanh(log1p(exp(b)))) / (1 + exp(-b)))",
+       formula={"f": "a * (tanh(log1p(exp(b))) + b * (1 - tanh(log1p(exp(b))) * tanh(log1p(exp(b)))) / (1 + exp(-b)))",
+                "f32": "a * ew_mish_gradf(b)"},
        torch="torch.ops.aten.mish_backward(a, b)", skip_special=F3),
     # ---- gelu variants, erfinv
     ew("GeluV2", "const aclTensor* x, int64_t approximate, aclTensor* y", "aclnn_gelu_v2.h", **NN, dtypes=F3,
-       out_rule="same", formats=("!x", "!y"), scalars=[1], formula=f"s0 == 1 ? {GELU_TANH} : {GELU_ERF}",
+       out_rule="same", formats=("!x", "!y"), scalars=[1],
+       formula={"f": f"s0 == 1 ? {GELU_TANH} : {GELU_ERF}", "f32": ("s0 == 1", "gelu_f(a, true)", "gelu_f(a, false)")},
        torch="torch.nn.functional.gelu(a, approximate='tanh' if s0 == 1 else 'none')", skip_special=("f32", "bf16")),
     ew("GeluBackward", "const aclTensor* gradOutput, const aclTensor* self, const aclTensor* gradInput",
        "aclnn_gelu_backward.h", out="gradInput", **NN, dtypes=F3, promoted=F3,
        # only the promoted dtype of gradOutput and self is checked (an int32 gradOutput with a float self is fine)
        arg_dtypes={"gradOutput": ANY, "self": ANY},
-       formula="a * (0.5 * (1 + erf(b * M_SQRT1_2)) + b * 0.39894228040143267794 * exp(-0.5 * b * b))",
+       formula={"f": "a * (0.5 * (1 + erf(b * M_SQRT1_2)) + b * 0.39894228040143267794 * exp(-0.5 * b * b))",
+                "f32": "a * gelu_grad_f(b, false)"},
        torch="torch.ops.aten.gelu_backward(a, b)"),
     ew("FastGelu", "const aclTensor* self, aclTensor* out", "aclnn_fast_gelu.h", **NN, dtypes=F3, out_rule="same",
        formula="a / (1 + exp(-1.702 * a))", torch="(a.double() / (1 + torch.exp(-1.702 * a.double()))).to(a.dtype)"),
@@ -213,9 +228,9 @@ OPS = [
              "b.double()) * (1 - torch.sigmoid(1.702 * b.double())))).to(a.dtype)", skip_special=F3),
     ew("Erfinv", "const aclTensor* self, aclTensor* out", "aclnn_erfinv.h", **NN,
        dtypes=("f32", "f16", "bf16", "bool", "i8", "i16", "i32", "i64", "u8"), compute="float",
-       formula="ew_erfinv(a)", domain=(-0.999, 0.999), torch="torch.erfinv(a)"),
+       formula="ew_erfinv(a)", domain=(-0.999, 0.999), torch="torch.erfinv(a)", vec=False),
     inplace("Erfinv", "const aclTensor* selfRef", "aclnn_erfinv.h", dtypes=F3, formula="ew_erfinv(a)",
-            domain=(-0.999, 0.999), torch="torch.erfinv(a)"),
+            domain=(-0.999, 0.999), torch="torch.erfinv(a)", vec=False),
     # ---- more backward ops and relu combinations
     ew("LeakyReluBackward", "const aclTensor* gradOutput, const aclTensor* self, const aclScalar* negativeSlope, "
        "bool selfIsResult, aclTensor* out", "aclnn_leaky_relu_backward.h", **NN, **SC, dtypes=F4,

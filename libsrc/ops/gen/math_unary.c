@@ -2181,15 +2181,18 @@ aclnnStatus aclnnInplaceCosh(void *workspace, uint64_t workspaceSize, aclOpExecu
     return acl_exec_launch(ACL_OP_InplaceCosh, workspace, workspaceSize, executor, stream);
 }
 
-static void k_Tanh_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+static inline EW_ALWAYS_INLINE void kb_Tanh_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const float *A_ = (const float *)in[0];
     (void)s;
     float *O_ = (float *)out;
+#pragma omp simd
     for (int64_t i = 0; i < n; i++) {
         const float a EW_UNUSED = A_[i];
-        O_[i] = (float)(tanh(a));
+        O_[i] = (float)(vm_tanhf(a));
     }
 }
+static void k_Tanh_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_Tanh_f32(n, in, out, s); }
+EW_LEVEL_VARIANTS(k_Tanh_f32, kb_Tanh_f32)
 
 static void k_Tanh_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const double *A_ = (const double *)in[0];
@@ -2224,6 +2227,7 @@ static const ew_desc k_Tanh_desc = {
     .n_fmt = 2, .fmt = {{EW_FMT_SAME, 0, 1}, {EW_FMT_NOT_PRIVATE, 0, 0}},
     .order = "dpfs",
     .k = {[EW_F32] = k_Tanh_f32, [EW_F64] = k_Tanh_f64},
+    .kv = EW_KV(k_Tanh_f32),
     .check = NULL,
     .promote = NULL,
 };
@@ -2237,15 +2241,18 @@ aclnnStatus aclnnTanh(void *workspace, uint64_t workspaceSize, aclOpExecutor *ex
     return acl_exec_launch(ACL_OP_Tanh, workspace, workspaceSize, executor, stream);
 }
 
-static void k_InplaceTanh_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+static inline EW_ALWAYS_INLINE void kb_InplaceTanh_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const float *A_ = (const float *)in[0];
     (void)s;
     float *O_ = (float *)out;
+#pragma omp simd
     for (int64_t i = 0; i < n; i++) {
         const float a EW_UNUSED = A_[i];
-        O_[i] = (float)(tanh(a));
+        O_[i] = (float)(vm_tanhf(a));
     }
 }
+static void k_InplaceTanh_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_InplaceTanh_f32(n, in, out, s); }
+EW_LEVEL_VARIANTS(k_InplaceTanh_f32, kb_InplaceTanh_f32)
 
 static void k_InplaceTanh_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const double *A_ = (const double *)in[0];
@@ -2278,6 +2285,7 @@ static const ew_desc k_InplaceTanh_desc = {
     .n_fmt = 1, .fmt = {{EW_FMT_NOT_PRIVATE, 0, 0}},
     .order = "dpfs",
     .k = {[EW_F32] = k_InplaceTanh_f32, [EW_F64] = k_InplaceTanh_f64},
+    .kv = EW_KV(k_InplaceTanh_f32),
     .check = NULL,
     .promote = NULL,
 };
@@ -5413,17 +5421,20 @@ aclnnStatus aclnnInplaceNanToNum(void *workspace, uint64_t workspaceSize, aclOpE
     return acl_exec_launch(ACL_OP_InplaceNanToNum, workspace, workspaceSize, executor, stream);
 }
 
-static void k_TanhBackward_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+static inline EW_ALWAYS_INLINE void kb_TanhBackward_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const float *A_ = (const float *)in[0];
     const float *B_ = (const float *)in[1];
     (void)s;
     float *O_ = (float *)out;
+#pragma omp simd
     for (int64_t i = 0; i < n; i++) {
         const float a EW_UNUSED = A_[i];
         const float b EW_UNUSED = B_[i];
         O_[i] = (float)(a * (1 - b * b));
     }
 }
+static void k_TanhBackward_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_TanhBackward_f32(n, in, out, s); }
+EW_LEVEL_VARIANTS(k_TanhBackward_f32, kb_TanhBackward_f32)
 
 static void k_TanhBackward_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const double *A_ = (const double *)in[0];
@@ -5458,6 +5469,7 @@ static const ew_desc k_TanhBackward_desc = {
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
     .k = {[EW_F32] = k_TanhBackward_f32, [EW_F64] = k_TanhBackward_f64},
+    .kv = EW_KV(k_TanhBackward_f32),
     .check = NULL,
     .promote = NULL,
 };

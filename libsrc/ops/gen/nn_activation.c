@@ -65,15 +65,18 @@
 
 #include "ops/gen/all_ops.h"
 
-static void k_Relu_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+static inline EW_ALWAYS_INLINE void kb_Relu_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const float *A_ = (const float *)in[0];
     (void)s;
     float *O_ = (float *)out;
+#pragma omp simd
     for (int64_t i = 0; i < n; i++) {
         const float a EW_UNUSED = A_[i];
         O_[i] = (float)(isnan(a) ? a : (a > 0 ? a : 0));
     }
 }
+static void k_Relu_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_Relu_f32(n, in, out, s); }
+EW_LEVEL_VARIANTS(k_Relu_f32, kb_Relu_f32)
 
 static void k_Relu_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const double *A_ = (const double *)in[0];
@@ -116,6 +119,7 @@ static const ew_desc k_Relu_desc = {
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
     .k = {[EW_F32] = k_Relu_f32, [EW_F64] = k_Relu_f64, [EW_I64] = k_Relu_i64},
+    .kv = EW_KV(k_Relu_f32),
     .check = NULL,
     .promote = NULL,
 };
@@ -129,15 +133,18 @@ aclnnStatus aclnnRelu(void *workspace, uint64_t workspaceSize, aclOpExecutor *ex
     return acl_exec_launch(ACL_OP_Relu, workspace, workspaceSize, executor, stream);
 }
 
-static void k_InplaceRelu_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+static inline EW_ALWAYS_INLINE void kb_InplaceRelu_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const float *A_ = (const float *)in[0];
     (void)s;
     float *O_ = (float *)out;
+#pragma omp simd
     for (int64_t i = 0; i < n; i++) {
         const float a EW_UNUSED = A_[i];
         O_[i] = (float)(isnan(a) ? a : (a > 0 ? a : 0));
     }
 }
+static void k_InplaceRelu_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_InplaceRelu_f32(n, in, out, s); }
+EW_LEVEL_VARIANTS(k_InplaceRelu_f32, kb_InplaceRelu_f32)
 
 static void k_InplaceRelu_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const double *A_ = (const double *)in[0];
@@ -180,6 +187,7 @@ static const ew_desc k_InplaceRelu_desc = {
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
     .k = {[EW_F32] = k_InplaceRelu_f32, [EW_F64] = k_InplaceRelu_f64, [EW_I64] = k_InplaceRelu_i64},
+    .kv = EW_KV(k_InplaceRelu_f32),
     .check = NULL,
     .promote = NULL,
 };
@@ -193,15 +201,18 @@ aclnnStatus aclnnInplaceRelu(void *workspace, uint64_t workspaceSize, aclOpExecu
     return acl_exec_launch(ACL_OP_InplaceRelu, workspace, workspaceSize, executor, stream);
 }
 
-static void k_Gelu_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+static inline EW_ALWAYS_INLINE void kb_Gelu_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const float *A_ = (const float *)in[0];
     (void)s;
     float *O_ = (float *)out;
+#pragma omp simd
     for (int64_t i = 0; i < n; i++) {
         const float a EW_UNUSED = A_[i];
-        O_[i] = (float)(0.5 * a * (1 + erf(a * M_SQRT1_2)));
+        O_[i] = (float)(gelu_f(a, false));
     }
 }
+static void k_Gelu_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_Gelu_f32(n, in, out, s); }
+EW_LEVEL_VARIANTS(k_Gelu_f32, kb_Gelu_f32)
 
 static void k_Gelu_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const double *A_ = (const double *)in[0];
@@ -234,6 +245,7 @@ static const ew_desc k_Gelu_desc = {
     .n_fmt = 2, .fmt = {{EW_FMT_NOT_PRIVATE, 0, 0}, {EW_FMT_NOT_PRIVATE, 1, 0}},
     .order = "dpfsh",
     .k = {[EW_F32] = k_Gelu_f32, [EW_F64] = k_Gelu_f64},
+    .kv = EW_KV(k_Gelu_f32),
     .check = NULL,
     .promote = NULL,
 };
@@ -247,17 +259,20 @@ aclnnStatus aclnnGelu(void *workspace, uint64_t workspaceSize, aclOpExecutor *ex
     return acl_exec_launch(ACL_OP_Gelu, workspace, workspaceSize, executor, stream);
 }
 
-static void k_Heaviside_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+static inline EW_ALWAYS_INLINE void kb_Heaviside_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const float *A_ = (const float *)in[0];
     const float *B_ = (const float *)in[1];
     (void)s;
     float *O_ = (float *)out;
+#pragma omp simd
     for (int64_t i = 0; i < n; i++) {
         const float a EW_UNUSED = A_[i];
         const float b EW_UNUSED = B_[i];
         O_[i] = (float)(a == 0 ? b : (a > 0 ? 1 : 0));
     }
 }
+static void k_Heaviside_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_Heaviside_f32(n, in, out, s); }
+EW_LEVEL_VARIANTS(k_Heaviside_f32, kb_Heaviside_f32)
 
 static void k_Heaviside_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const double *A_ = (const double *)in[0];
@@ -294,6 +309,7 @@ static const ew_desc k_Heaviside_desc = {
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
     .k = {[EW_F32] = k_Heaviside_f32, [EW_F64] = k_Heaviside_f64},
+    .kv = EW_KV(k_Heaviside_f32),
     .check = NULL,
     .promote = NULL,
 };
@@ -363,15 +379,18 @@ aclnnStatus aclnnLogSoftmaxBackward(void *workspace, uint64_t workspaceSize, acl
     return acl_exec_launch(ACL_OP_LogSoftmaxBackward, workspace, workspaceSize, executor, stream);
 }
 
-static void k_Sigmoid_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+static inline EW_ALWAYS_INLINE void kb_Sigmoid_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const float *A_ = (const float *)in[0];
     (void)s;
     float *O_ = (float *)out;
+#pragma omp simd
     for (int64_t i = 0; i < n; i++) {
         const float a EW_UNUSED = A_[i];
-        O_[i] = (float)(1 / (1 + exp(-a)));
+        O_[i] = (float)(1 / (1 + vm_expf(-a)));
     }
 }
+static void k_Sigmoid_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_Sigmoid_f32(n, in, out, s); }
+EW_LEVEL_VARIANTS(k_Sigmoid_f32, kb_Sigmoid_f32)
 
 static void k_Sigmoid_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const double *A_ = (const double *)in[0];
@@ -426,6 +445,7 @@ static const ew_desc k_Sigmoid_desc = {
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
     .k = {[EW_F32] = k_Sigmoid_f32, [EW_F64] = k_Sigmoid_f64, [EW_C64] = k_Sigmoid_c64, [EW_C128] = k_Sigmoid_c128},
+    .kv = EW_KV(k_Sigmoid_f32),
     .check = NULL,
     .promote = NULL,
 };
@@ -439,15 +459,18 @@ aclnnStatus aclnnSigmoid(void *workspace, uint64_t workspaceSize, aclOpExecutor 
     return acl_exec_launch(ACL_OP_Sigmoid, workspace, workspaceSize, executor, stream);
 }
 
-static void k_InplaceSigmoid_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+static inline EW_ALWAYS_INLINE void kb_InplaceSigmoid_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const float *A_ = (const float *)in[0];
     (void)s;
     float *O_ = (float *)out;
+#pragma omp simd
     for (int64_t i = 0; i < n; i++) {
         const float a EW_UNUSED = A_[i];
-        O_[i] = (float)(1 / (1 + exp(-a)));
+        O_[i] = (float)(1 / (1 + vm_expf(-a)));
     }
 }
+static void k_InplaceSigmoid_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_InplaceSigmoid_f32(n, in, out, s); }
+EW_LEVEL_VARIANTS(k_InplaceSigmoid_f32, kb_InplaceSigmoid_f32)
 
 static void k_InplaceSigmoid_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const double *A_ = (const double *)in[0];
@@ -500,6 +523,7 @@ static const ew_desc k_InplaceSigmoid_desc = {
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
     .k = {[EW_F32] = k_InplaceSigmoid_f32, [EW_F64] = k_InplaceSigmoid_f64, [EW_C64] = k_InplaceSigmoid_c64, [EW_C128] = k_InplaceSigmoid_c128},
+    .kv = EW_KV(k_InplaceSigmoid_f32),
     .check = NULL,
     .promote = NULL,
 };
@@ -513,17 +537,20 @@ aclnnStatus aclnnInplaceSigmoid(void *workspace, uint64_t workspaceSize, aclOpEx
     return acl_exec_launch(ACL_OP_InplaceSigmoid, workspace, workspaceSize, executor, stream);
 }
 
-static void k_SigmoidBackward_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+static inline EW_ALWAYS_INLINE void kb_SigmoidBackward_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const float *A_ = (const float *)in[0];
     const float *B_ = (const float *)in[1];
     (void)s;
     float *O_ = (float *)out;
+#pragma omp simd
     for (int64_t i = 0; i < n; i++) {
         const float a EW_UNUSED = A_[i];
         const float b EW_UNUSED = B_[i];
         O_[i] = (float)(a * (1 - b) * b);
     }
 }
+static void k_SigmoidBackward_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_SigmoidBackward_f32(n, in, out, s); }
+EW_LEVEL_VARIANTS(k_SigmoidBackward_f32, kb_SigmoidBackward_f32)
 
 static void k_SigmoidBackward_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const double *A_ = (const double *)in[0];
@@ -582,6 +609,7 @@ static const ew_desc k_SigmoidBackward_desc = {
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
     .k = {[EW_F32] = k_SigmoidBackward_f32, [EW_F64] = k_SigmoidBackward_f64, [EW_C64] = k_SigmoidBackward_c64, [EW_C128] = k_SigmoidBackward_c128},
+    .kv = EW_KV(k_SigmoidBackward_f32),
     .check = NULL,
     .promote = NULL,
 };
@@ -595,15 +623,18 @@ aclnnStatus aclnnSigmoidBackward(void *workspace, uint64_t workspaceSize, aclOpE
     return acl_exec_launch(ACL_OP_SigmoidBackward, workspace, workspaceSize, executor, stream);
 }
 
-static void k_LogSigmoid_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+static inline EW_ALWAYS_INLINE void kb_LogSigmoid_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const float *A_ = (const float *)in[0];
     (void)s;
     float *O_ = (float *)out;
+#pragma omp simd
     for (int64_t i = 0; i < n; i++) {
         const float a EW_UNUSED = A_[i];
-        O_[i] = (float)((a < 0 ? a : 0) - log1p(exp(-fabs(a))));
+        O_[i] = (float)((a < 0 ? a : 0) - vm_log1p01f(vm_expf(-fabsf(a))));
     }
 }
+static void k_LogSigmoid_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_LogSigmoid_f32(n, in, out, s); }
+EW_LEVEL_VARIANTS(k_LogSigmoid_f32, kb_LogSigmoid_f32)
 
 static void k_LogSigmoid_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const double *A_ = (const double *)in[0];
@@ -636,6 +667,7 @@ static const ew_desc k_LogSigmoid_desc = {
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
     .k = {[EW_F32] = k_LogSigmoid_f32, [EW_F64] = k_LogSigmoid_f64},
+    .kv = EW_KV(k_LogSigmoid_f32),
     .check = NULL,
     .promote = NULL,
 };
@@ -649,15 +681,18 @@ aclnnStatus aclnnLogSigmoid(void *workspace, uint64_t workspaceSize, aclOpExecut
     return acl_exec_launch(ACL_OP_LogSigmoid, workspace, workspaceSize, executor, stream);
 }
 
-static void k_Silu_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+static inline EW_ALWAYS_INLINE void kb_Silu_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const float *A_ = (const float *)in[0];
     (void)s;
     float *O_ = (float *)out;
+#pragma omp simd
     for (int64_t i = 0; i < n; i++) {
         const float a EW_UNUSED = A_[i];
-        O_[i] = (float)(a / (1 + exp(-a)));
+        O_[i] = (float)(a / (1 + vm_expf(-a)));
     }
 }
+static void k_Silu_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_Silu_f32(n, in, out, s); }
+EW_LEVEL_VARIANTS(k_Silu_f32, kb_Silu_f32)
 
 static void k_Silu_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const double *A_ = (const double *)in[0];
@@ -690,6 +725,7 @@ static const ew_desc k_Silu_desc = {
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
     .k = {[EW_F32] = k_Silu_f32, [EW_F64] = k_Silu_f64},
+    .kv = EW_KV(k_Silu_f32),
     .check = NULL,
     .promote = NULL,
 };
@@ -703,17 +739,20 @@ aclnnStatus aclnnSilu(void *workspace, uint64_t workspaceSize, aclOpExecutor *ex
     return acl_exec_launch(ACL_OP_Silu, workspace, workspaceSize, executor, stream);
 }
 
-static void k_SiluBackward_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+static inline EW_ALWAYS_INLINE void kb_SiluBackward_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const float *A_ = (const float *)in[0];
     const float *B_ = (const float *)in[1];
     (void)s;
     float *O_ = (float *)out;
+#pragma omp simd
     for (int64_t i = 0; i < n; i++) {
         const float a EW_UNUSED = A_[i];
         const float b EW_UNUSED = B_[i];
-        O_[i] = (float)(a * (1 / (1 + exp(-b))) * (1 + b * (1 - 1 / (1 + exp(-b)))));
+        O_[i] = (float)(a * (1 / (1 + vm_expf(-b))) * (1 + b * (1 - 1 / (1 + vm_expf(-b)))));
     }
 }
+static void k_SiluBackward_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_SiluBackward_f32(n, in, out, s); }
+EW_LEVEL_VARIANTS(k_SiluBackward_f32, kb_SiluBackward_f32)
 
 static void k_SiluBackward_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const double *A_ = (const double *)in[0];
@@ -748,6 +787,7 @@ static const ew_desc k_SiluBackward_desc = {
     .n_fmt = 0, .fmt = {},
     .order = "dpsh",
     .k = {[EW_F32] = k_SiluBackward_f32, [EW_F64] = k_SiluBackward_f64},
+    .kv = EW_KV(k_SiluBackward_f32),
     .check = ew_check_no_broadcast,
     .promote = NULL,
 };
@@ -761,15 +801,18 @@ aclnnStatus aclnnSiluBackward(void *workspace, uint64_t workspaceSize, aclOpExec
     return acl_exec_launch(ACL_OP_SiluBackward, workspace, workspaceSize, executor, stream);
 }
 
-static void k_Swish_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+static inline EW_ALWAYS_INLINE void kb_Swish_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const float *A_ = (const float *)in[0];
     const float s0 EW_UNUSED = (float)s->d[0];
     float *O_ = (float *)out;
+#pragma omp simd
     for (int64_t i = 0; i < n; i++) {
         const float a EW_UNUSED = A_[i];
-        O_[i] = (float)(a / (1 + exp(-(S_HAS(0) ? s0 : 1) * a)));
+        O_[i] = (float)(a / (1 + vm_expf(-(S_HAS(0) ? s0 : 1) * a)));
     }
 }
+static void k_Swish_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_Swish_f32(n, in, out, s); }
+EW_LEVEL_VARIANTS(k_Swish_f32, kb_Swish_f32)
 
 static void k_Swish_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const double *A_ = (const double *)in[0];
@@ -802,6 +845,7 @@ static const ew_desc k_Swish_desc = {
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
     .k = {[EW_F32] = k_Swish_f32, [EW_F64] = k_Swish_f64},
+    .kv = EW_KV(k_Swish_f32),
     .check = NULL,
     .promote = NULL,
 };
@@ -815,17 +859,20 @@ aclnnStatus aclnnSwish(void *workspace, uint64_t workspaceSize, aclOpExecutor *e
     return acl_exec_launch(ACL_OP_Swish, workspace, workspaceSize, executor, stream);
 }
 
-static void k_SwishBackward_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+static inline EW_ALWAYS_INLINE void kb_SwishBackward_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const float *A_ = (const float *)in[0];
     const float *B_ = (const float *)in[1];
     const float s0 EW_UNUSED = (float)s->d[0];
     float *O_ = (float *)out;
+#pragma omp simd
     for (int64_t i = 0; i < n; i++) {
         const float a EW_UNUSED = A_[i];
         const float b EW_UNUSED = B_[i];
-        O_[i] = (float)(a * ((1 / (1 + exp(-(S_HAS(0) ? s0 : 1) * b))) * (1 + (S_HAS(0) ? s0 : 1) * b * (1 - 1 / (1 + exp(-(S_HAS(0) ? s0 : 1) * b))))));
+        O_[i] = (float)(a * ((1 / (1 + vm_expf(-(S_HAS(0) ? s0 : 1) * b))) * (1 + (S_HAS(0) ? s0 : 1) * b * (1 - 1 / (1 + vm_expf(-(S_HAS(0) ? s0 : 1) * b))))));
     }
 }
+static void k_SwishBackward_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_SwishBackward_f32(n, in, out, s); }
+EW_LEVEL_VARIANTS(k_SwishBackward_f32, kb_SwishBackward_f32)
 
 static void k_SwishBackward_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const double *A_ = (const double *)in[0];
@@ -860,6 +907,7 @@ static const ew_desc k_SwishBackward_desc = {
     .n_fmt = 0, .fmt = {},
     .order = "dpsh",
     .k = {[EW_F32] = k_SwishBackward_f32, [EW_F64] = k_SwishBackward_f64},
+    .kv = EW_KV(k_SwishBackward_f32),
     .check = ew_check_no_broadcast,
     .promote = NULL,
 };
@@ -873,15 +921,18 @@ aclnnStatus aclnnSwishBackward(void *workspace, uint64_t workspaceSize, aclOpExe
     return acl_exec_launch(ACL_OP_SwishBackward, workspace, workspaceSize, executor, stream);
 }
 
-static void k_LeakyRelu_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+static inline EW_ALWAYS_INLINE void kb_LeakyRelu_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const float *A_ = (const float *)in[0];
     const float s0 EW_UNUSED = (float)s->d[0];
     float *O_ = (float *)out;
+#pragma omp simd
     for (int64_t i = 0; i < n; i++) {
         const float a EW_UNUSED = A_[i];
         O_[i] = (float)(a > 0 ? a : a * s0);
     }
 }
+static void k_LeakyRelu_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_LeakyRelu_f32(n, in, out, s); }
+EW_LEVEL_VARIANTS(k_LeakyRelu_f32, kb_LeakyRelu_f32)
 
 static void k_LeakyRelu_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const double *A_ = (const double *)in[0];
@@ -914,6 +965,7 @@ static const ew_desc k_LeakyRelu_desc = {
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
     .k = {[EW_F32] = k_LeakyRelu_f32, [EW_F64] = k_LeakyRelu_f64},
+    .kv = EW_KV(k_LeakyRelu_f32),
     .check = NULL,
     .promote = NULL,
 };
@@ -927,15 +979,18 @@ aclnnStatus aclnnLeakyRelu(void *workspace, uint64_t workspaceSize, aclOpExecuto
     return acl_exec_launch(ACL_OP_LeakyRelu, workspace, workspaceSize, executor, stream);
 }
 
-static void k_InplaceLeakyRelu_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+static inline EW_ALWAYS_INLINE void kb_InplaceLeakyRelu_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const float *A_ = (const float *)in[0];
     const float s0 EW_UNUSED = (float)s->d[0];
     float *O_ = (float *)out;
+#pragma omp simd
     for (int64_t i = 0; i < n; i++) {
         const float a EW_UNUSED = A_[i];
         O_[i] = (float)(a > 0 ? a : a * s0);
     }
 }
+static void k_InplaceLeakyRelu_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_InplaceLeakyRelu_f32(n, in, out, s); }
+EW_LEVEL_VARIANTS(k_InplaceLeakyRelu_f32, kb_InplaceLeakyRelu_f32)
 
 static void k_InplaceLeakyRelu_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const double *A_ = (const double *)in[0];
@@ -968,6 +1023,7 @@ static const ew_desc k_InplaceLeakyRelu_desc = {
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
     .k = {[EW_F32] = k_InplaceLeakyRelu_f32, [EW_F64] = k_InplaceLeakyRelu_f64},
+    .kv = EW_KV(k_InplaceLeakyRelu_f32),
     .check = NULL,
     .promote = NULL,
 };
@@ -981,17 +1037,20 @@ aclnnStatus aclnnInplaceLeakyRelu(void *workspace, uint64_t workspaceSize, aclOp
     return acl_exec_launch(ACL_OP_InplaceLeakyRelu, workspace, workspaceSize, executor, stream);
 }
 
-static void k_Elu_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+static inline EW_ALWAYS_INLINE void kb_Elu_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const float *A_ = (const float *)in[0];
     const float s0 EW_UNUSED = (float)s->d[0];
     const float s1 EW_UNUSED = (float)s->d[1];
     const float s2 EW_UNUSED = (float)s->d[2];
     float *O_ = (float *)out;
+#pragma omp simd
     for (int64_t i = 0; i < n; i++) {
         const float a EW_UNUSED = A_[i];
-        O_[i] = (float)(a > 0 ? s1 * a : s1 * s0 * (exp(a * s2) - 1));
+        O_[i] = (float)(a > 0 ? s1 * a : s1 * s0 * (vm_expf(a * s2) - 1));
     }
 }
+static void k_Elu_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_Elu_f32(n, in, out, s); }
+EW_LEVEL_VARIANTS(k_Elu_f32, kb_Elu_f32)
 
 static void k_Elu_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const double *A_ = (const double *)in[0];
@@ -1026,6 +1085,7 @@ static const ew_desc k_Elu_desc = {
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
     .k = {[EW_F32] = k_Elu_f32, [EW_F64] = k_Elu_f64},
+    .kv = EW_KV(k_Elu_f32),
     .check = NULL,
     .promote = NULL,
 };
@@ -1039,17 +1099,20 @@ aclnnStatus aclnnElu(void *workspace, uint64_t workspaceSize, aclOpExecutor *exe
     return acl_exec_launch(ACL_OP_Elu, workspace, workspaceSize, executor, stream);
 }
 
-static void k_InplaceElu_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+static inline EW_ALWAYS_INLINE void kb_InplaceElu_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const float *A_ = (const float *)in[0];
     const float s0 EW_UNUSED = (float)s->d[0];
     const float s1 EW_UNUSED = (float)s->d[1];
     const float s2 EW_UNUSED = (float)s->d[2];
     float *O_ = (float *)out;
+#pragma omp simd
     for (int64_t i = 0; i < n; i++) {
         const float a EW_UNUSED = A_[i];
-        O_[i] = (float)(a > 0 ? s1 * a : s1 * s0 * (exp(a * s2) - 1));
+        O_[i] = (float)(a > 0 ? s1 * a : s1 * s0 * (vm_expf(a * s2) - 1));
     }
 }
+static void k_InplaceElu_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_InplaceElu_f32(n, in, out, s); }
+EW_LEVEL_VARIANTS(k_InplaceElu_f32, kb_InplaceElu_f32)
 
 static void k_InplaceElu_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const double *A_ = (const double *)in[0];
@@ -1084,6 +1147,7 @@ static const ew_desc k_InplaceElu_desc = {
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
     .k = {[EW_F32] = k_InplaceElu_f32, [EW_F64] = k_InplaceElu_f64},
+    .kv = EW_KV(k_InplaceElu_f32),
     .check = NULL,
     .promote = NULL,
 };
@@ -1097,15 +1161,18 @@ aclnnStatus aclnnInplaceElu(void *workspace, uint64_t workspaceSize, aclOpExecut
     return acl_exec_launch(ACL_OP_InplaceElu, workspace, workspaceSize, executor, stream);
 }
 
-static void k_Celu_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+static inline EW_ALWAYS_INLINE void kb_Celu_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const float *A_ = (const float *)in[0];
     const float s0 EW_UNUSED = (float)s->d[0];
     float *O_ = (float *)out;
+#pragma omp simd
     for (int64_t i = 0; i < n; i++) {
         const float a EW_UNUSED = A_[i];
-        O_[i] = (float)(a > 0 ? a : s0 * (exp(a / s0) - 1));
+        O_[i] = (float)(a > 0 ? a : s0 * (vm_expf(a / s0) - 1));
     }
 }
+static void k_Celu_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_Celu_f32(n, in, out, s); }
+EW_LEVEL_VARIANTS(k_Celu_f32, kb_Celu_f32)
 
 static void k_Celu_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const double *A_ = (const double *)in[0];
@@ -1138,6 +1205,7 @@ static const ew_desc k_Celu_desc = {
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
     .k = {[EW_F32] = k_Celu_f32, [EW_F64] = k_Celu_f64},
+    .kv = EW_KV(k_Celu_f32),
     .check = ew_check_celu_alpha,
     .promote = NULL,
 };
@@ -1151,15 +1219,18 @@ aclnnStatus aclnnCelu(void *workspace, uint64_t workspaceSize, aclOpExecutor *ex
     return acl_exec_launch(ACL_OP_Celu, workspace, workspaceSize, executor, stream);
 }
 
-static void k_InplaceCelu_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+static inline EW_ALWAYS_INLINE void kb_InplaceCelu_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const float *A_ = (const float *)in[0];
     const float s0 EW_UNUSED = (float)s->d[0];
     float *O_ = (float *)out;
+#pragma omp simd
     for (int64_t i = 0; i < n; i++) {
         const float a EW_UNUSED = A_[i];
-        O_[i] = (float)(a > 0 ? a : s0 * (exp(a / s0) - 1));
+        O_[i] = (float)(a > 0 ? a : s0 * (vm_expf(a / s0) - 1));
     }
 }
+static void k_InplaceCelu_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_InplaceCelu_f32(n, in, out, s); }
+EW_LEVEL_VARIANTS(k_InplaceCelu_f32, kb_InplaceCelu_f32)
 
 static void k_InplaceCelu_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const double *A_ = (const double *)in[0];
@@ -1192,6 +1263,7 @@ static const ew_desc k_InplaceCelu_desc = {
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
     .k = {[EW_F32] = k_InplaceCelu_f32, [EW_F64] = k_InplaceCelu_f64},
+    .kv = EW_KV(k_InplaceCelu_f32),
     .check = ew_check_celu_alpha,
     .promote = NULL,
 };
@@ -1205,15 +1277,18 @@ aclnnStatus aclnnInplaceCelu(void *workspace, uint64_t workspaceSize, aclOpExecu
     return acl_exec_launch(ACL_OP_InplaceCelu, workspace, workspaceSize, executor, stream);
 }
 
-static void k_Selu_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+static inline EW_ALWAYS_INLINE void kb_Selu_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const float *A_ = (const float *)in[0];
     (void)s;
     float *O_ = (float *)out;
+#pragma omp simd
     for (int64_t i = 0; i < n; i++) {
         const float a EW_UNUSED = A_[i];
-        O_[i] = (float)(1.0507009873554804934193349852946 * (a > 0 ? a : 1.6732632423543772848170429916717 * (exp(a) - 1)));
+        O_[i] = (float)(1.0507009873554804934193349852946f * (a > 0 ? a : 1.6732632423543772848170429916717f * (vm_expf(a) - 1)));
     }
 }
+static void k_Selu_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_Selu_f32(n, in, out, s); }
+EW_LEVEL_VARIANTS(k_Selu_f32, kb_Selu_f32)
 
 static void k_Selu_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const double *A_ = (const double *)in[0];
@@ -1256,6 +1331,7 @@ static const ew_desc k_Selu_desc = {
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
     .k = {[EW_F32] = k_Selu_f32, [EW_F64] = k_Selu_f64, [EW_I64] = k_Selu_i64},
+    .kv = EW_KV(k_Selu_f32),
     .check = NULL,
     .promote = NULL,
 };
@@ -1269,15 +1345,18 @@ aclnnStatus aclnnSelu(void *workspace, uint64_t workspaceSize, aclOpExecutor *ex
     return acl_exec_launch(ACL_OP_Selu, workspace, workspaceSize, executor, stream);
 }
 
-static void k_InplaceSelu_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+static inline EW_ALWAYS_INLINE void kb_InplaceSelu_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const float *A_ = (const float *)in[0];
     (void)s;
     float *O_ = (float *)out;
+#pragma omp simd
     for (int64_t i = 0; i < n; i++) {
         const float a EW_UNUSED = A_[i];
-        O_[i] = (float)(1.0507009873554804934193349852946 * (a > 0 ? a : 1.6732632423543772848170429916717 * (exp(a) - 1)));
+        O_[i] = (float)(1.0507009873554804934193349852946f * (a > 0 ? a : 1.6732632423543772848170429916717f * (vm_expf(a) - 1)));
     }
 }
+static void k_InplaceSelu_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_InplaceSelu_f32(n, in, out, s); }
+EW_LEVEL_VARIANTS(k_InplaceSelu_f32, kb_InplaceSelu_f32)
 
 static void k_InplaceSelu_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const double *A_ = (const double *)in[0];
@@ -1320,6 +1399,7 @@ static const ew_desc k_InplaceSelu_desc = {
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
     .k = {[EW_F32] = k_InplaceSelu_f32, [EW_F64] = k_InplaceSelu_f64, [EW_I64] = k_InplaceSelu_i64},
+    .kv = EW_KV(k_InplaceSelu_f32),
     .check = NULL,
     .promote = NULL,
 };
@@ -1333,17 +1413,20 @@ aclnnStatus aclnnInplaceSelu(void *workspace, uint64_t workspaceSize, aclOpExecu
     return acl_exec_launch(ACL_OP_InplaceSelu, workspace, workspaceSize, executor, stream);
 }
 
-static void k_SeluBackward_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+static inline EW_ALWAYS_INLINE void kb_SeluBackward_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const float *A_ = (const float *)in[0];
     const float *B_ = (const float *)in[1];
     (void)s;
     float *O_ = (float *)out;
+#pragma omp simd
     for (int64_t i = 0; i < n; i++) {
         const float a EW_UNUSED = A_[i];
         const float b EW_UNUSED = B_[i];
-        O_[i] = (float)(b <= 0 ? a * (b + 1.6732632423543772848170429916717 * 1.0507009873554804934193349852946) : a * 1.0507009873554804934193349852946);
+        O_[i] = (float)(b <= 0 ? a * (b + 1.6732632423543772848170429916717f * 1.0507009873554804934193349852946f) : a * 1.0507009873554804934193349852946f);
     }
 }
+static void k_SeluBackward_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_SeluBackward_f32(n, in, out, s); }
+EW_LEVEL_VARIANTS(k_SeluBackward_f32, kb_SeluBackward_f32)
 
 static void k_SeluBackward_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const double *A_ = (const double *)in[0];
@@ -1390,6 +1473,7 @@ static const ew_desc k_SeluBackward_desc = {
     .n_fmt = 0, .fmt = {},
     .order = "dpsh",
     .k = {[EW_F32] = k_SeluBackward_f32, [EW_F64] = k_SeluBackward_f64, [EW_I64] = k_SeluBackward_i64},
+    .kv = EW_KV(k_SeluBackward_f32),
     .check = ew_check_no_broadcast,
     .promote = NULL,
 };
@@ -1403,16 +1487,19 @@ aclnnStatus aclnnSeluBackward(void *workspace, uint64_t workspaceSize, aclOpExec
     return acl_exec_launch(ACL_OP_SeluBackward, workspace, workspaceSize, executor, stream);
 }
 
-static void k_Threshold_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+static inline EW_ALWAYS_INLINE void kb_Threshold_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const float *A_ = (const float *)in[0];
     const float s0 EW_UNUSED = (float)s->d[0];
     const float s1 EW_UNUSED = (float)s->d[1];
     float *O_ = (float *)out;
+#pragma omp simd
     for (int64_t i = 0; i < n; i++) {
         const float a EW_UNUSED = A_[i];
         O_[i] = (float)(a <= s0 ? s1 : a);
     }
 }
+static void k_Threshold_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_Threshold_f32(n, in, out, s); }
+EW_LEVEL_VARIANTS(k_Threshold_f32, kb_Threshold_f32)
 
 static void k_Threshold_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const double *A_ = (const double *)in[0];
@@ -1457,6 +1544,7 @@ static const ew_desc k_Threshold_desc = {
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
     .k = {[EW_F32] = k_Threshold_f32, [EW_F64] = k_Threshold_f64, [EW_I64] = k_Threshold_i64},
+    .kv = EW_KV(k_Threshold_f32),
     .check = NULL,
     .promote = NULL,
 };
@@ -1470,16 +1558,19 @@ aclnnStatus aclnnThreshold(void *workspace, uint64_t workspaceSize, aclOpExecuto
     return acl_exec_launch(ACL_OP_Threshold, workspace, workspaceSize, executor, stream);
 }
 
-static void k_InplaceThreshold_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+static inline EW_ALWAYS_INLINE void kb_InplaceThreshold_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const float *A_ = (const float *)in[0];
     const float s0 EW_UNUSED = (float)s->d[0];
     const float s1 EW_UNUSED = (float)s->d[1];
     float *O_ = (float *)out;
+#pragma omp simd
     for (int64_t i = 0; i < n; i++) {
         const float a EW_UNUSED = A_[i];
         O_[i] = (float)(a <= s0 ? s1 : a);
     }
 }
+static void k_InplaceThreshold_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_InplaceThreshold_f32(n, in, out, s); }
+EW_LEVEL_VARIANTS(k_InplaceThreshold_f32, kb_InplaceThreshold_f32)
 
 static void k_InplaceThreshold_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const double *A_ = (const double *)in[0];
@@ -1524,6 +1615,7 @@ static const ew_desc k_InplaceThreshold_desc = {
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
     .k = {[EW_F32] = k_InplaceThreshold_f32, [EW_F64] = k_InplaceThreshold_f64, [EW_I64] = k_InplaceThreshold_i64},
+    .kv = EW_KV(k_InplaceThreshold_f32),
     .check = NULL,
     .promote = NULL,
 };
@@ -1537,17 +1629,20 @@ aclnnStatus aclnnInplaceThreshold(void *workspace, uint64_t workspaceSize, aclOp
     return acl_exec_launch(ACL_OP_InplaceThreshold, workspace, workspaceSize, executor, stream);
 }
 
-static void k_ThresholdBackward_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+static inline EW_ALWAYS_INLINE void kb_ThresholdBackward_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const float *A_ = (const float *)in[0];
     const float *B_ = (const float *)in[1];
     const float s0 EW_UNUSED = (float)s->d[0];
     float *O_ = (float *)out;
+#pragma omp simd
     for (int64_t i = 0; i < n; i++) {
         const float a EW_UNUSED = A_[i];
         const float b EW_UNUSED = B_[i];
         O_[i] = (float)(b <= s0 ? 0 : a);
     }
 }
+static void k_ThresholdBackward_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_ThresholdBackward_f32(n, in, out, s); }
+EW_LEVEL_VARIANTS(k_ThresholdBackward_f32, kb_ThresholdBackward_f32)
 
 static void k_ThresholdBackward_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const double *A_ = (const double *)in[0];
@@ -1594,6 +1689,7 @@ static const ew_desc k_ThresholdBackward_desc = {
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
     .k = {[EW_F32] = k_ThresholdBackward_f32, [EW_F64] = k_ThresholdBackward_f64, [EW_I64] = k_ThresholdBackward_i64},
+    .kv = EW_KV(k_ThresholdBackward_f32),
     .check = NULL,
     .promote = NULL,
 };
@@ -1607,18 +1703,21 @@ aclnnStatus aclnnThresholdBackward(void *workspace, uint64_t workspaceSize, aclO
     return acl_exec_launch(ACL_OP_ThresholdBackward, workspace, workspaceSize, executor, stream);
 }
 
-static void k_HardtanhBackward_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+static inline EW_ALWAYS_INLINE void kb_HardtanhBackward_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const float *A_ = (const float *)in[0];
     const float *B_ = (const float *)in[1];
     const float s0 EW_UNUSED = (float)s->d[0];
     const float s1 EW_UNUSED = (float)s->d[1];
     float *O_ = (float *)out;
+#pragma omp simd
     for (int64_t i = 0; i < n; i++) {
         const float a EW_UNUSED = A_[i];
         const float b EW_UNUSED = B_[i];
         O_[i] = (float)((b > s0 && b < s1) ? a : 0);
     }
 }
+static void k_HardtanhBackward_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_HardtanhBackward_f32(n, in, out, s); }
+EW_LEVEL_VARIANTS(k_HardtanhBackward_f32, kb_HardtanhBackward_f32)
 
 static void k_HardtanhBackward_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const double *A_ = (const double *)in[0];
@@ -1654,6 +1753,7 @@ static const ew_desc k_HardtanhBackward_desc = {
     .n_fmt = 0, .fmt = {},
     .order = "dpsh",
     .k = {[EW_F32] = k_HardtanhBackward_f32, [EW_F64] = k_HardtanhBackward_f64},
+    .kv = EW_KV(k_HardtanhBackward_f32),
     .check = ew_check_no_broadcast,
     .promote = NULL,
 };
@@ -1667,15 +1767,18 @@ aclnnStatus aclnnHardtanhBackward(void *workspace, uint64_t workspaceSize, aclOp
     return acl_exec_launch(ACL_OP_HardtanhBackward, workspace, workspaceSize, executor, stream);
 }
 
-static void k_Hardsigmoid_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+static inline EW_ALWAYS_INLINE void kb_Hardsigmoid_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const float *A_ = (const float *)in[0];
     (void)s;
     float *O_ = (float *)out;
+#pragma omp simd
     for (int64_t i = 0; i < n; i++) {
         const float a EW_UNUSED = A_[i];
-        O_[i] = (float)(a <= -3 ? 0 : (a >= 3 ? 1 : a / 6 + 0.5));
+        O_[i] = (float)(a <= -3 ? 0 : (a >= 3 ? 1 : a / 6 + 0.5f));
     }
 }
+static void k_Hardsigmoid_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_Hardsigmoid_f32(n, in, out, s); }
+EW_LEVEL_VARIANTS(k_Hardsigmoid_f32, kb_Hardsigmoid_f32)
 
 static void k_Hardsigmoid_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const double *A_ = (const double *)in[0];
@@ -1718,6 +1821,7 @@ static const ew_desc k_Hardsigmoid_desc = {
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
     .k = {[EW_F32] = k_Hardsigmoid_f32, [EW_F64] = k_Hardsigmoid_f64, [EW_I64] = k_Hardsigmoid_i64},
+    .kv = EW_KV(k_Hardsigmoid_f32),
     .check = NULL,
     .promote = NULL,
 };
@@ -1731,15 +1835,18 @@ aclnnStatus aclnnHardsigmoid(void *workspace, uint64_t workspaceSize, aclOpExecu
     return acl_exec_launch(ACL_OP_Hardsigmoid, workspace, workspaceSize, executor, stream);
 }
 
-static void k_InplaceHardsigmoid_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+static inline EW_ALWAYS_INLINE void kb_InplaceHardsigmoid_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const float *A_ = (const float *)in[0];
     (void)s;
     float *O_ = (float *)out;
+#pragma omp simd
     for (int64_t i = 0; i < n; i++) {
         const float a EW_UNUSED = A_[i];
-        O_[i] = (float)(a <= -3 ? 0 : (a >= 3 ? 1 : a / 6 + 0.5));
+        O_[i] = (float)(a <= -3 ? 0 : (a >= 3 ? 1 : a / 6 + 0.5f));
     }
 }
+static void k_InplaceHardsigmoid_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_InplaceHardsigmoid_f32(n, in, out, s); }
+EW_LEVEL_VARIANTS(k_InplaceHardsigmoid_f32, kb_InplaceHardsigmoid_f32)
 
 static void k_InplaceHardsigmoid_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const double *A_ = (const double *)in[0];
@@ -1782,6 +1889,7 @@ static const ew_desc k_InplaceHardsigmoid_desc = {
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
     .k = {[EW_F32] = k_InplaceHardsigmoid_f32, [EW_F64] = k_InplaceHardsigmoid_f64, [EW_I64] = k_InplaceHardsigmoid_i64},
+    .kv = EW_KV(k_InplaceHardsigmoid_f32),
     .check = NULL,
     .promote = NULL,
 };
@@ -1795,17 +1903,20 @@ aclnnStatus aclnnInplaceHardsigmoid(void *workspace, uint64_t workspaceSize, acl
     return acl_exec_launch(ACL_OP_InplaceHardsigmoid, workspace, workspaceSize, executor, stream);
 }
 
-static void k_HardsigmoidBackward_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+static inline EW_ALWAYS_INLINE void kb_HardsigmoidBackward_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const float *A_ = (const float *)in[0];
     const float *B_ = (const float *)in[1];
     (void)s;
     float *O_ = (float *)out;
+#pragma omp simd
     for (int64_t i = 0; i < n; i++) {
         const float a EW_UNUSED = A_[i];
         const float b EW_UNUSED = B_[i];
         O_[i] = (float)((b > -3 && b < 3) ? a / 6 : 0);
     }
 }
+static void k_HardsigmoidBackward_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_HardsigmoidBackward_f32(n, in, out, s); }
+EW_LEVEL_VARIANTS(k_HardsigmoidBackward_f32, kb_HardsigmoidBackward_f32)
 
 static void k_HardsigmoidBackward_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const double *A_ = (const double *)in[0];
@@ -1840,6 +1951,7 @@ static const ew_desc k_HardsigmoidBackward_desc = {
     .n_fmt = 0, .fmt = {},
     .order = "dpsh",
     .k = {[EW_F32] = k_HardsigmoidBackward_f32, [EW_F64] = k_HardsigmoidBackward_f64},
+    .kv = EW_KV(k_HardsigmoidBackward_f32),
     .check = ew_check_no_broadcast,
     .promote = NULL,
 };
@@ -1853,15 +1965,18 @@ aclnnStatus aclnnHardsigmoidBackward(void *workspace, uint64_t workspaceSize, ac
     return acl_exec_launch(ACL_OP_HardsigmoidBackward, workspace, workspaceSize, executor, stream);
 }
 
-static void k_Hardswish_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+static inline EW_ALWAYS_INLINE void kb_Hardswish_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const float *A_ = (const float *)in[0];
     (void)s;
     float *O_ = (float *)out;
+#pragma omp simd
     for (int64_t i = 0; i < n; i++) {
         const float a EW_UNUSED = A_[i];
-        O_[i] = (float)(a * fmin(fmax(a + 3, 0), 6) / 6);
+        O_[i] = (float)(a * vm_fminf(vm_fmaxf(a + 3, 0), 6) / 6);
     }
 }
+static void k_Hardswish_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_Hardswish_f32(n, in, out, s); }
+EW_LEVEL_VARIANTS(k_Hardswish_f32, kb_Hardswish_f32)
 
 static void k_Hardswish_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const double *A_ = (const double *)in[0];
@@ -1894,6 +2009,7 @@ static const ew_desc k_Hardswish_desc = {
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
     .k = {[EW_F32] = k_Hardswish_f32, [EW_F64] = k_Hardswish_f64},
+    .kv = EW_KV(k_Hardswish_f32),
     .check = NULL,
     .promote = NULL,
 };
@@ -1907,15 +2023,18 @@ aclnnStatus aclnnHardswish(void *workspace, uint64_t workspaceSize, aclOpExecuto
     return acl_exec_launch(ACL_OP_Hardswish, workspace, workspaceSize, executor, stream);
 }
 
-static void k_InplaceHardswish_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+static inline EW_ALWAYS_INLINE void kb_InplaceHardswish_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const float *A_ = (const float *)in[0];
     (void)s;
     float *O_ = (float *)out;
+#pragma omp simd
     for (int64_t i = 0; i < n; i++) {
         const float a EW_UNUSED = A_[i];
-        O_[i] = (float)(a * fmin(fmax(a + 3, 0), 6) / 6);
+        O_[i] = (float)(a * vm_fminf(vm_fmaxf(a + 3, 0), 6) / 6);
     }
 }
+static void k_InplaceHardswish_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_InplaceHardswish_f32(n, in, out, s); }
+EW_LEVEL_VARIANTS(k_InplaceHardswish_f32, kb_InplaceHardswish_f32)
 
 static void k_InplaceHardswish_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const double *A_ = (const double *)in[0];
@@ -1948,6 +2067,7 @@ static const ew_desc k_InplaceHardswish_desc = {
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
     .k = {[EW_F32] = k_InplaceHardswish_f32, [EW_F64] = k_InplaceHardswish_f64},
+    .kv = EW_KV(k_InplaceHardswish_f32),
     .check = NULL,
     .promote = NULL,
 };
@@ -1961,17 +2081,20 @@ aclnnStatus aclnnInplaceHardswish(void *workspace, uint64_t workspaceSize, aclOp
     return acl_exec_launch(ACL_OP_InplaceHardswish, workspace, workspaceSize, executor, stream);
 }
 
-static void k_HardswishBackward_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+static inline EW_ALWAYS_INLINE void kb_HardswishBackward_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const float *A_ = (const float *)in[0];
     const float *B_ = (const float *)in[1];
     (void)s;
     float *O_ = (float *)out;
+#pragma omp simd
     for (int64_t i = 0; i < n; i++) {
         const float a EW_UNUSED = A_[i];
         const float b EW_UNUSED = B_[i];
-        O_[i] = (float)(b <= -3 ? 0 : (b < 3 ? a * (b / 3 + 0.5) : a));
+        O_[i] = (float)(b <= -3 ? 0 : (b < 3 ? a * (b / 3 + 0.5f) : a));
     }
 }
+static void k_HardswishBackward_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_HardswishBackward_f32(n, in, out, s); }
+EW_LEVEL_VARIANTS(k_HardswishBackward_f32, kb_HardswishBackward_f32)
 
 static void k_HardswishBackward_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const double *A_ = (const double *)in[0];
@@ -2006,6 +2129,7 @@ static const ew_desc k_HardswishBackward_desc = {
     .n_fmt = 0, .fmt = {},
     .order = "dpsh",
     .k = {[EW_F32] = k_HardswishBackward_f32, [EW_F64] = k_HardswishBackward_f64},
+    .kv = EW_KV(k_HardswishBackward_f32),
     .check = ew_check_no_broadcast,
     .promote = NULL,
 };
@@ -2019,15 +2143,18 @@ aclnnStatus aclnnHardswishBackward(void *workspace, uint64_t workspaceSize, aclO
     return acl_exec_launch(ACL_OP_HardswishBackward, workspace, workspaceSize, executor, stream);
 }
 
-static void k_Hardshrink_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+static inline EW_ALWAYS_INLINE void kb_Hardshrink_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const float *A_ = (const float *)in[0];
     const float s0 EW_UNUSED = (float)s->d[0];
     float *O_ = (float *)out;
+#pragma omp simd
     for (int64_t i = 0; i < n; i++) {
         const float a EW_UNUSED = A_[i];
-        O_[i] = (float)((a >= -fmax(s0, 0) && a <= fmax(s0, 0)) ? 0 : a);
+        O_[i] = (float)((a >= -vm_fmaxf(s0, 0) && a <= vm_fmaxf(s0, 0)) ? 0 : a);
     }
 }
+static void k_Hardshrink_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_Hardshrink_f32(n, in, out, s); }
+EW_LEVEL_VARIANTS(k_Hardshrink_f32, kb_Hardshrink_f32)
 
 static void k_Hardshrink_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const double *A_ = (const double *)in[0];
@@ -2060,6 +2187,7 @@ static const ew_desc k_Hardshrink_desc = {
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
     .k = {[EW_F32] = k_Hardshrink_f32, [EW_F64] = k_Hardshrink_f64},
+    .kv = EW_KV(k_Hardshrink_f32),
     .check = NULL,
     .promote = NULL,
 };
@@ -2073,17 +2201,20 @@ aclnnStatus aclnnHardshrink(void *workspace, uint64_t workspaceSize, aclOpExecut
     return acl_exec_launch(ACL_OP_Hardshrink, workspace, workspaceSize, executor, stream);
 }
 
-static void k_HardshrinkBackward_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+static inline EW_ALWAYS_INLINE void kb_HardshrinkBackward_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const float *A_ = (const float *)in[0];
     const float *B_ = (const float *)in[1];
     const float s0 EW_UNUSED = (float)s->d[0];
     float *O_ = (float *)out;
+#pragma omp simd
     for (int64_t i = 0; i < n; i++) {
         const float a EW_UNUSED = A_[i];
         const float b EW_UNUSED = B_[i];
         O_[i] = (float)((b > s0 || b < -s0) ? a : 0);
     }
 }
+static void k_HardshrinkBackward_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_HardshrinkBackward_f32(n, in, out, s); }
+EW_LEVEL_VARIANTS(k_HardshrinkBackward_f32, kb_HardshrinkBackward_f32)
 
 static void k_HardshrinkBackward_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const double *A_ = (const double *)in[0];
@@ -2118,6 +2249,7 @@ static const ew_desc k_HardshrinkBackward_desc = {
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
     .k = {[EW_F32] = k_HardshrinkBackward_f32, [EW_F64] = k_HardshrinkBackward_f64},
+    .kv = EW_KV(k_HardshrinkBackward_f32),
     .check = NULL,
     .promote = NULL,
 };
@@ -2131,15 +2263,18 @@ aclnnStatus aclnnHardshrinkBackward(void *workspace, uint64_t workspaceSize, acl
     return acl_exec_launch(ACL_OP_HardshrinkBackward, workspace, workspaceSize, executor, stream);
 }
 
-static void k_Softshrink_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+static inline EW_ALWAYS_INLINE void kb_Softshrink_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const float *A_ = (const float *)in[0];
     const float s0 EW_UNUSED = (float)s->d[0];
     float *O_ = (float *)out;
+#pragma omp simd
     for (int64_t i = 0; i < n; i++) {
         const float a EW_UNUSED = A_[i];
         O_[i] = (float)(a > s0 ? a - s0 : (a < -s0 ? a + s0 : (isnan(a) ? a : 0)));
     }
 }
+static void k_Softshrink_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_Softshrink_f32(n, in, out, s); }
+EW_LEVEL_VARIANTS(k_Softshrink_f32, kb_Softshrink_f32)
 
 static void k_Softshrink_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const double *A_ = (const double *)in[0];
@@ -2172,6 +2307,7 @@ static const ew_desc k_Softshrink_desc = {
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
     .k = {[EW_F32] = k_Softshrink_f32, [EW_F64] = k_Softshrink_f64},
+    .kv = EW_KV(k_Softshrink_f32),
     .check = ew_check_lambd_nonneg,
     .promote = NULL,
 };
@@ -2185,17 +2321,20 @@ aclnnStatus aclnnSoftshrink(void *workspace, uint64_t workspaceSize, aclOpExecut
     return acl_exec_launch(ACL_OP_Softshrink, workspace, workspaceSize, executor, stream);
 }
 
-static void k_SoftshrinkBackward_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+static inline EW_ALWAYS_INLINE void kb_SoftshrinkBackward_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const float *A_ = (const float *)in[0];
     const float *B_ = (const float *)in[1];
     const float s0 EW_UNUSED = (float)s->d[0];
     float *O_ = (float *)out;
+#pragma omp simd
     for (int64_t i = 0; i < n; i++) {
         const float a EW_UNUSED = A_[i];
         const float b EW_UNUSED = B_[i];
         O_[i] = (float)((b > s0 || b < -s0) ? a : 0);
     }
 }
+static void k_SoftshrinkBackward_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_SoftshrinkBackward_f32(n, in, out, s); }
+EW_LEVEL_VARIANTS(k_SoftshrinkBackward_f32, kb_SoftshrinkBackward_f32)
 
 static void k_SoftshrinkBackward_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const double *A_ = (const double *)in[0];
@@ -2230,6 +2369,7 @@ static const ew_desc k_SoftshrinkBackward_desc = {
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
     .k = {[EW_F32] = k_SoftshrinkBackward_f32, [EW_F64] = k_SoftshrinkBackward_f64},
+    .kv = EW_KV(k_SoftshrinkBackward_f32),
     .check = ew_check_lambd_nonneg,
     .promote = NULL,
 };
@@ -2243,16 +2383,19 @@ aclnnStatus aclnnSoftshrinkBackward(void *workspace, uint64_t workspaceSize, acl
     return acl_exec_launch(ACL_OP_SoftshrinkBackward, workspace, workspaceSize, executor, stream);
 }
 
-static void k_Softplus_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+static inline EW_ALWAYS_INLINE void kb_Softplus_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const float *A_ = (const float *)in[0];
     const float s0 EW_UNUSED = (float)s->d[0];
     const float s1 EW_UNUSED = (float)s->d[1];
     float *O_ = (float *)out;
+#pragma omp simd
     for (int64_t i = 0; i < n; i++) {
         const float a EW_UNUSED = A_[i];
-        O_[i] = (float)(a * s0 > s1 ? a : log1p(exp(a * s0)) / s0);
+        O_[i] = (float)(a * s0 > s1 ? a : vm_softplusf(a * s0) / s0);
     }
 }
+static void k_Softplus_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_Softplus_f32(n, in, out, s); }
+EW_LEVEL_VARIANTS(k_Softplus_f32, kb_Softplus_f32)
 
 static void k_Softplus_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const double *A_ = (const double *)in[0];
@@ -2286,6 +2429,7 @@ static const ew_desc k_Softplus_desc = {
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
     .k = {[EW_F32] = k_Softplus_f32, [EW_F64] = k_Softplus_f64},
+    .kv = EW_KV(k_Softplus_f32),
     .check = NULL,
     .promote = NULL,
 };
@@ -2299,18 +2443,21 @@ aclnnStatus aclnnSoftplus(void *workspace, uint64_t workspaceSize, aclOpExecutor
     return acl_exec_launch(ACL_OP_Softplus, workspace, workspaceSize, executor, stream);
 }
 
-static void k_SoftplusBackward_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+static inline EW_ALWAYS_INLINE void kb_SoftplusBackward_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const float *A_ = (const float *)in[0];
     const float *B_ = (const float *)in[1];
     const float s0 EW_UNUSED = (float)s->d[0];
     const float s1 EW_UNUSED = (float)s->d[1];
     float *O_ = (float *)out;
+#pragma omp simd
     for (int64_t i = 0; i < n; i++) {
         const float a EW_UNUSED = A_[i];
         const float b EW_UNUSED = B_[i];
-        O_[i] = (float)(b * s0 > s1 ? a : a * exp(b * s0) / (exp(b * s0) + 1));
+        O_[i] = (float)(b * s0 > s1 ? a : a * vm_expf(b * s0) / (vm_expf(b * s0) + 1));
     }
 }
+static void k_SoftplusBackward_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_SoftplusBackward_f32(n, in, out, s); }
+EW_LEVEL_VARIANTS(k_SoftplusBackward_f32, kb_SoftplusBackward_f32)
 
 static void k_SoftplusBackward_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const double *A_ = (const double *)in[0];
@@ -2348,6 +2495,7 @@ static const ew_desc k_SoftplusBackward_desc = {
     .n_fmt = 0, .fmt = {},
     .order = "dpsh",
     .k = {[EW_F32] = k_SoftplusBackward_f32, [EW_F64] = k_SoftplusBackward_f64},
+    .kv = EW_KV(k_SoftplusBackward_f32),
     .check = ew_check_no_broadcast,
     .promote = NULL,
 };
@@ -2361,15 +2509,18 @@ aclnnStatus aclnnSoftplusBackward(void *workspace, uint64_t workspaceSize, aclOp
     return acl_exec_launch(ACL_OP_SoftplusBackward, workspace, workspaceSize, executor, stream);
 }
 
-static void k_Mish_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+static inline EW_ALWAYS_INLINE void kb_Mish_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const float *A_ = (const float *)in[0];
     (void)s;
     float *O_ = (float *)out;
+#pragma omp simd
     for (int64_t i = 0; i < n; i++) {
         const float a EW_UNUSED = A_[i];
-        O_[i] = (float)(a * tanh(a > 20 ? a : log1p(exp(a))));
+        O_[i] = (float)(a * ew_tanh_softplusf(a));
     }
 }
+static void k_Mish_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_Mish_f32(n, in, out, s); }
+EW_LEVEL_VARIANTS(k_Mish_f32, kb_Mish_f32)
 
 static void k_Mish_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const double *A_ = (const double *)in[0];
@@ -2402,6 +2553,7 @@ static const ew_desc k_Mish_desc = {
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
     .k = {[EW_F32] = k_Mish_f32, [EW_F64] = k_Mish_f64},
+    .kv = EW_KV(k_Mish_f32),
     .check = NULL,
     .promote = NULL,
 };
@@ -2415,15 +2567,18 @@ aclnnStatus aclnnMish(void *workspace, uint64_t workspaceSize, aclOpExecutor *ex
     return acl_exec_launch(ACL_OP_Mish, workspace, workspaceSize, executor, stream);
 }
 
-static void k_InplaceMish_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+static inline EW_ALWAYS_INLINE void kb_InplaceMish_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const float *A_ = (const float *)in[0];
     (void)s;
     float *O_ = (float *)out;
+#pragma omp simd
     for (int64_t i = 0; i < n; i++) {
         const float a EW_UNUSED = A_[i];
-        O_[i] = (float)(a * tanh(a > 20 ? a : log1p(exp(a))));
+        O_[i] = (float)(a * ew_tanh_softplusf(a));
     }
 }
+static void k_InplaceMish_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_InplaceMish_f32(n, in, out, s); }
+EW_LEVEL_VARIANTS(k_InplaceMish_f32, kb_InplaceMish_f32)
 
 static void k_InplaceMish_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const double *A_ = (const double *)in[0];
@@ -2456,6 +2611,7 @@ static const ew_desc k_InplaceMish_desc = {
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
     .k = {[EW_F32] = k_InplaceMish_f32, [EW_F64] = k_InplaceMish_f64},
+    .kv = EW_KV(k_InplaceMish_f32),
     .check = NULL,
     .promote = NULL,
 };
@@ -2469,17 +2625,20 @@ aclnnStatus aclnnInplaceMish(void *workspace, uint64_t workspaceSize, aclOpExecu
     return acl_exec_launch(ACL_OP_InplaceMish, workspace, workspaceSize, executor, stream);
 }
 
-static void k_MishBackward_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+static inline EW_ALWAYS_INLINE void kb_MishBackward_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const float *A_ = (const float *)in[0];
     const float *B_ = (const float *)in[1];
     (void)s;
     float *O_ = (float *)out;
+#pragma omp simd
     for (int64_t i = 0; i < n; i++) {
         const float a EW_UNUSED = A_[i];
         const float b EW_UNUSED = B_[i];
-        O_[i] = (float)(a * (tanh(log1p(exp(b))) + b * (1 - tanh(log1p(exp(b))) * tanh(log1p(exp(b)))) / (1 + exp(-b))));
+        O_[i] = (float)(a * ew_mish_gradf(b));
     }
 }
+static void k_MishBackward_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_MishBackward_f32(n, in, out, s); }
+EW_LEVEL_VARIANTS(k_MishBackward_f32, kb_MishBackward_f32)
 
 static void k_MishBackward_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const double *A_ = (const double *)in[0];
@@ -2514,6 +2673,7 @@ static const ew_desc k_MishBackward_desc = {
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
     .k = {[EW_F32] = k_MishBackward_f32, [EW_F64] = k_MishBackward_f64},
+    .kv = EW_KV(k_MishBackward_f32),
     .check = NULL,
     .promote = NULL,
 };
@@ -2527,15 +2687,26 @@ aclnnStatus aclnnMishBackward(void *workspace, uint64_t workspaceSize, aclOpExec
     return acl_exec_launch(ACL_OP_MishBackward, workspace, workspaceSize, executor, stream);
 }
 
-static void k_GeluV2_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+static inline EW_ALWAYS_INLINE void kb_GeluV2_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const float *A_ = (const float *)in[0];
     const float s0 EW_UNUSED = (float)s->d[0];
     float *O_ = (float *)out;
-    for (int64_t i = 0; i < n; i++) {
-        const float a EW_UNUSED = A_[i];
-        O_[i] = (float)(s0 == 1 ? 0.5 * a * (1 + tanh(0.79788456080286535588 * (a + 0.044715 * a * a * a))) : 0.5 * a * (1 + erf(a * M_SQRT1_2)));
+    if (s0 == 1) {
+#pragma omp simd
+        for (int64_t i = 0; i < n; i++) {
+            const float a EW_UNUSED = A_[i];
+            O_[i] = (float)(gelu_f(a, true));
+        }
+    } else {
+#pragma omp simd
+        for (int64_t i = 0; i < n; i++) {
+            const float a EW_UNUSED = A_[i];
+            O_[i] = (float)(gelu_f(a, false));
+        }
     }
 }
+static void k_GeluV2_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_GeluV2_f32(n, in, out, s); }
+EW_LEVEL_VARIANTS(k_GeluV2_f32, kb_GeluV2_f32)
 
 static void k_GeluV2_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const double *A_ = (const double *)in[0];
@@ -2568,6 +2739,7 @@ static const ew_desc k_GeluV2_desc = {
     .n_fmt = 2, .fmt = {{EW_FMT_NOT_PRIVATE, 0, 0}, {EW_FMT_NOT_PRIVATE, 2, 0}},
     .order = "dpfsh",
     .k = {[EW_F32] = k_GeluV2_f32, [EW_F64] = k_GeluV2_f64},
+    .kv = EW_KV(k_GeluV2_f32),
     .check = NULL,
     .promote = NULL,
 };
@@ -2583,17 +2755,20 @@ aclnnStatus aclnnGeluV2(void *workspace, uint64_t workspaceSize, aclOpExecutor *
     return acl_exec_launch(ACL_OP_GeluV2, workspace, workspaceSize, executor, stream);
 }
 
-static void k_GeluBackward_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+static inline EW_ALWAYS_INLINE void kb_GeluBackward_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const float *A_ = (const float *)in[0];
     const float *B_ = (const float *)in[1];
     (void)s;
     float *O_ = (float *)out;
+#pragma omp simd
     for (int64_t i = 0; i < n; i++) {
         const float a EW_UNUSED = A_[i];
         const float b EW_UNUSED = B_[i];
-        O_[i] = (float)(a * (0.5 * (1 + erf(b * M_SQRT1_2)) + b * 0.39894228040143267794 * exp(-0.5 * b * b)));
+        O_[i] = (float)(a * gelu_grad_f(b, false));
     }
 }
+static void k_GeluBackward_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_GeluBackward_f32(n, in, out, s); }
+EW_LEVEL_VARIANTS(k_GeluBackward_f32, kb_GeluBackward_f32)
 
 static void k_GeluBackward_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const double *A_ = (const double *)in[0];
@@ -2634,6 +2809,7 @@ static const ew_desc k_GeluBackward_desc = {
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
     .k = {[EW_F32] = k_GeluBackward_f32, [EW_F64] = k_GeluBackward_f64},
+    .kv = EW_KV(k_GeluBackward_f32),
     .check = NULL,
     .promote = NULL,
 };
@@ -2647,15 +2823,18 @@ aclnnStatus aclnnGeluBackward(void *workspace, uint64_t workspaceSize, aclOpExec
     return acl_exec_launch(ACL_OP_GeluBackward, workspace, workspaceSize, executor, stream);
 }
 
-static void k_FastGelu_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+static inline EW_ALWAYS_INLINE void kb_FastGelu_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const float *A_ = (const float *)in[0];
     (void)s;
     float *O_ = (float *)out;
+#pragma omp simd
     for (int64_t i = 0; i < n; i++) {
         const float a EW_UNUSED = A_[i];
-        O_[i] = (float)(a / (1 + exp(-1.702 * a)));
+        O_[i] = (float)(a / (1 + vm_expf(-1.702f * a)));
     }
 }
+static void k_FastGelu_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_FastGelu_f32(n, in, out, s); }
+EW_LEVEL_VARIANTS(k_FastGelu_f32, kb_FastGelu_f32)
 
 static void k_FastGelu_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const double *A_ = (const double *)in[0];
@@ -2688,6 +2867,7 @@ static const ew_desc k_FastGelu_desc = {
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
     .k = {[EW_F32] = k_FastGelu_f32, [EW_F64] = k_FastGelu_f64},
+    .kv = EW_KV(k_FastGelu_f32),
     .check = NULL,
     .promote = NULL,
 };
@@ -2701,17 +2881,20 @@ aclnnStatus aclnnFastGelu(void *workspace, uint64_t workspaceSize, aclOpExecutor
     return acl_exec_launch(ACL_OP_FastGelu, workspace, workspaceSize, executor, stream);
 }
 
-static void k_FastGeluBackward_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+static inline EW_ALWAYS_INLINE void kb_FastGeluBackward_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const float *A_ = (const float *)in[0];
     const float *B_ = (const float *)in[1];
     (void)s;
     float *O_ = (float *)out;
+#pragma omp simd
     for (int64_t i = 0; i < n; i++) {
         const float a EW_UNUSED = A_[i];
         const float b EW_UNUSED = B_[i];
-        O_[i] = (float)(a * ((1 / (exp(-1.702 * b) + 1) - 1) * -1.702 * b + 1) / (exp(-1.702 * b) + 1));
+        O_[i] = (float)(a * ((1 / (vm_expf(-1.702f * b) + 1) - 1) * -1.702f * b + 1) / (vm_expf(-1.702f * b) + 1));
     }
 }
+static void k_FastGeluBackward_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_FastGeluBackward_f32(n, in, out, s); }
+EW_LEVEL_VARIANTS(k_FastGeluBackward_f32, kb_FastGeluBackward_f32)
 
 static void k_FastGeluBackward_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const double *A_ = (const double *)in[0];
@@ -2746,6 +2929,7 @@ static const ew_desc k_FastGeluBackward_desc = {
     .n_fmt = 0, .fmt = {},
     .order = "dpsh",
     .k = {[EW_F32] = k_FastGeluBackward_f32, [EW_F64] = k_FastGeluBackward_f64},
+    .kv = EW_KV(k_FastGeluBackward_f32),
     .check = ew_check_no_broadcast,
     .promote = NULL,
 };
@@ -2867,18 +3051,21 @@ aclnnStatus aclnnInplaceErfinv(void *workspace, uint64_t workspaceSize, aclOpExe
     return acl_exec_launch(ACL_OP_InplaceErfinv, workspace, workspaceSize, executor, stream);
 }
 
-static void k_LeakyReluBackward_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+static inline EW_ALWAYS_INLINE void kb_LeakyReluBackward_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const float *A_ = (const float *)in[0];
     const float *B_ = (const float *)in[1];
     const float s0 EW_UNUSED = (float)s->d[0];
     const float s1 EW_UNUSED = (float)s->d[1];
     float *O_ = (float *)out;
+#pragma omp simd
     for (int64_t i = 0; i < n; i++) {
         const float a EW_UNUSED = A_[i];
         const float b EW_UNUSED = B_[i];
         O_[i] = (float)(b > 0 ? a : a * s0);
     }
 }
+static void k_LeakyReluBackward_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_LeakyReluBackward_f32(n, in, out, s); }
+EW_LEVEL_VARIANTS(k_LeakyReluBackward_f32, kb_LeakyReluBackward_f32)
 
 static void k_LeakyReluBackward_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const double *A_ = (const double *)in[0];
@@ -2918,6 +3105,7 @@ static const ew_desc k_LeakyReluBackward_desc = {
     .n_fmt = 0, .fmt = {},
     .order = "dshp",
     .k = {[EW_F32] = k_LeakyReluBackward_f32, [EW_F64] = k_LeakyReluBackward_f64},
+    .kv = EW_KV(k_LeakyReluBackward_f32),
     .check = ew_check_leaky_is_result,
     .promote = NULL,
 };
@@ -2933,7 +3121,7 @@ aclnnStatus aclnnLeakyReluBackward(void *workspace, uint64_t workspaceSize, aclO
     return acl_exec_launch(ACL_OP_LeakyReluBackward, workspace, workspaceSize, executor, stream);
 }
 
-static void k_EluBackward_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+static inline EW_ALWAYS_INLINE void kb_EluBackward_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const float *A_ = (const float *)in[0];
     const float *B_ = (const float *)in[1];
     const float s0 EW_UNUSED = (float)s->d[0];
@@ -2941,12 +3129,15 @@ static void k_EluBackward_f32(int64_t n, char *const *in, char *out, const ew_sc
     const float s2 EW_UNUSED = (float)s->d[2];
     const float s3 EW_UNUSED = (float)s->d[3];
     float *O_ = (float *)out;
+#pragma omp simd
     for (int64_t i = 0; i < n; i++) {
         const float a EW_UNUSED = A_[i];
         const float b EW_UNUSED = B_[i];
-        O_[i] = (float)(s3 ? (b <= 0 ? a * s2 * (b + s0 * s1) : a * s1) : (b <= 0 ? a * s2 * s0 * s1 * exp(b * s2) : a * s1));
+        O_[i] = (float)(s3 ? (b <= 0 ? a * s2 * (b + s0 * s1) : a * s1) : (b <= 0 ? a * s2 * s0 * s1 * vm_expf(b * s2) : a * s1));
     }
 }
+static void k_EluBackward_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_EluBackward_f32(n, in, out, s); }
+EW_LEVEL_VARIANTS(k_EluBackward_f32, kb_EluBackward_f32)
 
 static void k_EluBackward_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const double *A_ = (const double *)in[0];
@@ -2984,6 +3175,7 @@ static const ew_desc k_EluBackward_desc = {
     .n_fmt = 0, .fmt = {},
     .order = "dpsh",
     .k = {[EW_F32] = k_EluBackward_f32, [EW_F64] = k_EluBackward_f64},
+    .kv = EW_KV(k_EluBackward_f32),
     .check = ew_check_elu_backward,
     .promote = NULL,
 };
@@ -2999,16 +3191,19 @@ aclnnStatus aclnnEluBackward(void *workspace, uint64_t workspaceSize, aclOpExecu
     return acl_exec_launch(ACL_OP_EluBackward, workspace, workspaceSize, executor, stream);
 }
 
-static void k_Shrink_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+static inline EW_ALWAYS_INLINE void kb_Shrink_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const float *A_ = (const float *)in[0];
     const float s0 EW_UNUSED = (float)s->d[0];
     const float s1 EW_UNUSED = (float)s->d[1];
     float *O_ = (float *)out;
+#pragma omp simd
     for (int64_t i = 0; i < n; i++) {
         const float a EW_UNUSED = A_[i];
         O_[i] = (float)(a < -s0 ? a + s1 : (a > s0 ? a - s1 : (isnan(a) ? a : 0)));
     }
 }
+static void k_Shrink_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_Shrink_f32(n, in, out, s); }
+EW_LEVEL_VARIANTS(k_Shrink_f32, kb_Shrink_f32)
 
 static void k_Shrink_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const double *A_ = (const double *)in[0];
@@ -3042,6 +3237,7 @@ static const ew_desc k_Shrink_desc = {
     .n_fmt = 0, .fmt = {},
     .order = "dpsh",
     .k = {[EW_F32] = k_Shrink_f32, [EW_F64] = k_Shrink_f64},
+    .kv = EW_KV(k_Shrink_f32),
     .check = ew_check_lambd_nonneg,
     .promote = NULL,
 };
@@ -3055,17 +3251,20 @@ aclnnStatus aclnnShrink(void *workspace, uint64_t workspaceSize, aclOpExecutor *
     return acl_exec_launch(ACL_OP_Shrink, workspace, workspaceSize, executor, stream);
 }
 
-static void k_AddRelu_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+static inline EW_ALWAYS_INLINE void kb_AddRelu_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const float *A_ = (const float *)in[0];
     const float *B_ = (const float *)in[1];
     const float s0 EW_UNUSED = (float)s->d[0];
     float *O_ = (float *)out;
+#pragma omp simd
     for (int64_t i = 0; i < n; i++) {
         const float a EW_UNUSED = A_[i];
         const float b EW_UNUSED = B_[i];
         O_[i] = (float)((a + s0 * b) > 0 ? (a + s0 * b) : (isnan(a + s0 * b) ? (a + s0 * b) : 0));
     }
 }
+static void k_AddRelu_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_AddRelu_f32(n, in, out, s); }
+EW_LEVEL_VARIANTS(k_AddRelu_f32, kb_AddRelu_f32)
 
 static void k_AddRelu_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const double *A_ = (const double *)in[0];
@@ -3112,6 +3311,7 @@ static const ew_desc k_AddRelu_desc = {
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
     .k = {[EW_F32] = k_AddRelu_f32, [EW_F64] = k_AddRelu_f64, [EW_I64] = k_AddRelu_i64},
+    .kv = EW_KV(k_AddRelu_f32),
     .check = NULL,
     .promote = NULL,
 };
@@ -3125,17 +3325,20 @@ aclnnStatus aclnnAddRelu(void *workspace, uint64_t workspaceSize, aclOpExecutor 
     return acl_exec_launch(ACL_OP_AddRelu, workspace, workspaceSize, executor, stream);
 }
 
-static void k_InplaceAddRelu_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+static inline EW_ALWAYS_INLINE void kb_InplaceAddRelu_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const float *A_ = (const float *)in[0];
     const float *B_ = (const float *)in[1];
     const float s0 EW_UNUSED = (float)s->d[0];
     float *O_ = (float *)out;
+#pragma omp simd
     for (int64_t i = 0; i < n; i++) {
         const float a EW_UNUSED = A_[i];
         const float b EW_UNUSED = B_[i];
         O_[i] = (float)((a + s0 * b) > 0 ? (a + s0 * b) : (isnan(a + s0 * b) ? (a + s0 * b) : 0));
     }
 }
+static void k_InplaceAddRelu_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_InplaceAddRelu_f32(n, in, out, s); }
+EW_LEVEL_VARIANTS(k_InplaceAddRelu_f32, kb_InplaceAddRelu_f32)
 
 static void k_InplaceAddRelu_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const double *A_ = (const double *)in[0];
@@ -3182,6 +3385,7 @@ static const ew_desc k_InplaceAddRelu_desc = {
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
     .k = {[EW_F32] = k_InplaceAddRelu_f32, [EW_F64] = k_InplaceAddRelu_f64, [EW_I64] = k_InplaceAddRelu_i64},
+    .kv = EW_KV(k_InplaceAddRelu_f32),
     .check = NULL,
     .promote = NULL,
 };
@@ -3195,17 +3399,20 @@ aclnnStatus aclnnInplaceAddRelu(void *workspace, uint64_t workspaceSize, aclOpEx
     return acl_exec_launch(ACL_OP_InplaceAddRelu, workspace, workspaceSize, executor, stream);
 }
 
-static void k_HardswishBackwardV2_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+static inline EW_ALWAYS_INLINE void kb_HardswishBackwardV2_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const float *A_ = (const float *)in[0];
     const float *B_ = (const float *)in[1];
     (void)s;
     float *O_ = (float *)out;
+#pragma omp simd
     for (int64_t i = 0; i < n; i++) {
         const float a EW_UNUSED = A_[i];
         const float b EW_UNUSED = B_[i];
-        O_[i] = (float)(b <= -3 ? 0 : (b < 3 ? a * (b / 3 + 0.5) : a));
+        O_[i] = (float)(b <= -3 ? 0 : (b < 3 ? a * (b / 3 + 0.5f) : a));
     }
 }
+static void k_HardswishBackwardV2_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_HardswishBackwardV2_f32(n, in, out, s); }
+EW_LEVEL_VARIANTS(k_HardswishBackwardV2_f32, kb_HardswishBackwardV2_f32)
 
 static void k_HardswishBackwardV2_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const double *A_ = (const double *)in[0];
@@ -3240,6 +3447,7 @@ static const ew_desc k_HardswishBackwardV2_desc = {
     .n_fmt = 0, .fmt = {},
     .order = "dpsh",
     .k = {[EW_F32] = k_HardswishBackwardV2_f32, [EW_F64] = k_HardswishBackwardV2_f64},
+    .kv = EW_KV(k_HardswishBackwardV2_f32),
     .check = ew_check_no_broadcast,
     .promote = NULL,
 };
@@ -3365,15 +3573,18 @@ aclnnStatus aclnnGeluMul(void *workspace, uint64_t workspaceSize, aclOpExecutor 
     return acl_exec_launch(ACL_OP_GeluMul, workspace, workspaceSize, executor, stream);
 }
 
-static void k_SquaredRelu_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
+static inline EW_ALWAYS_INLINE void kb_SquaredRelu_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const float *A_ = (const float *)in[0];
     (void)s;
     float *O_ = (float *)out;
+#pragma omp simd
     for (int64_t i = 0; i < n; i++) {
         const float a EW_UNUSED = A_[i];
         O_[i] = (float)(a > 0 ? a * a : (isnan(a) ? a : 0));
     }
 }
+static void k_SquaredRelu_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_SquaredRelu_f32(n, in, out, s); }
+EW_LEVEL_VARIANTS(k_SquaredRelu_f32, kb_SquaredRelu_f32)
 
 static void k_SquaredRelu_f64(int64_t n, char *const *in, char *out, const ew_scalars *s) {
     const double *A_ = (const double *)in[0];
@@ -3406,6 +3617,7 @@ static const ew_desc k_SquaredRelu_desc = {
     .n_fmt = 0, .fmt = {},
     .order = "dpfsh",
     .k = {[EW_F32] = k_SquaredRelu_f32, [EW_F64] = k_SquaredRelu_f64},
+    .kv = EW_KV(k_SquaredRelu_f32),
     .check = NULL,
     .promote = NULL,
 };
