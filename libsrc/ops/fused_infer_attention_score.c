@@ -8,7 +8,8 @@
  * nextTokens band), 1 (the whole mask), 2 (left-up causal), 3 (right-down causal); softmaxLse (f32 [B,N,S,1]).
  * Not modelled (561002 with a message): the quantised, antiquant, paged (blockTable), padding, shared-prefix and
  * actual-sequence-length inputs, sparseMode 4, key/value lists of more than one tensor.
- * Compute in double (each row's sums in index order), rounded once to attentionOut's dtype; a row with every key
+ * Compute in double (q.k over D as four interleaved partial sums, the other sums in index order), rounded once to
+ * attentionOut's dtype; a broadcast (stride-0) pseShift or mask dim is read once, not materialised; a row with every key
  * masked gives zeros (and lse +inf). One iteration owns one (b, n, s) row: the same bytes for any thread count. */
 #include <math.h>
 #include <string.h>
@@ -26,11 +27,49 @@ typedef struct {
     double scale;
 } fia_params;
 
-/* element offset of (b, s, n, d) in a contiguous tensor of the layout with nh heads and sl tokens */
-static inline int64_t fia_at(int layout, int64_t nh, int64_t sl, int64_t D, int64_t b, int64_t s, int64_t n,
-                             int64_t d) {
-    if (layout == FIA_BNSD) return ((b * nh + n) * sl + s) * D + d;
-    return ((b * sl + s) * nh + n) * D + d; /* BSND and BSH store alike */
+/* v (rank 4) seen as [B, heads, tokens, D] from its layout: BNSD as is, BSND/BSH with dims 1 and 2 swapped */
+static acl_view fia_bnsd_view(const acl_view *v, int layout, int64_t nh, int64_t D) {
+    acl_view t = *v;
+    if (layout == FIA_BSH) { /* [B, S, H] -> [B, S, nh, D] */
+        t.ndim = 4;
+        t.dims[2] = nh, t.strides[2] = v->strides[2] * D;
+        t.dims[3] = D, t.strides[3] = v->strides[2];
+    }
+    if (layout != FIA_BNSD) {
+        int64_t d = t.dims[1], st = t.strides[1];
+        t.dims[1] = t.dims[2], t.strides[1] = t.strides[2];
+        t.dims[2] = d, t.strides[2] = st;
+    }
+    return t;
+}
+
+/* v's elements as dtype dt in a buffer that holds each distinct element once: a dim of stride 0 (a broadcast
+ * view, such as llama.cpp's pseShift repeated over the heads) is loaded as size 1. st receives the element
+ * strides into the buffer for v's full dims (0 for those dims). */
+static void *fia_load_compact(const acl_view *v, aclDataType dt, int64_t *st) {
+    acl_view c = *v;
+    for (int k = 0; k < c.ndim; k++)
+        if (c.strides[k] == 0) c.dims[k] = 1;
+    int64_t s = 1;
+    for (int k = c.ndim - 1; k >= 0; k--) {
+        st[k] = c.dims[k] == 1 ? 0 : s;
+        s *= c.dims[k];
+    }
+    return md_load(&c, dt);
+}
+
+/* a fixed-order dot product (four interleaved partial sums, added in one order): the same bytes on any thread */
+static inline double fia_dot(const double *a, const double *b, int64_t n) {
+    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+    int64_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        s0 += a[i] * b[i];
+        s1 += a[i + 1] * b[i + 1];
+        s2 += a[i + 2] * b[i + 2];
+        s3 += a[i + 3] * b[i + 3];
+    }
+    for (; i < n; i++) s0 += a[i] * b[i];
+    return (s0 + s1) + (s2 + s3);
 }
 
 static aclnnStatus fia_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
@@ -39,7 +78,11 @@ static aclnnStatus fia_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     const fia_params *p = ex->params;
     const int64_t B = p->B, N = p->N, NKV = p->NKV, S = p->S, SKV = p->SKV, D = p->D, G = N / NKV;
     int slot = 3;
-    const acl_view *qv = acl_exec_in(ex, 0), *kv = acl_exec_in(ex, 1), *vv = acl_exec_in(ex, 2);
+    /* q, k, v and the output gathered as contiguous [B, heads, tokens, D]: dot products over contiguous D */
+    const acl_view qv = fia_bnsd_view(acl_exec_in(ex, 0), p->layout, N, D);
+    const acl_view kv = fia_bnsd_view(acl_exec_in(ex, 1), p->layout, NKV, D);
+    const acl_view vv = fia_bnsd_view(acl_exec_in(ex, 2), p->layout, NKV, D);
+    const acl_view ov = fia_bnsd_view(acl_exec_out(ex, 0), p->layout, N, D);
     acl_view pse4 = {0}, mask4 = {0};
     if (p->has_pse) {
         const int64_t dims[4] = {B, N, S, SKV};
@@ -59,61 +102,74 @@ static aclnnStatus fia_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
         const int64_t dims[4] = {B, 1, S, SKV};
         mask4 = md_broadcast_view(&t, dims, 4);
     }
-    const acl_view *ov = acl_exec_out(ex, 0);
-    double *q = md_load(qv, ACL_DOUBLE), *k = md_load(kv, ACL_DOUBLE), *v = md_load(vv, ACL_DOUBLE);
-    double *pse = p->has_pse ? md_load(&pse4, ACL_DOUBLE) : NULL;
-    unsigned char *mask = p->has_mask ? md_load(&mask4, ACL_BOOL) : NULL;
+    int64_t pst[4] = {0}, mst[4] = {0};
+    double *q = md_load(&qv, ACL_DOUBLE), *k = md_load(&kv, ACL_DOUBLE), *v = md_load(&vv, ACL_DOUBLE);
+    double *pse = p->has_pse ? fia_load_compact(&pse4, ACL_DOUBLE, pst) : NULL;
+    unsigned char *mask = p->has_mask ? fia_load_compact(&mask4, ACL_BOOL, mst) : NULL;
     double *o = md_alloc(B * N * S * D, sizeof(double));
     float *lse = p->has_lse ? md_alloc(B * N * S, sizeof(float)) : NULL;
-    double *sc = md_alloc(B * N * S * SKV, sizeof(double));
-    aclnnStatus rc = OOM;
-    if (q && k && v && o && sc && (!p->has_pse || pse) && (!p->has_mask || mask) && (!p->has_lse || lse)) {
+    aclnnStatus rc = ACLNN_ERR_INNER;
+    int short_rows = 0;
+    if (q && k && v && o && (!p->has_pse || pse) && (!p->has_mask || mask) && (!p->has_lse || lse)) {
         const int64_t rows = B * N * S;
-#pragma omp parallel for schedule(static) if (acl_parallel_worth(rows * SKV * D))
-        for (int64_t r = 0; r < rows; r++) {
-            const int64_t b = r / (N * S), n = (r / S) % N, s = r % S, g = n / G;
-            double *row = sc + r * SKV, mx = -INFINITY;
-            for (int64_t j = 0; j < SKV; j++) {
-                int masked = 0;
-                if (p->sparse == 0) masked = (j - s) > p->next || (s - j) > p->pre;
-                else if (p->sparse == 2) masked = j > s;
-                else if (p->sparse == 3) masked = j > s + (SKV - S);
-                if (!masked && mask && (p->sparse == 0 || p->sparse == 1)) masked = mask[(b * S + s) * SKV + j] != 0;
-                if (masked) {
-                    row[j] = -INFINITY;
+#pragma omp parallel if (acl_parallel_worth(rows * SKV * D))
+        {
+            double *row = md_alloc(SKV, sizeof(double)); /* this thread's scores */
+            if (!row) {
+#pragma omp atomic write
+                short_rows = 1;
+            }
+#pragma omp for schedule(static)
+            for (int64_t r = 0; r < rows; r++) {
+                if (!row) continue;
+                const int64_t b = r / (N * S), n = (r / S) % N, s = r % S, g = n / G;
+                const double *qr = q + r * D, *kb = k + (b * NKV + g) * SKV * D, *vb = v + (b * NKV + g) * SKV * D;
+                const double *pr = pse ? pse + b * pst[0] + n * pst[1] + s * pst[2] : NULL;
+                const unsigned char *mr = mask ? mask + b * mst[0] + s * mst[2] : NULL;
+                double mx = -INFINITY;
+                for (int64_t j = 0; j < SKV; j++) {
+                    int masked = 0;
+                    if (p->sparse == 0) masked = (j - s) > p->next || (s - j) > p->pre;
+                    else if (p->sparse == 2) masked = j > s;
+                    else if (p->sparse == 3) masked = j > s + (SKV - S);
+                    if (!masked && mr && (p->sparse == 0 || p->sparse == 1)) masked = mr[j * mst[3]] != 0;
+                    if (masked) {
+                        row[j] = -INFINITY;
+                        continue;
+                    }
+                    double acc = fia_dot(qr, kb + j * D, D) * p->scale;
+                    if (pr) acc += pr[j * pst[3]];
+                    row[j] = acc;
+                    if (acc > mx) mx = acc;
+                }
+                double *out = o + r * D;
+                for (int64_t d = 0; d < D; d++) out[d] = 0.0;
+                if (mx == -INFINITY) {
+                    if (lse) lse[r] = INFINITY;
                     continue;
                 }
-                double acc = 0.0;
-                for (int64_t d = 0; d < D; d++)
-                    acc += q[fia_at(p->layout, N, S, D, b, s, n, d)] * k[fia_at(p->layout, NKV, SKV, D, b, j, g, d)];
-                acc *= p->scale;
-                if (pse) acc += pse[((b * N + n) * S + s) * SKV + j];
-                row[j] = acc;
-                if (acc > mx) mx = acc;
+                double sum = 0.0;
+                for (int64_t j = 0; j < SKV; j++) {
+                    row[j] = row[j] == -INFINITY ? 0.0 : exp(row[j] - mx);
+                    sum += row[j];
+                }
+                for (int64_t j = 0; j < SKV; j++) {
+                    if (row[j] == 0.0) continue;
+                    const double w = row[j] / sum, *vr = vb + j * D;
+                    for (int64_t d = 0; d < D; d++) out[d] += w * vr[d];
+                }
+                if (lse) lse[r] = (float)(mx + log(sum));
             }
-            double *out = o + fia_at(p->layout, N, S, D, b, s, n, 0);
-            for (int64_t d = 0; d < D; d++) out[d] = 0.0;
-            if (mx == -INFINITY) {
-                if (lse) lse[r] = INFINITY;
-                continue;
-            }
-            double sum = 0.0;
-            for (int64_t j = 0; j < SKV; j++) {
-                row[j] = row[j] == -INFINITY ? 0.0 : exp(row[j] - mx);
-                sum += row[j];
-            }
-            for (int64_t j = 0; j < SKV; j++) {
-                if (row[j] == 0.0) continue;
-                const double w = row[j] / sum;
-                for (int64_t d = 0; d < D; d++) out[d] += w * v[fia_at(p->layout, NKV, SKV, D, b, j, g, d)];
-            }
-            if (lse) lse[r] = (float)(mx + log(sum));
+            free(row);
         }
-        md_store(o, ACL_DOUBLE, ov);
-        rc = ACLNN_SUCCESS;
-        if (!rc && lse) rc = md_store_via(lse, ACL_FLOAT, ACL_FLOAT, acl_exec_out(ex, 1));
+        if (!short_rows) {
+            md_store(o, ACL_DOUBLE, &ov);
+            rc = ACLNN_SUCCESS;
+            if (lse) rc = md_store_via(lse, ACL_FLOAT, ACL_FLOAT, acl_exec_out(ex, 1));
+        }
     }
-    free(q), free(k), free(v), free(pse), free(mask), free(o), free(lse), free(sc);
+    if (rc == ACLNN_ERR_INNER) rc = OOM; /* reported only when it happened */
+    free(q), free(k), free(v), free(pse), free(mask), free(o), free(lse);
     return rc;
 }
 

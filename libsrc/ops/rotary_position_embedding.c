@@ -30,8 +30,9 @@ static aclnnStatus rope_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     const int64_t n = md_numel(x), d = x->dims[3], h = d / 2;
     float *xs = md_load(x, ACL_FLOAT), *cs = md_load(&cb, ACL_FLOAT), *ss = md_load(&sb, ACL_FLOAT);
     float *r = md_alloc(n, sizeof(float));
-    aclnnStatus rc = OOM;
-    if (xs && cs && ss && r) {
+    aclnnStatus rc;
+    if (!(xs && cs && ss && r)) rc = OOM;
+    else {
         const int64_t rows = n / d;
         const int mode = p->mode;
 #pragma omp parallel for schedule(static) if (acl_parallel_worth(n))

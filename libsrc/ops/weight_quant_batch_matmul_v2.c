@@ -76,7 +76,7 @@ static aclnnStatus wq_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     const int64_t M = p->m, K = p->k, N = p->n;
     float *x = md_load(xv, ACL_FLOAT), *wd = md_alloc(K * N, sizeof(float)), *r = md_alloc(M * N, sizeof(float));
     float *sc = NULL, *of = NULL, *bias = NULL, *qs = NULL, *qo = NULL;
-    aclnnStatus rc = OOM;
+    aclnnStatus rc = ACLNN_ERR_INNER; /* OOM, reported at done: (an eager OOM would record a message on success) */
     if (!x || !wd || !r) goto done;
     const int64_t ns = md_numel(sv);
     if (p->fixpipe) {
@@ -156,6 +156,7 @@ static aclnnStatus wq_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
         rc = md_store_via(r, ACL_FLOAT, y->dtype, y);
     }
 done:
+    if (rc == ACLNN_ERR_INNER) rc = OOM;
     free(x);
     free(wd);
     free(r);

@@ -94,14 +94,27 @@ static bool remove_block(uintptr_t p, mem_kind kind, uint64_t *size) {
     return true;
 }
 
+/* The bytes usable from block i's base: its copy size; for an aclrtMapMem mapping, together with the mappings that
+ * follow it end to end (a VMM pool maps its chunks contiguously in a reserved range and hands out buffers that
+ * straddle them: one accessible range, as on the device). Lock held. */
+static uint64_t reach_size(ptrdiff_t i) {
+    uint64_t n = copy_size(&g_blocks[i]);
+    for (size_t j = (size_t)i + 1; g_blocks[i].kind == MEM_MAPPED && j < g_n; j++) {
+        if (g_blocks[j].kind != MEM_MAPPED || g_blocks[j].base != g_blocks[j - 1].base + g_blocks[j - 1].size) break;
+        n += g_blocks[j].size;
+    }
+    return n;
+}
+
 bool acl_mem_contains(const void *p, uint64_t len) {
     uintptr_t a = (uintptr_t)p;
     pthread_mutex_lock(&g_mem_lock);
     ptrdiff_t i = find_le(a);
     bool ok = false;
     if (i >= 0) {
-        uint64_t off = a - g_blocks[i].base;
-        ok = off <= g_blocks[i].size && len <= g_blocks[i].size - off;
+        const uint64_t off = a - g_blocks[i].base;
+        const uint64_t size = g_blocks[i].kind == MEM_MAPPED ? reach_size(i) : g_blocks[i].size;
+        ok = off <= g_blocks[i].size && len <= size - off;
     }
     pthread_mutex_unlock(&g_mem_lock);
     return ok;
@@ -237,6 +250,7 @@ static bool lookup_block(const void *p, mem_block *out) {
     ptrdiff_t i = find_le(a);
     bool found = i >= 0 && a - g_blocks[i].base < copy_size(&g_blocks[i]);
     if (found) *out = g_blocks[i];
+    if (found && out->kind == MEM_MAPPED) out->size = reach_size(i); /* copy_size of a mapping is its size */
     pthread_mutex_unlock(&g_mem_lock);
     return found;
 }

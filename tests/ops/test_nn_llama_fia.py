@@ -155,3 +155,35 @@ def test_invalid_fia():
     c = a()
     c[9] = tens((4,), "f32")  # deqScale2Optional
     expect_status(OP, c, 561002, "deqScale2Optional")
+
+
+@pytest.mark.parametrize("dt", ["f16", "bf16"])
+def test_fia_llama_pse_stride0_view(torch, dt):
+    """llama.cpp's exact call (ggml_cann_flash_attn_ext with max_bias 0): the pseShift tensor is the f16 KQ mask seen
+    as [B, N, S, Skv] with head stride 0 (one [S, Skv] plane per batch, shared by every head), BSND, GQA, scale
+    1/sqrt(D), preTokens = nextTokens = 65535, sparseMode 0, innerPrecise 2. The stride-0 dim is read once (no
+    buffer of N planes), and a successful call leaves no error message behind."""
+    rng = np.random.default_rng(11)
+    B, S, SKV, N, NKV, D = 2, 5, 9, 8, 2, 32
+    q, k, v = rnd(rng, (B, S, N, D), dt), rnd(rng, (B, SKV, NKV, D), dt), rnd(rng, (B, SKV, NKV, D), dt)
+    m = rng.uniform(-1, 1, (B, 1, S, SKV)).astype(np.float16)
+    m[:, 0, :, 7:] = -np.inf  # llama's causal/padding mask: -inf columns
+    mt = AclTensor.from_array(m)  # the storage holds B planes; the view (as ggml_cann_create_tensor makes it):
+    pse = AclTensor((B, N, S, SKV), np.float16, (S * SKV, 0, SKV, 1), 0, None, mt.buffer, storage_shape=[B * S * SKV])
+    out = AclTensor.from_array(np.full((B, S, N, D), 7, NP[dt]))
+    scale = 1 / np.sqrt(D)
+    qt, kt, vt = (AclTensor.from_array(a) for a in (q, k, v))
+    c = args(qt, tlist(kt), tlist(vt), out, pse=pse, heads=N, scale=scale, layout=cstr("BSND"), nkv=NKV)
+    c[31] = 2  # innerPrecise (llama.cpp: 2 when S > 1)
+    from pyaclnn.lowlevel import ffi, lib
+    pyaclnn.recent_error_message()  # drain
+    ws, ex = ffi.new("uint64_t *"), ffi.new("aclOpExecutor **")
+    c = [a.handle if isinstance(a, AclTensor) else (ffi.NULL if a is None else a) for a in c]
+    assert lib.aclnnFusedInferAttentionScoreV2GetWorkspaceSize(*c, ws, ex) == 0, pyaclnn.recent_error_message()
+    assert ws[0] == 0
+    assert lib.aclnnFusedInferAttentionScoreV2(ffi.NULL, 0, ex[0], ffi.NULL) == 0, pyaclnn.recent_error_message()
+    assert lib.aclrtSynchronizeDevice() == 0
+    assert pyaclnn.recent_error_message() == ""
+    e = ref(torch, T(torch, q).permute(0, 2, 1, 3), T(torch, k).permute(0, 2, 1, 3), T(torch, v).permute(0, 2, 1, 3),
+            T(torch, m), None, scale, dt).permute(0, 2, 1, 3)
+    compare(out.numpy(), from_torch(e.contiguous()), dt)

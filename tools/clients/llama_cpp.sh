@@ -8,7 +8,8 @@
 # PREFIX  the toolkit tree (`make install`; default build/cann), used as ASCEND_TOOLKIT_HOME
 # WORK    scratch directory: the sdist, its unpacked source, the CMake build, the logs (default build/client-llama)
 # Environment: LLAMA_CPP_PYTHON_VERSION (default 0.3.36), JOBS (default 2), SOC_TYPE (default Ascend910B4),
-# TEST_ARGS (extra test-backend-ops arguments, e.g. "-o ADD"), STAGE=configure|build|test (stop after that stage).
+# TEST_ARGS (extra test-backend-ops arguments, e.g. "-o ADD"), STAGE=configure|build|test (stop after that stage),
+# CLIENT_BUG_FILTER (the -p regex that skips the client's own bugs, below; empty runs every case).
 set -euo pipefail
 PREFIX=$(realpath "${1:-build/cann}")
 WORK=$(realpath -m "${2:-build/client-llama}")
@@ -61,10 +62,22 @@ fi
 # (GGML_CANN_WEIGHT_NZ=on) converts them to the private FRACTAL_NZ layout with aclnnTransMatmulWeight, which the
 # emulator does not model; set GGML_CANN_WEIGHT_NZ=on to try it anyway.
 export GGML_CANN_WEIGHT_NZ=${GGML_CANN_WEIGHT_NZ:-off}
-log "running test-backend-ops -b CANN0 ${TEST_ARGS:-}; log: $WORK/test.log"
+# The cases below are bugs of the client that a real device shares, so they are filtered out unless
+# CLIENT_BUG_FILTER is set (empty: run everything). Evidence in the README's llama.cpp section:
+#  - SET_ROWS f16 -> f32: ggml_cann_set_rows' F32 branch hands the f16 source buffer to aclnnInplaceIndexCopy as
+#    ACL_FLOAT (supports_op checks only the destination type): wrong values, and an f32 view at a 2-byte-aligned
+#    address, which the first phase refuses (161002) and ggml aborts on;
+#  - CONCAT of quantised types: supports_op accepts any type, and aclnnCat's A2 dtype list has no INT4 (Q4_0)
+#    or undefined (Q4_1, Q5_x) dtype: the real op_api returns 161002 too, and ggml aborts;
+#  - GET_ROWS q8_0 of a view (vs0=1): the backend's q8_0 path assumes a contiguous source in its own
+#    (weights-then-scales) layout and ignores the view's strides and offset: wrong values, no abort.
+FILTER=${CLIENT_BUG_FILTER-'^(?!type_src=f16,type_dst=f32,)(?!type=q[0-9a-z_]+,ne_a=)(?!type=q8_0,n=.*vs0=1)'}
+PARGS=()
+[ -n "$FILTER" ] && PARGS=(-p "$FILTER")
+log "running test-backend-ops -b CANN0 ${PARGS[*]} ${TEST_ARGS:-}; log: $WORK/test.log"
 set +e
 # shellcheck disable=SC2086
-"$B/bin/test-backend-ops" -b CANN0 ${TEST_ARGS:-} >"$WORK/test.log" 2>&1
+"$B/bin/test-backend-ops" -b CANN0 "${PARGS[@]}" ${TEST_ARGS:-} >"$WORK/test.log" 2>&1
 rc=$?
 set -e
 grep -E "tests passed|Backend .*: (OK|FAIL)|FAIL" "$WORK/test.log" | tail -n 20 || true
