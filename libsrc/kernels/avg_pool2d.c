@@ -8,6 +8,7 @@
 #include "common/shape.h"
 #include "kernels/avg_pool2d.h"
 #include "common/cpu.h"
+#include "common/level_fn.h"
 #include "kernels/f16_rows.h"
 #include "common/half_rows.h"
 
@@ -222,12 +223,6 @@ static inline void avgpool_strides(const acl_view *v, int64_t s[4]) {
     }
 }
 
-/* x86-64: also build AVX2 clones of the hot loops, picked at load time (ifunc). */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
-#define AP_CLONES __attribute__((target_clones("avx2", "default")))
-#else
-#define AP_CLONES
-#endif
 
 /* AP_LOAD: KLOAD, except fp16 reads through the table. AP_STORE_ROW(dst, src, n): n contiguous KSTOREs. */
 #define AP_STORE_ROW(dst, src, n)                                   \
@@ -265,7 +260,7 @@ static inline void avgpool_strides(const acl_view *v, int64_t s[4]) {
 
 #undef AP_STORE_ROW
 #define AP_STORE_ROW(dst, src, n)                                           \
-    do { /* a plain loop: inside the AVX2 clone GCC vectorises it 8 wide */  \
+    do { /* a plain loop: inside the AVX2 variant GCC vectorises it 8 wide */  \
         for (int64_t i_ = 0; i_ < (n); i_++) KSTORE((dst) + i_, (src)[i_]); \
     } while (0)
 #undef AP_ROWCVT

@@ -8,6 +8,7 @@
 #include "common/parallel.h"
 #include "common/status.h"
 #include "kernels/conv.h"
+#include "common/level_fn.h"
 #include "kernels/dtype_io.h"
 
 __extension__ typedef __int128 i128;
@@ -16,11 +17,6 @@ __extension__ typedef __int128 i128;
 #define CONV_PB 24  /* output positions per register block (3 vectors of 8) */
 #define CONV_COL_FLOATS 65536 /* target size of one column tile (K x pt floats) */
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
-#define CONV_CLONES __attribute__((target_clones("avx2", "default")))
-#else
-#define CONV_CLONES
-#endif
 
 typedef float v8f __attribute__((vector_size(32), aligned(4)));
 
@@ -202,7 +198,8 @@ static void axis_strides(const acl_view *v, const int pos[5], int64_t s[5]) {
 }
 
 /* o[COB][PB] = sum over k (ascending) of w[k][cob] * c[k][pb]; c and w in the blocked layouts. */
-static void CONV_CLONES conv_block(const float *restrict c, const float *restrict w, int64_t K, float *restrict o) {
+ACL_LEVEL_FN(, conv_block, (const float *restrict c, const float *restrict w, int64_t K, float *restrict o),
+             (c, w, K, o)) {
     v8f a00 = {0}, a01 = {0}, a02 = {0}, a10 = {0}, a11 = {0}, a12 = {0};
     v8f a20 = {0}, a21 = {0}, a22 = {0}, a30 = {0}, a31 = {0}, a32 = {0};
     for (int64_t k = 0; k < K; k++) {
@@ -378,7 +375,8 @@ static void gather_rows(const conv_plan *p, const acl_view *gm, const int64_t gs
 }
 
 /* acc[k] += g[q] * ct[q][k] for q = 0 .. PB-1 in order (each element's sum in a fixed order; vector over k). */
-static void CONV_CLONES grad_rows(float *restrict acc, const float *restrict g, const float *restrict ct, int64_t K) {
+ACL_LEVEL_FN(, grad_rows, (float *restrict acc, const float *restrict g, const float *restrict ct, int64_t K),
+             (acc, g, ct, K)) {
     for (int q = 0; q < CONV_PB; q++) {
         const float gq = g[q];
         const float *row = ct + q * K;
