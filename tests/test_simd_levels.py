@@ -117,3 +117,30 @@ def test_level_fn_families_identical_bytes_at_every_simd_level():
     at every level."""
     outs = {cap: run_python(LEVEL_FN_CODE, {"PYACLNN_SIMD": cap}) for cap in ("off", "avx2", "")}
     assert outs["off"] == outs["avx2"] == outs[""]
+
+
+NAN_CODE = r"""
+import hashlib, numpy as np, pyaclnn
+rng = np.random.default_rng(14)
+h = hashlib.sha256()
+x = rng.standard_normal((2, 3, 21, 29)).astype(np.float16)
+bits = x.view(np.uint16)
+bits.flat[::13] = 0x7c01  # signalling NaN (F16C would quieten it: the fp32 add/product must give the same bits)
+bits.flat[5::17] = 0xfe05
+bits.flat[7::19] = 0x7c00
+g = rng.standard_normal((2, 3, 11, 15)).astype(np.float16)
+gb = g.view(np.uint16)
+gb.flat[::7] = 0x7d23
+gb.flat[3::11] = 0xfc00
+for k, s, p in ((3, 2, 1), (2, 2, 0), (3, 1, 1)):
+    h.update(pyaclnn.avg_pool2d(x, k, stride=s, padding=p).tobytes())
+h.update(pyaclnn.avg_pool2d_backward(g, x, 3, stride=2, padding=1).tobytes())
+print(h.hexdigest())
+"""
+
+
+def test_avg_pool_fp16_nan_payloads_identical_at_every_simd_level():
+    """avg_pool's fp16 rows: F16C conversion fused into the addition / product at AVX2, the exact portable
+    conversion then the same operation at `off`; NaN payloads (signalling ones included) give the same bytes."""
+    outs = {cap: run_python(NAN_CODE, {"PYACLNN_SIMD": cap}) for cap in ("off", "avx2", "")}
+    assert outs["off"] == outs["avx2"] == outs[""]

@@ -103,16 +103,63 @@ static void build_f16_table(void) {
     g_have_f16c = acl_simd_level() >= ACL_SIMD_AVX2;
 }
 
-/* fp16 input rows: F16C when the level allows it, else the portable row converter; both exact (a signalling NaN
- * keeps its bits), and every value then goes through an fp32 addition or product. */
-static void load_f16_row(float *dst, const uint16_t *src, int64_t n) {
+/* tmp[j] += the fp16 input row, converted exactly. With F16C and no NaN in the row the conversion is fused into
+ * the addition (one pass, no row buffer). A row holding a NaN takes the exact conversion and the plain C addition:
+ * which of two NaN operands an addition returns depends on the operand order the compiler picks, and F16C would
+ * quieten a signalling NaN before that choice, so only the very same code gives the same bytes there. */
+#ifdef ACL_F16_ROWS_F16C
+__attribute__((target("avx2,f16c"))) static bool add_f16_row_f16c(float *restrict tmp, const uint16_t *restrict src,
+                                                                  int64_t n) {
+    const int64_t n8 = n - n % 8;
+    __m128i any = _mm_setzero_si128();
+    for (int64_t j = 0; j < n8; j += 8)
+        any = _mm_or_si128(any, _mm_cmpgt_epi16(_mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(src + j)),
+                                                              _mm_set1_epi16(0x7fff)),
+                                                _mm_set1_epi16(0x7c00)));
+    for (int64_t j = n8; j < n; j++)
+        if ((src[j] & 0x7fff) > 0x7c00) return false;
+    if (!_mm_testz_si128(any, any)) return false;
+    for (int64_t j = 0; j < n8; j += 8)
+        _mm256_storeu_ps(tmp + j, _mm256_add_ps(_mm256_loadu_ps(tmp + j),
+                                                _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(const void *)(src + j)))));
+    for (int64_t j = n8; j < n; j++) tmp[j] += acl_f16_to_f32_bf(src[j]);
+    return true;
+}
+#endif
+static inline void add_f16_row(float *restrict tmp, const uint16_t *restrict src, int64_t n) {
+    float cv[AVGPOOL_TMP];
 #ifdef ACL_F16_ROWS_F16C
     if (g_have_f16c) {
-        acl_f16_to_f32_row_f16c(dst, src, n);
+        if (add_f16_row_f16c(tmp, src, n)) return;
+        acl_f16_to_f32_row_f16c(cv, src, n);
+    } else
+#endif
+        acl_row_f16_to_f32(cv, src, n);
+    for (int64_t j = 0; j < n; j++) tmp[j] += cv[j];
+}
+
+/* dst[j] = the fp16 row converted exactly, times wt[j] (F16C: fused, one pass; as above, the product quietens a
+ * NaN either way) */
+#ifdef ACL_F16_ROWS_F16C
+__attribute__((target("avx2,f16c"))) static void mul_f16_row_f16c(float *restrict dst, const uint16_t *restrict src,
+                                                                  const float *restrict wt, int64_t n) {
+    int64_t j = 0;
+    for (; j + 8 <= n; j += 8)
+        _mm256_storeu_ps(dst + j, _mm256_mul_ps(_mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(const void *)(src + j))),
+                                                _mm256_loadu_ps(wt + j)));
+    for (; j < n; j++) dst[j] = acl_f16_to_f32_bf(src[j]) * wt[j];
+}
+#endif
+static inline void mul_f16_row(float *restrict dst, const uint16_t *restrict src, const float *restrict wt,
+                               int64_t n) {
+#ifdef ACL_F16_ROWS_F16C
+    if (g_have_f16c) {
+        mul_f16_row_f16c(dst, src, wt, n);
         return;
     }
 #endif
     acl_row_f16_to_f32(dst, src, n);
+    for (int64_t j = 0; j < n; j++) dst[j] *= wt[j];
 }
 
 static void store_f16_row(uint16_t *dst, const float *src, int64_t n) {
@@ -236,6 +283,9 @@ static inline void avgpool_strides(const acl_view *v, int64_t s[4]) {
 #define AP_DIRECT 1
 #define AP_ROWCVT 0
 #define AP_LOAD_ROW(dst, src, n) KLOAD_ROW(dst, src, n)
+#define AP_ADD_ROW(tmp, src, n) ((void)0) /* AP_ROWCVT is 0 */
+#undef AP_MUL_ROW
+#define AP_MUL_ROW(dst, src, wt, n) ((void)0)
 #define AP_LOAD(p) KLOAD(p)
 #include "kernels/dtype_begin.h"
 #include "kernels/avg_pool2d.inc"
@@ -252,7 +302,10 @@ static inline void avgpool_strides(const acl_view *v, int64_t s[4]) {
 #define KSUFFIX f16
 #define AP_LOAD(p) g_f16_to_f32[*(p)]
 #undef AP_LOAD_ROW
-#define AP_LOAD_ROW(dst, src, n) load_f16_row((dst), (src), (n))
+#undef AP_ADD_ROW
+#define AP_ADD_ROW(tmp, src, n) add_f16_row((tmp), (src), (n))
+#undef AP_MUL_ROW
+#define AP_MUL_ROW(dst, src, wt, n) mul_f16_row((dst), (src), (wt), (n))
 #include "kernels/dtype_begin.h"
 #include "kernels/avg_pool2d.inc"
 #include "kernels/dtype_end.h"
@@ -269,6 +322,10 @@ static inline void avgpool_strides(const acl_view *v, int64_t s[4]) {
 #define AP_LOAD(p) KLOAD(p)
 #undef AP_LOAD_ROW
 #define AP_LOAD_ROW(dst, src, n) KLOAD_ROW(dst, src, n)
+#undef AP_ADD_ROW
+#define AP_ADD_ROW(tmp, src, n) ((void)0) /* AP_ROWCVT is 0 */
+#undef AP_MUL_ROW
+#define AP_MUL_ROW(dst, src, wt, n) ((void)0)
 #include "kernels/dtype_begin.h"
 #include "kernels/avg_pool2d.inc"
 #include "kernels/dtype_end.h"
