@@ -312,9 +312,14 @@ static inline void avgpool_strides(const acl_view *v, int64_t s[4]) {
 #undef AP_LOAD
 
 #undef AP_STORE_ROW
-#define AP_STORE_ROW(dst, src, n)                                           \
-    do { /* a plain loop: inside the AVX2 variant GCC vectorises it 8 wide */  \
-        for (int64_t i_ = 0; i_ < (n); i_++) KSTORE((dst) + i_, (src)[i_]); \
+/* AVX2: a plain loop, which GCC vectorises 8 wide inside the AVX2 variant; portable: the row converter
+ * (common/half_rows.h: SSE2 / NEON; GCC does not vectorise the plain loop at the baseline). The same bits. */
+#define AP_STORE_ROW(dst, src, n)                                               \
+    do {                                                                        \
+        if (acl_simd_level() >= ACL_SIMD_AVX2)                                  \
+            for (int64_t i_ = 0; i_ < (n); i_++) KSTORE((dst) + i_, (src)[i_]); \
+        else                                                                    \
+            acl_row_f32_to_bf16((dst), (src), (n));                             \
     } while (0)
 #undef AP_ROWCVT
 #define AP_ROWCVT 0
