@@ -103,39 +103,36 @@ static void build_f16_table(void) {
     g_have_f16c = acl_simd_level() >= ACL_SIMD_AVX2;
 }
 
-/* tmp[j] += the fp16 input row, converted exactly. With F16C and no NaN in the row the conversion is fused into
- * the addition (one pass, no row buffer). A row holding a NaN takes the exact conversion and the plain C addition:
- * which of two NaN operands an addition returns depends on the operand order the compiler picks, and F16C would
- * quieten a signalling NaN before that choice, so only the very same code gives the same bytes there. */
+/* tmp[j] += the fp16 input row, converted exactly. With F16C the conversion is fused into the addition (one pass,
+ * no row buffer) up to the first 8-block holding a NaN; from there on the row takes the exact conversion and the
+ * plain C addition: which of two NaN operands an addition returns depends on the operand order the compiler
+ * picks, and F16C would quieten a signalling NaN before that choice, so only the very same code gives the same
+ * bytes there. */
 #ifdef ACL_F16_ROWS_F16C
-__attribute__((target("avx2,f16c"))) static bool add_f16_row_f16c(float *restrict tmp, const uint16_t *restrict src,
-                                                                  int64_t n) {
-    const int64_t n8 = n - n % 8;
-    __m128i any = _mm_setzero_si128();
-    for (int64_t j = 0; j < n8; j += 8)
-        any = _mm_or_si128(any, _mm_cmpgt_epi16(_mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(src + j)),
-                                                              _mm_set1_epi16(0x7fff)),
-                                                _mm_set1_epi16(0x7c00)));
-    for (int64_t j = n8; j < n; j++)
-        if ((src[j] & 0x7fff) > 0x7c00) return false;
-    if (!_mm_testz_si128(any, any)) return false;
-    for (int64_t j = 0; j < n8; j += 8)
-        _mm256_storeu_ps(tmp + j, _mm256_add_ps(_mm256_loadu_ps(tmp + j),
-                                                _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(const void *)(src + j)))));
-    for (int64_t j = n8; j < n; j++) tmp[j] += acl_f16_to_f32_bf(src[j]);
-    return true;
+__attribute__((target("avx2,f16c"))) static int64_t add_f16_row_f16c(float *restrict tmp,
+                                                                     const uint16_t *restrict src, int64_t n) {
+    int64_t j = 0;
+    for (; j + 8 <= n; j += 8) {
+        const __m128i h = _mm_loadu_si128((const __m128i *)(const void *)(src + j));
+        const __m128i nan = _mm_cmpgt_epi16(_mm_and_si128(h, _mm_set1_epi16(0x7fff)), _mm_set1_epi16(0x7c00));
+        if (!_mm_testz_si128(nan, nan)) break;
+        _mm256_storeu_ps(tmp + j, _mm256_add_ps(_mm256_loadu_ps(tmp + j), _mm256_cvtph_ps(h)));
+    }
+    return j;
 }
 #endif
 static inline void add_f16_row(float *restrict tmp, const uint16_t *restrict src, int64_t n) {
     float cv[AVGPOOL_TMP];
+    int64_t j0 = 0;
 #ifdef ACL_F16_ROWS_F16C
     if (g_have_f16c) {
-        if (add_f16_row_f16c(tmp, src, n)) return;
-        acl_f16_to_f32_row_f16c(cv, src, n);
+        j0 = add_f16_row_f16c(tmp, src, n);
+        if (j0 == n) return;
+        acl_f16_to_f32_row_f16c(cv + j0, src + j0, n - j0);
     } else
 #endif
         acl_row_f16_to_f32(cv, src, n);
-    for (int64_t j = 0; j < n; j++) tmp[j] += cv[j];
+    for (int64_t j = j0; j < n; j++) tmp[j] += cv[j];
 }
 
 /* dst[j] = the fp16 row converted exactly, times wt[j] (F16C: fused, one pass; as above, the product quietens a
