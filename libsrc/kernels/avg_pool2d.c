@@ -274,6 +274,9 @@ static inline void avgpool_strides(const acl_view *v, int64_t s[4]) {
         for (int64_t i_ = 0; i_ < (n); i_++) KSTORE((dst) + i_, (src)[i_]); \
     } while (0)
 
+/* AP_STORE_PROW: the backward plane's row store (AP_STORE_ROW unless redefined below) */
+#define AP_STORE_PROW(dst, src, n) AP_STORE_ROW(dst, src, n)
+
 /* AP_ROWCVT: contiguous input rows are converted a row at a time (common/half_rows.h) before the arithmetic -
  * for fp16, whose element conversion does not vectorise inside those loops; bf16's (a shift) does. */
 #define KSUFFIX f32
@@ -309,9 +312,14 @@ static inline void avgpool_strides(const acl_view *v, int64_t s[4]) {
 #undef AP_LOAD
 
 #undef AP_STORE_ROW
-/* AVX2: a plain loop, which GCC vectorises 8 wide inside the AVX2 variant; portable: the row converter
- * (common/half_rows.h: SSE2 / NEON; GCC does not vectorise the plain loop at the baseline). The same bits. */
-#define AP_STORE_ROW(dst, src, n)                                               \
+#define AP_STORE_ROW(dst, src, n)                                           \
+    do { /* a plain loop (the forward's short rows) */                      \
+        for (int64_t i_ = 0; i_ < (n); i_++) KSTORE((dst) + i_, (src)[i_]); \
+    } while (0)
+/* the backward plane's rows: at AVX2 the plain loop, which GCC vectorises 8 wide inside the AVX2 variant;
+ * portable: the row converter (common/half_rows.h: SSE2 / NEON), measured faster there. The same bits. */
+#undef AP_STORE_PROW
+#define AP_STORE_PROW(dst, src, n)                                              \
     do {                                                                        \
         if (acl_simd_level() >= ACL_SIMD_AVX2)                                  \
             for (int64_t i_ = 0; i_ < (n); i_++) KSTORE((dst) + i_, (src)[i_]); \
