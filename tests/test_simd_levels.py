@@ -65,3 +65,82 @@ def test_calibrated_families_give_the_bytes_of_every_fixed_level():
     assert res.stdout == run_python(CALIBRATE_CODE, {"PYACLNN_SIMD_CALIBRATE": "off"})
     assert res.stdout == run_python(CALIBRATE_CODE, {"PYACLNN_SIMD": "avx2"})
     assert res.stdout == run_python(CALIBRATE_CODE, {"PYACLNN_SIMD": "off"})
+
+
+LEVEL_FN_CODE = r"""
+import hashlib, numpy as np, pyaclnn
+from pyaclnn import lib
+rng = np.random.default_rng(13)
+h = hashlib.sha256()
+NCHW, NCDHW, ND = lib.ACL_FORMAT_NCHW, lib.ACL_FORMAT_NCDHW, lib.ACL_FORMAT_ND
+
+def upsample(op, x, outs, fmt, nscale, align):
+    xt = pyaclnn.AclTensor.from_array(x, fmt)
+    yt = pyaclnn.AclTensor.empty(x.shape[:2] + tuple(outs), x.dtype, fmt)
+    scales = [-1.0] if op == "UpsampleLinear1d" else [0.0] * nscale
+    pyaclnn.launch(op, xt, pyaclnn.int_array(list(outs)), align, *scales, yt)
+    return yt.numpy()
+
+def upsample_bwd(op, g, ins, fmt, nscale, align):
+    gt = pyaclnn.AclTensor.from_array(g, fmt)
+    yt = pyaclnn.AclTensor.empty(g.shape[:2] + tuple(ins), g.dtype, fmt)
+    pyaclnn.launch(op, gt, pyaclnn.int_array(list(g.shape[2:])), pyaclnn.int_array(list(g.shape[:2]) + list(ins)),
+                   align, *([0.0] * nscale), yt)
+    return yt.numpy()
+
+for dt in (np.float32, np.float16, pyaclnn.bfloat16):
+    x = rng.standard_normal((2, 5, 19, 23)).astype(dt)
+    x.flat[::41] = np.inf
+    w = rng.standard_normal((7, 5, 3, 3)).astype(dt)
+    go = rng.standard_normal((2, 7, 19, 23)).astype(dt)
+    h.update(pyaclnn.convolution(x, w, padding=1).tobytes())  # conv_block
+    for r in pyaclnn.convolution_backward(go, x, w, padding=1):  # grad_rows
+        h.update(np.asarray(r).tobytes())
+    gp = rng.standard_normal((2, 5, 10, 12)).astype(dt)
+    h.update(pyaclnn.avg_pool2d_backward(gp, x, 3, stride=2, padding=1).tobytes())  # avgpool2d_bwd_plane
+    for align in (False, True):
+        h.update(upsample("UpsampleBilinear2d", x, (37, 29), NCHW, 2, align).tobytes())  # upl_plane
+        h.update(upsample("UpsampleBicubic2d", x, (13, 41), NCHW, 2, align).tobytes())
+        if dt is not pyaclnn.bfloat16:  # the A2 backward takes FLOAT16 and FLOAT
+            h.update(upsample_bwd("UpsampleBilinear2dBackward", go, (11, 17), NCHW, 2, align).tobytes())
+        h.update(upsample_bwd("UpsampleBicubic2dBackward", go, (11, 17), NCHW, 2, align).tobytes())
+    x3 = rng.standard_normal((2, 3, 5, 7, 9)).astype(dt)
+    h.update(upsample("UpsampleTrilinear3d", x3, (9, 13, 17), NCDHW, 3, False).tobytes())
+    h.update(upsample("UpsampleLinear1d", x[:, :, 0], (47,), ND, 1, False).tobytes())
+print(h.hexdigest())
+"""
+
+
+def test_level_fn_families_identical_bytes_at_every_simd_level():
+    """The plain-C kernels compiled once per level (common/level_fn.h: conv, avg_pool2d backward planes, the
+    linear/cubic upsample planes; the grid sampler's are in CODE above) obey PYACLNN_SIMD and give the same bytes
+    at every level."""
+    outs = {cap: run_python(LEVEL_FN_CODE, {"PYACLNN_SIMD": cap}) for cap in ("off", "avx2", "")}
+    assert outs["off"] == outs["avx2"] == outs[""]
+
+
+NAN_CODE = r"""
+import hashlib, numpy as np, pyaclnn
+rng = np.random.default_rng(14)
+h = hashlib.sha256()
+x = rng.standard_normal((2, 3, 21, 29)).astype(np.float16)
+bits = x.view(np.uint16)
+bits.flat[::13] = 0x7c01  # signalling NaN (F16C would quieten it: the fp32 add/product must give the same bits)
+bits.flat[5::17] = 0xfe05
+bits.flat[7::19] = 0x7c00
+g = rng.standard_normal((2, 3, 11, 15)).astype(np.float16)
+gb = g.view(np.uint16)
+gb.flat[::7] = 0x7d23
+gb.flat[3::11] = 0xfc00
+for k, s, p in ((3, 2, 1), (2, 2, 0), (3, 1, 1)):
+    h.update(pyaclnn.avg_pool2d(x, k, stride=s, padding=p).tobytes())
+h.update(pyaclnn.avg_pool2d_backward(g, x, 3, stride=2, padding=1).tobytes())
+print(h.hexdigest())
+"""
+
+
+def test_avg_pool_fp16_nan_payloads_identical_at_every_simd_level():
+    """avg_pool's fp16 rows: F16C conversion fused into the addition / product at AVX2, the exact portable
+    conversion then the same operation at `off`; NaN payloads (signalling ones included) give the same bytes."""
+    outs = {cap: run_python(NAN_CODE, {"PYACLNN_SIMD": cap}) for cap in ("off", "avx2", "")}
+    assert outs["off"] == outs["avx2"] == outs[""]

@@ -26,13 +26,15 @@ static int detect(void) {
 
 static int env_on(const char *name);
 
-/* The families with one variant per level, each at the highest level it has a variant for (min with the CPU's):
+/* The families with one variant per level, each at the highest level it has a variant for (min with the CPU's;
+ * grid_sampler, avg_pool2d, conv and upsample_linear: plain C compiled once per level, common/level_fn.h):
  * there the highest is the fastest in every bench row on the CPUs measured (see bench/run.py --simd-levels). */
 static const struct {
     const char *name;
     int top;
 } g_rule_fams[] = {{"msda", ACL_SIMD_AVX512},        {"gemm", ACL_SIMD_AVX512},  {"grid_sampler", ACL_SIMD_AVX2},
-                   {"avg_pool2d", ACL_SIMD_AVX2}, {"f16_casts", ACL_SIMD_AVX2}};
+                   {"avg_pool2d", ACL_SIMD_AVX2}, {"f16_casts", ACL_SIMD_AVX2}, {"conv", ACL_SIMD_AVX2},
+                   {"upsample_linear", ACL_SIMD_AVX2}};
 
 static void report_level(int l) {
     fprintf(stderr, "pyaclnn simd: level %s (%s)\n", acl_simd_level_name(l),

@@ -134,6 +134,16 @@ static inline __m128i acl_hr_f32x4_to_bf16_(__m128i x) {
     return _mm_srai_epi32(_mm_or_si128(_mm_and_si128(is_nan, qnan), _mm_andnot_si128(is_nan, rne)), 16);
 }
 
+/* the last n % 8 elements of a row: one more 8-element step on a zero-padded copy (the same operations per
+ * element, so the same bits as the element functions) */
+#define ACL_HR_TAIL_(fn, ST, DT)                                                                                  \
+    if (i < n) {                                                                                                  \
+        ST t_[8] = {0};                                                                                           \
+        DT o_[8];                                                                                                 \
+        memcpy(t_, src + i, (size_t)(n - i) * sizeof(ST));                                                        \
+        fn(o_, t_, 8);                                                                                            \
+        memcpy(dst + i, o_, (size_t)(n - i) * sizeof(DT));                                                        \
+    }
 static inline void acl_row_f16_to_f32(float *restrict dst, const uint16_t *restrict src, int64_t n) {
     const __m128i z = _mm_setzero_si128();
     const int64_t n8 = n > 0 ? n - n % 8 : 0;
@@ -143,7 +153,7 @@ static inline void acl_row_f16_to_f32(float *restrict dst, const uint16_t *restr
         _mm_storeu_si128((__m128i *)(void *)(dst + i), acl_hr_f16x4_(_mm_unpacklo_epi16(z, h)));
         _mm_storeu_si128((__m128i *)(void *)(dst + i + 4), acl_hr_f16x4_(_mm_unpackhi_epi16(z, h)));
     }
-    for (; i < n; i++) dst[i] = acl_f16_to_f32_bf(src[i]);
+    ACL_HR_TAIL_(acl_row_f16_to_f32, uint16_t, float);
 }
 static inline void acl_row_f32_to_f16(uint16_t *restrict dst, const float *restrict src, int64_t n) {
     const int64_t n8 = n > 0 ? n - n % 8 : 0;
@@ -158,7 +168,7 @@ static inline void acl_row_f32_to_f16(uint16_t *restrict dst, const float *restr
             _mm_storeu_si128((__m128i *)(void *)(dst + i), _mm_packs_epi32(a, b));
         }
     }
-    for (; i < n; i++) dst[i] = acl_f32_to_f16_bf(src[i]);
+    ACL_HR_TAIL_(acl_row_f32_to_f16, float, uint16_t);
 }
 static inline void acl_row_bf16_to_f32(float *restrict dst, const uint16_t *restrict src, int64_t n) {
     const __m128i z = _mm_setzero_si128();
@@ -169,7 +179,7 @@ static inline void acl_row_bf16_to_f32(float *restrict dst, const uint16_t *rest
         _mm_storeu_si128((__m128i *)(void *)(dst + i), _mm_unpacklo_epi16(z, h));
         _mm_storeu_si128((__m128i *)(void *)(dst + i + 4), _mm_unpackhi_epi16(z, h));
     }
-    for (; i < n; i++) dst[i] = acl_bf16_to_f32_bf(src[i]);
+    ACL_HR_TAIL_(acl_row_bf16_to_f32, uint16_t, float);
 }
 static inline void acl_row_f32_to_bf16(uint16_t *restrict dst, const float *restrict src, int64_t n) {
     const int64_t n8 = n > 0 ? n - n % 8 : 0;
@@ -179,7 +189,7 @@ static inline void acl_row_f32_to_bf16(uint16_t *restrict dst, const float *rest
         const __m128i b = acl_hr_f32x4_to_bf16_(_mm_loadu_si128((const __m128i *)(const void *)(src + i + 4)));
         _mm_storeu_si128((__m128i *)(void *)(dst + i), _mm_packs_epi32(a, b));
     }
-    for (; i < n; i++) dst[i] = acl_f32_to_bf16_bf(src[i]);
+    ACL_HR_TAIL_(acl_row_f32_to_bf16, float, uint16_t);
 }
 #else
 /* Elsewhere (aarch64: NEON), plain loops over the element functions, which GCC vectorises at -O3 - except the

@@ -8,6 +8,7 @@
 #include "common/shape.h"
 #include "kernels/avg_pool2d.h"
 #include "common/cpu.h"
+#include "common/level_fn.h"
 #include "kernels/f16_rows.h"
 #include "common/half_rows.h"
 
@@ -102,16 +103,60 @@ static void build_f16_table(void) {
     g_have_f16c = acl_simd_level() >= ACL_SIMD_AVX2;
 }
 
-/* fp16 input rows: F16C when the level allows it, else the portable row converter; both exact (a signalling NaN
- * keeps its bits), and every value then goes through an fp32 addition or product. */
-static void load_f16_row(float *dst, const uint16_t *src, int64_t n) {
+/* tmp[j] += the fp16 input row, converted exactly. With F16C the conversion is fused into the addition (one pass,
+ * no row buffer) up to the first 8-block holding a NaN; from there on the row takes the exact conversion and the
+ * plain C addition: which of two NaN operands an addition returns depends on the operand order the compiler
+ * picks, and F16C would quieten a signalling NaN before that choice, so only the very same code gives the same
+ * bytes there. */
+#ifdef ACL_F16_ROWS_F16C
+__attribute__((target("avx2,f16c"))) static int64_t add_f16_row_f16c(float *restrict tmp,
+                                                                     const uint16_t *restrict src, int64_t n) {
+    int64_t j = 0;
+    for (; j + 8 <= n; j += 8) {
+        const __m128i h = _mm_loadu_si128((const __m128i *)(const void *)(src + j));
+        const __m128i nan = _mm_cmpgt_epi16(_mm_and_si128(h, _mm_set1_epi16(0x7fff)), _mm_set1_epi16(0x7c00));
+        if (!_mm_testz_si128(nan, nan)) break;
+        _mm256_storeu_ps(tmp + j, _mm256_add_ps(_mm256_loadu_ps(tmp + j), _mm256_cvtph_ps(h)));
+    }
+    return j;
+}
+#endif
+static inline void add_f16_row(float *restrict tmp, const uint16_t *restrict src, int64_t n) {
+    float cv[AVGPOOL_TMP];
+    int64_t j0 = 0;
 #ifdef ACL_F16_ROWS_F16C
     if (g_have_f16c) {
-        acl_f16_to_f32_row_f16c(dst, src, n);
+        j0 = add_f16_row_f16c(tmp, src, n);
+        if (j0 == n) return;
+        acl_f16_to_f32_row_f16c(cv + j0, src + j0, n - j0);
+    } else
+#endif
+        acl_row_f16_to_f32(cv, src, n);
+    for (int64_t j = j0; j < n; j++) tmp[j] += cv[j];
+}
+
+/* dst[j] = the fp16 row converted exactly, times wt[j] (F16C: fused, one pass; as above, the product quietens a
+ * NaN either way) */
+#ifdef ACL_F16_ROWS_F16C
+__attribute__((target("avx2,f16c"))) static void mul_f16_row_f16c(float *restrict dst, const uint16_t *restrict src,
+                                                                  const float *restrict wt, int64_t n) {
+    int64_t j = 0;
+    for (; j + 8 <= n; j += 8)
+        _mm256_storeu_ps(dst + j, _mm256_mul_ps(_mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(const void *)(src + j))),
+                                                _mm256_loadu_ps(wt + j)));
+    for (; j < n; j++) dst[j] = acl_f16_to_f32_bf(src[j]) * wt[j];
+}
+#endif
+static inline void mul_f16_row(float *restrict dst, const uint16_t *restrict src, const float *restrict wt,
+                               int64_t n) {
+#ifdef ACL_F16_ROWS_F16C
+    if (g_have_f16c) {
+        mul_f16_row_f16c(dst, src, wt, n);
         return;
     }
 #endif
     acl_row_f16_to_f32(dst, src, n);
+    for (int64_t j = 0; j < n; j++) dst[j] *= wt[j];
 }
 
 static void store_f16_row(uint16_t *dst, const float *src, int64_t n) {
@@ -222,12 +267,6 @@ static inline void avgpool_strides(const acl_view *v, int64_t s[4]) {
     }
 }
 
-/* x86-64: also build AVX2 clones of the hot loops, picked at load time (ifunc). */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
-#define AP_CLONES __attribute__((target_clones("avx2", "default")))
-#else
-#define AP_CLONES
-#endif
 
 /* AP_LOAD: KLOAD, except fp16 reads through the table. AP_STORE_ROW(dst, src, n): n contiguous KSTOREs. */
 #define AP_STORE_ROW(dst, src, n)                                   \
@@ -235,12 +274,18 @@ static inline void avgpool_strides(const acl_view *v, int64_t s[4]) {
         for (int64_t i_ = 0; i_ < (n); i_++) KSTORE((dst) + i_, (src)[i_]); \
     } while (0)
 
+/* AP_STORE_PROW: the backward plane's row store (AP_STORE_ROW unless redefined below) */
+#define AP_STORE_PROW(dst, src, n) AP_STORE_ROW(dst, src, n)
+
 /* AP_ROWCVT: contiguous input rows are converted a row at a time (common/half_rows.h) before the arithmetic -
  * for fp16, whose element conversion does not vectorise inside those loops; bf16's (a shift) does. */
 #define KSUFFIX f32
 #define AP_DIRECT 1
 #define AP_ROWCVT 0
 #define AP_LOAD_ROW(dst, src, n) KLOAD_ROW(dst, src, n)
+#define AP_ADD_ROW(tmp, src, n) ((void)0) /* AP_ROWCVT is 0 */
+#undef AP_MUL_ROW
+#define AP_MUL_ROW(dst, src, wt, n) ((void)0)
 #define AP_LOAD(p) KLOAD(p)
 #include "kernels/dtype_begin.h"
 #include "kernels/avg_pool2d.inc"
@@ -257,7 +302,10 @@ static inline void avgpool_strides(const acl_view *v, int64_t s[4]) {
 #define KSUFFIX f16
 #define AP_LOAD(p) g_f16_to_f32[*(p)]
 #undef AP_LOAD_ROW
-#define AP_LOAD_ROW(dst, src, n) load_f16_row((dst), (src), (n))
+#undef AP_ADD_ROW
+#define AP_ADD_ROW(tmp, src, n) add_f16_row((tmp), (src), (n))
+#undef AP_MUL_ROW
+#define AP_MUL_ROW(dst, src, wt, n) mul_f16_row((dst), (src), (wt), (n))
 #include "kernels/dtype_begin.h"
 #include "kernels/avg_pool2d.inc"
 #include "kernels/dtype_end.h"
@@ -265,8 +313,18 @@ static inline void avgpool_strides(const acl_view *v, int64_t s[4]) {
 
 #undef AP_STORE_ROW
 #define AP_STORE_ROW(dst, src, n)                                           \
-    do { /* a plain loop: inside the AVX2 clone GCC vectorises it 8 wide */  \
+    do { /* a plain loop (the forward's short rows) */                      \
         for (int64_t i_ = 0; i_ < (n); i_++) KSTORE((dst) + i_, (src)[i_]); \
+    } while (0)
+/* the backward plane's rows: at AVX2 the plain loop, which GCC vectorises 8 wide inside the AVX2 variant;
+ * portable: the row converter (common/half_rows.h: SSE2 / NEON), measured faster there. The same bits. */
+#undef AP_STORE_PROW
+#define AP_STORE_PROW(dst, src, n)                                              \
+    do {                                                                        \
+        if (acl_simd_level() >= ACL_SIMD_AVX2)                                  \
+            for (int64_t i_ = 0; i_ < (n); i_++) KSTORE((dst) + i_, (src)[i_]); \
+        else                                                                    \
+            acl_row_f32_to_bf16((dst), (src), (n));                             \
     } while (0)
 #undef AP_ROWCVT
 #define AP_ROWCVT 0
@@ -274,6 +332,10 @@ static inline void avgpool_strides(const acl_view *v, int64_t s[4]) {
 #define AP_LOAD(p) KLOAD(p)
 #undef AP_LOAD_ROW
 #define AP_LOAD_ROW(dst, src, n) KLOAD_ROW(dst, src, n)
+#undef AP_ADD_ROW
+#define AP_ADD_ROW(tmp, src, n) ((void)0) /* AP_ROWCVT is 0 */
+#undef AP_MUL_ROW
+#define AP_MUL_ROW(dst, src, wt, n) ((void)0)
 #include "kernels/dtype_begin.h"
 #include "kernels/avg_pool2d.inc"
 #include "kernels/dtype_end.h"

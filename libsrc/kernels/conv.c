@@ -8,6 +8,7 @@
 #include "common/parallel.h"
 #include "common/status.h"
 #include "kernels/conv.h"
+#include "common/level_fn.h"
 #include "kernels/dtype_io.h"
 
 __extension__ typedef __int128 i128;
@@ -16,11 +17,6 @@ __extension__ typedef __int128 i128;
 #define CONV_PB 24  /* output positions per register block (3 vectors of 8) */
 #define CONV_COL_FLOATS 65536 /* target size of one column tile (K x pt floats) */
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
-#define CONV_CLONES __attribute__((target_clones("avx2", "default")))
-#else
-#define CONV_CLONES
-#endif
 
 typedef float v8f __attribute__((vector_size(32), aligned(4)));
 
@@ -201,25 +197,51 @@ static void axis_strides(const acl_view *v, const int pos[5], int64_t s[5]) {
     for (int i = 0; i < 5; i++) s[i] = pos[i] < 0 ? 0 : v->strides[pos[i]];
 }
 
-/* o[COB][PB] = sum over k (ascending) of w[k][cob] * c[k][pb]; c and w in the blocked layouts. */
-static void CONV_CLONES conv_block(const float *restrict c, const float *restrict w, int64_t K, float *restrict o) {
-    v8f a00 = {0}, a01 = {0}, a02 = {0}, a10 = {0}, a11 = {0}, a12 = {0};
-    v8f a20 = {0}, a21 = {0}, a22 = {0}, a30 = {0}, a31 = {0}, a32 = {0};
-    for (int64_t k = 0; k < K; k++) {
-        const v8f c0 = *(const v8f *)(c + k * CONV_PB), c1 = *(const v8f *)(c + k * CONV_PB + 8),
-                  c2 = *(const v8f *)(c + k * CONV_PB + 16);
-        const float *wk = w + k * CONV_COB;
-        const float w0 = wk[0], w1 = wk[1], w2 = wk[2], w3 = wk[3];
-        a00 += c0 * w0; a01 += c1 * w0; a02 += c2 * w0;
-        a10 += c0 * w1; a11 += c1 * w1; a12 += c2 * w1;
-        a20 += c0 * w2; a21 += c1 * w2; a22 += c2 * w2;
-        a30 += c0 * w3; a31 += c1 * w3; a32 += c2 * w3;
+/* o[COB][PB] = sum over k (ascending) of w[k][cob] * c[k][pb]; c and w in the blocked layouts. Channels
+ * [ch0, ch0 + NCH) of the block; every output element is one product and one sum per k in ascending k whatever
+ * NCH is, so any split gives the same bits. */
+#define CONV_BLOCK_BODY(VT, NCH)                                                                                 \
+    for (int ch0 = 0; ch0 < CONV_COB; ch0 += (NCH)) {                                                             \
+        enum { L_ = (int)(sizeof(VT) / sizeof(float)), NV_ = CONV_PB / L_ };                                      \
+        VT acc[NCH][NV_];                                                                                         \
+        for (int q = 0; q < (NCH); q++)                                                                           \
+            for (int v = 0; v < NV_; v++) acc[q][v] = (VT){0};                                                    \
+        for (int64_t k = 0; k < K; k++) {                                                                         \
+            VT cv[NV_];                                                                                           \
+            for (int v = 0; v < NV_; v++) cv[v] = *(const VT *)(c + k * CONV_PB + L_ * v);                       \
+            const float *wk = w + k * CONV_COB + ch0;                                                             \
+            for (int q = 0; q < (NCH); q++) {                                                                     \
+                const float wq = wk[q];                                                                           \
+                for (int v = 0; v < NV_; v++) acc[q][v] += cv[v] * wq;                                            \
+            }                                                                                                     \
+        }                                                                                                         \
+        for (int q = 0; q < (NCH); q++)                                                                           \
+            for (int v = 0; v < NV_; v++) *(VT *)(o + (ch0 + q) * CONV_PB + L_ * v) = acc[q][v];                  \
     }
-    *(v8f *)(o + 0) = a00; *(v8f *)(o + 8) = a01; *(v8f *)(o + 16) = a02;
-    *(v8f *)(o + 24) = a10; *(v8f *)(o + 32) = a11; *(v8f *)(o + 40) = a12;
-    *(v8f *)(o + 48) = a20; *(v8f *)(o + 56) = a21; *(v8f *)(o + 64) = a22;
-    *(v8f *)(o + 72) = a30; *(v8f *)(o + 80) = a31; *(v8f *)(o + 88) = a32;
+typedef float v4f __attribute__((vector_size(16), aligned(4)));
+/* AVX2 (16 ymm registers): the 4 x 24 block's 12 8-lane accumulators at once. The portable build on x86-64
+ * (SSE2) lowered those 32-byte vectors through memory (a store-forwarding chain every k, 11x slower than AVX2):
+ * there the block uses 4-lane vectors, one channel at a time (6 accumulators, 6 column vectors). */
+#if defined(ACL_LEVEL_FN_X86)
+__attribute__((noinline, target("avx2"))) static void conv_block_avx2(const float *restrict c, const float *restrict w,
+                                                                      int64_t K, float *restrict o) {
+    CONV_BLOCK_BODY(v8f, 4)
 }
+__attribute__((noinline)) static void conv_block_base(const float *restrict c, const float *restrict w, int64_t K,
+                                                      float *restrict o) {
+    CONV_BLOCK_BODY(v4f, 1)
+}
+static inline void conv_block(const float *restrict c, const float *restrict w, int64_t K, float *restrict o) {
+    if (acl_simd_level() >= ACL_SIMD_AVX2)
+        conv_block_avx2(c, w, K, o);
+    else
+        conv_block_base(c, w, K, o);
+}
+#else
+static void conv_block(const float *restrict c, const float *restrict w, int64_t K, float *restrict o) {
+    CONV_BLOCK_BODY(v8f, 4)
+}
+#endif
 
 #define KSUFFIX f32
 #include "kernels/dtype_begin.h"
@@ -378,7 +400,8 @@ static void gather_rows(const conv_plan *p, const acl_view *gm, const int64_t gs
 }
 
 /* acc[k] += g[q] * ct[q][k] for q = 0 .. PB-1 in order (each element's sum in a fixed order; vector over k). */
-static void CONV_CLONES grad_rows(float *restrict acc, const float *restrict g, const float *restrict ct, int64_t K) {
+ACL_LEVEL_FN(, grad_rows, (float *restrict acc, const float *restrict g, const float *restrict ct, int64_t K),
+             (acc, g, ct, K)) {
     for (int q = 0; q < CONV_PB; q++) {
         const float gq = g[q];
         const float *row = ct + q * K;

@@ -44,40 +44,53 @@ static inline void acl_f32_to_f16_row(uint16_t *dst, const float *src, int64_t n
 #ifdef ACL_F16_ROWS_F16C
 /* The same conversion with the F16C instruction (IEEE round to nearest even, which is what acl_f32_to_f16 does
  * for every non-NaN input); a block holding a NaN is redone by acl_f32_to_f16_nb to keep its payload rule. */
+/* (A row's last n % 8 elements go through an 8-lane block too, zero-padded: the same conversion per element.) */
+__attribute__((target("avx2,f16c"))) static inline void acl_f32_to_f16_block_f16c_(uint16_t *dst, const float *src) {
+    const __m256 v = _mm256_loadu_ps(src);
+    const __m256i a = _mm256_and_si256(_mm256_castps_si256(v), _mm256_set1_epi32(0x7fffffff));
+    const __m256i nan = _mm256_cmpgt_epi32(a, _mm256_set1_epi32(0x7f800000));
+    if (!_mm256_testz_si256(nan, nan)) {
+        for (int j = 0; j < 8; j++) dst[j] = acl_f32_to_f16_nb(src[j]);
+        return;
+    }
+    _mm_storeu_si128((__m128i *)(void *)dst, _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+}
 __attribute__((target("avx2,f16c"))) static inline void acl_f32_to_f16_row_f16c(uint16_t *dst, const float *src,
                                                                                   int64_t n) {
     int64_t i = 0;
-    const __m256i abs_mask = _mm256_set1_epi32(0x7fffffff), inf = _mm256_set1_epi32(0x7f800000);
-    for (; i + 8 <= n; i += 8) {
-        __m256 v = _mm256_loadu_ps(src + i);
-        __m256i a = _mm256_and_si256(_mm256_castps_si256(v), abs_mask);
-        __m256i nan = _mm256_cmpgt_epi32(a, inf);
-        if (!_mm256_testz_si256(nan, nan)) {
-            for (int64_t j = i; j < i + 8; j++) dst[j] = acl_f32_to_f16_nb(src[j]);
-            continue;
-        }
-        _mm_storeu_si128((__m128i *)(dst + i), _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+    for (; i + 8 <= n; i += 8) acl_f32_to_f16_block_f16c_(dst + i, src + i);
+    if (i < n) {
+        float t[8] = {0};
+        uint16_t o[8];
+        memcpy(t, src + i, (size_t)(n - i) * sizeof *t);
+        acl_f32_to_f16_block_f16c_(o, t);
+        memcpy(dst + i, o, (size_t)(n - i) * sizeof *o);
     }
-    for (; i < n; i++) dst[i] = acl_f32_to_f16_nb(src[i]);
 }
 
 /* fp16 -> fp32 rows with F16C (exact for every non-NaN input); a block holding a NaN is converted by
  * acl_f16_to_f32_bf (common/half_rows.h), which keeps signalling NaNs' bits as acl_f16_to_f32 does (F16C would
  * quieten them), so the result is bit-identical to the scalar conversion. */
+__attribute__((target("avx2,f16c"))) static inline void acl_f16_to_f32_block_f16c_(float *dst, const uint16_t *src) {
+    const __m128i h = _mm_loadu_si128((const __m128i *)(const void *)src);
+    const __m128i nan = _mm_cmpgt_epi16(_mm_and_si128(h, _mm_set1_epi16(0x7fff)), _mm_set1_epi16(0x7c00));
+    if (!_mm_testz_si128(nan, nan)) {
+        for (int j = 0; j < 8; j++) dst[j] = acl_f16_to_f32_bf(src[j]);
+        return;
+    }
+    _mm256_storeu_ps(dst, _mm256_cvtph_ps(h));
+}
 __attribute__((target("avx2,f16c"))) static inline void acl_f16_to_f32_row_f16c(float *dst, const uint16_t *src,
                                                                                   int64_t n) {
     int64_t i = 0;
-    const __m128i em_mask = _mm_set1_epi16(0x7fff), inf = _mm_set1_epi16(0x7c00);
-    for (; i + 8 <= n; i += 8) {
-        __m128i h = _mm_loadu_si128((const __m128i *)(src + i));
-        __m128i nan = _mm_cmpgt_epi16(_mm_and_si128(h, em_mask), inf);
-        if (!_mm_testz_si128(nan, nan)) {
-            for (int64_t j = i; j < i + 8; j++) dst[j] = acl_f16_to_f32_bf(src[j]);
-            continue;
-        }
-        _mm256_storeu_ps(dst + i, _mm256_cvtph_ps(h));
+    for (; i + 8 <= n; i += 8) acl_f16_to_f32_block_f16c_(dst + i, src + i);
+    if (i < n) {
+        uint16_t t[8] = {0};
+        float o[8];
+        memcpy(t, src + i, (size_t)(n - i) * sizeof *t);
+        acl_f16_to_f32_block_f16c_(o, t);
+        memcpy(dst + i, o, (size_t)(n - i) * sizeof *o);
     }
-    for (; i < n; i++) dst[i] = acl_f16_to_f32_bf(src[i]);
 }
 #endif
 

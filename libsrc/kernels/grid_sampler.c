@@ -7,6 +7,7 @@
 #include "common/parallel.h"
 #include "kernels/dtype_io.h"
 #include "common/cpu.h"
+#include "common/level_fn.h"
 #include "kernels/f16_rows.h"
 #include "common/half_rows.h"
 #include "kernels/grid_sampler.h"
@@ -28,11 +29,6 @@ static bool gs_is_contig(const acl_view *v) {
  * on 2 threads, N8 64x64: forward wins at C = 1 only, backward at C <= 2, loses from C = 3) */
 #define GSN_FWD_MAXC 1
 #define GSN_BWD_MAXC 2
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define GS_CLONES __attribute__((target_clones("avx2", "default")))
-#else
-#define GS_CLONES
-#endif
 
 /* ---- contiguous row conversions storage type <-> compute type (the planar path's plane copies) ---- */
 static inline bool gs_have_f16c(void) {

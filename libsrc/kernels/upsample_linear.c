@@ -1,5 +1,6 @@
 /* Separable linear / cubic resampling (see upsample_linear.h). */
 #include "kernels/upsample_linear.h"
+#include "common/level_fn.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -260,13 +261,8 @@ void upl_plan_free(upl_plan *p) {
     for (int k = 0; k < 3; k++) upl_axis_free(&p->ax[k]);
 }
 
-/* x86-64: AVX2 clones of the plane passes too, picked at load time (ifunc); -ffp-contract=off keeps every
- * product and sum as in the default build (the same bytes). */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
-#define UPL_CLONES __attribute__((target_clones("avx2", "default")))
-#else
-#define UPL_CLONES
-#endif
+/* The plane passes have a portable and an AVX2 variant (common/level_fn.h, capped by PYACLNN_SIMD);
+ * -ffp-contract=off keeps every product and sum as in the portable one (the same bytes). */
 
 #define KSUFFIX f32
 #include "kernels/dtype_begin.h"
