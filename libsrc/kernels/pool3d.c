@@ -452,6 +452,34 @@ static void make_adgeo(adgeo *g, const acl_view *x, const acl_view *y, const acl
     }
 }
 
+/* sum + x[off], x[off + st], ... (n elements), added one by one in that order: ld() without its per-element switch */
+static inline double row_sum(const acl_view *x, int64_t off, int64_t n, int64_t st, double sum) {
+    switch (x->dtype) {
+    case ACL_FLOAT: {
+        const float *p = (const float *)x->base + off;
+        for (int64_t i = 0; i < n; i++) sum += p[i * st];
+        break;
+    }
+    case ACL_DOUBLE: {
+        const double *p = (const double *)x->base + off;
+        for (int64_t i = 0; i < n; i++) sum += p[i * st];
+        break;
+    }
+    case ACL_FLOAT16: {
+        const uint16_t *p = (const uint16_t *)x->base + off;
+        for (int64_t i = 0; i < n; i++) sum += acl_f16_to_f32(p[i * st]);
+        break;
+    }
+    case ACL_BF16: {
+        const uint16_t *p = (const uint16_t *)x->base + off;
+        for (int64_t i = 0; i < n; i++) sum += acl_bf16_to_f32(p[i * st]);
+        break;
+    }
+    default: break; /* (ld() reads 0: adding it changes nothing) */
+    }
+    return sum;
+}
+
 void pool_adaptive_avg3d(const acl_view *x, acl_view *y, const pool_ad_params *pp) {
     adgeo g;
     make_adgeo(&g, x, y, NULL, pp);
@@ -466,8 +494,8 @@ void pool_adaptive_avg3d(const acl_view *x, acl_view *y, const pool_ad_params *p
             double sum = 0;
             for (int64_t d = t[0].lo[od]; d < t[0].hi[od]; d++)
                 for (int64_t h = t[1].lo[oh]; h < t[1].hi[oh]; h++)
-                    for (int64_t w = t[2].lo[ow]; w < t[2].hi[ow]; w++)
-                        sum += ld(x, xo + d * g.xs[0] + h * g.xs[1] + w * g.xs[2]);
+                    sum = row_sum(x, xo + d * g.xs[0] + h * g.xs[1] + t[2].lo[ow] * g.xs[2],
+                                  t[2].hi[ow] - t[2].lo[ow], g.xs[2], sum);
             const double n = (double)((t[0].hi[od] - t[0].lo[od]) * (t[1].hi[oh] - t[1].lo[oh]) *
                                       (t[2].hi[ow] - t[2].lo[ow]));
             st(y, p0 * g.ys0 + p1 * g.ys1 + od * g.ys[0] + oh * g.ys[1] + ow * g.ys[2], sum / n);
