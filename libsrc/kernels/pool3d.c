@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "common/dtype.h"
+#include "common/half_rows.h"
 #include "kernels/pool3d.h"
 
 int64_t pool_out_size(int64_t in, int64_t k, int64_t s, int64_t p, int64_t dl, bool ceil_mode) {
@@ -290,11 +291,14 @@ static void free_tables(axis_tab t[3]) {
 /* One (plane, output depth) unit per iteration; the output row is done in chunks of up to 256 cells: for each
  * window row (d, h) in ascending order, every cell of the chunk adds that row's fp32 tap sum to its double sum (per
  * cell the additions of the plain per-cell loop, in its order, so the same bytes). */
-#define AVG_FWD_BODY(T, LOAD, STORE)                                                                             \
+#define AVG_FWD_BODY(T, LOAD, STORE, ROWCVT)                                                                     \
     do {                                                                                                         \
         const T *xb = (const T *)x->base;                                                                        \
         T *yb = (T *)y->base;                                                                                    \
         _Pragma("omp parallel for schedule(static)") for (int64_t c = 0; c < g.planes * g.out[0]; c++) {         \
+            /* fp16 / bf16 unit-stride rows: a window row's span converted once (vectorised, exact), then read as \
+             * fp32 - the same values in the same order */                                                      \
+            float *rowf = (ROWCVT != NULL && g.xs[2] == 1) ? malloc((size_t)g.in[2] * sizeof(float)) : NULL;   \
             const int64_t pl = c / g.out[0], od = c % g.out[0];                                                  \
             const int64_t p0 = pl / g.n1, p1 = pl % g.n1;                                                        \
             const int64_t xo = p0 * g.xs0 + p1 * g.xs1, yo = p0 * g.ys0 + p1 * g.ys1 + od * g.ys[0];             \
@@ -309,11 +313,20 @@ static void free_tables(axis_tab t[3]) {
                     for (int64_t d = d0; d < d1; d++)                                                            \
                         for (int64_t h = h0; h < h1; h++) {                                                      \
                             const T *row = xb + xo + d * g.xs[0] + h * g.xs[1];                                  \
-                            for (int64_t j = 0; j < m; j++) {                                                    \
-                                float rs = 0; /* a window row in fp32, the rows in double */                     \
-                                for (int64_t w = wlo[j]; w < whi[j]; w++) rs += LOAD(row[w * xs2]);              \
-                                sum[j] += rs;                                                                    \
-                            }                                                                                    \
+                            if (rowf) {                                                                          \
+                                const int64_t wa = wlo[0], wb = whi[m - 1];                                      \
+                                if (wb > wa) ROWCVT##_(rowf + wa, (const void *)(row + wa), wb - wa);            \
+                                for (int64_t j = 0; j < m; j++) {                                                \
+                                    float rs = 0;                                                                \
+                                    for (int64_t w = wlo[j]; w < whi[j]; w++) rs += rowf[w];                     \
+                                    sum[j] += rs;                                                                \
+                                }                                                                                \
+                            } else                                                                               \
+                                for (int64_t j = 0; j < m; j++) {                                                \
+                                    float rs = 0; /* a window row in fp32, the rows in double */                 \
+                                    for (int64_t w = wlo[j]; w < whi[j]; w++) rs += LOAD(row[w * xs2]);          \
+                                    sum[j] += rs;                                                                \
+                                }                                                                                \
                         }                                                                                        \
                     for (int64_t j = 0; j < m; j++) {                                                            \
                         const int64_t ow = ow0 + j;                                                              \
@@ -323,8 +336,17 @@ static void free_tables(axis_tab t[3]) {
                     }                                                                                            \
                 }                                                                                                \
             }                                                                                                    \
+            free(rowf);                                                                                          \
         }                                                                                                        \
     } while (0)
+
+/* AVG_FWD_BODY's row converters (NULL-tested first, then called as NAME_) */
+#define ROWCVT_NONE ((void (*)(float *, const void *, int64_t))NULL)
+#define ROWCVT_NONE_(d, s, n) ((void)0)
+#define ROWCVT_F16 acl_row_f16_to_f32
+#define ROWCVT_F16_(d, s, n) acl_row_f16_to_f32((d), (const uint16_t *)(s), (n))
+#define ROWCVT_BF16 acl_row_bf16_to_f32
+#define ROWCVT_BF16_(d, s, n) acl_row_bf16_to_f32((d), (const uint16_t *)(s), (n))
 
 void pool_avg_nd(const acl_view *x, acl_view *y, const pool_avg_params *pp) {
     ageo g;
@@ -332,9 +354,9 @@ void pool_avg_nd(const acl_view *x, acl_view *y, const pool_avg_params *pp) {
     axis_tab t[3];
     if (axis_tables(t, &g, pp)) {
         switch (x->dtype) {
-        case ACL_FLOAT: AVG_FWD_BODY(float, LOAD_ID, STORE_ID); break;
-        case ACL_FLOAT16: AVG_FWD_BODY(uint16_t, LOAD_F16, STORE_F16); break;
-        case ACL_BF16: AVG_FWD_BODY(uint16_t, LOAD_BF16, STORE_BF16); break;
+        case ACL_FLOAT: AVG_FWD_BODY(float, LOAD_ID, STORE_ID, ROWCVT_NONE); break;
+        case ACL_FLOAT16: AVG_FWD_BODY(uint16_t, LOAD_F16, STORE_F16, ROWCVT_F16); break;
+        case ACL_BF16: AVG_FWD_BODY(uint16_t, LOAD_BF16, STORE_BF16, ROWCVT_BF16); break;
         default: break;
         }
     }
