@@ -156,7 +156,15 @@ static inline int64_t load_index(const acl_view *v, int mode, int64_t off, int64
     return ((const int32_t *)v->base)[off];
 }
 
-#define BWD_BODY(T, AT, LOAD, STORE)                                                                             \
+/* BWD_BODY's row stores (NULL-tested first, then called as NAME_): bit-identical to the scalar STORE */
+#define ROWST_NONE ((void (*)(uint16_t *, const float *, int64_t))NULL)
+#define ROWST_NONE_(d, s, n) ((void)0)
+#define ROWST_F16 acl_row_f32_to_f16
+#define ROWST_F16_(d, s, n) acl_row_f32_to_f16((uint16_t *)(void *)(d), (const float *)(const void *)(s), (n))
+#define ROWST_BF16 acl_row_f32_to_bf16
+#define ROWST_BF16_(d, s, n) acl_row_f32_to_bf16((uint16_t *)(void *)(d), (const float *)(const void *)(s), (n))
+
+#define BWD_BODY(T, AT, LOAD, STORE, ROWST)                                                                      \
     do {                                                                                                         \
         const T *gb = (const T *)gy->base;                                                                       \
         T *xb = (T *)gx->base;                                                                                   \
@@ -184,9 +192,14 @@ static inline int64_t load_index(const acl_view *v, int mode, int64_t off, int64
                         }                                                                                        \
                 int64_t q = 0;                                                                                   \
                 for (int64_t d = 0; d < g.in[0]; d++)                                                            \
-                    for (int64_t h = 0; h < g.in[1]; h++)                                                        \
-                        for (int64_t w = 0; w < g.in[2]; w++, q++)                                               \
-                            xb[xo + d * g.xs[0] + h * g.xs[1] + w * g.xs[2]] = STORE(acc[q]);                    \
+                    for (int64_t h = 0; h < g.in[1]; h++) {                                                      \
+                        T *xr = xb + xo + d * g.xs[0] + h * g.xs[1];                                             \
+                        if (ROWST != NULL && g.xs[2] == 1) { /* a unit-stride row: the vectorised store */       \
+                            ROWST##_(xr, acc + q, g.in[2]);                                                      \
+                            q += g.in[2];                                                                        \
+                        } else                                                                                   \
+                            for (int64_t w = 0; w < g.in[2]; w++, q++) xr[w * g.xs[2]] = STORE(acc[q]);          \
+                    }                                                                                            \
             }                                                                                                    \
             free(acc);                                                                                           \
         }                                                                                                        \
@@ -198,10 +211,10 @@ void pool_max_nd_backward(const acl_view *gy, const acl_view *ind, acl_view *gx,
     make_geo(&g, gx, gy, ind, pp, pp->idx_mode == POOL_IDX_VIEW);
     const int64_t isz = g.in[0] * g.in[1] * g.in[2], osz = g.out[0] * g.out[1] * g.out[2];
     switch (gx->dtype) {
-    case ACL_FLOAT: BWD_BODY(float, float, LOAD_ID, STORE_ID); break;
-    case ACL_DOUBLE: BWD_BODY(double, double, LOAD_ID, STORE_ID); break;
-    case ACL_FLOAT16: BWD_BODY(uint16_t, float, LOAD_F16, STORE_F16); break;
-    case ACL_BF16: BWD_BODY(uint16_t, float, LOAD_BF16, STORE_BF16); break;
+    case ACL_FLOAT: BWD_BODY(float, float, LOAD_ID, STORE_ID, ROWST_NONE); break;
+    case ACL_DOUBLE: BWD_BODY(double, double, LOAD_ID, STORE_ID, ROWST_NONE); break;
+    case ACL_FLOAT16: BWD_BODY(uint16_t, float, LOAD_F16, STORE_F16, ROWST_F16); break;
+    case ACL_BF16: BWD_BODY(uint16_t, float, LOAD_BF16, STORE_BF16, ROWST_BF16); break;
     default: break;
     }
 }
