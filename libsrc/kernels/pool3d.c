@@ -6,6 +6,8 @@
 
 #include "common/dtype.h"
 #include "common/half_rows.h"
+#include "common/cpu.h"
+#include "kernels/f16_rows.h"
 #include "kernels/pool3d.h"
 
 int64_t pool_out_size(int64_t in, int64_t k, int64_t s, int64_t p, int64_t dl, bool ceil_mode) {
@@ -159,8 +161,18 @@ static inline int64_t load_index(const acl_view *v, int mode, int64_t off, int64
 /* BWD_BODY's row stores (NULL-tested first, then called as NAME_): bit-identical to the scalar STORE */
 #define ROWST_NONE ((void (*)(uint16_t *, const float *, int64_t))NULL)
 #define ROWST_NONE_(d, s, n) ((void)0)
-#define ROWST_F16 acl_row_f32_to_f16
-#define ROWST_F16_(d, s, n) acl_row_f32_to_f16((uint16_t *)(void *)(d), (const float *)(const void *)(s), (n))
+/* fp32 -> fp16 rows: F16C at AVX2 and above, else SSE2 / NEON / scalar - the same bits (kernels/f16_rows.h) */
+static void p3_row_f32_to_f16(uint16_t *d, const float *s, int64_t n) {
+#ifdef ACL_F16_ROWS_F16C
+    if (acl_simd_level() >= ACL_SIMD_AVX2) {
+        acl_f32_to_f16_row_f16c(d, s, n);
+        return;
+    }
+#endif
+    acl_row_f32_to_f16(d, s, n);
+}
+#define ROWST_F16 p3_row_f32_to_f16
+#define ROWST_F16_(d, s, n) p3_row_f32_to_f16((uint16_t *)(void *)(d), (const float *)(const void *)(s), (n))
 #define ROWST_BF16 acl_row_f32_to_bf16
 #define ROWST_BF16_(d, s, n) acl_row_f32_to_bf16((uint16_t *)(void *)(d), (const float *)(const void *)(s), (n))
 
