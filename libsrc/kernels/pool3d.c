@@ -368,8 +368,18 @@ static void free_tables(axis_tab t[3]) {
 /* AVG_FWD_BODY's row converters (NULL-tested first, then called as NAME_) */
 #define ROWCVT_NONE ((void (*)(float *, const void *, int64_t))NULL)
 #define ROWCVT_NONE_(d, s, n) ((void)0)
-#define ROWCVT_F16 acl_row_f16_to_f32
-#define ROWCVT_F16_(d, s, n) acl_row_f16_to_f32((d), (const uint16_t *)(s), (n))
+/* fp16 -> fp32 rows: F16C at AVX2 and above, else SSE2 / NEON / scalar - the same bits (kernels/f16_rows.h) */
+static void p3_row_f16_to_f32(float *d, const uint16_t *s, int64_t n) {
+#ifdef ACL_F16_ROWS_F16C
+    if (acl_simd_level() >= ACL_SIMD_AVX2) {
+        acl_f16_to_f32_row_f16c(d, s, n);
+        return;
+    }
+#endif
+    acl_row_f16_to_f32(d, s, n);
+}
+#define ROWCVT_F16 p3_row_f16_to_f32
+#define ROWCVT_F16_(d, s, n) p3_row_f16_to_f32((d), (const uint16_t *)(s), (n))
 #define ROWCVT_BF16 acl_row_bf16_to_f32
 #define ROWCVT_BF16_(d, s, n) acl_row_bf16_to_f32((d), (const uint16_t *)(s), (n))
 
