@@ -5,6 +5,9 @@
 #include <string.h>
 
 #include "common/dtype.h"
+#include "common/half_rows.h"
+#include "common/cpu.h"
+#include "kernels/f16_rows.h"
 #include "kernels/pool3d.h"
 
 int64_t pool_out_size(int64_t in, int64_t k, int64_t s, int64_t p, int64_t dl, bool ceil_mode) {
@@ -155,7 +158,25 @@ static inline int64_t load_index(const acl_view *v, int mode, int64_t off, int64
     return ((const int32_t *)v->base)[off];
 }
 
-#define BWD_BODY(T, AT, LOAD, STORE)                                                                             \
+/* BWD_BODY's row stores (NULL-tested first, then called as NAME_): bit-identical to the scalar STORE */
+#define ROWST_NONE ((void (*)(uint16_t *, const float *, int64_t))NULL)
+#define ROWST_NONE_(d, s, n) ((void)0)
+/* fp32 -> fp16 rows: F16C at AVX2 and above, else SSE2 / NEON / scalar - the same bits (kernels/f16_rows.h) */
+static void p3_row_f32_to_f16(uint16_t *d, const float *s, int64_t n) {
+#ifdef ACL_F16_ROWS_F16C
+    if (acl_simd_level() >= ACL_SIMD_AVX2) {
+        acl_f32_to_f16_row_f16c(d, s, n);
+        return;
+    }
+#endif
+    acl_row_f32_to_f16(d, s, n);
+}
+#define ROWST_F16 p3_row_f32_to_f16
+#define ROWST_F16_(d, s, n) p3_row_f32_to_f16((uint16_t *)(void *)(d), (const float *)(const void *)(s), (n))
+#define ROWST_BF16 acl_row_f32_to_bf16
+#define ROWST_BF16_(d, s, n) acl_row_f32_to_bf16((uint16_t *)(void *)(d), (const float *)(const void *)(s), (n))
+
+#define BWD_BODY(T, AT, LOAD, STORE, ROWST)                                                                      \
     do {                                                                                                         \
         const T *gb = (const T *)gy->base;                                                                       \
         T *xb = (T *)gx->base;                                                                                   \
@@ -183,9 +204,14 @@ static inline int64_t load_index(const acl_view *v, int mode, int64_t off, int64
                         }                                                                                        \
                 int64_t q = 0;                                                                                   \
                 for (int64_t d = 0; d < g.in[0]; d++)                                                            \
-                    for (int64_t h = 0; h < g.in[1]; h++)                                                        \
-                        for (int64_t w = 0; w < g.in[2]; w++, q++)                                               \
-                            xb[xo + d * g.xs[0] + h * g.xs[1] + w * g.xs[2]] = STORE(acc[q]);                    \
+                    for (int64_t h = 0; h < g.in[1]; h++) {                                                      \
+                        T *xr = xb + xo + d * g.xs[0] + h * g.xs[1];                                             \
+                        if (ROWST != NULL && g.xs[2] == 1) { /* a unit-stride row: the vectorised store */       \
+                            ROWST##_(xr, acc + q, g.in[2]);                                                      \
+                            q += g.in[2];                                                                        \
+                        } else                                                                                   \
+                            for (int64_t w = 0; w < g.in[2]; w++, q++) xr[w * g.xs[2]] = STORE(acc[q]);          \
+                    }                                                                                            \
             }                                                                                                    \
             free(acc);                                                                                           \
         }                                                                                                        \
@@ -197,10 +223,10 @@ void pool_max_nd_backward(const acl_view *gy, const acl_view *ind, acl_view *gx,
     make_geo(&g, gx, gy, ind, pp, pp->idx_mode == POOL_IDX_VIEW);
     const int64_t isz = g.in[0] * g.in[1] * g.in[2], osz = g.out[0] * g.out[1] * g.out[2];
     switch (gx->dtype) {
-    case ACL_FLOAT: BWD_BODY(float, float, LOAD_ID, STORE_ID); break;
-    case ACL_DOUBLE: BWD_BODY(double, double, LOAD_ID, STORE_ID); break;
-    case ACL_FLOAT16: BWD_BODY(uint16_t, float, LOAD_F16, STORE_F16); break;
-    case ACL_BF16: BWD_BODY(uint16_t, float, LOAD_BF16, STORE_BF16); break;
+    case ACL_FLOAT: BWD_BODY(float, float, LOAD_ID, STORE_ID, ROWST_NONE); break;
+    case ACL_DOUBLE: BWD_BODY(double, double, LOAD_ID, STORE_ID, ROWST_NONE); break;
+    case ACL_FLOAT16: BWD_BODY(uint16_t, float, LOAD_F16, STORE_F16, ROWST_F16); break;
+    case ACL_BF16: BWD_BODY(uint16_t, float, LOAD_BF16, STORE_BF16, ROWST_BF16); break;
     default: break;
     }
 }
@@ -290,11 +316,14 @@ static void free_tables(axis_tab t[3]) {
 /* One (plane, output depth) unit per iteration; the output row is done in chunks of up to 256 cells: for each
  * window row (d, h) in ascending order, every cell of the chunk adds that row's fp32 tap sum to its double sum (per
  * cell the additions of the plain per-cell loop, in its order, so the same bytes). */
-#define AVG_FWD_BODY(T, LOAD, STORE)                                                                             \
+#define AVG_FWD_BODY(T, LOAD, STORE, ROWCVT)                                                                     \
     do {                                                                                                         \
         const T *xb = (const T *)x->base;                                                                        \
         T *yb = (T *)y->base;                                                                                    \
         _Pragma("omp parallel for schedule(static)") for (int64_t c = 0; c < g.planes * g.out[0]; c++) {         \
+            /* fp16 / bf16 unit-stride rows: a window row's span converted once (vectorised, exact), then read as \
+             * fp32 - the same values in the same order */                                                      \
+            float *rowf = (ROWCVT != NULL && g.xs[2] == 1) ? malloc((size_t)g.in[2] * sizeof(float)) : NULL;   \
             const int64_t pl = c / g.out[0], od = c % g.out[0];                                                  \
             const int64_t p0 = pl / g.n1, p1 = pl % g.n1;                                                        \
             const int64_t xo = p0 * g.xs0 + p1 * g.xs1, yo = p0 * g.ys0 + p1 * g.ys1 + od * g.ys[0];             \
@@ -309,11 +338,20 @@ static void free_tables(axis_tab t[3]) {
                     for (int64_t d = d0; d < d1; d++)                                                            \
                         for (int64_t h = h0; h < h1; h++) {                                                      \
                             const T *row = xb + xo + d * g.xs[0] + h * g.xs[1];                                  \
-                            for (int64_t j = 0; j < m; j++) {                                                    \
-                                float rs = 0; /* a window row in fp32, the rows in double */                     \
-                                for (int64_t w = wlo[j]; w < whi[j]; w++) rs += LOAD(row[w * xs2]);              \
-                                sum[j] += rs;                                                                    \
-                            }                                                                                    \
+                            if (rowf) {                                                                          \
+                                const int64_t wa = wlo[0], wb = whi[m - 1];                                      \
+                                if (wb > wa) ROWCVT##_(rowf + wa, (const void *)(row + wa), wb - wa);            \
+                                for (int64_t j = 0; j < m; j++) {                                                \
+                                    float rs = 0;                                                                \
+                                    for (int64_t w = wlo[j]; w < whi[j]; w++) rs += rowf[w];                     \
+                                    sum[j] += rs;                                                                \
+                                }                                                                                \
+                            } else                                                                               \
+                                for (int64_t j = 0; j < m; j++) {                                                \
+                                    float rs = 0; /* a window row in fp32, the rows in double */                 \
+                                    for (int64_t w = wlo[j]; w < whi[j]; w++) rs += LOAD(row[w * xs2]);          \
+                                    sum[j] += rs;                                                                \
+                                }                                                                                \
                         }                                                                                        \
                     for (int64_t j = 0; j < m; j++) {                                                            \
                         const int64_t ow = ow0 + j;                                                              \
@@ -323,8 +361,27 @@ static void free_tables(axis_tab t[3]) {
                     }                                                                                            \
                 }                                                                                                \
             }                                                                                                    \
+            free(rowf);                                                                                          \
         }                                                                                                        \
     } while (0)
+
+/* AVG_FWD_BODY's row converters (NULL-tested first, then called as NAME_) */
+#define ROWCVT_NONE ((void (*)(float *, const void *, int64_t))NULL)
+#define ROWCVT_NONE_(d, s, n) ((void)0)
+/* fp16 -> fp32 rows: F16C at AVX2 and above, else SSE2 / NEON / scalar - the same bits (kernels/f16_rows.h) */
+static void p3_row_f16_to_f32(float *d, const uint16_t *s, int64_t n) {
+#ifdef ACL_F16_ROWS_F16C
+    if (acl_simd_level() >= ACL_SIMD_AVX2) {
+        acl_f16_to_f32_row_f16c(d, s, n);
+        return;
+    }
+#endif
+    acl_row_f16_to_f32(d, s, n);
+}
+#define ROWCVT_F16 p3_row_f16_to_f32
+#define ROWCVT_F16_(d, s, n) p3_row_f16_to_f32((d), (const uint16_t *)(s), (n))
+#define ROWCVT_BF16 acl_row_bf16_to_f32
+#define ROWCVT_BF16_(d, s, n) acl_row_bf16_to_f32((d), (const uint16_t *)(s), (n))
 
 void pool_avg_nd(const acl_view *x, acl_view *y, const pool_avg_params *pp) {
     ageo g;
@@ -332,9 +389,9 @@ void pool_avg_nd(const acl_view *x, acl_view *y, const pool_avg_params *pp) {
     axis_tab t[3];
     if (axis_tables(t, &g, pp)) {
         switch (x->dtype) {
-        case ACL_FLOAT: AVG_FWD_BODY(float, LOAD_ID, STORE_ID); break;
-        case ACL_FLOAT16: AVG_FWD_BODY(uint16_t, LOAD_F16, STORE_F16); break;
-        case ACL_BF16: AVG_FWD_BODY(uint16_t, LOAD_BF16, STORE_BF16); break;
+        case ACL_FLOAT: AVG_FWD_BODY(float, LOAD_ID, STORE_ID, ROWCVT_NONE); break;
+        case ACL_FLOAT16: AVG_FWD_BODY(uint16_t, LOAD_F16, STORE_F16, ROWCVT_F16); break;
+        case ACL_BF16: AVG_FWD_BODY(uint16_t, LOAD_BF16, STORE_BF16, ROWCVT_BF16); break;
         default: break;
         }
     }
@@ -452,6 +509,34 @@ static void make_adgeo(adgeo *g, const acl_view *x, const acl_view *y, const acl
     }
 }
 
+/* sum + x[off], x[off + st], ... (n elements), added one by one in that order: ld() without its per-element switch */
+static inline double row_sum(const acl_view *x, int64_t off, int64_t n, int64_t st, double sum) {
+    switch (x->dtype) {
+    case ACL_FLOAT: {
+        const float *p = (const float *)x->base + off;
+        for (int64_t i = 0; i < n; i++) sum += p[i * st];
+        break;
+    }
+    case ACL_DOUBLE: {
+        const double *p = (const double *)x->base + off;
+        for (int64_t i = 0; i < n; i++) sum += p[i * st];
+        break;
+    }
+    case ACL_FLOAT16: {
+        const uint16_t *p = (const uint16_t *)x->base + off;
+        for (int64_t i = 0; i < n; i++) sum += acl_f16_to_f32(p[i * st]);
+        break;
+    }
+    case ACL_BF16: {
+        const uint16_t *p = (const uint16_t *)x->base + off;
+        for (int64_t i = 0; i < n; i++) sum += acl_bf16_to_f32(p[i * st]);
+        break;
+    }
+    default: break; /* (ld() reads 0: adding it changes nothing) */
+    }
+    return sum;
+}
+
 void pool_adaptive_avg3d(const acl_view *x, acl_view *y, const pool_ad_params *pp) {
     adgeo g;
     make_adgeo(&g, x, y, NULL, pp);
@@ -466,8 +551,8 @@ void pool_adaptive_avg3d(const acl_view *x, acl_view *y, const pool_ad_params *p
             double sum = 0;
             for (int64_t d = t[0].lo[od]; d < t[0].hi[od]; d++)
                 for (int64_t h = t[1].lo[oh]; h < t[1].hi[oh]; h++)
-                    for (int64_t w = t[2].lo[ow]; w < t[2].hi[ow]; w++)
-                        sum += ld(x, xo + d * g.xs[0] + h * g.xs[1] + w * g.xs[2]);
+                    sum = row_sum(x, xo + d * g.xs[0] + h * g.xs[1] + t[2].lo[ow] * g.xs[2],
+                                  t[2].hi[ow] - t[2].lo[ow], g.xs[2], sum);
             const double n = (double)((t[0].hi[od] - t[0].lo[od]) * (t[1].hi[oh] - t[1].lo[oh]) *
                                       (t[2].hi[ow] - t[2].lo[ow]));
             st(y, p0 * g.ys0 + p1 * g.ys1 + od * g.ys[0] + oh * g.ys[1] + ow * g.ys[2], sum / n);
