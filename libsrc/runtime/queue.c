@@ -1,20 +1,34 @@
-/* Deferred execution (PYACLNN_ASYNC=1): one FIFO and one worker thread per stream. A task's status at launch is
- * what validation decided; an error while it runs is kept and reported by the next synchronisation of its
- * stream (or of the device). Only one task runs at a time across all streams (a global token), so the OpenMP
- * team of the running kernel is the only one busy: no oversubscription, and every kernel computes exactly what
- * it computes eagerly (bit-identical results). Order between streams comes from events (stream.c). */
+/* Deferred execution (PYACLNN_ASYNC=1): one FIFO per stream and ONE dispatcher thread for all of them.
+ *
+ * Rules (README "Deferred execution"):
+ * - A task's status at launch is what validation decided; an error while it runs is kept on its stream and reported
+ *   (once) by the next synchronisation of that stream or of the device, or by destroying the stream.
+ * - Tasks of one stream run in order. The dispatcher takes the head of the next stream (round robin) whose head is
+ *   ready; a task with a gate (aclrtStreamWaitEvent) is ready when the record it waits for has run. A wait never
+ *   blocks the dispatcher, so a wait on one stream cannot hold up the record on another (the deadlock of a thread per
+ *   stream with a global token). No cycle of waits is possible: a wait names a record already issued.
+ * - One task runs at a time, on the dispatcher thread: its OpenMP team is the only one busy (no oversubscription,
+ *   one thread pool), and every kernel computes what it computes eagerly (bit-identical results).
+ * - Latency: the dispatcher spins briefly (SPIN_NS) for new work before it sleeps, and a synchronising host thread
+ *   spins briefly for the stream to empty before it sleeps, so launch + synchronise of a tiny op costs no futex
+ *   wake-up in a tight loop.
+ * - fork(): the prepare handler drains every queue and holds the lock; the child starts with empty queues and no
+ *   dispatcher (a new one starts at its first queued task). */
 #include "runtime/queue.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "acl/acl.h"
 #include "common/status.h"
 
 typedef struct acl_task {
     acl_task_fn run;
+    bool (*ready)(void *);
     void (*drop)(void *);
     void *ctx;
     const char *what;
@@ -22,27 +36,38 @@ typedef struct acl_task {
 } acl_task;
 
 struct acl_queue {
-    pthread_mutex_t mu;
-    pthread_cond_t cv_work, cv_idle;
     acl_task *head, *tail;
-    int busy, stop, started;
-    pthread_t th;
+    long pending; /* queued or running tasks of this queue (atomic reads outside g_mu) */
+    int busy;
     int err;
     char msg[1024];
     struct acl_queue *next_all;
 };
 
-static pthread_mutex_t g_list_mu = PTHREAD_MUTEX_INITIALIZER;
-static acl_queue *g_all;
-static pthread_mutex_t g_token = PTHREAD_MUTEX_INITIALIZER;
-static long g_pending; /* tasks queued or running, all queues (atomic) */
+static pthread_mutex_t g_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t g_work = PTHREAD_COND_INITIALIZER; /* the dispatcher sleeps here */
+static pthread_cond_t g_idle = PTHREAD_COND_INITIALIZER; /* host threads waiting for a queue to empty */
+static acl_queue *g_all;         /* every live queue, under g_mu */
+static acl_queue *g_rr;          /* where the dispatcher's next scan starts */
+static long g_total;             /* tasks queued or running, all queues (atomic reads outside g_mu) */
+static long g_gen;               /* bumped whenever a task finishes (gates may have opened) */
+static int g_started, g_sleeping, g_waiters;
+static pthread_t g_thread;
 static _Thread_local bool t_worker;
+
+#define SPIN_NS 50000L
 
 static int g_enabled = -1;
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;
+
+static void at_prepare(void);
+static void at_parent(void);
+static void at_child(void);
+
 static void read_env(void) {
     const char *a = getenv("PYACLNN_ASYNC"), *s = getenv("PYACLNN_SYNC");
     g_enabled = a && strcmp(a, "1") == 0 && !(s && strcmp(s, "1") == 0);
+    if (g_enabled) pthread_atfork(at_prepare, at_parent, at_child);
 }
 bool acl_q_enabled(void) {
     pthread_once(&g_once, read_env);
@@ -50,15 +75,26 @@ bool acl_q_enabled(void) {
 }
 bool acl_q_in_worker(void) { return t_worker; }
 
+static long now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1000000000L + ts.tv_nsec;
+}
+
+static inline void cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
 static void queue_init(acl_queue *q) {
     memset(q, 0, sizeof *q);
-    pthread_mutex_init(&q->mu, NULL);
-    pthread_cond_init(&q->cv_work, NULL);
-    pthread_cond_init(&q->cv_idle, NULL);
-    pthread_mutex_lock(&g_list_mu);
+    pthread_mutex_lock(&g_mu);
     q->next_all = g_all;
     g_all = q;
-    pthread_mutex_unlock(&g_list_mu);
+    pthread_mutex_unlock(&g_mu);
 }
 
 acl_queue *acl_q_create(void) {
@@ -75,41 +111,79 @@ acl_queue *acl_q_default(void) {
     return &g_default;
 }
 
-static void *worker(void *arg) {
-    acl_queue *q = arg;
-    t_worker = true;
-    pthread_mutex_lock(&q->mu);
-    for (;;) {
-        while (!q->head && !q->stop) pthread_cond_wait(&q->cv_work, &q->mu);
-        if (!q->head) break;
+/* Under g_mu: the next ready head (round robin from g_rr), popped, its queue marked busy; NULL when none. */
+static acl_task *take_ready_locked(acl_queue **out) {
+    if (!g_all) return NULL;
+    acl_queue *start = g_rr ? g_rr : g_all, *q = start;
+    do {
         acl_task *t = q->head;
-        q->head = t->next;
-        if (!q->head) q->tail = NULL;
-        q->busy = 1;
-        pthread_mutex_unlock(&q->mu);
-
-        acl_set_api(t->what);
-        pthread_mutex_lock(&g_token);
-        int rc = t->run(t->ctx);
-        pthread_mutex_unlock(&g_token);
-        const char *m = rc ? aclGetRecentErrMsg() : NULL;
-        if (t->drop) t->drop(t->ctx);
-
-        pthread_mutex_lock(&q->mu);
-        if (rc && !q->err) {
-            q->err = rc;
-            snprintf(q->msg, sizeof q->msg, "%s", m ? m : t->what);
+        if (t && (!t->ready || t->ready(t->ctx))) {
+            q->head = t->next;
+            if (!q->head) q->tail = NULL;
+            q->busy = 1;
+            g_rr = q->next_all ? q->next_all : g_all;
+            *out = q;
+            return t;
         }
-        free(t);
-        q->busy = 0;
-        __atomic_sub_fetch(&g_pending, 1, __ATOMIC_ACQ_REL);
-        if (!q->head) pthread_cond_broadcast(&q->cv_idle);
-    }
-    pthread_mutex_unlock(&q->mu);
+        q = q->next_all ? q->next_all : g_all;
+    } while (q != start);
     return NULL;
 }
 
-int acl_q_submit(acl_queue *q, acl_task_fn run, void (*drop)(void *), void *ctx, const char *what) {
+static void *dispatcher(void *arg) {
+    (void)arg;
+    t_worker = true;
+    pthread_mutex_lock(&g_mu);
+    for (;;) {
+        acl_queue *q = NULL;
+        acl_task *t = take_ready_locked(&q);
+        if (!t) {
+            /* Nothing ready: spin a little without the lock (new work or an opened gate), then sleep. */
+            long gen = g_gen, total = g_total;
+            pthread_mutex_unlock(&g_mu);
+            long t0 = now_ns();
+            bool changed = false;
+            for (int i = 0;; i++) {
+                if (__atomic_load_n(&g_total, __ATOMIC_ACQUIRE) != total) {
+                    changed = true;
+                    break;
+                }
+                cpu_relax();
+                if ((i & 63) == 63 && now_ns() - t0 > SPIN_NS) break;
+            }
+            pthread_mutex_lock(&g_mu);
+            if (changed || g_total != total || g_gen != gen) continue;
+            g_sleeping = 1;
+            pthread_cond_wait(&g_work, &g_mu);
+            g_sleeping = 0;
+            continue;
+        }
+        pthread_mutex_unlock(&g_mu);
+
+        acl_set_api(t->what);
+        int rc = t->run(t->ctx);
+        const char *m = rc ? aclGetRecentErrMsg() : NULL;
+        char msg[sizeof q->msg];
+        if (rc) snprintf(msg, sizeof msg, "%s", m && *m ? m : t->what);
+        if (t->drop) t->drop(t->ctx);
+        free(t);
+
+        pthread_mutex_lock(&g_mu);
+        if (rc && !q->err) {
+            q->err = rc;
+            memcpy(q->msg, msg, sizeof msg);
+        }
+        q->busy = 0;
+        __atomic_sub_fetch(&q->pending, 1, __ATOMIC_ACQ_REL);
+        __atomic_sub_fetch(&g_total, 1, __ATOMIC_ACQ_REL);
+        g_gen++;
+        if (g_waiters) pthread_cond_broadcast(&g_idle);
+    }
+    return NULL;
+}
+
+static int submit(acl_queue *q, bool (*ready)(void *), acl_task_fn run, void (*drop)(void *), void *ctx,
+                  const char *what) {
     if (!q || !acl_q_enabled() || t_worker) {
         int rc = run(ctx);
         if (drop) drop(ctx);
@@ -120,29 +194,57 @@ int acl_q_submit(acl_queue *q, acl_task_fn run, void (*drop)(void *), void *ctx,
         if (drop) drop(ctx);
         return ACL_REPORT(ACL_ERROR_RT_MEMORY_ALLOCATION, "out of memory queueing %s", what);
     }
-    *t = (acl_task){run, drop, ctx, what, NULL};
-    pthread_mutex_lock(&q->mu);
-    if (!q->started) {
-        if (pthread_create(&q->th, NULL, worker, q) != 0) {
-            pthread_mutex_unlock(&q->mu);
+    *t = (acl_task){run, ready, drop, ctx, what, NULL};
+    pthread_mutex_lock(&g_mu);
+    if (!g_started) {
+        pthread_attr_t at;
+        pthread_attr_init(&at);
+        pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+        int e = pthread_create(&g_thread, &at, dispatcher, NULL);
+        pthread_attr_destroy(&at);
+        if (e != 0) {
+            pthread_mutex_unlock(&g_mu);
             free(t);
-            int rc = run(ctx); /* no thread: run it in the call */
-            if (drop) drop(ctx);
-            return rc;
+            return ACL_REPORT(ACL_ERROR_RT_MEMORY_ALLOCATION, "cannot start the task dispatcher thread for %s", what);
         }
-        q->started = 1;
+        g_started = 1;
     }
-    __atomic_add_fetch(&g_pending, 1, __ATOMIC_ACQ_REL);
+    __atomic_add_fetch(&q->pending, 1, __ATOMIC_ACQ_REL);
+    __atomic_add_fetch(&g_total, 1, __ATOMIC_ACQ_REL);
     if (q->tail) q->tail->next = t;
     else q->head = t;
     q->tail = t;
-    pthread_cond_signal(&q->cv_work);
-    pthread_mutex_unlock(&q->mu);
+    if (g_sleeping) pthread_cond_signal(&g_work);
+    pthread_mutex_unlock(&g_mu);
     return 0;
 }
 
-static void wait_idle_locked(acl_queue *q) {
-    while (q->head || q->busy) pthread_cond_wait(&q->cv_idle, &q->mu);
+int acl_q_submit(acl_queue *q, acl_task_fn run, void (*drop)(void *), void *ctx, const char *what) {
+    return submit(q, NULL, run, drop, ctx, what);
+}
+
+int acl_q_submit_gated(acl_queue *q, bool (*ready)(void *), acl_task_fn run, void (*drop)(void *), void *ctx,
+                       const char *what) {
+    return submit(q, ready, run, drop, ctx, what);
+}
+
+/* Waits until *counter is 0: a short spin, then sleeps on g_idle. Returns with g_mu held. */
+static void wait_zero_locked(long *counter) {
+    long t0 = now_ns();
+    for (int i = 0; __atomic_load_n(counter, __ATOMIC_ACQUIRE) != 0; i++) {
+        cpu_relax();
+        if ((i & 63) == 63) {
+            if (now_ns() - t0 > SPIN_NS) break;
+            if ((i & 1023) == 1023) sched_yield();
+        }
+    }
+    pthread_mutex_lock(&g_mu);
+    while (*counter != 0) {
+        g_waiters++;
+        if (g_sleeping) pthread_cond_signal(&g_work); /* a gate may have opened without a task finishing */
+        pthread_cond_wait(&g_idle, &g_mu);
+        g_waiters--;
+    }
 }
 
 static int take_error_locked(acl_queue *q) {
@@ -157,66 +259,63 @@ static int take_error_locked(acl_queue *q) {
 
 int acl_q_sync(acl_queue *q) {
     if (!q || t_worker) return 0;
-    pthread_mutex_lock(&q->mu);
-    wait_idle_locked(q);
+    wait_zero_locked(&q->pending);
     int err = take_error_locked(q);
-    pthread_mutex_unlock(&q->mu);
+    pthread_mutex_unlock(&g_mu);
     return err;
 }
 
 bool acl_q_busy(acl_queue *q) {
-    if (!q) return false;
-    pthread_mutex_lock(&q->mu);
-    bool b = q->head || q->busy;
-    pthread_mutex_unlock(&q->mu);
-    return b;
+    return q && __atomic_load_n(&q->pending, __ATOMIC_ACQUIRE) != 0;
 }
 
-static int for_all(bool take) {
-    if (t_worker || __atomic_load_n(&g_pending, __ATOMIC_ACQUIRE) == 0) {
-        if (!take) return 0;
-    }
+int acl_q_sync_all(void) {
+    if (!acl_q_enabled() || t_worker) return 0;
+    wait_zero_locked(&g_total);
     int first = 0;
-    pthread_mutex_lock(&g_list_mu);
     for (acl_queue *q = g_all; q; q = q->next_all) {
-        if (t_worker) break;
-        pthread_mutex_lock(&q->mu);
-        wait_idle_locked(q);
-        if (take) {
-            int e = take_error_locked(q);
-            if (e && !first) first = e;
-        }
-        pthread_mutex_unlock(&q->mu);
+        int e = take_error_locked(q);
+        if (e && !first) first = e;
     }
-    pthread_mutex_unlock(&g_list_mu);
+    pthread_mutex_unlock(&g_mu);
     return first;
 }
 
-int acl_q_sync_all(void) { return acl_q_enabled() ? for_all(true) : 0; }
 void acl_q_drain_all(void) {
-    if (acl_q_enabled()) for_all(false);
+    if (!acl_q_enabled() || t_worker || __atomic_load_n(&g_total, __ATOMIC_ACQUIRE) == 0) return;
+    wait_zero_locked(&g_total);
+    pthread_mutex_unlock(&g_mu);
 }
 
 int acl_q_destroy(acl_queue *q) {
     if (!q) return 0;
-    pthread_mutex_lock(&g_list_mu);
+    if (t_worker) return 0;
+    wait_zero_locked(&q->pending);
+    int err = take_error_locked(q);
     for (acl_queue **pp = &g_all; *pp; pp = &(*pp)->next_all)
         if (*pp == q) {
             *pp = q->next_all;
             break;
         }
-    pthread_mutex_unlock(&g_list_mu);
-    pthread_mutex_lock(&q->mu);
-    wait_idle_locked(q);
-    int err = take_error_locked(q);
-    q->stop = 1;
-    pthread_cond_signal(&q->cv_work);
-    int started = q->started;
-    pthread_mutex_unlock(&q->mu);
-    if (started) pthread_join(q->th, NULL);
-    pthread_mutex_destroy(&q->mu);
-    pthread_cond_destroy(&q->cv_work);
-    pthread_cond_destroy(&q->cv_idle);
-    free(q);
+    if (g_rr == q) g_rr = NULL;
+    pthread_mutex_unlock(&g_mu);
+    if (q != &g_default) free(q);
     return err;
+}
+
+/* fork(): no task may be half-run in the child, and the child has no dispatcher thread. */
+static void at_prepare(void) {
+    if (t_worker) {
+        pthread_mutex_lock(&g_mu);
+        return;
+    }
+    wait_zero_locked(&g_total); /* returns holding g_mu */
+}
+static void at_parent(void) { pthread_mutex_unlock(&g_mu); }
+static void at_child(void) {
+    pthread_mutex_init(&g_mu, NULL);
+    pthread_cond_init(&g_work, NULL);
+    pthread_cond_init(&g_idle, NULL);
+    g_started = g_sleeping = g_waiters = 0;
+    t_worker = false;
 }

@@ -1,4 +1,4 @@
-/* Per-stream task queues (queue.c): the deferred execution of PYACLNN_ASYNC=1. */
+/* Per-stream task queues run by one dispatcher thread (queue.c): the deferred execution of PYACLNN_ASYNC=1. */
 #ifndef PYACLNN_RUNTIME_QUEUE_H
 #define PYACLNN_RUNTIME_QUEUE_H
 
@@ -9,16 +9,20 @@ typedef int (*acl_task_fn)(void *ctx);
 
 /* True when PYACLNN_ASYNC=1 and not PYACLNN_SYNC=1 (read once per process). */
 bool acl_q_enabled(void);
-/* True on a queue's worker thread (a task must never wait for its own queue). */
+/* True on the dispatcher thread (a task must never wait for a queue). */
 bool acl_q_in_worker(void);
 acl_queue *acl_q_create(void);
 /* The queue of the default stream (NULL stream). */
 acl_queue *acl_q_default(void);
-/* Waits for the queue's tasks, stops its worker and frees it; returns the first unreported task error. */
+/* Waits for the queue's tasks and frees it; returns the first unreported task error. */
 int acl_q_destroy(acl_queue *q);
 /* Eager: runs the task now and returns its status. Queued: appends it and returns 0; `drop` (may be NULL) is
  * called once after the task ran (or when it is discarded). `what` names the task in a deferred error. */
 int acl_q_submit(acl_queue *q, acl_task_fn run, void (*drop)(void *), void *ctx, const char *what);
+/* As acl_q_submit, but the task runs only once ready(ctx) is true (checked by the dispatcher under its lock; it
+ * must not block). Used by aclrtStreamWaitEvent: the stream waits, the dispatcher does not. */
+int acl_q_submit_gated(acl_queue *q, bool (*ready)(void *), acl_task_fn run, void (*drop)(void *), void *ctx,
+                       const char *what);
 /* Waits until every task queued on q has run; returns (and reports) the first error of those tasks, once. */
 int acl_q_sync(acl_queue *q);
 /* As acl_q_sync for every queue. */

@@ -104,12 +104,17 @@ static int check_event(aclrtEvent event) {
 
 typedef struct { acl_event *e; uint64_t gen; } ev_task;
 
-/* Waits (on the stream's worker) until the record issued as generation gen has run. */
-static int run_wait(void *ctx) {
+/* The gate of a queued wait: open once the record issued as generation gen has run. The wait itself does nothing
+ * (the dispatcher never blocks in it; the stream simply does not advance until the gate opens). */
+static bool wait_ready(void *ctx) {
     ev_task *t = ctx;
     pthread_mutex_lock(&g_ev_mu);
-    while (t->e->done_gen < t->gen) pthread_cond_wait(&g_ev_cv, &g_ev_mu);
+    bool ok = t->e->done_gen >= t->gen;
     pthread_mutex_unlock(&g_ev_mu);
+    return ok;
+}
+static int run_wait(void *ctx) {
+    (void)ctx;
     return 0;
 }
 
@@ -149,7 +154,7 @@ aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
         ev_task *t = malloc(sizeof *t);
         if (!t) return ACL_REPORT(ACL_ERROR_RT_MEMORY_ALLOCATION, "out of memory queueing the wait");
         *t = (ev_task){event, gen};
-        return acl_q_submit(q, run_wait, free, t, "aclrtStreamWaitEvent");
+        return acl_q_submit_gated(q, wait_ready, run_wait, free, t, "aclrtStreamWaitEvent");
     }
     return ACL_SUCCESS;
 }
