@@ -7,11 +7,14 @@
  *   ready; a task with a gate (aclrtStreamWaitEvent) is ready when the record it waits for has run. A wait never
  *   blocks the dispatcher, so a wait on one stream cannot hold up the record on another (the deadlock of a thread per
  *   stream with a global token). No cycle of waits is possible: a wait names a record already issued.
- * - One task runs at a time, on the dispatcher thread: its OpenMP team is the only one busy (no oversubscription,
- *   one thread pool), and every kernel computes what it computes eagerly (bit-identical results).
- * - Latency: the dispatcher spins briefly (SPIN_NS) for new work before it sleeps, and a synchronising host thread
- *   spins briefly for the stream to empty before it sleeps, so launch + synchronise of a tiny op costs no futex
- *   wake-up in a tight loop.
+ * - One task runs at a time (g_running): its OpenMP team is the only one busy (no oversubscription), and every
+ *   kernel computes what it computes eagerly (bit-identical results).
+ * - A host thread that synchronises (a stream, the device, an event, or a drain before a free / synchronous copy /
+ *   first phase) does not just sleep: while its wait is not over and no task is running, it takes the next ready
+ *   task itself (its own stream's head first), exactly as the dispatcher would. Tasks still run only after their
+ *   launch returned and in stream order; this saves the two thread hand-offs of launch + synchronise.
+ * - Latency: the dispatcher spins briefly (SPIN_NS) for new work before it sleeps; a host thread waiting for a task
+ *   the dispatcher is running spins briefly before it sleeps.
  * - fork(): the prepare handler drains every queue and holds the lock; the child starts with empty queues and no
  *   dispatcher (a new one starts at its first queued task). */
 #include "runtime/queue.h"
@@ -32,6 +35,7 @@ typedef struct acl_task {
     void (*drop)(void *);
     void *ctx;
     const char *what;
+    long t_submit; /* now_ns() at submission */
     struct acl_task *next;
 } acl_task;
 
@@ -51,11 +55,18 @@ static acl_queue *g_all;         /* every live queue, under g_mu */
 static acl_queue *g_rr;          /* where the dispatcher's next scan starts */
 static long g_total;             /* tasks queued or running, all queues (atomic reads outside g_mu) */
 static long g_gen;               /* bumped whenever a task finishes (gates may have opened) */
-static int g_started, g_sleeping, g_waiters;
+static int g_started, g_sleeping, g_waiters, g_running;
 static pthread_t g_thread;
 static _Thread_local bool t_worker;
 
-#define SPIN_NS 50000L
+static long SPIN_NS = 20000L; /* a host thread waiting for the dispatcher's task spins this long before it sleeps */
+#define NAP_NS 100000L
+#define DOZE_NS 5000000L
+static pthread_cond_t g_nap; /* CLOCK_MONOTONIC timed naps of the dispatcher (never signalled) */
+static long g_last_done;     /* now_ns() when the last task finished (under g_mu) */
+/* The dispatcher leaves a task this long to a host thread that is about to synchronise (launch + sync runs it on
+ * the host: no hand-off); after it, the dispatcher takes it. Only the first task after an idle spell waits. */
+#define GRACE_NS 20000L
 
 static int g_enabled = -1;
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;
@@ -68,6 +79,11 @@ static void read_env(void) {
     const char *a = getenv("PYACLNN_ASYNC"), *s = getenv("PYACLNN_SYNC");
     g_enabled = a && strcmp(a, "1") == 0 && !(s && strcmp(s, "1") == 0);
     if (g_enabled) pthread_atfork(at_prepare, at_parent, at_child);
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&g_nap, &ca);
+    pthread_condattr_destroy(&ca);
 }
 bool acl_q_enabled(void) {
     pthread_once(&g_once, read_env);
@@ -111,23 +127,79 @@ acl_queue *acl_q_default(void) {
     return &g_default;
 }
 
-/* Under g_mu: the next ready head (round robin from g_rr), popped, its queue marked busy; NULL when none. */
-static acl_task *take_ready_locked(acl_queue **out) {
+static long g_min_age; /* under g_mu: set by the dispatcher around its scan (0 for host threads) */
+static bool head_ready(acl_queue *q) {
+    acl_task *t = q->head;
+    if (!t || (t->ready && !t->ready(t->ctx))) return false;
+    return !g_min_age || now_ns() - t->t_submit >= g_min_age;
+}
+
+static acl_task *pop_locked(acl_queue *q) {
+    acl_task *t = q->head;
+    q->head = t->next;
+    if (!q->head) q->tail = NULL;
+    q->busy = 1;
+    return t;
+}
+
+/* Under g_mu: the next ready head (prefer's first, else round robin from g_rr), popped, its queue marked busy;
+ * NULL when none. */
+static acl_task *take_ready_locked(acl_queue *prefer, acl_queue **out) {
+    if (prefer && head_ready(prefer)) {
+        *out = prefer;
+        return pop_locked(prefer);
+    }
     if (!g_all) return NULL;
     acl_queue *start = g_rr ? g_rr : g_all, *q = start;
     do {
-        acl_task *t = q->head;
-        if (t && (!t->ready || t->ready(t->ctx))) {
-            q->head = t->next;
-            if (!q->head) q->tail = NULL;
-            q->busy = 1;
+        if (head_ready(q)) {
             g_rr = q->next_all ? q->next_all : g_all;
             *out = q;
-            return t;
+            return pop_locked(q);
         }
         q = q->next_all ? q->next_all : g_all;
     } while (q != start);
     return NULL;
+}
+
+/* Under g_mu (released while the task runs): runs the next ready task when none is running. Returns false when
+ * nothing was run. On a host thread the thread's API name and pending messages are kept as they were. */
+static bool run_one_locked(acl_queue *prefer, long min_age) {
+    if (g_running) return false;
+    acl_queue *q = NULL;
+    g_min_age = min_age;
+    acl_task *t = take_ready_locked(prefer, &q);
+    g_min_age = 0;
+    if (!t) return false;
+    g_running = 1;
+    pthread_mutex_unlock(&g_mu);
+
+    bool was_worker = t_worker;
+    t_worker = true; /* whatever the task calls runs inline and never waits for a queue */
+    acl_err_mark mark = acl_err_capture_begin();
+    acl_set_api(t->what);
+    int rc = t->run(t->ctx);
+    char msg[sizeof q->msg];
+    acl_err_capture_end(mark, rc ? msg : NULL, rc ? sizeof msg : 0);
+    if (rc && !msg[0]) snprintf(msg, sizeof msg, "%s", t->what);
+    if (t->drop) t->drop(t->ctx);
+    free(t);
+    t_worker = was_worker;
+
+    pthread_mutex_lock(&g_mu);
+    if (rc && !q->err) {
+        q->err = rc;
+        memcpy(q->msg, msg, sizeof msg);
+    }
+    q->busy = 0;
+    g_running = 0;
+    __atomic_sub_fetch(&q->pending, 1, __ATOMIC_ACQ_REL);
+    __atomic_sub_fetch(&g_total, 1, __ATOMIC_ACQ_REL);
+    __atomic_add_fetch(&g_gen, 1, __ATOMIC_RELEASE);
+    g_last_done = now_ns();
+    if (g_waiters) pthread_cond_broadcast(&g_idle);
+    if (g_sleeping && g_total) pthread_cond_signal(&g_work);
+    return true;
 }
 
 static void *dispatcher(void *arg) {
@@ -135,49 +207,25 @@ static void *dispatcher(void *arg) {
     t_worker = true;
     pthread_mutex_lock(&g_mu);
     for (;;) {
-        acl_queue *q = NULL;
-        acl_task *t = take_ready_locked(&q);
-        if (!t) {
-            /* Nothing ready: spin a little without the lock (new work or an opened gate), then sleep. */
-            long gen = g_gen, total = g_total;
-            pthread_mutex_unlock(&g_mu);
-            long t0 = now_ns();
-            bool changed = false;
-            for (int i = 0;; i++) {
-                if (__atomic_load_n(&g_total, __ATOMIC_ACQUIRE) != total) {
-                    changed = true;
-                    break;
-                }
-                cpu_relax();
-                if ((i & 63) == 63 && now_ns() - t0 > SPIN_NS) break;
+        if (run_one_locked(NULL, GRACE_NS)) continue;
+        /* Nothing for the dispatcher now: young work (left to a host thread for GRACE_NS), a task a host thread is
+         * running, or no work. It naps (timed waits of NAP_NS, no wake-up needed from a submission) for up to
+         * DOZE_NS after the last task, then sleeps until a submission wakes it. A launch + synchronise loop thus
+         * costs neither a futex wake per launch nor a spinning thread. */
+        if (g_total || now_ns() - g_last_done < DOZE_NS) {
+            struct timespec ts;
+            clock_gettime(CLOCK_MONOTONIC, &ts);
+            ts.tv_nsec += g_total ? GRACE_NS : NAP_NS;
+            if (ts.tv_nsec >= 1000000000L) {
+                ts.tv_sec++;
+                ts.tv_nsec -= 1000000000L;
             }
-            pthread_mutex_lock(&g_mu);
-            if (changed || g_total != total || g_gen != gen) continue;
-            g_sleeping = 1;
-            pthread_cond_wait(&g_work, &g_mu);
-            g_sleeping = 0;
+            pthread_cond_timedwait(&g_nap, &g_mu, &ts);
             continue;
         }
-        pthread_mutex_unlock(&g_mu);
-
-        acl_set_api(t->what);
-        int rc = t->run(t->ctx);
-        const char *m = rc ? aclGetRecentErrMsg() : NULL;
-        char msg[sizeof q->msg];
-        if (rc) snprintf(msg, sizeof msg, "%s", m && *m ? m : t->what);
-        if (t->drop) t->drop(t->ctx);
-        free(t);
-
-        pthread_mutex_lock(&g_mu);
-        if (rc && !q->err) {
-            q->err = rc;
-            memcpy(q->msg, msg, sizeof msg);
-        }
-        q->busy = 0;
-        __atomic_sub_fetch(&q->pending, 1, __ATOMIC_ACQ_REL);
-        __atomic_sub_fetch(&g_total, 1, __ATOMIC_ACQ_REL);
-        g_gen++;
-        if (g_waiters) pthread_cond_broadcast(&g_idle);
+        g_sleeping = 1;
+        pthread_cond_wait(&g_work, &g_mu);
+        g_sleeping = 0;
     }
     return NULL;
 }
@@ -194,7 +242,7 @@ static int submit(acl_queue *q, bool (*ready)(void *), acl_task_fn run, void (*d
         if (drop) drop(ctx);
         return ACL_REPORT(ACL_ERROR_RT_MEMORY_ALLOCATION, "out of memory queueing %s", what);
     }
-    *t = (acl_task){run, ready, drop, ctx, what, NULL};
+    *t = (acl_task){run, ready, drop, ctx, what, now_ns(), NULL};
     pthread_mutex_lock(&g_mu);
     if (!g_started) {
         pthread_attr_t at;
@@ -228,20 +276,25 @@ int acl_q_submit_gated(acl_queue *q, bool (*ready)(void *), acl_task_fn run, voi
     return submit(q, ready, run, drop, ctx, what);
 }
 
-/* Waits until *counter is 0: a short spin, then sleeps on g_idle. Returns with g_mu held. */
-static void wait_zero_locked(long *counter) {
-    long t0 = now_ns();
-    for (int i = 0; __atomic_load_n(counter, __ATOMIC_ACQUIRE) != 0; i++) {
-        cpu_relax();
-        if ((i & 63) == 63) {
-            if (now_ns() - t0 > SPIN_NS) break;
-            if ((i & 1023) == 1023) sched_yield();
-        }
-    }
+/* Waits until *counter is 0, running ready tasks itself while none is running (prefer's first); when the
+ * dispatcher is running one, spins briefly, then sleeps on g_idle. Returns with g_mu held. */
+static void wait_zero_locked(long *counter, acl_queue *prefer) {
     pthread_mutex_lock(&g_mu);
     while (*counter != 0) {
+        if (run_one_locked(prefer, 0)) continue;
+        if (g_running) {
+            pthread_mutex_unlock(&g_mu);
+            long t0 = now_ns(), gen = __atomic_load_n(&g_gen, __ATOMIC_RELAXED);
+            for (int i = 0; __atomic_load_n(&g_gen, __ATOMIC_RELAXED) == gen; i++) {
+                cpu_relax();
+                if ((i & 63) == 63 && now_ns() - t0 > SPIN_NS) break;
+            }
+            pthread_mutex_lock(&g_mu);
+            if (g_gen != gen) continue;
+        }
+        if (*counter == 0) break;
         g_waiters++;
-        if (g_sleeping) pthread_cond_signal(&g_work); /* a gate may have opened without a task finishing */
+        if (g_sleeping) pthread_cond_signal(&g_work);
         pthread_cond_wait(&g_idle, &g_mu);
         g_waiters--;
     }
@@ -259,7 +312,7 @@ static int take_error_locked(acl_queue *q) {
 
 int acl_q_sync(acl_queue *q) {
     if (!q || t_worker) return 0;
-    wait_zero_locked(&q->pending);
+    wait_zero_locked(&q->pending, q);
     int err = take_error_locked(q);
     pthread_mutex_unlock(&g_mu);
     return err;
@@ -271,7 +324,7 @@ bool acl_q_busy(acl_queue *q) {
 
 int acl_q_sync_all(void) {
     if (!acl_q_enabled() || t_worker) return 0;
-    wait_zero_locked(&g_total);
+    wait_zero_locked(&g_total, NULL);
     int first = 0;
     for (acl_queue *q = g_all; q; q = q->next_all) {
         int e = take_error_locked(q);
@@ -281,16 +334,24 @@ int acl_q_sync_all(void) {
     return first;
 }
 
+bool acl_q_help(void) {
+    if (!acl_q_enabled() || t_worker || __atomic_load_n(&g_total, __ATOMIC_ACQUIRE) == 0) return false;
+    pthread_mutex_lock(&g_mu);
+    bool ran = run_one_locked(NULL, 0);
+    pthread_mutex_unlock(&g_mu);
+    return ran;
+}
+
 void acl_q_drain_all(void) {
     if (!acl_q_enabled() || t_worker || __atomic_load_n(&g_total, __ATOMIC_ACQUIRE) == 0) return;
-    wait_zero_locked(&g_total);
+    wait_zero_locked(&g_total, NULL);
     pthread_mutex_unlock(&g_mu);
 }
 
 int acl_q_destroy(acl_queue *q) {
     if (!q) return 0;
     if (t_worker) return 0;
-    wait_zero_locked(&q->pending);
+    wait_zero_locked(&q->pending, q);
     int err = take_error_locked(q);
     for (acl_queue **pp = &g_all; *pp; pp = &(*pp)->next_all)
         if (*pp == q) {
@@ -309,13 +370,18 @@ static void at_prepare(void) {
         pthread_mutex_lock(&g_mu);
         return;
     }
-    wait_zero_locked(&g_total); /* returns holding g_mu */
+    wait_zero_locked(&g_total, NULL); /* returns holding g_mu */
 }
 static void at_parent(void) { pthread_mutex_unlock(&g_mu); }
 static void at_child(void) {
     pthread_mutex_init(&g_mu, NULL);
     pthread_cond_init(&g_work, NULL);
     pthread_cond_init(&g_idle, NULL);
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&g_nap, &ca);
+    pthread_condattr_destroy(&ca);
     g_started = g_sleeping = g_waiters = 0;
     t_worker = false;
 }

@@ -136,7 +136,12 @@ static int run_record(void *ctx) {
 /* Waits until every record of e issued so far has run. */
 static void wait_event_done(acl_event *e) {
     pthread_mutex_lock(&g_ev_mu);
-    while (e->done_gen < e->rec_gen) pthread_cond_wait(&g_ev_cv, &g_ev_mu);
+    while (e->done_gen < e->rec_gen) {
+        pthread_mutex_unlock(&g_ev_mu);
+        bool ran = acl_q_help(); /* run queued tasks here rather than only wait for the dispatcher */
+        pthread_mutex_lock(&g_ev_mu);
+        if (!ran && e->done_gen < e->rec_gen) pthread_cond_wait(&g_ev_cv, &g_ev_mu);
+    }
     pthread_mutex_unlock(&g_ev_mu);
 }
 
