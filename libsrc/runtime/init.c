@@ -69,7 +69,7 @@ aclError aclInit(const char *configPath) {
 
 aclError aclFinalize(void) {
     acl_set_api("aclFinalize");
-    acl_q_drain_all(); /* queued tasks finish first */
+    acl_q_shutdown(); /* queued tasks finish first; the dispatcher thread is joined */
     pthread_mutex_lock(&g_init_lock);
     int rc = ACL_SUCCESS;
     if (!g_initialized) {

@@ -55,7 +55,7 @@ static acl_queue *g_all;         /* every live queue, under g_mu */
 static acl_queue *g_rr;          /* where the dispatcher's next scan starts */
 static long g_total;             /* tasks queued or running, all queues (atomic reads outside g_mu) */
 static long g_gen;               /* bumped whenever a task finishes (gates may have opened) */
-static int g_started, g_sleeping, g_waiters, g_running;
+static int g_started, g_sleeping, g_waiters, g_running, g_stop;
 static pthread_t g_thread;
 static _Thread_local bool t_worker;
 
@@ -208,6 +208,7 @@ static void *dispatcher(void *arg) {
     pthread_mutex_lock(&g_mu);
     for (;;) {
         if (run_one_locked(NULL, GRACE_NS)) continue;
+        if (g_stop && !g_total) break;
         /* Nothing for the dispatcher now: young work (left to a host thread for GRACE_NS), a task a host thread is
          * running, or no work. It naps (timed waits of NAP_NS, no wake-up needed from a submission) for up to
          * DOZE_NS after the last task, then sleeps until a submission wakes it. A launch + synchronise loop thus
@@ -227,6 +228,7 @@ static void *dispatcher(void *arg) {
         pthread_cond_wait(&g_work, &g_mu);
         g_sleeping = 0;
     }
+    pthread_mutex_unlock(&g_mu);
     return NULL;
 }
 
@@ -245,11 +247,8 @@ static int submit(acl_queue *q, bool (*ready)(void *), acl_task_fn run, void (*d
     *t = (acl_task){run, ready, drop, ctx, what, now_ns(), NULL};
     pthread_mutex_lock(&g_mu);
     if (!g_started) {
-        pthread_attr_t at;
-        pthread_attr_init(&at);
-        pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
-        int e = pthread_create(&g_thread, &at, dispatcher, NULL);
-        pthread_attr_destroy(&at);
+        g_stop = 0;
+        int e = pthread_create(&g_thread, NULL, dispatcher, NULL);
         if (e != 0) {
             pthread_mutex_unlock(&g_mu);
             free(t);
@@ -362,6 +361,22 @@ int acl_q_destroy(acl_queue *q) {
     pthread_mutex_unlock(&g_mu);
     if (q != &g_default) free(q);
     return err;
+}
+
+void acl_q_shutdown(void) {
+    if (!acl_q_enabled() || t_worker) return;
+    wait_zero_locked(&g_total, NULL);
+    if (!g_started) {
+        pthread_mutex_unlock(&g_mu);
+        return;
+    }
+    g_stop = 1;
+    pthread_cond_broadcast(&g_work);
+    pthread_cond_broadcast(&g_nap);
+    pthread_t th = g_thread;
+    g_started = 0;
+    pthread_mutex_unlock(&g_mu);
+    pthread_join(th, NULL);
 }
 
 /* fork(): no task may be half-run in the child, and the child has no dispatcher thread. */

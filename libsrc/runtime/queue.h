@@ -29,6 +29,8 @@ int acl_q_sync(acl_queue *q);
 int acl_q_sync_all(void);
 /* Waits until every queue is empty; task errors stay for the next synchronisation. */
 void acl_q_drain_all(void);
+/* aclFinalize: waits for every task, then stops and joins the dispatcher thread (a later task starts a new one). */
+void acl_q_shutdown(void);
 /* Runs the next ready task on the calling thread when none is running; false when nothing was run. */
 bool acl_q_help(void);
 /* True when q has tasks not yet finished. */
