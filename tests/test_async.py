@@ -141,3 +141,11 @@ print("fork ok")
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=_py_env(ASYNC),
                          timeout=120)
     assert res.returncode == 0 and "fork ok" in res.stdout, res.stdout + res.stderr
+
+
+def test_fuzzer_with_the_queue(tmp_path):
+    """The fuzzer's runtime sequences (queued copies, memsets and ops on two streams, events, host accesses, frees,
+    synchronisations in random order) and its op cases, with every second phase queued."""
+    exe = native.build("fuzz.c", tmp_path / "fuzz")
+    res = native.run(exe, "-t", "8", "-s", "11", env_extra=ASYNC, timeout=240)
+    assert res.returncode == 0 and "fuzz ok" in res.stdout, res.stdout[-4000:] + res.stderr[-4000:]
