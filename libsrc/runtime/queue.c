@@ -60,7 +60,9 @@ static pthread_t g_thread;
 static _Thread_local bool t_worker;
 
 static long SPIN_NS = 20000L; /* a host thread waiting for the dispatcher's task spins this long before it sleeps */
-#define NAP_NS 100000L
+#define NAP_MIN_NS 50000L
+#define NAP_MAX_NS 1000000L
+static long g_nap_len;       /* under g_mu: the current nap of the dispatcher (0: not napping) */
 #define DOZE_NS 5000000L
 static pthread_cond_t g_nap; /* CLOCK_MONOTONIC timed naps of the dispatcher (never signalled) */
 static long g_last_done;     /* now_ns() when the last task finished (under g_mu) */
@@ -210,18 +212,27 @@ static void *dispatcher(void *arg) {
         if (run_one_locked(NULL, GRACE_NS)) continue;
         if (g_stop && !g_total) break;
         /* Nothing for the dispatcher now: young work (left to a host thread for GRACE_NS), a task a host thread is
-         * running, or no work. It naps (timed waits of NAP_NS, no wake-up needed from a submission) for up to
-         * DOZE_NS after the last task, then sleeps until a submission wakes it. A launch + synchronise loop thus
-         * costs neither a futex wake per launch nor a spinning thread. */
+         * running, or no work. It naps (timed waits from NAP_MIN_NS doubling to NAP_MAX_NS; a submission wakes it
+         * only from a long one) for up to DOZE_NS after the last task, then sleeps until a submission wakes it. A
+         * launch + synchronise loop thus costs neither a futex wake per launch nor a spinning thread. */
         if (g_total || now_ns() - g_last_done < DOZE_NS) {
+            static long nap, seen_done;
+            if (seen_done != g_last_done) { /* a task finished since the last nap: short naps again */
+                seen_done = g_last_done;
+                nap = NAP_MIN_NS;
+            } else if (nap < NAP_MAX_NS) {
+                nap *= 2;
+            }
             struct timespec ts;
             clock_gettime(CLOCK_MONOTONIC, &ts);
-            ts.tv_nsec += g_total ? GRACE_NS : NAP_NS;
+            ts.tv_nsec += g_total ? GRACE_NS : nap;
             if (ts.tv_nsec >= 1000000000L) {
                 ts.tv_sec++;
                 ts.tv_nsec -= 1000000000L;
             }
+            g_nap_len = g_total ? GRACE_NS : nap;
             pthread_cond_timedwait(&g_nap, &g_mu, &ts);
+            g_nap_len = 0;
             continue;
         }
         g_sleeping = 1;
@@ -262,6 +273,7 @@ static int submit(acl_queue *q, bool (*ready)(void *), acl_task_fn run, void (*d
     else q->head = t;
     q->tail = t;
     if (g_sleeping) pthread_cond_signal(&g_work);
+    else if (g_nap_len > 4 * NAP_MIN_NS) pthread_cond_signal(&g_nap); /* a long nap: cut it short */
     pthread_mutex_unlock(&g_mu);
     return 0;
 }
