@@ -310,6 +310,14 @@ static aclError do_memcpy(void *dst, size_t destMax, const void *src, size_t cou
         move_bytes(dst, src, count);
         return ACL_SUCCESS;
     }
+    if (!acl_mem_contains(dst, count) || !acl_mem_contains(src, count)) {
+        /* Pageable host memory on one side (not aclrtMalloc*, not registered): the copy is performed at the call,
+         * after the stream's earlier tasks, as a pageable copy is on a device (the caller may reuse or free its
+         * buffer when the call returns). The checker still counts it as a task of the stream. */
+        acl_q_wait(q);
+        move_bytes(dst, src, count);
+        return ACL_SUCCESS;
+    }
     mem_task *t = malloc(sizeof *t);
     if (!t) return ACL_REPORT(ACL_ERROR_RT_MEMORY_ALLOCATION, "out of memory queueing the copy");
     *t = (mem_task){dst, src, count, 0};

@@ -329,6 +329,12 @@ int acl_q_sync(acl_queue *q) {
     return err;
 }
 
+void acl_q_wait(acl_queue *q) {
+    if (!q || t_worker) return;
+    wait_zero_locked(&q->pending, q);
+    pthread_mutex_unlock(&g_mu);
+}
+
 bool acl_q_busy(acl_queue *q) {
     return q && __atomic_load_n(&q->pending, __ATOMIC_ACQUIRE) != 0;
 }

@@ -25,6 +25,8 @@ int acl_q_submit_gated(acl_queue *q, bool (*ready)(void *), acl_task_fn run, voi
                        const char *what);
 /* Waits until every task queued on q has run; returns (and reports) the first error of those tasks, once. */
 int acl_q_sync(acl_queue *q);
+/* Waits until every task queued on q has run; errors stay for the next synchronisation. */
+void acl_q_wait(acl_queue *q);
 /* As acl_q_sync for every queue. */
 int acl_q_sync_all(void);
 /* Waits until every queue is empty; task errors stay for the next synchronisation. */

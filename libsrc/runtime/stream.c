@@ -153,9 +153,9 @@ aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
     acl_queue *q = acl_stream_queue(stream);
     if (q) {
         pthread_mutex_lock(&g_ev_mu);
-        uint64_t gen = ((acl_event *)event)->rec_gen;
+        uint64_t gen = ((acl_event *)event)->rec_gen, done = ((acl_event *)event)->done_gen;
         pthread_mutex_unlock(&g_ev_mu);
-        if (gen == 0) return ACL_SUCCESS; /* never recorded: nothing to wait for */
+        if (gen == 0 || done >= gen) return ACL_SUCCESS; /* never recorded, or its record has run: nothing to wait for */
         ev_task *t = malloc(sizeof *t);
         if (!t) return ACL_REPORT(ACL_ERROR_RT_MEMORY_ALLOCATION, "out of memory queueing the wait");
         *t = (ev_task){event, gen};
