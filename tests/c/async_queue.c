@@ -243,7 +243,7 @@ int main(int argc, char **argv) {
         r = host_of(dst, BIG);
         EXPECT(memcmp(r, h, (size_t)BIG * 4) == 0);
         free(r);
-        /* reset: a queued copy to plain host memory has landed when aclrtResetDevice returns */
+        /* a copy to plain (pageable) host memory has landed when its call returns, after the stream's earlier tasks */
         float *back = calloc((size_t)BIG, 4);
         EXPECT(aclrtMemcpyAsync(back, (size_t)BIG * 4, src, (size_t)BIG * 4, ACL_MEMCPY_DEVICE_TO_HOST, s1) == 0);
         EXPECT(aclrtDestroyStream(s1) == 0);
@@ -258,7 +258,7 @@ int main(int argc, char **argv) {
         EXPECT(aclrtDestroyStream(s2) == 0);
     }
 
-    /* 6. reset and finalize wait for the default stream's tasks */
+    /* 6. reset and finalize after work on the default stream */
     {
         enum { M = 1 << 20 };
         float *h = malloc((size_t)M * 4), *back = calloc((size_t)M, 4);
