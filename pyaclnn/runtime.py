@@ -59,9 +59,13 @@ class Stream:
         self._pending.clear()
 
 
+# resolved now, not in the finalizer (see tensor._free: cffi's lazy lookup takes ffi._lock)
+_sync_stream, _destroy = lib.aclrtSynchronizeStream, lib.aclrtDestroyStream
+
+
 def _destroy_stream(handle):
-    lib.aclrtSynchronizeStream(handle)  # a collected stream waits for its tasks first
-    lib.aclrtDestroyStream(handle)
+    _sync_stream(handle)  # a collected stream waits for its tasks first
+    _destroy(handle)
 
 
 def soc_name():

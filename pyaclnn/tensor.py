@@ -93,10 +93,15 @@ def numpy_dtype(acl):
     raise TypeError(f"aclDataType {acl} has no numpy dtype")
 
 
+# Resolved now, not in the finalizer: cffi resolves a lib attribute under ffi._lock on first use, and a finalizer
+# run by the garbage collector while that lock is held (inside any ffi.cast/typeof) would deadlock on it.
+_sync_stream, _rt_free = lib.aclrtSynchronizeStream, lib.aclrtFree
+
+
 def _free(ptr):
     # a collected buffer may still be used by work queued on the default stream: wait for it, then free
-    lib.aclrtSynchronizeStream(ffi.NULL)
-    lib.aclrtFree(ptr)
+    _sync_stream(ffi.NULL)
+    _rt_free(ptr)
 
 
 class DeviceBuffer:

@@ -12,6 +12,17 @@ static _Thread_local const char *t_api;
 
 void acl_set_api(const char *api) { t_api = api; }
 
+acl_err_mark acl_err_capture_begin(void) { return (acl_err_mark){t_api, t_pending_len}; }
+
+void acl_err_capture_end(acl_err_mark m, char *out, unsigned long cap) {
+    size_t from = m.len <= t_pending_len ? m.len : 0; /* the buffer may have dropped old lines meanwhile */
+    if (from && from < t_pending_len && t_pending[from] == '\n') from++;
+    if (cap) snprintf(out, cap, "%s", t_pending + from);
+    t_pending_len = m.len <= t_pending_len ? m.len : t_pending_len;
+    t_pending[t_pending_len] = '\0';
+    t_api = m.api;
+}
+
 /* Error-manager prefixes used by CANN for each status family. */
 static const char *code_prefix(int code) {
     if (code >= 161000 && code < 162000) return "EZ1001";

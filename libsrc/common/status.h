@@ -12,6 +12,13 @@ int acl_report(int code, const char *file, int line, const char *fmt, ...) __att
 /* The public API name currently executing on this thread (used as the message prefix). */
 void acl_set_api(const char *api);
 
+/* Running a queued task on a host thread (runtime/queue.c) without disturbing that thread's own messages: begin
+ * saves the API name and the length of the pending messages; end copies what was reported since into out (cap
+ * bytes, "" when nothing) and restores both. */
+typedef struct { const char *api; unsigned long len; } acl_err_mark;
+acl_err_mark acl_err_capture_begin(void);
+void acl_err_capture_end(acl_err_mark m, char *out, unsigned long cap);
+
 #define ACL_REPORT(code, ...) acl_report((code), __FILE__, __LINE__, __VA_ARGS__)
 
 /* Validation step: when cond is false, record the message and return code from the calling function. */

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runtime/queue.h"
 #include "common/dtype.h"
 #include "common/status.h"
 #include "meta/meta.h"
@@ -172,6 +173,8 @@ static int check_countable(const aclTensor *t, const char *name, uint64_t j, boo
  * op's). A destroyed, foreign or wrong-kind pointer is 161002 naming the argument, before anything reads through
  * it. */
 int acl_check_live_objects(const void *const *objs, const unsigned char *kinds, const char *const *names, int n) {
+    /* Some first phases read tensor data (data-dependent shapes): with PYACLNN_ASYNC=1 queued tasks finish first. */
+    acl_q_drain_all();
     for (int i = 0; i < n; i++) {
         if (!objs[i]) continue;
         acl_kind k = acl_reg_kind(objs[i]);

@@ -6,6 +6,7 @@
 #include "common/status.h"
 #include "meta/meta.h"
 #include "ops/ops.h"
+#include "runtime/queue.h"
 #include "runtime/runtime.h"
 
 static const char *const k_names[] = {
@@ -133,6 +134,21 @@ static aclnnStatus stream_check(const aclOpExecutor *ex, void *workspace, aclrtS
     return acl_sc_task(stream, acc, n, acl_op_name(op), ACLNN_ERR_RUNTIME_ERROR);
 }
 
+/* A queued second phase (PYACLNN_ASYNC=1): the task owns a one-shot executor (freed after it ran); a repeatable
+ * one stays the caller's, and destroying or retargeting it first drains the queues. */
+typedef struct { aclOpExecutor *ex; void *workspace; uint64_t size; bool owned; } run_task;
+
+static int run_queued(void *ctx) {
+    run_task *t = ctx;
+    return t->ex->run(t->ex, t->workspace, t->size);
+}
+
+static void drop_queued(void *ctx) {
+    run_task *t = ctx;
+    if (t->owned) exec_free(t->ex);
+    free(t);
+}
+
 aclnnStatus acl_exec_launch(int op, void *workspace, uint64_t workspaceSize, aclOpExecutor *ex, aclrtStream stream) {
     acl_set_api(acl_op_name(op));
     ACLNN_CHECK(ex != NULL, ACLNN_ERR_PARAM_NULLPTR, "Expected a proper executor but got null.");
@@ -158,7 +174,18 @@ aclnnStatus acl_exec_launch(int op, void *workspace, uint64_t workspaceSize, acl
     } else if (ex->run) {
         rc = check_io_memory(ex);
         if (rc == ACLNN_SUCCESS) rc = stream_check(ex, workspace, stream, op);
-        if (rc == ACLNN_SUCCESS) rc = ex->run(ex, workspace, workspaceSize);
+        acl_queue *q = rc == ACLNN_SUCCESS ? acl_stream_queue(stream) : NULL;
+        if (q) {
+            run_task *t = malloc(sizeof *t);
+            if (!t) {
+                rc = ACL_REPORT(ACLNN_ERR_INNER, "out of memory queueing the task");
+            } else {
+                *t = (run_task){ex, workspace, workspaceSize, !repeatable};
+                return acl_q_submit(q, run_queued, drop_queued, t, acl_op_name(op));
+            }
+        } else if (rc == ACLNN_SUCCESS) {
+            rc = ex->run(ex, workspace, workspaceSize);
+        }
     }
     if (!repeatable) exec_free(ex);
     return rc;
@@ -182,6 +209,7 @@ aclnnStatus aclSetAclOpExecutorRepeatable(aclOpExecutor *executor) {
 aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor *executor) {
     acl_set_api("aclDestroyAclOpExecutor");
     ACL_TRY(check_exec(executor));
+    acl_q_drain_all(); /* a queued run of it finishes first */
     exec_destroy(executor);
     return ACLNN_SUCCESS;
 }
@@ -208,6 +236,7 @@ static aclnnStatus set_addr(aclOpExecutor *ex, size_t index, aclTensor *tensor, 
     tensor->data = addr;
     ACL_TRY(check_exec(ex));
     if (!ex->run) return ACLNN_SUCCESS; /* an empty-input executor has nothing to retarget */
+    acl_q_drain_all(); /* a queued run still uses the old addresses */
     size_t n = space == SLOT_INPUT ? (size_t)ex->n_in : space == SLOT_OUTPUT ? (size_t)ex->n_out
                                                                              : (size_t)(ex->n_in + ex->n_out);
     ACLNN_CHECK(index < n, ACLNN_ERR_PARAM_INVALID, "index %zu is out of range: %s has %zu %s tensors", index,

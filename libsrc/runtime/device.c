@@ -5,6 +5,7 @@
 
 #include "common/registry.h"
 #include "common/status.h"
+#include "runtime/queue.h"
 #include "runtime/runtime.h"
 
 #define MAX_DEVICES 64
@@ -102,6 +103,7 @@ static aclError release_device(int32_t deviceId) {
 
 aclError aclrtResetDevice(int32_t deviceId) {
     acl_set_api("aclrtResetDevice");
+    acl_q_drain_all();
     acl_sc_sync_all(); /* the reset waits for the device's tasks */
     return release_device(deviceId);
 }
@@ -110,6 +112,7 @@ aclError aclrtResetDevice(int32_t deviceId) {
  * reference per device here, so it is the same release. */
 aclError aclrtResetDeviceForce(int32_t deviceId) {
     acl_set_api("aclrtResetDeviceForce");
+    acl_q_drain_all();
     acl_sc_sync_all();
     return release_device(deviceId);
 }
@@ -133,8 +136,10 @@ aclError aclrtGetDeviceCount(uint32_t *count) {
 }
 
 aclError aclrtSynchronizeDevice(void) {
+    acl_set_api("aclrtSynchronizeDevice");
+    int rc = acl_q_sync_all();
     acl_sc_sync_all(); /* every task has run; the host now knows it of every stream */
-    return ACL_SUCCESS;
+    return rc;
 }
 
 aclError aclrtGetRunMode(aclrtRunMode *runMode) {

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "common/status.h"
+#include "runtime/queue.h"
 #include "runtime/runtime.h"
 
 static pthread_mutex_t g_init_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -68,6 +69,7 @@ aclError aclInit(const char *configPath) {
 
 aclError aclFinalize(void) {
     acl_set_api("aclFinalize");
+    acl_q_shutdown(); /* queued tasks finish first; the dispatcher thread is joined */
     pthread_mutex_lock(&g_init_lock);
     int rc = ACL_SUCCESS;
     if (!g_initialized) {

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "common/status.h"
+#include "runtime/queue.h"
 #include "runtime/runtime.h"
 
 /* In the AddressSanitizer build the padding after the requested size is poisoned, so a kernel that touches a
@@ -172,6 +173,7 @@ static aclError do_alloc(void **ptr, size_t size, mem_kind kind) {
 static aclError do_free(void *p, mem_kind kind, const char *what) {
     if (!p) return ACL_REPORT(ACL_ERROR_INVALID_PARAM, "the pointer to free must not be NULL");
     ACL_TRY(acl_sc_free(p, kind == MEM_HOST ? "aclrtFreeHost" : "aclrtFree"));
+    acl_q_drain_all(); /* no queued task may still use the block */
     uint64_t size = 0;
     pthread_mutex_lock(&g_mem_lock);
     bool ok = remove_block((uintptr_t)p, kind, &size);
@@ -285,6 +287,19 @@ static aclError sc_copy(void *dst, const void *src, bool async, aclrtStream stre
     return acl_sc_host_access(dst, true, call);
 }
 
+/* A queued copy or memset (PYACLNN_ASYNC=1): validated at the call, performed when the stream reaches it. */
+typedef struct { void *dst; const void *src; size_t count; int32_t value; } mem_task;
+static int run_copy(void *ctx) {
+    mem_task *t = ctx;
+    move_bytes(t->dst, t->src, t->count);
+    return 0;
+}
+static int run_set(void *ctx) {
+    mem_task *t = ctx;
+    set_bytes(t->dst, t->value, t->count);
+    return 0;
+}
+
 static aclError do_memcpy(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind,
                           bool async, aclrtStream stream) {
     if (count == 0) return ACL_SUCCESS;
@@ -303,8 +318,24 @@ static aclError do_memcpy(void *dst, size_t destMax, const void *src, size_t cou
         ACL_TRY(check_copy_side("src", src, count, src_dev, kind));
     }
     ACL_TRY(sc_copy(dst, src, async, stream, async ? "aclrtMemcpyAsync" : "aclrtMemcpy"));
-    move_bytes(dst, src, count);
-    return ACL_SUCCESS;
+    acl_queue *q = async ? acl_stream_queue(stream) : NULL;
+    if (!q) {
+        acl_q_drain_all(); /* a synchronous copy sees every queued task done */
+        move_bytes(dst, src, count);
+        return ACL_SUCCESS;
+    }
+    if (!acl_mem_contains(dst, count) || !acl_mem_contains(src, count)) {
+        /* Pageable host memory on one side (not aclrtMalloc*, not registered): the copy is performed at the call,
+         * after the stream's earlier tasks, as a pageable copy is on a device (the caller may reuse or free its
+         * buffer when the call returns). The checker still counts it as a task of the stream. */
+        acl_q_wait(q);
+        move_bytes(dst, src, count);
+        return ACL_SUCCESS;
+    }
+    mem_task *t = malloc(sizeof *t);
+    if (!t) return ACL_REPORT(ACL_ERROR_RT_MEMORY_ALLOCATION, "out of memory queueing the copy");
+    *t = (mem_task){dst, src, count, 0};
+    return acl_q_submit(q, run_copy, free, t, "aclrtMemcpyAsync");
 }
 
 aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind) {
@@ -333,8 +364,16 @@ static aclError do_memset(void *devPtr, size_t maxCount, int32_t value, size_t c
                               count);
     }
     ACL_TRY(sc_copy(devPtr, NULL, async, stream, async ? "aclrtMemsetAsync" : "aclrtMemset"));
-    set_bytes(devPtr, value, count);
-    return ACL_SUCCESS;
+    acl_queue *q = async ? acl_stream_queue(stream) : NULL;
+    if (!q) {
+        acl_q_drain_all();
+        set_bytes(devPtr, value, count);
+        return ACL_SUCCESS;
+    }
+    mem_task *t = malloc(sizeof *t);
+    if (!t) return ACL_REPORT(ACL_ERROR_RT_MEMORY_ALLOCATION, "out of memory queueing the memset");
+    *t = (mem_task){devPtr, NULL, count, value};
+    return acl_q_submit(q, run_set, free, t, "aclrtMemsetAsync");
 }
 
 aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count) {

@@ -50,4 +50,8 @@ void acl_sc_wait_event(const void *stream, const void *event);
 void acl_sc_sync_event(const void *event);
 void acl_sc_destroy_event(const void *event);
 
+/* The task queue of a stream (NULL: the default stream's) when PYACLNN_ASYNC=1, else NULL (run in the call). */
+struct acl_queue;
+struct acl_queue *acl_stream_queue(aclrtStream stream);
+
 #endif

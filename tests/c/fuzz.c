@@ -30,6 +30,7 @@
 
 #include "acl/acl.h"
 #include "aclnn/aclnn_base.h"
+#include "aclnnop/aclnn_add.h"
 #include "aclnnop/aclnn_avgpool2d.h"
 #include "aclnnop/aclnn_avgpool2d_backward.h"
 #include "aclnnop/aclnn_grid_sampler2d.h"
@@ -842,8 +843,8 @@ static void runtime_case(void) {
                    size_t fr, tot; CALL(aclrtGetMemInfo((aclrtMemAttr)rint_in(-1, 8), chance(0.1) ? NULL : &fr, &tot), NULL);
                    int32_t a, b, c2; CALL(aclrtGetVersion(&a, chance(0.2) ? NULL : &b, &c2), NULL);
                    break; }
-        case 24: case 25: { /* the stream checker: a random order of queued copies/memsets on two streams, events,
-                   host accesses, frees and synchronisations; only 0 or 507004, and after a device synchronisation
+        case 24: case 25: { /* the stream checker: a random order of queued copies/memsets/ops on two streams, events,
+                   host accesses, frees and synchronisations (queued for real with PYACLNN_ASYNC=1); only 0 or 507004, and after a device synchronisation
                    every host access and free must succeed */
                    aclrtStream s2 = NULL; aclrtEvent ev = NULL;
                    if (aclrtCreateStream(&s2) != 0 || aclrtCreateEvent(&ev) != 0) { violation("stream/event"); break; }
@@ -854,7 +855,7 @@ static void runtime_case(void) {
                    for (int k = 0; k < 10; k++) {
                        aclrtStream st = chance(0.5) ? g_stream : s2;
                        void *x = b[rnd() % 3], *y = b[rnd() % 3];
-                       switch (rnd() % 9) {
+                       switch (rnd() % 11) {
                        case 0: CALL(aclrtMemcpyAsync(x, 64, y, 64, ACL_MEMCPY_DEVICE_TO_DEVICE, st), ok_or_race); break;
                        case 1: CALL(aclrtMemsetAsync(x, 64, (int)(rnd() & 255), 64, st), ok_or_race); break;
                        case 2: CALL(aclrtMemcpy(host, 64, x, 64, ACL_MEMCPY_DEVICE_TO_HOST), ok_or_race); break;
@@ -863,6 +864,29 @@ static void runtime_case(void) {
                        case 5: EXPECT(aclrtStreamWaitEvent(st, ev), 0); break;
                        case 6: EXPECT(aclrtSynchronizeStream(st), 0); break;
                        case 7: EXPECT(aclrtSynchronizeEvent(ev), 0); break;
+                       case 9: { /* an op in the sequence: x = y + z on st (queued with PYACLNN_ASYNC=1) */
+                                 static const int ok_or_op_race[] = {361001, 0};
+                                 int64_t n16[1] = {16}, s1[1] = {1};
+                                 void *z = b[rnd() % 3];
+                                 aclTensor *tx = aclCreateTensor(n16, 1, ACL_FLOAT, s1, 0, ACL_FORMAT_ND, n16, 1, x),
+                                           *ty = aclCreateTensor(n16, 1, ACL_FLOAT, s1, 0, ACL_FORMAT_ND, n16, 1, y),
+                                           *tz = aclCreateTensor(n16, 1, ACL_FLOAT, s1, 0, ACL_FORMAT_ND, n16, 1, z);
+                                 float one = 1.0f;
+                                 aclScalar *al = aclCreateScalar(&one, ACL_FLOAT);
+                                 uint64_t ws = 0; aclOpExecutor *ex = NULL;
+                                 drain();
+                                 int r1 = aclnnAddGetWorkspaceSize(ty, tz, al, tx, &ws, &ex);
+                                 expect_rc(r1, 0, "aclnnAddGetWorkspaceSize");
+                                 if (r1 == 0) CALL(aclnnAdd(NULL, 0, ex, st), ok_or_op_race);
+                                 aclDestroyTensor(tx); aclDestroyTensor(ty); aclDestroyTensor(tz); aclDestroyScalar(al);
+                                 break; }
+                       case 10: { /* a free in the sequence: refused while a queued task uses it, else replaced */
+                                 int i = (int)(rnd() % 3);
+                                 if (CALL(aclrtFree(b[i]), ok_or_race) == 0) {
+                                     for (int j = 0; j < g_nbufs; j++) if (g_bufs[j].p == b[i]) g_bufs[j].p = NULL;
+                                     if (!(b[i] = dev_alloc(64))) { violation("dev_alloc"); k = 10; }
+                                 }
+                                 break; }
                        default: if (CALL(aclrtDestroyStream(s2), ok_or_race) == 0) {
                                     s2 = NULL;
                                     if (aclrtCreateStream(&s2) != 0) { violation("aclrtCreateStream"); k = 10; }

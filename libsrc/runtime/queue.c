@@ -1,0 +1,420 @@
+/* Deferred execution (PYACLNN_ASYNC=1): one FIFO per stream and ONE dispatcher thread for all of them.
+ *
+ * Rules (README "Deferred execution"):
+ * - A task's status at launch is what validation decided; an error while it runs is kept on its stream and reported
+ *   (once) by the next synchronisation of that stream or of the device, or by destroying the stream.
+ * - Tasks of one stream run in order. The dispatcher takes the head of the next stream (round robin) whose head is
+ *   ready; a task with a gate (aclrtStreamWaitEvent) is ready when the record it waits for has run. A wait never
+ *   blocks the dispatcher, so a wait on one stream cannot hold up the record on another (the deadlock of a thread per
+ *   stream with a global token). No cycle of waits is possible: a wait names a record already issued.
+ * - One task runs at a time (g_running): its OpenMP team is the only one busy (no oversubscription), and every
+ *   kernel computes what it computes eagerly (bit-identical results).
+ * - A host thread that synchronises (a stream, the device, an event, or a drain before a free / synchronous copy /
+ *   first phase) does not just sleep: while its wait is not over and no task is running, it takes the next ready
+ *   task itself (its own stream's head first), exactly as the dispatcher would. Tasks still run only after their
+ *   launch returned and in stream order; this saves the two thread hand-offs of launch + synchronise.
+ * - Latency: the dispatcher spins briefly (SPIN_NS) for new work before it sleeps; a host thread waiting for a task
+ *   the dispatcher is running spins briefly before it sleeps.
+ * - fork(): the prepare handler drains every queue and holds the lock; the child starts with empty queues and no
+ *   dispatcher (a new one starts at its first queued task). */
+#include "runtime/queue.h"
+
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "acl/acl.h"
+#include "common/status.h"
+
+typedef struct acl_task {
+    acl_task_fn run;
+    bool (*ready)(void *);
+    void (*drop)(void *);
+    void *ctx;
+    const char *what;
+    long t_submit; /* now_ns() at submission */
+    struct acl_task *next;
+} acl_task;
+
+struct acl_queue {
+    acl_task *head, *tail;
+    long pending; /* queued or running tasks of this queue (atomic reads outside g_mu) */
+    int busy;
+    int err;
+    char msg[1024];
+    struct acl_queue *next_all;
+};
+
+static pthread_mutex_t g_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t g_work = PTHREAD_COND_INITIALIZER; /* the dispatcher sleeps here */
+static pthread_cond_t g_idle = PTHREAD_COND_INITIALIZER; /* host threads waiting for a queue to empty */
+static acl_queue *g_all;         /* every live queue, under g_mu */
+static acl_queue *g_rr;          /* where the dispatcher's next scan starts */
+static long g_total;             /* tasks queued or running, all queues (atomic reads outside g_mu) */
+static long g_gen;               /* bumped whenever a task finishes (gates may have opened) */
+static int g_started, g_sleeping, g_waiters, g_running, g_stop;
+static pthread_t g_thread;
+static _Thread_local bool t_worker;
+
+static long SPIN_NS = 20000L; /* a host thread waiting for the dispatcher's task spins this long before it sleeps */
+#define NAP_MIN_NS 50000L
+#define NAP_MAX_NS 1000000L
+static long g_nap_len;       /* under g_mu: the current nap of the dispatcher (0: not napping) */
+#define DOZE_NS 5000000L
+static pthread_cond_t g_nap; /* CLOCK_MONOTONIC timed naps of the dispatcher (never signalled) */
+static long g_last_done;     /* now_ns() when the last task finished (under g_mu) */
+/* The dispatcher leaves a task this long to a host thread that is about to synchronise (launch + sync runs it on
+ * the host: no hand-off); after it, the dispatcher takes it. Only the first task after an idle spell waits. */
+#define GRACE_NS 20000L
+
+static int g_enabled = -1;
+static pthread_once_t g_once = PTHREAD_ONCE_INIT;
+
+static void at_prepare(void);
+static void at_parent(void);
+static void at_child(void);
+
+static void read_env(void) {
+    const char *a = getenv("PYACLNN_ASYNC"), *s = getenv("PYACLNN_SYNC");
+    g_enabled = a && strcmp(a, "1") == 0 && !(s && strcmp(s, "1") == 0);
+    if (g_enabled) pthread_atfork(at_prepare, at_parent, at_child);
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&g_nap, &ca);
+    pthread_condattr_destroy(&ca);
+}
+bool acl_q_enabled(void) {
+    pthread_once(&g_once, read_env);
+    return g_enabled == 1;
+}
+bool acl_q_in_worker(void) { return t_worker; }
+
+static long now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1000000000L + ts.tv_nsec;
+}
+
+static inline void cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
+static void queue_init(acl_queue *q) {
+    memset(q, 0, sizeof *q);
+    pthread_mutex_lock(&g_mu);
+    q->next_all = g_all;
+    g_all = q;
+    pthread_mutex_unlock(&g_mu);
+}
+
+acl_queue *acl_q_create(void) {
+    acl_queue *q = malloc(sizeof *q);
+    if (q) queue_init(q);
+    return q;
+}
+
+static acl_queue g_default;
+static pthread_once_t g_default_once = PTHREAD_ONCE_INIT;
+static void default_init(void) { queue_init(&g_default); }
+acl_queue *acl_q_default(void) {
+    pthread_once(&g_default_once, default_init);
+    return &g_default;
+}
+
+static long g_min_age; /* under g_mu: set by the dispatcher around its scan (0 for host threads) */
+static bool head_ready(acl_queue *q) {
+    acl_task *t = q->head;
+    if (!t || (t->ready && !t->ready(t->ctx))) return false;
+    return !g_min_age || now_ns() - t->t_submit >= g_min_age;
+}
+
+static acl_task *pop_locked(acl_queue *q) {
+    acl_task *t = q->head;
+    q->head = t->next;
+    if (!q->head) q->tail = NULL;
+    q->busy = 1;
+    return t;
+}
+
+/* Under g_mu: the next ready head (prefer's first, else round robin from g_rr), popped, its queue marked busy;
+ * NULL when none. */
+static acl_task *take_ready_locked(acl_queue *prefer, acl_queue **out) {
+    if (prefer && head_ready(prefer)) {
+        *out = prefer;
+        return pop_locked(prefer);
+    }
+    if (!g_all) return NULL;
+    acl_queue *start = g_rr ? g_rr : g_all, *q = start;
+    do {
+        if (head_ready(q)) {
+            g_rr = q->next_all ? q->next_all : g_all;
+            *out = q;
+            return pop_locked(q);
+        }
+        q = q->next_all ? q->next_all : g_all;
+    } while (q != start);
+    return NULL;
+}
+
+/* Under g_mu (released while the task runs): runs the next ready task when none is running. Returns false when
+ * nothing was run. On a host thread the thread's API name and pending messages are kept as they were. */
+static bool run_one_locked(acl_queue *prefer, long min_age) {
+    if (g_running) return false;
+    acl_queue *q = NULL;
+    g_min_age = min_age;
+    acl_task *t = take_ready_locked(prefer, &q);
+    g_min_age = 0;
+    if (!t) return false;
+    g_running = 1;
+    pthread_mutex_unlock(&g_mu);
+
+    bool was_worker = t_worker;
+    t_worker = true; /* whatever the task calls runs inline and never waits for a queue */
+    acl_err_mark mark = acl_err_capture_begin();
+    acl_set_api(t->what);
+    int rc = t->run(t->ctx);
+    char msg[sizeof q->msg];
+    acl_err_capture_end(mark, rc ? msg : NULL, rc ? sizeof msg : 0);
+    if (rc && !msg[0]) snprintf(msg, sizeof msg, "%s", t->what);
+    if (t->drop) t->drop(t->ctx);
+    free(t);
+    t_worker = was_worker;
+
+    pthread_mutex_lock(&g_mu);
+    if (rc && !q->err) {
+        q->err = rc;
+        memcpy(q->msg, msg, sizeof msg);
+    }
+    q->busy = 0;
+    g_running = 0;
+    __atomic_sub_fetch(&q->pending, 1, __ATOMIC_ACQ_REL);
+    __atomic_sub_fetch(&g_total, 1, __ATOMIC_ACQ_REL);
+    __atomic_add_fetch(&g_gen, 1, __ATOMIC_RELEASE);
+    g_last_done = now_ns();
+    if (g_waiters) pthread_cond_broadcast(&g_idle);
+    if (g_sleeping && g_total) pthread_cond_signal(&g_work);
+    return true;
+}
+
+static void *dispatcher(void *arg) {
+    (void)arg;
+    t_worker = true;
+    pthread_mutex_lock(&g_mu);
+    for (;;) {
+        if (run_one_locked(NULL, GRACE_NS)) continue;
+        if (g_stop && !g_total) break;
+        /* Nothing for the dispatcher now: young work (left to a host thread for GRACE_NS), a task a host thread is
+         * running, or no work. It naps (timed waits from NAP_MIN_NS doubling to NAP_MAX_NS; a submission wakes it
+         * only from a long one) for up to DOZE_NS after the last task, then sleeps until a submission wakes it. A
+         * launch + synchronise loop thus costs neither a futex wake per launch nor a spinning thread. */
+        if (g_total || now_ns() - g_last_done < DOZE_NS) {
+            static long nap, seen_done;
+            if (seen_done != g_last_done) { /* a task finished since the last nap: short naps again */
+                seen_done = g_last_done;
+                nap = NAP_MIN_NS;
+            } else if (nap < NAP_MAX_NS) {
+                nap *= 2;
+            }
+            struct timespec ts;
+            clock_gettime(CLOCK_MONOTONIC, &ts);
+            ts.tv_nsec += g_total ? GRACE_NS : nap;
+            if (ts.tv_nsec >= 1000000000L) {
+                ts.tv_sec++;
+                ts.tv_nsec -= 1000000000L;
+            }
+            g_nap_len = g_total ? GRACE_NS : nap;
+            pthread_cond_timedwait(&g_nap, &g_mu, &ts);
+            g_nap_len = 0;
+            continue;
+        }
+        g_sleeping = 1;
+        pthread_cond_wait(&g_work, &g_mu);
+        g_sleeping = 0;
+    }
+    pthread_mutex_unlock(&g_mu);
+    return NULL;
+}
+
+static int submit(acl_queue *q, bool (*ready)(void *), acl_task_fn run, void (*drop)(void *), void *ctx,
+                  const char *what) {
+    if (!q || !acl_q_enabled() || t_worker) {
+        int rc = run(ctx);
+        if (drop) drop(ctx);
+        return rc;
+    }
+    acl_task *t = malloc(sizeof *t);
+    if (!t) {
+        if (drop) drop(ctx);
+        return ACL_REPORT(ACL_ERROR_RT_MEMORY_ALLOCATION, "out of memory queueing %s", what);
+    }
+    *t = (acl_task){run, ready, drop, ctx, what, now_ns(), NULL};
+    pthread_mutex_lock(&g_mu);
+    if (!g_started) {
+        g_stop = 0;
+        int e = pthread_create(&g_thread, NULL, dispatcher, NULL);
+        if (e != 0) {
+            pthread_mutex_unlock(&g_mu);
+            free(t);
+            return ACL_REPORT(ACL_ERROR_RT_MEMORY_ALLOCATION, "cannot start the task dispatcher thread for %s", what);
+        }
+        g_started = 1;
+    }
+    __atomic_add_fetch(&q->pending, 1, __ATOMIC_ACQ_REL);
+    __atomic_add_fetch(&g_total, 1, __ATOMIC_ACQ_REL);
+    if (q->tail) q->tail->next = t;
+    else q->head = t;
+    q->tail = t;
+    if (g_sleeping) pthread_cond_signal(&g_work);
+    else if (g_nap_len > 4 * NAP_MIN_NS) pthread_cond_signal(&g_nap); /* a long nap: cut it short */
+    pthread_mutex_unlock(&g_mu);
+    return 0;
+}
+
+int acl_q_submit(acl_queue *q, acl_task_fn run, void (*drop)(void *), void *ctx, const char *what) {
+    return submit(q, NULL, run, drop, ctx, what);
+}
+
+int acl_q_submit_gated(acl_queue *q, bool (*ready)(void *), acl_task_fn run, void (*drop)(void *), void *ctx,
+                       const char *what) {
+    return submit(q, ready, run, drop, ctx, what);
+}
+
+/* Waits until *counter is 0, running ready tasks itself while none is running (prefer's first); when the
+ * dispatcher is running one, spins briefly, then sleeps on g_idle. Returns with g_mu held. */
+static void wait_zero_locked(long *counter, acl_queue *prefer) {
+    pthread_mutex_lock(&g_mu);
+    while (*counter != 0) {
+        if (run_one_locked(prefer, 0)) continue;
+        if (g_running) {
+            pthread_mutex_unlock(&g_mu);
+            long t0 = now_ns(), gen = __atomic_load_n(&g_gen, __ATOMIC_RELAXED);
+            for (int i = 0; __atomic_load_n(&g_gen, __ATOMIC_RELAXED) == gen; i++) {
+                cpu_relax();
+                if ((i & 63) == 63 && now_ns() - t0 > SPIN_NS) break;
+            }
+            pthread_mutex_lock(&g_mu);
+            if (g_gen != gen) continue;
+        }
+        if (*counter == 0) break;
+        g_waiters++;
+        if (g_sleeping) pthread_cond_signal(&g_work);
+        pthread_cond_wait(&g_idle, &g_mu);
+        g_waiters--;
+    }
+}
+
+static int take_error_locked(acl_queue *q) {
+    int err = q->err;
+    if (err) {
+        ACL_REPORT(err, "a task queued on the stream failed when it ran: %s", q->msg);
+        q->err = 0;
+        q->msg[0] = '\0';
+    }
+    return err;
+}
+
+int acl_q_sync(acl_queue *q) {
+    if (!q || t_worker) return 0;
+    wait_zero_locked(&q->pending, q);
+    int err = take_error_locked(q);
+    pthread_mutex_unlock(&g_mu);
+    return err;
+}
+
+void acl_q_wait(acl_queue *q) {
+    if (!q || t_worker) return;
+    wait_zero_locked(&q->pending, q);
+    pthread_mutex_unlock(&g_mu);
+}
+
+bool acl_q_busy(acl_queue *q) {
+    return q && __atomic_load_n(&q->pending, __ATOMIC_ACQUIRE) != 0;
+}
+
+int acl_q_sync_all(void) {
+    if (!acl_q_enabled() || t_worker) return 0;
+    wait_zero_locked(&g_total, NULL);
+    int first = 0;
+    for (acl_queue *q = g_all; q; q = q->next_all) {
+        int e = take_error_locked(q);
+        if (e && !first) first = e;
+    }
+    pthread_mutex_unlock(&g_mu);
+    return first;
+}
+
+bool acl_q_help(void) {
+    if (!acl_q_enabled() || t_worker || __atomic_load_n(&g_total, __ATOMIC_ACQUIRE) == 0) return false;
+    pthread_mutex_lock(&g_mu);
+    bool ran = run_one_locked(NULL, 0);
+    pthread_mutex_unlock(&g_mu);
+    return ran;
+}
+
+void acl_q_drain_all(void) {
+    if (!acl_q_enabled() || t_worker || __atomic_load_n(&g_total, __ATOMIC_ACQUIRE) == 0) return;
+    wait_zero_locked(&g_total, NULL);
+    pthread_mutex_unlock(&g_mu);
+}
+
+int acl_q_destroy(acl_queue *q) {
+    if (!q) return 0;
+    if (t_worker) return 0;
+    wait_zero_locked(&q->pending, q);
+    int err = take_error_locked(q);
+    for (acl_queue **pp = &g_all; *pp; pp = &(*pp)->next_all)
+        if (*pp == q) {
+            *pp = q->next_all;
+            break;
+        }
+    if (g_rr == q) g_rr = NULL;
+    pthread_mutex_unlock(&g_mu);
+    if (q != &g_default) free(q);
+    return err;
+}
+
+void acl_q_shutdown(void) {
+    if (!acl_q_enabled() || t_worker) return;
+    wait_zero_locked(&g_total, NULL);
+    if (!g_started) {
+        pthread_mutex_unlock(&g_mu);
+        return;
+    }
+    g_stop = 1;
+    pthread_cond_broadcast(&g_work);
+    pthread_cond_broadcast(&g_nap);
+    pthread_t th = g_thread;
+    g_started = 0;
+    pthread_mutex_unlock(&g_mu);
+    pthread_join(th, NULL);
+}
+
+/* fork(): no task may be half-run in the child, and the child has no dispatcher thread. */
+static void at_prepare(void) {
+    if (t_worker) {
+        pthread_mutex_lock(&g_mu);
+        return;
+    }
+    wait_zero_locked(&g_total, NULL); /* returns holding g_mu */
+}
+static void at_parent(void) { pthread_mutex_unlock(&g_mu); }
+static void at_child(void) {
+    pthread_mutex_init(&g_mu, NULL);
+    pthread_cond_init(&g_work, NULL);
+    pthread_cond_init(&g_idle, NULL);
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&g_nap, &ca);
+    pthread_condattr_destroy(&ca);
+    g_started = g_sleeping = g_waiters = 0;
+    t_worker = false;
+}

@@ -1,0 +1,41 @@
+/* Per-stream task queues run by one dispatcher thread (queue.c): the deferred execution of PYACLNN_ASYNC=1. */
+#ifndef PYACLNN_RUNTIME_QUEUE_H
+#define PYACLNN_RUNTIME_QUEUE_H
+
+#include <stdbool.h>
+
+typedef struct acl_queue acl_queue;
+typedef int (*acl_task_fn)(void *ctx);
+
+/* True when PYACLNN_ASYNC=1 and not PYACLNN_SYNC=1 (read once per process). */
+bool acl_q_enabled(void);
+/* True on the dispatcher thread (a task must never wait for a queue). */
+bool acl_q_in_worker(void);
+acl_queue *acl_q_create(void);
+/* The queue of the default stream (NULL stream). */
+acl_queue *acl_q_default(void);
+/* Waits for the queue's tasks and frees it; returns the first unreported task error. */
+int acl_q_destroy(acl_queue *q);
+/* Eager: runs the task now and returns its status. Queued: appends it and returns 0; `drop` (may be NULL) is
+ * called once after the task ran (or when it is discarded). `what` names the task in a deferred error. */
+int acl_q_submit(acl_queue *q, acl_task_fn run, void (*drop)(void *), void *ctx, const char *what);
+/* As acl_q_submit, but the task runs only once ready(ctx) is true (checked by the dispatcher under its lock; it
+ * must not block). Used by aclrtStreamWaitEvent: the stream waits, the dispatcher does not. */
+int acl_q_submit_gated(acl_queue *q, bool (*ready)(void *), acl_task_fn run, void (*drop)(void *), void *ctx,
+                       const char *what);
+/* Waits until every task queued on q has run; returns (and reports) the first error of those tasks, once. */
+int acl_q_sync(acl_queue *q);
+/* Waits until every task queued on q has run; errors stay for the next synchronisation. */
+void acl_q_wait(acl_queue *q);
+/* As acl_q_sync for every queue. */
+int acl_q_sync_all(void);
+/* Waits until every queue is empty; task errors stay for the next synchronisation. */
+void acl_q_drain_all(void);
+/* aclFinalize: waits for every task, then stops and joins the dispatcher thread (a later task starts a new one). */
+void acl_q_shutdown(void);
+/* Runs the next ready task on the calling thread when none is running; false when nothing was run. */
+bool acl_q_help(void);
+/* True when q has tasks not yet finished. */
+bool acl_q_busy(acl_queue *q);
+
+#endif
