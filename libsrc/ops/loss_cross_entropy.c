@@ -53,7 +53,7 @@ static aclnnStatus ce_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     const acl_view *ov = acl_exec_out(ex, p->grad ? 0 : 1); /* logProbOut, or the gradient */
     const aclDataType dt = xv->dtype;
     const int nthr = acl_parallel_worth(N * C) && N > 1 ? acl_max_threads() : 1;
-    const size_t per = (size_t)C * (2 * sizeof(float) + sizeof(uint16_t)) + 64;
+    const size_t per = ((size_t)C * (2 * sizeof(float) + sizeof(uint16_t)) + 127) & ~(size_t)63; /* 64-byte aligned slices */
     float *w = malloc(sizeof(float) * (size_t)(C + 1));
     int64_t *y = malloc(sizeof(int64_t) * (size_t)(N + 1));
     double *l = malloc(sizeof(double) * (size_t)(N + 1)), *g = malloc(sizeof(double) * (size_t)(N + 1));

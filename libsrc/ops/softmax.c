@@ -202,7 +202,7 @@ static aclnnStatus sm_run_f32(aclOpExecutor *ex, const sm_params *p) {
     for (int k = 0; k < nd; k++)
         if (k != dim && o->dims[k] > 1 && o->strides[k] == 0) par = false;
     const int nthr = par ? acl_max_threads() : 1;
-    const size_t per = (size_t)len * (3 * sizeof(float) + sizeof(uint16_t)) + 64;
+    const size_t per = ((size_t)len * (3 * sizeof(float) + sizeof(uint16_t)) + 127) & ~(size_t)63; /* 64-byte aligned slices */
     if ((uint64_t)len > (SIZE_MAX / 16) / (uint64_t)nthr) return OOM;
     char *scratch = malloc(per * (size_t)nthr);
     if (!scratch) return OOM;

@@ -27,7 +27,7 @@ static aclnnStatus sce_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     const int64_t n = fv->dims[0], c = fv->dims[1];
     const bool par = acl_parallel_worth(n * c) && n > 1;
     const int nthr = par ? acl_max_threads() : 1;
-    const size_t per = (size_t)c * (3 * sizeof(float) + sizeof(uint16_t)) + 64;
+    const size_t per = ((size_t)c * (3 * sizeof(float) + sizeof(uint16_t)) + 127) & ~(size_t)63; /* 64-byte aligned slices */
     double *lo = md_alloc(n, sizeof(double));
     char *scratch = (uint64_t)c < (SIZE_MAX / 16) / (uint64_t)nthr ? malloc(per * (size_t)nthr) : NULL;
     if (!lo || !scratch) {
