@@ -36,6 +36,7 @@
 #include "aclnnop/aclnn_add_rms_norm_dynamic_quant.h"
 #include "aclnnop/aclnn_add_rms_norm_dynamic_quant_v2.h"
 #include "aclnnop/aclnn_add_rms_norm_quant.h"
+#include "aclnnop/aclnn_add_rms_norm_quant_v2.h"
 #include "aclnnop/aclnn_add_v3.h"
 #include "aclnnop/aclnn_addbmm.h"
 #include "aclnnop/aclnn_addcdiv.h"
@@ -1795,6 +1796,11 @@ aclnnStatus opws_MaxUnpool3dBackward(
     const aclTensor* gradOutput, const aclTensor* self, const aclTensor* indices, const aclIntArray* outputSize,
     const aclIntArray* stride, const aclIntArray* padding, aclTensor* out, uint64_t* workspaceSize,
     aclOpExecutor** executor);
+aclnnStatus opws_AddRmsNormQuantV2(
+    const aclTensor* x1, const aclTensor* x2, const aclTensor* gamma, const aclTensor* scales1,
+    const aclTensor* scales2Optional, const aclTensor* zeroPoints1Optional, const aclTensor* zeroPoints2Optional,
+    const aclTensor* betaOptional, int64_t axis, double epsilon, bool divMode, aclTensor* y1Out, aclTensor* y2Out,
+    aclTensor* xOut, aclTensor* rmsNormOut, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_LayerNorm(
     const aclTensor* input, const aclIntArray* normalizedShape, const aclTensor* weightOptional,
     const aclTensor* biasOptional, double eps, aclTensor* out, aclTensor* meanOutOptional, aclTensor* rstdOutOptional,
@@ -2677,6 +2683,7 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_MaxUnpool2dBackward_indices ((const aclDataType[]){ACL_INT64, ACL_INT32}), 2
 #define ACL_DT_LIST_MaxUnpool3dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_INT8, ACL_UINT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_DOUBLE}), 8
 #define ACL_DT_LIST_MaxUnpool3dBackward_indices ((const aclDataType[]){ACL_INT64}), 1
+#define ACL_DT_LIST_AddRmsNormQuantV2 ((const aclDataType[]){ACL_FLOAT16, ACL_BF16}), 2
 #define ACL_DT_LIST_LayerNorm ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 3
 #define ACL_DT_LIST_LayerNormWithImplMode ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 3
 #define ACL_DT_LIST_LayerNormBackward ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 3
