@@ -3,6 +3,14 @@
 
 #include "ops/ops.h"
 #include "aclnnop/aclnn_add_rms_norm_quant_v2.h"
+#include "aclnnop/aclnn_binary_cross_entropy_with_logits_target_backward.h"
+#include "aclnnop/aclnn_cross_entropy_sum_exp_and_index_logit.h"
+#include "aclnnop/aclnn_gelu_quant.h"
+#include "aclnnop/aclnn_quantized_batch_norm.h"
+#include "aclnnop/aclnn_rms_norm_quant_v3.h"
+#include "aclnnop/aclnn_swiglu_group.h"
+#include "aclnnop/aclnn_swiglu_group_quant.h"
+#include "aclnnop/aclnn_swiglu_group_quant_grad.h"
 
 #include "ops/gen/all_ops.h"
 
@@ -20,5 +28,129 @@ aclnnStatus aclnnAddRmsNormQuantV2GetWorkspaceSize(const aclTensor* x1, const ac
 
 aclnnStatus aclnnAddRmsNormQuantV2(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_AddRmsNormQuantV2, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnQuantizedBatchNormGetWorkspaceSize(const aclTensor* input, const aclTensor* mean, const aclTensor* var, const aclScalar* inputScale, const aclScalar* inputZeroPoint, const aclScalar* outputScale, const aclScalar* outputZeroPoint, aclTensor* weight, aclTensor* bias, float epsilon, aclTensor* output, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnQuantizedBatchNormGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {input, mean, var, inputScale, inputZeroPoint, outputScale, outputZeroPoint, weight, bias, output};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_SCALAR, ACL_KIND_SCALAR, ACL_KIND_SCALAR, ACL_KIND_SCALAR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"input", "mean", "var", "inputScale", "inputZeroPoint", "outputScale", "outputZeroPoint", "weight", "bias", "output"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 10));
+    return opws_QuantizedBatchNorm(
+        input, mean, var, inputScale, inputZeroPoint, outputScale, outputZeroPoint, weight, bias, epsilon, output,
+        workspaceSize, executor);
+}
+
+aclnnStatus aclnnQuantizedBatchNorm(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_QuantizedBatchNorm, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnBinaryCrossEntropyWithLogitsTargetBackwardGetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* self, const aclTensor* target, const aclTensor* weightOptional, const aclTensor* posWeightOptional, int64_t reduction, aclTensor* gradTarget, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnBinaryCrossEntropyWithLogitsTargetBackwardGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {gradOutput, self, target, weightOptional, posWeightOptional, gradTarget};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"gradOutput", "self", "target", "weightOptional", "posWeightOptional", "gradTarget"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 6));
+    return opws_BinaryCrossEntropyWithLogitsTargetBackward(
+        gradOutput, self, target, weightOptional, posWeightOptional, reduction, gradTarget, workspaceSize, executor);
+}
+
+aclnnStatus aclnnBinaryCrossEntropyWithLogitsTargetBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_BinaryCrossEntropyWithLogitsTargetBackward, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnGeluQuantGetWorkspaceSize(const aclTensor* self, const aclTensor* inputScaleOptional, const aclTensor* inputOffsetOptional, const char* approximate, const char* quantMode, const char* roundMode, int64_t dstType, const aclTensor* y, const aclTensor* outScaleOptional, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnGeluQuantGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {self, inputScaleOptional, inputOffsetOptional, y, outScaleOptional};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"self", "inputScaleOptional", "inputOffsetOptional", "y", "outScaleOptional"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 5));
+    return opws_GeluQuant(
+        self, inputScaleOptional, inputOffsetOptional, approximate, quantMode, roundMode, dstType, y, outScaleOptional,
+        workspaceSize, executor);
+}
+
+aclnnStatus aclnnGeluQuant(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_GeluQuant, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnRmsNormQuantV3GetWorkspaceSize(const aclTensor* x, const aclTensor* gamma, const aclTensor* scale, const aclTensor* offset, const aclTensor* beta, double epsilon, bool divMode, bool outputRstd, aclTensor* y, aclTensor* rstd, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnRmsNormQuantV3GetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {x, gamma, scale, offset, beta, y, rstd};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"x", "gamma", "scale", "offset", "beta", "y", "rstd"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 7));
+    return opws_RmsNormQuantV3(
+        x, gamma, scale, offset, beta, epsilon, divMode, outputRstd, y, rstd, workspaceSize, executor);
+}
+
+aclnnStatus aclnnRmsNormQuantV3(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_RmsNormQuantV3, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnSwigluGroupGetWorkspaceSize(const aclTensor *x, const aclTensor *weightOptional, const aclTensor *groupIndexOptional, double clampLimit, const aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnSwigluGroupGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {x, weightOptional, groupIndexOptional, out};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"x", "weightOptional", "groupIndexOptional", "out"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 4));
+    return opws_SwigluGroup(x, weightOptional, groupIndexOptional, clampLimit, out, workspaceSize, executor);
+}
+
+aclnnStatus aclnnSwigluGroup(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_SwigluGroup, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnSwigluGroupQuantGetWorkspaceSize(const aclTensor *x, const aclTensor *weightOptional, const aclTensor *groupIndexOptional, const aclTensor *scaleOptional, int64_t dstType, int64_t quantMode, int64_t blockSize, bool roundScale, double clampLimit, double dstTypeMax, bool outputOrigin, const aclTensor *yOut, const aclTensor *yScaleOut, const aclTensor *yOriginOut, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnSwigluGroupQuantGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {x, weightOptional, groupIndexOptional, scaleOptional, yOut, yScaleOut, yOriginOut};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"x", "weightOptional", "groupIndexOptional", "scaleOptional", "yOut", "yScaleOut", "yOriginOut"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 7));
+    return opws_SwigluGroupQuant(
+        x, weightOptional, groupIndexOptional, scaleOptional, dstType, quantMode, blockSize, roundScale, clampLimit,
+        dstTypeMax, outputOrigin, yOut, yScaleOut, yOriginOut, workspaceSize, executor);
+}
+
+aclnnStatus aclnnSwigluGroupQuant(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_SwigluGroupQuant, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnSwigluGroupQuantGradGetWorkspaceSize(const aclTensor *gradY, const aclTensor *x, const aclTensor *weightOptional, const aclTensor *yOriginOptional, const aclTensor *groupIndexOptional, double clampLimit, const aclTensor *gradXOut, const aclTensor *gradWeightOutOptional, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnSwigluGroupQuantGradGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {gradY, x, weightOptional, yOriginOptional, groupIndexOptional, gradXOut, gradWeightOutOptional};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"gradY", "x", "weightOptional", "yOriginOptional", "groupIndexOptional", "gradXOut", "gradWeightOutOptional"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 7));
+    return opws_SwigluGroupQuantGrad(
+        gradY, x, weightOptional, yOriginOptional, groupIndexOptional, clampLimit, gradXOut, gradWeightOutOptional,
+        workspaceSize, executor);
+}
+
+aclnnStatus aclnnSwigluGroupQuantGrad(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_SwigluGroupQuantGrad, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnCrossEntropySumExpAndIndexLogitGetWorkspaceSize(const aclTensor *vocabParallelLogits, const aclTensor *target, const aclTensor *globalLogitsMax, int64_t vocabStartIndex, int64_t vocabEndIndex, const aclTensor *predictedLogitsOut, const aclTensor *sumExpLogitsOut, const aclTensor *expLogitsOut, const aclTensor *targetOffsetOut, const aclTensor *targetMaskOut, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnCrossEntropySumExpAndIndexLogitGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {vocabParallelLogits, target, globalLogitsMax, predictedLogitsOut, sumExpLogitsOut, expLogitsOut, targetOffsetOut, targetMaskOut};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"vocabParallelLogits", "target", "globalLogitsMax", "predictedLogitsOut", "sumExpLogitsOut", "expLogitsOut", "targetOffsetOut", "targetMaskOut"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 8));
+    return opws_CrossEntropySumExpAndIndexLogit(
+        vocabParallelLogits, target, globalLogitsMax, vocabStartIndex, vocabEndIndex, predictedLogitsOut,
+        sumExpLogitsOut, expLogitsOut, targetOffsetOut, targetMaskOut, workspaceSize, executor);
+}
+
+aclnnStatus aclnnCrossEntropySumExpAndIndexLogit(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_CrossEntropySumExpAndIndexLogit, workspace, workspaceSize, executor, stream);
 }
 
