@@ -750,6 +750,15 @@ typedef struct aclScalarList aclScalarList;
  uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnAddRmsNormQuant(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnAddRmsNormQuantV2GetWorkspaceSize(
+ const aclTensor* x1, const aclTensor* x2, const aclTensor* gamma, const aclTensor* scales1,
+ const aclTensor* scales2Optional, const aclTensor* zeroPoints1Optional, const aclTensor* zeroPoints2Optional,
+ const aclTensor* betaOptional, int64_t axis, double epsilon,
+ _Bool
+ divMode, aclTensor* y1Out, aclTensor* y2Out,
+ aclTensor* xOut, aclTensor* rmsNormOut, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnAddRmsNormQuantV2(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnAddV3GetWorkspaceSize(
  const aclScalar* self, const aclTensor* other, const aclScalar* alpha, aclTensor* out, uint64_t* workspaceSize,
  aclOpExecutor** executor);
@@ -1150,6 +1159,12 @@ typedef struct aclScalarList aclScalarList;
  aclOpExecutor** executor);
  aclnnStatus aclnnBinaryCrossEntropyWithLogitsBackward(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
+ aclnnStatus aclnnBinaryCrossEntropyWithLogitsTargetBackwardGetWorkspaceSize(
+ const aclTensor* gradOutput, const aclTensor* self, const aclTensor* target, const aclTensor* weightOptional,
+ const aclTensor* posWeightOptional, int64_t reduction, aclTensor* gradTarget, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnBinaryCrossEntropyWithLogitsTargetBackward(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnBincountGetWorkspaceSize(
  const aclTensor* self, const aclTensor* weights, int64_t minlength, aclTensor* out, uint64_t* workspaceSize,
  aclOpExecutor** executor);
@@ -1454,6 +1469,13 @@ typedef struct aclScalarList aclScalarList;
  int64_t ignoreIndex, double labelSmoothing, double lseSquareScaleForZloss, const aclTensor* out,
  uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnCrossEntropyLossGrad(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnCrossEntropySumExpAndIndexLogitGetWorkspaceSize(
+ const aclTensor *vocabParallelLogits, const aclTensor *target, const aclTensor *globalLogitsMax,
+ int64_t vocabStartIndex, int64_t vocabEndIndex, const aclTensor *predictedLogitsOut,
+ const aclTensor *sumExpLogitsOut, const aclTensor *expLogitsOut, const aclTensor *targetOffsetOut,
+ const aclTensor *targetMaskOut, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnCrossEntropySumExpAndIndexLogit(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnCtcLossGetWorkspaceSize(
  const aclTensor* logProbs, const aclTensor* targets, const aclIntArray* inputLengths,
@@ -2314,6 +2336,12 @@ typedef struct aclScalarList aclScalarList;
  const aclTensor *input, char *approximateOptional, const aclTensor *out, uint64_t* workspaceSize,
  aclOpExecutor** executor);
  aclnnStatus aclnnGeluMul(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnGeluQuantGetWorkspaceSize(
+ const aclTensor* self, const aclTensor* inputScaleOptional, const aclTensor* inputOffsetOptional,
+ const char* approximate, const char* quantMode, const char* roundMode, int64_t dstType, const aclTensor* y,
+ const aclTensor* outScaleOptional, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnGeluQuant(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnGeluV2GetWorkspaceSize(
  const aclTensor* x, int64_t approximate, aclTensor* y, uint64_t* workspaceSize, aclOpExecutor** executor);
@@ -3392,6 +3420,12 @@ typedef struct aclScalarList aclScalarList;
  aclOpExecutor** executor);
  aclnnStatus aclnnInplaceQuantScatter(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnQuantizedBatchNormGetWorkspaceSize(
+ const aclTensor* input, const aclTensor* mean, const aclTensor* var, const aclScalar* inputScale,
+ const aclScalar* inputZeroPoint, const aclScalar* outputScale, const aclScalar* outputZeroPoint, aclTensor* weight,
+ aclTensor* bias, float epsilon, aclTensor* output, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnQuantizedBatchNorm(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnInplaceRandomGetWorkspaceSize(
  const aclTensor* selfRef, int64_t from, int64_t to, int64_t seed, int64_t offset, uint64_t* workspaceSize,
  aclOpExecutor** executor);
@@ -3624,6 +3658,16 @@ typedef struct aclScalarList aclScalarList;
  const aclTensor* x, const aclTensor* gamma, const aclTensor* beta, const aclTensor* scale, const aclTensor* offset,
  double epsilon, aclTensor* y, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnRmsNormQuant(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnRmsNormQuantV3GetWorkspaceSize(
+ const aclTensor* x, const aclTensor* gamma, const aclTensor* scale, const aclTensor* offset, const aclTensor* beta,
+ double epsilon,
+ _Bool
+ divMode,
+ _Bool
+ outputRstd, aclTensor* y, aclTensor* rstd, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnRmsNormQuantV3(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnRoiAlignGetWorkspaceSize(
  const aclTensor* self, const aclTensor* rois, const aclTensor* batchIndices, const char* mode, int outputHeight,
@@ -4060,6 +4104,28 @@ typedef struct aclScalarList aclScalarList;
  const aclTensor *yGrad, const aclTensor *x, int64_t dim, const aclTensor *out, uint64_t* workspaceSize,
  aclOpExecutor** executor);
  aclnnStatus aclnnSwiGluGrad(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnSwigluGroupGetWorkspaceSize(
+ const aclTensor *x, const aclTensor *weightOptional, const aclTensor *groupIndexOptional, double clampLimit,
+ const aclTensor *out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnSwigluGroup(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnSwigluGroupQuantGetWorkspaceSize(
+ const aclTensor *x, const aclTensor *weightOptional, const aclTensor *groupIndexOptional,
+ const aclTensor *scaleOptional, int64_t dstType, int64_t quantMode, int64_t blockSize,
+ _Bool
+ roundScale,
+ double clampLimit, double dstTypeMax,
+ _Bool
+ outputOrigin, const aclTensor *yOut, const aclTensor *yScaleOut,
+ const aclTensor *yOriginOut, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnSwigluGroupQuant(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnSwigluGroupQuantGradGetWorkspaceSize(
+ const aclTensor *gradY, const aclTensor *x, const aclTensor *weightOptional, const aclTensor *yOriginOptional,
+ const aclTensor *groupIndexOptional, double clampLimit, const aclTensor *gradXOut,
+ const aclTensor *gradWeightOutOptional, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnSwigluGroupQuantGrad(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnSwishGetWorkspaceSize(
  const aclTensor* self, const aclScalar* betaOptional, aclTensor* out, uint64_t* workspaceSize,

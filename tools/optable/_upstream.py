@@ -252,6 +252,17 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                      'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
                      'repo': 'ops-nn',
                      'source': 'norm/add_rms_norm_quant/op_host/op_api/aclnn_add_rms_norm_quant.cpp'},
+ 'AddRmsNormQuantV2': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                       'header': 'norm/add_rms_norm_quant/op_host/op_api/aclnn_add_rms_norm_quant_v2.h',
+                       'phase1': 'const aclTensor* x1, const aclTensor* x2, const aclTensor* gamma, const aclTensor* '
+                                 'scales1, const aclTensor* scales2Optional, const aclTensor* zeroPoints1Optional, '
+                                 'const aclTensor* zeroPoints2Optional, const aclTensor* betaOptional, int64_t axis, '
+                                 'double epsilon, bool divMode, aclTensor* y1Out, aclTensor* y2Out, aclTensor* xOut, '
+                                 'aclTensor* rmsNormOut, uint64_t* workspaceSize, aclOpExecutor** executor',
+                       'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                 'stream',
+                       'repo': 'ops-nn',
+                       'source': 'norm/add_rms_norm_quant_v2/op_host/op_api/aclnn_add_rms_norm_quant_v2.cpp'},
  'AddV3': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
            'header': 'math/add/op_api/aclnn_add_v3.h',
            'phase1': 'const aclScalar* self, const aclTensor* other, const aclScalar* alpha, aclTensor* out, '
@@ -679,6 +690,17 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                                                     'executor, const aclrtStream stream',
                                           'repo': 'ops-nn',
                                           'source': 'loss/sigmoid_cross_entropy_with_logits_grad_v2/op_api/aclnn_binary_cross_entropy_with_logits_backward.cpp'},
+ 'BinaryCrossEntropyWithLogitsTargetBackward': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                                                'header': 'activation/log_sigmoid/op_api/aclnn_binary_cross_entropy_with_logits_target_backward.h',
+                                                'phase1': 'const aclTensor* gradOutput, const aclTensor* self, const '
+                                                          'aclTensor* target, const aclTensor* weightOptional, const '
+                                                          'aclTensor* posWeightOptional, int64_t reduction, '
+                                                          'aclTensor* gradTarget, uint64_t* workspaceSize, '
+                                                          'aclOpExecutor** executor',
+                                                'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* '
+                                                          'executor, aclrtStream stream',
+                                                'repo': 'ops-nn',
+                                                'source': 'activation/log_sigmoid/op_api/aclnn_binary_cross_entropy_with_logits_target_backward.cpp'},
  'Bincount': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
               'header': 'math/bincount/op_api/aclnn_bincount.h',
               'phase1': 'const aclTensor* self, const aclTensor* weights, int64_t minlength, aclTensor* out, '
@@ -1031,6 +1053,18 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                                     'stream',
                           'repo': 'ops-nn',
                           'source': None},
+ 'CrossEntropySumExpAndIndexLogit': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                                     'header': 'loss/cross_entropy_sum_exp_and_index_logit/docs/aclnnCrossEntropySumExpAndIndexLogit.md',
+                                     'phase1': 'const aclTensor* vocabParallelLogits, const aclTensor* target, const '
+                                               'aclTensor* globalLogitsMax, int64_t vocabStartIndex, int64_t '
+                                               'vocabEndIndex, const aclTensor* predictedLogitsOut, const aclTensor* '
+                                               'sumExpLogitsOut, const aclTensor* expLogitsOut, const aclTensor* '
+                                               'targetOffsetOut, const aclTensor* targetMaskOut, uint64_t* '
+                                               'workspaceSize, aclOpExecutor** executor',
+                                     'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, '
+                                               'aclrtStream stream',
+                                     'repo': 'ops-nn',
+                                     'source': None},
  'CtcLoss': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
              'header': 'loss/ctc_loss_v2/op_api/aclnn_ctc_loss.h',
              'phase1': 'const aclTensor* logProbs, const aclTensor* targets, const aclIntArray* inputLengths, const '
@@ -2238,6 +2272,15 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
              'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
              'repo': 'ops-nn',
              'source': None},
+ 'GeluQuant': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+               'header': 'activation/gelu_quant/op_host/op_api/aclnn_gelu_quant.h',
+               'phase1': 'const aclTensor* self, const aclTensor* inputScaleOptional, const aclTensor* '
+                         'inputOffsetOptional, const char* approximate, const char* quantMode, const char* '
+                         'roundMode, int64_t dstType, const aclTensor* y, const aclTensor* outScaleOptional, '
+                         'uint64_t* workspaceSize, aclOpExecutor** executor',
+               'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+               'repo': 'ops-nn',
+               'source': 'activation/gelu_quant/op_host/op_api/aclnn_gelu_quant.cpp'},
  'GeluV2': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
             'header': 'activation/gelu_v2/op_api/aclnn_gelu_v2.h',
             'phase1': 'const aclTensor* x, int64_t approximate, aclTensor* y, uint64_t* workspaceSize, '
@@ -4501,6 +4544,17 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                                 'stream',
                       'repo': 'ops-nn',
                       'source': 'conv/convolution_forward/op_host/op_api/aclnn_quant_convolution.cpp'},
+ 'QuantizedBatchNorm': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                        'header': 'norm/quantized_batch_norm/op_host/op_api/aclnn_quantized_batch_norm.h',
+                        'phase1': 'const aclTensor* input, const aclTensor* mean, const aclTensor* var, const '
+                                  'aclScalar* inputScale, const aclScalar* inputZeroPoint, const aclScalar* '
+                                  'outputScale, const aclScalar* outputZeroPoint, aclTensor* weight, aclTensor* '
+                                  'bias, float epsilon, aclTensor* output, uint64_t* workspaceSize, aclOpExecutor** '
+                                  'executor',
+                        'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                  'stream',
+                        'repo': 'ops-nn',
+                        'source': 'norm/quantized_batch_norm/op_host/op_api/aclnn_quantized_batch_norm.cpp'},
  'RReluWithNoise': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
                     'header': 'activation/leaky_relu/op_api/aclnn_rrelu_with_noise.h',
                     'phase1': 'const aclTensor* self, const aclTensor* noise, const aclScalar* lower, const '
@@ -4825,6 +4879,14 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                   'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
                   'repo': 'ops-nn',
                   'source': 'norm/rms_norm_quant/op_host/op_api/aclnn_rms_norm_quant.cpp'},
+ 'RmsNormQuantV3': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                    'header': 'norm/rms_norm_quant_v3/op_api/aclnn_rms_norm_quant_v3.h',
+                    'phase1': 'const aclTensor* x, const aclTensor* gamma, const aclTensor* scale, const aclTensor* '
+                              'offset, const aclTensor* beta, double epsilon, bool divMode, bool outputRstd, '
+                              'aclTensor* y, aclTensor* rstd, uint64_t* workspaceSize, aclOpExecutor** executor',
+                    'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                    'repo': 'ops-nn',
+                    'source': 'norm/rms_norm_quant_v3/op_api/aclnn_rms_norm_quant_v3.cpp'},
  'RoiAlign': {'commit': '6ae87653464d2afb064c829e529abba2e278b0c4',
               'header': 'objdetect/roi_align/op_host/op_api/aclnn_roi_align.h',
               'phase1': 'const aclTensor* self, const aclTensor* rois, const aclTensor* batchIndices, const char* '
@@ -5342,6 +5404,35 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                 'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
                 'repo': 'ops-nn',
                 'source': None},
+ 'SwigluGroup': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                 'header': 'activation/swiglu_group/docs/aclnnSwigluGroup.md',
+                 'phase1': 'const aclTensor* x, const aclTensor* weightOptional, const aclTensor* '
+                           'groupIndexOptional, double clampLimit, const aclTensor* out, uint64_t* workspaceSize, '
+                           'aclOpExecutor** executor',
+                 'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                 'repo': 'ops-nn',
+                 'source': None},
+ 'SwigluGroupQuant': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                      'header': 'activation/swiglu_group_quant/docs/aclnnSwigluGroupQuant.md',
+                      'phase1': 'const aclTensor* x, const aclTensor* weightOptional, const aclTensor* '
+                                'groupIndexOptional, const aclTensor* scaleOptional, int64_t dstType, int64_t '
+                                'quantMode, int64_t blockSize, bool roundScale, double clampLimit, double '
+                                'dstTypeMax, bool outputOrigin, const aclTensor* yOut, const aclTensor* yScaleOut, '
+                                'const aclTensor* yOriginOut, uint64_t* workspaceSize, aclOpExecutor** executor',
+                      'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                'stream',
+                      'repo': 'ops-nn',
+                      'source': None},
+ 'SwigluGroupQuantGrad': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                          'header': 'activation/swiglu_group_quant_grad/docs/aclnnSwigluGroupQuantGrad.md',
+                          'phase1': 'const aclTensor* gradY, const aclTensor* x, const aclTensor* weightOptional, '
+                                    'const aclTensor* yOriginOptional, const aclTensor* groupIndexOptional, double '
+                                    'clampLimit, const aclTensor* gradXOut, const aclTensor* gradWeightOutOptional, '
+                                    'uint64_t* workspaceSize, aclOpExecutor** executor',
+                          'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                    'stream',
+                          'repo': 'ops-nn',
+                          'source': None},
  'Swish': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
            'header': 'activation/swish/op_api/aclnn_swish.h',
            'phase1': 'const aclTensor* self, const aclScalar* betaOptional, aclTensor* out, uint64_t* workspaceSize, '

@@ -36,6 +36,7 @@
 #include "aclnnop/aclnn_add_rms_norm_dynamic_quant.h"
 #include "aclnnop/aclnn_add_rms_norm_dynamic_quant_v2.h"
 #include "aclnnop/aclnn_add_rms_norm_quant.h"
+#include "aclnnop/aclnn_add_rms_norm_quant_v2.h"
 #include "aclnnop/aclnn_add_v3.h"
 #include "aclnnop/aclnn_addbmm.h"
 #include "aclnnop/aclnn_addcdiv.h"
@@ -90,6 +91,7 @@
 #include "aclnnop/aclnn_binary_cross_entropy_backward.h"
 #include "aclnnop/aclnn_binary_cross_entropy_with_logits.h"
 #include "aclnnop/aclnn_binary_cross_entropy_with_logits_backward.h"
+#include "aclnnop/aclnn_binary_cross_entropy_with_logits_target_backward.h"
 #include "aclnnop/aclnn_bincount.h"
 #include "aclnnop/aclnn_bitwise_and_scalar.h"
 #include "aclnnop/aclnn_bitwise_and_tensor.h"
@@ -130,6 +132,7 @@
 #include "aclnnop/aclnn_cosh.h"
 #include "aclnnop/aclnn_cross_entropy_loss.h"
 #include "aclnnop/aclnn_cross_entropy_loss_grad.h"
+#include "aclnnop/aclnn_cross_entropy_sum_exp_and_index_logit.h"
 #include "aclnnop/aclnn_ctc_loss.h"
 #include "aclnnop/aclnn_ctc_loss_backward.h"
 #include "aclnnop/aclnn_cummax.h"
@@ -279,6 +282,7 @@
 #include "aclnnop/aclnn_gelu_backward.h"
 #include "aclnnop/aclnn_gelu_backward_v2.h"
 #include "aclnnop/aclnn_gelu_mul.h"
+#include "aclnnop/aclnn_gelu_quant.h"
 #include "aclnnop/aclnn_gelu_v2.h"
 #include "aclnnop/aclnn_gemma_rms_norm.h"
 #include "aclnnop/aclnn_ger.h"
@@ -443,6 +447,7 @@
 #include "aclnnop/aclnn_qr.h"
 #include "aclnnop/aclnn_quant_convolution.h"
 #include "aclnnop/aclnn_quant_scatter.h"
+#include "aclnnop/aclnn_quantized_batch_norm.h"
 #include "aclnnop/aclnn_random.h"
 #include "aclnnop/aclnn_randperm.h"
 #include "aclnnop/aclnn_range.h"
@@ -476,6 +481,7 @@
 #include "aclnnop/aclnn_rms_norm_grad.h"
 #include "aclnnop/aclnn_rms_norm_grad_quant.h"
 #include "aclnnop/aclnn_rms_norm_quant.h"
+#include "aclnnop/aclnn_rms_norm_quant_v3.h"
 #include "aclnnop/aclnn_roi_align.h"
 #include "aclnnop/aclnn_roi_align_v2.h"
 #include "aclnnop/aclnn_roi_align_v2_backward.h"
@@ -545,6 +551,9 @@
 #include "aclnnop/aclnn_svd.h"
 #include "aclnnop/aclnn_swi_glu.h"
 #include "aclnnop/aclnn_swi_glu_grad.h"
+#include "aclnnop/aclnn_swiglu_group.h"
+#include "aclnnop/aclnn_swiglu_group_quant.h"
+#include "aclnnop/aclnn_swiglu_group_quant_grad.h"
 #include "aclnnop/aclnn_swish.h"
 #include "aclnnop/aclnn_swish_backward.h"
 #include "aclnnop/aclnn_sync_batch_norm_gather_stats.h"
@@ -1795,6 +1804,44 @@ aclnnStatus opws_MaxUnpool3dBackward(
     const aclTensor* gradOutput, const aclTensor* self, const aclTensor* indices, const aclIntArray* outputSize,
     const aclIntArray* stride, const aclIntArray* padding, aclTensor* out, uint64_t* workspaceSize,
     aclOpExecutor** executor);
+aclnnStatus opws_AddRmsNormQuantV2(
+    const aclTensor* x1, const aclTensor* x2, const aclTensor* gamma, const aclTensor* scales1,
+    const aclTensor* scales2Optional, const aclTensor* zeroPoints1Optional, const aclTensor* zeroPoints2Optional,
+    const aclTensor* betaOptional, int64_t axis, double epsilon, bool divMode, aclTensor* y1Out, aclTensor* y2Out,
+    aclTensor* xOut, aclTensor* rmsNormOut, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_QuantizedBatchNorm(
+    const aclTensor* input, const aclTensor* mean, const aclTensor* var, const aclScalar* inputScale,
+    const aclScalar* inputZeroPoint, const aclScalar* outputScale, const aclScalar* outputZeroPoint, aclTensor* weight,
+    aclTensor* bias, float epsilon, aclTensor* output, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_BinaryCrossEntropyWithLogitsTargetBackward(
+    const aclTensor* gradOutput, const aclTensor* self, const aclTensor* target, const aclTensor* weightOptional,
+    const aclTensor* posWeightOptional, int64_t reduction, aclTensor* gradTarget, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_GeluQuant(
+    const aclTensor* self, const aclTensor* inputScaleOptional, const aclTensor* inputOffsetOptional,
+    const char* approximate, const char* quantMode, const char* roundMode, int64_t dstType, const aclTensor* y,
+    const aclTensor* outScaleOptional, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_RmsNormQuantV3(
+    const aclTensor* x, const aclTensor* gamma, const aclTensor* scale, const aclTensor* offset, const aclTensor* beta,
+    double epsilon, bool divMode, bool outputRstd, aclTensor* y, aclTensor* rstd, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_SwigluGroup(
+    const aclTensor *x, const aclTensor *weightOptional, const aclTensor *groupIndexOptional, double clampLimit,
+    const aclTensor *out, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_SwigluGroupQuant(
+    const aclTensor *x, const aclTensor *weightOptional, const aclTensor *groupIndexOptional,
+    const aclTensor *scaleOptional, int64_t dstType, int64_t quantMode, int64_t blockSize, bool roundScale,
+    double clampLimit, double dstTypeMax, bool outputOrigin, const aclTensor *yOut, const aclTensor *yScaleOut,
+    const aclTensor *yOriginOut, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_SwigluGroupQuantGrad(
+    const aclTensor *gradY, const aclTensor *x, const aclTensor *weightOptional, const aclTensor *yOriginOptional,
+    const aclTensor *groupIndexOptional, double clampLimit, const aclTensor *gradXOut,
+    const aclTensor *gradWeightOutOptional, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_CrossEntropySumExpAndIndexLogit(
+    const aclTensor *vocabParallelLogits, const aclTensor *target, const aclTensor *globalLogitsMax,
+    int64_t vocabStartIndex, int64_t vocabEndIndex, const aclTensor *predictedLogitsOut,
+    const aclTensor *sumExpLogitsOut, const aclTensor *expLogitsOut, const aclTensor *targetOffsetOut,
+    const aclTensor *targetMaskOut, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_LayerNorm(
     const aclTensor* input, const aclIntArray* normalizedShape, const aclTensor* weightOptional,
     const aclTensor* biasOptional, double eps, aclTensor* out, aclTensor* meanOutOptional, aclTensor* rstdOutOptional,
@@ -2677,6 +2724,15 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_MaxUnpool2dBackward_indices ((const aclDataType[]){ACL_INT64, ACL_INT32}), 2
 #define ACL_DT_LIST_MaxUnpool3dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_INT8, ACL_UINT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_DOUBLE}), 8
 #define ACL_DT_LIST_MaxUnpool3dBackward_indices ((const aclDataType[]){ACL_INT64}), 1
+#define ACL_DT_LIST_AddRmsNormQuantV2 ((const aclDataType[]){ACL_FLOAT16, ACL_BF16}), 2
+#define ACL_DT_LIST_QuantizedBatchNorm ((const aclDataType[]){ACL_INT8, ACL_UINT8, ACL_INT32}), 3
+#define ACL_DT_LIST_BinaryCrossEntropyWithLogitsTargetBackward ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 3
+#define ACL_DT_LIST_GeluQuant ((const aclDataType[]){ACL_FLOAT16, ACL_BF16, ACL_FLOAT}), 3
+#define ACL_DT_LIST_RmsNormQuantV3 ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_SwigluGroup ((const aclDataType[]){ACL_FLOAT16, ACL_BF16, ACL_FLOAT}), 3
+#define ACL_DT_LIST_SwigluGroupQuant ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
+#define ACL_DT_LIST_SwigluGroupQuantGrad ((const aclDataType[]){ACL_BF16, ACL_FLOAT16, ACL_FLOAT}), 3
+#define ACL_DT_LIST_CrossEntropySumExpAndIndexLogit ((const aclDataType[]){ACL_FLOAT, ACL_BF16}), 2
 #define ACL_DT_LIST_LayerNorm ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 3
 #define ACL_DT_LIST_LayerNormWithImplMode ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 3
 #define ACL_DT_LIST_LayerNormBackward ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 3
