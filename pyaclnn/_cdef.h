@@ -3022,10 +3022,20 @@ typedef struct aclScalarList aclScalarList;
  aclTensor* gradInput, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnMaxPool3dWithArgmaxBackward(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnMaxUnpool2dGetWorkspaceSize(
+ const aclTensor* self, const aclTensor* indices, const aclIntArray* outputSize, aclTensor* out,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnMaxUnpool2d(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnMaxUnpool2dBackwardGetWorkspaceSize(
  const aclTensor* gradOutput, const aclTensor* self, const aclTensor* indices, const aclIntArray* outputSize,
  aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnMaxUnpool2dBackward(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnMaxUnpool3dGetWorkspaceSize(
+ const aclTensor* self, const aclTensor* indices, const aclIntArray* outputSize, const aclIntArray* stride,
+ const aclIntArray* padding, aclTensor* outRef, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnMaxUnpool3d(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnMaxUnpool3dBackwardGetWorkspaceSize(
  const aclTensor* gradOutput, const aclTensor* self, const aclTensor* indices, const aclIntArray* outputSize,
@@ -3744,10 +3754,38 @@ typedef struct aclScalarList aclScalarList;
  uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnScatterAdd(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
+ aclnnStatus aclnnScatterDivGetWorkspaceSize(
+ aclTensor* varRef, const aclTensor* indices, const aclTensor* updates,
+ _Bool
+ useLocking, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnScatterDiv(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnScatterListGetWorkspaceSize(
  aclTensorList* varRef, const aclTensor* indice, const aclTensor* updates, const aclTensor* maskOptional,
  char* reduceOptional, int64_t axis, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnScatterList(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnScatterMaxGetWorkspaceSize(
+ aclTensor* varRef, const aclTensor* indices, const aclTensor* updates,
+ _Bool
+ useLocking, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnScatterMax(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnScatterMinGetWorkspaceSize(
+ aclTensor* varRef, const aclTensor* indices, const aclTensor* updates,
+ _Bool
+ useLocking, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnScatterMin(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnScatterMulGetWorkspaceSize(
+ aclTensor* varRef, const aclTensor* indices, const aclTensor* updates,
+ _Bool
+ useLocking, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnScatterMul(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnScatterNdGetWorkspaceSize(
  const aclTensor* data, const aclTensor* indices, const aclTensor* updates, aclTensor* out, uint64_t* workspaceSize,

@@ -1,0 +1,248 @@
+"""ops-nn index/ tail (tools/optable/nn_index_tail.py): MaxUnpool2d / MaxUnpool3d (libsrc/ops/index_max_unpool.c)
+against torch.nn.functional.max_unpool2d/3d and a literal numpy loop for every dtype of the A2 list, strided
+views, duplicates, empty selves and the invalid rows in the op_api order; InplaceScatterUpdate
+(libsrc/ops/index_scatter_update.c) against a literal numpy loop; ScatterMax/Min/Mul/Div (not on the A2: NULL
+checks, then 161002)."""
+import os
+
+import numpy as np
+import pytest
+
+from pyaclnn.lowlevel import AclTensor
+from pyaclnn.tensor import int_array
+from helpers import last_error, run_executor, same_bytes_for_threads, strided, ws_call
+from table_harness import expect_status, to_torch
+from test_nn_index import NPX, dts, mk, tens
+
+
+def _ia(vals):
+    return int_array(list(vals))
+
+
+def _run(op, *args):
+    rc, wss, ex, msg = ws_call(op, *args)
+    assert rc == 0, msg
+    assert run_executor(op, ex, wss) == 0, last_error()
+
+
+def unpool_ref(x, idx, nsp, osz):
+    """literal loop: zeros, then out[plane, idx[plane, i]] = x[plane, i] in row-major order"""
+    lead = x.shape[:x.ndim - nsp]
+    planes = int(np.prod(lead)) if lead else 1
+    xs, ix = x.reshape(planes, -1), idx.reshape(planes, -1).astype(np.int64)
+    out = np.zeros((planes, int(np.prod(osz))), x.dtype)
+    for p in range(planes):
+        for i in range(xs.shape[1]):
+            out[p, ix[p, i]] = xs[p, i]
+    return out.reshape(lead + tuple(osz))
+
+
+def _tx(torch, x, dt):
+    """the torch input: PyTorch CPU unpools floating dtypes only, so integers go through float64 (exact here)"""
+    return to_torch(torch, x) if dt in ("f16", "f32", "f64") else torch.from_numpy(x.astype(np.float64))
+
+
+def _pool_idx(torch, shape, k, seed):
+    rng = np.random.default_rng(seed)
+    src = torch.from_numpy(rng.standard_normal(shape).astype(np.float32))
+    f = torch.nn.functional.max_pool2d if len(shape) == 4 else torch.nn.functional.max_pool3d
+    _, idx = f(src, k, return_indices=True)
+    return idx.numpy()
+
+
+# ---------------------------------------------------------------- MaxUnpool2d
+@pytest.mark.parametrize("dt", dts("MaxUnpool2d"))
+@pytest.mark.parametrize("idt", ("i32", "i64"))
+def test_max_unpool2d(torch, dt, idt):
+    rng = np.random.default_rng(5)
+    idx = _pool_idx(torch, (2, 3, 6, 8), 2, 6).astype(NPX[idt])  # (2, 3, 3, 4) into 6 x 8
+    x = mk(rng, idx.shape, dt, -9, 9)
+    expect = unpool_ref(x, idx, 2, (6, 8))
+    out = AclTensor.from_array(np.full((2, 3, 6, 8), 7, NPX[dt]))  # every element rewritten
+    _run("MaxUnpool2d", AclTensor.from_array(strided(x)), AclTensor.from_array(strided(idx, "transpose")),
+         _ia((6, 8)), out)
+    np.testing.assert_array_equal(out.numpy(), expect)
+    y = torch.nn.functional.max_unpool2d(_tx(torch, x, dt), torch.from_numpy(idx.astype(np.int64)), 2,
+                                         output_size=(6, 8))
+    np.testing.assert_array_equal(out.numpy(), y.numpy().astype(NPX[dt]))
+
+
+def test_max_unpool2d_3d_self_strided_out_and_flat_out(torch):
+    rng = np.random.default_rng(7)
+    idx = _pool_idx(torch, (1, 2, 4, 6), 2, 8)[0]  # (C, H, W) = (2, 2, 3) into 4 x 6
+    x = mk(rng, idx.shape, "f32")
+    expect = unpool_ref(x, idx, 2, (4, 6))
+    so = AclTensor.from_array(strided(np.ones((2, 4, 6), np.float32)))
+    _run("MaxUnpool2d", AclTensor.from_array(x), AclTensor.from_array(idx), _ia((4, 6)), so)
+    np.testing.assert_array_equal(so.numpy(), expect)
+    y = torch.nn.functional.max_unpool2d(torch.from_numpy(x)[None], torch.from_numpy(idx)[None], 2,
+                                         output_size=(4, 6))[0]
+    np.testing.assert_array_equal(so.numpy(), y.numpy())
+    flat = AclTensor.from_array(np.ones(48, np.float32))  # upstream reshapes outRef: any shape of that size
+    _run("MaxUnpool2d", AclTensor.from_array(x), AclTensor.from_array(idx), _ia((4, 6)), flat)
+    np.testing.assert_array_equal(flat.numpy(), expect.reshape(-1))
+
+
+def test_max_unpool2d_duplicates_last_wins():
+    x = np.arange(1, 7, dtype=np.float32).reshape(1, 1, 2, 3)
+    idx = np.array([[[[0, 5, 0], [5, 2, 0]]]], np.int64)
+    out = tens((1, 1, 3, 3))
+    _run("MaxUnpool2d", AclTensor.from_array(x), AclTensor.from_array(idx), _ia((3, 3)), out)
+    np.testing.assert_array_equal(out.numpy(), unpool_ref(x, idx, 2, (3, 3)))
+    # (PyTorch CPU is no oracle here: it splits a plane's rows over threads, so its duplicates resolve by timing)
+    np.testing.assert_array_equal(out.numpy(), [[[[6, 0, 5], [0, 0, 4], [0, 0, 0]]]])
+
+
+def test_max_unpool2d_example():
+    """the upstream example: self (1, 1, 2, 2) [1, 2, 3, 4], indices [3, 8, 11, 13], outputSize (4, 4)"""
+    x = np.array([1, 2, 3, 4], np.float32).reshape(1, 1, 2, 2)
+    idx = np.array([3, 8, 11, 13], np.int64).reshape(1, 1, 2, 2)
+    out = tens((1, 1, 4, 4))
+    _run("MaxUnpool2d", AclTensor.from_array(x), AclTensor.from_array(idx), _ia((4, 4)), out)
+    e = np.zeros(16, np.float32)
+    e[[3, 8, 11, 13]] = [1, 2, 3, 4]
+    np.testing.assert_array_equal(out.numpy().reshape(-1), e)
+
+
+def test_max_unpool2d_empty_and_bad_index():
+    rc, _, _, msg = ws_call("MaxUnpool2d", tens((0, 2, 2, 2)), tens((0, 2, 2, 2), "i64"), _ia((4, 4)),
+                            tens((0, 2, 4, 4)))
+    assert rc == 0, msg
+    for bad in (16, -1):
+        idx = np.zeros((1, 1, 2, 2), np.int64)
+        idx[0, 0, 1, 1] = bad
+        o = np.full((1, 1, 4, 4), 3, np.float32)
+        ot, xt, it = AclTensor.from_array(o), tens((1, 1, 2, 2)), AclTensor.from_array(idx)
+        rc, wss, ex, msg = ws_call("MaxUnpool2d", xt, it, _ia((4, 4)), ot)
+        assert rc == 0, msg
+        assert run_executor("MaxUnpool2d", ex, wss) == 161002
+        assert "indices" in last_error()
+        assert (ot.numpy() == 3).all()  # nothing written
+
+
+def test_max_unpool2d_invalid():
+    S, I, O, sz = tens((1, 2, 2, 2)), tens((1, 2, 2, 2), "i64"), tens((1, 2, 4, 4)), _ia((4, 4))
+    op = "MaxUnpool2d"
+    expect_status(op, [None, I, sz, O], 161001, "self")
+    expect_status(op, [S, None, sz, O], 161001, "indices")
+    expect_status(op, [S, I, None, O], 161001, "outputSize")
+    expect_status(op, [S, I, sz, None], 161001, "out")
+    expect_status(op, [tens((1, 2, 2, 2), "bf16"), I, sz, tens((1, 2, 4, 4), "bf16")], 161002, "self")
+    expect_status(op, [tens((1, 2, 2, 2), "bool"), I, sz, tens((1, 2, 4, 4), "bool")], 161002, "self")
+    expect_status(op, [S, I, sz, tens((1, 2, 4, 4), "f16")], 161002, "out")
+    expect_status(op, [tens((1, 2, 2, 2), "f16"), I, sz, O], 161002, "out")
+    expect_status(op, [S, tens((1, 2, 2, 2), "i16"), sz, O], 161002, "indices")
+    expect_status(op, [S, tens((1, 2, 2, 2), "f32"), sz, O], 161002, "indices")
+    expect_status(op, [tens((2, 2)), tens((2, 2), "i64"), sz, O], 161002, "self")
+    expect_status(op, [tens((1, 1, 2, 2, 2)), tens((1, 1, 2, 2, 2), "i64"), sz, O], 161002, "self")
+    expect_status(op, [S, tens((2, 2, 2), "i64"), sz, O], 161002, "indices")
+    expect_status(op, [S, tens((1, 2, 2, 3), "i64"), sz, O], 161002, "indices")
+    expect_status(op, [tens((1, 0, 2, 2)), tens((1, 0, 2, 2), "i64"), sz, O], 161002, "self")
+    expect_status(op, [tens((1, 2, 0, 2)), tens((1, 2, 0, 2), "i64"), sz, O], 161002, "self")
+    expect_status(op, [S, I, _ia((4, 4, 1)), O], 161002, "outputSize")
+    expect_status(op, [S, I, _ia((4,)), O], 161002, "outputSize")
+    expect_status(op, [S, I, _ia((0, 4)), O], 161002, "outputSize")
+    expect_status(op, [S, I, _ia((4, -1)), O], 161002, "outputSize")
+    expect_status(op, [S, I, _ia((1, 3)), O], 161002, "outputSize")
+    expect_status(op, [S, I, sz, tens((1, 2, 4, 5))], 561103, "out")
+
+
+# ---------------------------------------------------------------- MaxUnpool3d
+@pytest.mark.parametrize("dt", dts("MaxUnpool3d"))
+@pytest.mark.parametrize("idt", ("i32", "i64"))
+def test_max_unpool3d(torch, dt, idt):
+    rng = np.random.default_rng(9)
+    idx = _pool_idx(torch, (2, 2, 4, 4, 6), 2, 10).astype(NPX[idt])  # (2, 2, 2, 2, 3) into 4 x 4 x 6
+    x = mk(rng, idx.shape, dt, -9, 9)
+    expect = unpool_ref(x, idx, 3, (4, 4, 6))
+    out = AclTensor.from_array(np.full((2, 2, 4, 4, 6), 7, NPX[dt]))
+    _run("MaxUnpool3d", AclTensor.from_array(strided(x)), AclTensor.from_array(strided(idx)), _ia((4, 4, 6)),
+         _ia((2, 2, 2)), _ia((0, 0, 0)), out)
+    np.testing.assert_array_equal(out.numpy(), expect)
+    y = torch.nn.functional.max_unpool3d(_tx(torch, x, dt), torch.from_numpy(idx.astype(np.int64)), 2,
+                                         output_size=(4, 4, 6))
+    np.testing.assert_array_equal(out.numpy(), y.numpy().astype(NPX[dt]))
+    # 4-D (C, D, H, W)
+    o4 = AclTensor.from_array(np.ones((2, 4, 4, 6), NPX[dt]))
+    _run("MaxUnpool3d", AclTensor.from_array(x[1]), AclTensor.from_array(idx[1]), _ia((4, 4, 6)), _ia((2, 2, 2)),
+         _ia((0, 0, 0)), o4)
+    np.testing.assert_array_equal(o4.numpy(), expect[1])
+
+
+def test_max_unpool3d_empty_and_bad_index():
+    rc, _, _, msg = ws_call("MaxUnpool3d", tens((0, 1, 2, 2, 2)), tens((0, 1, 2, 2, 2), "i64"), _ia((4, 4, 4)),
+                            _ia((2, 2, 2)), _ia((0, 0, 0)), tens((0, 1, 4, 4, 4)))
+    assert rc == 0, msg
+    idx = np.full((1, 2, 2, 2), 64, np.int32)
+    xt, it, ot = tens((1, 2, 2, 2)), AclTensor.from_array(idx), tens((1, 4, 4, 4))
+    rc, wss, ex, msg = ws_call("MaxUnpool3d", xt, it, _ia((4, 4, 4)), _ia((2, 2, 2)), _ia((0, 0, 0)), ot)
+    assert rc == 0, msg
+    assert run_executor("MaxUnpool3d", ex, wss) == 161002
+
+
+def test_max_unpool3d_invalid():
+    S, I, O = tens((1, 2, 2, 2, 2)), tens((1, 2, 2, 2, 2), "i64"), tens((1, 2, 4, 4, 4))
+    sz, st, pd = _ia((4, 4, 4)), _ia((2, 2, 2)), _ia((0, 0, 0))
+    op = "MaxUnpool3d"
+    expect_status(op, [None, I, sz, st, pd, O], 161001, "self")
+    expect_status(op, [S, None, sz, st, pd, O], 161001, "indices")
+    expect_status(op, [S, I, None, st, pd, O], 161001, "outputSize")
+    expect_status(op, [S, I, sz, None, pd, O], 161001, "stride")
+    expect_status(op, [S, I, sz, st, None, O], 161001, "padding")
+    expect_status(op, [S, I, sz, st, pd, None], 161001, "outRef")
+    nc = AclTensor.from_array(strided(np.zeros((1, 2, 4, 4, 4), np.float32)))
+    expect_status(op, [tens((1, 2, 2, 2, 2), "bf16"), I, sz, st, pd, nc], 161002, "outRef")  # contiguity first
+    expect_status(op, [tens((1, 2, 2, 2, 2), "bf16"), I, sz, st, pd, tens((1, 2, 4, 4, 4), "bf16")], 161002,
+                  "self")
+    expect_status(op, [S, I, sz, st, pd, tens((1, 2, 4, 4, 4), "f64")], 161002, "outRef")
+    expect_status(op, [S, tens((1, 2, 2, 2, 2), "u8"), sz, st, pd, O], 161002, "indices")
+    expect_status(op, [tens((2, 2, 2)), tens((2, 2, 2), "i64"), sz, st, pd, O], 161002, "self")
+    expect_status(op, [S, tens((2, 2, 2, 2), "i64"), sz, st, pd, O], 161002, "indices")
+    expect_status(op, [S, tens((1, 2, 2, 2, 3), "i64"), sz, st, pd, O], 161002, "indices")
+    expect_status(op, [tens((1, 2, 2, 0, 2)), tens((1, 2, 2, 0, 2), "i64"), sz, st, pd, O], 161002, "self")
+    expect_status(op, [S, I, _ia((4, 4)), st, pd, O], 161002, "outputSize")
+    expect_status(op, [S, I, sz, _ia((2, 2)), pd, O], 161002, "stride")
+    expect_status(op, [S, I, sz, st, _ia((0, 0, 0, 0)), O], 161002, "padding")
+    expect_status(op, [S, I, sz, _ia((2, 0, 2)), pd, O], 161002, "stride")
+    expect_status(op, [S, I, _ia((4, 0, 4)), st, pd, O], 161002, "outputSize")
+    expect_status(op, [S, I, _ia((1, 2, 3)), st, pd, tens((1, 2, 1, 2, 3))], 161002, "outputSize")
+    expect_status(op, [S, I, sz, st, pd, tens((2, 4, 4, 4))], 161002, "outRef")
+    expect_status(op, [S, I, sz, st, pd, tens((1, 3, 4, 4, 4))], 161002, "outRef")
+    expect_status(op, [S, I, sz, st, pd, tens((1, 2, 4, 4, 5))], 161002, "outRef")
+
+
+def test_max_unpool_same_bytes_for_threads():
+    code = f"import sys; sys.path.insert(0, {os.path.dirname(os.path.dirname(os.path.abspath(__file__)))!r})" + """
+import hashlib, numpy as np, pyaclnn
+from pyaclnn.lowlevel import AclTensor
+from pyaclnn.tensor import int_array
+from helpers import run_executor, ws_call
+rng = np.random.default_rng(0)
+h = hashlib.sha256()
+x = rng.standard_normal((8, 16, 20, 20)).astype(np.float32)
+idx = rng.integers(0, 30 * 30, x.shape)  # many duplicates per plane
+for op, args in (("MaxUnpool2d", (int_array([30, 30]),)),
+                 ("MaxUnpool3d", (int_array([2, 15, 30]), int_array([1, 1, 1]), int_array([0, 0, 0])))):
+    xs = x if op == "MaxUnpool2d" else x.reshape(8, 16, 1, 20, 20)
+    o = AclTensor.from_array(np.zeros(xs.shape[:-2 if op == "MaxUnpool2d" else -3] + ((30, 30) if op == "MaxUnpool2d" else (2, 15, 30)), np.float32))
+    xt, it = AclTensor.from_array(xs), AclTensor.from_array(idx.reshape(xs.shape))
+    rc, wss, ex, msg = ws_call(op, xt, it, *args, o)
+    assert rc == 0, msg
+    assert run_executor(op, ex, wss) == 0
+    h.update(o.numpy().tobytes())
+print(h.hexdigest())
+"""
+    same_bytes_for_threads(code)
+
+
+# ---------------------------------------------------------------- ScatterMax/Min/Mul/Div: not on the A2
+@pytest.mark.parametrize("op", ("ScatterMax", "ScatterMin", "ScatterMul", "ScatterDiv"))
+def test_tf_scatter_refused_on_a2(op):
+    v = np.arange(6, dtype=np.float32).reshape(3, 2)
+    V, I, U = AclTensor.from_array(v), AclTensor.from_array(np.array([0, 2], np.int32)), tens((2, 2))
+    expect_status(op, [None, I, U, False], 161001, "varRef")
+    expect_status(op, [V, None, U, False], 161001, "indices")
+    expect_status(op, [V, I, None, False], 161001, "updates")
+    rc, _, _, msg = ws_call(op, V, I, U, False)
+    assert rc == 161002 and "ascend950" in msg and "A2" in msg, msg
+    assert (V.numpy() == v).all()

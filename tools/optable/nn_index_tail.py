@@ -1,0 +1,28 @@
+"""ops-nn index/: the last ops of the folder (libsrc/ops/index_scatter_tf.c, index_max_unpool.c,
+index_scatter_update.c).
+
+ScatterMax/Min/Mul/Div (index/scatter_<op>): no op_api source; the aclnn interface is generated from the OpDef,
+which configures ascend950 only (op_host/scatter_<op>_def.cpp: AddConfig("ascend950")), and the docs say "Atlas A2:
+not supported". On the A2 the generated entry point checks its required tensors (161001) and then finds no kernel
+for the SoC (161002); nothing is written. The dtype lists are the OpDef's (for the message only).
+MaxUnpool2d/3d: index/scatter_elements/op_api/aclnn_max_unpool{2,3}d.cpp (one list for every SoC).
+InplaceScatterUpdate: index/scatter/op_api/aclnn_scatter_update.cpp (the non-regbase list)."""
+from . import Op
+
+TF_SCATTER = ("f16", "f32", "i32", "i8", "u8")
+UNPOOL = ("f32", "f16", "i8", "u8", "i16", "i32", "i64", "f64")
+
+OPS = [
+    Op(name, "aclTensor* varRef, const aclTensor* indices, const aclTensor* updates, bool useLocking",
+       f"aclnn_scatter_{name[7:].lower()}.h", lib="nn", dtypes=TF_SCATTER, arg_dtypes={"indices": ("i32", "i64")},
+       test=False, note="ascend950 only: 161002 on the A2")
+    for name in ("ScatterMax", "ScatterMin", "ScatterMul", "ScatterDiv")
+]
+
+OPS += [
+    Op("MaxUnpool2d", "const aclTensor* self, const aclTensor* indices, const aclIntArray* outputSize, "
+       "aclTensor* out", "aclnn_max_unpool2d.h", lib="nn", dtypes=UNPOOL, arg_dtypes={"indices": ("i32", "i64")}),
+    Op("MaxUnpool3d", "const aclTensor* self, const aclTensor* indices, const aclIntArray* outputSize, "
+       "const aclIntArray* stride, const aclIntArray* padding, aclTensor* outRef", "aclnn_max_unpool3d.h", lib="nn",
+       dtypes=UNPOOL, arg_dtypes={"indices": ("i32", "i64")}),
+]
