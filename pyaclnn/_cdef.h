@@ -3811,6 +3811,11 @@ typedef struct aclScalarList aclScalarList;
  uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnInplaceScatterReduce(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnInplaceScatterUpdateGetWorkspaceSize(
+ aclTensor* data, const aclTensor* indices, const aclTensor* updates, int64_t axis, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnInplaceScatterUpdate(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnSearchSortedGetWorkspaceSize(
  const aclTensor* sortedSequence, const aclTensor* self,
  _Bool

@@ -8,6 +8,7 @@ import os
 import numpy as np
 import pytest
 
+import pyaclnn
 from pyaclnn.lowlevel import AclTensor
 from pyaclnn.tensor import int_array
 from helpers import last_error, run_executor, same_bytes_for_threads, strided, ws_call
@@ -246,3 +247,126 @@ def test_tf_scatter_refused_on_a2(op):
     rc, _, _, msg = ws_call(op, V, I, U, False)
     assert rc == 161002 and "ascend950" in msg and "A2" in msg, msg
     assert (V.numpy() == v).all()
+
+
+# ---------------------------------------------------------------- InplaceScatterUpdate
+def scatter_update_ref(data, idx, upd, axis):
+    """literal loop over the doc's formula: data[b, ..., off + k, ...] = updates[i, ..., k, ...]"""
+    out = data.copy()
+    a = axis % data.ndim
+    idx = np.asarray(idx).astype(np.int64)
+    for i in range(upd.shape[0]):
+        if idx.ndim == 2:
+            b, off = idx[i]
+        else:
+            b, off = i, (idx[i] if idx.ndim == 1 else idx[()])
+        for k in range(upd.shape[a]):
+            dst = [b] + [slice(None)] * (data.ndim - 1)
+            src = [i] + [slice(None)] * (data.ndim - 1)
+            dst[a], src[a] = off + k, k
+            out[tuple(dst)] = upd[tuple(src)]
+    return out
+
+
+def _su(data, idx, upd, axis):
+    """run in place on AclTensors made from the given arrays (views kept); returns data's values"""
+    dt, it, ut = AclTensor.from_array(data), AclTensor.from_array(idx), AclTensor.from_array(upd)
+    _run("InplaceScatterUpdate", dt, it, ut, axis)
+    return dt.numpy()
+
+
+@pytest.mark.parametrize("dt", dts("InplaceScatterUpdate"))
+@pytest.mark.parametrize("idt", ("i32", "i64"))
+def test_scatter_update(dt, idt):
+    rng = np.random.default_rng(11)
+    data = mk(rng, (4, 3, 6, 5), dt, -9, 9)
+    # 1-d indices, axis -2 and 2 (window of 2 rows), axis -1 / 3 (window of 1 column); strided views
+    for axis, ushape, idx in ((-2, (3, 3, 2, 5), [4, 0, 2]), (2, (4, 3, 1, 5), [5, 1, 0, 3]),
+                              (-1, (2, 3, 6, 1), [4, 0]), (3, (4, 3, 6, 3), [2, 0, 1, 2]), (1, (3, 2, 6, 5), [1, 0, 1])):
+        upd = mk(rng, ushape, dt, -9, 9)
+        ix = np.array(idx, NPX[idt])
+        expect = scatter_update_ref(data, ix, upd, axis)
+        d = strided(data)
+        got = _su(d, strided(ix), strided(upd, "transpose"), axis)
+        np.testing.assert_array_equal(got, expect)
+        d = strided(data)  # in place in the caller's strided view (pyaclnn.call registers it, no copy)
+        pyaclnn.call("InplaceScatterUpdate", d, strided(ix), upd, axis)
+        np.testing.assert_array_equal(d, expect)
+        assert not d.base[..., 0::2].any()  # the gaps of the view untouched
+    # 2-d indices (batch, offset) with a repeated batch row; 0-d indices
+    upd = mk(rng, (3, 3, 2, 5), dt, -9, 9)
+    ix = np.array([[3, 1], [0, 4], [3, 2]], NPX[idt])
+    np.testing.assert_array_equal(_su(data.copy(), ix, upd, -2), scatter_update_ref(data, ix, upd, -2))
+    upd = mk(rng, (1, 3, 6, 2), dt, -9, 9)
+    ix = np.array(3, NPX[idt])
+    np.testing.assert_array_equal(_su(data.copy(), ix, upd, -1), scatter_update_ref(data, ix, upd, -1))
+
+
+def test_scatter_update_duplicates_and_example():
+    data = np.zeros((3, 1, 4, 1), np.float32)
+    upd = np.array([1, 2, 3, 4, 5, 6], np.float32).reshape(3, 1, 2, 1)
+    ix = np.array([[1, 0], [1, 1], [0, 2]], np.int64)
+    got = _su(data, ix, upd, -2)  # rows (1, 0..1), then (1, 1..2): the later window wins at (1, 1)
+    np.testing.assert_array_equal(got.reshape(3, 4), [[0, 0, 5, 6], [1, 3, 4, 0], [0, 0, 0, 0]])
+    # the upstream example's shapes: data (2, 2, 4) / updates (2, 2, 1) / indices (2,) along axis -1 ... in 4-d
+    data = np.arange(16, dtype=np.float32).reshape(2, 2, 4)
+    upd = np.array([-1, -2, -3, -4], np.float32).reshape(2, 2, 1)
+    got = _su(data.copy(), np.array([1, 3], np.int64), upd, -1)
+    e = data.copy()
+    e[0, :, 1], e[1, :, 3] = [-1, -2], [-3, -4]
+    np.testing.assert_array_equal(got, e)
+
+
+def test_scatter_update_bad_index():
+    for ix, word in ((np.array([3, 0], np.int64), "window"), (np.array([-1, 0], np.int32), "window"),
+                     (np.array([[2, 0], [0, 0]], np.int64), "batch"), (np.array([[0, 0], [-1, 0]], np.int64), "batch")):
+        data = np.full((2, 1, 4, 1), 9, np.float32)
+        dt, it, ut = AclTensor.from_array(data), AclTensor.from_array(ix), tens((2, 1, 2, 1))
+        rc, wss, ex, msg = ws_call("InplaceScatterUpdate", dt, it, ut, -2)
+        assert rc == 0, msg
+        assert run_executor("InplaceScatterUpdate", ex, wss) == 161002
+        err = last_error()
+        assert "indices" in err and word in err, err
+        assert (dt.numpy() == 9).all()  # nothing written
+
+
+def test_scatter_update_invalid():
+    D, I, U = tens((4, 3, 6, 5)), tens((3,), "i64"), tens((3, 3, 2, 5))
+    op = "InplaceScatterUpdate"
+    expect_status(op, [None, I, U, -2], 161001, "data")
+    expect_status(op, [D, None, U, -2], 161001, "indices")
+    expect_status(op, [D, I, None, -2], 161001, "updates")
+    expect_status(op, [tens((4, 3, 6, 5), "f64"), I, tens((3, 3, 2, 5), "f64"), -2], 161002, "data")
+    expect_status(op, [tens((4, 3, 6, 5), "u8"), I, tens((3, 3, 2, 5), "u8"), -2], 161002, "data")
+    expect_status(op, [D, tens((3,), "i16"), U, -2], 161002, "indices")
+    expect_status(op, [D, I, tens((3, 3, 2, 5), "f16"), -2], 161002, "updates")
+    expect_status(op, [tens((0, 3, 6, 5)), I, U, -2], 161002, "empty")
+    expect_status(op, [D, tens((0,), "i64"), U, -2], 161002, "empty")
+    expect_status(op, [D, I, tens((3, 3, 0, 5)), -2], 161002, "empty")
+    expect_status(op, [D, I, tens((3, 3, 10)), -2], 161002, "rank")
+    expect_status(op, [D, tens((), "i64"), U, -2], 161002, "dim 0")
+    expect_status(op, [D, tens((3, 2, 1), "i64"), U, -2], 161002, "indices")
+    expect_status(op, [D, I, U, 0], 561002, "axis")
+    expect_status(op, [D, I, U, 4], 561002, "axis")
+    expect_status(op, [D, I, U, -4], 561002, "axis")
+    expect_status(op, [D, tens((3, 3), "i64"), U, -2], 561002, "indices")
+    expect_status(op, [D, tens((2,), "i64"), U, -2], 561002, "indices")
+    expect_status(op, [tens((2, 3, 6, 5)), I, U, -2], 561002, "data")
+    expect_status(op, [D, I, tens((3, 2, 2, 5)), -2], 561002, "axis")
+    expect_status(op, [D, I, tens((3, 3, 2, 4)), -2], 561002, "axis")
+
+
+def test_scatter_update_same_bytes_for_threads():
+    code = """
+import hashlib, numpy as np, pyaclnn
+rng = np.random.default_rng(0)
+h = hashlib.sha256()
+data = rng.standard_normal((64, 32, 40, 16)).astype(np.float32)
+upd = rng.standard_normal((64, 32, 8, 16)).astype(np.float32)
+for ix in (rng.integers(0, 33, 64), np.stack([rng.integers(0, 8, 64), rng.integers(0, 33, 64)], 1)):
+    d = data.copy()
+    pyaclnn.call("InplaceScatterUpdate", d, ix, upd, -2)
+    h.update(d.tobytes())
+print(h.hexdigest())
+"""
+    same_bytes_for_threads(code)

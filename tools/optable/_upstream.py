@@ -3409,6 +3409,14 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                                     'stream',
                           'repo': 'ops-nn',
                           'source': 'index/scatter_elements_v2/op_api/aclnn_scatter.cpp'},
+ 'InplaceScatterUpdate': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                          'header': 'index/scatter/op_api/aclnn_scatter_update.h',
+                          'phase1': 'aclTensor* data, const aclTensor* indices, const aclTensor* updates, int64_t '
+                                    'axis, uint64_t* workspaceSize, aclOpExecutor** executor',
+                          'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                    'stream',
+                          'repo': 'ops-nn',
+                          'source': 'index/scatter/op_api/aclnn_scatter_update.cpp'},
  'InplaceScatterValue': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
                          'header': 'index/scatter_elements_v2/op_api/aclnn_scatter.h',
                          'phase1': 'aclTensor* selfRef, int64_t dim, const aclTensor* index, const aclScalar* value, '

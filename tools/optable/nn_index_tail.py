@@ -26,3 +26,9 @@ OPS += [
        "const aclIntArray* stride, const aclIntArray* padding, aclTensor* outRef", "aclnn_max_unpool3d.h", lib="nn",
        dtypes=UNPOOL, arg_dtypes={"indices": ("i32", "i64")}),
 ]
+
+OPS += [
+    Op("InplaceScatterUpdate", "aclTensor* data, const aclTensor* indices, const aclTensor* updates, int64_t axis",
+       "aclnn_scatter_update.h", lib="nn", dtypes=("i8", "f16", "f32", "bf16", "i32"),
+       arg_dtypes={"indices": ("i64", "i32")}),
+]

@@ -501,6 +501,7 @@
 #include "aclnnop/aclnn_scatter_nd.h"
 #include "aclnnop/aclnn_scatter_nd_update.h"
 #include "aclnnop/aclnn_scatter_reduce.h"
+#include "aclnnop/aclnn_scatter_update.h"
 #include "aclnnop/aclnn_searchsorted.h"
 #include "aclnnop/aclnn_segsum.h"
 #include "aclnnop/aclnn_selu.h"
@@ -1651,6 +1652,9 @@ aclnnStatus opws_MaxUnpool2d(
 aclnnStatus opws_MaxUnpool3d(
     const aclTensor* self, const aclTensor* indices, const aclIntArray* outputSize, const aclIntArray* stride,
     const aclIntArray* padding, aclTensor* outRef, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_InplaceScatterUpdate(
+    aclTensor* data, const aclTensor* indices, const aclTensor* updates, int64_t axis, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
 aclnnStatus opws_RotaryPositionEmbedding(
     const aclTensor* x, const aclTensor* cos, const aclTensor* sin, int64_t mode, aclTensor* out,
     uint64_t* workspaceSize, aclOpExecutor** executor);
@@ -2648,6 +2652,8 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_MaxUnpool2d_indices ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
 #define ACL_DT_LIST_MaxUnpool3d ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_INT8, ACL_UINT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_DOUBLE}), 8
 #define ACL_DT_LIST_MaxUnpool3d_indices ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
+#define ACL_DT_LIST_InplaceScatterUpdate ((const aclDataType[]){ACL_INT8, ACL_FLOAT16, ACL_FLOAT, ACL_BF16, ACL_INT32}), 5
+#define ACL_DT_LIST_InplaceScatterUpdate_indices ((const aclDataType[]){ACL_INT64, ACL_INT32}), 2
 #define ACL_DT_LIST_RotaryPositionEmbedding ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 3
 #define ACL_DT_LIST_WeightQuantBatchMatmulV2 ((const aclDataType[]){ACL_FLOAT16, ACL_BF16}), 2
 #define ACL_DT_LIST_FusedInferAttentionScoreV2 ((const aclDataType[]){ACL_FLOAT16, ACL_BF16}), 2

@@ -8,6 +8,7 @@
 #include "aclnnop/aclnn_scatter_max.h"
 #include "aclnnop/aclnn_scatter_min.h"
 #include "aclnnop/aclnn_scatter_mul.h"
+#include "aclnnop/aclnn_scatter_update.h"
 
 #include "ops/gen/all_ops.h"
 
@@ -93,5 +94,19 @@ aclnnStatus aclnnMaxUnpool3dGetWorkspaceSize(const aclTensor* self, const aclTen
 
 aclnnStatus aclnnMaxUnpool3d(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_MaxUnpool3d, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnInplaceScatterUpdateGetWorkspaceSize(aclTensor* data, const aclTensor* indices, const aclTensor* updates, int64_t axis, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnInplaceScatterUpdateGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {data, indices, updates};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"data", "indices", "updates"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 3));
+    return opws_InplaceScatterUpdate(data, indices, updates, axis, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceScatterUpdate(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_InplaceScatterUpdate, workspace, workspaceSize, executor, stream);
 }
 
