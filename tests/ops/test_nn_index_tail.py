@@ -2,7 +2,7 @@
 against torch.nn.functional.max_unpool2d/3d and a literal numpy loop for every dtype of the A2 list, strided
 views, duplicates, empty selves and the invalid rows in the op_api order; InplaceScatterUpdate
 (libsrc/ops/index_scatter_update.c) against a literal numpy loop; ScatterMax/Min/Mul/Div (not on the A2: NULL
-checks, then 161002)."""
+checks, then 161002); InplaceQuantScatterV2 (not on the A2: 161002 first)."""
 import os
 
 import numpy as np
@@ -370,3 +370,14 @@ for ix in (rng.integers(0, 33, 64), np.stack([rng.integers(0, 8, 64), rng.intege
 print(h.hexdigest())
 """
     same_bytes_for_threads(code)
+
+
+def test_inplace_quant_scatter_v2_refused_on_a2():
+    """the op_api's platform check comes before its NULL checks: 161002 for any call on the A2"""
+    s = np.zeros((1, 4, 8), np.int8)
+    S, I, U, Q = AclTensor.from_array(s), tens((1,), "i32"), tens((1, 1, 8), "bf16"), tens((8,), "bf16")
+    for args in ([S, I, U, Q, None, 1, -1, 0, b"rint"], [None, None, None, None, None, 1, -1, 0, b"rint"]):
+        rc, _, _, msg = ws_call("InplaceQuantScatterV2",
+                                *[pyaclnn.ffi.new("char[]", a) if isinstance(a, bytes) else a for a in args])
+        assert rc == 161002 and "Ascend910B" in msg, msg
+    assert (S.numpy() == 0).all()

@@ -3293,6 +3293,16 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                                    'stream',
                          'repo': 'ops-nn',
                          'source': 'index/quant_update_scatter/op_api/aclnn_quant_scatter.cpp'},
+ 'InplaceQuantScatterV2': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                           'header': 'index/quant_update_scatter/op_api/aclnn_quant_scatter_v2.h',
+                           'phase1': 'aclTensor* selfRef, const aclTensor* indices, const aclTensor* updates, const '
+                                     'aclTensor* quantScales, const aclTensor* quantZeroPoints, int64_t axis, '
+                                     'int64_t quantAxis, int64_t reduction, const char* roundMode, uint64_t* '
+                                     'workspaceSize, aclOpExecutor** executor',
+                           'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                     'stream',
+                           'repo': 'ops-nn',
+                           'source': 'index/quant_update_scatter/op_api/aclnn_quant_scatter_v2.cpp'},
  'InplaceRReluWithNoise': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
                            'header': 'activation/leaky_relu/op_api/aclnn_rrelu_with_noise.h',
                            'phase1': 'const aclTensor* self, const aclTensor* noise, const aclScalar* lower, const '

@@ -445,6 +445,7 @@
 #include "aclnnop/aclnn_qr.h"
 #include "aclnnop/aclnn_quant_convolution.h"
 #include "aclnnop/aclnn_quant_scatter.h"
+#include "aclnnop/aclnn_quant_scatter_v2.h"
 #include "aclnnop/aclnn_random.h"
 #include "aclnnop/aclnn_randperm.h"
 #include "aclnnop/aclnn_range.h"
@@ -1655,6 +1656,10 @@ aclnnStatus opws_MaxUnpool3d(
 aclnnStatus opws_InplaceScatterUpdate(
     aclTensor* data, const aclTensor* indices, const aclTensor* updates, int64_t axis, uint64_t* workspaceSize,
     aclOpExecutor** executor);
+aclnnStatus opws_InplaceQuantScatterV2(
+    aclTensor* selfRef, const aclTensor* indices, const aclTensor* updates, const aclTensor* quantScales,
+    const aclTensor* quantZeroPoints, int64_t axis, int64_t quantAxis, int64_t reduction, const char* roundMode,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_RotaryPositionEmbedding(
     const aclTensor* x, const aclTensor* cos, const aclTensor* sin, int64_t mode, aclTensor* out,
     uint64_t* workspaceSize, aclOpExecutor** executor);
@@ -2654,6 +2659,11 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_MaxUnpool3d_indices ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
 #define ACL_DT_LIST_InplaceScatterUpdate ((const aclDataType[]){ACL_INT8, ACL_FLOAT16, ACL_FLOAT, ACL_BF16, ACL_INT32}), 5
 #define ACL_DT_LIST_InplaceScatterUpdate_indices ((const aclDataType[]){ACL_INT64, ACL_INT32}), 2
+#define ACL_DT_LIST_InplaceQuantScatterV2 ((const aclDataType[]){ACL_INT8}), 1
+#define ACL_DT_LIST_InplaceQuantScatterV2_indices ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
+#define ACL_DT_LIST_InplaceQuantScatterV2_updates ((const aclDataType[]){ACL_BF16, ACL_FLOAT16}), 2
+#define ACL_DT_LIST_InplaceQuantScatterV2_quantScales ((const aclDataType[]){ACL_BF16, ACL_FLOAT}), 2
+#define ACL_DT_LIST_InplaceQuantScatterV2_quantZeroPoints ((const aclDataType[]){ACL_BF16, ACL_INT32}), 2
 #define ACL_DT_LIST_RotaryPositionEmbedding ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 3
 #define ACL_DT_LIST_WeightQuantBatchMatmulV2 ((const aclDataType[]){ACL_FLOAT16, ACL_BF16}), 2
 #define ACL_DT_LIST_FusedInferAttentionScoreV2 ((const aclDataType[]){ACL_FLOAT16, ACL_BF16}), 2
