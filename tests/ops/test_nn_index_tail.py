@@ -315,6 +315,9 @@ def test_scatter_update_duplicates_and_example():
     e = data.copy()
     e[0, :, 1], e[1, :, 3] = [-1, -2], [-3, -4]
     np.testing.assert_array_equal(got, e)
+    # more index rows than update rows: the first ones are used
+    got = _su(data.copy(), np.array([1, 3, 0, 0], np.int64), upd, -1)
+    np.testing.assert_array_equal(got, e)
 
 
 def test_scatter_update_bad_index():
@@ -351,6 +354,7 @@ def test_scatter_update_invalid():
     expect_status(op, [D, I, U, -4], 561002, "axis")
     expect_status(op, [D, tens((3, 3), "i64"), U, -2], 561002, "indices")
     expect_status(op, [D, tens((2,), "i64"), U, -2], 561002, "indices")
+    expect_status(op, [D, tens((2, 2), "i64"), U, -2], 561002, "indices")
     expect_status(op, [tens((2, 3, 6, 5)), I, U, -2], 561002, "data")
     expect_status(op, [D, I, tens((3, 2, 2, 5)), -2], 561002, "axis")
     expect_status(op, [D, I, tens((3, 3, 2, 4)), -2], 561002, "axis")
