@@ -4175,6 +4175,13 @@ typedef struct aclScalarList aclScalarList;
  uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnThresholdBackward(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
+ aclnnStatus aclnnTopKTopPSampleGetWorkspaceSize(
+ const aclTensor* logits, const aclTensor* topK, const aclTensor* topP, const aclTensor* q, double eps,
+ _Bool
+ isNeedLogits, int64_t topKGuess, const aclTensor* logitsSelectIdx, const aclTensor* logitsTopKPSelect,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnTopKTopPSample(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnTopkGetWorkspaceSize(
  const aclTensor* self, int64_t k, int64_t dim,
  _Bool

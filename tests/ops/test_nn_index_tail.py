@@ -385,3 +385,187 @@ def test_inplace_quant_scatter_v2_refused_on_a2():
                                 *[pyaclnn.ffi.new("char[]", a) if isinstance(a, bytes) else a for a in args])
         assert rc == 161002 and "Ascend910B" in msg, msg
     assert (S.numpy() == 0).all()
+
+
+# ---------------------------------------------------------------- TopKTopPSample
+F32 = np.float32
+
+
+def _softmax32(v):
+    """fp32 softmax with a sequential sum, v[0] or the max as the shift (as the kernel computes it)"""
+    e = [F32(np.exp(F32(x) - F32(max(v)))) for x in v]
+    s = F32(0)
+    for x in e:
+        s = F32(s + x)
+    return [F32(x / s) for x in e]
+
+
+def _order(vals):
+    """indices sorted by value descending, index ascending"""
+    return sorted(range(len(vals)), key=lambda j: (-float(vals[j]), j))
+
+
+def _first_p(probs, p):
+    cum = F32(0)
+    for j, x in enumerate(probs):
+        cum = F32(cum + x)
+        if cum > p:
+            return j + 1
+    return len(probs)
+
+
+def tkp_ref(x, ks, ps, q, eps, need):
+    """literal per-row loop over the kernel's three paths (see libsrc/ops/index_top_k_top_p_sample.c)"""
+    B, V = x.shape
+    idx = np.zeros(B, np.int64)
+    sel = np.full((B, V), -np.inf, F32)
+    eps = F32(eps)
+    for b in range(B):
+        row = [F32(v) for v in x[b]]
+        k, p = int(np.uint32(np.int32(ks[b]))), F32(ps[b])
+        if 1 <= k <= min(V, 1024):
+            o = _order(row)[:k]
+            vals = [row[j] for j in o]
+            probs = _softmax32(vals)
+            n = k
+            if 0 < p < 1:
+                n = _first_p(probs, p)
+                probs = _softmax32(vals[:n])
+            if q is not None:
+                probs = [F32(probs[j] / F32(abs(F32(q[b, j])) + eps)) for j in range(n)]
+            idx[b] = o[int(np.argmax(probs[:n]))]
+            kept = o[:n]
+        elif p <= 0 or p >= 1:
+            if q is not None:
+                probs = _softmax32(row)
+                v = [F32(probs[j] / F32(abs(F32(q[b, j])) + eps)) for j in range(V)]
+                best, bi = F32(0), 0
+                for j in range(V):
+                    if v[j] > best:
+                        best, bi = v[j], j
+                idx[b] = bi
+            else:
+                idx[b] = _order(row)[0]
+            kept = []
+        else:
+            probs = _softmax32(row)
+            o = _order(probs)
+            sp = [probs[j] for j in o]
+            n = _first_p(sp, p)
+            m = 0
+            if q is not None:
+                s = _softmax32(sp[:n])
+                m = int(np.argmax([F32(s[j] / F32(abs(F32(q[b, j])) + eps)) for j in range(n)]))
+            idx[b] = o[m]
+            kept = o[:n]
+        for j in kept:
+            sel[b, j] = row[j]
+    return idx, sel
+
+
+def _tkp(x, ks, ps, q, eps, need, guess=32, sel0=None, idx_view=False):
+    dt = "bf16" if x.dtype != np.float16 else "f16"
+    B, V = x.shape
+    it = AclTensor.from_array(np.zeros(B, np.int64)) if not idx_view else AclTensor.from_array(strided(np.zeros(B, np.int64)))
+    st = AclTensor.from_array(np.full((B, V), 5, F32) if sel0 is None else sel0)
+    xt, kt, pt = AclTensor.from_array(strided(x)), AclTensor.from_array(ks), AclTensor.from_array(ps.astype(x.dtype))
+    qt = None if q is None else AclTensor.from_array(strided(q, "transpose"))
+    _run("TopKTopPSample", xt, kt, pt, qt, eps, need, guess, it, st)
+    return it.numpy(), st.numpy()
+
+
+@pytest.mark.parametrize("dt", ("f16", "bf16"))
+@pytest.mark.parametrize("with_q", (False, True))
+def test_top_k_top_p_sample(torch, dt, with_q):
+    rng = np.random.default_rng(21)
+    B, V = 8, 40
+    x = mk(rng, (B, V), dt, -3, 3)
+    x[1, 5] = x[1, 9] = x[1].max() + 1  # a tie at the top: the lower index
+    ks = np.array([5, 0, 40, 1024, 3, -1, 7, 1], np.int32)  # valid, 0 (skip), V, > V (skip), ..., negative (skip)
+    ps = np.array([0.5, 0.9, 0.95, 0.3, 1.0, 0.0, 0.2, 0.7], NPX[dt])
+    q = rng.exponential(1.0, (B, V)).astype(F32) if with_q else None
+    for need in (True, False):
+        idx, sel = _tkp(x, ks, ps, q, 1e-8, need)
+        eidx, esel = tkp_ref(x, ks, ps, q, 1e-8, need)
+        np.testing.assert_array_equal(idx, eidx)
+        if need:
+            np.testing.assert_array_equal(sel, esel)
+        else:
+            assert (sel == 5).all()  # untouched
+    if not with_q:  # the oracle for the greedy rows: the chosen index is torch's argmax of the filtered logits
+        xt = to_torch(torch, x).float()
+        assert idx[0] == int(torch.topk(xt[0], 5).indices[0]) == int(torch.argmax(xt[0]))
+        assert idx[5] == int(torch.argmax(xt[5]))
+
+
+def test_top_k_top_p_sample_top_p_set_vs_torch(torch):
+    """the kept set of a top-p row is the smallest prefix of the sorted softmax whose sum exceeds p"""
+    rng = np.random.default_rng(22)
+    x = rng.standard_normal((4, 64)).astype(np.float16)
+    ks, ps = np.full(4, 2000, np.int32), np.array([0.3, 0.6, 0.8, 0.95], np.float16)
+    _, sel = _tkp(x, ks, ps, None, 1e-8, True)
+    probs = torch.softmax(torch.from_numpy(x).float(), -1)
+    sp, si = torch.sort(probs, stable=True, dim=-1, descending=True)
+    cum = torch.cumsum(sp, -1)
+    for b in range(4):
+        n = int((cum[b] <= float(ps[b])).sum()) + 1
+        kept = set(si[b, :n].tolist())
+        assert kept == set(np.nonzero(np.isfinite(sel[b]))[0].tolist())
+        np.testing.assert_array_equal(sel[b, list(kept)], x[b, list(kept)].astype(F32))
+
+
+def test_top_k_top_p_sample_example_shapes():
+    """the upstream example (all logits equal, k 128, tiny p, q 1) in a smaller vocabulary: index 0 per row"""
+    x = np.full((3, 300), 1.0, np.float16)
+    idx, _ = _tkp(x, np.full(3, 128, np.int32), np.full(3, 1e-3, np.float16), np.ones((3, 300), F32), 1e-8, False,
+                  idx_view=True)
+    np.testing.assert_array_equal(idx, [0, 0, 0])
+
+
+def test_top_k_top_p_sample_invalid():
+    L, K, P, Q, I, S = tens((2, 8), "f16"), tens((2,), "i32"), tens((2,), "f16"), tens((2, 8)), tens((2,), "i64"), \
+        tens((2, 8))
+    op = "TopKTopPSample"
+    expect_status(op, [None, K, P, Q, 1e-8, False, 32, I, S], 161001, "logits")
+    expect_status(op, [L, None, P, Q, 1e-8, False, 32, I, S], 161001, "topK")
+    expect_status(op, [L, K, None, Q, 1e-8, False, 32, I, S], 161001, "topP")
+    expect_status(op, [L, K, P, Q, 1e-8, False, 32, None, S], 161001, "logitsSelectIdx")
+    expect_status(op, [L, K, P, Q, 1e-8, False, 32, I, None], 161001, "logitsTopKPSelect")
+    expect_status(op, [tens((2, 8)), K, tens((2,)), Q, 1e-8, False, 32, I, S], 161002, "logits")
+    expect_status(op, [L, tens((2,), "i64"), P, Q, 1e-8, False, 32, I, S], 161002, "topK")
+    expect_status(op, [L, K, tens((2,), "bf16"), Q, 1e-8, False, 32, I, S], 161002, "topP")
+    expect_status(op, [L, K, P, tens((2, 8), "f16"), 1e-8, False, 32, I, S], 161002, "q")
+    expect_status(op, [L, K, P, Q, 1e-8, False, 32, tens((2,), "i32"), S], 161002, "logitsSelectIdx")
+    expect_status(op, [L, K, P, Q, 1e-8, False, 32, I, tens((2, 8), "f16")], 161002, "logitsTopKPSelect")
+    expect_status(op, [tens((16,), "f16"), K, P, None, 1e-8, False, 32, I, S], 561002, "logits")
+    expect_status(op, [L, tens((2, 1), "i32"), P, Q, 1e-8, False, 32, I, S], 561002, "topK")
+    expect_status(op, [L, K, tens((2, 1), "f16"), Q, 1e-8, False, 32, I, S], 561002, "topP")
+    expect_status(op, [L, tens((3,), "i32"), P, Q, 1e-8, False, 32, I, S], 561002, "topK")
+    expect_status(op, [L, K, P, tens((2, 9)), 1e-8, False, 32, I, S], 561002, "q")
+    expect_status(op, [L, K, P, Q, 1e-8, False, 32, I, tens((2, 9))], 561002, "logitsTopKPSelect")
+    expect_status(op, [L, K, P, Q, 1e-8, False, 32, tens((3,), "i64"), S], 561002, "logitsSelectIdx")
+    expect_status(op, [tens((2, 0), "f16"), K, P, None, 1e-8, False, 32, I, tens((2, 0))], 561002, "empty")
+
+
+def test_top_k_top_p_sample_same_bytes_for_threads():
+    code = f"import sys; sys.path.insert(0, {os.path.dirname(os.path.dirname(os.path.abspath(__file__)))!r})" + """
+import hashlib, numpy as np, pyaclnn
+from pyaclnn.lowlevel import AclTensor
+from helpers import run_executor, ws_call
+rng = np.random.default_rng(0)
+h = hashlib.sha256()
+B, V = 64, 3000
+x = rng.standard_normal((B, V)).astype(np.float16)
+ks = rng.integers(-5, 1500, B).astype(np.int32)
+ps = rng.uniform(-0.2, 1.2, B).astype(np.float16)
+q = rng.exponential(1.0, (B, V)).astype(np.float32)
+for qq in (None, q):
+    ts = [AclTensor.from_array(a) for a in (x, ks, ps)] + [None if qq is None else AclTensor.from_array(qq)]
+    it, st = AclTensor.from_array(np.zeros(B, np.int64)), AclTensor.from_array(np.zeros((B, V), np.float32))
+    rc, wss, ex, msg = ws_call("TopKTopPSample", *ts, 1e-8, True, 32, it, st)
+    assert rc == 0, msg
+    assert run_executor("TopKTopPSample", ex, wss) == 0
+    h.update(it.numpy().tobytes()); h.update(st.numpy().tobytes())
+print(h.hexdigest())
+"""
+    same_bytes_for_threads(code)

@@ -42,3 +42,12 @@ OPS += [
        arg_dtypes={"indices": ("i32", "i64"), "updates": ("bf16", "f16"), "quantScales": ("bf16", "f32"),
                    "quantZeroPoints": ("bf16", "i32")}, test=False, note="regbase (ascend950) only: 161002 on the A2"),
 ]
+
+# index/top_k_top_p_sample: no op_api (generated first phase), OpDef configures ascend910b (libsrc/ops/
+# index_top_k_top_p_sample.c)
+OPS += [
+    Op("TopKTopPSample", "const aclTensor* logits, const aclTensor* topK, const aclTensor* topP, const aclTensor* q, "
+       "double eps, bool isNeedLogits, int64_t topKGuess, const aclTensor* logitsSelectIdx, "
+       "const aclTensor* logitsTopKPSelect", "aclnn_top_k_top_p_sample.h", lib="nn", dtypes=("f16", "bf16"),
+       out=("logitsSelectIdx", "logitsTopKPSelect"), test=False),
+]

@@ -564,6 +564,7 @@
 #include "aclnnop/aclnn_three_interpolate_backward.h"
 #include "aclnnop/aclnn_threshold.h"
 #include "aclnnop/aclnn_threshold_backward.h"
+#include "aclnnop/aclnn_top_k_top_p_sample.h"
 #include "aclnnop/aclnn_topk.h"
 #include "aclnnop/aclnn_trace.h"
 #include "aclnnop/aclnn_trans_matmul_weight.h"
@@ -1660,6 +1661,10 @@ aclnnStatus opws_InplaceQuantScatterV2(
     aclTensor* selfRef, const aclTensor* indices, const aclTensor* updates, const aclTensor* quantScales,
     const aclTensor* quantZeroPoints, int64_t axis, int64_t quantAxis, int64_t reduction, const char* roundMode,
     uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_TopKTopPSample(
+    const aclTensor* logits, const aclTensor* topK, const aclTensor* topP, const aclTensor* q, double eps,
+    bool isNeedLogits, int64_t topKGuess, const aclTensor* logitsSelectIdx, const aclTensor* logitsTopKPSelect,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_RotaryPositionEmbedding(
     const aclTensor* x, const aclTensor* cos, const aclTensor* sin, int64_t mode, aclTensor* out,
     uint64_t* workspaceSize, aclOpExecutor** executor);
@@ -2664,6 +2669,7 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_InplaceQuantScatterV2_updates ((const aclDataType[]){ACL_BF16, ACL_FLOAT16}), 2
 #define ACL_DT_LIST_InplaceQuantScatterV2_quantScales ((const aclDataType[]){ACL_BF16, ACL_FLOAT}), 2
 #define ACL_DT_LIST_InplaceQuantScatterV2_quantZeroPoints ((const aclDataType[]){ACL_BF16, ACL_INT32}), 2
+#define ACL_DT_LIST_TopKTopPSample ((const aclDataType[]){ACL_FLOAT16, ACL_BF16}), 2
 #define ACL_DT_LIST_RotaryPositionEmbedding ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 3
 #define ACL_DT_LIST_WeightQuantBatchMatmulV2 ((const aclDataType[]){ACL_FLOAT16, ACL_BF16}), 2
 #define ACL_DT_LIST_FusedInferAttentionScoreV2 ((const aclDataType[]){ACL_FLOAT16, ACL_BF16}), 2

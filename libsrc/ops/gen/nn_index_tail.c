@@ -10,6 +10,7 @@
 #include "aclnnop/aclnn_scatter_min.h"
 #include "aclnnop/aclnn_scatter_mul.h"
 #include "aclnnop/aclnn_scatter_update.h"
+#include "aclnnop/aclnn_top_k_top_p_sample.h"
 
 #include "ops/gen/all_ops.h"
 
@@ -125,5 +126,21 @@ aclnnStatus aclnnInplaceQuantScatterV2GetWorkspaceSize(aclTensor* selfRef, const
 
 aclnnStatus aclnnInplaceQuantScatterV2(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     return acl_exec_launch(ACL_OP_InplaceQuantScatterV2, workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnTopKTopPSampleGetWorkspaceSize(const aclTensor* logits, const aclTensor* topK, const aclTensor* topP, const aclTensor* q, double eps, bool isNeedLogits, int64_t topKGuess, const aclTensor* logitsSelectIdx, const aclTensor* logitsTopKPSelect, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    acl_set_api("aclnnTopKTopPSampleGetWorkspaceSize");
+    WS_EX(workspaceSize, executor); /* first, as opbase's L2_DFX_PHASE_1 checks them */
+    const void *const objs[] = {logits, topK, topP, q, logitsSelectIdx, logitsTopKPSelect};
+    static const unsigned char kinds[] = {ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR, ACL_KIND_TENSOR};
+    static const char *const names[] = {"logits", "topK", "topP", "q", "logitsSelectIdx", "logitsTopKPSelect"};
+    ACL_TRY(acl_check_live_objects(objs, kinds, names, 6));
+    return opws_TopKTopPSample(
+        logits, topK, topP, q, eps, isNeedLogits, topKGuess, logitsSelectIdx, logitsTopKPSelect, workspaceSize,
+        executor);
+}
+
+aclnnStatus aclnnTopKTopPSample(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    return acl_exec_launch(ACL_OP_TopKTopPSample, workspace, workspaceSize, executor, stream);
 }
 
