@@ -3050,10 +3050,20 @@ typedef struct aclScalarList aclScalarList;
  aclTensor* gradInput, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnMaxPool3dWithArgmaxBackward(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnMaxUnpool2dGetWorkspaceSize(
+ const aclTensor* self, const aclTensor* indices, const aclIntArray* outputSize, aclTensor* out,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnMaxUnpool2d(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnMaxUnpool2dBackwardGetWorkspaceSize(
  const aclTensor* gradOutput, const aclTensor* self, const aclTensor* indices, const aclIntArray* outputSize,
  aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnMaxUnpool2dBackward(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnMaxUnpool3dGetWorkspaceSize(
+ const aclTensor* self, const aclTensor* indices, const aclIntArray* outputSize, const aclIntArray* stride,
+ const aclIntArray* padding, aclTensor* outRef, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnMaxUnpool3d(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnMaxUnpool3dBackwardGetWorkspaceSize(
  const aclTensor* gradOutput, const aclTensor* self, const aclTensor* indices, const aclIntArray* outputSize,
@@ -3419,6 +3429,12 @@ typedef struct aclScalarList aclScalarList;
  const aclTensor* quantZeroPoints, int64_t axis, int64_t quantAxis, int64_t reduction, uint64_t* workspaceSize,
  aclOpExecutor** executor);
  aclnnStatus aclnnInplaceQuantScatter(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnInplaceQuantScatterV2GetWorkspaceSize(
+ aclTensor* selfRef, const aclTensor* indices, const aclTensor* updates, const aclTensor* quantScales,
+ const aclTensor* quantZeroPoints, int64_t axis, int64_t quantAxis, int64_t reduction, const char* roundMode,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnInplaceQuantScatterV2(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnQuantizedBatchNormGetWorkspaceSize(
  const aclTensor* input, const aclTensor* mean, const aclTensor* var, const aclScalar* inputScale,
@@ -3788,10 +3804,38 @@ typedef struct aclScalarList aclScalarList;
  uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnScatterAdd(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
+ aclnnStatus aclnnScatterDivGetWorkspaceSize(
+ aclTensor* varRef, const aclTensor* indices, const aclTensor* updates,
+ _Bool
+ useLocking, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnScatterDiv(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnScatterListGetWorkspaceSize(
  aclTensorList* varRef, const aclTensor* indice, const aclTensor* updates, const aclTensor* maskOptional,
  char* reduceOptional, int64_t axis, uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnScatterList(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnScatterMaxGetWorkspaceSize(
+ aclTensor* varRef, const aclTensor* indices, const aclTensor* updates,
+ _Bool
+ useLocking, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnScatterMax(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnScatterMinGetWorkspaceSize(
+ aclTensor* varRef, const aclTensor* indices, const aclTensor* updates,
+ _Bool
+ useLocking, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnScatterMin(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnScatterMulGetWorkspaceSize(
+ aclTensor* varRef, const aclTensor* indices, const aclTensor* updates,
+ _Bool
+ useLocking, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnScatterMul(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnScatterNdGetWorkspaceSize(
  const aclTensor* data, const aclTensor* indices, const aclTensor* updates, aclTensor* out, uint64_t* workspaceSize,
@@ -3816,6 +3860,11 @@ typedef struct aclScalarList aclScalarList;
  includeSelf,
  uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnInplaceScatterReduce(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnInplaceScatterUpdateGetWorkspaceSize(
+ aclTensor* data, const aclTensor* indices, const aclTensor* updates, int64_t axis, uint64_t* workspaceSize,
+ aclOpExecutor** executor);
+ aclnnStatus aclnnInplaceScatterUpdate(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnSearchSortedGetWorkspaceSize(
  const aclTensor* sortedSequence, const aclTensor* self,
@@ -4192,6 +4241,13 @@ typedef struct aclScalarList aclScalarList;
  uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnThresholdBackward(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, const aclrtStream stream);
+ aclnnStatus aclnnTopKTopPSampleGetWorkspaceSize(
+ const aclTensor* logits, const aclTensor* topK, const aclTensor* topP, const aclTensor* q, double eps,
+ _Bool
+ isNeedLogits, int64_t topKGuess, const aclTensor* logitsSelectIdx, const aclTensor* logitsTopKPSelect,
+ uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnTopKTopPSample(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnTopkGetWorkspaceSize(
  const aclTensor* self, int64_t k, int64_t dim,
  _Bool

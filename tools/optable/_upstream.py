@@ -3336,6 +3336,16 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                                    'stream',
                          'repo': 'ops-nn',
                          'source': 'index/quant_update_scatter/op_api/aclnn_quant_scatter.cpp'},
+ 'InplaceQuantScatterV2': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                           'header': 'index/quant_update_scatter/op_api/aclnn_quant_scatter_v2.h',
+                           'phase1': 'aclTensor* selfRef, const aclTensor* indices, const aclTensor* updates, const '
+                                     'aclTensor* quantScales, const aclTensor* quantZeroPoints, int64_t axis, '
+                                     'int64_t quantAxis, int64_t reduction, const char* roundMode, uint64_t* '
+                                     'workspaceSize, aclOpExecutor** executor',
+                           'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                     'stream',
+                           'repo': 'ops-nn',
+                           'source': 'index/quant_update_scatter/op_api/aclnn_quant_scatter_v2.cpp'},
  'InplaceRReluWithNoise': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
                            'header': 'activation/leaky_relu/op_api/aclnn_rrelu_with_noise.h',
                            'phase1': 'const aclTensor* self, const aclTensor* noise, const aclScalar* lower, const '
@@ -3452,6 +3462,14 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                                     'stream',
                           'repo': 'ops-nn',
                           'source': 'index/scatter_elements_v2/op_api/aclnn_scatter.cpp'},
+ 'InplaceScatterUpdate': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                          'header': 'index/scatter/op_api/aclnn_scatter_update.h',
+                          'phase1': 'aclTensor* data, const aclTensor* indices, const aclTensor* updates, int64_t '
+                                    'axis, uint64_t* workspaceSize, aclOpExecutor** executor',
+                          'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                    'stream',
+                          'repo': 'ops-nn',
+                          'source': 'index/scatter/op_api/aclnn_scatter_update.cpp'},
  'InplaceScatterValue': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
                          'header': 'index/scatter_elements_v2/op_api/aclnn_scatter.h',
                          'phase1': 'aclTensor* selfRef, int64_t dim, const aclTensor* index, const aclScalar* value, '
@@ -4105,6 +4123,13 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                                            'aclrtStream stream',
                                  'repo': 'ops-nn',
                                  'source': 'pooling/max_pool3d_grad_with_argmax/op_api/aclnn_max_pool3d_with_argmax_backward.cpp'},
+ 'MaxUnpool2d': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                 'header': 'index/scatter_elements/op_api/aclnn_max_unpool2d.h',
+                 'phase1': 'const aclTensor* self, const aclTensor* indices, const aclIntArray* outputSize, '
+                           'aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor',
+                 'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                 'repo': 'ops-nn',
+                 'source': 'index/scatter_elements/op_api/aclnn_max_unpool2d.cpp'},
  'MaxUnpool2dBackward': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
                          'header': 'index/gather_elements/op_api/aclnn_max_unpool2d_backward.h',
                          'phase1': 'const aclTensor* gradOutput, const aclTensor* self, const aclTensor* indices, '
@@ -4114,6 +4139,14 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                                    'stream',
                          'repo': 'ops-nn',
                          'source': 'index/gather_elements/op_api/aclnn_max_unpool2d_backward.cpp'},
+ 'MaxUnpool3d': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                 'header': 'index/scatter_elements/op_api/aclnn_max_unpool3d.h',
+                 'phase1': 'const aclTensor* self, const aclTensor* indices, const aclIntArray* outputSize, const '
+                           'aclIntArray* stride, const aclIntArray* padding, aclTensor* outRef, uint64_t* '
+                           'workspaceSize, aclOpExecutor** executor',
+                 'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                 'repo': 'ops-nn',
+                 'source': 'index/scatter_elements/op_api/aclnn_max_unpool3d.cpp'},
  'MaxUnpool3dBackward': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
                          'header': 'index/gather_elements/op_api/aclnn_max_unpool3d_backward.h',
                          'phase1': 'const aclTensor* gradOutput, const aclTensor* self, const aclTensor* indices, '
@@ -5008,6 +5041,13 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                           'stream',
                 'repo': 'ops-nn',
                 'source': 'index/scatter_elements_v2/op_api/aclnn_scatter.cpp'},
+ 'ScatterDiv': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                'header': 'index/scatter_div/docs/aclnnScatterDiv.md',
+                'phase1': 'aclTensor* varRef, const aclTensor* indices, const aclTensor* updates, bool useLocking, '
+                          'uint64_t* workspaceSize, aclOpExecutor** executor',
+                'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                'repo': 'ops-nn',
+                'source': None},
  'ScatterList': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
                  'header': 'index/scatter_list/docs/aclnnScatterList.md',
                  'phase1': 'aclTensorList* varRef, const aclTensor* indice, const aclTensor* updates, const '
@@ -5016,6 +5056,27 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                  'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
                  'repo': 'ops-nn',
                  'source': None},
+ 'ScatterMax': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                'header': 'index/scatter_max/docs/aclnnScatterMax.md',
+                'phase1': 'aclTensor* varRef, const aclTensor* indices, const aclTensor* updates, bool useLocking, '
+                          'uint64_t* workspaceSize, aclOpExecutor** executor',
+                'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                'repo': 'ops-nn',
+                'source': None},
+ 'ScatterMin': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                'header': 'index/scatter_min/docs/aclnnScatterMin.md',
+                'phase1': 'aclTensor* varRef, const aclTensor* indices, const aclTensor* updates, bool useLocking, '
+                          'uint64_t* workspaceSize, aclOpExecutor** executor',
+                'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                'repo': 'ops-nn',
+                'source': None},
+ 'ScatterMul': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                'header': 'index/scatter_mul/docs/aclnnScatterMul.md',
+                'phase1': 'aclTensor* varRef, const aclTensor* indices, const aclTensor* updates, bool useLocking, '
+                          'uint64_t* workspaceSize, aclOpExecutor** executor',
+                'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                'repo': 'ops-nn',
+                'source': None},
  'ScatterNd': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
                'header': 'index/scatter_nd/op_api/aclnn_scatter_nd.h',
                'phase1': 'const aclTensor* data, const aclTensor* indices, const aclTensor* updates, aclTensor* out, '
@@ -5514,6 +5575,15 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                                  'aclrtStream stream',
                        'repo': 'ops-nn',
                        'source': 'activation/threshold_grad_v2_d/op_api/aclnn_threshold_backward.cpp'},
+ 'TopKTopPSample': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                    'header': 'index/top_k_top_p_sample/docs/aclnnTopKTopPSample.md',
+                    'phase1': 'const aclTensor* logits, const aclTensor* topK, const aclTensor* topP, const '
+                              'aclTensor* q, double eps, bool isNeedLogits, int64_t topKGuess, const aclTensor* '
+                              'logitsSelectIdx, const aclTensor* logitsTopKPSelect, uint64_t* workspaceSize, '
+                              'aclOpExecutor** executor',
+                    'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
+                    'repo': 'ops-nn',
+                    'source': None},
  'Topk': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
           'header': 'index/gather_elements/op_api/aclnn_topk.h',
           'phase1': 'const aclTensor* self, int64_t k, int64_t dim, bool largest, bool sorted, aclTensor* valuesOut, '

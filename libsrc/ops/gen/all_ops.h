@@ -392,7 +392,9 @@
 #include "aclnnop/aclnn_max_pool2d_with_indices_backward.h"
 #include "aclnnop/aclnn_max_pool3d_with_argmax.h"
 #include "aclnnop/aclnn_max_pool3d_with_argmax_backward.h"
+#include "aclnnop/aclnn_max_unpool2d.h"
 #include "aclnnop/aclnn_max_unpool2d_backward.h"
+#include "aclnnop/aclnn_max_unpool3d.h"
 #include "aclnnop/aclnn_max_unpool3d_backward.h"
 #include "aclnnop/aclnn_max_v2.h"
 #include "aclnnop/aclnn_maximum.h"
@@ -447,6 +449,7 @@
 #include "aclnnop/aclnn_qr.h"
 #include "aclnnop/aclnn_quant_convolution.h"
 #include "aclnnop/aclnn_quant_scatter.h"
+#include "aclnnop/aclnn_quant_scatter_v2.h"
 #include "aclnnop/aclnn_quantized_batch_norm.h"
 #include "aclnnop/aclnn_random.h"
 #include "aclnnop/aclnn_randperm.h"
@@ -497,10 +500,15 @@
 #include "aclnnop/aclnn_scale.h"
 #include "aclnnop/aclnn_scatter.h"
 #include "aclnnop/aclnn_scatter_add.h"
+#include "aclnnop/aclnn_scatter_div.h"
 #include "aclnnop/aclnn_scatter_list.h"
+#include "aclnnop/aclnn_scatter_max.h"
+#include "aclnnop/aclnn_scatter_min.h"
+#include "aclnnop/aclnn_scatter_mul.h"
 #include "aclnnop/aclnn_scatter_nd.h"
 #include "aclnnop/aclnn_scatter_nd_update.h"
 #include "aclnnop/aclnn_scatter_reduce.h"
+#include "aclnnop/aclnn_scatter_update.h"
 #include "aclnnop/aclnn_searchsorted.h"
 #include "aclnnop/aclnn_segsum.h"
 #include "aclnnop/aclnn_selu.h"
@@ -565,6 +573,7 @@
 #include "aclnnop/aclnn_three_interpolate_backward.h"
 #include "aclnnop/aclnn_threshold.h"
 #include "aclnnop/aclnn_threshold_backward.h"
+#include "aclnnop/aclnn_top_k_top_p_sample.h"
 #include "aclnnop/aclnn_topk.h"
 #include "aclnnop/aclnn_trace.h"
 #include "aclnnop/aclnn_trans_matmul_weight.h"
@@ -1636,6 +1645,35 @@ aclnnStatus opws_IndexAddV2(
 aclnnStatus opws_Topk(
     const aclTensor* self, int64_t k, int64_t dim, bool largest, bool sorted, aclTensor* valuesOut,
     aclTensor* indicesOut, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_ScatterMax(
+    aclTensor* varRef, const aclTensor* indices, const aclTensor* updates, bool useLocking, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_ScatterMin(
+    aclTensor* varRef, const aclTensor* indices, const aclTensor* updates, bool useLocking, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_ScatterMul(
+    aclTensor* varRef, const aclTensor* indices, const aclTensor* updates, bool useLocking, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_ScatterDiv(
+    aclTensor* varRef, const aclTensor* indices, const aclTensor* updates, bool useLocking, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_MaxUnpool2d(
+    const aclTensor* self, const aclTensor* indices, const aclIntArray* outputSize, aclTensor* out,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_MaxUnpool3d(
+    const aclTensor* self, const aclTensor* indices, const aclIntArray* outputSize, const aclIntArray* stride,
+    const aclIntArray* padding, aclTensor* outRef, uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_InplaceScatterUpdate(
+    aclTensor* data, const aclTensor* indices, const aclTensor* updates, int64_t axis, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+aclnnStatus opws_InplaceQuantScatterV2(
+    aclTensor* selfRef, const aclTensor* indices, const aclTensor* updates, const aclTensor* quantScales,
+    const aclTensor* quantZeroPoints, int64_t axis, int64_t quantAxis, int64_t reduction, const char* roundMode,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_TopKTopPSample(
+    const aclTensor* logits, const aclTensor* topK, const aclTensor* topP, const aclTensor* q, double eps,
+    bool isNeedLogits, int64_t topKGuess, const aclTensor* logitsSelectIdx, const aclTensor* logitsTopKPSelect,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_RotaryPositionEmbedding(
     const aclTensor* x, const aclTensor* cos, const aclTensor* sin, int64_t mode, aclTensor* out,
     uint64_t* workspaceSize, aclOpExecutor** executor);
@@ -2659,6 +2697,26 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_IndexAddV2_index ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
 #define ACL_DT_LIST_Topk ((const aclDataType[]){ACL_FLOAT, ACL_INT32, ACL_INT64, ACL_FLOAT16, ACL_INT16, ACL_INT8, ACL_UINT8, ACL_DOUBLE, ACL_BF16}), 9
 #define ACL_DT_LIST_Topk_indicesOut ((const aclDataType[]){ACL_INT64}), 1
+#define ACL_DT_LIST_ScatterMax ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_INT32, ACL_INT8, ACL_UINT8}), 5
+#define ACL_DT_LIST_ScatterMax_indices ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
+#define ACL_DT_LIST_ScatterMin ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_INT32, ACL_INT8, ACL_UINT8}), 5
+#define ACL_DT_LIST_ScatterMin_indices ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
+#define ACL_DT_LIST_ScatterMul ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_INT32, ACL_INT8, ACL_UINT8}), 5
+#define ACL_DT_LIST_ScatterMul_indices ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
+#define ACL_DT_LIST_ScatterDiv ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_INT32, ACL_INT8, ACL_UINT8}), 5
+#define ACL_DT_LIST_ScatterDiv_indices ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
+#define ACL_DT_LIST_MaxUnpool2d ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_INT8, ACL_UINT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_DOUBLE}), 8
+#define ACL_DT_LIST_MaxUnpool2d_indices ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
+#define ACL_DT_LIST_MaxUnpool3d ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_INT8, ACL_UINT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_DOUBLE}), 8
+#define ACL_DT_LIST_MaxUnpool3d_indices ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
+#define ACL_DT_LIST_InplaceScatterUpdate ((const aclDataType[]){ACL_INT8, ACL_FLOAT16, ACL_FLOAT, ACL_BF16, ACL_INT32}), 5
+#define ACL_DT_LIST_InplaceScatterUpdate_indices ((const aclDataType[]){ACL_INT64, ACL_INT32}), 2
+#define ACL_DT_LIST_InplaceQuantScatterV2 ((const aclDataType[]){ACL_INT8}), 1
+#define ACL_DT_LIST_InplaceQuantScatterV2_indices ((const aclDataType[]){ACL_INT32, ACL_INT64}), 2
+#define ACL_DT_LIST_InplaceQuantScatterV2_updates ((const aclDataType[]){ACL_BF16, ACL_FLOAT16}), 2
+#define ACL_DT_LIST_InplaceQuantScatterV2_quantScales ((const aclDataType[]){ACL_BF16, ACL_FLOAT}), 2
+#define ACL_DT_LIST_InplaceQuantScatterV2_quantZeroPoints ((const aclDataType[]){ACL_BF16, ACL_INT32}), 2
+#define ACL_DT_LIST_TopKTopPSample ((const aclDataType[]){ACL_FLOAT16, ACL_BF16}), 2
 #define ACL_DT_LIST_RotaryPositionEmbedding ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT, ACL_BF16}), 3
 #define ACL_DT_LIST_WeightQuantBatchMatmulV2 ((const aclDataType[]){ACL_FLOAT16, ACL_BF16}), 2
 #define ACL_DT_LIST_FusedInferAttentionScoreV2 ((const aclDataType[]){ACL_FLOAT16, ACL_BF16}), 2
