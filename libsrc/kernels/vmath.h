@@ -29,6 +29,14 @@ static inline int32_t vm_f2i(float f) {
     return u.i;
 }
 
+/* c ? a : b through the bits: a formula whose tensor operand is only used on one side of a select (a backward's
+ * gradient) otherwise becomes an AVX-512 masked load, which on Zen 5 costs about a cache miss even with every mask
+ * bit set; this select reads both sides unconditionally */
+static inline float vm_selectf(int c, float a, float b) {
+    const uint32_t m = -(uint32_t)c;
+    return vm_u2f(((uint32_t)vm_f2i(a) & m) | ((uint32_t)vm_f2i(b) & ~m));
+}
+
 /* C99 fmin/fmax semantics (a NaN operand gives the other one) as selects */
 static inline float vm_fminf(float a, float b) { return a != a ? b : (b != b ? a : (b < a ? b : a)); }
 static inline float vm_fmaxf(float a, float b) { return a != a ? b : (b != b ? a : (b > a ? b : a)); }
