@@ -57,7 +57,7 @@ VX_AI void vx_store_part(float *p, vxf v, int64_t k) {
  * lane by lane as vm_expf */
 #define VX_ASI_(v) ((vxi)(v))
 #define VX_ASF_(v) ((vxf)(v))
-VM_EXP_DEFINE(vx_exp, VX_AI, vxf, vxi, vxu, vx_sel, vx_splat, VX_ASI_, VX_ASF_)
+VM_EXP_DEFINE(vx_exp, VX_AI, vxf, vxi, vxu, vx_sel, vx_splat, VX_ASI_, VX_ASF_, 1)
 
 VX_AI vxf vx_max(vxf a, vxf b) { return vx_sel(b > a, b, a); }
 

@@ -44,15 +44,15 @@ static inline float vm_fmaxf(float a, float b) { return a != a ? b : (b != b ? a
 /* The exp polynomial, written once for the scalar float and for the 16-lane vector of kernels/vexp_rows.h (the
  * softmax rows): T the value type, TI / TU its signed / unsigned 32-bit lane types, SEL(m, a, b) a lane select,
  * SPLAT(c) a constant of type T, ASI / ASF the bit casts float -> int and unsigned -> float.
- * x is clamped to [-104, 89]; a NaN x is returned as it is (a NaN computed from it could come out with another
+ * x is clamped to [-104, 89] (HI = 0: to -104 only); a NaN x is returned as it is (a NaN computed from it could come out with another
  * sign, and the operand order of a later commutative operation meeting two NaNs may differ between levels). n = round(x / ln2) from
  * the 1.5 * 2^23 shift (its low mantissa bits are n), r = x - n ln2 in two parts (the head's product is exact),
  * e^r = 1 + r + r^2 P(r) (degree 6 in all; P a weighted least-squares fit made for this file, about 0.8 ULP on
  * [-ln2/2, ln2/2]), and 2^n applied as two normal factors so a subnormal result is rounded once. */
-#define VM_EXP_DEFINE(NAME, ATTR, T, TI, TU, SEL, SPLAT, ASI, ASF)                                                  \
+#define VM_EXP_DEFINE(NAME, ATTR, T, TI, TU, SEL, SPLAT, ASI, ASF, HI)                                              \
     ATTR T NAME(T x) {                                                                                              \
         T xc = SEL(x < SPLAT(-104.0f), SPLAT(-104.0f), x);                                                          \
-        xc = SEL(xc > SPLAT(89.0f), SPLAT(89.0f), xc);                                                              \
+        if (HI) xc = SEL(xc > SPLAT(89.0f), SPLAT(89.0f), xc);                                                      \
         const T t = xc * 1.44269504f + 12582912.0f;                                                                 \
         const T n = t - 12582912.0f;                                                                                \
         T r = xc - n * 0.693359375f;                                                                                \
@@ -67,7 +67,10 @@ static inline float vm_fmaxf(float a, float b) { return a != a ? b : (b != b ? a
 
 #define VM_SEL_(m, a, b) ((m) ? (a) : (b))
 #define VM_SPLAT_(c) (c)
-VM_EXP_DEFINE(vm_expf, static inline, float, int32_t, uint32_t, VM_SEL_, VM_SPLAT_, vm_f2i, vm_u2f)
+VM_EXP_DEFINE(vm_expf, static inline, float, int32_t, uint32_t, VM_SEL_, VM_SPLAT_, vm_f2i, vm_u2f, 1)
+/* the same exp for an x the caller knows to be <= 88 (or NaN): no upper clamp (GCC threads each clamp's constant
+ * through the polynomial and keeps both results, a dozen mask operations per clamp) */
+VM_EXP_DEFINE(vm_expf_lo, static inline, float, int32_t, uint32_t, VM_SEL_, VM_SPLAT_, vm_f2i, vm_u2f, 0)
 
 static inline float vm_log1pf(float x) {
     const float u = 1.0f + x;
@@ -112,7 +115,7 @@ static inline float vm_log1p01f(float t) {
 }
 
 /* softplus(y) = log(1 + e^y) = max(y, 0) + log1p(e^-|y|) */
-static inline float vm_softplusf(float y) { return (y > 0.0f ? y : 0.0f) + vm_log1p01f(vm_expf(-fabsf(y))); }
+static inline float vm_softplusf(float y) { return (y > 0.0f ? y : 0.0f) + vm_log1p01f(vm_expf_lo(-fabsf(y))); }
 
 /* tanh(x) = sign(x) (-m) / (2 + m) with m = e^(-2|x|) - 1 computed as an expm1 from the exp polynomial (no
  * cancellation near 0: m = 2^n (r + r^2 P(r)) + (2^n - 1), n = 0 there), -2|x| clamped to -20 (tanh = 1 beyond);

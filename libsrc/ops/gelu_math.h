@@ -19,7 +19,7 @@ static inline float gelu_f(float x, bool tanh_form) {
 static inline float gelu_grad_f(float x, bool tanh_form) {
     if (!tanh_form) {
         const float cdf = 0.5f * (1.0f + vm_erff(x * 0.70710678118654752f));
-        const float pdf = vm_expf(-0.5f * x * x) * 0.3989422804014327f;
+        const float pdf = vm_expf_lo(-0.5f * x * x) * 0.3989422804014327f;
         return cdf + x * pdf;
     }
     /* 0.5 (1 + t) + 0.5 x (1 - t^2) beta (1 + 3 kappa x^2) with t = tanh(z): s = 0.5 (1 + t) = 1 / (1 + e),
@@ -28,7 +28,7 @@ static inline float gelu_grad_f(float x, bool tanh_form) {
     const float x2 = x * x;
     float u = x * (-1.5957691216057308f + -0.0713548162726f * x2);
     u = u < 80.0f ? u : 80.0f;
-    const float e = vm_expf(u), s = 1.0f / (1.0f + e);
+    const float e = vm_expf_lo(u), s = 1.0f / (1.0f + e);
     return s + x * (e * s * s) * 1.5957691216057308f * (1.0f + 0.134145f * x2);
 }
 

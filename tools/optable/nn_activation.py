@@ -97,7 +97,7 @@ OPS = [
        formula={"f": "a * (1 - b) * b", "c": "a * conj((1 - b) * b)"}, torch="torch.ops.aten.sigmoid_backward(a, b)", skip_special=("c64", "c128")),
     ew("LogSigmoid", "const aclTensor* self, aclTensor* out", "aclnn_logsigmoid.h", **NN, dtypes=F3, out_rule="same",
        rank=None, formula={"f": "(a < 0 ? a : 0) - log1p(exp(-fabs(a)))",
-                           "f32": "(a < 0 ? a : 0) - vm_log1p01f(vm_expf(-fabsf(a)))"},
+                           "f32": "(a < 0 ? a : 0) - vm_log1p01f(vm_expf_lo(-fabsf(a)))"},
        torch="torch.nn.functional.logsigmoid(a)"),
     # ---- silu / swish
     ew("Silu", "const aclTensor* self, aclTensor* out", "aclnn_silu.h", **NN, dtypes=F3, out_rule="same", rank=None,

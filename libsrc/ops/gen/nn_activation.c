@@ -630,7 +630,7 @@ static inline EW_ALWAYS_INLINE void kb_LogSigmoid_f32(int64_t n, char *const *in
 #pragma omp simd
     for (int64_t i = 0; i < n; i++) {
         const float a EW_UNUSED = A_[i];
-        O_[i] = (float)((a < 0 ? a : 0) - vm_log1p01f(vm_expf(-fabsf(a))));
+        O_[i] = (float)((a < 0 ? a : 0) - vm_log1p01f(vm_expf_lo(-fabsf(a))));
     }
 }
 static void k_LogSigmoid_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_LogSigmoid_f32(n, in, out, s); }
