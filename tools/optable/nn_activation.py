@@ -200,7 +200,7 @@ OPS = [
     # ---- softplus / mish
     ew("Softplus", "const aclTensor* self, const aclScalar* beta, const aclScalar* threshold, aclTensor* out",
        "aclnn_softplus.h", **NN, **SC, dtypes=F3, scalars=[1.5, 2.0],
-       formula={"f": "a * s0 > s1 ? a : log1p(exp(a * s0)) / s0", "f32": "a * s0 > s1 ? a : vm_softplusf(a * s0) / s0"},
+       formula={"f": "a * s0 > s1 ? a : log1p(exp(a * s0)) / s0", "f32": "a * s0 > s1 ? a : vm_softplusf(a * s0) * (1.0f / s0)"},  # 1 / beta hoisted (exact at beta 1)
        torch="torch.nn.functional.softplus(a, s0, s1)"),
     ew("SoftplusBackward", "const aclTensor* gradOutput, const aclTensor* self, const aclScalar* beta, "
        "const aclScalar* threshold, aclTensor* gradInput", "aclnn_softplus_backward.h", **NN, **SC, dtypes=F4,

@@ -2391,7 +2391,7 @@ static inline EW_ALWAYS_INLINE void kb_Softplus_f32(int64_t n, char *const *in, 
 #pragma omp simd
     for (int64_t i = 0; i < n; i++) {
         const float a EW_UNUSED = A_[i];
-        O_[i] = (float)(a * s0 > s1 ? a : vm_softplusf(a * s0) / s0);
+        O_[i] = (float)(a * s0 > s1 ? a : vm_softplusf(a * s0) * (1.0f / s0));
     }
 }
 static void k_Softplus_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_Softplus_f32(n, in, out, s); }
