@@ -4,9 +4,8 @@
  * level (no FMA: the build has -ffp-contract=off and nothing here asks for one), so a function written once over
  * `vxf` gives the same bytes whichever instruction set it is compiled for.
  *
- * - vx_exp: one exp polynomial (Cody-Waite reduction by ln 2 in two parts, a degree-6 polynomial on
- *   [-ln2/2, ln2/2], the scale 2^k applied in two exact halves so subnormal results are rounded once); NaN gives
- *   the input NaN quietened, -inf 0, +inf +inf. Max error about 1 ulp.
+ * - vx_exp: kernels/vmath.h's exp (VM_EXP_DEFINE: the same polynomial and operations as the activations' vm_expf);
+ *   NaN gives the input NaN quietened, -inf 0, +inf +inf. Max error about 1 ulp.
  * - reductions keep 16 partials (lane j holds the elements i = j mod 16), the row's tail is padded with the
  *   reduction's neutral value and processed as one more full vector, and the 16 partials are combined in a fixed
  *   tree (8, 4, 2, 1). The result depends only on the row, never on the level or the thread count.
@@ -18,6 +17,8 @@
 
 #include <stdint.h>
 #include <string.h>
+
+#include "kernels/vmath.h"
 
 typedef float vxf __attribute__((vector_size(64)));
 typedef int32_t vxi __attribute__((vector_size(64)));
@@ -52,29 +53,11 @@ VX_AI void vx_store_part(float *p, vxf v, int64_t k) {
     memcpy(p, t, (size_t)k * sizeof(float));
 }
 
-VX_AI vxf vx_exp(vxf x) {
-    const vxf lo = vx_splat(-104.0f), hi = vx_splat(100.0f); /* e^-104 < 2^-150 rounds to 0; e^100 = inf */
-    vxf xc = vx_sel(x < lo, lo, x);
-    xc = vx_sel(xc > hi, hi, xc); /* a NaN lane stays NaN */
-    /* k = round(x / ln 2): adding 1.5 * 2^23 leaves k in the low mantissa bits */
-    const vxf t = xc * 1.44269504088896341f + 12582912.0f;
-    const vxi k = (vxi)(((vxu)t & 0x7fffffu) - 0x400000u);
-    const vxf kf = t - 12582912.0f;
-    vxf r = xc - kf * 0.693359375f;
-    r = r - kf * -2.12194440e-4f;
-    vxf p = vx_splat(1.9875691500e-4f);
-    p = p * r + 1.3981999507e-3f;
-    p = p * r + 8.3334519073e-3f;
-    p = p * r + 4.1665795894e-2f;
-    p = p * r + 1.6666665459e-1f;
-    p = p * r + 5.0000001201e-1f;
-    p = p * (r * r) + r + 1.0f;
-    /* 2^k as 2^k1 * 2^k2, both normal for k in [-150, 144] */
-    const vxi k1 = k >> 1, k2 = k - k1;
-    const vxf s1 = (vxf)((vxu)(k1 + 127) << 23), s2 = (vxf)((vxu)(k2 + 127) << 23);
-    const vxf y = (p * s1) * s2;
-    return vx_sel(x == x, y, x + x);
-}
+/* exp over 16 lanes: kernels/vmath.h's polynomial (the one the elementwise activations use), the same operations
+ * lane by lane as vm_expf */
+#define VX_ASI_(v) ((vxi)(v))
+#define VX_ASF_(v) ((vxf)(v))
+VM_EXP_DEFINE(vx_exp, VX_AI, vxf, vxi, vxu, vx_sel, vx_splat, VX_ASI_, VX_ASF_, 1)
 
 VX_AI vxf vx_max(vxf a, vxf b) { return vx_sel(b > a, b, a); }
 

@@ -3,9 +3,10 @@
  * variants compile the same IEEE operations in the same order (no FMA: the library builds with
  * -ffp-contract=off and nothing here calls fma), so a result never depends on the SIMD level or the thread count.
  *
- * Accuracy (measured against double libm on a dense grid): a few ULP; the coefficients are least-squares fits made
- * for this file (float32-rounded), the range reductions the usual ones (exp: n = round(x / ln2) with ln2 split in a
- * short exact head and a tail; log: the exponent and a mantissa in [sqrt(1/2), sqrt(2))).
+ * Accuracy (measured against double libm on a dense grid): exp 0.8 ULP, tanh 2.5, log1p on [0, 1] 1.9, softplus
+ * 2.9, erf about 4e-7 absolute; the coefficients are least-squares fits made for this file (float32-rounded), the
+ * range reductions the usual ones (exp: n = round(x / ln2) with ln2 split in a short exact head and a tail; log: the
+ * exponent and a mantissa in [sqrt(1/2), sqrt(2))).
  * Special values: exp(+inf) = inf, exp(-inf) = 0, log1p(-1) = -inf, log1p(x < -1) = NaN, tanh(+-inf) = +-1,
  * erf(+-inf) = +-1, NaN in -> NaN out; subnormal results of exp are rounded once (two-step scaling). */
 #ifndef PYACLNN_KERNELS_VMATH_H
@@ -19,33 +20,58 @@ static inline float vm_i2f(int32_t i) {
     return u.f;
 }
 
+static inline float vm_u2f(uint32_t i) {
+    union { uint32_t i; float f; } u = {.i = i};
+    return u.f;
+}
+
 static inline int32_t vm_f2i(float f) {
     union { float f; int32_t i; } u = {.f = f};
     return u.i;
+}
+
+/* c ? a : b through the bits: a formula whose tensor operand is only used on one side of a select (a backward's
+ * gradient) otherwise becomes an AVX-512 masked load, which on Zen 5 costs about a cache miss even with every mask
+ * bit set; this select reads both sides unconditionally */
+static inline float vm_selectf(int c, float a, float b) {
+    const uint32_t m = -(uint32_t)c;
+    return vm_u2f(((uint32_t)vm_f2i(a) & m) | ((uint32_t)vm_f2i(b) & ~m));
 }
 
 /* C99 fmin/fmax semantics (a NaN operand gives the other one) as selects */
 static inline float vm_fminf(float a, float b) { return a != a ? b : (b != b ? a : (b < a ? b : a)); }
 static inline float vm_fmaxf(float a, float b) { return a != a ? b : (b != b ? a : (b > a ? b : a)); }
 
-static inline float vm_expf(float x) {
-    /* clamped to [-104, 89] (NaN -> -104, restored at the end): n = round(x / ln2) stays in [-150, 129] */
-    float xc = x > -104.0f ? x : -104.0f;
-    xc = xc < 89.0f ? xc : 89.0f;
-    const float n = (xc * 1.44269504f + 12582912.0f) - 12582912.0f;
-    float r = xc - n * 0.693359375f; /* n * head is exact */
-    r = r - n * -2.12194440e-4f;
-    float p = 1.98993963e-4f;
-    p = p * r + 1.39337324e-3f;
-    p = p * r + 8.33329838e-3f;
-    p = p * r + 4.16664630e-2f;
-    p = p * r + 1.66666672e-1f;
-    p = p * r + 0.5f;
-    const float y = 1.0f + (r + r * r * p);
-    const int32_t k = (int32_t)n, k1 = k >> 1, k2 = k - k1; /* 2^k as two normal factors */
-    const float res = y * vm_i2f((k1 + 127) << 23) * vm_i2f((k2 + 127) << 23);
-    return x != x ? x : res;
-}
+/* The exp polynomial, written once for the scalar float and for the 16-lane vector of kernels/vexp_rows.h (the
+ * softmax rows): T the value type, TI / TU its signed / unsigned 32-bit lane types, SEL(m, a, b) a lane select,
+ * SPLAT(c) a constant of type T, ASI / ASF the bit casts float -> int and unsigned -> float.
+ * x is clamped to [-104, 89] (HI = 0: to -104 only); a NaN x is returned as it is (a NaN computed from it could come out with another
+ * sign, and the operand order of a later commutative operation meeting two NaNs may differ between levels). n = round(x / ln2) from
+ * the 1.5 * 2^23 shift (its low mantissa bits are n), r = x - n ln2 in two parts (the head's product is exact),
+ * e^r = 1 + r + r^2 P(r) (degree 6 in all; P a weighted least-squares fit made for this file, about 0.8 ULP on
+ * [-ln2/2, ln2/2]), and 2^n applied as two normal factors so a subnormal result is rounded once. */
+#define VM_EXP_DEFINE(NAME, ATTR, T, TI, TU, SEL, SPLAT, ASI, ASF, HI)                                              \
+    ATTR T NAME(T x) {                                                                                              \
+        T xc = SEL(x < SPLAT(-104.0f), SPLAT(-104.0f), x);                                                          \
+        if (HI) xc = SEL(xc > SPLAT(89.0f), SPLAT(89.0f), xc);                                                      \
+        const T t = xc * 1.44269504f + 12582912.0f;                                                                 \
+        const T n = t - 12582912.0f;                                                                                \
+        T r = xc - n * 0.693359375f;                                                                                \
+        r = r - n * -2.12194440e-4f;                                                                                \
+        const T r2 = r * r; /* P in Estrin's order: a shorter dependency chain than Horner's */                   \
+        const T pa = r * 1.66665211e-1f + 4.99999940e-1f, pb = r * 8.36871285e-3f + 4.16683890e-2f;                 \
+        const T p = (r2 * 1.38145918e-3f + pb) * r2 + pa;                                                           \
+        const T y = (p * r2 + r) + 1.0f;                                                                            \
+        const TI k = ASI(t) - 0x4B400000, k1 = k >> 1, k2 = k - k1;                                                 \
+        return SEL(x == x, (y * ASF((TU)(k1 + 127) << 23)) * ASF((TU)(k2 + 127) << 23), x);                         \
+    }
+
+#define VM_SEL_(m, a, b) ((m) ? (a) : (b))
+#define VM_SPLAT_(c) (c)
+VM_EXP_DEFINE(vm_expf, static inline, float, int32_t, uint32_t, VM_SEL_, VM_SPLAT_, vm_f2i, vm_u2f, 1)
+/* the same exp for an x the caller knows to be <= 88 (or NaN): no upper clamp (GCC threads each clamp's constant
+ * through the polynomial and keeps both results, a dozen mask operations per clamp) */
+VM_EXP_DEFINE(vm_expf_lo, static inline, float, int32_t, uint32_t, VM_SEL_, VM_SPLAT_, vm_f2i, vm_u2f, 0)
 
 static inline float vm_log1pf(float x) {
     const float u = 1.0f + x;
@@ -78,52 +104,46 @@ static inline float vm_log1pf(float x) {
     return (x != x || x == 0.0f) ? x : r; /* NaN, and -0 keeps its sign */
 }
 
-/* log1p(t) for t in [0, 1] (softplus's e^-|y|): 1 + t in [1, 2] needs no exponent extraction, and the rounding
- * correction (t - (u - 1)) / u takes 1 / u from a line exact at u = 1 and 2 (the correction is below an ULP, so its
- * few-percent error is not seen); NaN in -> NaN out */
+/* log1p(t) for t in [0, 1] (softplus's and log_sigmoid's e^-|y|): log(1 + t) = 2 atanh(s) with s = t / (2 + t) in
+ * [0, 1/3], written with s2 = 2s = 2t / (2 + t) as s2 + s2^3 P(s2^2) (P a weighted least-squares fit made for this
+ * file; about 2 ULP): one division, no exponent extraction, and 1 + t is never rounded. NaN in -> NaN out. */
 static inline float vm_log1p01f(float t) {
-    const float u = 1.0f + t;
-    const int hi = u > 1.41421356f;
-    const float f = hi ? u * 0.5f - 1.0f : u - 1.0f; /* exact */
-    const float c = (t - (u - 1.0f)) * (1.5f - 0.5f * u);
-    const float z = f * f;
-    float p = 7.15003684e-2f;
-    p = p * f + -1.15712367e-1f;
-    p = p * f + 1.16614111e-1f;
-    p = p * f + -1.24110445e-1f;
-    p = p * f + 1.42499492e-1f;
-    p = p * f + -1.66684806e-1f;
-    p = p * f + 2.00007066e-1f;
-    p = p * f + -2.49999896e-1f;
-    p = p * f + 3.33333313e-1f;
-    const float e = hi ? 1.0f : 0.0f;
-    float y = f * z * p + e * -2.12194440e-4f;
-    y = y - 0.5f * z;
-    y = y + c;
-    return (f + y) + e * 0.693359375f;
+    const float s2 = (t + t) / (2.0f + t), w = s2 * s2;
+    float p = w * 5.47110511e-4f + 2.18763971e-3f;
+    p = p * w + 1.25067281e-2f;
+    p = p * w + 8.33330229e-2f;
+    return (s2 * w) * p + s2;
 }
 
 /* softplus(y) = log(1 + e^y) = max(y, 0) + log1p(e^-|y|) */
-static inline float vm_softplusf(float y) { return (y > 0.0f ? y : 0.0f) + vm_log1p01f(vm_expf(-fabsf(y))); }
+static inline float vm_softplusf(float y) { return (y > 0.0f ? y : 0.0f) + vm_log1p01f(vm_expf_lo(-fabsf(y))); }
 
+/* tanh(x) = sign(x) (-m) / (2 + m) with m = e^(-2|x|) - 1 computed as an expm1 from the exp polynomial (no
+ * cancellation near 0: m = 2^n (r + r^2 P(r)) + (2^n - 1), n = 0 there), -2|x| clamped to -20 (tanh = 1 beyond);
+ * the sign is copied back from x, so -0 stays -0 and a NaN comes back with x's sign. */
 static inline float vm_tanhf(float x) {
-    const float ax = fabsf(x), z = x * x;
-    float p = 2.20719399e-3f;
-    p = p * z + -8.25265143e-3f;
-    p = p * z + 2.17335969e-2f;
-    p = p * z + -5.39533123e-2f;
-    p = p * z + 1.33332625e-1f;
-    p = p * z + -3.33333313e-1f;
-    const float small = x + x * z * p;
-    const float e = vm_expf(ax + ax); /* inf for large |x|: 1 - 0 */
-    const float big = 1.0f - 2.0f / (e + 1.0f);
-    return ax < 0.625f ? (x == 0.0f ? x : small) : (x < 0.0f ? -big : big); /* -0 keeps its sign */
+    float v = fabsf(x) * -2.0f;
+    v = v < -20.0f ? -20.0f : v; /* a NaN stays NaN */
+    const float t = v * 1.44269504f + 12582912.0f;
+    const float n = t - 12582912.0f;
+    float r = v - n * 0.693359375f;
+    r = r - n * -2.12194440e-4f;
+    const float r2 = r * r;
+    const float pa = r * 1.66665211e-1f + 4.99999940e-1f, pb = r * 8.36871285e-3f + 4.16683890e-2f;
+    const float q = ((r2 * 1.38145918e-3f + pb) * r2 + pa) * r2 + r;
+    const float s = vm_u2f((uint32_t)(vm_f2i(t) - (0x4B400000 - 127)) << 23); /* 2^n, n in [-29, 0] */
+    const float m = s * q + (s - 1.0f);
+    const float u = fabsf(m / (-2.0f - m)); /* m = +0 at x = +-0 gives -0 */
+    return vm_u2f((uint32_t)vm_f2i(u) | ((uint32_t)vm_f2i(x) & 0x80000000u));
 }
 
-/* erf(x) = x P(x^2) / Q(x^2) on [-4, 4] (a rational least-squares fit made for this file; erfc(4) is below half an
- * ULP of 1), clamped to [-1, 1]; one division instead of a second polynomial and an exp */
+/* erf(x) = sign(x) |x| P(x^2) / Q(x^2) for |x| <= 4 (a rational least-squares fit made for this file; erfc(4) is
+ * below half an ULP of 1), |x| clamped to 4 and the result to 1 (the fit exceeds 1 by a few ULP near 3.95); one
+ * division instead of a second polynomial and an exp. The sign is copied back from x (-0 stays -0, a NaN flows
+ * through with x's sign). */
 static inline float vm_erff(float x) {
-    const float xc = x > -4.0f ? (x < 4.0f ? x : 4.0f) : -4.0f; /* NaN -> -4, restored at the end */
+    const float ax = fabsf(x);
+    const float xc = ax > 4.0f ? 4.0f : ax; /* a NaN stays NaN */
     const float z = xc * xc;
     float p = -1.05429283e-8f;
     p = p * z + 4.20705237e-6f;
@@ -139,8 +159,8 @@ static inline float vm_erff(float x) {
     q = q * z + 4.96206611e-1f;
     q = q * z + 1.0f;
     float r = xc * p / q;
-    r = r < 1.0f ? (r > -1.0f ? r : -1.0f) : 1.0f;
-    return x != x ? x : r;
+    r = r > 1.0f ? 1.0f : r;
+    return vm_u2f((uint32_t)vm_f2i(r) | ((uint32_t)vm_f2i(x) & 0x80000000u));
 }
 
 #endif

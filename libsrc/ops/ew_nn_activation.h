@@ -12,15 +12,18 @@
 /* tanh(softplus(x)) = n / (n + 2) with n = e^x (e^x + 2): one exp, one division; x >= 20 gives 1 (a NaN x returns
  * through the caller's x) */
 static inline float ew_tanh_softplusf(float x) {
-    const float e = vm_expf(x < 20.0f ? x : 20.0f);
+    const float e = vm_expf_lo(x < 20.0f ? x : 20.0f);
     const float n = e * (e + 2.0f);
     return n / (n + 2.0f);
 }
 
-/* d mish / dx = tanh(softplus(x)) + x sigmoid(x) (1 - tanh(softplus(x))^2) */
+/* d mish / dx = tanh(softplus(x)) + x sigmoid(x) (1 - tanh(softplus(x))^2), both from one e = e^min(x, 20):
+ * tanh(softplus(x)) = n / (n + 2) with n = e (e + 2), sigmoid(x) = e / (1 + e) (1 in float beyond 20) */
 static inline float ew_mish_gradf(float x) {
-    const float t = ew_tanh_softplusf(x);
-    return t + x * (1.0f - t * t) / (1.0f + vm_expf(-x));
+    const float e = vm_expf_lo(x < 20.0f ? x : 20.0f);
+    const float n = e * (e + 2.0f);
+    const float t = n / (n + 2.0f);
+    return t + x * (1.0f - t * t) * (e / (1.0f + e));
 }
 
 /* Backward ops whose A2 op_api does not broadcast: every tensor input has out's shape exactly */

@@ -20,6 +20,9 @@ SELU = {"f": f"{SELU_S} * (a > 0 ? a : {SELU_A} * (exp(a) - 1))",
         "i": f"(int64_t)({SELU_S} * (a > 0 ? (double)a : {SELU_A} * (exp((double)a) - 1)))"}
 GELU_ERF = "0.5 * a * (1 + erf(a * M_SQRT1_2))"
 MISH = {"f": "a * tanh(a > 20 ? a : log1p(exp(a)))", "f32": "a * ew_tanh_softplusf(a)"}
+# MASKED: a gradient read on one side of a select only becomes an AVX-512 masked load (about a cache miss each on
+# Zen 5): the f32 forms read it on both sides (vm_selectf, kernels/vmath.h)
+HSWB_F32 = "vm_selectf(b <= -3, 0.0f, b < 3 ? a * (b / 3 + 0.5f) : a)"
 GELU_TANH = "0.5 * a * (1 + tanh(0.79788456080286535588 * (a + 0.044715 * a * a * a)))"
 
 
@@ -94,7 +97,7 @@ OPS = [
        formula={"f": "a * (1 - b) * b", "c": "a * conj((1 - b) * b)"}, torch="torch.ops.aten.sigmoid_backward(a, b)", skip_special=("c64", "c128")),
     ew("LogSigmoid", "const aclTensor* self, aclTensor* out", "aclnn_logsigmoid.h", **NN, dtypes=F3, out_rule="same",
        rank=None, formula={"f": "(a < 0 ? a : 0) - log1p(exp(-fabs(a)))",
-                           "f32": "(a < 0 ? a : 0) - vm_log1p01f(vm_expf(-fabsf(a)))"},
+                           "f32": "(a < 0 ? a : 0) - vm_log1p01f(vm_expf_lo(-fabsf(a)))"},
        torch="torch.nn.functional.logsigmoid(a)"),
     # ---- silu / swish
     ew("Silu", "const aclTensor* self, aclTensor* out", "aclnn_silu.h", **NN, dtypes=F3, out_rule="same", rank=None,
@@ -138,6 +141,7 @@ OPS = [
        "aclnn_selu_backward.h", **NN, dtypes=("f32", "f16", "i32", "i8", "bf16"), out_rule="same",
        same_dtype=("result",), **NOBC,
        formula={"f": f"b <= 0 ? a * (b + {SELU_A} * {SELU_S}) : a * {SELU_S}",
+                "f32": f"a * (b <= 0 ? b + {SELU_A}f * {SELU_S}f : {SELU_S}f)",  # a read on both sides (MASKED)
                 "i": f"(int64_t)(b <= 0 ? a * (b + {SELU_A} * {SELU_S}) : a * {SELU_S})"},
        torch=f"torch.ops.aten.elu_backward(a, {SELU_A}, {SELU_S}, 1, True, b)", skip_special=("f32",)),  # PyTorch f32: NaN result propagates, f16/bf16: not
     ew("Threshold", "const aclTensor* self, const aclScalar* threshold, const aclScalar* value, aclTensor* out",
@@ -150,11 +154,12 @@ OPS = [
             torch="torch.threshold(a, s0, s1)"),
     ew("ThresholdBackward", "const aclTensor* gradOutput, const aclTensor* self, const aclScalar* threshold, "
        "aclTensor* out", "aclnn_threshold_backward.h", **NN, **SC, dtypes=("f32", "i32", "f16", "i8", "u8", "bf16"),
-       same_dtype=("self",), out_rule="same", scalars=[thr_scalars], formula="b <= s0 ? 0 : a",
+       same_dtype=("self",), out_rule="same", scalars=[thr_scalars],
+       formula={"f": "b <= s0 ? 0 : a", "i": "b <= s0 ? 0 : a", "f32": "vm_selectf(b <= s0, 0.0f, a)"},
        torch="torch.ops.aten.threshold_backward(a, b, s0)"),
     ew("HardtanhBackward", "const aclTensor* gradOutput, const aclTensor* self, const aclScalar* min, "
        "const aclScalar* max, aclTensor* out", "aclnn_hardtanh_backward.h", **NN, **SC, dtypes=F3,
-       same_dtype=("self",), out_rule="list", scalars=[-0.5, 0.5], **NOBC, formula="(b > s0 && b < s1) ? a : 0",
+       same_dtype=("self",), out_rule="list", scalars=[-0.5, 0.5], **NOBC, formula={"f": "(b > s0 && b < s1) ? a : 0", "f32": "vm_selectf(b > s0 && b < s1, a, 0.0f)"},
        torch="torch.ops.aten.hardtanh_backward(a, b, s0, s1)"),
     # ---- hard sigmoid / swish / shrink
     ew("Hardsigmoid", "const aclTensor* self, aclTensor* out", "aclnn_hardsigmoid.h", **NN,
@@ -174,24 +179,28 @@ OPS = [
             formula="a * fmin(fmax(a + 3, 0), 6) / 6", torch="torch.nn.functional.hardswish(a)"),
     ew("HardswishBackward", "const aclTensor* gradOutput, const aclTensor* self, aclTensor* out",
        "aclnn_hardswish_backward.h", **NN, dtypes=F3, same_dtype=("self",), out_rule="same", **NOBC,
-       formula="b <= -3 ? 0 : (b < 3 ? a * (b / 3 + 0.5) : a)", torch="torch.ops.aten.hardswish_backward(a, b)", skip_special=("f32",)),
+       formula={"f": "b <= -3 ? 0 : (b < 3 ? a * (b / 3 + 0.5) : a)",
+                "f32": HSWB_F32},
+       torch="torch.ops.aten.hardswish_backward(a, b)", skip_special=("f32",)),
     ew("Hardshrink", "const aclTensor* self, const aclScalar* lambd, aclTensor* out", "aclnn_hardshrink.h", **NN,
        **SC, dtypes=F3, out_rule="list", scalars=[0.5], formula="(a >= -fmax(s0, 0) && a <= fmax(s0, 0)) ? 0 : a",
        torch="torch.nn.functional.hardshrink(a, s0)"),
     ew("HardshrinkBackward", "const aclTensor* gradOutput, const aclTensor* self, const aclScalar* lambd, "
        "aclTensor* gradInput", "aclnn_hardshrink_backward.h", **NN, **SC, dtypes=F3, out_rule="list", scalars=[0.5],
-       formula="(b > s0 || b < -s0) ? a : 0", torch="torch.ops.aten.hardshrink_backward(a, b, s0)"),
+       formula={"f": "(b > s0 || b < -s0) ? a : 0", "f32": "vm_selectf(b > s0 || b < -s0, a, 0.0f)"},
+       torch="torch.ops.aten.hardshrink_backward(a, b, s0)"),
     ew("Softshrink", "const aclTensor* self, const aclScalar* lambd, aclTensor* out", "aclnn_softshrink.h", **NN,
        **SC, dtypes=F3, out_rule="list", scalars=[0.5], check="ew_check_lambd_nonneg",
        formula="a > s0 ? a - s0 : (a < -s0 ? a + s0 : (isnan(a) ? a : 0))", torch="torch.nn.functional.softshrink(a, s0)"),
     ew("SoftshrinkBackward", "const aclTensor* gradOutput, const aclTensor* self, const aclScalar* lambda, "
        "aclTensor* gradInput", "aclnn_softshrink_backward.h", **NN, **SC, dtypes=F3, out_rule="list",
-       scalars=[0.5], check="ew_check_lambd_nonneg", formula="(b > s0 || b < -s0) ? a : 0",
+       scalars=[0.5], check="ew_check_lambd_nonneg",
+       formula={"f": "(b > s0 || b < -s0) ? a : 0", "f32": "vm_selectf(b > s0 || b < -s0, a, 0.0f)"},
        torch="torch.ops.aten.softshrink_backward(a, b, s0)"),
     # ---- softplus / mish
     ew("Softplus", "const aclTensor* self, const aclScalar* beta, const aclScalar* threshold, aclTensor* out",
        "aclnn_softplus.h", **NN, **SC, dtypes=F3, scalars=[1.5, 2.0],
-       formula={"f": "a * s0 > s1 ? a : log1p(exp(a * s0)) / s0", "f32": "a * s0 > s1 ? a : vm_softplusf(a * s0) / s0"},
+       formula={"f": "a * s0 > s1 ? a : log1p(exp(a * s0)) / s0", "f32": "a * s0 > s1 ? a : vm_softplusf(a * s0) * (1.0f / s0)"},  # 1 / beta hoisted (exact at beta 1)
        torch="torch.nn.functional.softplus(a, s0, s1)"),
     ew("SoftplusBackward", "const aclTensor* gradOutput, const aclTensor* self, const aclScalar* beta, "
        "const aclScalar* threshold, aclTensor* gradInput", "aclnn_softplus_backward.h", **NN, **SC, dtypes=F4,
@@ -263,8 +272,8 @@ OPS = [
        torch="a.copy_(torch.relu(torch.add(a, b, alpha=s0)))"),
     ew("HardswishBackwardV2", "const aclTensor* gradOutput, const aclTensor* self, aclTensor* out",
        "aclnn_hardswish_backward_v2.h", **NN, dtypes=F3, same_dtype=("self",), out_rule="same", **NOBC,
-       formula="b <= -3 ? 0 : (b < 3 ? a * (b / 3 + 0.5) : a)", torch="torch.ops.aten.hardswish_backward(a, b)",
-       skip_special=("f32",)),
+       formula={"f": "b <= -3 ? 0 : (b < 3 ? a * (b / 3 + 0.5) : a)", "f32": HSWB_F32},
+       torch="torch.ops.aten.hardswish_backward(a, b)", skip_special=("f32",)),
     # glu (libsrc/ops/glu.c); the real headers declare the written tensor `const aclTensor* out`
     _outputs(Op("Glu", "const aclTensor* self, int64_t dim, const aclTensor* out", "aclnn_glu.h", **NN, dtypes=F4)),
     _outputs(Op("GluBackward", "const aclTensor* gradOut, const aclTensor* self, int64_t dim, const aclTensor* out",

@@ -630,7 +630,7 @@ static inline EW_ALWAYS_INLINE void kb_LogSigmoid_f32(int64_t n, char *const *in
 #pragma omp simd
     for (int64_t i = 0; i < n; i++) {
         const float a EW_UNUSED = A_[i];
-        O_[i] = (float)((a < 0 ? a : 0) - vm_log1p01f(vm_expf(-fabsf(a))));
+        O_[i] = (float)((a < 0 ? a : 0) - vm_log1p01f(vm_expf_lo(-fabsf(a))));
     }
 }
 static void k_LogSigmoid_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_LogSigmoid_f32(n, in, out, s); }
@@ -1422,7 +1422,7 @@ static inline EW_ALWAYS_INLINE void kb_SeluBackward_f32(int64_t n, char *const *
     for (int64_t i = 0; i < n; i++) {
         const float a EW_UNUSED = A_[i];
         const float b EW_UNUSED = B_[i];
-        O_[i] = (float)(b <= 0 ? a * (b + 1.6732632423543772848170429916717f * 1.0507009873554804934193349852946f) : a * 1.0507009873554804934193349852946f);
+        O_[i] = (float)(a * (b <= 0 ? b + 1.6732632423543772848170429916717f * 1.0507009873554804934193349852946f : 1.0507009873554804934193349852946f));
     }
 }
 static void k_SeluBackward_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_SeluBackward_f32(n, in, out, s); }
@@ -1638,7 +1638,7 @@ static inline EW_ALWAYS_INLINE void kb_ThresholdBackward_f32(int64_t n, char *co
     for (int64_t i = 0; i < n; i++) {
         const float a EW_UNUSED = A_[i];
         const float b EW_UNUSED = B_[i];
-        O_[i] = (float)(b <= s0 ? 0 : a);
+        O_[i] = (float)(vm_selectf(b <= s0, 0.0f, a));
     }
 }
 static void k_ThresholdBackward_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_ThresholdBackward_f32(n, in, out, s); }
@@ -1713,7 +1713,7 @@ static inline EW_ALWAYS_INLINE void kb_HardtanhBackward_f32(int64_t n, char *con
     for (int64_t i = 0; i < n; i++) {
         const float a EW_UNUSED = A_[i];
         const float b EW_UNUSED = B_[i];
-        O_[i] = (float)((b > s0 && b < s1) ? a : 0);
+        O_[i] = (float)(vm_selectf(b > s0 && b < s1, a, 0.0f));
     }
 }
 static void k_HardtanhBackward_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_HardtanhBackward_f32(n, in, out, s); }
@@ -2090,7 +2090,7 @@ static inline EW_ALWAYS_INLINE void kb_HardswishBackward_f32(int64_t n, char *co
     for (int64_t i = 0; i < n; i++) {
         const float a EW_UNUSED = A_[i];
         const float b EW_UNUSED = B_[i];
-        O_[i] = (float)(b <= -3 ? 0 : (b < 3 ? a * (b / 3 + 0.5f) : a));
+        O_[i] = (float)(vm_selectf(b <= -3, 0.0f, b < 3 ? a * (b / 3 + 0.5f) : a));
     }
 }
 static void k_HardswishBackward_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_HardswishBackward_f32(n, in, out, s); }
@@ -2210,7 +2210,7 @@ static inline EW_ALWAYS_INLINE void kb_HardshrinkBackward_f32(int64_t n, char *c
     for (int64_t i = 0; i < n; i++) {
         const float a EW_UNUSED = A_[i];
         const float b EW_UNUSED = B_[i];
-        O_[i] = (float)((b > s0 || b < -s0) ? a : 0);
+        O_[i] = (float)(vm_selectf(b > s0 || b < -s0, a, 0.0f));
     }
 }
 static void k_HardshrinkBackward_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_HardshrinkBackward_f32(n, in, out, s); }
@@ -2330,7 +2330,7 @@ static inline EW_ALWAYS_INLINE void kb_SoftshrinkBackward_f32(int64_t n, char *c
     for (int64_t i = 0; i < n; i++) {
         const float a EW_UNUSED = A_[i];
         const float b EW_UNUSED = B_[i];
-        O_[i] = (float)((b > s0 || b < -s0) ? a : 0);
+        O_[i] = (float)(vm_selectf(b > s0 || b < -s0, a, 0.0f));
     }
 }
 static void k_SoftshrinkBackward_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_SoftshrinkBackward_f32(n, in, out, s); }
@@ -2391,7 +2391,7 @@ static inline EW_ALWAYS_INLINE void kb_Softplus_f32(int64_t n, char *const *in, 
 #pragma omp simd
     for (int64_t i = 0; i < n; i++) {
         const float a EW_UNUSED = A_[i];
-        O_[i] = (float)(a * s0 > s1 ? a : vm_softplusf(a * s0) / s0);
+        O_[i] = (float)(a * s0 > s1 ? a : vm_softplusf(a * s0) * (1.0f / s0));
     }
 }
 static void k_Softplus_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_Softplus_f32(n, in, out, s); }
@@ -3408,7 +3408,7 @@ static inline EW_ALWAYS_INLINE void kb_HardswishBackwardV2_f32(int64_t n, char *
     for (int64_t i = 0; i < n; i++) {
         const float a EW_UNUSED = A_[i];
         const float b EW_UNUSED = B_[i];
-        O_[i] = (float)(b <= -3 ? 0 : (b < 3 ? a * (b / 3 + 0.5f) : a));
+        O_[i] = (float)(vm_selectf(b <= -3, 0.0f, b < 3 ? a * (b / 3 + 0.5f) : a));
     }
 }
 static void k_HardswishBackwardV2_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_HardswishBackwardV2_f32(n, in, out, s); }
