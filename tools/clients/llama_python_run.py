@@ -1,0 +1,199 @@
+"""Greedy generation with llama-cpp-python on the CPU backend and on the emulated CANN device, compared.
+
+Run by tools/clients/llama_python.sh inside its virtual environment (llama_cpp built with -DGGML_CANN=on, gguf,
+numpy) after set_env.sh of the toolkit tree. Writes a tiny llama-architecture model with random weights (fixed seed)
+with the `gguf` package - one file with f32 weights, one with f16 matrices (norms stay f32, as llama.cpp's own
+converter writes them) - loads each with llama_cpp.Llama twice, n_gpu_layers=0 (CPU backend) and n_gpu_layers=-1
+(every layer and the output on CANN0), and generates the same number of tokens greedily (temp 0, top_k 1) from the
+same prompt. Prints both token lists, whether they are equal, the first step whose logits differ most, and the time
+per token; writes WORK/result.json. Exit status 0 when every compared model generates the same tokens on both.
+"""
+import argparse
+import json
+import os
+import sys
+import time
+
+import numpy as np
+
+# the model: 2 layers, dim 128, 4 query heads sharing 2 kv heads (GQA), SwiGLU FFN, 512-token SentencePiece-style vocab
+N_LAYER, N_EMBD, N_HEAD, N_HEAD_KV, N_FF, N_VOCAB, N_CTX = 2, 128, 4, 2, 256, 512, 256
+PROMPT = b"Once upon a time, there was a little robot who lived in a quiet town"
+
+WORDS = ("the a an and of to in is was it he she they we you i that this with for on at by from as but not be "
+         "have had has do did said there then when what who where why how one two little big old new good time day "
+         "night robot cat dog town house tree sun moon star sea boat king queen girl boy man woman friend home way "
+         "once upon lived quiet happy sad run ran walk play saw see look went go come came went back up down out "
+         "very so all some many more most other any each every no yes").split()
+
+
+def vocab():
+    """A SentencePiece ("llama") vocabulary llama.cpp's loader accepts: <unk>, <s>, </s>, the 256 byte-fallback
+    tokens <0xXX>, then pieces (letters, '▁'-prefixed words, two-letter pieces), scores decreasing by position."""
+    toks = ["<unk>", "<s>", "</s>"] + ["<0x%02X>" % b for b in range(256)]
+    types = [2, 3, 3] + [6] * 256
+    pieces = ["\u2581"] + [chr(c) for c in range(ord("a"), ord("z") + 1)] + [chr(c) for c in range(ord("A"), ord("Z") + 1)]
+    pieces += list(".,!?'")
+    seen = set(toks) | set(pieces)
+    for w in WORDS:
+        for p in ("\u2581" + w, "\u2581" + w.capitalize()):
+            if p not in seen:
+                pieces.append(p)
+                seen.add(p)
+    letters = "etaoinshrdlucmfwyp"
+    for a in letters:
+        for b in letters:
+            if len(toks) + len(pieces) >= N_VOCAB:
+                break
+            if a + b not in seen:
+                pieces.append(a + b)
+                seen.add(a + b)
+    pieces = pieces[:N_VOCAB - len(toks)]
+    toks += pieces
+    types += [1] * len(pieces)
+    scores = [0.0] * 259 + [-float(i) for i in range(len(pieces))]
+    assert len(toks) == N_VOCAB and len(set(toks)) == N_VOCAB
+    return toks, scores, types
+
+
+def write_model(path, dtype, seed=1234):
+    import gguf
+    rng = np.random.default_rng(seed)
+    head_dim = N_EMBD // N_HEAD
+
+    def mat(rows, cols, scale=1.0):
+        return (rng.standard_normal((rows, cols)) * (scale / np.sqrt(cols))).astype(np.float32)
+
+    def norm(n):
+        return (1.0 + 0.1 * rng.standard_normal(n)).astype(np.float32)
+
+    w = gguf.GGUFWriter(str(path), "llama")
+    w.add_name("pyaclnn-tiny-llama-%s" % dtype)
+    w.add_context_length(N_CTX)
+    w.add_embedding_length(N_EMBD)
+    w.add_block_count(N_LAYER)
+    w.add_feed_forward_length(N_FF)
+    w.add_head_count(N_HEAD)
+    w.add_head_count_kv(N_HEAD_KV)
+    w.add_rope_dimension_count(head_dim)
+    w.add_rope_freq_base(10000.0)
+    w.add_layer_norm_rms_eps(1e-5)
+    w.add_vocab_size(N_VOCAB)
+    w.add_file_type(gguf.LlamaFileType.ALL_F32 if dtype == "f32" else gguf.LlamaFileType.MOSTLY_F16)
+    toks, scores, types = vocab()
+    w.add_tokenizer_model("llama")
+    w.add_token_list(toks)
+    w.add_token_scores(scores)
+    w.add_token_types(types)
+    w.add_unk_token_id(0)
+    w.add_bos_token_id(1)
+    w.add_eos_token_id(2)
+    w.add_add_bos_token(True)
+
+    cast = (lambda a: a) if dtype == "f32" else (lambda a: a.astype(np.float16))
+    # numpy shape (rows, cols) is ggml's ne = [cols, rows]: token_embd [n_vocab, n_embd] holds one row per token
+    w.add_tensor("token_embd.weight", cast(rng.standard_normal((N_VOCAB, N_EMBD)).astype(np.float32)))
+    for i in range(N_LAYER):
+        b = "blk.%d." % i
+        w.add_tensor(b + "attn_norm.weight", norm(N_EMBD))
+        w.add_tensor(b + "attn_q.weight", cast(mat(N_HEAD * head_dim, N_EMBD)))
+        w.add_tensor(b + "attn_k.weight", cast(mat(N_HEAD_KV * head_dim, N_EMBD)))
+        w.add_tensor(b + "attn_v.weight", cast(mat(N_HEAD_KV * head_dim, N_EMBD)))
+        w.add_tensor(b + "attn_output.weight", cast(mat(N_EMBD, N_HEAD * head_dim)))
+        w.add_tensor(b + "ffn_norm.weight", norm(N_EMBD))
+        w.add_tensor(b + "ffn_gate.weight", cast(mat(N_FF, N_EMBD)))
+        w.add_tensor(b + "ffn_up.weight", cast(mat(N_FF, N_EMBD)))
+        w.add_tensor(b + "ffn_down.weight", cast(mat(N_EMBD, N_FF)))
+    w.add_tensor("output_norm.weight", norm(N_EMBD))
+    # logits of standard deviation ~4: greedy choices are not near-ties, so the comparison is about the ops
+    w.add_tensor("output.weight", cast(mat(N_VOCAB, N_EMBD, scale=4.0)))
+    w.write_header_to_file()
+    w.write_kv_data_to_file()
+    w.write_tensors_to_file()
+    w.close()
+
+
+def generate(model, n_gpu_layers, n_tokens, threads):
+    import llama_cpp
+    t0 = time.perf_counter()
+    llm = llama_cpp.Llama(model_path=str(model), n_gpu_layers=n_gpu_layers, n_ctx=N_CTX, n_batch=N_CTX,
+                          n_threads=threads, n_threads_batch=threads, seed=0, verbose=False,
+                          op_offload=n_gpu_layers != 0)
+    t_load = time.perf_counter() - t0
+    prompt = llm.tokenize(PROMPT, add_bos=True)
+    toks, logits, stamps = [], [], []
+    t0 = time.perf_counter()
+    for tok in llm.generate(prompt, top_k=1, top_p=1.0, min_p=0.0, temp=0.0, repeat_penalty=1.0):
+        stamps.append(time.perf_counter())
+        toks.append(int(tok))
+        # the logits the token was chosen from (the last evaluated position)
+        logits.append(np.array(llm.scores[llm.n_tokens - 1], dtype=np.float32))
+        if len(toks) == n_tokens:
+            break
+    first = stamps[0] - t0  # prompt evaluation + the first token
+    per_tok = (stamps[-1] - stamps[0]) / max(1, len(stamps) - 1)
+    text = llm.detokenize(toks).decode("utf-8", "replace")
+    del llm
+    return dict(tokens=toks, prompt_tokens=len(prompt), load_s=t_load, first_token_s=first,
+                s_per_token=per_tok, text=text), np.stack(logits)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--work", required=True)
+    ap.add_argument("--tokens", type=int, default=32)
+    ap.add_argument("--models", default="f32,f16")
+    ap.add_argument("--threads", type=int, default=int(os.environ.get("OMP_NUM_THREADS", "2")))
+    ap.add_argument("--only", choices=["cpu", "cann"], help="run one backend (for debugging)")
+    a = ap.parse_args()
+    import llama_cpp
+    print("llama_cpp %s; devices: %s" % (llama_cpp.__version__, ", ".join(
+        llama_cpp.llama_cpp.ggml_backend_dev_name(llama_cpp.llama_cpp.ggml_backend_dev_get(i)).decode()
+        for i in range(llama_cpp.llama_cpp.ggml_backend_dev_count())) if hasattr(llama_cpp.llama_cpp, "ggml_backend_dev_count") else "?"))
+    results, ok = {}, True
+    for dt in a.models.split(","):
+        path = os.path.join(a.work, "tiny-llama-%s.gguf" % dt)
+        write_model(path, dt)
+        print("\n== model %s (%s): %d layers, dim %d, %d heads / %d kv heads, ffn %d, vocab %d"
+              % (dt, path, N_LAYER, N_EMBD, N_HEAD, N_HEAD_KV, N_FF, N_VOCAB))
+        r, lg = {}, {}
+        for name, ngl in (("cpu", 0), ("cann", -1)):
+            if a.only and a.only != name:
+                continue
+            r[name], lg[name] = generate(path, ngl, a.tokens, a.threads)
+            np.save(os.path.join(a.work, "logits-%s-%s.npy" % (dt, name)), lg[name])
+            print("%-4s n_gpu_layers=%2d: %s" % (name, ngl, r[name]["tokens"]))
+            print("     %.2f ms/token (prompt of %d tokens + first token %.1f ms, load %.2f s); text %r"
+                  % (1e3 * r[name]["s_per_token"], r[name]["prompt_tokens"], 1e3 * r[name]["first_token_s"],
+                     r[name]["load_s"], r[name]["text"]))
+        if len(r) == 2:
+            c, n = r["cpu"]["tokens"], r["cann"]["tokens"]
+            eq = c == n
+            r["equal"] = eq
+            diff = [i for i in range(min(len(c), len(n))) if c[i] != n[i]]
+            # logits are comparable up to (and including) the first step whose token differs
+            last = diff[0] if diff else min(len(c), len(n)) - 1
+            d = np.abs(lg["cpu"][:last + 1] - lg["cann"][:last + 1])
+            r["max_abs_logit_diff"] = float(d.max())
+            r["max_rel_logit_diff"] = float((d / (np.abs(lg["cpu"][:last + 1]).max(axis=1, keepdims=True))).max())
+            srt = np.sort(lg["cpu"], axis=1)
+            r["min_top2_gap_cpu"] = float((srt[:, -1] - srt[:, -2]).min())
+            print("tokens %s; logits max |cpu - cann| %.3g (relative to each step's max %.3g) over steps 0..%d; "
+                  "smallest top-2 logit gap on the CPU %.3g"
+                  % ("EQUAL" if eq else "DIFFER at step %d" % diff[0], r["max_abs_logit_diff"],
+                     r["max_rel_logit_diff"], last, r["min_top2_gap_cpu"]))
+            if diff:
+                i = diff[0]
+                for name in ("cpu", "cann"):
+                    top = np.argsort(-lg[name][i])[:3]
+                    print("     step %d %s top-3: %s" % (i, name, ", ".join("%d:%.5f" % (t, lg[name][i][t]) for t in top)))
+            ok = ok and eq
+        results[dt] = r
+    with open(os.path.join(a.work, "result.json"), "w") as f:
+        json.dump(results, f, indent=1)
+    print("\nresult: %s" % ("every model generates the same tokens on CPU and CANN0" if ok else "DIFFERENT tokens"))
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
