@@ -64,6 +64,8 @@ if [ "${REBUILD:-0}" != 0 ] || [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$wan
   # numpy, gguf, and llama-cpp-python's own pure-Python dependencies (its pyproject's list)
   log "pip install numpy gguf typing-extensions diskcache jinja2; log: $WORK/pip.log"
   "$VPY" -m pip install numpy gguf typing-extensions diskcache jinja2 >"$WORK/pip.log" 2>&1 || { tail -n 20 "$WORK/pip.log"; log "FAILED at pip install"; exit 1; }
+  cache="$WORK/skbuild/CMakeCache.txt"  # a CMake tree configured for another source directory cannot be reused
+  if [ -f "$cache" ] && ! grep -qx "CMAKE_HOME_DIRECTORY:INTERNAL=$SRC" "$cache"; then rm -rf "$WORK/skbuild"; fi
   log "pip install $SRC with CMAKE_ARGS=\"$CMAKE_ARGS_CANN\" ($JOBS jobs); log: $WORK/build.log"
   if ! CMAKE_ARGS="$CMAKE_ARGS_CANN" CMAKE_BUILD_PARALLEL_LEVEL="$JOBS" SKBUILD_BUILD_DIR="$WORK/skbuild" \
         "$VPY" -m pip install -v --no-cache-dir --force-reinstall --no-deps "$SRC" >"$WORK/build.log" 2>&1; then
@@ -71,6 +73,14 @@ if [ "${REBUILD:-0}" != 0 ] || [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$wan
     log "FAILED at the llama-cpp-python build"; exit 1
   fi
   echo "$want" >"$stamp"
+fi
+# llama-cpp-python 0.3.36's CMakeLists installs its backend libraries by target name and spells the CANN one
+# `ggml-can`, so libggml-cann.so (which libggml.so needs) stays in the build tree and `import llama_cpp` fails with
+# "libggml-cann.so.0: cannot open shared object file" on any CANN machine: copy it next to the others.
+LIBDIR=$("$VPY" -c 'import os, sysconfig; print(os.path.join(sysconfig.get_paths()["purelib"], "llama_cpp", "lib"))')
+if [ ! -e "$LIBDIR/libggml-cann.so.0" ]; then
+  log "installing libggml-cann.so* from $WORK/skbuild/bin into $LIBDIR (the client's install list misses it)"
+  cp -a "$WORK"/skbuild/bin/libggml-cann.so* "$LIBDIR"/
 fi
 [ "$STAGE" = install ] && exit 0
 
