@@ -113,6 +113,73 @@ def write_model(path, dtype, seed=1234):
     w.close()
 
 
+def reference_logits(path, prompt, tokens, linear_f16):
+    """The model's logits at each generation step, in numpy (float64 plus explicit f16 roundings), teacher-forced with
+    `tokens`: an oracle independent of both backends. The roundings both backends share: the KV cache holds f16
+    (llama.cpp's default type_k/type_v), q and the attention probabilities meet the f16 cache as f16 (ggml's f16
+    mul_mat converts its other operand). linear_f16 adds what ggml-cann does on a real device: every matmul runs
+    with cubeMathType USE_FP16, i.e. f16 inputs and an f16 result; for f16 weights the CPU backend converts the
+    activations to f16 as well (its f16 vec_dot), which linear_f16=None (the default: follow the weights) models."""
+    import gguf
+    rd = gguf.GGUFReader(str(path))
+    W = {t.name: np.array(t.data, dtype=np.float64).reshape(tuple(int(d) for d in reversed(t.shape)))
+         if len(t.shape) > 1 else np.array(t.data, dtype=np.float64) for t in rd.tensors}
+    w16 = any(t.tensor_type.name == "F16" for t in rd.tensors)
+    f16 = lambda a: a.astype(np.float16).astype(np.float64)
+    hd, rep, eps = N_EMBD // N_HEAD, N_HEAD // N_HEAD_KV, 1e-5
+
+    def lin(w, x):  # x: [n, in] -> [n, out]
+        if linear_f16:
+            return f16(f16(x) @ f16(w).T)
+        return (f16(x) if w16 else x) @ w.T
+
+    def rms(x, w):
+        return x / np.sqrt((x * x).mean(axis=-1, keepdims=True) + eps) * w
+
+    def rope(x, pos):  # x: [n, heads, hd], llama's NORM mode: pairs (2i, 2i+1)
+        th = pos[:, None] * 10000.0 ** (-np.arange(0, hd, 2) / hd)[None, :]
+        c, s_ = np.cos(th)[:, None, :], np.sin(th)[:, None, :]
+        x0, x1 = x[..., 0::2], x[..., 1::2]
+        out = np.empty_like(x)
+        out[..., 0::2], out[..., 1::2] = x0 * c - x1 * s_, x0 * s_ + x1 * c
+        return out
+
+    kc = [np.zeros((0, N_HEAD_KV, hd)) for _ in range(N_LAYER)]
+    vc = [np.zeros((0, N_HEAD_KV, hd)) for _ in range(N_LAYER)]
+    seq, out = list(prompt), []
+    feed = list(prompt)
+    for step in range(len(tokens)):
+        n0 = len(seq) - len(feed)
+        pos = np.arange(n0, len(seq), dtype=np.float64)
+        x = W["token_embd.weight"][feed]
+        for i in range(N_LAYER):
+            b = "blk.%d." % i
+            h = rms(x, W[b + "attn_norm.weight"])
+            q = rope(lin(W[b + "attn_q.weight"], h).reshape(-1, N_HEAD, hd), pos)
+            k = rope(lin(W[b + "attn_k.weight"], h).reshape(-1, N_HEAD_KV, hd), pos)
+            v = lin(W[b + "attn_v.weight"], h).reshape(-1, N_HEAD_KV, hd)
+            kc[i] = np.concatenate([kc[i], f16(k)])
+            vc[i] = np.concatenate([vc[i], f16(v)])
+            att = np.empty((len(feed), N_HEAD, hd))
+            for hh in range(N_HEAD):
+                sc = f16(q[:, hh]) @ kc[i][:, hh // rep].T / np.sqrt(hd)
+                if linear_f16:
+                    sc = f16(sc)
+                sc = sc + np.where(np.arange(len(seq))[None, :] > pos[:, None], -np.inf, 0.0)
+                pr = np.exp(sc - sc.max(axis=1, keepdims=True))
+                pr /= pr.sum(axis=1, keepdims=True)
+                o = f16(pr) @ vc[i][:, hh // rep]
+                att[:, hh] = f16(o) if linear_f16 else o
+            x = x + lin(W[b + "attn_output.weight"], att.reshape(len(feed), -1))
+            h = rms(x, W[b + "ffn_norm.weight"])
+            g, u = lin(W[b + "ffn_gate.weight"], h), lin(W[b + "ffn_up.weight"], h)
+            x = x + lin(W[b + "ffn_down.weight"], g / (1.0 + np.exp(-g)) * u)
+        out.append(lin(W["output.weight"], rms(x[-1:], W["output_norm.weight"]))[0])
+        seq.append(tokens[step])
+        feed = [tokens[step]]
+    return np.stack(out)
+
+
 def generate(model, n_gpu_layers, n_tokens, threads):
     import llama_cpp
     t0 = time.perf_counter()
@@ -137,7 +204,7 @@ def generate(model, n_gpu_layers, n_tokens, threads):
     perf = llama_cpp.llama_perf_context(llm._ctx.ctx)
     text = llm.detokenize(toks).decode("utf-8", "replace")
     del llm
-    return dict(tokens=toks, prompt_tokens=len(prompt), load_s=t_load, first_token_s=first,
+    return dict(tokens=toks, prompt=list(prompt), prompt_tokens=len(prompt), load_s=t_load, first_token_s=first,
                 s_per_token=per_tok, llama_prompt_ms=perf.t_p_eval_ms, llama_eval_ms=perf.t_eval_ms,
                 llama_n_eval=perf.n_eval, text=text), np.stack(logits)
 
@@ -149,6 +216,7 @@ def main():
     ap.add_argument("--models", default="f32,f16")
     ap.add_argument("--threads", type=int, default=int(os.environ.get("OMP_NUM_THREADS", "2")))
     ap.add_argument("--repeat", type=int, default=3, help="runs per backend; the fastest is reported")
+    ap.add_argument("--no-reference", action="store_true", help="skip the numpy reference forward pass")
     ap.add_argument("--only", choices=["cpu", "cann"], help="run one backend (for debugging)")
     a = ap.parse_args()
     import llama_cpp
@@ -204,6 +272,19 @@ def main():
                     top = np.argsort(-lg[name][i])[:3]
                     print("     step %d %s top-3: %s" % (i, name, ", ".join("%d:%.5f" % (t, lg[name][i][t]) for t in top)))
             ok = ok and eq
+            # the independent oracle: which rounding model does each backend follow?
+            if not a.no_reference:
+                ref = {"plain": reference_logits(path, r["cpu"]["prompt"], c, None),
+                       "usefp16": reference_logits(path, r["cpu"]["prompt"], c, True)}
+                r["reference"] = {}
+                for name in ("cpu", "cann"):
+                    for rn, rl in ref.items():
+                        d = float(np.abs(lg[name][:last + 1] - rl[:last + 1]).max())
+                        r["reference"]["%s_vs_%s" % (name, rn)] = d
+                print("     numpy reference, max |logits - ref| over those steps: " + ", ".join(
+                    "%s %.3g" % (k, v) for k, v in r["reference"].items()))
+                print("     (plain: the CPU backend's roundings; usefp16: plus f16 matmul inputs and results, "
+                      "ggml-cann's cubeMathType USE_FP16)")
         results[dt] = r
     with open(os.path.join(a.work, "result.json"), "w") as f:
         json.dump(results, f, indent=1)
