@@ -115,11 +115,12 @@ def write_model(path, dtype, seed=1234):
 
 def reference_logits(path, prompt, tokens, linear_f16):
     """The model's logits at each generation step, in numpy (float64 plus explicit f16 roundings), teacher-forced with
-    `tokens`: an oracle independent of both backends. The roundings both backends share: the KV cache holds f16
-    (llama.cpp's default type_k/type_v), q and the attention probabilities meet the f16 cache as f16 (ggml's f16
-    mul_mat converts its other operand). linear_f16 adds what ggml-cann does on a real device: every matmul runs
-    with cubeMathType USE_FP16, i.e. f16 inputs and an f16 result; for f16 weights the CPU backend converts the
-    activations to f16 as well (its f16 vec_dot), which linear_f16=None (the default: follow the weights) models."""
+    `tokens`: an oracle independent of both backends. Both: the KV cache holds f16 (llama.cpp's default
+    type_k/type_v). linear_f16=None models the CPU backend: q and the attention probabilities meet the f16 cache as
+    f16 (ggml's f16 mul_mat converts its other operand), and with f16 weights so do the activations (its f16
+    vec_dot). linear_f16=True models ggml-cann on a real device: the 2-d matmuls of the linear layers run as aclnnMm
+    with cubeMathType USE_FP16 (f16 inputs, an f16 result), the attention products as aclnnMatmul with
+    ALLOW_FP32_DOWN_PRECISION (f32 against the f16 cache)."""
     import gguf
     rd = gguf.GGUFReader(str(path))
     W = {t.name: np.array(t.data, dtype=np.float64).reshape(tuple(int(d) for d in reversed(t.shape)))
@@ -162,14 +163,13 @@ def reference_logits(path, prompt, tokens, linear_f16):
             vc[i] = np.concatenate([vc[i], f16(v)])
             att = np.empty((len(feed), N_HEAD, hd))
             for hh in range(N_HEAD):
-                sc = f16(q[:, hh]) @ kc[i][:, hh // rep].T / np.sqrt(hd)
-                if linear_f16:
-                    sc = f16(sc)
+                # ggml-cann: the GQA-broadcast attention products are > 3-d, so they go to aclnnMatmul with
+                # ALLOW_FP32_DOWN_PRECISION: f32 (HF32 on a device) against the f16 cache, no f16 result
+                sc = (q[:, hh] if linear_f16 else f16(q[:, hh])) @ kc[i][:, hh // rep].T / np.sqrt(hd)
                 sc = sc + np.where(np.arange(len(seq))[None, :] > pos[:, None], -np.inf, 0.0)
                 pr = np.exp(sc - sc.max(axis=1, keepdims=True))
                 pr /= pr.sum(axis=1, keepdims=True)
-                o = f16(pr) @ vc[i][:, hh // rep]
-                att[:, hh] = f16(o) if linear_f16 else o
+                att[:, hh] = (pr if linear_f16 else f16(pr)) @ vc[i][:, hh // rep]
             x = x + lin(W[b + "attn_output.weight"], att.reshape(len(feed), -1))
             h = rms(x, W[b + "ffn_norm.weight"])
             g, u = lin(W[b + "ffn_gate.weight"], h), lin(W[b + "ffn_up.weight"], h)
@@ -281,10 +281,15 @@ def main():
                     for rn, rl in ref.items():
                         d = float(np.abs(lg[name][:last + 1] - rl[:last + 1]).max())
                         r["reference"]["%s_vs_%s" % (name, rn)] = d
+                # the same in units of the f16 spacing at each step's largest logit (the device's output projection
+                # rounds the logits to f16, so about 0.5 is the floor)
+                rl = ref["usefp16"][:last + 1]
+                ulp = 2.0 ** (np.floor(np.log2(np.abs(rl).max(axis=1, keepdims=True))) - 10)
+                r["reference"]["cann_vs_usefp16_ulps"] = float((np.abs(lg["cann"][:last + 1] - rl) / ulp).max())
                 print("     numpy reference, max |logits - ref| over those steps: " + ", ".join(
                     "%s %.3g" % (k, v) for k, v in r["reference"].items()))
-                print("     (plain: the CPU backend's roundings; usefp16: plus f16 matmul inputs and results, "
-                      "ggml-cann's cubeMathType USE_FP16)")
+                print("     (plain: the CPU backend's roundings; usefp16: ggml-cann's - f16 linear layers "
+                      "(cubeMathType USE_FP16), f32 attention products; ulps: f16 spacing at the step's largest logit)")
         results[dt] = r
     with open(os.path.join(a.work, "result.json"), "w") as f:
         json.dump(results, f, indent=1)
