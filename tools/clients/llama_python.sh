@@ -78,7 +78,8 @@ fi
 # `ggml-can`, so libggml-cann.so (which libggml.so needs) stays in the build tree and `import llama_cpp` fails with
 # "libggml-cann.so.0: cannot open shared object file" on any CANN machine: copy it next to the others.
 LIBDIR=$("$VPY" -c 'import os, sysconfig; print(os.path.join(sysconfig.get_paths()["purelib"], "llama_cpp", "lib"))')
-if [ ! -e "$LIBDIR/libggml-cann.so.0" ]; then
+# (pip's uninstall does not know the copy: refresh it whenever the build tree's is different)
+if ! cmp -s "$WORK/skbuild/bin/libggml-cann.so.0" "$LIBDIR/libggml-cann.so.0"; then
   log "installing libggml-cann.so* from $WORK/skbuild/bin into $LIBDIR (the client's install list misses it)"
   cp -a "$WORK"/skbuild/bin/libggml-cann.so* "$LIBDIR"/
 fi
