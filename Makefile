@@ -44,7 +44,7 @@ SAMPLE_SRCS := $(sort $(wildcard samples/*.cpp))
 SAMPLE_STEMS := $(notdir $(SAMPLE_SRCS:.cpp=))
 
 .PHONY: FORCE all lib install cdef gen samples check-samples demo test test-deps pytest bench asan asan-lib fuzz \
-        memcheck ci help clean check-headers wheel cross-check client-asnumpy client-llama client-torch
+        memcheck ci help clean check-headers wheel cross-check client-asnumpy client-llama client-llama-python client-torch
 
 all: lib
 
@@ -235,6 +235,12 @@ client-asnumpy: install
 client-llama: install
 	tools/clients/llama_cpp.sh $(PREFIX) $(BUILD)/client-llama
 
+# llama-cpp-python itself (the same sdist, pip-installed with CMAKE_ARGS="-DGGML_CANN=on" into a venv in
+# $(BUILD)/client-llama-python): a tiny random-weight llama model, greedy generation on the CPU backend and on CANN0
+# compared token for token (f32 and f16 weights). Not in CI: the pip build takes 20-40 minutes on 2 cores.
+client-llama-python: install
+	tools/clients/llama_python.sh $(PREFIX) $(BUILD)/client-llama-python
+
 # A real client: PyTorch through torch_npu (torch==2.13.0 + torch-npu==2.13.0 from PyPI in a virtual environment in
 # $(BUILD)/client-torch), ~90 + ~300 torch ops on device "npu" compared with the CPU, and torch.distributed with two
 # ranks. The last step of `make test` (about 20 s once the wheel is downloaded; PyPI is reachable in CI).
@@ -298,6 +304,8 @@ help:
 	@echo "                       run its own test suite (PYTEST_ARGS=...; not in CI)"
 	@echo "  make client-llama    build llama.cpp's CANN backend (llama-cpp-python 0.3.36 sdist) against the tree and"
 	@echo "                       run its test-backend-ops -b CANN0 (TEST_ARGS=..., STAGE=configure|build; not in CI)"
+	@echo "  make client-llama-python  pip-install llama-cpp-python with -DGGML_CANN=on against the tree; greedy 32 tokens"
+	@echo "                       of a tiny random llama model on the CPU backend and on CANN0 compared (not in CI)"
 	@echo "  make memcheck        valgrind on every doc sample and the C harnesses (api_smoke, stream_check, stress, fuzz)"
 	@echo "  make clean           remove build/"
 	@echo "Python package commands (after make install or pip install .): python -m pyaclnn {prefix,info,cc,samples}"
