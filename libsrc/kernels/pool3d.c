@@ -176,6 +176,122 @@ static void p3_row_f32_to_f16(uint16_t *d, const float *s, int64_t n) {
 #define ROWST_BF16 acl_row_f32_to_bf16
 #define ROWST_BF16_(d, s, n) acl_row_f32_to_bf16((uint16_t *)(void *)(d), (const float *)(const void *)(s), (n))
 
+/* ---- the backward's dense-plane path: a gradInput plane that is one dense block is cleared with memset and only
+ * its argmax cells are touched. Every cell's sum is 0 + g1 + g2 + ... over the gradOutput cells naming it, in their
+ * row-major order (the plain accumulator's additions, so its bytes): fp32 / double in place; fp16 / bf16 in an fp32
+ * scratch plane (cleared once per thread and re-cleared cell by cell after each plane), then rounded once through
+ * the vectorised row converters (gathered per gradOutput row, stored to each argmax cell). */
+
+/* argmax cells of gradOutput row (od, oh) of plane pl into k[0..out[2]), -1 where outside [0, isz) */
+static void bwd_index_row(int64_t *k, const acl_view *ind, const pool_max_params *pp, const geo *g, int64_t pl,
+                          int64_t io, int64_t od, int64_t oh, int64_t isz) {
+    const int64_t n = g->out[2];
+    if (pp->idx_mode == POOL_IDX_UNIT) {
+        const int64_t b = ((od * pp->s[0] - pp->p[0]) * g->in[1] + oh * pp->s[1] - pp->p[1]) * g->in[2] - pp->p[2];
+        for (int64_t w = 0; w < n; w++) k[w] = b + w * pp->s[2];
+    } else if (pp->idx_mode == POOL_IDX_RAW32) {
+        const int32_t *r = (const int32_t *)ind->base + pl * g->out[0] * g->out[1] * n + (od * g->out[1] + oh) * n;
+        for (int64_t w = 0; w < n; w++) k[w] = r[w];
+    } else {
+        const int64_t off = io + od * g->is[0] + oh * g->is[1], st = g->is[2];
+        if (ind->dtype == ACL_INT64) {
+            const int64_t *r = (const int64_t *)ind->base + off;
+            for (int64_t w = 0; w < n; w++) k[w] = r[w * st];
+        } else if (ind->dtype == ACL_INT8) {
+            const int8_t *r = (const int8_t *)ind->base + off;
+            for (int64_t w = 0; w < n; w++) k[w] = r[w * st];
+        } else {
+            const int32_t *r = (const int32_t *)ind->base + off;
+            for (int64_t w = 0; w < n; w++) k[w] = r[w * st];
+        }
+    }
+    for (int64_t w = 0; w < n; w++)
+        if (k[w] < 0 || k[w] >= isz) k[w] = -1;
+}
+
+static void p3_row_f16_to_f32(float *d, const uint16_t *s, int64_t n);
+static void p3_row_f32_to_f16(uint16_t *d, const float *s, int64_t n);
+
+/* gradOutput row at off (element stride st) as fp32 */
+static void bwd_grad_row(float *d, const acl_view *gy, int64_t off, int64_t st, int64_t n) {
+    const uint16_t *h = (const uint16_t *)gy->base + off;
+    if (st == 1 && gy->dtype == ACL_FLOAT16) {
+        p3_row_f16_to_f32(d, h, n);
+    } else if (st == 1 && gy->dtype == ACL_BF16) {
+        acl_row_bf16_to_f32(d, h, n);
+    } else if (gy->dtype == ACL_FLOAT16) {
+        for (int64_t w = 0; w < n; w++) d[w] = acl_f16_to_f32(h[w * st]);
+    } else {
+        for (int64_t w = 0; w < n; w++) d[w] = acl_bf16_to_f32(h[w * st]);
+    }
+}
+
+static void bwd_dense_planes(const acl_view *gy, const acl_view *ind, acl_view *gx, const pool_max_params *pp,
+                             const geo *gp) {
+    const geo g = *gp;
+    const int64_t isz = g.in[0] * g.in[1] * g.in[2], osz = g.out[0] * g.out[1] * g.out[2], n = g.out[2];
+    const int dt = gx->dtype;
+    const size_t es = acl_dtype_size(dt);
+    const bool half = dt == ACL_FLOAT16 || dt == ACL_BF16;
+    /* a dense gradOutput plane is converted to fp32 in one call (the converters' fixed cost counts for the small
+     * planes of adaptive pools) */
+    const bool gdense = g.ys[2] == 1 && (g.out[1] == 1 || g.ys[1] == n) && (g.out[0] == 1 || g.ys[0] == g.out[1] * n);
+#pragma omp parallel
+    {
+        int64_t *kk = malloc((size_t)(half ? osz : n) * sizeof(int64_t));
+        float *acc = half ? calloc((size_t)isz, sizeof(float)) : NULL;
+        float *gf = half ? malloc((size_t)osz * sizeof(float)) : NULL;
+        uint16_t *g16 = half ? malloc((size_t)osz * sizeof(uint16_t)) : NULL;
+        const bool ok = kk && (!half || (acc && gf && g16));
+#pragma omp for schedule(static)
+        for (int64_t pl = 0; pl < g.planes; pl++) {
+            if (!ok) continue;
+            const int64_t p0 = pl / g.n1, p1 = pl % g.n1;
+            const int64_t xo = p0 * g.xs0 + p1 * g.xs1, go = p0 * g.ys0 + p1 * g.ys1, io = p0 * g.is0 + p1 * g.is1;
+            char *xp = gx->base + xo * (int64_t)es;
+            memset(xp, 0, (size_t)isz * es);
+            if (half && gdense) bwd_grad_row(gf, gy, go, 1, osz);
+            for (int64_t od = 0; od < g.out[0]; od++)
+                for (int64_t oh = 0; oh < g.out[1]; oh++) {
+                    const int64_t r = od * g.out[1] + oh, goff = go + od * g.ys[0] + oh * g.ys[1];
+                    int64_t *k = half ? kk + r * n : kk;
+                    bwd_index_row(k, ind, pp, &g, pl, io, od, oh, isz);
+                    if (dt == ACL_FLOAT) {
+                        float *xa = (float *)(void *)xp;
+                        const float *gr = (const float *)gy->base + goff;
+                        for (int64_t w = 0; w < n; w++)
+                            if (k[w] >= 0) xa[k[w]] += gr[w * g.ys[2]];
+                    } else if (dt == ACL_DOUBLE) {
+                        double *xa = (double *)(void *)xp;
+                        const double *gr = (const double *)gy->base + goff;
+                        for (int64_t w = 0; w < n; w++)
+                            if (k[w] >= 0) xa[k[w]] += gr[w * g.ys[2]];
+                    } else if (!gdense) {
+                        bwd_grad_row(gf + r * n, gy, goff, g.ys[2], n);
+                    }
+                }
+            if (!half) continue;
+            for (int64_t q = 0; q < osz; q++)
+                if (kk[q] >= 0) acc[kk[q]] += gf[q];
+            for (int64_t q = 0; q < osz; q++) gf[q] = kk[q] >= 0 ? acc[kk[q]] : 0.0f;
+            if (dt == ACL_FLOAT16)
+                p3_row_f32_to_f16(g16, gf, osz);
+            else
+                acl_row_f32_to_bf16(g16, gf, osz);
+            uint16_t *xh = (uint16_t *)(void *)xp;
+            for (int64_t q = 0; q < osz; q++)
+                if (kk[q] >= 0) {
+                    xh[kk[q]] = g16[q];
+                    acc[kk[q]] = 0.0f;
+                }
+        }
+        free(kk);
+        free(acc);
+        free(gf);
+        free(g16);
+    }
+}
+
 #define BWD_BODY(T, AT, LOAD, STORE, ROWST)                                                                      \
     do {                                                                                                         \
         const T *gb = (const T *)gy->base;                                                                       \
@@ -222,6 +338,10 @@ void pool_max_nd_backward(const acl_view *gy, const acl_view *ind, acl_view *gx,
     /* geometry: x = gradInput, y = gradOutput */
     make_geo(&g, gx, gy, ind, pp, pp->idx_mode == POOL_IDX_VIEW);
     const int64_t isz = g.in[0] * g.in[1] * g.in[2], osz = g.out[0] * g.out[1] * g.out[2];
+    if (g.xs[2] == 1 && (g.in[1] == 1 || g.xs[1] == g.in[2]) && (g.in[0] == 1 || g.xs[0] == g.in[1] * g.in[2])) {
+        bwd_dense_planes(gy, ind, gx, pp, &g);
+        return;
+    }
     switch (gx->dtype) {
     case ACL_FLOAT: BWD_BODY(float, float, LOAD_ID, STORE_ID, ROWST_NONE); break;
     case ACL_DOUBLE: BWD_BODY(double, double, LOAD_ID, STORE_ID, ROWST_NONE); break;
