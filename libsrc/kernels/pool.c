@@ -59,6 +59,14 @@ void pool_adaptive_max2d(const acl_view *x, acl_view *y, acl_view *idx, const po
     const int64_t xsh = x->strides[ax->ah], xsw = x->strides[ax->aw];
     const int64_t ysh = y->strides[ax->ah], ysw = y->strides[ax->aw];
     const int64_t ish = idx->strides[ax->ah], isw = idx->strides[ax->aw];
+    if (oh > 0 && ow > 0 && ih % oh == 0 && iw % ow == 0) {
+        /* both axes divide evenly: the windows of kernel = stride = in / out without padding (kernels/pool3d.c),
+         * the same cell chosen by the same rule */
+        pool_max_params mp = {.lead = {a0, a1}, .sp = {-1, ax->ah, ax->aw}, .idx_mode = POOL_IDX_VIEW,
+                              .k = {1, ih / oh, iw / ow}, .s = {1, ih / oh, iw / ow}, .p = {0, 0, 0}, .dl = {1, 1, 1}};
+        pool_max_nd(x, y, idx, &mp);
+        return;
+    }
     switch (x->dtype) {
     case ACL_FLOAT: AMAX_BODY(float, float, LOAD_ID); break;
     case ACL_DOUBLE: AMAX_BODY(double, double, LOAD_ID); break;

@@ -7,6 +7,7 @@
 #include "common/dtype.h"
 #include "common/half_rows.h"
 #include "common/cpu.h"
+#include "common/level_fn.h"
 #include "kernels/f16_rows.h"
 #include "kernels/pool3d.h"
 
@@ -134,6 +135,8 @@ static inline void store_index(acl_view *idx, int mode, int64_t off, int64_t fla
 #define NEG_INF_double (-INFINITY)
 #define NEG_INF_uint16_t (x->dtype == ACL_FLOAT16 ? (uint16_t)0xFC00u : (uint16_t)0xFF80u)
 
+static bool fwd_columns(const acl_view *x, acl_view *y, acl_view *idx, const pool_max_params *pp, const geo *g);
+
 void pool_max_nd(const acl_view *x, acl_view *y, acl_view *idx, const pool_max_params *pp) {
     geo g;
     make_geo(&g, x, y, idx, pp, pp->idx_mode == POOL_IDX_VIEW && idx != NULL);
@@ -142,6 +145,7 @@ void pool_max_nd(const acl_view *x, acl_view *y, acl_view *idx, const pool_max_p
         /* the mask buffer (int8 view, contiguous by construction of the check) starts cleared */
         memset(idx->base, 0, (size_t)(g.planes * pp->mask_plane * 2));
     }
+    if (fwd_columns(x, y, idx, pp, &g)) return;
     switch (x->dtype) {
     case ACL_FLOAT: FWD_BODY(float, float, LOAD_ID); break;
     case ACL_DOUBLE: FWD_BODY(double, double, LOAD_ID); break;
@@ -753,6 +757,20 @@ void pool_adaptive_avg3d_backward(const acl_view *gy, acl_view *gx, const pool_a
 void pool_adaptive_max3d(const acl_view *x, acl_view *y, acl_view *idx, const pool_ad_params *pp) {
     adgeo g;
     make_adgeo(&g, x, y, idx, pp);
+    if (g.out[0] > 0 && g.out[1] > 0 && g.out[2] > 0 && g.in[0] % g.out[0] == 0 && g.in[1] % g.out[1] == 0 &&
+        g.in[2] % g.out[2] == 0) {
+        /* every axis divides evenly: the adaptive windows are the windows of kernel = stride = in / out, no padding,
+         * and the windowed max pool picks the same cell by the same rule */
+        pool_max_params mp = {.lead = {pp->lead[0], pp->lead[1]}, .idx_mode = POOL_IDX_VIEW};
+        for (int i = 0; i < 3; i++) {
+            mp.sp[i] = pp->sp[i];
+            mp.k[i] = mp.s[i] = g.in[i] / g.out[i];
+            mp.p[i] = 0;
+            mp.dl[i] = 1;
+        }
+        pool_max_nd(x, y, idx, &mp);
+        return;
+    }
     ad_tab t[3];
     const bool wide = x->dtype == ACL_DOUBLE;
     const size_t es = acl_dtype_size(x->dtype);
@@ -789,4 +807,138 @@ void pool_adaptive_max3d(const acl_view *x, acl_view *y, acl_view *idx, const po
         }
     }
     ad_free(t);
+}
+
+/* ---------------------------------------------------------------- the forward across output columns
+ * fp32 / fp16 / bf16 input with unit-stride rows, every window non-empty, a plane of < 2^31 cells: for one output row
+ * (od, oh) all its columns run the per-cell scan together - the taps in the same (d, h, w) order, each column keeping
+ * its maximum and argmax under the same rule (v > m or v is NaN), so the same choice as the per-cell loop. The window
+ * row is read from an fp32 copy of the input row with -inf on both sides: a padding tap never wins (-inf > m is
+ * false, it is no NaN), and each column's argmax starts at its first in-range tap, as the per-cell loop's. */
+
+/* one tap (offset t of the padded row) for n columns `s` cells apart; rowflat: the plane index of padded cell 0 */
+__attribute__((always_inline)) static inline void fwd_tap(float *restrict m, int32_t *restrict bi,
+                                                          const float *restrict rb, int64_t n, int64_t s, int64_t t,
+                                                          int32_t rowflat) {
+    for (int64_t j = 0; j < n; j++) {
+        const float v = rb[j * s + t];
+        const bool c = v > m[j] || v != v;
+        m[j] = c ? v : m[j];
+        bi[j] = c ? rowflat + (int32_t)(j * s + t) : bi[j];
+    }
+}
+
+ACL_LEVEL_FN(, fwd_row_taps,
+             (float *restrict m, int32_t *restrict bi, const float *restrict rb, int64_t n, int64_t s, int64_t k,
+              int64_t dl, int32_t rowflat),
+             (m, bi, rb, n, s, k, dl, rowflat)) {
+    for (int64_t tw = 0; tw < k; tw++) {
+        if (s == 1)
+            fwd_tap(m, bi, rb, n, 1, tw * dl, rowflat);
+        else if (s == 2)
+            fwd_tap(m, bi, rb, n, 2, tw * dl, rowflat);
+        else
+            fwd_tap(m, bi, rb, n, s, tw * dl, rowflat);
+    }
+}
+
+static bool fwd_columns(const acl_view *x, acl_view *y, acl_view *idx, const pool_max_params *pp, const geo *gp) {
+    const geo g = *gp;
+    const int dt = x->dtype;
+    if (dt != ACL_FLOAT && dt != ACL_FLOAT16 && dt != ACL_BF16) return false;
+    if (g.xs[2] != 1 || g.in[0] * g.in[1] * g.in[2] > INT32_MAX / 2) return false;
+    int64_t lo[3], hi[3]; /* padded row: cells [lo, hi) around the row's [0, in) */
+    for (int a = 0; a < 3; a++) {
+        for (int64_t o = 0; o < g.out[a]; o++) {
+            int64_t t0, t1, st;
+            taps(o, g.in[a], pp->k[a], pp->s[a], pp->p[a], pp->dl[a], &t0, &t1, &st);
+            if (t1 <= t0) return false; /* a window wholly in the padding: the per-cell loop */
+        }
+        lo[a] = -pp->p[a];
+        hi[a] = (g.out[a] - 1) * pp->s[a] - pp->p[a] + (pp->k[a] - 1) * pp->dl[a] + 1;
+        if (hi[a] < g.in[a]) hi[a] = g.in[a];
+    }
+    const int64_t n = g.out[2], wp = hi[2] - lo[2], pw = pp->p[2];
+    const int64_t osz = g.out[0] * g.out[1] * n;
+    bool ok = true;
+#pragma omp parallel
+    {
+        float *rb = malloc((size_t)wp * sizeof(float));
+        float *m = malloc((size_t)n * sizeof(float));
+        int32_t *bi = malloc((size_t)n * sizeof(int32_t));
+        int32_t *wf = malloc((size_t)n * sizeof(int32_t));
+        const bool mine = rb && m && bi && wf;
+        if (!mine) {
+#pragma omp atomic write
+            ok = false;
+        }
+#pragma omp barrier
+        if (ok) {
+            for (int64_t i = 0; i < wp; i++) rb[i] = -INFINITY;
+            for (int64_t j = 0; j < n; j++) { /* each column's first in-range w */
+                int64_t t0, t1, st;
+                taps(j, g.in[2], pp->k[2], pp->s[2], pp->p[2], pp->dl[2], &t0, &t1, &st);
+                wf[j] = (int32_t)(st + t0 * pp->dl[2]);
+            }
+        }
+#pragma omp for schedule(static)
+        for (int64_t pl = 0; pl < g.planes; pl++) {
+            if (!ok) continue;
+            const int64_t p0 = pl / g.n1, p1 = pl % g.n1;
+            const int64_t xo = p0 * g.xs0 + p1 * g.xs1, yo = p0 * g.ys0 + p1 * g.ys1, io = p0 * g.is0 + p1 * g.is1;
+            int64_t j0 = 0;
+            for (int64_t od = 0; od < g.out[0]; od++) {
+                int64_t d0, d1, ds;
+                taps(od, g.in[0], pp->k[0], pp->s[0], pp->p[0], pp->dl[0], &d0, &d1, &ds);
+                for (int64_t oh = 0; oh < g.out[1]; oh++, j0 += n) {
+                    int64_t h0, h1, hs;
+                    taps(oh, g.in[1], pp->k[1], pp->s[1], pp->p[1], pp->dl[1], &h0, &h1, &hs);
+                    const int64_t bd = ds + d0 * pp->dl[0], bh = hs + h0 * pp->dl[1];
+                    for (int64_t j = 0; j < n; j++) {
+                        m[j] = -INFINITY;
+                        bi[j] = (int32_t)((bd * g.in[1] + bh) * g.in[2]) + wf[j];
+                    }
+                    for (int64_t td = d0; td < d1; td++) {
+                        const int64_t d = ds + td * pp->dl[0];
+                        for (int64_t th = h0; th < h1; th++) {
+                            const int64_t h = hs + th * pp->dl[1];
+                            const int64_t ro = xo + d * g.xs[0] + h * g.xs[1];
+                            if (dt == ACL_FLOAT)
+                                memcpy(rb + pw, (const float *)x->base + ro, (size_t)g.in[2] * sizeof(float));
+                            else if (dt == ACL_FLOAT16)
+                                p3_row_f16_to_f32(rb + pw, (const uint16_t *)x->base + ro, g.in[2]);
+                            else
+                                acl_row_bf16_to_f32(rb + pw, (const uint16_t *)x->base + ro, g.in[2]);
+                            fwd_row_taps(m, bi, rb, n, pp->s[2], pp->k[2], pp->dl[2],
+                                         (int32_t)((d * g.in[1] + h) * g.in[2] - pw));
+                        }
+                    }
+                    for (int64_t j = 0; j < n; j++) {
+                        const int64_t yoff = yo + od * g.ys[0] + oh * g.ys[1] + j * g.ys[2];
+                        if (dt == ACL_FLOAT) {
+                            ((float *)y->base)[yoff] = m[j];
+                        } else if (m[j] == m[j]) { /* exact: the input's own value */
+                            ((uint16_t *)y->base)[yoff] = dt == ACL_FLOAT16 ? acl_f32_to_f16(m[j]) : acl_f32_to_bf16(m[j]);
+                        } else { /* a NaN: its own bits */
+                            const int64_t b = bi[j], bw = b % g.in[2], bhh = (b / g.in[2]) % g.in[1];
+                            const int64_t bdd = b / (g.in[2] * g.in[1]);
+                            ((uint16_t *)y->base)[yoff] =
+                                ((const uint16_t *)x->base)[xo + bdd * g.xs[0] + bhh * g.xs[1] + bw];
+                        }
+                        if (pp->idx_mode == POOL_IDX_NONE) continue;
+                        if (pp->idx_mode == POOL_IDX_UNIT)
+                            ((uint16_t *)idx->base)[pl * pp->mask_plane + j0 + j] = 0xFFFFu;
+                        else
+                            store_index(idx, pp->idx_mode, io + od * g.is[0] + oh * g.is[1] + j * g.is[2],
+                                        pl * osz + j0 + j, bi[j]);
+                    }
+                }
+            }
+        }
+        free(rb);
+        free(m);
+        free(bi);
+        free(wf);
+    }
+    return ok;
 }
