@@ -377,6 +377,29 @@ static inline void st(acl_view *v, int64_t off, double x) {
     }
 }
 
+/* n fp32 values (already rounded from the double sums, as st() rounds) stored at off, off + st, ...: the bits of
+ * st() (the row converters are bit-identical to the scalar ones); fp32/fp16/bf16 only */
+static void p3_row_f32_to_f16(uint16_t *d, const float *s, int64_t n);
+static void st_row_f32(acl_view *v, int64_t off, int64_t st, const float *r, int64_t n) {
+    if (v->dtype == ACL_FLOAT) {
+        float *p = (float *)v->base + off;
+        if (st == 1)
+            memcpy(p, r, (size_t)n * sizeof(float));
+        else
+            for (int64_t i = 0; i < n; i++) p[i * st] = r[i];
+        return;
+    }
+    uint16_t *p = (uint16_t *)v->base + off;
+    if (st == 1 && v->dtype == ACL_FLOAT16)
+        p3_row_f32_to_f16(p, r, n);
+    else if (st == 1)
+        acl_row_f32_to_bf16(p, r, n);
+    else if (v->dtype == ACL_FLOAT16)
+        for (int64_t i = 0; i < n; i++) p[i * st] = acl_f32_to_f16(r[i]);
+    else
+        for (int64_t i = 0; i < n; i++) p[i * st] = acl_f32_to_bf16(r[i]);
+}
+
 typedef struct {
     int64_t n1, planes, xs0, xs1, ys0, ys1;
     int64_t in[3], out[3], xs[3], ys[3];
@@ -666,6 +689,56 @@ void pool_adaptive_avg3d(const acl_view *x, acl_view *y, const pool_ad_params *p
     make_adgeo(&g, x, y, NULL, pp);
     ad_tab t[3];
     if (ad_tables(t, g.in, g.out, false)) {
+        if (x->dtype != ACL_DOUBLE) {
+            /* one output row (plane, od, oh) per iteration: window row by window row, every cell of the output row
+             * adds that row's terms to its double sum, so each cell adds its terms in the per-cell order (d, h, w
+             * ascending) - the same bytes - while the cells' addition chains overlap. fp16/bf16 window rows are
+             * converted to fp32 once (exact), fp32 rows with unit stride are read in place. */
+            const int64_t nrows = g.planes * g.out[0] * g.out[1], n = g.out[2];
+#pragma omp parallel
+            {
+                float *rowf = malloc((size_t)g.in[2] * sizeof(float));
+                double *sum = malloc((size_t)n * sizeof(double));
+                int64_t *len = malloc((size_t)n * sizeof(int64_t));
+                if (len)
+                    for (int64_t o = 0; o < n; o++) len[o] = t[2].hi[o] - t[2].lo[o];
+#pragma omp for schedule(static)
+                for (int64_t r = 0; r < nrows; r++) {
+                    if (!rowf || !sum || !len) continue;
+                    const int64_t pl = r / (g.out[0] * g.out[1]), od = (r / g.out[1]) % g.out[0], oh = r % g.out[1];
+                    const int64_t p0 = pl / g.n1, p1 = pl % g.n1, xo = p0 * g.xs0 + p1 * g.xs1;
+                    for (int64_t o = 0; o < n; o++) sum[o] = 0;
+                    for (int64_t d = t[0].lo[od]; d < t[0].hi[od]; d++)
+                        for (int64_t h = t[1].lo[oh]; h < t[1].hi[oh]; h++) {
+                            const int64_t ro = xo + d * g.xs[0] + h * g.xs[1];
+                            const float *rp = rowf;
+                            if (x->dtype == ACL_FLOAT && g.xs[2] == 1)
+                                rp = (const float *)x->base + ro;
+                            else if (g.xs[2] == 1 && x->dtype == ACL_FLOAT16)
+                                p3_row_f16_to_f32(rowf, (const uint16_t *)x->base + ro, g.in[2]);
+                            else if (g.xs[2] == 1 && x->dtype == ACL_BF16)
+                                acl_row_bf16_to_f32(rowf, (const uint16_t *)x->base + ro, g.in[2]);
+                            else
+                                for (int64_t w = 0; w < g.in[2]; w++) rowf[w] = (float)ld(x, ro + w * g.xs[2]);
+                            for (int64_t o = 0; o < n; o++) { /* independent chains: they overlap */
+                                double a = sum[o];
+                                for (int64_t w = t[2].lo[o]; w < t[2].hi[o]; w++) a += rp[w];
+                                sum[o] = a;
+                            }
+                        }
+                    const int64_t yo = p0 * g.ys0 + p1 * g.ys1 + od * g.ys[0] + oh * g.ys[1];
+                    for (int64_t o = 0; o < n; o++) {
+                        const double cnt = (double)((t[0].hi[od] - t[0].lo[od]) * (t[1].hi[oh] - t[1].lo[oh]) * len[o]);
+                        st(y, yo + o * g.ys[2], sum[o] / cnt);
+                    }
+                }
+                free(rowf);
+                free(sum);
+                free(len);
+            }
+            ad_free(t);
+            return;
+        }
         const int64_t cells = g.out[0] * g.out[1] * g.out[2];
 #pragma omp parallel for schedule(static)
         for (int64_t c = 0; c < g.planes * cells; c++) {
@@ -708,21 +781,80 @@ void pool_adaptive_avg3d_backward(const acl_view *gy, acl_view *gx, const pool_a
             }
         }
         /* one gx row (plane, d, h) per iteration: the divisions stay out of the per-element loop; every element's
-         * sum is the same terms in the same order whichever thread owns its row */
+         * sum is the same terms in the same order whichever thread owns its row. fp32/fp16/bf16 rows are rounded to
+         * fp32 into a row buffer and stored by the vectorised row converters (the bits of st()). */
         const int64_t dh = g.in[0] * g.in[1];
-#pragma omp parallel for schedule(static)
-        for (int64_t r = 0; r < g.planes * dh; r++) {
-            const int64_t pl = r / dh, d = (r % dh) / g.in[1], h = r % g.in[1];
-            const int64_t p0 = pl / g.n1, p1 = pl % g.n1, go = p0 * g.ys0 + p1 * g.ys1;
-            const int64_t xo = p0 * g.xs0 + p1 * g.xs1 + d * g.xs[0] + h * g.xs[1];
-            const int64_t od0 = t[0].ofirst[d], od1 = t[0].olast[d], oh0 = t[1].ofirst[h], oh1 = t[1].olast[h];
-            if (sg) {
-                const double *sp = sg + pl * ocells;
-                if (od0 == od1 && oh0 == oh1) { /* the usual case: one (od, oh) window pair */
-                    const double *row = sp + (od0 * g.out[1] + oh0) * g.out[2];
+        const bool rows = gx->dtype != ACL_DOUBLE;
+        bool wdisjoint = true; /* every W cell in exactly one window: its sum is 0 + one term */
+        for (int64_t w = 0; w < g.in[2]; w++) wdisjoint = wdisjoint && t[2].ofirst[w] == t[2].olast[w];
+#pragma omp parallel
+        {
+            float *rowf = rows ? malloc((size_t)g.in[2] * sizeof(float)) : NULL;
+            int64_t lpl = -1, p0 = 0, p1 = 0;
+#pragma omp for schedule(static)
+            for (int64_t r = 0; r < g.planes * dh; r++) {
+                const int64_t pl = r / dh, d = (r % dh) / g.in[1], h = r % g.in[1];
+                if (pl != lpl) { /* the divisions once per plane */
+                    lpl = pl;
+                    p0 = pl / g.n1;
+                    p1 = pl % g.n1;
+                }
+                const int64_t go = p0 * g.ys0 + p1 * g.ys1;
+                const int64_t xo = p0 * g.xs0 + p1 * g.xs1 + d * g.xs[0] + h * g.xs[1];
+                const int64_t od0 = t[0].ofirst[d], od1 = t[0].olast[d], oh0 = t[1].ofirst[h], oh1 = t[1].olast[h];
+                if (sg && rowf) {
+                    const double *sp = sg + pl * ocells;
+                    if (od0 == od1 && oh0 == oh1) { /* the usual case: one (od, oh) window pair */
+                        const double *row = sp + (od0 * g.out[1] + oh0) * g.out[2];
+                        if (wdisjoint && g.xs[2] == 1) { /* each window's value rounded once, filled in */
+                            for (int64_t ow = 0; ow < g.out[2]; ow++) {
+                                const float v = (float)(0.0 + row[ow]);
+                                const int64_t w0 = t[2].lo[ow], w1 = t[2].hi[ow];
+                                if (gx->dtype == ACL_FLOAT) {
+                                    float *p = (float *)gx->base + xo;
+                                    for (int64_t w = w0; w < w1; w++) p[w] = v;
+                                } else {
+                                    uint16_t *p = (uint16_t *)gx->base + xo;
+                                    const uint16_t v16 =
+                                        gx->dtype == ACL_FLOAT16 ? acl_f32_to_f16(v) : acl_f32_to_bf16(v);
+                                    for (int64_t w = w0; w < w1; w++) p[w] = v16;
+                                }
+                            }
+                            continue;
+                        }
+                        if (wdisjoint) {
+                            for (int64_t ow = 0; ow < g.out[2]; ow++) {
+                                const float v = (float)(0.0 + row[ow]);
+                                for (int64_t w = t[2].lo[ow]; w < t[2].hi[ow]; w++) rowf[w] = v;
+                            }
+                        } else {
+                            for (int64_t w = 0; w < g.in[2]; w++) {
+                                double sum = 0;
+                                for (int64_t ow = t[2].ofirst[w]; ow <= t[2].olast[w]; ow++) sum += row[ow];
+                                rowf[w] = (float)sum;
+                            }
+                        }
+                    } else {
+                        for (int64_t w = 0; w < g.in[2]; w++) {
+                            double sum = 0;
+                            for (int64_t od = od0; od <= od1; od++)
+                                for (int64_t oh = oh0; oh <= oh1; oh++)
+                                    for (int64_t ow = t[2].ofirst[w]; ow <= t[2].olast[w]; ow++)
+                                        sum += sp[(od * g.out[1] + oh) * g.out[2] + ow];
+                            rowf[w] = (float)sum;
+                        }
+                    }
+                    st_row_f32(gx, xo, g.xs[2], rowf, g.in[2]);
+                    continue;
+                }
+                if (sg) {
+                    const double *sp = sg + pl * ocells;
                     for (int64_t w = 0; w < g.in[2]; w++) {
                         double sum = 0;
-                        for (int64_t ow = t[2].ofirst[w]; ow <= t[2].olast[w]; ow++) sum += row[ow];
+                        for (int64_t od = od0; od <= od1; od++)
+                            for (int64_t oh = oh0; oh <= oh1; oh++)
+                                for (int64_t ow = t[2].ofirst[w]; ow <= t[2].olast[w]; ow++)
+                                    sum += sp[(od * g.out[1] + oh) * g.out[2] + ow];
                         st(gx, xo + w * g.xs[2], sum);
                     }
                     continue;
@@ -731,23 +863,15 @@ void pool_adaptive_avg3d_backward(const acl_view *gy, acl_view *gx, const pool_a
                     double sum = 0;
                     for (int64_t od = od0; od <= od1; od++)
                         for (int64_t oh = oh0; oh <= oh1; oh++)
-                            for (int64_t ow = t[2].ofirst[w]; ow <= t[2].olast[w]; ow++)
-                                sum += sp[(od * g.out[1] + oh) * g.out[2] + ow];
+                            for (int64_t ow = t[2].ofirst[w]; ow <= t[2].olast[w]; ow++) {
+                                const double n = (double)((t[0].hi[od] - t[0].lo[od]) * (t[1].hi[oh] - t[1].lo[oh]) *
+                                                          (t[2].hi[ow] - t[2].lo[ow]));
+                                sum += ld(gy, go + od * g.ys[0] + oh * g.ys[1] + ow * g.ys[2]) / n;
+                            }
                     st(gx, xo + w * g.xs[2], sum);
                 }
-                continue;
             }
-            for (int64_t w = 0; w < g.in[2]; w++) {
-                double sum = 0;
-                for (int64_t od = od0; od <= od1; od++)
-                    for (int64_t oh = oh0; oh <= oh1; oh++)
-                        for (int64_t ow = t[2].ofirst[w]; ow <= t[2].olast[w]; ow++) {
-                            const double n = (double)((t[0].hi[od] - t[0].lo[od]) * (t[1].hi[oh] - t[1].lo[oh]) *
-                                                      (t[2].hi[ow] - t[2].lo[ow]));
-                            sum += ld(gy, go + od * g.ys[0] + oh * g.ys[1] + ow * g.ys[2]) / n;
-                        }
-                st(gx, xo + w * g.xs[2], sum);
-            }
+            free(rowf);
         }
         free(sg);
     }

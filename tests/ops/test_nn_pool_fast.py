@@ -101,6 +101,22 @@ for dt in ("f32", "f16", "bf16"):
         pyaclnn.launch("AdaptiveMaxPool3dBackward", t(gy), t(x), i, gs)
         assert gs.numpy().tobytes() == gx.numpy().tobytes(), "dense and strided gradInput differ"
         digest(f"amp3d_bwd_{dt}_{shape}", gx)
+# AdaptiveAvgPool3d (+ backward): even, overlapping and mixed windows, gradients with NaN / -0
+for dt in ("f32", "f16", "bf16"):
+    for shape, osz in [((2, 3, 5, 13, 17), [2, 5, 4]), ((1, 3, 8, 24, 24), [4, 3, 3]), ((1, 2, 3, 4, 40), [2, 3, 9]),
+                       ((1, 2, 4, 6, 7), [3, 4, 7])]:
+        x = special(shape, dt)
+        x[np.isnan(x.astype(np.float32))] = 1
+        os_ = shape[:2] + tuple(osz)
+        y = t(np.zeros(os_, DT[dt]))
+        pyaclnn.launch("AdaptiveAvgPool3d", t(x), A(osz), y)
+        digest(f"aap3d_fwd_{dt}_{shape}", y)
+        gy = grad(os_, dt)
+        gx, gs = t(np.full(shape, 5, DT[dt])), strided_out(shape, dt)
+        pyaclnn.launch("AdaptiveAvgPool3dBackward", t(gy), t(x), gx)
+        pyaclnn.launch("AdaptiveAvgPool3dBackward", t(gy), t(x), gs)
+        assert gs.numpy().tobytes() == gx.numpy().tobytes(), "dense and strided gradInput differ"
+        digest(f"aap3d_bwd_{dt}_{shape}", gx)
 # MaxPool2dWithIndices (+ backward, fp32) and fp16 / bf16 forward; MaxPool (ONNX pads) f32 / f16
 for dt in ("f32", "f16", "bf16"):
     for shape, k, s, p, ceil in [((2, 3, 11, 37), [3], [2], [1], False), ((1, 2, 9, 10), [3, 2], [1, 1], [1, 1], True),
