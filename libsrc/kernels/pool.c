@@ -67,6 +67,11 @@ void pool_adaptive_max2d(const acl_view *x, acl_view *y, acl_view *idx, const po
         pool_max_nd(x, y, idx, &mp);
         return;
     }
+    if (x->dtype != ACL_DOUBLE) { /* the adaptive 3-D kernel with D absent (its per-row fp32 path) */
+        const pool_ad_params ap = {.lead = {a0, a1}, .sp = {-1, ax->ah, ax->aw}};
+        pool_adaptive_max3d(x, y, idx, &ap);
+        return;
+    }
     switch (x->dtype) {
     case ACL_FLOAT: AMAX_BODY(float, float, LOAD_ID); break;
     case ACL_DOUBLE: AMAX_BODY(double, double, LOAD_ID); break;

@@ -259,6 +259,17 @@ static void bwd_dense_planes(const acl_view *gy, const acl_view *ind, acl_view *
                 for (int64_t oh = 0; oh < g.out[1]; oh++) {
                     const int64_t r = od * g.out[1] + oh, goff = go + od * g.ys[0] + oh * g.ys[1];
                     int64_t *k = half ? kk + r * n : kk;
+                    if (dt == ACL_FLOAT && g.ys[2] == 1 && pp->idx_mode == POOL_IDX_VIEW && g.is[2] == 1 &&
+                        ind->dtype == ACL_INT32) { /* the common fp32 case, no index row copy */
+                        float *xa = (float *)(void *)xp;
+                        const float *gr = (const float *)gy->base + goff;
+                        const int32_t *ir = (const int32_t *)ind->base + io + od * g.is[0] + oh * g.is[1];
+                        for (int64_t w = 0; w < n; w++) {
+                            const int64_t q = ir[w];
+                            if ((uint64_t)q < (uint64_t)isz) xa[q] += gr[w];
+                        }
+                        continue;
+                    }
                     bwd_index_row(k, ind, pp, &g, pl, io, od, oh, isz);
                     if (dt == ACL_FLOAT) {
                         float *xa = (float *)(void *)xp;
@@ -460,6 +471,48 @@ static void free_tables(axis_tab t[3]) {
     }
 }
 
+/* sum[j] += (fp32 sum 0 + r[w] + ... over w in [wlo[j], whi[j]) in ascending order) for the m columns of a chunk
+ * starting at output column ow0. Columns ow in [ia, ib) (all k taps in range, from ow*s - p) run tap by tap across
+ * the columns (vectorised; each column's additions in the same order), the others one by one. */
+__attribute__((always_inline)) static inline void avg_taps(float *restrict rs, const float *restrict r, int64_t j0,
+                                                           int64_t j1, int64_t s, int64_t base, int64_t k) {
+    for (int64_t j = j0; j < j1; j++) rs[j] = 0.0f;
+    for (int64_t tw = 0; tw < k; tw++)
+        for (int64_t j = j0; j < j1; j++) rs[j] += r[base + j * s + tw];
+}
+
+ACL_LEVEL_FN(, avg_row_sums_lv,
+             (double *restrict sum, const float *restrict r, const int64_t *wlo, const int64_t *whi, int64_t m,
+              int64_t ow0, int64_t ia, int64_t ib, int64_t s, int64_t p, int64_t k),
+             (sum, r, wlo, whi, m, ow0, ia, ib, s, p, k)) {
+    int64_t j0 = ia - ow0, j1 = ib - ow0;
+    if (j0 < 0) j0 = 0;
+    if (j1 > m) j1 = m;
+    if (j1 < j0) j1 = j0;
+    for (int64_t j = 0; j < j0; j++) {
+        float a = 0;
+        for (int64_t w = wlo[j]; w < whi[j]; w++) a += r[w];
+        sum[j] += a;
+    }
+    if (j1 > j0) {
+        float rs[256];
+        const int64_t base = ow0 * s - p;
+        if (s == 1)
+            avg_taps(rs, r, j0, j1, 1, base, k);
+        else if (s == 2)
+            avg_taps(rs, r, j0, j1, 2, base, k);
+        else
+            avg_taps(rs, r, j0, j1, s, base, k);
+        for (int64_t j = j0; j < j1; j++) sum[j] += rs[j];
+    }
+    for (int64_t j = j1; j < m; j++) {
+        float a = 0;
+        for (int64_t w = wlo[j]; w < whi[j]; w++) a += r[w];
+        sum[j] += a;
+    }
+}
+#define avg_row_sums avg_row_sums_lv
+
 /* One (plane, output depth) unit per iteration; the output row is done in chunks of up to 256 cells: for each
  * window row (d, h) in ascending order, every cell of the chunk adds that row's fp32 tap sum to its double sum (per
  * cell the additions of the plain per-cell loop, in its order, so the same bytes). */
@@ -476,6 +529,11 @@ static void free_tables(axis_tab t[3]) {
             const int64_t xo = p0 * g.xs0 + p1 * g.xs1, yo = p0 * g.ys0 + p1 * g.ys1 + od * g.ys[0];             \
             const int64_t d0 = t[0].lo[od], d1 = t[0].hi[od], xs2 = g.xs[2];                                     \
             double sum[256];                                                                                     \
+            /* the output columns whose W window is all in range (k taps from ow * s - p) */                    \
+            int64_t ia = (pp->p[2] + pp->s[2] - 1) / pp->s[2], ib = 0;                                           \
+            if (g.in[2] + pp->p[2] - pp->k[2] >= 0) ib = (g.in[2] + pp->p[2] - pp->k[2]) / pp->s[2] + 1;         \
+            if (ib > g.out[2]) ib = g.out[2];                                                                    \
+            if (ib < ia) ib = ia;                                                                                \
             for (int64_t oh = 0; oh < g.out[1]; oh++) {                                                          \
                 const int64_t h0 = t[1].lo[oh], h1 = t[1].hi[oh];                                                \
                 for (int64_t ow0 = 0; ow0 < g.out[2]; ow0 += 256) {                                              \
@@ -488,12 +546,11 @@ static void free_tables(axis_tab t[3]) {
                             if (rowf) {                                                                          \
                                 const int64_t wa = wlo[0], wb = whi[m - 1];                                      \
                                 if (wb > wa) ROWCVT##_(rowf + wa, (const void *)(row + wa), wb - wa);            \
-                                for (int64_t j = 0; j < m; j++) {                                                \
-                                    float rs = 0;                                                                \
-                                    for (int64_t w = wlo[j]; w < whi[j]; w++) rs += rowf[w];                     \
-                                    sum[j] += rs;                                                                \
-                                }                                                                                \
-                            } else                                                                               \
+                                avg_row_sums(sum, rowf, wlo, whi, m, ow0, ia, ib, pp->s[2], pp->p[2], pp->k[2]); \
+                            } else if (ROWCVT == NULL && xs2 == 1)                                               \
+                                avg_row_sums(sum, (const float *)(const void *)row, wlo, whi, m, ow0, ia, ib,    \
+                                             pp->s[2], pp->p[2], pp->k[2]);                                      \
+                            else                                                                                 \
                                 for (int64_t j = 0; j < m; j++) {                                                \
                                     float rs = 0; /* a window row in fp32, the rows in double */                 \
                                     for (int64_t w = wlo[j]; w < whi[j]; w++) rs += LOAD(row[w * xs2]);          \
@@ -648,11 +705,12 @@ static void make_adgeo(adgeo *g, const acl_view *x, const acl_view *y, const acl
     g->is0 = idx ? idx->strides[a0] : 0;
     g->is1 = idx && a1 >= 0 ? idx->strides[a1] : 0;
     for (int i = 0; i < 3; i++) {
-        g->in[i] = x->dims[pp->sp[i]];
-        g->out[i] = y->dims[pp->sp[i]];
-        g->xs[i] = x->strides[pp->sp[i]];
-        g->ys[i] = y->strides[pp->sp[i]];
-        g->is[i] = idx ? idx->strides[pp->sp[i]] : 0;
+        const int a = pp->sp[i]; /* -1: an absent axis of size 1 */
+        g->in[i] = a >= 0 ? x->dims[a] : 1;
+        g->out[i] = a >= 0 ? y->dims[a] : 1;
+        g->xs[i] = a >= 0 ? x->strides[a] : 0;
+        g->ys[i] = a >= 0 ? y->strides[a] : 0;
+        g->is[i] = idx && a >= 0 ? idx->strides[a] : 0;
     }
 }
 
@@ -878,6 +936,90 @@ void pool_adaptive_avg3d_backward(const acl_view *gy, acl_view *gx, const pool_a
     ad_free(t);
 }
 
+/* fp32/fp16/bf16 input with unit-stride rows: one output row (plane, od, oh) per iteration, each window row converted
+ * to fp32 once and scanned by every cell of the output row in the per-cell order (w ascending within d, h
+ * ascending) under the same rule (v > m or NaN; the argmax starts at the window's first cell) - the same choice */
+static bool amax_columns(const acl_view *x, acl_view *y, acl_view *idx, const adgeo *gp) {
+    const adgeo g = *gp;
+    const int dt = x->dtype;
+    if ((dt != ACL_FLOAT && dt != ACL_FLOAT16 && dt != ACL_BF16) || g.xs[2] != 1) return false;
+    ad_tab t[3];
+    if (!ad_tables(t, g.in, g.out, false)) {
+        ad_free(t);
+        return false;
+    }
+    const int64_t n = g.out[2], nrows = g.planes * g.out[0] * g.out[1];
+    bool ok = true;
+#pragma omp parallel
+    {
+        float *rb = malloc((size_t)g.in[2] * sizeof(float));
+        float *m = malloc((size_t)n * sizeof(float));
+        int64_t *bi = malloc((size_t)n * sizeof(int64_t));
+        if (!rb || !m || !bi) {
+#pragma omp atomic write
+            ok = false;
+        }
+#pragma omp barrier
+#pragma omp for schedule(static)
+        for (int64_t r = 0; r < nrows; r++) {
+            if (!ok) continue;
+            const int64_t pl = r / (g.out[0] * g.out[1]), od = (r / g.out[1]) % g.out[0], oh = r % g.out[1];
+            const int64_t p0 = pl / g.n1, p1 = pl % g.n1, xo = p0 * g.xs0 + p1 * g.xs1;
+            for (int64_t j = 0; j < n; j++) {
+                m[j] = -INFINITY;
+                bi[j] = (t[0].lo[od] * g.in[1] + t[1].lo[oh]) * g.in[2] + t[2].lo[j];
+            }
+            for (int64_t d = t[0].lo[od]; d < t[0].hi[od]; d++)
+                for (int64_t h = t[1].lo[oh]; h < t[1].hi[oh]; h++) {
+                    const int64_t ro = xo + d * g.xs[0] + h * g.xs[1], rf = (d * g.in[1] + h) * g.in[2];
+                    const int64_t wa = t[2].lo[0], wb = t[2].hi[n - 1]; /* the windows' span */
+                    if (dt == ACL_FLOAT)
+                        memcpy(rb + wa, (const float *)x->base + ro + wa, (size_t)(wb - wa) * sizeof(float));
+                    else if (dt == ACL_FLOAT16)
+                        p3_row_f16_to_f32(rb + wa, (const uint16_t *)x->base + ro + wa, wb - wa);
+                    else
+                        acl_row_bf16_to_f32(rb + wa, (const uint16_t *)x->base + ro + wa, wb - wa);
+                    for (int64_t j = 0; j < n; j++) {
+                        float mj = m[j];
+                        int64_t bj = bi[j];
+                        for (int64_t w = t[2].lo[j]; w < t[2].hi[j]; w++) {
+                            const float v = rb[w];
+                            if (v > mj || v != v) {
+                                mj = v;
+                                bj = rf + w;
+                            }
+                        }
+                        m[j] = mj;
+                        bi[j] = bj;
+                    }
+                }
+            const int64_t yo = p0 * g.ys0 + p1 * g.ys1 + od * g.ys[0] + oh * g.ys[1];
+            const int64_t io = p0 * g.is0 + p1 * g.is1 + od * g.is[0] + oh * g.is[1];
+            for (int64_t j = 0; j < n; j++) {
+                if (dt == ACL_FLOAT) {
+                    ((float *)y->base)[yo + j * g.ys[2]] = m[j];
+                } else if (m[j] == m[j]) { /* exact: the input's own value */
+                    ((uint16_t *)y->base)[yo + j * g.ys[2]] =
+                        dt == ACL_FLOAT16 ? acl_f32_to_f16(m[j]) : acl_f32_to_bf16(m[j]);
+                } else { /* a NaN: its own bits */
+                    const int64_t b = bi[j], bw = b % g.in[2], bh = (b / g.in[2]) % g.in[1], bd = b / (g.in[2] * g.in[1]);
+                    ((uint16_t *)y->base)[yo + j * g.ys[2]] =
+                        ((const uint16_t *)x->base)[xo + bd * g.xs[0] + bh * g.xs[1] + bw];
+                }
+                if (idx->dtype == ACL_INT64)
+                    ((int64_t *)idx->base)[io + j * g.is[2]] = bi[j];
+                else
+                    ((int32_t *)idx->base)[io + j * g.is[2]] = (int32_t)bi[j];
+            }
+        }
+        free(rb);
+        free(m);
+        free(bi);
+    }
+    ad_free(t);
+    return ok;
+}
+
 void pool_adaptive_max3d(const acl_view *x, acl_view *y, acl_view *idx, const pool_ad_params *pp) {
     adgeo g;
     make_adgeo(&g, x, y, idx, pp);
@@ -895,6 +1037,7 @@ void pool_adaptive_max3d(const acl_view *x, acl_view *y, acl_view *idx, const po
         pool_max_nd(x, y, idx, &mp);
         return;
     }
+    if (amax_columns(x, y, idx, &g)) return;
     ad_tab t[3];
     const bool wide = x->dtype == ACL_DOUBLE;
     const size_t es = acl_dtype_size(x->dtype);

@@ -117,6 +117,31 @@ for dt in ("f32", "f16", "bf16"):
         pyaclnn.launch("AdaptiveAvgPool3dBackward", t(gy), t(x), gs)
         assert gs.numpy().tobytes() == gx.numpy().tobytes(), "dense and strided gradInput differ"
         digest(f"aap3d_bwd_{dt}_{shape}", gx)
+# AvgPool3d (+ backward): strides 1 / 2 / 3, padding, ceil mode, countIncludePad, divisorOverride
+for dt in ("f32", "f16", "bf16"):
+    for shape, k, st, pd, ceil, cip, div in [((2, 3, 6, 13, 37), [3], [2], [1], False, True, 0),
+                                             ((1, 2, 5, 9, 40), [3, 2, 3], [1, 2, 1], [1, 1, 1], True, False, 0),
+                                             ((1, 2, 4, 8, 41), [2, 3, 4], [2, 3, 3], [1, 1, 2], True, True, 7)]:
+        x = special(shape, dt)
+        x[np.isnan(x.astype(np.float32))] = 2
+        x[np.isinf(x.astype(np.float32))] = -1
+        from math import floor, ceil as cl
+        k3, s3, p3 = (k * 3 if len(k) == 1 else k), (st * 3 if len(st) == 1 else st), (pd * 3 if len(pd) == 1 else pd)
+        def osz(i, kk, ss, pp):
+            f = cl if ceil else floor
+            o = f((i + 2 * pp - kk) / ss) + 1
+            if ceil and (o - 1) * ss >= i + pp: o -= 1
+            return o
+        os_ = shape[:2] + tuple(osz(shape[2 + j], k3[j], s3[j], p3[j]) for j in range(3))
+        y = t(np.zeros(os_, DT[dt]))
+        pyaclnn.launch("AvgPool3d", t(x), A(k), A(st), A(pd), ceil, cip, div, y)
+        digest(f"ap3d_fwd_{dt}_{shape}", y)
+        gy = grad(os_, dt)
+        gx, gs = t(np.full(shape, 5, DT[dt])), strided_out(shape, dt)
+        pyaclnn.launch("AvgPool3dBackward", t(gy), t(x), A(k), A(st), A(pd), ceil, cip, div, gx)
+        pyaclnn.launch("AvgPool3dBackward", t(gy), t(x), A(k), A(st), A(pd), ceil, cip, div, gs)
+        assert gs.numpy().tobytes() == gx.numpy().tobytes(), "dense and strided gradInput differ"
+        digest(f"ap3d_bwd_{dt}_{shape}", gx)
 # MaxPool2dWithIndices (+ backward, fp32) and fp16 / bf16 forward; MaxPool (ONNX pads) f32 / f16
 for dt in ("f32", "f16", "bf16"):
     for shape, k, s, p, ceil in [((2, 3, 11, 37), [3], [2], [1], False), ((1, 2, 9, 10), [3, 2], [1, 1], [1, 1], True),
