@@ -613,6 +613,7 @@ void pool_avg_nd_backward(const acl_view *gy, acl_view *gx, const pool_avg_param
 #pragma omp parallel
         {
             double *acc = malloc((size_t)isz * sizeof(double));
+            float *rowf = gx->dtype != ACL_DOUBLE ? malloc((size_t)g.in[2] * sizeof(float)) : NULL;
 #pragma omp for schedule(static)
             for (int64_t pl = 0; pl < g.planes; pl++) {
                 if (!acc) continue;
@@ -633,11 +634,18 @@ void pool_avg_nd_backward(const acl_view *gy, acl_view *gx, const pool_avg_param
                         }
                 int64_t q = 0;
                 for (int64_t d = 0; d < g.in[0]; d++)
-                    for (int64_t h = 0; h < g.in[1]; h++)
-                        for (int64_t w = 0; w < g.in[2]; w++, q++)
-                            st(gx, xo + d * g.xs[0] + h * g.xs[1] + w * g.xs[2], acc[q]);
+                    for (int64_t h = 0; h < g.in[1]; h++) {
+                        const int64_t ro = xo + d * g.xs[0] + h * g.xs[1];
+                        if (rowf) { /* rounded to fp32 as st() rounds, stored by the row converters */
+                            for (int64_t w = 0; w < g.in[2]; w++) rowf[w] = (float)acc[q + w];
+                            st_row_f32(gx, ro, g.xs[2], rowf, g.in[2]);
+                            q += g.in[2];
+                        } else
+                            for (int64_t w = 0; w < g.in[2]; w++, q++) st(gx, ro + w * g.xs[2], acc[q]);
+                    }
             }
             free(acc);
+            free(rowf);
         }
     }
     free_tables(t);
