@@ -951,6 +951,7 @@ static bool amax_columns(const acl_view *x, acl_view *y, acl_view *idx, const ad
     const adgeo g = *gp;
     const int dt = x->dtype;
     if ((dt != ACL_FLOAT && dt != ACL_FLOAT16 && dt != ACL_BF16) || g.xs[2] != 1) return false;
+    if (g.out[0] <= 0 || g.out[1] <= 0 || g.out[2] <= 0) return false;
     ad_tab t[3];
     if (!ad_tables(t, g.in, g.out, false)) {
         ad_free(t);
