@@ -5,6 +5,7 @@
 
 #include "common/dtype.h"
 #include "kernels/pool.h"
+#include "kernels/pool3d.h"
 
 static void adaptive_range(int64_t o, int64_t in, int64_t out, int64_t *lo, int64_t *hi) {
     *lo = (int64_t)(((__int128)o * in) / out);
@@ -58,6 +59,19 @@ void pool_adaptive_max2d(const acl_view *x, acl_view *y, acl_view *idx, const po
     const int64_t xsh = x->strides[ax->ah], xsw = x->strides[ax->aw];
     const int64_t ysh = y->strides[ax->ah], ysw = y->strides[ax->aw];
     const int64_t ish = idx->strides[ax->ah], isw = idx->strides[ax->aw];
+    if (oh > 0 && ow > 0 && ih % oh == 0 && iw % ow == 0) {
+        /* both axes divide evenly: the windows of kernel = stride = in / out without padding (kernels/pool3d.c),
+         * the same cell chosen by the same rule */
+        pool_max_params mp = {.lead = {a0, a1}, .sp = {-1, ax->ah, ax->aw}, .idx_mode = POOL_IDX_VIEW,
+                              .k = {1, ih / oh, iw / ow}, .s = {1, ih / oh, iw / ow}, .p = {0, 0, 0}, .dl = {1, 1, 1}};
+        pool_max_nd(x, y, idx, &mp);
+        return;
+    }
+    if (x->dtype != ACL_DOUBLE) { /* the adaptive 3-D kernel with D absent (its per-row fp32 path) */
+        const pool_ad_params ap = {.lead = {a0, a1}, .sp = {-1, ax->ah, ax->aw}};
+        pool_adaptive_max3d(x, y, idx, &ap);
+        return;
+    }
     switch (x->dtype) {
     case ACL_FLOAT: AMAX_BODY(float, float, LOAD_ID); break;
     case ACL_DOUBLE: AMAX_BODY(double, double, LOAD_ID); break;
@@ -67,51 +81,13 @@ void pool_adaptive_max2d(const acl_view *x, acl_view *y, acl_view *idx, const po
     }
 }
 
-#define BWD_BODY(T, LOAD, STORE)                                                                                 \
-    do {                                                                                                         \
-        const T *gb = (const T *)gy->base;                                                                       \
-        T *xb = (T *)gx->base;                                                                                   \
-        _Pragma("omp parallel") {                                                                                \
-            float *acc = malloc((size_t)(ih * iw) * sizeof(float));                                              \
-            _Pragma("omp for schedule(static)") for (int64_t pl = 0; pl < planes; pl++) {                        \
-                if (!acc) continue;                                                                              \
-                int64_t p0 = pl / n1, p1 = pl % n1;                                                              \
-                int64_t go = p0 * gs0 + p1 * gs1, io = p0 * is0 + p1 * is1, xo = p0 * xs0 + p1 * xs1;           \
-                for (int64_t k = 0; k < ih * iw; k++) acc[k] = 0.0f;                                             \
-                for (int64_t o = 0; o < oh; o++)                                                                 \
-                    for (int64_t q = 0; q < ow; q++) {                                                           \
-                        int64_t k = load_index(ind, io + o * ish + q * isw);                                     \
-                        if (k >= 0 && k < ih * iw) acc[k] += LOAD(gb[go + o * gsh + q * gsw]);                   \
-                    }                                                                                            \
-                for (int64_t h = 0; h < ih; h++)                                                                 \
-                    for (int64_t w = 0; w < iw; w++) xb[xo + h * xsh + w * xsw] = STORE(acc[h * iw + w]);        \
-            }                                                                                                    \
-            free(acc);                                                                                           \
-        }                                                                                                        \
-    } while (0)
-
-static inline int64_t load_index(const acl_view *v, int64_t off) {
-    return v->dtype == ACL_INT32 ? ((const int32_t *)v->base)[off] : ((const int64_t *)v->base)[off];
-}
-
-#define STORE_ID(v) (v)
-#define STORE_F16(v) acl_f32_to_f16(v)
-#define STORE_BF16(v) acl_f32_to_bf16(v)
-
+/* the windowed max pools' backward (kernels/pool3d.c) with 1-cell windows: the gradient is routed by the indices
+ * alone, so it is exactly this op's */
 void pool_max2d_backward_by_index(const acl_view *gy, const acl_view *ind, acl_view *gx, const pool_axes *ax) {
-    const int a0 = ax->pa[0], a1 = ax->pa[1];
-    const int64_t n1 = a1 >= 0 ? gx->dims[a1] : 1, planes = gx->dims[a0] * n1;
-    const int64_t gs0 = gy->strides[a0], gs1 = a1 >= 0 ? gy->strides[a1] : 0;
-    const int64_t is0 = ind->strides[a0], is1 = a1 >= 0 ? ind->strides[a1] : 0;
-    const int64_t xs0 = gx->strides[a0], xs1 = a1 >= 0 ? gx->strides[a1] : 0;
-    const int64_t ih = gx->dims[ax->ah], iw = gx->dims[ax->aw], oh = gy->dims[ax->ah], ow = gy->dims[ax->aw];
-    const int64_t gsh = gy->strides[ax->ah], gsw = gy->strides[ax->aw];
-    const int64_t ish = ind->strides[ax->ah], isw = ind->strides[ax->aw];
-    const int64_t xsh = gx->strides[ax->ah], xsw = gx->strides[ax->aw];
-    switch (gx->dtype) {
-    case ACL_FLOAT: BWD_BODY(float, LOAD_ID, STORE_ID); break;
-    case ACL_FLOAT16: BWD_BODY(uint16_t, LOAD_F16, STORE_F16); break;
-    case ACL_BF16: BWD_BODY(uint16_t, LOAD_BF16, STORE_BF16); break;
-    default: break;
+    pool_max_params pp = {.lead = {ax->pa[0], ax->pa[1]}, .sp = {-1, ax->ah, ax->aw}, .idx_mode = POOL_IDX_VIEW};
+    for (int i = 0; i < 3; i++) {
+        pp.k[i] = pp.s[i] = pp.dl[i] = 1;
+        pp.p[i] = 0;
     }
+    pool_max_nd_backward(gy, ind, gx, &pp);
 }

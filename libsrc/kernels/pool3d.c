@@ -7,6 +7,7 @@
 #include "common/dtype.h"
 #include "common/half_rows.h"
 #include "common/cpu.h"
+#include "common/level_fn.h"
 #include "kernels/f16_rows.h"
 #include "kernels/pool3d.h"
 
@@ -134,6 +135,8 @@ static inline void store_index(acl_view *idx, int mode, int64_t off, int64_t fla
 #define NEG_INF_double (-INFINITY)
 #define NEG_INF_uint16_t (x->dtype == ACL_FLOAT16 ? (uint16_t)0xFC00u : (uint16_t)0xFF80u)
 
+static bool fwd_columns(const acl_view *x, acl_view *y, acl_view *idx, const pool_max_params *pp, const geo *g);
+
 void pool_max_nd(const acl_view *x, acl_view *y, acl_view *idx, const pool_max_params *pp) {
     geo g;
     make_geo(&g, x, y, idx, pp, pp->idx_mode == POOL_IDX_VIEW && idx != NULL);
@@ -142,6 +145,7 @@ void pool_max_nd(const acl_view *x, acl_view *y, acl_view *idx, const pool_max_p
         /* the mask buffer (int8 view, contiguous by construction of the check) starts cleared */
         memset(idx->base, 0, (size_t)(g.planes * pp->mask_plane * 2));
     }
+    if (fwd_columns(x, y, idx, pp, &g)) return;
     switch (x->dtype) {
     case ACL_FLOAT: FWD_BODY(float, float, LOAD_ID); break;
     case ACL_DOUBLE: FWD_BODY(double, double, LOAD_ID); break;
@@ -175,6 +179,133 @@ static void p3_row_f32_to_f16(uint16_t *d, const float *s, int64_t n) {
 #define ROWST_F16_(d, s, n) p3_row_f32_to_f16((uint16_t *)(void *)(d), (const float *)(const void *)(s), (n))
 #define ROWST_BF16 acl_row_f32_to_bf16
 #define ROWST_BF16_(d, s, n) acl_row_f32_to_bf16((uint16_t *)(void *)(d), (const float *)(const void *)(s), (n))
+
+/* ---- the backward's dense-plane path: a gradInput plane that is one dense block is cleared with memset and only
+ * its argmax cells are touched. Every cell's sum is 0 + g1 + g2 + ... over the gradOutput cells naming it, in their
+ * row-major order (the plain accumulator's additions, so its bytes): fp32 / double in place; fp16 / bf16 in an fp32
+ * scratch plane (cleared once per thread and re-cleared cell by cell after each plane), then rounded once through
+ * the vectorised row converters (gathered per gradOutput row, stored to each argmax cell). */
+
+/* argmax cells of gradOutput row (od, oh) of plane pl into k[0..out[2]), -1 where outside [0, isz) */
+static void bwd_index_row(int64_t *k, const acl_view *ind, const pool_max_params *pp, const geo *g, int64_t pl,
+                          int64_t io, int64_t od, int64_t oh, int64_t isz) {
+    const int64_t n = g->out[2];
+    if (pp->idx_mode == POOL_IDX_UNIT) {
+        const int64_t b = ((od * pp->s[0] - pp->p[0]) * g->in[1] + oh * pp->s[1] - pp->p[1]) * g->in[2] - pp->p[2];
+        for (int64_t w = 0; w < n; w++) k[w] = b + w * pp->s[2];
+    } else if (pp->idx_mode == POOL_IDX_RAW32) {
+        const int32_t *r = (const int32_t *)ind->base + pl * g->out[0] * g->out[1] * n + (od * g->out[1] + oh) * n;
+        for (int64_t w = 0; w < n; w++) k[w] = r[w];
+    } else {
+        const int64_t off = io + od * g->is[0] + oh * g->is[1], st = g->is[2];
+        if (ind->dtype == ACL_INT64) {
+            const int64_t *r = (const int64_t *)ind->base + off;
+            for (int64_t w = 0; w < n; w++) k[w] = r[w * st];
+        } else if (ind->dtype == ACL_INT8) {
+            const int8_t *r = (const int8_t *)ind->base + off;
+            for (int64_t w = 0; w < n; w++) k[w] = r[w * st];
+        } else {
+            const int32_t *r = (const int32_t *)ind->base + off;
+            for (int64_t w = 0; w < n; w++) k[w] = r[w * st];
+        }
+    }
+    for (int64_t w = 0; w < n; w++)
+        if (k[w] < 0 || k[w] >= isz) k[w] = -1;
+}
+
+static void p3_row_f16_to_f32(float *d, const uint16_t *s, int64_t n);
+static void p3_row_f32_to_f16(uint16_t *d, const float *s, int64_t n);
+
+/* gradOutput row at off (element stride st) as fp32 */
+static void bwd_grad_row(float *d, const acl_view *gy, int64_t off, int64_t st, int64_t n) {
+    const uint16_t *h = (const uint16_t *)gy->base + off;
+    if (st == 1 && gy->dtype == ACL_FLOAT16) {
+        p3_row_f16_to_f32(d, h, n);
+    } else if (st == 1 && gy->dtype == ACL_BF16) {
+        acl_row_bf16_to_f32(d, h, n);
+    } else if (gy->dtype == ACL_FLOAT16) {
+        for (int64_t w = 0; w < n; w++) d[w] = acl_f16_to_f32(h[w * st]);
+    } else {
+        for (int64_t w = 0; w < n; w++) d[w] = acl_bf16_to_f32(h[w * st]);
+    }
+}
+
+static void bwd_dense_planes(const acl_view *gy, const acl_view *ind, acl_view *gx, const pool_max_params *pp,
+                             const geo *gp) {
+    const geo g = *gp;
+    const int64_t isz = g.in[0] * g.in[1] * g.in[2], osz = g.out[0] * g.out[1] * g.out[2], n = g.out[2];
+    const int dt = gx->dtype;
+    const size_t es = acl_dtype_size(dt);
+    const bool half = dt == ACL_FLOAT16 || dt == ACL_BF16;
+    /* a dense gradOutput plane is converted to fp32 in one call (the converters' fixed cost counts for the small
+     * planes of adaptive pools) */
+    const bool gdense = g.ys[2] == 1 && (g.out[1] == 1 || g.ys[1] == n) && (g.out[0] == 1 || g.ys[0] == g.out[1] * n);
+#pragma omp parallel
+    {
+        int64_t *kk = malloc((size_t)(half ? osz : n) * sizeof(int64_t));
+        float *acc = half ? calloc((size_t)isz, sizeof(float)) : NULL;
+        float *gf = half ? malloc((size_t)osz * sizeof(float)) : NULL;
+        uint16_t *g16 = half ? malloc((size_t)osz * sizeof(uint16_t)) : NULL;
+        const bool ok = kk && (!half || (acc && gf && g16));
+#pragma omp for schedule(static)
+        for (int64_t pl = 0; pl < g.planes; pl++) {
+            if (!ok) continue;
+            const int64_t p0 = pl / g.n1, p1 = pl % g.n1;
+            const int64_t xo = p0 * g.xs0 + p1 * g.xs1, go = p0 * g.ys0 + p1 * g.ys1, io = p0 * g.is0 + p1 * g.is1;
+            char *xp = gx->base + xo * (int64_t)es;
+            memset(xp, 0, (size_t)isz * es);
+            if (half && gdense) bwd_grad_row(gf, gy, go, 1, osz);
+            for (int64_t od = 0; od < g.out[0]; od++)
+                for (int64_t oh = 0; oh < g.out[1]; oh++) {
+                    const int64_t r = od * g.out[1] + oh, goff = go + od * g.ys[0] + oh * g.ys[1];
+                    int64_t *k = half ? kk + r * n : kk;
+                    if (dt == ACL_FLOAT && g.ys[2] == 1 && pp->idx_mode == POOL_IDX_VIEW && g.is[2] == 1 &&
+                        ind->dtype == ACL_INT32) { /* the common fp32 case, no index row copy */
+                        float *xa = (float *)(void *)xp;
+                        const float *gr = (const float *)gy->base + goff;
+                        const int32_t *ir = (const int32_t *)ind->base + io + od * g.is[0] + oh * g.is[1];
+                        for (int64_t w = 0; w < n; w++) {
+                            const int64_t q = ir[w];
+                            if ((uint64_t)q < (uint64_t)isz) xa[q] += gr[w];
+                        }
+                        continue;
+                    }
+                    bwd_index_row(k, ind, pp, &g, pl, io, od, oh, isz);
+                    if (dt == ACL_FLOAT) {
+                        float *xa = (float *)(void *)xp;
+                        const float *gr = (const float *)gy->base + goff;
+                        for (int64_t w = 0; w < n; w++)
+                            if (k[w] >= 0) xa[k[w]] += gr[w * g.ys[2]];
+                    } else if (dt == ACL_DOUBLE) {
+                        double *xa = (double *)(void *)xp;
+                        const double *gr = (const double *)gy->base + goff;
+                        for (int64_t w = 0; w < n; w++)
+                            if (k[w] >= 0) xa[k[w]] += gr[w * g.ys[2]];
+                    } else if (!gdense) {
+                        bwd_grad_row(gf + r * n, gy, goff, g.ys[2], n);
+                    }
+                }
+            if (!half) continue;
+            for (int64_t q = 0; q < osz; q++)
+                if (kk[q] >= 0) acc[kk[q]] += gf[q];
+            for (int64_t q = 0; q < osz; q++) gf[q] = kk[q] >= 0 ? acc[kk[q]] : 0.0f;
+            if (dt == ACL_FLOAT16)
+                p3_row_f32_to_f16(g16, gf, osz);
+            else
+                acl_row_f32_to_bf16(g16, gf, osz);
+            uint16_t *xh = (uint16_t *)(void *)xp;
+            for (int64_t q = 0; q < osz; q++)
+                if (kk[q] >= 0) {
+                    xh[kk[q]] = g16[q];
+                    acc[kk[q]] = 0.0f;
+                }
+        }
+        free(kk);
+        free(acc);
+        free(gf);
+        free(g16);
+    }
+}
 
 #define BWD_BODY(T, AT, LOAD, STORE, ROWST)                                                                      \
     do {                                                                                                         \
@@ -222,6 +353,10 @@ void pool_max_nd_backward(const acl_view *gy, const acl_view *ind, acl_view *gx,
     /* geometry: x = gradInput, y = gradOutput */
     make_geo(&g, gx, gy, ind, pp, pp->idx_mode == POOL_IDX_VIEW);
     const int64_t isz = g.in[0] * g.in[1] * g.in[2], osz = g.out[0] * g.out[1] * g.out[2];
+    if (g.xs[2] == 1 && (g.in[1] == 1 || g.xs[1] == g.in[2]) && (g.in[0] == 1 || g.xs[0] == g.in[1] * g.in[2])) {
+        bwd_dense_planes(gy, ind, gx, pp, &g);
+        return;
+    }
     switch (gx->dtype) {
     case ACL_FLOAT: BWD_BODY(float, float, LOAD_ID, STORE_ID, ROWST_NONE); break;
     case ACL_DOUBLE: BWD_BODY(double, double, LOAD_ID, STORE_ID, ROWST_NONE); break;
@@ -251,6 +386,29 @@ static inline void st(acl_view *v, int64_t off, double x) {
     case ACL_BF16: ((uint16_t *)v->base)[off] = acl_f32_to_bf16((float)x); break;
     default: break;
     }
+}
+
+/* n fp32 values (already rounded from the double sums, as st() rounds) stored at off, off + st, ...: the bits of
+ * st() (the row converters are bit-identical to the scalar ones); fp32/fp16/bf16 only */
+static void p3_row_f32_to_f16(uint16_t *d, const float *s, int64_t n);
+static void st_row_f32(acl_view *v, int64_t off, int64_t st, const float *r, int64_t n) {
+    if (v->dtype == ACL_FLOAT) {
+        float *p = (float *)v->base + off;
+        if (st == 1)
+            memcpy(p, r, (size_t)n * sizeof(float));
+        else
+            for (int64_t i = 0; i < n; i++) p[i * st] = r[i];
+        return;
+    }
+    uint16_t *p = (uint16_t *)v->base + off;
+    if (st == 1 && v->dtype == ACL_FLOAT16)
+        p3_row_f32_to_f16(p, r, n);
+    else if (st == 1)
+        acl_row_f32_to_bf16(p, r, n);
+    else if (v->dtype == ACL_FLOAT16)
+        for (int64_t i = 0; i < n; i++) p[i * st] = acl_f32_to_f16(r[i]);
+    else
+        for (int64_t i = 0; i < n; i++) p[i * st] = acl_f32_to_bf16(r[i]);
 }
 
 typedef struct {
@@ -313,6 +471,48 @@ static void free_tables(axis_tab t[3]) {
     }
 }
 
+/* sum[j] += (fp32 sum 0 + r[w] + ... over w in [wlo[j], whi[j]) in ascending order) for the m columns of a chunk
+ * starting at output column ow0. Columns ow in [ia, ib) (all k taps in range, from ow*s - p) run tap by tap across
+ * the columns (vectorised; each column's additions in the same order), the others one by one. */
+__attribute__((always_inline)) static inline void avg_taps(float *restrict rs, const float *restrict r, int64_t j0,
+                                                           int64_t j1, int64_t s, int64_t base, int64_t k) {
+    for (int64_t j = j0; j < j1; j++) rs[j] = 0.0f;
+    for (int64_t tw = 0; tw < k; tw++)
+        for (int64_t j = j0; j < j1; j++) rs[j] += r[base + j * s + tw];
+}
+
+ACL_LEVEL_FN(, avg_row_sums_lv,
+             (double *restrict sum, const float *restrict r, const int64_t *wlo, const int64_t *whi, int64_t m,
+              int64_t ow0, int64_t ia, int64_t ib, int64_t s, int64_t p, int64_t k),
+             (sum, r, wlo, whi, m, ow0, ia, ib, s, p, k)) {
+    int64_t j0 = ia - ow0, j1 = ib - ow0;
+    if (j0 < 0) j0 = 0;
+    if (j1 > m) j1 = m;
+    if (j1 < j0) j1 = j0;
+    for (int64_t j = 0; j < j0; j++) {
+        float a = 0;
+        for (int64_t w = wlo[j]; w < whi[j]; w++) a += r[w];
+        sum[j] += a;
+    }
+    if (j1 > j0) {
+        float rs[256];
+        const int64_t base = ow0 * s - p;
+        if (s == 1)
+            avg_taps(rs, r, j0, j1, 1, base, k);
+        else if (s == 2)
+            avg_taps(rs, r, j0, j1, 2, base, k);
+        else
+            avg_taps(rs, r, j0, j1, s, base, k);
+        for (int64_t j = j0; j < j1; j++) sum[j] += rs[j];
+    }
+    for (int64_t j = j1; j < m; j++) {
+        float a = 0;
+        for (int64_t w = wlo[j]; w < whi[j]; w++) a += r[w];
+        sum[j] += a;
+    }
+}
+#define avg_row_sums avg_row_sums_lv
+
 /* One (plane, output depth) unit per iteration; the output row is done in chunks of up to 256 cells: for each
  * window row (d, h) in ascending order, every cell of the chunk adds that row's fp32 tap sum to its double sum (per
  * cell the additions of the plain per-cell loop, in its order, so the same bytes). */
@@ -329,6 +529,11 @@ static void free_tables(axis_tab t[3]) {
             const int64_t xo = p0 * g.xs0 + p1 * g.xs1, yo = p0 * g.ys0 + p1 * g.ys1 + od * g.ys[0];             \
             const int64_t d0 = t[0].lo[od], d1 = t[0].hi[od], xs2 = g.xs[2];                                     \
             double sum[256];                                                                                     \
+            /* the output columns whose W window is all in range (k taps from ow * s - p) */                    \
+            int64_t ia = (pp->p[2] + pp->s[2] - 1) / pp->s[2], ib = 0;                                           \
+            if (g.in[2] + pp->p[2] - pp->k[2] >= 0) ib = (g.in[2] + pp->p[2] - pp->k[2]) / pp->s[2] + 1;         \
+            if (ib > g.out[2]) ib = g.out[2];                                                                    \
+            if (ib < ia) ib = ia;                                                                                \
             for (int64_t oh = 0; oh < g.out[1]; oh++) {                                                          \
                 const int64_t h0 = t[1].lo[oh], h1 = t[1].hi[oh];                                                \
                 for (int64_t ow0 = 0; ow0 < g.out[2]; ow0 += 256) {                                              \
@@ -341,12 +546,11 @@ static void free_tables(axis_tab t[3]) {
                             if (rowf) {                                                                          \
                                 const int64_t wa = wlo[0], wb = whi[m - 1];                                      \
                                 if (wb > wa) ROWCVT##_(rowf + wa, (const void *)(row + wa), wb - wa);            \
-                                for (int64_t j = 0; j < m; j++) {                                                \
-                                    float rs = 0;                                                                \
-                                    for (int64_t w = wlo[j]; w < whi[j]; w++) rs += rowf[w];                     \
-                                    sum[j] += rs;                                                                \
-                                }                                                                                \
-                            } else                                                                               \
+                                avg_row_sums(sum, rowf, wlo, whi, m, ow0, ia, ib, pp->s[2], pp->p[2], pp->k[2]); \
+                            } else if (ROWCVT == NULL && xs2 == 1)                                               \
+                                avg_row_sums(sum, (const float *)(const void *)row, wlo, whi, m, ow0, ia, ib,    \
+                                             pp->s[2], pp->p[2], pp->k[2]);                                      \
+                            else                                                                                 \
                                 for (int64_t j = 0; j < m; j++) {                                                \
                                     float rs = 0; /* a window row in fp32, the rows in double */                 \
                                     for (int64_t w = wlo[j]; w < whi[j]; w++) rs += LOAD(row[w * xs2]);          \
@@ -409,6 +613,7 @@ void pool_avg_nd_backward(const acl_view *gy, acl_view *gx, const pool_avg_param
 #pragma omp parallel
         {
             double *acc = malloc((size_t)isz * sizeof(double));
+            float *rowf = gx->dtype != ACL_DOUBLE ? malloc((size_t)g.in[2] * sizeof(float)) : NULL;
 #pragma omp for schedule(static)
             for (int64_t pl = 0; pl < g.planes; pl++) {
                 if (!acc) continue;
@@ -429,11 +634,18 @@ void pool_avg_nd_backward(const acl_view *gy, acl_view *gx, const pool_avg_param
                         }
                 int64_t q = 0;
                 for (int64_t d = 0; d < g.in[0]; d++)
-                    for (int64_t h = 0; h < g.in[1]; h++)
-                        for (int64_t w = 0; w < g.in[2]; w++, q++)
-                            st(gx, xo + d * g.xs[0] + h * g.xs[1] + w * g.xs[2], acc[q]);
+                    for (int64_t h = 0; h < g.in[1]; h++) {
+                        const int64_t ro = xo + d * g.xs[0] + h * g.xs[1];
+                        if (rowf) { /* rounded to fp32 as st() rounds, stored by the row converters */
+                            for (int64_t w = 0; w < g.in[2]; w++) rowf[w] = (float)acc[q + w];
+                            st_row_f32(gx, ro, g.xs[2], rowf, g.in[2]);
+                            q += g.in[2];
+                        } else
+                            for (int64_t w = 0; w < g.in[2]; w++, q++) st(gx, ro + w * g.xs[2], acc[q]);
+                    }
             }
             free(acc);
+            free(rowf);
         }
     }
     free_tables(t);
@@ -501,11 +713,12 @@ static void make_adgeo(adgeo *g, const acl_view *x, const acl_view *y, const acl
     g->is0 = idx ? idx->strides[a0] : 0;
     g->is1 = idx && a1 >= 0 ? idx->strides[a1] : 0;
     for (int i = 0; i < 3; i++) {
-        g->in[i] = x->dims[pp->sp[i]];
-        g->out[i] = y->dims[pp->sp[i]];
-        g->xs[i] = x->strides[pp->sp[i]];
-        g->ys[i] = y->strides[pp->sp[i]];
-        g->is[i] = idx ? idx->strides[pp->sp[i]] : 0;
+        const int a = pp->sp[i]; /* -1: an absent axis of size 1 */
+        g->in[i] = a >= 0 ? x->dims[a] : 1;
+        g->out[i] = a >= 0 ? y->dims[a] : 1;
+        g->xs[i] = a >= 0 ? x->strides[a] : 0;
+        g->ys[i] = a >= 0 ? y->strides[a] : 0;
+        g->is[i] = idx && a >= 0 ? idx->strides[a] : 0;
     }
 }
 
@@ -542,6 +755,56 @@ void pool_adaptive_avg3d(const acl_view *x, acl_view *y, const pool_ad_params *p
     make_adgeo(&g, x, y, NULL, pp);
     ad_tab t[3];
     if (ad_tables(t, g.in, g.out, false)) {
+        if (x->dtype != ACL_DOUBLE) {
+            /* one output row (plane, od, oh) per iteration: window row by window row, every cell of the output row
+             * adds that row's terms to its double sum, so each cell adds its terms in the per-cell order (d, h, w
+             * ascending) - the same bytes - while the cells' addition chains overlap. fp16/bf16 window rows are
+             * converted to fp32 once (exact), fp32 rows with unit stride are read in place. */
+            const int64_t nrows = g.planes * g.out[0] * g.out[1], n = g.out[2];
+#pragma omp parallel
+            {
+                float *rowf = malloc((size_t)g.in[2] * sizeof(float));
+                double *sum = malloc((size_t)n * sizeof(double));
+                int64_t *len = malloc((size_t)n * sizeof(int64_t));
+                if (len)
+                    for (int64_t o = 0; o < n; o++) len[o] = t[2].hi[o] - t[2].lo[o];
+#pragma omp for schedule(static)
+                for (int64_t r = 0; r < nrows; r++) {
+                    if (!rowf || !sum || !len) continue;
+                    const int64_t pl = r / (g.out[0] * g.out[1]), od = (r / g.out[1]) % g.out[0], oh = r % g.out[1];
+                    const int64_t p0 = pl / g.n1, p1 = pl % g.n1, xo = p0 * g.xs0 + p1 * g.xs1;
+                    for (int64_t o = 0; o < n; o++) sum[o] = 0;
+                    for (int64_t d = t[0].lo[od]; d < t[0].hi[od]; d++)
+                        for (int64_t h = t[1].lo[oh]; h < t[1].hi[oh]; h++) {
+                            const int64_t ro = xo + d * g.xs[0] + h * g.xs[1];
+                            const float *rp = rowf;
+                            if (x->dtype == ACL_FLOAT && g.xs[2] == 1)
+                                rp = (const float *)x->base + ro;
+                            else if (g.xs[2] == 1 && x->dtype == ACL_FLOAT16)
+                                p3_row_f16_to_f32(rowf, (const uint16_t *)x->base + ro, g.in[2]);
+                            else if (g.xs[2] == 1 && x->dtype == ACL_BF16)
+                                acl_row_bf16_to_f32(rowf, (const uint16_t *)x->base + ro, g.in[2]);
+                            else
+                                for (int64_t w = 0; w < g.in[2]; w++) rowf[w] = (float)ld(x, ro + w * g.xs[2]);
+                            for (int64_t o = 0; o < n; o++) { /* independent chains: they overlap */
+                                double a = sum[o];
+                                for (int64_t w = t[2].lo[o]; w < t[2].hi[o]; w++) a += rp[w];
+                                sum[o] = a;
+                            }
+                        }
+                    const int64_t yo = p0 * g.ys0 + p1 * g.ys1 + od * g.ys[0] + oh * g.ys[1];
+                    for (int64_t o = 0; o < n; o++) {
+                        const double cnt = (double)((t[0].hi[od] - t[0].lo[od]) * (t[1].hi[oh] - t[1].lo[oh]) * len[o]);
+                        st(y, yo + o * g.ys[2], sum[o] / cnt);
+                    }
+                }
+                free(rowf);
+                free(sum);
+                free(len);
+            }
+            ad_free(t);
+            return;
+        }
         const int64_t cells = g.out[0] * g.out[1] * g.out[2];
 #pragma omp parallel for schedule(static)
         for (int64_t c = 0; c < g.planes * cells; c++) {
@@ -584,21 +847,80 @@ void pool_adaptive_avg3d_backward(const acl_view *gy, acl_view *gx, const pool_a
             }
         }
         /* one gx row (plane, d, h) per iteration: the divisions stay out of the per-element loop; every element's
-         * sum is the same terms in the same order whichever thread owns its row */
+         * sum is the same terms in the same order whichever thread owns its row. fp32/fp16/bf16 rows are rounded to
+         * fp32 into a row buffer and stored by the vectorised row converters (the bits of st()). */
         const int64_t dh = g.in[0] * g.in[1];
-#pragma omp parallel for schedule(static)
-        for (int64_t r = 0; r < g.planes * dh; r++) {
-            const int64_t pl = r / dh, d = (r % dh) / g.in[1], h = r % g.in[1];
-            const int64_t p0 = pl / g.n1, p1 = pl % g.n1, go = p0 * g.ys0 + p1 * g.ys1;
-            const int64_t xo = p0 * g.xs0 + p1 * g.xs1 + d * g.xs[0] + h * g.xs[1];
-            const int64_t od0 = t[0].ofirst[d], od1 = t[0].olast[d], oh0 = t[1].ofirst[h], oh1 = t[1].olast[h];
-            if (sg) {
-                const double *sp = sg + pl * ocells;
-                if (od0 == od1 && oh0 == oh1) { /* the usual case: one (od, oh) window pair */
-                    const double *row = sp + (od0 * g.out[1] + oh0) * g.out[2];
+        const bool rows = gx->dtype != ACL_DOUBLE;
+        bool wdisjoint = true; /* every W cell in exactly one window: its sum is 0 + one term */
+        for (int64_t w = 0; w < g.in[2]; w++) wdisjoint = wdisjoint && t[2].ofirst[w] == t[2].olast[w];
+#pragma omp parallel
+        {
+            float *rowf = rows ? malloc((size_t)g.in[2] * sizeof(float)) : NULL;
+            int64_t lpl = -1, p0 = 0, p1 = 0;
+#pragma omp for schedule(static)
+            for (int64_t r = 0; r < g.planes * dh; r++) {
+                const int64_t pl = r / dh, d = (r % dh) / g.in[1], h = r % g.in[1];
+                if (pl != lpl) { /* the divisions once per plane */
+                    lpl = pl;
+                    p0 = pl / g.n1;
+                    p1 = pl % g.n1;
+                }
+                const int64_t go = p0 * g.ys0 + p1 * g.ys1;
+                const int64_t xo = p0 * g.xs0 + p1 * g.xs1 + d * g.xs[0] + h * g.xs[1];
+                const int64_t od0 = t[0].ofirst[d], od1 = t[0].olast[d], oh0 = t[1].ofirst[h], oh1 = t[1].olast[h];
+                if (sg && rowf) {
+                    const double *sp = sg + pl * ocells;
+                    if (od0 == od1 && oh0 == oh1) { /* the usual case: one (od, oh) window pair */
+                        const double *row = sp + (od0 * g.out[1] + oh0) * g.out[2];
+                        if (wdisjoint && g.xs[2] == 1) { /* each window's value rounded once, filled in */
+                            for (int64_t ow = 0; ow < g.out[2]; ow++) {
+                                const float v = (float)(0.0 + row[ow]);
+                                const int64_t w0 = t[2].lo[ow], w1 = t[2].hi[ow];
+                                if (gx->dtype == ACL_FLOAT) {
+                                    float *p = (float *)gx->base + xo;
+                                    for (int64_t w = w0; w < w1; w++) p[w] = v;
+                                } else {
+                                    uint16_t *p = (uint16_t *)gx->base + xo;
+                                    const uint16_t v16 =
+                                        gx->dtype == ACL_FLOAT16 ? acl_f32_to_f16(v) : acl_f32_to_bf16(v);
+                                    for (int64_t w = w0; w < w1; w++) p[w] = v16;
+                                }
+                            }
+                            continue;
+                        }
+                        if (wdisjoint) {
+                            for (int64_t ow = 0; ow < g.out[2]; ow++) {
+                                const float v = (float)(0.0 + row[ow]);
+                                for (int64_t w = t[2].lo[ow]; w < t[2].hi[ow]; w++) rowf[w] = v;
+                            }
+                        } else {
+                            for (int64_t w = 0; w < g.in[2]; w++) {
+                                double sum = 0;
+                                for (int64_t ow = t[2].ofirst[w]; ow <= t[2].olast[w]; ow++) sum += row[ow];
+                                rowf[w] = (float)sum;
+                            }
+                        }
+                    } else {
+                        for (int64_t w = 0; w < g.in[2]; w++) {
+                            double sum = 0;
+                            for (int64_t od = od0; od <= od1; od++)
+                                for (int64_t oh = oh0; oh <= oh1; oh++)
+                                    for (int64_t ow = t[2].ofirst[w]; ow <= t[2].olast[w]; ow++)
+                                        sum += sp[(od * g.out[1] + oh) * g.out[2] + ow];
+                            rowf[w] = (float)sum;
+                        }
+                    }
+                    st_row_f32(gx, xo, g.xs[2], rowf, g.in[2]);
+                    continue;
+                }
+                if (sg) {
+                    const double *sp = sg + pl * ocells;
                     for (int64_t w = 0; w < g.in[2]; w++) {
                         double sum = 0;
-                        for (int64_t ow = t[2].ofirst[w]; ow <= t[2].olast[w]; ow++) sum += row[ow];
+                        for (int64_t od = od0; od <= od1; od++)
+                            for (int64_t oh = oh0; oh <= oh1; oh++)
+                                for (int64_t ow = t[2].ofirst[w]; ow <= t[2].olast[w]; ow++)
+                                    sum += sp[(od * g.out[1] + oh) * g.out[2] + ow];
                         st(gx, xo + w * g.xs[2], sum);
                     }
                     continue;
@@ -607,32 +929,124 @@ void pool_adaptive_avg3d_backward(const acl_view *gy, acl_view *gx, const pool_a
                     double sum = 0;
                     for (int64_t od = od0; od <= od1; od++)
                         for (int64_t oh = oh0; oh <= oh1; oh++)
-                            for (int64_t ow = t[2].ofirst[w]; ow <= t[2].olast[w]; ow++)
-                                sum += sp[(od * g.out[1] + oh) * g.out[2] + ow];
+                            for (int64_t ow = t[2].ofirst[w]; ow <= t[2].olast[w]; ow++) {
+                                const double n = (double)((t[0].hi[od] - t[0].lo[od]) * (t[1].hi[oh] - t[1].lo[oh]) *
+                                                          (t[2].hi[ow] - t[2].lo[ow]));
+                                sum += ld(gy, go + od * g.ys[0] + oh * g.ys[1] + ow * g.ys[2]) / n;
+                            }
                     st(gx, xo + w * g.xs[2], sum);
                 }
-                continue;
             }
-            for (int64_t w = 0; w < g.in[2]; w++) {
-                double sum = 0;
-                for (int64_t od = od0; od <= od1; od++)
-                    for (int64_t oh = oh0; oh <= oh1; oh++)
-                        for (int64_t ow = t[2].ofirst[w]; ow <= t[2].olast[w]; ow++) {
-                            const double n = (double)((t[0].hi[od] - t[0].lo[od]) * (t[1].hi[oh] - t[1].lo[oh]) *
-                                                      (t[2].hi[ow] - t[2].lo[ow]));
-                            sum += ld(gy, go + od * g.ys[0] + oh * g.ys[1] + ow * g.ys[2]) / n;
-                        }
-                st(gx, xo + w * g.xs[2], sum);
-            }
+            free(rowf);
         }
         free(sg);
     }
     ad_free(t);
 }
 
+/* fp32/fp16/bf16 input with unit-stride rows: one output row (plane, od, oh) per iteration, each window row converted
+ * to fp32 once and scanned by every cell of the output row in the per-cell order (w ascending within d, h
+ * ascending) under the same rule (v > m or NaN; the argmax starts at the window's first cell) - the same choice */
+static bool amax_columns(const acl_view *x, acl_view *y, acl_view *idx, const adgeo *gp) {
+    const adgeo g = *gp;
+    const int dt = x->dtype;
+    if ((dt != ACL_FLOAT && dt != ACL_FLOAT16 && dt != ACL_BF16) || g.xs[2] != 1) return false;
+    if (g.out[0] <= 0 || g.out[1] <= 0 || g.out[2] <= 0) return false;
+    ad_tab t[3];
+    if (!ad_tables(t, g.in, g.out, false)) {
+        ad_free(t);
+        return false;
+    }
+    const int64_t n = g.out[2], nrows = g.planes * g.out[0] * g.out[1];
+    bool ok = true;
+#pragma omp parallel
+    {
+        float *rb = malloc((size_t)g.in[2] * sizeof(float));
+        float *m = malloc((size_t)n * sizeof(float));
+        int64_t *bi = malloc((size_t)n * sizeof(int64_t));
+        if (!rb || !m || !bi) {
+#pragma omp atomic write
+            ok = false;
+        }
+#pragma omp barrier
+#pragma omp for schedule(static)
+        for (int64_t r = 0; r < nrows; r++) {
+            if (!ok) continue;
+            const int64_t pl = r / (g.out[0] * g.out[1]), od = (r / g.out[1]) % g.out[0], oh = r % g.out[1];
+            const int64_t p0 = pl / g.n1, p1 = pl % g.n1, xo = p0 * g.xs0 + p1 * g.xs1;
+            for (int64_t j = 0; j < n; j++) {
+                m[j] = -INFINITY;
+                bi[j] = (t[0].lo[od] * g.in[1] + t[1].lo[oh]) * g.in[2] + t[2].lo[j];
+            }
+            for (int64_t d = t[0].lo[od]; d < t[0].hi[od]; d++)
+                for (int64_t h = t[1].lo[oh]; h < t[1].hi[oh]; h++) {
+                    const int64_t ro = xo + d * g.xs[0] + h * g.xs[1], rf = (d * g.in[1] + h) * g.in[2];
+                    const int64_t wa = t[2].lo[0], wb = t[2].hi[n - 1]; /* the windows' span */
+                    if (dt == ACL_FLOAT)
+                        memcpy(rb + wa, (const float *)x->base + ro + wa, (size_t)(wb - wa) * sizeof(float));
+                    else if (dt == ACL_FLOAT16)
+                        p3_row_f16_to_f32(rb + wa, (const uint16_t *)x->base + ro + wa, wb - wa);
+                    else
+                        acl_row_bf16_to_f32(rb + wa, (const uint16_t *)x->base + ro + wa, wb - wa);
+                    for (int64_t j = 0; j < n; j++) {
+                        float mj = m[j];
+                        int64_t bj = bi[j];
+                        for (int64_t w = t[2].lo[j]; w < t[2].hi[j]; w++) {
+                            const float v = rb[w];
+                            if (v > mj || v != v) {
+                                mj = v;
+                                bj = rf + w;
+                            }
+                        }
+                        m[j] = mj;
+                        bi[j] = bj;
+                    }
+                }
+            const int64_t yo = p0 * g.ys0 + p1 * g.ys1 + od * g.ys[0] + oh * g.ys[1];
+            const int64_t io = p0 * g.is0 + p1 * g.is1 + od * g.is[0] + oh * g.is[1];
+            for (int64_t j = 0; j < n; j++) {
+                if (dt == ACL_FLOAT) {
+                    ((float *)y->base)[yo + j * g.ys[2]] = m[j];
+                } else if (m[j] == m[j]) { /* exact: the input's own value */
+                    ((uint16_t *)y->base)[yo + j * g.ys[2]] =
+                        dt == ACL_FLOAT16 ? acl_f32_to_f16(m[j]) : acl_f32_to_bf16(m[j]);
+                } else { /* a NaN: its own bits */
+                    const int64_t b = bi[j], bw = b % g.in[2], bh = (b / g.in[2]) % g.in[1], bd = b / (g.in[2] * g.in[1]);
+                    ((uint16_t *)y->base)[yo + j * g.ys[2]] =
+                        ((const uint16_t *)x->base)[xo + bd * g.xs[0] + bh * g.xs[1] + bw];
+                }
+                if (idx->dtype == ACL_INT64)
+                    ((int64_t *)idx->base)[io + j * g.is[2]] = bi[j];
+                else
+                    ((int32_t *)idx->base)[io + j * g.is[2]] = (int32_t)bi[j];
+            }
+        }
+        free(rb);
+        free(m);
+        free(bi);
+    }
+    ad_free(t);
+    return ok;
+}
+
 void pool_adaptive_max3d(const acl_view *x, acl_view *y, acl_view *idx, const pool_ad_params *pp) {
     adgeo g;
     make_adgeo(&g, x, y, idx, pp);
+    if (g.out[0] > 0 && g.out[1] > 0 && g.out[2] > 0 && g.in[0] % g.out[0] == 0 && g.in[1] % g.out[1] == 0 &&
+        g.in[2] % g.out[2] == 0) {
+        /* every axis divides evenly: the adaptive windows are the windows of kernel = stride = in / out, no padding,
+         * and the windowed max pool picks the same cell by the same rule */
+        pool_max_params mp = {.lead = {pp->lead[0], pp->lead[1]}, .idx_mode = POOL_IDX_VIEW};
+        for (int i = 0; i < 3; i++) {
+            mp.sp[i] = pp->sp[i];
+            mp.k[i] = mp.s[i] = g.in[i] / g.out[i];
+            mp.p[i] = 0;
+            mp.dl[i] = 1;
+        }
+        pool_max_nd(x, y, idx, &mp);
+        return;
+    }
+    if (amax_columns(x, y, idx, &g)) return;
     ad_tab t[3];
     const bool wide = x->dtype == ACL_DOUBLE;
     const size_t es = acl_dtype_size(x->dtype);
@@ -669,4 +1083,138 @@ void pool_adaptive_max3d(const acl_view *x, acl_view *y, acl_view *idx, const po
         }
     }
     ad_free(t);
+}
+
+/* ---------------------------------------------------------------- the forward across output columns
+ * fp32 / fp16 / bf16 input with unit-stride rows, every window non-empty, a plane of < 2^31 cells: for one output row
+ * (od, oh) all its columns run the per-cell scan together - the taps in the same (d, h, w) order, each column keeping
+ * its maximum and argmax under the same rule (v > m or v is NaN), so the same choice as the per-cell loop. The window
+ * row is read from an fp32 copy of the input row with -inf on both sides: a padding tap never wins (-inf > m is
+ * false, it is no NaN), and each column's argmax starts at its first in-range tap, as the per-cell loop's. */
+
+/* one tap (offset t of the padded row) for n columns `s` cells apart; rowflat: the plane index of padded cell 0 */
+__attribute__((always_inline)) static inline void fwd_tap(float *restrict m, int32_t *restrict bi,
+                                                          const float *restrict rb, int64_t n, int64_t s, int64_t t,
+                                                          int32_t rowflat) {
+    for (int64_t j = 0; j < n; j++) {
+        const float v = rb[j * s + t];
+        const bool c = v > m[j] || v != v;
+        m[j] = c ? v : m[j];
+        bi[j] = c ? rowflat + (int32_t)(j * s + t) : bi[j];
+    }
+}
+
+ACL_LEVEL_FN(, fwd_row_taps,
+             (float *restrict m, int32_t *restrict bi, const float *restrict rb, int64_t n, int64_t s, int64_t k,
+              int64_t dl, int32_t rowflat),
+             (m, bi, rb, n, s, k, dl, rowflat)) {
+    for (int64_t tw = 0; tw < k; tw++) {
+        if (s == 1)
+            fwd_tap(m, bi, rb, n, 1, tw * dl, rowflat);
+        else if (s == 2)
+            fwd_tap(m, bi, rb, n, 2, tw * dl, rowflat);
+        else
+            fwd_tap(m, bi, rb, n, s, tw * dl, rowflat);
+    }
+}
+
+static bool fwd_columns(const acl_view *x, acl_view *y, acl_view *idx, const pool_max_params *pp, const geo *gp) {
+    const geo g = *gp;
+    const int dt = x->dtype;
+    if (dt != ACL_FLOAT && dt != ACL_FLOAT16 && dt != ACL_BF16) return false;
+    if (g.xs[2] != 1 || g.in[0] * g.in[1] * g.in[2] > INT32_MAX / 2) return false;
+    int64_t lo[3], hi[3]; /* padded row: cells [lo, hi) around the row's [0, in) */
+    for (int a = 0; a < 3; a++) {
+        for (int64_t o = 0; o < g.out[a]; o++) {
+            int64_t t0, t1, st;
+            taps(o, g.in[a], pp->k[a], pp->s[a], pp->p[a], pp->dl[a], &t0, &t1, &st);
+            if (t1 <= t0) return false; /* a window wholly in the padding: the per-cell loop */
+        }
+        lo[a] = -pp->p[a];
+        hi[a] = (g.out[a] - 1) * pp->s[a] - pp->p[a] + (pp->k[a] - 1) * pp->dl[a] + 1;
+        if (hi[a] < g.in[a]) hi[a] = g.in[a];
+    }
+    const int64_t n = g.out[2], wp = hi[2] - lo[2], pw = pp->p[2];
+    const int64_t osz = g.out[0] * g.out[1] * n;
+    bool ok = true;
+#pragma omp parallel
+    {
+        float *rb = malloc((size_t)wp * sizeof(float));
+        float *m = malloc((size_t)n * sizeof(float));
+        int32_t *bi = malloc((size_t)n * sizeof(int32_t));
+        int32_t *wf = malloc((size_t)n * sizeof(int32_t));
+        const bool mine = rb && m && bi && wf;
+        if (!mine) {
+#pragma omp atomic write
+            ok = false;
+        }
+#pragma omp barrier
+        if (ok) {
+            for (int64_t i = 0; i < wp; i++) rb[i] = -INFINITY;
+            for (int64_t j = 0; j < n; j++) { /* each column's first in-range w */
+                int64_t t0, t1, st;
+                taps(j, g.in[2], pp->k[2], pp->s[2], pp->p[2], pp->dl[2], &t0, &t1, &st);
+                wf[j] = (int32_t)(st + t0 * pp->dl[2]);
+            }
+        }
+#pragma omp for schedule(static)
+        for (int64_t pl = 0; pl < g.planes; pl++) {
+            if (!ok) continue;
+            const int64_t p0 = pl / g.n1, p1 = pl % g.n1;
+            const int64_t xo = p0 * g.xs0 + p1 * g.xs1, yo = p0 * g.ys0 + p1 * g.ys1, io = p0 * g.is0 + p1 * g.is1;
+            int64_t j0 = 0;
+            for (int64_t od = 0; od < g.out[0]; od++) {
+                int64_t d0, d1, ds;
+                taps(od, g.in[0], pp->k[0], pp->s[0], pp->p[0], pp->dl[0], &d0, &d1, &ds);
+                for (int64_t oh = 0; oh < g.out[1]; oh++, j0 += n) {
+                    int64_t h0, h1, hs;
+                    taps(oh, g.in[1], pp->k[1], pp->s[1], pp->p[1], pp->dl[1], &h0, &h1, &hs);
+                    const int64_t bd = ds + d0 * pp->dl[0], bh = hs + h0 * pp->dl[1];
+                    for (int64_t j = 0; j < n; j++) {
+                        m[j] = -INFINITY;
+                        bi[j] = (int32_t)((bd * g.in[1] + bh) * g.in[2]) + wf[j];
+                    }
+                    for (int64_t td = d0; td < d1; td++) {
+                        const int64_t d = ds + td * pp->dl[0];
+                        for (int64_t th = h0; th < h1; th++) {
+                            const int64_t h = hs + th * pp->dl[1];
+                            const int64_t ro = xo + d * g.xs[0] + h * g.xs[1];
+                            if (dt == ACL_FLOAT)
+                                memcpy(rb + pw, (const float *)x->base + ro, (size_t)g.in[2] * sizeof(float));
+                            else if (dt == ACL_FLOAT16)
+                                p3_row_f16_to_f32(rb + pw, (const uint16_t *)x->base + ro, g.in[2]);
+                            else
+                                acl_row_bf16_to_f32(rb + pw, (const uint16_t *)x->base + ro, g.in[2]);
+                            fwd_row_taps(m, bi, rb, n, pp->s[2], pp->k[2], pp->dl[2],
+                                         (int32_t)((d * g.in[1] + h) * g.in[2] - pw));
+                        }
+                    }
+                    for (int64_t j = 0; j < n; j++) {
+                        const int64_t yoff = yo + od * g.ys[0] + oh * g.ys[1] + j * g.ys[2];
+                        if (dt == ACL_FLOAT) {
+                            ((float *)y->base)[yoff] = m[j];
+                        } else if (m[j] == m[j]) { /* exact: the input's own value */
+                            ((uint16_t *)y->base)[yoff] = dt == ACL_FLOAT16 ? acl_f32_to_f16(m[j]) : acl_f32_to_bf16(m[j]);
+                        } else { /* a NaN: its own bits */
+                            const int64_t b = bi[j], bw = b % g.in[2], bhh = (b / g.in[2]) % g.in[1];
+                            const int64_t bdd = b / (g.in[2] * g.in[1]);
+                            ((uint16_t *)y->base)[yoff] =
+                                ((const uint16_t *)x->base)[xo + bdd * g.xs[0] + bhh * g.xs[1] + bw];
+                        }
+                        if (pp->idx_mode == POOL_IDX_NONE) continue;
+                        if (pp->idx_mode == POOL_IDX_UNIT)
+                            ((uint16_t *)idx->base)[pl * pp->mask_plane + j0 + j] = 0xFFFFu;
+                        else
+                            store_index(idx, pp->idx_mode, io + od * g.is[0] + oh * g.is[1] + j * g.is[2],
+                                        pl * osz + j0 + j, bi[j]);
+                    }
+                }
+            }
+        }
+        free(rb);
+        free(m);
+        free(bi);
+        free(wf);
+    }
+    return ok;
 }

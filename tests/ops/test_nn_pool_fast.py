@@ -1,0 +1,183 @@
+"""The max-pool fast paths (issue 13 speed): the forward window max vectorised across output columns and the
+backward's sparse scatter into a cleared dense gradInput plane. Their bytes must not depend on OMP_NUM_THREADS or
+PYACLNN_SIMD, and must equal the plain per-cell kernels (a strided gradInput / input view still takes those): inputs
+full of ties, signed zeros, infinities and NaNs, gradients with NaNs, argmax lists with repeated and out-of-range
+cells."""
+import numpy as np
+import pytest
+
+import pyaclnn
+from helpers import run_python, same_bytes_for_threads
+
+CODE = r"""
+import hashlib, numpy as np, pyaclnn
+from pyaclnn import lib
+A = pyaclnn.int_array
+rng = np.random.default_rng(5)
+DT = {"f32": np.dtype(np.float32), "f16": np.dtype(np.float16), "bf16": pyaclnn.bfloat16}
+FMT = {4: lib.ACL_FORMAT_NCHW, 5: lib.ACL_FORMAT_NCDHW}
+
+def special(shape, dt):
+    v = rng.integers(-3, 4, shape).astype(np.float32)
+    r = rng.random(shape)
+    v[r < 0.05] = np.nan
+    v[(r >= 0.05) & (r < 0.08)] = -np.inf
+    v[(r >= 0.08) & (r < 0.11)] = -0.0
+    v[(r >= 0.11) & (r < 0.13)] = np.inf
+    return v.astype(DT[dt])
+
+def grad(shape, dt):
+    g = rng.uniform(-4, 4, shape).astype(np.float32)
+    g[rng.random(shape) < 0.02] = np.nan
+    g[rng.random(shape) < 0.03] = -0.0
+    return g.astype(DT[dt])
+
+def t(a):
+    return pyaclnn.AclTensor.from_array(a, FMT[a.ndim])
+
+def digest(name, *ts):
+    print(name, hashlib.sha256(b"".join(np.ascontiguousarray(x.numpy()).tobytes() for x in ts)).hexdigest()[:16])
+
+def strided_out(shape, dt):
+    base = np.zeros(shape[:-1] + (shape[-1] * 2,), DT[dt])
+    return t(base[..., ::2])
+
+for dt in ("f32", "f16", "bf16"):
+    # MaxPool3dWithArgmax (+ backward): padding, ceil mode, stride 1 and 2, dilation 2 in the backward
+    for (shape, k, s, p, ceil) in [((2, 3, 7, 12, 13), [3], [2], [1], False), ((1, 2, 5, 9, 10), [3, 2, 3], [1, 2, 1], [1, 1, 1], True),
+                                   ((2, 2, 4, 6, 40), [2], [2], [0], True)]:
+        x = special(shape, dt)
+        from math import floor, ceil as cl
+        def osz(i, kk, ss, pp):
+            f = cl if ceil else floor
+            o = f((i + 2 * pp - kk) / ss) + 1
+            if ceil and (o - 1) * ss >= i + pp: o -= 1
+            return o
+        k3 = k * 3 if len(k) == 1 else k
+        s3 = s * 3 if len(s) == 1 else s
+        p3 = p * 3 if len(p) == 1 else p
+        os_ = shape[:2] + tuple(osz(shape[2 + i], k3[i], s3[i], p3[i]) for i in range(3))
+        y, i = t(np.zeros(os_, DT[dt])), t(np.zeros(os_, np.int32))
+        pyaclnn.launch("MaxPool3dWithArgmax", t(x), A(k), A(s), A(p), A([1]), ceil, y, i)
+        digest(f"mp3d_fwd_{dt}_{shape}", y, i)
+        gy = grad(os_, dt)
+        gx = t(np.full(shape, 5, DT[dt]))
+        pyaclnn.launch("MaxPool3dWithArgmaxBackward", t(gy), t(x), i, A(k), A(s), A(p), A([1]), ceil, gx)
+        gs = strided_out(shape, dt)
+        pyaclnn.launch("MaxPool3dWithArgmaxBackward", t(gy), t(x), i, A(k), A(s), A(p), A([1]), ceil, gs)
+        assert gs.numpy().tobytes() == gx.numpy().tobytes(), "dense and strided gradInput differ"
+        digest(f"mp3d_bwd_{dt}_{shape}", gx)
+        # repeated / out-of-range argmax cells
+        plane = shape[2] * shape[3] * shape[4]
+        bad = rng.integers(-3, plane + 3, os_).astype(np.int32)
+        bad[..., 0] = bad[..., 1]
+        pyaclnn.launch("MaxPool3dWithArgmaxBackward", t(gy), t(x), t(bad), A(k), A(s), A(p), A([1]), ceil, gx)
+        pyaclnn.launch("MaxPool3dWithArgmaxBackward", t(gy), t(x), t(bad), A(k), A(s), A(p), A([1]), ceil, gs)
+        assert gs.numpy().tobytes() == gx.numpy().tobytes(), "dense and strided gradInput differ"
+        digest(f"mp3d_bwd_rep_{dt}_{shape}", gx)
+    # AdaptiveMaxPool2d / 3d (+ backward)
+    for shape, osz in [((2, 3, 13, 17), [5, 4]), ((1, 4, 56, 56), [7, 7]), ((2, 2, 9, 40), [4, 9])]:
+        x = special(shape, dt)
+        os_ = shape[:2] + tuple(osz)
+        y, i = t(np.zeros(os_, DT[dt])), t(np.zeros(os_, np.int64))
+        pyaclnn.launch("AdaptiveMaxPool2d", t(x), A(osz), y, i)
+        digest(f"amp2d_fwd_{dt}_{shape}", y, i)
+        gy = grad(os_, dt)
+        gx, gs = t(np.full(shape, 5, DT[dt])), strided_out(shape, dt)
+        for ind in (i, t(rng.integers(-2, shape[2] * shape[3] + 2, os_).astype(np.int64))):
+            pyaclnn.launch("AdaptiveMaxPool2dBackward", t(gy), t(x), ind, gx)
+            pyaclnn.launch("AdaptiveMaxPool2dBackward", t(gy), t(x), ind, gs)
+            assert gs.numpy().tobytes() == gx.numpy().tobytes(), "dense and strided gradInput differ"
+            digest(f"amp2d_bwd_{dt}_{shape}", gx)
+    for shape, osz in [((2, 3, 5, 13, 17), [2, 5, 4]), ((1, 2, 8, 24, 24), [4, 3, 3]), ((1, 2, 3, 4, 40), [2, 3, 9])]:
+        x = special(shape, dt)
+        os_ = shape[:2] + tuple(osz)
+        y, i = t(np.zeros(os_, DT[dt])), t(np.zeros(os_, np.int32))
+        pyaclnn.launch("AdaptiveMaxPool3d", t(x), A(osz), y, i)
+        digest(f"amp3d_fwd_{dt}_{shape}", y, i)
+        gy = grad(os_, dt)
+        gx, gs = t(np.full(shape, 5, DT[dt])), strided_out(shape, dt)
+        pyaclnn.launch("AdaptiveMaxPool3dBackward", t(gy), t(x), i, gx)
+        pyaclnn.launch("AdaptiveMaxPool3dBackward", t(gy), t(x), i, gs)
+        assert gs.numpy().tobytes() == gx.numpy().tobytes(), "dense and strided gradInput differ"
+        digest(f"amp3d_bwd_{dt}_{shape}", gx)
+# AdaptiveAvgPool3d (+ backward): even, overlapping and mixed windows, gradients with NaN / -0
+for dt in ("f32", "f16", "bf16"):
+    for shape, osz in [((2, 3, 5, 13, 17), [2, 5, 4]), ((1, 3, 8, 24, 24), [4, 3, 3]), ((1, 2, 3, 4, 40), [2, 3, 9]),
+                       ((1, 2, 4, 6, 7), [3, 4, 7])]:
+        x = special(shape, dt)
+        x[np.isnan(x.astype(np.float32))] = 1
+        os_ = shape[:2] + tuple(osz)
+        y = t(np.zeros(os_, DT[dt]))
+        pyaclnn.launch("AdaptiveAvgPool3d", t(x), A(osz), y)
+        digest(f"aap3d_fwd_{dt}_{shape}", y)
+        gy = grad(os_, dt)
+        gx, gs = t(np.full(shape, 5, DT[dt])), strided_out(shape, dt)
+        pyaclnn.launch("AdaptiveAvgPool3dBackward", t(gy), t(x), gx)
+        pyaclnn.launch("AdaptiveAvgPool3dBackward", t(gy), t(x), gs)
+        assert gs.numpy().tobytes() == gx.numpy().tobytes(), "dense and strided gradInput differ"
+        digest(f"aap3d_bwd_{dt}_{shape}", gx)
+# AvgPool3d (+ backward): strides 1 / 2 / 3, padding, ceil mode, countIncludePad, divisorOverride
+for dt in ("f32", "f16", "bf16"):
+    for shape, k, st, pd, ceil, cip, div in [((2, 3, 6, 13, 37), [3], [2], [1], False, True, 0),
+                                             ((1, 2, 5, 9, 40), [3, 2, 3], [1, 2, 1], [1, 1, 1], True, False, 0),
+                                             ((1, 2, 4, 8, 41), [2, 3, 4], [2, 3, 3], [1, 1, 2], True, True, 7)]:
+        x = special(shape, dt)
+        x[np.isnan(x.astype(np.float32))] = 2
+        x[np.isinf(x.astype(np.float32))] = -1
+        from math import floor, ceil as cl
+        k3, s3, p3 = (k * 3 if len(k) == 1 else k), (st * 3 if len(st) == 1 else st), (pd * 3 if len(pd) == 1 else pd)
+        def osz(i, kk, ss, pp):
+            f = cl if ceil else floor
+            o = f((i + 2 * pp - kk) / ss) + 1
+            if ceil and (o - 1) * ss >= i + pp: o -= 1
+            return o
+        os_ = shape[:2] + tuple(osz(shape[2 + j], k3[j], s3[j], p3[j]) for j in range(3))
+        y = t(np.zeros(os_, DT[dt]))
+        pyaclnn.launch("AvgPool3d", t(x), A(k), A(st), A(pd), ceil, cip, div, y)
+        digest(f"ap3d_fwd_{dt}_{shape}", y)
+        gy = grad(os_, dt)
+        gx, gs = t(np.full(shape, 5, DT[dt])), strided_out(shape, dt)
+        pyaclnn.launch("AvgPool3dBackward", t(gy), t(x), A(k), A(st), A(pd), ceil, cip, div, gx)
+        pyaclnn.launch("AvgPool3dBackward", t(gy), t(x), A(k), A(st), A(pd), ceil, cip, div, gs)
+        assert gs.numpy().tobytes() == gx.numpy().tobytes(), "dense and strided gradInput differ"
+        digest(f"ap3d_bwd_{dt}_{shape}", gx)
+# MaxPool2dWithIndices (+ backward, fp32) and fp16 / bf16 forward; MaxPool (ONNX pads) f32 / f16
+for dt in ("f32", "f16", "bf16"):
+    for shape, k, s, p, ceil in [((2, 3, 11, 37), [3], [2], [1], False), ((1, 2, 9, 10), [3, 2], [1, 1], [1, 1], True),
+                                 ((1, 2, 8, 41), [2, 3], [2, 3], [1, 1], True)]:
+        x = special(shape, dt)
+        from math import floor, ceil as cl
+        k2, s2, p2 = (k * 2 if len(k) == 1 else k), (s * 2 if len(s) == 1 else s), (p * 2 if len(p) == 1 else p)
+        def osz(i, kk, ss, pp):
+            f = cl if ceil else floor
+            o = f((i + 2 * pp - kk) / ss) + 1
+            if ceil and (o - 1) * ss >= i + pp: o -= 1
+            return o
+        os_ = shape[:2] + tuple(osz(shape[2 + j], k2[j], s2[j], p2[j]) for j in range(2))
+        y, i = t(np.zeros(os_, DT[dt])), t(np.zeros(os_, np.int32))
+        pyaclnn.launch("MaxPool2dWithIndices", t(x), A(k), A(s), A(p), A([1]), ceil, y, i)
+        digest(f"mp2d_fwd_{dt}_{shape}", y, i)
+        if dt == "f32":
+            gy = grad(os_, dt)
+            gx, gs = t(np.full(shape, 5, DT[dt])), strided_out(shape, dt)
+            pyaclnn.launch("MaxPool2dWithIndicesBackward", t(gy), t(x), i, A(k), A(s), A(p), A([1]), ceil, gx)
+            pyaclnn.launch("MaxPool2dWithIndicesBackward", t(gy), t(x), i, A(k), A(s), A(p), A([1]), ceil, gs)
+            assert gs.numpy().tobytes() == gx.numpy().tobytes(), "dense and strided gradInput differ"
+            digest(f"mp2d_bwd_{dt}_{shape}", gx)
+        if dt != "bf16":
+            y = t(np.zeros(os_, DT[dt]))
+            pads = p2 + [p2[0] + (1 if ceil else 0), p2[1]]
+            if not ceil:
+                pyaclnn.launch("MaxPool", t(x), A(k2), A(s2), 0, A(p2 + p2), A([1, 1]), 0, y)
+                digest(f"mpv3_{dt}_{shape}", y)
+"""
+
+
+def test_pool_fast_paths_same_bytes_for_threads():
+    same_bytes_for_threads(CODE)
+
+
+def test_pool_fast_paths_same_bytes_at_every_simd_level():
+    outs = {cap: run_python(CODE, {"PYACLNN_SIMD": cap}) for cap in ("off", "avx2", "")}
+    assert outs["off"] == outs["avx2"] == outs[""]
