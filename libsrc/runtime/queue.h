@@ -25,6 +25,9 @@ int acl_q_submit_gated(acl_queue *q, bool (*ready)(void *), acl_task_fn run, voi
                        const char *what);
 /* Waits until every task queued on q has run; returns (and reports) the first error of those tasks, once. */
 int acl_q_sync(acl_queue *q);
+/* As acl_q_sync, giving up after timeout_ms (< 0: no limit) with ACL_ERROR_RT_STREAM_SYNC_TIMEOUT (the tasks stay
+ * queued). The calling thread runs no task: the dispatcher does. */
+int acl_q_sync_timeout(acl_queue *q, long timeout_ms);
 /* Waits until every task queued on q has run; errors stay for the next synchronisation. */
 void acl_q_wait(acl_queue *q);
 /* As acl_q_sync for every queue. */

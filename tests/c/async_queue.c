@@ -213,6 +213,44 @@ int main(int argc, char **argv) {
         EXPECT(aclrtFree(out) == 0);
     }
 
+    /* 7. aclrtSynchronizeStreamWithTimeout honours its timeout: behind ~0.5 GB of queued copies a 1 ms wait gives up
+     * with ACL_ERROR_RT_STREAM_SYNC_TIMEOUT (507046), the tasks stay queued and unsynchronised (the checker still
+     * refuses a host read); -1 and a long timeout then wait for them. Eagerly everything is done already: 0. */
+    {
+        enum { BIG = 1 << 22 };
+        void *a = NULL, *b = NULL;
+        EXPECT(aclrtMalloc(&a, (size_t)BIG * 4, ACL_MEM_MALLOC_HUGE_FIRST) == 0);
+        EXPECT(aclrtMalloc(&b, (size_t)BIG * 4, ACL_MEM_MALLOC_HUGE_FIRST) == 0);
+        EXPECT(aclrtMemset(a, (size_t)BIG * 4, 0, (size_t)BIG * 4) == 0);
+        for (int k = 0; k < 16; k++) {
+            EXPECT(aclrtMemcpyAsync(b, (size_t)BIG * 4, a, (size_t)BIG * 4, ACL_MEMCPY_DEVICE_TO_DEVICE, s1) == 0);
+            EXPECT(aclrtMemsetAsync(a, (size_t)BIG * 4, k, (size_t)BIG * 4, s1) == 0);
+        }
+        int rc = aclrtSynchronizeStreamWithTimeout(s1, 1);
+        if (async) {
+            EXPECT(rc == 507046);
+            const char *m = aclGetRecentErrMsg();
+            EXPECT(m && strstr(m, "timeout"));
+            if (checker_on) {
+                float probe;
+                EXPECT(aclrtMemcpy(&probe, 4, b, 4, ACL_MEMCPY_DEVICE_TO_HOST) == 507004);
+            }
+            EXPECT(aclrtSynchronizeStreamWithTimeout(s1, -1) == 0);
+        } else {
+            EXPECT(rc == 0);
+        }
+        EXPECT(aclrtSynchronizeStreamWithTimeout(s1, 60000) == 0); /* nothing left: at once */
+        unsigned char *r = malloc((size_t)BIG * 4);
+        EXPECT(aclrtMemcpy(r, (size_t)BIG * 4, a, (size_t)BIG * 4, ACL_MEMCPY_DEVICE_TO_HOST) == 0);
+        EXPECT(r[0] == 15 && r[(size_t)BIG * 4 - 1] == 15);
+        EXPECT(aclrtMemcpy(r, (size_t)BIG * 4, b, (size_t)BIG * 4, ACL_MEMCPY_DEVICE_TO_HOST) == 0);
+        EXPECT(r[0] == 14 && r[(size_t)BIG * 4 - 1] == 14);
+        free(r);
+        EXPECT(aclrtSynchronizeStreamWithTimeout(s1, -2) == ACL_ERROR_INVALID_PARAM);
+        EXPECT(aclrtFree(a) == 0);
+        EXPECT(aclrtFree(b) == 0);
+    }
+
     /* 5. the drains (checker off: the racy calls proceed and must wait for the queued tasks first) */
     if (!checker_on) {
         enum { BIG = 1 << 21 };
