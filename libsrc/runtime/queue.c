@@ -25,6 +25,7 @@
 #include "runtime/queue.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -34,6 +35,7 @@
 
 #include "acl/acl.h"
 #include "common/status.h"
+#include "runtime/runtime.h"
 
 typedef struct acl_task {
     acl_task_fn run;
@@ -42,6 +44,8 @@ typedef struct acl_task {
     void *ctx;
     const char *what;
     long t_submit; /* now_ns() at submission */
+    uintptr_t *wr; /* the allocations (bases; 0: memory the runtime does not know) the task writes */
+    int nwr;
     struct acl_task *next;
 } acl_task;
 
@@ -88,6 +92,44 @@ static void init_conds(void) {
     pthread_cond_init(&g_work, &ca);
     pthread_cond_init(&g_idle, &ca);
     pthread_condattr_destroy(&ca);
+}
+
+/* Under g_mu: how many queued or running tasks write each allocation (by base; base 0 counts writes to memory the
+ * runtime does not know). A first phase waits for the queues only when a tensor argument lies in one of these. */
+typedef struct { uintptr_t base; long n; } wr_ent;
+static wr_ent *g_wr;
+static int g_nwr, g_capwr;
+
+static bool g_wr_lost; /* out of memory once: every pending task counts as writing everything (never reset) */
+
+static void wr_add_locked(const acl_task *t) {
+    for (int i = 0; i < t->nwr && !g_wr_lost; i++) {
+        int j = 0;
+        while (j < g_nwr && g_wr[j].base != t->wr[i]) j++;
+        if (j == g_nwr) {
+            if (g_nwr == g_capwr) {
+                int nc = g_capwr ? 2 * g_capwr : 16;
+                wr_ent *nw = realloc(g_wr, (size_t)nc * sizeof *nw);
+                if (!nw) {
+                    g_wr_lost = true;
+                    break;
+                }
+                g_wr = nw;
+                g_capwr = nc;
+            }
+            g_wr[g_nwr++] = (wr_ent){t->wr[i], 0};
+        }
+        g_wr[j].n++;
+    }
+}
+static void wr_remove_locked(const acl_task *t) {
+    if (g_wr_lost) return;
+    for (int i = 0; i < t->nwr; i++)
+        for (int j = 0; j < g_nwr; j++)
+            if (g_wr[j].base == t->wr[i]) {
+                if (--g_wr[j].n == 0) g_wr[j] = g_wr[--g_nwr];
+                break;
+            }
 }
 
 static int g_enabled = -1;
@@ -205,10 +247,12 @@ static bool run_one_locked(acl_queue *prefer, long min_age) {
     acl_err_capture_end(mark, rc ? msg : NULL, rc ? sizeof msg : 0);
     if (rc && !msg[0]) snprintf(msg, sizeof msg, "%s", t->what);
     if (t->drop) t->drop(t->ctx);
-    free(t);
     t_worker = was_worker;
 
     pthread_mutex_lock(&g_mu);
+    wr_remove_locked(t);
+    free(t->wr);
+    free(t);
     if (rc && !q->err) {
         q->err = rc;
         memcpy(q->msg, msg, sizeof msg);
@@ -262,7 +306,7 @@ static void *dispatcher(void *arg) {
 }
 
 static int submit(acl_queue *q, bool (*ready)(void *), acl_task_fn run, void (*drop)(void *), void *ctx,
-                  const char *what) {
+                  const char *what, const void *const *writes, int nwrites) {
     if (!q || !acl_q_enabled() || t_worker) {
         int rc = run(ctx);
         if (drop) drop(ctx);
@@ -273,13 +317,27 @@ static int submit(acl_queue *q, bool (*ready)(void *), acl_task_fn run, void (*d
         if (drop) drop(ctx);
         return ACL_REPORT(ACL_ERROR_RT_MEMORY_ALLOCATION, "out of memory queueing %s", what);
     }
-    *t = (acl_task){run, ready, drop, ctx, what, now_ns(), NULL};
+    *t = (acl_task){run, ready, drop, ctx, what, now_ns(), NULL, 0, NULL};
+    /* what it writes, by allocation (one extra slot: memory the runtime does not know counts as base 0) */
+    if (nwrites > 0 && !(t->wr = malloc((size_t)nwrites * sizeof *t->wr))) {
+        free(t);
+        if (drop) drop(ctx);
+        return ACL_REPORT(ACL_ERROR_RT_MEMORY_ALLOCATION, "out of memory queueing %s", what);
+    }
+    for (int i = 0; i < nwrites; i++) {
+        uintptr_t base = 0;
+        uint64_t size;
+        if (!writes[i]) continue;
+        if (!acl_mem_block_of(writes[i], &base, &size)) base = 0;
+        t->wr[t->nwr++] = base;
+    }
     pthread_mutex_lock(&g_mu);
     if (!g_started) {
         g_stop = 0;
         int e = pthread_create(&g_thread, NULL, dispatcher, NULL);
         if (e != 0) {
             pthread_mutex_unlock(&g_mu);
+            free(t->wr);
             free(t);
             return ACL_REPORT(ACL_ERROR_RT_MEMORY_ALLOCATION, "cannot start the task dispatcher thread for %s", what);
         }
@@ -290,18 +348,32 @@ static int submit(acl_queue *q, bool (*ready)(void *), acl_task_fn run, void (*d
     if (q->tail) q->tail->next = t;
     else q->head = t;
     q->tail = t;
+    wr_add_locked(t);
     if (g_sleeping && !g_hosts) pthread_cond_signal(&g_work); /* a waiting host runs it otherwise */
     pthread_mutex_unlock(&g_mu);
     return 0;
 }
 
-int acl_q_submit(acl_queue *q, acl_task_fn run, void (*drop)(void *), void *ctx, const char *what) {
-    return submit(q, NULL, run, drop, ctx, what);
+int acl_q_submit(acl_queue *q, acl_task_fn run, void (*drop)(void *), void *ctx, const char *what,
+                 const void *const *writes, int nwrites) {
+    return submit(q, NULL, run, drop, ctx, what, writes, nwrites);
 }
 
 int acl_q_submit_gated(acl_queue *q, bool (*ready)(void *), acl_task_fn run, void (*drop)(void *), void *ctx,
                        const char *what) {
-    return submit(q, ready, run, drop, ctx, what);
+    return submit(q, ready, run, drop, ctx, what, NULL, 0);
+}
+
+bool acl_q_writes_pending(const void *p) {
+    if (!acl_q_enabled() || t_worker || __atomic_load_n(&g_total, __ATOMIC_ACQUIRE) == 0) return false;
+    uintptr_t base = 0;
+    uint64_t size;
+    if (!acl_mem_block_of(p, &base, &size)) base = 0; /* unknown memory: only unknown writes may touch it */
+    pthread_mutex_lock(&g_mu);
+    bool hit = g_wr_lost && g_total > 0;
+    for (int j = 0; j < g_nwr && !hit; j++) hit = g_wr[j].base == base;
+    pthread_mutex_unlock(&g_mu);
+    return hit;
 }
 
 /* Waits until *counter is 0, running ready tasks itself (prefer's first) while neither a task is running nor the

@@ -214,7 +214,7 @@ aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
     t->e = e;
     t->gen = ++e->rec_gen;
     pthread_mutex_unlock(&g_ev_mu);
-    return acl_q_submit(q, run_record, free, t, "aclrtRecordEvent");
+    return acl_q_submit(q, run_record, free, t, "aclrtRecordEvent", NULL, 0);
 }
 
 aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream) {
