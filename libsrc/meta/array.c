@@ -173,8 +173,25 @@ static int check_countable(const aclTensor *t, const char *name, uint64_t j, boo
  * op's). A destroyed, foreign or wrong-kind pointer is 161002 naming the argument, before anything reads through
  * it. */
 int acl_check_live_objects(const void *const *objs, const unsigned char *kinds, const char *const *names, int n) {
-    /* Some first phases read tensor data (data-dependent shapes): with PYACLNN_ASYNC=1 queued tasks finish first. */
-    acl_q_drain_all();
+    /* Some first phases read tensor data (index checks, data-dependent shapes). With the queue on, a first phase
+     * waits for the queues only when a queued task writes memory one of its tensors (or list elements) lies in;
+     * otherwise it reads metadata only and returns at once. */
+    bool drained = false;
+    for (int i = 0; i < n && !drained; i++) {
+        if (!objs[i]) continue;
+        acl_kind k = acl_reg_kind(objs[i]);
+        if (k == ACL_KIND_TENSOR) {
+            const aclTensor *t = objs[i];
+            if (t->data && acl_q_writes_pending(t->data)) drained = true;
+        } else if (k == ACL_KIND_TENSOR_LIST) {
+            const aclTensorList *tl = objs[i];
+            for (uint64_t j = 0; j < tl->size && !drained; j++) {
+                const aclTensor *e = tl->v[j];
+                if (e && acl_reg_kind(e) == ACL_KIND_TENSOR && e->data && acl_q_writes_pending(e->data)) drained = true;
+            }
+        }
+    }
+    if (drained) acl_q_drain_all();
     for (int i = 0; i < n; i++) {
         if (!objs[i]) continue;
         acl_kind k = acl_reg_kind(objs[i]);

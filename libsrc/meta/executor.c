@@ -181,12 +181,26 @@ aclnnStatus acl_exec_launch(int op, void *workspace, uint64_t workspaceSize, acl
                 rc = ACL_REPORT(ACLNN_ERR_INNER, "out of memory queueing the task");
             } else {
                 *t = (run_task){ex, workspace, workspaceSize, !repeatable};
-                return acl_q_submit(q, run_queued, drop_queued, t, acl_op_name(op));
+                /* what it writes (its outputs and workspace): a first phase reading them waits for it */
+                const void **wr = malloc(((size_t)ex->n_out + 1) * sizeof *wr);
+                if (!wr) {
+                    free(t);
+                    rc = ACL_REPORT(ACLNN_ERR_INNER, "out of memory queueing the task");
+                    goto done;
+                }
+                int nwr = 0;
+                for (int i = ex->n_in; i < ex->n_in + ex->n_out; i++)
+                    if (ex->io[i].data) wr[nwr++] = ex->io[i].data;
+                if (workspace) wr[nwr++] = workspace;
+                rc = acl_q_submit(q, run_queued, drop_queued, t, acl_op_name(op), wr, nwr);
+                free(wr);
+                return rc;
             }
         } else if (rc == ACLNN_SUCCESS) {
             rc = ex->run(ex, workspace, workspaceSize);
         }
     }
+done:
     if (!repeatable) exec_free(ex);
     return rc;
 }

@@ -335,7 +335,8 @@ static aclError do_memcpy(void *dst, size_t destMax, const void *src, size_t cou
     mem_task *t = malloc(sizeof *t);
     if (!t) return ACL_REPORT(ACL_ERROR_RT_MEMORY_ALLOCATION, "out of memory queueing the copy");
     *t = (mem_task){dst, src, count, 0};
-    return acl_q_submit(q, run_copy, free, t, "aclrtMemcpyAsync");
+    const void *wr[1] = {dst};
+    return acl_q_submit(q, run_copy, free, t, "aclrtMemcpyAsync", wr, 1);
 }
 
 aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind) {
@@ -373,7 +374,8 @@ static aclError do_memset(void *devPtr, size_t maxCount, int32_t value, size_t c
     mem_task *t = malloc(sizeof *t);
     if (!t) return ACL_REPORT(ACL_ERROR_RT_MEMORY_ALLOCATION, "out of memory queueing the memset");
     *t = (mem_task){devPtr, NULL, count, value};
-    return acl_q_submit(q, run_set, free, t, "aclrtMemsetAsync");
+    const void *wr[1] = {devPtr};
+    return acl_q_submit(q, run_set, free, t, "aclrtMemsetAsync", wr, 1);
 }
 
 aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count) {

@@ -3,22 +3,29 @@
  * Rules (README "Deferred execution"):
  * - A task's status at launch is what validation decided; an error while it runs is kept on its stream and reported
  *   (once) by the next synchronisation of that stream or of the device, or by destroying the stream.
- * - Tasks of one stream run in order. The dispatcher takes the head of the next stream (round robin) whose head is
- *   ready; a task with a gate (aclrtStreamWaitEvent) is ready when the record it waits for has run. A wait never
- *   blocks the dispatcher, so a wait on one stream cannot hold up the record on another (the deadlock of a thread per
- *   stream with a global token). No cycle of waits is possible: a wait names a record already issued.
+ * - Tasks of one stream run in order. A task with a gate (aclrtStreamWaitEvent) is ready when the record it waits
+ *   for has run; a gate never blocks a thread, and a wait names a record already issued, so waits cannot deadlock.
  * - One task runs at a time (g_running): its OpenMP team is the only one busy (no oversubscription), and every
  *   kernel computes what it computes eagerly (bit-identical results).
- * - A host thread that synchronises (a stream, the device, an event, or a drain before a free / synchronous copy /
- *   first phase) does not just sleep: while its wait is not over and no task is running, it takes the next ready
- *   task itself (its own stream's head first), exactly as the dispatcher would. Tasks still run only after their
- *   launch returned and in stream order; this saves the two thread hand-offs of launch + synchronise.
- * - Latency: the dispatcher spins briefly (SPIN_NS) for new work before it sleeps; a host thread waiting for a task
- *   the dispatcher is running spins briefly before it sleeps.
+ * - Who runs a task: a host thread that waits for the queues (a synchronisation or a drain) runs the ready tasks
+ *   itself, as eager execution would, unless the dispatcher is in a streak; the dispatcher runs tasks only when no
+ *   host thread waits (after a grace period GRACE_NS, left to a host that is about to synchronise) or when it is
+ *   in a streak (it took a task and keeps going while tasks are ready; hosts then wait). So a launch + synchronise
+ *   loop runs every kernel on the host thread with the host's OpenMP pool, exactly as eagerly, and a burst of
+ *   launches the program does not wait for runs on the dispatcher's pool; two pools never run at once and the idle
+ *   one is never woken by the queue.
+ * - The dispatcher never polls while a host thread runs or waits: it sleeps on g_work and is woken by a submission
+ *   (when no host waits), by the last host leaving its wait with tasks left, or by a task finishing with tasks
+ *   left and no host waiting. (The first version napped in 20 us timed waits while a host ran a task: ~50 wake-ups
+ *   of a third thread per ms of kernel on a 2-core machine, the 30-60% slowdown of the seed benches.)
+ * - A host thread waiting with a timeout (aclrtSynchronizeStreamWithTimeout) never runs a task (it could not give
+ *   up in the middle of one): it lets the dispatcher run them and gives up at the deadline.
  * - fork(): the prepare handler drains every queue and holds the lock; the child starts with empty queues and no
  *   dispatcher (a new one starts at its first queued task). */
 #include "runtime/queue.h"
 
+#include <errno.h>
+#include <stdint.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -28,6 +35,7 @@
 
 #include "acl/acl.h"
 #include "common/status.h"
+#include "runtime/runtime.h"
 
 typedef struct acl_task {
     acl_task_fn run;
@@ -36,6 +44,8 @@ typedef struct acl_task {
     void *ctx;
     const char *what;
     long t_submit; /* now_ns() at submission */
+    uintptr_t *wr; /* the allocations (bases; 0: memory the runtime does not know) the task writes */
+    int nwr;
     struct acl_task *next;
 } acl_task;
 
@@ -49,26 +59,78 @@ struct acl_queue {
 };
 
 static pthread_mutex_t g_mu = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t g_work = PTHREAD_COND_INITIALIZER; /* the dispatcher sleeps here */
-static pthread_cond_t g_idle = PTHREAD_COND_INITIALIZER; /* host threads waiting for a queue to empty */
-static acl_queue *g_all;         /* every live queue, under g_mu */
-static acl_queue *g_rr;          /* where the dispatcher's next scan starts */
-static long g_total;             /* tasks queued or running, all queues (atomic reads outside g_mu) */
-static long g_gen;               /* bumped whenever a task finishes (gates may have opened) */
-static int g_started, g_sleeping, g_waiters, g_running, g_stop;
+static pthread_cond_t g_work; /* the dispatcher waits here (CLOCK_MONOTONIC for its grace waits) */
+static pthread_cond_t g_idle; /* threads waiting for tasks to finish (CLOCK_MONOTONIC for timed waits) */
+static acl_queue *g_all;      /* every live queue, under g_mu */
+static acl_queue *g_rr;       /* where the next round-robin scan starts */
+static long g_total;          /* tasks queued or running, all queues (atomic reads outside g_mu) */
+static long g_gen;            /* bumped whenever a task finishes (gates may have opened) */
+/* Under g_mu: g_hosts host threads inside wait_zero_locked (they run ready tasks); g_waiters threads blocked on
+ * g_idle; g_streak: the dispatcher took a task and keeps the following ready ones (hosts wait meanwhile). */
+static int g_started, g_sleeping, g_waiters, g_running, g_stop, g_hosts, g_streak;
 static pthread_t g_thread;
 static _Thread_local bool t_worker;
+static _Thread_local bool t_dispatcher;
 
-static long SPIN_NS = 20000L; /* a host thread waiting for the dispatcher's task spins this long before it sleeps */
-#define NAP_MIN_NS 50000L
-#define NAP_MAX_NS 1000000L
-static long g_nap_len;       /* under g_mu: the current nap of the dispatcher (0: not napping) */
-#define DOZE_NS 5000000L
-static pthread_cond_t g_nap; /* CLOCK_MONOTONIC timed naps of the dispatcher (never signalled) */
-static long g_last_done;     /* now_ns() when the last task finished (under g_mu) */
-/* The dispatcher leaves a task this long to a host thread that is about to synchronise (launch + sync runs it on
- * the host: no hand-off); after it, the dispatcher takes it. Only the first task after an idle spell waits. */
+/* A host thread waiting for a task the dispatcher (or another host) runs spins this long, once, before it sleeps. */
+#define SPIN_NS 20000L
+/* The dispatcher leaves a new task this long to a host thread that is about to synchronise (launch + synchronise
+ * then runs it on the host: no hand-off, the host's OpenMP pool as eagerly); after it, the dispatcher takes it. */
 #define GRACE_NS 20000L
+
+/* PYACLNN_QUEUE_STATS=1: at exit, who ran the tasks and how often the dispatcher woke (stderr). */
+static long st_host_runs, st_disp_runs, st_disp_wakes;
+static void print_stats(void) {
+    fprintf(stderr, "pyaclnn queue: %ld tasks run by host threads, %ld by the dispatcher, %ld dispatcher wake-ups\n",
+            st_host_runs, st_disp_runs, st_disp_wakes);
+}
+
+static void init_conds(void) {
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&g_work, &ca);
+    pthread_cond_init(&g_idle, &ca);
+    pthread_condattr_destroy(&ca);
+}
+
+/* Under g_mu: how many queued or running tasks write each allocation (by base; base 0 counts writes to memory the
+ * runtime does not know). A first phase waits for the queues only when a tensor argument lies in one of these. */
+typedef struct { uintptr_t base; long n; } wr_ent;
+static wr_ent *g_wr;
+static int g_nwr, g_capwr;
+
+static bool g_wr_lost; /* out of memory once: every pending task counts as writing everything (never reset) */
+
+static void wr_add_locked(const acl_task *t) {
+    for (int i = 0; i < t->nwr && !g_wr_lost; i++) {
+        int j = 0;
+        while (j < g_nwr && g_wr[j].base != t->wr[i]) j++;
+        if (j == g_nwr) {
+            if (g_nwr == g_capwr) {
+                int nc = g_capwr ? 2 * g_capwr : 16;
+                wr_ent *nw = realloc(g_wr, (size_t)nc * sizeof *nw);
+                if (!nw) {
+                    g_wr_lost = true;
+                    break;
+                }
+                g_wr = nw;
+                g_capwr = nc;
+            }
+            g_wr[g_nwr++] = (wr_ent){t->wr[i], 0};
+        }
+        g_wr[j].n++;
+    }
+}
+static void wr_remove_locked(const acl_task *t) {
+    if (g_wr_lost) return;
+    for (int i = 0; i < t->nwr; i++)
+        for (int j = 0; j < g_nwr; j++)
+            if (g_wr[j].base == t->wr[i]) {
+                if (--g_wr[j].n == 0) g_wr[j] = g_wr[--g_nwr];
+                break;
+            }
+}
 
 static int g_enabled = -1;
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;
@@ -80,12 +142,10 @@ static void at_child(void);
 static void read_env(void) {
     const char *a = getenv("PYACLNN_ASYNC"), *s = getenv("PYACLNN_SYNC");
     g_enabled = a && strcmp(a, "1") == 0 && !(s && strcmp(s, "1") == 0);
+    init_conds();
     if (g_enabled) pthread_atfork(at_prepare, at_parent, at_child);
-    pthread_condattr_t ca;
-    pthread_condattr_init(&ca);
-    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-    pthread_cond_init(&g_nap, &ca);
-    pthread_condattr_destroy(&ca);
+    const char *st = getenv("PYACLNN_QUEUE_STATS");
+    if (g_enabled && st && strcmp(st, "1") == 0) atexit(print_stats);
 }
 bool acl_q_enabled(void) {
     pthread_once(&g_once, read_env);
@@ -174,6 +234,8 @@ static bool run_one_locked(acl_queue *prefer, long min_age) {
     g_min_age = 0;
     if (!t) return false;
     g_running = 1;
+    if (t_dispatcher) st_disp_runs++;
+    else st_host_runs++;
     pthread_mutex_unlock(&g_mu);
 
     bool was_worker = t_worker;
@@ -185,66 +247,66 @@ static bool run_one_locked(acl_queue *prefer, long min_age) {
     acl_err_capture_end(mark, rc ? msg : NULL, rc ? sizeof msg : 0);
     if (rc && !msg[0]) snprintf(msg, sizeof msg, "%s", t->what);
     if (t->drop) t->drop(t->ctx);
-    free(t);
     t_worker = was_worker;
 
     pthread_mutex_lock(&g_mu);
+    wr_remove_locked(t);
+    free(t->wr);
+    free(t);
     if (rc && !q->err) {
         q->err = rc;
         memcpy(q->msg, msg, sizeof msg);
     }
     q->busy = 0;
     g_running = 0;
-    __atomic_sub_fetch(&q->pending, 1, __ATOMIC_ACQ_REL);
-    __atomic_sub_fetch(&g_total, 1, __ATOMIC_ACQ_REL);
+    long left_q = __atomic_sub_fetch(&q->pending, 1, __ATOMIC_ACQ_REL);
+    long left = __atomic_sub_fetch(&g_total, 1, __ATOMIC_ACQ_REL);
     __atomic_add_fetch(&g_gen, 1, __ATOMIC_RELEASE);
-    g_last_done = now_ns();
-    if (g_waiters) pthread_cond_broadcast(&g_idle);
-    if (g_sleeping && g_total) pthread_cond_signal(&g_work);
+    /* Waiters wait for a queue or for all queues to empty; in a streak they need waking only then (the streak's
+     * end wakes them too). After a host's task another host may have to take the next one. */
+    if (g_waiters && (!left_q || !left || !t_dispatcher)) pthread_cond_broadcast(&g_idle);
+    if (g_sleeping && left && !g_hosts) pthread_cond_signal(&g_work);
     return true;
 }
 
 static void *dispatcher(void *arg) {
     (void)arg;
     t_worker = true;
+    t_dispatcher = true;
     pthread_mutex_lock(&g_mu);
     for (;;) {
-        if (run_one_locked(NULL, GRACE_NS)) continue;
+        if ((g_streak || !g_hosts) && run_one_locked(NULL, g_streak ? 0 : GRACE_NS)) {
+            g_streak = 1;
+            continue;
+        }
+        if (g_streak) { /* nothing ready: the streak is over, waiting hosts may run tasks again */
+            g_streak = 0;
+            if (g_waiters) pthread_cond_broadcast(&g_idle);
+        }
         if (g_stop && !g_total) break;
-        /* Nothing for the dispatcher now: young work (left to a host thread for GRACE_NS), a task a host thread is
-         * running, or no work. It naps (timed waits from NAP_MIN_NS doubling to NAP_MAX_NS; a submission wakes it
-         * only from a long one) for up to DOZE_NS after the last task, then sleeps until a submission wakes it. A
-         * launch + synchronise loop thus costs neither a futex wake per launch nor a spinning thread. */
-        if (g_total || now_ns() - g_last_done < DOZE_NS) {
-            static long nap, seen_done;
-            if (seen_done != g_last_done) { /* a task finished since the last nap: short naps again */
-                seen_done = g_last_done;
-                nap = NAP_MIN_NS;
-            } else if (nap < NAP_MAX_NS) {
-                nap *= 2;
-            }
+        if (g_total && !g_hosts && !g_running) {
+            /* young work no host has come for yet: look again when it is GRACE_NS old */
             struct timespec ts;
             clock_gettime(CLOCK_MONOTONIC, &ts);
-            ts.tv_nsec += g_total ? GRACE_NS : nap;
+            ts.tv_nsec += GRACE_NS;
             if (ts.tv_nsec >= 1000000000L) {
                 ts.tv_sec++;
                 ts.tv_nsec -= 1000000000L;
             }
-            g_nap_len = g_total ? GRACE_NS : nap;
-            pthread_cond_timedwait(&g_nap, &g_mu, &ts);
-            g_nap_len = 0;
-            continue;
+            pthread_cond_timedwait(&g_work, &g_mu, &ts);
+        } else { /* no work, or a host thread runs or waits for it: sleep until someone needs the dispatcher */
+            g_sleeping = 1;
+            pthread_cond_wait(&g_work, &g_mu);
+            g_sleeping = 0;
         }
-        g_sleeping = 1;
-        pthread_cond_wait(&g_work, &g_mu);
-        g_sleeping = 0;
+        st_disp_wakes++;
     }
     pthread_mutex_unlock(&g_mu);
     return NULL;
 }
 
 static int submit(acl_queue *q, bool (*ready)(void *), acl_task_fn run, void (*drop)(void *), void *ctx,
-                  const char *what) {
+                  const char *what, const void *const *writes, int nwrites) {
     if (!q || !acl_q_enabled() || t_worker) {
         int rc = run(ctx);
         if (drop) drop(ctx);
@@ -255,13 +317,27 @@ static int submit(acl_queue *q, bool (*ready)(void *), acl_task_fn run, void (*d
         if (drop) drop(ctx);
         return ACL_REPORT(ACL_ERROR_RT_MEMORY_ALLOCATION, "out of memory queueing %s", what);
     }
-    *t = (acl_task){run, ready, drop, ctx, what, now_ns(), NULL};
+    *t = (acl_task){run, ready, drop, ctx, what, now_ns(), NULL, 0, NULL};
+    /* what it writes, by allocation (one extra slot: memory the runtime does not know counts as base 0) */
+    if (nwrites > 0 && !(t->wr = malloc((size_t)nwrites * sizeof *t->wr))) {
+        free(t);
+        if (drop) drop(ctx);
+        return ACL_REPORT(ACL_ERROR_RT_MEMORY_ALLOCATION, "out of memory queueing %s", what);
+    }
+    for (int i = 0; i < nwrites; i++) {
+        uintptr_t base = 0;
+        uint64_t size;
+        if (!writes[i]) continue;
+        if (!acl_mem_block_of(writes[i], &base, &size)) base = 0;
+        t->wr[t->nwr++] = base;
+    }
     pthread_mutex_lock(&g_mu);
     if (!g_started) {
         g_stop = 0;
         int e = pthread_create(&g_thread, NULL, dispatcher, NULL);
         if (e != 0) {
             pthread_mutex_unlock(&g_mu);
+            free(t->wr);
             free(t);
             return ACL_REPORT(ACL_ERROR_RT_MEMORY_ALLOCATION, "cannot start the task dispatcher thread for %s", what);
         }
@@ -272,28 +348,45 @@ static int submit(acl_queue *q, bool (*ready)(void *), acl_task_fn run, void (*d
     if (q->tail) q->tail->next = t;
     else q->head = t;
     q->tail = t;
-    if (g_sleeping) pthread_cond_signal(&g_work);
-    else if (g_nap_len > 4 * NAP_MIN_NS) pthread_cond_signal(&g_nap); /* a long nap: cut it short */
+    wr_add_locked(t);
+    if (g_sleeping && !g_hosts) pthread_cond_signal(&g_work); /* a waiting host runs it otherwise */
     pthread_mutex_unlock(&g_mu);
     return 0;
 }
 
-int acl_q_submit(acl_queue *q, acl_task_fn run, void (*drop)(void *), void *ctx, const char *what) {
-    return submit(q, NULL, run, drop, ctx, what);
+int acl_q_submit(acl_queue *q, acl_task_fn run, void (*drop)(void *), void *ctx, const char *what,
+                 const void *const *writes, int nwrites) {
+    return submit(q, NULL, run, drop, ctx, what, writes, nwrites);
 }
 
 int acl_q_submit_gated(acl_queue *q, bool (*ready)(void *), acl_task_fn run, void (*drop)(void *), void *ctx,
                        const char *what) {
-    return submit(q, ready, run, drop, ctx, what);
+    return submit(q, ready, run, drop, ctx, what, NULL, 0);
 }
 
-/* Waits until *counter is 0, running ready tasks itself while none is running (prefer's first); when the
- * dispatcher is running one, spins briefly, then sleeps on g_idle. Returns with g_mu held. */
+bool acl_q_writes_pending(const void *p) {
+    if (!acl_q_enabled() || t_worker || __atomic_load_n(&g_total, __ATOMIC_ACQUIRE) == 0) return false;
+    uintptr_t base = 0;
+    uint64_t size;
+    if (!acl_mem_block_of(p, &base, &size)) base = 0; /* unknown memory: only unknown writes may touch it */
+    pthread_mutex_lock(&g_mu);
+    bool hit = g_wr_lost && g_total > 0;
+    for (int j = 0; j < g_nwr && !hit; j++) hit = g_wr[j].base == base;
+    pthread_mutex_unlock(&g_mu);
+    return hit;
+}
+
+/* Waits until *counter is 0, running ready tasks itself (prefer's first) while neither a task is running nor the
+ * dispatcher is in a streak; otherwise spins briefly (once), then sleeps on g_idle. Returns with g_mu held. */
 static void wait_zero_locked(long *counter, acl_queue *prefer) {
     pthread_mutex_lock(&g_mu);
+    g_hosts++;
+    bool spun = false;
     while (*counter != 0) {
-        if (run_one_locked(prefer, 0)) continue;
-        if (g_running) {
+        if (!g_streak && run_one_locked(prefer, 0)) continue;
+        if (*counter == 0) break;
+        if (!spun && g_running) {
+            spun = true;
             pthread_mutex_unlock(&g_mu);
             long t0 = now_ns(), gen = __atomic_load_n(&g_gen, __ATOMIC_RELAXED);
             for (int i = 0; __atomic_load_n(&g_gen, __ATOMIC_RELAXED) == gen; i++) {
@@ -301,14 +394,14 @@ static void wait_zero_locked(long *counter, acl_queue *prefer) {
                 if ((i & 63) == 63 && now_ns() - t0 > SPIN_NS) break;
             }
             pthread_mutex_lock(&g_mu);
-            if (g_gen != gen) continue;
+            continue;
         }
-        if (*counter == 0) break;
         g_waiters++;
-        if (g_sleeping) pthread_cond_signal(&g_work);
         pthread_cond_wait(&g_idle, &g_mu);
         g_waiters--;
     }
+    g_hosts--;
+    if (!g_hosts && g_total && g_sleeping) pthread_cond_signal(&g_work); /* the rest is the dispatcher's again */
 }
 
 static int take_error_locked(acl_queue *q) {
@@ -324,6 +417,43 @@ static int take_error_locked(acl_queue *q) {
 int acl_q_sync(acl_queue *q) {
     if (!q || t_worker) return 0;
     wait_zero_locked(&q->pending, q);
+    int err = take_error_locked(q);
+    pthread_mutex_unlock(&g_mu);
+    return err;
+}
+
+int acl_q_sync_timeout(acl_queue *q, long timeout_ms) {
+    if (timeout_ms < 0) return acl_q_sync(q);
+    if (!q || t_worker) return 0;
+    struct timespec dl;
+    clock_gettime(CLOCK_MONOTONIC, &dl);
+    dl.tv_sec += timeout_ms / 1000;
+    dl.tv_nsec += (timeout_ms % 1000) * 1000000L;
+    if (dl.tv_nsec >= 1000000000L) {
+        dl.tv_sec++;
+        dl.tv_nsec -= 1000000000L;
+    }
+    pthread_mutex_lock(&g_mu);
+    /* Not a host that runs tasks (it could not stop in the middle of one at the deadline): the dispatcher runs
+     * them, at once (no grace: this thread is not going to). */
+    bool timed_out = false;
+    while (q->pending != 0) {
+        if (g_sleeping) pthread_cond_signal(&g_work);
+        g_waiters++;
+        int e = pthread_cond_timedwait(&g_idle, &g_mu, &dl);
+        g_waiters--;
+        if (e == ETIMEDOUT && q->pending != 0) {
+            timed_out = true;
+            break;
+        }
+    }
+    if (timed_out) {
+        long left = q->pending;
+        pthread_mutex_unlock(&g_mu);
+        return ACL_REPORT(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT,
+                          "the stream still has %ld queued or running task(s) after the %ld ms timeout", left,
+                          timeout_ms);
+    }
     int err = take_error_locked(q);
     pthread_mutex_unlock(&g_mu);
     return err;
@@ -354,7 +484,7 @@ int acl_q_sync_all(void) {
 bool acl_q_help(void) {
     if (!acl_q_enabled() || t_worker || __atomic_load_n(&g_total, __ATOMIC_ACQUIRE) == 0) return false;
     pthread_mutex_lock(&g_mu);
-    bool ran = run_one_locked(NULL, 0);
+    bool ran = !g_streak && run_one_locked(NULL, 0);
     pthread_mutex_unlock(&g_mu);
     return ran;
 }
@@ -390,7 +520,6 @@ void acl_q_shutdown(void) {
     }
     g_stop = 1;
     pthread_cond_broadcast(&g_work);
-    pthread_cond_broadcast(&g_nap);
     pthread_t th = g_thread;
     g_started = 0;
     pthread_mutex_unlock(&g_mu);
@@ -408,13 +537,7 @@ static void at_prepare(void) {
 static void at_parent(void) { pthread_mutex_unlock(&g_mu); }
 static void at_child(void) {
     pthread_mutex_init(&g_mu, NULL);
-    pthread_cond_init(&g_work, NULL);
-    pthread_cond_init(&g_idle, NULL);
-    pthread_condattr_t ca;
-    pthread_condattr_init(&ca);
-    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-    pthread_cond_init(&g_nap, &ca);
-    pthread_condattr_destroy(&ca);
-    g_started = g_sleeping = g_waiters = 0;
+    init_conds();
+    g_started = g_sleeping = g_waiters = g_running = g_hosts = g_streak = 0;
     t_worker = false;
 }

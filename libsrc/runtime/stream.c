@@ -77,7 +77,10 @@ aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout) 
     acl_set_api("aclrtSynchronizeStreamWithTimeout");
     if (timeout < -1) return ACL_REPORT(ACL_ERROR_INVALID_PARAM, "timeout %d must be -1 or >= 0", (int)timeout);
     ACL_TRY(check_stream(stream));
-    int rc = acl_q_sync(acl_stream_queue(stream));
+    /* -1 (and 0) wait for ever; > 0: at most that many milliseconds, then ACL_ERROR_RT_STREAM_SYNC_TIMEOUT with the
+     * tasks still queued (the host is not synchronised with them: the stream checker keeps them pending). */
+    int rc = acl_q_sync_timeout(acl_stream_queue(stream), timeout > 0 ? (long)timeout : -1L);
+    if (rc == ACL_ERROR_RT_STREAM_SYNC_TIMEOUT) return rc;
     acl_sc_sync_stream(stream);
     return rc;
 }
@@ -211,7 +214,7 @@ aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
     t->e = e;
     t->gen = ++e->rec_gen;
     pthread_mutex_unlock(&g_ev_mu);
-    return acl_q_submit(q, run_record, free, t, "aclrtRecordEvent");
+    return acl_q_submit(q, run_record, free, t, "aclrtRecordEvent", NULL, 0);
 }
 
 aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream) {

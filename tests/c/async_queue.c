@@ -16,6 +16,7 @@
 #include "acl/acl.h"
 #include "aclnnop/aclnn_add.h"
 #include "aclnnop/aclnn_mul.h"
+#include "aclnnop/aclnn_index_select.h"
 
 static int g_fail;
 #define EXPECT(cond)                                                 \
@@ -210,6 +211,98 @@ int main(int argc, char **argv) {
         EXPECT(aclrtFree(y) == 0);
         EXPECT(aclrtFree(t1) == 0);
         EXPECT(aclrtFree(t2) == 0);
+        EXPECT(aclrtFree(out) == 0);
+    }
+
+    /* 7. aclrtSynchronizeStreamWithTimeout honours its timeout: behind ~0.5 GB of queued copies a 1 ms wait gives up
+     * with ACL_ERROR_RT_STREAM_SYNC_TIMEOUT (507046), the tasks stay queued and unsynchronised (the checker still
+     * refuses a host read); -1 and a long timeout then wait for them. Eagerly everything is done already: 0. */
+    {
+        enum { BIG = 1 << 22 };
+        void *a = NULL, *b = NULL;
+        EXPECT(aclrtMalloc(&a, (size_t)BIG * 4, ACL_MEM_MALLOC_HUGE_FIRST) == 0);
+        EXPECT(aclrtMalloc(&b, (size_t)BIG * 4, ACL_MEM_MALLOC_HUGE_FIRST) == 0);
+        EXPECT(aclrtMemset(a, (size_t)BIG * 4, 0, (size_t)BIG * 4) == 0);
+        for (int k = 0; k < 16; k++) {
+            EXPECT(aclrtMemcpyAsync(b, (size_t)BIG * 4, a, (size_t)BIG * 4, ACL_MEMCPY_DEVICE_TO_DEVICE, s1) == 0);
+            EXPECT(aclrtMemsetAsync(a, (size_t)BIG * 4, k, (size_t)BIG * 4, s1) == 0);
+        }
+        int rc = aclrtSynchronizeStreamWithTimeout(s1, 1);
+        if (async) {
+            EXPECT(rc == 507046);
+            const char *m = aclGetRecentErrMsg();
+            EXPECT(m && strstr(m, "timeout"));
+            if (checker_on) {
+                float probe;
+                EXPECT(aclrtMemcpy(&probe, 4, b, 4, ACL_MEMCPY_DEVICE_TO_HOST) == 507004);
+            }
+            EXPECT(aclrtSynchronizeStreamWithTimeout(s1, -1) == 0);
+        } else {
+            EXPECT(rc == 0);
+        }
+        EXPECT(aclrtSynchronizeStreamWithTimeout(s1, 60000) == 0); /* nothing left: at once */
+        unsigned char *r = malloc((size_t)BIG * 4);
+        EXPECT(aclrtMemcpy(r, (size_t)BIG * 4, a, (size_t)BIG * 4, ACL_MEMCPY_DEVICE_TO_HOST) == 0);
+        EXPECT(r[0] == 15 && r[(size_t)BIG * 4 - 1] == 15);
+        EXPECT(aclrtMemcpy(r, (size_t)BIG * 4, b, (size_t)BIG * 4, ACL_MEMCPY_DEVICE_TO_HOST) == 0);
+        EXPECT(r[0] == 14 && r[(size_t)BIG * 4 - 1] == 14);
+        free(r);
+        EXPECT(aclrtSynchronizeStreamWithTimeout(s1, -2) == ACL_ERROR_INVALID_PARAM);
+        EXPECT(aclrtFree(a) == 0);
+        EXPECT(aclrtFree(b) == 0);
+    }
+
+    /* 8. a first phase waits for the queues only when a queued task writes memory one of its tensors lies in: behind
+     * ~1 GB of queued copies into `big`, IndexSelect's first phase over unrelated tensors returns with the stream
+     * still busy; over an index tensor a queued copy writes it waits (and sees the copied indices). */
+    {
+        enum { BIG = 1 << 22, R = 8 };
+        void *big = NULL, *big2 = NULL, *self = NULL, *idx = NULL, *idx2 = NULL, *out = NULL;
+        EXPECT(aclrtMalloc(&big, (size_t)BIG * 4, ACL_MEM_MALLOC_HUGE_FIRST) == 0);
+        EXPECT(aclrtMalloc(&big2, (size_t)BIG * 4, ACL_MEM_MALLOC_HUGE_FIRST) == 0);
+        EXPECT(aclrtMemset(big, (size_t)BIG * 4, 0, (size_t)BIG * 4) == 0);
+        float hs[R];
+        int64_t hi[2] = {5, 2};
+        for (int i = 0; i < R; i++) hs[i] = (float)(10 * i);
+        self = dev_from(hs, R);
+        EXPECT(aclrtMalloc(&idx, 16, ACL_MEM_MALLOC_HUGE_FIRST) == 0);
+        EXPECT(aclrtMalloc(&idx2, 16, ACL_MEM_MALLOC_HUGE_FIRST) == 0);
+        EXPECT(aclrtMalloc(&out, 8, ACL_MEM_MALLOC_HUGE_FIRST) == 0);
+        EXPECT(aclrtMemcpy(idx2, 16, hi, 16, ACL_MEMCPY_HOST_TO_DEVICE) == 0);
+        EXPECT(aclrtMemset(idx, 16, 0, 16) == 0);
+        int64_t rs[1] = {R}, is[1] = {2}, one[1] = {1};
+        aclTensor *ts = aclCreateTensor(rs, 1, ACL_FLOAT, one, 0, ACL_FORMAT_ND, rs, 1, self);
+        aclTensor *ti = aclCreateTensor(is, 1, ACL_INT64, one, 0, ACL_FORMAT_ND, is, 1, idx);
+        aclTensor *to = aclCreateTensor(is, 1, ACL_FLOAT, one, 0, ACL_FORMAT_ND, is, 1, out);
+        for (int k = 0; k < 32; k++)
+            EXPECT(aclrtMemcpyAsync(big2, (size_t)BIG * 4, big, (size_t)BIG * 4, ACL_MEMCPY_DEVICE_TO_DEVICE, s1) == 0);
+        uint64_t ws = 0;
+        aclOpExecutor *ex = NULL;
+        EXPECT(aclnnIndexSelectGetWorkspaceSize(ts, 0, ti, to, &ws, &ex) == 0);
+        aclrtStreamStatus st = ACL_STREAM_STATUS_COMPLETE;
+        EXPECT(aclrtStreamQuery(s1, &st) == 0);
+        if (async) EXPECT(st == ACL_STREAM_STATUS_NOT_READY); /* unrelated: the first phase did not wait */
+        EXPECT(aclDestroyAclOpExecutor(ex) == 0);
+        EXPECT(aclrtSynchronizeStream(s1) == 0);
+        /* the index tensor is written by a queued copy: the first phase waits for it */
+        for (int k = 0; k < 8; k++)
+            EXPECT(aclrtMemcpyAsync(big2, (size_t)BIG * 4, big, (size_t)BIG * 4, ACL_MEMCPY_DEVICE_TO_DEVICE, s1) == 0);
+        EXPECT(aclrtMemcpyAsync(idx, 16, idx2, 16, ACL_MEMCPY_DEVICE_TO_DEVICE, s1) == 0);
+        EXPECT(aclnnIndexSelectGetWorkspaceSize(ts, 0, ti, to, &ws, &ex) == 0);
+        EXPECT(aclrtStreamQuery(s1, &st) == 0 && st == ACL_STREAM_STATUS_COMPLETE);
+        EXPECT(aclnnIndexSelect(NULL, 0, ex, s1) == 0);
+        EXPECT(aclrtSynchronizeStream(s1) == 0);
+        float ho[2] = {0, 0};
+        EXPECT(aclrtMemcpy(ho, 8, out, 8, ACL_MEMCPY_DEVICE_TO_HOST) == 0);
+        EXPECT(ho[0] == 50.0f && ho[1] == 20.0f);
+        aclDestroyTensor(ts);
+        aclDestroyTensor(ti);
+        aclDestroyTensor(to);
+        EXPECT(aclrtFree(big) == 0);
+        EXPECT(aclrtFree(big2) == 0);
+        EXPECT(aclrtFree(self) == 0);
+        EXPECT(aclrtFree(idx) == 0);
+        EXPECT(aclrtFree(idx2) == 0);
         EXPECT(aclrtFree(out) == 0);
     }
 
