@@ -6,7 +6,6 @@
 #include "aclnn/aclnn_base.h"
 #include "common/parallel.h"
 #include "common/cpu.h"
-#include "common/level_fn.h"
 #include "kernels/dtype_io.h"
 #include "kernels/f16_rows.h"
 #include "common/half_rows.h"
