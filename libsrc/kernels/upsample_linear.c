@@ -9,6 +9,9 @@
 #include "common/dtype.h"
 #include "common/parallel.h"
 #include "common/status.h"
+#include "common/cpu.h"
+#include "common/half_rows.h"
+#include "kernels/f16_rows.h"
 
 static int axis_alloc(upl_axis *a, int64_t n_dst, int64_t n_src, int64_t nnz) {
     memset(a, 0, sizeof(*a));
@@ -263,6 +266,27 @@ void upl_plan_free(upl_plan *p) {
 
 /* The plane passes have a portable and an AVX2 variant (common/level_fn.h, capped by PYACLNN_SIMD);
  * -ffp-contract=off keeps every product and sum as in the portable one (the same bytes). */
+
+/* contiguous row conversions of the 1-D row blocks (upl_rows): fp16 through F16C at AVX2 and above, else the
+ * portable rows - the same bits (kernels/f16_rows.h) */
+static void upl_ldrow_f16(float *d, const uint16_t *s, int64_t n) {
+#ifdef ACL_F16_ROWS_F16C
+    if (acl_simd_level() >= ACL_SIMD_AVX2) { acl_f16_to_f32_row_f16c(d, s, n); return; }
+#endif
+    acl_row_f16_to_f32(d, s, n);
+}
+static void upl_strow_f16(uint16_t *d, const float *s, int64_t n) {
+#ifdef ACL_F16_ROWS_F16C
+    if (acl_simd_level() >= ACL_SIMD_AVX2) { acl_f32_to_f16_row_f16c(d, s, n); return; }
+#endif
+    acl_row_f32_to_f16(d, s, n);
+}
+static void upl_ldrow_bf16(float *d, const uint16_t *s, int64_t n) { acl_row_bf16_to_f32(d, s, n); }
+static void upl_strow_bf16(uint16_t *d, const float *s, int64_t n) { acl_row_f32_to_bf16(d, s, n); }
+static void upl_ldrow_f32(float *d, const float *s, int64_t n) { memcpy(d, s, (size_t)n * sizeof *d); }
+static void upl_strow_f32(float *d, const float *s, int64_t n) { memcpy(d, s, (size_t)n * sizeof *d); }
+static void upl_ldrow_f64(double *d, const double *s, int64_t n) { memcpy(d, s, (size_t)n * sizeof *d); }
+static void upl_strow_f64(double *d, const double *s, int64_t n) { memcpy(d, s, (size_t)n * sizeof *d); }
 
 #define KSUFFIX f32
 #include "kernels/dtype_begin.h"

@@ -212,6 +212,39 @@ print(h.hexdigest())
     same_bytes_for_threads(f"import sys; sys.path.insert(0, {here!r})\n" + code)
 
 
+_BWD_LANES_CODE = r"""
+import hashlib, numpy as np, pyaclnn
+from helpers import strided
+T = pyaclnn.AclTensor.from_array
+rng = np.random.default_rng(3)
+h = hashlib.sha256()
+for dt in (np.float32, np.float16, pyaclnn.bfloat16, np.float64):
+    for C in (2, 5, 8, 19):  # the channel lanes (8) and their tails
+        x = rng.standard_normal((2, C, 4, 5, 6)).astype(np.float32)
+        x.flat[::41] = np.inf
+        g = rng.uniform(-1.2, 1.2, (2, 3, 4, 5, 3)).astype(np.float32)
+        go = rng.standard_normal((2, C, 3, 4, 5)).astype(np.float32)
+        for v in (lambda a: a, strided):  # contiguous, and strided views (the element paths)
+            gi, gg = T(v(np.zeros(x.shape, dt))), T(v(np.zeros(g.shape, dt)))
+            pyaclnn.launch("GridSampler3DBackward", T(v(go.astype(dt))), T(v(x.astype(dt))), T(v(g.astype(dt))),
+                           0, 1, False, pyaclnn.bool_array([True, True]), gi, gg)
+            h.update(gi.numpy().tobytes()); h.update(gg.numpy().tobytes())
+print(h.hexdigest())
+"""
+
+
+def test_backward_channel_lanes_same_bytes_for_threads_and_simd_levels():
+    """the trilinear backward's channel-lane dot products and channels-last transposes: the same bytes at
+    OMP_NUM_THREADS 1/2/7 and at PYACLNN_SIMD off / avx2 / default"""
+    import os
+    from helpers import run_python
+    code = f"import sys; sys.path.insert(0, {os.path.dirname(os.path.dirname(os.path.abspath(__file__)))!r})\n"
+    code += _BWD_LANES_CODE
+    ref = same_bytes_for_threads(code)
+    for cap in ("off", "avx2"):
+        assert run_python(code, {"PYACLNN_SIMD": cap}) == ref, cap
+
+
 # ---------------------------------------------------------------- validation
 
 def _t(shape, dtype=np.float32, fmt=None):
