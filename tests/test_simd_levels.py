@@ -145,3 +145,34 @@ def test_avg_pool_fp16_nan_payloads_identical_at_every_simd_level():
     conversion then the same operation at `off`; NaN payloads (signalling ones included) give the same bytes."""
     outs = {cap: run_python(NAN_CODE, {"PYACLNN_SIMD": cap}) for cap in ("off", "avx2", "")}
     assert outs["off"] == outs["avx2"] == outs[""]
+
+
+PLANE_CODE = r"""
+import hashlib, numpy as np, pyaclnn
+rng = np.random.default_rng(15)
+h = hashlib.sha256()
+for dt, nanbits in ((np.float16, (0x7c01, 0xfe05, 0x7c00)), (pyaclnn.bfloat16, (0x7f81, 0xffc5, 0x7f80))):
+    for (H, W) in ((21, 29), (56, 56), (9, 8)):
+        x = rng.standard_normal((2, 3, H, W)).astype(dt)
+        for k, s, p in ((3, 2, 1), (2, 2, 0), (3, 1, 1)):
+            oh, ow = (H + 2 * p - k) // s + 1, (W + 2 * p - k) // s + 1
+            g = rng.standard_normal((2, 3, oh, 2 * ow)).astype(dt)
+            gb = g.view(np.uint16)
+            for i, b in enumerate(nanbits):
+                gb.flat[i::7 + 4 * i] = b
+            gs = g[..., ::2]                     # strided gradOutput: the row paths
+            gd = np.ascontiguousarray(gs)        # dense planes: converted whole
+            for gg in (gd, gs):
+                h.update(pyaclnn.avg_pool2d_backward(gg, x, k, stride=s, padding=p).tobytes())
+print(h.hexdigest())
+"""
+
+
+def test_avg_pool_backward_dense_planes_identical_at_every_level_and_thread_count():
+    """avg_pool2d backward fp16/bf16: dense planes are converted whole (AVX-512 fp16 rows at the default level,
+    F16C at avx2, SSE2 / NEON rows at off), strided ones a row at a time; NaN payloads included, the same bytes
+    at every level and for 1/2/7 threads."""
+    outs = {cap: run_python(PLANE_CODE, {"PYACLNN_SIMD": cap}) for cap in ("off", "avx2", "")}
+    assert outs["off"] == outs["avx2"] == outs[""]
+    outs = {t: run_python(PLANE_CODE, {"OMP_NUM_THREADS": str(t)}) for t in (1, 2, 7)}
+    assert outs[1] == outs[2] == outs[7]
