@@ -176,3 +176,29 @@ def test_avg_pool_backward_dense_planes_identical_at_every_level_and_thread_coun
     assert outs["off"] == outs["avx2"] == outs[""]
     outs = {t: run_python(PLANE_CODE, {"OMP_NUM_THREADS": str(t)}) for t in (1, 2, 7)}
     assert outs[1] == outs[2] == outs[7]
+
+
+CONV_F16_CODE = r"""
+import sys, hashlib, numpy as np, pyaclnn
+sys.path.insert(0, "tests"); sys.path.insert(0, "tests/ops")
+from test_nn_conv import conv
+rng = np.random.default_rng(16)
+x = rng.standard_normal((2, 5, 11, 13)).astype(np.float16)
+xb = x.view(np.uint16)
+xb.flat[::7] = rng.integers(1, 0x400, xb.flat[::7].size)           # subnormal halves
+xb.flat[3::11] = rng.integers(0x7400, 0x7bff, xb.flat[3::11].size)  # large ones
+w = (rng.standard_normal((4, 5, 3, 3)) * 0.01).astype(np.float16)
+y16 = conv(x, w, None, (1, 1), (1, 1), (1, 1), False, (0, 0), 1, np.zeros((2, 4, 11, 13), np.float16))
+y32 = conv(x.astype(np.float32), w.astype(np.float32), None, (1, 1), (1, 1), (1, 1), False, (0, 0), 1,
+           np.zeros((2, 4, 11, 13), np.float32))
+assert np.array_equal(y16.view(np.uint16), y32.astype(np.float16).view(np.uint16)), "fp16 conv != fp32 conv rounded"
+print(hashlib.sha256(y16.tobytes()).hexdigest())
+"""
+
+
+def test_conv_fp16_gather_exact_at_every_level():
+    """The fp16 convolution's gather converts through a table of the exact conversion: its result is the fp32
+    convolution of the exactly widened operands rounded once (subnormal and large halves included), at every
+    SIMD level."""
+    outs = {cap: run_python(CONV_F16_CODE, {"PYACLNN_SIMD": cap}) for cap in ("off", "avx2", "")}
+    assert outs["off"] == outs["avx2"] == outs[""]
