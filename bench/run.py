@@ -18,11 +18,13 @@ A bench module defines CASES, a list of (name, setup) where setup() returns a di
   bytes: bytes the op must move at least (inputs read + outputs written), for the bandwidth figure
 """
 import argparse
+import functools
 import importlib.util
 import json
 import os
 import pathlib
 import sys
+import time
 
 HERE = pathlib.Path(__file__).resolve().parent
 
@@ -58,7 +60,8 @@ def simd_levels(args):
                 sys.exit(res.stderr)
             for k, v in json.loads(res.stdout.strip().splitlines()[-1]).items():
                 times[lv][k] = min(times[lv].get(k, float("inf")), v)
-    print(f"threads={args.threads}  our time in ms per SIMD level (minimum of {args.rounds} interleaved rounds)")
+    print(f"threads={args.threads}  our time in ms per SIMD level (minimum of {args.rounds} interleaved rounds"
+          + ("; thread CPU time)" if args.threads == 1 and not args.cold else ")"))
     print(f"{'case':58s} {'default':>8s} {'avx512':>8s} {'avx2':>8s} {'off':>8s}  fastest")
     rows, slow = [], 0
     for k, t0 in times[""].items():
@@ -81,6 +84,9 @@ def child_times(args):
     sys.path.insert(0, str(HERE))
     import common
     timeit = common.timeit_cold if args.cold else common.timeit_min
+    if not args.cold and os.environ.get("OMP_NUM_THREADS") == "1":
+        # one thread: its CPU time (a shared, loaded machine preempts wall-clock timings for tens of ms)
+        timeit = functools.partial(common.timeit_min, clock=time.thread_time)
     out = {}
     for full, setup in cases(args.filter):
         out[full] = timeit(setup()["ours"]) * 1e3

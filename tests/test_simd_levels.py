@@ -8,17 +8,18 @@ CODE = r"""
 import hashlib, numpy as np, pyaclnn
 rng = np.random.default_rng(11)
 h = hashlib.sha256()
-for dt in (np.float32, np.float16, pyaclnn.bfloat16):
+for dt in (np.float32, np.float16, pyaclnn.bfloat16, np.float64):  # f64: the lane kernels' 2-lane baseline form
     for C in (1, 2, 3, 8, 19):  # 1, 2: the narrow planar path
         x = rng.standard_normal((2, C, 13, 17)).astype(dt)
         x.flat[::29] = np.inf
         g = rng.uniform(-1.2, 1.2, (2, 9, 11, 2)).astype(dt)
         go = rng.standard_normal((2, C, 9, 11)).astype(dt)
-        for mode in ("bilinear", "nearest", "bicubic"):
+        for mode in ("bilinear", "nearest") + (("bicubic",) if dt != np.float64 else ()):  # (no f64 bicubic)
             h.update(pyaclnn.grid_sampler2d(x, g, interpolation_mode=mode).tobytes())
             for r in pyaclnn.grid_sampler2d_backward(go, x, g, interpolation_mode=mode):
                 h.update(r.tobytes())
-        h.update(pyaclnn.avg_pool2d(x, 3, stride=2, padding=1).tobytes())
+        if dt != np.float64:
+            h.update(pyaclnn.avg_pool2d(x, 3, stride=2, padding=1).tobytes())
 print(h.hexdigest())
 """
 
@@ -143,4 +144,61 @@ def test_avg_pool_fp16_nan_payloads_identical_at_every_simd_level():
     """avg_pool's fp16 rows: F16C conversion fused into the addition / product at AVX2, the exact portable
     conversion then the same operation at `off`; NaN payloads (signalling ones included) give the same bytes."""
     outs = {cap: run_python(NAN_CODE, {"PYACLNN_SIMD": cap}) for cap in ("off", "avx2", "")}
+    assert outs["off"] == outs["avx2"] == outs[""]
+
+
+PLANE_CODE = r"""
+import hashlib, numpy as np, pyaclnn
+rng = np.random.default_rng(15)
+h = hashlib.sha256()
+for dt, nanbits in ((np.float16, (0x7c01, 0xfe05, 0x7c00)), (pyaclnn.bfloat16, (0x7f81, 0xffc5, 0x7f80))):
+    for (H, W) in ((21, 29), (56, 56), (9, 8)):
+        x = rng.standard_normal((2, 3, H, W)).astype(dt)
+        for k, s, p in ((3, 2, 1), (2, 2, 0), (3, 1, 1)):
+            oh, ow = (H + 2 * p - k) // s + 1, (W + 2 * p - k) // s + 1
+            g = rng.standard_normal((2, 3, oh, 2 * ow)).astype(dt)
+            gb = g.view(np.uint16)
+            for i, b in enumerate(nanbits):
+                gb.flat[i::7 + 4 * i] = b
+            gs = g[..., ::2]                     # strided gradOutput: the row paths
+            gd = np.ascontiguousarray(gs)        # dense planes: converted whole
+            for gg in (gd, gs):
+                h.update(pyaclnn.avg_pool2d_backward(gg, x, k, stride=s, padding=p).tobytes())
+print(h.hexdigest())
+"""
+
+
+def test_avg_pool_backward_dense_planes_identical_at_every_level_and_thread_count():
+    """avg_pool2d backward fp16/bf16: dense planes are converted whole (AVX-512 fp16 rows at the default level,
+    F16C at avx2, SSE2 / NEON rows at off), strided ones a row at a time; NaN payloads included, the same bytes
+    at every level and for 1/2/7 threads."""
+    outs = {cap: run_python(PLANE_CODE, {"PYACLNN_SIMD": cap}) for cap in ("off", "avx2", "")}
+    assert outs["off"] == outs["avx2"] == outs[""]
+    outs = {t: run_python(PLANE_CODE, {"OMP_NUM_THREADS": str(t)}) for t in (1, 2, 7)}
+    assert outs[1] == outs[2] == outs[7]
+
+
+CONV_F16_CODE = r"""
+import sys, hashlib, numpy as np, pyaclnn
+sys.path.insert(0, "tests"); sys.path.insert(0, "tests/ops")
+from test_nn_conv import conv
+rng = np.random.default_rng(16)
+x = rng.standard_normal((2, 5, 11, 13)).astype(np.float16)
+xb = x.view(np.uint16)
+xb.flat[::7] = rng.integers(1, 0x400, xb.flat[::7].size)           # subnormal halves
+xb.flat[3::11] = rng.integers(0x7400, 0x7bff, xb.flat[3::11].size)  # large ones
+w = (rng.standard_normal((4, 5, 3, 3)) * 0.01).astype(np.float16)
+y16 = conv(x, w, None, (1, 1), (1, 1), (1, 1), False, (0, 0), 1, np.zeros((2, 4, 11, 13), np.float16))
+y32 = conv(x.astype(np.float32), w.astype(np.float32), None, (1, 1), (1, 1), (1, 1), False, (0, 0), 1,
+           np.zeros((2, 4, 11, 13), np.float32))
+assert np.array_equal(y16.view(np.uint16), y32.astype(np.float16).view(np.uint16)), "fp16 conv != fp32 conv rounded"
+print(hashlib.sha256(y16.tobytes()).hexdigest())
+"""
+
+
+def test_conv_fp16_gather_exact_at_every_level():
+    """The fp16 convolution's gather converts through a table of the exact conversion: its result is the fp32
+    convolution of the exactly widened operands rounded once (subnormal and large halves included), at every
+    SIMD level."""
+    outs = {cap: run_python(CONV_F16_CODE, {"PYACLNN_SIMD": cap}) for cap in ("off", "avx2", "")}
     assert outs["off"] == outs["avx2"] == outs[""]

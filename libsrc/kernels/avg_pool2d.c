@@ -97,10 +97,12 @@ static void axis_counts(const avgpool_plan *p, const avgpool_attrs *a, i128 *cnt
 /* fp16 -> fp32 by table (exactly acl_f16_to_f32 of every bit pattern), built once in phase 1. */
 static float g_f16_to_f32[65536];
 static pthread_once_t g_f16_once = PTHREAD_ONCE_INIT;
+static bool g_have_avx512; /* and with AVX-512, 16 lanes a step */
 static bool g_have_f16c; /* rows of fp16 results are converted with F16C (bit-identical, see f16_rows.h) */
 static void build_f16_table(void) {
     for (uint32_t h = 0; h < 65536; h++) g_f16_to_f32[h] = acl_f16_to_f32((uint16_t)h);
     g_have_f16c = acl_simd_level() >= ACL_SIMD_AVX2;
+    g_have_avx512 = acl_simd_level() >= ACL_SIMD_AVX512;
 }
 
 /* tmp[j] += the fp16 input row, converted exactly. With F16C the conversion is fused into the addition (one pass,
@@ -159,8 +161,27 @@ static inline void mul_f16_row(float *restrict dst, const uint16_t *restrict src
     for (int64_t j = 0; j < n; j++) dst[j] *= wt[j];
 }
 
+/* dst = the fp16 row converted exactly */
+static void load_f16_row(float *dst, const uint16_t *src, int64_t n) {
+#ifdef ACL_F16_ROWS_F16C
+    if (g_have_avx512) {
+        acl_f16_to_f32_row_avx512(dst, src, n);
+        return;
+    }
+    if (g_have_f16c) {
+        acl_f16_to_f32_row_f16c(dst, src, n);
+        return;
+    }
+#endif
+    acl_row_f16_to_f32(dst, src, n);
+}
+
 static void store_f16_row(uint16_t *dst, const float *src, int64_t n) {
 #ifdef ACL_F16_ROWS_F16C
+    if (g_have_avx512) {
+        acl_f32_to_f16_row_avx512(dst, src, n);
+        return;
+    }
     if (g_have_f16c) {
         acl_f32_to_f16_row_f16c(dst, src, n);
         return;
@@ -279,6 +300,10 @@ static inline void avgpool_strides(const acl_view *v, int64_t s[4]) {
 
 /* AP_ROWCVT: contiguous input rows are converted a row at a time (common/half_rows.h) before the arithmetic -
  * for fp16, whose element conversion does not vectorise inside those loops; bf16's (a shift) does. */
+/* AP_PLANE_CVT: the backward plane converts dense fp16/bf16 planes whole (AP_LOAD_PLANE, AP_STORE_PLANE) */
+#define AP_PLANE_CVT 0
+#define AP_LOAD_PLANE(dst, src, n) ((void)0)
+#define AP_STORE_PLANE(dst, src, n) ((void)0)
 #define KSUFFIX f32
 #define AP_DIRECT 1
 #define AP_ROWCVT 0
@@ -299,6 +324,12 @@ static inline void avgpool_strides(const acl_view *v, int64_t s[4]) {
 #define AP_STORE_ROW(dst, src, n) store_f16_row((dst), (src), (n))
 #undef AP_ROWCVT
 #define AP_ROWCVT 1
+#undef AP_PLANE_CVT
+#define AP_PLANE_CVT 1
+#undef AP_LOAD_PLANE
+#define AP_LOAD_PLANE(dst, src, n) load_f16_row((dst), (src), (n))
+#undef AP_STORE_PLANE
+#define AP_STORE_PLANE(dst, src, n) store_f16_row((dst), (src), (n))
 #define KSUFFIX f16
 #define AP_LOAD(p) g_f16_to_f32[*(p)]
 #undef AP_LOAD_ROW
@@ -328,6 +359,18 @@ static inline void avgpool_strides(const acl_view *v, int64_t s[4]) {
     } while (0)
 #undef AP_ROWCVT
 #define AP_ROWCVT 0
+/* bf16 planes: at AVX2 plain loops (a shift / a rounding GCC vectorises 8 wide in the AVX2 variant), portable
+ * the SSE2 / NEON row converters */
+#undef AP_LOAD_PLANE
+#define AP_LOAD_PLANE(dst, src, n)                                              \
+    do {                                                                        \
+        if (acl_simd_level() >= ACL_SIMD_AVX2)                                  \
+            for (int64_t i_ = 0; i_ < (n); i_++) (dst)[i_] = KLOAD((src) + i_); \
+        else                                                                    \
+            acl_row_bf16_to_f32((dst), (src), (n));                             \
+    } while (0)
+#undef AP_STORE_PLANE
+#define AP_STORE_PLANE(dst, src, n) AP_STORE_PROW(dst, src, n)
 #define KSUFFIX bf16
 #define AP_LOAD(p) KLOAD(p)
 #undef AP_LOAD_ROW

@@ -92,6 +92,38 @@ __attribute__((target("avx2,f16c"))) static inline void acl_f16_to_f32_row_f16c(
         memcpy(dst + i, o, (size_t)(n - i) * sizeof *o);
     }
 }
+
+/* The same rows 16 lanes a step with AVX-512 (F + BW for the masks; caller checks ACL_SIMD_AVX512): blocks holding
+ * a NaN go through the 8-lane functions above, so every result bit is theirs. */
+__attribute__((target("avx512f,avx512bw,avx512vl,avx2,f16c"))) static inline void
+acl_f32_to_f16_row_avx512(uint16_t *dst, const float *src, int64_t n) {
+    int64_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        const __m512 v = _mm512_loadu_ps(src + i);
+        if (_mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q)) {
+            acl_f32_to_f16_block_f16c_(dst + i, src + i);
+            acl_f32_to_f16_block_f16c_(dst + i + 8, src + i + 8);
+            continue;
+        }
+        _mm256_storeu_si256((__m256i *)(void *)(dst + i), _mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+    }
+    if (i < n) acl_f32_to_f16_row_f16c(dst + i, src + i, n - i);
+}
+__attribute__((target("avx512f,avx512bw,avx512vl,avx2,f16c"))) static inline void
+acl_f16_to_f32_row_avx512(float *dst, const uint16_t *src, int64_t n) {
+    int64_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        const __m256i h = _mm256_loadu_si256((const __m256i *)(const void *)(src + i));
+        const __m256i a = _mm256_and_si256(h, _mm256_set1_epi16(0x7fff));
+        if (_mm256_cmpgt_epi16_mask(a, _mm256_set1_epi16(0x7c00))) {
+            acl_f16_to_f32_block_f16c_(dst + i, src + i);
+            acl_f16_to_f32_block_f16c_(dst + i + 8, src + i + 8);
+            continue;
+        }
+        _mm512_storeu_ps(dst + i, _mm512_cvtph_ps(h));
+    }
+    if (i < n) acl_f16_to_f32_row_f16c(dst + i, src + i, n - i);
+}
 #endif
 
 #endif

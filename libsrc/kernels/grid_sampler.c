@@ -11,6 +11,9 @@
 #include "kernels/f16_rows.h"
 #include "common/half_rows.h"
 #include "kernels/grid_sampler.h"
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 /* a 4-D view laid out densely in row-major order */
 static bool gs_is_contig(const acl_view *v) {
@@ -206,6 +209,52 @@ GS_TL_FN(f16, uint16_t)
 GS_TL_FN(bf16, uint16_t)
 static inline bool gs_tl_f64(double *dst, const double *src, int64_t cs, int cb, int64_t n) { return false; }
 static inline bool gs_fl_f64(double *dst, int64_t cs, int cb, const double *src, int64_t n) { return false; }
+
+/* the scalar lane transposes of gs_to_lanes / gs_from_lanes (grid_sampler.inc, paths without the AVX2 ones):
+ * rows t[l][i] (l < GS_L, row stride ld) <-> lanes d[i][GS_L], i < m; exact copies. x86-64's baseline SSE2 does
+ * float 4 x 4 blocks (GCC's scalar loop was a third of the portable backward's time). */
+static inline void gs_tr_to8_f32(float *restrict d, const float *restrict t, int64_t ld, int64_t m) {
+    int64_t i = 0;
+#ifdef __SSE2__
+    for (; i + 4 <= m; i += 4)
+        for (int l = 0; l < GS_L; l += 4) {
+            __m128 r0 = _mm_loadu_ps(t + l * ld + i), r1 = _mm_loadu_ps(t + (l + 1) * ld + i);
+            __m128 r2 = _mm_loadu_ps(t + (l + 2) * ld + i), r3 = _mm_loadu_ps(t + (l + 3) * ld + i);
+            _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+            _mm_storeu_ps(d + i * GS_L + l, r0);
+            _mm_storeu_ps(d + (i + 1) * GS_L + l, r1);
+            _mm_storeu_ps(d + (i + 2) * GS_L + l, r2);
+            _mm_storeu_ps(d + (i + 3) * GS_L + l, r3);
+        }
+#endif
+    for (; i < m; i++)
+        for (int l = 0; l < GS_L; l++) d[i * GS_L + l] = t[l * ld + i];
+}
+static inline void gs_tr_from8_f32(float *restrict t, int64_t ld, const float *restrict s, int64_t m) {
+    int64_t i = 0;
+#ifdef __SSE2__
+    for (; i + 4 <= m; i += 4)
+        for (int l = 0; l < GS_L; l += 4) {
+            __m128 r0 = _mm_loadu_ps(s + i * GS_L + l), r1 = _mm_loadu_ps(s + (i + 1) * GS_L + l);
+            __m128 r2 = _mm_loadu_ps(s + (i + 2) * GS_L + l), r3 = _mm_loadu_ps(s + (i + 3) * GS_L + l);
+            _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+            _mm_storeu_ps(t + l * ld + i, r0);
+            _mm_storeu_ps(t + (l + 1) * ld + i, r1);
+            _mm_storeu_ps(t + (l + 2) * ld + i, r2);
+            _mm_storeu_ps(t + (l + 3) * ld + i, r3);
+        }
+#endif
+    for (; i < m; i++)
+        for (int l = 0; l < GS_L; l++) t[l * ld + i] = s[i * GS_L + l];
+}
+static inline void gs_tr_to8_f64(double *restrict d, const double *restrict t, int64_t ld, int64_t m) {
+    for (int64_t i = 0; i < m; i++)
+        for (int l = 0; l < GS_L; l++) d[i * GS_L + l] = t[l * ld + i];
+}
+static inline void gs_tr_from8_f64(double *restrict t, int64_t ld, const double *restrict s, int64_t m) {
+    for (int64_t i = 0; i < m; i++)
+        for (int l = 0; l < GS_L; l++) t[l * ld + i] = s[i * GS_L + l];
+}
 
 #define GS_T float
 #define GS_SFX f32
