@@ -414,8 +414,9 @@ def cmd_info(args):
     rows.append(("ops", str(len(ops))))
     for k, v in rows:
         print(f"{k + ':':<16}{v}" if not k.startswith("  ") else f"{k:<24}{v}")
+    width = max([44] + [len(op) + 2 for op in ops])  # a column wide enough for the longest name
     for op in ops:
-        print(f"  {op:<44}{headers.get(op, '')}")
+        print(f"  {op:<{width}}{headers.get(op, '')}")
     return 0
 
 

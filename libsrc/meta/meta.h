@@ -75,6 +75,8 @@ int acl_check_nonneg_dims(const aclTensor *t, const char *name);
 int acl_check_same_shape(const aclTensor *a, const char *an, const aclTensor *b, const char *bn);
 
 bool acl_tensor_empty(const aclTensor *t); /* any view dim equal to 0 */
+/* the view's elements lie densely in row-major order (strides of size-1 dims ignored); an empty view counts */
+bool acl_tensor_row_major(const aclTensor *t);
 /* opbase's IsPrivateFormat: the device-private storage layouts (C0-blocked NC1HWC0/NDC1HWC0, the FRACTAL tiles) */
 bool acl_format_is_private(aclFormat f);
 int64_t acl_tensor_numel(const aclTensor *t); /* -1 on overflow */

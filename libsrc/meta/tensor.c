@@ -244,6 +244,16 @@ bool acl_tensor_empty(const aclTensor *t) {
     return false;
 }
 
+bool acl_tensor_row_major(const aclTensor *t) {
+    if (acl_tensor_empty(t)) return true;
+    int64_t st = 1;
+    for (int k = (int)t->ndim - 1; k >= 0; k--) {
+        if (t->dims[k] != 1 && t->strides[k] != st) return false;
+        st *= t->dims[k];
+    }
+    return true;
+}
+
 int64_t acl_tensor_numel(const aclTensor *t) {
     int64_t n;
     return acl_numel(t->dims, (int64_t)t->ndim, &n) ? n : -1;

@@ -121,16 +121,6 @@ aclnnStatus opws_MaxUnpool2d(const aclTensor *self, const aclTensor *indices, co
     return mu_exec(ACL_OP_MaxUnpool2d, self, indices, out, "out", 2, outputSize->v, workspaceSize, executor);
 }
 
-static bool mu_contiguous(const aclTensor *t) {
-    if (acl_tensor_empty(t)) return true;
-    int64_t st = 1;
-    for (int k = (int)t->ndim - 1; k >= 0; k--) {
-        if (t->dims[k] != 1 && t->strides[k] != st) return false;
-        st *= t->dims[k];
-    }
-    return true;
-}
-
 aclnnStatus opws_MaxUnpool3d(const aclTensor *self, const aclTensor *indices, const aclIntArray *outputSize,
                              const aclIntArray *stride, const aclIntArray *padding, aclTensor *outRef,
                              uint64_t *workspaceSize, aclOpExecutor **executor) {
@@ -140,7 +130,7 @@ aclnnStatus opws_MaxUnpool3d(const aclTensor *self, const aclTensor *indices, co
     ACLNN_CHECK(stride != NULL, ACLNN_ERR_PARAM_NULLPTR, "stride must not be NULL.");
     ACLNN_CHECK(padding != NULL, ACLNN_ERR_PARAM_NULLPTR, "padding must not be NULL.");
     NN(outRef, "outRef");
-    ACLNN_CHECK(mu_contiguous(outRef), ACLNN_ERR_PARAM_INVALID, "outRef must be contiguous.");
+    ACLNN_CHECK(acl_tensor_row_major(outRef), ACLNN_ERR_PARAM_INVALID, "outRef must be contiguous.");
     ACL_TRY(mu_dtypes(self, indices, outRef, "outRef", ACL_DT_LIST_MaxUnpool3d));
     ACL_TRY(mu_shapes(self, indices, 4, "(C, D, H, W) or (N, C, D, H, W)"));
     ACLNN_CHECK(outputSize->size == 3, ACLNN_ERR_PARAM_INVALID,

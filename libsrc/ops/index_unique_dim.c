@@ -134,12 +134,7 @@ static aclnnStatus ud_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
 
 /* a contiguous tensor of any rank with room for n elements (the upstream example's [4, 2] inverse) becomes [n] */
 static bool ud_reshape_contig(aclTensor *t, int64_t n) {
-    int64_t st = 1;
-    for (int k = (int)t->ndim - 1; k >= 0; k--) {
-        if (t->dims[k] != 1 && t->strides[k] != st) return false;
-        st *= t->dims[k];
-    }
-    if (st < n) return false;
+    if (!acl_tensor_row_major(t) || acl_tensor_numel(t) < n) return false;
     t->ndim = 1;
     t->dims[0] = n;
     t->strides[0] = 1;

@@ -90,16 +90,6 @@ aclnnStatus opws_MaxUnpool2dBackward(const aclTensor *gradOutput, const aclTenso
                    &p);
 }
 
-static bool mub_contiguous(const aclTensor *t) {
-    if (acl_tensor_empty(t)) return true;
-    int64_t st = 1;
-    for (int k = (int)t->ndim - 1; k >= 0; k--) {
-        if (t->dims[k] != 1 && t->strides[k] != st) return false;
-        st *= t->dims[k];
-    }
-    return true;
-}
-
 aclnnStatus opws_MaxUnpool3dBackward(const aclTensor *gradOutput, const aclTensor *self, const aclTensor *indices,
                                      const aclIntArray *outputSize, const aclIntArray *stride,
                                      const aclIntArray *padding, aclTensor *out, uint64_t *workspaceSize,
@@ -111,7 +101,7 @@ aclnnStatus opws_MaxUnpool3dBackward(const aclTensor *gradOutput, const aclTenso
     ACLNN_CHECK(stride != NULL, ACLNN_ERR_PARAM_NULLPTR, "stride must not be NULL.");
     ACLNN_CHECK(padding != NULL, ACLNN_ERR_PARAM_NULLPTR, "padding must not be NULL.");
     NN(out, "out");
-    ACLNN_CHECK(mub_contiguous(out), ACLNN_ERR_PARAM_INVALID, "out must be contiguous.");
+    ACLNN_CHECK(acl_tensor_row_major(out), ACLNN_ERR_PARAM_INVALID, "out must be contiguous.");
     ACL_TRY(acl_check_dtype_in(gradOutput, ACL_DT_LIST_MaxUnpool3dBackward, "gradOutput"));
     ACL_TRY(acl_check_dtype_in(self, ACL_DT_LIST_MaxUnpool3dBackward, "self"));
     ACL_TRY(acl_check_dtype_in(out, ACL_DT_LIST_MaxUnpool3dBackward, "out"));
