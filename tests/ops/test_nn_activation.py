@@ -329,6 +329,16 @@ def test_invalid_no_broadcast(op):
     expect_status(op, [row, full, tens((2, 3))], 161002, "gradOutput")
 
 
+def test_invalid_silu_backward_dtypes_selu_backward_rank():
+    """A2 SiluBackward: gradOutput, self and gradInput share one dtype (mixed precision is the regbase path only);
+    SeluBackward flattens tensors of more than 8 dims instead of refusing them."""
+    h, f = tens((1, 16, 1, 1), "f16"), tens((1, 16, 1, 1))
+    expect_status("SiluBackward", [f, h, tens((1, 16, 1, 1), "f16")], 161002, "gradOutput")
+    expect_status("SiluBackward", [h, f, tens((1, 16, 1, 1), "f16")], 161002, "self")
+    big = (2, 2, 2, 2, 2, 2, 2, 2, 16)
+    expect_status("SeluBackward", [tens(big, "f16"), tens(big, "f16"), tens(big, "f16")], 0)
+
+
 def test_invalid_relu_gelu_heaviside():
     x = tens((2, 3))
     expect_status("Relu", [x, tens((2, 3), "f16")], 161002, "out")

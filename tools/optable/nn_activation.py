@@ -100,7 +100,7 @@ OPS = [
     ew("Silu", "const aclTensor* self, aclTensor* out", "aclnn_silu.h", **NN, dtypes=F3, out_rule="same", rank=None,
        formula="a / (1 + exp(-a))", torch="torch.nn.functional.silu(a)"),
     ew("SiluBackward", "const aclTensor* gradOutput, const aclTensor* self, aclTensor* gradInput",
-       "aclnn_silu_backward.h", **NN, dtypes=F3, out_rule="list", **NOBC,
+       "aclnn_silu_backward.h", **NN, dtypes=F3, out_rule="same", same_dtype=("self",), **NOBC,
        formula="a * (1 / (1 + exp(-b))) * (1 + b * (1 - 1 / (1 + exp(-b))))",
        torch="torch.ops.aten.silu_backward(a, b)"),
     ew("Swish", "const aclTensor* self, const aclScalar* betaOptional, aclTensor* out", "aclnn_swish.h", **NN, **SC,
@@ -136,7 +136,7 @@ OPS = [
             rank=None, formula=SELU, torch="torch.selu(a)"),
     ew("SeluBackward", "const aclTensor* gradOutput, const aclTensor* result, aclTensor* gradInput",
        "aclnn_selu_backward.h", **NN, dtypes=("f32", "f16", "i32", "i8", "bf16"), out_rule="same",
-       same_dtype=("result",), **NOBC,
+       same_dtype=("result",), rank=None, **NOBC,
        formula={"f": f"b <= 0 ? a * (b + {SELU_A} * {SELU_S}) : a * {SELU_S}",
                 "i": f"(int64_t)(b <= 0 ? a * (b + {SELU_A} * {SELU_S}) : a * {SELU_S})"},
        torch=f"torch.ops.aten.elu_backward(a, {SELU_A}, {SELU_S}, 1, True, b)", skip_special=("f32",)),  # PyTorch f32: NaN result propagates, f16/bf16: not
