@@ -339,6 +339,16 @@ def test_invalid_silu_backward_dtypes_selu_backward_rank():
     expect_status("SeluBackward", [tens(big, "f16"), tens(big, "f16"), tens(big, "f16")], 0)
 
 
+def test_hardshrink_backward_empty_before_broadcast():
+    """A2 HardshrinkBackward returns for an empty input before it checks the broadcast (its op_api's order);
+    non-empty shapes that do not broadcast are still refused."""
+    from pyaclnn.ops.table import make_scalar
+    lam = make_scalar(8.0)
+    expect_status("HardshrinkBackward", [tens((0,)), tens((1, 1, 1, 4), "f16"), lam, tens((1, 1, 1, 4), "f16")], 0)
+    expect_status("HardshrinkBackward", [tens((3,)), tens((1, 1, 1, 4)), lam, tens((1, 1, 1, 4))], 161002,
+                  "self")
+
+
 def test_invalid_relu_gelu_heaviside():
     x = tens((2, 3))
     expect_status("Relu", [x, tens((2, 3), "f16")], 161002, "out")

@@ -180,6 +180,7 @@ OPS = [
        torch="torch.nn.functional.hardshrink(a, s0)"),
     ew("HardshrinkBackward", "const aclTensor* gradOutput, const aclTensor* self, const aclScalar* lambd, "
        "aclTensor* gradInput", "aclnn_hardshrink_backward.h", **NN, **SC, dtypes=F3, out_rule="list", scalars=[0.5],
+       order="dpes",  # op_api: an empty input returns before the broadcast check
        formula="(b > s0 || b < -s0) ? a : 0", torch="torch.ops.aten.hardshrink_backward(a, b, s0)"),
     ew("Softshrink", "const aclTensor* self, const aclScalar* lambd, aclTensor* out", "aclnn_softshrink.h", **NN,
        **SC, dtypes=F3, out_rule="list", scalars=[0.5], check="ew_check_lambd_nonneg",

@@ -2247,7 +2247,7 @@ static const ew_desc k_HardshrinkBackward_desc = {
     .scalar_cast_check = 0u, .null_inner = 0u,
     .max_rank = 8, .rank_contig = 0,
     .n_fmt = 0, .fmt = {},
-    .order = "dpfsh",
+    .order = "dpes",
     .k = {[EW_F32] = k_HardshrinkBackward_f32, [EW_F64] = k_HardshrinkBackward_f64},
     .kv = EW_KV(k_HardshrinkBackward_f32),
     .check = NULL,
