@@ -189,6 +189,12 @@ aclnnStatus opws_Take(const aclTensor *self, const aclTensor *index, aclTensor *
     ACL_TRY(acl_check_dtype_in(index, ACL_DT_LIST_Take_index, "index"));
     ACL_TRY(md_check_max_dim(index, "index"));
     ACL_TRY(acl_check_same_shape(out, "out", index, "index"));
+    const aclTensor *fmt_t[] = {self, index, out};
+    const char *fmt_n[] = {"self", "index", "out"};
+    for (int k = 0; k < 3; k++)  /* the op_api's format check follows its shape check */
+        ACLNN_CHECK(!acl_format_is_private(fmt_t[k]->format), ACLNN_ERR_PARAM_INVALID,
+                    "%s: format %s is not supported (ND, NCHW, NHWC, HWCN, NDHWC, NCDHW only)", fmt_n[k],
+                    acl_format_name(fmt_t[k]->format));
     ACLNN_CHECK(!(acl_tensor_empty(self) && !acl_tensor_empty(index)), ACLNN_ERR_PARAM_INVALID,
                 "self: take() tried to take from an empty tensor");
     if (acl_tensor_empty(self) || acl_tensor_empty(index)) return acl_exec_noop(ACL_OP_Take, workspaceSize, executor);

@@ -186,6 +186,12 @@ def test_take_invalid():
     expect_status("Take", [X, tens((2,), "i16"), tens((2,))], 161002, "index")
     expect_status("Take", [X, I, tens((3,))], 161002, "out")
     expect_status("Take", [tens((0, 3)), I, tens((2,))], 161002, "self")
+    nc = lib.ACL_FORMAT_NC1HWC0  # private formats: refused after the shape checks, self first
+    expect_status("Take", [AclTensor.empty((1, 16, 1, 1, 16), np.float16, fmt=nc), I, tens((2,), "f16")], 161002,
+                  "self")
+    expect_status("Take", [X, AclTensor.empty((2,), np.int64, fmt=nc), tens((2,))], 161002, "index")
+    expect_status("Take", [X, I, AclTensor.empty((2,), np.float32, fmt=nc)], 161002, "out")
+    expect_status("Take", [X, AclTensor.empty((3,), np.int64, fmt=nc), tens((2,))], 161002, "out")  # shape first
 
 
 @pytest.mark.parametrize("dt", dts("GatherNd"))
