@@ -166,6 +166,11 @@ def test_index_select_invalid():
     expect_status("IndexSelect", [X, 2, I, tens((2, 3))], 161002, "dim")
     expect_status("IndexSelect", [X, 0, tens((2, 1), "i64"), tens((2, 3))], 161002, "index")
     expect_status("IndexSelect", [X, 1, I, tens((2, 3))], 161002, "out")
+    nc = lib.ACL_FORMAT_NC1HWC0  # a private format: refused right after the dtype checks (before the shapes)
+    expect_status("IndexSelect", [AclTensor.empty((2, 2, 2), np.float32, fmt=nc), 1, tens((1,), "i32"),
+                                  tens((5,))], 161002, "self")
+    expect_status("IndexSelect", [tens((2, 2, 2)), 1, tens((1,), "i32"),
+                                  AclTensor.empty((2, 1, 2), np.float32, fmt=nc)], 161002, "out")
 
 
 @pytest.mark.parametrize("dt", dts("Take"))
