@@ -680,6 +680,14 @@ def test_nonzero_invalid():
     expect_status("Nonzero", [X, tens((6, 2), "i32")], 161002, "out")
     expect_status("Nonzero", [X, tens((6, 3), "i64")], 161002, "out")
     expect_status("NonzeroV2", [X, tens((6, 2), "i64")], 161002, "out")
+    # V2: phase 1 checks ranks only (as its A2 op_api); an out short of the nonzero count is refused when it runs
+    x = AclTensor.from_array(np.arange(1, 7, dtype=np.float32).reshape(2, 3))
+    o = AclTensor.from_array(np.full((2, 3), -9, np.int64))
+    rc, wss, ex, msg = ws_call("NonzeroV2", x, o)
+    assert rc == 0, msg
+    assert run_executor("NonzeroV2", ex, wss) == 161002
+    assert "out" in pyaclnn.recent_error_message()
+    np.testing.assert_array_equal(o.numpy(), np.full((2, 3), -9))  # nothing written
 
 
 # ================================================================ scatter_nd / put
