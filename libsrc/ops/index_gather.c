@@ -116,6 +116,17 @@ aclnnStatus opws_Bucketize(const aclTensor *self, const aclTensor *boundaries, c
 }
 
 /* ================================================================ IndexSelect */
+/* self, index and out in a plain (not private) storage format -> 161002 naming the first that is not */
+static aclnnStatus check_plain_formats(const aclTensor *self, const aclTensor *index, const aclTensor *out) {
+    const aclTensor *t[] = {self, index, out};
+    const char *n[] = {"self", "index", "out"};
+    for (int k = 0; k < 3; k++)
+        ACLNN_CHECK(!acl_format_is_private(t[k]->format), ACLNN_ERR_PARAM_INVALID,
+                    "%s: format %s is not supported (ND, NCHW, NHWC, HWCN, NDHWC, NCDHW only)", n[k],
+                    acl_format_name(t[k]->format));
+    return ACLNN_SUCCESS;
+}
+
 aclnnStatus opws_IndexSelect(const aclTensor *self, int64_t dim, const aclTensor *index, aclTensor *out,
                              uint64_t *workspaceSize, aclOpExecutor **executor) {
     NN(self, "self");
@@ -124,6 +135,7 @@ aclnnStatus opws_IndexSelect(const aclTensor *self, int64_t dim, const aclTensor
     ACL_TRY(acl_check_dtype_in(self, ACL_DT_LIST_IndexSelect, "self"));
     ACL_TRY(acl_check_same_dtype(self, "self", out, "out"));
     ACL_TRY(acl_check_dtype_in(index, ACL_DT_LIST_IndexSelect_index, "index"));
+    ACL_TRY(check_plain_formats(self, index, out));  /* the op_api checks formats right after the dtypes */
     ACLNN_CHECK(self->ndim != 0 || out->ndim == 0, ACLNN_ERR_PARAM_INVALID,
                 "self is scalar, and out should also be scalar");
     ACL_TRY(md_check_max_dim(self, "self"));
@@ -189,6 +201,7 @@ aclnnStatus opws_Take(const aclTensor *self, const aclTensor *index, aclTensor *
     ACL_TRY(acl_check_dtype_in(index, ACL_DT_LIST_Take_index, "index"));
     ACL_TRY(md_check_max_dim(index, "index"));
     ACL_TRY(acl_check_same_shape(out, "out", index, "index"));
+    ACL_TRY(check_plain_formats(self, index, out));  /* the op_api's format check follows its shape check */
     ACLNN_CHECK(!(acl_tensor_empty(self) && !acl_tensor_empty(index)), ACLNN_ERR_PARAM_INVALID,
                 "self: take() tried to take from an empty tensor");
     if (acl_tensor_empty(self) || acl_tensor_empty(index)) return acl_exec_noop(ACL_OP_Take, workspaceSize, executor);

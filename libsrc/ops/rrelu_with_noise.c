@@ -91,6 +91,11 @@ static aclnnStatus rrn_common(int op, const aclTensor *self, const aclTensor *no
         ACLNN_CHECK(acl_tensor_numel(self) <= acl_tensor_numel(noise), ACLNN_ERR_PARAM_INVALID,
                     "noise: tensor size of self larger than noise, self: %lld, noise: %lld.",
                     (long long)acl_tensor_numel(self), (long long)acl_tensor_numel(noise));
+    /* the op_api's format check follows its shape checks: self and noise in out's storage format */
+    ACLNN_CHECK(self->format == out->format, ACLNN_ERR_PARAM_INVALID, "self format %s should be the same as %s's %s.",
+                acl_format_name(self->format), outname, acl_format_name(out->format));
+    ACLNN_CHECK(noise->format == out->format, ACLNN_ERR_PARAM_INVALID, "noise format %s should be the same as %s's %s.",
+                acl_format_name(noise->format), outname, acl_format_name(out->format));
     if (acl_tensor_empty(self) || acl_tensor_empty(noise)) return acl_exec_noop(op, ws, exo);
     rrn_params p = {training, 0, 0, (uint64_t)seed, (uint64_t)offset};
     acl_convert(lower->bytes, lower->dtype, 1, &p.lower, ACL_FLOAT, 1, 1);

@@ -329,6 +329,26 @@ def test_invalid_no_broadcast(op):
     expect_status(op, [row, full, tens((2, 3))], 161002, "gradOutput")
 
 
+def test_invalid_silu_backward_dtypes_selu_backward_rank():
+    """A2 SiluBackward: gradOutput, self and gradInput share one dtype (mixed precision is the regbase path only);
+    SeluBackward flattens tensors of more than 8 dims instead of refusing them."""
+    h, f = tens((1, 16, 1, 1), "f16"), tens((1, 16, 1, 1))
+    expect_status("SiluBackward", [f, h, tens((1, 16, 1, 1), "f16")], 161002, "gradOutput")
+    expect_status("SiluBackward", [h, f, tens((1, 16, 1, 1), "f16")], 161002, "self")
+    big = (2, 2, 2, 2, 2, 2, 2, 2, 16)
+    expect_status("SeluBackward", [tens(big, "f16"), tens(big, "f16"), tens(big, "f16")], 0)
+
+
+def test_hardshrink_backward_empty_before_broadcast():
+    """A2 HardshrinkBackward returns for an empty input before it checks the broadcast (its op_api's order);
+    non-empty shapes that do not broadcast are still refused."""
+    from pyaclnn.ops.table import make_scalar
+    lam = make_scalar(8.0)
+    expect_status("HardshrinkBackward", [tens((0,)), tens((1, 1, 1, 4), "f16"), lam, tens((1, 1, 1, 4), "f16")], 0)
+    expect_status("HardshrinkBackward", [tens((3,)), tens((1, 1, 1, 4)), lam, tens((1, 1, 1, 4))], 161002,
+                  "self")
+
+
 def test_invalid_relu_gelu_heaviside():
     x = tens((2, 3))
     expect_status("Relu", [x, tens((2, 3), "f16")], 161002, "out")

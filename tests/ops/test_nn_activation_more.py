@@ -7,7 +7,9 @@ import numpy as np
 import pytest
 
 import pyaclnn
+from pyaclnn import lib
 from pyaclnn._optable import OPS
+from pyaclnn.lowlevel import AclTensor
 from helpers import same_bytes_for_threads, strided
 from table_harness import NP, compare, expect_status, from_torch, make_scalar, to_torch
 
@@ -109,6 +111,9 @@ def test_rrelu_with_noise_invalid():
     expect_status(op, [X, N, L, U, True, 0, 0, tens((3, 2))], 161002, "out")
     expect_status(op, [X, tens((5,)), L, U, True, 0, 0, X], 161002, "noise")
     expect_status(op, [X, tens((5,)), L, U, False, 0, 0, X], 0)
+    nchw = lib.ACL_FORMAT_NCHW  # formats: self and noise in out's, checked after the shapes
+    expect_status(op, [AclTensor.empty((2, 3), np.float32, fmt=nchw), N, L, U, True, 0, 0, X], 161002, "self")
+    expect_status(op, [X, AclTensor.empty((2, 3), np.float32, fmt=nchw), L, U, True, 0, 0, X], 161002, "noise")
     expect_status("InplaceRReluWithNoise", [tens((2, 3), "f64"), N, L, U, True, 0, 0], 161002, "self")
     expect_status("InplaceRReluWithNoise", [X, None, L, U, True, 0, 0], 161001, "noise")
 

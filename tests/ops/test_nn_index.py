@@ -166,6 +166,11 @@ def test_index_select_invalid():
     expect_status("IndexSelect", [X, 2, I, tens((2, 3))], 161002, "dim")
     expect_status("IndexSelect", [X, 0, tens((2, 1), "i64"), tens((2, 3))], 161002, "index")
     expect_status("IndexSelect", [X, 1, I, tens((2, 3))], 161002, "out")
+    nc = lib.ACL_FORMAT_NC1HWC0  # a private format: refused right after the dtype checks (before the shapes)
+    expect_status("IndexSelect", [AclTensor.empty((2, 2, 2), np.float32, fmt=nc), 1, tens((1,), "i32"),
+                                  tens((5,))], 161002, "self")
+    expect_status("IndexSelect", [tens((2, 2, 2)), 1, tens((1,), "i32"),
+                                  AclTensor.empty((2, 1, 2), np.float32, fmt=nc)], 161002, "out")
 
 
 @pytest.mark.parametrize("dt", dts("Take"))
@@ -186,6 +191,12 @@ def test_take_invalid():
     expect_status("Take", [X, tens((2,), "i16"), tens((2,))], 161002, "index")
     expect_status("Take", [X, I, tens((3,))], 161002, "out")
     expect_status("Take", [tens((0, 3)), I, tens((2,))], 161002, "self")
+    nc = lib.ACL_FORMAT_NC1HWC0  # private formats: refused after the shape checks, self first
+    expect_status("Take", [AclTensor.empty((1, 16, 1, 1, 16), np.float16, fmt=nc), I, tens((2,), "f16")], 161002,
+                  "self")
+    expect_status("Take", [X, AclTensor.empty((2,), np.int64, fmt=nc), tens((2,))], 161002, "index")
+    expect_status("Take", [X, I, AclTensor.empty((2,), np.float32, fmt=nc)], 161002, "out")
+    expect_status("Take", [X, AclTensor.empty((3,), np.int64, fmt=nc), tens((2,))], 161002, "out")  # shape first
 
 
 @pytest.mark.parametrize("dt", dts("GatherNd"))
@@ -669,6 +680,14 @@ def test_nonzero_invalid():
     expect_status("Nonzero", [X, tens((6, 2), "i32")], 161002, "out")
     expect_status("Nonzero", [X, tens((6, 3), "i64")], 161002, "out")
     expect_status("NonzeroV2", [X, tens((6, 2), "i64")], 161002, "out")
+    # V2: phase 1 checks ranks only (as its A2 op_api); an out short of the nonzero count is refused when it runs
+    x = AclTensor.from_array(np.arange(1, 7, dtype=np.float32).reshape(2, 3))
+    o = AclTensor.from_array(np.full((2, 3), -9, np.int64))
+    rc, wss, ex, msg = ws_call("NonzeroV2", x, o)
+    assert rc == 0, msg
+    assert run_executor("NonzeroV2", ex, wss) == 161002
+    assert "out" in pyaclnn.recent_error_message()
+    np.testing.assert_array_equal(o.numpy(), np.full((2, 3), -9))  # nothing written
 
 
 # ================================================================ scatter_nd / put

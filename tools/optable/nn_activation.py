@@ -103,7 +103,7 @@ OPS = [
     ew("Silu", "const aclTensor* self, aclTensor* out", "aclnn_silu.h", **NN, dtypes=F3, out_rule="same", rank=None,
        formula="a / (1 + exp(-a))", torch="torch.nn.functional.silu(a)"),
     ew("SiluBackward", "const aclTensor* gradOutput, const aclTensor* self, aclTensor* gradInput",
-       "aclnn_silu_backward.h", **NN, dtypes=F3, out_rule="list", **NOBC,
+       "aclnn_silu_backward.h", **NN, dtypes=F3, out_rule="same", same_dtype=("self",), **NOBC,
        formula="a * (1 / (1 + exp(-b))) * (1 + b * (1 - 1 / (1 + exp(-b))))",
        torch="torch.ops.aten.silu_backward(a, b)"),
     ew("Swish", "const aclTensor* self, const aclScalar* betaOptional, aclTensor* out", "aclnn_swish.h", **NN, **SC,
@@ -139,7 +139,7 @@ OPS = [
             rank=None, formula=SELU, torch="torch.selu(a)"),
     ew("SeluBackward", "const aclTensor* gradOutput, const aclTensor* result, aclTensor* gradInput",
        "aclnn_selu_backward.h", **NN, dtypes=("f32", "f16", "i32", "i8", "bf16"), out_rule="same",
-       same_dtype=("result",), **NOBC,
+       same_dtype=("result",), rank=None, **NOBC,
        formula={"f": f"b <= 0 ? a * (b + {SELU_A} * {SELU_S}) : a * {SELU_S}",
                 "f32": f"a * (b <= 0 ? b + {SELU_A}f * {SELU_S}f : {SELU_S}f)",  # a read on both sides (MASKED)
                 "i": f"(int64_t)(b <= 0 ? a * (b + {SELU_A} * {SELU_S}) : a * {SELU_S})"},
@@ -187,6 +187,7 @@ OPS = [
        torch="torch.nn.functional.hardshrink(a, s0)"),
     ew("HardshrinkBackward", "const aclTensor* gradOutput, const aclTensor* self, const aclScalar* lambd, "
        "aclTensor* gradInput", "aclnn_hardshrink_backward.h", **NN, **SC, dtypes=F3, out_rule="list", scalars=[0.5],
+       order="dpes",  # op_api: an empty input returns before the broadcast check
        formula={"f": "(b > s0 || b < -s0) ? a : 0", "f32": "vm_selectf(b > s0 || b < -s0, a, 0.0f)"},
        torch="torch.ops.aten.hardshrink_backward(a, b, s0)"),
     ew("Softshrink", "const aclTensor* self, const aclScalar* lambd, aclTensor* out", "aclnn_softshrink.h", **NN,
