@@ -23,7 +23,10 @@ SEEDS = ["grid_sampler/bwd bilinear/zeros f32 N8 C64 64x64->64x64",
          "avg_pool/bwd_n32c64_h56w56_k3s2p1_f32",
          "avg_pool/fwd_n32c64_h56w56_k3s2p1_f32",
          "msda/detr_encoder_backward_f32",
-         "msda/detr_encoder_forward_f32"]
+         "msda/detr_encoder_forward_f32",
+         "upsample/bwd f32 8x64 128x128->64x64 (x2)",
+         "upsample/bwd f32 8x64 96x96->64x64 (x1.5)",
+         "upsample/fwd f32 8x64 64x64->128x128 (x2)"]
 MODES = {"sync": {"PYACLNN_SYNC": "1"}, "async": {"PYACLNN_ASYNC": "1"}, "default": {}}
 
 
