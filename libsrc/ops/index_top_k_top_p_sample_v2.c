@@ -75,11 +75,43 @@ static void tk2_sift(tk2_item *h, int64_t n, int64_t i) {
     }
 }
 
-/* it[0..k) = the k first items of x in the ranking, sorted */
-static void tk2_topk(const float *x, int64_t V, int64_t k, tk2_item *it) {
-    if (k >= V / 4) {
-        for (int64_t j = 0; j < V; j++) it[j] = (tk2_item){x[j], j};
-        qsort(it, (size_t)V, sizeof *it, tk2_cmp);
+/* the whole row ranked: a stable LSD radix sort (11-bit digits) of (key << 32 | index) over a key that orders
+ * like tk2_before (NaN first, then descending; -0 as +0), starting from index order so ties keep it */
+static void tk2_sort_all(const float *x, int64_t V, tk2_item *it, uint64_t *a, uint64_t *b) {
+    for (int64_t j = 0; j < V; j++) {
+        uint32_t u;
+        memcpy(&u, &x[j], 4);
+        if (x[j] == 0.0f) u = 0;
+        uint32_t m = (u & 0x80000000u) ? ~u : (u | 0x80000000u);
+        if (isnan(x[j])) m = 0xFFFFFFFFu;
+        a[j] = (uint64_t)(~m) << 32 | (uint64_t)j;
+    }
+    static const int shift[3] = {32, 43, 54};
+    for (int pass = 0; pass < 3; pass++) {
+        size_t cnt[2048] = {0};
+        const int sh = shift[pass];
+        for (int64_t j = 0; j < V; j++) cnt[(a[j] >> sh) & 2047u]++;
+        size_t pos = 0;
+        for (int d = 0; d < 2048; d++) {
+            const size_t c = cnt[d];
+            cnt[d] = pos;
+            pos += c;
+        }
+        for (int64_t j = 0; j < V; j++) b[cnt[(a[j] >> sh) & 2047u]++] = a[j];
+        uint64_t *t = a;
+        a = b;
+        b = t;
+    }
+    for (int64_t j = 0; j < V; j++) {
+        const int64_t i = (int64_t)(a[j] & 0xFFFFFFFFu);
+        it[j] = (tk2_item){x[i], i};
+    }
+}
+
+/* it[0..k) = the k first items of x in the ranking, sorted (ra, rb: 2 * V words of radix scratch) */
+static void tk2_topk(const float *x, int64_t V, int64_t k, tk2_item *it, uint64_t *ra, uint64_t *rb) {
+    if (k >= V / 8) {
+        tk2_sort_all(x, V, it, ra, rb);
         return;
     }
     int64_t n = 0;
@@ -138,6 +170,7 @@ typedef struct {
     tk2_item *it;
     float *vals, *raw;
     int64_t *idxs;
+    uint64_t *ra, *rb;
 } tk2_scratch;
 
 static void tk2_row(const tk2_params *P, const float *x, int32_t k, float p, float minp, const float *q,
@@ -159,7 +192,7 @@ static void tk2_row(const tk2_params *P, const float *x, int32_t k, float p, flo
     }
     if (do_k || p <= 0.0f) { /* A: the kc largest */
         kc = p <= 0.0f ? 1 : k;
-        tk2_topk(x, V, kc, it);
+        tk2_topk(x, V, kc, it, S->ra, S->rb);
         for (int64_t j = 0; j < kc; j++) {
             raw[j] = it[j].v;
             idxs[j] = it[j].i;
@@ -218,7 +251,7 @@ static void tk2_row(const tk2_params *P, const float *x, int32_t k, float p, flo
         const float rmax = tk2_rowmax(x, V);
         const float sum = P->is_logits ? tk2_expsum(x, V, rmax) : 1.0f;
         orimax = rmax;
-        tk2_topk(x, V, V, it);
+        tk2_sort_all(x, V, it, S->ra, S->rb);
         float cum = 0.0f;
         bool found = false;
         n = V;
@@ -338,8 +371,9 @@ static aclnnStatus tk2_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
 #pragma omp parallel if (B > 1 && acl_parallel_worth(B * V * 16)) reduction(| : fail)
         {
             tk2_scratch S = {malloc(sizeof(tk2_item) * (size_t)V), malloc(sizeof(float) * (size_t)V),
-                             malloc(sizeof(float) * (size_t)V), malloc(sizeof(int64_t) * (size_t)V)};
-            const bool ok = S.it && S.vals && S.raw && S.idxs;
+                             malloc(sizeof(float) * (size_t)V), malloc(sizeof(int64_t) * (size_t)V),
+                             malloc(sizeof(uint64_t) * (size_t)V), malloc(sizeof(uint64_t) * (size_t)V)};
+            const bool ok = S.it && S.vals && S.raw && S.idxs && S.ra && S.rb;
             if (!ok) fail = 1;
 #pragma omp for schedule(static)
             for (int64_t r = 0; r < B; r++)
@@ -351,6 +385,8 @@ static aclnnStatus tk2_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
             free(S.vals);
             free(S.raw);
             free(S.idxs);
+            free(S.ra);
+            free(S.rb);
         }
         if (fail) rc = OOM;
         else {

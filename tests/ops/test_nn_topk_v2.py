@@ -315,6 +315,22 @@ def test_vs_torch(torch):
     assert (lsm[0, m:] == 0).all()
 
 
+@pytest.mark.parametrize("is_logits", (True, False))
+def test_ties_and_signed_zeros(torch, is_logits):
+    """equal values rank by index (the heap for a small k, the radix sort for a large k and for top-p alone);
+    -0.0 ties with +0.0"""
+    rng = np.random.default_rng(9)
+    B, V = 4, 64
+    x = rng.choice(np.array([-1.0, -0.0, 0.0, 0.5, 1.0]) * (1 if is_logits else 0.01), (B, V)).astype(F32)
+    ks = np.array([3, 40, 0, 0], np.int32)
+    ps = np.array([1.0, 1.0, 0.9, 0.999])
+    _, _, lidx, _ = check(x, ks, ps, None, None, need_sample=True, is_logits=is_logits)
+    si = torch.sort(torch.from_numpy(x), dim=-1, descending=True, stable=True).indices.numpy()
+    np.testing.assert_array_equal(lidx[0, :3], si[0, :3])
+    np.testing.assert_array_equal(lidx[1, :40], si[1, :40])
+    check(x, ks, ps, rng.exponential(1.0, (B, V)).astype(F32), np.array([0.0, 0.5, 0.2, 1.0]), is_logits=is_logits)
+
+
 def test_doc_example_values():
     """the upstream example's data: bf16 logits and top-p / min-p of bit pattern 1 (tiny positives), k 128, q 1:
     every row picks index 0"""
