@@ -29,6 +29,9 @@
  *   sample: without q the index of the maximum; with q the first argmax over the n kept j of prob[j] /
  *      (|q[b, j]| + eps) (q taken by kept position, as the kernel reads it), mapped back to its vocabulary index.
  *   logitsTopKPSelect: x at the kept indices; a row with none of top-k, top-p, min-p active gets x entirely.
+ * Sums are sequential fp32 (the full-row softmax sum in the kernel's 8192-element chunks); the kernel's vector
+ * ReduceSum adds within a chunk in a tree, so a cumulative sum that lands within an ulp of p may cut one entry
+ * apart. Ranking: a heap for a small k, a stable radix sort of the whole row otherwise (NaN first, -0 == +0).
  * Rows are independent: one thread owns a row, the same bytes for any thread count. */
 #include <math.h>
 
