@@ -4248,6 +4248,19 @@ typedef struct aclScalarList aclScalarList;
  uint64_t* workspaceSize, aclOpExecutor** executor);
  aclnnStatus aclnnTopKTopPSample(
  void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
+ aclnnStatus aclnnTopKTopPSampleV2GetWorkspaceSize(
+ const aclTensor* logits, const aclTensor* topK, const aclTensor* topP, const aclTensor* q, const aclTensor* minPs,
+ double eps,
+ _Bool
+ isNeedLogits, int64_t topKGuess, int64_t ksMax,
+ _Bool
+ inputIsLogits,
+ _Bool
+ isNeedSampleResult,
+ const aclTensor* logitsSelectIdx, const aclTensor* logitsTopKPSelect, const aclTensor* logitsIdx,
+ const aclTensor* logitsSortMasked, uint64_t* workspaceSize, aclOpExecutor** executor);
+ aclnnStatus aclnnTopKTopPSampleV2(
+ void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);
  aclnnStatus aclnnTopkGetWorkspaceSize(
  const aclTensor* self, int64_t k, int64_t dim,
  _Bool

@@ -5584,6 +5584,18 @@ OPS = {'Abs': {'commit': 'c41933244c31e44fd496e3bb3212164f8c48c214',
                     'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream',
                     'repo': 'ops-nn',
                     'source': None},
+ 'TopKTopPSampleV2': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
+                      'header': 'index/top_k_top_p_sample_v2/docs/aclnnTopKTopPSampleV2.md',
+                      'phase1': 'const aclTensor* logits, const aclTensor* topK, const aclTensor* topP, const '
+                                'aclTensor* q, const aclTensor* minPs, double eps, bool isNeedLogits, int64_t '
+                                'topKGuess, int64_t ksMax, bool inputIsLogits, bool isNeedSampleResult, const '
+                                'aclTensor* logitsSelectIdx, const aclTensor* logitsTopKPSelect, const aclTensor* '
+                                'logitsIdx, const aclTensor* logitsSortMasked, uint64_t* workspaceSize, '
+                                'aclOpExecutor** executor',
+                      'phase2': 'void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream '
+                                'stream',
+                      'repo': 'ops-nn',
+                      'source': None},
  'Topk': {'commit': 'e5c3fa9327ea95ba26d06227e746923580d10921',
           'header': 'index/gather_elements/op_api/aclnn_topk.h',
           'phase1': 'const aclTensor* self, int64_t k, int64_t dim, bool largest, bool sorted, aclTensor* valuesOut, '

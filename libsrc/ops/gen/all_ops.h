@@ -574,6 +574,7 @@
 #include "aclnnop/aclnn_threshold.h"
 #include "aclnnop/aclnn_threshold_backward.h"
 #include "aclnnop/aclnn_top_k_top_p_sample.h"
+#include "aclnnop/aclnn_top_k_top_p_sample_v2.h"
 #include "aclnnop/aclnn_topk.h"
 #include "aclnnop/aclnn_trace.h"
 #include "aclnnop/aclnn_trans_matmul_weight.h"
@@ -2180,6 +2181,11 @@ aclnnStatus opws_MaxPool(
     const aclTensor* self, const aclIntArray* kernelShape, const aclIntArray* strides, const int64_t autoPad,
     const aclIntArray* pads, const aclIntArray* dilations, const int64_t ceilMode, aclTensor* out,
     uint64_t* workspaceSize, aclOpExecutor** executor);
+aclnnStatus opws_TopKTopPSampleV2(
+    const aclTensor* logits, const aclTensor* topK, const aclTensor* topP, const aclTensor* q, const aclTensor* minPs,
+    double eps, bool isNeedLogits, int64_t topKGuess, int64_t ksMax, bool inputIsLogits, bool isNeedSampleResult,
+    const aclTensor* logitsSelectIdx, const aclTensor* logitsTopKPSelect, const aclTensor* logitsIdx,
+    const aclTensor* logitsSortMasked, uint64_t* workspaceSize, aclOpExecutor** executor);
 aclnnStatus opws_AvgPool2d(
     const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* strides, const aclIntArray* paddings,
     const bool ceilMode, const bool countIncludePad, const int64_t divisorOverride, const int8_t cubeMathType,
@@ -2894,6 +2900,7 @@ aclnnStatus opws_UpsampleNearestExact2dBackward(
 #define ACL_DT_LIST_AdaptiveMaxPool3dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_AdaptiveMaxPool3dBackward_indices ((const aclDataType[]){ACL_INT32}), 1
 #define ACL_DT_LIST_MaxPool ((const aclDataType[]){ACL_FLOAT16, ACL_FLOAT}), 2
+#define ACL_DT_LIST_TopKTopPSampleV2 ((const aclDataType[]){ACL_FLOAT16, ACL_BF16, ACL_FLOAT}), 3
 #define ACL_DT_LIST_AvgPool2d ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_AvgPool2dBackward ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16}), 3
 #define ACL_DT_LIST_GridSampler2D ((const aclDataType[]){ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE}), 4
