@@ -1,0 +1,203 @@
+"""Views of more than 8 dims for the ops-nn ops whose op_api takes them: Take (self of any rank: the op flattens it),
+RReluWithNoise / InplaceRReluWithNoise (up to 32 dims), LogSigmoidBackward (no rank limit). The library folds such
+a view (size-1 dims dropped, dims laid out together merged: libsrc/ops/view_fold.h) and refuses with 161002 only a
+layout that still needs more than 8 dims. Values against numpy / PyTorch CPU computed on the flattened tensors
+(all three ops pair elements by their row-major position), for 9-, 12- and 32-dim views that are contiguous,
+sliced with an offset, and transposed."""
+import numpy as np
+import pytest
+
+import pyaclnn
+from pyaclnn import lib
+from pyaclnn._optable import OPS
+from pyaclnn.lowlevel import AclTensor
+from helpers import strided
+from table_harness import NP, compare, expect_status, from_torch, make_scalar, to_torch
+
+NPX = dict(NP, u16=np.uint16, u32=np.uint32, u64=np.uint64)
+_KEEP = []
+
+# shapes: 9 and 12 dims of size 2 or 3 (every dim counts), 32 dims with 11 of size 2 (the op_api's RRelu limit)
+SHAPES = {9: (2, 3, 2, 2, 1, 2, 2, 3, 2), 12: (2,) * 12, 32: tuple(2 if k % 3 == 0 else 1 for k in range(32))}
+
+
+def tens(shape, dt="f32"):
+    t = AclTensor.from_array(np.zeros(shape, NPX[dt]))
+    _KEEP.append(t)
+    return t
+
+
+def mk(rng, shape, dt, lo=-4, hi=4):
+    if dt == "bool":
+        return np.array(rng.random(shape) < 0.5)
+    if dt.startswith("u"):
+        return np.array(rng.integers(0, hi + 1, shape).astype(NPX[dt]))
+    if dt in ("i8", "i16", "i32", "i64"):
+        return np.array(rng.integers(lo, hi + 1, shape).astype(NPX[dt]))
+    x = rng.uniform(lo, hi, shape)
+    if dt in ("c64", "c128"):
+        x = x + 1j * rng.uniform(lo, hi, shape)
+    return np.array(x.astype(NPX[dt]))
+
+
+def view(a, kind):
+    """`a`'s values as a view of its shape: contiguous, sliced (every other element of a larger buffer along the
+    last axis, with an offset: folds to 2 dims), or with its two innermost non-1 axes stored transposed."""
+    if kind == "contig":
+        return a
+    if kind == "slice":
+        return strided(a)
+    nz = [k for k, d in enumerate(a.shape) if d != 1][-2:]
+    perm = list(range(a.ndim))
+    perm[nz[0]], perm[nz[1]] = perm[nz[1]], perm[nz[0]]
+    return np.ascontiguousarray(a.transpose(perm)).transpose(perm)
+
+
+def unfoldable(shape, dt="f32"):
+    """A view whose every dim is stored in the reverse order: nothing merges."""
+    return AclTensor.from_array(strided(np.zeros(shape, NPX[dt]), "transpose"))
+
+
+def out_view(shape, dt, kind):
+    return view(np.full(shape, 7, NPX[dt]), kind)
+
+
+def T(torch, a):
+    return to_torch(torch, np.ascontiguousarray(a))
+
+
+# ---------------------------------------------------------------- Take
+@pytest.mark.parametrize("dt", OPS["Take"]["dtypes"])
+def test_take_many_dims(dt):
+    rng = np.random.default_rng(1)
+    for nd, kind in ((9, "slice"), (12, "transpose"), (32, "contig"), (12, "contig"), (32, "slice")):
+        x = view(mk(rng, SHAPES[nd], dt), kind)
+        n = x.size
+        idx = rng.integers(-n, n, (3, 5))
+        for it in (np.int64, np.int32):
+            o = strided(np.zeros((3, 5), NPX[dt]))
+            pyaclnn.call("Take", x, idx.astype(it), o)
+            e = np.asarray(x).ravel()[idx]
+            if dt == "bf16":
+                compare(o, e, dt)
+            else:
+                np.testing.assert_array_equal(o, e)
+
+
+def test_take_many_dims_torch(torch):
+    rng = np.random.default_rng(2)
+    x = view(mk(rng, SHAPES[12], "f32"), "transpose")
+    idx = rng.integers(-x.size, x.size, (4, 4))
+    o = np.zeros((4, 4), np.float32)
+    pyaclnn.call("Take", x, idx, o)
+    compare(o, from_torch(torch.take(T(torch, x), T(torch, idx))), "f32")
+
+
+def test_take_many_dims_invalid():
+    I = tens((2,), "i64")
+    expect_status("Take", [tens(SHAPES[32]), I, tens((2,))], 0)
+    # a layout needing more than 8 dims after folding: refused, naming self (the real op takes it)
+    expect_status("Take", [unfoldable((2,) * 10), I, tens((2,))], 161002, "self")
+    expect_status("Take", [unfoldable((2,) * 8 + (1,) * 4), I, tens((2,))], 0)  # size-1 dims drop out
+    # the op_api's own limit: index of at most 8 dims (checked before out's shape)
+    expect_status("Take", [tens((4,)), tens((1,) * 9, "i64"), tens((1,) * 8)], 161002, "index")
+    expect_status("Take", [tens((0,) + (2,) * 9), tens((0,), "i64"), tens((0,))], 0)  # empty: nothing to run
+
+
+# ---------------------------------------------------------------- LogSigmoidBackward
+@pytest.mark.parametrize("dt", OPS["LogSigmoidBackward"]["dtypes"])
+def test_logsigmoid_backward_many_dims(torch, dt):
+    rng = np.random.default_rng(3)
+    for nd, kinds in ((9, ("contig", "slice", "transpose")), (12, ("slice", "transpose", "contig")),
+                      (32, ("transpose", "contig", "slice"))):
+        shape = SHAPES[nd]
+        g, x = view(mk(rng, shape, dt), kinds[0]), view(mk(rng, shape, dt, -9, 9), kinds[1])
+        o = out_view(shape, dt, kinds[2])
+        pyaclnn.call("LogSigmoidBackward", g, x, np.zeros((1,), NP[dt]), o)
+        tx, tg = T(torch, x).float().reshape(-1), T(torch, g).float().reshape(-1)
+        _, buf = torch.ops.aten.log_sigmoid_forward(tx)
+        e = torch.ops.aten.log_sigmoid_backward(tg, tx, buf).to(T(torch, x).dtype).reshape(shape)
+        compare(o, from_torch(e), dt)
+
+
+def test_logsigmoid_backward_many_dims_invalid():
+    big = (2,) * 10
+    x = tens(big)
+    expect_status("LogSigmoidBackward", [x, x, x, tens(big)], 0)
+    expect_status("LogSigmoidBackward", [x, x, x, tens((2,) * 9)], 161002, "gradOutput")  # shapes first
+    expect_status("LogSigmoidBackward", [unfoldable(big), x, x, x], 161002, "gradOutput")
+    expect_status("LogSigmoidBackward", [x, unfoldable(big), x, x], 161002, "self")
+    expect_status("LogSigmoidBackward", [x, x, x, unfoldable(big)], 161002, "gradInput")
+
+
+# ---------------------------------------------------------------- RReluWithNoise
+def S(v):
+    return make_scalar(pyaclnn.scalar(v, np.float32))
+
+
+@pytest.mark.parametrize("dt", OPS["RReluWithNoise"]["dtypes"])
+def test_rrelu_with_noise_many_dims_eval(torch, dt):
+    rng = np.random.default_rng(4)
+    for nd, kx, ko in ((9, "slice", "transpose"), (12, "transpose", "contig"), (32, "contig", "slice")):
+        shape = SHAPES[nd]
+        x = view(mk(rng, shape, dt), kx)
+        noise = np.full(shape, 7, NP[dt])
+        o = out_view(shape, dt, ko)
+        pyaclnn.call("RReluWithNoise", x, noise, pyaclnn.scalar(0.1, np.float32), pyaclnn.scalar(0.3, np.float32),
+                     False, 1, 2, o)
+        e = torch.nn.functional.leaky_relu(T(torch, x).float().reshape(-1), 0.2).to(T(torch, x).dtype)
+        compare(o, from_torch(e.reshape(shape)), dt)
+        assert (noise == 7).all()
+
+
+@pytest.mark.parametrize("inplace", [False, True])
+@pytest.mark.parametrize("dt", OPS["RReluWithNoise"]["dtypes"])
+def test_rrelu_with_noise_many_dims_training(torch, dt, inplace):
+    """The law (noise 1 where self >= 0, in [lower, upper] where self < 0; out = self * noise), and the noise of
+    element i is the generator's draw i in row-major order: the same draws as the tensor taken as 2-d."""
+    rng = np.random.default_rng(5)
+    lo, hi = 0.125, 0.375
+    for nd, kx, kn in ((12, "transpose", "slice"), (32, "slice", "contig"), (9, "contig", "transpose")):
+        shape = SHAPES[nd]
+        x0 = mk(rng, shape, dt, -3, 3)
+        x = view(x0.copy(), kx)
+        noise = out_view(shape, dt, kn)
+        if inplace:
+            pyaclnn.call("InplaceRReluWithNoise", x, noise, pyaclnn.scalar(lo, np.float32),
+                         pyaclnn.scalar(hi, np.float32), True, 42, 7)
+            o = x
+        else:
+            o = out_view(shape, dt, "transpose")
+            pyaclnn.call("RReluWithNoise", x, noise, pyaclnn.scalar(lo, np.float32), pyaclnn.scalar(hi, np.float32),
+                         True, 42, 7, o)
+        tx, tn = T(torch, x0), T(torch, noise)
+        neg = tx < 0
+        assert (tn[~neg] == 1).all()
+        assert ((tn[neg] >= lo) & (tn[neg] <= hi)).all()
+        compare(o, from_torch(tx * tn), dt)
+        # the same draws for the same elements taken as a 2-d tensor
+        x2 = np.ascontiguousarray(x0).reshape(-1, 2)
+        n2, o2 = np.zeros_like(x2), np.zeros_like(x2)
+        pyaclnn.call("RReluWithNoise", x2, n2, pyaclnn.scalar(lo, np.float32), pyaclnn.scalar(hi, np.float32),
+                     True, 42, 7, o2)
+        np.testing.assert_array_equal(np.ascontiguousarray(noise).reshape(-1), n2.reshape(-1))
+
+
+def test_rrelu_with_noise_many_dims_invalid():
+    op, L, U = "RReluWithNoise", S(0.1), S(0.3)
+    b32, b33 = SHAPES[32], SHAPES[32] + (1,)
+    X32 = tens(b32)
+    expect_status(op, [X32, tens(b32), L, U, True, 0, 0, tens(b32)], 0)
+    expect_status(op, [tens(b33), tens(b33), L, U, True, 0, 0, tens(b33)], 161002, "self")   # op_api: <= 32 dims
+    expect_status(op, [X32, tens(b33), L, U, True, 0, 0, X32], 161002, "noise")
+    expect_status(op, [tens(b33), tens(b33), L, U, True, 0, 0, tens(b32)], 161002, "out")    # shapes before dims
+    expect_status(op, [tens(b33), tens((2,)), L, U, True, 0, 0, tens(b33)], 161002, "noise")  # numel before dims
+    nchw = lib.ACL_FORMAT_NCHW  # dims before formats
+    expect_status(op, [tens(b33), AclTensor.empty(b33, np.float32, fmt=nchw), L, U, True, 0, 0, tens(b33)], 161002,
+                  "self")
+    # folded layouts needing more than 8 dims: refused naming the tensor (the real op takes them)
+    big = (2,) * 10
+    expect_status(op, [unfoldable(big), tens(big), L, U, True, 0, 0, tens(big)], 161002, "self")
+    expect_status(op, [tens(big), unfoldable(big), L, U, True, 0, 0, tens(big)], 161002, "noise")
+    expect_status(op, [tens(big), tens(big), L, U, True, 0, 0, unfoldable(big)], 161002, "out")
+    expect_status("InplaceRReluWithNoise", [unfoldable(big), tens(big), L, U, True, 0, 0], 161002, "self")
