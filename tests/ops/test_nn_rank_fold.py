@@ -201,3 +201,45 @@ def test_rrelu_with_noise_many_dims_invalid():
     expect_status(op, [tens(big), unfoldable(big), L, U, True, 0, 0, tens(big)], 161002, "noise")
     expect_status(op, [tens(big), tens(big), L, U, True, 0, 0, unfoldable(big)], 161002, "out")
     expect_status("InplaceRReluWithNoise", [unfoldable(big), tens(big), L, U, True, 0, 0], 161002, "self")
+
+
+# ---------------------------------------------------------------- table elementwise ops without an op_api rank limit
+EW = {
+    "GeluV2": (lambda x, o: [x, 1, o], lambda torch, t: torch.nn.functional.gelu(t, approximate="tanh")),
+    "Hardswish": (lambda x, o: [x, o], lambda torch, t: torch.nn.functional.hardswish(t)),
+    "Shrink": (lambda x, o: [x, pyaclnn.scalar(0.5, np.float32), pyaclnn.scalar(0.25, np.float32), o],
+               lambda torch, t: torch.where(t < -0.5, t + 0.25, torch.where(t > 0.5, t - 0.25, 0 * t))),
+}
+
+
+@pytest.mark.parametrize("op", sorted(EW))
+def test_elementwise_many_dims(torch, op):
+    """GeluV2, Hardswish and Shrink: their op_api checks no rank; the table engine folds the operands together."""
+    rng = np.random.default_rng(6)
+    args, ref = EW[op]
+    for dt in OPS[op]["dtypes"]:
+        for nd, kx, ko in ((9, "slice", "contig"), (12, "transpose", "transpose"), (32, "contig", "slice")):
+            shape = SHAPES[nd]
+            x = view(mk(rng, shape, dt), kx)
+            o = out_view(shape, dt, ko)
+            pyaclnn.call(op, *args(x, o))
+            e = ref(torch, T(torch, x).float().reshape(-1)).to(T(torch, x).dtype).reshape(shape)
+            compare(o, from_torch(e), dt)
+
+
+def test_inplace_hardswish_many_dims(torch):
+    rng = np.random.default_rng(7)
+    x0 = mk(rng, SHAPES[12], "f32")
+    x = view(x0.copy(), "transpose")
+    pyaclnn.call("InplaceHardswish", x)
+    compare(x, from_torch(torch.nn.functional.hardswish(T(torch, x0))), "f32")
+
+
+def test_elementwise_many_dims_invalid():
+    big = (2,) * 10
+    x = tens(big)
+    for op, mkargs in (("GeluV2", lambda a, b: [a, 0, b]), ("Hardswish", lambda a, b: [a, b])):
+        expect_status(op, mkargs(x, tens(big)), 0)
+        expect_status(op, mkargs(x, tens((2,) * 9)), 161002, "out" if op == "Hardswish" else "y")  # shapes first
+        # operands whose layouts do not merge to 8 dims together: refused (the real op takes them)
+        expect_status(op, mkargs(unfoldable(big), tens(big)), 161002, "8")
