@@ -44,4 +44,71 @@ static inline aclnnStatus vf_fit(const aclTensor *t, const char *name, aclTensor
     return ACLNN_SUCCESS;
 }
 
+/* Joint folding for ops whose kernel walks several tensors over one index space (elementwise with broadcasting, or
+ * same-shape updates): ts[0..n) broadcast (right-aligned) to the shape `shape`/`nd`, which they were checked against.
+ * dst[i] gets the folded index space as its dims (size-1 dims dropped, a dim merged into the next inner one when
+ * every tensor allows it) and ts[i]'s strides in it (0 along the dims ts[i] broadcasts). Returns the folded rank
+ * (>= 1; a one-element space is [1]). */
+static inline int vf_fold_joint(const aclTensor *const *ts, int n, const int64_t *shape, int nd, aclTensor *dst) {
+    for (int i = 0; i < n; i++) dst[i] = *ts[i];
+    int m = 0;
+    for (int k = 0; k < nd; k++) {
+        if (shape[k] == 1) continue;
+        bool merge = m > 0;
+        int64_t nm = 0;
+        merge = merge && acl_mul_i64(dst[0].dims[m - 1], shape[k], &nm);
+        for (int i = 0; i < n; i++) {
+            const int kk = k - (nd - (int)ts[i]->ndim);
+            const int64_t st = (kk < 0 || ts[i]->dims[kk] == 1) ? 0 : ts[i]->strides[kk];
+            int64_t p;
+            if (merge) merge = acl_mul_i64(st, shape[k], &p) && dst[i].strides[m - 1] == p;
+            dst[i].strides[m] = st; /* staged: kept only when this dim opens a new one */
+        }
+        if (merge) {
+            for (int i = 0; i < n; i++) {
+                dst[i].dims[m - 1] = nm;
+                dst[i].strides[m - 1] = dst[i].strides[m];
+            }
+            continue;
+        }
+        for (int i = 0; i < n; i++) dst[i].dims[m] = shape[k];
+        m++;
+    }
+    if (m == 0) {
+        for (int i = 0; i < n; i++) {
+            dst[i].dims[0] = 1;
+            dst[i].strides[0] = 1;
+        }
+        m = 1;
+    }
+    for (int i = 0; i < n; i++) dst[i].ndim = (uint64_t)m;
+    return m;
+}
+
+/* use[i] = ts[i] when every tensor (and the shape) has at most ACL_MAX_VIEW_RANK dims, else the jointly folded copies
+ * in tmp (vf_fold_joint; NULL entries of ts stay NULL); 161002 naming `what` when the layouts together still need
+ * more than 8 dims. */
+static inline aclnnStatus vf_fit_joint(const aclTensor *const *ts, int n, const int64_t *shape, int nd,
+                                       const char *what, aclTensor *tmp, const aclTensor **use) {
+    bool big = nd > ACL_MAX_VIEW_RANK;
+    const aclTensor *live[16];
+    int idx[16], k = 0;
+    for (int i = 0; i < n; i++) {
+        use[i] = ts[i];
+        if (!ts[i]) continue;
+        big = big || ts[i]->ndim > ACL_MAX_VIEW_RANK;
+        if (k < 16) {
+            live[k] = ts[i];
+            idx[k++] = i;
+        }
+    }
+    if (!big) return ACLNN_SUCCESS;
+    const int m = vf_fold_joint(live, k, shape, nd, tmp);
+    ACLNN_CHECK(m <= ACL_MAX_VIEW_RANK, ACLNN_ERR_PARAM_INVALID,
+                "%s: the layouts of the tensors need %d dims after merging the dims laid out together; at most %d "
+                "are supported.", what, m, ACL_MAX_VIEW_RANK);
+    for (int j = 0; j < k; j++) use[idx[j]] = &tmp[j];
+    return ACLNN_SUCCESS;
+}
+
 #endif

@@ -243,3 +243,76 @@ def test_elementwise_many_dims_invalid():
         expect_status(op, mkargs(x, tens((2,) * 9)), 161002, "out" if op == "Hardswish" else "y")  # shapes first
         # operands whose layouts do not merge to 8 dims together: refused (the real op takes them)
         expect_status(op, mkargs(unfoldable(big), tens(big)), 161002, "8")
+
+
+# ---------------------------------------------------------------- GeluBackwardV2 (broadcasting), ApplyAdamW(V2)
+@pytest.mark.parametrize("dt", OPS["GeluBackwardV2"]["dtypes"])
+def test_gelu_backward_v2_many_dims(torch, dt):
+    """no op_api rank limit: the operands are folded together, broadcast dims included"""
+    rng = np.random.default_rng(8)
+    for shape, sshape, kg, kx, ko in ((SHAPES[12], SHAPES[12], "slice", "transpose", "contig"),
+                                      (SHAPES[9], (3, 2, 2, 1, 2, 2, 3, 1), "transpose", "contig", "slice"),
+                                      (SHAPES[32], SHAPES[32][5:], "contig", "slice", "transpose")):
+        g = view(mk(rng, shape, dt), kg)
+        x = view(mk(rng, sshape, dt), kx)
+        for approx in ("none", "tanh"):
+            o = out_view(shape, dt, ko)
+            pyaclnn.call("GeluBackwardV2", g, x, approx, o)
+            tg, tx = T(torch, g).float(), T(torch, x).float()
+            tx = tx.reshape((1,) * (len(shape) - tx.dim()) + tuple(tx.shape)).expand(shape)
+            e = torch.ops.aten.gelu_backward(tg.reshape(-1), tx.reshape(-1), approximate=approx)
+            compare(o, from_torch(e.to(T(torch, g).dtype).reshape(shape)), dt)
+
+
+def test_gelu_backward_v2_many_dims_invalid():
+    big = (2,) * 10
+    expect_status("GeluBackwardV2", [tens(big), tens(big), b"none", tens(big)], 0)
+    expect_status("GeluBackwardV2", [tens(big), tens(big), b"none", tens((2,) * 9)], 161002, "gradInput")
+    expect_status("GeluBackwardV2", [unfoldable(big), tens(big), b"none", tens(big)], 161002, "gradOutput")
+
+
+def test_apply_adam_w_many_dims(torch):
+    import test_nn_optim as ref
+    rng = np.random.default_rng(9)
+    b1, b2, lr, wd, eps, t = 0.9, 0.999, 0.01, 0.02, 1e-8, 3
+    for dt in OPS["ApplyAdamW"]["dtypes"]:
+        for nd, kinds in ((12, ("transpose", "slice", "contig", "slice", "transpose")),
+                          (32, ("slice", "contig", "transpose", "contig", "slice"))):
+            p, g, m, v, mx = ref.state(rng, SHAPES[nd], dt)
+            sc = [np.array([x], NP[dt]) for x in (b1 ** (t - 1), b2 ** (t - 1), lr, wd, b1, b2, eps)]
+            ep, em, ev = ref.adamw1_ref(torch, p, m, v, mx, g, *[s[0] for s in sc], True, False, dt)
+            P, G, M, V, X = (view(a.copy(), k) for a, k in zip((p, g, m, v, mx), kinds))
+            sc[0] = sc[0].reshape((1,) * 10)  # a one-element tensor of 10 dims
+            pyaclnn.call("ApplyAdamW", P, M, V, *sc, G, X, True, False)
+            ref.close(P, ep, dt, "var")
+            ref.close(M, em, dt, "m")
+            ref.close(V, ev, dt, "v")
+
+
+def test_apply_adam_w_v2_many_dims(torch):
+    import test_nn_optim as ref
+    rng = np.random.default_rng(10)
+    for dt in OPS["ApplyAdamWV2"]["dtypes"]:
+        for nd, kinds in ((9, ("slice", "transpose", "contig", "transpose", "slice")),
+                          (32, ("transpose", "contig", "slice", "slice", "contig"))):
+            p, g, m, v, mx = ref.state(rng, SHAPES[nd], dt)
+            ep, em, ev, ex = ref.torch_fused_adamw(torch, [p], [g], [m], [v], [mx], [4], 0.01, 0.9, 0.999, 0.05,
+                                                   1e-8, True, True)
+            P, G, M, V, X = (view(a.copy(), k) for a, k in zip((p, g, m, v, mx), kinds))
+            pyaclnn.call("ApplyAdamWV2", P, M, V, X, G, np.array([4], np.int64), 0.01, 0.9, 0.999, 0.05, 1e-8, True,
+                         True)
+            ref.close(P, ep[0], dt, "var")
+            ref.close(M, em[0], dt, "m")
+            ref.close(V, ev[0], dt, "v")
+            ref.close(X, ex[0], dt, "maxGradNorm")
+
+
+def test_apply_adam_w_v2_many_dims_invalid():
+    big = (2,) * 10
+    st = AclTensor.from_array(np.array([1], np.int64))
+    _KEEP.append(st)
+    ok = [tens(big), tens(big), tens(big), None, tens(big), st, 0.1, 0.9, 0.999, 0.0, 1e-8, False, False]
+    expect_status("ApplyAdamWV2", ok, 0)
+    bad = list(ok)
+    bad[4] = unfoldable(big)
+    expect_status("ApplyAdamWV2", bad, 161002, "varRef")
