@@ -316,3 +316,44 @@ def test_apply_adam_w_v2_many_dims_invalid():
     bad = list(ok)
     bad[4] = unfoldable(big)
     expect_status("ApplyAdamWV2", bad, 161002, "varRef")
+
+
+def test_fused_adamw_many_dims(torch):
+    """list elements of 12 and 32 dims beside a 2-d one (no op_api rank limit), each index folded on its own"""
+    import test_nn_optim as ref
+    rng = np.random.default_rng(12)
+    for dt in OPS["FusedAdamw"]["dtypes"]:
+        shapes = [SHAPES[12], (3, 4), SHAPES[32]]
+        sts = [ref.state(rng, s, dt) for s in shapes]
+        ps, gs, ms, vs, mxs = ([st[j] for st in sts] for j in range(5))
+        steps = [1, 2, 3]
+        ep, em, ev, ex = ref.torch_fused_adamw(torch, ps, gs, ms, vs, mxs, steps, 0.003, 0.9, 0.99, 0.1, 1e-8, True,
+                                               False)
+        kinds = ("transpose", "slice", "contig")
+        P, G, M, V, X = ([view(a.copy(), kinds[(k + j) % 3]) for k, a in enumerate(L)]
+                         for j, L in enumerate((ps, gs, ms, vs, mxs)))
+        S = [np.array([s], np.float32) for s in steps]
+        pyaclnn.call("FusedAdamw", P, G, M, V, X, S, None, None, 0.003, 0.9, 0.99, 0.1, 1e-8, True, False)
+        for k in range(3):
+            ref.close(P[k], ep[k], dt, f"params[{k}]")
+            ref.close(M[k], em[k], dt, f"expAvgs[{k}]")
+            ref.close(V[k], ev[k], dt, f"expAvgSqs[{k}]")
+            ref.close(X[k], ex[k], dt, f"maxExpAvgSqs[{k}]")
+
+
+def test_fused_adamw_many_dims_invalid():
+    from pyaclnn import ffi
+
+    def L(*ts):
+        _KEEP.append(ts)
+        h = lib.aclCreateTensorList(ffi.new("aclTensor *[]", [t.handle for t in ts]), len(ts))
+        return ffi.gc(h, lib.aclDestroyTensorList)
+
+    big = (2,) * 10
+    steps = L(tens((1,)), tens((1,)))
+    ok = [L(tens(big), tens((2, 3))), L(tens(big), tens((2, 3))), L(tens(big), tens((2, 3))),
+          L(tens(big), tens((2, 3))), None, steps, None, None, 0.1, 0.9, 0.99, 0.0, 1e-8, False, False]
+    expect_status("FusedAdamw", ok, 0)
+    bad = list(ok)
+    bad[2] = L(unfoldable(big), tens((2, 3)))
+    expect_status("FusedAdamw", bad, 161002, "paramsRef")
