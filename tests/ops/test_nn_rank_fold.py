@@ -357,3 +357,31 @@ def test_fused_adamw_many_dims_invalid():
     bad = list(ok)
     bad[2] = L(unfoldable(big), tens((2, 3)))
     expect_status("FusedAdamw", bad, 161002, "paramsRef")
+
+
+@pytest.mark.parametrize("dt", OPS["BinaryCrossEntropy"]["dtypes"])
+def test_binary_cross_entropy_many_dims(torch, dt):
+    """no op_api rank limit: self, target, a broadcast weight and out folded together; sums in element order"""
+    rng = np.random.default_rng(13)
+    for shape, wshape, kinds in ((SHAPES[12], (2, 1, 2), ("transpose", "slice", "contig", "slice")),
+                                 (SHAPES[32], SHAPES[32][3:], ("slice", "contig", "transpose", "transpose"))):
+        x = view(np.array(rng.uniform(0.05, 0.95, shape).astype(NP[dt])), kinds[0])
+        y = view(np.array(rng.uniform(0, 1, shape).astype(NP[dt])), kinds[1])
+        w = view(np.array(rng.uniform(0.5, 2, wshape).astype(NP[dt])), kinds[2])
+        tx, ty, tw = (T(torch, a).double() for a in (x, y, w))
+        tw = tw.reshape((1,) * (len(shape) - tw.dim()) + tuple(tw.shape)).expand(shape)
+        for red, name in ((0, "none"), (1, "mean"), (2, "sum")):
+            o = out_view(shape, dt, kinds[3]) if red == 0 else np.zeros((), NP[dt])
+            pyaclnn.call("BinaryCrossEntropy", x, y, w, red, o)
+            e = torch.nn.functional.binary_cross_entropy(tx.reshape(-1), ty.reshape(-1), tw.reshape(-1),
+                                                         reduction=name)
+            e = e.reshape(shape) if red == 0 else e
+            compare(o, from_torch(e.to(T(torch, x).dtype)), dt)
+
+
+def test_binary_cross_entropy_many_dims_invalid():
+    big = (2,) * 10
+    expect_status("BinaryCrossEntropy", [tens(big), tens(big), None, 0, tens(big)], 0)
+    expect_status("BinaryCrossEntropy", [tens(big), tens(big), None, 1, tens((1,) * 9)], 0)  # one element, 9 dims
+    expect_status("BinaryCrossEntropy", [tens(big), tens(big), None, 0, tens((2,) * 9)], 161002, "out")
+    expect_status("BinaryCrossEntropy", [tens(big), unfoldable(big), None, 0, tens(big)], 161002, "target")
