@@ -385,3 +385,36 @@ def test_binary_cross_entropy_many_dims_invalid():
     expect_status("BinaryCrossEntropy", [tens(big), tens(big), None, 1, tens((1,) * 9)], 0)  # one element, 9 dims
     expect_status("BinaryCrossEntropy", [tens(big), tens(big), None, 0, tens((2,) * 9)], 161002, "out")
     expect_status("BinaryCrossEntropy", [tens(big), unfoldable(big), None, 0, tens(big)], 161002, "target")
+
+
+@pytest.mark.parametrize("dt", OPS["GeGluBackward"]["dtypes"])
+def test_geglu_backward_many_dims(torch, dt):
+    """no op_api rank limit: split along any dim of a 12- or 32-dim self, each tensor folded on its own"""
+    rng = np.random.default_rng(14)
+    for shape, dim, kinds in ((SHAPES[12], 4, ("slice", "transpose", "contig", "slice")),
+                              (SHAPES[12], -1, ("transpose", "contig", "slice", "transpose")),
+                              (SHAPES[32], 3, ("contig", "slice", "transpose", "contig"))):
+        x = view(mk(rng, shape, dt), kinds[0])
+        for approx, name in ((0, "none"), (1, "tanh")):
+            for left in (None, True):
+                t = T(torch, x).float().requires_grad_(True)
+                a, b = t.chunk(2, dim)
+                act, other = (a, b) if left else (b, a)
+                eg = torch.nn.functional.gelu(act, approximate=name)
+                y = eg * other
+                g = view(mk(rng, tuple(y.shape), dt), kinds[1])
+                (gx,) = torch.autograd.grad(y, t, T(torch, g).float())
+                gel = view(np.array(from_torch(eg.detach().to(T(torch, x).dtype))), kinds[2])
+                o = out_view(shape, dt, kinds[3])
+                if left is None:
+                    pyaclnn.call("GeGluBackward", g, x, gel, dim, approx, o)
+                else:
+                    pyaclnn.call("GeGluV3Backward", g, x, gel, dim, approx, left, o)
+                compare(o, from_torch(gx.to(T(torch, x).dtype)), dt)
+
+
+def test_geglu_backward_many_dims_invalid():
+    big, half = (2,) * 10, (2,) * 9 + (1,)
+    expect_status("GeGluBackward", [tens(half), tens(big), tens(half), -1, 0, tens(big)], 0)
+    expect_status("GeGluBackward", [tens(half), unfoldable(big), tens(half), -1, 0, tens(big)], 161002, "self")
+    expect_status("GeGluBackward", [tens(half), tens(big), tens(half), -1, 0, unfoldable(big)], 161002, "gradInput")
