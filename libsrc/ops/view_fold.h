@@ -13,6 +13,12 @@
 
 static inline void vf_fold(const aclTensor *t, aclTensor *dst) {
     *dst = *t;
+    if (acl_tensor_empty(t)) { /* no elements: one dim of 0 */
+        dst->ndim = 1;
+        dst->dims[0] = 0;
+        dst->strides[0] = 1;
+        return;
+    }
     int n = 0;
     for (uint64_t i = 0; i < t->ndim; i++) {
         if (t->dims[i] == 1) continue;
@@ -48,9 +54,18 @@ static inline aclnnStatus vf_fit(const aclTensor *t, const char *name, aclTensor
  * same-shape updates): ts[0..n) broadcast (right-aligned) to the shape `shape`/`nd`, which they were checked against.
  * dst[i] gets the folded index space as its dims (size-1 dims dropped, a dim merged into the next inner one when
  * every tensor allows it) and ts[i]'s strides in it (0 along the dims ts[i] broadcasts). Returns the folded rank
- * (>= 1; a one-element space is [1]). */
+ * (>= 1; a one-element space is [1], an empty one [0]). */
 static inline int vf_fold_joint(const aclTensor *const *ts, int n, const int64_t *shape, int nd, aclTensor *dst) {
     for (int i = 0; i < n; i++) dst[i] = *ts[i];
+    for (int k = 0; k < nd; k++)
+        if (shape[k] == 0) { /* no elements: one dim of 0 */
+            for (int i = 0; i < n; i++) {
+                dst[i].ndim = 1;
+                dst[i].dims[0] = 0;
+                dst[i].strides[0] = 1;
+            }
+            return 1;
+        }
     int m = 0;
     for (int k = 0; k < nd; k++) {
         if (shape[k] == 1) continue;

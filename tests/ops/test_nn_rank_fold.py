@@ -418,3 +418,16 @@ def test_geglu_backward_many_dims_invalid():
     expect_status("GeGluBackward", [tens(half), tens(big), tens(half), -1, 0, tens(big)], 0)
     expect_status("GeGluBackward", [tens(half), unfoldable(big), tens(half), -1, 0, tens(big)], 161002, "self")
     expect_status("GeGluBackward", [tens(half), tens(big), tens(half), -1, 0, unfoldable(big)], 161002, "gradInput")
+
+
+def test_fused_adamw_many_dims_empty_element():
+    """an empty list element of 12 dims beside a filled one: nothing to fold, nothing written"""
+    import test_nn_optim as ref
+    rng = np.random.default_rng(15)
+    e = (2,) * 6 + (0,) + (2,) * 5
+    p, g, m, v, mx = ref.state(rng, (3, 4), "f32")
+    P = [np.zeros(e, np.float32), p.copy()]
+    pyaclnn.call("FusedAdamw", P, [np.zeros(e, np.float32), g], [np.zeros(e, np.float32), m.copy()],
+                 [np.zeros(e, np.float32), v.copy()], None, [np.array([1.0], np.float32)] * 2, None, None, 0.003,
+                 0.9, 0.99, 0.1, 1e-8, False, False)
+    assert not np.array_equal(P[1], p)
