@@ -15,6 +15,7 @@
 #include "ops/gelu_math.h"
 #include "ops/gen/all_ops.h"
 #include "ops/misc_dense.h"
+#include "ops/view_fold.h"
 
 typedef struct {
     bool tanh_mode;
@@ -134,11 +135,15 @@ aclnnStatus opws_GeluBackwardV2(const aclTensor *gradOutput, const aclTensor *se
                 "approximate only supports to set none or tanh, but got %s.", approximate);
     if (acl_tensor_empty(self) || acl_tensor_empty(gradOutput))
         return acl_exec_noop(ACL_OP_GeluBackwardV2, workspaceSize, executor);
+    /* the op_api has no rank limit: more than 8 dims run as the operands' joint folded views */
+    const aclTensor *ts[3] = {gradOutput, self, gradInput}, *use[3];
+    aclTensor fold[3];
+    ACL_TRY(vf_fit_joint(ts, 3, gradInput->dims, (int)gradInput->ndim, "gradOutput, self and gradInput", fold, use));
     aclOpExecutor *ex = acl_exec_create(ACL_OP_GeluBackwardV2, gbv2_run, sizeof(gbv2_params));
     if (!ex) return ACLNN_ERR_INNER_CREATE_EXECUTOR;
-    aclnnStatus rc = acl_exec_add_input(ex, gradOutput, "gradOutput", true);
-    if (!rc) rc = acl_exec_add_input(ex, self, "self", true);
-    if (!rc) rc = acl_exec_add_output(ex, gradInput, "gradInput");
+    aclnnStatus rc = acl_exec_add_input(ex, use[0], "gradOutput", true);
+    if (!rc) rc = acl_exec_add_input(ex, use[1], "self", true);
+    if (!rc) rc = acl_exec_add_output(ex, use[2], "gradInput");
     if (rc) return acl_exec_discard(ex, rc);
     *(gbv2_params *)ex->params = (gbv2_params){th, pdt};
     return acl_exec_publish(ex, workspaceSize, executor);

@@ -18,6 +18,7 @@
 #include "ops/gelu_math.h"
 #include "ops/gen/all_ops.h"
 #include "ops/misc_dense.h"
+#include "ops/view_fold.h"
 
 enum { GLU_FWD, GLU_BWD, SWIGLU_FWD, SWIGLU_BWD, GELU_MUL_ERF, GELU_MUL_TANH };
 
@@ -248,6 +249,7 @@ aclnnStatus opws_GeluMul(const aclTensor *input, char *approximateOptional, cons
 typedef struct {
     int dim;
     bool tanh_mode, left;
+    int64_t half, inner; /* backward: self's dims[dim] / 2 and the product of the dims after dim */
 } geglu_params;
 
 static aclnnStatus geglu_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
@@ -323,7 +325,7 @@ static aclnnStatus geglu_common(int op, const aclTensor *self, int64_t dim, int6
     if (!rc) rc = acl_exec_add_output(ex, out, "out");
     if (!rc) rc = acl_exec_add_output(ex, outGelu, "outGelu");
     if (rc) return acl_exec_discard(ex, rc);
-    *(geglu_params *)ex->params = (geglu_params){d, approximate == 1, left};
+    *(geglu_params *)ex->params = (geglu_params){d, approximate == 1, left, 0, 0};
     return acl_exec_publish(ex, ws, exo);
 }
 
@@ -415,7 +417,7 @@ static aclnnStatus geglu_bwd_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     const acl_view *x = acl_exec_in(ex, 1), *o = acl_exec_out(ex, 0);
     double *g = md_load(acl_exec_in(ex, 0), ACL_DOUBLE), *xs = md_load(x, ACL_DOUBLE);
     double *ge = md_load(acl_exec_in(ex, 2), ACL_DOUBLE);
-    const int64_t n = md_numel(x), half = x->dims[p->dim] / 2, m = n / 2;
+    const int64_t n = md_numel(x), half = p->half, m = n / 2, inner = p->inner;
     double *r = md_alloc(n, sizeof(double));
     if (!g || !xs || !ge || !r) {
         free(g);
@@ -424,8 +426,6 @@ static aclnnStatus geglu_bwd_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
         free(r);
         return OOM;
     }
-    int64_t inner = 1;
-    for (int k = p->dim + 1; k < x->ndim; k++) inner *= x->dims[k];
     const int64_t bo = half * inner;
 #pragma omp parallel for schedule(static) if (acl_parallel_worth(n))
     for (int64_t e = 0; e < m; e++) {
@@ -470,14 +470,22 @@ static aclnnStatus geglu_bwd_common(int op, const aclTensor *gradOutput, const a
     ACLNN_CHECK(approximate == 0 || approximate == 1, ACLNN_ERR_PARAM_INVALID,
                 "approximate should be 0 or 1, but is %lld.", (long long)approximate);
     if (acl_tensor_empty(gradOutput) || self->ndim == 0) return acl_exec_noop(op, ws, exo);
+    /* the op_api has no rank limit: the kernel pairs elements by row-major position (half and inner below), so each
+     * tensor of more than 8 dims runs as its own folded view */
+    int64_t inner = 1;
+    for (int k = d + 1; k < (int)self->ndim; k++) inner *= self->dims[k];
+    const aclTensor *ts[4] = {gradOutput, self, gelu, gradInput}, *use[4];
+    static const char *const tn[4] = {"gradOutput", "self", "gelu", "gradInput"};
+    aclTensor fold[4];
+    for (int i = 0; i < 4; i++) ACL_TRY(vf_fit(ts[i], tn[i], &fold[i], &use[i]));
     aclOpExecutor *ex = acl_exec_create(op, geglu_bwd_run, sizeof(geglu_params));
     if (!ex) return ACLNN_ERR_INNER_CREATE_EXECUTOR;
-    aclnnStatus rc = acl_exec_add_input(ex, gradOutput, "gradOutput", true);
-    if (!rc) rc = acl_exec_add_input(ex, self, "self", true);
-    if (!rc) rc = acl_exec_add_input(ex, gelu, "gelu", true);
-    if (!rc) rc = acl_exec_add_output(ex, gradInput, "gradInput");
+    aclnnStatus rc = acl_exec_add_input(ex, use[0], "gradOutput", true);
+    if (!rc) rc = acl_exec_add_input(ex, use[1], "self", true);
+    if (!rc) rc = acl_exec_add_input(ex, use[2], "gelu", true);
+    if (!rc) rc = acl_exec_add_output(ex, use[3], "gradInput");
     if (rc) return acl_exec_discard(ex, rc);
-    *(geglu_params *)ex->params = (geglu_params){d, approximate == 1, left};
+    *(geglu_params *)ex->params = (geglu_params){d, approximate == 1, left, self->dims[d] / 2, inner};
     return acl_exec_publish(ex, ws, exo);
 }
 

@@ -8,6 +8,7 @@
  * when negativeIndexSupport is true; elsewhere a negative index is out of range. Each output element is owned by
  * one thread: the same bytes for any thread count. */
 #include "ops/index_common.h"
+#include "ops/view_fold.h"
 
 /* ================================================================ shared kernel: out[o, j, i] = src[o, idx[j], i] */
 typedef struct {
@@ -205,11 +206,14 @@ aclnnStatus opws_Take(const aclTensor *self, const aclTensor *index, aclTensor *
     ACLNN_CHECK(!(acl_tensor_empty(self) && !acl_tensor_empty(index)), ACLNN_ERR_PARAM_INVALID,
                 "self: take() tried to take from an empty tensor");
     if (acl_tensor_empty(self) || acl_tensor_empty(index)) return acl_exec_noop(ACL_OP_Take, workspaceSize, executor);
-    ACL_TRY(md_check_max_dim(self, "self"));
+    /* the op_api takes a self of any rank (it flattens self): one of more than 8 dims runs as its folded view */
+    aclTensor self_fold;
+    const aclTensor *selfv;
+    ACL_TRY(vf_fit(self, "self", &self_fold, &selfv));
     take_rows_params p = {1, 1, 1, 1, true};
     acl_numel(self->dims, (int64_t)self->ndim, &p.len);
     acl_numel(index->dims, (int64_t)index->ndim, &p.nidx);
-    const aclTensor *ins[] = {self, index}, *outs[] = {out};
+    const aclTensor *ins[] = {selfv, index}, *outs[] = {out};
     const char *inn[] = {"self", "index"}, *outn[] = {"out"};
     return ix_exec(ACL_OP_Take, take_rows_run, sizeof p, ins, inn, 2, outs, outn, 1, workspaceSize, executor, &p);
 }

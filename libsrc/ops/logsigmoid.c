@@ -14,6 +14,7 @@
 #include "common/parallel.h"
 #include "ops/gen/all_ops.h"
 #include "ops/misc_dense.h"
+#include "ops/view_fold.h"
 
 aclnnStatus opws_LogSigmoidForward(const aclTensor *self, aclTensor *out, aclTensor *buffer, uint64_t *workspaceSize,
                                    aclOpExecutor **executor) {
@@ -56,11 +57,18 @@ aclnnStatus opws_LogSigmoidBackward(const aclTensor *gradOutput, const aclTensor
     ACL_TRY(acl_check_same_shape(gradInput, "gradInput", self, "self"));
     if (acl_tensor_empty(gradOutput) || acl_tensor_empty(self))
         return acl_exec_noop(ACL_OP_LogSigmoidBackward, workspaceSize, executor);
+    /* the op_api has no rank limit: views of more than 8 dims run folded, each on its own (elements pair by their
+     * row-major position) */
+    aclTensor fold[3];
+    const aclTensor *gv, *sv, *ov;
+    ACL_TRY(vf_fit(gradOutput, "gradOutput", &fold[0], &gv));
+    ACL_TRY(vf_fit(self, "self", &fold[1], &sv));
+    ACL_TRY(vf_fit(gradInput, "gradInput", &fold[2], &ov));
     aclOpExecutor *ex = acl_exec_create(ACL_OP_LogSigmoidBackward, lsb_run, 0);
     if (!ex) return ACLNN_ERR_INNER_CREATE_EXECUTOR;
-    aclnnStatus rc = acl_exec_add_input(ex, gradOutput, "gradOutput", true);
-    if (!rc) rc = acl_exec_add_input(ex, self, "self", true);
-    if (!rc) rc = acl_exec_add_output(ex, gradInput, "gradInput");
+    aclnnStatus rc = acl_exec_add_input(ex, gv, "gradOutput", true);
+    if (!rc) rc = acl_exec_add_input(ex, sv, "self", true);
+    if (!rc) rc = acl_exec_add_output(ex, ov, "gradInput");
     if (rc) return acl_exec_discard(ex, rc);
     return acl_exec_publish(ex, workspaceSize, executor);
 }

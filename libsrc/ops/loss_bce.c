@@ -8,6 +8,7 @@
 #include "ops/gen/all_ops.h"
 #include "ops/loss_pointwise.h"
 #include "ops/mx_util.h"
+#include "ops/view_fold.h"
 
 static aclnnStatus dtype_match(const aclTensor *a, const char *an, const aclTensor *b, const char *bn) {
     return lp_same_dtype(a, an, b, bn);
@@ -81,15 +82,27 @@ aclnnStatus opws_BinaryCrossEntropy(const aclTensor *self, const aclTensor *targ
     const aclTensor *ins[LR_N] = {NULL, self, target, weight, NULL};
     if (acl_tensor_empty(self)) return fill_out(ACL_OP_BinaryCrossEntropy, &pp, ins, out, workspaceSize, executor);
     if (weight) ACL_TRY(bcast_to_self(self, weight, "weight"));
-    const aclTensor *ts[] = {self, target, weight};
-    ACLNN_CHECK(lp_broadcast(ts, 3, pp.bd, &pp.nd), ACLNN_ERR_PARAM_INVALID, "weight must broadcast to self.");
     /* the result (self's shape, or [] for a reduction) must have out's shape or both hold one element */
     const bool one = acl_tensor_numel(out) == 1 && (reduction != 0 || acl_tensor_numel(self) == 1);
     if (!one) {
         if (reduction == 0) ACL_TRY(mx_check_shape(out, "out", self->dims, (int)self->ndim));
         else ACL_TRY(mx_check_shape(out, "out", NULL, 0));
     }
-    return lp_exec(ACL_OP_BinaryCrossEntropy, &pp, ins, out, "out", workspaceSize, executor);
+    /* the op_api has no rank limit: more than 8 dims run as the joint folded views in self's index space (out with
+     * them when it has self's shape, else - one element - folded on its own); the order of the elements, and so of
+     * a reduction's sum, is unchanged */
+    const bool out_like_self = reduction == 0 && mx_shape_is(out, self->dims, (int)self->ndim);
+    const aclTensor *jt[4] = {self, target, weight, out_like_self ? out : NULL}, *use[4];
+    aclTensor fold[5];
+    ACL_TRY(vf_fit_joint(jt, 4, self->dims, (int)self->ndim, "self, target, weight and out", fold, use));
+    const aclTensor *outv = out_like_self ? use[3] : out;
+    if (!out_like_self) ACL_TRY(vf_fit(out, "out", &fold[4], &outv));
+    ins[1] = use[0];
+    ins[2] = use[1];
+    ins[3] = use[2];
+    const aclTensor *ts[] = {use[0], use[1], use[2]};
+    ACLNN_CHECK(lp_broadcast(ts, 3, pp.bd, &pp.nd), ACLNN_ERR_PARAM_INVALID, "weight must broadcast to self.");
+    return lp_exec(ACL_OP_BinaryCrossEntropy, &pp, ins, (aclTensor *)outv, "out", workspaceSize, executor);
 }
 
 aclnnStatus opws_BinaryCrossEntropyBackward(const aclTensor *gradOutput, const aclTensor *self,

@@ -2,7 +2,7 @@
  *   x = x1 + x2 (xOut),  y = x * rstd * gamma (+ betaOptional, V2),  rstd = 1 / sqrt(mean(x^2) + epsilon)
  * over x's last dim, then one or two dynamic per-row quantisations of y:
  *   v_k = y * smoothScale_k (when given),  scale_kOut[r] = max|v_k| / qmax,  y_kOut = round_half_even(v_k / scale)
- * with qmax 127 for INT8 (7 for V2's INT32 = eight packed int4). V1 writes y2Out/scale2Out only when both smooth
+ * with qmax 127 for INT8 (7 for V2's INT4, two per byte, and INT32 = eight packed int4). V1 writes y2Out/scale2Out only when both smooth
  * scales are given (they are "meaningless" otherwise); V2 writes the outputs outputMask selects (NULL mask: y1,
  * and y2 when both smooth scales are given). The norm is the shared RmsNorm row kernel in float64, each output
  * rounded once. The op_api checks the regbase y dtype list; the ASCEND910B kernel writes INT8 only (the docs' A2
@@ -11,13 +11,30 @@
 #include <stdlib.h>
 
 #include "common/dtype.h"
+#include "common/shape.h"
 #include "common/status.h"
 #include "kernels/norm.h"
 #include "ops/gen/all_ops.h"
 #include "ops/norm_common.h"
 #include "ops/norm_quant.h"
 
-typedef struct { nm_io io; int64_t rows, n; double eps, qmax; bool out1, out2; } ardq_params;
+typedef struct { nm_io io; int64_t rows, n; double eps, qmax; bool out1, out2, int4; } ardq_params;
+
+/* V2's INT4 y: two int4 per byte, the element of even index in the low nibble (the device's packing; y is then
+ * bytes seen as a 1-D UINT8 view, int4_bytes). Each value saturated to [-8, 7], NaN -> 0. */
+static int store_int4(const double *v, int64_t total, const acl_view *y) {
+    if (!y) return 0;
+    const int64_t m = total / 2;
+    double *w = malloc(sizeof(double) * (size_t)(m > 0 ? m : 1));
+    if (!w) return 1;
+    for (int64_t i = 0; i < m; i++) {
+        const int lo = (int)nq_sat(v[2 * i], -8.0, 7.0), hi = (int)nq_sat(v[2 * i + 1], -8.0, 7.0);
+        w[i] = (double)((unsigned)(lo & 0xF) | (unsigned)(hi & 0xF) << 4);
+    }
+    nm_store(w, y);
+    free(w);
+    return 0;
+}
 
 /* inputs: x1, x2, gamma, smooth1, smooth2, beta; outputs: y1, y2, xOut, scale1, scale2 */
 static aclnnStatus ardq_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
@@ -43,7 +60,7 @@ static aclnnStatus ardq_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
             if (!(k == 0 ? p->out1 : p->out2)) continue;
             for (int64_t i = 0; i < total; i++) q[i] = y[i];
             nq_dynamic(q, p->rows, p->n, k == 0 ? s1 : s2, p->qmax, sc);
-            if (nq_store(q, total, nm_out(ex, k))) rc = OOM;
+            if ((p->int4 ? store_int4 : nq_store)(q, total, nm_out(ex, k))) rc = OOM;
             nm_store(sc, nm_out(ex, 3 + k));
         }
         nm_store(x, nm_out(ex, 2));
@@ -89,7 +106,7 @@ static aclnnStatus out_shapes(const aclTensor *x1, const aclTensor *y, const cha
 }
 
 static aclnnStatus publish(int op, const aclTensor *const *ins, const aclTensor *const *outs, const aclTensor *x1,
-                           double eps, double qmax, bool out1, bool out2, uint64_t *workspaceSize,
+                           double eps, double qmax, bool out1, bool out2, bool int4, uint64_t *workspaceSize,
                            aclOpExecutor **executor) {
     const char *inn[] = {"x1", "x2", "gamma", "smoothScale1Optional", "smoothScale2Optional", "betaOptional"};
     const char *outn[] = {"y1Out", "y2Out", "xOut", "scale1Out", "scale2Out"};
@@ -102,6 +119,7 @@ static aclnnStatus publish(int op, const aclTensor *const *ins, const aclTensor 
     p->qmax = qmax;
     p->out1 = out1;
     p->out2 = out2;
+    p->int4 = int4;
     return ACLNN_SUCCESS;
 }
 
@@ -146,7 +164,30 @@ aclnnStatus opws_AddRmsNormDynamicQuant(const aclTensor *x1, const aclTensor *x2
     if (dual) ACL_TRY(out_shapes(x1, y2Out, "y2Out", scale2Out, "scale2Out", rows, false));
     const aclTensor *ins[] = {x1, x2, gamma, s1, s2, NULL};
     const aclTensor *outs[] = {y1Out, dual ? y2Out : NULL, xOut, scale1Out, dual ? scale2Out : NULL};
-    return publish(ACL_OP_AddRmsNormDynamicQuant, ins, outs, x1, epsilon, 127.0, true, dual, workspaceSize, executor);
+    return publish(ACL_OP_AddRmsNormDynamicQuant, ins, outs, x1, epsilon, 127.0, true, dual, false, workspaceSize,
+                   executor);
+}
+
+/* An INT4 tensor (two values per byte) as the 1-D UINT8 view of its bytes: only a dense row-major view starting at
+ * a whole byte can be addressed so (161002 naming it otherwise). */
+static aclnnStatus int4_bytes(const aclTensor *t, const char *name, aclTensor *dst) {
+    const int64_t n = acl_tensor_numel(t);
+    ACLNN_CHECK(acl_tensor_row_major(t) && t->offset % 2 == 0 && n % 2 == 0, ACLNN_ERR_PARAM_INVALID,
+                "%s: an INT4 tensor must be contiguous, start at a whole byte and hold an even number of values "
+                "(two per byte) in this emulator.", name);
+    *dst = *t;
+    dst->dtype = ACL_UINT8;
+    dst->ndim = 1;
+    dst->dims[0] = n / 2;
+    dst->strides[0] = 1;
+    dst->offset = t->offset / 2;
+    if (t->storage_ndim > 0) {
+        int64_t sn;
+        if (!acl_numel(t->storage_dims, (int64_t)t->storage_ndim, &sn)) sn = INT64_MAX - 1;
+        dst->storage_ndim = 1;
+        dst->storage_dims[0] = sn / 2 + sn % 2;
+    }
+    return ACLNN_SUCCESS;
 }
 
 aclnnStatus opws_AddRmsNormDynamicQuantV2(const aclTensor *x1, const aclTensor *x2, const aclTensor *gamma,
@@ -208,9 +249,9 @@ aclnnStatus opws_AddRmsNormDynamicQuantV2(const aclTensor *x1, const aclTensor *
     if (s2) ACL_TRY(acl_check_same_dtype(s2, "smoothScale2Optional", x1, "x1"));
     if (b) ACL_TRY(acl_check_same_dtype(b, "betaOptional", x1, "x1"));
     ACL_TRY(acl_check_same_dtype(xOut, "xOut", x1, "x1"));
-    static const aclDataType k_yv2[] = {ACL_INT8, ACL_INT32};
+    static const aclDataType k_yv2[] = {ACL_INT8, ACL_INT4, ACL_INT32};
     for (int k = 0; k < 2; k++)
-        if (ys[k]) ACL_TRY(acl_check_dtype_in(ys[k], k_yv2, 2, yn[k]));
+        if (ys[k]) ACL_TRY(acl_check_dtype_in(ys[k], k_yv2, 3, yn[k]));
     if (out1) ACL_TRY(nm_dtype_is(scale1Out, ACL_FLOAT, "scale1Out"));
     if (out2) ACL_TRY(nm_dtype_is(scale2Out, ACL_FLOAT, "scale2Out"));
     const int T = ACLNN_ERR_INNER_TILING_ERROR;
@@ -222,9 +263,16 @@ aclnnStatus opws_AddRmsNormDynamicQuantV2(const aclTensor *x1, const aclTensor *
     ACL_TRY(out_shapes(x1, xOut, "xOut", NULL, NULL, rows, false));
     if (out1) ACL_TRY(out_shapes(x1, y1Out, "y1Out", scale1Out, "scale1Out", rows, packed));
     if (out2) ACL_TRY(out_shapes(x1, y2Out, "y2Out", scale2Out, "scale2Out", rows, packed));
+    const bool int4 = y->dtype == ACL_INT4;
+    aclTensor yb[2];
+    if (int4) {
+        ACLNN_CHECK(xl % 2 == 0, T, "for INT4 output, x1's last dim (%lld) must be even.", (long long)xl);
+        for (int k = 0; k < 2; k++)
+            if (ys[k]) ACL_TRY(int4_bytes(ys[k], yn[k], &yb[k]));
+    }
     const aclTensor *ins[] = {x1, x2, gamma, s1, s2, b};
-    const aclTensor *outs[] = {out1 ? y1Out : NULL, out2 ? y2Out : NULL, xOut, out1 ? scale1Out : NULL,
-                               out2 ? scale2Out : NULL};
-    return publish(ACL_OP_AddRmsNormDynamicQuantV2, ins, outs, x1, epsilon, packed ? 7.0 : 127.0, out1, out2,
-                   workspaceSize, executor);
+    const aclTensor *outs[] = {out1 ? (int4 ? &yb[0] : y1Out) : NULL, out2 ? (int4 ? &yb[1] : y2Out) : NULL, xOut,
+                               out1 ? scale1Out : NULL, out2 ? scale2Out : NULL};
+    return publish(ACL_OP_AddRmsNormDynamicQuantV2, ins, outs, x1, epsilon, packed || int4 ? 7.0 : 127.0, out1, out2,
+                   int4, workspaceSize, executor);
 }

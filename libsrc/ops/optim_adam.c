@@ -29,6 +29,7 @@
 #include "ops/gen/all_ops.h"
 #include "ops/ops.h"
 #include "ops/optim_plan.h"
+#include "ops/view_fold.h"
 
 typedef struct {
     bool amsgrad, maximize, has_max;
@@ -47,6 +48,28 @@ static bool same_shape(const aclTensor *a, const aclTensor *b) {
 static aclnnStatus check_one(const aclTensor *t, const char *name) {
     const int64_t n = acl_tensor_numel(t);
     ACLNN_CHECK(n == 1, ACLNN_ERR_PARAM_INVALID, "Numel of %s must be 1, but got %lld.", name, (long long)n);
+    return ACLNN_SUCCESS;
+}
+
+/* more than 8 dims (the op_api has no rank limit): the tensors of var's shape as their joint folded views, the
+ * one-element ones each folded on its own; t[] is rewritten to point at the copies in fold[] */
+static aclnnStatus fit_many_dims(const aclTensor **t, int n, const aclTensor *var, aclTensor *fold) {
+    const aclTensor *same[16], *use[16];
+    int idx[16], k = 0;
+    for (int i = 0; i < n && k < 16; i++)
+        if (t[i] && same_shape(t[i], var)) {
+            same[k] = t[i];
+            idx[k++] = i;
+        }
+    ACL_TRY(vf_fit_joint(same, k, var->dims, (int)var->ndim, "varRef and the tensors of its shape", fold, use));
+    for (int j = 0; j < k; j++) t[idx[j]] = use[j];
+    for (int i = 0; i < n; i++) {
+        if (!t[i] || t[i]->ndim <= ACL_MAX_VIEW_RANK) continue;
+        const aclTensor *u;
+        ACL_TRY(vf_fit(t[i], "a one-element tensor", &fold[k], &u));
+        t[i] = u;
+        k++;
+    }
     return ACLNN_SUCCESS;
 }
 
@@ -123,7 +146,9 @@ aclnnStatus opws_ApplyAdamW(aclTensor *varRef, aclTensor *mRef, aclTensor *vRef,
     p->amsgrad = amsgrad;
     p->maximize = maximize;
     p->has_max = maxGradNormOptional != NULL;
-    aclnnStatus rc = add_inputs(ex, t, nm, 12);
+    aclTensor fold[12];
+    aclnnStatus rc = fit_many_dims(t, 12, varRef, fold);
+    if (!rc) rc = add_inputs(ex, t, nm, 12);
     if (rc) return acl_exec_discard(ex, rc);
     return acl_exec_publish(ex, workspaceSize, executor);
 }
@@ -262,7 +287,9 @@ aclnnStatus opws_ApplyAdamWV2(aclTensor *varRef, aclTensor *mRef, aclTensor *vRe
     adam_params *p = ex->params;
     *p = (adam_params){.amsgrad = amsgrad, .maximize = maximize, .has_max = maxGradNormOptionalRef != NULL,
                        .lr = lr, .b1 = beta1, .b2 = beta2, .wd = weightDecay, .eps = eps};
-    aclnnStatus rc = add_inputs(ex, t, nm, 6);
+    aclTensor fold[6];
+    aclnnStatus rc = fit_many_dims(t, 6, varRef, fold);
+    if (!rc) rc = add_inputs(ex, t, nm, 6);
     if (rc) return acl_exec_discard(ex, rc);
     return acl_exec_publish(ex, workspaceSize, executor);
 }

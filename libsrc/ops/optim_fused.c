@@ -22,6 +22,7 @@
 #include "ops/gen/all_ops.h"
 #include "ops/ops.h"
 #include "ops/optim_plan.h"
+#include "ops/view_fold.h"
 
 typedef struct {
     int64_t n;
@@ -78,6 +79,22 @@ static aclnnStatus check_list_shape(const aclTensorList *l, const char *name, co
 static aclnnStatus add_list(aclOpExecutor *ex, const aclTensorList *l, const char *name) {
     aclnnStatus rc = ACLNN_SUCCESS;
     for (uint64_t i = 0; i < l->size && !rc; i++) rc = acl_exec_add_input(ex, l->v[i], name, !acl_tensor_empty(l->v[i]));
+    return rc;
+}
+
+/* The lists' tensors as inputs, list by list in API order (add_list); the tensors of an index where one has more
+ * than 8 dims (the op_api has no rank limit) go in as their joint folded views (ops/view_fold.h). */
+static aclnnStatus add_lists_folded(aclOpExecutor *ex, const aclTensorList *const *ls, const char *const *names,
+                                    int nl) {
+    aclnnStatus rc = ACLNN_SUCCESS;
+    for (int k = 0; k < nl && !rc; k++)
+        for (uint64_t i = 0; i < ls[0]->size && !rc; i++) {
+            const aclTensor *ts[5], *use[5], *p = ls[0]->v[i];
+            aclTensor fold[5];
+            for (int j = 0; j < nl; j++) ts[j] = ls[j]->v[i];
+            rc = vf_fit_joint(ts, nl, p->dims, (int)p->ndim, "paramsRef and the tensors of its index", fold, use);
+            if (!rc) rc = acl_exec_add_input(ex, use[k], names[k], !acl_tensor_empty(ts[k]));
+        }
     return rc;
 }
 
@@ -192,11 +209,9 @@ aclnnStatus opws_FusedAdamw(const aclTensorList *paramsRef, const aclTensorList 
     *p = (fused_params){.n = n, .scale_in = -1, .inf_in = -1, .amsgrad = amsgrad, .maximize = maximize,
                         .has_max = maxExpAvgSqsRef != NULL, .lr = (float)lr, .b1 = (float)beta1,
                         .b2 = (float)beta2, .wd = (float)weightDecay, .eps = (float)eps};
-    aclnnStatus rc = add_list(ex, paramsRef, "paramsRef");
-    if (!rc) rc = add_list(ex, grads, "grads");
-    if (!rc) rc = add_list(ex, expAvgsRef, "expAvgsRef");
-    if (!rc) rc = add_list(ex, expAvgSqsRef, "expAvgSqsRef");
-    if (!rc && maxExpAvgSqsRef) rc = add_list(ex, maxExpAvgSqsRef, "maxExpAvgSqsRef");
+    const aclTensorList *ls[5] = {paramsRef, grads, expAvgsRef, expAvgSqsRef, maxExpAvgSqsRef};
+    static const char *const lnames[5] = {"paramsRef", "grads", "expAvgsRef", "expAvgSqsRef", "maxExpAvgSqsRef"};
+    aclnnStatus rc = add_lists_folded(ex, ls, lnames, maxExpAvgSqsRef ? 5 : 4);
     for (int64_t i = 0; i < n && !rc; i++) rc = opt_add_first_elem(ex, stateSteps->v[i], "stateSteps");
     if (!rc && gs) {
         p->scale_in = ex->n_in;

@@ -7,13 +7,17 @@
  * elements than self, only its first numel(self) elements (row-major) are written (op_api's slice + concat).
  * eval: out = LeakyRelu(self, (lower + upper) / 2), noise untouched.
  * Validation order: NULL (self, noise, lower, upper, out), dtypes (self, noise, lower, upper, out in their lists,
- * self == out, noise == out), shapes (out == self; training: numel(self) <= numel(noise)). Empty self or noise:
- * nothing to run. Every element is owned by one thread: the bytes never depend on the thread count. */
+ * self == out, noise == out), shapes (out == self; training: numel(self) <= numel(noise)), at most 32 dims, formats.
+ * Empty self or noise: nothing to run. Views of more than 8 dims run folded (ops/view_fold.h). Every element is
+ * owned by one thread: the bytes never depend on the thread count. */
 #include "common/parallel.h"
 #include "common/philox.h"
 #include "ops/dense.h"
 #include "ops/gen/all_ops.h"
 #include "ops/misc_dense.h"
+#include "ops/view_fold.h"
+
+#define RRN_MAX_DIM 32 /* the op_api's limit for self and noise */
 
 typedef struct {
     bool training;
@@ -91,7 +95,12 @@ static aclnnStatus rrn_common(int op, const aclTensor *self, const aclTensor *no
         ACLNN_CHECK(acl_tensor_numel(self) <= acl_tensor_numel(noise), ACLNN_ERR_PARAM_INVALID,
                     "noise: tensor size of self larger than noise, self: %lld, noise: %lld.",
                     (long long)acl_tensor_numel(self), (long long)acl_tensor_numel(noise));
-    /* the op_api's format check follows its shape checks: self and noise in out's storage format */
+    /* the op_api's format check follows its shape checks: self and noise of at most 32 dims, in out's storage
+     * format */
+    ACLNN_CHECK(self->ndim <= RRN_MAX_DIM, ACLNN_ERR_PARAM_INVALID, "self has %llu dims; at most %d are supported.",
+                (unsigned long long)self->ndim, RRN_MAX_DIM);
+    ACLNN_CHECK(noise->ndim <= RRN_MAX_DIM, ACLNN_ERR_PARAM_INVALID, "noise has %llu dims; at most %d are supported.",
+                (unsigned long long)noise->ndim, RRN_MAX_DIM);
     ACLNN_CHECK(self->format == out->format, ACLNN_ERR_PARAM_INVALID, "self format %s should be the same as %s's %s.",
                 acl_format_name(self->format), outname, acl_format_name(out->format));
     ACLNN_CHECK(noise->format == out->format, ACLNN_ERR_PARAM_INVALID, "noise format %s should be the same as %s's %s.",
@@ -100,7 +109,13 @@ static aclnnStatus rrn_common(int op, const aclTensor *self, const aclTensor *no
     rrn_params p = {training, 0, 0, (uint64_t)seed, (uint64_t)offset};
     acl_convert(lower->bytes, lower->dtype, 1, &p.lower, ACL_FLOAT, 1, 1);
     acl_convert(upper->bytes, upper->dtype, 1, &p.upper, ACL_FLOAT, 1, 1);
-    const aclTensor *ins[] = {self, noise}, *outs[] = {out, noise};
+    /* more than 8 dims: each tensor as its folded view (the kernel pairs elements by row-major position) */
+    aclTensor fold[3];
+    const aclTensor *sv, *nzv, *ov;
+    ACL_TRY(vf_fit(self, "self", &fold[0], &sv));
+    ACL_TRY(vf_fit(noise, "noise", &fold[1], &nzv));
+    ACL_TRY(vf_fit(out, outname, &fold[2], &ov));
+    const aclTensor *ins[] = {sv, nzv}, *outs[] = {ov, nzv};
     const char *inn[] = {"self", "noise"}, *outn[] = {outname, "noise"};
     void *params = NULL;
     aclnnStatus rc = dn_exec(op, rrn_run, sizeof p, ins, inn, 2, outs, outn, training ? 2 : 1, ws, exo, &params);
