@@ -73,6 +73,57 @@ VM_EXP_DEFINE(vm_expf, static inline, float, int32_t, uint32_t, VM_SEL_, VM_SPLA
  * through the polynomial and keeps both results, a dozen mask operations per clamp) */
 VM_EXP_DEFINE(vm_expf_lo, static inline, float, int32_t, uint32_t, VM_SEL_, VM_SPLAT_, vm_f2i, vm_u2f, 0)
 
+/* Cheaper exp forms for callers that bound their argument (the activations' hot loops). The same reduction and
+ * polynomial as VM_EXP_DEFINE, in the same order, but 2^n built in one integer operation: t = x log2e + 1.5 * 2^23 +
+ * B keeps n + B in its low 9 mantissa bits, so t's bits shifted left by 23 are the float 2^(n + B - 127) when
+ * n + B is in [1, 254] (no clamp of n, no split into two factors). q = e^r - 1 = r + r^2 P(r). */
+#define VM_EXP_REDUCE_(x, SHIFT, t, r)                                                                              \
+    const float t = (x) * 1.44269504f + (SHIFT);                                                                    \
+    float r;                                                                                                        \
+    {                                                                                                               \
+        const float n_ = t - (SHIFT);                                                                               \
+        r = (x) - n_ * 0.693359375f;                                                                                \
+        r = r - n_ * -2.12194440e-4f;                                                                               \
+    }
+
+static inline float vm_expm1_poly_(float r) {
+    const float r2 = r * r;
+    const float pa = r * 1.66665211e-1f + 4.99999940e-1f, pb = r * 8.36871285e-3f + 4.16683890e-2f;
+    const float p = (r2 * 1.38145918e-3f + pb) * r2 + pa;
+    return p * r2 + r;
+}
+
+static inline float vm_exp_scale_(float t) { return vm_u2f((uint32_t)vm_f2i(t) << 23); }
+
+/* e^x for x <= 43 (or NaN), clamped below at -104: 2^(n + 64) (B = 191), then 2^-64, so a subnormal result is
+ * rounded once, as vm_expf's */
+static inline float vm_expf_sm(float x) {
+    const float xc = x < -104.0f ? -104.0f : x; /* a NaN stays NaN */
+    VM_EXP_REDUCE_(xc, 12583103.0f, t, r)
+    return ((vm_expm1_poly_(r) + 1.0f) * vm_exp_scale_(t)) * 5.42101086e-20f;
+}
+
+/* e^x for x in [-87, 88] (the caller clamps; NaN passes): one factor 2^n (B = 127) */
+static inline float vm_expf_mid(float x) {
+    VM_EXP_REDUCE_(x, 12583039.0f, t, r)
+    return (vm_expm1_poly_(r) + 1.0f) * vm_exp_scale_(t);
+}
+
+/* e^x for x in [-86, 89] (the caller clamps; NaN passes): 2y 2^(n-1) (B = 126), so e^x above FLT_MAX rounds once to
+ * +inf */
+static inline float vm_expf_big(float x) {
+    VM_EXP_REDUCE_(x, 12583038.0f, t, r)
+    const float y = vm_expm1_poly_(r) + 1.0f;
+    return (y + y) * vm_exp_scale_(t);
+}
+
+/* e^x - 1 for x in [-87, 88] (the caller clamps; NaN passes): 2^n q + (2^n - 1), no cancellation near 0 */
+static inline float vm_expm1f_mid(float x) {
+    VM_EXP_REDUCE_(x, 12583039.0f, t, r)
+    const float s = vm_exp_scale_(t);
+    return s * vm_expm1_poly_(r) + (s - 1.0f);
+}
+
 static inline float vm_log1pf(float x) {
     const float u = 1.0f + x;
     const float uc = (u >= 1.17549435e-38f && u <= 3.40282347e38f) ? u : 1.0f; /* specials: fixed at the end */
@@ -116,7 +167,7 @@ static inline float vm_log1p01f(float t) {
 }
 
 /* softplus(y) = log(1 + e^y) = max(y, 0) + log1p(e^-|y|) */
-static inline float vm_softplusf(float y) { return (y > 0.0f ? y : 0.0f) + vm_log1p01f(vm_expf_lo(-fabsf(y))); }
+static inline float vm_softplusf(float y) { return (y > 0.0f ? y : 0.0f) + vm_log1p01f(vm_expf_sm(-fabsf(y))); }
 
 /* tanh(x) = sign(x) (-m) / (2 + m) with m = e^(-2|x|) - 1 computed as an expm1 from the exp polynomial (no
  * cancellation near 0: m = 2^n (r + r^2 P(r)) + (2^n - 1), n = 0 there), -2|x| clamped to -20 (tanh = 1 beyond);
