@@ -166,8 +166,29 @@ static inline float vm_log1p01f(float t) {
     return (s2 * w) * p + s2;
 }
 
+/* log1p(e^-u) for u >= 0 (or NaN): T = 2^65 e^-u (a normal float up to u = 104, where u is clamped; B = 192), then
+ * vm_log1p01f's s2 = 2t / (2 + t) as T / (2^65 + T / 2): the same value as from t = e^-u where t is normal, rounded
+ * once where it is subnormal (no scaling back to t, no t + t). The reduction is vm_expf's negated (rho = -r, exact),
+ * so -u is never formed; e^r = 1 + r + r^2 P5(r) with a degree-5 fit (about 1e-7, as much as the log1p's own error). */
+static inline float vm_log1pexpmf(float u) {
+    const float uc = u > 104.0f ? 104.0f : u; /* a NaN stays NaN */
+    const float t = uc * -1.44269504f + 12583104.0f;
+    const float n = t - 12583104.0f;
+    float rho = uc + n * 0.693359375f;
+    rho = rho + n * -2.12194440e-4f;
+    const float r2 = rho * rho;
+    const float p5 = r2 * (rho * -8.31252150e-3f + 4.18901481e-2f) + (rho * -1.66671142e-1f + 4.99992311e-1f);
+    const float T = ((p5 * r2 - rho) + 1.0f) * vm_exp_scale_(t);
+    const float Th = vm_u2f((uint32_t)vm_f2i(T) - 0x00800000u); /* T / 2 (T >= 2^-86; a NaN T gives a number) */
+    const float s2 = T / (0x1p65f + Th), w = s2 * s2;
+    float p = w * 5.47110511e-4f + 2.18763971e-3f;
+    p = p * w + 1.25067281e-2f;
+    p = p * w + 8.33330229e-2f;
+    return (s2 * w) * p + s2;
+}
+
 /* softplus(y) = log(1 + e^y) = max(y, 0) + log1p(e^-|y|) */
-static inline float vm_softplusf(float y) { return (y > 0.0f ? y : 0.0f) + vm_log1p01f(vm_expf_sm(-fabsf(y))); }
+static inline float vm_softplusf(float y) { return (y > 0.0f ? y : 0.0f) + vm_log1pexpmf(fabsf(y)); }
 
 /* tanh(x) = sign(x) (-m) / (2 + m) with m = e^(-2|x|) - 1 computed as an expm1 from the exp polynomial (no
  * cancellation near 0: m = 2^n (r + r^2 P(r)) + (2^n - 1), n = 0 there), -2|x| clamped to -20 (tanh = 1 beyond);

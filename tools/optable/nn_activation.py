@@ -26,8 +26,9 @@ MISH = {"f": "a * tanh(a > 20 ? a : log1p(exp(a)))", "f32": "a * ew_tanh_softplu
 HSWB_F32 = "vm_selectf(b <= -3, 0.0f, b < 3 ? a * (b / 3 + 0.5f) : a)"
 # the fp32 forms of the exp-based activations bound their exp's argument and call kernels/vmath.h's cheaper forms;
 # a loop-invariant condition on the attributes picks the bounded loop (the other keeps the general form).
-# softplus: beta 1 (exact either way: a * 1 and x * (1 / 1) change nothing) skips the two scalings
-SOFTPLUS_F32 = ("s0 == 1", "a > s1 ? a : vm_softplusf(a)", "a * s0 > s1 ? a : vm_softplusf(a * s0) * (1.0f / s0)")
+# softplus: beta 1 (a * 1 and x * (1 / 1) change nothing) with a threshold >= 16 (above 16, max(a, 0) + log1p(e^-a)
+# rounds to a: e^-16 < half an ulp of 16) is the formula without its two scalings and its select: the same bytes
+SOFTPLUS_F32 = ("s0 == 1 && s1 >= 16", "vm_softplusf(a)", "a * s0 > s1 ? a : vm_softplusf(a * s0) * (1.0f / s0)")
 # elu / celu with a non-negative input scale: the negative side's e^v - 1 has v <= 0 (expm1, clamped at -20 where it
 # is -1 in float); celu's input scale is 1 / alpha, multiplied as PyTorch's celu does (elu with input_scale 1 / alpha)
 ELU = {"f": "a > 0 ? s1 * a : s1 * s0 * (exp(a * s2) - 1)",
@@ -109,7 +110,7 @@ OPS = [
        formula={"f": "a * (1 - b) * b", "c": "a * conj((1 - b) * b)"}, torch="torch.ops.aten.sigmoid_backward(a, b)", skip_special=("c64", "c128")),
     ew("LogSigmoid", "const aclTensor* self, aclTensor* out", "aclnn_logsigmoid.h", **NN, dtypes=F3, out_rule="same",
        rank=None, formula={"f": "(a < 0 ? a : 0) - log1p(exp(-fabs(a)))",
-                           "f32": "(a < 0 ? a : 0) - vm_log1p01f(vm_expf_sm(-fabsf(a)))"},
+                           "f32": "(a < 0 ? a : 0) - vm_log1pexpmf(fabsf(a))"},
        torch="torch.nn.functional.logsigmoid(a)"),
     # ---- silu / swish
     ew("Silu", "const aclTensor* self, aclTensor* out", "aclnn_silu.h", **NN, dtypes=F3, out_rule="same", rank=None,

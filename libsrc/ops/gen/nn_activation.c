@@ -630,7 +630,7 @@ static inline EW_ALWAYS_INLINE void kb_LogSigmoid_f32(int64_t n, char *const *in
 #pragma omp simd
     for (int64_t i = 0; i < n; i++) {
         const float a EW_UNUSED = A_[i];
-        O_[i] = (float)((a < 0 ? a : 0) - vm_log1p01f(vm_expf_sm(-fabsf(a))));
+        O_[i] = (float)((a < 0 ? a : 0) - vm_log1pexpmf(fabsf(a)));
     }
 }
 static void k_LogSigmoid_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_LogSigmoid_f32(n, in, out, s); }
@@ -2420,11 +2420,11 @@ static inline EW_ALWAYS_INLINE void kb_Softplus_f32(int64_t n, char *const *in, 
     const float s0 EW_UNUSED = (float)s->d[0];
     const float s1 EW_UNUSED = (float)s->d[1];
     float *O_ = (float *)out;
-    if (s0 == 1) {
+    if (s0 == 1 && s1 >= 16) {
 #pragma omp simd
         for (int64_t i = 0; i < n; i++) {
             const float a EW_UNUSED = A_[i];
-            O_[i] = (float)(a > s1 ? a : vm_softplusf(a));
+            O_[i] = (float)(vm_softplusf(a));
         }
     } else {
 #pragma omp simd
