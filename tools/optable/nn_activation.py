@@ -30,12 +30,13 @@ HSWB_F32 = "vm_selectf(b <= -3, 0.0f, b < 3 ? a * (b / 3 + 0.5f) : a)"
 # rounds to a: e^-16 < half an ulp of 16) is the formula without its two scalings and its select: the same bytes
 SOFTPLUS_F32 = ("s0 == 1 && s1 >= 16", "vm_softplusf(a)", "a * s0 > s1 ? a : vm_softplusf(a * s0) * (1.0f / s0)")
 # elu / celu with a non-negative input scale: the negative side's e^v - 1 has v <= 0 (expm1, clamped at -20 where it
-# is -1 in float); celu's input scale is 1 / alpha, multiplied as PyTorch's celu does (elu with input_scale 1 / alpha)
+# is -1 in float); celu's input scale 1 / alpha is multiplied in both loops, as PyTorch's celu does (elu with
+# input_scale 1 / alpha; a division differs from it by up to |x| ulps where e^x is large)
 ELU = {"f": "a > 0 ? s1 * a : s1 * s0 * (exp(a * s2) - 1)",
        "f32": ("s2 >= 0", "a > 0 ? s1 * a : s1 * s0 * ew_expm1_negf(a * s2)",
                "a > 0 ? s1 * a : s1 * s0 * (vm_expf(a * s2) - 1)")}
 CELU = {"f": "a > 0 ? a : s0 * (exp(a / s0) - 1)",
-        "f32": ("s0 > 0", "a > 0 ? a : s0 * ew_expm1_negf(a * (1.0f / s0))", "a > 0 ? a : s0 * (vm_expf(a / s0) - 1)")}
+        "f32": ("s0 > 0", "a > 0 ? a : s0 * ew_expm1_negf(a * (1.0f / s0))", "a > 0 ? a : s0 * (vm_expf(a * (1.0f / s0)) - 1)")}
 GELU_TANH = "0.5 * a * (1 + tanh(0.79788456080286535588 * (a + 0.044715 * a * a * a)))"
 
 

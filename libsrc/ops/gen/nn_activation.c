@@ -1191,7 +1191,7 @@ static inline EW_ALWAYS_INLINE void kb_Celu_f32(int64_t n, char *const *in, char
 #pragma omp simd
         for (int64_t i = 0; i < n; i++) {
             const float a EW_UNUSED = A_[i];
-            O_[i] = (float)(a > 0 ? a : s0 * (vm_expf(a / s0) - 1));
+            O_[i] = (float)(a > 0 ? a : s0 * (vm_expf(a * (1.0f / s0)) - 1));
         }
     }
 }
@@ -1257,7 +1257,7 @@ static inline EW_ALWAYS_INLINE void kb_InplaceCelu_f32(int64_t n, char *const *i
 #pragma omp simd
         for (int64_t i = 0; i < n; i++) {
             const float a EW_UNUSED = A_[i];
-            O_[i] = (float)(a > 0 ? a : s0 * (vm_expf(a / s0) - 1));
+            O_[i] = (float)(a > 0 ? a : s0 * (vm_expf(a * (1.0f / s0)) - 1));
         }
     }
 }
