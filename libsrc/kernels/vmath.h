@@ -190,7 +190,8 @@ static inline float vm_log1p01f(float t) {
 /* log1p(e^-u) for u >= 0 (or NaN): T = 2^65 e^-u (a normal float up to u = 104, where u is clamped; B = 192), then
  * vm_log1p01f's s2 = 2t / (2 + t) as T / (2^65 + T / 2): the same value as from t = e^-u where t is normal, rounded
  * once where it is subnormal (no scaling back to t, no t + t). The reduction is vm_expf's negated (rho = -r, exact),
- * so -u is never formed; e^r = 1 + r + r^2 P5(r) with a degree-5 fit (about 1e-7, as much as the log1p's own error). */
+ * so -u is never formed; e^r = 1 + r + r^2 P5(r) with a degree-5 fit (about 1e-7) and log1p's P of degree 2 in w
+ * (a fit made for this file, 1.9e-7 relative): 5.3 ULP at most against 2.6 with degree 6 / 3, four operations fewer. */
 static inline float vm_log1pexpmf(float u) {
     const float uc = u > 104.0f ? 104.0f : u; /* a NaN stays NaN */
     const float t = uc * -1.44269504f + 12583104.0f;
@@ -202,9 +203,7 @@ static inline float vm_log1pexpmf(float u) {
     const float T = ((p5 * r2 - rho) + 1.0f) * vm_exp_scale_(t);
     const float Th = vm_u2f((uint32_t)vm_f2i(T) - 0x00800000u); /* T / 2 (T >= 2^-86; a NaN T gives a number) */
     const float s2 = T / (0x1p65f + Th), w = s2 * s2;
-    float p = w * 5.47110511e-4f + 2.18763971e-3f;
-    p = p * w + 1.25067281e-2f;
-    p = p * w + 8.33330229e-2f;
+    const float p = (w * 2.65495270e-3f + 1.23862475e-2f) * w + 8.33418518e-2f;
     return (s2 * w) * p + s2;
 }
 
