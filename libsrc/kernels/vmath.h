@@ -73,6 +73,78 @@ VM_EXP_DEFINE(vm_expf, static inline, float, int32_t, uint32_t, VM_SEL_, VM_SPLA
  * through the polynomial and keeps both results, a dozen mask operations per clamp) */
 VM_EXP_DEFINE(vm_expf_lo, static inline, float, int32_t, uint32_t, VM_SEL_, VM_SPLAT_, vm_f2i, vm_u2f, 0)
 
+/* Cheaper exp forms for callers that bound their argument (the activations' hot loops). The same reduction and
+ * polynomial as VM_EXP_DEFINE, in the same order, but 2^n built in one integer operation: t = x log2e + 1.5 * 2^23 +
+ * B keeps n + B in its low 9 mantissa bits, so t's bits shifted left by 23 are the float 2^(n + B - 127) when
+ * n + B is in [1, 254] (no clamp of n, no split into two factors). q = e^r - 1 = r + r^2 P(r). */
+#define VM_EXP_REDUCE_(x, SHIFT, t, r)                                                                              \
+    const float t = (x) * 1.44269504f + (SHIFT);                                                                    \
+    float r;                                                                                                        \
+    {                                                                                                               \
+        const float n_ = t - (SHIFT);                                                                               \
+        r = (x) - n_ * 0.693359375f;                                                                                \
+        r = r - n_ * -2.12194440e-4f;                                                                               \
+    }
+
+static inline float vm_expm1_poly_(float r) {
+    const float r2 = r * r;
+    const float pa = r * 1.66665211e-1f + 4.99999940e-1f, pb = r * 8.36871285e-3f + 4.16683890e-2f;
+    const float p = (r2 * 1.38145918e-3f + pb) * r2 + pa;
+    return p * r2 + r;
+}
+
+/* q = e^r - 1 with the degree-5 fit of vm_log1pexpmf (about 1e-7 against 3e-9: for the activations whose result
+ * does not carry e^x's relative error whole, two operations fewer) */
+static inline float vm_expm1_poly5_(float r) {
+    const float r2 = r * r;
+    const float p5 = r2 * (r * 8.31252150e-3f + 4.18901481e-2f) + (r * 1.66671142e-1f + 4.99992311e-1f);
+    return p5 * r2 + r;
+}
+
+static inline float vm_exp_scale_(float t) { return vm_u2f((uint32_t)vm_f2i(t) << 23); }
+
+/* e^x for x <= 43 (or NaN), clamped below at -104: 2^(n + 64) (B = 191), then 2^-64, so a subnormal result is
+ * rounded once, as vm_expf's */
+static inline float vm_expf_sm(float x) {
+    const float xc = x < -104.0f ? -104.0f : x; /* a NaN stays NaN */
+    VM_EXP_REDUCE_(xc, 12583103.0f, t, r)
+    return ((vm_expm1_poly_(r) + 1.0f) * vm_exp_scale_(t)) * 5.42101086e-20f;
+}
+
+/* the same with the degree-5 polynomial */
+static inline float vm_expf_sm5(float x) {
+    const float xc = x < -104.0f ? -104.0f : x; /* a NaN stays NaN */
+    VM_EXP_REDUCE_(xc, 12583103.0f, t, r)
+    return ((vm_expm1_poly5_(r) + 1.0f) * vm_exp_scale_(t)) * 5.42101086e-20f;
+}
+
+/* e^x for x in [-87, 88] (the caller clamps; NaN passes): one factor 2^n (B = 127) */
+static inline float vm_expf_mid(float x) {
+    VM_EXP_REDUCE_(x, 12583039.0f, t, r)
+    return (vm_expm1_poly_(r) + 1.0f) * vm_exp_scale_(t);
+}
+
+/* the same with the degree-5 polynomial */
+static inline float vm_expf_mid5(float x) {
+    VM_EXP_REDUCE_(x, 12583039.0f, t, r)
+    return (vm_expm1_poly5_(r) + 1.0f) * vm_exp_scale_(t);
+}
+
+/* e^x for x in [-86, 89] (the caller clamps; NaN passes): 2y 2^(n-1) (B = 126), so e^x above FLT_MAX rounds once to
+ * +inf; the degree-5 polynomial */
+static inline float vm_expf_big(float x) {
+    VM_EXP_REDUCE_(x, 12583038.0f, t, r)
+    const float y = vm_expm1_poly5_(r) + 1.0f; /* 1 / (1 + e^x) and x / (1 + e^x) (gelu tanh): degree 5 */
+    return (y + y) * vm_exp_scale_(t);
+}
+
+/* e^x - 1 for x in [-87, 88] (the caller clamps; NaN passes): 2^n q + (2^n - 1), no cancellation near 0 */
+static inline float vm_expm1f_mid(float x) {
+    VM_EXP_REDUCE_(x, 12583039.0f, t, r)
+    const float s = vm_exp_scale_(t);
+    return s * vm_expm1_poly_(r) + (s - 1.0f);
+}
+
 static inline float vm_log1pf(float x) {
     const float u = 1.0f + x;
     const float uc = (u >= 1.17549435e-38f && u <= 3.40282347e38f) ? u : 1.0f; /* specials: fixed at the end */
@@ -115,8 +187,28 @@ static inline float vm_log1p01f(float t) {
     return (s2 * w) * p + s2;
 }
 
+/* log1p(e^-u) for u >= 0 (or NaN): T = 2^65 e^-u (a normal float up to u = 104, where u is clamped; B = 192), then
+ * vm_log1p01f's s2 = 2t / (2 + t) as T / (2^65 + T / 2): the same value as from t = e^-u where t is normal, rounded
+ * once where it is subnormal (no scaling back to t, no t + t). The reduction is vm_expf's negated (rho = -r, exact),
+ * so -u is never formed; e^r = 1 + r + r^2 P5(r) with a degree-5 fit (about 1e-7) and log1p's P of degree 2 in w
+ * (a fit made for this file, 1.9e-7 relative): 5.3 ULP at most against 2.6 with degree 6 / 3, four operations fewer. */
+static inline float vm_log1pexpmf(float u) {
+    const float uc = u > 104.0f ? 104.0f : u; /* a NaN stays NaN */
+    const float t = uc * -1.44269504f + 12583104.0f;
+    const float n = t - 12583104.0f;
+    float rho = uc + n * 0.693359375f;
+    rho = rho + n * -2.12194440e-4f;
+    const float r2 = rho * rho;
+    const float p5 = r2 * (rho * -8.31252150e-3f + 4.18901481e-2f) + (rho * -1.66671142e-1f + 4.99992311e-1f);
+    const float T = ((p5 * r2 - rho) + 1.0f) * vm_exp_scale_(t);
+    const float Th = vm_u2f((uint32_t)vm_f2i(T) - 0x00800000u); /* T / 2 (T >= 2^-86; a NaN T gives a number) */
+    const float s2 = T / (0x1p65f + Th), w = s2 * s2;
+    const float p = (w * 2.65495270e-3f + 1.23862475e-2f) * w + 8.33418518e-2f;
+    return (s2 * w) * p + s2;
+}
+
 /* softplus(y) = log(1 + e^y) = max(y, 0) + log1p(e^-|y|) */
-static inline float vm_softplusf(float y) { return (y > 0.0f ? y : 0.0f) + vm_log1p01f(vm_expf_lo(-fabsf(y))); }
+static inline float vm_softplusf(float y) { return (y > 0.0f ? y : 0.0f) + vm_log1pexpmf(fabsf(y)); }
 
 /* tanh(x) = sign(x) (-m) / (2 + m) with m = e^(-2|x|) - 1 computed as an expm1 from the exp polynomial (no
  * cancellation near 0: m = 2^n (r + r^2 P(r)) + (2^n - 1), n = 0 there), -2|x| clamped to -20 (tanh = 1 beyond);

@@ -12,15 +12,23 @@
 /* tanh(softplus(x)) = n / (n + 2) with n = e^x (e^x + 2): one exp, one division; x >= 20 gives 1 (a NaN x returns
  * through the caller's x) */
 static inline float ew_tanh_softplusf(float x) {
-    const float e = vm_expf_lo(x < 20.0f ? x : 20.0f);
+    const float e = vm_expf_sm(x < 20.0f ? x : 20.0f);
     const float n = e * (e + 2.0f);
     return n / (n + 2.0f);
+}
+
+/* e^v - 1 for the ELU family's negative side (v <= 0; a positive v only reaches lanes the select drops): v clamped to
+ * [-20, 0] (e^v - 1 is -1 in float below -17), a NaN passes */
+static inline float ew_expm1_negf(float v) {
+    v = v > 0.0f ? 0.0f : v;
+    v = v < -20.0f ? -20.0f : v;
+    return vm_expm1f_mid(v);
 }
 
 /* d mish / dx = tanh(softplus(x)) + x sigmoid(x) (1 - tanh(softplus(x))^2), both from one e = e^min(x, 20):
  * tanh(softplus(x)) = n / (n + 2) with n = e (e + 2), sigmoid(x) = e / (1 + e) (1 in float beyond 20) */
 static inline float ew_mish_gradf(float x) {
-    const float e = vm_expf_lo(x < 20.0f ? x : 20.0f);
+    const float e = vm_expf_sm(x < 20.0f ? x : 20.0f);
     const float n = e * (e + 2.0f);
     const float t = n / (n + 2.0f);
     return t + x * (1.0f - t * t) * (e / (1.0f + e));

@@ -17,12 +17,26 @@ SIGMOID = "1 / (1 + exp(-a))"
 SELU_A, SELU_S = "1.6732632423543772848170429916717", "1.0507009873554804934193349852946"
 # integer inputs: the kernel keeps self's dtype (computed in double, truncated toward zero)
 SELU = {"f": f"{SELU_S} * (a > 0 ? a : {SELU_A} * (exp(a) - 1))",
-        "i": f"(int64_t)({SELU_S} * (a > 0 ? (double)a : {SELU_A} * (exp((double)a) - 1)))"}
+        "i": f"(int64_t)({SELU_S} * (a > 0 ? (double)a : {SELU_A} * (exp((double)a) - 1)))",
+        "f32": f"{SELU_S}f * (a > 0 ? a : {SELU_A}f * ew_expm1_negf(a))"}
 GELU_ERF = "0.5 * a * (1 + erf(a * M_SQRT1_2))"
 MISH = {"f": "a * tanh(a > 20 ? a : log1p(exp(a)))", "f32": "a * ew_tanh_softplusf(a)"}
 # MASKED: a gradient read on one side of a select only becomes an AVX-512 masked load (about a cache miss each on
 # Zen 5): the f32 forms read it on both sides (vm_selectf, kernels/vmath.h)
 HSWB_F32 = "vm_selectf(b <= -3, 0.0f, b < 3 ? a * (b / 3 + 0.5f) : a)"
+# the fp32 forms of the exp-based activations bound their exp's argument and call kernels/vmath.h's cheaper forms;
+# a loop-invariant condition on the attributes picks the bounded loop (the other keeps the general form).
+# softplus: beta 1 (a * 1 and x * (1 / 1) change nothing) with a threshold >= 16 (above 16, max(a, 0) + log1p(e^-a)
+# rounds to a: e^-16 < half an ulp of 16) is the formula without its two scalings and its select: the same bytes
+SOFTPLUS_F32 = ("s0 == 1 && s1 >= 16", "vm_softplusf(a)", "a * s0 > s1 ? a : vm_softplusf(a * s0) * (1.0f / s0)")
+# elu / celu with a non-negative input scale: the negative side's e^v - 1 has v <= 0 (expm1, clamped at -20 where it
+# is -1 in float); celu's input scale 1 / alpha is multiplied in both loops, as PyTorch's celu does (elu with
+# input_scale 1 / alpha; a division differs from it by up to |x| ulps where e^x is large)
+ELU = {"f": "a > 0 ? s1 * a : s1 * s0 * (exp(a * s2) - 1)",
+       "f32": ("s2 >= 0", "a > 0 ? s1 * a : s1 * s0 * ew_expm1_negf(a * s2)",
+               "a > 0 ? s1 * a : s1 * s0 * (vm_expf(a * s2) - 1)")}
+CELU = {"f": "a > 0 ? a : s0 * (exp(a / s0) - 1)",
+        "f32": ("s0 > 0", "a > 0 ? a : s0 * ew_expm1_negf(a * (1.0f / s0))", "a > 0 ? a : s0 * (vm_expf(a * (1.0f / s0)) - 1)")}
 GELU_TANH = "0.5 * a * (1 + tanh(0.79788456080286535588 * (a + 0.044715 * a * a * a)))"
 
 
@@ -97,7 +111,7 @@ OPS = [
        formula={"f": "a * (1 - b) * b", "c": "a * conj((1 - b) * b)"}, torch="torch.ops.aten.sigmoid_backward(a, b)", skip_special=("c64", "c128")),
     ew("LogSigmoid", "const aclTensor* self, aclTensor* out", "aclnn_logsigmoid.h", **NN, dtypes=F3, out_rule="same",
        rank=None, formula={"f": "(a < 0 ? a : 0) - log1p(exp(-fabs(a)))",
-                           "f32": "(a < 0 ? a : 0) - vm_log1p01f(vm_expf_lo(-fabsf(a)))"},
+                           "f32": "(a < 0 ? a : 0) - vm_log1pexpmf(fabsf(a))"},
        torch="torch.nn.functional.logsigmoid(a)"),
     # ---- silu / swish
     ew("Silu", "const aclTensor* self, aclTensor* out", "aclnn_silu.h", **NN, dtypes=F3, out_rule="same", rank=None,
@@ -124,15 +138,15 @@ OPS = [
             dtypes=F4, scalars=[0.125], formula="a > 0 ? a : a * s0", torch="torch.nn.functional.leaky_relu(a, s0)"),
     ew("Elu", "const aclTensor* self, const aclScalar* alpha, const aclScalar* scale, const aclScalar* inputScale, "
        "aclTensor* out", "aclnn_elu.h", **NN, **SC, dtypes=F4, scalars=[0.75, 1.25, 0.875],
-       formula="a > 0 ? s1 * a : s1 * s0 * (exp(a * s2) - 1)", torch="torch.ops.aten.elu(a, s0, s1, s2)"),
+       formula=ELU, torch="torch.ops.aten.elu(a, s0, s1, s2)"),
     inplace("Elu", "aclTensor* selfRef, const aclScalar* alpha, const aclScalar* scale, const aclScalar* inputScale",
             "aclnn_elu.h", **SC, dtypes=F4, scalars=[0.75, 1.25, 0.875],
-            formula="a > 0 ? s1 * a : s1 * s0 * (exp(a * s2) - 1)", torch="torch.ops.aten.elu(a, s0, s1, s2)"),
+            formula=ELU, torch="torch.ops.aten.elu(a, s0, s1, s2)"),
     ew("Celu", "const aclTensor* self, const aclScalar* alpha, aclTensor* out", "aclnn_celu.h", **NN, **SC,
        dtypes=F3, scalars=[1.3], check="ew_check_celu_alpha",
-       formula="a > 0 ? a : s0 * (exp(a / s0) - 1)", torch="torch.celu(a, s0)"),
+       formula=CELU, torch="torch.celu(a, s0)"),
     inplace("Celu", "aclTensor* selfRef, const aclScalar* alpha", "aclnn_celu.h", **SC, dtypes=F3, scalars=[1.3],
-            check="ew_check_celu_alpha", formula="a > 0 ? a : s0 * (exp(a / s0) - 1)", torch="torch.celu(a, s0)"),
+            check="ew_check_celu_alpha", formula=CELU, torch="torch.celu(a, s0)"),
     ew("Selu", "const aclTensor* self, aclTensor* out", "aclnn_selu.h", **NN,
        dtypes=("f32", "f16", "i32", "i8", "bf16"), out_rule="list", rank=None, formula=SELU, torch="torch.selu(a)"),
     inplace("Selu", "aclTensor* selfRef", "aclnn_selu.h", dtypes=("f32", "f16", "i32", "i8", "bf16"),
@@ -201,7 +215,7 @@ OPS = [
     # ---- softplus / mish
     ew("Softplus", "const aclTensor* self, const aclScalar* beta, const aclScalar* threshold, aclTensor* out",
        "aclnn_softplus.h", **NN, **SC, dtypes=F3, scalars=[1.5, 2.0],
-       formula={"f": "a * s0 > s1 ? a : log1p(exp(a * s0)) / s0", "f32": "a * s0 > s1 ? a : vm_softplusf(a * s0) * (1.0f / s0)"},  # 1 / beta hoisted (exact at beta 1)
+       formula={"f": "a * s0 > s1 ? a : log1p(exp(a * s0)) / s0", "f32": SOFTPLUS_F32},
        torch="torch.nn.functional.softplus(a, s0, s1)"),
     ew("SoftplusBackward", "const aclTensor* gradOutput, const aclTensor* self, const aclScalar* beta, "
        "const aclScalar* threshold, aclTensor* gradInput", "aclnn_softplus_backward.h", **NN, **SC, dtypes=F4,

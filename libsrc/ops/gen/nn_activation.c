@@ -630,7 +630,7 @@ static inline EW_ALWAYS_INLINE void kb_LogSigmoid_f32(int64_t n, char *const *in
 #pragma omp simd
     for (int64_t i = 0; i < n; i++) {
         const float a EW_UNUSED = A_[i];
-        O_[i] = (float)((a < 0 ? a : 0) - vm_log1p01f(vm_expf_lo(-fabsf(a))));
+        O_[i] = (float)((a < 0 ? a : 0) - vm_log1pexpmf(fabsf(a)));
     }
 }
 static void k_LogSigmoid_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_LogSigmoid_f32(n, in, out, s); }
@@ -1043,10 +1043,18 @@ static inline EW_ALWAYS_INLINE void kb_Elu_f32(int64_t n, char *const *in, char 
     const float s1 EW_UNUSED = (float)s->d[1];
     const float s2 EW_UNUSED = (float)s->d[2];
     float *O_ = (float *)out;
+    if (s2 >= 0) {
 #pragma omp simd
-    for (int64_t i = 0; i < n; i++) {
-        const float a EW_UNUSED = A_[i];
-        O_[i] = (float)(a > 0 ? s1 * a : s1 * s0 * (vm_expf(a * s2) - 1));
+        for (int64_t i = 0; i < n; i++) {
+            const float a EW_UNUSED = A_[i];
+            O_[i] = (float)(a > 0 ? s1 * a : s1 * s0 * ew_expm1_negf(a * s2));
+        }
+    } else {
+#pragma omp simd
+        for (int64_t i = 0; i < n; i++) {
+            const float a EW_UNUSED = A_[i];
+            O_[i] = (float)(a > 0 ? s1 * a : s1 * s0 * (vm_expf(a * s2) - 1));
+        }
     }
 }
 static void k_Elu_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_Elu_f32(n, in, out, s); }
@@ -1105,10 +1113,18 @@ static inline EW_ALWAYS_INLINE void kb_InplaceElu_f32(int64_t n, char *const *in
     const float s1 EW_UNUSED = (float)s->d[1];
     const float s2 EW_UNUSED = (float)s->d[2];
     float *O_ = (float *)out;
+    if (s2 >= 0) {
 #pragma omp simd
-    for (int64_t i = 0; i < n; i++) {
-        const float a EW_UNUSED = A_[i];
-        O_[i] = (float)(a > 0 ? s1 * a : s1 * s0 * (vm_expf(a * s2) - 1));
+        for (int64_t i = 0; i < n; i++) {
+            const float a EW_UNUSED = A_[i];
+            O_[i] = (float)(a > 0 ? s1 * a : s1 * s0 * ew_expm1_negf(a * s2));
+        }
+    } else {
+#pragma omp simd
+        for (int64_t i = 0; i < n; i++) {
+            const float a EW_UNUSED = A_[i];
+            O_[i] = (float)(a > 0 ? s1 * a : s1 * s0 * (vm_expf(a * s2) - 1));
+        }
     }
 }
 static void k_InplaceElu_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_InplaceElu_f32(n, in, out, s); }
@@ -1165,10 +1181,18 @@ static inline EW_ALWAYS_INLINE void kb_Celu_f32(int64_t n, char *const *in, char
     const float *A_ = (const float *)in[0];
     const float s0 EW_UNUSED = (float)s->d[0];
     float *O_ = (float *)out;
+    if (s0 > 0) {
 #pragma omp simd
-    for (int64_t i = 0; i < n; i++) {
-        const float a EW_UNUSED = A_[i];
-        O_[i] = (float)(a > 0 ? a : s0 * (vm_expf(a / s0) - 1));
+        for (int64_t i = 0; i < n; i++) {
+            const float a EW_UNUSED = A_[i];
+            O_[i] = (float)(a > 0 ? a : s0 * ew_expm1_negf(a * (1.0f / s0)));
+        }
+    } else {
+#pragma omp simd
+        for (int64_t i = 0; i < n; i++) {
+            const float a EW_UNUSED = A_[i];
+            O_[i] = (float)(a > 0 ? a : s0 * (vm_expf(a * (1.0f / s0)) - 1));
+        }
     }
 }
 static void k_Celu_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_Celu_f32(n, in, out, s); }
@@ -1223,10 +1247,18 @@ static inline EW_ALWAYS_INLINE void kb_InplaceCelu_f32(int64_t n, char *const *i
     const float *A_ = (const float *)in[0];
     const float s0 EW_UNUSED = (float)s->d[0];
     float *O_ = (float *)out;
+    if (s0 > 0) {
 #pragma omp simd
-    for (int64_t i = 0; i < n; i++) {
-        const float a EW_UNUSED = A_[i];
-        O_[i] = (float)(a > 0 ? a : s0 * (vm_expf(a / s0) - 1));
+        for (int64_t i = 0; i < n; i++) {
+            const float a EW_UNUSED = A_[i];
+            O_[i] = (float)(a > 0 ? a : s0 * ew_expm1_negf(a * (1.0f / s0)));
+        }
+    } else {
+#pragma omp simd
+        for (int64_t i = 0; i < n; i++) {
+            const float a EW_UNUSED = A_[i];
+            O_[i] = (float)(a > 0 ? a : s0 * (vm_expf(a * (1.0f / s0)) - 1));
+        }
     }
 }
 static void k_InplaceCelu_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_InplaceCelu_f32(n, in, out, s); }
@@ -1284,7 +1316,7 @@ static inline EW_ALWAYS_INLINE void kb_Selu_f32(int64_t n, char *const *in, char
 #pragma omp simd
     for (int64_t i = 0; i < n; i++) {
         const float a EW_UNUSED = A_[i];
-        O_[i] = (float)(1.0507009873554804934193349852946f * (a > 0 ? a : 1.6732632423543772848170429916717f * (vm_expf(a) - 1)));
+        O_[i] = (float)(1.0507009873554804934193349852946f * (a > 0 ? a : 1.6732632423543772848170429916717f * ew_expm1_negf(a)));
     }
 }
 static void k_Selu_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_Selu_f32(n, in, out, s); }
@@ -1352,7 +1384,7 @@ static inline EW_ALWAYS_INLINE void kb_InplaceSelu_f32(int64_t n, char *const *i
 #pragma omp simd
     for (int64_t i = 0; i < n; i++) {
         const float a EW_UNUSED = A_[i];
-        O_[i] = (float)(1.0507009873554804934193349852946f * (a > 0 ? a : 1.6732632423543772848170429916717f * (vm_expf(a) - 1)));
+        O_[i] = (float)(1.0507009873554804934193349852946f * (a > 0 ? a : 1.6732632423543772848170429916717f * ew_expm1_negf(a)));
     }
 }
 static void k_InplaceSelu_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_InplaceSelu_f32(n, in, out, s); }
@@ -2388,10 +2420,18 @@ static inline EW_ALWAYS_INLINE void kb_Softplus_f32(int64_t n, char *const *in, 
     const float s0 EW_UNUSED = (float)s->d[0];
     const float s1 EW_UNUSED = (float)s->d[1];
     float *O_ = (float *)out;
+    if (s0 == 1 && s1 >= 16) {
 #pragma omp simd
-    for (int64_t i = 0; i < n; i++) {
-        const float a EW_UNUSED = A_[i];
-        O_[i] = (float)(a * s0 > s1 ? a : vm_softplusf(a * s0) * (1.0f / s0));
+        for (int64_t i = 0; i < n; i++) {
+            const float a EW_UNUSED = A_[i];
+            O_[i] = (float)(vm_softplusf(a));
+        }
+    } else {
+#pragma omp simd
+        for (int64_t i = 0; i < n; i++) {
+            const float a EW_UNUSED = A_[i];
+            O_[i] = (float)(a * s0 > s1 ? a : vm_softplusf(a * s0) * (1.0f / s0));
+        }
     }
 }
 static void k_Softplus_f32(int64_t n, char *const *in, char *out, const ew_scalars *s) { kb_Softplus_f32(n, in, out, s); }
