@@ -190,6 +190,9 @@ static void p3_row_f32_to_f16(uint16_t *d, const float *s, int64_t n) {
  * When gradInput is large the plane goes out with non-temporal stores (AVX2 and above): its lines are not read for
  * ownership and the inputs stay cached. */
 
+static void p3_row_f16_to_f32(float *d, const uint16_t *s, int64_t n);
+static void p3_row_f32_to_f16(uint16_t *d, const float *s, int64_t n);
+
 #define P3_NT_BYTES ((int64_t)8 << 20) /* gradInput at least this large: non-temporal plane stores */
 #define P3_CHUNK 2048                  /* cells per output chunk of a dense plane (L1-sized staging buffers) */
 
@@ -212,9 +215,28 @@ __attribute__((target("avx2"))) static void p3_stream_copy_avx2(char *d, const c
 }
 #endif
 
+#ifdef ACL_F16_ROWS_F16C
+/* the same with one 64-byte store per line (half the store-queue entries of the AVX2 copy) */
+__attribute__((target("avx512f"))) static void p3_stream_copy_avx512(char *d, const char *s, size_t n) {
+    size_t head = (64 - ((uintptr_t)d & 63)) & 63;
+    if (head > n) head = n;
+    memcpy(d, s, head);
+    d += head;
+    s += head;
+    n -= head;
+    for (; n >= 64; n -= 64, d += 64, s += 64)
+        _mm512_stream_si512((void *)d, _mm512_loadu_si512((const void *)s));
+    memcpy(d, s, n);
+}
+#endif
+
 /* n bytes s -> d; nt: streamed past the caches where the level allows (the same bytes either way) */
 static void p3_put(char *d, const void *s, size_t n, bool nt) {
 #ifdef ACL_F16_ROWS_F16C
+    if (nt && acl_simd_level() >= ACL_SIMD_AVX512) {
+        p3_stream_copy_avx512(d, (const char *)s, n);
+        return;
+    }
     if (nt) {
         p3_stream_copy_avx2(d, (const char *)s, n);
         return;
@@ -241,7 +263,7 @@ __attribute__((target("avx2"))) static void p3_clear_avx2(void *s, size_t n) {
 /* n bytes s -> d as p3_stream_copy_avx2, s (64-byte aligned, n a multiple of 32) cleared behind */
 __attribute__((target("avx2"))) static void p3_put_clear_avx2(char *d, char *s, size_t n, bool nt) {
     if (nt) {
-        p3_stream_copy_avx2(d, s, n);
+        p3_put(d, s, n, true);
     } else {
         memcpy(d, s, n);
     }
@@ -273,16 +295,137 @@ static void p3_clear(void *s, size_t n) {
     memset(s, 0, n);
 }
 
+#ifdef ACL_F16_ROWS_F16C
+/* the fp32 sums a[0..m) (64-byte aligned) rounded into d as acl_f32_to_f16 / acl_f32_to_bf16 (common/dtype.h) round
+ * them, 16 lanes a step (an fp16 block holding a NaN through the 8-lane F16C blocks of kernels/f16_rows.h, which keep
+ * that function's NaN bits; bf16 by its integer rule, NaN lanes quietened), and a cleared behind */
+__attribute__((target("avx512f,avx512bw,avx512vl,avx2,f16c"))) static void p3_round_clear_avx512(uint16_t *d, float *a,
+                                                                                                 int64_t m, bool bf) {
+    int64_t i = 0;
+    for (; i + 16 <= m; i += 16) {
+        const __m512 v = _mm512_load_ps(a + i);
+        __m256i h;
+        if (!bf) {
+            if (_mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q)) {
+                acl_f32_to_f16_block_f16c_(d + i, a + i);
+                acl_f32_to_f16_block_f16c_(d + i + 8, a + i + 8);
+                _mm512_store_ps(a + i, _mm512_setzero_ps());
+                continue;
+            }
+            h = _mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+        } else {
+            const __m512i x = _mm512_castps_si512(v);
+            const __mmask16 nan = _mm512_cmpgt_epi32_mask(_mm512_and_si512(x, _mm512_set1_epi32(0x7fffffff)),
+                                                          _mm512_set1_epi32(0x7f800000));
+            const __m512i odd = _mm512_and_si512(_mm512_srli_epi32(x, 16), _mm512_set1_epi32(1));
+            __m512i r = _mm512_add_epi32(_mm512_add_epi32(x, _mm512_set1_epi32(0x7fff)), odd);
+            r = _mm512_mask_or_epi32(r, nan, x, _mm512_set1_epi32(0x400000)); /* NaN: (x >> 16) | 0x40 */
+            h = _mm512_cvtepi32_epi16(_mm512_srli_epi32(r, 16));
+        }
+        _mm256_storeu_si256((__m256i *)(void *)(d + i), h);
+        _mm512_store_ps(a + i, _mm512_setzero_ps());
+    }
+    for (; i < m; i++) {
+        d[i] = bf ? acl_f32_to_bf16(a[i]) : acl_f32_to_f16(a[i]);
+        a[i] = 0.0f;
+    }
+}
+#endif
+
+#ifdef ACL_F16_ROWS_F16C
+/* fp16 / bf16 row s -> fp32 row d, 16 lanes a step and the tail under a mask (short rows: no scalar tail); an fp16
+ * block holding a NaN lane converted lane by lane by acl_f16_to_f32 (F16C would quieten a signalling NaN) */
+__attribute__((target("avx512f,avx512bw,avx512vl,avx2,f16c"))) static void p3_widen_avx512(float *d, const uint16_t *s,
+                                                                                           int64_t n, bool bf) {
+    for (int64_t i = 0; i < n; i += 16) {
+        const __mmask16 mk = n - i >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << (n - i)) - 1);
+        const __m256i h = _mm256_maskz_loadu_epi16(mk, s + i);
+        __m512 v;
+        if (bf) {
+            v = _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16));
+        } else {
+            if (_mm256_cmpgt_epi16_mask(_mm256_and_si256(h, _mm256_set1_epi16(0x7fff)), _mm256_set1_epi16(0x7c00))) {
+                for (int64_t j = i; j < n && j < i + 16; j++) d[j] = acl_f16_to_f32(s[j]);
+                continue;
+            }
+            v = _mm512_cvtph_ps(h);
+        }
+        _mm512_mask_storeu_ps(d + i, mk, v);
+    }
+}
+
+/* fp32 row s -> fp16 / bf16 row d as acl_f32_to_f16 / acl_f32_to_bf16 round, 16 lanes a step and the tail under a
+ * mask; an fp16 block holding a NaN lane converted lane by lane by acl_f32_to_f16 */
+__attribute__((target("avx512f,avx512bw,avx512vl,avx2,f16c"))) static void p3_narrow_avx512(uint16_t *d, const float *s,
+                                                                                            int64_t n, bool bf) {
+    for (int64_t i = 0; i < n; i += 16) {
+        const __mmask16 mk = n - i >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << (n - i)) - 1);
+        const __m512 v = _mm512_maskz_loadu_ps(mk, s + i);
+        __m256i h;
+        if (!bf) {
+            if (_mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q)) {
+                for (int64_t j = i; j < n && j < i + 16; j++) d[j] = acl_f32_to_f16(s[j]);
+                continue;
+            }
+            h = _mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+        } else {
+            const __m512i x = _mm512_castps_si512(v);
+            const __mmask16 nan = _mm512_cmpgt_epi32_mask(_mm512_and_si512(x, _mm512_set1_epi32(0x7fffffff)),
+                                                          _mm512_set1_epi32(0x7f800000));
+            const __m512i odd = _mm512_and_si512(_mm512_srli_epi32(x, 16), _mm512_set1_epi32(1));
+            __m512i r = _mm512_add_epi32(_mm512_add_epi32(x, _mm512_set1_epi32(0x7fff)), odd);
+            r = _mm512_mask_or_epi32(r, nan, x, _mm512_set1_epi32(0x400000)); /* NaN: (x >> 16) | 0x40 */
+            h = _mm512_cvtepi32_epi16(_mm512_srli_epi32(r, 16));
+        }
+        _mm256_mask_storeu_epi16(d + i, mk, h);
+    }
+}
+#endif
+
+/* fp32 row -> the fp16 / bf16 row d (dt), rounded once */
+static void p3_narrow(uint16_t *d, const float *s, int64_t n, int dt) {
+#ifdef ACL_F16_ROWS_F16C
+    if (acl_simd_level() >= ACL_SIMD_AVX512) {
+        p3_narrow_avx512(d, s, n, dt == ACL_BF16);
+        return;
+    }
+#endif
+    if (dt == ACL_FLOAT16)
+        p3_row_f32_to_f16(d, s, n);
+    else
+        acl_row_f32_to_bf16(d, s, n);
+}
+
+static void p3_clear(void *s, size_t n);
+
+/* the fp32 sums a[0..m) (64-byte aligned) rounded once into the fp16 / bf16 row d, a cleared behind */
+static void p3_round_clear(uint16_t *d, float *a, int64_t m, int dt) {
+#ifdef ACL_F16_ROWS_F16C
+    if (acl_simd_level() >= ACL_SIMD_AVX512) {
+        p3_round_clear_avx512(d, a, m, dt == ACL_BF16);
+        return;
+    }
+#endif
+    if (dt == ACL_FLOAT16)
+        p3_row_f32_to_f16(d, a, m);
+    else
+        acl_row_f32_to_bf16(d, a, m);
+    p3_clear(a, (size_t)m * sizeof(float));
+}
+
 static void *p3_alloc64(size_t bytes) {
     return aligned_alloc(64, (bytes + 63) / 64 * 64);
 }
 
-static void p3_row_f16_to_f32(float *d, const uint16_t *s, int64_t n);
-static void p3_row_f32_to_f16(uint16_t *d, const float *s, int64_t n);
-
 /* gradOutput row at off (element stride st) as fp32 */
 static void bwd_grad_row(float *d, const acl_view *gy, int64_t off, int64_t st, int64_t n) {
     const uint16_t *h = (const uint16_t *)gy->base + off;
+#ifdef ACL_F16_ROWS_F16C
+    if (st == 1 && acl_simd_level() >= ACL_SIMD_AVX512) {
+        p3_widen_avx512(d, h, n, gy->dtype == ACL_BF16);
+        return;
+    }
+#endif
     if (st == 1 && gy->dtype == ACL_FLOAT16) {
         p3_row_f16_to_f32(d, h, n);
     } else if (st == 1 && gy->dtype == ACL_BF16) {
@@ -443,10 +586,7 @@ static void bwd_dense_planes(const acl_view *gy, const acl_view *ind, acl_view *
             float *af = (float *)acc;
             if (sparse) {
                 for (int64_t i = 0; i < nk; i++) sv[i] = af[kk[i]];
-                if (dt == ACL_FLOAT16)
-                    p3_row_f32_to_f16(sh, sv, nk);
-                else
-                    acl_row_f32_to_bf16(sh, sv, nk);
+                p3_narrow(sh, sv, nk, dt);
                 for (int64_t i = 0; i < nk; i++) zt[kk[i]] = sh[i];
                 p3_put(xp, zt, (size_t)isz * 2, nt);
                 for (int64_t i = 0; i < nk; i++) {
@@ -457,11 +597,7 @@ static void bwd_dense_planes(const acl_view *gy, const acl_view *ind, acl_view *
             }
             for (int64_t c = 0; c < isz; c += chunk) {
                 const int64_t m = isz - c < chunk ? isz - c : chunk;
-                if (dt == ACL_FLOAT16)
-                    p3_row_f32_to_f16(zt, af + c, m);
-                else
-                    acl_row_f32_to_bf16(zt, af + c, m);
-                p3_clear(af + c, (size_t)m * sizeof(float));
+                p3_round_clear(zt, af + c, m, dt);
                 p3_put(xp + c * 2, zt, (size_t)m * 2, nt);
             }
         }
