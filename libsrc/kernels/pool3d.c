@@ -1129,6 +1129,67 @@ void pool_adaptive_avg3d(const acl_view *x, acl_view *y, const pool_ad_params *p
     ad_free(t);
 }
 
+/* Every D, H and W cell in exactly one window (the even divisions) and dense fp32/fp16/bf16 gradInput rows: a cell's
+ * gradient is 0 + its window's gy / size, rounded once (the bits of the row path below). Per (plane, d) and H window
+ * the rows are all one row: it is built and rounded once, repeated into an L1 block and written by one copy
+ * (non-temporal when gradInput is large), instead of a scalar fill of every cell. */
+static bool aavg_bwd_disjoint(acl_view *gx, const adgeo *gp, const ad_tab t[3], const double *sg) {
+    const adgeo g = *gp;
+    const int dt = gx->dtype;
+    if (dt != ACL_FLOAT && dt != ACL_FLOAT16 && dt != ACL_BF16) return false;
+    const int64_t W = g.in[2], es = (int64_t)acl_dtype_size(dt);
+    if (W <= 0 || g.xs[2] != 1 || (g.in[1] > 1 && g.xs[1] != W)) return false;
+    int64_t maxrows = 0;
+    for (int a = 0; a < 3; a++)
+        for (int64_t i = 0; i < g.in[a]; i++)
+            if (t[a].ofirst[i] != t[a].olast[i]) return false;
+    for (int64_t oh = 0; oh < g.out[1]; oh++)
+        if (t[1].hi[oh] - t[1].lo[oh] > maxrows) maxrows = t[1].hi[oh] - t[1].lo[oh];
+    if (maxrows * W * es > ((int64_t)256 << 10)) return false;
+#ifdef ACL_F16_ROWS_F16C
+    const bool nt = g.planes * g.in[0] * g.in[1] * W * es >= P3_NT_BYTES && acl_simd_level() >= ACL_SIMD_AVX2;
+#else
+    const bool nt = false;
+#endif
+    const int64_t ocells = g.out[0] * g.out[1] * g.out[2], units = g.planes * g.in[0], rb = W * es;
+    bool ok = true;
+#pragma omp parallel
+    {
+        char *buf = p3_alloc64((size_t)(maxrows * rb));
+        float *rowf = malloc((size_t)W * sizeof(float));
+        if (!buf || !rowf) {
+#pragma omp atomic write
+            ok = false;
+        }
+#pragma omp barrier
+#pragma omp for schedule(static)
+        for (int64_t u = 0; u < units; u++) {
+            if (!ok) continue;
+            const int64_t pl = u / g.in[0], d = u % g.in[0], p0 = pl / g.n1, p1 = pl % g.n1;
+            const int64_t xo = p0 * g.xs0 + p1 * g.xs1 + d * g.xs[0];
+            const double *sp = sg + pl * ocells + t[0].ofirst[d] * g.out[1] * g.out[2];
+            for (int64_t oh = 0; oh < g.out[1]; oh++) {
+                const double *row = sp + oh * g.out[2];
+                for (int64_t ow = 0; ow < g.out[2]; ow++) {
+                    const float v = (float)(0.0 + row[ow]);
+                    for (int64_t w = t[2].lo[ow]; w < t[2].hi[ow]; w++) rowf[w] = v;
+                }
+                if (dt == ACL_FLOAT)
+                    memcpy(buf, rowf, (size_t)rb);
+                else
+                    p3_narrow((uint16_t *)(void *)buf, rowf, W, dt);
+                const int64_t rows = t[1].hi[oh] - t[1].lo[oh];
+                for (int64_t i = 1; i < rows; i++) memcpy(buf + i * rb, buf, (size_t)rb);
+                p3_put(gx->base + (xo + t[1].lo[oh] * g.xs[1]) * es, buf, (size_t)(rows * rb), nt);
+            }
+        }
+        p3_put_fence(nt);
+        free(buf);
+        free(rowf);
+    }
+    return ok;
+}
+
 void pool_adaptive_avg3d_backward(const acl_view *gy, acl_view *gx, const pool_ad_params *pp) {
     adgeo g;
     make_adgeo(&g, gx, gy, NULL, pp);
@@ -1150,6 +1211,11 @@ void pool_adaptive_avg3d_backward(const acl_view *gy, acl_view *gx, const pool_a
                                           (t[2].hi[ow] - t[2].lo[ow]));
                 sg[c] = ld(gy, p0 * g.ys0 + p1 * g.ys1 + od * g.ys[0] + oh * g.ys[1] + ow * g.ys[2]) / n;
             }
+        }
+        if (sg && aavg_bwd_disjoint(gx, &g, t, sg)) {
+            free(sg);
+            ad_free(t);
+            return;
         }
         /* one gx row (plane, d, h) per iteration: the divisions stay out of the per-element loop; every element's
          * sum is the same terms in the same order whichever thread owns its row. fp32/fp16/bf16 rows are rounded to

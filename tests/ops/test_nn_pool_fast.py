@@ -194,6 +194,16 @@ for op, dt, shape, arg in [("mp2d", "f32", (1, 3, 1030, 683), None), ("mp3d", "f
             pyaclnn.launch(nm + "Backward", gy, t(x), i, A([3]), A([2]), A([1]), A([1]), False, g_)
     assert gs.numpy().tobytes() == gx.numpy().tobytes(), "dense and strided gradInput differ"
     digest(f"{op}_bwd_large_{dt}", gx)
+# AdaptiveAvgPool3dBackward, every axis dividing evenly, gradInput >= 8 MiB (repeated rows, non-temporal stores)
+for dt in ("f16", "bf16"):
+    shape, osz = (1, 3, 16, 300, 301), [4, 6, 7]
+    os_ = shape[:2] + tuple(osz)
+    gy = grad(os_, dt)
+    gx, gs = t(np.full(shape, 5, DT[dt])), strided_out(shape, dt)
+    pyaclnn.launch("AdaptiveAvgPool3dBackward", t(gy), t(np.zeros(shape, DT[dt])), gx)
+    pyaclnn.launch("AdaptiveAvgPool3dBackward", t(gy), t(np.zeros(shape, DT[dt])), gs)
+    assert gs.numpy().tobytes() == gx.numpy().tobytes(), "dense and strided gradInput differ"
+    digest(f"aap3d_bwd_large_{dt}", gx)
 """
 
 
@@ -246,3 +256,22 @@ def test_max_pool_backward_large_planes_vs_numpy(case):
         np.add.at(ref[p], ind[p], gf[p])
     ref = ref.reshape(shape).astype(npdt)
     assert gx.numpy().tobytes() == ref.tobytes()
+
+
+@pytest.mark.parametrize("dt", ["f32", "f16", "bf16"])
+def test_adaptive_avg_pool3d_backward_even_windows_vs_numpy(dt):
+    """Every axis dividing evenly (the repeated-row path; >= 8 MiB for fp16/bf16: non-temporal stores, odd W): each
+    cell is its window's gradient / window size in double, rounded to fp32, then once to the dtype."""
+    from pyaclnn import lib
+    rng = np.random.default_rng(12)
+    npdt = {"f32": np.dtype(np.float32), "f16": np.dtype(np.float16), "bf16": pyaclnn.bfloat16}[dt]
+    shape, osz = (1, 3, 16, 300, 301), (4, 6, 7)
+    g = rng.uniform(-3, 3, shape[:2] + osz).astype(np.float32).astype(npdt)
+    T = lambda a: pyaclnn.AclTensor.from_array(a, lib.ACL_FORMAT_NCDHW)  # noqa: E731
+    gx = T(np.full(shape, 7, npdt))
+    pyaclnn.launch("AdaptiveAvgPool3dBackward", T(g), T(np.zeros(shape, npdt)), gx)
+    k = [shape[2 + i] // osz[i] for i in range(3)]
+    ref = g.astype(np.float64) / (k[0] * k[1] * k[2])
+    for a in range(3):
+        ref = np.repeat(ref, k[a], axis=2 + a)
+    assert gx.numpy().tobytes() == ref.astype(np.float32).astype(npdt).tobytes()
