@@ -513,7 +513,10 @@ static void bwd_dense_planes(const acl_view *gy, const acl_view *ind, acl_view *
     const int64_t R0 = flat ? 1 : g.out[0], R1 = flat ? 1 : g.out[1], nn = flat ? osz : n;
 #pragma omp parallel
     {
-        void *acc = p3_alloc64((size_t)isz * as);
+        /* fp32 / double planes past 64 MiB (or no scratch to be had) accumulate in place: the gradInput plane
+         * cleared, then the same additions into it */
+        void *acc = !half && isz * (int64_t)as > ((int64_t)64 << 20) ? NULL : p3_alloc64((size_t)isz * as);
+        const bool inplace = !half && !acc;
         int64_t *kk = malloc((size_t)(sparse ? osz : 1) * sizeof(int64_t));
         int64_t *kb = malloc((size_t)n * sizeof(int64_t));
         float *gf = half ? malloc((size_t)(gdense ? osz : n) * sizeof(float)) : NULL;
@@ -522,8 +525,8 @@ static void bwd_dense_planes(const acl_view *gy, const acl_view *ind, acl_view *
         uint16_t *zt = half ? p3_alloc64((size_t)(sparse ? isz : chunk) * 2) : NULL;
         float *sv = half && sparse ? malloc((size_t)osz * sizeof(float)) : NULL;
         uint16_t *sh = half && sparse ? malloc((size_t)osz * sizeof(uint16_t)) : NULL;
-        const bool ok = acc && kk && kb && (!half || (gf && zt && (!sparse || (sv && sh))));
-        if (ok) {
+        const bool ok = (acc || inplace) && kk && kb && (!half || (gf && zt && (!sparse || (sv && sh))));
+        if (ok && acc) {
             memset(acc, 0, (size_t)isz * as);
             if (half && sparse) memset(zt, 0, (size_t)isz * 2);
         }
@@ -534,6 +537,11 @@ static void bwd_dense_planes(const acl_view *gy, const acl_view *ind, acl_view *
             const int64_t xo = p0 * g.xs0 + p1 * g.xs1, go = p0 * g.ys0 + p1 * g.ys1, io = p0 * g.is0 + p1 * g.is1;
             char *xp = gx->base + xo * (int64_t)es;
             if (half && gdense) bwd_grad_row(gf, gy, go, 1, osz);
+            void *ap = acc; /* the accumulator plane */
+            if (inplace) {
+                ap = xp;
+                memset(xp, 0, (size_t)isz * es);
+            }
             int64_t nk = 0;
             for (int64_t od = 0; od < R0; od++)
                 for (int64_t oh = 0; oh < R1; oh++) {
@@ -554,10 +562,10 @@ static void bwd_dense_planes(const acl_view *gy, const acl_view *ind, acl_view *
                         for (int64_t w = 0; w < n; w++) kb[w] = rr[w * g.is[2]];
                     }
                     if (dt == ACL_DOUBLE) {
-                        nk = p3_scatter_f64((double *)acc, kk, nk, sparse, (const double *)gy->base + goff, g.ys[2],
+                        nk = p3_scatter_f64((double *)ap, kk, nk, sparse && !inplace, (const double *)gy->base + goff, g.ys[2],
                                             ir, ity, ist, kb, nn, isz);
                     } else if (dt == ACL_FLOAT) {
-                        nk = p3_scatter_f32((float *)acc, kk, nk, sparse, (const float *)gy->base + goff, g.ys[2], ir,
+                        nk = p3_scatter_f32((float *)ap, kk, nk, sparse && !inplace, (const float *)gy->base + goff, g.ys[2], ir,
                                             ity, ist, kb, nn, isz);
                     } else {
                         const float *gr = gf + r * nn;
@@ -568,6 +576,7 @@ static void bwd_dense_planes(const acl_view *gy, const acl_view *ind, acl_view *
                         nk = p3_scatter_f32((float *)acc, kk, nk, sparse, gr, 1, ir, ity, ist, kb, nn, isz);
                     }
                 }
+            if (inplace) continue;
             if (!half) { /* the accumulator is the plane */
                 if (!sparse) {
                     for (int64_t c = 0; c < isz; c += chunk) {
