@@ -180,45 +180,252 @@ static void p3_row_f32_to_f16(uint16_t *d, const float *s, int64_t n) {
 #define ROWST_BF16 acl_row_f32_to_bf16
 #define ROWST_BF16_(d, s, n) acl_row_f32_to_bf16((uint16_t *)(void *)(d), (const float *)(const void *)(s), (n))
 
-/* ---- the backward's dense-plane path: a gradInput plane that is one dense block is cleared with memset and only
- * its argmax cells are touched. Every cell's sum is 0 + g1 + g2 + ... over the gradOutput cells naming it, in their
- * row-major order (the plain accumulator's additions, so its bytes): fp32 / double in place; fp16 / bf16 in an fp32
- * scratch plane (cleared once per thread and re-cleared cell by cell after each plane), then rounded once through
- * the vectorised row converters (gathered per gradOutput row, stored to each argmax cell). */
-
-/* argmax cells of gradOutput row (od, oh) of plane pl into k[0..out[2]), -1 where outside [0, isz) */
-static void bwd_index_row(int64_t *k, const acl_view *ind, const pool_max_params *pp, const geo *g, int64_t pl,
-                          int64_t io, int64_t od, int64_t oh, int64_t isz) {
-    const int64_t n = g->out[2];
-    if (pp->idx_mode == POOL_IDX_UNIT) {
-        const int64_t b = ((od * pp->s[0] - pp->p[0]) * g->in[1] + oh * pp->s[1] - pp->p[1]) * g->in[2] - pp->p[2];
-        for (int64_t w = 0; w < n; w++) k[w] = b + w * pp->s[2];
-    } else if (pp->idx_mode == POOL_IDX_RAW32) {
-        const int32_t *r = (const int32_t *)ind->base + pl * g->out[0] * g->out[1] * n + (od * g->out[1] + oh) * n;
-        for (int64_t w = 0; w < n; w++) k[w] = r[w];
-    } else {
-        const int64_t off = io + od * g->is[0] + oh * g->is[1], st = g->is[2];
-        if (ind->dtype == ACL_INT64) {
-            const int64_t *r = (const int64_t *)ind->base + off;
-            for (int64_t w = 0; w < n; w++) k[w] = r[w * st];
-        } else if (ind->dtype == ACL_INT8) {
-            const int8_t *r = (const int8_t *)ind->base + off;
-            for (int64_t w = 0; w < n; w++) k[w] = r[w * st];
-        } else {
-            const int32_t *r = (const int32_t *)ind->base + off;
-            for (int64_t w = 0; w < n; w++) k[w] = r[w * st];
-        }
-    }
-    for (int64_t w = 0; w < n; w++)
-        if (k[w] < 0 || k[w] >= isz) k[w] = -1;
-}
+/* ---- the backward's dense-plane path: a gradInput plane that is one dense block is built in a thread-private
+ * scratch plane (64-byte aligned, kept cleared between planes) and written out once, every cell, zeros included (no
+ * separate clearing pass over gradInput, whose lines would then be fetched again by the scattered adds). Every
+ * cell's sum is 0 + g1 + g2 + ... over the gradOutput cells naming it, in their row-major order (the plain
+ * accumulator's additions, so its bytes): in fp32 (double for f64); fp16 / bf16 gradOutput rows are converted to
+ * fp32 once (the vectorised row converters), the sums rounded once into the output dtype. Sparse planes (few argmax
+ * cells per gradInput cell, the adaptive pools) remember their touched cells: only those are rounded and re-cleared.
+ * When gradInput is large the plane goes out with non-temporal stores (AVX2 and above): its lines are not read for
+ * ownership and the inputs stay cached. */
 
 static void p3_row_f16_to_f32(float *d, const uint16_t *s, int64_t n);
 static void p3_row_f32_to_f16(uint16_t *d, const float *s, int64_t n);
 
+#define P3_NT_BYTES ((int64_t)8 << 20) /* gradInput at least this large: non-temporal plane stores */
+#define P3_CHUNK 2048                  /* cells per output chunk of a dense plane (L1-sized staging buffers) */
+
+#ifdef ACL_F16_ROWS_F16C
+/* n bytes s -> d, the whole 64-byte lines of d with non-temporal stores (the head and tail by memcpy) */
+__attribute__((target("avx2"))) static void p3_stream_copy_avx2(char *d, const char *s, size_t n) {
+    size_t head = (64 - ((uintptr_t)d & 63)) & 63;
+    if (head > n) head = n;
+    memcpy(d, s, head);
+    d += head;
+    s += head;
+    n -= head;
+    for (; n >= 64; n -= 64, d += 64, s += 64) {
+        const __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)s);
+        const __m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(s + 32));
+        _mm256_stream_si256((__m256i *)(void *)d, a);
+        _mm256_stream_si256((__m256i *)(void *)(d + 32), b);
+    }
+    memcpy(d, s, n);
+}
+#endif
+
+#ifdef ACL_F16_ROWS_F16C
+/* the same with one 64-byte store per line (half the store-queue entries of the AVX2 copy) */
+__attribute__((target("avx512f"))) static void p3_stream_copy_avx512(char *d, const char *s, size_t n) {
+    size_t head = (64 - ((uintptr_t)d & 63)) & 63;
+    if (head > n) head = n;
+    memcpy(d, s, head);
+    d += head;
+    s += head;
+    n -= head;
+    for (; n >= 64; n -= 64, d += 64, s += 64)
+        _mm512_stream_si512((void *)d, _mm512_loadu_si512((const void *)s));
+    memcpy(d, s, n);
+}
+#endif
+
+/* n bytes s -> d; nt: streamed past the caches where the level allows (the same bytes either way) */
+static void p3_put(char *d, const void *s, size_t n, bool nt) {
+#ifdef ACL_F16_ROWS_F16C
+    if (nt && acl_simd_level() >= ACL_SIMD_AVX512) {
+        p3_stream_copy_avx512(d, (const char *)s, n);
+        return;
+    }
+    if (nt) {
+        p3_stream_copy_avx2(d, (const char *)s, n);
+        return;
+    }
+#endif
+    memcpy(d, s, n);
+}
+
+/* orders this thread's non-temporal stores before what follows (the end of the parallel region) */
+static void p3_put_fence(bool nt) {
+#ifdef ACL_F16_ROWS_F16C
+    if (nt) _mm_sfence();
+#else
+    (void)nt;
+#endif
+}
+
+#ifdef ACL_F16_ROWS_F16C
+/* n bytes (a multiple of 32) of the 32-byte aligned s cleared */
+__attribute__((target("avx2"))) static void p3_clear_avx2(void *s, size_t n) {
+    char *p = (char *)s;
+    for (size_t i = 0; i < n; i += 32) _mm256_store_si256((__m256i *)(void *)(p + i), _mm256_setzero_si256());
+}
+/* n bytes s -> d as p3_stream_copy_avx2, s (64-byte aligned, n a multiple of 32) cleared behind */
+__attribute__((target("avx2"))) static void p3_put_clear_avx2(char *d, char *s, size_t n, bool nt) {
+    if (nt) {
+        p3_put(d, s, n, true);
+    } else {
+        memcpy(d, s, n);
+    }
+    p3_clear_avx2(s, n);
+}
+#endif
+
+/* n bytes s -> d, then s cleared (s 64-byte aligned; the clearing by plain vector stores: memset's string stores
+ * were measured 4x slower on these L1-resident planes) */
+static void p3_put_clear(char *d, void *s, size_t n, bool nt) {
+#ifdef ACL_F16_ROWS_F16C
+    if (acl_simd_level() >= ACL_SIMD_AVX2 && n % 32 == 0) {
+        p3_put_clear_avx2(d, (char *)s, n, nt);
+        return;
+    }
+#endif
+    memcpy(d, s, n);
+    memset(s, 0, n);
+}
+
+/* n bytes of the 64-byte aligned s cleared */
+static void p3_clear(void *s, size_t n) {
+#ifdef ACL_F16_ROWS_F16C
+    if (acl_simd_level() >= ACL_SIMD_AVX2 && n % 32 == 0) {
+        p3_clear_avx2(s, n);
+        return;
+    }
+#endif
+    memset(s, 0, n);
+}
+
+#ifdef ACL_F16_ROWS_F16C
+/* the fp32 sums a[0..m) (64-byte aligned) rounded into d as acl_f32_to_f16 / acl_f32_to_bf16 (common/dtype.h) round
+ * them, 16 lanes a step (an fp16 block holding a NaN through the 8-lane F16C blocks of kernels/f16_rows.h, which keep
+ * that function's NaN bits; bf16 by its integer rule, NaN lanes quietened), and a cleared behind */
+__attribute__((target("avx512f,avx512bw,avx512vl,avx2,f16c"))) static void p3_round_clear_avx512(uint16_t *d, float *a,
+                                                                                                 int64_t m, bool bf) {
+    int64_t i = 0;
+    for (; i + 16 <= m; i += 16) {
+        const __m512 v = _mm512_load_ps(a + i);
+        __m256i h;
+        if (!bf) {
+            if (_mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q)) {
+                acl_f32_to_f16_block_f16c_(d + i, a + i);
+                acl_f32_to_f16_block_f16c_(d + i + 8, a + i + 8);
+                _mm512_store_ps(a + i, _mm512_setzero_ps());
+                continue;
+            }
+            h = _mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+        } else {
+            const __m512i x = _mm512_castps_si512(v);
+            const __mmask16 nan = _mm512_cmpgt_epi32_mask(_mm512_and_si512(x, _mm512_set1_epi32(0x7fffffff)),
+                                                          _mm512_set1_epi32(0x7f800000));
+            const __m512i odd = _mm512_and_si512(_mm512_srli_epi32(x, 16), _mm512_set1_epi32(1));
+            __m512i r = _mm512_add_epi32(_mm512_add_epi32(x, _mm512_set1_epi32(0x7fff)), odd);
+            r = _mm512_mask_or_epi32(r, nan, x, _mm512_set1_epi32(0x400000)); /* NaN: (x >> 16) | 0x40 */
+            h = _mm512_cvtepi32_epi16(_mm512_srli_epi32(r, 16));
+        }
+        _mm256_storeu_si256((__m256i *)(void *)(d + i), h);
+        _mm512_store_ps(a + i, _mm512_setzero_ps());
+    }
+    for (; i < m; i++) {
+        d[i] = bf ? acl_f32_to_bf16(a[i]) : acl_f32_to_f16(a[i]);
+        a[i] = 0.0f;
+    }
+}
+#endif
+
+#ifdef ACL_F16_ROWS_F16C
+/* fp16 / bf16 row s -> fp32 row d, 16 lanes a step and the tail under a mask (short rows: no scalar tail); an fp16
+ * block holding a NaN lane converted lane by lane by acl_f16_to_f32 (F16C would quieten a signalling NaN) */
+__attribute__((target("avx512f,avx512bw,avx512vl,avx2,f16c"))) static void p3_widen_avx512(float *d, const uint16_t *s,
+                                                                                           int64_t n, bool bf) {
+    for (int64_t i = 0; i < n; i += 16) {
+        const __mmask16 mk = n - i >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << (n - i)) - 1);
+        const __m256i h = _mm256_maskz_loadu_epi16(mk, s + i);
+        __m512 v;
+        if (bf) {
+            v = _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16));
+        } else {
+            if (_mm256_cmpgt_epi16_mask(_mm256_and_si256(h, _mm256_set1_epi16(0x7fff)), _mm256_set1_epi16(0x7c00))) {
+                for (int64_t j = i; j < n && j < i + 16; j++) d[j] = acl_f16_to_f32(s[j]);
+                continue;
+            }
+            v = _mm512_cvtph_ps(h);
+        }
+        _mm512_mask_storeu_ps(d + i, mk, v);
+    }
+}
+
+/* fp32 row s -> fp16 / bf16 row d as acl_f32_to_f16 / acl_f32_to_bf16 round, 16 lanes a step and the tail under a
+ * mask; an fp16 block holding a NaN lane converted lane by lane by acl_f32_to_f16 */
+__attribute__((target("avx512f,avx512bw,avx512vl,avx2,f16c"))) static void p3_narrow_avx512(uint16_t *d, const float *s,
+                                                                                            int64_t n, bool bf) {
+    for (int64_t i = 0; i < n; i += 16) {
+        const __mmask16 mk = n - i >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << (n - i)) - 1);
+        const __m512 v = _mm512_maskz_loadu_ps(mk, s + i);
+        __m256i h;
+        if (!bf) {
+            if (_mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q)) {
+                for (int64_t j = i; j < n && j < i + 16; j++) d[j] = acl_f32_to_f16(s[j]);
+                continue;
+            }
+            h = _mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+        } else {
+            const __m512i x = _mm512_castps_si512(v);
+            const __mmask16 nan = _mm512_cmpgt_epi32_mask(_mm512_and_si512(x, _mm512_set1_epi32(0x7fffffff)),
+                                                          _mm512_set1_epi32(0x7f800000));
+            const __m512i odd = _mm512_and_si512(_mm512_srli_epi32(x, 16), _mm512_set1_epi32(1));
+            __m512i r = _mm512_add_epi32(_mm512_add_epi32(x, _mm512_set1_epi32(0x7fff)), odd);
+            r = _mm512_mask_or_epi32(r, nan, x, _mm512_set1_epi32(0x400000)); /* NaN: (x >> 16) | 0x40 */
+            h = _mm512_cvtepi32_epi16(_mm512_srli_epi32(r, 16));
+        }
+        _mm256_mask_storeu_epi16(d + i, mk, h);
+    }
+}
+#endif
+
+/* fp32 row -> the fp16 / bf16 row d (dt), rounded once */
+static void p3_narrow(uint16_t *d, const float *s, int64_t n, int dt) {
+#ifdef ACL_F16_ROWS_F16C
+    if (acl_simd_level() >= ACL_SIMD_AVX512) {
+        p3_narrow_avx512(d, s, n, dt == ACL_BF16);
+        return;
+    }
+#endif
+    if (dt == ACL_FLOAT16)
+        p3_row_f32_to_f16(d, s, n);
+    else
+        acl_row_f32_to_bf16(d, s, n);
+}
+
+static void p3_clear(void *s, size_t n);
+
+/* the fp32 sums a[0..m) (64-byte aligned) rounded once into the fp16 / bf16 row d, a cleared behind */
+static void p3_round_clear(uint16_t *d, float *a, int64_t m, int dt) {
+#ifdef ACL_F16_ROWS_F16C
+    if (acl_simd_level() >= ACL_SIMD_AVX512) {
+        p3_round_clear_avx512(d, a, m, dt == ACL_BF16);
+        return;
+    }
+#endif
+    if (dt == ACL_FLOAT16)
+        p3_row_f32_to_f16(d, a, m);
+    else
+        acl_row_f32_to_bf16(d, a, m);
+    p3_clear(a, (size_t)m * sizeof(float));
+}
+
+static void *p3_alloc64(size_t bytes) {
+    return aligned_alloc(64, (bytes + 63) / 64 * 64);
+}
+
 /* gradOutput row at off (element stride st) as fp32 */
 static void bwd_grad_row(float *d, const acl_view *gy, int64_t off, int64_t st, int64_t n) {
     const uint16_t *h = (const uint16_t *)gy->base + off;
+#ifdef ACL_F16_ROWS_F16C
+    if (st == 1 && acl_simd_level() >= ACL_SIMD_AVX512) {
+        p3_widen_avx512(d, h, n, gy->dtype == ACL_BF16);
+        return;
+    }
+#endif
     if (st == 1 && gy->dtype == ACL_FLOAT16) {
         p3_row_f16_to_f32(d, h, n);
     } else if (st == 1 && gy->dtype == ACL_BF16) {
@@ -230,80 +437,187 @@ static void bwd_grad_row(float *d, const acl_view *gy, int64_t off, int64_t st, 
     }
 }
 
+/* acc[k] += GEXPR (the w-th gradient) for the n cells k = KEXPR of one gradOutput row inside [0, isz), in w order; a
+ * sparse plane appends each k to kk */
+#define P3_SCATTER(KEXPR, GEXPR)                                                                                 \
+    if (sparse) {                                                                                                \
+        for (int64_t w = 0; w < n; w++) {                                                                        \
+            const int64_t k_ = (KEXPR);                                                                          \
+            if ((uint64_t)k_ < (uint64_t)isz) {                                                                  \
+                acc[k_] += (GEXPR);                                                                              \
+                kk[nk++] = k_;                                                                                   \
+            }                                                                                                    \
+        }                                                                                                        \
+    } else {                                                                                                     \
+        for (int64_t w = 0; w < n; w++) {                                                                        \
+            const int64_t k_ = (KEXPR);                                                                          \
+            if ((uint64_t)k_ < (uint64_t)isz) acc[k_] += (GEXPR);                                                \
+        }                                                                                                        \
+    }
+
+/* one gradOutput row (gradients g, element stride gst): ity 4 / 8 = an int32 / int64 index row at ir (element stride
+ * ist), else the cells in kb; returns the new count of kk */
+#define P3_SCATTER_FN(NAME, AT)                                                                                  \
+    static int64_t NAME(AT *restrict acc, int64_t *restrict kk, int64_t nk, int64_t sparse, const AT *restrict g, \
+                        int64_t gst, const void *ir, int ity, int64_t ist, const int64_t *kb, int64_t n,         \
+                        int64_t isz) {                                                                           \
+        if (ity == 4 && ist == 1 && gst == 1) {                                                                  \
+            const int32_t *r = (const int32_t *)ir;                                                              \
+            P3_SCATTER(r[w], g[w])                                                                               \
+        } else if (ity == 8 && ist == 1 && gst == 1) {                                                           \
+            const int64_t *r = (const int64_t *)ir;                                                              \
+            P3_SCATTER(r[w], g[w])                                                                               \
+        } else if (ity == 4) {                                                                                   \
+            const int32_t *r = (const int32_t *)ir;                                                              \
+            P3_SCATTER(r[w * ist], g[w * gst])                                                                   \
+        } else if (ity == 8) {                                                                                   \
+            const int64_t *r = (const int64_t *)ir;                                                              \
+            P3_SCATTER(r[w * ist], g[w * gst])                                                                   \
+        } else {                                                                                                 \
+            P3_SCATTER(kb[w], g[w * gst])                                                                        \
+        }                                                                                                        \
+        return nk;                                                                                               \
+    }
+P3_SCATTER_FN(p3_scatter_f32, float)
+P3_SCATTER_FN(p3_scatter_f64, double)
+
 static void bwd_dense_planes(const acl_view *gy, const acl_view *ind, acl_view *gx, const pool_max_params *pp,
                              const geo *gp) {
     const geo g = *gp;
     const int64_t isz = g.in[0] * g.in[1] * g.in[2], osz = g.out[0] * g.out[1] * g.out[2], n = g.out[2];
     const int dt = gx->dtype;
-    const size_t es = acl_dtype_size(dt);
+    const size_t es = acl_dtype_size(dt), as = dt == ACL_DOUBLE ? sizeof(double) : sizeof(float);
     const bool half = dt == ACL_FLOAT16 || dt == ACL_BF16;
     /* a dense gradOutput plane is converted to fp32 in one call (the converters' fixed cost counts for the small
      * planes of adaptive pools) */
     const bool gdense = g.ys[2] == 1 && (g.out[1] == 1 || g.ys[1] == n) && (g.out[0] == 1 || g.ys[0] == g.out[1] * n);
+    /* sparse: at most one argmax per 16 cells - round and re-clear only the touched cells */
+    const int64_t sparse = osz <= isz / 16;
+#ifdef ACL_F16_ROWS_F16C
+    const bool nt = g.planes * isz * (int64_t)es >= P3_NT_BYTES && acl_simd_level() >= ACL_SIMD_AVX2;
+#else
+    const bool nt = false;
+#endif
+    /* the index rows the scatter reads in place (else copied to kb) */
+    const int ity = pp->idx_mode == POOL_IDX_RAW32                                  ? 4
+                    : pp->idx_mode != POOL_IDX_VIEW                                 ? 0
+                    : ind->dtype == ACL_INT64                                       ? 8
+                    : ind->dtype == ACL_INT32                                       ? 4
+                                                                                    : 0;
+    const int64_t chunk = isz < P3_CHUNK ? isz : P3_CHUNK;
+    /* dense index and gradOutput planes: one scatter call over the plane's osz cells (the same row-major order) */
+    const bool idense = pp->idx_mode == POOL_IDX_RAW32 ||
+                        (ity != 0 && g.is[2] == 1 && (g.out[1] == 1 || g.is[1] == n) &&
+                         (g.out[0] == 1 || g.is[0] == g.out[1] * n));
+    const bool flat = idense && gdense;
+    const int64_t R0 = flat ? 1 : g.out[0], R1 = flat ? 1 : g.out[1], nn = flat ? osz : n;
 #pragma omp parallel
     {
-        int64_t *kk = malloc((size_t)(half ? osz : n) * sizeof(int64_t));
-        float *acc = half ? calloc((size_t)isz, sizeof(float)) : NULL;
-        float *gf = half ? malloc((size_t)osz * sizeof(float)) : NULL;
-        uint16_t *g16 = half ? malloc((size_t)osz * sizeof(uint16_t)) : NULL;
-        const bool ok = kk && (!half || (acc && gf && g16));
+        /* fp32 / double planes past 64 MiB (or no scratch to be had) accumulate in place: the gradInput plane
+         * cleared, then the same additions into it */
+        void *acc = !half && isz * (int64_t)as > ((int64_t)64 << 20) ? NULL : p3_alloc64((size_t)isz * as);
+        const bool inplace = !half && !acc;
+        int64_t *kk = malloc((size_t)(sparse ? osz : 1) * sizeof(int64_t));
+        int64_t *kb = malloc((size_t)n * sizeof(int64_t));
+        float *gf = half ? malloc((size_t)(gdense ? osz : n) * sizeof(float)) : NULL;
+        /* half: the rounded plane (sparse) or one rounded chunk (dense); sparse half: the touched sums and their
+         * roundings */
+        uint16_t *zt = half ? p3_alloc64((size_t)(sparse ? isz : chunk) * 2) : NULL;
+        float *sv = half && sparse ? malloc((size_t)osz * sizeof(float)) : NULL;
+        uint16_t *sh = half && sparse ? malloc((size_t)osz * sizeof(uint16_t)) : NULL;
+        const bool ok = (acc || inplace) && kk && kb && (!half || (gf && zt && (!sparse || (sv && sh))));
+        if (ok && acc) {
+            memset(acc, 0, (size_t)isz * as);
+            if (half && sparse) memset(zt, 0, (size_t)isz * 2);
+        }
 #pragma omp for schedule(static)
         for (int64_t pl = 0; pl < g.planes; pl++) {
             if (!ok) continue;
             const int64_t p0 = pl / g.n1, p1 = pl % g.n1;
             const int64_t xo = p0 * g.xs0 + p1 * g.xs1, go = p0 * g.ys0 + p1 * g.ys1, io = p0 * g.is0 + p1 * g.is1;
             char *xp = gx->base + xo * (int64_t)es;
-            memset(xp, 0, (size_t)isz * es);
             if (half && gdense) bwd_grad_row(gf, gy, go, 1, osz);
-            for (int64_t od = 0; od < g.out[0]; od++)
-                for (int64_t oh = 0; oh < g.out[1]; oh++) {
-                    const int64_t r = od * g.out[1] + oh, goff = go + od * g.ys[0] + oh * g.ys[1];
-                    int64_t *k = half ? kk + r * n : kk;
-                    if (dt == ACL_FLOAT && g.ys[2] == 1 && pp->idx_mode == POOL_IDX_VIEW && g.is[2] == 1 &&
-                        ind->dtype == ACL_INT32) { /* the common fp32 case, no index row copy */
-                        float *xa = (float *)(void *)xp;
-                        const float *gr = (const float *)gy->base + goff;
-                        const int32_t *ir = (const int32_t *)ind->base + io + od * g.is[0] + oh * g.is[1];
-                        for (int64_t w = 0; w < n; w++) {
-                            const int64_t q = ir[w];
-                            if ((uint64_t)q < (uint64_t)isz) xa[q] += gr[w];
+            void *ap = acc; /* the accumulator plane */
+            if (inplace) {
+                ap = xp;
+                memset(xp, 0, (size_t)isz * es);
+            }
+            int64_t nk = 0;
+            for (int64_t od = 0; od < R0; od++)
+                for (int64_t oh = 0; oh < R1; oh++) {
+                    const int64_t r = od * R1 + oh, goff = go + od * g.ys[0] + oh * g.ys[1];
+                    const void *ir = NULL;
+                    int64_t ist = 1;
+                    if (pp->idx_mode == POOL_IDX_RAW32) {
+                        ir = (const int32_t *)ind->base + pl * osz + r * nn;
+                    } else if (ity != 0) {
+                        ir = ind->base + (io + od * g.is[0] + oh * g.is[1]) * ity;
+                        ist = g.is[2];
+                    } else if (pp->idx_mode == POOL_IDX_UNIT) {
+                        const int64_t b = ((od * pp->s[0] - pp->p[0]) * g.in[1] + oh * pp->s[1] - pp->p[1]) * g.in[2] -
+                                          pp->p[2];
+                        for (int64_t w = 0; w < n; w++) kb[w] = b + w * pp->s[2];
+                    } else { /* int8 indices */
+                        const int8_t *rr = (const int8_t *)ind->base + io + od * g.is[0] + oh * g.is[1];
+                        for (int64_t w = 0; w < n; w++) kb[w] = rr[w * g.is[2]];
+                    }
+                    if (dt == ACL_DOUBLE) {
+                        nk = p3_scatter_f64((double *)ap, kk, nk, sparse && !inplace, (const double *)gy->base + goff, g.ys[2],
+                                            ir, ity, ist, kb, nn, isz);
+                    } else if (dt == ACL_FLOAT) {
+                        nk = p3_scatter_f32((float *)ap, kk, nk, sparse && !inplace, (const float *)gy->base + goff, g.ys[2], ir,
+                                            ity, ist, kb, nn, isz);
+                    } else {
+                        const float *gr = gf + r * nn;
+                        if (!gdense) {
+                            bwd_grad_row(gf, gy, goff, g.ys[2], n);
+                            gr = gf;
                         }
-                        continue;
-                    }
-                    bwd_index_row(k, ind, pp, &g, pl, io, od, oh, isz);
-                    if (dt == ACL_FLOAT) {
-                        float *xa = (float *)(void *)xp;
-                        const float *gr = (const float *)gy->base + goff;
-                        for (int64_t w = 0; w < n; w++)
-                            if (k[w] >= 0) xa[k[w]] += gr[w * g.ys[2]];
-                    } else if (dt == ACL_DOUBLE) {
-                        double *xa = (double *)(void *)xp;
-                        const double *gr = (const double *)gy->base + goff;
-                        for (int64_t w = 0; w < n; w++)
-                            if (k[w] >= 0) xa[k[w]] += gr[w * g.ys[2]];
-                    } else if (!gdense) {
-                        bwd_grad_row(gf + r * n, gy, goff, g.ys[2], n);
+                        nk = p3_scatter_f32((float *)acc, kk, nk, sparse, gr, 1, ir, ity, ist, kb, nn, isz);
                     }
                 }
-            if (!half) continue;
-            for (int64_t q = 0; q < osz; q++)
-                if (kk[q] >= 0) acc[kk[q]] += gf[q];
-            for (int64_t q = 0; q < osz; q++) gf[q] = kk[q] >= 0 ? acc[kk[q]] : 0.0f;
-            if (dt == ACL_FLOAT16)
-                p3_row_f32_to_f16(g16, gf, osz);
-            else
-                acl_row_f32_to_bf16(g16, gf, osz);
-            uint16_t *xh = (uint16_t *)(void *)xp;
-            for (int64_t q = 0; q < osz; q++)
-                if (kk[q] >= 0) {
-                    xh[kk[q]] = g16[q];
-                    acc[kk[q]] = 0.0f;
+            if (inplace) continue;
+            if (!half) { /* the accumulator is the plane */
+                if (!sparse) {
+                    for (int64_t c = 0; c < isz; c += chunk) {
+                        const int64_t m = isz - c < chunk ? isz - c : chunk;
+                        p3_put_clear(xp + c * (int64_t)es, (char *)acc + c * (int64_t)es, (size_t)m * es, nt);
+                    }
+                    continue;
                 }
+                p3_put(xp, acc, (size_t)isz * es, nt);
+                if (dt == ACL_DOUBLE)
+                    for (int64_t i = 0; i < nk; i++) ((double *)acc)[kk[i]] = 0;
+                else
+                    for (int64_t i = 0; i < nk; i++) ((float *)acc)[kk[i]] = 0;
+                continue;
+            }
+            float *af = (float *)acc;
+            if (sparse) {
+                for (int64_t i = 0; i < nk; i++) sv[i] = af[kk[i]];
+                p3_narrow(sh, sv, nk, dt);
+                for (int64_t i = 0; i < nk; i++) zt[kk[i]] = sh[i];
+                p3_put(xp, zt, (size_t)isz * 2, nt);
+                for (int64_t i = 0; i < nk; i++) {
+                    af[kk[i]] = 0.0f;
+                    zt[kk[i]] = 0;
+                }
+                continue;
+            }
+            for (int64_t c = 0; c < isz; c += chunk) {
+                const int64_t m = isz - c < chunk ? isz - c : chunk;
+                p3_round_clear(zt, af + c, m, dt);
+                p3_put(xp + c * 2, zt, (size_t)m * 2, nt);
+            }
         }
-        free(kk);
+        p3_put_fence(nt);
         free(acc);
+        free(kk);
+        free(kb);
         free(gf);
-        free(g16);
+        free(zt);
+        free(sv);
+        free(sh);
     }
 }
 
@@ -824,6 +1138,67 @@ void pool_adaptive_avg3d(const acl_view *x, acl_view *y, const pool_ad_params *p
     ad_free(t);
 }
 
+/* Every D, H and W cell in exactly one window (the even divisions) and dense fp32/fp16/bf16 gradInput rows: a cell's
+ * gradient is 0 + its window's gy / size, rounded once (the bits of the row path below). Per (plane, d) and H window
+ * the rows are all one row: it is built and rounded once, repeated into an L1 block and written by one copy
+ * (non-temporal when gradInput is large), instead of a scalar fill of every cell. */
+static bool aavg_bwd_disjoint(acl_view *gx, const adgeo *gp, const ad_tab t[3], const double *sg) {
+    const adgeo g = *gp;
+    const int dt = gx->dtype;
+    if (dt != ACL_FLOAT && dt != ACL_FLOAT16 && dt != ACL_BF16) return false;
+    const int64_t W = g.in[2], es = (int64_t)acl_dtype_size(dt);
+    if (W <= 0 || g.xs[2] != 1 || (g.in[1] > 1 && g.xs[1] != W)) return false;
+    int64_t maxrows = 0;
+    for (int a = 0; a < 3; a++)
+        for (int64_t i = 0; i < g.in[a]; i++)
+            if (t[a].ofirst[i] != t[a].olast[i]) return false;
+    for (int64_t oh = 0; oh < g.out[1]; oh++)
+        if (t[1].hi[oh] - t[1].lo[oh] > maxrows) maxrows = t[1].hi[oh] - t[1].lo[oh];
+    if (maxrows * W * es > ((int64_t)256 << 10)) return false;
+#ifdef ACL_F16_ROWS_F16C
+    const bool nt = g.planes * g.in[0] * g.in[1] * W * es >= P3_NT_BYTES && acl_simd_level() >= ACL_SIMD_AVX2;
+#else
+    const bool nt = false;
+#endif
+    const int64_t ocells = g.out[0] * g.out[1] * g.out[2], units = g.planes * g.in[0], rb = W * es;
+    bool ok = true;
+#pragma omp parallel
+    {
+        char *buf = p3_alloc64((size_t)(maxrows * rb));
+        float *rowf = malloc((size_t)W * sizeof(float));
+        if (!buf || !rowf) {
+#pragma omp atomic write
+            ok = false;
+        }
+#pragma omp barrier
+#pragma omp for schedule(static)
+        for (int64_t u = 0; u < units; u++) {
+            if (!ok) continue;
+            const int64_t pl = u / g.in[0], d = u % g.in[0], p0 = pl / g.n1, p1 = pl % g.n1;
+            const int64_t xo = p0 * g.xs0 + p1 * g.xs1 + d * g.xs[0];
+            const double *sp = sg + pl * ocells + t[0].ofirst[d] * g.out[1] * g.out[2];
+            for (int64_t oh = 0; oh < g.out[1]; oh++) {
+                const double *row = sp + oh * g.out[2];
+                for (int64_t ow = 0; ow < g.out[2]; ow++) {
+                    const float v = (float)(0.0 + row[ow]);
+                    for (int64_t w = t[2].lo[ow]; w < t[2].hi[ow]; w++) rowf[w] = v;
+                }
+                if (dt == ACL_FLOAT)
+                    memcpy(buf, rowf, (size_t)rb);
+                else
+                    p3_narrow((uint16_t *)(void *)buf, rowf, W, dt);
+                const int64_t rows = t[1].hi[oh] - t[1].lo[oh];
+                for (int64_t i = 1; i < rows; i++) memcpy(buf + i * rb, buf, (size_t)rb);
+                p3_put(gx->base + (xo + t[1].lo[oh] * g.xs[1]) * es, buf, (size_t)(rows * rb), nt);
+            }
+        }
+        p3_put_fence(nt);
+        free(buf);
+        free(rowf);
+    }
+    return ok;
+}
+
 void pool_adaptive_avg3d_backward(const acl_view *gy, acl_view *gx, const pool_ad_params *pp) {
     adgeo g;
     make_adgeo(&g, gx, gy, NULL, pp);
@@ -845,6 +1220,11 @@ void pool_adaptive_avg3d_backward(const acl_view *gy, acl_view *gx, const pool_a
                                           (t[2].hi[ow] - t[2].lo[ow]));
                 sg[c] = ld(gy, p0 * g.ys0 + p1 * g.ys1 + od * g.ys[0] + oh * g.ys[1] + ow * g.ys[2]) / n;
             }
+        }
+        if (sg && aavg_bwd_disjoint(gx, &g, t, sg)) {
+            free(sg);
+            ad_free(t);
+            return;
         }
         /* one gx row (plane, d, h) per iteration: the divisions stay out of the per-element loop; every element's
          * sum is the same terms in the same order whichever thread owns its row. fp32/fp16/bf16 rows are rounded to

@@ -171,6 +171,39 @@ for dt in ("f32", "f16", "bf16"):
             if not ceil:
                 pyaclnn.launch("MaxPool", t(x), A(k2), A(s2), 0, A(p2 + p2), A([1, 1]), 0, y)
                 digest(f"mpv3_{dt}_{shape}", y)
+# gradInput of at least 8 MiB: the max-pool backward writes its planes with non-temporal stores (dense fp32 and
+# fp16 planes, sparse adaptive bf16 planes), plane starts not 64-byte aligned in the odd-width cases
+for op, dt, shape, arg in [("mp2d", "f32", (1, 3, 1030, 683), None), ("mp3d", "f16", (1, 3, 16, 300, 301), None),
+                           ("amp2d", "bf16", (1, 5, 1000, 845), [7, 9])]:
+    x = special(shape, dt)
+    gx, gs = t(np.full(shape, 5, DT[dt])), strided_out(shape, dt)
+    if op == "amp2d":
+        os_ = shape[:2] + tuple(arg)
+        y, i = t(np.zeros(os_, DT[dt])), t(np.zeros(os_, np.int64))
+        pyaclnn.launch("AdaptiveMaxPool2d", t(x), A(arg), y, i)
+        gy = t(grad(os_, dt))
+        for g_ in (gx, gs):
+            pyaclnn.launch("AdaptiveMaxPool2dBackward", gy, t(x), i, g_)
+    else:
+        os_ = shape[:2] + tuple((v + 2 - 3) // 2 + 1 for v in shape[2:])
+        y, i = t(np.zeros(os_, DT[dt])), t(np.zeros(os_, np.int32))
+        nm = "MaxPool2dWithIndices" if op == "mp2d" else "MaxPool3dWithArgmax"
+        pyaclnn.launch(nm, t(x), A([3]), A([2]), A([1]), A([1]), False, y, i)
+        gy = t(grad(os_, dt))
+        for g_ in (gx, gs):
+            pyaclnn.launch(nm + "Backward", gy, t(x), i, A([3]), A([2]), A([1]), A([1]), False, g_)
+    assert gs.numpy().tobytes() == gx.numpy().tobytes(), "dense and strided gradInput differ"
+    digest(f"{op}_bwd_large_{dt}", gx)
+# AdaptiveAvgPool3dBackward, every axis dividing evenly, gradInput >= 8 MiB (repeated rows, non-temporal stores)
+for dt in ("f16", "bf16"):
+    shape, osz = (1, 3, 16, 300, 301), [4, 6, 7]
+    os_ = shape[:2] + tuple(osz)
+    gy = grad(os_, dt)
+    gx, gs = t(np.full(shape, 5, DT[dt])), strided_out(shape, dt)
+    pyaclnn.launch("AdaptiveAvgPool3dBackward", t(gy), t(np.zeros(shape, DT[dt])), gx)
+    pyaclnn.launch("AdaptiveAvgPool3dBackward", t(gy), t(np.zeros(shape, DT[dt])), gs)
+    assert gs.numpy().tobytes() == gx.numpy().tobytes(), "dense and strided gradInput differ"
+    digest(f"aap3d_bwd_large_{dt}", gx)
 """
 
 
@@ -181,3 +214,64 @@ def test_pool_fast_paths_same_bytes_for_threads():
 def test_pool_fast_paths_same_bytes_at_every_simd_level():
     outs = {cap: run_python(CODE, {"PYACLNN_SIMD": cap}) for cap in ("off", "avx2", "")}
     assert outs["off"] == outs["avx2"] == outs[""]
+
+
+@pytest.mark.parametrize("case", ["mp2d_f32", "mp3d_f16", "amp2d_bf16", "amp2d_f16_int32"])
+def test_max_pool_backward_large_planes_vs_numpy(case):
+    """The non-temporal plane stores (gradInput >= 8 MiB) against a numpy scatter: each input cell the fp32 sum
+    0 + g1 + g2 ... of the gradOutput cells naming it in row-major order, rounded once (np.add.at adds in order)."""
+    from pyaclnn import lib
+    A = pyaclnn.int_array
+    rng = np.random.default_rng(11)
+    op, dt = case.split("_")[:2]
+    npdt = {"f32": np.dtype(np.float32), "f16": np.dtype(np.float16), "bf16": pyaclnn.bfloat16}[dt]
+    shape = {"mp2d": (2, 2, 1030, 683), "mp3d": (1, 3, 16, 300, 301), "amp2d": (1, 5, 1000, 845)}[op]
+    fmt = lib.ACL_FORMAT_NCHW if len(shape) == 4 else lib.ACL_FORMAT_NCDHW
+    x = rng.integers(-4, 5, shape).astype(np.float32).astype(npdt)  # ties: repeated argmax cells
+    T = lambda a: pyaclnn.AclTensor.from_array(a, fmt)  # noqa: E731
+    if op == "amp2d":
+        os_ = shape[:2] + (7, 9)
+        y = T(np.zeros(os_, npdt))
+        i = T(np.zeros(os_, np.int64))
+        pyaclnn.launch("AdaptiveMaxPool2d", T(x), A([7, 9]), y, i)
+        if case.endswith("int32"):  # the backward's other index dtype
+            i = T(i.numpy().astype(np.int32))
+    else:
+        os_ = shape[:2] + tuple((v + 2 - 3) // 2 + 1 for v in shape[2:])
+        y, i = T(np.zeros(os_, npdt)), T(np.zeros(os_, np.int32))
+        nm = "MaxPool2dWithIndices" if op == "mp2d" else "MaxPool3dWithArgmax"
+        pyaclnn.launch(nm, T(x), A([3]), A([2]), A([1]), A([1]), False, y, i)
+    g = rng.uniform(-3, 3, os_).astype(np.float32).astype(npdt)
+    gx = T(np.full(shape, 7, npdt))
+    if op == "amp2d":
+        pyaclnn.launch("AdaptiveMaxPool2dBackward", T(g), T(x), i, gx)
+    else:
+        pyaclnn.launch(nm + "Backward", T(g), T(x), i, A([3]), A([2]), A([1]), A([1]), False, gx)
+    planes = shape[0] * shape[1]
+    isz = int(np.prod(shape[2:]))
+    ind = i.numpy().reshape(planes, -1).astype(np.int64)
+    ref = np.zeros((planes, isz), np.float32)
+    gf = g.astype(np.float32).reshape(planes, -1)
+    for p in range(planes):
+        np.add.at(ref[p], ind[p], gf[p])
+    ref = ref.reshape(shape).astype(npdt)
+    assert gx.numpy().tobytes() == ref.tobytes()
+
+
+@pytest.mark.parametrize("dt", ["f32", "f16", "bf16"])
+def test_adaptive_avg_pool3d_backward_even_windows_vs_numpy(dt):
+    """Every axis dividing evenly (the repeated-row path; >= 8 MiB for fp16/bf16: non-temporal stores, odd W): each
+    cell is its window's gradient / window size in double, rounded to fp32, then once to the dtype."""
+    from pyaclnn import lib
+    rng = np.random.default_rng(12)
+    npdt = {"f32": np.dtype(np.float32), "f16": np.dtype(np.float16), "bf16": pyaclnn.bfloat16}[dt]
+    shape, osz = (1, 3, 16, 300, 301), (4, 6, 7)
+    g = rng.uniform(-3, 3, shape[:2] + osz).astype(np.float32).astype(npdt)
+    T = lambda a: pyaclnn.AclTensor.from_array(a, lib.ACL_FORMAT_NCDHW)  # noqa: E731
+    gx = T(np.full(shape, 7, npdt))
+    pyaclnn.launch("AdaptiveAvgPool3dBackward", T(g), T(np.zeros(shape, npdt)), gx)
+    k = [shape[2 + i] // osz[i] for i in range(3)]
+    ref = g.astype(np.float64) / (k[0] * k[1] * k[2])
+    for a in range(3):
+        ref = np.repeat(ref, k[a], axis=2 + a)
+    assert gx.numpy().tobytes() == ref.astype(np.float32).astype(npdt).tobytes()
