@@ -202,3 +202,35 @@ def test_conv_fp16_gather_exact_at_every_level():
     SIMD level."""
     outs = {cap: run_python(CONV_F16_CODE, {"PYACLNN_SIMD": cap}) for cap in ("off", "avx2", "")}
     assert outs["off"] == outs["avx2"] == outs[""]
+
+
+BF16_TIES_CODE = r"""
+import hashlib, numpy as np, pyaclnn
+rng = np.random.default_rng(17)
+h = hashlib.sha256()
+def to_bf16(a32):  # round to nearest even on the bits (no NaN here)
+    b = a32.view(np.uint32).astype(np.uint64)
+    return ((b + 0x7fff + ((b >> 16) & 1)) >> 16).astype(np.uint16)
+for (H, W) in ((56, 56), (21, 67)):
+    x = np.zeros((2, 3, H, W), pyaclnn.bfloat16)
+    for k, s, p in ((3, 2, 1), (2, 2, 0)):
+        oh, ow = (H + 2 * p - k) // s + 1, (W + 2 * p - k) // s + 1
+        gb = rng.integers(0, 0x10000, (2, 3, oh, ow)).astype(np.uint16)
+        gb[(gb & 0x7f80) == 0x7f80] = 0x3f80                       # no Inf / NaN here
+        gb.flat[::5] = rng.integers(0, 0x80, gb.flat[::5].size)    # subnormal gradients: subnormal sums
+        gb.flat[1::9] |= 0x7f00                                    # huge ones: sums overflow to Inf
+        g = gb.view(pyaclnn.bfloat16)
+        y = pyaclnn.avg_pool2d_backward(g, x, k, stride=s, padding=p)
+        y32 = pyaclnn.avg_pool2d_backward(g.astype(np.float32), x.astype(np.float32), k, stride=s, padding=p)
+        assert np.array_equal(y.view(np.uint16), to_bf16(np.ascontiguousarray(y32))), "bf16 != fp32 rounded once"
+        h.update(y.tobytes())
+print(h.hexdigest())
+"""
+
+
+def test_avg_pool_backward_bf16_rows_exact_at_every_level():
+    """avg_pool2d backward bf16 planes are narrowed by the AVX-512 rows (vcvtneps2bf16 where the CPU has
+    AVX512_BF16: it flushes subnormals, so their blocks take the integer rounding), AVX2 rows, or SSE2 / NEON at
+    off: subnormal, overflowing and tied sums give the fp32 result rounded once, the same bytes at every level."""
+    outs = {cap: run_python(BF16_TIES_CODE, {"PYACLNN_SIMD": cap}) for cap in ("off", "avx2", "")}
+    assert outs["off"] == outs["avx2"] == outs[""]

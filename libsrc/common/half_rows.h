@@ -125,13 +125,14 @@ static inline __m128i acl_hr_f32x4_to_f16_(__m128i w, int *nan) {
     return _mm_or_si128(fin, _mm_and_si128(_mm_srai_epi32(w, 16), _mm_set1_epi32((int)0xffff8000u)));
 }
 
-/* 4 fp32 -> bf16, sign-extended to 32 bits (as acl_f32_to_bf16_bf) */
+/* 4 fp32 -> bf16, sign-extended to 32 bits (as acl_f32_to_bf16_bf): the rounding increment is dropped and the
+ * quiet bit set on the NaN lanes (an unordered compare finds them in one operation) */
 static inline __m128i acl_hr_f32x4_to_bf16_(__m128i x) {
-    const __m128i is_nan = _mm_cmpgt_epi32(_mm_and_si128(x, _mm_set1_epi32(0x7fffffff)), _mm_set1_epi32(0x7f800000));
+    const __m128i is_nan = _mm_castps_si128(_mm_cmpunord_ps(_mm_castsi128_ps(x), _mm_castsi128_ps(x)));
     const __m128i odd = _mm_and_si128(_mm_srli_epi32(x, 16), _mm_set1_epi32(1));
-    const __m128i rne = _mm_add_epi32(_mm_add_epi32(x, _mm_set1_epi32(0x7fff)), odd);
-    const __m128i qnan = _mm_or_si128(x, _mm_set1_epi32(0x00400000));
-    return _mm_srai_epi32(_mm_or_si128(_mm_and_si128(is_nan, qnan), _mm_andnot_si128(is_nan, rne)), 16);
+    const __m128i inc = _mm_andnot_si128(is_nan, _mm_add_epi32(odd, _mm_set1_epi32(0x7fff)));
+    const __m128i qnan = _mm_and_si128(is_nan, _mm_set1_epi32((int)0x00400000u));
+    return _mm_srai_epi32(_mm_or_si128(_mm_add_epi32(x, inc), qnan), 16);
 }
 
 /* the last n % 8 elements of a row: one more 8-element step on a zero-padded copy (the same operations per

@@ -99,10 +99,14 @@ static float g_f16_to_f32[65536];
 static pthread_once_t g_f16_once = PTHREAD_ONCE_INIT;
 static bool g_have_avx512; /* and with AVX-512, 16 lanes a step */
 static bool g_have_f16c; /* rows of fp16 results are converted with F16C (bit-identical, see f16_rows.h) */
+static bool g_have_avx512bf16; /* bf16 rows narrowed by vcvtneps2bf16 (subnormal blocks aside, see f16_rows.h) */
 static void build_f16_table(void) {
     for (uint32_t h = 0; h < 65536; h++) g_f16_to_f32[h] = acl_f16_to_f32((uint16_t)h);
     g_have_f16c = acl_simd_level() >= ACL_SIMD_AVX2;
     g_have_avx512 = acl_simd_level() >= ACL_SIMD_AVX512;
+#ifdef ACL_F16_ROWS_F16C
+    g_have_avx512bf16 = g_have_avx512 && __builtin_cpu_supports("avx512bf16");
+#endif
 }
 
 /* tmp[j] += the fp16 input row, converted exactly. With F16C the conversion is fused into the addition (one pass,
@@ -188,6 +192,45 @@ static void store_f16_row(uint16_t *dst, const float *src, int64_t n) {
     }
 #endif
     acl_row_f32_to_f16(dst, src, n); /* common/half_rows.h: SSE2 / NEON, the same bits */
+}
+
+static void store_bf16_row(uint16_t *dst, const float *src, int64_t n) {
+#ifdef ACL_F16_ROWS_F16C
+    if (g_have_avx512bf16) {
+        acl_f32_to_bf16_row_avx512bf16(dst, src, n);
+        return;
+    }
+    if (g_have_avx512) {
+        acl_f32_to_bf16_row_avx512(dst, src, n);
+        return;
+    }
+    if (g_have_f16c) {
+        acl_f32_to_bf16_row_avx2(dst, src, n);
+        return;
+    }
+#endif
+    acl_row_f32_to_bf16(dst, src, n); /* common/half_rows.h: SSE2 / NEON, the same bits */
+}
+
+/* dst = the bf16 row widened (a shift): AVX-512 16 lanes a step, AVX2 GCC's loop, portable SSE2 / NEON */
+#ifdef ACL_F16_ROWS_F16C
+__attribute__((target("avx2"))) static void load_bf16_row_avx2_(float *restrict dst, const uint16_t *restrict src,
+                                                                int64_t n) {
+    for (int64_t i = 0; i < n; i++) dst[i] = acl_bf16_to_f32_bf(src[i]);
+}
+#endif
+static void load_bf16_row(float *dst, const uint16_t *src, int64_t n) {
+#ifdef ACL_F16_ROWS_F16C
+    if (g_have_avx512) {
+        acl_bf16_to_f32_row_avx512(dst, src, n);
+        return;
+    }
+    if (g_have_f16c) {
+        load_bf16_row_avx2_(dst, src, n);
+        return;
+    }
+#endif
+    acl_row_bf16_to_f32(dst, src, n);
 }
 
 /* The index lists of the column ranges lo/hi[0..n) (see avgpool_plan). false when out of memory. */
@@ -347,28 +390,16 @@ static inline void avgpool_strides(const acl_view *v, int64_t s[4]) {
     do { /* a plain loop (the forward's short rows) */                      \
         for (int64_t i_ = 0; i_ < (n); i_++) KSTORE((dst) + i_, (src)[i_]); \
     } while (0)
-/* the backward plane's rows: at AVX2 the plain loop, which GCC vectorises 8 wide inside the AVX2 variant;
- * portable: the row converter (common/half_rows.h: SSE2 / NEON), measured faster there. The same bits. */
+/* the backward plane's rows: the AVX-512 / AVX2 row narrowing of kernels/f16_rows.h (GCC's own loop over the
+ * scalar rounding took three times the AVX-512 one's time: bf16 was 1.2-1.5x the fp32 row at the default),
+ * portable the row converter (common/half_rows.h: SSE2 / NEON). The same bits. */
 #undef AP_STORE_PROW
-#define AP_STORE_PROW(dst, src, n)                                              \
-    do {                                                                        \
-        if (acl_simd_level() >= ACL_SIMD_AVX2)                                  \
-            for (int64_t i_ = 0; i_ < (n); i_++) KSTORE((dst) + i_, (src)[i_]); \
-        else                                                                    \
-            acl_row_f32_to_bf16((dst), (src), (n));                             \
-    } while (0)
+#define AP_STORE_PROW(dst, src, n) store_bf16_row((dst), (src), (n))
 #undef AP_ROWCVT
 #define AP_ROWCVT 0
-/* bf16 planes: at AVX2 plain loops (a shift / a rounding GCC vectorises 8 wide in the AVX2 variant), portable
- * the SSE2 / NEON row converters */
+/* bf16 planes: the row converters above */
 #undef AP_LOAD_PLANE
-#define AP_LOAD_PLANE(dst, src, n)                                              \
-    do {                                                                        \
-        if (acl_simd_level() >= ACL_SIMD_AVX2)                                  \
-            for (int64_t i_ = 0; i_ < (n); i_++) (dst)[i_] = KLOAD((src) + i_); \
-        else                                                                    \
-            acl_row_bf16_to_f32((dst), (src), (n));                             \
-    } while (0)
+#define AP_LOAD_PLANE(dst, src, n) load_bf16_row((dst), (src), (n))
 #undef AP_STORE_PLANE
 #define AP_STORE_PLANE(dst, src, n) AP_STORE_PROW(dst, src, n)
 #define KSUFFIX bf16
