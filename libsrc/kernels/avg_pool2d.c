@@ -233,6 +233,96 @@ static void load_bf16_row(float *dst, const uint16_t *src, int64_t n) {
     acl_row_bf16_to_f32(dst, src, n);
 }
 
+/* The backward plane's last step for dense fp16/bf16 gradInput planes at AVX-512: each gradInput row summed from the
+ * E rows covering it (0 + E[a] + ... + E[b-1], in that order, as avg_pool2d.inc does) 16 columns a step and
+ * narrowed in registers, instead of the fp32 plane written to P and narrowed in a second pass. The same
+ * additions and the conversions of the row functions (NaN / subnormal blocks through them), so the same bits.
+ * false when the level is below AVX-512 or E holds a NaN (the caller then runs its own loop). */
+#ifdef ACL_F16_ROWS_F16C
+#define AP_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,avx2,f16c")))
+#define AP_AVX512BF16 __attribute__((target("avx512f,avx512bw,avx512vl,avx512bf16,avx2,f16c")))
+AP_AVX512 static inline __m512 ap_colsum16_(const float *e, int64_t IW, int64_t a, int64_t b, __mmask16 k) {
+    __m512 acc = _mm512_setzero_ps();
+    for (int64_t oh = a; oh < b; oh++) acc = _mm512_add_ps(acc, _mm512_maskz_loadu_ps(k, e + oh * IW));
+    return acc;
+}
+/* Whether E's OH x IW sums hold a NaN. Without one, every addition below gives the bits of avg_pool2d.inc's (IEEE
+ * addition of non-NaN operands is commutative, and an Inf - Inf gives the one default NaN either way); with one,
+ * which of two NaN operands survives depends on the operand order GCC picks in each loop, so such planes take the
+ * kernel's own loop. */
+AP_AVX512 static bool ap_has_nan_(const float *E, int64_t n) {
+    __mmask16 m = 0;
+    int64_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        const __m512 v = _mm512_loadu_ps(E + i);
+        m |= _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
+    }
+    if (i < n) {
+        const __m512 v = _mm512_maskz_loadu_ps((__mmask16)((1u << (n - i)) - 1), E + i);
+        m |= _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
+    }
+    return m != 0;
+}
+/* r < 16 columns, or a block holding a NaN (fp16) / a subnormal (vcvtneps2bf16): the row functions */
+AP_AVX512 static void ap_narrow_rest_(uint16_t *dst, __m512 v, int bf16, int r) {
+    float t[16];
+    _mm512_storeu_ps(t, v);
+    if (bf16)
+        acl_f32_to_bf16_row_avx2(dst, t, r);
+    else
+        acl_f32_to_f16_row_f16c(dst, t, r);
+}
+AP_AVX512 static inline void ap_narrow16_f16_(uint16_t *dst, __m512 v) {
+    if (_mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q))
+        ap_narrow_rest_(dst, v, 0, 16);
+    else
+        _mm256_storeu_si256((__m256i *)(void *)dst, _mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+}
+AP_AVX512 static inline void ap_narrow16_bf16_(uint16_t *dst, __m512 v) {
+    const __m512i h = _mm512_srli_epi32(acl_bf16x16_avx512_(_mm512_castps_si512(v)), 16);
+    _mm256_storeu_si256((__m256i *)(void *)dst, _mm512_cvtepi32_epi16(h));
+}
+AP_AVX512BF16 static inline void ap_narrow16_bf16n_(uint16_t *dst, __m512 v) {
+    const __m512i a = _mm512_and_si512(_mm512_castps_si512(v), _mm512_set1_epi32(0x7fffffff));
+    if (_mm512_cmplt_epu32_mask(_mm512_sub_epi32(a, _mm512_set1_epi32(1)), _mm512_set1_epi32(0x007fffff)))
+        ap_narrow_rest_(dst, v, 1, 16);
+    else
+        _mm256_storeu_si256((__m256i *)(void *)dst, (__m256i)_mm512_cvtneps_pbh(v));
+}
+#define AP_ROWS_NARROW_FN(attr, name, narrow16, bf16)                                                           \
+    attr static bool name(uint16_t *xp, const float *E, const avgpool_plan *p) {                                \
+        const int64_t IH = p->ih, IW = p->iw;                                                                   \
+        if (ap_has_nan_(E, p->oh * IW)) return false;                                                           \
+        for (int64_t ih = 0; ih < IH; ih++) {                                                                   \
+            const int64_t a = p->h_lo[ih], b = p->h_hi[ih];                                                     \
+            uint16_t *xr = xp + ih * IW;                                                                        \
+            int64_t iw = 0;                                                                                     \
+            for (; iw + 16 <= IW; iw += 16) narrow16(xr + iw, ap_colsum16_(E + iw, IW, a, b, 0xffff));          \
+            if (iw < IW) {                                                                                      \
+                const int r = (int)(IW - iw);                                                                   \
+                ap_narrow_rest_(xr + iw, ap_colsum16_(E + iw, IW, a, b, (__mmask16)((1u << r) - 1)), bf16, r);  \
+            }                                                                                                   \
+        }                                                                                                       \
+        return true;                                                                                            \
+    }
+AP_ROWS_NARROW_FN(AP_AVX512, ap_rows_f16_avx512_, ap_narrow16_f16_, 0)
+AP_ROWS_NARROW_FN(AP_AVX512, ap_rows_bf16_avx512_, ap_narrow16_bf16_, 1)
+AP_ROWS_NARROW_FN(AP_AVX512BF16, ap_rows_bf16_avx512bf16_, ap_narrow16_bf16n_, 1)
+#undef AP_ROWS_NARROW_FN
+#undef AP_AVX512
+#undef AP_AVX512BF16
+#endif
+static inline bool ap_rows_narrow(uint16_t *xp, const float *E, const avgpool_plan *p, int bf16) {
+#ifdef ACL_F16_ROWS_F16C
+    if (g_have_avx512) {
+        if (!bf16) return ap_rows_f16_avx512_(xp, E, p);
+        return g_have_avx512bf16 ? ap_rows_bf16_avx512bf16_(xp, E, p) : ap_rows_bf16_avx512_(xp, E, p);
+    }
+#endif
+    (void)xp, (void)E, (void)p, (void)bf16;
+    return false;
+}
+
 /* The index lists of the column ranges lo/hi[0..n) (see avgpool_plan). false when out of memory. */
 static bool build_index_lists(avgpool_plan *p, const int64_t *lo, const int64_t *hi, int64_t n) {
     pthread_once(&g_f16_once, build_f16_table);
@@ -347,6 +437,7 @@ static inline void avgpool_strides(const acl_view *v, int64_t s[4]) {
 #define AP_PLANE_CVT 0
 #define AP_LOAD_PLANE(dst, src, n) ((void)0)
 #define AP_STORE_PLANE(dst, src, n) ((void)0)
+#define AP_ROWS_NARROW(xp, E, p) false
 #define KSUFFIX f32
 #define AP_DIRECT 1
 #define AP_ROWCVT 0
@@ -373,6 +464,8 @@ static inline void avgpool_strides(const acl_view *v, int64_t s[4]) {
 #define AP_LOAD_PLANE(dst, src, n) load_f16_row((dst), (src), (n))
 #undef AP_STORE_PLANE
 #define AP_STORE_PLANE(dst, src, n) store_f16_row((dst), (src), (n))
+#undef AP_ROWS_NARROW
+#define AP_ROWS_NARROW(xp, E, p) ap_rows_narrow((xp), (E), (p), 0)
 #define KSUFFIX f16
 #define AP_LOAD(p) g_f16_to_f32[*(p)]
 #undef AP_LOAD_ROW
@@ -402,6 +495,8 @@ static inline void avgpool_strides(const acl_view *v, int64_t s[4]) {
 #define AP_LOAD_PLANE(dst, src, n) load_bf16_row((dst), (src), (n))
 #undef AP_STORE_PLANE
 #define AP_STORE_PLANE(dst, src, n) AP_STORE_PROW(dst, src, n)
+#undef AP_ROWS_NARROW
+#define AP_ROWS_NARROW(xp, E, p) ap_rows_narrow((xp), (E), (p), 1)
 #define KSUFFIX bf16
 #define AP_LOAD(p) KLOAD(p)
 #undef AP_LOAD_ROW
