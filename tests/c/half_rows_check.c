@@ -3,7 +3,8 @@
  * patterns narrowed to fp16 and to bf16, through the row functions (the vectorised code) and the element ones.
  * Compiled by tests/test_half_rows.py with the library's flags; also cross-compiled by tools/cross_check.sh.
  * usage: half_rows_check [STEP]   (STEP > 1 checks every STEP-th block of 65536 floats: a quick run)
- * On x86-64 also the AVX2 / AVX-512 / AVX512_BF16 bf16 rows of kernels/f16_rows.h, where the CPU has them.
+ * On x86-64 also the AVX2 / AVX-512 / AVX512_BF16 bf16 rows and the AVX-512 fp16 narrowing of kernels/f16_rows.h,
+ * where the CPU has them.
  * Prints "half_rows ok" and exits 0, or the first mismatches and exits 1. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -97,6 +98,10 @@ int main(int argc, char **argv) {
                             report(bf16_row_name[lv], (uint32_t)k, out16[k], acl_f32_to_bf16(src[k]), &bad);
                 }
                 if (g_avx512) {
+                    acl_f32_to_f16_row_avx512(out16 + off, src + off, len); /* its masked tail */
+                    for (int k = off; k < off + len; k++)
+                        if (out16[k] != acl_f32_to_f16(src[k]))
+                            report("f32_to_f16_row_avx512 tail", (uint32_t)k, out16[k], acl_f32_to_f16(src[k]), &bad);
                     acl_bf16_to_f32_row_avx512(out32 + off, hs + off, len);
                     for (int k = off; k < off + len; k++) {
                         float w = acl_bf16_to_f32(hs[k]);
@@ -143,6 +148,12 @@ int main(int argc, char **argv) {
                 if (el != want) report("f32_to_bf16_bf", base + i, el, want, &mine);
             }
 #ifdef ACL_F16_ROWS_F16C
+            if (g_avx512) {
+                acl_f32_to_f16_row_avx512(y, x, BLOCK);
+                for (uint32_t i = 0; i < BLOCK; i++)
+                    if (y[i] != acl_f32_to_f16(x[i]))
+                        report("f32_to_f16_row_avx512", base + i, y[i], acl_f32_to_f16(x[i]), &mine);
+            }
             for (int lv = 0; lv < 3; lv++) {
                 if (!have_lv(lv)) continue;
                 bf16_row[lv](y, x, BLOCK);
