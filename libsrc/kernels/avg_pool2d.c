@@ -99,7 +99,9 @@ static float g_f16_to_f32[65536];
 static pthread_once_t g_f16_once = PTHREAD_ONCE_INIT;
 static bool g_have_avx512; /* and with AVX-512, 16 lanes a step */
 static bool g_have_f16c; /* rows of fp16 results are converted with F16C (bit-identical, see f16_rows.h) */
+#ifdef ACL_F16_ROWS_F16C
 static bool g_have_avx512bf16; /* bf16 rows narrowed by vcvtneps2bf16 (subnormal blocks aside, see f16_rows.h) */
+#endif
 static void build_f16_table(void) {
     for (uint32_t h = 0; h < 65536; h++) g_f16_to_f32[h] = acl_f16_to_f32((uint16_t)h);
     g_have_f16c = acl_simd_level() >= ACL_SIMD_AVX2;
