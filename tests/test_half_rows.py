@@ -2,7 +2,9 @@
 conversions of libsrc/common/dtype.h, bit for bit, by the C harness tests/c/half_rows_check.c: all 65536 fp16 and
 bf16 patterns widened and all 2^32 fp32 patterns narrowed, compiled with the library's flags. The SSE2 row
 functions (x86-64) are checked exhaustively; the plain loops (what aarch64 and other targets compile, checked
-exhaustively under qemu by tools/cross_check.sh) on every 7th block here, and GCC must vectorise them."""
+exhaustively under qemu by tools/cross_check.sh) on every 7th block here, and GCC must vectorise them. On x86-64
+the harness also sweeps the AVX2 / AVX-512 / AVX512_BF16 fp32 -> bf16 rows, the AVX-512 fp16 narrowing and bf16 widening of
+libsrc/kernels/f16_rows.h, each where the CPU has it."""
 import os
 import platform
 import subprocess

@@ -202,3 +202,42 @@ def test_conv_fp16_gather_exact_at_every_level():
     SIMD level."""
     outs = {cap: run_python(CONV_F16_CODE, {"PYACLNN_SIMD": cap}) for cap in ("off", "avx2", "")}
     assert outs["off"] == outs["avx2"] == outs[""]
+
+
+BF16_TIES_CODE = r"""
+import hashlib, numpy as np, pyaclnn
+rng = np.random.default_rng(17)
+h = hashlib.sha256()
+def to_bf16(a32):  # round to nearest even on the bits (no NaN input here; an Inf - Inf NaN is the default one)
+    b = a32.view(np.uint32).astype(np.uint64)
+    r = ((b + 0x7fff + ((b >> 16) & 1)) >> 16).astype(np.uint16)
+    return np.where(np.isnan(a32), (b >> 16).astype(np.uint16) | 0x40, r)
+for dt in (pyaclnn.bfloat16, np.float16):
+    inf_exp, sub_max = (0x7f80, 0x80) if dt != np.float16 else (0x7c00, 0x400)
+    for (H, W) in ((56, 56), (21, 67)):
+        x = np.zeros((2, 3, H, W), dt)
+        for k, s, p in ((3, 2, 1), (2, 2, 0), (3, 1, 1)):
+            oh, ow = (H + 2 * p - k) // s + 1, (W + 2 * p - k) // s + 1
+            gb = rng.integers(0, 0x10000, (2, 3, oh, ow)).astype(np.uint16)
+            gb[(gb & inf_exp) == inf_exp] &= 0xbfff                       # no Inf / NaN inputs
+            gb.flat[::5] = rng.integers(0, sub_max, gb.flat[::5].size)    # subnormal gradients: subnormal sums
+            top = inf_exp - (0x0080 if dt != np.float16 else 0x0400)      # the largest finite exponent
+            gb.flat[1::9] = (gb.flat[1::9] & (0xffff ^ inf_exp)) | top  # huge ones (the largest finite exponent)
+            g = gb.view(dt)
+            y = pyaclnn.avg_pool2d_backward(g, x, k, stride=s, padding=p)
+            y32 = np.ascontiguousarray(pyaclnn.avg_pool2d_backward(g.astype(np.float32), x.astype(np.float32), k,
+                                                                   stride=s, padding=p))
+            want = to_bf16(y32) if dt != np.float16 else y32.astype(np.float16).view(np.uint16)
+            assert np.array_equal(y.view(np.uint16), want), "half != fp32 rounded once"
+            h.update(y.tobytes())
+print(h.hexdigest())
+"""
+
+
+def test_avg_pool_backward_half_rows_exact_at_every_level():
+    """avg_pool2d backward fp16/bf16 dense planes: at AVX-512 the gradInput rows are summed and narrowed in
+    registers (vcvtps2ph; vcvtneps2bf16 where the CPU has AVX512_BF16, which flushes subnormals, so their blocks
+    take the integer rounding), the AVX2 / SSE2 / NEON row converters below: subnormal, overflowing and tied sums
+    give the fp32 result rounded once, the same bytes at every level."""
+    outs = {cap: run_python(BF16_TIES_CODE, {"PYACLNN_SIMD": cap}) for cap in ("off", "avx2", "")}
+    assert outs["off"] == outs["avx2"] == outs[""]

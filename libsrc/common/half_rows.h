@@ -125,13 +125,14 @@ static inline __m128i acl_hr_f32x4_to_f16_(__m128i w, int *nan) {
     return _mm_or_si128(fin, _mm_and_si128(_mm_srai_epi32(w, 16), _mm_set1_epi32((int)0xffff8000u)));
 }
 
-/* 4 fp32 -> bf16, sign-extended to 32 bits (as acl_f32_to_bf16_bf) */
+/* 4 fp32 -> bf16, sign-extended to 32 bits (as acl_f32_to_bf16_bf): the rounding increment is dropped and the
+ * quiet bit set on the NaN lanes (an unordered compare finds them in one operation) */
 static inline __m128i acl_hr_f32x4_to_bf16_(__m128i x) {
-    const __m128i is_nan = _mm_cmpgt_epi32(_mm_and_si128(x, _mm_set1_epi32(0x7fffffff)), _mm_set1_epi32(0x7f800000));
+    const __m128i is_nan = _mm_castps_si128(_mm_cmpunord_ps(_mm_castsi128_ps(x), _mm_castsi128_ps(x)));
     const __m128i odd = _mm_and_si128(_mm_srli_epi32(x, 16), _mm_set1_epi32(1));
-    const __m128i rne = _mm_add_epi32(_mm_add_epi32(x, _mm_set1_epi32(0x7fff)), odd);
-    const __m128i qnan = _mm_or_si128(x, _mm_set1_epi32(0x00400000));
-    return _mm_srai_epi32(_mm_or_si128(_mm_and_si128(is_nan, qnan), _mm_andnot_si128(is_nan, rne)), 16);
+    const __m128i inc = _mm_andnot_si128(is_nan, _mm_add_epi32(odd, _mm_set1_epi32(0x7fff)));
+    const __m128i qnan = _mm_and_si128(is_nan, _mm_set1_epi32((int)0x00400000u));
+    return _mm_srai_epi32(_mm_or_si128(_mm_add_epi32(x, inc), qnan), 16);
 }
 
 /* the last n % 8 elements of a row: one more 8-element step on a zero-padded copy (the same operations per
@@ -155,10 +156,31 @@ static inline void acl_row_f16_to_f32(float *restrict dst, const uint16_t *restr
     }
     ACL_HR_TAIL_(acl_row_f16_to_f32, uint16_t, float);
 }
+/* 4 fp32 whose halves are normal (2^-14 <= |x| < 65520, so no subnormal, overflow, Inf or NaN) -> those halves
+ * without the sign: round to nearest even at mantissa bit 13 (an odd kept bit adds one to the 0xfff bias) and
+ * rebias the exponent, 5 integer operations. *bad collects the lanes outside that range (one biased signed
+ * compare does the unsigned range test); their block takes acl_hr_f32x4_to_f16_. */
+static inline __m128i acl_hr_f32x4_to_f16_normal_(__m128i w, __m128i *bad) {
+    const __m128i aw = _mm_and_si128(w, _mm_set1_epi32(0x7fffffff));
+    *bad = _mm_or_si128(*bad, _mm_cmpgt_epi32(_mm_add_epi32(aw, _mm_set1_epi32((int)(0x80000000u - 0x38800000u))),
+                                               _mm_set1_epi32((int)(0x80000000u + (0x477ff000u - 0x38800000u) - 1u))));
+    const __m128i odd = _mm_and_si128(_mm_srli_epi32(aw, 13), _mm_set1_epi32(1));
+    return _mm_srli_epi32(_mm_add_epi32(_mm_add_epi32(aw, _mm_set1_epi32((int)(0xfffu - (112u << 23)))), odd), 13);
+}
 static inline void acl_row_f32_to_f16(uint16_t *restrict dst, const float *restrict src, int64_t n) {
     const int64_t n8 = n > 0 ? n - n % 8 : 0;
     int64_t i = 0;
     for (; i < n8; i += 8) {
+        const __m128i w0 = _mm_loadu_si128((const __m128i *)(const void *)(src + i));
+        const __m128i w1 = _mm_loadu_si128((const __m128i *)(const void *)(src + i + 4));
+        __m128i bad = _mm_setzero_si128();
+        const __m128i h0 = acl_hr_f32x4_to_f16_normal_(w0, &bad), h1 = acl_hr_f32x4_to_f16_normal_(w1, &bad);
+        if (!_mm_movemask_epi8(bad)) { /* the common case: 8 normal halves; the signs from the upper 16 bits */
+            const __m128i sign = _mm_and_si128(_mm_packs_epi32(_mm_srai_epi32(w0, 16), _mm_srai_epi32(w1, 16)),
+                                               _mm_set1_epi16((short)0x8000));
+            _mm_storeu_si128((__m128i *)(void *)(dst + i), _mm_or_si128(_mm_packs_epi32(h0, h1), sign));
+            continue;
+        }
         int nan = 0;
         const __m128i a = acl_hr_f32x4_to_f16_(_mm_loadu_si128((const __m128i *)(const void *)(src + i)), &nan);
         const __m128i b = acl_hr_f32x4_to_f16_(_mm_loadu_si128((const __m128i *)(const void *)(src + i + 4)), &nan);
