@@ -100,9 +100,9 @@ static _Thread_local bool t_dispatcher;
 
 /* PYACLNN_QUEUE_STATS=1: at exit, who ran the tasks and how often the dispatcher woke (stderr). */
 static long st_host_runs, st_disp_runs, st_disp_wakes, st_wakes_busy;
-/* per kind of runner (0 host, 1 dispatcher): sum and min of the task's run time, sum of submit->start */
+/* per kind of runner (0 host, 1 dispatcher): sum and min of the task's run time, sum of submit->start (one task
+ * runs at a time: updated by its runner alone) */
 static long st_run_sum[2], st_run_min[2] = {1L << 62, 1L << 62}, st_lat_sum[2];
-static long st_eager_runs, st_eager_sum, st_eager_min = 1L << 62;
 static void print_stats(void) {
     fprintf(stderr, "pyaclnn queue: %ld tasks run by host threads, %ld by the dispatcher, %ld dispatcher wake-ups"
             " (%ld while a task ran)\n", st_host_runs, st_disp_runs, st_disp_wakes, st_wakes_busy);
@@ -112,9 +112,6 @@ static void print_stats(void) {
             fprintf(stderr, "pyaclnn queue: %s: run mean %.1f us min %.1f us, submit->start mean %.1f us\n",
                     k ? "dispatcher" : "host", st_run_sum[k] / 1e3 / n, st_run_min[k] / 1e3, st_lat_sum[k] / 1e3 / n);
     }
-    if (st_eager_runs)
-        fprintf(stderr, "pyaclnn queue: eager: %ld tasks, run mean %.1f us min %.1f us\n", st_eager_runs,
-                st_eager_sum / 1e3 / st_eager_runs, st_eager_min / 1e3);
 }
 static int g_stats;
 
@@ -177,7 +174,7 @@ static void read_env(void) {
     init_conds();
     if (g_enabled) pthread_atfork(at_prepare, at_parent, at_child);
     const char *st = getenv("PYACLNN_QUEUE_STATS");
-    if (st && strcmp(st, "1") == 0) {
+    if (g_enabled && st && strcmp(st, "1") == 0) {
         g_stats = 1;
         atexit(print_stats);
     }
@@ -319,8 +316,6 @@ static bool run_one_locked(acl_queue *prefer, long min_age) {
     __atomic_sub_fetch(&q->pending, 1, __ATOMIC_ACQ_REL);
     long left = __atomic_sub_fetch(&g_total, 1, __ATOMIC_ACQ_REL);
     __atomic_add_fetch(&g_gen, 1, __ATOMIC_RELEASE);
-    /* Waiters wait for a queue or for all queues to empty; in a streak they need waking only then (the streak's
-     * end wakes them too). After a host's task another host may have to take the next one. */
     if (g_waiters) pthread_cond_broadcast(&g_idle); /* a waiting host may take the next task (its whole team) */
     if (g_sleeping && left && !g_hosts) wake_locked();
     return true;
@@ -379,14 +374,7 @@ static void *dispatcher(void *arg) {
 static int submit(acl_queue *q, bool (*ready)(void *), acl_task_fn run, void (*drop)(void *), void *ctx,
                   const char *what, const void *const *writes, int nwrites) {
     if (!q || !acl_q_enabled() || t_worker) {
-        long t0 = g_stats && !t_worker ? now_ns() : 0;
         int rc = run(ctx);
-        if (t0) {
-            long d = now_ns() - t0;
-            st_eager_runs++;
-            st_eager_sum += d;
-            if (d < st_eager_min) st_eager_min = d;
-        }
         if (drop) drop(ctx);
         return rc;
     }
@@ -465,8 +453,8 @@ bool acl_q_writes_pending(const void *p) {
     return hit;
 }
 
-/* Waits until *counter is 0, running ready tasks itself (prefer's first) while neither a task is running nor the
- * dispatcher is in a streak; otherwise spins briefly (once), then sleeps on g_idle. Returns with g_mu held. */
+/* Waits until *counter is 0, running ready tasks itself (prefer's first) whenever no task is running; otherwise
+ * spins briefly (once), then sleeps on g_idle (woken when a task ends). Returns with g_mu held. */
 static void wait_zero_locked(long *counter, acl_queue *prefer) {
     pthread_mutex_lock(&g_mu);
     g_hosts++; /* the dispatcher's timer stays armed (disarming costs a system call per synchronisation; it goes off
