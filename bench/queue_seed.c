@@ -1,8 +1,9 @@
 /* One seed-sized op (GridSampler2D, f32 N8 C64 64x64 -> 64x64, ~0.3 ms) launched + synchronised in a loop, with the
  * launch, the synchronisation and the whole call timed separately: run it with PYACLNN_SYNC=1 and PYACLNN_ASYNC=1.
  *   queue_seed [calls (400)] [host gap in us between calls, busy (0)] [workspace alloc+free per call (0/1)]
- * Prints min / median of the calls (us). PYACLNN_QUEUE_STATS=1 adds the queue's own per-task figures.
+ * Prints min / p10 / median of the calls (us). PYACLNN_QUEUE_STATS=1 adds the queue's own per-task figures.
  * Build: cc -O2 -Iinclude bench/queue_seed.c -o queue_seed -Lbuild/lib -lpyaclnn -Wl,-rpath,$PWD/build/lib */
+#define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
