@@ -149,3 +149,54 @@ def test_fuzzer_with_the_queue(tmp_path):
     exe = native.build("fuzz.c", tmp_path / "fuzz")
     res = native.run(exe, "-t", "8", "-s", "11", env_extra=ASYNC, timeout=240)
     assert res.returncode == 0 and "fuzz ok" in res.stdout, res.stdout[-4000:] + res.stderr[-4000:]
+
+
+DISPATCHER = r"""
+import os, re, time, numpy as np, pyaclnn
+from pyaclnn import lib, ffi
+from pyaclnn.ops._common import launch
+from pyaclnn.runtime import Stream
+s = Stream()
+alpha = lib.aclCreateScalar(ffi.new("float *", 1.0), lib.ACL_FLOAT)
+a = pyaclnn.AclTensor.from_array(np.ones(1 << 20, np.float32))  # parallel-worthy
+o = pyaclnn.AclTensor((1 << 20,), np.float32)
+launch("Add", a, a, alpha, o, stream=s)  # launch + synchronise: the host runs it (its pool exists from here)
+threads = len(os.listdir("/proc/self/task"))
+launch("Add", o, a, alpha, o, stream=s, synchronize=False)  # nobody waits: the dispatcher runs it after its grace
+st = ffi.new("aclrtStreamStatus *")
+t_end = time.time() + 60
+while time.time() < t_end:
+    assert lib.aclrtStreamQuery(s.handle, st) == 0
+    if st[0] == lib.ACL_STREAM_STATUS_COMPLETE:
+        break
+    time.sleep(0.001)
+assert st[0] == lib.ACL_STREAM_STATUS_COMPLETE, "the dispatcher did not run an unwaited task"
+# the dispatcher ran a parallel-worthy kernel on its own thread alone: no second OpenMP pool
+assert len(os.listdir("/proc/self/task")) == threads, (threads, os.listdir("/proc/self/task"))
+s.synchronize()
+assert (o.numpy() == 3).all()
+x = pyaclnn.AclTensor.from_array(np.ones(16, np.float32))
+y = pyaclnn.AclTensor((16,), np.float32)
+n, t0 = 3000, time.monotonic()
+for _ in range(n):
+    launch("Add", x, x, alpha, y, stream=s)
+print("loop_ms %.1f tasks %d" % ((time.monotonic() - t0) * 1e3, n))
+lib.aclDestroyScalar(alpha)
+"""
+
+
+def test_dispatcher_runs_unwaited_tasks_without_a_second_pool():
+    """Tasks nobody waits for run on the dispatcher (after its grace) on one thread: a second OpenMP pool would make
+    libgomp throttle every pool's spinning for the rest of the process (the host's kernels then wait for futex
+    wake-ups). A launch + synchronise loop runs on the host and wakes the dispatcher at most about once per 5 ms
+    grace (the first queue woke it at every launch and again inside the host's kernel)."""
+    env = _py_env({**ASYNC, "OMP_NUM_THREADS": "2", "PYACLNN_QUEUE_STATS": "1"})
+    res = subprocess.run([sys.executable, "-c", DISPATCHER], capture_output=True, text=True, env=env, timeout=240)
+    assert res.returncode == 0 and "loop_ms" in res.stdout, res.stdout + res.stderr
+    import re
+    loop_ms = float(re.search(r"loop_ms ([\d.]+)", res.stdout).group(1))
+    m = re.search(r"(\d+) tasks run by host threads, (\d+) by the dispatcher, (\d+) dispatcher wake-ups", res.stderr)
+    assert m, res.stderr
+    host, disp, wakes = map(int, m.groups())
+    assert disp >= 1 and host >= 2900, res.stderr
+    assert wakes <= loop_ms / 5 + 20 and wakes < 300, (wakes, loop_ms, res.stderr)

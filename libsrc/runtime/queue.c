@@ -8,16 +8,16 @@
  * - One task runs at a time (g_running): its OpenMP team is the only one busy (no oversubscription), and every
  *   kernel computes what it computes eagerly (bit-identical results).
  * - Who runs a task: a host thread that waits for the queues (a synchronisation or a drain) runs the ready tasks
- *   itself, as eager execution would, unless the dispatcher is in a streak; the dispatcher runs tasks only when no
- *   host thread waits (after a grace period GRACE_NS, left to a host that is about to synchronise) or when it is
- *   in a streak (it took a task and keeps going while tasks are ready; hosts then wait). So a launch + synchronise
- *   loop runs every kernel on the host thread with the host's OpenMP pool, exactly as eagerly, and a burst of
- *   launches the program does not wait for runs on the dispatcher's pool; two pools never run at once and the idle
- *   one is never woken by the queue.
- * - The dispatcher never polls while a host thread runs or waits: it sleeps on g_work and is woken by a submission
- *   (when no host waits), by the last host leaving its wait with tasks left, or by a task finishing with tasks
- *   left and no host waiting. (The first version napped in 20 us timed waits while a host ran a task: ~50 wake-ups
- *   of a third thread per ms of kernel on a 2-core machine, the 30-60% slowdown of the seed benches.)
+ *   itself with its own OpenMP team, as eager execution would. The dispatcher runs tasks only while no host thread
+ *   waits, once a task is GRACE_NS old (the time left to a host about to synchronise), then the following ready ones
+ *   at once (a streak) until a host comes; it runs them on its own thread alone (a team of one), so the process
+ *   never has a second OpenMP pool (see dispatcher()). A launch + synchronise loop thus runs every kernel on the
+ *   host's pool exactly as eagerly, and a burst of launches the program does not wait for runs on one core beside
+ *   the host.
+ * - The dispatcher never polls: it sleeps in poll() and is woken by its timer (armed by a submission when no host
+ *   waits and the timer is not armed: at most one wake-up per GRACE_NS in a launch + synchronise loop), by the last
+ *   host leaving its wait with tasks left, by a task finishing with tasks left and no host waiting, or by a thread
+ *   waiting with a timeout.
  * - A host thread waiting with a timeout (aclrtSynchronizeStreamWithTimeout) never runs a task (it could not give
  *   up in the middle of one): it lets the dispatcher run them and gives up at the deadline.
  * - fork(): the prepare handler drains every queue and holds the lock; the child starts with empty queues and no
@@ -32,6 +32,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <poll.h>
+#include <unistd.h>
+#include <sys/eventfd.h>
+#include <sys/timerfd.h>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #include "acl/acl.h"
 #include "common/status.h"
@@ -59,15 +67,24 @@ struct acl_queue {
 };
 
 static pthread_mutex_t g_mu = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t g_work; /* the dispatcher waits here (CLOCK_MONOTONIC for its grace waits) */
+/* The dispatcher sleeps in poll() on two descriptors: g_evfd (an eventfd: "look now") and g_tfd (a one-shot
+ * CLOCK_MONOTONIC timerfd: "look when the oldest task is GRACE_NS old"). A submission only arms the timer when it is
+ * not armed (a system call, no thread woken): a launch + synchronise loop wakes the dispatcher at most once per
+ * GRACE_NS. (With a condition variable every submission had to wake it, and its 20 us grace wait then expired in
+ * the middle of the host's kernel: two wake-ups of a third thread per task on a 2-core machine, one of them
+ * preempting a thread of the running OpenMP team.) */
+static int g_evfd = -1, g_tfd = -1;
+static long g_timer_at; /* under g_mu: the armed deadline (now_ns clock), 0 = disarmed */
+static int g_woken;     /* under g_mu: g_evfd written since the dispatcher last went to sleep */
 static pthread_cond_t g_idle; /* threads waiting for tasks to finish (CLOCK_MONOTONIC for timed waits) */
 static acl_queue *g_all;      /* every live queue, under g_mu */
 static acl_queue *g_rr;       /* where the next round-robin scan starts */
 static long g_total;          /* tasks queued or running, all queues (atomic reads outside g_mu) */
 static long g_gen;            /* bumped whenever a task finishes (gates may have opened) */
-/* Under g_mu: g_hosts host threads inside wait_zero_locked (they run ready tasks); g_waiters threads blocked on
- * g_idle; g_streak: the dispatcher took a task and keeps the following ready ones (hosts wait meanwhile). */
-static int g_started, g_sleeping, g_waiters, g_running, g_stop, g_hosts, g_streak;
+/* Under g_mu: g_hosts host threads inside wait_zero_locked (they run ready tasks; the dispatcher takes none while
+ * one is there); g_waiters threads blocked on g_idle. */
+static int g_started, g_sleeping, g_waiters, g_running, g_stop, g_hosts;
+static int g_urgent; /* under g_mu: threads in acl_q_sync_timeout (they run no task: the dispatcher takes them now) */
 static pthread_t g_thread;
 static _Thread_local bool t_worker;
 static _Thread_local bool t_dispatcher;
@@ -75,21 +92,33 @@ static _Thread_local bool t_dispatcher;
 /* A host thread waiting for a task the dispatcher (or another host) runs spins this long, once, before it sleeps. */
 #define SPIN_NS 20000L
 /* The dispatcher leaves a new task this long to a host thread that is about to synchronise (launch + synchronise
- * then runs it on the host: no hand-off, the host's OpenMP pool as eagerly); after it, the dispatcher takes it. */
-#define GRACE_NS 20000L
+ * then runs it on the host: no hand-off, the host's OpenMP pool as eagerly); after it, the dispatcher takes it.
+ * Longer than a scheduler tick (4 ms at HZ=250): a timer that far ahead is not the CPU's next one, so arming and
+ * disarming it does not reprogram the clock-event device (measured in a VM: 0.4 + 0.7 us at 5 ms, 8 + 8 us at
+ * 20 us, each reprogramming a VM exit), and a host descheduled for a few ms still runs its own tasks. */
+#define GRACE_NS 5000000L
 
 /* PYACLNN_QUEUE_STATS=1: at exit, who ran the tasks and how often the dispatcher woke (stderr). */
-static long st_host_runs, st_disp_runs, st_disp_wakes;
+static long st_host_runs, st_disp_runs, st_disp_wakes, st_wakes_busy;
+/* per kind of runner (0 host, 1 dispatcher): sum and min of the task's run time, sum of submit->start (one task
+ * runs at a time: updated by its runner alone) */
+static long st_run_sum[2], st_run_min[2] = {1L << 62, 1L << 62}, st_lat_sum[2];
 static void print_stats(void) {
-    fprintf(stderr, "pyaclnn queue: %ld tasks run by host threads, %ld by the dispatcher, %ld dispatcher wake-ups\n",
-            st_host_runs, st_disp_runs, st_disp_wakes);
+    fprintf(stderr, "pyaclnn queue: %ld tasks run by host threads, %ld by the dispatcher, %ld dispatcher wake-ups"
+            " (%ld while a task ran)\n", st_host_runs, st_disp_runs, st_disp_wakes, st_wakes_busy);
+    for (int k = 0; k < 2; k++) {
+        long n = k ? st_disp_runs : st_host_runs;
+        if (n)
+            fprintf(stderr, "pyaclnn queue: %s: run mean %.1f us min %.1f us, submit->start mean %.1f us\n",
+                    k ? "dispatcher" : "host", st_run_sum[k] / 1e3 / n, st_run_min[k] / 1e3, st_lat_sum[k] / 1e3 / n);
+    }
 }
+static int g_stats;
 
 static void init_conds(void) {
     pthread_condattr_t ca;
     pthread_condattr_init(&ca);
     pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-    pthread_cond_init(&g_work, &ca);
     pthread_cond_init(&g_idle, &ca);
     pthread_condattr_destroy(&ca);
 }
@@ -145,7 +174,10 @@ static void read_env(void) {
     init_conds();
     if (g_enabled) pthread_atfork(at_prepare, at_parent, at_child);
     const char *st = getenv("PYACLNN_QUEUE_STATS");
-    if (g_enabled && st && strcmp(st, "1") == 0) atexit(print_stats);
+    if (g_enabled && st && strcmp(st, "1") == 0) {
+        g_stats = 1;
+        atexit(print_stats);
+    }
 }
 bool acl_q_enabled(void) {
     pthread_once(&g_once, read_env);
@@ -165,6 +197,20 @@ static inline void cpu_relax(void) {
 #elif defined(__aarch64__)
     __asm__ __volatile__("yield");
 #endif
+}
+
+/* Under g_mu: the dispatcher looks at the queues now. */
+static void wake_locked(void) {
+    if (g_woken || g_evfd < 0) return;
+    uint64_t one = 1;
+    if (write(g_evfd, &one, sizeof one) == (ssize_t)sizeof one) g_woken = 1;
+}
+/* Under g_mu: the dispatcher looks at the queues at `at` (now_ns clock) at the latest. */
+static void arm_locked(long at) {
+    if (g_tfd < 0 || (g_timer_at && g_timer_at <= at)) return;
+    struct itimerspec it = {{0, 0}, {at / 1000000000L, at % 1000000000L}};
+    if (timerfd_settime(g_tfd, TFD_TIMER_ABSTIME, &it, NULL) == 0) g_timer_at = at;
+    else wake_locked();
 }
 
 static void queue_init(acl_queue *q) {
@@ -242,7 +288,15 @@ static bool run_one_locked(acl_queue *prefer, long min_age) {
     t_worker = true; /* whatever the task calls runs inline and never waits for a queue */
     acl_err_mark mark = acl_err_capture_begin();
     acl_set_api(t->what);
+    long t_start = g_stats ? now_ns() : 0;
     int rc = t->run(t->ctx);
+    if (g_stats) {
+        int k = t_dispatcher ? 1 : 0;
+        long d = now_ns() - t_start;
+        __atomic_add_fetch(&st_run_sum[k], d, __ATOMIC_RELAXED);
+        __atomic_add_fetch(&st_lat_sum[k], t_start - t->t_submit, __ATOMIC_RELAXED);
+        if (d < st_run_min[k]) st_run_min[k] = d;
+    }
     char msg[sizeof q->msg];
     acl_err_capture_end(mark, rc ? msg : NULL, rc ? sizeof msg : 0);
     if (rc && !msg[0]) snprintf(msg, sizeof msg, "%s", t->what);
@@ -259,13 +313,11 @@ static bool run_one_locked(acl_queue *prefer, long min_age) {
     }
     q->busy = 0;
     g_running = 0;
-    long left_q = __atomic_sub_fetch(&q->pending, 1, __ATOMIC_ACQ_REL);
+    __atomic_sub_fetch(&q->pending, 1, __ATOMIC_ACQ_REL);
     long left = __atomic_sub_fetch(&g_total, 1, __ATOMIC_ACQ_REL);
     __atomic_add_fetch(&g_gen, 1, __ATOMIC_RELEASE);
-    /* Waiters wait for a queue or for all queues to empty; in a streak they need waking only then (the streak's
-     * end wakes them too). After a host's task another host may have to take the next one. */
-    if (g_waiters && (!left_q || !left || !t_dispatcher)) pthread_cond_broadcast(&g_idle);
-    if (g_sleeping && left && !g_hosts) pthread_cond_signal(&g_work);
+    if (g_waiters) pthread_cond_broadcast(&g_idle); /* a waiting host may take the next task (its whole team) */
+    if (g_sleeping && left && !g_hosts) wake_locked();
     return true;
 }
 
@@ -273,33 +325,47 @@ static void *dispatcher(void *arg) {
     (void)arg;
     t_worker = true;
     t_dispatcher = true;
+#ifdef _OPENMP
+    /* Kernels run here on this thread alone: no OpenMP pool of its own. A second pool in the process (more libgomp
+     * threads than CPUs) makes libgomp throttle the idle-wait spinning of EVERY pool, for the rest of the process:
+     * the host's teams then sleep between parallel regions and each region waits for futex wake-ups (measured on
+     * the 2-vCPU VM: eager grid_sampler forward 353 -> 657 us once an idle second pool exists). */
+    omp_set_num_threads(1);
+#endif
+    bool streak = false; /* it ran a task and no host came: the following ready tasks need no grace */
     pthread_mutex_lock(&g_mu);
     for (;;) {
-        if ((g_streak || !g_hosts) && run_one_locked(NULL, g_streak ? 0 : GRACE_NS)) {
-            g_streak = 1;
+        if (!g_hosts && run_one_locked(NULL, streak || g_urgent ? 0 : GRACE_NS)) {
+            streak = true;
             continue;
         }
-        if (g_streak) { /* nothing ready: the streak is over, waiting hosts may run tasks again */
-            g_streak = 0;
-            if (g_waiters) pthread_cond_broadcast(&g_idle);
-        }
+        streak = false;
         if (g_stop && !g_total) break;
         if (g_total && !g_hosts && !g_running) {
-            /* young work no host has come for yet: look again when it is GRACE_NS old */
-            struct timespec ts;
-            clock_gettime(CLOCK_MONOTONIC, &ts);
-            ts.tv_nsec += GRACE_NS;
-            if (ts.tv_nsec >= 1000000000L) {
-                ts.tv_sec++;
-                ts.tv_nsec -= 1000000000L;
-            }
-            pthread_cond_timedwait(&g_work, &g_mu, &ts);
-        } else { /* no work, or a host thread runs or waits for it: sleep until someone needs the dispatcher */
-            g_sleeping = 1;
-            pthread_cond_wait(&g_work, &g_mu);
-            g_sleeping = 0;
+            /* young ready work no host has come for yet: look again when the oldest is GRACE_NS old (gated heads
+             * open when a task ends, which wakes the dispatcher) */
+            long oldest = 0;
+            for (acl_queue *q = g_all; q; q = q->next_all)
+                if (q->head && (!q->head->ready || q->head->ready(q->head->ctx)) &&
+                    (!oldest || q->head->t_submit < oldest))
+                    oldest = q->head->t_submit;
+            if (oldest) arm_locked(oldest + GRACE_NS);
         }
+        /* sleep until a wake-up or the timer; neither is lost between the unlock and poll() */
+        g_sleeping = 1;
+        g_woken = 0;
+        pthread_mutex_unlock(&g_mu);
+        struct pollfd pf[2] = {{g_evfd, POLLIN, 0}, {g_tfd, POLLIN, 0}};
+        while (poll(pf, 2, -1) < 0 && errno == EINTR) {
+        }
+        uint64_t drain;
+        if (pf[0].revents & POLLIN) (void)!read(g_evfd, &drain, sizeof drain);
+        if (pf[1].revents & POLLIN) (void)!read(g_tfd, &drain, sizeof drain);
+        pthread_mutex_lock(&g_mu);
+        g_sleeping = 0;
+        if (g_timer_at && now_ns() >= g_timer_at) g_timer_at = 0; /* it went off: the next submission re-arms it */
         st_disp_wakes++;
+        if (g_running) st_wakes_busy++;
     }
     pthread_mutex_unlock(&g_mu);
     return NULL;
@@ -334,6 +400,15 @@ static int submit(acl_queue *q, bool (*ready)(void *), acl_task_fn run, void (*d
     pthread_mutex_lock(&g_mu);
     if (!g_started) {
         g_stop = 0;
+        if (g_evfd < 0) g_evfd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+        if (g_tfd < 0) g_tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+        if (g_evfd < 0 || g_tfd < 0) {
+            pthread_mutex_unlock(&g_mu);
+            free(t->wr);
+            free(t);
+            return ACL_REPORT(ACL_ERROR_RT_MEMORY_ALLOCATION, "cannot create the task dispatcher's descriptors for %s",
+                              what);
+        }
         int e = pthread_create(&g_thread, NULL, dispatcher, NULL);
         if (e != 0) {
             pthread_mutex_unlock(&g_mu);
@@ -349,7 +424,9 @@ static int submit(acl_queue *q, bool (*ready)(void *), acl_task_fn run, void (*d
     else q->head = t;
     q->tail = t;
     wr_add_locked(t);
-    if (g_sleeping && !g_hosts) pthread_cond_signal(&g_work); /* a waiting host runs it otherwise */
+    /* no thread is woken: the dispatcher's timer is armed for when the task is GRACE_NS old, unless a host waits
+     * (it runs the task) */
+    if (g_sleeping && !g_hosts) arm_locked(t->t_submit + GRACE_NS);
     pthread_mutex_unlock(&g_mu);
     return 0;
 }
@@ -376,14 +453,15 @@ bool acl_q_writes_pending(const void *p) {
     return hit;
 }
 
-/* Waits until *counter is 0, running ready tasks itself (prefer's first) while neither a task is running nor the
- * dispatcher is in a streak; otherwise spins briefly (once), then sleeps on g_idle. Returns with g_mu held. */
+/* Waits until *counter is 0, running ready tasks itself (prefer's first) whenever no task is running; otherwise
+ * spins briefly (once), then sleeps on g_idle (woken when a task ends). Returns with g_mu held. */
 static void wait_zero_locked(long *counter, acl_queue *prefer) {
     pthread_mutex_lock(&g_mu);
-    g_hosts++;
+    g_hosts++; /* the dispatcher's timer stays armed (disarming costs a system call per synchronisation; it goes off
+                * at most once per GRACE_NS, and the dispatcher, seeing a host, sleeps again) */
     bool spun = false;
     while (*counter != 0) {
-        if (!g_streak && run_one_locked(prefer, 0)) continue;
+        if (run_one_locked(prefer, 0)) continue;
         if (*counter == 0) break;
         if (!spun && g_running) {
             spun = true;
@@ -401,7 +479,7 @@ static void wait_zero_locked(long *counter, acl_queue *prefer) {
         g_waiters--;
     }
     g_hosts--;
-    if (!g_hosts && g_total && g_sleeping) pthread_cond_signal(&g_work); /* the rest is the dispatcher's again */
+    if (!g_hosts && g_total && g_sleeping) wake_locked(); /* the rest is the dispatcher's again */
 }
 
 static int take_error_locked(acl_queue *q) {
@@ -437,8 +515,9 @@ int acl_q_sync_timeout(acl_queue *q, long timeout_ms) {
     /* Not a host that runs tasks (it could not stop in the middle of one at the deadline): the dispatcher runs
      * them, at once (no grace: this thread is not going to). */
     bool timed_out = false;
+    g_urgent++;
     while (q->pending != 0) {
-        if (g_sleeping) pthread_cond_signal(&g_work);
+        if (g_sleeping) wake_locked();
         g_waiters++;
         int e = pthread_cond_timedwait(&g_idle, &g_mu, &dl);
         g_waiters--;
@@ -447,6 +526,7 @@ int acl_q_sync_timeout(acl_queue *q, long timeout_ms) {
             break;
         }
     }
+    g_urgent--;
     if (timed_out) {
         long left = q->pending;
         pthread_mutex_unlock(&g_mu);
@@ -484,7 +564,7 @@ int acl_q_sync_all(void) {
 bool acl_q_help(void) {
     if (!acl_q_enabled() || t_worker || __atomic_load_n(&g_total, __ATOMIC_ACQUIRE) == 0) return false;
     pthread_mutex_lock(&g_mu);
-    bool ran = !g_streak && run_one_locked(NULL, 0);
+    bool ran = run_one_locked(NULL, 0);
     pthread_mutex_unlock(&g_mu);
     return ran;
 }
@@ -519,7 +599,7 @@ void acl_q_shutdown(void) {
         return;
     }
     g_stop = 1;
-    pthread_cond_broadcast(&g_work);
+    wake_locked();
     pthread_t th = g_thread;
     g_started = 0;
     pthread_mutex_unlock(&g_mu);
@@ -538,6 +618,11 @@ static void at_parent(void) { pthread_mutex_unlock(&g_mu); }
 static void at_child(void) {
     pthread_mutex_init(&g_mu, NULL);
     init_conds();
-    g_started = g_sleeping = g_waiters = g_running = g_hosts = g_streak = 0;
+    g_started = g_sleeping = g_waiters = g_running = g_hosts = g_woken = g_urgent = 0;
+    g_timer_at = 0;
+    /* the parent's descriptors are shared with it (the same timer): the child makes its own */
+    if (g_evfd >= 0) close(g_evfd);
+    if (g_tfd >= 0) close(g_tfd);
+    g_evfd = g_tfd = -1;
     t_worker = false;
 }
