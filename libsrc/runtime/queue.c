@@ -1,4 +1,4 @@
-/* Deferred execution (PYACLNN_ASYNC=1): one FIFO per stream and ONE dispatcher thread for all of them.
+/* Deferred execution (the default; PYACLNN_SYNC=1 or PYACLNN_ASYNC=0: eager): one FIFO per stream and ONE dispatcher thread for all of them.
  *
  * Rules (README "Deferred execution"):
  * - A task's status at launch is what validation decided; an error while it runs is kept on its stream and reported
@@ -170,7 +170,8 @@ static void at_child(void);
 
 static void read_env(void) {
     const char *a = getenv("PYACLNN_ASYNC"), *s = getenv("PYACLNN_SYNC");
-    g_enabled = a && strcmp(a, "1") == 0 && !(s && strcmp(s, "1") == 0);
+    /* queued is the default (issue 14); PYACLNN_SYNC=1 or PYACLNN_ASYNC=0 run every task inside its call */
+    g_enabled = !(a && strcmp(a, "0") == 0) && !(s && strcmp(s, "1") == 0);
     init_conds();
     if (g_enabled) pthread_atfork(at_prepare, at_parent, at_child);
     const char *st = getenv("PYACLNN_QUEUE_STATS");

@@ -1,4 +1,4 @@
-/* Per-stream task queues run by one dispatcher thread (queue.c): the deferred execution of PYACLNN_ASYNC=1. */
+/* Per-stream task queues run by one dispatcher thread (queue.c): deferred execution, the default (PYACLNN_SYNC=1 or PYACLNN_ASYNC=0: eager). */
 #ifndef PYACLNN_RUNTIME_QUEUE_H
 #define PYACLNN_RUNTIME_QUEUE_H
 
@@ -7,7 +7,7 @@
 typedef struct acl_queue acl_queue;
 typedef int (*acl_task_fn)(void *ctx);
 
-/* True when PYACLNN_ASYNC=1 and not PYACLNN_SYNC=1 (read once per process). */
+/* True unless PYACLNN_SYNC=1 or PYACLNN_ASYNC=0 (read once per process): queued is the default. */
 bool acl_q_enabled(void);
 /* True on the dispatcher thread (a task must never wait for a queue). */
 bool acl_q_in_worker(void);

@@ -1,5 +1,6 @@
-/* Streams and events. By default ops run inside their second phase (SPEC Decision 5); with PYACLNN_ASYNC=1
- * they are queued on the stream (queue.c) and records / waits of events are tasks too. What a queue makes visible is
+/* Streams and events. By default the second phase of an op is queued on its stream (queue.c; issue 14 supersedes
+ * SPEC Decision 5, which PYACLNN_SYNC=1 or PYACLNN_ASYNC=0 bring back: every task runs inside its call);
+ * records / waits of events are tasks too. What a queue makes visible is
  * enforced by the stream checker (streamcheck.c), which these calls feed with the program's synchronisation:
  * stream order, events recorded and waited for, host synchronisation. Events record a host timestamp. */
 #include <pthread.h>
