@@ -54,6 +54,21 @@ def _rand(rng, shape, dt, domain):
     return x.astype(NP[dt])
 
 
+def rand_in(rng, shape, dt, lo=-4, hi=4):
+    """Values of dtype dt drawn uniformly: booleans half true, integers in [lo, hi] ([0, hi] unsigned), floats in
+    [lo, hi) (complex: both parts)."""
+    if dt == "bool":
+        return np.array(rng.random(shape) < 0.5)
+    if dt.startswith("u"):
+        return np.array(rng.integers(0, hi + 1, shape).astype(NP[dt]))
+    if dt in ("i8", "i16", "i32", "i64"):
+        return np.array(rng.integers(lo, hi + 1, shape).astype(NP[dt]))
+    x = rng.uniform(lo, hi, shape)
+    if dt in ("c64", "c128"):
+        x = x + 1j * rng.uniform(lo, hi, shape)
+    return np.array(x.astype(NP[dt]))
+
+
 def default_scalar(op, k, dt):
     """The k-th scalar argument for a test in dtype dt: the entry's `scalars`, else a small number of dt's kind
     (uint16/32/64 as numpy scalars of that dtype: CANN promotes them with nothing else)."""

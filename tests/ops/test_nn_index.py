@@ -9,7 +9,7 @@ from pyaclnn import ffi, lib
 from pyaclnn._optable import OPS
 from pyaclnn.lowlevel import AclTensor
 from helpers import run_executor, same_bytes_for_threads, strided, ws_call
-from table_harness import NP, compare, expect_status, from_torch, make_scalar, to_torch
+from table_harness import NP, compare, expect_status, from_torch, make_scalar, to_torch, rand_in
 
 NPX = dict(NP, u16=np.uint16, u32=np.uint32, u64=np.uint64)
 FLOATS = ("f16", "bf16", "f32", "f64")
@@ -19,17 +19,7 @@ def dts(op, arg=None):
     return OPS[op]["dtypes"] if arg is None else OPS[op]["arg_dtypes"][arg]
 
 
-def mk(rng, shape, dt, lo=-4, hi=4):
-    if dt == "bool":
-        return np.array(rng.random(shape) < 0.5)
-    if dt.startswith("u"):
-        return np.array(rng.integers(0, hi + 1, shape).astype(NPX[dt]))
-    if dt in ("i8", "i16", "i32", "i64"):
-        return np.array(rng.integers(lo, hi + 1, shape).astype(NPX[dt]))
-    x = rng.uniform(lo, hi, shape)
-    if dt in ("c64", "c128"):
-        x = x + 1j * rng.uniform(lo, hi, shape)
-    return np.array(x.astype(NPX[dt]))
+mk = rand_in  # table_harness
 
 
 def T(torch, a):
