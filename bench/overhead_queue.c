@@ -2,6 +2,7 @@
  *   overhead_queue [elements (16)] [iterations (20000)]
  * Prints the best of 5 rounds in us per launch + synchronise (the machine is shared: the minimum is the stable one).
  * Build: cc -O2 -Iinclude bench/overhead_queue.c -o overhead_queue -Lbuild/lib -lpyaclnn -Wl,-rpath,$PWD/build/lib */
+#define _POSIX_C_SOURCE 199309L
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
