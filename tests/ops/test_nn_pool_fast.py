@@ -216,7 +216,64 @@ def test_pool_fast_paths_same_bytes_at_every_simd_level():
     assert outs["off"] == outs["avx2"] == outs[""]
 
 
-@pytest.mark.parametrize("case", ["mp2d_f32", "mp3d_f16", "amp2d_bf16", "amp2d_f16_int32"])
+DIRECT = r"""
+import hashlib, numpy as np, pyaclnn
+from pyaclnn import lib
+rng = np.random.default_rng(21)
+SPECIAL = {"f16": [0x7c01, 0xfc01, 0x7d55, 0x7e00, 0x8000, 0x0000, 0x7c00, 0xfc00, 0x0001, 0x8001, 0x03ff, 0x7bff, 0x3c00],
+           "bf16": [0x7f81, 0xff81, 0x7fa5, 0x7fc0, 0x8000, 0x0000, 0x7f80, 0xff80, 0x0001, 0x8001, 0x007f, 0x7f7f, 0x3f80]}
+def t(a):
+    return pyaclnn.AclTensor.from_array(a, lib.ACL_FORMAT_NCHW if a.ndim == 4 else lib.ACL_FORMAT_NCDHW)
+for dt in ("f16", "bf16"):
+    npdt = np.dtype(np.float16) if dt == "f16" else pyaclnn.bfloat16
+    for shape, osz in [((2, 8, 56, 56), (7, 7)), ((2, 8, 56, 56), (9, 9)), ((1, 6, 8, 24, 24), (2, 3, 3))]:
+        os_ = shape[:2] + osz
+        isz = int(np.prod(shape[2:]))
+        planes = shape[0] * shape[1]
+        for mode in ("special", "few_repeats", "many_repeats", "out_of_range"):
+            bits = rng.integers(0x3000, 0x4400, os_).astype(np.uint16)
+            if mode == "special":
+                bits = rng.choice(np.array(SPECIAL[dt], np.uint16), size=os_)
+                # the repeated cells' gradients: no NaN (which of two NaNs a sum keeps is the compiler's operand
+                # order, and the per-cell kernel's differs from the plane kernels': the same before the direct path)
+                fb = bits.reshape(planes, -1)
+                fb[:, [1, 2, 5, 9, 11]] = rng.choice(np.array(SPECIAL[dt][4:], np.uint16), size=(planes, 5))
+            g = bits.view(np.float16) if dt == "f16" else bits.view(npdt)
+            ind = np.stack([rng.permutation(isz)[:int(np.prod(osz))] for _ in range(planes)]).reshape(os_)
+            if mode in ("special", "few_repeats"):  # a few cells named 2-3 times (the direct path sums them)
+                flat = ind.reshape(planes, -1)
+                flat[:, 5] = flat[:, 2]
+                flat[:, 9] = flat[:, 2]
+                flat[:, 11] = flat[:, 1]
+            if mode == "many_repeats":  # most cells repeated: the summing path takes over
+                ind = rng.integers(0, 5, os_)
+            if mode == "out_of_range":
+                ind = rng.integers(-3, isz + 3, os_)
+            for ity in (np.int32, np.int64):
+                if len(shape) == 5 and ity == np.int64:
+                    continue
+                nm = "AdaptiveMaxPool2dBackward" if len(shape) == 4 else "AdaptiveMaxPool3dBackward"
+                gx = t(np.full(shape, 5, npdt))
+                base = np.zeros(shape[:-1] + (shape[-1] * 2,), npdt)
+                gs = t(base[..., ::2])  # the per-cell kernel: the plain accumulator
+                for out in (gx, gs):
+                    pyaclnn.launch(nm, t(np.ascontiguousarray(g)), t(np.zeros(shape, npdt)), t(ind.astype(ity)), out)
+                assert gx.numpy().tobytes() == gs.numpy().tobytes(), (dt, shape, mode, ity)
+                print(dt, shape, mode, ity.__name__, hashlib.sha256(gx.numpy().tobytes()).hexdigest()[:16])
+"""
+
+
+def test_sparse_half_direct_path_same_bytes():
+    """The sparse fp16 / bf16 planes' direct path (each touched cell's 0 + g written as fixed-up bits, repeats summed
+    in fp32) against the per-cell kernel a strided gradInput takes: signalling / quiet NaN payloads, +-0, +-inf,
+    subnormals, cells named 2-3 times, many repeats (the summing path takes over), out-of-range indices; int32 and
+    int64 indices; the same bytes at 1/2/7 threads and at every SIMD level."""
+    first = same_bytes_for_threads(DIRECT)
+    for cap in ("off", "avx2"):
+        assert run_python(DIRECT, {"PYACLNN_SIMD": cap}) == first
+
+
+@pytest.mark.parametrize("case", ["mp2d_f32", "mp3d_f16", "amp2d_bf16", "amp2d_f16_int32", "amp2d_f16_nt"])
 def test_max_pool_backward_large_planes_vs_numpy(case):
     """The non-temporal plane stores (gradInput >= 8 MiB) against a numpy scatter: each input cell the fp32 sum
     0 + g1 + g2 ... of the gradOutput cells naming it in row-major order, rounded once (np.add.at adds in order)."""
@@ -226,6 +283,8 @@ def test_max_pool_backward_large_planes_vs_numpy(case):
     op, dt = case.split("_")[:2]
     npdt = {"f32": np.dtype(np.float32), "f16": np.dtype(np.float16), "bf16": pyaclnn.bfloat16}[dt]
     shape = {"mp2d": (2, 2, 1030, 683), "mp3d": (1, 3, 16, 300, 301), "amp2d": (1, 5, 1000, 845)}[op]
+    if case.endswith("_nt"):  # gradInput past 16 MiB: the sparse half planes streamed (non-temporal stores)
+        shape = (1, 5, 1000, 1701)
     fmt = lib.ACL_FORMAT_NCHW if len(shape) == 4 else lib.ACL_FORMAT_NCDHW
     x = rng.integers(-4, 5, shape).astype(np.float32).astype(npdt)  # ties: repeated argmax cells
     T = lambda a: pyaclnn.AclTensor.from_array(a, fmt)  # noqa: E731
