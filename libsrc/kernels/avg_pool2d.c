@@ -184,6 +184,7 @@ static inline void mul_f16_row(float *restrict dst, const uint16_t *restrict src
         return;
     }
 #endif
+
     acl_row_f16_to_f32(dst, src, n);
     for (int64_t j = 0; j < n; j++) dst[j] *= wt[j];
 }
@@ -314,7 +315,9 @@ AP_AVX512BF16 static inline __m256i ap_cvt16_bf16n_(__m512 v, __mmask16 *bad) {
             const int64_t a = p->h_lo[ih], b = p->h_hi[ih];                                                     \
             uint16_t *xr = xp + ih * IW;                                                                        \
             const float *e0 = E + a * IW, *e1 = e0 + IW;                                                        \
-            if (b - a == 1)                                                                                     \
+            if (ih > 0 && a == p->h_lo[ih - 1] && b == p->h_hi[ih - 1])                                         \
+                memcpy(xr, xr - IW, (size_t)IW * sizeof *xr); /* the same sums: the same halves */              \
+            else if (b - a == 1)                                                                                \
                 AP_ROW_BLOCKS_(_mm512_add_ps(z, _mm512_maskz_loadu_ps(k, e0 + iw)));                            \
             else if (b - a == 2)                                                                                \
                 AP_ROW_BLOCKS_(_mm512_add_ps(_mm512_add_ps(z, _mm512_maskz_loadu_ps(k, e0 + iw)),              \
@@ -488,12 +491,93 @@ AP_PE_FN(ap_pe_bf16_avx512_, uint16_t, AP_LD_BF16)
 #define AP_PE_FAST_(fn, gp, gs2, P, E, p) ((void)(gp), (void)(gs2), false)
 #endif
 
+/* The same step at the portable level on x86-64 (SSE2, its baseline): each row's sums 8 columns a step (the row
+ * kind chosen once per row), narrowed in registers by common/half_rows.h's blocks instead of an fp32 plane written
+ * to P and narrowed in a second pass; the last IW % 8 columns by the same scalar sums and the element function.
+ * A row whose window range equals the previous row's is a copy of it (a non-overlapping pooling narrows half the
+ * rows). A NaN sum: false, as above. */
+#ifdef ACL_HALF_ROWS_SSE2
+static inline __m128 ap_sum4_(const float *E, int64_t IW, int64_t a, int64_t b, int64_t iw) {
+    __m128 acc = _mm_setzero_ps();
+    for (int64_t oh = a; oh < b; oh++) acc = _mm_add_ps(acc, _mm_loadu_ps(E + oh * IW + iw));
+    return acc;
+}
+static inline float ap_sum1_(const float *E, int64_t IW, int64_t a, int64_t b, int64_t iw) {
+    float acc = 0.0f;
+    for (int64_t oh = a; oh < b; oh++) acc = acc + E[oh * IW + iw];
+    return acc;
+}
+#define AP_SSE_ROW_(S4)                                                                                           \
+    do {                                                                                                          \
+        int64_t iw = 0;                                                                                           \
+        for (; iw + 8 <= IW; iw += 8) {                                                                           \
+            const __m128 v0 = S4(iw), v1 = S4(iw + 4);                                                            \
+            AP_SSE_NARROW8_(xr + iw, v0, v1);                                                                     \
+        }                                                                                                         \
+        for (; iw < IW; iw++) {                                                                                   \
+            const float v = ap_sum1_(E, IW, a, b, iw);                                                            \
+            nan |= v != v;                                                                                        \
+            xr[iw] = AP_SSE_NARROW1_(v);                                                                          \
+        }                                                                                                         \
+    } while (0)
+#define AP_SSE_ROWS_FN_(name)                                                                                     \
+    static bool name(uint16_t *xp, const float *E, const avgpool_plan *p) {                                       \
+        const int64_t IH = p->ih, IW = p->iw;                                                                     \
+        const __m128 z = _mm_setzero_ps();                                                                        \
+        int nan = 0;                                                                                              \
+        for (int64_t ih = 0; ih < IH; ih++) {                                                                     \
+            const int64_t a = p->h_lo[ih], b = p->h_hi[ih];                                                       \
+            uint16_t *xr = xp + ih * IW;                                                                          \
+            const float *e0 = E + a * IW, *e1 = e0 + IW;                                                          \
+            if (ih > 0 && a == p->h_lo[ih - 1] && b == p->h_hi[ih - 1])                                           \
+                memcpy(xr, xr - IW, (size_t)IW * sizeof *xr);                                                     \
+            else if (b <= a)                                                                                      \
+                memset(xr, 0, (size_t)IW * sizeof *xr); /* 0.0f narrowed */                                      \
+            else if (b - a == 1)                                                                                  \
+                AP_SSE_ROW_(AP_S1_);                                                                              \
+            else if (b - a == 2)                                                                                  \
+                AP_SSE_ROW_(AP_S2_);                                                                              \
+            else                                                                                                  \
+                AP_SSE_ROW_(AP_SN_);                                                                              \
+        }                                                                                                         \
+        return !nan;                                                                                              \
+    }
+#define AP_S1_(iw) _mm_add_ps(z, _mm_loadu_ps(e0 + (iw)))
+#define AP_S2_(iw) _mm_add_ps(_mm_add_ps(z, _mm_loadu_ps(e0 + (iw))), _mm_loadu_ps(e1 + (iw)))
+#define AP_SN_(iw) ap_sum4_(E, IW, a, b, (iw))
+/* fp16: the exact blocks of half_rows.h (NaN lanes reported by them) */
+#define AP_SSE_NARROW8_(dst, v0, v1) \
+    _mm_storeu_si128((__m128i *)(void *)(dst), acl_hr_f32x8_to_f16_(_mm_castps_si128(v0), _mm_castps_si128(v1), &nan))
+#define AP_SSE_NARROW1_(v) acl_f32_to_f16_bf(v)
+AP_SSE_ROWS_FN_(ap_rows_f16_sse2_)
+#undef AP_SSE_NARROW8_
+#undef AP_SSE_NARROW1_
+/* bf16: round to nearest even on the bits; NaN lanes found by an unordered compare */
+#define AP_SSE_NARROW8_(dst, v0, v1)                                                                              \
+    do {                                                                                                          \
+        nan |= _mm_movemask_ps(_mm_or_ps(_mm_cmpunord_ps(v0, v0), _mm_cmpunord_ps(v1, v1)));                      \
+        _mm_storeu_si128((__m128i *)(void *)(dst), _mm_packs_epi32(acl_hr_f32x4_to_bf16_rne_(_mm_castps_si128(v0)), \
+                                                                   acl_hr_f32x4_to_bf16_rne_(_mm_castps_si128(v1)))); \
+    } while (0)
+#define AP_SSE_NARROW1_(v) acl_f32_to_bf16_bf(v)
+AP_SSE_ROWS_FN_(ap_rows_bf16_sse2_)
+#undef AP_SSE_NARROW8_
+#undef AP_SSE_NARROW1_
+#undef AP_S1_
+#undef AP_S2_
+#undef AP_SN_
+#undef AP_SSE_ROWS_FN_
+#undef AP_SSE_ROW_
+#endif
 static inline bool ap_rows_narrow(uint16_t *xp, const float *E, const avgpool_plan *p, int bf16) {
 #ifdef ACL_F16_ROWS_F16C
     if (g_have_avx512) {
         if (!bf16) return ap_rows_f16_avx512_(xp, E, p);
         return g_have_avx512bf16 ? ap_rows_bf16_avx512bf16_(xp, E, p) : ap_rows_bf16_avx512_(xp, E, p);
     }
+#endif
+#ifdef ACL_HALF_ROWS_SSE2
+    if (!g_have_f16c) return bf16 ? ap_rows_bf16_sse2_(xp, E, p) : ap_rows_f16_sse2_(xp, E, p);
 #endif
     (void)xp, (void)E, (void)p, (void)bf16;
     return false;
