@@ -150,6 +150,20 @@ add_f16_row_avx512(float *restrict tmp, const uint16_t *restrict src, int64_t n)
     return j;
 }
 #endif
+/* the same at the x86 portable level: common/half_rows.h's SSE2 widening fused into the addition, up to the first
+ * 8-block holding an Inf or NaN (as above) */
+#ifdef ACL_HALF_ROWS_SSE2
+static int64_t add_f16_row_sse2(float *restrict tmp, const uint16_t *restrict src, int64_t n) {
+    int64_t j = 0;
+    for (; j + 8 <= n; j += 8) {
+        __m128 lo, hi;
+        if (!acl_hr_f16x8_(_mm_loadu_si128((const __m128i *)(const void *)(src + j)), &lo, &hi)) break;
+        _mm_storeu_ps(tmp + j, _mm_add_ps(_mm_loadu_ps(tmp + j), lo));
+        _mm_storeu_ps(tmp + j + 4, _mm_add_ps(_mm_loadu_ps(tmp + j + 4), hi));
+    }
+    return j;
+}
+#endif
 static inline void add_f16_row(float *restrict tmp, const uint16_t *restrict src, int64_t n) {
     float cv[AVGPOOL_TMP];
     int64_t j0 = 0;
@@ -160,7 +174,13 @@ static inline void add_f16_row(float *restrict tmp, const uint16_t *restrict src
         acl_f16_to_f32_row_f16c(cv + j0, src + j0, n - j0);
     } else
 #endif
-        acl_row_f16_to_f32(cv, src, n);
+    {
+#ifdef ACL_HALF_ROWS_SSE2
+        j0 = add_f16_row_sse2(tmp, src, n);
+        if (j0 == n) return;
+#endif
+        acl_row_f16_to_f32(cv + j0, src + j0, n - j0);
+    }
     for (int64_t j = j0; j < n; j++) tmp[j] += cv[j];
 }
 
