@@ -589,12 +589,87 @@ AP_SSE_ROWS_FN_(ap_rows_bf16_sse2_)
 #undef AP_SSE_ROWS_FN_
 #undef AP_SSE_ROW_
 #endif
+/* The same at AVX2 (x86-64 CPUs without AVX-512): 8 columns a step, narrowed by F16C (fp16) or kernels/f16_rows.h's
+ * AVX2 rounding (bf16). */
+#ifdef ACL_F16_ROWS_F16C
+#define AP_AVX2 __attribute__((target("avx2,f16c")))
+AP_AVX2 static inline __m256 ap_sum8_(const float *E, int64_t IW, int64_t a, int64_t b, int64_t iw) {
+    __m256 acc = _mm256_setzero_ps();
+    for (int64_t oh = a; oh < b; oh++) acc = _mm256_add_ps(acc, _mm256_loadu_ps(E + oh * IW + iw));
+    return acc;
+}
+AP_AVX2 static inline float ap_sum1x_(const float *E, int64_t IW, int64_t a, int64_t b, int64_t iw) {
+    float acc = 0.0f;
+    for (int64_t oh = a; oh < b; oh++) acc = acc + E[oh * IW + iw];
+    return acc;
+}
+#define AP_AVX2_ROW_(S8)                                                                                          \
+    do {                                                                                                          \
+        int64_t iw = 0;                                                                                           \
+        for (; iw + 8 <= IW; iw += 8) {                                                                           \
+            const __m256 v = S8(iw);                                                                              \
+            nan |= _mm256_movemask_ps(_mm256_cmp_ps(v, v, _CMP_UNORD_Q));                                         \
+            _mm_storeu_si128((__m128i *)(void *)(xr + iw), AP_AVX2_NARROW8_(v));                                  \
+        }                                                                                                         \
+        for (; iw < IW; iw++) {                                                                                   \
+            const float v = ap_sum1x_(E, IW, a, b, iw);                                                           \
+            nan |= v != v;                                                                                        \
+            xr[iw] = AP_AVX2_NARROW1_(v);                                                                         \
+        }                                                                                                         \
+    } while (0)
+#define AP_AVX2_ROWS_FN_(name)                                                                                    \
+    AP_AVX2 static bool name(uint16_t *xp, const float *E, const avgpool_plan *p) {                               \
+        const int64_t IH = p->ih, IW = p->iw;                                                                     \
+        const __m256 z = _mm256_setzero_ps();                                                                     \
+        int nan = 0;                                                                                              \
+        for (int64_t ih = 0; ih < IH; ih++) {                                                                     \
+            const int64_t a = p->h_lo[ih], b = p->h_hi[ih];                                                       \
+            uint16_t *xr = xp + ih * IW;                                                                          \
+            const float *e0 = E + a * IW, *e1 = e0 + IW;                                                          \
+            if (ih > 0 && a == p->h_lo[ih - 1] && b == p->h_hi[ih - 1])                                           \
+                memcpy(xr, xr - IW, (size_t)IW * sizeof *xr);                                                     \
+            else if (b <= a)                                                                                      \
+                memset(xr, 0, (size_t)IW * sizeof *xr);                                                           \
+            else if (b - a == 1)                                                                                  \
+                AP_AVX2_ROW_(AP_X1_);                                                                             \
+            else if (b - a == 2)                                                                                  \
+                AP_AVX2_ROW_(AP_X2_);                                                                             \
+            else                                                                                                  \
+                AP_AVX2_ROW_(AP_XN_);                                                                             \
+        }                                                                                                         \
+        return !nan;                                                                                              \
+    }
+#define AP_X1_(iw) _mm256_add_ps(z, _mm256_loadu_ps(e0 + (iw)))
+#define AP_X2_(iw) _mm256_add_ps(_mm256_add_ps(z, _mm256_loadu_ps(e0 + (iw))), _mm256_loadu_ps(e1 + (iw)))
+#define AP_XN_(iw) ap_sum8_(E, IW, a, b, (iw))
+#define AP_AVX2_NARROW8_(v) _mm256_cvtps_ph((v), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)
+#define AP_AVX2_NARROW1_(v) acl_f32_to_f16_bf(v)
+AP_AVX2_ROWS_FN_(ap_rows_f16_avx2_)
+#undef AP_AVX2_NARROW8_
+#undef AP_AVX2_NARROW1_
+AP_AVX2 static inline __m128i ap_bf16x8_pack_(__m256 v) { /* no NaN here (the row is redone then) */
+    const __m256i r = acl_bf16x8_avx2_(v);
+    return _mm_packus_epi32(_mm256_castsi256_si128(r), _mm256_extracti128_si256(r, 1));
+}
+#define AP_AVX2_NARROW8_(v) ap_bf16x8_pack_(v)
+#define AP_AVX2_NARROW1_(v) acl_f32_to_bf16_bf(v)
+AP_AVX2_ROWS_FN_(ap_rows_bf16_avx2_)
+#undef AP_AVX2_NARROW8_
+#undef AP_AVX2_NARROW1_
+#undef AP_X1_
+#undef AP_X2_
+#undef AP_XN_
+#undef AP_AVX2_ROWS_FN_
+#undef AP_AVX2_ROW_
+#undef AP_AVX2
+#endif
 static inline bool ap_rows_narrow(uint16_t *xp, const float *E, const avgpool_plan *p, int bf16) {
 #ifdef ACL_F16_ROWS_F16C
     if (g_have_avx512) {
         if (!bf16) return ap_rows_f16_avx512_(xp, E, p);
         return g_have_avx512bf16 ? ap_rows_bf16_avx512bf16_(xp, E, p) : ap_rows_bf16_avx512_(xp, E, p);
     }
+    if (g_have_f16c) return bf16 ? ap_rows_bf16_avx2_(xp, E, p) : ap_rows_f16_avx2_(xp, E, p);
 #endif
 #ifdef ACL_HALF_ROWS_SSE2
     if (!g_have_f16c) return bf16 ? ap_rows_bf16_sse2_(xp, E, p) : ap_rows_f16_sse2_(xp, E, p);
