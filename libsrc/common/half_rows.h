@@ -145,49 +145,70 @@ static inline __m128i acl_hr_f32x4_to_bf16_(__m128i x) {
         fn(o_, t_, 8);                                                                                            \
         memcpy(dst + i, o_, (size_t)(n - i) * sizeof(DT));                                                        \
     }
+/* 8 halves -> 8 fp32 (as acl_f16_to_f32_bf) in two vectors, when none is Inf/NaN (else false and the caller uses
+ * acl_hr_f16x4_): each 32-bit lane is built as sign | em << 13 from 16-bit lane operations on all 8 at once (the
+ * upper word sign | em >> 3, the lower h << 13), then the product by 2^112 (exact; normalises subnormals, keeps
+ * the sign) - 11 operations for 8 instead of 18. */
+static inline int acl_hr_f16x8_(__m128i h, __m128 *lo, __m128 *hi) {
+    const __m128i em = _mm_and_si128(h, _mm_set1_epi16(0x7fff));
+    const int special = _mm_movemask_epi8(_mm_cmpgt_epi16(em, _mm_set1_epi16(0x7bff)));
+    const __m128i top = _mm_or_si128(_mm_srli_epi16(em, 3), _mm_and_si128(h, _mm_set1_epi16((short)0x8000)));
+    const __m128i bot = _mm_slli_epi16(h, 13);
+    *lo = _mm_mul_ps(_mm_castsi128_ps(_mm_unpacklo_epi16(bot, top)), _mm_set1_ps(0x1p112f));
+    *hi = _mm_mul_ps(_mm_castsi128_ps(_mm_unpackhi_epi16(bot, top)), _mm_set1_ps(0x1p112f));
+    return !special;
+}
 static inline void acl_row_f16_to_f32(float *restrict dst, const uint16_t *restrict src, int64_t n) {
     const __m128i z = _mm_setzero_si128();
     const int64_t n8 = n > 0 ? n - n % 8 : 0;
     int64_t i = 0;
     for (; i < n8; i += 8) {
         const __m128i h = _mm_loadu_si128((const __m128i *)(const void *)(src + i));
+        __m128 lo, hi;
+        if (acl_hr_f16x8_(h, &lo, &hi)) {
+            _mm_storeu_ps(dst + i, lo);
+            _mm_storeu_ps(dst + i + 4, hi);
+            continue;
+        }
         _mm_storeu_si128((__m128i *)(void *)(dst + i), acl_hr_f16x4_(_mm_unpacklo_epi16(z, h)));
         _mm_storeu_si128((__m128i *)(void *)(dst + i + 4), acl_hr_f16x4_(_mm_unpackhi_epi16(z, h)));
     }
     ACL_HR_TAIL_(acl_row_f16_to_f32, uint16_t, float);
 }
-/* 4 fp32 whose halves are normal (2^-14 <= |x| < 65520, so no subnormal, overflow, Inf or NaN) -> those halves
- * without the sign: round to nearest even at mantissa bit 13 (an odd kept bit adds one to the 0xfff bias) and
- * rebias the exponent, 5 integer operations. *bad collects the lanes outside that range (one biased signed
- * compare does the unsigned range test); their block takes acl_hr_f32x4_to_f16_. */
-static inline __m128i acl_hr_f32x4_to_f16_normal_(__m128i w, __m128i *bad) {
-    const __m128i aw = _mm_and_si128(w, _mm_set1_epi32(0x7fffffff));
-    *bad = _mm_or_si128(*bad, _mm_cmpgt_epi32(_mm_add_epi32(aw, _mm_set1_epi32((int)(0x80000000u - 0x38800000u))),
-                                               _mm_set1_epi32((int)(0x80000000u + (0x477ff000u - 0x38800000u) - 1u))));
-    const __m128i odd = _mm_and_si128(_mm_srli_epi32(aw, 13), _mm_set1_epi32(1));
-    return _mm_srli_epi32(_mm_add_epi32(_mm_add_epi32(aw, _mm_set1_epi32((int)(0xfffu - (112u << 23)))), odd), 13);
+/* 8 fp32 (two vectors of bits) -> the 8 halves, as acl_f32_to_f16_bf for non-NaN inputs; *nan collects a mask of
+ * NaN lanes, whose blocks the caller redoes with the element function. The common case, 8 normal halves
+ * (2^-14 <= |x| < 65280), takes 22 operations: the upper 16 bits of the 8 inputs packed into one vector (sign,
+ * exponent, 7 mantissa bits) give the signs and a range test on all 8 at once (one biased signed compare; the top
+ * binade [65280, 65520) is left to the exact path, whose overflow boundary lies inside it), and each magnitude is
+ * rounded to nearest even at mantissa bit 13 (an odd kept bit adds one to the 0xfff bias) and rebiased, 6
+ * integer operations a lane group. Otherwise acl_hr_f32x4_to_f16_ (every finite and infinite input). */
+static inline __m128i acl_hr_f32x8_to_f16_(__m128i w0, __m128i w1, int *nan) {
+    const __m128i top = _mm_packs_epi32(_mm_srai_epi32(w0, 16), _mm_srai_epi32(w1, 16));
+    const __m128i a16 = _mm_and_si128(top, _mm_set1_epi16(0x7fff));
+    /* bad: a16 - 0x3880 outside [0, 0x0efe] as unsigned 16 bits, i.e. a16 + 0x8000 - 0x3880 > 0x8efe signed */
+    const __m128i bad = _mm_cmpgt_epi16(_mm_add_epi16(a16, _mm_set1_epi16(0x4780)), _mm_set1_epi16((short)0x8efe));
+    if (!_mm_movemask_epi8(bad)) {
+        const __m128i abs = _mm_set1_epi32(0x7fffffff), one = _mm_set1_epi32(1);
+        const __m128i bias = _mm_set1_epi32((int)(0xfffu - (112u << 23)));
+        const __m128i a0 = _mm_and_si128(w0, abs), a1 = _mm_and_si128(w1, abs);
+        const __m128i m0 = _mm_srli_epi32(_mm_add_epi32(_mm_add_epi32(a0, bias), _mm_and_si128(_mm_srli_epi32(a0, 13), one)), 13);
+        const __m128i m1 = _mm_srli_epi32(_mm_add_epi32(_mm_add_epi32(a1, bias), _mm_and_si128(_mm_srli_epi32(a1, 13), one)), 13);
+        return _mm_or_si128(_mm_packs_epi32(m0, m1), _mm_and_si128(top, _mm_set1_epi16((short)0x8000)));
+    }
+    const __m128i a = acl_hr_f32x4_to_f16_(w0, nan), b = acl_hr_f32x4_to_f16_(w1, nan);
+    return _mm_packs_epi32(a, b);
 }
 static inline void acl_row_f32_to_f16(uint16_t *restrict dst, const float *restrict src, int64_t n) {
     const int64_t n8 = n > 0 ? n - n % 8 : 0;
     int64_t i = 0;
     for (; i < n8; i += 8) {
-        const __m128i w0 = _mm_loadu_si128((const __m128i *)(const void *)(src + i));
-        const __m128i w1 = _mm_loadu_si128((const __m128i *)(const void *)(src + i + 4));
-        __m128i bad = _mm_setzero_si128();
-        const __m128i h0 = acl_hr_f32x4_to_f16_normal_(w0, &bad), h1 = acl_hr_f32x4_to_f16_normal_(w1, &bad);
-        if (!_mm_movemask_epi8(bad)) { /* the common case: 8 normal halves; the signs from the upper 16 bits */
-            const __m128i sign = _mm_and_si128(_mm_packs_epi32(_mm_srai_epi32(w0, 16), _mm_srai_epi32(w1, 16)),
-                                               _mm_set1_epi16((short)0x8000));
-            _mm_storeu_si128((__m128i *)(void *)(dst + i), _mm_or_si128(_mm_packs_epi32(h0, h1), sign));
-            continue;
-        }
         int nan = 0;
-        const __m128i a = acl_hr_f32x4_to_f16_(_mm_loadu_si128((const __m128i *)(const void *)(src + i)), &nan);
-        const __m128i b = acl_hr_f32x4_to_f16_(_mm_loadu_si128((const __m128i *)(const void *)(src + i + 4)), &nan);
+        const __m128i h = acl_hr_f32x8_to_f16_(_mm_loadu_si128((const __m128i *)(const void *)(src + i)),
+                                               _mm_loadu_si128((const __m128i *)(const void *)(src + i + 4)), &nan);
         if (nan) {
             for (int64_t k = i; k < i + 8; k++) dst[k] = acl_f32_to_f16_bf(src[k]);
         } else {
-            _mm_storeu_si128((__m128i *)(void *)(dst + i), _mm_packs_epi32(a, b));
+            _mm_storeu_si128((__m128i *)(void *)(dst + i), h);
         }
     }
     ACL_HR_TAIL_(acl_row_f32_to_f16, float, uint16_t);
@@ -203,12 +224,24 @@ static inline void acl_row_bf16_to_f32(float *restrict dst, const uint16_t *rest
     }
     ACL_HR_TAIL_(acl_row_bf16_to_f32, uint16_t, float);
 }
+/* 4 fp32 without NaN -> bf16 sign-extended (round to nearest even on the bits: 5 operations) */
+static inline __m128i acl_hr_f32x4_to_bf16_rne_(__m128i x) {
+    const __m128i odd = _mm_and_si128(_mm_srli_epi32(x, 16), _mm_set1_epi32(1));
+    return _mm_srai_epi32(_mm_add_epi32(_mm_add_epi32(x, _mm_set1_epi32(0x7fff)), odd), 16);
+}
 static inline void acl_row_f32_to_bf16(uint16_t *restrict dst, const float *restrict src, int64_t n) {
     const int64_t n8 = n > 0 ? n - n % 8 : 0;
     int64_t i = 0;
     for (; i < n8; i += 8) {
-        const __m128i a = acl_hr_f32x4_to_bf16_(_mm_loadu_si128((const __m128i *)(const void *)(src + i)));
-        const __m128i b = acl_hr_f32x4_to_bf16_(_mm_loadu_si128((const __m128i *)(const void *)(src + i + 4)));
+        const __m128 v0 = _mm_loadu_ps(src + i), v1 = _mm_loadu_ps(src + i + 4);
+        __m128i a, b;
+        if (!_mm_movemask_ps(_mm_or_ps(_mm_cmpunord_ps(v0, v0), _mm_cmpunord_ps(v1, v1)))) { /* no NaN: */
+            a = acl_hr_f32x4_to_bf16_rne_(_mm_castps_si128(v0));
+            b = acl_hr_f32x4_to_bf16_rne_(_mm_castps_si128(v1));
+        } else {
+            a = acl_hr_f32x4_to_bf16_(_mm_castps_si128(v0));
+            b = acl_hr_f32x4_to_bf16_(_mm_castps_si128(v1));
+        }
         _mm_storeu_si128((__m128i *)(void *)(dst + i), _mm_packs_epi32(a, b));
     }
     ACL_HR_TAIL_(acl_row_f32_to_bf16, float, uint16_t);

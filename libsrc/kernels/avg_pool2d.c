@@ -150,6 +150,20 @@ add_f16_row_avx512(float *restrict tmp, const uint16_t *restrict src, int64_t n)
     return j;
 }
 #endif
+/* the same at the x86 portable level: common/half_rows.h's SSE2 widening fused into the addition, up to the first
+ * 8-block holding an Inf or NaN (as above) */
+#ifdef ACL_HALF_ROWS_SSE2
+static int64_t add_f16_row_sse2(float *restrict tmp, const uint16_t *restrict src, int64_t n) {
+    int64_t j = 0;
+    for (; j + 8 <= n; j += 8) {
+        __m128 lo, hi;
+        if (!acl_hr_f16x8_(_mm_loadu_si128((const __m128i *)(const void *)(src + j)), &lo, &hi)) break;
+        _mm_storeu_ps(tmp + j, _mm_add_ps(_mm_loadu_ps(tmp + j), lo));
+        _mm_storeu_ps(tmp + j + 4, _mm_add_ps(_mm_loadu_ps(tmp + j + 4), hi));
+    }
+    return j;
+}
+#endif
 static inline void add_f16_row(float *restrict tmp, const uint16_t *restrict src, int64_t n) {
     float cv[AVGPOOL_TMP];
     int64_t j0 = 0;
@@ -160,7 +174,13 @@ static inline void add_f16_row(float *restrict tmp, const uint16_t *restrict src
         acl_f16_to_f32_row_f16c(cv + j0, src + j0, n - j0);
     } else
 #endif
-        acl_row_f16_to_f32(cv, src, n);
+    {
+#ifdef ACL_HALF_ROWS_SSE2
+        j0 = add_f16_row_sse2(tmp, src, n);
+        if (j0 == n) return;
+#endif
+        acl_row_f16_to_f32(cv + j0, src + j0, n - j0);
+    }
     for (int64_t j = j0; j < n; j++) tmp[j] += cv[j];
 }
 
@@ -184,6 +204,7 @@ static inline void mul_f16_row(float *restrict dst, const uint16_t *restrict src
         return;
     }
 #endif
+
     acl_row_f16_to_f32(dst, src, n);
     for (int64_t j = 0; j < n; j++) dst[j] *= wt[j];
 }
@@ -259,81 +280,388 @@ static void load_bf16_row(float *dst, const uint16_t *src, int64_t n) {
 /* The backward plane's last step for dense fp16/bf16 gradInput planes at AVX-512: each gradInput row summed from the
  * E rows covering it (0 + E[a] + ... + E[b-1], in that order, as avg_pool2d.inc does) 16 columns a step and
  * narrowed in registers, instead of the fp32 plane written to P and narrowed in a second pass. The same
- * additions and the conversions of the row functions (NaN / subnormal blocks through them), so the same bits.
- * false when the level is below AVX-512 or E holds a NaN (the caller then runs its own loop). */
+ * additions and the conversions of the row functions (subnormal blocks through the integer rounding), so the same
+ * bits. false when the level is below AVX-512 or a sum is NaN (the caller then runs its own loop over the whole
+ * plane: the rows written here only read E, which stays intact). */
 #ifdef ACL_F16_ROWS_F16C
 #define AP_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,avx2,f16c")))
-#define AP_AVX512BF16 __attribute__((target("avx512f,avx512bw,avx512vl,avx512bf16,avx2,f16c")))
 AP_AVX512 static inline __m512 ap_colsum16_(const float *e, int64_t IW, int64_t a, int64_t b, __mmask16 k) {
     __m512 acc = _mm512_setzero_ps();
     for (int64_t oh = a; oh < b; oh++) acc = _mm512_add_ps(acc, _mm512_maskz_loadu_ps(k, e + oh * IW));
     return acc;
 }
-/* Whether E's OH x IW sums hold a NaN. Without one, every addition below gives the bits of avg_pool2d.inc's (IEEE
- * addition of non-NaN operands is commutative, and an Inf - Inf gives the one default NaN either way); with one,
- * which of two NaN operands survives depends on the operand order GCC picks in each loop, so such planes take the
- * kernel's own loop. */
-AP_AVX512 static bool ap_has_nan_(const float *E, int64_t n) {
-    __mmask16 m = 0;
-    int64_t i = 0;
-    for (; i + 16 <= n; i += 16) {
-        const __m512 v = _mm512_loadu_ps(E + i);
-        m |= _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
-    }
-    if (i < n) {
-        const __m512 v = _mm512_maskz_loadu_ps((__mmask16)((1u << (n - i)) - 1), E + i);
-        m |= _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
-    }
-    return m != 0;
+/* The narrowing of 16 sums; *bad collects the NaN lanes. A NaN sum makes the caller redo the whole plane with its
+ * own loop: without one, no E element a row reads was NaN (a NaN operand makes its sum NaN), and every addition
+ * here gives the bits of avg_pool2d.inc's (IEEE addition of non-NaN operands is commutative; an Inf - Inf gives
+ * the one default NaN either way, and such a plane is redone too); with one, which of two NaN operands survives
+ * depends on the operand order GCC picks in each loop, so only the kernel's own loop gives its bytes. (This
+ * replaced a pass over E looking for NaNs first, and a zero-padded copy for the last IW % 16 columns.) */
+AP_AVX512 static inline __m256i ap_cvt16_f16_(__m512 v, __mmask16 *bad) {
+    *bad |= _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
+    return _mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
 }
-/* r < 16 columns, or a block holding a NaN (fp16) / a subnormal (vcvtneps2bf16): the row functions */
-AP_AVX512 static void ap_narrow_rest_(uint16_t *dst, __m512 v, int bf16, int r) {
-    float t[16];
-    _mm512_storeu_ps(t, v);
-    if (bf16)
-        acl_f32_to_bf16_row_avx2(dst, t, r);
-    else
-        acl_f32_to_f16_row_f16c(dst, t, r);
+AP_AVX512 static inline __m256i ap_cvt16_bf16_(__m512 v, __mmask16 *bad) {
+    *bad |= _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
+    return _mm512_cvtepi32_epi16(_mm512_srli_epi32(acl_bf16x16_avx512_(_mm512_castps_si512(v)), 16));
 }
-AP_AVX512 static inline void ap_narrow16_f16_(uint16_t *dst, __m512 v) {
-    if (_mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q))
-        ap_narrow_rest_(dst, v, 0, 16);
-    else
-        _mm256_storeu_si256((__m256i *)(void *)dst, _mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+/* vcvtneps2bf16 flushes subnormal inputs to zero: a block holding one (or a NaN: one vfpclassps finds both) takes
+ * the integer rounding above */
+#define AP_AVX512BF16 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx512bf16,avx2,f16c")))
+AP_AVX512BF16 static inline __m256i ap_cvt16_bf16n_(__m512 v, __mmask16 *bad) {
+    if (_mm512_fpclass_ps_mask(v, 0xa1)) return ap_cvt16_bf16_(v, bad); /* QNaN 0x01, denormal 0x20, SNaN 0x80 */
+    return (__m256i)_mm512_cvtneps_pbh(v);
 }
-AP_AVX512 static inline void ap_narrow16_bf16_(uint16_t *dst, __m512 v) {
-    const __m512i h = _mm512_srli_epi32(acl_bf16x16_avx512_(_mm512_castps_si512(v)), 16);
-    _mm256_storeu_si256((__m256i *)(void *)dst, _mm512_cvtepi32_epi16(h));
-}
-AP_AVX512BF16 static inline void ap_narrow16_bf16n_(uint16_t *dst, __m512 v) {
-    const __m512i a = _mm512_and_si512(_mm512_castps_si512(v), _mm512_set1_epi32(0x7fffffff));
-    if (_mm512_cmplt_epu32_mask(_mm512_sub_epi32(a, _mm512_set1_epi32(1)), _mm512_set1_epi32(0x007fffff)))
-        ap_narrow_rest_(dst, v, 1, 16);
-    else
-        _mm256_storeu_si256((__m256i *)(void *)dst, (__m256i)_mm512_cvtneps_pbh(v));
-}
-#define AP_ROWS_NARROW_FN(attr, name, narrow16, bf16)                                                           \
+/* Each gradInput row: 0 + E[a] + ... + E[b-1] 16 columns a step (the row kind chosen once per row), narrowed by
+ * CVT and stored; the last IW % 16 columns under a mask (the masked-off lanes sum zeros and are not stored). */
+#define AP_ROW_BLOCKS_(SUM)                                                                                      \
+    do {                                                                                                         \
+        int64_t iw = 0;                                                                                          \
+        for (; iw + 16 <= IW; iw += 16) {                                                                        \
+            const __mmask16 k = 0xffff;                                                                          \
+            _mm256_storeu_si256((__m256i *)(void *)(xr + iw), CVT(SUM, &bad));                                   \
+        }                                                                                                        \
+        if (iw < IW) {                                                                                           \
+            const __mmask16 k = kt;                                                                              \
+            _mm256_mask_storeu_epi16(xr + iw, k, CVT(SUM, &bad));                                                \
+        }                                                                                                        \
+    } while (0)
+#define AP_ROWS_NARROW_FN(attr, name, CVT_)                                                                     \
     attr static bool name(uint16_t *xp, const float *E, const avgpool_plan *p) {                                \
         const int64_t IH = p->ih, IW = p->iw;                                                                   \
-        if (ap_has_nan_(E, p->oh * IW)) return false;                                                           \
+        const __mmask16 kt = (__mmask16)((1u << (IW % 16)) - 1);                                                \
+        const __m512 z = _mm512_setzero_ps();                                                                   \
+        __mmask16 bad = 0;                                                                                      \
         for (int64_t ih = 0; ih < IH; ih++) {                                                                   \
             const int64_t a = p->h_lo[ih], b = p->h_hi[ih];                                                     \
             uint16_t *xr = xp + ih * IW;                                                                        \
-            int64_t iw = 0;                                                                                     \
-            for (; iw + 16 <= IW; iw += 16) narrow16(xr + iw, ap_colsum16_(E + iw, IW, a, b, 0xffff));          \
-            if (iw < IW) {                                                                                      \
-                const int r = (int)(IW - iw);                                                                   \
-                ap_narrow_rest_(xr + iw, ap_colsum16_(E + iw, IW, a, b, (__mmask16)((1u << r) - 1)), bf16, r);  \
-            }                                                                                                   \
+            const float *e0 = E + a * IW, *e1 = e0 + IW;                                                        \
+            if (ih > 0 && a == p->h_lo[ih - 1] && b == p->h_hi[ih - 1])                                         \
+                memcpy(xr, xr - IW, (size_t)IW * sizeof *xr); /* the same sums: the same halves */              \
+            else if (b - a == 1)                                                                                \
+                AP_ROW_BLOCKS_(_mm512_add_ps(z, _mm512_maskz_loadu_ps(k, e0 + iw)));                            \
+            else if (b - a == 2)                                                                                \
+                AP_ROW_BLOCKS_(_mm512_add_ps(_mm512_add_ps(z, _mm512_maskz_loadu_ps(k, e0 + iw)),              \
+                                             _mm512_maskz_loadu_ps(k, e1 + iw)));                               \
+            else                                                                                                \
+                AP_ROW_BLOCKS_(ap_colsum16_(E + iw, IW, a, b, k));                                              \
         }                                                                                                       \
-        return true;                                                                                            \
+        return bad == 0;                                                                                        \
     }
-AP_ROWS_NARROW_FN(AP_AVX512, ap_rows_f16_avx512_, ap_narrow16_f16_, 0)
-AP_ROWS_NARROW_FN(AP_AVX512, ap_rows_bf16_avx512_, ap_narrow16_bf16_, 1)
-AP_ROWS_NARROW_FN(AP_AVX512BF16, ap_rows_bf16_avx512bf16_, ap_narrow16_bf16n_, 1)
+#define CVT ap_cvt16_f16_
+AP_ROWS_NARROW_FN(AP_AVX512, ap_rows_f16_avx512_, 0)
+#undef CVT
+#define CVT ap_cvt16_bf16_
+AP_ROWS_NARROW_FN(AP_AVX512, ap_rows_bf16_avx512_, 0)
+#undef CVT
+#define CVT ap_cvt16_bf16n_
+AP_ROWS_NARROW_FN(AP_AVX512BF16, ap_rows_bf16_avx512bf16_, 0)
+#undef CVT
+#undef AP_ROW_BLOCKS_
 #undef AP_ROWS_NARROW_FN
 #undef AP_AVX512
 #undef AP_AVX512BF16
+#endif
+/* The backward plane's first two steps at AVX-512 for dense gradOutput rows (every dtype): P = gradOutput * rcp 16
+ * columns a step (fp16 / bf16 widened in registers: no plane conversion pass), and each column sum of E gathered
+ * by permutes from the 32 partials of P a 16-column block of gradInput reads (ap_eperm, built with the plan)
+ * instead of scalar index-list reads. The additions are avg_pool2d.inc's, in its order ((0 + P[i0]) + P[i1]) + ...,
+ * the zero slot's +0 a masked-off lane's +0, so the same bits - unless a sum is NaN: then false, and the caller
+ * computes P and E by its own loops (which NaN of two operands an addition returns depends on GCC's operand
+ * order there). A plain 4.6x cheaper column step than the index lists (k3s2p1, 56 columns; 2000 -> ~400 cycles a
+ * plane). */
+typedef struct {
+    int64_t nb;        /* 16-column blocks of gradInput */
+    int32_t *base;     /* [nb] the first partial a block reads */
+    uint16_t *km;      /* [nb * m] lanes whose slot t is a real partial (the others add the zero slot's +0) */
+    uint16_t *lm;      /* [nb * 2] the partials of P's row the two 16-wide loads may read (ps = nw + 1) */
+    int32_t *idx;      /* [nb * m * 16] permute indices (0..31 from base), 64-byte aligned */
+} ap_eperm;
+
+static void build_e_perm(avgpool_plan *p) {
+    p->e_perm = NULL;
+#ifdef ACL_F16_ROWS_F16C
+    if (!p->w_idx) return;
+    const int64_t IW = p->iw, m = p->m, nw = p->w_end - p->w_begin, ps = nw + 1, nb = (IW + 15) / 16;
+    for (int64_t b = 0; b < nb; b++) { /* every block must read at most 32 consecutive partials */
+        int64_t lo = INT64_MAX, hi = -1;
+        for (int64_t iw = b * 16; iw < IW && iw < b * 16 + 16; iw++)
+            for (int64_t t = 0; t < m; t++) {
+                const int64_t j = p->w_idx[iw * m + t];
+                if (j == nw) continue;
+                if (j < lo) lo = j;
+                if (j > hi) hi = j;
+            }
+        if (hi >= 0 && hi - lo >= 32) return;
+    }
+    const size_t bytes = sizeof(ap_eperm) + 64 + (size_t)(nb * m * 16) * 4 + (size_t)nb * 4 + (size_t)(nb * m) * 2 +
+                         (size_t)nb * 4;
+    char *mem = malloc(bytes);
+    if (!mem) return; /* the index lists do the job */
+    ap_eperm *ep = (ap_eperm *)(void *)mem;
+    ep->nb = nb;
+    ep->idx = (int32_t *)(void *)(((uintptr_t)(mem + sizeof *ep) + 63) & ~(uintptr_t)63);
+    ep->base = ep->idx + nb * m * 16;
+    ep->km = (uint16_t *)(void *)(ep->base + nb);
+    ep->lm = ep->km + nb * m;
+    for (int64_t b = 0; b < nb; b++) {
+        int64_t lo = INT64_MAX;
+        for (int64_t iw = b * 16; iw < IW && iw < b * 16 + 16; iw++)
+            for (int64_t t = 0; t < m; t++)
+                if (p->w_idx[iw * m + t] != nw && p->w_idx[iw * m + t] < lo) lo = p->w_idx[iw * m + t];
+        if (lo == INT64_MAX) lo = 0;
+        ep->base[b] = (int32_t)lo;
+        for (int64_t t = 0; t < m; t++) {
+            uint16_t k = 0;
+            for (int64_t l = 0; l < 16; l++) {
+                const int64_t iw = b * 16 + l;
+                const int64_t j = iw < IW ? p->w_idx[iw * m + t] : nw;
+                ep->idx[(b * m + t) * 16 + l] = j == nw ? 0 : (int32_t)(j - lo);
+                if (j != nw) k |= (uint16_t)(1u << l);
+            }
+            ep->km[b * m + t] = k;
+        }
+        uint16_t l0 = 0, l1 = 0;
+        for (int64_t l = 0; l < 16; l++) {
+            if (lo + l < ps) l0 |= (uint16_t)(1u << l);
+            if (lo + 16 + l < ps) l1 |= (uint16_t)(1u << l);
+        }
+        ep->lm[2 * b] = l0;
+        ep->lm[2 * b + 1] = l1;
+    }
+    p->e_perm = ep;
+#else
+    (void)p;
+#endif
+}
+
+#ifdef ACL_F16_ROWS_F16C
+#define AP_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,avx2,f16c")))
+#define AP_LD_F32(src, k) _mm512_maskz_loadu_ps((k), (src))
+#define AP_LD_F16(src, k) _mm512_cvtph_ps(_mm256_maskz_loadu_epi16((k), (src)))
+#define AP_LD_BF16(src, k) \
+    _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(_mm256_maskz_loadu_epi16((k), (src))), 16))
+/* one 16-column block of E for every row oh: T(t) adds slot t's permuted partials */
+#define AP_E_BLOCK_(T)                                                                                            \
+    for (int64_t oh = 0; oh < OH; oh++) {                                                                         \
+        const float *pr = P + oh * ps + base;                                                                     \
+        const __m512 lo = _mm512_maskz_loadu_ps(lm0, pr), hi = _mm512_maskz_loadu_ps(lm1, pr + 16);               \
+        __m512 acc = _mm512_setzero_ps();                                                                         \
+        T                                                                                                         \
+        nan |= _mm512_cmp_ps_mask(acc, acc, _CMP_UNORD_Q);                                                        \
+        _mm512_mask_storeu_ps(E + oh * IW + iw0, ks, acc);                                                        \
+    }
+#define AP_E_ADD_(t) acc = _mm512_add_ps(acc, _mm512_maskz_permutex2var_ps(k##t, lo, i##t, hi));
+#define AP_PE_FN(name, GT, LOAD16)                                                                                \
+    AP_AVX512 static bool name(const GT *gp, int64_t gs2, float *P, float *E, const avgpool_plan *p) {           \
+        const int64_t OH = p->oh, OW = p->ow, IW = p->iw, w0 = p->w_begin, nw = p->w_end - w0, ps = nw + 1;       \
+        const int64_t m = p->m;                                                                                   \
+        const __mmask16 kt = (__mmask16)((1u << (nw % 16)) - 1);                                                  \
+        for (int64_t oh = 0; oh < OH; oh++) {                                                                     \
+            const GT *gr = gp + oh * gs2 + w0;                                                                    \
+            const float *wt = p->wt + oh * OW + w0;                                                               \
+            float *pr = P + oh * ps;                                                                              \
+            int64_t j = 0;                                                                                        \
+            for (; j + 16 <= nw; j += 16)                                                                         \
+                _mm512_storeu_ps(pr + j, _mm512_mul_ps(LOAD16(gr + j, 0xffff), _mm512_loadu_ps(wt + j)));         \
+            if (j < nw)                                                                                           \
+                _mm512_mask_storeu_ps(pr + j, kt, _mm512_mul_ps(LOAD16(gr + j, kt), _mm512_maskz_loadu_ps(kt, wt + j))); \
+            pr[nw] = 0;                                                                                           \
+        }                                                                                                         \
+        const ap_eperm *ep = p->e_perm;                                                                           \
+        __mmask16 nan = 0;                                                                                        \
+        for (int64_t b = 0; b < ep->nb; b++) {                                                                    \
+            const int64_t iw0 = b * 16;                                                                           \
+            const __mmask16 ks = (__mmask16)(iw0 + 16 <= IW ? 0xffffu : (1u << (IW - iw0)) - 1);                  \
+            const int64_t base = ep->base[b];                                                                     \
+            const __mmask16 lm0 = ep->lm[2 * b], lm1 = ep->lm[2 * b + 1];                                         \
+            const int32_t *ix = ep->idx + b * m * 16;                                                             \
+            const uint16_t *km = ep->km + b * m;                                                                  \
+            if (m == 1) {                                                                                         \
+                const __m512i i0 = _mm512_load_si512((const void *)ix);                                           \
+                const __mmask16 k0 = km[0];                                                                       \
+                AP_E_BLOCK_(AP_E_ADD_(0))                                                                         \
+            } else if (m == 2) {                                                                                  \
+                const __m512i i0 = _mm512_load_si512((const void *)ix), i1 = _mm512_load_si512((const void *)(ix + 16)); \
+                const __mmask16 k0 = km[0], k1 = km[1];                                                           \
+                AP_E_BLOCK_(AP_E_ADD_(0) AP_E_ADD_(1))                                                            \
+            } else if (m == 3) {                                                                                  \
+                const __m512i i0 = _mm512_load_si512((const void *)ix), i1 = _mm512_load_si512((const void *)(ix + 16)); \
+                const __m512i i2 = _mm512_load_si512((const void *)(ix + 32));                                    \
+                const __mmask16 k0 = km[0], k1 = km[1], k2 = km[2];                                               \
+                AP_E_BLOCK_(AP_E_ADD_(0) AP_E_ADD_(1) AP_E_ADD_(2))                                               \
+            } else {                                                                                              \
+                AP_E_BLOCK_(for (int64_t t = 0; t < m; t++) acc = _mm512_add_ps(                                  \
+                                acc, _mm512_maskz_permutex2var_ps(km[t], lo, _mm512_load_si512((const void *)(ix + 16 * t)), hi));) \
+            }                                                                                                     \
+        }                                                                                                         \
+        return nan == 0;                                                                                          \
+    }
+AP_PE_FN(ap_pe_f32_avx512_, float, AP_LD_F32)
+AP_PE_FN(ap_pe_f16_avx512_, uint16_t, AP_LD_F16)
+AP_PE_FN(ap_pe_bf16_avx512_, uint16_t, AP_LD_BF16)
+#undef AP_PE_FN
+#undef AP_E_ADD_
+#undef AP_E_BLOCK_
+#undef AP_LD_F32
+#undef AP_LD_F16
+#undef AP_LD_BF16
+#undef AP_AVX512
+#define AP_PE_FAST_(fn, gp, gs2, P, E, p) (g_have_avx512 && (p)->e_perm && fn((gp), (gs2), (P), (E), (p)))
+#else
+#define AP_PE_FAST_(fn, gp, gs2, P, E, p) ((void)(gp), (void)(gs2), false)
+#endif
+
+/* The same step at the portable level on x86-64 (SSE2, its baseline): each row's sums 8 columns a step (the row
+ * kind chosen once per row), narrowed in registers by common/half_rows.h's blocks instead of an fp32 plane written
+ * to P and narrowed in a second pass; the last IW % 8 columns by the same scalar sums and the element function.
+ * A row whose window range equals the previous row's is a copy of it (a non-overlapping pooling narrows half the
+ * rows). A NaN sum: false, as above. */
+#ifdef ACL_HALF_ROWS_SSE2
+static inline __m128 ap_sum4_(const float *E, int64_t IW, int64_t a, int64_t b, int64_t iw) {
+    __m128 acc = _mm_setzero_ps();
+    for (int64_t oh = a; oh < b; oh++) acc = _mm_add_ps(acc, _mm_loadu_ps(E + oh * IW + iw));
+    return acc;
+}
+static inline float ap_sum1_(const float *E, int64_t IW, int64_t a, int64_t b, int64_t iw) {
+    float acc = 0.0f;
+    for (int64_t oh = a; oh < b; oh++) acc = acc + E[oh * IW + iw];
+    return acc;
+}
+#define AP_SSE_ROW_(S4)                                                                                           \
+    do {                                                                                                          \
+        int64_t iw = 0;                                                                                           \
+        for (; iw + 8 <= IW; iw += 8) {                                                                           \
+            const __m128 v0 = S4(iw), v1 = S4(iw + 4);                                                            \
+            AP_SSE_NARROW8_(xr + iw, v0, v1);                                                                     \
+        }                                                                                                         \
+        for (; iw < IW; iw++) {                                                                                   \
+            const float v = ap_sum1_(E, IW, a, b, iw);                                                            \
+            nan |= v != v;                                                                                        \
+            xr[iw] = AP_SSE_NARROW1_(v);                                                                          \
+        }                                                                                                         \
+    } while (0)
+#define AP_SSE_ROWS_FN_(name)                                                                                     \
+    static bool name(uint16_t *xp, const float *E, const avgpool_plan *p) {                                       \
+        const int64_t IH = p->ih, IW = p->iw;                                                                     \
+        const __m128 z = _mm_setzero_ps();                                                                        \
+        int nan = 0;                                                                                              \
+        for (int64_t ih = 0; ih < IH; ih++) {                                                                     \
+            const int64_t a = p->h_lo[ih], b = p->h_hi[ih];                                                       \
+            uint16_t *xr = xp + ih * IW;                                                                          \
+            const float *e0 = E + a * IW, *e1 = e0 + IW;                                                          \
+            if (ih > 0 && a == p->h_lo[ih - 1] && b == p->h_hi[ih - 1])                                           \
+                memcpy(xr, xr - IW, (size_t)IW * sizeof *xr);                                                     \
+            else if (b <= a)                                                                                      \
+                memset(xr, 0, (size_t)IW * sizeof *xr); /* 0.0f narrowed */                                      \
+            else if (b - a == 1)                                                                                  \
+                AP_SSE_ROW_(AP_S1_);                                                                              \
+            else if (b - a == 2)                                                                                  \
+                AP_SSE_ROW_(AP_S2_);                                                                              \
+            else                                                                                                  \
+                AP_SSE_ROW_(AP_SN_);                                                                              \
+        }                                                                                                         \
+        return !nan;                                                                                              \
+    }
+#define AP_S1_(iw) _mm_add_ps(z, _mm_loadu_ps(e0 + (iw)))
+#define AP_S2_(iw) _mm_add_ps(_mm_add_ps(z, _mm_loadu_ps(e0 + (iw))), _mm_loadu_ps(e1 + (iw)))
+#define AP_SN_(iw) ap_sum4_(E, IW, a, b, (iw))
+/* fp16: the exact blocks of half_rows.h (NaN lanes reported by them) */
+#define AP_SSE_NARROW8_(dst, v0, v1) \
+    _mm_storeu_si128((__m128i *)(void *)(dst), acl_hr_f32x8_to_f16_(_mm_castps_si128(v0), _mm_castps_si128(v1), &nan))
+#define AP_SSE_NARROW1_(v) acl_f32_to_f16_bf(v)
+AP_SSE_ROWS_FN_(ap_rows_f16_sse2_)
+#undef AP_SSE_NARROW8_
+#undef AP_SSE_NARROW1_
+/* bf16: round to nearest even on the bits; NaN lanes found by an unordered compare */
+#define AP_SSE_NARROW8_(dst, v0, v1)                                                                              \
+    do {                                                                                                          \
+        nan |= _mm_movemask_ps(_mm_or_ps(_mm_cmpunord_ps(v0, v0), _mm_cmpunord_ps(v1, v1)));                      \
+        _mm_storeu_si128((__m128i *)(void *)(dst), _mm_packs_epi32(acl_hr_f32x4_to_bf16_rne_(_mm_castps_si128(v0)), \
+                                                                   acl_hr_f32x4_to_bf16_rne_(_mm_castps_si128(v1)))); \
+    } while (0)
+#define AP_SSE_NARROW1_(v) acl_f32_to_bf16_bf(v)
+AP_SSE_ROWS_FN_(ap_rows_bf16_sse2_)
+#undef AP_SSE_NARROW8_
+#undef AP_SSE_NARROW1_
+#undef AP_S1_
+#undef AP_S2_
+#undef AP_SN_
+#undef AP_SSE_ROWS_FN_
+#undef AP_SSE_ROW_
+#endif
+/* The same at AVX2 (x86-64 CPUs without AVX-512): 8 columns a step, narrowed by F16C (fp16) or kernels/f16_rows.h's
+ * AVX2 rounding (bf16). */
+#ifdef ACL_F16_ROWS_F16C
+#define AP_AVX2 __attribute__((target("avx2,f16c")))
+AP_AVX2 static inline __m256 ap_sum8_(const float *E, int64_t IW, int64_t a, int64_t b, int64_t iw) {
+    __m256 acc = _mm256_setzero_ps();
+    for (int64_t oh = a; oh < b; oh++) acc = _mm256_add_ps(acc, _mm256_loadu_ps(E + oh * IW + iw));
+    return acc;
+}
+AP_AVX2 static inline float ap_sum1x_(const float *E, int64_t IW, int64_t a, int64_t b, int64_t iw) {
+    float acc = 0.0f;
+    for (int64_t oh = a; oh < b; oh++) acc = acc + E[oh * IW + iw];
+    return acc;
+}
+#define AP_AVX2_ROW_(S8)                                                                                          \
+    do {                                                                                                          \
+        int64_t iw = 0;                                                                                           \
+        for (; iw + 8 <= IW; iw += 8) {                                                                           \
+            const __m256 v = S8(iw);                                                                              \
+            nan |= _mm256_movemask_ps(_mm256_cmp_ps(v, v, _CMP_UNORD_Q));                                         \
+            _mm_storeu_si128((__m128i *)(void *)(xr + iw), AP_AVX2_NARROW8_(v));                                  \
+        }                                                                                                         \
+        for (; iw < IW; iw++) {                                                                                   \
+            const float v = ap_sum1x_(E, IW, a, b, iw);                                                           \
+            nan |= v != v;                                                                                        \
+            xr[iw] = AP_AVX2_NARROW1_(v);                                                                         \
+        }                                                                                                         \
+    } while (0)
+#define AP_AVX2_ROWS_FN_(name)                                                                                    \
+    AP_AVX2 static bool name(uint16_t *xp, const float *E, const avgpool_plan *p) {                               \
+        const int64_t IH = p->ih, IW = p->iw;                                                                     \
+        const __m256 z = _mm256_setzero_ps();                                                                     \
+        int nan = 0;                                                                                              \
+        for (int64_t ih = 0; ih < IH; ih++) {                                                                     \
+            const int64_t a = p->h_lo[ih], b = p->h_hi[ih];                                                       \
+            uint16_t *xr = xp + ih * IW;                                                                          \
+            const float *e0 = E + a * IW, *e1 = e0 + IW;                                                          \
+            if (ih > 0 && a == p->h_lo[ih - 1] && b == p->h_hi[ih - 1])                                           \
+                memcpy(xr, xr - IW, (size_t)IW * sizeof *xr);                                                     \
+            else if (b <= a)                                                                                      \
+                memset(xr, 0, (size_t)IW * sizeof *xr);                                                           \
+            else if (b - a == 1)                                                                                  \
+                AP_AVX2_ROW_(AP_X1_);                                                                             \
+            else if (b - a == 2)                                                                                  \
+                AP_AVX2_ROW_(AP_X2_);                                                                             \
+            else                                                                                                  \
+                AP_AVX2_ROW_(AP_XN_);                                                                             \
+        }                                                                                                         \
+        return !nan;                                                                                              \
+    }
+#define AP_X1_(iw) _mm256_add_ps(z, _mm256_loadu_ps(e0 + (iw)))
+#define AP_X2_(iw) _mm256_add_ps(_mm256_add_ps(z, _mm256_loadu_ps(e0 + (iw))), _mm256_loadu_ps(e1 + (iw)))
+#define AP_XN_(iw) ap_sum8_(E, IW, a, b, (iw))
+#define AP_AVX2_NARROW8_(v) _mm256_cvtps_ph((v), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)
+#define AP_AVX2_NARROW1_(v) acl_f32_to_f16_bf(v)
+AP_AVX2_ROWS_FN_(ap_rows_f16_avx2_)
+#undef AP_AVX2_NARROW8_
+#undef AP_AVX2_NARROW1_
+AP_AVX2 static inline __m128i ap_bf16x8_pack_(__m256 v) { /* no NaN here (the row is redone then) */
+    const __m256i r = acl_bf16x8_avx2_(v);
+    return _mm_packus_epi32(_mm256_castsi256_si128(r), _mm256_extracti128_si256(r, 1));
+}
+#define AP_AVX2_NARROW8_(v) ap_bf16x8_pack_(v)
+#define AP_AVX2_NARROW1_(v) acl_f32_to_bf16_bf(v)
+AP_AVX2_ROWS_FN_(ap_rows_bf16_avx2_)
+#undef AP_AVX2_NARROW8_
+#undef AP_AVX2_NARROW1_
+#undef AP_X1_
+#undef AP_X2_
+#undef AP_XN_
+#undef AP_AVX2_ROWS_FN_
+#undef AP_AVX2_ROW_
+#undef AP_AVX2
 #endif
 static inline bool ap_rows_narrow(uint16_t *xp, const float *E, const avgpool_plan *p, int bf16) {
 #ifdef ACL_F16_ROWS_F16C
@@ -341,6 +669,10 @@ static inline bool ap_rows_narrow(uint16_t *xp, const float *E, const avgpool_pl
         if (!bf16) return ap_rows_f16_avx512_(xp, E, p);
         return g_have_avx512bf16 ? ap_rows_bf16_avx512bf16_(xp, E, p) : ap_rows_bf16_avx512_(xp, E, p);
     }
+    if (g_have_f16c) return bf16 ? ap_rows_bf16_avx2_(xp, E, p) : ap_rows_f16_avx2_(xp, E, p);
+#endif
+#ifdef ACL_HALF_ROWS_SSE2
+    if (!g_have_f16c) return bf16 ? ap_rows_bf16_sse2_(xp, E, p) : ap_rows_f16_sse2_(xp, E, p);
 #endif
     (void)xp, (void)E, (void)p, (void)bf16;
     return false;
@@ -423,7 +755,9 @@ bool avgpool_plan_backward(avgpool_plan *p, const avgpool_attrs *a, bool global)
         if (!any || p->w_hi[i] > p->w_end) p->w_end = p->w_hi[i];
         any = true;
     }
-    return build_index_lists(p, p->w_lo, p->w_hi, p->iw);
+    if (!build_index_lists(p, p->w_lo, p->w_hi, p->iw)) return false;
+    build_e_perm(p);
+    return true;
 }
 
 void avgpool_plan_free(void *plan) {
@@ -431,6 +765,7 @@ void avgpool_plan_free(void *plan) {
     if (p) {
         free(p->mem);
         free(p->w_idx);
+        free(p->e_perm);
     }
     free(p);
 }
@@ -461,6 +796,7 @@ static inline void avgpool_strides(const acl_view *v, int64_t s[4]) {
 #define AP_LOAD_PLANE(dst, src, n) ((void)0)
 #define AP_STORE_PLANE(dst, src, n) ((void)0)
 #define AP_ROWS_NARROW(xp, E, p) false
+#define AP_PE_FAST(gp, gs2, P, E, p) AP_PE_FAST_(ap_pe_f32_avx512_, gp, gs2, P, E, p)
 #define KSUFFIX f32
 #define AP_DIRECT 1
 #define AP_ROWCVT 0
@@ -489,6 +825,8 @@ static inline void avgpool_strides(const acl_view *v, int64_t s[4]) {
 #define AP_STORE_PLANE(dst, src, n) store_f16_row((dst), (src), (n))
 #undef AP_ROWS_NARROW
 #define AP_ROWS_NARROW(xp, E, p) ap_rows_narrow((xp), (E), (p), 0)
+#undef AP_PE_FAST
+#define AP_PE_FAST(gp, gs2, P, E, p) AP_PE_FAST_(ap_pe_f16_avx512_, gp, gs2, P, E, p)
 #define KSUFFIX f16
 #define AP_LOAD(p) g_f16_to_f32[*(p)]
 #undef AP_LOAD_ROW
@@ -520,6 +858,8 @@ static inline void avgpool_strides(const acl_view *v, int64_t s[4]) {
 #define AP_STORE_PLANE(dst, src, n) AP_STORE_PROW(dst, src, n)
 #undef AP_ROWS_NARROW
 #define AP_ROWS_NARROW(xp, E, p) ap_rows_narrow((xp), (E), (p), 1)
+#undef AP_PE_FAST
+#define AP_PE_FAST(gp, gs2, P, E, p) AP_PE_FAST_(ap_pe_bf16_avx512_, gp, gs2, P, E, p)
 #define KSUFFIX bf16
 #define AP_LOAD(p) KLOAD(p)
 #undef AP_LOAD_ROW
@@ -589,5 +929,7 @@ bool avgpool_plan_adaptive_backward(avgpool_plan *p) {
     adaptive_cover(p->iw, p->ow, p->w_lo, p->w_hi);
     p->w_begin = 0;
     p->w_end = p->ow;
-    return build_index_lists(p, p->w_lo, p->w_hi, p->iw);
+    if (!build_index_lists(p, p->w_lo, p->w_hi, p->iw)) return false;
+    build_e_perm(p);
+    return true;
 }

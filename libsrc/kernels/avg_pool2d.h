@@ -38,6 +38,9 @@ typedef struct {
      * w_begin; unused slots point at index w_end - w_begin, a zero partial sum. NULL when m is too large. */
     int32_t *w_idx;
     int64_t m;
+    /* The backward plane's column sums at AVX-512 (avg_pool2d.c): per 16-column block of gradInput, the first
+     * partial it reads and m permutes over the 32 partials from there. NULL when a block spans more than 32. */
+    void *e_perm;
     void *mem;              /* the one allocation behind the tables */
 } avgpool_plan;
 

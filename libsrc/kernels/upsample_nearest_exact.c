@@ -64,6 +64,7 @@ static inline int upnx_f16_store_fast(uint16_t *y, const float *v, int64_t len) 
 /* ---- bf16 rows with SSE2: the same bit operations as acl_bf16_to_f32 / acl_f32_to_bf16, four at a time ---- */
 #if defined(__SSE2__)
 #include <emmintrin.h>
+#include "common/half_rows.h"
 
 static inline int upnx_bf16_load_fast(float *buf, const uint16_t *x, int64_t len) {
     const __m128i z = _mm_setzero_si128();
@@ -77,26 +78,66 @@ static inline int upnx_bf16_load_fast(float *buf, const uint16_t *x, int64_t len
     return 1;
 }
 
-static inline __m128i upnx_bf16_round4(__m128i x) {
-    const __m128i abs = _mm_and_si128(x, _mm_set1_epi32(0x7fffffff));
-    const __m128i nan = _mm_cmpgt_epi32(abs, _mm_set1_epi32(0x7f800000));
-    const __m128i odd = _mm_and_si128(_mm_srli_epi32(x, 16), _mm_set1_epi32(1));
-    const __m128i rne = _mm_add_epi32(_mm_add_epi32(x, _mm_set1_epi32(0x7fff)), odd);
-    const __m128i qnan = _mm_or_si128(x, _mm_set1_epi32(0x400000));
-    const __m128i r = _mm_or_si128(_mm_and_si128(nan, qnan), _mm_andnot_si128(nan, rne));
-    return _mm_srai_epi32(r, 16); /* the upper half, sign-extended so the saturating pack is exact */
-}
-
 static inline int upnx_bf16_store_fast(uint16_t *y, const float *v, int64_t len) {
-    int64_t t = 0;
-    for (; t + 8 <= len; t += 8) {
-        __m128i a = upnx_bf16_round4(_mm_loadu_si128((const __m128i *)(const void *)(v + t)));
-        __m128i b = upnx_bf16_round4(_mm_loadu_si128((const __m128i *)(const void *)(v + t + 4)));
-        _mm_storeu_si128((__m128i *)(void *)(y + t), _mm_packs_epi32(a, b));
-    }
-    for (; t < len; t++) y[t] = acl_f32_to_bf16(v[t]);
+    acl_row_f32_to_bf16(y, v, len); /* common/half_rows.h: blocks without a NaN in 5 operations a vector */
     return 1;
 }
+
+/* The x2 / x2 backward row at the portable level (x86-64: SSE2, its baseline) for fp16 / bf16 with dense rows:
+ * out[j] = (0 + (x0[2j] + x0[2j+1])) + (x1[2j] + x1[2j+1]) 8 columns a step, the gradOutput halves widened and the
+ * sums narrowed in registers (common/half_rows.h's blocks) instead of two fp32 row buffers and a rounding pass.
+ * The same operations, so the same bits, for rows without Inf / NaN gradients: a row with one returns 0 and the
+ * caller runs upnx_bwd_row_2x2 (which of two NaN operands an addition returns depends on GCC's operand order). */
+static inline __m128 upnx_even_(__m128 a, __m128 b) { return _mm_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0)); }
+static inline __m128 upnx_odd_(__m128 a, __m128 b) { return _mm_shuffle_ps(a, b, _MM_SHUFFLE(3, 1, 3, 1)); }
+static inline int upnx_wide16_f16_(const uint16_t *x, __m128 v[4]) {
+    return acl_hr_f16x8_(_mm_loadu_si128((const __m128i *)(const void *)x), &v[0], &v[1]) &
+           acl_hr_f16x8_(_mm_loadu_si128((const __m128i *)(const void *)(x + 8)), &v[2], &v[3]);
+}
+static inline int upnx_wide16_bf16_(const uint16_t *x, __m128 v[4]) {
+    const __m128i z = _mm_setzero_si128();
+    const __m128i a = _mm_loadu_si128((const __m128i *)(const void *)x);
+    const __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(x + 8));
+    v[0] = _mm_castsi128_ps(_mm_unpacklo_epi16(z, a));
+    v[1] = _mm_castsi128_ps(_mm_unpackhi_epi16(z, a));
+    v[2] = _mm_castsi128_ps(_mm_unpacklo_epi16(z, b));
+    v[3] = _mm_castsi128_ps(_mm_unpackhi_epi16(z, b));
+    return 1; /* NaN sums are caught below */
+}
+#define UPNX_2X2_SSE2_FN(name, WIDE16, WIDE1, NARROW1)                                                          \
+    static int name(uint16_t *y, const uint16_t *g, int64_t gsh, int64_t i, int64_t wi) {                      \
+        const uint16_t *r0 = g + (2 * i) * gsh, *r1 = r0 + gsh;                                                 \
+        const __m128 z = _mm_setzero_ps();                                                                      \
+        int bad = 0;                                                                                            \
+        int64_t j = 0;                                                                                          \
+        for (; j + 8 <= wi; j += 8) {                                                                           \
+            __m128 a[4], b[4];                                                                                  \
+            if (!(WIDE16(r0 + 2 * j, a) & WIDE16(r1 + 2 * j, b))) return 0;                                     \
+            const __m128 s0 = _mm_add_ps(_mm_add_ps(z, _mm_add_ps(upnx_even_(a[0], a[1]), upnx_odd_(a[0], a[1]))), \
+                                         _mm_add_ps(upnx_even_(b[0], b[1]), upnx_odd_(b[0], b[1])));            \
+            const __m128 s1 = _mm_add_ps(_mm_add_ps(z, _mm_add_ps(upnx_even_(a[2], a[3]), upnx_odd_(a[2], a[3]))), \
+                                         _mm_add_ps(upnx_even_(b[2], b[3]), upnx_odd_(b[2], b[3])));            \
+            bad |= _mm_movemask_ps(_mm_or_ps(_mm_cmpunord_ps(s0, s0), _mm_cmpunord_ps(s1, s1)));                \
+            UPNX_NARROW8_(y + j, s0, s1);                                                                       \
+        }                                                                                                       \
+        for (; j < wi; j++) {                                                                                   \
+            const float v = (0.0f + (WIDE1(r0[2 * j]) + WIDE1(r0[2 * j + 1]))) + (WIDE1(r1[2 * j]) + WIDE1(r1[2 * j + 1])); \
+            bad |= v != v;                                                                                      \
+            y[j] = NARROW1(v);                                                                                  \
+        }                                                                                                       \
+        return !bad;                                                                                            \
+    }
+#define UPNX_NARROW8_(dst, s0, s1) \
+    _mm_storeu_si128((__m128i *)(void *)(dst), acl_hr_f32x8_to_f16_(_mm_castps_si128(s0), _mm_castps_si128(s1), &bad))
+UPNX_2X2_SSE2_FN(upnx_2x2_f16_sse2_, upnx_wide16_f16_, acl_f16_to_f32_bf, acl_f32_to_f16_bf)
+#undef UPNX_NARROW8_
+#define UPNX_NARROW8_(dst, s0, s1)                                                                              \
+    _mm_storeu_si128((__m128i *)(void *)(dst), _mm_packs_epi32(acl_hr_f32x4_to_bf16_rne_(_mm_castps_si128(s0)), \
+                                                               acl_hr_f32x4_to_bf16_rne_(_mm_castps_si128(s1))))
+UPNX_2X2_SSE2_FN(upnx_2x2_bf16_sse2_, upnx_wide16_bf16_, acl_bf16_to_f32_bf, acl_f32_to_bf16_bf)
+#undef UPNX_NARROW8_
+#undef UPNX_2X2_SSE2_FN
+#define UPNX_2X2_SSE2 1
 #else
 static inline int upnx_bf16_load_fast(float *buf, const uint16_t *x, int64_t len) { return 0; }
 static inline int upnx_bf16_store_fast(uint16_t *y, const float *v, int64_t len) { return 0; }
@@ -292,6 +333,13 @@ static int upnx_bwd_row_simd_bf16(uint16_t *y, int64_t ys, const uint16_t *g, in
 
 #define UPNX_LOAD_FAST(buf, x, len) 0
 #define UPNX_STORE_FAST(y, v, len) 0
+#ifdef UPNX_2X2_SSE2 /* the portable level's fused x2 row (fp16 / bf16), see above */
+#define UPNX_2X2_FAST_(fn, y, ys, g, gsw, gsh, i, p, level) \
+    ((level) < ACL_SIMD_AVX2 && (ys) == 1 && (gsw) == 1 && fn((y), (g), (gsh), (i), (p)->wi))
+#else
+#define UPNX_2X2_FAST_(fn, y, ys, g, gsw, gsh, i, p, level) 0
+#endif
+#define UPNX_2X2_FAST(y, ys, g, gsw, gsh, i, p, level) 0
 #define KSUFFIX f32
 typedef struct { /* one backward call, for acl_simd_run */
     const acl_view *g, *o;
@@ -307,6 +355,8 @@ typedef struct { /* one backward call, for acl_simd_run */
 #undef UPNX_STORE_FAST
 #define UPNX_LOAD_FAST(buf, x, len) upnx_f16_load_fast(buf, x, len)
 #define UPNX_STORE_FAST(y, v, len) upnx_f16_store_fast(y, v, len)
+#undef UPNX_2X2_FAST
+#define UPNX_2X2_FAST(y, ys, g, gsw, gsh, i, p, level) UPNX_2X2_FAST_(upnx_2x2_f16_sse2_, y, ys, g, gsw, gsh, i, p, level)
 #define KSUFFIX f16
 #include "kernels/dtype_begin.h"
 #include "kernels/upsample_nearest_exact.inc"
@@ -315,6 +365,8 @@ typedef struct { /* one backward call, for acl_simd_run */
 #undef UPNX_STORE_FAST
 #define UPNX_LOAD_FAST(buf, x, len) upnx_bf16_load_fast(buf, x, len)
 #define UPNX_STORE_FAST(y, v, len) upnx_bf16_store_fast(y, v, len)
+#undef UPNX_2X2_FAST
+#define UPNX_2X2_FAST(y, ys, g, gsw, gsh, i, p, level) UPNX_2X2_FAST_(upnx_2x2_bf16_sse2_, y, ys, g, gsw, gsh, i, p, level)
 #define KSUFFIX bf16
 #include "kernels/dtype_begin.h"
 #include "kernels/upsample_nearest_exact.inc"

@@ -4,7 +4,8 @@
  * Compiled by tests/test_half_rows.py with the library's flags; also cross-compiled by tools/cross_check.sh.
  * usage: half_rows_check [STEP]   (STEP > 1 checks every STEP-th block of 65536 floats: a quick run)
  * On x86-64 also the AVX2 / AVX-512 / AVX512_BF16 bf16 rows and the AVX-512 fp16 narrowing of kernels/f16_rows.h,
- * where the CPU has them.
+ * where the CPU has them. The SIMD rows take an exact path for blocks outside their fast case: finite halves in
+ * blocks with an Inf, and normal floats in blocks with a subnormal one (every 5th block of 65536), go through it too.
  * Prints "half_rows ok" and exits 0, or the first mismatches and exits 1. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,6 +60,17 @@ int main(int argc, char **argv) {
         memcpy(&got, &fr[i], 4);
         memcpy(&want, &w, 4);
         if (got != want) report("row_bf16_to_f32", i, got, want, &bad);
+    }
+    /* the widening's exact path on finite halves: every 8-lane block made special by an Inf in lane 7 (then in
+     * lane 0), so each half also goes through it */
+    for (int lane = 7; lane >= 0; lane -= 7) {
+        static uint16_t hm[BLOCK];
+        for (uint32_t i = 0; i < BLOCK; i++) hm[i] = i % 8 == (uint32_t)lane ? 0x7c00 : (uint16_t)i;
+        acl_row_f16_to_f32(fr, hm, BLOCK);
+        for (uint32_t i = 0; i < BLOCK; i++) {
+            float w = acl_f16_to_f32(hm[i]);
+            if (memcmp(&fr[i], &w, 4)) report("row_f16_to_f32 (special blocks)", hm[i], 0, 0, &bad);
+        }
     }
 #ifdef ACL_F16_ROWS_F16C
     if (g_avx512) {
@@ -140,6 +152,19 @@ int main(int argc, char **argv) {
                 uint16_t want = acl_f32_to_f16(x[i]), el = acl_f32_to_f16_bf(x[i]);
                 if (y[i] != want) report("row_f32_to_f16", base + i, y[i], want, &mine);
                 if (el != want) report("f32_to_f16_bf", base + i, el, want, &mine);
+            }
+            if (k % 5 == 0) { /* the exact path on normal halves: lane 7 of every block a subnormal float */
+                for (uint32_t i = 7; i < BLOCK; i += 8) {
+                    uint32_t u = 1u + (i & 0x3ffu);
+                    memcpy(&x[i], &u, 4);
+                }
+                acl_row_f32_to_f16(y, x, BLOCK);
+                for (uint32_t i = 0; i < BLOCK; i++)
+                    if (y[i] != acl_f32_to_f16(x[i])) report("row_f32_to_f16 (mixed blocks)", base + i, y[i], acl_f32_to_f16(x[i]), &mine);
+                for (uint32_t i = 7; i < BLOCK; i += 8) {
+                    uint32_t u = base + i;
+                    memcpy(&x[i], &u, 4);
+                }
             }
             acl_row_f32_to_bf16(y, x, BLOCK);
             for (uint32_t i = 0; i < BLOCK; i++) {

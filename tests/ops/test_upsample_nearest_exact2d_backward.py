@@ -383,7 +383,8 @@ def test_simd_torch(case, torch):
 
 
 def test_simd_path_bitwise_equals_scalar_path():
-    """PYACLNN_SIMD=avx2 selects the non-AVX-512 kernels; both must give the same bytes (special values included)."""
+    """PYACLNN_SIMD=avx2 selects the non-AVX-512 kernels, off the portable ones (x86: the fused SSE2 x2 rows of
+    fp16 / bf16); every level must give the same bytes (special values included)."""
     code = """
 import hashlib, numpy as np, pyaclnn
 rng = np.random.default_rng(5)
@@ -391,7 +392,8 @@ h = hashlib.sha256()
 vals = np.array([np.inf, -np.inf, np.nan, 65504.0, 65504.0, 6e-8, 3e-8, 1.0 + 2 ** -11, 2 ** -11, -0.0, -0.0,
                  3.0e38, 3.0e38, 1e-40, -2.5, 1.00390625, 0.5, 7.0])
 cases = [(96, 96, 64, 64, 0.0), (96, 99, 64, 66, 1.5), (27, 51, 18, 34, 0.0), (40, 34, 20, 17, 2.0),
-         (31, 45, 17, 31, 0.0), (13, 23, 29, 47, 0.0), (9, 20, 19, 40, 0.5), (5, 33, 3, 33, 0.0)]
+         (31, 45, 17, 31, 0.0), (13, 23, 29, 47, 0.0), (9, 20, 19, 40, 0.5), (5, 33, 3, 33, 0.0),
+         (16, 118, 8, 59, 0.0)]
 for ho, wo, hi, wi, s in cases:
     for dt in (np.float32, np.float16, pyaclnn.bfloat16):
         for special in (False, True):
@@ -407,6 +409,7 @@ print(h.hexdigest())
     from helpers import run_python
     fast = run_python(code)
     assert fast == run_python(code, {"PYACLNN_SIMD": "avx2"})
+    assert fast == run_python(code, {"PYACLNN_SIMD": "off"})
     assert fast == run_python(code, {"OMP_NUM_THREADS": "3"})
 
 
