@@ -26,6 +26,7 @@ CASES = [((2, 3, 56, 56), 3, 2, 1, False, True, None), ((2, 3, 56, 56), 2, 2, 0,
          ((1, 2, 19, 45), 5, 1, 2, False, False, None), ((1, 2, 21, 70), 7, 3, 3, True, True, None),
          ((1, 2, 20, 37), 2, 4, 0, False, True, None), ((1, 2, 12, 90), 4, 3, 2, True, False, -3),
          ((1, 1, 9, 8), 1, 1, 0, False, True, None), ((1, 2, 10, 150), 3, 2, 1, False, True, None),
+         ((1, 2, 15, 61), 5, 2, 2, True, False, None), ((1, 2, 9, 40), 9, 1, 4, False, True, None),
          ((3, 5, 7), 3, 2, 1, False, False, None)]
 for shape, k, s, p, ceil, cip, div in CASES:
     x32 = rng.standard_normal(shape).astype(np.float32) * 8

@@ -761,8 +761,8 @@ static void build_f_perm(avgpool_plan *p) {
 #define AP_LD_BF16(src, k) \
     _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(_mm256_maskz_loadu_epi16((k), (src))), 16))
 /* one output row (n, c, oh): xp the plane, rows a..b-1 of the window, wt the row's divisors */
-#define AP_FWD_FN(attr, name, LOAD16, CVT)                                                                       \
-    attr static bool name(uint16_t *yr, const uint16_t *xp, int64_t xs2, int64_t a, int64_t b, const float *wt, \
+#define AP_FWD_FN(attr, name, T, LOAD16, STORE16)                                                                \
+    attr static bool name(T *yr, const T *xp, int64_t xs2, int64_t a, int64_t b, const float *wt,               \
                           const avgpool_plan *p) {                                                              \
         const int64_t OW = p->ow, w0 = p->w_begin, nw = p->w_end - w0, m = p->m;                                 \
         float tmp[AVGPOOL_TMP + 16] __attribute__((aligned(64)));                                               \
@@ -798,13 +798,26 @@ static void build_f_perm(avgpool_plan *p) {
                 acc = _mm512_add_ps(acc, v);                                                                    \
             }                                                                                                   \
             const __m512 out = _mm512_div_ps(acc, _mm512_mask_loadu_ps(one, ks, wt + o0));                      \
-            _mm256_mask_storeu_epi16(yr + o0, ks, CVT(out, &bad));                                              \
+            STORE16(yr + o0, ks, out);                                                                          \
         }                                                                                                       \
         return bad == 0;                                                                                        \
     }
-AP_FWD_FN(AP_AVX512, ap_fwd_f16_avx512_, AP_LD_F16, ap_cvt16_f16_)
-AP_FWD_FN(AP_AVX512, ap_fwd_bf16_avx512_, AP_LD_BF16, ap_cvt16_bf16_)
+#define AP_LD_F32(src, k) _mm512_maskz_loadu_ps((k), (src))
+#define AP_ST_F16(dst, k, v) _mm256_mask_storeu_epi16((dst), (k), ap_cvt16_f16_((v), &bad))
+#define AP_ST_BF16(dst, k, v) _mm256_mask_storeu_epi16((dst), (k), ap_cvt16_bf16_((v), &bad))
+#define AP_ST_F32(dst, k, v)                                 \
+    do {                                                     \
+        bad |= _mm512_cmp_ps_mask((v), (v), _CMP_UNORD_Q);   \
+        _mm512_mask_storeu_ps((dst), (k), (v));              \
+    } while (0)
+AP_FWD_FN(AP_AVX512, ap_fwd_f16_avx512_, uint16_t, AP_LD_F16, AP_ST_F16)
+AP_FWD_FN(AP_AVX512, ap_fwd_bf16_avx512_, uint16_t, AP_LD_BF16, AP_ST_BF16)
+AP_FWD_FN(AP_AVX512, ap_fwd_f32_avx512_, float, AP_LD_F32, AP_ST_F32)
 #undef AP_FWD_FN
+#undef AP_LD_F32
+#undef AP_ST_F16
+#undef AP_ST_BF16
+#undef AP_ST_F32
 #undef AP_LD_F16
 #undef AP_LD_BF16
 #undef AP_AVX512
@@ -936,7 +949,7 @@ static inline void avgpool_strides(const acl_view *v, int64_t s[4]) {
 #define AP_STORE_PLANE(dst, src, n) ((void)0)
 #define AP_ROWS_NARROW(xp, E, p) false
 #define AP_PE_FAST(gp, gs2, P, E, p) AP_PE_FAST_(ap_pe_f32_avx512_, gp, gs2, P, E, p)
-#define AP_FWD_ROW(yr, xp, xs2, a, b, wt, p) false
+#define AP_FWD_ROW(yr, xp, xs2, a, b, wt, p) AP_FWD_FAST_(ap_fwd_f32_avx512_, yr, xp, xs2, a, b, wt, p)
 #define KSUFFIX f32
 #define AP_DIRECT 1
 #define AP_ROWCVT 0
