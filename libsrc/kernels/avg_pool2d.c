@@ -765,7 +765,7 @@ static void build_f_perm(avgpool_plan *p) {
     attr static bool name(T *yr, const T *xp, int64_t xs2, int64_t a, int64_t b, const float *wt,               \
                           const avgpool_plan *p) {                                                              \
         const int64_t OW = p->ow, w0 = p->w_begin, nw = p->w_end - w0, m = p->m;                                 \
-        float tmp[AVGPOOL_TMP + 16] __attribute__((aligned(64)));                                               \
+        float tmp[AVGPOOL_TMP + 48] __attribute__((aligned(64))); /* the loads stay inside (masked) */          \
         const __mmask16 kt = (__mmask16)((1u << (nw % 16)) - 1);                                                \
         int64_t j = 0;                                                                                          \
         for (; j + 16 <= nw; j += 16) {                                                                         \
