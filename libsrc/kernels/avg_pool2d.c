@@ -760,6 +760,17 @@ static void build_f_perm(avgpool_plan *p) {
 #define AP_LD_F16(src, k) _mm512_cvtph_ps(_mm256_maskz_loadu_epi16((k), (src)))
 #define AP_LD_BF16(src, k) \
     _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(_mm256_maskz_loadu_epi16((k), (src))), 16))
+/* 16 sums rounded to bf16 (the nearest even on the bits): the NaN-free case of acl_bf16x16_avx512_ - a NaN lane
+ * sends the row to the kernel's loop anyway - with the upper halves gathered by one word permute */
+AP_AVX512 static inline __m256i ap_fwd_bf16x16_(__m512 v, __mmask16 *bad) {
+    const __m512i odd_words = _mm512_set_epi16(63, 61, 59, 57, 55, 53, 51, 49, 47, 45, 43, 41, 39, 37, 35, 33, 31, 29,
+                                               27, 25, 23, 21, 19, 17, 15, 13, 11, 9, 7, 5, 3, 1);
+    *bad |= _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
+    const __m512i x = _mm512_castps_si512(v);
+    const __m512i odd = _mm512_and_si512(_mm512_srli_epi32(x, 16), _mm512_set1_epi32(1));
+    const __m512i rne = _mm512_add_epi32(_mm512_add_epi32(x, _mm512_set1_epi32(0x7fff)), odd);
+    return _mm512_castsi512_si256(_mm512_permutexvar_epi16(odd_words, rne));
+}
 /* one output row (n, c, oh): xp the plane, rows a..b-1 of the window, wt the row's divisors */
 #define AP_FWD_FN(attr, name, T, LOAD16, STORE16)                                                                \
     attr static bool name(T *yr, const T *xp, int64_t xs2, int64_t a, int64_t b, const float *wt,               \
@@ -804,7 +815,7 @@ static void build_f_perm(avgpool_plan *p) {
     }
 #define AP_LD_F32(src, k) _mm512_maskz_loadu_ps((k), (src))
 #define AP_ST_F16(dst, k, v) _mm256_mask_storeu_epi16((dst), (k), ap_cvt16_f16_((v), &bad))
-#define AP_ST_BF16(dst, k, v) _mm256_mask_storeu_epi16((dst), (k), ap_cvt16_bf16_((v), &bad))
+#define AP_ST_BF16(dst, k, v) _mm256_mask_storeu_epi16((dst), (k), ap_fwd_bf16x16_((v), &bad))
 #define AP_ST_F32(dst, k, v)                                 \
     do {                                                     \
         bad |= _mm512_cmp_ps_mask((v), (v), _CMP_UNORD_Q);   \
