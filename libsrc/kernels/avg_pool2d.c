@@ -678,6 +678,166 @@ static inline bool ap_rows_narrow(uint16_t *xp, const float *E, const avgpool_pl
     return false;
 }
 
+/* The forward's rows at AVX-512 for dense fp16/bf16 input and output rows: the column sums of the window's rows
+ * 16 columns a step with the halves widened in registers (0 + x[a] + ... + x[b-1], avg_pool2d.inc's order), each
+ * output's window sum gathered by permutes from the 48 partials a 16-output block reads (ap_fperm, built with the
+ * plan) instead of one index-list read per element, divided and narrowed in registers. The same IEEE operations in
+ * the same order (the zero slot's +0 a masked-off lane's +0), so the same bits - unless an output is NaN: then
+ * false and the caller redoes the row with its own loop (which NaN of two operands an addition returns depends on
+ * the operand order GCC picks there, and F16C quietens a signalling NaN). Without a NaN output no partial an
+ * output reads was NaN. */
+typedef struct {
+    int64_t nb;     /* 16-output blocks */
+    int32_t *base;  /* [nb] the first partial a block reads */
+    uint16_t *klo;  /* [nb * m] lanes of slot t reading partials base..base+31 (a two-register permute) */
+    uint16_t *khi;  /* [nb * m] lanes of slot t reading base+32..base+47 (a one-register permute) */
+    uint16_t *lm;   /* [nb * 3] the partials of the row the three 16-wide loads may read (ps = nw + 1) */
+    int32_t *idx;   /* [nb * m * 16] permute indices (0..47 from base), 64-byte aligned */
+} ap_fperm;
+
+static void build_f_perm(avgpool_plan *p) {
+    p->f_perm = NULL;
+#ifdef ACL_F16_ROWS_F16C
+    if (!p->w_idx) return;
+    const int64_t OW = p->ow, m = p->m, nw = p->w_end - p->w_begin, ps = nw + 1, nb = (OW + 15) / 16;
+    for (int64_t b = 0; b < nb; b++) { /* every block must read at most 48 consecutive partials */
+        int64_t lo = INT64_MAX, hi = -1;
+        for (int64_t o = b * 16; o < OW && o < b * 16 + 16; o++)
+            for (int64_t t = 0; t < m; t++) {
+                const int64_t j = p->w_idx[o * m + t];
+                if (j == nw) continue;
+                if (j < lo) lo = j;
+                if (j > hi) hi = j;
+            }
+        if (hi >= 0 && hi - lo >= 48) return;
+    }
+    const size_t bytes = sizeof(ap_fperm) + 64 + (size_t)(nb * m * 16) * 4 + (size_t)nb * 4 +
+                         (size_t)(2 * nb * m) * 2 + (size_t)(3 * nb) * 2;
+    char *mem = malloc(bytes);
+    if (!mem) return; /* the index lists do the job */
+    ap_fperm *fp = (ap_fperm *)(void *)mem;
+    fp->nb = nb;
+    fp->idx = (int32_t *)(void *)(((uintptr_t)(mem + sizeof *fp) + 63) & ~(uintptr_t)63);
+    fp->base = fp->idx + nb * m * 16;
+    fp->klo = (uint16_t *)(void *)(fp->base + nb);
+    fp->khi = fp->klo + nb * m;
+    fp->lm = fp->khi + nb * m;
+    for (int64_t b = 0; b < nb; b++) {
+        int64_t lo = INT64_MAX;
+        for (int64_t o = b * 16; o < OW && o < b * 16 + 16; o++)
+            for (int64_t t = 0; t < m; t++)
+                if (p->w_idx[o * m + t] != nw && p->w_idx[o * m + t] < lo) lo = p->w_idx[o * m + t];
+        if (lo == INT64_MAX) lo = 0;
+        fp->base[b] = (int32_t)lo;
+        for (int64_t t = 0; t < m; t++) {
+            uint16_t kl = 0, kh = 0;
+            for (int64_t l = 0; l < 16; l++) {
+                const int64_t o = b * 16 + l;
+                const int64_t j = o < OW ? p->w_idx[o * m + t] : nw;
+                const int64_t r = j == nw ? 0 : j - lo;
+                fp->idx[(b * m + t) * 16 + l] = (int32_t)r;
+                if (j != nw && r < 32) kl |= (uint16_t)(1u << l);
+                if (j != nw && r >= 32) kh |= (uint16_t)(1u << l);
+            }
+            fp->klo[b * m + t] = kl;
+            fp->khi[b * m + t] = kh;
+        }
+        for (int64_t r = 0; r < 3; r++) {
+            uint16_t k = 0;
+            for (int64_t l = 0; l < 16; l++)
+                if (lo + 16 * r + l < ps) k |= (uint16_t)(1u << l);
+            fp->lm[3 * b + r] = k;
+        }
+    }
+    p->f_perm = fp;
+#else
+    (void)p;
+#endif
+}
+
+#ifdef ACL_F16_ROWS_F16C
+#define AP_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,avx2,f16c")))
+#define AP_LD_F16(src, k) _mm512_cvtph_ps(_mm256_maskz_loadu_epi16((k), (src)))
+#define AP_LD_BF16(src, k) \
+    _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(_mm256_maskz_loadu_epi16((k), (src))), 16))
+/* 16 sums rounded to bf16 (the nearest even on the bits): the NaN-free case of acl_bf16x16_avx512_ - a NaN lane
+ * sends the row to the kernel's loop anyway - with the upper halves gathered by one word permute */
+AP_AVX512 static inline __m256i ap_fwd_bf16x16_(__m512 v, __mmask16 *bad) {
+    const __m512i odd_words = _mm512_set_epi16(63, 61, 59, 57, 55, 53, 51, 49, 47, 45, 43, 41, 39, 37, 35, 33, 31, 29,
+                                               27, 25, 23, 21, 19, 17, 15, 13, 11, 9, 7, 5, 3, 1);
+    *bad |= _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
+    const __m512i x = _mm512_castps_si512(v);
+    const __m512i odd = _mm512_and_si512(_mm512_srli_epi32(x, 16), _mm512_set1_epi32(1));
+    const __m512i rne = _mm512_add_epi32(_mm512_add_epi32(x, _mm512_set1_epi32(0x7fff)), odd);
+    return _mm512_castsi512_si256(_mm512_permutexvar_epi16(odd_words, rne));
+}
+/* one output row (n, c, oh): xp the plane, rows a..b-1 of the window, wt the row's divisors */
+#define AP_FWD_FN(attr, name, T, LOAD16, STORE16)                                                                \
+    attr static bool name(T *yr, const T *xp, int64_t xs2, int64_t a, int64_t b, const float *wt,               \
+                          const avgpool_plan *p) {                                                              \
+        const int64_t OW = p->ow, w0 = p->w_begin, nw = p->w_end - w0, m = p->m;                                 \
+        float tmp[AVGPOOL_TMP + 48] __attribute__((aligned(64))); /* the loads stay inside (masked) */          \
+        const __mmask16 kt = (__mmask16)((1u << (nw % 16)) - 1);                                                \
+        int64_t j = 0;                                                                                          \
+        for (; j + 16 <= nw; j += 16) {                                                                         \
+            __m512 acc = _mm512_setzero_ps();                                                                   \
+            for (int64_t ih = a; ih < b; ih++) acc = _mm512_add_ps(acc, LOAD16(xp + ih * xs2 + w0 + j, 0xffff)); \
+            _mm512_store_ps(tmp + j, acc);                                                                      \
+        }                                                                                                       \
+        if (j < nw) {                                                                                           \
+            __m512 acc = _mm512_setzero_ps();                                                                   \
+            for (int64_t ih = a; ih < b; ih++) acc = _mm512_add_ps(acc, LOAD16(xp + ih * xs2 + w0 + j, kt));     \
+            _mm512_store_ps(tmp + j, acc); /* the masked-off lanes: +0, tmp[nw] the zero slot among them */      \
+        } else                                                                                                  \
+            tmp[nw] = 0;                                                                                        \
+        const ap_fperm *fp = p->f_perm;                                                                         \
+        const __m512 one = _mm512_set1_ps(1.0f);                                                                \
+        __mmask16 bad = 0;                                                                                      \
+        for (int64_t bb = 0; bb < fp->nb; bb++) {                                                               \
+            const int64_t o0 = bb * 16;                                                                         \
+            const __mmask16 ks = (__mmask16)(o0 + 16 <= OW ? 0xffffu : (1u << (OW - o0)) - 1);                  \
+            const float *tr = tmp + fp->base[bb];                                                               \
+            const uint16_t *lm = fp->lm + 3 * bb, *kl = fp->klo + bb * m, *kh = fp->khi + bb * m;               \
+            const __m512 lo = _mm512_maskz_loadu_ps(lm[0], tr), hi = _mm512_maskz_loadu_ps(lm[1], tr + 16);     \
+            const __m512 h2 = _mm512_maskz_loadu_ps(lm[2], tr + 32);                                            \
+            const int32_t *ix = fp->idx + bb * m * 16;                                                          \
+            __m512 acc = _mm512_setzero_ps();                                                                   \
+            for (int64_t t = 0; t < m; t++) {                                                                   \
+                const __m512i i = _mm512_load_si512((const void *)(ix + 16 * t));                               \
+                __m512 v = _mm512_maskz_permutex2var_ps(kl[t], lo, i, hi);                                      \
+                v = _mm512_mask_permutexvar_ps(v, kh[t], i, h2);                                                \
+                acc = _mm512_add_ps(acc, v);                                                                    \
+            }                                                                                                   \
+            const __m512 out = _mm512_div_ps(acc, _mm512_mask_loadu_ps(one, ks, wt + o0));                      \
+            STORE16(yr + o0, ks, out);                                                                          \
+        }                                                                                                       \
+        return bad == 0;                                                                                        \
+    }
+#define AP_LD_F32(src, k) _mm512_maskz_loadu_ps((k), (src))
+#define AP_ST_F16(dst, k, v) _mm256_mask_storeu_epi16((dst), (k), ap_cvt16_f16_((v), &bad))
+#define AP_ST_BF16(dst, k, v) _mm256_mask_storeu_epi16((dst), (k), ap_fwd_bf16x16_((v), &bad))
+#define AP_ST_F32(dst, k, v)                                 \
+    do {                                                     \
+        bad |= _mm512_cmp_ps_mask((v), (v), _CMP_UNORD_Q);   \
+        _mm512_mask_storeu_ps((dst), (k), (v));              \
+    } while (0)
+AP_FWD_FN(AP_AVX512, ap_fwd_f16_avx512_, uint16_t, AP_LD_F16, AP_ST_F16)
+AP_FWD_FN(AP_AVX512, ap_fwd_bf16_avx512_, uint16_t, AP_LD_BF16, AP_ST_BF16)
+AP_FWD_FN(AP_AVX512, ap_fwd_f32_avx512_, float, AP_LD_F32, AP_ST_F32)
+#undef AP_FWD_FN
+#undef AP_LD_F32
+#undef AP_ST_F16
+#undef AP_ST_BF16
+#undef AP_ST_F32
+#undef AP_LD_F16
+#undef AP_LD_BF16
+#undef AP_AVX512
+#define AP_FWD_FAST_(fn, yr, xp, xs2, a, b, wt, p) \
+    (g_have_avx512 && (p)->f_perm && fn((yr), (xp), (xs2), (a), (b), (wt), (p)))
+#else
+#define AP_FWD_FAST_(fn, yr, xp, xs2, a, b, wt, p) ((void)(yr), (void)(xp), false)
+#endif
+
 /* The index lists of the column ranges lo/hi[0..n) (see avgpool_plan). false when out of memory. */
 static bool build_index_lists(avgpool_plan *p, const int64_t *lo, const int64_t *hi, int64_t n) {
     pthread_once(&g_f16_once, build_f16_table);
@@ -711,7 +871,9 @@ bool avgpool_plan_forward(avgpool_plan *p, const avgpool_attrs *a) {
         if (p->w_lo[ow] < p->w_begin) p->w_begin = p->w_lo[ow];
         if (p->w_hi[ow] > p->w_end) p->w_end = p->w_hi[ow];
     }
-    return build_index_lists(p, p->w_lo, p->w_hi, p->ow);
+    if (!build_index_lists(p, p->w_lo, p->w_hi, p->ow)) return false;
+    build_f_perm(p);
+    return true;
 }
 
 /* Output indices whose window covers input index i: o*s - p <= i and o*s - p + k > i, within [0, out). */
@@ -766,6 +928,7 @@ void avgpool_plan_free(void *plan) {
         free(p->mem);
         free(p->w_idx);
         free(p->e_perm);
+        free(p->f_perm);
     }
     free(p);
 }
@@ -797,6 +960,7 @@ static inline void avgpool_strides(const acl_view *v, int64_t s[4]) {
 #define AP_STORE_PLANE(dst, src, n) ((void)0)
 #define AP_ROWS_NARROW(xp, E, p) false
 #define AP_PE_FAST(gp, gs2, P, E, p) AP_PE_FAST_(ap_pe_f32_avx512_, gp, gs2, P, E, p)
+#define AP_FWD_ROW(yr, xp, xs2, a, b, wt, p) AP_FWD_FAST_(ap_fwd_f32_avx512_, yr, xp, xs2, a, b, wt, p)
 #define KSUFFIX f32
 #define AP_DIRECT 1
 #define AP_ROWCVT 0
@@ -827,6 +991,8 @@ static inline void avgpool_strides(const acl_view *v, int64_t s[4]) {
 #define AP_ROWS_NARROW(xp, E, p) ap_rows_narrow((xp), (E), (p), 0)
 #undef AP_PE_FAST
 #define AP_PE_FAST(gp, gs2, P, E, p) AP_PE_FAST_(ap_pe_f16_avx512_, gp, gs2, P, E, p)
+#undef AP_FWD_ROW
+#define AP_FWD_ROW(yr, xp, xs2, a, b, wt, p) AP_FWD_FAST_(ap_fwd_f16_avx512_, yr, xp, xs2, a, b, wt, p)
 #define KSUFFIX f16
 #define AP_LOAD(p) g_f16_to_f32[*(p)]
 #undef AP_LOAD_ROW
@@ -860,6 +1026,8 @@ static inline void avgpool_strides(const acl_view *v, int64_t s[4]) {
 #define AP_ROWS_NARROW(xp, E, p) ap_rows_narrow((xp), (E), (p), 1)
 #undef AP_PE_FAST
 #define AP_PE_FAST(gp, gs2, P, E, p) AP_PE_FAST_(ap_pe_bf16_avx512_, gp, gs2, P, E, p)
+#undef AP_FWD_ROW
+#define AP_FWD_ROW(yr, xp, xs2, a, b, wt, p) AP_FWD_FAST_(ap_fwd_bf16_avx512_, yr, xp, xs2, a, b, wt, p)
 #define KSUFFIX bf16
 #define AP_LOAD(p) KLOAD(p)
 #undef AP_LOAD_ROW
@@ -890,7 +1058,9 @@ bool avgpool_plan_adaptive_forward(avgpool_plan *p) {
                 (float)((i128)(p->h_hi[oh] - p->h_lo[oh]) * (p->w_hi[ow] - p->w_lo[ow]));
     p->w_begin = 0;
     p->w_end = p->iw;
-    return build_index_lists(p, p->w_lo, p->w_hi, p->ow);
+    if (!build_index_lists(p, p->w_lo, p->w_hi, p->ow)) return false;
+    build_f_perm(p);
+    return true;
 }
 
 /* Output cells [lo[i], hi[i]) whose adaptive window covers input index i (windows are monotone in o). */

@@ -41,6 +41,9 @@ typedef struct {
     /* The backward plane's column sums at AVX-512 (avg_pool2d.c): per 16-column block of gradInput, the first
      * partial it reads and m permutes over the 32 partials from there. NULL when a block spans more than 32. */
     void *e_perm;
+    /* The forward's window sums at AVX-512 (avg_pool2d.c): per 16-output block, the first partial it reads and m
+     * permutes over the 48 partials from there. NULL when a block spans more than 48. */
+    void *f_perm;
     void *mem;              /* the one allocation behind the tables */
 } avgpool_plan;
 
