@@ -595,6 +595,63 @@ print(h.hexdigest())
     same_bytes_for_threads(code)
 
 
+
+BLOCKS_CODE = r"""
+import hashlib, numpy as np, pyaclnn
+from pyaclnn import lib
+h = hashlib.sha256()
+rng = np.random.default_rng(7)
+F4, F5, FL = lib.ACL_FORMAT_NCHW, lib.ACL_FORMAT_NCDHW, lib.ACL_FORMAT_NHWC
+ia = pyaclnn.int_array
+def data(shape, dt):
+    x = rng.standard_normal(shape).astype(np.float32)
+    f = x.reshape(-1)
+    f[::37] = np.inf; f[5::41] = -np.inf; f[9::43] = np.nan; f[11::47] = -0.0; f[17::59] = 65000.0
+    return x.astype(dt)
+def go(op, x, oshape, args, fmt=F4, view=False):
+    y = np.zeros(oshape, x.dtype)
+    if view:  # every other element of the last axis, both sides
+        xb = np.zeros(x.shape[:-1] + (2 * x.shape[-1],), x.dtype); xb[..., ::2] = x; x = xb[..., ::2]
+        yb = np.zeros(oshape[:-1] + (2 * oshape[-1],), x.dtype); y = yb[..., ::2]
+    yt = pyaclnn.AclTensor.from_array(y, fmt)
+    pyaclnn.launch(op, pyaclnn.AclTensor.from_array(x, fmt), *args, yt)
+    h.update(yt.numpy().tobytes())
+for dt in (np.float32, np.float16, pyaclnn.bfloat16):
+    for n, c in ((1, 1), (2, 3)):
+        for ac in (False, True):
+            for view in (False, True):
+                x = data((n, c, 37, 45), dt)  # 37 rows: two 16-row blocks and a partial one
+                g = data((n, c, 11, 17), dt)
+                go("UpsampleBilinear2dAA", x, (n, c, 11, 17), [ia([11, 17]), ac, 0.0, 0.0], view=view)
+                go("UpsampleBicubic2dAA", x, (n, c, 11, 17), [ia([11, 17]), ac, 0.0, 0.0], view=view)
+                go("UpsampleBilinear2dAABackward", g, (n, c, 37, 45), [ia([11, 17]), ia([n, c, 37, 45]), ac, 0.0, 0.0], view=view)
+                go("UpsampleBicubic2dAAGrad", g, (n, c, 37, 45), [ia([11, 17]), ia([n, c, 37, 45]), ac, 0.0, 0.0], view=view)
+                go("UpsampleBilinear2d", g, (n, c, 37, 45), [ia([37, 45]), ac, 0.0, 0.0], view=view)
+                go("UpsampleBicubic2d", g, (n, c, 37, 45), [ia([37, 45]), ac, 0.0, 0.0], view=view)
+                if dt is not pyaclnn.bfloat16:
+                    go("UpsampleBilinear2dBackward", x, (n, c, 11, 17), [ia([37, 45]), ia([n, c, 11, 17]), ac, 0.0, 0.0], view=view)
+                go("UpsampleBicubic2dBackward", x, (n, c, 11, 17), [ia([37, 45]), ia([n, c, 11, 17]), ac, 0.0, 0.0], view=view)
+    for ac in (False, True):
+        g5 = data((2, 3, 9, 11, 13), dt)
+        go("UpsampleTrilinear3dBackward", g5, (2, 3, 4, 21, 6), [ia([9, 11, 13]), ia([2, 3, 4, 21, 6]), ac, 0.0, 0.0, 0.0], F5)
+        go("UpsampleTrilinear3d", g5, (2, 3, 5, 19, 29), [ia([5, 19, 29]), ac, 0.0, 0.0, 0.0], F5)
+x64 = data((2, 17, 19, 3), np.float64)  # NHWC double (the only Bilinear2d double format)
+go("UpsampleBilinear2d", x64, (2, 33, 7, 3), [ia([33, 7]), False, 0.0, 0.0], FL)
+go("UpsampleTrilinear3d", data((2, 3, 4, 19, 5), np.float64), (2, 3, 6, 9, 11), [ia([6, 9, 11]), True, 0.0, 0.0, 0.0], F5)
+print(h.hexdigest())
+"""
+
+
+def test_row_blocks_identical_bytes_every_level_and_thread_count():
+    """The W pass in 16-row blocks (libsrc/kernels/upsample_linear.inc upl_wblock: vector lanes = plane rows, a
+    NaN-careful redo per block): the same bytes at every PYACLNN_SIMD level and OMP_NUM_THREADS, partial blocks,
+    strided views, NaN/inf, every dtype."""
+    from helpers import run_python
+    outs = {(cap, t): run_python(BLOCKS_CODE, {"PYACLNN_SIMD": cap, "OMP_NUM_THREADS": str(t)})
+            for cap, t in (("off", 1), ("avx2", 1), ("", 1), ("", 2), ("", 7))}
+    assert len(set(outs.values())) == 1, outs
+
+
 AA_INVALID = [
     ("NULL input", "x", None, 161001),
     ("NULL out", "out", None, 161001),
