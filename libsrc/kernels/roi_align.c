@@ -2,6 +2,7 @@
 #include "kernels/roi_align.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -101,9 +102,20 @@ static void roia_geo_free(roia_geo *g) {
 #include "kernels/roi_align.inc"
 #include "kernels/dtype_end.h"
 
+/* fp16 samples through a 65536-entry table of acl_f16_to_f32 (the same bits; the scalar conversion's branches made the
+ * fp16 forward 2.4x the fp32 one: four loads a sampling point), built once */
+static float g_roia_h2f[65536];
+static pthread_once_t g_roia_once = PTHREAD_ONCE_INIT;
+static void roia_build_h2f(void) {
+    for (uint32_t h = 0; h < 65536; h++) g_roia_h2f[h] = acl_f16_to_f32((uint16_t)h);
+}
 #define KSUFFIX f16
 #include "kernels/dtype_begin.h"
+#undef KLOAD
+#define KLOAD(p) g_roia_h2f[*(const uint16_t *)(p)]
+#define ROIA_PREP() pthread_once(&g_roia_once, roia_build_h2f)
 #include "kernels/roi_align.inc"
+#undef ROIA_PREP
 #include "kernels/dtype_end.h"
 
 /* ---- backward (float32 only, the A2 list): per-plane owner, gather over the boxes of the plane's batch ---- */
