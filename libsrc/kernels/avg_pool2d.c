@@ -363,76 +363,95 @@ AP_ROWS_NARROW_FN(AP_AVX512BF16, ap_rows_bf16_avx512bf16_, 0)
 #endif
 /* The backward plane's first two steps at AVX-512 for dense gradOutput rows (every dtype): P = gradOutput * rcp 16
  * columns a step (fp16 / bf16 widened in registers: no plane conversion pass), and each column sum of E gathered
- * by permutes from the 32 partials of P a 16-column block of gradInput reads (ap_eperm, built with the plan)
+ * by permutes from the 32 partials of P a 16-column block of gradInput reads (ap_perm, built with the plan)
  * instead of scalar index-list reads. The additions are avg_pool2d.inc's, in its order ((0 + P[i0]) + P[i1]) + ...,
  * the zero slot's +0 a masked-off lane's +0, so the same bits - unless a sum is NaN: then false, and the caller
  * computes P and E by its own loops (which NaN of two operands an addition returns depends on GCC's operand
  * order there). A plain 4.6x cheaper column step than the index lists (k3s2p1, 56 columns; 2000 -> ~400 cycles a
  * plane). */
+/* The permute plan of both passes (ap_perm): for each 16-lane block of the pass's output columns, the first
+ * partial the block reads and, per window slot t, the 16 permute indices into the 16 * nreg partials from there,
+ * the lanes whose index falls in the first two registers (klo: one two-register permute) or the third (khi), and
+ * the load masks of the nreg registers (partials past ps = nw + 1 are not read). NULL when some block spans more
+ * than 16 * nreg partials or without F16C/AVX-512 code: the index lists do the job. */
 typedef struct {
-    int64_t nb;        /* 16-column blocks of gradInput */
-    int32_t *base;     /* [nb] the first partial a block reads */
-    uint16_t *km;      /* [nb * m] lanes whose slot t is a real partial (the others add the zero slot's +0) */
-    uint16_t *lm;      /* [nb * 2] the partials of P's row the two 16-wide loads may read (ps = nw + 1) */
-    int32_t *idx;      /* [nb * m * 16] permute indices (0..31 from base), 64-byte aligned */
-} ap_eperm;
+    int64_t nb;     /* 16-lane blocks */
+    int32_t *base;  /* [nb] the first partial a block reads */
+    uint16_t *klo;  /* [nb * m] lanes of slot t reading a real partial in base..base+31 (the others add +0) */
+    uint16_t *khi;  /* [nb * m] lanes of slot t reading base+32..base+47 (nreg 3 only) */
+    uint16_t *lm;   /* [nb * nreg] the partials of the row each 16-wide load may read */
+    int32_t *idx;   /* [nb * m * 16] permute indices (0..16*nreg-1 from base), 64-byte aligned */
+} ap_perm;
 
-static void build_e_perm(avgpool_plan *p) {
-    p->e_perm = NULL;
+/* n: the pass's columns (gradInput's IW for the backward, OW for the forward), nreg: 2 or 3 partial registers */
+static ap_perm *build_perm(const avgpool_plan *p, int64_t n, int64_t nreg) {
 #ifdef ACL_F16_ROWS_F16C
-    if (!p->w_idx) return;
-    const int64_t IW = p->iw, m = p->m, nw = p->w_end - p->w_begin, ps = nw + 1, nb = (IW + 15) / 16;
-    for (int64_t b = 0; b < nb; b++) { /* every block must read at most 32 consecutive partials */
-        int64_t lo = INT64_MAX, hi = -1;
-        for (int64_t iw = b * 16; iw < IW && iw < b * 16 + 16; iw++)
+    if (!p->w_idx) return NULL;
+    const int64_t m = p->m, nw = p->w_end - p->w_begin, ps = nw + 1, nb = (n + 15) / 16, span = 16 * nreg;
+    int64_t *lo = malloc((size_t)nb * sizeof *lo);
+    if (!lo) return NULL;
+    for (int64_t b = 0; b < nb; b++) { /* every block must read at most `span` consecutive partials */
+        int64_t l = INT64_MAX, hi = -1;
+        for (int64_t o = b * 16; o < n && o < b * 16 + 16; o++)
             for (int64_t t = 0; t < m; t++) {
-                const int64_t j = p->w_idx[iw * m + t];
+                const int64_t j = p->w_idx[o * m + t];
                 if (j == nw) continue;
-                if (j < lo) lo = j;
+                if (j < l) l = j;
                 if (j > hi) hi = j;
             }
-        if (hi >= 0 && hi - lo >= 32) return;
+        if (hi >= 0 && hi - l >= span) {
+            free(lo);
+            return NULL;
+        }
+        lo[b] = l == INT64_MAX ? 0 : l;
     }
-    const size_t bytes = sizeof(ap_eperm) + 64 + (size_t)(nb * m * 16) * 4 + (size_t)nb * 4 + (size_t)(nb * m) * 2 +
-                         (size_t)nb * 4;
+    const size_t bytes = sizeof(ap_perm) + 64 + (size_t)(nb * m * 16) * 4 + (size_t)nb * 4 +
+                         (size_t)(2 * nb * m) * 2 + (size_t)(nreg * nb) * 2;
     char *mem = malloc(bytes);
-    if (!mem) return; /* the index lists do the job */
-    ap_eperm *ep = (ap_eperm *)(void *)mem;
-    ep->nb = nb;
-    ep->idx = (int32_t *)(void *)(((uintptr_t)(mem + sizeof *ep) + 63) & ~(uintptr_t)63);
-    ep->base = ep->idx + nb * m * 16;
-    ep->km = (uint16_t *)(void *)(ep->base + nb);
-    ep->lm = ep->km + nb * m;
-    for (int64_t b = 0; b < nb; b++) {
-        int64_t lo = INT64_MAX;
-        for (int64_t iw = b * 16; iw < IW && iw < b * 16 + 16; iw++)
-            for (int64_t t = 0; t < m; t++)
-                if (p->w_idx[iw * m + t] != nw && p->w_idx[iw * m + t] < lo) lo = p->w_idx[iw * m + t];
-        if (lo == INT64_MAX) lo = 0;
-        ep->base[b] = (int32_t)lo;
-        for (int64_t t = 0; t < m; t++) {
-            uint16_t k = 0;
-            for (int64_t l = 0; l < 16; l++) {
-                const int64_t iw = b * 16 + l;
-                const int64_t j = iw < IW ? p->w_idx[iw * m + t] : nw;
-                ep->idx[(b * m + t) * 16 + l] = j == nw ? 0 : (int32_t)(j - lo);
-                if (j != nw) k |= (uint16_t)(1u << l);
-            }
-            ep->km[b * m + t] = k;
-        }
-        uint16_t l0 = 0, l1 = 0;
-        for (int64_t l = 0; l < 16; l++) {
-            if (lo + l < ps) l0 |= (uint16_t)(1u << l);
-            if (lo + 16 + l < ps) l1 |= (uint16_t)(1u << l);
-        }
-        ep->lm[2 * b] = l0;
-        ep->lm[2 * b + 1] = l1;
+    if (!mem) {
+        free(lo);
+        return NULL;
     }
-    p->e_perm = ep;
+    ap_perm *pp = (ap_perm *)(void *)mem;
+    pp->nb = nb;
+    pp->idx = (int32_t *)(void *)(((uintptr_t)(mem + sizeof *pp) + 63) & ~(uintptr_t)63);
+    pp->base = pp->idx + nb * m * 16;
+    pp->klo = (uint16_t *)(void *)(pp->base + nb);
+    pp->khi = pp->klo + nb * m;
+    pp->lm = pp->khi + nb * m;
+    for (int64_t b = 0; b < nb; b++) {
+        pp->base[b] = (int32_t)lo[b];
+        for (int64_t t = 0; t < m; t++) {
+            uint16_t kl = 0, kh = 0;
+            for (int64_t l = 0; l < 16; l++) {
+                const int64_t o = b * 16 + l;
+                const int64_t j = o < n ? p->w_idx[o * m + t] : nw;
+                const int64_t r = j == nw ? 0 : j - lo[b];
+                pp->idx[(b * m + t) * 16 + l] = (int32_t)r;
+                if (j != nw && r < 32) kl |= (uint16_t)(1u << l);
+                if (j != nw && r >= 32) kh |= (uint16_t)(1u << l);
+            }
+            pp->klo[b * m + t] = kl;
+            pp->khi[b * m + t] = kh;
+        }
+        for (int64_t r = 0; r < nreg; r++) {
+            uint16_t k = 0;
+            for (int64_t l = 0; l < 16; l++)
+                if (lo[b] + 16 * r + l < ps) k |= (uint16_t)(1u << l);
+            pp->lm[nreg * b + r] = k;
+        }
+    }
+    free(lo);
+    return pp;
 #else
     (void)p;
+    (void)n;
+    (void)nreg;
+    return NULL;
 #endif
 }
+
+static void build_e_perm(avgpool_plan *p) { p->e_perm = build_perm(p, p->iw, 2); }
 
 #ifdef ACL_F16_ROWS_F16C
 #define AP_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,avx2,f16c")))
@@ -467,7 +486,7 @@ static void build_e_perm(avgpool_plan *p) {
                 _mm512_mask_storeu_ps(pr + j, kt, _mm512_mul_ps(LOAD16(gr + j, kt), _mm512_maskz_loadu_ps(kt, wt + j))); \
             pr[nw] = 0;                                                                                           \
         }                                                                                                         \
-        const ap_eperm *ep = p->e_perm;                                                                           \
+        const ap_perm *ep = p->e_perm;                                                                              \
         __mmask16 nan = 0;                                                                                        \
         for (int64_t b = 0; b < ep->nb; b++) {                                                                    \
             const int64_t iw0 = b * 16;                                                                           \
@@ -475,7 +494,7 @@ static void build_e_perm(avgpool_plan *p) {
             const int64_t base = ep->base[b];                                                                     \
             const __mmask16 lm0 = ep->lm[2 * b], lm1 = ep->lm[2 * b + 1];                                         \
             const int32_t *ix = ep->idx + b * m * 16;                                                             \
-            const uint16_t *km = ep->km + b * m;                                                                  \
+            const uint16_t *km = ep->klo + b * m;                                                                  \
             if (m == 1) {                                                                                         \
                 const __m512i i0 = _mm512_load_si512((const void *)ix);                                           \
                 const __mmask16 k0 = km[0];                                                                       \
@@ -680,80 +699,13 @@ static inline bool ap_rows_narrow(uint16_t *xp, const float *E, const avgpool_pl
 
 /* The forward's rows at AVX-512 for dense fp16/bf16 input and output rows: the column sums of the window's rows
  * 16 columns a step with the halves widened in registers (0 + x[a] + ... + x[b-1], avg_pool2d.inc's order), each
- * output's window sum gathered by permutes from the 48 partials a 16-output block reads (ap_fperm, built with the
+ * output's window sum gathered by permutes from the 48 partials a 16-output block reads (ap_perm, built with the
  * plan) instead of one index-list read per element, divided and narrowed in registers. The same IEEE operations in
  * the same order (the zero slot's +0 a masked-off lane's +0), so the same bits - unless an output is NaN: then
  * false and the caller redoes the row with its own loop (which NaN of two operands an addition returns depends on
  * the operand order GCC picks there, and F16C quietens a signalling NaN). Without a NaN output no partial an
  * output reads was NaN. */
-typedef struct {
-    int64_t nb;     /* 16-output blocks */
-    int32_t *base;  /* [nb] the first partial a block reads */
-    uint16_t *klo;  /* [nb * m] lanes of slot t reading partials base..base+31 (a two-register permute) */
-    uint16_t *khi;  /* [nb * m] lanes of slot t reading base+32..base+47 (a one-register permute) */
-    uint16_t *lm;   /* [nb * 3] the partials of the row the three 16-wide loads may read (ps = nw + 1) */
-    int32_t *idx;   /* [nb * m * 16] permute indices (0..47 from base), 64-byte aligned */
-} ap_fperm;
-
-static void build_f_perm(avgpool_plan *p) {
-    p->f_perm = NULL;
-#ifdef ACL_F16_ROWS_F16C
-    if (!p->w_idx) return;
-    const int64_t OW = p->ow, m = p->m, nw = p->w_end - p->w_begin, ps = nw + 1, nb = (OW + 15) / 16;
-    for (int64_t b = 0; b < nb; b++) { /* every block must read at most 48 consecutive partials */
-        int64_t lo = INT64_MAX, hi = -1;
-        for (int64_t o = b * 16; o < OW && o < b * 16 + 16; o++)
-            for (int64_t t = 0; t < m; t++) {
-                const int64_t j = p->w_idx[o * m + t];
-                if (j == nw) continue;
-                if (j < lo) lo = j;
-                if (j > hi) hi = j;
-            }
-        if (hi >= 0 && hi - lo >= 48) return;
-    }
-    const size_t bytes = sizeof(ap_fperm) + 64 + (size_t)(nb * m * 16) * 4 + (size_t)nb * 4 +
-                         (size_t)(2 * nb * m) * 2 + (size_t)(3 * nb) * 2;
-    char *mem = malloc(bytes);
-    if (!mem) return; /* the index lists do the job */
-    ap_fperm *fp = (ap_fperm *)(void *)mem;
-    fp->nb = nb;
-    fp->idx = (int32_t *)(void *)(((uintptr_t)(mem + sizeof *fp) + 63) & ~(uintptr_t)63);
-    fp->base = fp->idx + nb * m * 16;
-    fp->klo = (uint16_t *)(void *)(fp->base + nb);
-    fp->khi = fp->klo + nb * m;
-    fp->lm = fp->khi + nb * m;
-    for (int64_t b = 0; b < nb; b++) {
-        int64_t lo = INT64_MAX;
-        for (int64_t o = b * 16; o < OW && o < b * 16 + 16; o++)
-            for (int64_t t = 0; t < m; t++)
-                if (p->w_idx[o * m + t] != nw && p->w_idx[o * m + t] < lo) lo = p->w_idx[o * m + t];
-        if (lo == INT64_MAX) lo = 0;
-        fp->base[b] = (int32_t)lo;
-        for (int64_t t = 0; t < m; t++) {
-            uint16_t kl = 0, kh = 0;
-            for (int64_t l = 0; l < 16; l++) {
-                const int64_t o = b * 16 + l;
-                const int64_t j = o < OW ? p->w_idx[o * m + t] : nw;
-                const int64_t r = j == nw ? 0 : j - lo;
-                fp->idx[(b * m + t) * 16 + l] = (int32_t)r;
-                if (j != nw && r < 32) kl |= (uint16_t)(1u << l);
-                if (j != nw && r >= 32) kh |= (uint16_t)(1u << l);
-            }
-            fp->klo[b * m + t] = kl;
-            fp->khi[b * m + t] = kh;
-        }
-        for (int64_t r = 0; r < 3; r++) {
-            uint16_t k = 0;
-            for (int64_t l = 0; l < 16; l++)
-                if (lo + 16 * r + l < ps) k |= (uint16_t)(1u << l);
-            fp->lm[3 * b + r] = k;
-        }
-    }
-    p->f_perm = fp;
-#else
-    (void)p;
-#endif
-}
+static void build_f_perm(avgpool_plan *p) { p->f_perm = build_perm(p, p->ow, 3); }
 
 #ifdef ACL_F16_ROWS_F16C
 #define AP_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,avx2,f16c")))
@@ -790,7 +742,7 @@ AP_AVX512 static inline __m256i ap_fwd_bf16x16_(__m512 v, __mmask16 *bad) {
             _mm512_store_ps(tmp + j, acc); /* the masked-off lanes: +0, tmp[nw] the zero slot among them */      \
         } else                                                                                                  \
             tmp[nw] = 0;                                                                                        \
-        const ap_fperm *fp = p->f_perm;                                                                         \
+        const ap_perm *fp = p->f_perm;                                                                           \
         const __m512 one = _mm512_set1_ps(1.0f);                                                                \
         __mmask16 bad = 0;                                                                                      \
         for (int64_t bb = 0; bb < fp->nb; bb++) {                                                               \
