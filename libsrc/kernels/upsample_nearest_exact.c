@@ -127,10 +127,57 @@ static inline int upnx_wide16_bf16_(const uint16_t *x, __m128 v[4]) {
         }                                                                                                       \
         return !bad;                                                                                            \
     }
-#define UPNX_NARROW8_(dst, s0, s1) \
-    _mm_storeu_si128((__m128i *)(void *)(dst), acl_hr_f32x8_to_f16_(_mm_castps_si128(s0), _mm_castps_si128(s1), &bad))
-UPNX_2X2_SSE2_FN(upnx_2x2_f16_sse2_, upnx_wide16_f16_, acl_f16_to_f32_bf, acl_f32_to_f16_bf)
-#undef UPNX_NARROW8_
+/* fp16 at the portable level: the same additions carried out on the values scaled by 2^-112, which makes the
+ * widening a bit placement (sign | em << 13 read as fp32: no product) and the narrowing a rounding of the fp32 bits
+ * at bit 13 (no rescaling). Bit-identical: every operand and partial sum of these additions is a multiple of 2^-37
+ * (halves are multiples of 2^-24; a rounded sum of magnitude >= 2^-14 has an ulp >= 2^-37; a smaller one is exact),
+ * so a result below 2^-14 is exact in both scales (23 bits at most; 2^-37 * 2^-112 = 2^-149 is the fp32 subnormal
+ * step) and a larger one is a normal number in both, rounded at the same relative position; and for a scaled sum
+ * s, (bits(|s|) rounded to nearest even at bit 13) is the fp16 of s * 2^112, subnormal halves included (bits(|s|)
+ * = |s| / 2^-149 there), |s| clamped first to 2^-96 (65536: 0x7c00, infinity, as acl_f32_to_f16 rounds it). Rows
+ * with an Inf / NaN gradient (found by the running maximum of |h|) return 0: the caller's row redoes them. */
+static inline void upnx_f16s8_(__m128i h, __m128 *lo, __m128 *hi, __m128i *mx) {
+    const __m128i em = _mm_and_si128(h, _mm_set1_epi16(0x7fff));
+    *mx = _mm_max_epi16(*mx, em);
+    const __m128i top = _mm_or_si128(_mm_srli_epi16(em, 3), _mm_and_si128(h, _mm_set1_epi16((short)0x8000)));
+    const __m128i bot = _mm_slli_epi16(h, 13);
+    *lo = _mm_castsi128_ps(_mm_unpacklo_epi16(bot, top));
+    *hi = _mm_castsi128_ps(_mm_unpackhi_epi16(bot, top));
+}
+static inline __m128i upnx_s_to_f16x4_(__m128 s) { /* sign-extended to 32 bits, for _mm_packs_epi32 */
+    const __m128i u = _mm_castps_si128(
+        _mm_min_ps(_mm_and_ps(s, _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff))), _mm_castsi128_ps(_mm_set1_epi32(0x0f800000))));
+    const __m128i r = _mm_srli_epi32(_mm_add_epi32(_mm_add_epi32(u, _mm_set1_epi32(0xfff)),
+                                                   _mm_and_si128(_mm_srli_epi32(u, 13), _mm_set1_epi32(1))), 13);
+    return _mm_or_si128(r, _mm_and_si128(_mm_srai_epi32(_mm_castps_si128(s), 16), _mm_set1_epi32((int)0xffff8000u)));
+}
+static int upnx_2x2_f16_sse2_(uint16_t *y, const uint16_t *g, int64_t gsh, int64_t i, int64_t wi) {
+    const uint16_t *r0 = g + (2 * i) * gsh, *r1 = r0 + gsh;
+    const __m128 z = _mm_setzero_ps();
+    __m128i mx = _mm_setzero_si128();
+    int bad = 0;
+    int64_t j = 0;
+    for (; j + 8 <= wi; j += 8) {
+        __m128 a[4], b[4];
+        upnx_f16s8_(_mm_loadu_si128((const __m128i *)(const void *)(r0 + 2 * j)), &a[0], &a[1], &mx);
+        upnx_f16s8_(_mm_loadu_si128((const __m128i *)(const void *)(r0 + 2 * j + 8)), &a[2], &a[3], &mx);
+        upnx_f16s8_(_mm_loadu_si128((const __m128i *)(const void *)(r1 + 2 * j)), &b[0], &b[1], &mx);
+        upnx_f16s8_(_mm_loadu_si128((const __m128i *)(const void *)(r1 + 2 * j + 8)), &b[2], &b[3], &mx);
+        const __m128 s0 = _mm_add_ps(_mm_add_ps(z, _mm_add_ps(upnx_even_(a[0], a[1]), upnx_odd_(a[0], a[1]))),
+                                     _mm_add_ps(upnx_even_(b[0], b[1]), upnx_odd_(b[0], b[1])));
+        const __m128 s1 = _mm_add_ps(_mm_add_ps(z, _mm_add_ps(upnx_even_(a[2], a[3]), upnx_odd_(a[2], a[3]))),
+                                     _mm_add_ps(upnx_even_(b[2], b[3]), upnx_odd_(b[2], b[3])));
+        _mm_storeu_si128((__m128i *)(void *)(y + j), _mm_packs_epi32(upnx_s_to_f16x4_(s0), upnx_s_to_f16x4_(s1)));
+    }
+    if (_mm_movemask_epi8(_mm_cmpgt_epi16(mx, _mm_set1_epi16(0x7bff)))) return 0;
+    for (; j < wi; j++) {
+        const float v = (0.0f + (acl_f16_to_f32_bf(r0[2 * j]) + acl_f16_to_f32_bf(r0[2 * j + 1]))) +
+                        (acl_f16_to_f32_bf(r1[2 * j]) + acl_f16_to_f32_bf(r1[2 * j + 1]));
+        bad |= v != v;
+        y[j] = acl_f32_to_f16_bf(v);
+    }
+    return !bad;
+}
 #define UPNX_NARROW8_(dst, s0, s1)                                                                              \
     _mm_storeu_si128((__m128i *)(void *)(dst), _mm_packs_epi32(acl_hr_f32x4_to_bf16_rne_(_mm_castps_si128(s0)), \
                                                                acl_hr_f32x4_to_bf16_rne_(_mm_castps_si128(s1))))
