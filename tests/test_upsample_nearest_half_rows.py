@@ -2,7 +2,8 @@
 upnx_2x2_f16_sse2_: the sums carried out on the halves scaled by 2^-112, widened by a bit placement and narrowed by
 rounding the fp32 bits). Checks: equal to (0 + (a + b)) + (c + d) in float32 rounded once to fp16 (numpy) for
 normal, subnormal, huge (sums overflowing to Inf), -0 and cancelling gradients, with odd widths (the scalar tail);
-NaN / Inf rows; and the same bytes at every SIMD level and for 1/2/7 threads."""
+the general rows (non-integer scales, 1-D) equal to the fp32 op on the widened gradient rounded once; NaN / Inf
+rows; and the same bytes at every SIMD level and for 1/2/7 threads."""
 from helpers import run_python
 
 CODE = r"""
@@ -52,6 +53,31 @@ for op in ("UpsampleNearest2dBackward", "UpsampleNearestExact2dBackward"):
     assert np.array_equal(y.view(np.uint16)[fin], e.view(np.uint16)[fin])
     assert np.array_equal(np.isnan(y.astype(np.float32)), np.isnan(e.astype(np.float32)))
     h.update(y.tobytes())
+# the general rows (non-integer scales, 1-D, sizes): equal to the fp32 op on the widened gradient, rounded once
+def run_any(op, g, isz, scales):
+    gt = pyaclnn.AclTensor.from_array(g, lib.ACL_FORMAT_NCHW if g.ndim == 4 else lib.ACL_FORMAT_NCL)
+    yt = pyaclnn.AclTensor.empty(tuple(isz), g.dtype, lib.ACL_FORMAT_NCHW if g.ndim == 4 else lib.ACL_FORMAT_NCL)
+    pyaclnn.launch(op, gt, pyaclnn.int_array(list(g.shape[2:])), pyaclnn.int_array(list(isz)), *scales, yt)
+    return yt.numpy()
+
+for op, gshape, isz, scales in (("UpsampleNearest2dBackward", (2, 3, 15, 21), (2, 3, 10, 14), (0.0, 0.0)),
+                                ("UpsampleNearestExact2dBackward", (2, 3, 15, 21), (2, 3, 10, 14), (0.0, 0.0)),
+                                ("UpsampleNearest2dBackward", (1, 2, 7, 45), (1, 2, 5, 17), (0.0, 0.0)),
+                                ("UpsampleNearestExact2dBackward", (1, 2, 9, 10), (1, 2, 4, 33), (0.0, 0.0)),
+                                ("UpsampleNearest1dBackward", (2, 5, 60), (2, 5, 30), (2.0,)),
+                                ("UpsampleNearestExact1dBackward", (2, 5, 45), (2, 5, 30), (0.0,)),
+                                ("UpsampleNearestExact1dBackward", (2, 3, 11), (2, 3, 29), (0.0,))):
+    g = (rng.standard_normal(gshape) * rng.choice([1e-6, 1e-3, 1, 1e4], gshape)).astype(np.float16)
+    gb = g.view(np.uint16).reshape(-1)
+    gb[1::13] = rng.integers(1, 0x400, gb[1::13].size)
+    gb[2::17] = 0x7bff
+    gb[4::23] = 0x8000
+    y = run_any(op, g, isz, scales)
+    y32 = run_any(op, g.astype(np.float32), isz, scales)
+    assert np.array_equal(y.view(np.uint16), y32.astype(np.float16).view(np.uint16)), (op, gshape, isz)
+    h.update(y.tobytes())
+    gb[3::41] = (0x7c00, 0xfe05, 0x7c01, 0xfc00) * (gb[3::41].size // 4) + (0x7c00, 0xfe05, 0x7c01)[:gb[3::41].size % 4]
+    h.update(run_any(op, g, isz, scales).tobytes())
 print(h.hexdigest())
 """
 

@@ -178,6 +178,91 @@ static int upnx_2x2_f16_sse2_(uint16_t *y, const uint16_t *g, int64_t gsh, int64
     }
     return !bad;
 }
+/* The general row (upsample_nearest_exact.inc's upnx_bwd_row_general: the same additions in the same order) for
+ * fp16 at the portable level, in the 2^-112 scale as above: rows widened by the bit placement into the fp32 buffers,
+ * the sums narrowed by the rounding of the bits. 0 (nothing stored) for a row reading an Inf / NaN: the caller's
+ * general row redoes it. */
+static void upnx_f16s_row_(float *buf, const uint16_t *x, int64_t len, __m128i *mxp) {
+    int64_t t = 0;
+    __m128 lo, hi;
+    __m128i m = *mxp, *mx = &m; /* a register, not memory the row stores might alias */
+    for (; t + 8 <= len; t += 8) {
+        upnx_f16s8_(_mm_loadu_si128((const __m128i *)(const void *)(x + t)), &lo, &hi, mx);
+        _mm_storeu_ps(buf + t, lo);
+        _mm_storeu_ps(buf + t + 4, hi);
+    }
+    if (t < len) {
+        uint16_t h[8] = {0};
+        float o[8];
+        memcpy(h, x + t, (size_t)(len - t) * sizeof *h);
+        upnx_f16s8_(_mm_loadu_si128((const __m128i *)(const void *)h), &lo, &hi, mx);
+        _mm_storeu_ps(o, lo);
+        _mm_storeu_ps(o + 4, hi);
+        memcpy(buf + t, o, (size_t)(len - t) * sizeof *o);
+    }
+    *mxp = m;
+}
+static void upnx_f16s_store_(uint16_t *y, const float *v, int64_t len) {
+    int64_t t = 0;
+    for (; t + 8 <= len; t += 8)
+        _mm_storeu_si128((__m128i *)(void *)(y + t), _mm_packs_epi32(upnx_s_to_f16x4_(_mm_loadu_ps(v + t)),
+                                                                      upnx_s_to_f16x4_(_mm_loadu_ps(v + t + 4))));
+    if (t < len) {
+        float f[8] = {0};
+        uint16_t o[8];
+        memcpy(f, v + t, (size_t)(len - t) * sizeof *f);
+        _mm_storeu_si128((__m128i *)(void *)o, _mm_packs_epi32(upnx_s_to_f16x4_(_mm_loadu_ps(f)),
+                                                               upnx_s_to_f16x4_(_mm_loadu_ps(f + 4))));
+        memcpy(y + t, o, (size_t)(len - t) * sizeof *o);
+    }
+}
+static int upnx_general_f16s_(uint16_t *y, const uint16_t *g, int64_t gsh, int64_t i, const upnx_bwd_plan *p,
+                              float *acc, float *buf) {
+    const int64_t wi = p->wi;
+    const int64_t need = p->w_hi[wi - 1];
+    const int64_t r0 = p->h_lo[i], nr = p->h_hi[i] - r0;
+    __m128i mx = _mm_setzero_si128();
+    if (p->w_i0 && (nr == 1 || nr == 2)) {
+        const int32_t *i0 = p->w_i0, *i1 = p->w_i1;
+        float *x0 = buf, *x1 = buf + need + 1;
+        upnx_f16s_row_(x0, g + r0 * gsh, need, &mx);
+        x0[need] = -0.0f;
+        if (nr == 1) {
+            for (int64_t j = 0; j < wi; j++) acc[j] = 0.0f + (x0[i0[j]] + x0[i1[j]]);
+        } else {
+            upnx_f16s_row_(x1, g + (r0 + 1) * gsh, need, &mx);
+            x1[need] = -0.0f;
+            for (int64_t j = 0; j < wi; j++)
+                acc[j] = (0.0f + (x0[i0[j]] + x0[i1[j]])) + (x1[i0[j]] + x1[i1[j]]);
+        }
+    } else {
+        for (int64_t j = 0; j < wi; j++) acc[j] = 0.0f;
+        for (int64_t r = p->h_lo[i]; r < p->h_hi[i]; r++) {
+            const float *x = buf;
+            upnx_f16s_row_(buf, g + r * gsh, need, &mx);
+            if (p->wk == 1) {
+                for (int64_t j = 0; j < wi; j++) acc[j] += x[j];
+            } else if (p->wk == 2) {
+                for (int64_t j = 0; j < wi; j++) acc[j] += x[2 * j] + x[2 * j + 1];
+            } else if (p->w_i0) {
+                buf[need] = -0.0f;
+                const int32_t *i0 = p->w_i0, *i1 = p->w_i1;
+                for (int64_t j = 0; j < wi; j++) acc[j] += x[i0[j]] + x[i1[j]];
+            } else {
+                for (int64_t j = 0; j < wi; j++) {
+                    int64_t lo = p->w_lo[j], hi = p->w_hi[j];
+                    if (lo >= hi) continue;
+                    float s = x[lo];
+                    for (int64_t t = lo + 1; t < hi; t++) s += x[t];
+                    acc[j] += s;
+                }
+            }
+        }
+    }
+    if (_mm_movemask_epi8(_mm_cmpgt_epi16(mx, _mm_set1_epi16(0x7bff)))) return 0;
+    upnx_f16s_store_(y, acc, wi);
+    return 1;
+}
 #define UPNX_NARROW8_(dst, s0, s1)                                                                              \
     _mm_storeu_si128((__m128i *)(void *)(dst), _mm_packs_epi32(acl_hr_f32x4_to_bf16_rne_(_mm_castps_si128(s0)), \
                                                                acl_hr_f32x4_to_bf16_rne_(_mm_castps_si128(s1))))
@@ -387,6 +472,7 @@ static int upnx_bwd_row_simd_bf16(uint16_t *y, int64_t ys, const uint16_t *g, in
 #define UPNX_2X2_FAST_(fn, y, ys, g, gsw, gsh, i, p, level) 0
 #endif
 #define UPNX_2X2_FAST(y, ys, g, gsw, gsh, i, p, level) 0
+#define UPNX_GENERAL_FAST(y, ys, g, gsw, gsh, i, p, acc, buf, level) 0
 #define KSUFFIX f32
 typedef struct { /* one backward call, for acl_simd_run */
     const acl_view *g, *o;
@@ -404,6 +490,13 @@ typedef struct { /* one backward call, for acl_simd_run */
 #define UPNX_STORE_FAST(y, v, len) upnx_f16_store_fast(y, v, len)
 #undef UPNX_2X2_FAST
 #define UPNX_2X2_FAST(y, ys, g, gsw, gsh, i, p, level) UPNX_2X2_FAST_(upnx_2x2_f16_sse2_, y, ys, g, gsw, gsh, i, p, level)
+#undef UPNX_GENERAL_FAST
+#ifdef UPNX_2X2_SSE2
+#define UPNX_GENERAL_FAST(y, ys, g, gsw, gsh, i, p, acc, buf, level) \
+    ((level) < ACL_SIMD_AVX2 && (ys) == 1 && (gsw) == 1 && upnx_general_f16s_((y), (g), (gsh), (i), (p), (acc), (buf)))
+#else
+#define UPNX_GENERAL_FAST(y, ys, g, gsw, gsh, i, p, acc, buf, level) 0
+#endif
 #define KSUFFIX f16
 #include "kernels/dtype_begin.h"
 #include "kernels/upsample_nearest_exact.inc"
@@ -414,6 +507,8 @@ typedef struct { /* one backward call, for acl_simd_run */
 #define UPNX_STORE_FAST(y, v, len) upnx_bf16_store_fast(y, v, len)
 #undef UPNX_2X2_FAST
 #define UPNX_2X2_FAST(y, ys, g, gsw, gsh, i, p, level) UPNX_2X2_FAST_(upnx_2x2_bf16_sse2_, y, ys, g, gsw, gsh, i, p, level)
+#undef UPNX_GENERAL_FAST
+#define UPNX_GENERAL_FAST(y, ys, g, gsw, gsh, i, p, acc, buf, level) 0
 #define KSUFFIX bf16
 #include "kernels/dtype_begin.h"
 #include "kernels/upsample_nearest_exact.inc"
