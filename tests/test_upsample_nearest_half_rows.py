@@ -78,6 +78,31 @@ for op, gshape, isz, scales in (("UpsampleNearest2dBackward", (2, 3, 15, 21), (2
     h.update(y.tobytes())
     gb[3::41] = (0x7c00, 0xfe05, 0x7c01, 0xfc00) * (gb[3::41].size // 4) + (0x7c00, 0xfe05, 0x7c01)[:gb[3::41].size % 4]
     h.update(run_any(op, g, isz, scales).tobytes())
+# 3-D: the depth sums widen the fp16 / bf16 rows in the addition (SSE2), the result rounded by the level's rows
+def to_bf16(a32):  # round to nearest even on the bits (no NaN here)
+    b = a32.view(np.uint32).astype(np.uint64)
+    return ((b + 0x7fff + ((b >> 16) & 1)) >> 16).astype(np.uint16)
+
+def run3(op, g, isz, scales):
+    gt = pyaclnn.AclTensor.from_array(g, lib.ACL_FORMAT_NCDHW)
+    yt = pyaclnn.AclTensor.empty(tuple(isz), g.dtype, lib.ACL_FORMAT_NCDHW)
+    pyaclnn.launch(op, gt, pyaclnn.int_array(list(g.shape[2:])), pyaclnn.int_array(list(isz)), *scales, yt)
+    return yt.numpy()
+
+for op, gshape, isz, scales in (("UpsampleNearest3dBackward", (1, 3, 8, 6, 22), (1, 3, 4, 3, 11), (2.0, 2.0, 2.0)),
+                                ("UpsampleNearestExact3dBackward", (1, 2, 9, 6, 27), (1, 2, 6, 4, 18), (0.0, 0.0, 0.0))):
+    for dt in (np.float16, pyaclnn.bfloat16):
+        g = (rng.standard_normal(gshape) * rng.choice([1e-3, 1, 1e3], gshape)).astype(dt)
+        y = run3(op, g, isz, scales)
+        y32 = run3(op, g.astype(np.float32), isz, scales)
+        e = y32.astype(np.float16).view(np.uint16) if dt == np.float16 else to_bf16(y32)
+        assert np.array_equal(y.view(np.uint16), e), (op, dt)
+        h.update(y.tobytes())
+        gb = g.view(np.uint16).reshape(-1)
+        nan = (0x7c00, 0xfe05, 0x7c01, 0xfc00) if dt == np.float16 else (0x7f80, 0xffc5, 0x7f81, 0xff80)
+        for k, b in enumerate(nan):
+            gb[5 + 7 * k::97] = b
+        h.update(run3(op, g, isz, scales).tobytes())
 print(h.hexdigest())
 """
 
