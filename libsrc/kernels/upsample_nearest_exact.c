@@ -127,10 +127,142 @@ static inline int upnx_wide16_bf16_(const uint16_t *x, __m128 v[4]) {
         }                                                                                                       \
         return !bad;                                                                                            \
     }
-#define UPNX_NARROW8_(dst, s0, s1) \
-    _mm_storeu_si128((__m128i *)(void *)(dst), acl_hr_f32x8_to_f16_(_mm_castps_si128(s0), _mm_castps_si128(s1), &bad))
-UPNX_2X2_SSE2_FN(upnx_2x2_f16_sse2_, upnx_wide16_f16_, acl_f16_to_f32_bf, acl_f32_to_f16_bf)
-#undef UPNX_NARROW8_
+/* fp16 at the portable level: the same additions carried out on the values scaled by 2^-112, which makes the
+ * widening a bit placement (sign | em << 13 read as fp32: no product) and the narrowing a rounding of the fp32 bits
+ * at bit 13 (no rescaling). Bit-identical: every operand and partial sum of these additions is a multiple of 2^-37
+ * (halves are multiples of 2^-24; a rounded sum of magnitude >= 2^-14 has an ulp >= 2^-37; a smaller one is exact),
+ * so a result below 2^-14 is exact in both scales (23 bits at most; 2^-37 * 2^-112 = 2^-149 is the fp32 subnormal
+ * step) and a larger one is a normal number in both, rounded at the same relative position; and for a scaled sum
+ * s, (bits(|s|) rounded to nearest even at bit 13) is the fp16 of s * 2^112, subnormal halves included (bits(|s|)
+ * = |s| / 2^-149 there), |s| clamped first to 2^-96 (65536: 0x7c00, infinity, as acl_f32_to_f16 rounds it). Rows
+ * with an Inf / NaN gradient (found by the running maximum of |h|) return 0: the caller's row redoes them. */
+static inline void upnx_f16s8_(__m128i h, __m128 *lo, __m128 *hi, __m128i *mx) {
+    const __m128i em = _mm_and_si128(h, _mm_set1_epi16(0x7fff));
+    *mx = _mm_max_epi16(*mx, em);
+    const __m128i top = _mm_or_si128(_mm_srli_epi16(em, 3), _mm_and_si128(h, _mm_set1_epi16((short)0x8000)));
+    const __m128i bot = _mm_slli_epi16(h, 13);
+    *lo = _mm_castsi128_ps(_mm_unpacklo_epi16(bot, top));
+    *hi = _mm_castsi128_ps(_mm_unpackhi_epi16(bot, top));
+}
+static inline __m128i upnx_s_to_f16x4_(__m128 s) { /* sign-extended to 32 bits, for _mm_packs_epi32 */
+    const __m128i u = _mm_castps_si128(
+        _mm_min_ps(_mm_and_ps(s, _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff))), _mm_castsi128_ps(_mm_set1_epi32(0x0f800000))));
+    const __m128i r = _mm_srli_epi32(_mm_add_epi32(_mm_add_epi32(u, _mm_set1_epi32(0xfff)),
+                                                   _mm_and_si128(_mm_srli_epi32(u, 13), _mm_set1_epi32(1))), 13);
+    return _mm_or_si128(r, _mm_and_si128(_mm_srai_epi32(_mm_castps_si128(s), 16), _mm_set1_epi32((int)0xffff8000u)));
+}
+static int upnx_2x2_f16_sse2_(uint16_t *y, const uint16_t *g, int64_t gsh, int64_t i, int64_t wi) {
+    const uint16_t *r0 = g + (2 * i) * gsh, *r1 = r0 + gsh;
+    const __m128 z = _mm_setzero_ps();
+    __m128i mx = _mm_setzero_si128();
+    int bad = 0;
+    int64_t j = 0;
+    for (; j + 8 <= wi; j += 8) {
+        __m128 a[4], b[4];
+        upnx_f16s8_(_mm_loadu_si128((const __m128i *)(const void *)(r0 + 2 * j)), &a[0], &a[1], &mx);
+        upnx_f16s8_(_mm_loadu_si128((const __m128i *)(const void *)(r0 + 2 * j + 8)), &a[2], &a[3], &mx);
+        upnx_f16s8_(_mm_loadu_si128((const __m128i *)(const void *)(r1 + 2 * j)), &b[0], &b[1], &mx);
+        upnx_f16s8_(_mm_loadu_si128((const __m128i *)(const void *)(r1 + 2 * j + 8)), &b[2], &b[3], &mx);
+        const __m128 s0 = _mm_add_ps(_mm_add_ps(z, _mm_add_ps(upnx_even_(a[0], a[1]), upnx_odd_(a[0], a[1]))),
+                                     _mm_add_ps(upnx_even_(b[0], b[1]), upnx_odd_(b[0], b[1])));
+        const __m128 s1 = _mm_add_ps(_mm_add_ps(z, _mm_add_ps(upnx_even_(a[2], a[3]), upnx_odd_(a[2], a[3]))),
+                                     _mm_add_ps(upnx_even_(b[2], b[3]), upnx_odd_(b[2], b[3])));
+        _mm_storeu_si128((__m128i *)(void *)(y + j), _mm_packs_epi32(upnx_s_to_f16x4_(s0), upnx_s_to_f16x4_(s1)));
+    }
+    if (_mm_movemask_epi8(_mm_cmpgt_epi16(mx, _mm_set1_epi16(0x7bff)))) return 0;
+    for (; j < wi; j++) {
+        const float v = (0.0f + (acl_f16_to_f32_bf(r0[2 * j]) + acl_f16_to_f32_bf(r0[2 * j + 1]))) +
+                        (acl_f16_to_f32_bf(r1[2 * j]) + acl_f16_to_f32_bf(r1[2 * j + 1]));
+        bad |= v != v;
+        y[j] = acl_f32_to_f16_bf(v);
+    }
+    return !bad;
+}
+/* The general row (upsample_nearest_exact.inc's upnx_bwd_row_general: the same additions in the same order) for
+ * fp16 at the portable level, in the 2^-112 scale as above: rows widened by the bit placement into the fp32 buffers,
+ * the sums narrowed by the rounding of the bits. 0 (nothing stored) for a row reading an Inf / NaN: the caller's
+ * general row redoes it. */
+static void upnx_f16s_row_(float *buf, const uint16_t *x, int64_t len, __m128i *mxp) {
+    int64_t t = 0;
+    __m128 lo, hi;
+    __m128i m = *mxp, *mx = &m; /* a register, not memory the row stores might alias */
+    for (; t + 8 <= len; t += 8) {
+        upnx_f16s8_(_mm_loadu_si128((const __m128i *)(const void *)(x + t)), &lo, &hi, mx);
+        _mm_storeu_ps(buf + t, lo);
+        _mm_storeu_ps(buf + t + 4, hi);
+    }
+    if (t < len) {
+        uint16_t h[8] = {0};
+        float o[8];
+        memcpy(h, x + t, (size_t)(len - t) * sizeof *h);
+        upnx_f16s8_(_mm_loadu_si128((const __m128i *)(const void *)h), &lo, &hi, mx);
+        _mm_storeu_ps(o, lo);
+        _mm_storeu_ps(o + 4, hi);
+        memcpy(buf + t, o, (size_t)(len - t) * sizeof *o);
+    }
+    *mxp = m;
+}
+static void upnx_f16s_store_(uint16_t *y, const float *v, int64_t len) {
+    int64_t t = 0;
+    for (; t + 8 <= len; t += 8)
+        _mm_storeu_si128((__m128i *)(void *)(y + t), _mm_packs_epi32(upnx_s_to_f16x4_(_mm_loadu_ps(v + t)),
+                                                                      upnx_s_to_f16x4_(_mm_loadu_ps(v + t + 4))));
+    if (t < len) {
+        float f[8] = {0};
+        uint16_t o[8];
+        memcpy(f, v + t, (size_t)(len - t) * sizeof *f);
+        _mm_storeu_si128((__m128i *)(void *)o, _mm_packs_epi32(upnx_s_to_f16x4_(_mm_loadu_ps(f)),
+                                                               upnx_s_to_f16x4_(_mm_loadu_ps(f + 4))));
+        memcpy(y + t, o, (size_t)(len - t) * sizeof *o);
+    }
+}
+static int upnx_general_f16s_(uint16_t *y, const uint16_t *g, int64_t gsh, int64_t i, const upnx_bwd_plan *p,
+                              float *acc, float *buf) {
+    const int64_t wi = p->wi;
+    const int64_t need = p->w_hi[wi - 1];
+    const int64_t r0 = p->h_lo[i], nr = p->h_hi[i] - r0;
+    __m128i mx = _mm_setzero_si128();
+    if (p->w_i0 && (nr == 1 || nr == 2)) {
+        const int32_t *i0 = p->w_i0, *i1 = p->w_i1;
+        float *x0 = buf, *x1 = buf + need + 1;
+        upnx_f16s_row_(x0, g + r0 * gsh, need, &mx);
+        x0[need] = -0.0f;
+        if (nr == 1) {
+            for (int64_t j = 0; j < wi; j++) acc[j] = 0.0f + (x0[i0[j]] + x0[i1[j]]);
+        } else {
+            upnx_f16s_row_(x1, g + (r0 + 1) * gsh, need, &mx);
+            x1[need] = -0.0f;
+            for (int64_t j = 0; j < wi; j++)
+                acc[j] = (0.0f + (x0[i0[j]] + x0[i1[j]])) + (x1[i0[j]] + x1[i1[j]]);
+        }
+    } else {
+        for (int64_t j = 0; j < wi; j++) acc[j] = 0.0f;
+        for (int64_t r = p->h_lo[i]; r < p->h_hi[i]; r++) {
+            const float *x = buf;
+            upnx_f16s_row_(buf, g + r * gsh, need, &mx);
+            if (p->wk == 1) {
+                for (int64_t j = 0; j < wi; j++) acc[j] += x[j];
+            } else if (p->wk == 2) {
+                for (int64_t j = 0; j < wi; j++) acc[j] += x[2 * j] + x[2 * j + 1];
+            } else if (p->w_i0) {
+                buf[need] = -0.0f;
+                const int32_t *i0 = p->w_i0, *i1 = p->w_i1;
+                for (int64_t j = 0; j < wi; j++) acc[j] += x[i0[j]] + x[i1[j]];
+            } else {
+                for (int64_t j = 0; j < wi; j++) {
+                    int64_t lo = p->w_lo[j], hi = p->w_hi[j];
+                    if (lo >= hi) continue;
+                    float s = x[lo];
+                    for (int64_t t = lo + 1; t < hi; t++) s += x[t];
+                    acc[j] += s;
+                }
+            }
+        }
+    }
+    if (_mm_movemask_epi8(_mm_cmpgt_epi16(mx, _mm_set1_epi16(0x7bff)))) return 0;
+    upnx_f16s_store_(y, acc, wi);
+    return 1;
+}
 #define UPNX_NARROW8_(dst, s0, s1)                                                                              \
     _mm_storeu_si128((__m128i *)(void *)(dst), _mm_packs_epi32(acl_hr_f32x4_to_bf16_rne_(_mm_castps_si128(s0)), \
                                                                acl_hr_f32x4_to_bf16_rne_(_mm_castps_si128(s1))))
@@ -340,6 +472,7 @@ static int upnx_bwd_row_simd_bf16(uint16_t *y, int64_t ys, const uint16_t *g, in
 #define UPNX_2X2_FAST_(fn, y, ys, g, gsw, gsh, i, p, level) 0
 #endif
 #define UPNX_2X2_FAST(y, ys, g, gsw, gsh, i, p, level) 0
+#define UPNX_GENERAL_FAST(y, ys, g, gsw, gsh, i, p, acc, buf, level) 0
 #define KSUFFIX f32
 typedef struct { /* one backward call, for acl_simd_run */
     const acl_view *g, *o;
@@ -357,6 +490,13 @@ typedef struct { /* one backward call, for acl_simd_run */
 #define UPNX_STORE_FAST(y, v, len) upnx_f16_store_fast(y, v, len)
 #undef UPNX_2X2_FAST
 #define UPNX_2X2_FAST(y, ys, g, gsw, gsh, i, p, level) UPNX_2X2_FAST_(upnx_2x2_f16_sse2_, y, ys, g, gsw, gsh, i, p, level)
+#undef UPNX_GENERAL_FAST
+#ifdef UPNX_2X2_SSE2
+#define UPNX_GENERAL_FAST(y, ys, g, gsw, gsh, i, p, acc, buf, level) \
+    ((level) < ACL_SIMD_AVX2 && (ys) == 1 && (gsw) == 1 && upnx_general_f16s_((y), (g), (gsh), (i), (p), (acc), (buf)))
+#else
+#define UPNX_GENERAL_FAST(y, ys, g, gsw, gsh, i, p, acc, buf, level) 0
+#endif
 #define KSUFFIX f16
 #include "kernels/dtype_begin.h"
 #include "kernels/upsample_nearest_exact.inc"
@@ -367,6 +507,8 @@ typedef struct { /* one backward call, for acl_simd_run */
 #define UPNX_STORE_FAST(y, v, len) upnx_bf16_store_fast(y, v, len)
 #undef UPNX_2X2_FAST
 #define UPNX_2X2_FAST(y, ys, g, gsw, gsh, i, p, level) UPNX_2X2_FAST_(upnx_2x2_bf16_sse2_, y, ys, g, gsw, gsh, i, p, level)
+#undef UPNX_GENERAL_FAST
+#define UPNX_GENERAL_FAST(y, ys, g, gsw, gsh, i, p, acc, buf, level) 0
 #define KSUFFIX bf16
 #include "kernels/dtype_begin.h"
 #include "kernels/upsample_nearest_exact.inc"

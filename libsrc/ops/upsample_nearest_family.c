@@ -10,8 +10,10 @@
 
 #include "ops/gen/all_ops.h"
 #include "common/dtype.h"
+#include "common/cpu.h"
 #include "common/half_rows.h"
 #include "common/parallel.h"
+#include "kernels/f16_rows.h"
 #include "kernels/upsample_nearest.h"
 #include "ops/ops.h"
 
@@ -789,6 +791,54 @@ static acl_view dense4(void *buf, aclDataType dt, int64_t n, int64_t c, int64_t 
     return v;
 }
 
+/* o[x] += the fp16 / bf16 row g widened exactly: 8 a step with SSE2 (the widening fused into the addition, no row
+ * buffer) up to the first block holding a NaN (Inf too for fp16), then as before: converted 256 at a time and added
+ * by the plain loop (two NaN operands: which one an addition returns depends on the operand order GCC picks, so only
+ * the same code gives the same bytes; with at most one NaN operand the order changes no bit). */
+static void upn_add_half_row(float *restrict o, const uint16_t *restrict g, int64_t n, aclDataType dt) {
+    int64_t x = 0;
+#ifdef ACL_HALF_ROWS_SSE2
+    if (dt == ACL_BF16) {
+        const __m128i z = _mm_setzero_si128();
+        for (; x + 8 <= n; x += 8) {
+            const __m128i h = _mm_loadu_si128((const __m128i *)(const void *)(g + x));
+            if (_mm_movemask_epi8(_mm_cmpgt_epi16(_mm_and_si128(h, _mm_set1_epi16(0x7fff)), _mm_set1_epi16(0x7f80))))
+                break;
+            _mm_storeu_ps(o + x, _mm_add_ps(_mm_loadu_ps(o + x), _mm_castsi128_ps(_mm_unpacklo_epi16(z, h))));
+            _mm_storeu_ps(o + x + 4, _mm_add_ps(_mm_loadu_ps(o + x + 4), _mm_castsi128_ps(_mm_unpackhi_epi16(z, h))));
+        }
+    } else {
+        for (; x + 8 <= n; x += 8) {
+            __m128 lo, hi;
+            if (!acl_hr_f16x8_(_mm_loadu_si128((const __m128i *)(const void *)(g + x)), &lo, &hi)) break;
+            _mm_storeu_ps(o + x, _mm_add_ps(_mm_loadu_ps(o + x), lo));
+            _mm_storeu_ps(o + x + 4, _mm_add_ps(_mm_loadu_ps(o + x + 4), hi));
+        }
+    }
+#endif
+    float cv[256];
+    while (x < n) {
+        const int64_t m = n - x < 256 ? n - x : 256;
+        if (dt == ACL_FLOAT16) acl_row_f16_to_f32(cv, g + x, m);
+        else acl_row_bf16_to_f32(cv, g + x, m);
+        for (int64_t k = 0; k < m; k++) o[x + k] += cv[k];
+        x += m;
+    }
+}
+
+/* fp32 row -> fp16 / bf16, rounded once (AVX-512 rows at that level, SSE2 / NEON ones below: the same bits) */
+static void upn_store_half_row(uint16_t *dst, const float *src, int64_t n, aclDataType dt) {
+#ifdef ACL_F16_ROWS_F16C
+    if (acl_simd_level() >= ACL_SIMD_AVX512) {
+        if (dt == ACL_FLOAT16) acl_f32_to_f16_row_avx512(dst, src, n);
+        else acl_f32_to_bf16_row_avx512(dst, src, n);
+        return;
+    }
+#endif
+    if (dt == ACL_FLOAT16) acl_row_f32_to_f16(dst, src, n);
+    else acl_row_f32_to_bf16(dst, src, n);
+}
+
 /* One (n, c, di) unit of the single-region path: the D-range sum of plane (n, c) into tin, then the 2-D backward
  * of that plane (the kernel, called inside the region, runs on the calling thread with its own scratch). */
 static void bwd3_unit(const bwd3_plan *q, const acl_view *gv, const acl_view *ov, int64_t u, void *tin, float *tout,
@@ -820,15 +870,8 @@ static void bwd3_unit(const bwd3_plan *q, const acl_view *gv, const acl_view *ov
                 const float *g = (const float *)s.base + off;
                 float *o = (float *)tin + y * wo;
                 for (int64_t x = 0; x < wo; x++) o[x] += g[x * st];
-            } else if (st == 1) { /* fp16/bf16 rows: converted 256 at a time (vectorised), the same additions */
-                const uint16_t *g = (const uint16_t *)s.base + off;
-                float *o = (float *)tin + y * wo, cv[256];
-                for (int64_t x0 = 0; x0 < wo; x0 += 256) {
-                    const int64_t m = wo - x0 < 256 ? wo - x0 : 256;
-                    if (dt == ACL_FLOAT16) acl_row_f16_to_f32(cv, g + x0, m);
-                    else acl_row_bf16_to_f32(cv, g + x0, m);
-                    for (int64_t x = 0; x < m; x++) o[x0 + x] += cv[x];
-                }
+            } else if (st == 1) { /* fp16/bf16 rows: widened (vectorised) and added, the same additions */
+                upn_add_half_row((float *)tin + y * wo, (const uint16_t *)s.base + off, wo, dt);
             } else if (dt == ACL_FLOAT16) {
                 const uint16_t *g = (const uint16_t *)s.base + off;
                 float *o = (float *)tin + y * wo;
@@ -853,8 +896,7 @@ static void bwd3_unit(const bwd3_plan *q, const acl_view *gv, const acl_view *ov
         for (int64_t y = 0; y < p->hi; y++) {
             uint16_t *dst = (uint16_t *)o.base + y * o.strides[2];
             const float *src = tout + y * p->wi;
-            if (o.strides[3] == 1 && dt == ACL_FLOAT16) acl_row_f32_to_f16(dst, src, p->wi);
-            else if (o.strides[3] == 1) acl_row_f32_to_bf16(dst, src, p->wi);
+            if (o.strides[3] == 1) upn_store_half_row(dst, src, p->wi, dt);
             else
                 for (int64_t x = 0; x < p->wi; x++)
                     dst[x * o.strides[3]] = dt == ACL_FLOAT16 ? acl_f32_to_f16(src[x]) : acl_f32_to_bf16(src[x]);
