@@ -102,3 +102,44 @@ def test_adaptive_avg_pool2d_f16_same_bytes_every_level_and_thread_count():
     assert outs["off"] == outs["avx2"] == outs[""]
     for th in ("2", "7"):
         assert run_python(DIGEST, {"OMP_NUM_THREADS": th}) == outs[""]
+
+
+@pytest.mark.parametrize("dt", ["f32", "f16", "bf16"])
+def test_max_pool_forward_row_blocks_same_bytes_as_per_cell(dt):
+    """The max-pool forwards that convert a window's rows of one depth in one call (dense input rows: fwd_columns
+    for even windows, amax_columns for overlapping adaptive ones) against the per-cell loops a strided input takes:
+    values and argmax, inputs full of ties, signed zeros, infinities and NaNs."""
+    npdt = {"f32": np.dtype(np.float32), "f16": np.dtype(np.float16), "bf16": pyaclnn.bfloat16}[dt]
+    rng = np.random.default_rng(11)
+
+    def special(shape):
+        v = rng.integers(-3, 4, shape).astype(np.float32)
+        r = rng.random(shape)
+        v[r < 0.04] = np.nan
+        v[(r >= 0.04) & (r < 0.07)] = -np.inf
+        v[(r >= 0.07) & (r < 0.1)] = -0.0
+        v[(r >= 0.1) & (r < 0.12)] = np.inf
+        return v.astype(npdt)
+
+    def fmt(nd):
+        return lib.ACL_FORMAT_NCHW if nd == 4 else lib.ACL_FORMAT_NCDHW
+
+    def run(op, x, osz, xs_view):
+        oshape = x.shape[:2] + tuple(osz)
+        y = pyaclnn.AclTensor(oshape, npdt, fmt=fmt(x.ndim))
+        it = pyaclnn.AclTensor(oshape, np.dtype(np.int64 if op == "AdaptiveMaxPool2d" else np.int32), fmt=fmt(x.ndim))
+        if op == "MaxPool3dWithArgmax":
+            pyaclnn.launch(op, xs_view, A([2]), A([2]), A([0]), A([1]), False, y, it)
+        else:
+            pyaclnn.launch(op, xs_view, A(list(osz)), y, it)
+        return y.numpy().tobytes() + it.numpy().tobytes()
+
+    for op, shape, osz in [("AdaptiveMaxPool2d", (1, 4, 56, 56), (7, 7)), ("AdaptiveMaxPool2d", (2, 3, 13, 17), (5, 4)),
+                           ("AdaptiveMaxPool2d", (2, 2, 56, 56), (9, 9)), ("AdaptiveMaxPool3d", (1, 2, 8, 24, 24), (4, 3, 3)),
+                           ("AdaptiveMaxPool3d", (1, 2, 5, 13, 17), (2, 5, 4)), ("MaxPool3dWithArgmax", (1, 2, 4, 8, 10), (2, 4, 5))]:
+        x = special(shape)
+        dense = run(op, x, osz, pyaclnn.AclTensor.from_array(x, fmt(x.ndim)))
+        xb = np.zeros(shape[:-1] + (shape[-1] * 2,), npdt)
+        xb[..., ::2] = x
+        strided = run(op, x, osz, pyaclnn.AclTensor.from_array(xb[..., ::2], fmt(x.ndim)))
+        assert dense == strided, (op, shape, osz)
