@@ -116,6 +116,7 @@ static void paa_cols_exact(float *T, const uint16_t *xp, int64_t xsh, int64_t xs
     }
 }
 
+#if defined(ACL_F16_ROWS_F16C) || defined(ACL_HALF_ROWS_SSE2)
 /* the last iw - j0 columns of a contiguous row block, element by element; false on an Inf / NaN */
 static bool paa_cols_tail(float *T, const uint16_t *xp, int64_t xsh, int64_t a, int64_t b, int64_t j0, int64_t iw) {
     uint32_t sp = 0;
@@ -130,6 +131,7 @@ static bool paa_cols_tail(float *T, const uint16_t *xp, int64_t xsh, int64_t a, 
     }
     return sp == 0;
 }
+#endif
 
 #ifdef ACL_F16_ROWS_F16C
 /* 8 columns a step with F16C from column j, the tail element by element; false when a half is Inf / NaN */
