@@ -91,3 +91,217 @@ void pool_max2d_backward_by_index(const acl_view *gy, const acl_view *ind, acl_v
     }
     pool_max_nd_backward(gy, ind, gx, &pp);
 }
+
+/* ---------------------------------------------------------------- adaptive average pooling 2-D, fp16 */
+
+#include "common/cpu.h"
+#include "common/half_rows.h"
+#include "common/parallel.h"
+#include "kernels/f16_rows.h"
+
+#define PAA_MAXW 2048 /* widest input / output row of the row buffers */
+
+bool pool_adaptive_avg2d_f16_fits(int64_t iw, int64_t ow) { return iw <= PAA_MAXW && ow <= PAA_MAXW; }
+
+/* T[j] = 0 + x[a][j] + ... + x[b-1][j] for the iw columns, each half widened exactly (acl_f16_to_f32): the
+ * reference every level's row function below reproduces bit for bit, and the whole computation of a row holding
+ * an Inf or NaN input (which NaN of two an addition keeps is this code's operand order, and F16C quietens a
+ * signalling NaN: only this one code then, at every level). */
+static void paa_cols_exact(float *T, const uint16_t *xp, int64_t xsh, int64_t xsw, int64_t a, int64_t b,
+                           int64_t iw) {
+    for (int64_t j = 0; j < iw; j++) T[j] = 0.0f;
+    for (int64_t ih = a; ih < b; ih++) {
+        const uint16_t *r = xp + ih * xsh;
+        for (int64_t j = 0; j < iw; j++) T[j] += acl_f16_to_f32(r[j * xsw]);
+    }
+}
+
+#if defined(ACL_F16_ROWS_F16C) || defined(ACL_HALF_ROWS_SSE2)
+/* the last iw - j0 columns of a contiguous row block, element by element; false on an Inf / NaN */
+static bool paa_cols_tail(float *T, const uint16_t *xp, int64_t xsh, int64_t a, int64_t b, int64_t j0, int64_t iw) {
+    uint32_t sp = 0;
+    for (int64_t j = j0; j < iw; j++) {
+        float s = 0.0f;
+        for (int64_t ih = a; ih < b; ih++) {
+            const uint16_t h = xp[ih * xsh + j];
+            sp |= (uint32_t)((h & 0x7fffu) > 0x7bffu);
+            s += acl_f16_to_f32_bf(h);
+        }
+        T[j] = s;
+    }
+    return sp == 0;
+}
+#endif
+
+#ifdef ACL_F16_ROWS_F16C
+/* 8 columns a step with F16C from column j, the tail element by element; false when a half is Inf / NaN */
+__attribute__((target("avx2,f16c"))) static bool paa_cols_f16c(float *T, const uint16_t *xp, int64_t xsh, int64_t a,
+                                                               int64_t b, int64_t j, int64_t iw) {
+    const __m128i em = _mm_set1_epi16(0x7fff), lim = _mm_set1_epi16(0x7bff);
+    __m128i sp = _mm_setzero_si128();
+    for (; j + 8 <= iw; j += 8) {
+        __m256 acc = _mm256_setzero_ps();
+        for (int64_t ih = a; ih < b; ih++) {
+            const __m128i h = _mm_loadu_si128((const __m128i *)(const void *)(xp + ih * xsh + j));
+            sp = _mm_or_si128(sp, _mm_cmpgt_epi16(_mm_and_si128(h, em), lim));
+            acc = _mm256_add_ps(acc, _mm256_cvtph_ps(h));
+        }
+        _mm256_storeu_ps(T + j, acc);
+    }
+    const bool ok = _mm_movemask_epi8(sp) == 0;
+    return paa_cols_tail(T, xp, xsh, a, b, j, iw) && ok;
+}
+/* 16 columns a step, then the 8-column steps above (plain loads: word-masked loads measured 3-4x slower here on
+ * this AMD part) */
+__attribute__((target("avx512f,avx512bw,avx512vl,avx2,f16c"))) static bool
+paa_cols_avx512(float *T, const uint16_t *xp, int64_t xsh, int64_t a, int64_t b, int64_t iw) {
+    const __m256i em = _mm256_set1_epi16(0x7fff), lim = _mm256_set1_epi16(0x7bff);
+    __mmask16 sp = 0;
+    int64_t j = 0;
+    for (; j + 16 <= iw; j += 16) {
+        __m512 acc = _mm512_setzero_ps();
+        for (int64_t ih = a; ih < b; ih++) {
+            const __m256i h = _mm256_loadu_si256((const __m256i *)(const void *)(xp + ih * xsh + j));
+            sp |= _mm256_cmpgt_epi16_mask(_mm256_and_si256(h, em), lim);
+            acc = _mm512_add_ps(acc, _mm512_cvtph_ps(h));
+        }
+        _mm512_storeu_ps(T + j, acc);
+    }
+    return paa_cols_f16c(T, xp, xsh, a, b, j, iw) && sp == 0;
+}
+#endif
+
+#ifdef ACL_HALF_ROWS_SSE2
+/* The portable level on x86-64 (SSE2), summing in a scaled domain: the bits sign | (h & 0x7fff) << 13 read as fp32 are
+ * the half's value times 2^-112 exactly (subnormal halves: fp32 subnormals), built by 3 integer operations a
+ * vector (no multiplication, no per-block test: the largest magnitude is kept and tested once). The fp32 sums of
+ * these scaled values are the real sums times 2^-112 exactly, so the product by 2^112 at the end (exact) gives the
+ * bits of the real-domain sums: every partial sum of halves is a multiple of 2^-24; a partial of magnitude at least
+ * 2^-14 is a normal number in both domains, where rounding commutes with the power-of-two scale, and a smaller one
+ * has at most 10 significant bits, exact in both (a multiple of 2^-136 below 2^-126 is a representable subnormal).
+ * 10 operations per 8 halves instead of 15 (1.27 -> ms at N32 C64 56x56 -> 7x7). */
+static bool paa_cols_sse2(float *T, const uint16_t *xp, int64_t xsh, int64_t a, int64_t b, int64_t iw) {
+    const __m128i em = _mm_set1_epi16(0x7fff), keep = _mm_set1_epi16((short)0x8fff);
+    const __m128 up = _mm_set1_ps(0x1p112f);
+    __m128i mx = _mm_setzero_si128();
+    int64_t j = 0;
+    for (; j + 8 <= iw; j += 8) {
+        __m128 s0 = _mm_setzero_ps(), s1 = _mm_setzero_ps();
+        for (int64_t ih = a; ih < b; ih++) {
+            const __m128i h = _mm_loadu_si128((const __m128i *)(const void *)(xp + ih * xsh + j));
+            mx = _mm_max_epi16(mx, _mm_and_si128(h, em));
+            /* the upper 16 bits of each fp32: sign, then em >> 3 (srai copies the sign into bits 14..12: cleared) */
+            const __m128i top = _mm_and_si128(_mm_srai_epi16(h, 3), keep), bot = _mm_slli_epi16(h, 13);
+            s0 = _mm_add_ps(s0, _mm_castsi128_ps(_mm_unpacklo_epi16(bot, top)));
+            s1 = _mm_add_ps(s1, _mm_castsi128_ps(_mm_unpackhi_epi16(bot, top)));
+        }
+        _mm_storeu_ps(T + j, _mm_mul_ps(s0, up));
+        _mm_storeu_ps(T + j + 4, _mm_mul_ps(s1, up));
+    }
+    const bool ok = !_mm_movemask_epi8(_mm_cmpgt_epi16(mx, _mm_set1_epi16(0x7bff)));
+    return paa_cols_tail(T, xp, xsh, a, b, j, iw) && ok;
+}
+#endif
+
+/* the column sums of a row block with unit-stride rows at the current level; false: an Inf / NaN input */
+static bool paa_cols(float *T, const uint16_t *xp, int64_t xsh, int64_t a, int64_t b, int64_t iw) {
+#ifdef ACL_F16_ROWS_F16C
+    const int lv = acl_simd_level();
+    if (lv >= ACL_SIMD_AVX512) return paa_cols_avx512(T, xp, xsh, a, b, iw);
+    if (lv >= ACL_SIMD_AVX2) return paa_cols_f16c(T, xp, xsh, a, b, 0, iw);
+#endif
+#ifdef ACL_HALF_ROWS_SSE2
+    return paa_cols_sse2(T, xp, xsh, a, b, iw);
+#else
+    /* elsewhere (aarch64: the hardware conversion) plain loops the compiler vectorises */
+    uint16_t sp = 0;
+    for (int64_t j = 0; j < iw; j++) T[j] = 0.0f;
+    for (int64_t ih = a; ih < b; ih++) {
+        const uint16_t *r = xp + ih * xsh;
+        for (int64_t j = 0; j < iw; j++) {
+            sp |= (uint16_t)((r[j] & 0x7fffu) > 0x7bffu);
+            T[j] += acl_f16_to_f32_bf(r[j]);
+        }
+    }
+    return sp == 0;
+#endif
+}
+
+/* fp32 row -> fp16 row (the same bits at every level) */
+static void paa_store_row(uint16_t *d, const float *s, int64_t n) {
+#ifdef ACL_F16_ROWS_F16C
+    const int lv = acl_simd_level();
+    if (lv >= ACL_SIMD_AVX512) {
+        acl_f32_to_f16_row_avx512(d, s, n);
+        return;
+    }
+    if (lv >= ACL_SIMD_AVX2) {
+        acl_f32_to_f16_row_f16c(d, s, n);
+        return;
+    }
+#endif
+    acl_row_f32_to_f16(d, s, n);
+}
+
+/* R[ow] = the outputs of one row: column sums of input rows [a, b) of plane xp, then each window's 0 + T[lo] + ... +
+ * T[hi-1] divided by its cell count */
+static void paa_row(float *R, const uint16_t *xp, int64_t xsh, int64_t xsw, int64_t a, int64_t b, int64_t IW,
+                    int64_t OW, const int64_t *wlo, const int64_t *whi) {
+    float T[PAA_MAXW + 16];
+    if (!(xsw == 1 && paa_cols(T, xp, xsh, a, b, IW))) paa_cols_exact(T, xp, xsh, xsw, a, b, IW);
+    for (int64_t ow = 0; ow < OW; ow++) {
+        const int64_t lo = wlo[ow], hi = whi[ow];
+        float acc = 0.0f;
+        for (int64_t k = lo; k < hi; k++) acc += T[k];
+        R[ow] = acc / (float)((b - a) * (hi - lo));
+    }
+}
+
+/* fp32 outputs -> the fp16 row yr (element stride ysw) */
+static void paa_put(uint16_t *yr, int64_t ysw, const float *R, int64_t n) {
+    if (ysw == 1) {
+        paa_store_row(yr, R, n);
+    } else {
+        for (int64_t i = 0; i < n; i++) yr[i * ysw] = acl_f32_to_f16(R[i]);
+    }
+}
+
+bool pool_adaptive_avg2d_f16(const acl_view *x, acl_view *y, const pool_axes *ax) {
+    const int a0 = ax->pa[0], a1 = ax->pa[1];
+    const int64_t n1 = a1 >= 0 ? x->dims[a1] : 1, planes = x->dims[a0] * n1;
+    const int64_t xs0 = x->strides[a0], xs1 = a1 >= 0 ? x->strides[a1] : 0;
+    const int64_t ys0 = y->strides[a0], ys1 = a1 >= 0 ? y->strides[a1] : 0;
+    const int64_t IH = x->dims[ax->ah], IW = x->dims[ax->aw], OH = y->dims[ax->ah], OW = y->dims[ax->aw];
+    const int64_t xsh = x->strides[ax->ah], xsw = x->strides[ax->aw];
+    const int64_t ysh = y->strides[ax->ah], ysw = y->strides[ax->aw];
+    if (planes <= 0 || OH <= 0 || OW <= 0) return true;
+    int64_t *tab = malloc((size_t)(2 * OH + 2 * OW) * sizeof(int64_t)); /* the windows of both axes */
+    if (!tab) return false;
+    int64_t *hlo = tab, *hhi = tab + OH, *wlo = tab + 2 * OH, *whi = tab + 2 * OH + OW;
+    for (int64_t o = 0; o < OH; o++) adaptive_range(o, IH, OH, &hlo[o], &hhi[o]);
+    for (int64_t o = 0; o < OW; o++) adaptive_range(o, IW, OW, &wlo[o], &whi[o]);
+    const uint16_t *xb = (const uint16_t *)x->base;
+    uint16_t *yb = (uint16_t *)y->base;
+    const bool par = acl_parallel_worth(planes * IH * IW);
+    if (planes >= 64 && OH * OW <= PAA_MAXW && ysw == 1 && (OH == 1 || ysh == OW)) {
+        /* many planes, each output plane one dense run: a plane per iteration, rounded in one call */
+#pragma omp parallel for schedule(static) if (par)
+        for (int64_t pl = 0; pl < planes; pl++) {
+            const int64_t p0 = pl / n1, p1 = pl % n1;
+            const uint16_t *xp = xb + p0 * xs0 + p1 * xs1;
+            float R[PAA_MAXW];
+            for (int64_t oh = 0; oh < OH; oh++) paa_row(R + oh * OW, xp, xsh, xsw, hlo[oh], hhi[oh], IW, OW, wlo, whi);
+            paa_store_row(yb + p0 * ys0 + p1 * ys1, R, OH * OW);
+        }
+    } else {
+#pragma omp parallel for schedule(static) if (par)
+        for (int64_t r = 0; r < planes * OH; r++) {
+            const int64_t oh = r % OH, pl = r / OH, p0 = pl / n1, p1 = pl % n1;
+            float R[PAA_MAXW];
+            paa_row(R, xb + p0 * xs0 + p1 * xs1, xsh, xsw, hlo[oh], hhi[oh], IW, OW, wlo, whi);
+            paa_put(yb + p0 * ys0 + p1 * ys1 + oh * ysh, ysw, R, OW);
+        }
+    }
+    free(tab);
+    return true;
+}

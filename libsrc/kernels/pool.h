@@ -22,4 +22,10 @@ void pool_adaptive_max2d(const acl_view *x, acl_view *y, acl_view *idx, const po
  * the plane (row-major, a fixed order) adds its value at its index (fp32 accumulation for fp16/bf16, double for
  * double, rounded once). Indices outside [0, H*W) are skipped. */
 void pool_max2d_backward_by_index(const acl_view *gy, const acl_view *ind, acl_view *gx, const pool_axes *ax);
+
+/* Adaptive average pooling over (ah, aw), fp16 (PyTorch adaptive_avg_pool2d): out = (0 + the window's column sums
+ * added left to right) / the window's cell count, each column sum 0 + x[a][j] + ... + x[b-1][j] in fp32, rounded
+ * once - avg_pool2d.c's order and bits. _fits: whether the row buffers hold iw inputs and ow outputs. */
+bool pool_adaptive_avg2d_f16_fits(int64_t iw, int64_t ow);
+bool pool_adaptive_avg2d_f16(const acl_view *x, acl_view *y, const pool_axes *ax); /* false: out of memory */
 #endif

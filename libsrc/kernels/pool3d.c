@@ -629,7 +629,11 @@ static void bwd_dense_planes(const acl_view *gy, const acl_view *ind, acl_view *
      * planes of adaptive pools) */
     const bool gdense = g.ys[2] == 1 && (g.out[1] == 1 || g.ys[1] == n) && (g.out[0] == 1 || g.ys[0] == g.out[1] * n);
     /* sparse: at most one argmax per 16 cells - round and re-clear only the touched cells */
-    const int64_t sparse = osz <= isz / 16;
+    /* fp16 / bf16 at the portable level: up to one argmax per 4 cells (max_pool3d k3 s2: one per 8) - without F16C the
+     * rounding of a whole dense plane costs more than the fp32 plane's copy (fp16 N4 C64 16x56x56 k3s2p1, 1 thread:
+     * 11.1 ms dense vs 3.2 ms fp32; sparse 3.6-4.0 ms); with F16C / AVX-512 the dense planes stay faster (2.1 vs
+     * 4.5 ms) */
+    const int64_t sparse = osz <= isz / (half && acl_simd_level() < ACL_SIMD_AVX2 ? 4 : 16);
     /* non-temporal stores for a large gradInput, except sparse fp32 / double planes that fit the last-level cache
      * (their plane copies went 0.28 -> 0.22 ms with plain stores at 2 threads, N32 C64 56x56 -> 7x7, 25.7 MB: the
      * warm output stays cached; dense planes measured the other way, 0.74 vs 0.91 ms) */
@@ -764,6 +768,17 @@ static void bwd_dense_planes(const acl_view *gy, const acl_view *ind, acl_view *
                 continue;
             }
             float *af = (float *)acc;
+            if (sparse && !nt) { /* the plane cleared in place, then its touched cells (no staging plane) */
+                for (int64_t i = 0; i < nk; i++) sv[i] = af[kk[i]];
+                p3_narrow(sh, sv, nk, dt);
+                p3_zero(xp, (size_t)isz * 2);
+                uint16_t *xh = (uint16_t *)(void *)xp;
+                for (int64_t i = 0; i < nk; i++) {
+                    xh[kk[i]] = sh[i];
+                    af[kk[i]] = 0.0f;
+                }
+                continue;
+            }
             if (sparse) {
                 for (int64_t i = 0; i < nk; i++) sv[i] = af[kk[i]];
                 p3_narrow(sh, sv, nk, dt);
@@ -1512,10 +1527,14 @@ static bool amax_columns(const acl_view *x, acl_view *y, acl_view *idx, const ad
         return false;
     }
     const int64_t n = g.out[2], nrows = g.planes * g.out[0] * g.out[1];
+    /* the windows span whole rows and the rows of a depth are dense: a window's rows of one depth converted (or
+     * copied) by one call into rb (as fwd_columns) */
+    const bool blk = t[2].lo[0] == 0 && t[2].hi[n - 1] == g.in[2] && (g.in[1] == 1 || g.xs[1] == g.in[2]) &&
+                     g.in[1] * g.in[2] <= ((int64_t)1 << 18);
     bool ok = true;
 #pragma omp parallel
     {
-        float *rb = malloc((size_t)g.in[2] * sizeof(float));
+        float *rb = malloc((size_t)(blk ? g.in[1] * g.in[2] : g.in[2]) * sizeof(float));
         float *m = malloc((size_t)n * sizeof(float));
         int64_t *bi = malloc((size_t)n * sizeof(int64_t));
         if (!rb || !m || !bi) {
@@ -1532,11 +1551,23 @@ static bool amax_columns(const acl_view *x, acl_view *y, acl_view *idx, const ad
                 m[j] = -INFINITY;
                 bi[j] = (t[0].lo[od] * g.in[1] + t[1].lo[oh]) * g.in[2] + t[2].lo[j];
             }
-            for (int64_t d = t[0].lo[od]; d < t[0].hi[od]; d++)
+            for (int64_t d = t[0].lo[od]; d < t[0].hi[od]; d++) {
+                if (blk) {
+                    const int64_t h0 = t[1].lo[oh], cnt = (t[1].hi[oh] - h0) * g.in[2];
+                    const int64_t ro = xo + d * g.xs[0] + h0 * g.xs[1];
+                    if (dt == ACL_FLOAT)
+                        memcpy(rb, (const float *)x->base + ro, (size_t)cnt * sizeof(float));
+                    else if (dt == ACL_FLOAT16)
+                        p3_row_f16_to_f32(rb, (const uint16_t *)x->base + ro, cnt);
+                    else
+                        acl_row_bf16_to_f32(rb, (const uint16_t *)x->base + ro, cnt);
+                }
                 for (int64_t h = t[1].lo[oh]; h < t[1].hi[oh]; h++) {
                     const int64_t ro = xo + d * g.xs[0] + h * g.xs[1], rf = (d * g.in[1] + h) * g.in[2];
                     const int64_t wa = t[2].lo[0], wb = t[2].hi[n - 1]; /* the windows' span */
-                    if (dt == ACL_FLOAT)
+                    const float *rw = blk ? rb + (h - t[1].lo[oh]) * g.in[2] : rb;
+                    if (blk) { /* converted above */
+                    } else if (dt == ACL_FLOAT)
                         memcpy(rb + wa, (const float *)x->base + ro + wa, (size_t)(wb - wa) * sizeof(float));
                     else if (dt == ACL_FLOAT16)
                         p3_row_f16_to_f32(rb + wa, (const uint16_t *)x->base + ro + wa, wb - wa);
@@ -1546,7 +1577,7 @@ static bool amax_columns(const acl_view *x, acl_view *y, acl_view *idx, const ad
                         float mj = m[j];
                         int64_t bj = bi[j];
                         for (int64_t w = t[2].lo[j]; w < t[2].hi[j]; w++) {
-                            const float v = rb[w];
+                            const float v = rw[w];
                             if (v > mj || v != v) {
                                 mj = v;
                                 bj = rf + w;
@@ -1556,6 +1587,7 @@ static bool amax_columns(const acl_view *x, acl_view *y, acl_view *idx, const ad
                         bi[j] = bj;
                     }
                 }
+            }
             const int64_t yo = p0 * g.ys0 + p1 * g.ys1 + od * g.ys[0] + oh * g.ys[1];
             const int64_t io = p0 * g.is0 + p1 * g.is1 + od * g.is[0] + oh * g.is[1];
             for (int64_t j = 0; j < n; j++) {
@@ -1693,7 +1725,12 @@ static bool fwd_columns(const acl_view *x, acl_view *y, acl_view *idx, const poo
     bool ok = true;
 #pragma omp parallel
     {
-        float *rb = malloc((size_t)wp * sizeof(float));
+        /* unpadded W, unit dilation in H and dense rows: the window's rows of one depth are one block, converted
+         * (or copied) by one call - the rows' level dispatch and call costs were 10-15% of the adaptive 56 -> 7
+         * forwards - into rb, which then holds in[1] rows */
+        const bool blk = pw == 0 && wp == g.in[2] && pp->dl[1] == 1 && (g.in[1] == 1 || g.xs[1] == g.in[2]) &&
+                         g.in[1] * wp <= ((int64_t)1 << 18);
+        float *rb = malloc((size_t)(blk ? g.in[1] * wp : wp) * sizeof(float));
         float *m = malloc((size_t)n * sizeof(float));
         int32_t *bi = malloc((size_t)n * sizeof(int32_t));
         int32_t *wf = malloc((size_t)n * sizeof(int32_t));
@@ -1730,6 +1767,20 @@ static bool fwd_columns(const acl_view *x, acl_view *y, acl_view *idx, const poo
                     }
                     for (int64_t td = d0; td < d1; td++) {
                         const int64_t d = ds + td * pp->dl[0];
+                        if (blk) {
+                            const int64_t hb = hs + h0, nh = h1 - h0, ro = xo + d * g.xs[0] + hb * g.xs[1];
+                            const int64_t cnt = nh * g.in[2];
+                            if (dt == ACL_FLOAT)
+                                memcpy(rb, (const float *)x->base + ro, (size_t)cnt * sizeof(float));
+                            else if (dt == ACL_FLOAT16)
+                                p3_row_f16_to_f32(rb, (const uint16_t *)x->base + ro, cnt);
+                            else
+                                acl_row_bf16_to_f32(rb, (const uint16_t *)x->base + ro, cnt);
+                            for (int64_t th = 0; th < nh; th++)
+                                fwd_row_taps(m, bi, rb + th * g.in[2], n, pp->s[2], pp->k[2], pp->dl[2],
+                                             (int32_t)((d * g.in[1] + hb + th) * g.in[2]));
+                            continue;
+                        }
                         for (int64_t th = h0; th < h1; th++) {
                             const int64_t h = hs + th * pp->dl[1];
                             const int64_t ro = xo + d * g.xs[0] + h * g.xs[1];

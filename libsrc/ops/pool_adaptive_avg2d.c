@@ -5,6 +5,7 @@
 #include "ops/gen/all_ops.h"
 #include "ops/avg_pool_exec.h"
 #include "ops/ops.h"
+#include "kernels/pool.h"
 
 static const aclFormat k_formats[] = {ACL_FORMAT_NCHW, ACL_FORMAT_NCL};
 
@@ -49,6 +50,14 @@ static aclnnStatus check_params(const aclTensor *self, const aclIntArray *output
     return ACLNN_SUCCESS;
 }
 
+static aclnnStatus run_f16(aclOpExecutor *ex, void *ws, uint64_t ws_size) {
+    (void)ws;
+    (void)ws_size;
+    if (!pool_adaptive_avg2d_f16(acl_exec_in(ex, 0), acl_exec_out(ex, 0), ex->params))
+        return ACL_REPORT(ACLNN_ERR_INNER, "out of memory in the pooling");
+    return ACLNN_SUCCESS;
+}
+
 aclnnStatus opws_AdaptiveAvgPool2d(const aclTensor *self, const aclIntArray *outputSize, aclTensor *out,
                                    uint64_t *workspaceSize, aclOpExecutor **executor) {
     ACL_TRY(check_params(self, outputSize, out, workspaceSize, executor));
@@ -56,6 +65,18 @@ aclnnStatus opws_AdaptiveAvgPool2d(const aclTensor *self, const aclIntArray *out
         return acl_exec_noop(ACL_OP_AdaptiveAvgPool2d, workspaceSize, executor);
 
     aclOpExecutor *ex;
+    const uint64_t h = self->ndim - 2;
+    if (self->dtype == ACL_FLOAT16 && pool_adaptive_avg2d_f16_fits(self->dims[h + 1], out->dims[h + 1])) {
+        /* fp16: kernels/pool.c (the windows' column sums widened in registers, one pass over the input; the same
+         * additions as the avg_pool2d kernels below, so their bits) */
+        ex = acl_exec_create(ACL_OP_AdaptiveAvgPool2d, run_f16, sizeof(pool_axes));
+        if (!ex) return ACLNN_ERR_INNER_CREATE_EXECUTOR;
+        aclnnStatus rc = acl_exec_add_input(ex, self, "self", true);
+        if (rc == 0) rc = acl_exec_add_output(ex, out, "out");
+        if (rc) return acl_exec_discard(ex, rc);
+        *(pool_axes *)ex->params = self->ndim == 3 ? (pool_axes){{0, -1}, 1, 2} : (pool_axes){{0, 1}, 2, 3};
+        return acl_exec_publish(ex, workspaceSize, executor);
+    }
     ACL_TRY(avgpool_exec_create(ACL_OP_AdaptiveAvgPool2d, false, self, "self", NULL, NULL, out, "out", self, out,
                                 &ex));
     avgpool_plan *p = avgpool_exec_plan(ex);
