@@ -59,7 +59,7 @@ static inline __attribute__((always_inline)) float nf_tree(float *a) {
  * lanes 0.. directly, then the tree. */
 #define NF_V(p) nf_ld((p) + b_ + k_ * NF_W)
 #define NF_VH(p) NF_FN(ldh)((p) + b_ + k_ * NF_W)
-#define NF_REDUCE2(N, S1, VE1, E1, S2, VE2, E2)                                                                      \
+#define NF_REDUCE2_(P, N, S1, VE1, E1, S2, VE2, E2)                                                                   \
     do {                                                                                                             \
         NF_VT o1_[NF_K], o2_[NF_K];                                                                                  \
         NF_UNROLL for (int k_ = 0; k_ < NF_K; k_++) o1_[k_] = o2_[k_] = (NF_VT){0};                                  \
@@ -83,6 +83,10 @@ static inline __attribute__((always_inline)) float nf_tree(float *a) {
         float f1_[NF_L], f2_[NF_L];                                                                                  \
         memcpy(f1_, o1_, sizeof f1_);                                                                                \
         memcpy(f2_, o2_, sizeof f2_);                                                                                \
+        if (P) {                                                                                                     \
+            NF_FN(unperm)(f1_);                                                                                      \
+            NF_FN(unperm)(f2_);                                                                                      \
+        }                                                                                                            \
         for (int l_ = 0; b_ + l_ < (N); l_++) {                                                                      \
             const int64_t i = b_ + l_;                                                                               \
             f1_[l_] += (E1);                                                                                         \
@@ -92,7 +96,7 @@ static inline __attribute__((always_inline)) float nf_tree(float *a) {
         S2 = nf_tree(f2_);                                                                                           \
     } while (0)
 
-#define NF_REDUCE1(N, S1, VE1, E1)                                                                                   \
+#define NF_REDUCE1_(P, N, S1, VE1, E1)                                                                                \
     do {                                                                                                             \
         NF_VT o1_[NF_K];                                                                                             \
         NF_UNROLL for (int k_ = 0; k_ < NF_K; k_++) o1_[k_] = (NF_VT){0};                                            \
@@ -109,6 +113,7 @@ static inline __attribute__((always_inline)) float nf_tree(float *a) {
         }                                                                                                            \
         float f1_[NF_L];                                                                                             \
         memcpy(f1_, o1_, sizeof f1_);                                                                                \
+        if (P) NF_FN(unperm)(f1_);                                                                                   \
         for (int l_ = 0; b_ + l_ < (N); l_++) {                                                                      \
             const int64_t i = b_ + l_;                                                                               \
             f1_[l_] += (E1);                                                                                         \
@@ -116,10 +121,22 @@ static inline __attribute__((always_inline)) float nf_tree(float *a) {
         S1 = nf_tree(f1_);                                                                                           \
     } while (0)
 
+#define NF_REDUCE1(...) NF_REDUCE1_(0, __VA_ARGS__)
+#define NF_REDUCE2(...) NF_REDUCE2_(0, __VA_ARGS__)
+
+/* The same with the terms VE of VHP loads: the level's cheapest widening of 16 bf16, whose vector k_ holds the
+ * elements NF_PE(k_, 0..NF_W) of the step (SSE2 / AVX2: the even and the odd elements of a 16 or 32-byte load, by
+ * one shift or one mask); the lanes are put back in element order before the tail and the tree, so each lane adds
+ * the same elements in the same order as above: the same sums. Every term must be elementwise over VHP loads and
+ * splats (no NF_V of an fp32 row). */
+#define NF_VHP(p) NF_FN(ldhp)((p) + b_, k_)
+#define NF_REDUCE1P(...) NF_REDUCE1_(1, __VA_ARGS__)
+#define NF_REDUCE2P(...) NF_REDUCE2_(1, __VA_ARGS__)
+
 /* out[i] = E for i < N into the BF16 row O: 16 elements a step as VE (the NF_K vectors k_ of the step b_), rounded
  * in registers by the level's NF_FN(sth) and stored, the tail by the element function; VE and E compute the same
  * operations, so the bytes are those of E rounded by acl_f32_to_bf16 */
-#define NF_EMITH(O, N, VE, E)                                                                                        \
+#define NF_EMITH_(ST, O, N, VE, E)                                                                                   \
     do {                                                                                                             \
         uint16_t *oh_ = (O);                                                                                         \
         int64_t b_ = 0;                                                                                              \
@@ -127,10 +144,13 @@ static inline __attribute__((always_inline)) float nf_tree(float *a) {
         for (; b_ < full_; b_ += NF_L) {                                                                             \
             NF_VT r_[NF_K];                                                                                          \
             NF_UNROLL for (int k_ = 0; k_ < NF_K; k_++) r_[k_] = (VE);                                               \
-            NF_FN(sth)(oh_ + b_, r_);                                                                                \
+            NF_FN(ST)(oh_ + b_, r_);                                                                                 \
         }                                                                                                            \
         for (int64_t i = b_; i < (N); i++) oh_[i] = acl_f32_to_bf16_bf(E);                                           \
     } while (0)
+#define NF_EMITH(...) NF_EMITH_(sth, __VA_ARGS__)
+/* VE over VHP loads, its vectors stored back in element order */
+#define NF_EMITHP(...) NF_EMITH_(sthp, __VA_ARGS__)
 
 /* ---- row access: a FLOAT row is used in place, a half row widened into scratch */
 
@@ -208,6 +228,7 @@ typedef struct {
 #undef NF_FN
 #undef NF_W
 #undef NF_ISA
+#undef NF_PE
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #define NF_X86 1
@@ -220,6 +241,7 @@ typedef struct {
 #undef NF_FN
 #undef NF_W
 #undef NF_ISA
+#undef NF_PE
 #define NF_ATTR __attribute__((target("avx2,avx512f,avx512bw,avx512vl,avx512dq")))
 #define NF_FN(name) nf_##name##_avx512
 #define NF_W 16
@@ -229,6 +251,7 @@ typedef struct {
 #undef NF_FN
 #undef NF_W
 #undef NF_ISA
+#undef NF_PE
 #endif
 
 typedef void (*nf_fwd_fn)(const nf_fwd_ctx *, int64_t, float *);
