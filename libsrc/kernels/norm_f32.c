@@ -258,6 +258,7 @@ typedef void (*nf_fwd_fn)(const nf_fwd_ctx *, int64_t, float *);
 typedef void (*nf_bwd_fn)(const nf_bwd_ctx *, int64_t, float *);
 typedef void (*nf_gfwd_fn)(const nf_gfwd_ctx *, int64_t, float *);
 typedef void (*nf_gbwd_fn)(const nf_gbwd_ctx *, int64_t, float *);
+typedef void (*nf_perm_fn)(float *, const float *, int64_t);
 
 /* the level's variant of a row function */
 #ifdef NF_X86
@@ -273,14 +274,27 @@ typedef void (*nf_gbwd_fn)(const nf_gbwd_ctx *, int64_t, float *);
 
 int nf_rows_fwd(nf_buf x, nf_buf x2, int64_t rows, int64_t n, const float *w, const float *b, double eps, bool centre,
                 nf_buf y, nf_buf y2, nf_buf xs, float *mean, float *rstd) {
-    const nf_fwd_ctx c = {x, x2, y, y2, xs, n, w, b, eps, centre, mean, rstd};
-    /* BF16 in and out (no second input or output): read and rounded in registers */
+    nf_fwd_ctx c = {x, x2, y, y2, xs, n, w, b, eps, centre, mean, rstd};
+    /* BF16 in and out (no second input or output): read and rounded in registers, w / b in the level's VHP order */
     const bool hb = x.dt == ACL_BF16 && y.p && y.dt == ACL_BF16 && !x2.p && !y2.p && !xs.p;
     const nf_fwd_fn fn = hb ? NF_PICK(fwd_row_bf16) : NF_PICK(fwd_row);
+    float *wb = NULL;
+    if (hb && (w || b)) {
+        const nf_perm_fn perm = NF_PICK(perm);
+        wb = malloc(sizeof(float) * (size_t)(2 * n));
+        if (!wb) return -1;
+        if (w) perm(wb, w, n);
+        if (b) perm(wb + n, b, n);
+        c.w = w ? wb : NULL;
+        c.b = b ? wb + n : NULL;
+    }
     const int nt = acl_max_threads();
     const size_t per = (size_t)4 * (size_t)n;
     float *scratch = malloc(sizeof(float) * (per + 1) * (size_t)nt);
-    if (!scratch) return -1;
+    if (!scratch) {
+        free(wb);
+        return -1;
+    }
 #pragma omp parallel if (acl_parallel_worth(rows * n))
     {
         float *s0 = scratch + per * (size_t)nf_tid();
@@ -288,6 +302,7 @@ int nf_rows_fwd(nf_buf x, nf_buf x2, int64_t rows, int64_t n, const float *w, co
         for (int64_t r = 0; r < rows; r++) fn(&c, r, s0);
     }
     free(scratch);
+    free(wb);
     return 0;
 }
 
