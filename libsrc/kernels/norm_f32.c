@@ -259,6 +259,7 @@ typedef void (*nf_bwd_fn)(const nf_bwd_ctx *, int64_t, float *);
 typedef void (*nf_gfwd_fn)(const nf_gfwd_ctx *, int64_t, float *);
 typedef void (*nf_gbwd_fn)(const nf_gbwd_ctx *, int64_t, float *);
 typedef void (*nf_perm_fn)(float *, const float *, int64_t);
+typedef void (*nf_pe_fn)(int *);
 
 /* the level's variant of a row function */
 #ifdef NF_X86
@@ -328,9 +329,27 @@ int nf_rows_bwd(nf_buf dy, nf_buf x, int64_t rows, int64_t n, const float *mean,
         free(pw);
         return -1;
     }
-    const nf_bwd_ctx c = {dy, x, dx, rows, n, rpb, mean, rstd, w, pw};
+    nf_bwd_ctx c = {dy, x, dx, rows, n, rpb, mean, rstd, w, pw};
     const bool hb = dy.dt == ACL_BF16 && x.dt == ACL_BF16 && (!dx.p || dx.dt == ACL_BF16);
     const nf_bwd_fn fn = hb ? NF_PICK(bwd_block_bf16) : NF_PICK(bwd_block);
+    /* the BF16 blocks take w and keep their partials in the level's VHP lane order: pe[l] is the element of a
+     * 16-element step held at position l */
+    int pe[NF_L];
+    for (int l = 0; l < NF_L; l++) pe[l] = l;
+    float *wp = NULL;
+    if (hb) {
+        NF_PICK(pe_table)(pe);
+        if (w) {
+            wp = malloc(sizeof(float) * (size_t)n);
+            if (!wp) {
+                free(scratch);
+                free(pw);
+                return -1;
+            }
+            NF_PICK(perm)(wp, w, n);
+            c.w = wp;
+        }
+    }
 #pragma omp parallel if (acl_parallel_worth(rows * n))
     {
         float *s0 = scratch + per * (size_t)nf_tid();
@@ -338,6 +357,7 @@ int nf_rows_bwd(nf_buf dy, nf_buf x, int64_t rows, int64_t n, const float *mean,
         for (int64_t k = 0; k < nb; k++) fn(&c, k, s0);
     }
     if (parts) {
+        const int64_t full = n / NF_L * NF_L;
 #pragma omp parallel for schedule(static) if (acl_parallel_worth(nb * n))
         for (int64_t j = 0; j < n; j++) {
             double a = 0, q = 0;
@@ -345,10 +365,12 @@ int nf_rows_bwd(nf_buf dy, nf_buf x, int64_t rows, int64_t n, const float *mean,
                 a += pw[(size_t)(2 * k) * (size_t)n + (size_t)j];
                 q += pw[(size_t)(2 * k + 1) * (size_t)n + (size_t)j];
             }
-            if (dw) dw[j] = a;
-            if (db) db[j] = q;
+            const int64_t e = j < full ? j - j % NF_L + pe[j % NF_L] : j; /* the column position j holds */
+            if (dw) dw[e] = a;
+            if (db) db[e] = q;
         }
     }
+    free(wp);
     free(scratch);
     free(pw);
     return 0;
