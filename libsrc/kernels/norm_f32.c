@@ -136,7 +136,7 @@ static inline __attribute__((always_inline)) float nf_tree(float *a) {
 /* out[i] = E for i < N into the BF16 row O: 16 elements a step as VE (the NF_K vectors k_ of the step b_), rounded
  * in registers by the level's NF_FN(sth) and stored, the tail by the element function; VE and E compute the same
  * operations, so the bytes are those of E rounded by acl_f32_to_bf16 */
-#define NF_EMITH_(ST, O, N, VE, E)                                                                                   \
+#define NF_EMITH_(ST, O, N, VE, E, P1, P2)                                                                           \
     do {                                                                                                             \
         uint16_t *oh_ = (O);                                                                                         \
         int64_t b_ = 0;                                                                                              \
@@ -145,12 +145,17 @@ static inline __attribute__((always_inline)) float nf_tree(float *a) {
             NF_VT r_[NF_K];                                                                                          \
             NF_UNROLL for (int k_ = 0; k_ < NF_K; k_++) r_[k_] = (VE);                                               \
             NF_FN(ST)(oh_ + b_, r_);                                                                                 \
+            if (P1) __builtin_prefetch((P1) + b_, 0, 3);                                                             \
+            if (P2) __builtin_prefetch((P2) + b_, 0, 3);                                                             \
         }                                                                                                            \
         for (int64_t i = b_; i < (N); i++) oh_[i] = acl_f32_to_bf16_bf(E);                                           \
     } while (0)
-#define NF_EMITH(...) NF_EMITH_(sth, __VA_ARGS__)
+#define NF_EMITH(O, N, VE, E) NF_EMITH_(sth, O, N, VE, E, (const uint16_t *)NULL, (const uint16_t *)NULL)
 /* VE over VHP loads, its vectors stored back in element order */
-#define NF_EMITHP(...) NF_EMITH_(sthp, __VA_ARGS__)
+#define NF_EMITHP(O, N, VE, E) NF_EMITH_(sthp, O, N, VE, E, (const uint16_t *)NULL, (const uint16_t *)NULL)
+/* the same, prefetching the BF16 rows P1 and P2 (NULL: none) at the same offsets: the next row's bytes come from
+ * memory while this row computes (each row's first pass would otherwise wait for them) */
+#define NF_EMITHPF(O, N, VE, E, P1, P2) NF_EMITH_(sthp, O, N, VE, E, P1, P2)
 
 /* ---- row access: a FLOAT row is used in place, a half row widened into scratch */
 
@@ -192,6 +197,7 @@ typedef struct {
     double eps;
     bool centre;
     float *mean, *rstd;
+    int64_t rows;
 } nf_fwd_ctx;
 typedef struct {
     nf_buf dy, x, dx;
@@ -206,6 +212,7 @@ typedef struct {
     double eps, scale;
     bool act;
     float *mean, *rstd;
+    int64_t rows;
 } nf_gfwd_ctx;
 typedef struct {
     nf_buf dy, x, dx;
@@ -275,7 +282,7 @@ typedef void (*nf_pe_fn)(int *);
 
 int nf_rows_fwd(nf_buf x, nf_buf x2, int64_t rows, int64_t n, const float *w, const float *b, double eps, bool centre,
                 nf_buf y, nf_buf y2, nf_buf xs, float *mean, float *rstd) {
-    nf_fwd_ctx c = {x, x2, y, y2, xs, n, w, b, eps, centre, mean, rstd};
+    nf_fwd_ctx c = {x, x2, y, y2, xs, n, w, b, eps, centre, mean, rstd, rows};
     /* BF16 in and out (no second input or output): read and rounded in registers, w / b in the level's VHP order */
     const bool hb = x.dt == ACL_BF16 && y.p && y.dt == ACL_BF16 && !x2.p && !y2.p && !xs.p;
     const nf_fwd_fn fn = hb ? NF_PICK(fwd_row_bf16) : NF_PICK(fwd_row);
@@ -381,7 +388,7 @@ int nf_rows_bwd(nf_buf dy, nf_buf x, int64_t rows, int64_t n, const float *mean,
 int nf_group_fwd(nf_buf x, int64_t N, int64_t C, int64_t S, int64_t G, const float *gamma, const float *beta,
                  double eps, bool act, double scale, nf_buf y, float *mean, float *rstd) {
     const int64_t cg = C / G, len = cg * S;
-    const nf_gfwd_ctx c = {x, y, S, G, cg, gamma, beta, eps, scale, act, mean, rstd};
+    const nf_gfwd_ctx c = {x, y, S, G, cg, gamma, beta, eps, scale, act, mean, rstd, N * G};
     const nf_gfwd_fn fn = x.dt == ACL_BF16 && !act ? NF_PICK(gfwd_row_bf16) : NF_PICK(gfwd_row);
     const int nt = acl_max_threads();
     const size_t per = (size_t)2 * (size_t)len;
