@@ -278,6 +278,13 @@ typedef void (*nf_pe_fn)(int *);
 #define NF_PICK(name) nf_##name##_portable
 #endif
 
+/* the per-thread scratch: slices of a multiple of 16 floats from a 64-byte aligned block (the BF16 kernels may
+ * load their widened rows back with aligned vector loads) */
+static size_t nf_per(size_t floats) { return (floats + 16) / 16 * 16; }
+static float *nf_scratch(size_t per, int nt) {
+    return aligned_alloc(64, sizeof(float) * per * (size_t)(nt > 0 ? nt : 1));
+}
+
 /* ------------------------------------------------------------------ rows */
 
 int nf_rows_fwd(nf_buf x, nf_buf x2, int64_t rows, int64_t n, const float *w, const float *b, double eps, bool centre,
@@ -297,8 +304,8 @@ int nf_rows_fwd(nf_buf x, nf_buf x2, int64_t rows, int64_t n, const float *w, co
         c.b = b ? wb + n : NULL;
     }
     const int nt = acl_max_threads();
-    const size_t per = (size_t)4 * (size_t)n;
-    float *scratch = malloc(sizeof(float) * (per + 1) * (size_t)nt);
+    const size_t per = nf_per((size_t)4 * (size_t)n);
+    float *scratch = nf_scratch(per, nt);
     if (!scratch) {
         free(wb);
         return -1;
@@ -328,8 +335,8 @@ int nf_rows_bwd(nf_buf dy, nf_buf x, int64_t rows, int64_t n, const float *mean,
     /* without weight gradients every row is its own block */
     const int64_t nb = parts ? grad_blocks(rows, n) : rows, rpb = (rows + nb - 1) / nb;
     const int nt = acl_max_threads();
-    const size_t per = (size_t)3 * (size_t)n;
-    float *scratch = malloc(sizeof(float) * (per + 1) * (size_t)nt);
+    const size_t per = nf_per((size_t)3 * (size_t)n);
+    float *scratch = nf_scratch(per, nt);
     float *pw = parts ? calloc((size_t)(2 * nb) * (size_t)n + 1, sizeof(float)) : NULL;
     if (!scratch || (parts && !pw)) {
         free(scratch);
@@ -391,8 +398,8 @@ int nf_group_fwd(nf_buf x, int64_t N, int64_t C, int64_t S, int64_t G, const flo
     const nf_gfwd_ctx c = {x, y, S, G, cg, gamma, beta, eps, scale, act, mean, rstd, N * G};
     const nf_gfwd_fn fn = x.dt == ACL_BF16 && !act ? NF_PICK(gfwd_row_bf16) : NF_PICK(gfwd_row);
     const int nt = acl_max_threads();
-    const size_t per = (size_t)2 * (size_t)len;
-    float *scratch = malloc(sizeof(float) * (per + 1) * (size_t)nt);
+    const size_t per = nf_per((size_t)2 * (size_t)len);
+    float *scratch = nf_scratch(per, nt);
     if (!scratch) return -1;
 #pragma omp parallel if (acl_parallel_worth(N * C * S))
     {
@@ -408,8 +415,8 @@ int nf_group_bwd(nf_buf dy, nf_buf x, int64_t N, int64_t C, int64_t S, int64_t G
                  const float *rstd, const float *gamma, nf_buf dx, double *dgamma, double *dbeta) {
     const int64_t cg = C / G, len = cg * S;
     const int nt = acl_max_threads();
-    const size_t per = (size_t)3 * (size_t)len;
-    float *scratch = malloc(sizeof(float) * (per + 1) * (size_t)nt);
+    const size_t per = nf_per((size_t)3 * (size_t)len);
+    float *scratch = nf_scratch(per, nt);
     double *sd = malloc(sizeof(double) * (size_t)(2 * N * C));
     if (!scratch || !sd) {
         free(scratch);
