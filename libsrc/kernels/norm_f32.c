@@ -296,12 +296,12 @@ int nf_rows_fwd(nf_buf x, nf_buf x2, int64_t rows, int64_t n, const float *w, co
     float *wb = NULL;
     if (hb && (w || b)) {
         const nf_perm_fn perm = NF_PICK(perm);
-        wb = malloc(sizeof(float) * (size_t)(2 * n));
+        wb = nf_scratch(nf_per((size_t)n), 2); /* aligned: the kernels load w / b with aligned vector loads */
         if (!wb) return -1;
         if (w) perm(wb, w, n);
-        if (b) perm(wb + n, b, n);
+        if (b) perm(wb + nf_per((size_t)n), b, n);
         c.w = w ? wb : NULL;
-        c.b = b ? wb + n : NULL;
+        c.b = b ? wb + nf_per((size_t)n) : NULL;
     }
     const int nt = acl_max_threads();
     const size_t per = nf_per((size_t)4 * (size_t)n);
@@ -354,7 +354,7 @@ int nf_rows_bwd(nf_buf dy, nf_buf x, int64_t rows, int64_t n, const float *mean,
     if (hb) {
         NF_PICK(pe_table)(pe);
         if (w) {
-            wp = malloc(sizeof(float) * (size_t)n);
+            wp = nf_scratch(nf_per((size_t)n), 1); /* aligned (the kernels' aligned vector loads) */
             if (!wp) {
                 free(scratch);
                 free(pw);
