@@ -225,7 +225,7 @@ typedef struct {
 #define NF_ATTR
 #define NF_FN(name) nf_##name##_portable
 #define NF_W 4
-#if defined(__SSE2__) && defined(__x86_64__)
+#if defined(__SSE2__) && defined(__x86_64__) && !defined(PYACLNN_NO_SSE2_ROWS) /* (as common/half_rows.h) */
 #define NF_ISA 1
 #else
 #define NF_ISA 0
