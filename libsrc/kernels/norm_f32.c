@@ -9,84 +9,153 @@
 #include "common/half_rows.h"
 #include "common/parallel.h"
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
+
 #define NF_L 16       /* lanes of every row reduction */
 #define NF_CHUNK 1024 /* elements summed in the inner lanes before they fold into the outer ones */
 
-/* 16 fp32 lanes as one GCC vector: every level lowers the lane-wise operations to its registers (1 zmm, 2 ymm,
- * 4 xmm or 4 NEON q), each lane computed exactly as the scalar C says */
-typedef float nf_v __attribute__((vector_size(NF_L * sizeof(float))));
+/* The 16 lanes are held as NF_K = 16 / NF_W vectors of NF_W fp32 lanes, NF_W the level's register width (16 at
+ * AVX-512, 8 at AVX2, 4 in the portable build: SSE2 / NEON); GCC lowers a generic vector wider than the target's
+ * registers through the stack, so each level names its own width. Lane l of the 16 is lane l % NF_W of vector
+ * l / NF_W: element i of a row still adds into lane i % 16, so every level computes the same sums. */
+typedef float nf_v4 __attribute__((vector_size(16)));
+typedef float nf_v8 __attribute__((vector_size(32)));
+typedef float nf_v16 __attribute__((vector_size(64)));
+typedef uint32_t nf_u4 __attribute__((vector_size(16)));
+typedef uint32_t nf_u8 __attribute__((vector_size(32)));
+typedef uint32_t nf_u16 __attribute__((vector_size(64)));
+typedef int32_t nf_i4 __attribute__((vector_size(16)));
+typedef int32_t nf_i8 __attribute__((vector_size(32)));
+typedef int32_t nf_i16 __attribute__((vector_size(64)));
+typedef uint16_t nf_h4 __attribute__((vector_size(8)));
+typedef uint16_t nf_h8 __attribute__((vector_size(16)));
+typedef uint16_t nf_h16 __attribute__((vector_size(32)));
+#define NF_CAT_(a, b) a##b
+#define NF_CAT(a, b) NF_CAT_(a, b)
+#define NF_VT NF_CAT(nf_v, NF_W) /* the level's vector types */
+#define NF_UT NF_CAT(nf_u, NF_W)
+#define NF_IT NF_CAT(nf_i, NF_W)
+#define NF_HT NF_CAT(nf_h, NF_W)
+#define NF_K (NF_L / NF_W)
+#define NF_UNROLL _Pragma("GCC unroll 16")
+#define NF_SPLAT(x) ((NF_VT){0} + (x))
 #define nf_ld(p)                                                                                                     \
     __extension__({                                                                                                  \
-        nf_v v_;                                                                                                     \
+        NF_VT v_;                                                                                                    \
         memcpy(&v_, (p), sizeof v_);                                                                                 \
         v_;                                                                                                          \
     })
-/* 16 bf16 lanes widened to fp32 (a shift of the bits) */
-typedef uint16_t nf_h __attribute__((vector_size(NF_L * sizeof(uint16_t))));
-typedef uint32_t nf_u __attribute__((vector_size(NF_L * sizeof(uint32_t))));
-#define nf_ldh(p)                                                                                                    \
-    __extension__({                                                                                                  \
-        nf_h h_;                                                                                                     \
-        memcpy(&h_, (p), sizeof h_);                                                                                 \
-        nf_u u_ = __builtin_convertvector(h_, nf_u) << 16;                                                           \
-        nf_v f_;                                                                                                     \
-        memcpy(&f_, &u_, sizeof f_);                                                                                 \
-        f_;                                                                                                          \
-    })
-static inline __attribute__((always_inline)) float nf_tree(const nf_v *v) {
-    float a[NF_L];
-    memcpy(a, v, sizeof a);
+static inline __attribute__((always_inline)) float nf_tree(float *a) {
     for (int w = NF_L / 2; w; w >>= 1)
         for (int l = 0; l < w; l++) a[l] += a[l + w];
     return a[0];
 }
 
-/* S1 = sum of E1 (and S2 of E2) over i < N. VE: the term of the 16 elements from index b_ (V(p) loads p[b_..]),
- * E: the scalar term of element i. Lane l adds the elements i = l (mod 16) of each 1024-element chunk, the chunks
- * fold into the outer lanes in order, the tail adds into outer lanes 0.. directly, then the tree. */
-#define NF_V(p) nf_ld((p) + b_)
-#define NF_VH(p) nf_ldh((p) + b_)
-#define NF_REDUCE2(N, S1, VE1, E1, S2, VE2, E2)                                                                      \
+/* S1 = sum of E1 (and S2 of E2) over i < N. VE: the term of the NF_W elements from index b_ + k_ * NF_W (V(p)
+ * loads them, VH(p) widens them from bf16), E: the scalar term of element i. Lane l adds the elements i = l
+ * (mod 16) of each 1024-element chunk, the chunks fold into the outer lanes in order, the tail adds into outer
+ * lanes 0.. directly, then the tree. */
+#define NF_V(p) nf_ld((p) + b_ + k_ * NF_W)
+#define NF_VH(p) NF_FN(ldh)((p) + b_ + k_ * NF_W)
+#define NF_REDUCE2_(P, N, S1, VE1, E1, S2, VE2, E2)                                                                   \
     do {                                                                                                             \
-        nf_v o1_ = {0}, o2_ = {0};                                                                                   \
+        NF_VT o1_[NF_K], o2_[NF_K];                                                                                  \
+        NF_UNROLL for (int k_ = 0; k_ < NF_K; k_++) o1_[k_] = o2_[k_] = (NF_VT){0};                                  \
         int64_t b_ = 0;                                                                                              \
         const int64_t full_ = (N) / NF_L * NF_L;                                                                     \
         while (b_ < full_) {                                                                                         \
-            nf_v a1_ = {0}, a2_ = {0};                                                                               \
+            NF_VT a1_[NF_K], a2_[NF_K];                                                                              \
+            NF_UNROLL for (int k_ = 0; k_ < NF_K; k_++) a1_[k_] = a2_[k_] = (NF_VT){0};                              \
             const int64_t e_ = b_ + NF_CHUNK < full_ ? b_ + NF_CHUNK : full_;                                        \
             for (; b_ < e_; b_ += NF_L) {                                                                            \
-                a1_ += (VE1);                                                                                        \
-                a2_ += (VE2);                                                                                        \
+                NF_UNROLL for (int k_ = 0; k_ < NF_K; k_++) {                                                        \
+                    a1_[k_] += (VE1);                                                                                \
+                    a2_[k_] += (VE2);                                                                                \
+                }                                                                                                    \
             }                                                                                                        \
-            o1_ += a1_;                                                                                              \
-            o2_ += a2_;                                                                                              \
+            NF_UNROLL for (int k_ = 0; k_ < NF_K; k_++) {                                                            \
+                o1_[k_] += a1_[k_];                                                                                  \
+                o2_[k_] += a2_[k_];                                                                                  \
+            }                                                                                                        \
+        }                                                                                                            \
+        float f1_[NF_L], f2_[NF_L];                                                                                  \
+        memcpy(f1_, o1_, sizeof f1_);                                                                                \
+        memcpy(f2_, o2_, sizeof f2_);                                                                                \
+        if (P) {                                                                                                     \
+            NF_FN(unperm)(f1_);                                                                                      \
+            NF_FN(unperm)(f2_);                                                                                      \
         }                                                                                                            \
         for (int l_ = 0; b_ + l_ < (N); l_++) {                                                                      \
             const int64_t i = b_ + l_;                                                                               \
-            o1_[l_] += (E1);                                                                                         \
-            o2_[l_] += (E2);                                                                                         \
+            f1_[l_] += (E1);                                                                                         \
+            f2_[l_] += (E2);                                                                                         \
         }                                                                                                            \
-        S1 = nf_tree(&o1_);                                                                                           \
-        S2 = nf_tree(&o2_);                                                                                           \
+        S1 = nf_tree(f1_);                                                                                           \
+        S2 = nf_tree(f2_);                                                                                           \
     } while (0)
 
-#define NF_REDUCE1(N, S1, VE1, E1)                                                                                   \
+#define NF_REDUCE1_(P, N, S1, VE1, E1)                                                                                \
     do {                                                                                                             \
-        nf_v o1_ = {0};                                                                                              \
+        NF_VT o1_[NF_K];                                                                                             \
+        NF_UNROLL for (int k_ = 0; k_ < NF_K; k_++) o1_[k_] = (NF_VT){0};                                            \
         int64_t b_ = 0;                                                                                              \
         const int64_t full_ = (N) / NF_L * NF_L;                                                                     \
         while (b_ < full_) {                                                                                         \
-            nf_v a1_ = {0};                                                                                          \
+            NF_VT a1_[NF_K];                                                                                         \
+            NF_UNROLL for (int k_ = 0; k_ < NF_K; k_++) a1_[k_] = (NF_VT){0};                                        \
             const int64_t e_ = b_ + NF_CHUNK < full_ ? b_ + NF_CHUNK : full_;                                        \
-            for (; b_ < e_; b_ += NF_L) a1_ += (VE1);                                                                \
-            o1_ += a1_;                                                                                              \
+            for (; b_ < e_; b_ += NF_L) {                                                                            \
+                NF_UNROLL for (int k_ = 0; k_ < NF_K; k_++) a1_[k_] += (VE1);                                        \
+            }                                                                                                        \
+            NF_UNROLL for (int k_ = 0; k_ < NF_K; k_++) o1_[k_] += a1_[k_];                                          \
         }                                                                                                            \
+        float f1_[NF_L];                                                                                             \
+        memcpy(f1_, o1_, sizeof f1_);                                                                                \
+        if (P) NF_FN(unperm)(f1_);                                                                                   \
         for (int l_ = 0; b_ + l_ < (N); l_++) {                                                                      \
             const int64_t i = b_ + l_;                                                                               \
-            o1_[l_] += (E1);                                                                                         \
+            f1_[l_] += (E1);                                                                                         \
         }                                                                                                            \
-        S1 = nf_tree(&o1_);                                                                                           \
+        S1 = nf_tree(f1_);                                                                                           \
     } while (0)
+
+#define NF_REDUCE1(...) NF_REDUCE1_(0, __VA_ARGS__)
+#define NF_REDUCE2(...) NF_REDUCE2_(0, __VA_ARGS__)
+
+/* The same with the terms VE of VHP loads: the level's cheapest widening of 16 bf16, whose vector k_ holds the
+ * elements NF_PE(k_, 0..NF_W) of the step (SSE2 / AVX2: the even and the odd elements of a 16 or 32-byte load, by
+ * one shift or one mask); the lanes are put back in element order before the tail and the tree, so each lane adds
+ * the same elements in the same order as above: the same sums. Every term must be elementwise over VHP loads and
+ * splats (no NF_V of an fp32 row). */
+#define NF_VHP(p) NF_FN(ldhp)((p) + b_, k_)
+#define NF_REDUCE1P(...) NF_REDUCE1_(1, __VA_ARGS__)
+#define NF_REDUCE2P(...) NF_REDUCE2_(1, __VA_ARGS__)
+
+/* out[i] = E for i < N into the BF16 row O: 16 elements a step as VE (the NF_K vectors k_ of the step b_), rounded
+ * in registers by the level's NF_FN(sth) and stored, the tail by the element function; VE and E compute the same
+ * operations, so the bytes are those of E rounded by acl_f32_to_bf16 */
+#define NF_EMITH_(ST, O, N, VE, E, P1, P2)                                                                           \
+    do {                                                                                                             \
+        uint16_t *oh_ = (O);                                                                                         \
+        int64_t b_ = 0;                                                                                              \
+        const int64_t full_ = (N) / NF_L * NF_L;                                                                     \
+        for (; b_ < full_; b_ += NF_L) {                                                                             \
+            NF_VT r_[NF_K];                                                                                          \
+            NF_UNROLL for (int k_ = 0; k_ < NF_K; k_++) r_[k_] = (VE);                                               \
+            NF_FN(ST)(oh_ + b_, r_);                                                                                 \
+            if (P1) __builtin_prefetch((P1) + b_, 0, 3);                                                             \
+            if (P2) __builtin_prefetch((P2) + b_, 0, 3);                                                             \
+        }                                                                                                            \
+        for (int64_t i = b_; i < (N); i++) oh_[i] = acl_f32_to_bf16_bf(E);                                           \
+    } while (0)
+#define NF_EMITH(O, N, VE, E) NF_EMITH_(sth, O, N, VE, E, (const uint16_t *)NULL, (const uint16_t *)NULL)
+/* VE over VHP loads, its vectors stored back in element order */
+#define NF_EMITHP(O, N, VE, E) NF_EMITH_(sthp, O, N, VE, E, (const uint16_t *)NULL, (const uint16_t *)NULL)
+/* the same, prefetching the BF16 rows P1 and P2 (NULL: none) at the same offsets: the next row's bytes come from
+ * memory while this row computes (each row's first pass would otherwise wait for them) */
+#define NF_EMITHPF(O, N, VE, E, P1, P2) NF_EMITH_(sthp, O, N, VE, E, P1, P2)
 
 /* ---- row access: a FLOAT row is used in place, a half row widened into scratch */
 
@@ -128,6 +197,7 @@ typedef struct {
     double eps;
     bool centre;
     float *mean, *rstd;
+    int64_t rows;
 } nf_fwd_ctx;
 typedef struct {
     nf_buf dy, x, dx;
@@ -142,6 +212,7 @@ typedef struct {
     double eps, scale;
     bool act;
     float *mean, *rstd;
+    int64_t rows;
 } nf_gfwd_ctx;
 typedef struct {
     nf_buf dy, x, dx;
@@ -150,30 +221,52 @@ typedef struct {
     double *sd; /* per (n, c): sum dy, sum dy * xhat */
 } nf_gbwd_ctx;
 
+/* NF_ISA: 0 portable without SSE2 intrinsics, 1 portable x86-64 (SSE2), 2 AVX2, 3 AVX-512 */
 #define NF_ATTR
 #define NF_FN(name) nf_##name##_portable
+#define NF_W 4
+#if defined(__SSE2__) && defined(__x86_64__) && !defined(PYACLNN_NO_SSE2_ROWS) /* (as common/half_rows.h) */
+#define NF_ISA 1
+#else
+#define NF_ISA 0
+#endif
 #include "kernels/norm_f32.inc"
 #undef NF_ATTR
 #undef NF_FN
+#undef NF_W
+#undef NF_ISA
+#undef NF_PE
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #define NF_X86 1
 #define NF_ATTR __attribute__((target("avx2")))
 #define NF_FN(name) nf_##name##_avx2
+#define NF_W 8
+#define NF_ISA 2
 #include "kernels/norm_f32.inc"
 #undef NF_ATTR
 #undef NF_FN
+#undef NF_W
+#undef NF_ISA
+#undef NF_PE
 #define NF_ATTR __attribute__((target("avx2,avx512f,avx512bw,avx512vl,avx512dq")))
 #define NF_FN(name) nf_##name##_avx512
+#define NF_W 16
+#define NF_ISA 3
 #include "kernels/norm_f32.inc"
 #undef NF_ATTR
 #undef NF_FN
+#undef NF_W
+#undef NF_ISA
+#undef NF_PE
 #endif
 
 typedef void (*nf_fwd_fn)(const nf_fwd_ctx *, int64_t, float *);
 typedef void (*nf_bwd_fn)(const nf_bwd_ctx *, int64_t, float *);
 typedef void (*nf_gfwd_fn)(const nf_gfwd_ctx *, int64_t, float *);
 typedef void (*nf_gbwd_fn)(const nf_gbwd_ctx *, int64_t, float *);
+typedef void (*nf_perm_fn)(float *, const float *, int64_t);
+typedef void (*nf_pe_fn)(int *);
 
 /* the level's variant of a row function */
 #ifdef NF_X86
@@ -185,16 +278,38 @@ typedef void (*nf_gbwd_fn)(const nf_gbwd_ctx *, int64_t, float *);
 #define NF_PICK(name) nf_##name##_portable
 #endif
 
+/* the per-thread scratch: slices of a multiple of 16 floats from a 64-byte aligned block (the BF16 kernels may
+ * load their widened rows back with aligned vector loads) */
+static size_t nf_per(size_t floats) { return (floats + 16) / 16 * 16; }
+static float *nf_scratch(size_t per, int nt) {
+    return aligned_alloc(64, sizeof(float) * per * (size_t)(nt > 0 ? nt : 1));
+}
+
 /* ------------------------------------------------------------------ rows */
 
 int nf_rows_fwd(nf_buf x, nf_buf x2, int64_t rows, int64_t n, const float *w, const float *b, double eps, bool centre,
                 nf_buf y, nf_buf y2, nf_buf xs, float *mean, float *rstd) {
-    const nf_fwd_ctx c = {x, x2, y, y2, xs, n, w, b, eps, centre, mean, rstd};
-    const nf_fwd_fn fn = NF_PICK(fwd_row);
+    nf_fwd_ctx c = {x, x2, y, y2, xs, n, w, b, eps, centre, mean, rstd, rows};
+    /* BF16 in and out (no second input or output): read and rounded in registers, w / b in the level's VHP order */
+    const bool hb = x.dt == ACL_BF16 && y.p && y.dt == ACL_BF16 && !x2.p && !y2.p && !xs.p;
+    const nf_fwd_fn fn = hb ? NF_PICK(fwd_row_bf16) : NF_PICK(fwd_row);
+    float *wb = NULL;
+    if (hb && (w || b)) {
+        const nf_perm_fn perm = NF_PICK(perm);
+        wb = nf_scratch(nf_per((size_t)n), 2); /* aligned: the kernels load w / b with aligned vector loads */
+        if (!wb) return -1;
+        if (w) perm(wb, w, n);
+        if (b) perm(wb + nf_per((size_t)n), b, n);
+        c.w = w ? wb : NULL;
+        c.b = b ? wb + nf_per((size_t)n) : NULL;
+    }
     const int nt = acl_max_threads();
-    const size_t per = (size_t)4 * (size_t)n;
-    float *scratch = malloc(sizeof(float) * (per + 1) * (size_t)nt);
-    if (!scratch) return -1;
+    const size_t per = nf_per((size_t)4 * (size_t)n);
+    float *scratch = nf_scratch(per, nt);
+    if (!scratch) {
+        free(wb);
+        return -1;
+    }
 #pragma omp parallel if (acl_parallel_worth(rows * n))
     {
         float *s0 = scratch + per * (size_t)nf_tid();
@@ -202,6 +317,7 @@ int nf_rows_fwd(nf_buf x, nf_buf x2, int64_t rows, int64_t n, const float *w, co
         for (int64_t r = 0; r < rows; r++) fn(&c, r, s0);
     }
     free(scratch);
+    free(wb);
     return 0;
 }
 
@@ -219,16 +335,35 @@ int nf_rows_bwd(nf_buf dy, nf_buf x, int64_t rows, int64_t n, const float *mean,
     /* without weight gradients every row is its own block */
     const int64_t nb = parts ? grad_blocks(rows, n) : rows, rpb = (rows + nb - 1) / nb;
     const int nt = acl_max_threads();
-    const size_t per = (size_t)3 * (size_t)n;
-    float *scratch = malloc(sizeof(float) * (per + 1) * (size_t)nt);
+    const size_t per = nf_per((size_t)3 * (size_t)n);
+    float *scratch = nf_scratch(per, nt);
     float *pw = parts ? calloc((size_t)(2 * nb) * (size_t)n + 1, sizeof(float)) : NULL;
     if (!scratch || (parts && !pw)) {
         free(scratch);
         free(pw);
         return -1;
     }
-    const nf_bwd_ctx c = {dy, x, dx, rows, n, rpb, mean, rstd, w, pw};
-    const nf_bwd_fn fn = NF_PICK(bwd_block);
+    nf_bwd_ctx c = {dy, x, dx, rows, n, rpb, mean, rstd, w, pw};
+    const bool hb = dy.dt == ACL_BF16 && x.dt == ACL_BF16 && (!dx.p || dx.dt == ACL_BF16);
+    const nf_bwd_fn fn = hb ? NF_PICK(bwd_block_bf16) : NF_PICK(bwd_block);
+    /* the BF16 blocks take w and keep their partials in the level's VHP lane order: pe[l] is the element of a
+     * 16-element step held at position l */
+    int pe[NF_L];
+    for (int l = 0; l < NF_L; l++) pe[l] = l;
+    float *wp = NULL;
+    if (hb) {
+        NF_PICK(pe_table)(pe);
+        if (w) {
+            wp = nf_scratch(nf_per((size_t)n), 1); /* aligned (the kernels' aligned vector loads) */
+            if (!wp) {
+                free(scratch);
+                free(pw);
+                return -1;
+            }
+            NF_PICK(perm)(wp, w, n);
+            c.w = wp;
+        }
+    }
 #pragma omp parallel if (acl_parallel_worth(rows * n))
     {
         float *s0 = scratch + per * (size_t)nf_tid();
@@ -236,6 +371,7 @@ int nf_rows_bwd(nf_buf dy, nf_buf x, int64_t rows, int64_t n, const float *mean,
         for (int64_t k = 0; k < nb; k++) fn(&c, k, s0);
     }
     if (parts) {
+        const int64_t full = n / NF_L * NF_L;
 #pragma omp parallel for schedule(static) if (acl_parallel_worth(nb * n))
         for (int64_t j = 0; j < n; j++) {
             double a = 0, q = 0;
@@ -243,10 +379,12 @@ int nf_rows_bwd(nf_buf dy, nf_buf x, int64_t rows, int64_t n, const float *mean,
                 a += pw[(size_t)(2 * k) * (size_t)n + (size_t)j];
                 q += pw[(size_t)(2 * k + 1) * (size_t)n + (size_t)j];
             }
-            if (dw) dw[j] = a;
-            if (db) db[j] = q;
+            const int64_t e = j < full ? j - j % NF_L + pe[j % NF_L] : j; /* the column position j holds */
+            if (dw) dw[e] = a;
+            if (db) db[e] = q;
         }
     }
+    free(wp);
     free(scratch);
     free(pw);
     return 0;
@@ -257,11 +395,11 @@ int nf_rows_bwd(nf_buf dy, nf_buf x, int64_t rows, int64_t n, const float *mean,
 int nf_group_fwd(nf_buf x, int64_t N, int64_t C, int64_t S, int64_t G, const float *gamma, const float *beta,
                  double eps, bool act, double scale, nf_buf y, float *mean, float *rstd) {
     const int64_t cg = C / G, len = cg * S;
-    const nf_gfwd_ctx c = {x, y, S, G, cg, gamma, beta, eps, scale, act, mean, rstd};
+    const nf_gfwd_ctx c = {x, y, S, G, cg, gamma, beta, eps, scale, act, mean, rstd, N * G};
     const nf_gfwd_fn fn = x.dt == ACL_BF16 && !act ? NF_PICK(gfwd_row_bf16) : NF_PICK(gfwd_row);
     const int nt = acl_max_threads();
-    const size_t per = (size_t)2 * (size_t)len;
-    float *scratch = malloc(sizeof(float) * (per + 1) * (size_t)nt);
+    const size_t per = nf_per((size_t)2 * (size_t)len);
+    float *scratch = nf_scratch(per, nt);
     if (!scratch) return -1;
 #pragma omp parallel if (acl_parallel_worth(N * C * S))
     {
@@ -277,8 +415,8 @@ int nf_group_bwd(nf_buf dy, nf_buf x, int64_t N, int64_t C, int64_t S, int64_t G
                  const float *rstd, const float *gamma, nf_buf dx, double *dgamma, double *dbeta) {
     const int64_t cg = C / G, len = cg * S;
     const int nt = acl_max_threads();
-    const size_t per = (size_t)3 * (size_t)len;
-    float *scratch = malloc(sizeof(float) * (per + 1) * (size_t)nt);
+    const size_t per = nf_per((size_t)3 * (size_t)len);
+    float *scratch = nf_scratch(per, nt);
     double *sd = malloc(sizeof(double) * (size_t)(2 * N * C));
     if (!scratch || !sd) {
         free(scratch);

@@ -3,10 +3,20 @@
  *
  * Reductions: every row sum uses 16 fp32 lanes (element i of a row adds into lane i % 16; lanes restart every
  * 1024 elements and fold into 16 outer lanes, the tail adds into the outer lanes), combined by the fixed tree
- * 8, 4, 2, 1. The code is plain C with no level dispatch and the library builds with -ffp-contract=off, so the
- * bytes are the same at every PYACLNN_SIMD level; each row (or (n, group) block) has one owner, and the weight
- * gradients are summed per FIXED block of rows (the block count depends on the shape only) and the blocks combined
- * in increasing order, so the bytes do not depend on OMP_NUM_THREADS either. */
+ * 8, 4, 2, 1. The code is plain C compiled once per level (16 lanes as 1 zmm, 2 ymm or 4 xmm / NEON vectors) and
+ * the library builds with -ffp-contract=off, so the bytes are the same at every PYACLNN_SIMD level; each row (or
+ * (n, group) block) has one owner, and the weight gradients are summed per FIXED block of rows (the block count
+ * depends on the shape only) and the blocks combined in increasing order, so the bytes do not depend on
+ * OMP_NUM_THREADS either.
+ *
+ * BF16 rows (contiguous BF16 in and out) are read and rounded in registers: no widened scratch copy of the input,
+ * the rounding to bf16 (acl_f32_to_bf16, NaN lanes included) on 16 results at a time, and the last pass prefetches
+ * the next row. At SSE2 and AVX2 the 16 bf16 of a step are widened as their even and odd elements (one shift or one
+ * mask of a 16 or 32-byte load); sums put their lanes back in element order before the tail and the tree, fp32 rows
+ * the kernel reads elementwise (w, b, the weight-gradient partials) are kept in that lane order, and the widened
+ * rows are kept in aligned scratch for the later passes. Every such form computes each lane's sum from the same
+ * elements in the same order, and each element with the same operations, so all give the same bytes as the
+ * FLOAT rows of the widened inputs rounded once. */
 #ifndef PYACLNN_KERNELS_NORM_F32_H
 #define PYACLNN_KERNELS_NORM_F32_H
 
