@@ -85,3 +85,66 @@ def test_grid_sampler3d_half_lane_blocks_vs_reference(dtype, C, im):
                     pyaclnn.bool_array([True, True]), gi, gg)
     check(agi, rgi, dtype, "inputGrad vs numpy")
     check(agg, rgg, dtype, "gridGrad vs numpy")
+
+
+# ---- RoiAlign forward fp16: F16C sample widening at the AVX2 / AVX-512 levels (the table at the portable one),
+# each (box, channel) pair's bins stored as one converted row when the output's bins are dense ----
+ROI_CODE = r"""
+import hashlib, numpy as np, pyaclnn
+from pyaclnn import ffi, lib, launch
+T = pyaclnn.AclTensor.from_array
+NCHW, ND = lib.ACL_FORMAT_NCHW, lib.ACL_FORMAT_ND
+rng = np.random.default_rng(3)
+h = hashlib.sha256()
+n, c, H, W, k = 2, 5, 17, 23, 30
+x = rng.standard_normal((n, c, H, W)).astype(np.float16)
+f = x.reshape(-1).view(np.uint16)
+f[::41] = 0x7c01; f[3::43] = 0x7e00; f[5::47] = 0x7c00; f[7::53] = 0xfc00; f[9::59] = 0x8000; f[11::61] = 0x0003
+b = np.zeros((k, 5), np.float32)
+b[:, 0] = rng.integers(0, n, k)
+b[:, 1:3] = rng.uniform(-3, 18, (k, 2))
+b[:, 3:5] = b[:, 1:3] + rng.uniform(0.5, 15, (k, 2))
+b = b.astype(np.float16)
+for ph, pw, sr in ((7, 7, 0), (3, 5, 2), (1, 4, 1)):
+    for aligned in (False, True):
+        o = np.zeros((k, c, ph, pw), np.float16)
+        ot = T(o, NCHW)
+        launch("RoiAlignV2", T(x, NCHW), T(b, ND), ph, pw, 0.5, sr, aligned, ot)
+        h.update(ot.numpy().tobytes())
+        os_ = np.zeros((k, c, ph, 2 * pw), np.float16)[..., ::2]   # bins not dense: the element stores
+        ost = T(os_, NCHW)
+        launch("RoiAlignV2", T(x, NCHW), T(b, ND), ph, pw, 0.5, sr, aligned, ost)
+        h.update(ost.numpy().tobytes())
+    for mode in (b"avg", b"max"):
+        mt = T(np.zeros((k, c, ph, pw), np.float16), NCHW)
+        rt, it = T(np.ascontiguousarray(b[:, 1:]), ND), T(b[:, 0].astype(np.int32), ND)
+        launch("RoiAlign", T(x, NCHW), rt, it, ffi.new("char[]", mode), ph, pw, sr, 0.5, mt)
+        h.update(mt.numpy().tobytes())
+print(h.hexdigest())
+"""
+
+
+def test_roi_align_f16_same_bytes_every_level_and_thread_count():
+    _same_bytes_levels_threads(ROI_CODE)
+
+
+@pytest.mark.parametrize("dense", [True, False], ids=["dense", "strided"])
+@pytest.mark.parametrize("aligned", [False, True])
+def test_roi_align_f16_rows_vs_reference(dense, aligned):
+    from reference.roi_align import roi_align as ref
+    lib = pyaclnn.lib
+    rng = np.random.default_rng(9 + aligned)
+    n, c, H, W, k, ph, pw = 2, 3, 15, 19, 12, 7, 7
+    x = rng.standard_normal((n, c, H, W)).astype(np.float16)
+    b5 = np.zeros((k, 5), np.float32)
+    b5[:, 0] = rng.integers(0, n, k)
+    b5[:, 1:3] = rng.uniform(-2, 12, (k, 2))
+    b5[:, 3:5] = b5[:, 1:3] + rng.uniform(1, 10, (k, 2))
+    b5 = b5.astype(np.float16)
+    out = np.zeros((k, c, ph, pw), np.float16) if dense else np.zeros((k, c, ph, 2 * pw), np.float16)[..., ::2]
+    ot = pyaclnn.AclTensor.from_array(out, lib.ACL_FORMAT_NCHW)
+    pyaclnn.launch("RoiAlignV2", pyaclnn.AclTensor.from_array(x, lib.ACL_FORMAT_NCHW),
+                   pyaclnn.AclTensor.from_array(b5, lib.ACL_FORMAT_ND), ph, pw, 0.5, 2, aligned, ot)
+    exp = ref(x.astype(np.float64), b5[:, 1:].astype(np.float64), b5[:, 0].astype(np.int64), ph, pw, 2, 0.5,
+              aligned)
+    check(ot.numpy(), exp, np.float16, "RoiAlignV2 fp16 vs numpy")
