@@ -148,3 +148,37 @@ def test_roi_align_f16_rows_vs_reference(dense, aligned):
     exp = ref(x.astype(np.float64), b5[:, 1:].astype(np.float64), b5[:, 0].astype(np.int64), ph, pw, 2, 0.5,
               aligned)
     check(ot.numpy(), exp, np.float16, "RoiAlignV2 fp16 vs numpy")
+
+
+# ---- MSDA fp16 / bf16: the dense row conversions (value staging, locations / weights / gradOutput rows, the
+# output / gradient rows) through common/half_rows.h's row converters. Inf, -0 and subnormal inputs but no NaN:
+# with NaN inputs the portable owner loop and the AVX2 / AVX-512 ones already kept different NaN payloads before
+# this change (GCC orders the operands of the C loop's additions its own way; main gives different digests at
+# off and avx512 for NaN values), and which payload the portable loop keeps moves with its code generation. ----
+MSDA_CODE = r"""
+import hashlib, numpy as np, pyaclnn
+rng = np.random.default_rng(11)
+h = hashlib.sha256()
+def special(a):
+    f = a.reshape(-1).view(np.uint16)
+    inf = 0x7c00 if a.dtype == np.float16 else 0x7f80
+    f[::97] = inf; f[3::41] = f[3::41] | 0x8000; f[5::43] = 0; f[7::47] = 0x8000; f[9::53] = 0x0005
+    return a
+shapes = np.array([[9, 11], [5, 6], [3, 3]], np.int32)
+start = np.array([0, 99, 129], np.int32)
+K = 138
+for C in (32, 24, 8):
+    for dt in (np.float16, pyaclnn.bfloat16):
+        v = special(rng.standard_normal((2, K, 3, C)).astype(dt))
+        loc = rng.uniform(-0.2, 1.2, (2, 60, 3, 3, 4, 2)).astype(dt)
+        a = special(rng.uniform(0, 1, (2, 60, 3, 3, 4)).astype(dt))
+        go = special(rng.standard_normal((2, 60, 3 * C)).astype(dt))
+        for r in pyaclnn.multi_scale_deformable_attn_backward(v, shapes, start, loc, a, go):
+            h.update(np.ascontiguousarray(r).tobytes())
+        h.update(pyaclnn.multi_scale_deformable_attn(v, shapes, start, loc, a).tobytes())
+print(h.hexdigest())
+"""
+
+
+def test_msda_half_same_bytes_every_level_and_thread_count():
+    _same_bytes_levels_threads(MSDA_CODE)
