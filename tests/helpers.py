@@ -109,3 +109,13 @@ def run_executor(op, ex, ws_size=0):
     src = lib.aclrtSynchronizeStream(ffi.NULL)
     assert rc == 0 or src == 0
     return rc or src
+
+
+# For the bytes tests' subprocess code: data(shape, dt) - normal values with Inf, -Inf, NaN, -0 and tiny ones at
+# fixed strides, from the code's own `rng`, rounded to dt.
+SPECIAL_DATA = """def data(shape, dt):
+    x = rng.standard_normal(shape).astype(np.float32)
+    f = x.reshape(-1)
+    f[::37] = np.inf; f[5::41] = -np.inf; f[7::53] = np.nan; f[11::29] = -0.0; f[13::31] *= 1e-6
+    return x.astype(dt)
+"""

@@ -2,7 +2,7 @@
 bytes as the SIMD variants: every op below runs at PYACLNN_SIMD=off and at the default level and the digests of
 all results must agree. Inputs hold Inf, NaN, -0 and fp16-subnormal values and odd row lengths (the 8-wide blocks
 and their tails), contiguous rows (the converted paths) and a strided view (the element paths)."""
-from helpers import run_python
+from helpers import SPECIAL_DATA, run_python
 
 CODE = r"""
 import hashlib, numpy as np, pyaclnn
@@ -10,12 +10,7 @@ from pyaclnn import launch, int_array
 T, E = pyaclnn.AclTensor.from_array, pyaclnn.AclTensor.empty
 rng = np.random.default_rng(5)
 h = hashlib.sha256()
-def data(shape, dt):
-    x = rng.standard_normal(shape).astype(np.float32)
-    f = x.reshape(-1)
-    f[::37] = np.inf; f[5::41] = -np.inf; f[7::53] = np.nan; f[11::29] = -0.0; f[13::31] *= 1e-6
-    return x.astype(dt)
-def run(op, outs, *args):
+""" + SPECIAL_DATA + r"""def run(op, outs, *args):
     launch(op, *args)
     for o in outs: h.update(o.numpy().tobytes())
 for dt in (np.float16, pyaclnn.bfloat16):

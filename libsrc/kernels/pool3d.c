@@ -1085,6 +1085,15 @@ static void p3_row_f16_to_f32(float *d, const uint16_t *s, int64_t n) {
 #endif
     acl_row_f16_to_f32(d, s, n);
 }
+/* cnt dense elements of x (fp32 / fp16 / bf16) from element offset ro into the fp32 row rb */
+static void p3_rows_f32(float *rb, const acl_view *x, int dt, int64_t ro, int64_t cnt) {
+    if (dt == ACL_FLOAT)
+        memcpy(rb, (const float *)(const void *)x->base + ro, (size_t)cnt * sizeof(float));
+    else if (dt == ACL_FLOAT16)
+        p3_row_f16_to_f32(rb, (const uint16_t *)(const void *)x->base + ro, cnt);
+    else
+        acl_row_bf16_to_f32(rb, (const uint16_t *)(const void *)x->base + ro, cnt);
+}
 #define ROWCVT_F16 p3_row_f16_to_f32
 #define ROWCVT_F16_(d, s, n) p3_row_f16_to_f32((d), (const uint16_t *)(s), (n))
 #define ROWCVT_BF16 acl_row_bf16_to_f32
@@ -1555,12 +1564,7 @@ static bool amax_columns(const acl_view *x, acl_view *y, acl_view *idx, const ad
                 if (blk) {
                     const int64_t h0 = t[1].lo[oh], cnt = (t[1].hi[oh] - h0) * g.in[2];
                     const int64_t ro = xo + d * g.xs[0] + h0 * g.xs[1];
-                    if (dt == ACL_FLOAT)
-                        memcpy(rb, (const float *)x->base + ro, (size_t)cnt * sizeof(float));
-                    else if (dt == ACL_FLOAT16)
-                        p3_row_f16_to_f32(rb, (const uint16_t *)x->base + ro, cnt);
-                    else
-                        acl_row_bf16_to_f32(rb, (const uint16_t *)x->base + ro, cnt);
+                    p3_rows_f32(rb, x, dt, ro, cnt);
                 }
                 for (int64_t h = t[1].lo[oh]; h < t[1].hi[oh]; h++) {
                     const int64_t ro = xo + d * g.xs[0] + h * g.xs[1], rf = (d * g.in[1] + h) * g.in[2];
@@ -1770,12 +1774,7 @@ static bool fwd_columns(const acl_view *x, acl_view *y, acl_view *idx, const poo
                         if (blk) {
                             const int64_t hb = hs + h0, nh = h1 - h0, ro = xo + d * g.xs[0] + hb * g.xs[1];
                             const int64_t cnt = nh * g.in[2];
-                            if (dt == ACL_FLOAT)
-                                memcpy(rb, (const float *)x->base + ro, (size_t)cnt * sizeof(float));
-                            else if (dt == ACL_FLOAT16)
-                                p3_row_f16_to_f32(rb, (const uint16_t *)x->base + ro, cnt);
-                            else
-                                acl_row_bf16_to_f32(rb, (const uint16_t *)x->base + ro, cnt);
+                            p3_rows_f32(rb, x, dt, ro, cnt);
                             for (int64_t th = 0; th < nh; th++)
                                 fwd_row_taps(m, bi, rb + th * g.in[2], n, pp->s[2], pp->k[2], pp->dl[2],
                                              (int32_t)((d * g.in[1] + hb + th) * g.in[2]));

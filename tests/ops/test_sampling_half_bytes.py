@@ -8,7 +8,7 @@ import pytest
 
 import pyaclnn
 from gs_cases import cast, check
-from helpers import BF16, run_python
+from helpers import BF16, SPECIAL_DATA, run_python
 from reference.grid_sampler3d import grid_sample3d_backward_ref, grid_sample3d_ref
 
 GS3_CODE = r"""
@@ -17,12 +17,7 @@ from pyaclnn import launch
 T, E = pyaclnn.AclTensor.from_array, pyaclnn.AclTensor.empty
 rng = np.random.default_rng(7)
 h = hashlib.sha256()
-def data(shape, dt):
-    x = rng.standard_normal(shape).astype(np.float32)
-    f = x.reshape(-1)
-    f[::37] = np.inf; f[5::41] = -np.inf; f[7::53] = np.nan; f[11::29] = -0.0; f[13::31] *= 1e-6
-    return x.astype(dt)
-def grid(shape, dt):
+""" + SPECIAL_DATA + r"""def grid(shape, dt):
     g = rng.uniform(-1.2, 1.2, shape).astype(np.float32)
     f = g.reshape(-1)
     f[3::97] = np.nan; f[10::89] = np.inf; f[20::83] = -1.0; f[30::79] = 1.0
