@@ -10,20 +10,26 @@
 
 #define SMR_ATTR
 #define SMR_SFX _portable
+#define SMR_W 4
 #include "kernels/softmax_rows.inc"
+#undef SMR_W
 #undef SMR_ATTR
 #undef SMR_SFX
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #define SMR_ATTR __attribute__((target("avx2")))
 #define SMR_SFX _avx2
+#define SMR_W 8
 #include "kernels/softmax_rows.inc"
+#undef SMR_W
 #undef SMR_ATTR
 #undef SMR_SFX
 
 #define SMR_ATTR __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx2")))
 #define SMR_SFX _avx512
+#define SMR_W 16
 #include "kernels/softmax_rows.inc"
+#undef SMR_W
 #undef SMR_ATTR
 #undef SMR_SFX
 #endif
@@ -63,6 +69,10 @@ void smr_forward_bf16(const smr_ops *k, const uint16_t *x, uint16_t *y, float *f
 void smr_backward(const smr_ops *k, const float *g, const float *y, float *o, int64_t n, int log_) {
     if (log_) k->lsm_bwd(o, g, y, k->sum(g, n), n);
     else k->sm_bwd(o, g, y, k->dot(g, y, n), n);
+}
+
+void smr_backward_bf16(const smr_ops *k, const uint16_t *g, const uint16_t *y, uint16_t *o, int64_t n, int log_) {
+    k->bwd_bf16(o, g, y, log_ ? k->sum_bf16(g, n) : k->dot_bf16(g, y, n), n, log_);
 }
 
 const float *smr_line_in(const smr_ops *k, const void *p, aclDataType dt, int64_t stride, int64_t n, aclDataType cdt,
