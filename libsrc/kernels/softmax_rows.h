@@ -27,9 +27,15 @@ typedef struct {
     /* the bits of bf16_in then sum / dot / sm_bwd or lsm_bwd then bf16_out / expscale then bf16_out */
     float (*sum_bf16)(const uint16_t *x, int64_t n);
     float (*dot_bf16)(const uint16_t *a, const uint16_t *b, int64_t n);
-    void (*bwd_bf16)(uint16_t *o, const uint16_t *g, const uint16_t *y, float s, int64_t n, int log_);
-    void (*expscale_bf16)(uint16_t *o, const uint16_t *x, float a, int64_t n);
+    /* etab: smr_exp_bf16_table() for the log_softmax form (exp(y) looked up), NULL for the softmax form */
+    void (*bwd_bf16)(uint16_t *o, const uint16_t *g, const uint16_t *y, float s, int64_t n, const float *etab);
+    void (*expscale_bf16)(uint16_t *o, const uint16_t *x, float a, int64_t n, const float *etab);
+    void (*exp)(float *e, const float *x, int64_t n); /* e = exp(x), the bits of every pass's exp */
 } smr_ops;
+
+/* The 65536 exps of the bf16 bit patterns (built once, by the passes' exp: the same bits), for the passes whose
+ * exp argument is a bf16 element itself (log_softmax backward, cross entropy gradient). */
+const float *smr_exp_bf16_table(void);
 
 /* the passes of the current SIMD level (acl_simd_level()) */
 const smr_ops *smr_get(void);

@@ -74,7 +74,7 @@ static double ce_row_bf16(const ce_params *p, const smr_ops *kr, const uint16_t 
         kr->bf16_out(o, f, C);
         return 0.0;
     }
-    kr->expscale_bf16(o, x, a, C);
+    kr->expscale_bf16(o, x, a, C, smr_exp_bf16_table());
     float xy = acl_bf16_to_f32(x[yi]), oy;
     kr->expscale(&oy, &xy, a, 1);
     oy -= (float)nll;
