@@ -2,6 +2,10 @@
 #include "kernels/softmax_rows.h"
 
 #include <math.h>
+#include <stdlib.h>
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
 
 #include "common/cpu.h"
 #include "common/dtype_rules.h"
@@ -10,23 +14,52 @@
 
 #define SMR_ATTR
 #define SMR_SFX _portable
+#define SMR_W 4
 #include "kernels/softmax_rows.inc"
+#undef SMR_W
 #undef SMR_ATTR
 #undef SMR_SFX
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #define SMR_ATTR __attribute__((target("avx2")))
 #define SMR_SFX _avx2
+#define SMR_W 8
 #include "kernels/softmax_rows.inc"
+#undef SMR_W
 #undef SMR_ATTR
 #undef SMR_SFX
 
 #define SMR_ATTR __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx2")))
 #define SMR_SFX _avx512
+#define SMR_W 16
 #include "kernels/softmax_rows.inc"
+#undef SMR_W
 #undef SMR_ATTR
 #undef SMR_SFX
 #endif
+
+static float smr_etab[65536];
+static int smr_etab_ready;
+
+const float *smr_exp_bf16_table(void) {
+    if (__atomic_load_n(&smr_etab_ready, __ATOMIC_ACQUIRE)) return smr_etab;
+#pragma omp critical(smr_exp_bf16_table)
+    if (!__atomic_load_n(&smr_etab_ready, __ATOMIC_RELAXED)) {
+        float *x = malloc(sizeof(float) * 65536);
+        if (x) {
+            for (uint32_t b = 0; b < 65536; b++) x[b] = acl_bf16_to_f32((uint16_t)b);
+            smr_get()->exp(smr_etab, x, 65536);
+            free(x);
+        } else { /* no memory: the scalar exp of the same polynomial, element by element */
+            for (uint32_t b = 0; b < 65536; b++) {
+                const float v = acl_bf16_to_f32((uint16_t)b);
+                smr_get()->exp(smr_etab + b, &v, 1);
+            }
+        }
+        __atomic_store_n(&smr_etab_ready, 1, __ATOMIC_RELEASE);
+    }
+    return smr_etab;
+}
 
 const smr_ops *smr_get(void) {
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -63,6 +96,10 @@ void smr_forward_bf16(const smr_ops *k, const uint16_t *x, uint16_t *y, float *f
 void smr_backward(const smr_ops *k, const float *g, const float *y, float *o, int64_t n, int log_) {
     if (log_) k->lsm_bwd(o, g, y, k->sum(g, n), n);
     else k->sm_bwd(o, g, y, k->dot(g, y, n), n);
+}
+
+void smr_backward_bf16(const smr_ops *k, const uint16_t *g, const uint16_t *y, uint16_t *o, int64_t n, int log_) {
+    k->bwd_bf16(o, g, y, log_ ? k->sum_bf16(g, n) : k->dot_bf16(g, y, n), n, log_ ? smr_exp_bf16_table() : NULL);
 }
 
 const float *smr_line_in(const smr_ops *k, const void *p, aclDataType dt, int64_t stride, int64_t n, aclDataType cdt,

@@ -24,7 +24,18 @@ typedef struct {
     float (*bf16_in_max)(float *dst, const uint16_t *src, int64_t n);
     void (*div_bf16)(uint16_t *dst, const float *e, float s, int64_t n);
     void (*sub2_bf16)(uint16_t *dst, const float *x, float a, float b, int64_t n);
+    /* the bits of bf16_in then sum / dot / sm_bwd or lsm_bwd then bf16_out / expscale then bf16_out */
+    float (*sum_bf16)(const uint16_t *x, int64_t n);
+    float (*dot_bf16)(const uint16_t *a, const uint16_t *b, int64_t n);
+    /* etab: smr_exp_bf16_table() for the log_softmax form (exp(y) looked up), NULL for the softmax form */
+    void (*bwd_bf16)(uint16_t *o, const uint16_t *g, const uint16_t *y, float s, int64_t n, const float *etab);
+    void (*expscale_bf16)(uint16_t *o, const uint16_t *x, float a, int64_t n, const float *etab);
+    void (*exp)(float *e, const float *x, int64_t n); /* e = exp(x), the bits of every pass's exp */
 } smr_ops;
+
+/* The 65536 exps of the bf16 bit patterns (built once, by the passes' exp: the same bits), for the passes whose
+ * exp argument is a bf16 element itself (log_softmax backward, cross entropy gradient). */
+const float *smr_exp_bf16_table(void);
 
 /* the passes of the current SIMD level (acl_simd_level()) */
 const smr_ops *smr_get(void);
@@ -36,6 +47,9 @@ void smr_forward(const smr_ops *k, const float *x, float *y, int64_t n, int log_
 void smr_forward_bf16(const smr_ops *k, const uint16_t *x, uint16_t *y, float *f, int64_t n, int log_);
 /* One backward row: o = y * (g - sum(g * y)) or g - exp(y) * sum(g); o may be g or y. */
 void smr_backward(const smr_ops *k, const float *g, const float *y, float *o, int64_t n, int log_);
+/* The same from contiguous bf16 rows to a contiguous bf16 row, rounded once: the bytes of smr_backward on the widened
+ * rows (o may be g or y). */
+void smr_backward_bf16(const smr_ops *k, const uint16_t *g, const uint16_t *y, uint16_t *o, int64_t n, int log_);
 
 #endif
 

@@ -38,6 +38,50 @@ static bool store(const double *src, const acl_view *o) { return mx_store_via(sr
 /* whether a row with target y counts */
 static bool kept(const ce_params *p, int64_t y) { return y != p->ignore && y >= 0 && y < p->C; }
 
+/* One row of contiguous bf16 input (or logProb) to contiguous bf16 logProbOut (or gradient) without label smoothing:
+ * the passes of the general path in ce_run with the widening fused into the first load and the rounding into the
+ * store (the target element's fp32 value recomputed by the same pass on one element), so the same bytes. f: C floats
+ * of scratch; gi: the row's incoming gradient (grad). */
+static double ce_row_bf16(const ce_params *p, const smr_ops *kr, const uint16_t *x, uint16_t *o, float *f, int64_t yi,
+                          const float *w, double gi, double den, double wsum) {
+    const int64_t C = p->C;
+    if (!p->grad) {
+        const float m = kr->bf16_in_max(f, x, C), sx = kr->expsum(f, m, NULL, C);
+        float oy = NAN;
+        if (sx == sx) {
+            const float ls = logf(sx);
+            kr->sub2_bf16(o, f, m, ls, C);
+            if (kept(p, yi)) kr->sub2(&oy, f + yi, m, ls, 1);
+        } else {
+            for (int64_t c = 0; c < C; c++) f[c] = NAN;
+            kr->bf16_out(o, f, C);
+        }
+        return kept(p, yi) ? (1 - p->eps) * (-(double)w[yi] * (double)oy) : 0.0;
+    }
+    if (!kept(p, yi)) {
+        memset(o, 0, (size_t)C * sizeof(uint16_t));
+        return 0.0;
+    }
+    if (p->reduction == 1) gi /= den;
+    const double nll = gi * (1 - p->eps) * w[yi], sm = gi * p->eps / (double)C;
+    const float a = (float)(nll + sm * wsum);
+    if (sm != 0.0) { /* a NaN or infinite gradient: the general passes */
+        kr->bf16_in(f, x, C);
+        kr->expscale(f, f, a, C);
+        const float smf = (float)sm;
+        for (int64_t c = 0; c < C; c++) f[c] -= smf * w[c];
+        f[yi] -= (float)nll;
+        kr->bf16_out(o, f, C);
+        return 0.0;
+    }
+    kr->expscale_bf16(o, x, a, C, smr_exp_bf16_table());
+    float xy = acl_bf16_to_f32(x[yi]), oy;
+    kr->expscale(&oy, &xy, a, 1);
+    oy -= (float)nll;
+    o[yi] = acl_f32_to_bf16(oy);
+    return 0.0;
+}
+
 /* Rows are owned by one thread each and computed in fp32 by the fixed-lane row passes of kernels/softmax_rows.h
  * (the log-softmax as (x - max) - log(sum exp(x - max)), as PyTorch's CPU kernel); the per-row losses are kept in
  * double and reduced in row order on one thread, so the bytes do not depend on the thread count or SIMD level. */
@@ -72,12 +116,20 @@ static aclnnStatus ce_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
         const smr_ops *kr = smr_get();
         const size_t xes = acl_dtype_size(dt), oes = acl_dtype_size(ov->dtype);
         const bool direct = ov->dtype == ACL_FLOAT && ov->strides[1] == 1;
+        const bool fuse = dt == ACL_BF16 && ov->dtype == ACL_BF16 && xv->strides[1] == 1 && ov->strides[1] == 1 &&
+                          p->eps == 0.0;
 #pragma omp parallel num_threads(nthr) if (nthr > 1)
         {
             float *f0 = (float *)(scratch + per * (size_t)omp_get_thread_num()), *f1 = f0 + C;
             uint16_t *h = (uint16_t *)(f1 + C);
 #pragma omp for schedule(static)
             for (int64_t i = 0; i < N; i++) {
+                if (fuse) { /* bf16 rows: the conversions fused into the passes, the same bytes */
+                    l[i] = ce_row_bf16(p, kr, (const uint16_t *)(xv->base + i * xv->strides[0] * (int64_t)xes),
+                                       (uint16_t *)(ov->base + i * ov->strides[0] * (int64_t)oes), f0, y[i], w,
+                                       gv ? (p->reduction == 0 ? g[i] : g[0]) : 0.0, den, wsum);
+                    continue;
+                }
                 const float *x = smr_line_in(kr, xv->base + i * xv->strides[0] * (int64_t)xes, dt, xv->strides[1], C,
                                              dt, f0, h);
                 char *op = ov->base + i * ov->strides[0] * (int64_t)oes;

@@ -229,6 +229,11 @@ static aclnnStatus sm_run_f32(aclOpExecutor *ex, const sm_params *p) {
                 smr_forward_bf16(k, xp, op, f0, len, lg); /* fused conversions, the same bytes */
                 continue;
             }
+            if (bwd && cdt == ACL_BF16 && x->dtype == ACL_BF16 && v[1]->dtype == ACL_BF16 && o->dtype == ACL_BF16 &&
+                st[0] == 1 && st[1] == 1 && st[2] == 1) { /* conversions fused into the loads and the store */
+                smr_backward_bf16(k, (const uint16_t *)(v[1]->base + off[1] * (int64_t)es[1]), xp, op, len, lg);
+                continue;
+            }
             const bool direct = o->dtype == ACL_FLOAT && cdt == ACL_FLOAT && st[2] == 1;
             float *of = direct ? (float *)op : f2;
             const float *xf = smr_line_in(k, xp, x->dtype, st[0], len, cdt, f0, h);
