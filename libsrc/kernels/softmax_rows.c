@@ -2,6 +2,7 @@
 #include "kernels/softmax_rows.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
@@ -39,25 +40,25 @@
 #endif
 
 static float smr_etab[65536];
-static int smr_etab_ready;
+static pthread_once_t smr_etab_once = PTHREAD_ONCE_INIT;
+
+/* (pthread_once, not an OpenMP critical section: a named critical section is an exported .gomp_critical_user_ symbol) */
+static void smr_etab_build(void) {
+    float *x = malloc(sizeof(float) * 65536);
+    if (x) {
+        for (uint32_t b = 0; b < 65536; b++) x[b] = acl_bf16_to_f32((uint16_t)b);
+        smr_get()->exp(smr_etab, x, 65536);
+        free(x);
+    } else { /* no memory: the scalar exp of the same polynomial, element by element */
+        for (uint32_t b = 0; b < 65536; b++) {
+            const float v = acl_bf16_to_f32((uint16_t)b);
+            smr_get()->exp(smr_etab + b, &v, 1);
+        }
+    }
+}
 
 const float *smr_exp_bf16_table(void) {
-    if (__atomic_load_n(&smr_etab_ready, __ATOMIC_ACQUIRE)) return smr_etab;
-#pragma omp critical(smr_exp_bf16_table)
-    if (!__atomic_load_n(&smr_etab_ready, __ATOMIC_RELAXED)) {
-        float *x = malloc(sizeof(float) * 65536);
-        if (x) {
-            for (uint32_t b = 0; b < 65536; b++) x[b] = acl_bf16_to_f32((uint16_t)b);
-            smr_get()->exp(smr_etab, x, 65536);
-            free(x);
-        } else { /* no memory: the scalar exp of the same polynomial, element by element */
-            for (uint32_t b = 0; b < 65536; b++) {
-                const float v = acl_bf16_to_f32((uint16_t)b);
-                smr_get()->exp(smr_etab + b, &v, 1);
-            }
-        }
-        __atomic_store_n(&smr_etab_ready, 1, __ATOMIC_RELEASE);
-    }
+    pthread_once(&smr_etab_once, smr_etab_build);
     return smr_etab;
 }
 
