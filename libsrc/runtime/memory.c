@@ -2,6 +2,9 @@
  * unknown pointer, a double free, a copy that runs past an allocation and a tensor view outside its memory
  * are reported instead of corrupting memory (SPEC Decision 6). */
 #include <pthread.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 #include <stdlib.h>
 #include <string.h>
 
@@ -149,14 +152,23 @@ bool acl_mem_remove_mapped(const void *p) {
     return ok;
 }
 
-static aclError do_alloc(void **ptr, size_t size, mem_kind kind) {
+static aclError do_alloc(void **ptr, size_t size, mem_kind kind, bool huge) {
     if (!ptr) return ACL_REPORT(ACL_ERROR_INVALID_PARAM, "the output pointer must not be NULL");
     if (size == 0) return ACL_REPORT(ACL_ERROR_INVALID_PARAM, "size must be greater than 0");
     /* As on hardware: round up to 32 bytes and add 32 bytes of padding; align to 512 (the device allocator's
      * alignment: ggml-cann places tensors in one aclrtMalloc buffer at 128-byte aligned addresses). */
     if (size > SIZE_MAX - 128) return ACL_REPORT(ACL_ERROR_RT_MEMORY_ALLOCATION, "size %zu is too large", size);
     size_t padded = (size_t)(real_size(size) + 511) / 512 * 512;
-    void *p = aligned_alloc(512, padded);
+    /* The huge-page policies on hardware: 2 MiB pages for a block of at least one page. Here the block is 2 MiB
+     * aligned and advised for transparent huge pages (a kernel with THP in "madvise" mode backs it with huge pages:
+     * fewer TLB misses for the kernels' scattered reads, e.g. NLLLoss's picks from a large self). */
+    const size_t huge_page = (size_t)2 << 20;
+    huge = huge && padded >= huge_page;
+    if (huge) padded = (padded + huge_page - 1) / huge_page * huge_page;
+    void *p = aligned_alloc(huge ? huge_page : 512, padded);
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    if (p && huge) (void)madvise(p, padded, MADV_HUGEPAGE);
+#endif
     if (!p) return ACL_REPORT(ACL_ERROR_RT_MEMORY_ALLOCATION, "cannot allocate %zu bytes", size);
     pthread_mutex_lock(&g_mem_lock);
     bool ok = insert_block((uintptr_t)p, size, kind);
@@ -187,8 +199,11 @@ static aclError do_free(void *p, mem_kind kind, const char *what) {
 
 aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy) {
     acl_set_api("aclrtMalloc");
-    (void)policy; /* policy only selects the page type on hardware */
-    return do_alloc(devPtr, size, MEM_DEVICE);
+    /* the policy selects the page type: the HUGE_* ones ask for huge pages (P2P only matters between devices) */
+    bool huge = policy == ACL_MEM_MALLOC_HUGE_FIRST || policy == ACL_MEM_MALLOC_HUGE_ONLY ||
+                policy == ACL_MEM_MALLOC_HUGE_FIRST_P2P || policy == ACL_MEM_MALLOC_HUGE_ONLY_P2P ||
+                policy == ACL_MEM_MALLOC_HUGE1G_ONLY || policy == ACL_MEM_MALLOC_HUGE1G_ONLY_P2P;
+    return do_alloc(devPtr, size, MEM_DEVICE, huge);
 }
 
 aclError aclrtFree(void *devPtr) {
@@ -198,7 +213,7 @@ aclError aclrtFree(void *devPtr) {
 
 aclError aclrtMallocHost(void **hostPtr, size_t size) {
     acl_set_api("aclrtMallocHost");
-    return do_alloc(hostPtr, size, MEM_HOST);
+    return do_alloc(hostPtr, size, MEM_HOST, false);
 }
 
 aclError aclrtFreeHost(void *hostPtr) {

@@ -42,6 +42,19 @@ def symbol(op):
     return OPS.get(op, {}).get("symbol", "aclnn" + op)
 
 
+_fns = {}
+
+
+def _op_fns(op):
+    """(symbol, first phase, second phase) of `op`, looked up once per op (a launch is a few microseconds: the
+    table import and two attribute lookups by formatted name were a third of it for a small op)."""
+    f = _fns.get(op)
+    if f is None:
+        sym = symbol(op)
+        f = _fns[op] = (sym, getattr(lib, f"{sym}GetWorkspaceSize"), getattr(lib, sym))
+    return f
+
+
 def launch(op, *args, stream=None, synchronize=True):
     """Run both phases of aclnn<op>: GetWorkspaceSize(args..., &ws, &executor), allocate the workspace, run.
 
@@ -57,16 +70,21 @@ def launch(op, *args, stream=None, synchronize=True):
     ws = ffi.new("uint64_t *")
     ex = ffi.new("aclOpExecutor **")
     c_args = [_arg(a) for a in args]
-    sym = symbol(op)
-    check(getattr(lib, f"{sym}GetWorkspaceSize")(*c_args, ws, ex), f"{sym}GetWorkspaceSize")
+    sym, first, second = _op_fns(op)
+    rc = first(*c_args, ws, ex)
+    if rc:
+        check(rc, f"{sym}GetWorkspaceSize")
     buf = DeviceBuffer(ws[0]) if ws[0] else None
     handle = stream.handle if stream is not None and hasattr(stream, "handle") else stream
     if isinstance(handle, int):  # a pyACL-style integer handle
         handle = ffi.cast("aclrtStream", handle)
-    check(getattr(lib, sym)(buf.ptr if buf else ffi.NULL, ws[0], ex[0], ffi.NULL if handle is None else handle),
-          sym)
+    rc = second(buf.ptr if buf else ffi.NULL, ws[0], ex[0], ffi.NULL if handle is None else handle)
+    if rc:
+        check(rc, sym)
     if synchronize:
-        check(lib.aclrtSynchronizeStream(ffi.NULL if handle is None else handle), "aclrtSynchronizeStream")
+        rc = lib.aclrtSynchronizeStream(ffi.NULL if handle is None else handle)
+        if rc:
+            check(rc, "aclrtSynchronizeStream")
     elif buf is not None and hasattr(stream, "_keep"):
         stream._keep(buf)  # the workspace lives until the stream is synchronised
     return args
