@@ -451,7 +451,53 @@ static ap_perm *build_perm(const avgpool_plan *p, int64_t n, int64_t nreg) {
 #endif
 }
 
-static void build_e_perm(avgpool_plan *p) { p->e_perm = build_perm(p, p->iw, 2); }
+/* The regular blocks of the index lists, for the portable level's vector sums (SSE2 on x86-64): the pass's
+ * columns in blocks of 4 * q (q = 1: consecutive columns; q = 2: the even and the odd columns of a block of 8
+ * apart), and per block, phase r < q and window slot t, the partial that the block's i-th column of phase r
+ * reads (i < 4) is base + step * i, or the zero slot for all four (base -1). A block where that does not hold
+ * (or past the last column) is flagged 0 and summed from the lists. The same partials in the same slot order, so
+ * the same additions. NULL without lists or off x86-64. */
+typedef struct {
+    int64_t nb;     /* blocks of 4 * q columns */
+    uint8_t *ok;    /* [nb] */
+    int32_t *base;  /* [nb * q * m] */
+} ap_reg;
+
+static ap_reg *build_reg(const avgpool_plan *p, int64_t n, int64_t q, int64_t step) {
+#ifdef ACL_HALF_ROWS_SSE2
+    if (!p->w_idx || n <= 0) return NULL;
+    const int64_t m = p->m, zero = p->w_end - p->w_begin, bs = 4 * q, nb = (n + bs - 1) / bs;
+    char *mem = malloc(sizeof(ap_reg) + (size_t)(nb * q * m) * sizeof(int32_t) + (size_t)nb);
+    if (!mem) return NULL;
+    ap_reg *r = (ap_reg *)(void *)mem;
+    r->nb = nb;
+    r->base = (int32_t *)(void *)(mem + sizeof(ap_reg));
+    r->ok = (uint8_t *)(r->base + nb * q * m);
+    for (int64_t b = 0; b < nb; b++) {
+        const int64_t c0 = b * bs;
+        bool ok = c0 + bs <= n;
+        for (int64_t ph = 0; ph < q && ok; ph++)
+            for (int64_t t = 0; t < m && ok; t++) {
+                const int64_t i0 = p->w_idx[(c0 + ph) * m + t];
+                for (int64_t i = 1; i < 4 && ok; i++) {
+                    const int64_t j = p->w_idx[(c0 + ph + q * i) * m + t];
+                    ok = i0 == zero ? j == zero : j == i0 + step * i;
+                }
+                r->base[(b * q + ph) * m + t] = i0 == zero ? -1 : (int32_t)i0;
+            }
+        r->ok[b] = ok;
+    }
+    return r;
+#else
+    (void)p, (void)n, (void)q, (void)step;
+    return NULL;
+#endif
+}
+
+static void build_e_perm(avgpool_plan *p) {
+    p->e_perm = build_perm(p, p->iw, 2);
+    p->e_reg = build_reg(p, p->iw, 2, 1);
+}
 
 #ifdef ACL_F16_ROWS_F16C
 #define AP_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,avx2,f16c")))
@@ -697,6 +743,170 @@ static inline bool ap_rows_narrow(uint16_t *xp, const float *E, const avgpool_pl
     return false;
 }
 
+/* The portable level on x86-64 (SSE2) for fp16/bf16, with the regular blocks of ap_reg instead of one index-list
+ * read per element:
+ * - the backward plane's column sums E: 8 gradInput columns a step (the even and the odd columns each summed by
+ *   4-wide loads of P, then interleaved), (0 + P[i0]) + P[i1] + ... in the lists' slot order, a zero slot a +0;
+ * - the forward's rows: the column sums of the window's rows 8 columns a step with the halves widened in
+ *   registers, each 4 outputs' window sums from two loads and an even-lane shuffle per slot (stride 2), the
+ *   quotients 4 at a time and the row narrowed in registers. fp16 sums in the scaled domain of pool.c's adaptive
+ *   kernel: the bits sign | (h & 0x7fff) << 13 read as fp32 are the half times 2^-112 exactly, and every partial
+ *   sum of halves (a multiple of 2^-24) is then the real-domain partial times 2^-112 exactly (a normal number in
+ *   both domains when at least 2^-14 in magnitude, where rounding commutes with the power-of-two scale; below,
+ *   at most 10 significant bits, exact in both: a multiple of 2^-136 under 2^-126 is an fp32 subnormal). One exact
+ *   product by 2^112 gives the real sum, then the fp32 path's quotient. An Inf / NaN half (no scaled image) or a
+ *   NaN result: false, and the caller's own loop does the row (the NaN bits are the loop's).
+ * The same IEEE operations in the same order as avg_pool2d.inc's loops, so the same bits. */
+#ifdef ACL_HALF_ROWS_SSE2
+static bool ap_e_sse2_(const float *P, float *E, const avgpool_plan *p) {
+    const ap_reg *er = p->e_reg;
+    const int64_t OH = p->oh, IW = p->iw, m = p->m, ps = p->w_end - p->w_begin + 1;
+    const int32_t *ix = p->w_idx;
+    const __m128 z = _mm_setzero_ps();
+    __m128 bad = z;
+    int nan = 0;
+    for (int64_t oh = 0; oh < OH; oh++) {
+        const float *pr = P + oh * ps;
+        float *out = E + oh * IW;
+        for (int64_t b = 0; b < er->nb; b++) {
+            const int64_t c0 = 8 * b;
+            if (er->ok[b]) {
+                const int32_t *bs = er->base + b * 2 * m;
+                __m128 ev = z, od = z;
+                for (int64_t t = 0; t < m; t++) {
+                    ev = _mm_add_ps(ev, bs[t] < 0 ? z : _mm_loadu_ps(pr + bs[t]));
+                    od = _mm_add_ps(od, bs[m + t] < 0 ? z : _mm_loadu_ps(pr + bs[m + t]));
+                }
+                bad = _mm_or_ps(bad, _mm_cmpunord_ps(ev, od));
+                _mm_storeu_ps(out + c0, _mm_unpacklo_ps(ev, od));
+                _mm_storeu_ps(out + c0 + 4, _mm_unpackhi_ps(ev, od));
+            } else {
+                const int64_t c1 = c0 + 8 < IW ? c0 + 8 : IW;
+                for (int64_t iw = c0; iw < c1; iw++) {
+                    float acc = 0.0f;
+                    for (int64_t t = 0; t < m; t++) acc += pr[ix[iw * m + t]];
+                    nan |= acc != acc;
+                    out[iw] = acc;
+                }
+            }
+        }
+    }
+    return !nan && !_mm_movemask_ps(bad);
+}
+#define AP_E_PORT_(P, E, p) (!g_have_avx512 && (p)->e_reg && ap_e_sse2_((P), (E), (p)))
+
+#define AP_FWD_SSE2_FN_(name, F16)                                                                                \
+    static bool name(uint16_t *yr, const uint16_t *xp, int64_t xs2, int64_t a, int64_t b, const float *wt,       \
+                     const avgpool_plan *p) {                                                                     \
+        const ap_reg *fr = p->f_reg;                                                                              \
+        const int64_t OW = p->ow, w0 = p->w_begin, nw = p->w_end - w0, m = p->m;                                  \
+        const int32_t *ix = p->w_idx;                                                                             \
+        float tmp[AVGPOOL_TMP + 16] __attribute__((aligned(16)));                                                 \
+        float R[AVGPOOL_TMP + 8] __attribute__((aligned(16)));                                                    \
+        const __m128i zi = _mm_setzero_si128();                                                                   \
+        const __m128 z = _mm_setzero_ps();                                                                        \
+        __m128i mx = zi;                                                                                          \
+        int sp = 0;                                                                                               \
+        int64_t j = 0;                                                                                            \
+        for (; j + 8 <= nw; j += 8) {                                                                             \
+            __m128 s0 = z, s1 = z;                                                                                \
+            for (int64_t ih = a; ih < b; ih++) {                                                                  \
+                const __m128i h = _mm_loadu_si128((const __m128i *)(const void *)(xp + ih * xs2 + w0 + j));        \
+                __m128i lo, hi;                                                                                   \
+                if (F16) { /* the upper 16 bits: sign, em >> 3 (srai's copies of the sign in bits 14..12 cleared) */ \
+                    mx = _mm_max_epi16(mx, _mm_and_si128(h, _mm_set1_epi16(0x7fff)));                             \
+                    const __m128i top = _mm_and_si128(_mm_srai_epi16(h, 3), _mm_set1_epi16((short)0x8fff));       \
+                    const __m128i bot = _mm_slli_epi16(h, 13);                                                    \
+                    lo = _mm_unpacklo_epi16(bot, top);                                                            \
+                    hi = _mm_unpackhi_epi16(bot, top);                                                            \
+                } else {                                                                                          \
+                    lo = _mm_unpacklo_epi16(zi, h);                                                               \
+                    hi = _mm_unpackhi_epi16(zi, h);                                                               \
+                }                                                                                                 \
+                s0 = _mm_add_ps(s0, _mm_castsi128_ps(lo));                                                        \
+                s1 = _mm_add_ps(s1, _mm_castsi128_ps(hi));                                                        \
+            }                                                                                                     \
+            _mm_store_ps(tmp + j, s0);                                                                            \
+            _mm_store_ps(tmp + j + 4, s1);                                                                        \
+        }                                                                                                         \
+        for (; j < nw; j++) {                                                                                     \
+            float s = 0.0f;                                                                                       \
+            for (int64_t ih = a; ih < b; ih++) {                                                                  \
+                const uint32_t h = xp[ih * xs2 + w0 + j];                                                         \
+                sp |= F16 && (h & 0x7fffu) > 0x7bffu;                                                             \
+                s += acl_hr_float_(F16 ? ((h & 0x8000u) << 16) | ((h & 0x7fffu) << 13) : h << 16);                \
+            }                                                                                                     \
+            tmp[j] = s;                                                                                           \
+        }                                                                                                         \
+        for (int64_t k = nw; k < nw + 16; k++) tmp[k] = 0.0f; /* the zero slot, then the shuffles' over-read */   \
+        if (F16 && (sp || _mm_movemask_epi8(_mm_cmpgt_epi16(mx, _mm_set1_epi16(0x7bff))))) return false;         \
+        const __m128 up = _mm_set1_ps(F16 ? 0x1p112f : 1.0f);                                                     \
+        const int64_t nb = (OW + 3) / 4;                                                                          \
+        for (int64_t bb = 0; bb < nb; bb++) {                                                                     \
+            const int64_t o0 = 4 * bb;                                                                            \
+            __m128 acc = z, w;                                                                                    \
+            if (fr && fr->ok[bb]) { /* a full block */                                                            \
+                const int32_t *bs = fr->base + bb * m;                                                            \
+                for (int64_t t = 0; t < m; t++) {                                                                 \
+                    if (bs[t] < 0) {                                                                              \
+                        acc = _mm_add_ps(acc, z);                                                                 \
+                        continue;                                                                                 \
+                    }                                                                                             \
+                    const __m128 v0 = _mm_loadu_ps(tmp + bs[t]), v1 = _mm_loadu_ps(tmp + bs[t] + 4);             \
+                    acc = _mm_add_ps(acc, _mm_shuffle_ps(v0, v1, _MM_SHUFFLE(2, 0, 2, 0)));                        \
+                }                                                                                                 \
+            } else {                                                                                              \
+                float s4[4] = {0.0f, 0.0f, 0.0f, 0.0f};                                                           \
+                for (int64_t o = o0; o < o0 + 4 && o < OW; o++) {                                                 \
+                    float s = 0.0f;                                                                               \
+                    for (int64_t t = 0; t < m; t++) s += tmp[ix[o * m + t]];                                      \
+                    s4[o - o0] = s;                                                                               \
+                }                                                                                                 \
+                acc = _mm_loadu_ps(s4);                                                                           \
+            }                                                                                                     \
+            if (o0 + 4 <= OW) {                                                                                   \
+                w = _mm_loadu_ps(wt + o0);                                                                        \
+            } else {                                                                                              \
+                float w4[4] = {1.0f, 1.0f, 1.0f, 1.0f};                                                           \
+                for (int64_t o = o0; o < OW; o++) w4[o - o0] = wt[o];                                             \
+                w = _mm_loadu_ps(w4);                                                                             \
+            }                                                                                                     \
+            _mm_store_ps(R + o0, _mm_div_ps(_mm_mul_ps(acc, up), w));                                             \
+        }                                                                                                         \
+        const int64_t n8 = (OW + 7) / 8;                                                                          \
+        if (4 * nb < 8 * n8) _mm_store_ps(R + 4 * nb, z);                                                         \
+        int nan = 0;                                                                                              \
+        __m128 badv = z;                                                                                          \
+        for (int64_t k = 0; k < n8; k++) {                                                                        \
+            const __m128 v0 = _mm_load_ps(R + 8 * k), v1 = _mm_load_ps(R + 8 * k + 4);                            \
+            __m128i h;                                                                                            \
+            if (F16) {                                                                                            \
+                h = acl_hr_f32x8_to_f16_(_mm_castps_si128(v0), _mm_castps_si128(v1), &nan);                       \
+            } else {                                                                                              \
+                badv = _mm_or_ps(badv, _mm_cmpunord_ps(v0, v1));                                                  \
+                h = _mm_packs_epi32(acl_hr_f32x4_to_bf16_rne_(_mm_castps_si128(v0)),                              \
+                                    acl_hr_f32x4_to_bf16_rne_(_mm_castps_si128(v1)));                             \
+            }                                                                                                     \
+            if (8 * k + 8 <= OW) {                                                                                \
+                _mm_storeu_si128((__m128i *)(void *)(yr + 8 * k), h);                                             \
+            } else {                                                                                              \
+                uint16_t h8[8];                                                                                   \
+                _mm_storeu_si128((__m128i *)(void *)h8, h);                                                       \
+                memcpy(yr + 8 * k, h8, (size_t)(OW - 8 * k) * sizeof *yr);                                        \
+            }                                                                                                     \
+        }                                                                                                         \
+        return !nan && !_mm_movemask_ps(badv);                                                                    \
+    }
+AP_FWD_SSE2_FN_(ap_fwd_f16_sse2_, 1)
+AP_FWD_SSE2_FN_(ap_fwd_bf16_sse2_, 0)
+#undef AP_FWD_SSE2_FN_
+#define AP_FWD_PORT_(fn, yr, xp, xs2, a, b, wt, p) \
+    (!g_have_f16c && (p)->w_idx && fn((yr), (xp), (xs2), (a), (b), (wt), (p)))
+#else
+#define AP_E_PORT_(P, E, p) ((void)(P), (void)(E), false)
+#define AP_FWD_PORT_(fn, yr, xp, xs2, a, b, wt, p) ((void)(yr), (void)(xp), false)
+#endif
+
 /* The forward's rows at AVX-512 for dense fp16/bf16 input and output rows: the column sums of the window's rows
  * 16 columns a step with the halves widened in registers (0 + x[a] + ... + x[b-1], avg_pool2d.inc's order), each
  * output's window sum gathered by permutes from the 48 partials a 16-output block reads (ap_perm, built with the
@@ -705,7 +915,10 @@ static inline bool ap_rows_narrow(uint16_t *xp, const float *E, const avgpool_pl
  * false and the caller redoes the row with its own loop (which NaN of two operands an addition returns depends on
  * the operand order GCC picks there, and F16C quietens a signalling NaN). Without a NaN output no partial an
  * output reads was NaN. */
-static void build_f_perm(avgpool_plan *p) { p->f_perm = build_perm(p, p->ow, 3); }
+static void build_f_perm(avgpool_plan *p) {
+    p->f_perm = build_perm(p, p->ow, 3);
+    p->f_reg = build_reg(p, p->ow, 1, 2);
+}
 
 #ifdef ACL_F16_ROWS_F16C
 #define AP_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,avx2,f16c")))
@@ -881,6 +1094,8 @@ void avgpool_plan_free(void *plan) {
         free(p->w_idx);
         free(p->e_perm);
         free(p->f_perm);
+        free(p->e_reg);
+        free(p->f_reg);
     }
     free(p);
 }
@@ -911,6 +1126,7 @@ static inline void avgpool_strides(const acl_view *v, int64_t s[4]) {
 #define AP_LOAD_PLANE(dst, src, n) ((void)0)
 #define AP_STORE_PLANE(dst, src, n) ((void)0)
 #define AP_ROWS_NARROW(xp, E, p) false
+#define AP_E_FAST(P, E, p) false
 #define AP_PE_FAST(gp, gs2, P, E, p) AP_PE_FAST_(ap_pe_f32_avx512_, gp, gs2, P, E, p)
 #define AP_FWD_ROW(yr, xp, xs2, a, b, wt, p) AP_FWD_FAST_(ap_fwd_f32_avx512_, yr, xp, xs2, a, b, wt, p)
 #define KSUFFIX f32
@@ -944,7 +1160,11 @@ static inline void avgpool_strides(const acl_view *v, int64_t s[4]) {
 #undef AP_PE_FAST
 #define AP_PE_FAST(gp, gs2, P, E, p) AP_PE_FAST_(ap_pe_f16_avx512_, gp, gs2, P, E, p)
 #undef AP_FWD_ROW
-#define AP_FWD_ROW(yr, xp, xs2, a, b, wt, p) AP_FWD_FAST_(ap_fwd_f16_avx512_, yr, xp, xs2, a, b, wt, p)
+#define AP_FWD_ROW(yr, xp, xs2, a, b, wt, p)                                 \
+    (AP_FWD_FAST_(ap_fwd_f16_avx512_, yr, xp, xs2, a, b, wt, p) ||            \
+     AP_FWD_PORT_(ap_fwd_f16_sse2_, yr, xp, xs2, a, b, wt, p))
+#undef AP_E_FAST
+#define AP_E_FAST(P, E, p) AP_E_PORT_(P, E, p)
 #define KSUFFIX f16
 #define AP_LOAD(p) g_f16_to_f32[*(p)]
 #undef AP_LOAD_ROW
@@ -979,7 +1199,9 @@ static inline void avgpool_strides(const acl_view *v, int64_t s[4]) {
 #undef AP_PE_FAST
 #define AP_PE_FAST(gp, gs2, P, E, p) AP_PE_FAST_(ap_pe_bf16_avx512_, gp, gs2, P, E, p)
 #undef AP_FWD_ROW
-#define AP_FWD_ROW(yr, xp, xs2, a, b, wt, p) AP_FWD_FAST_(ap_fwd_bf16_avx512_, yr, xp, xs2, a, b, wt, p)
+#define AP_FWD_ROW(yr, xp, xs2, a, b, wt, p)                                 \
+    (AP_FWD_FAST_(ap_fwd_bf16_avx512_, yr, xp, xs2, a, b, wt, p) ||           \
+     AP_FWD_PORT_(ap_fwd_bf16_sse2_, yr, xp, xs2, a, b, wt, p))
 #define KSUFFIX bf16
 #define AP_LOAD(p) KLOAD(p)
 #undef AP_LOAD_ROW
