@@ -454,7 +454,7 @@ static ap_perm *build_perm(const avgpool_plan *p, int64_t n, int64_t nreg) {
 /* The regular blocks of the index lists, for the portable level's vector sums (SSE2 on x86-64): the pass's
  * columns in blocks of 4 * q (q = 1: consecutive columns; q = 2: the even and the odd columns of a block of 8
  * apart), and per block, phase r < q and window slot t, the partial that the block's i-th column of phase r
- * reads (i < 4) is base + step * i, or the zero slot for all four (base -1). A block where that does not hold
+ * reads (i < 4) is base + step * i, or the zero slot for all four (see build_reg). A block where that does not hold
  * (or past the last column) is flagged 0 and summed from the lists. The same partials in the same slot order, so
  * the same additions. NULL without lists or off x86-64. */
 typedef struct {
@@ -483,7 +483,8 @@ static ap_reg *build_reg(const avgpool_plan *p, int64_t n, int64_t q, int64_t st
                     const int64_t j = p->w_idx[(c0 + ph + q * i) * m + t];
                     ok = i0 == zero ? j == zero : j == i0 + step * i;
                 }
-                r->base[(b * q + ph) * m + t] = i0 == zero ? -1 : (int32_t)i0;
+                /* the zero slot: -1 (q 2, the column sums), or nw + 1 (q 1, the forward: +0s from there) */
+                r->base[(b * q + ph) * m + t] = i0 != zero ? (int32_t)i0 : q == 1 ? (int32_t)(zero + 1) : -1;
             }
         r->ok[b] = ok;
     }
@@ -759,6 +760,7 @@ static inline bool ap_rows_narrow(uint16_t *xp, const float *E, const avgpool_pl
  * The same IEEE operations in the same order as avg_pool2d.inc's loops, so the same bits. */
 #ifdef ACL_HALF_ROWS_SSE2
 static bool ap_e_sse2_(const float *P, float *E, const avgpool_plan *p) {
+    static const float zeros[4] = {0.0f, 0.0f, 0.0f, 0.0f};
     const ap_reg *er = p->e_reg;
     const int64_t OH = p->oh, IW = p->iw, m = p->m, ps = p->w_end - p->w_begin + 1;
     const int32_t *ix = p->w_idx;
@@ -773,10 +775,23 @@ static bool ap_e_sse2_(const float *P, float *E, const avgpool_plan *p) {
             if (er->ok[b]) {
                 const int32_t *bs = er->base + b * 2 * m;
                 __m128 ev = z, od = z;
-                for (int64_t t = 0; t < m; t++) {
-                    ev = _mm_add_ps(ev, bs[t] < 0 ? z : _mm_loadu_ps(pr + bs[t]));
-                    od = _mm_add_ps(od, bs[m + t] < 0 ? z : _mm_loadu_ps(pr + bs[m + t]));
+#define AP_EL_(i) _mm_loadu_ps(bs[i] < 0 ? zeros : pr + bs[i]) /* the zero slot: +0s */
+                switch (m) {
+                case 1:
+                    ev = _mm_add_ps(z, AP_EL_(0));
+                    od = _mm_add_ps(z, AP_EL_(1));
+                    break;
+                case 2:
+                    ev = _mm_add_ps(_mm_add_ps(z, AP_EL_(0)), AP_EL_(1));
+                    od = _mm_add_ps(_mm_add_ps(z, AP_EL_(2)), AP_EL_(3));
+                    break;
+                default:
+                    for (int64_t t = 0; t < m; t++) {
+                        ev = _mm_add_ps(ev, AP_EL_(t));
+                        od = _mm_add_ps(od, AP_EL_(m + t));
+                    }
                 }
+#undef AP_EL_
                 bad = _mm_or_ps(bad, _mm_cmpunord_ps(ev, od));
                 _mm_storeu_ps(out + c0, _mm_unpacklo_ps(ev, od));
                 _mm_storeu_ps(out + c0 + 4, _mm_unpackhi_ps(ev, od));
@@ -795,6 +810,8 @@ static bool ap_e_sse2_(const float *P, float *E, const avgpool_plan *p) {
 }
 #define AP_E_PORT_(P, E, p) (!g_have_avx512 && (p)->e_reg && ap_e_sse2_((P), (E), (p)))
 
+/* slot i's 4 partials: the even lanes of the 8 from its base (the zero slot: base nw + 1, the +0s past tmp[nw]) */
+#define AP_FL_(i) _mm_shuffle_ps(_mm_loadu_ps(tmp + bs[i]), _mm_loadu_ps(tmp + bs[i] + 4), _MM_SHUFFLE(2, 0, 2, 0))
 #define AP_FWD_SSE2_FN_(name, F16)                                                                                \
     static bool name(uint16_t *yr, const uint16_t *xp, int64_t xs2, int64_t a, int64_t b, const float *wt,       \
                      const avgpool_plan *p) {                                                                     \
@@ -845,15 +862,14 @@ static bool ap_e_sse2_(const float *P, float *E, const avgpool_plan *p) {
         for (int64_t bb = 0; bb < nb; bb++) {                                                                     \
             const int64_t o0 = 4 * bb;                                                                            \
             __m128 acc = z, w;                                                                                    \
-            if (fr && fr->ok[bb]) { /* a full block */                                                            \
+            if (fr && fr->ok[bb]) { /* a full block; the zero slot reads the +0s past tmp[nw] */                \
                 const int32_t *bs = fr->base + bb * m;                                                            \
-                for (int64_t t = 0; t < m; t++) {                                                                 \
-                    if (bs[t] < 0) {                                                                              \
-                        acc = _mm_add_ps(acc, z);                                                                 \
-                        continue;                                                                                 \
-                    }                                                                                             \
-                    const __m128 v0 = _mm_loadu_ps(tmp + bs[t]), v1 = _mm_loadu_ps(tmp + bs[t] + 4);             \
-                    acc = _mm_add_ps(acc, _mm_shuffle_ps(v0, v1, _MM_SHUFFLE(2, 0, 2, 0)));                        \
+                switch (m) {                                                                                      \
+                case 1: acc = _mm_add_ps(z, AP_FL_(0)); break;                                                    \
+                case 2: acc = _mm_add_ps(_mm_add_ps(z, AP_FL_(0)), AP_FL_(1)); break;                             \
+                case 3: acc = _mm_add_ps(_mm_add_ps(_mm_add_ps(z, AP_FL_(0)), AP_FL_(1)), AP_FL_(2)); break;      \
+                default:                                                                                          \
+                    for (int64_t t = 0; t < m; t++) acc = _mm_add_ps(acc, AP_FL_(t));                             \
                 }                                                                                                 \
             } else {                                                                                              \
                 float s4[4] = {0.0f, 0.0f, 0.0f, 0.0f};                                                           \
@@ -862,7 +878,7 @@ static bool ap_e_sse2_(const float *P, float *E, const avgpool_plan *p) {
                     for (int64_t t = 0; t < m; t++) s += tmp[ix[o * m + t]];                                      \
                     s4[o - o0] = s;                                                                               \
                 }                                                                                                 \
-                acc = _mm_loadu_ps(s4);                                                                           \
+                acc = _mm_set_ps(s4[3], s4[2], s4[1], s4[0]);                                                     \
             }                                                                                                     \
             if (o0 + 4 <= OW) {                                                                                   \
                 w = _mm_loadu_ps(wt + o0);                                                                        \
@@ -900,6 +916,7 @@ static bool ap_e_sse2_(const float *P, float *E, const avgpool_plan *p) {
 AP_FWD_SSE2_FN_(ap_fwd_f16_sse2_, 1)
 AP_FWD_SSE2_FN_(ap_fwd_bf16_sse2_, 0)
 #undef AP_FWD_SSE2_FN_
+#undef AP_FL_
 #define AP_FWD_PORT_(fn, yr, xp, xs2, a, b, wt, p) \
     (!g_have_f16c && (p)->w_idx && fn((yr), (xp), (xs2), (a), (b), (wt), (p)))
 #else
