@@ -461,6 +461,7 @@ typedef struct {
     int64_t nb;     /* blocks of 4 * q columns */
     uint8_t *ok;    /* [nb] */
     int32_t *base;  /* [nb * q * m] */
+    bool spread;    /* the backward's: one tap per gradInput column (m 1) and at most one E row per gradInput row */
 } ap_reg;
 
 static ap_reg *build_reg(const avgpool_plan *p, int64_t n, int64_t q, int64_t step) {
@@ -488,6 +489,8 @@ static ap_reg *build_reg(const avgpool_plan *p, int64_t n, int64_t q, int64_t st
             }
         r->ok[b] = ok;
     }
+    r->spread = m == 1;
+    for (int64_t i = 0; i < p->ih && q == 2; i++) r->spread = r->spread && p->h_hi[i] - p->h_lo[i] <= 1;
     return r;
 #else
     (void)p, (void)n, (void)q, (void)step;
@@ -810,6 +813,70 @@ static bool ap_e_sse2_(const float *P, float *E, const avgpool_plan *p) {
 }
 #define AP_E_PORT_(P, E, p) (!g_have_avx512 && (p)->e_reg && ap_e_sse2_((P), (E), (p)))
 
+/* The backward plane when every gradInput element is 0 + E[a][iw] = 0 + (0 + P[a][ix[iw]]) = 0 + P[a][ix[iw]] (one
+ * tap per column, one E row per gradInput row, ap_reg.spread): each P row a gradInput row reads narrowed once
+ * (0 + P; the zero slot and 7 more after it: +0), the halves spread by the regular blocks (the even and the odd
+ * columns' 4 halves interleaved) or the index list; a row with the previous row's range is a copy, a row no
+ * window covers zeros. A NaN: false (the caller's loops; the rows written here are all rewritten). */
+static bool ap_p_spread_sse2_(uint16_t *xp, const float *P, const avgpool_plan *p, int bf16) {
+    const ap_reg *er = p->e_reg;
+    const int64_t IH = p->ih, IW = p->iw, nw = p->w_end - p->w_begin, ps = nw + 1;
+    const int32_t *ix = p->w_idx;
+    uint16_t H[AVGPOOL_TMP + 16];
+    const __m128 z = _mm_setzero_ps();
+    __m128 badv = z;
+    int nan = 0;
+    for (int64_t ih = 0; ih < IH; ih++) {
+        const int64_t a = p->h_lo[ih], b = p->h_hi[ih];
+        uint16_t *xr = xp + ih * IW;
+        if (ih > 0 && a == p->h_lo[ih - 1] && b == p->h_hi[ih - 1]) {
+            memcpy(xr, xr - IW, (size_t)IW * sizeof *xr);
+            continue;
+        }
+        if (b <= a) {
+            memset(xr, 0, (size_t)IW * sizeof *xr); /* 0.0f narrowed */
+            continue;
+        }
+        const float *pr = P + a * ps;
+        for (int64_t j = 0; j < nw; j += 8) {
+            __m128 v0, v1;
+            if (j + 8 <= nw) {
+                v0 = _mm_add_ps(z, _mm_loadu_ps(pr + j));
+                v1 = _mm_add_ps(z, _mm_loadu_ps(pr + j + 4));
+            } else { /* the last nw % 8: padded with ones (a zero would take the narrowing's slow path) */
+                float t[8] = {1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f};
+                memcpy(t, pr + j, (size_t)(nw - j) * sizeof *t);
+                v0 = _mm_add_ps(z, _mm_loadu_ps(t));
+                v1 = _mm_add_ps(z, _mm_loadu_ps(t + 4));
+            }
+            __m128i h;
+            if (!bf16) {
+                h = acl_hr_f32x8_to_f16_(_mm_castps_si128(v0), _mm_castps_si128(v1), &nan);
+            } else {
+                badv = _mm_or_ps(badv, _mm_cmpunord_ps(v0, v1));
+                h = _mm_packs_epi32(acl_hr_f32x4_to_bf16_rne_(_mm_castps_si128(v0)),
+                                    acl_hr_f32x4_to_bf16_rne_(_mm_castps_si128(v1)));
+            }
+            _mm_storeu_si128((__m128i *)(void *)(H + j), h); /* H has room for the padding */
+        }
+        memset(H + nw, 0, 8 * sizeof *H); /* the zero slot (0 + +0 narrowed) and the +0s after it */
+        for (int64_t bb = 0; bb < er->nb; bb++) {
+            const int64_t c0 = 8 * bb;
+            if (er->ok[bb]) {
+                const int32_t e = er->base[2 * bb], o = er->base[2 * bb + 1];
+                const __m128i he = _mm_loadl_epi64((const __m128i *)(const void *)(H + (e < 0 ? nw : e)));
+                const __m128i ho = _mm_loadl_epi64((const __m128i *)(const void *)(H + (o < 0 ? nw : o)));
+                _mm_storeu_si128((__m128i *)(void *)(xr + c0), _mm_unpacklo_epi16(he, ho));
+            } else {
+                for (int64_t iw = c0; iw < c0 + 8 && iw < IW; iw++) xr[iw] = H[ix[iw]];
+            }
+        }
+    }
+    return !nan && !_mm_movemask_ps(badv);
+}
+#define AP_P_SPREAD_(xp, P, p, bf16) \
+    (!g_have_avx512 && (p)->e_reg && ((const ap_reg *)(p)->e_reg)->spread && ap_p_spread_sse2_((xp), (P), (p), (bf16)))
+
 /* slot i's 4 partials: the even lanes of the 8 from its base (the zero slot: base nw + 1, the +0s past tmp[nw]) */
 #define AP_FL_(i) _mm_shuffle_ps(_mm_loadu_ps(tmp + bs[i]), _mm_loadu_ps(tmp + bs[i] + 4), _MM_SHUFFLE(2, 0, 2, 0))
 #define AP_FWD_SSE2_FN_(name, F16)                                                                                \
@@ -921,6 +988,7 @@ AP_FWD_SSE2_FN_(ap_fwd_bf16_sse2_, 0)
     (!g_have_f16c && (p)->w_idx && fn((yr), (xp), (xs2), (a), (b), (wt), (p)))
 #else
 #define AP_E_PORT_(P, E, p) ((void)(P), (void)(E), false)
+#define AP_P_SPREAD_(xp, P, p, bf16) ((void)(xp), (void)(P), false)
 #define AP_FWD_PORT_(fn, yr, xp, xs2, a, b, wt, p) ((void)(yr), (void)(xp), false)
 #endif
 
@@ -1144,6 +1212,7 @@ static inline void avgpool_strides(const acl_view *v, int64_t s[4]) {
 #define AP_STORE_PLANE(dst, src, n) ((void)0)
 #define AP_ROWS_NARROW(xp, E, p) false
 #define AP_E_FAST(P, E, p) false
+#define AP_P_SPREAD(xp, P, p) false
 #define AP_PE_FAST(gp, gs2, P, E, p) AP_PE_FAST_(ap_pe_f32_avx512_, gp, gs2, P, E, p)
 #define AP_FWD_ROW(yr, xp, xs2, a, b, wt, p) AP_FWD_FAST_(ap_fwd_f32_avx512_, yr, xp, xs2, a, b, wt, p)
 #define KSUFFIX f32
@@ -1182,6 +1251,8 @@ static inline void avgpool_strides(const acl_view *v, int64_t s[4]) {
      AP_FWD_PORT_(ap_fwd_f16_sse2_, yr, xp, xs2, a, b, wt, p))
 #undef AP_E_FAST
 #define AP_E_FAST(P, E, p) AP_E_PORT_(P, E, p)
+#undef AP_P_SPREAD
+#define AP_P_SPREAD(xp, P, p) AP_P_SPREAD_(xp, P, p, 0)
 #define KSUFFIX f16
 #define AP_LOAD(p) g_f16_to_f32[*(p)]
 #undef AP_LOAD_ROW
@@ -1219,6 +1290,8 @@ static inline void avgpool_strides(const acl_view *v, int64_t s[4]) {
 #define AP_FWD_ROW(yr, xp, xs2, a, b, wt, p)                                 \
     (AP_FWD_FAST_(ap_fwd_bf16_avx512_, yr, xp, xs2, a, b, wt, p) ||           \
      AP_FWD_PORT_(ap_fwd_bf16_sse2_, yr, xp, xs2, a, b, wt, p))
+#undef AP_P_SPREAD
+#define AP_P_SPREAD(xp, P, p) AP_P_SPREAD_(xp, P, p, 1)
 #define KSUFFIX bf16
 #define AP_LOAD(p) KLOAD(p)
 #undef AP_LOAD_ROW
