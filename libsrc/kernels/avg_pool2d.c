@@ -489,6 +489,13 @@ static ap_reg *build_reg(const avgpool_plan *p, int64_t n, int64_t q, int64_t st
             }
         r->ok[b] = ok;
     }
+    /* mostly irregular (adaptive windows of uneven sizes): the index-list loops, not this (block-wise) path */
+    int64_t nok = 0;
+    for (int64_t b = 0; b < nb; b++) nok += r->ok[b];
+    if (2 * nok < nb) {
+        free(mem);
+        return NULL;
+    }
     r->spread = m == 1;
     for (int64_t i = 0; i < p->ih && q == 2; i++) r->spread = r->spread && p->h_hi[i] - p->h_lo[i] <= 1;
     return r;
