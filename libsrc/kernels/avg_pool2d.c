@@ -932,10 +932,12 @@ static bool ap_p_spread_sse2_(uint16_t *xp, const float *P, const avgpool_plan *
         for (int64_t k = nw; k < nw + 16; k++) tmp[k] = 0.0f; /* the zero slot, then the shuffles' over-read */   \
         if (F16 && (sp || _mm_movemask_epi8(_mm_cmpgt_epi16(mx, _mm_set1_epi16(0x7bff))))) return false;         \
         const __m128 up = _mm_set1_ps(F16 ? 0x1p112f : 1.0f);                                                     \
+        /* the padding lanes of the last blocks: 1.0 after the scale-back (a zero is the narrowing's slow path) */ \
+        const float pad = F16 ? 0x1p-112f : 1.0f;                                                                 \
         const int64_t nb = (OW + 3) / 4;                                                                          \
         for (int64_t bb = 0; bb < nb; bb++) {                                                                     \
             const int64_t o0 = 4 * bb;                                                                            \
-            __m128 acc = z, w;                                                                                    \
+            __m128 acc = z;                                                                                       \
             if (fr && fr->ok[bb]) { /* a full block; the zero slot reads the +0s past tmp[nw] */                \
                 const int32_t *bs = fr->base + bb * m;                                                            \
                 switch (m) {                                                                                      \
@@ -945,30 +947,35 @@ static bool ap_p_spread_sse2_(uint16_t *xp, const float *P, const avgpool_plan *
                 default:                                                                                          \
                     for (int64_t t = 0; t < m; t++) acc = _mm_add_ps(acc, AP_FL_(t));                             \
                 }                                                                                                 \
+                _mm_store_ps(R + o0, acc);                                                                        \
             } else {                                                                                              \
-                float s4[4] = {0.0f, 0.0f, 0.0f, 0.0f};                                                           \
-                for (int64_t o = o0; o < o0 + 4 && o < OW; o++) {                                                 \
-                    float s = 0.0f;                                                                               \
-                    for (int64_t t = 0; t < m; t++) s += tmp[ix[o * m + t]];                                      \
-                    s4[o - o0] = s;                                                                               \
+                for (int64_t o = o0; o < o0 + 4; o++) {                                                           \
+                    float s = pad;                                                                                \
+                    if (o < OW) {                                                                                 \
+                        s = 0.0f;                                                                                 \
+                        for (int64_t t = 0; t < m; t++) s += tmp[ix[o * m + t]];                                  \
+                    }                                                                                             \
+                    R[o] = s;                                                                                     \
                 }                                                                                                 \
-                acc = _mm_set_ps(s4[3], s4[2], s4[1], s4[0]);                                                     \
             }                                                                                                     \
-            if (o0 + 4 <= OW) {                                                                                   \
-                w = _mm_loadu_ps(wt + o0);                                                                        \
-            } else {                                                                                              \
-                float w4[4] = {1.0f, 1.0f, 1.0f, 1.0f};                                                           \
-                for (int64_t o = o0; o < OW; o++) w4[o - o0] = wt[o];                                             \
-                w = _mm_loadu_ps(w4);                                                                             \
-            }                                                                                                     \
-            _mm_store_ps(R + o0, _mm_div_ps(_mm_mul_ps(acc, up), w));                                             \
         }                                                                                                         \
         const int64_t n8 = (OW + 7) / 8;                                                                          \
-        if (4 * nb < 8 * n8) _mm_store_ps(R + 4 * nb, z);                                                         \
+        if (4 * nb < 8 * n8) _mm_store_ps(R + 4 * nb, _mm_set1_ps(pad));                                         \
         int nan = 0;                                                                                              \
         __m128 badv = z;                                                                                          \
         for (int64_t k = 0; k < n8; k++) {                                                                        \
-            const __m128 v0 = _mm_load_ps(R + 8 * k), v1 = _mm_load_ps(R + 8 * k + 4);                            \
+            __m128 w0, w1;                                                                                        \
+            if (8 * k + 8 <= OW) {                                                                                \
+                w0 = _mm_loadu_ps(wt + 8 * k);                                                                    \
+                w1 = _mm_loadu_ps(wt + 8 * k + 4);                                                                \
+            } else {                                                                                              \
+                float w8[8] = {1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f};                                   \
+                memcpy(w8, wt + 8 * k, (size_t)(OW - 8 * k) * sizeof *w8);                                        \
+                w0 = _mm_loadu_ps(w8);                                                                            \
+                w1 = _mm_loadu_ps(w8 + 4);                                                                        \
+            }                                                                                                     \
+            const __m128 v0 = _mm_div_ps(_mm_mul_ps(_mm_load_ps(R + 8 * k), up), w0);                             \
+            const __m128 v1 = _mm_div_ps(_mm_mul_ps(_mm_load_ps(R + 8 * k + 4), up), w1);                         \
             __m128i h;                                                                                            \
             if (F16) {                                                                                            \
                 h = acl_hr_f32x8_to_f16_(_mm_castps_si128(v0), _mm_castps_si128(v1), &nan);                       \
