@@ -914,6 +914,30 @@ static bool ap_p_spread_sse2_(uint16_t *xp, const float *P, const avgpool_plan *
 #define AP_P_SPREAD_(xp, P, p, bf16) \
     (!g_have_avx512 && (p)->e_reg && ((const ap_reg *)(p)->e_reg)->spread && ap_p_spread_sse2_((xp), (P), (p), (bf16)))
 
+/* the column sums of rows r0, r0 + xs2, ..., NR of them, 8 columns a step (fp16: widened to the scaled domain,
+ * the largest magnitude kept in mx) */
+#define AP_FCOLS_(NR, F16)                                                                                        \
+    for (; j + 8 <= nw; j += 8) {                                                                                 \
+        __m128 s0 = z, s1 = z;                                                                                    \
+        for (int64_t t = 0; t < (NR); t++) {                                                                      \
+            const __m128i h = _mm_loadu_si128((const __m128i *)(const void *)(r0 + t * xs2 + j));                 \
+            __m128i lo, hi;                                                                                       \
+            if (F16) { /* the upper 16 bits: sign, em >> 3 (srai's copies of the sign in bits 14..12 cleared) */  \
+                mx = _mm_max_epi16(mx, _mm_and_si128(h, _mm_set1_epi16(0x7fff)));                                 \
+                const __m128i top = _mm_and_si128(_mm_srai_epi16(h, 3), _mm_set1_epi16((short)0x8fff));           \
+                const __m128i bot = _mm_slli_epi16(h, 13);                                                        \
+                lo = _mm_unpacklo_epi16(bot, top);                                                                \
+                hi = _mm_unpackhi_epi16(bot, top);                                                                \
+            } else {                                                                                              \
+                lo = _mm_unpacklo_epi16(zi, h);                                                                   \
+                hi = _mm_unpackhi_epi16(zi, h);                                                                   \
+            }                                                                                                     \
+            s0 = _mm_add_ps(s0, _mm_castsi128_ps(lo));                                                            \
+            s1 = _mm_add_ps(s1, _mm_castsi128_ps(hi));                                                            \
+        }                                                                                                         \
+        _mm_store_ps(tmp + j, s0);                                                                                \
+        _mm_store_ps(tmp + j + 4, s1);                                                                            \
+    }
 /* slot i's 4 partials: the even lanes of the 8 from its base (the zero slot: base nw + 1, the +0s past tmp[nw]) */
 #define AP_FL_(i) _mm_shuffle_ps(_mm_loadu_ps(tmp + bs[i]), _mm_loadu_ps(tmp + bs[i] + 4), _MM_SHUFFLE(2, 0, 2, 0))
 #define AP_FWD_SSE2_FN_(name, F16)                                                                                \
@@ -929,26 +953,11 @@ static bool ap_p_spread_sse2_(uint16_t *xp, const float *P, const avgpool_plan *
         __m128i mx = zi;                                                                                          \
         int sp = 0;                                                                                               \
         int64_t j = 0;                                                                                            \
-        for (; j + 8 <= nw; j += 8) {                                                                             \
-            __m128 s0 = z, s1 = z;                                                                                \
-            for (int64_t ih = a; ih < b; ih++) {                                                                  \
-                const __m128i h = _mm_loadu_si128((const __m128i *)(const void *)(xp + ih * xs2 + w0 + j));        \
-                __m128i lo, hi;                                                                                   \
-                if (F16) { /* the upper 16 bits: sign, em >> 3 (srai's copies of the sign in bits 14..12 cleared) */ \
-                    mx = _mm_max_epi16(mx, _mm_and_si128(h, _mm_set1_epi16(0x7fff)));                             \
-                    const __m128i top = _mm_and_si128(_mm_srai_epi16(h, 3), _mm_set1_epi16((short)0x8fff));       \
-                    const __m128i bot = _mm_slli_epi16(h, 13);                                                    \
-                    lo = _mm_unpacklo_epi16(bot, top);                                                            \
-                    hi = _mm_unpackhi_epi16(bot, top);                                                            \
-                } else {                                                                                          \
-                    lo = _mm_unpacklo_epi16(zi, h);                                                               \
-                    hi = _mm_unpackhi_epi16(zi, h);                                                               \
-                }                                                                                                 \
-                s0 = _mm_add_ps(s0, _mm_castsi128_ps(lo));                                                        \
-                s1 = _mm_add_ps(s1, _mm_castsi128_ps(hi));                                                        \
-            }                                                                                                     \
-            _mm_store_ps(tmp + j, s0);                                                                            \
-            _mm_store_ps(tmp + j + 4, s1);                                                                        \
+        const uint16_t *r0 = xp + a * xs2 + w0;                                                                   \
+        switch (b - a) { /* 2 and 3 rows unrolled */                                                              \
+        case 2: AP_FCOLS_(2, F16); break;                                                                         \
+        case 3: AP_FCOLS_(3, F16); break;                                                                         \
+        default: AP_FCOLS_(b - a, F16);                                                                           \
         }                                                                                                         \
         for (; j < nw; j++) {                                                                                     \
             float s = 0.0f;                                                                                       \
@@ -1028,6 +1037,7 @@ AP_FWD_SSE2_FN_(ap_fwd_f16_sse2_, 1)
 AP_FWD_SSE2_FN_(ap_fwd_bf16_sse2_, 0)
 #undef AP_FWD_SSE2_FN_
 #undef AP_FL_
+#undef AP_FCOLS_
 #define AP_FWD_PORT_(fn, yr, xp, xs2, a, b, wt, p) \
     (!g_have_f16c && (p)->w_idx && fn((yr), (xp), (xs2), (a), (b), (wt), (p)))
 #else
