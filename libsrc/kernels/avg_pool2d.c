@@ -1040,10 +1040,15 @@ AP_FWD_SSE2_FN_(ap_fwd_bf16_sse2_, 0)
 #undef AP_FCOLS_
 #define AP_FWD_PORT_(fn, yr, xp, xs2, a, b, wt, p) \
     (!g_have_f16c && (p)->w_idx && fn((yr), (xp), (xs2), (a), (b), (wt), (p)))
+/* bf16 also at AVX2 / AVX-512 when there is no permute table (wide windows, e.g. adaptive 56 -> 7): the kernel's
+ * loop there is the same baseline code as this */
+#define AP_FWD_PORT_BF16_(fn, yr, xp, xs2, a, b, wt, p) \
+    ((!g_have_f16c || !(p)->f_perm) && (p)->w_idx && fn((yr), (xp), (xs2), (a), (b), (wt), (p)))
 #else
 #define AP_E_PORT_(P, E, p) ((void)(P), (void)(E), false)
 #define AP_P_SPREAD_(xp, P, p, bf16) ((void)(xp), (void)(P), false)
 #define AP_FWD_PORT_(fn, yr, xp, xs2, a, b, wt, p) ((void)(yr), (void)(xp), false)
+#define AP_FWD_PORT_BF16_(fn, yr, xp, xs2, a, b, wt, p) ((void)(yr), (void)(xp), false)
 #endif
 
 /* The forward's rows at AVX-512 for dense fp16/bf16 input and output rows: the column sums of the window's rows
@@ -1343,7 +1348,7 @@ static inline void avgpool_strides(const acl_view *v, int64_t s[4]) {
 #undef AP_FWD_ROW
 #define AP_FWD_ROW(yr, xp, xs2, a, b, wt, p)                                 \
     (AP_FWD_FAST_(ap_fwd_bf16_avx512_, yr, xp, xs2, a, b, wt, p) ||           \
-     AP_FWD_PORT_(ap_fwd_bf16_sse2_, yr, xp, xs2, a, b, wt, p))
+     AP_FWD_PORT_BF16_(ap_fwd_bf16_sse2_, yr, xp, xs2, a, b, wt, p))
 #undef AP_P_SPREAD
 #define AP_P_SPREAD(xp, P, p) AP_P_SPREAD_(xp, P, p, 1)
 #define KSUFFIX bf16
