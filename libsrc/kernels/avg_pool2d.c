@@ -2,6 +2,7 @@
  * the kernels in avg_pool2d.inc. */
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "common/dtype.h"
 #include "common/parallel.h"
@@ -12,6 +13,20 @@
 #include "kernels/f16_rows.h"
 #include "common/half_rows.h"
 
+/* A gradInput row equal to an earlier one (the same window range: the same halves) copied in the blocks the row
+ * functions store it in (16 bytes; AVX-512 32), so the loads forward from those stores: libc's memcpy of such short
+ * rows, right after their stores, was 60% of the adaptive o7 backward's time. */
+#ifdef __SSE2__
+#include <emmintrin.h>
+static inline void ap_copy_row8_(uint16_t *d, const uint16_t *s, int64_t n) {
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8)
+        _mm_storeu_si128((__m128i *)(void *)(d + i), _mm_loadu_si128((const __m128i *)(const void *)(s + i)));
+    for (; i < n; i++) d[i] = s[i];
+}
+#else
+static inline void ap_copy_row8_(uint16_t *d, const uint16_t *s, int64_t n) { memcpy(d, s, (size_t)n * sizeof *d); }
+#endif
 __extension__ typedef __int128 i128; /* window maths on caller-controlled attributes never overflows */
 
 void avgpool_expand(const aclIntArray *kernel, const aclIntArray *stride, const aclIntArray *padding,
@@ -331,13 +346,20 @@ AP_AVX512BF16 static inline __m256i ap_cvt16_bf16n_(__m512 v, __mmask16 *bad) {
         const __mmask16 kt = (__mmask16)((1u << (IW % 16)) - 1);                                                \
         const __m512 z = _mm512_setzero_ps();                                                                   \
         __mmask16 bad = 0;                                                                                      \
+        uint16_t *x0 = xp; /* the first row of a run of equal rows */                                           \
         for (int64_t ih = 0; ih < IH; ih++) {                                                                   \
             const int64_t a = p->h_lo[ih], b = p->h_hi[ih];                                                     \
             uint16_t *xr = xp + ih * IW;                                                                        \
             const float *e0 = E + a * IW, *e1 = e0 + IW;                                                        \
-            if (ih > 0 && a == p->h_lo[ih - 1] && b == p->h_hi[ih - 1])                                         \
-                memcpy(xr, xr - IW, (size_t)IW * sizeof *xr); /* the same sums: the same halves */              \
-            else if (b - a == 1)                                                                                \
+            const bool same_ = ih > 0 && a == p->h_lo[ih - 1] && b == p->h_hi[ih - 1];                          \
+            if (!same_) x0 = xr;                                                                                \
+            if (same_) { /* the same sums: the first row's halves, in its 32-byte blocks */                     \
+                int64_t iw = 0;                                                                                 \
+                for (; iw + 16 <= IW; iw += 16)                                                                 \
+                    _mm256_storeu_si256((__m256i *)(void *)(xr + iw),                                            \
+                                        _mm256_loadu_si256((const __m256i *)(const void *)(x0 + iw)));          \
+                if (iw < IW) _mm256_mask_storeu_epi16(xr + iw, kt, _mm256_maskz_loadu_epi16(kt, x0 + iw));        \
+            } else if (b - a == 1)                                                                              \
                 AP_ROW_BLOCKS_(_mm512_add_ps(z, _mm512_maskz_loadu_ps(k, e0 + iw)));                            \
             else if (b - a == 2)                                                                                \
                 AP_ROW_BLOCKS_(_mm512_add_ps(_mm512_add_ps(z, _mm512_maskz_loadu_ps(k, e0 + iw)),              \
@@ -451,7 +473,64 @@ static ap_perm *build_perm(const avgpool_plan *p, int64_t n, int64_t nreg) {
 #endif
 }
 
-static void build_e_perm(avgpool_plan *p) { p->e_perm = build_perm(p, p->iw, 2); }
+/* The regular blocks of the index lists, for the portable level's vector sums (SSE2 on x86-64): the pass's
+ * columns in blocks of 4 * q (q = 1: consecutive columns; q = 2: the even and the odd columns of a block of 8
+ * apart), and per block, phase r < q and window slot t, the partial that the block's i-th column of phase r
+ * reads (i < 4) is base + step * i, or the zero slot for all four (see build_reg). A block where that does not hold
+ * (or past the last column) is flagged 0 and summed from the lists. The same partials in the same slot order, so
+ * the same additions. NULL without lists or off x86-64. */
+typedef struct {
+    int64_t nb;     /* blocks of 4 * q columns */
+    uint8_t *ok;    /* [nb] */
+    int32_t *base;  /* [nb * q * m] */
+    bool spread;    /* the backward's: one tap per gradInput column (m 1) and at most one E row per gradInput row */
+} ap_reg;
+
+static ap_reg *build_reg(const avgpool_plan *p, int64_t n, int64_t q, int64_t step) {
+#ifdef ACL_HALF_ROWS_SSE2
+    if (!p->w_idx || n <= 0) return NULL;
+    const int64_t m = p->m, zero = p->w_end - p->w_begin, bs = 4 * q, nb = (n + bs - 1) / bs;
+    char *mem = malloc(sizeof(ap_reg) + (size_t)(nb * q * m) * sizeof(int32_t) + (size_t)nb);
+    if (!mem) return NULL;
+    ap_reg *r = (ap_reg *)(void *)mem;
+    r->nb = nb;
+    r->base = (int32_t *)(void *)(mem + sizeof(ap_reg));
+    r->ok = (uint8_t *)(r->base + nb * q * m);
+    for (int64_t b = 0; b < nb; b++) {
+        const int64_t c0 = b * bs;
+        bool ok = c0 + bs <= n;
+        for (int64_t ph = 0; ph < q && ok; ph++)
+            for (int64_t t = 0; t < m && ok; t++) {
+                const int64_t i0 = p->w_idx[(c0 + ph) * m + t];
+                for (int64_t i = 1; i < 4 && ok; i++) {
+                    const int64_t j = p->w_idx[(c0 + ph + q * i) * m + t];
+                    ok = i0 == zero ? j == zero : j == i0 + step * i;
+                }
+                /* the zero slot: -1 (q 2, the column sums), or nw + 1 (q 1, the forward: +0s from there) */
+                r->base[(b * q + ph) * m + t] = i0 != zero ? (int32_t)i0 : q == 1 ? (int32_t)(zero + 1) : -1;
+            }
+        r->ok[b] = ok;
+    }
+    /* mostly irregular (adaptive windows of uneven sizes): the index-list loops, not this (block-wise) path */
+    int64_t nok = 0;
+    for (int64_t b = 0; b < nb; b++) nok += r->ok[b];
+    if (2 * nok < nb) {
+        free(mem);
+        return NULL;
+    }
+    r->spread = m == 1;
+    for (int64_t i = 0; i < p->ih && q == 2; i++) r->spread = r->spread && p->h_hi[i] - p->h_lo[i] <= 1;
+    return r;
+#else
+    (void)p, (void)n, (void)q, (void)step;
+    return NULL;
+#endif
+}
+
+static void build_e_perm(avgpool_plan *p) {
+    p->e_perm = build_perm(p, p->iw, 2);
+    p->e_reg = build_reg(p, p->iw, 2, 1);
+}
 
 #ifdef ACL_F16_ROWS_F16C
 #define AP_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,avx2,f16c")))
@@ -564,12 +643,15 @@ static inline float ap_sum1_(const float *E, int64_t IW, int64_t a, int64_t b, i
         const int64_t IH = p->ih, IW = p->iw;                                                                     \
         const __m128 z = _mm_setzero_ps();                                                                        \
         int nan = 0;                                                                                              \
+        uint16_t *x0 = xp; /* the first row of a run of equal rows */                                             \
         for (int64_t ih = 0; ih < IH; ih++) {                                                                     \
             const int64_t a = p->h_lo[ih], b = p->h_hi[ih];                                                       \
             uint16_t *xr = xp + ih * IW;                                                                          \
             const float *e0 = E + a * IW, *e1 = e0 + IW;                                                          \
-            if (ih > 0 && a == p->h_lo[ih - 1] && b == p->h_hi[ih - 1])                                           \
-                memcpy(xr, xr - IW, (size_t)IW * sizeof *xr);                                                     \
+            const bool same_ = ih > 0 && a == p->h_lo[ih - 1] && b == p->h_hi[ih - 1];                            \
+            if (!same_) x0 = xr;                                                                                  \
+            if (same_)                                                                                            \
+                ap_copy_row8_(xr, x0, IW);                                                                        \
             else if (b <= a)                                                                                      \
                 memset(xr, 0, (size_t)IW * sizeof *xr); /* 0.0f narrowed */                                      \
             else if (b - a == 1)                                                                                  \
@@ -641,12 +723,15 @@ AP_AVX2 static inline float ap_sum1x_(const float *E, int64_t IW, int64_t a, int
         const int64_t IH = p->ih, IW = p->iw;                                                                     \
         const __m256 z = _mm256_setzero_ps();                                                                     \
         int nan = 0;                                                                                              \
+        uint16_t *x0 = xp; /* the first row of a run of equal rows */                                             \
         for (int64_t ih = 0; ih < IH; ih++) {                                                                     \
             const int64_t a = p->h_lo[ih], b = p->h_hi[ih];                                                       \
             uint16_t *xr = xp + ih * IW;                                                                          \
             const float *e0 = E + a * IW, *e1 = e0 + IW;                                                          \
-            if (ih > 0 && a == p->h_lo[ih - 1] && b == p->h_hi[ih - 1])                                           \
-                memcpy(xr, xr - IW, (size_t)IW * sizeof *xr);                                                     \
+            const bool same_ = ih > 0 && a == p->h_lo[ih - 1] && b == p->h_hi[ih - 1];                            \
+            if (!same_) x0 = xr;                                                                                  \
+            if (same_)                                                                                            \
+                ap_copy_row8_(xr, x0, IW);                                                                        \
             else if (b <= a)                                                                                      \
                 memset(xr, 0, (size_t)IW * sizeof *xr);                                                           \
             else if (b - a == 1)                                                                                  \
@@ -697,6 +782,275 @@ static inline bool ap_rows_narrow(uint16_t *xp, const float *E, const avgpool_pl
     return false;
 }
 
+/* The portable level on x86-64 (SSE2) for fp16/bf16, with the regular blocks of ap_reg instead of one index-list
+ * read per element:
+ * - the backward plane's column sums E: 8 gradInput columns a step (the even and the odd columns each summed by
+ *   4-wide loads of P, then interleaved), (0 + P[i0]) + P[i1] + ... in the lists' slot order, a zero slot a +0;
+ * - the forward's rows: the column sums of the window's rows 8 columns a step with the halves widened in
+ *   registers, each 4 outputs' window sums from two loads and an even-lane shuffle per slot (stride 2), the
+ *   quotients 4 at a time and the row narrowed in registers. fp16 sums in the scaled domain of pool.c's adaptive
+ *   kernel: the bits sign | (h & 0x7fff) << 13 read as fp32 are the half times 2^-112 exactly, and every partial
+ *   sum of halves (a multiple of 2^-24) is then the real-domain partial times 2^-112 exactly (a normal number in
+ *   both domains when at least 2^-14 in magnitude, where rounding commutes with the power-of-two scale; below,
+ *   at most 10 significant bits, exact in both: a multiple of 2^-136 under 2^-126 is an fp32 subnormal). One exact
+ *   product by 2^112 gives the real sum, then the fp32 path's quotient. An Inf / NaN half (no scaled image) or a
+ *   NaN result: false, and the caller's own loop does the row (the NaN bits are the loop's).
+ * The same IEEE operations in the same order as avg_pool2d.inc's loops, so the same bits. */
+#ifdef ACL_HALF_ROWS_SSE2
+static bool ap_e_sse2_(const float *P, float *E, const avgpool_plan *p) {
+    static const float zeros[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    const ap_reg *er = p->e_reg;
+    const int64_t OH = p->oh, IW = p->iw, m = p->m, ps = p->w_end - p->w_begin + 1;
+    const int32_t *ix = p->w_idx;
+    const __m128 z = _mm_setzero_ps();
+    __m128 bad = z;
+    int nan = 0;
+    for (int64_t oh = 0; oh < OH; oh++) {
+        const float *pr = P + oh * ps;
+        float *out = E + oh * IW;
+        for (int64_t b = 0; b < er->nb; b++) {
+            const int64_t c0 = 8 * b;
+            if (er->ok[b]) {
+                const int32_t *bs = er->base + b * 2 * m;
+                __m128 ev = z, od = z;
+#define AP_EL_(i) _mm_loadu_ps(bs[i] < 0 ? zeros : pr + bs[i]) /* the zero slot: +0s */
+                switch (m) {
+                case 1:
+                    ev = _mm_add_ps(z, AP_EL_(0));
+                    od = _mm_add_ps(z, AP_EL_(1));
+                    break;
+                case 2:
+                    ev = _mm_add_ps(_mm_add_ps(z, AP_EL_(0)), AP_EL_(1));
+                    od = _mm_add_ps(_mm_add_ps(z, AP_EL_(2)), AP_EL_(3));
+                    break;
+                default:
+                    for (int64_t t = 0; t < m; t++) {
+                        ev = _mm_add_ps(ev, AP_EL_(t));
+                        od = _mm_add_ps(od, AP_EL_(m + t));
+                    }
+                }
+#undef AP_EL_
+                bad = _mm_or_ps(bad, _mm_cmpunord_ps(ev, od));
+                _mm_storeu_ps(out + c0, _mm_unpacklo_ps(ev, od));
+                _mm_storeu_ps(out + c0 + 4, _mm_unpackhi_ps(ev, od));
+            } else {
+                const int64_t c1 = c0 + 8 < IW ? c0 + 8 : IW;
+                for (int64_t iw = c0; iw < c1; iw++) {
+                    float acc = 0.0f;
+                    for (int64_t t = 0; t < m; t++) acc += pr[ix[iw * m + t]];
+                    nan |= acc != acc;
+                    out[iw] = acc;
+                }
+            }
+        }
+    }
+    return !nan && !_mm_movemask_ps(bad);
+}
+#define AP_E_PORT_(P, E, p) (!g_have_avx512 && (p)->e_reg && ap_e_sse2_((P), (E), (p)))
+
+/* The backward plane when every gradInput element is 0 + E[a][iw] = 0 + (0 + P[a][ix[iw]]) = 0 + P[a][ix[iw]] (one
+ * tap per column, one E row per gradInput row, ap_reg.spread): each P row a gradInput row reads narrowed once
+ * (0 + P; the zero slot and 7 more after it: +0), the halves spread by the regular blocks (the even and the odd
+ * columns' 4 halves interleaved) or the index list; a row with the previous row's range is a copy, a row no
+ * window covers zeros. A NaN: false (the caller's loops; the rows written here are all rewritten). */
+static bool ap_p_spread_sse2_(uint16_t *xp, const float *P, const avgpool_plan *p, int bf16) {
+    const ap_reg *er = p->e_reg;
+    const int64_t IH = p->ih, IW = p->iw, nw = p->w_end - p->w_begin, ps = nw + 1;
+    const int32_t *ix = p->w_idx;
+    uint16_t H[AVGPOOL_TMP + 16];
+    const __m128 z = _mm_setzero_ps();
+    __m128 badv = z;
+    int nan = 0;
+    uint16_t *x0 = xp; /* the first row of a run of equal rows */
+    for (int64_t ih = 0; ih < IH; ih++) {
+        const int64_t a = p->h_lo[ih], b = p->h_hi[ih];
+        uint16_t *xr = xp + ih * IW;
+        if (ih > 0 && a == p->h_lo[ih - 1] && b == p->h_hi[ih - 1]) {
+            ap_copy_row8_(xr, x0, IW);
+            continue;
+        }
+        x0 = xr;
+        if (b <= a) {
+            memset(xr, 0, (size_t)IW * sizeof *xr); /* 0.0f narrowed */
+            continue;
+        }
+        const float *pr = P + a * ps;
+        for (int64_t j = 0; j < nw; j += 8) {
+            __m128 v0, v1;
+            if (j + 8 <= nw) {
+                v0 = _mm_add_ps(z, _mm_loadu_ps(pr + j));
+                v1 = _mm_add_ps(z, _mm_loadu_ps(pr + j + 4));
+            } else { /* the last nw % 8: padded with ones (a zero would take the narrowing's slow path) */
+                float t[8] = {1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f};
+                memcpy(t, pr + j, (size_t)(nw - j) * sizeof *t);
+                v0 = _mm_add_ps(z, _mm_loadu_ps(t));
+                v1 = _mm_add_ps(z, _mm_loadu_ps(t + 4));
+            }
+            __m128i h;
+            if (!bf16) {
+                h = acl_hr_f32x8_to_f16_(_mm_castps_si128(v0), _mm_castps_si128(v1), &nan);
+            } else {
+                badv = _mm_or_ps(badv, _mm_cmpunord_ps(v0, v1));
+                h = _mm_packs_epi32(acl_hr_f32x4_to_bf16_rne_(_mm_castps_si128(v0)),
+                                    acl_hr_f32x4_to_bf16_rne_(_mm_castps_si128(v1)));
+            }
+            _mm_storeu_si128((__m128i *)(void *)(H + j), h); /* H has room for the padding */
+        }
+        memset(H + nw, 0, 8 * sizeof *H); /* the zero slot (0 + +0 narrowed) and the +0s after it */
+        for (int64_t bb = 0; bb < er->nb; bb++) {
+            const int64_t c0 = 8 * bb;
+            if (er->ok[bb]) {
+                const int32_t e = er->base[2 * bb], o = er->base[2 * bb + 1];
+                const __m128i he = _mm_loadl_epi64((const __m128i *)(const void *)(H + (e < 0 ? nw : e)));
+                const __m128i ho = _mm_loadl_epi64((const __m128i *)(const void *)(H + (o < 0 ? nw : o)));
+                _mm_storeu_si128((__m128i *)(void *)(xr + c0), _mm_unpacklo_epi16(he, ho));
+            } else {
+                for (int64_t iw = c0; iw < c0 + 8 && iw < IW; iw++) xr[iw] = H[ix[iw]];
+            }
+        }
+    }
+    return !nan && !_mm_movemask_ps(badv);
+}
+#define AP_P_SPREAD_(xp, P, p, bf16) \
+    (!g_have_avx512 && (p)->e_reg && ((const ap_reg *)(p)->e_reg)->spread && ap_p_spread_sse2_((xp), (P), (p), (bf16)))
+
+/* the column sums of rows r0, r0 + xs2, ..., NR of them, 8 columns a step (fp16: widened to the scaled domain,
+ * the largest magnitude kept in mx) */
+#define AP_FCOLS_(NR, F16)                                                                                        \
+    for (; j + 8 <= nw; j += 8) {                                                                                 \
+        __m128 s0 = z, s1 = z;                                                                                    \
+        for (int64_t t = 0; t < (NR); t++) {                                                                      \
+            const __m128i h = _mm_loadu_si128((const __m128i *)(const void *)(r0 + t * xs2 + j));                 \
+            __m128i lo, hi;                                                                                       \
+            if (F16) { /* the upper 16 bits: sign, em >> 3 (srai's copies of the sign in bits 14..12 cleared) */  \
+                mx = _mm_max_epi16(mx, _mm_and_si128(h, _mm_set1_epi16(0x7fff)));                                 \
+                const __m128i top = _mm_and_si128(_mm_srai_epi16(h, 3), _mm_set1_epi16((short)0x8fff));           \
+                const __m128i bot = _mm_slli_epi16(h, 13);                                                        \
+                lo = _mm_unpacklo_epi16(bot, top);                                                                \
+                hi = _mm_unpackhi_epi16(bot, top);                                                                \
+            } else {                                                                                              \
+                lo = _mm_unpacklo_epi16(zi, h);                                                                   \
+                hi = _mm_unpackhi_epi16(zi, h);                                                                   \
+            }                                                                                                     \
+            s0 = _mm_add_ps(s0, _mm_castsi128_ps(lo));                                                            \
+            s1 = _mm_add_ps(s1, _mm_castsi128_ps(hi));                                                            \
+        }                                                                                                         \
+        _mm_store_ps(tmp + j, s0);                                                                                \
+        _mm_store_ps(tmp + j + 4, s1);                                                                            \
+    }
+/* slot i's 4 partials: the even lanes of the 8 from its base (the zero slot: base nw + 1, the +0s past tmp[nw]) */
+#define AP_FL_(i) _mm_shuffle_ps(_mm_loadu_ps(tmp + bs[i]), _mm_loadu_ps(tmp + bs[i] + 4), _MM_SHUFFLE(2, 0, 2, 0))
+#define AP_FWD_SSE2_FN_(name, F16)                                                                                \
+    static bool name(uint16_t *yr, const uint16_t *xp, int64_t xs2, int64_t a, int64_t b, const float *wt,       \
+                     const avgpool_plan *p) {                                                                     \
+        const ap_reg *fr = p->f_reg;                                                                              \
+        const int64_t OW = p->ow, w0 = p->w_begin, nw = p->w_end - w0, m = p->m;                                  \
+        const int32_t *ix = p->w_idx;                                                                             \
+        float tmp[AVGPOOL_TMP + 16] __attribute__((aligned(16)));                                                 \
+        float R[AVGPOOL_TMP + 8] __attribute__((aligned(16)));                                                    \
+        const __m128i zi = _mm_setzero_si128();                                                                   \
+        const __m128 z = _mm_setzero_ps();                                                                        \
+        __m128i mx = zi;                                                                                          \
+        int sp = 0;                                                                                               \
+        int64_t j = 0;                                                                                            \
+        const uint16_t *r0 = xp + a * xs2 + w0;                                                                   \
+        switch (b - a) { /* 2 and 3 rows unrolled */                                                              \
+        case 2: AP_FCOLS_(2, F16); break;                                                                         \
+        case 3: AP_FCOLS_(3, F16); break;                                                                         \
+        default: AP_FCOLS_(b - a, F16);                                                                           \
+        }                                                                                                         \
+        for (; j < nw; j++) {                                                                                     \
+            float s = 0.0f;                                                                                       \
+            for (int64_t ih = a; ih < b; ih++) {                                                                  \
+                const uint32_t h = xp[ih * xs2 + w0 + j];                                                         \
+                sp |= F16 && (h & 0x7fffu) > 0x7bffu;                                                             \
+                s += acl_hr_float_(F16 ? ((h & 0x8000u) << 16) | ((h & 0x7fffu) << 13) : h << 16);                \
+            }                                                                                                     \
+            tmp[j] = s;                                                                                           \
+        }                                                                                                         \
+        for (int64_t k = nw; k < nw + 16; k++) tmp[k] = 0.0f; /* the zero slot, then the shuffles' over-read */   \
+        if (F16 && (sp || _mm_movemask_epi8(_mm_cmpgt_epi16(mx, _mm_set1_epi16(0x7bff))))) return false;         \
+        const __m128 up = _mm_set1_ps(F16 ? 0x1p112f : 1.0f);                                                     \
+        /* the padding lanes of the last blocks: 1.0 after the scale-back (a zero is the narrowing's slow path) */ \
+        const float pad = F16 ? 0x1p-112f : 1.0f;                                                                 \
+        const int64_t nb = (OW + 3) / 4;                                                                          \
+        for (int64_t bb = 0; bb < nb; bb++) {                                                                     \
+            const int64_t o0 = 4 * bb;                                                                            \
+            __m128 acc = z;                                                                                       \
+            if (fr && fr->ok[bb]) { /* a full block; the zero slot reads the +0s past tmp[nw] */                \
+                const int32_t *bs = fr->base + bb * m;                                                            \
+                switch (m) {                                                                                      \
+                case 1: acc = _mm_add_ps(z, AP_FL_(0)); break;                                                    \
+                case 2: acc = _mm_add_ps(_mm_add_ps(z, AP_FL_(0)), AP_FL_(1)); break;                             \
+                case 3: acc = _mm_add_ps(_mm_add_ps(_mm_add_ps(z, AP_FL_(0)), AP_FL_(1)), AP_FL_(2)); break;      \
+                default:                                                                                          \
+                    for (int64_t t = 0; t < m; t++) acc = _mm_add_ps(acc, AP_FL_(t));                             \
+                }                                                                                                 \
+                _mm_store_ps(R + o0, acc);                                                                        \
+            } else {                                                                                              \
+                for (int64_t o = o0; o < o0 + 4; o++) {                                                           \
+                    float s = pad;                                                                                \
+                    if (o < OW) {                                                                                 \
+                        s = 0.0f;                                                                                 \
+                        for (int64_t t = 0; t < m; t++) s += tmp[ix[o * m + t]];                                  \
+                    }                                                                                             \
+                    R[o] = s;                                                                                     \
+                }                                                                                                 \
+            }                                                                                                     \
+        }                                                                                                         \
+        const int64_t n8 = (OW + 7) / 8;                                                                          \
+        if (4 * nb < 8 * n8) _mm_store_ps(R + 4 * nb, _mm_set1_ps(pad));                                         \
+        int nan = 0;                                                                                              \
+        __m128 badv = z;                                                                                          \
+        for (int64_t k = 0; k < n8; k++) {                                                                        \
+            __m128 w0, w1;                                                                                        \
+            if (8 * k + 8 <= OW) {                                                                                \
+                w0 = _mm_loadu_ps(wt + 8 * k);                                                                    \
+                w1 = _mm_loadu_ps(wt + 8 * k + 4);                                                                \
+            } else {                                                                                              \
+                float w8[8] = {1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f};                                   \
+                memcpy(w8, wt + 8 * k, (size_t)(OW - 8 * k) * sizeof *w8);                                        \
+                w0 = _mm_loadu_ps(w8);                                                                            \
+                w1 = _mm_loadu_ps(w8 + 4);                                                                        \
+            }                                                                                                     \
+            const __m128 v0 = _mm_div_ps(_mm_mul_ps(_mm_load_ps(R + 8 * k), up), w0);                             \
+            const __m128 v1 = _mm_div_ps(_mm_mul_ps(_mm_load_ps(R + 8 * k + 4), up), w1);                         \
+            __m128i h;                                                                                            \
+            if (F16) {                                                                                            \
+                h = acl_hr_f32x8_to_f16_(_mm_castps_si128(v0), _mm_castps_si128(v1), &nan);                       \
+            } else {                                                                                              \
+                badv = _mm_or_ps(badv, _mm_cmpunord_ps(v0, v1));                                                  \
+                h = _mm_packs_epi32(acl_hr_f32x4_to_bf16_rne_(_mm_castps_si128(v0)),                              \
+                                    acl_hr_f32x4_to_bf16_rne_(_mm_castps_si128(v1)));                             \
+            }                                                                                                     \
+            if (8 * k + 8 <= OW) {                                                                                \
+                _mm_storeu_si128((__m128i *)(void *)(yr + 8 * k), h);                                             \
+            } else {                                                                                              \
+                uint16_t h8[8];                                                                                   \
+                _mm_storeu_si128((__m128i *)(void *)h8, h);                                                       \
+                memcpy(yr + 8 * k, h8, (size_t)(OW - 8 * k) * sizeof *yr);                                        \
+            }                                                                                                     \
+        }                                                                                                         \
+        return !nan && !_mm_movemask_ps(badv);                                                                    \
+    }
+AP_FWD_SSE2_FN_(ap_fwd_f16_sse2_, 1)
+AP_FWD_SSE2_FN_(ap_fwd_bf16_sse2_, 0)
+#undef AP_FWD_SSE2_FN_
+#undef AP_FL_
+#undef AP_FCOLS_
+#define AP_FWD_PORT_(fn, yr, xp, xs2, a, b, wt, p) \
+    (!g_have_f16c && (p)->w_idx && fn((yr), (xp), (xs2), (a), (b), (wt), (p)))
+/* bf16 also at AVX2 / AVX-512 when there is no permute table (wide windows, e.g. adaptive 56 -> 7): the kernel's
+ * loop there is the same baseline code as this */
+#define AP_FWD_PORT_BF16_(fn, yr, xp, xs2, a, b, wt, p) \
+    ((!g_have_f16c || !(p)->f_perm) && (p)->w_idx && fn((yr), (xp), (xs2), (a), (b), (wt), (p)))
+#else
+#define AP_E_PORT_(P, E, p) ((void)(P), (void)(E), false)
+#define AP_P_SPREAD_(xp, P, p, bf16) ((void)(xp), (void)(P), false)
+#define AP_FWD_PORT_(fn, yr, xp, xs2, a, b, wt, p) ((void)(yr), (void)(xp), false)
+#define AP_FWD_PORT_BF16_(fn, yr, xp, xs2, a, b, wt, p) ((void)(yr), (void)(xp), false)
+#endif
+
 /* The forward's rows at AVX-512 for dense fp16/bf16 input and output rows: the column sums of the window's rows
  * 16 columns a step with the halves widened in registers (0 + x[a] + ... + x[b-1], avg_pool2d.inc's order), each
  * output's window sum gathered by permutes from the 48 partials a 16-output block reads (ap_perm, built with the
@@ -705,7 +1059,10 @@ static inline bool ap_rows_narrow(uint16_t *xp, const float *E, const avgpool_pl
  * false and the caller redoes the row with its own loop (which NaN of two operands an addition returns depends on
  * the operand order GCC picks there, and F16C quietens a signalling NaN). Without a NaN output no partial an
  * output reads was NaN. */
-static void build_f_perm(avgpool_plan *p) { p->f_perm = build_perm(p, p->ow, 3); }
+static void build_f_perm(avgpool_plan *p) {
+    p->f_perm = build_perm(p, p->ow, 3);
+    p->f_reg = build_reg(p, p->ow, 1, 2);
+}
 
 #ifdef ACL_F16_ROWS_F16C
 #define AP_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,avx2,f16c")))
@@ -881,6 +1238,8 @@ void avgpool_plan_free(void *plan) {
         free(p->w_idx);
         free(p->e_perm);
         free(p->f_perm);
+        free(p->e_reg);
+        free(p->f_reg);
     }
     free(p);
 }
@@ -911,6 +1270,8 @@ static inline void avgpool_strides(const acl_view *v, int64_t s[4]) {
 #define AP_LOAD_PLANE(dst, src, n) ((void)0)
 #define AP_STORE_PLANE(dst, src, n) ((void)0)
 #define AP_ROWS_NARROW(xp, E, p) false
+#define AP_E_FAST(P, E, p) false
+#define AP_P_SPREAD(xp, P, p) false
 #define AP_PE_FAST(gp, gs2, P, E, p) AP_PE_FAST_(ap_pe_f32_avx512_, gp, gs2, P, E, p)
 #define AP_FWD_ROW(yr, xp, xs2, a, b, wt, p) AP_FWD_FAST_(ap_fwd_f32_avx512_, yr, xp, xs2, a, b, wt, p)
 #define KSUFFIX f32
@@ -944,7 +1305,13 @@ static inline void avgpool_strides(const acl_view *v, int64_t s[4]) {
 #undef AP_PE_FAST
 #define AP_PE_FAST(gp, gs2, P, E, p) AP_PE_FAST_(ap_pe_f16_avx512_, gp, gs2, P, E, p)
 #undef AP_FWD_ROW
-#define AP_FWD_ROW(yr, xp, xs2, a, b, wt, p) AP_FWD_FAST_(ap_fwd_f16_avx512_, yr, xp, xs2, a, b, wt, p)
+#define AP_FWD_ROW(yr, xp, xs2, a, b, wt, p)                                 \
+    (AP_FWD_FAST_(ap_fwd_f16_avx512_, yr, xp, xs2, a, b, wt, p) ||            \
+     AP_FWD_PORT_(ap_fwd_f16_sse2_, yr, xp, xs2, a, b, wt, p))
+#undef AP_E_FAST
+#define AP_E_FAST(P, E, p) AP_E_PORT_(P, E, p)
+#undef AP_P_SPREAD
+#define AP_P_SPREAD(xp, P, p) AP_P_SPREAD_(xp, P, p, 0)
 #define KSUFFIX f16
 #define AP_LOAD(p) g_f16_to_f32[*(p)]
 #undef AP_LOAD_ROW
@@ -979,7 +1346,11 @@ static inline void avgpool_strides(const acl_view *v, int64_t s[4]) {
 #undef AP_PE_FAST
 #define AP_PE_FAST(gp, gs2, P, E, p) AP_PE_FAST_(ap_pe_bf16_avx512_, gp, gs2, P, E, p)
 #undef AP_FWD_ROW
-#define AP_FWD_ROW(yr, xp, xs2, a, b, wt, p) AP_FWD_FAST_(ap_fwd_bf16_avx512_, yr, xp, xs2, a, b, wt, p)
+#define AP_FWD_ROW(yr, xp, xs2, a, b, wt, p)                                 \
+    (AP_FWD_FAST_(ap_fwd_bf16_avx512_, yr, xp, xs2, a, b, wt, p) ||           \
+     AP_FWD_PORT_BF16_(ap_fwd_bf16_sse2_, yr, xp, xs2, a, b, wt, p))
+#undef AP_P_SPREAD
+#define AP_P_SPREAD(xp, P, p) AP_P_SPREAD_(xp, P, p, 1)
 #define KSUFFIX bf16
 #define AP_LOAD(p) KLOAD(p)
 #undef AP_LOAD_ROW

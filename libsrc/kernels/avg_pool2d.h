@@ -44,6 +44,9 @@ typedef struct {
     /* The forward's window sums at AVX-512 (avg_pool2d.c): per 16-output block, the first partial it reads and m
      * permutes over the 48 partials from there. NULL when a block spans more than 48. */
     void *f_perm;
+    /* The portable (SSE2) level's regular blocks of the same index lists (avg_pool2d.c, ap_reg): the forward's
+     * window sums 4 outputs a step, the backward's column sums 8 gradInput columns a step. NULL: the lists. */
+    void *f_reg, *e_reg;
     void *mem;              /* the one allocation behind the tables */
 } avgpool_plan;
 
