@@ -16,9 +16,14 @@ static inline int upnx_thread_num(void) {
 #endif
 }
 
+/* the row buffer's floats: two rows (+ a pad each) and, for the portable fp16 row, their pair sums */
+static int64_t upnx_buf_floats(const upnx_bwd_plan *p) {
+    return 4 * (p->wo + 1) > 4 * p->wi ? 4 * (p->wo + 1) : 4 * p->wi;
+}
+
+/* per thread: acc (wi), the row buffer, then the portable fp16 row's cell table (wi int32) */
 int64_t upnx_bwd_scratch_floats(const upnx_bwd_plan *p) {
-    int64_t buf = 2 * (p->wo + 1) > 4 * p->wi ? 2 * (p->wo + 1) : 4 * p->wi; /* two rows (+ a pad each) */
-    int64_t n = p->wi + buf;
+    int64_t n = p->wi + upnx_buf_floats(p) + p->wi;
     return (n + 15) / 16 * 16; /* whole cache lines per thread */
 }
 
@@ -216,6 +221,25 @@ static void upnx_f16s_store_(uint16_t *y, const float *v, int64_t len) {
         memcpy(y + t, o, (size_t)(len - t) * sizeof *o);
     }
 }
+/* the cell table of the portable fp16 row, after acc and the row buffer in the thread's scratch */
+static inline int32_t *upnx_f16s_kt_(const upnx_bwd_plan *p, float *acc) {
+    return (int32_t *)(void *)(acc + p->wi + upnx_buf_floats(p));
+}
+/* kt[j]: the index into c (see upnx_general_f16s_) of column j's sum (once per thread and call) */
+static void upnx_f16s_cells(const upnx_bwd_plan *p, float *acc) {
+    int32_t *kt = upnx_f16s_kt_(p, acc);
+    const int32_t pad = (int32_t)p->w_hi[p->wi - 1];
+    for (int64_t j = 0; j < p->wi; j++) kt[j] = p->w_i1[j] != pad ? pad + 1 + p->w_i0[j] : p->w_i0[j];
+}
+/* x[need] = the -0 pad, x[need + 1 + w] = x[w] + x[w + 1] for w < need */
+static void upnx_f16s_pairs_(float *x, int64_t need) {
+    x[need] = -0.0f;
+    const float *restrict a = x;
+    float *restrict s = x + need + 1;
+    int64_t w = 0;
+    for (; w + 4 <= need; w += 4) _mm_storeu_ps(s + w, _mm_add_ps(_mm_loadu_ps(a + w), _mm_loadu_ps(a + w + 1)));
+    for (; w < need; w++) s[w] = a[w] + a[w + 1];
+}
 static int upnx_general_f16s_(uint16_t *y, const uint16_t *g, int64_t gsh, int64_t i, const upnx_bwd_plan *p,
                               float *acc, float *buf) {
     const int64_t wi = p->wi;
@@ -223,17 +247,20 @@ static int upnx_general_f16s_(uint16_t *y, const uint16_t *g, int64_t gsh, int64
     const int64_t r0 = p->h_lo[i], nr = p->h_hi[i] - r0;
     __m128i mx = _mm_setzero_si128();
     if (p->w_i0 && (nr == 1 || nr == 2)) {
-        const int32_t *i0 = p->w_i0, *i1 = p->w_i1;
-        float *x0 = buf, *x1 = buf + need + 1;
-        upnx_f16s_row_(x0, g + r0 * gsh, need, &mx);
-        x0[need] = -0.0f;
+        /* each row r as c = [x (need + the -0 pad) | x[w] + x[w + 1] (need)], one vectorised pass; column j reads
+         * c[kt[j]] (upnx_f16s_cells: x[i0] for a range of one column or none, the pair sum for two), one load
+         * where the general row makes two and an addition: x[i0] + x[pad] = x[i0] + -0 is x[i0] itself for every
+         * finite x (the rows with an Inf / NaN are redone by the caller), so the same values */
+        const int32_t *kt = upnx_f16s_kt_(p, acc);
+        float *c0 = buf, *c1 = buf + 2 * need + 1;
+        upnx_f16s_row_(c0, g + r0 * gsh, need, &mx);
+        upnx_f16s_pairs_(c0, need);
         if (nr == 1) {
-            for (int64_t j = 0; j < wi; j++) acc[j] = 0.0f + (x0[i0[j]] + x0[i1[j]]);
+            for (int64_t j = 0; j < wi; j++) acc[j] = 0.0f + c0[kt[j]];
         } else {
-            upnx_f16s_row_(x1, g + (r0 + 1) * gsh, need, &mx);
-            x1[need] = -0.0f;
-            for (int64_t j = 0; j < wi; j++)
-                acc[j] = (0.0f + (x0[i0[j]] + x0[i1[j]])) + (x1[i0[j]] + x1[i1[j]]);
+            upnx_f16s_row_(c1, g + (r0 + 1) * gsh, need, &mx);
+            upnx_f16s_pairs_(c1, need);
+            for (int64_t j = 0; j < wi; j++) acc[j] = (0.0f + c0[kt[j]]) + c1[kt[j]];
         }
     } else {
         for (int64_t j = 0; j < wi; j++) acc[j] = 0.0f;
@@ -473,6 +500,7 @@ static int upnx_bwd_row_simd_bf16(uint16_t *y, int64_t ys, const uint16_t *g, in
 #endif
 #define UPNX_2X2_FAST(y, ys, g, gsw, gsh, i, p, level) 0
 #define UPNX_GENERAL_FAST(y, ys, g, gsw, gsh, i, p, acc, buf, level) 0
+#define UPNX_GENERAL_PREP(p, acc, level) ((void)0) /* per thread, before its rows */
 #define KSUFFIX f32
 typedef struct { /* one backward call, for acl_simd_run */
     const acl_view *g, *o;
@@ -491,11 +519,17 @@ typedef struct { /* one backward call, for acl_simd_run */
 #undef UPNX_2X2_FAST
 #define UPNX_2X2_FAST(y, ys, g, gsw, gsh, i, p, level) UPNX_2X2_FAST_(upnx_2x2_f16_sse2_, y, ys, g, gsw, gsh, i, p, level)
 #undef UPNX_GENERAL_FAST
+#undef UPNX_GENERAL_PREP
 #ifdef UPNX_2X2_SSE2
 #define UPNX_GENERAL_FAST(y, ys, g, gsw, gsh, i, p, acc, buf, level) \
     ((level) < ACL_SIMD_AVX2 && (ys) == 1 && (gsw) == 1 && upnx_general_f16s_((y), (g), (gsh), (i), (p), (acc), (buf)))
+#define UPNX_GENERAL_PREP(p, acc, level)                                                                         \
+    if ((level) < ACL_SIMD_AVX2 && (p)->w_i0) upnx_f16s_cells((p), (acc))
 #else
 #define UPNX_GENERAL_FAST(y, ys, g, gsw, gsh, i, p, acc, buf, level) 0
+#endif
+#ifndef UPNX_GENERAL_PREP
+#define UPNX_GENERAL_PREP(p, acc, level) ((void)0)
 #endif
 #define KSUFFIX f16
 #include "kernels/dtype_begin.h"
@@ -509,6 +543,8 @@ typedef struct { /* one backward call, for acl_simd_run */
 #define UPNX_2X2_FAST(y, ys, g, gsw, gsh, i, p, level) UPNX_2X2_FAST_(upnx_2x2_bf16_sse2_, y, ys, g, gsw, gsh, i, p, level)
 #undef UPNX_GENERAL_FAST
 #define UPNX_GENERAL_FAST(y, ys, g, gsw, gsh, i, p, acc, buf, level) 0
+#undef UPNX_GENERAL_PREP
+#define UPNX_GENERAL_PREP(p, acc, level) ((void)0)
 #define KSUFFIX bf16
 #include "kernels/dtype_begin.h"
 #include "kernels/upsample_nearest_exact.inc"
