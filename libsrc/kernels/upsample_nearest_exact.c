@@ -255,13 +255,27 @@ static int upnx_general_f16s_(uint16_t *y, const uint16_t *g, int64_t gsh, int64
         float *c0 = buf, *c1 = buf + 2 * need + 1;
         upnx_f16s_row_(c0, g + r0 * gsh, need, &mx);
         upnx_f16s_pairs_(c0, need);
-        if (nr == 1) {
-            for (int64_t j = 0; j < wi; j++) acc[j] = 0.0f + c0[kt[j]];
-        } else {
+        if (nr == 2) {
             upnx_f16s_row_(c1, g + (r0 + 1) * gsh, need, &mx);
             upnx_f16s_pairs_(c1, need);
-            for (int64_t j = 0; j < wi; j++) acc[j] = (0.0f + c0[kt[j]]) + c1[kt[j]];
         }
+        if (_mm_movemask_epi8(_mm_cmpgt_epi16(mx, _mm_set1_epi16(0x7bff)))) return 0;
+        /* 8 columns gathered into registers, summed and narrowed there (no acc round trip) */
+        const __m128 z = _mm_setzero_ps();
+        int64_t j = 0;
+        for (; j + 8 <= wi; j += 8) {
+            const int32_t *k = kt + j;
+            __m128 a = _mm_add_ps(z, _mm_setr_ps(c0[k[0]], c0[k[1]], c0[k[2]], c0[k[3]]));
+            __m128 b = _mm_add_ps(z, _mm_setr_ps(c0[k[4]], c0[k[5]], c0[k[6]], c0[k[7]]));
+            if (nr == 2) {
+                a = _mm_add_ps(a, _mm_setr_ps(c1[k[0]], c1[k[1]], c1[k[2]], c1[k[3]]));
+                b = _mm_add_ps(b, _mm_setr_ps(c1[k[4]], c1[k[5]], c1[k[6]], c1[k[7]]));
+            }
+            _mm_storeu_si128((__m128i *)(void *)(y + j), _mm_packs_epi32(upnx_s_to_f16x4_(a), upnx_s_to_f16x4_(b)));
+        }
+        for (int64_t t = j; t < wi; t++) acc[t] = nr == 1 ? 0.0f + c0[kt[t]] : (0.0f + c0[kt[t]]) + c1[kt[t]];
+        upnx_f16s_store_(y + j, acc + j, wi - j);
+        return 1;
     } else {
         for (int64_t j = 0; j < wi; j++) acc[j] = 0.0f;
         for (int64_t r = p->h_lo[i]; r < p->h_hi[i]; r++) {
