@@ -1,7 +1,7 @@
-"""The portable level's fp16 nearest-exact backward row through the per-thread cell table (libsrc/kernels/
+"""The portable level's fp16 / bf16 nearest-exact backward row through the per-thread cell table (libsrc/kernels/
 upsample_nearest_exact.c upnx_general_f16s_: each gradOutput row as [x | x[w] + x[w + 1]], one load per gradInput
 column). Values against a numpy float32 reference of the fold (per gradOutput row r of the H range, ascending:
-the W range's left fold, added to an accumulator from +0), rounded once to fp16; 1-D (one row per gradInput row)
+the W range's left fold, added to an accumulator from +0), rounded once to fp16 / bf16 (nearest even); 1-D (one row per gradInput row)
 and 2-D x1.5 (one or two rows), finite rows of normal / subnormal / -0 / huge gradients, and rows holding Inf / NaN
 (redone by the general row: compared on the finite cells, NaN positions equal). The same bytes at every SIMD level
 and for 1/2/7 threads."""
@@ -18,7 +18,15 @@ def src(in_len, out_len):  # nearest-exact: gradOutput position d reads input fl
     s = np.floor((np.arange(out_len, dtype=np.float32) + np.float32(0.5)) * r).astype(np.int64)
     return np.minimum(s, in_len - 1)
 
+def to_bf16(a32):  # round to nearest even on the bits, a NaN quietened
+    b = a32.view(np.uint32).astype(np.uint64)
+    r = ((b + 0x7fff + ((b >> 16) & 1)) >> 16).astype(np.uint16)
+    nan = np.isnan(a32)
+    r[nan] = ((b[nan] >> 16) | 0x40).astype(np.uint16)
+    return r.view(pyaclnn.bfloat16)
+
 def ref(g, isz):  # float32 fold, rounded once
+    dt = g.dtype
     g = g.astype(np.float32)
     hi, wi = isz[-2], isz[-1]
     ho, wo = g.shape[-2], g.shape[-1]
@@ -38,7 +46,7 @@ def ref(g, isz):  # float32 fold, rounded once
                     s = s + x[..., t]
                 acc[..., j] = acc[..., j] + s
         out[..., i, :] = acc
-    return out.astype(np.float16)
+    return out.astype(np.float16) if dt == np.float16 else to_bf16(out)
 
 def run(g, isz):
     if g.ndim == 3:
@@ -48,30 +56,38 @@ def run(g, isz):
         op, fmt = "UpsampleNearestExact2dBackward", lib.ACL_FORMAT_NCHW
         scales = (0.0, 0.0)
     gt = pyaclnn.AclTensor.from_array(g, fmt)
-    yt = pyaclnn.AclTensor.empty(tuple(isz), np.float16, fmt)
+    yt = pyaclnn.AclTensor.empty(tuple(isz), g.dtype, fmt)
     pyaclnn.launch(op, gt, pyaclnn.int_array(list(g.shape[2:])), pyaclnn.int_array(list(isz)), *scales, yt)
     return yt.numpy()
 
-for gshape, isz in (((2, 3, 48), (2, 3, 32)), ((1, 4, 45), (1, 4, 31)), ((2, 2, 13), (2, 2, 9)),
-                    ((2, 3, 50), (2, 3, 33)), ((1, 2, 12, 48), (1, 2, 8, 32)), ((1, 3, 7, 23), (1, 3, 5, 15))):
-    g = (rng.standard_normal(gshape) * rng.choice([1e-6, 1e-3, 1, 1e4], gshape)).astype(np.float16)
-    gb = g.view(np.uint16).reshape(-1)
-    gb[1::13] = rng.integers(1, 0x400, gb[1::13].size) | (rng.integers(0, 2, gb[1::13].size) << 15)
-    gb[2::17] = 0x7bff  # pairs of them overflow to Inf
-    gb[4::23] = 0x8000  # -0 (a lone -0 sums to +0)
-    y = run(g, isz)
-    e = ref(g, isz)
-    assert np.array_equal(y.view(np.uint16), e.view(np.uint16)), (gshape, isz)
-    h.update(y.tobytes())
-    gb[3::41] = 0x7c00
-    gb[5::43] = 0xfe05
-    gb[6::47] = 0x7c01
-    y = run(g, isz)
-    e = ref(g, isz)
-    fin = np.isfinite(e.astype(np.float32))
-    assert np.array_equal(y.view(np.uint16)[fin], e.view(np.uint16)[fin]), (gshape, isz)
-    assert np.array_equal(np.isnan(y.astype(np.float32)), np.isnan(e.astype(np.float32)))
-    h.update(y.tobytes())
+CASES = (((2, 3, 48), (2, 3, 32)), ((1, 4, 45), (1, 4, 31)), ((2, 2, 13), (2, 2, 9)),
+         ((2, 3, 50), (2, 3, 33)), ((1, 2, 12, 48), (1, 2, 8, 32)), ((1, 3, 7, 23), (1, 3, 5, 15)))
+for dt in (np.float16, pyaclnn.bfloat16):
+    f16 = dt == np.float16
+    for gshape, isz in CASES:
+        g = (rng.standard_normal(gshape) * rng.choice([1e-6, 1e-3, 1, 1e4], gshape)).astype(np.float32).astype(dt)
+        gb = g.view(np.uint16).reshape(-1)
+        sub = rng.integers(1, 0x400 if f16 else 0x80, gb[1::13].size)
+        gb[1::13] = sub | (rng.integers(0, 2, gb[1::13].size) << 15)  # subnormal
+        gb[2::17] = 0x7bff if f16 else 0x7f7f  # the largest finite: pairs of them overflow to Inf
+        gb[3::19] = 0xfbff if f16 else 0xff7f
+        gb[4::23] = 0x8000  # -0 (a lone -0 sums to +0)
+        y = run(g, isz)
+        e = ref(g, isz)
+        fin = np.isfinite(e.astype(np.float32))
+        assert np.array_equal(y.view(np.uint16)[fin], e.view(np.uint16)[fin]), (dt, gshape, isz)
+        assert np.array_equal(np.isnan(y.astype(np.float32)), np.isnan(e.astype(np.float32)))
+        assert np.array_equal(y.view(np.uint16)[~fin], e.view(np.uint16)[~fin]) or not f16, (gshape, isz)
+        h.update(y.tobytes())
+        gb[5::41] = 0x7c00 if f16 else 0x7f80
+        gb[6::43] = 0xfe05 if f16 else 0xffc5
+        gb[7::47] = 0x7c01 if f16 else 0x7f81
+        y = run(g, isz)
+        e = ref(g, isz)
+        fin = np.isfinite(e.astype(np.float32))
+        assert np.array_equal(y.view(np.uint16)[fin], e.view(np.uint16)[fin]), (dt, gshape, isz)
+        assert np.array_equal(np.isnan(y.astype(np.float32)), np.isnan(e.astype(np.float32)))
+        h.update(y.tobytes())
 print(h.hexdigest())
 """
 
