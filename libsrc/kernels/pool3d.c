@@ -1157,7 +1157,8 @@ ACL_LEVEL_FN(, avg_dacc_lv, (double *restrict sum, const float *restrict q, int6
             float *tmp = malloc((size_t)(pp->k[0] * H * OW) * sizeof(float));                                    \
             float *rowf = ROWCVT != NULL ? malloc((size_t)g.in[2] * sizeof(float)) : NULL;                       \
             double *sum = malloc((size_t)OW * sizeof(double));                                                   \
-            const bool ok = tmp && sum && (ROWCVT == NULL || rowf);                                              \
+            float *vf = malloc((size_t)OW * sizeof(float));                                                      \
+            const bool ok = tmp && sum && vf && (ROWCVT == NULL || rowf);                                        \
             _Pragma("omp for schedule(static)") for (int64_t c = 0; c < g.planes * g.out[0]; c++) {              \
                 if (!ok) continue;                                                                               \
                 const int64_t pl = c / g.out[0], od = c % g.out[0];                                              \
@@ -1180,10 +1181,14 @@ ACL_LEVEL_FN(, avg_dacc_lv, (double *restrict sum, const float *restrict q, int6
                     for (int64_t j = 0; j < OW; j++) sum[j] = 0;                                                 \
                     for (int64_t d = d0; d < d1; d++)                                                            \
                         for (int64_t h = h0; h < h1; h++) avg_dacc_lv(sum, tmp + ((d - d0) * H + h) * OW, OW);   \
-                    for (int64_t j = 0; j < OW; j++) {                                                           \
-                        const double div =                                                                       \
-                            pp->divisor ? (double)pp->divisor : t[0].cnt[od] * t[1].cnt[oh] * t[2].cnt[j];       \
-                        float v = (float)(sum[j] / div);                                                         \
+                    const double c01 = t[0].cnt[od] * t[1].cnt[oh];                                              \
+                    for (int64_t j = 0; j < OW; j++) /* (plain loops: vectorised) */                             \
+                        vf[j] = (float)(sum[j] / (pp->divisor ? (double)pp->divisor : c01 * t[2].cnt[j]));       \
+                    bool anynan = false;                                                                         \
+                    for (int64_t j = 0; j < OW; j++) anynan |= no_isnan_f(vf[j]);                                \
+                    for (int64_t j = 0; anynan && j < OW; j++) {                                                 \
+                        const double div = pp->divisor ? (double)pp->divisor : c01 * t[2].cnt[j];                \
+                        float v = vf[j];                                                                         \
                         if (no_isnan_f(v)) { /* NaN: recomputed in the reference order (common/nan_order.h) */   \
                             double a = 0;                                                                        \
                             for (int64_t d = d0; d < d1; d++)                                                    \
@@ -1195,13 +1200,19 @@ ACL_LEVEL_FN(, avg_dacc_lv, (double *restrict sum, const float *restrict q, int6
                                 }                                                                                \
                             v = (float)(a / div);                                                                \
                         }                                                                                        \
-                        yb[yo + oh * g.ys[1] + j * g.ys[2]] = STORE(v);                                          \
+                        vf[j] = v;                                                                               \
                     }                                                                                            \
+                    T *yr = yb + yo + oh * g.ys[1];                                                              \
+                    if (sizeof(T) == 2 && g.ys[2] == 1) /* fp16 / bf16: the row rounded by the row converter */ \
+                        p3_narrow((uint16_t *)(void *)yr, vf, OW, x->dtype);                                     \
+                    else                                                                                         \
+                        for (int64_t j = 0; j < OW; j++) yr[j * g.ys[2]] = STORE(vf[j]);                         \
                 }                                                                                                \
             }                                                                                                    \
             free(tmp);                                                                                           \
             free(rowf);                                                                                          \
             free(sum);                                                                                           \
+            free(vf);                                                                                            \
         }                                                                                                        \
     } while (0)
 
