@@ -613,10 +613,11 @@ typedef struct { /* one backward call, for acl_simd_run */
 #undef UPNX_GENERAL_FAST
 #undef UPNX_GENERAL_PREP
 #ifdef UPNX_2X2_SSE2
+/* (at every level: the AVX2 level's general bf16 row has nothing faster) */
 #define UPNX_GENERAL_FAST(y, ys, g, gsw, gsh, i, p, acc, buf, level) \
-    ((level) < ACL_SIMD_AVX2 && (ys) == 1 && (gsw) == 1 && upnx_general_bf16s_((y), (g), (gsh), (i), (p), (acc), (buf)))
+    ((ys) == 1 && (gsw) == 1 && upnx_general_bf16s_((y), (g), (gsh), (i), (p), (acc), (buf)))
 #define UPNX_GENERAL_PREP(p, acc, level)                                                                         \
-    if ((level) < ACL_SIMD_AVX2 && (p)->w_i0) upnx_f16s_cells((p), (acc))
+    if ((p)->w_i0) upnx_f16s_cells((p), (acc))
 #else
 #define UPNX_GENERAL_FAST(y, ys, g, gsw, gsh, i, p, acc, buf, level) 0
 #define UPNX_GENERAL_PREP(p, acc, level) ((void)0)
