@@ -619,6 +619,45 @@ static int64_t p3_direct_plane(uint16_t *xp, int dt, const uint16_t *gp, const v
                     : p3_direct_bf16_i32(xp, gp, fb, ir, n, isz, slot, base, run, dl);
 }
 
+#if defined(__SSE2__) && !defined(ACL_HALF_ROWS_NATIVE_F16) && !defined(PYACLNN_NO_SSE2_ROWS)
+#define P3_SPARSE_OUT_SSE2 1
+/* the sparse plane's touched sums af[kk[i]] rounded into the cleared fp16 / bf16 plane xh at kk[i], 8 a step in
+ * registers (common/half_rows.h's blocks: the bits of p3_narrow's row converters, a block with a NaN lane by the
+ * element functions), then af re-cleared (after every read: kk may name a cell twice) */
+static void p3_sparse_out_sse2(uint16_t *xh, float *af, const int64_t *kk, int64_t nk, int dt) {
+    int64_t i = 0;
+    for (; i + 8 <= nk; i += 8) {
+        const int64_t *k = kk + i;
+        const __m128 a = _mm_setr_ps(af[k[0]], af[k[1]], af[k[2]], af[k[3]]);
+        const __m128 b = _mm_setr_ps(af[k[4]], af[k[5]], af[k[6]], af[k[7]]);
+        __m128i h;
+        int nan = 0;
+        if (dt == ACL_FLOAT16) {
+            h = acl_hr_f32x8_to_f16_(_mm_castps_si128(a), _mm_castps_si128(b), &nan);
+        } else {
+            nan = _mm_movemask_ps(_mm_or_ps(_mm_cmpunord_ps(a, a), _mm_cmpunord_ps(b, b)));
+            h = _mm_packs_epi32(acl_hr_f32x4_to_bf16_rne_(_mm_castps_si128(a)),
+                                acl_hr_f32x4_to_bf16_rne_(_mm_castps_si128(b)));
+        }
+        if (nan) {
+            for (int q = 0; q < 8; q++)
+                xh[k[q]] = dt == ACL_FLOAT16 ? acl_f32_to_f16_bf(af[k[q]]) : acl_f32_to_bf16_bf(af[k[q]]);
+            continue;
+        }
+        xh[k[0]] = (uint16_t)_mm_extract_epi16(h, 0);
+        xh[k[1]] = (uint16_t)_mm_extract_epi16(h, 1);
+        xh[k[2]] = (uint16_t)_mm_extract_epi16(h, 2);
+        xh[k[3]] = (uint16_t)_mm_extract_epi16(h, 3);
+        xh[k[4]] = (uint16_t)_mm_extract_epi16(h, 4);
+        xh[k[5]] = (uint16_t)_mm_extract_epi16(h, 5);
+        xh[k[6]] = (uint16_t)_mm_extract_epi16(h, 6);
+        xh[k[7]] = (uint16_t)_mm_extract_epi16(h, 7);
+    }
+    for (; i < nk; i++) xh[kk[i]] = dt == ACL_FLOAT16 ? acl_f32_to_f16_bf(af[kk[i]]) : acl_f32_to_bf16_bf(af[kk[i]]);
+    for (i = 0; i < nk; i++) af[kk[i]] = 0.0f;
+}
+#endif
+
 static void bwd_dense_planes(const acl_view *gy, const acl_view *ind, acl_view *gx, const pool_max_params *pp,
                              const geo *gp) {
     const geo g = *gp;
@@ -774,6 +813,13 @@ static void bwd_dense_planes(const acl_view *gy, const acl_view *ind, acl_view *
              * stores for these large planes - adaptive max 3d o4x7x7 fp16, 100 KB planes, 2 threads: 0.231 ->
              * 0.187 ms), then its touched cells (no staging plane) */
             if (sparse && !nt) {
+#ifdef P3_SPARSE_OUT_SSE2
+                if (acl_simd_level() < ACL_SIMD_AVX2) {
+                    memset(xp, 0, (size_t)isz * 2);
+                    p3_sparse_out_sse2((uint16_t *)(void *)xp, af, kk, nk, dt);
+                    continue;
+                }
+#endif
                 for (int64_t i = 0; i < nk; i++) sv[i] = af[kk[i]];
                 p3_narrow(sh, sv, nk, dt);
                 memset(xp, 0, (size_t)isz * 2);
