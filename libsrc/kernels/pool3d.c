@@ -8,6 +8,7 @@
 #include "common/half_rows.h"
 #include "common/cpu.h"
 #include "common/level_fn.h"
+#include "common/nan_order.h"
 #include "kernels/f16_rows.h"
 #include "kernels/pool3d.h"
 
@@ -618,6 +619,45 @@ static int64_t p3_direct_plane(uint16_t *xp, int dt, const uint16_t *gp, const v
                     : p3_direct_bf16_i32(xp, gp, fb, ir, n, isz, slot, base, run, dl);
 }
 
+#if defined(__SSE2__) && !defined(ACL_HALF_ROWS_NATIVE_F16) && !defined(PYACLNN_NO_SSE2_ROWS)
+#define P3_SPARSE_OUT_SSE2 1
+/* the sparse plane's touched sums af[kk[i]] rounded into the cleared fp16 / bf16 plane xh at kk[i], 8 a step in
+ * registers (common/half_rows.h's blocks: the bits of p3_narrow's row converters, a block with a NaN lane by the
+ * element functions), then af re-cleared (after every read: kk may name a cell twice) */
+static void p3_sparse_out_sse2(uint16_t *xh, float *af, const int64_t *kk, int64_t nk, int dt) {
+    int64_t i = 0;
+    for (; i + 8 <= nk; i += 8) {
+        const int64_t *k = kk + i;
+        const __m128 a = _mm_setr_ps(af[k[0]], af[k[1]], af[k[2]], af[k[3]]);
+        const __m128 b = _mm_setr_ps(af[k[4]], af[k[5]], af[k[6]], af[k[7]]);
+        __m128i h;
+        int nan = 0;
+        if (dt == ACL_FLOAT16) {
+            h = acl_hr_f32x8_to_f16_(_mm_castps_si128(a), _mm_castps_si128(b), &nan);
+        } else {
+            nan = _mm_movemask_ps(_mm_or_ps(_mm_cmpunord_ps(a, a), _mm_cmpunord_ps(b, b)));
+            h = _mm_packs_epi32(acl_hr_f32x4_to_bf16_rne_(_mm_castps_si128(a)),
+                                acl_hr_f32x4_to_bf16_rne_(_mm_castps_si128(b)));
+        }
+        if (nan) {
+            for (int q = 0; q < 8; q++)
+                xh[k[q]] = dt == ACL_FLOAT16 ? acl_f32_to_f16_bf(af[k[q]]) : acl_f32_to_bf16_bf(af[k[q]]);
+            continue;
+        }
+        xh[k[0]] = (uint16_t)_mm_extract_epi16(h, 0);
+        xh[k[1]] = (uint16_t)_mm_extract_epi16(h, 1);
+        xh[k[2]] = (uint16_t)_mm_extract_epi16(h, 2);
+        xh[k[3]] = (uint16_t)_mm_extract_epi16(h, 3);
+        xh[k[4]] = (uint16_t)_mm_extract_epi16(h, 4);
+        xh[k[5]] = (uint16_t)_mm_extract_epi16(h, 5);
+        xh[k[6]] = (uint16_t)_mm_extract_epi16(h, 6);
+        xh[k[7]] = (uint16_t)_mm_extract_epi16(h, 7);
+    }
+    for (; i < nk; i++) xh[kk[i]] = dt == ACL_FLOAT16 ? acl_f32_to_f16_bf(af[kk[i]]) : acl_f32_to_bf16_bf(af[kk[i]]);
+    for (i = 0; i < nk; i++) af[kk[i]] = 0.0f;
+}
+#endif
+
 static void bwd_dense_planes(const acl_view *gy, const acl_view *ind, acl_view *gx, const pool_max_params *pp,
                              const geo *gp) {
     const geo g = *gp;
@@ -773,6 +813,13 @@ static void bwd_dense_planes(const acl_view *gy, const acl_view *ind, acl_view *
              * stores for these large planes - adaptive max 3d o4x7x7 fp16, 100 KB planes, 2 threads: 0.231 ->
              * 0.187 ms), then its touched cells (no staging plane) */
             if (sparse && !nt) {
+#ifdef P3_SPARSE_OUT_SSE2
+                if (acl_simd_level() < ACL_SIMD_AVX2) {
+                    memset(xp, 0, (size_t)isz * 2);
+                    p3_sparse_out_sse2((uint16_t *)(void *)xp, af, kk, nk, dt);
+                    continue;
+                }
+#endif
                 for (int64_t i = 0; i < nk; i++) sv[i] = af[kk[i]];
                 p3_narrow(sh, sv, nk, dt);
                 memset(xp, 0, (size_t)isz * 2);
@@ -1103,16 +1150,139 @@ static void p3_rows_f32(float *rb, const acl_view *x, int dt, int64_t ro, int64_
 #define ROWCVT_BF16 acl_row_bf16_to_f32
 #define ROWCVT_BF16_(d, s, n) acl_row_bf16_to_f32((d), (const uint16_t *)(s), (n))
 
+/* One input row's fp32 window sums for every output column (the row sums avg_row_sums adds, the same operations) */
+ACL_LEVEL_FN(, avg_wpass_lv,
+             (float *restrict out, const float *restrict r, const int64_t *wlo, const int64_t *whi, int64_t m,
+              int64_t ia, int64_t ib, int64_t s, int64_t p, int64_t k),
+             (out, r, wlo, whi, m, ia, ib, s, p, k)) {
+    int64_t j0 = ia, j1 = ib;
+    if (j0 < 0) j0 = 0;
+    if (j1 > m) j1 = m;
+    if (j1 < j0) j1 = j0;
+    for (int64_t j = 0; j < j0; j++) {
+        float a = 0;
+        for (int64_t w = wlo[j]; w < whi[j]; w++) a += r[w];
+        out[j] = a;
+    }
+    if (j1 > j0) {
+        if (s == 1)
+            avg_taps(out, r, j0, j1, 1, -p, k);
+        else if (s == 2)
+            avg_taps(out, r, j0, j1, 2, -p, k);
+        else
+            avg_taps(out, r, j0, j1, s, -p, k);
+    }
+    for (int64_t j = j1; j < m; j++) {
+        float a = 0;
+        for (int64_t w = wlo[j]; w < whi[j]; w++) a += r[w];
+        out[j] = a;
+    }
+}
+/* sum[j] += q[j] (double) */
+ACL_LEVEL_FN(, avg_dacc_lv, (double *restrict sum, const float *restrict q, int64_t m), (sum, q, m)) {
+    for (int64_t j = 0; j < m; j++) sum[j] += q[j];
+}
+
+/* AVG_FWD_BODY with each input row's W sums computed once per (plane, output depth) unit instead of once per output
+ * row whose window holds it (k3 s2: 1.5x fewer; fp16 / bf16 rows converted once as well): the unit's window slabs
+ * of W sums (k[0] x H x out W floats) first, then every output cell adds its window rows' sums in the same (d, h)
+ * order, in double - the same operations on the same values, so the same bytes. An output that comes out NaN is
+ * recomputed element by element under common/nan_order.h's rule (a + b keeps a's payload, else b's), in that order,
+ * so its payload is the same at every SIMD level. */
+#define AVG_FWD_ROWS_BODY(T, LOAD, STORE, ROWCVT)                                                                      \
+    do {                                                                                                         \
+        const T *xb = (const T *)x->base;                                                                        \
+        T *yb = (T *)y->base;                                                                                    \
+        const int64_t H = g.in[1], OW = g.out[2];                                                                \
+        int64_t ia = (pp->p[2] + pp->s[2] - 1) / pp->s[2], ib = 0;                                               \
+        if (g.in[2] + pp->p[2] - pp->k[2] >= 0) ib = (g.in[2] + pp->p[2] - pp->k[2]) / pp->s[2] + 1;             \
+        if (ib > OW) ib = OW;                                                                                    \
+        if (ib < ia) ib = ia;                                                                                    \
+        const int64_t wa = t[2].lo[0], wb = t[2].hi[OW - 1];                                                     \
+        _Pragma("omp parallel") {                                                                                \
+            float *tmp = malloc((size_t)(pp->k[0] * H * OW) * sizeof(float));                                    \
+            float *rowf = ROWCVT != NULL ? malloc((size_t)g.in[2] * sizeof(float)) : NULL;                       \
+            double *sum = malloc((size_t)OW * sizeof(double));                                                   \
+            float *vf = malloc((size_t)OW * sizeof(float));                                                      \
+            const bool ok = tmp && sum && vf && (ROWCVT == NULL || rowf);                                        \
+            _Pragma("omp for schedule(static)") for (int64_t c = 0; c < g.planes * g.out[0]; c++) {              \
+                if (!ok) continue;                                                                               \
+                const int64_t pl = c / g.out[0], od = c % g.out[0];                                              \
+                const int64_t p0 = pl / g.n1, p1 = pl % g.n1;                                                    \
+                const int64_t xo = p0 * g.xs0 + p1 * g.xs1, yo = p0 * g.ys0 + p1 * g.ys1 + od * g.ys[0];         \
+                const int64_t d0 = t[0].lo[od], d1 = t[0].hi[od];                                                \
+                for (int64_t d = d0; d < d1; d++)                                                                \
+                    for (int64_t h = 0; h < H; h++) {                                                            \
+                        const T *row = xb + xo + d * g.xs[0] + h * g.xs[1];                                      \
+                        const float *r = (const float *)(const void *)row;                                       \
+                        if (ROWCVT != NULL) {                                                                    \
+                            if (wb > wa) ROWCVT##_(rowf + wa, (const void *)(row + wa), wb - wa);                \
+                            r = rowf;                                                                            \
+                        }                                                                                        \
+                        avg_wpass_lv(tmp + ((d - d0) * H + h) * OW, r, t[2].lo, t[2].hi, OW, ia, ib, pp->s[2],   \
+                                     pp->p[2], pp->k[2]);                                                        \
+                    }                                                                                            \
+                for (int64_t oh = 0; oh < g.out[1]; oh++) {                                                      \
+                    const int64_t h0 = t[1].lo[oh], h1 = t[1].hi[oh];                                            \
+                    for (int64_t j = 0; j < OW; j++) sum[j] = 0;                                                 \
+                    for (int64_t d = d0; d < d1; d++)                                                            \
+                        for (int64_t h = h0; h < h1; h++) avg_dacc_lv(sum, tmp + ((d - d0) * H + h) * OW, OW);   \
+                    const double c01 = t[0].cnt[od] * t[1].cnt[oh];                                              \
+                    for (int64_t j = 0; j < OW; j++) /* (plain loops: vectorised) */                             \
+                        vf[j] = (float)(sum[j] / (pp->divisor ? (double)pp->divisor : c01 * t[2].cnt[j]));       \
+                    bool anynan = false;                                                                         \
+                    for (int64_t j = 0; j < OW; j++) anynan |= no_isnan_f(vf[j]);                                \
+                    for (int64_t j = 0; anynan && j < OW; j++) {                                                 \
+                        const double div = pp->divisor ? (double)pp->divisor : c01 * t[2].cnt[j];                \
+                        float v = vf[j];                                                                         \
+                        if (no_isnan_f(v)) { /* NaN: recomputed in the reference order (common/nan_order.h) */   \
+                            double a = 0;                                                                        \
+                            for (int64_t d = d0; d < d1; d++)                                                    \
+                                for (int64_t h = h0; h < h1; h++) {                                              \
+                                    const T *row = xb + xo + d * g.xs[0] + h * g.xs[1];                          \
+                                    float r = 0;                                                                 \
+                                    for (int64_t w = t[2].lo[j]; w < t[2].hi[j]; w++) r = no_add_f(r, LOAD(row[w])); \
+                                    a = no_add_d(a, (double)r);                                                  \
+                                }                                                                                \
+                            v = (float)(a / div);                                                                \
+                        }                                                                                        \
+                        vf[j] = v;                                                                               \
+                    }                                                                                            \
+                    T *yr = yb + yo + oh * g.ys[1];                                                              \
+                    if (sizeof(T) == 2 && g.ys[2] == 1) /* fp16 / bf16: the row rounded by the row converter */ \
+                        p3_narrow((uint16_t *)(void *)yr, vf, OW, x->dtype);                                     \
+                    else                                                                                         \
+                        for (int64_t j = 0; j < OW; j++) yr[j * g.ys[2]] = STORE(vf[j]);                         \
+                }                                                                                                \
+            }                                                                                                    \
+            free(tmp);                                                                                           \
+            free(rowf);                                                                                          \
+            free(sum);                                                                                           \
+            free(vf);                                                                                            \
+        }                                                                                                        \
+    } while (0)
+
 void pool_avg_nd(const acl_view *x, acl_view *y, const pool_avg_params *pp) {
     ageo g;
     make_ageo(&g, x, y, pp);
     axis_tab t[3];
+    /* unit-stride rows, the unit's W sums at most 4 MiB: computed once per input row */
+    const bool rows = g.xs[2] == 1 && g.out[2] > 0 && pp->k[0] * g.in[1] * g.out[2] <= ((int64_t)1 << 20);
     if (axis_tables(t, &g, pp)) {
-        switch (x->dtype) {
-        case ACL_FLOAT: AVG_FWD_BODY(float, LOAD_ID, STORE_ID, ROWCVT_NONE); break;
-        case ACL_FLOAT16: AVG_FWD_BODY(uint16_t, LOAD_F16, STORE_F16, ROWCVT_F16); break;
-        case ACL_BF16: AVG_FWD_BODY(uint16_t, LOAD_BF16, STORE_BF16, ROWCVT_BF16); break;
-        default: break;
+        if (rows) {
+            switch (x->dtype) {
+            case ACL_FLOAT: AVG_FWD_ROWS_BODY(float, LOAD_ID, STORE_ID, ROWCVT_NONE); break;
+            case ACL_FLOAT16: AVG_FWD_ROWS_BODY(uint16_t, LOAD_F16, STORE_F16, ROWCVT_F16); break;
+            case ACL_BF16: AVG_FWD_ROWS_BODY(uint16_t, LOAD_BF16, STORE_BF16, ROWCVT_BF16); break;
+            default: break;
+            }
+        } else {
+            switch (x->dtype) {
+            case ACL_FLOAT: AVG_FWD_BODY(float, LOAD_ID, STORE_ID, ROWCVT_NONE); break;
+            case ACL_FLOAT16: AVG_FWD_BODY(uint16_t, LOAD_F16, STORE_F16, ROWCVT_F16); break;
+            case ACL_BF16: AVG_FWD_BODY(uint16_t, LOAD_BF16, STORE_BF16, ROWCVT_BF16); break;
+            default: break;
+            }
         }
     }
     free_tables(t);

@@ -16,9 +16,14 @@ static inline int upnx_thread_num(void) {
 #endif
 }
 
+/* the row buffer's floats: two rows (+ a pad each) and, for the portable fp16 row, their pair sums */
+static int64_t upnx_buf_floats(const upnx_bwd_plan *p) {
+    return 4 * (p->wo + 1) > 4 * p->wi ? 4 * (p->wo + 1) : 4 * p->wi;
+}
+
+/* per thread: acc (wi), the row buffer, then the portable fp16 row's cell table (wi int32) */
 int64_t upnx_bwd_scratch_floats(const upnx_bwd_plan *p) {
-    int64_t buf = 2 * (p->wo + 1) > 4 * p->wi ? 2 * (p->wo + 1) : 4 * p->wi; /* two rows (+ a pad each) */
-    int64_t n = p->wi + buf;
+    int64_t n = p->wi + upnx_buf_floats(p) + p->wi;
     return (n + 15) / 16 * 16; /* whole cache lines per thread */
 }
 
@@ -216,6 +221,25 @@ static void upnx_f16s_store_(uint16_t *y, const float *v, int64_t len) {
         memcpy(y + t, o, (size_t)(len - t) * sizeof *o);
     }
 }
+/* the cell table of the portable fp16 row, after acc and the row buffer in the thread's scratch */
+static inline int32_t *upnx_f16s_kt_(const upnx_bwd_plan *p, float *acc) {
+    return (int32_t *)(void *)(acc + p->wi + upnx_buf_floats(p));
+}
+/* kt[j]: the index into c (see upnx_general_f16s_) of column j's sum (once per thread and call) */
+static void upnx_f16s_cells(const upnx_bwd_plan *p, float *acc) {
+    int32_t *kt = upnx_f16s_kt_(p, acc);
+    const int32_t pad = (int32_t)p->w_hi[p->wi - 1];
+    for (int64_t j = 0; j < p->wi; j++) kt[j] = p->w_i1[j] != pad ? pad + 1 + p->w_i0[j] : p->w_i0[j];
+}
+/* x[need] = the -0 pad, x[need + 1 + w] = x[w] + x[w + 1] for w < need */
+static void upnx_f16s_pairs_(float *x, int64_t need) {
+    x[need] = -0.0f;
+    const float *restrict a = x;
+    float *restrict s = x + need + 1;
+    int64_t w = 0;
+    for (; w + 4 <= need; w += 4) _mm_storeu_ps(s + w, _mm_add_ps(_mm_loadu_ps(a + w), _mm_loadu_ps(a + w + 1)));
+    for (; w < need; w++) s[w] = a[w] + a[w + 1];
+}
 static int upnx_general_f16s_(uint16_t *y, const uint16_t *g, int64_t gsh, int64_t i, const upnx_bwd_plan *p,
                               float *acc, float *buf) {
     const int64_t wi = p->wi;
@@ -223,18 +247,35 @@ static int upnx_general_f16s_(uint16_t *y, const uint16_t *g, int64_t gsh, int64
     const int64_t r0 = p->h_lo[i], nr = p->h_hi[i] - r0;
     __m128i mx = _mm_setzero_si128();
     if (p->w_i0 && (nr == 1 || nr == 2)) {
-        const int32_t *i0 = p->w_i0, *i1 = p->w_i1;
-        float *x0 = buf, *x1 = buf + need + 1;
-        upnx_f16s_row_(x0, g + r0 * gsh, need, &mx);
-        x0[need] = -0.0f;
-        if (nr == 1) {
-            for (int64_t j = 0; j < wi; j++) acc[j] = 0.0f + (x0[i0[j]] + x0[i1[j]]);
-        } else {
-            upnx_f16s_row_(x1, g + (r0 + 1) * gsh, need, &mx);
-            x1[need] = -0.0f;
-            for (int64_t j = 0; j < wi; j++)
-                acc[j] = (0.0f + (x0[i0[j]] + x0[i1[j]])) + (x1[i0[j]] + x1[i1[j]]);
+        /* each row r as c = [x (need + the -0 pad) | x[w] + x[w + 1] (need)], one vectorised pass; column j reads
+         * c[kt[j]] (upnx_f16s_cells: x[i0] for a range of one column or none, the pair sum for two), one load
+         * where the general row makes two and an addition: x[i0] + x[pad] = x[i0] + -0 is x[i0] itself for every
+         * finite x (the rows with an Inf / NaN are redone by the caller), so the same values */
+        const int32_t *kt = upnx_f16s_kt_(p, acc);
+        float *c0 = buf, *c1 = buf + 2 * need + 1;
+        upnx_f16s_row_(c0, g + r0 * gsh, need, &mx);
+        upnx_f16s_pairs_(c0, need);
+        if (nr == 2) {
+            upnx_f16s_row_(c1, g + (r0 + 1) * gsh, need, &mx);
+            upnx_f16s_pairs_(c1, need);
         }
+        if (_mm_movemask_epi8(_mm_cmpgt_epi16(mx, _mm_set1_epi16(0x7bff)))) return 0;
+        /* 8 columns gathered into registers, summed and narrowed there (no acc round trip) */
+        const __m128 z = _mm_setzero_ps();
+        int64_t j = 0;
+        for (; j + 8 <= wi; j += 8) {
+            const int32_t *k = kt + j;
+            __m128 a = _mm_add_ps(z, _mm_setr_ps(c0[k[0]], c0[k[1]], c0[k[2]], c0[k[3]]));
+            __m128 b = _mm_add_ps(z, _mm_setr_ps(c0[k[4]], c0[k[5]], c0[k[6]], c0[k[7]]));
+            if (nr == 2) {
+                a = _mm_add_ps(a, _mm_setr_ps(c1[k[0]], c1[k[1]], c1[k[2]], c1[k[3]]));
+                b = _mm_add_ps(b, _mm_setr_ps(c1[k[4]], c1[k[5]], c1[k[6]], c1[k[7]]));
+            }
+            _mm_storeu_si128((__m128i *)(void *)(y + j), _mm_packs_epi32(upnx_s_to_f16x4_(a), upnx_s_to_f16x4_(b)));
+        }
+        for (int64_t t = j; t < wi; t++) acc[t] = nr == 1 ? 0.0f + c0[kt[t]] : (0.0f + c0[kt[t]]) + c1[kt[t]];
+        upnx_f16s_store_(y + j, acc + j, wi - j);
+        return 1;
     } else {
         for (int64_t j = 0; j < wi; j++) acc[j] = 0.0f;
         for (int64_t r = p->h_lo[i]; r < p->h_hi[i]; r++) {
@@ -261,6 +302,61 @@ static int upnx_general_f16s_(uint16_t *y, const uint16_t *g, int64_t gsh, int64
     }
     if (_mm_movemask_epi8(_mm_cmpgt_epi16(mx, _mm_set1_epi16(0x7bff)))) return 0;
     upnx_f16s_store_(y, acc, wi);
+    return 1;
+}
+/* The same row for bf16 (the W ranges of at most 2 columns, 1 or 2 gradOutput rows; else 0 and the caller's general
+ * row): the rows widened by placing the bits (exact), the cell table and pair sums of upnx_general_f16s_, the sums
+ * rounded to nearest even on the bits. A row with an Inf / NaN gradient returns 0 (the general row redoes it); a sum
+ * overflowing to Inf rounds to Inf either way, and the only NaN finite rows can make (Inf - Inf from two overflowed
+ * rows) is the default NaN, which both roundings map to 0xffc0. */
+static void upnx_bf16s_row_(float *buf, const uint16_t *x, int64_t len, __m128i *mxp) {
+    const __m128i z = _mm_setzero_si128(), m7 = _mm_set1_epi16(0x7fff);
+    __m128i m = *mxp;
+    int64_t t = 0;
+    for (; t + 8 <= len; t += 8) {
+        const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(x + t));
+        m = _mm_max_epi16(m, _mm_and_si128(v, m7));
+        _mm_storeu_si128((__m128i *)(void *)(buf + t), _mm_unpacklo_epi16(z, v));
+        _mm_storeu_si128((__m128i *)(void *)(buf + t + 4), _mm_unpackhi_epi16(z, v));
+    }
+    uint16_t e = 0;
+    for (; t < len; t++) {
+        const uint16_t a = (uint16_t)(x[t] & 0x7fffu);
+        e = a > e ? a : e;
+        buf[t] = acl_bf16_to_f32(x[t]);
+    }
+    *mxp = _mm_max_epi16(m, _mm_set1_epi16((short)e));
+}
+static int upnx_general_bf16s_(uint16_t *y, const uint16_t *g, int64_t gsh, int64_t i, const upnx_bwd_plan *p,
+                               float *acc, float *buf) {
+    const int64_t wi = p->wi;
+    const int64_t need = p->w_hi[wi - 1];
+    const int64_t r0 = p->h_lo[i], nr = p->h_hi[i] - r0;
+    if (!p->w_i0 || (nr != 1 && nr != 2)) return 0;
+    __m128i mx = _mm_setzero_si128();
+    const int32_t *kt = upnx_f16s_kt_(p, acc);
+    float *c0 = buf, *c1 = buf + 2 * need + 1;
+    upnx_bf16s_row_(c0, g + r0 * gsh, need, &mx);
+    upnx_f16s_pairs_(c0, need);
+    if (nr == 2) {
+        upnx_bf16s_row_(c1, g + (r0 + 1) * gsh, need, &mx);
+        upnx_f16s_pairs_(c1, need);
+    }
+    if (_mm_movemask_epi8(_mm_cmpgt_epi16(mx, _mm_set1_epi16(0x7f7f)))) return 0;
+    const __m128 z = _mm_setzero_ps();
+    int64_t j = 0;
+    for (; j + 8 <= wi; j += 8) {
+        const int32_t *k = kt + j;
+        __m128 a = _mm_add_ps(z, _mm_setr_ps(c0[k[0]], c0[k[1]], c0[k[2]], c0[k[3]]));
+        __m128 b = _mm_add_ps(z, _mm_setr_ps(c0[k[4]], c0[k[5]], c0[k[6]], c0[k[7]]));
+        if (nr == 2) {
+            a = _mm_add_ps(a, _mm_setr_ps(c1[k[0]], c1[k[1]], c1[k[2]], c1[k[3]]));
+            b = _mm_add_ps(b, _mm_setr_ps(c1[k[4]], c1[k[5]], c1[k[6]], c1[k[7]]));
+        }
+        _mm_storeu_si128((__m128i *)(void *)(y + j), _mm_packs_epi32(acl_hr_f32x4_to_bf16_rne_(_mm_castps_si128(a)),
+                                                                      acl_hr_f32x4_to_bf16_rne_(_mm_castps_si128(b))));
+    }
+    for (; j < wi; j++) y[j] = acl_f32_to_bf16(nr == 1 ? 0.0f + c0[kt[j]] : (0.0f + c0[kt[j]]) + c1[kt[j]]);
     return 1;
 }
 #define UPNX_NARROW8_(dst, s0, s1)                                                                              \
@@ -473,6 +569,7 @@ static int upnx_bwd_row_simd_bf16(uint16_t *y, int64_t ys, const uint16_t *g, in
 #endif
 #define UPNX_2X2_FAST(y, ys, g, gsw, gsh, i, p, level) 0
 #define UPNX_GENERAL_FAST(y, ys, g, gsw, gsh, i, p, acc, buf, level) 0
+#define UPNX_GENERAL_PREP(p, acc, level) ((void)0) /* per thread, before its rows */
 #define KSUFFIX f32
 typedef struct { /* one backward call, for acl_simd_run */
     const acl_view *g, *o;
@@ -491,11 +588,17 @@ typedef struct { /* one backward call, for acl_simd_run */
 #undef UPNX_2X2_FAST
 #define UPNX_2X2_FAST(y, ys, g, gsw, gsh, i, p, level) UPNX_2X2_FAST_(upnx_2x2_f16_sse2_, y, ys, g, gsw, gsh, i, p, level)
 #undef UPNX_GENERAL_FAST
+#undef UPNX_GENERAL_PREP
 #ifdef UPNX_2X2_SSE2
 #define UPNX_GENERAL_FAST(y, ys, g, gsw, gsh, i, p, acc, buf, level) \
     ((level) < ACL_SIMD_AVX2 && (ys) == 1 && (gsw) == 1 && upnx_general_f16s_((y), (g), (gsh), (i), (p), (acc), (buf)))
+#define UPNX_GENERAL_PREP(p, acc, level)                                                                         \
+    if ((level) < ACL_SIMD_AVX2 && (p)->w_i0) upnx_f16s_cells((p), (acc))
 #else
 #define UPNX_GENERAL_FAST(y, ys, g, gsw, gsh, i, p, acc, buf, level) 0
+#endif
+#ifndef UPNX_GENERAL_PREP
+#define UPNX_GENERAL_PREP(p, acc, level) ((void)0)
 #endif
 #define KSUFFIX f16
 #include "kernels/dtype_begin.h"
@@ -508,7 +611,17 @@ typedef struct { /* one backward call, for acl_simd_run */
 #undef UPNX_2X2_FAST
 #define UPNX_2X2_FAST(y, ys, g, gsw, gsh, i, p, level) UPNX_2X2_FAST_(upnx_2x2_bf16_sse2_, y, ys, g, gsw, gsh, i, p, level)
 #undef UPNX_GENERAL_FAST
+#undef UPNX_GENERAL_PREP
+#ifdef UPNX_2X2_SSE2
+/* (at every level: the AVX2 level's general bf16 row has nothing faster) */
+#define UPNX_GENERAL_FAST(y, ys, g, gsw, gsh, i, p, acc, buf, level) \
+    ((ys) == 1 && (gsw) == 1 && upnx_general_bf16s_((y), (g), (gsh), (i), (p), (acc), (buf)))
+#define UPNX_GENERAL_PREP(p, acc, level)                                                                         \
+    if ((p)->w_i0) upnx_f16s_cells((p), (acc))
+#else
 #define UPNX_GENERAL_FAST(y, ys, g, gsw, gsh, i, p, acc, buf, level) 0
+#define UPNX_GENERAL_PREP(p, acc, level) ((void)0)
+#endif
 #define KSUFFIX bf16
 #include "kernels/dtype_begin.h"
 #include "kernels/upsample_nearest_exact.inc"

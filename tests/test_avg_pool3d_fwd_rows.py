@@ -1,0 +1,101 @@
+"""AvgPool3d forward through the per-unit W sums (libsrc/kernels/pool3d.c AVG_FWD_ROWS_BODY: each input row's fp32
+window sums computed once per (plane, output depth), then added per output cell in (d, h) order in double). Values
+against a numpy reference of that rule (per window row an fp32 sum from +0 in ascending w, the rows added in double,
+divided in double, rounded once through fp32) for fp32 / fp16 / bf16, with padding, count_include_pad off, a divisor
+override and stride 1 / 2 / 3; NaN / Inf inputs compared by position. The same bytes at every SIMD level and for
+1/2/7 threads."""
+from helpers import run_python
+
+CODE = r"""
+import hashlib, numpy as np, pyaclnn
+from pyaclnn import lib
+rng = np.random.default_rng(9)
+h = hashlib.sha256()
+A = pyaclnn.int_array
+
+def to_bf16(a32):
+    b = a32.view(np.uint32).astype(np.uint64)
+    r = ((b + 0x7fff + ((b >> 16) & 1)) >> 16).astype(np.uint16)
+    nan = np.isnan(a32)
+    r[nan] = ((b[nan] >> 16) | 0x40).astype(np.uint16)
+    return r.view(pyaclnn.bfloat16)
+
+def ref(x, k, s, p, cip, div):
+    xf = x.astype(np.float32)
+    N, C = x.shape[:2]
+    ins = x.shape[2:]
+    outs = [(ins[a] + 2 * p[a] - k[a]) // s[a] + 1 for a in range(3)]
+    tabs = []
+    for a in range(3):
+        t = []
+        for o in range(outs[a]):
+            st = o * s[a] - p[a]
+            en = min(st + k[a], ins[a] + p[a])
+            pool = en - st
+            lo, hi = max(st, 0), min(en, ins[a])
+            t.append((lo, hi, pool if cip else hi - lo))
+        tabs.append(t)
+    y = np.zeros((N, C) + tuple(outs), np.float32)
+    for od, (d0, d1, cd) in enumerate(tabs[0]):
+        for oh, (h0, h1, ch) in enumerate(tabs[1]):
+            for ow, (w0, w1, cw) in enumerate(tabs[2]):
+                acc = np.zeros((N, C), np.float64)
+                for d in range(d0, d1):
+                    for hh in range(h0, h1):
+                        r = np.zeros((N, C), np.float32)
+                        for w in range(w0, w1):
+                            r = r + xf[:, :, d, hh, w]
+                        acc = acc + r.astype(np.float64)
+                dv = float(div) if div else float(cd) * float(ch) * float(cw)
+                y[:, :, od, oh, ow] = (acc / dv).astype(np.float32)
+    if x.dtype == np.float32:
+        return y
+    return y.astype(np.float16) if x.dtype == np.float16 else to_bf16(y)
+
+def run(x, k, s, p, cip, div):
+    ins = x.shape[2:]
+    outs = tuple((ins[a] + 2 * p[a] - k[a]) // s[a] + 1 for a in range(3))
+    xt = pyaclnn.AclTensor.from_array(x, lib.ACL_FORMAT_NCDHW)
+    yt = pyaclnn.AclTensor.empty(x.shape[:2] + outs, x.dtype, lib.ACL_FORMAT_NCDHW)
+    pyaclnn.launch("AvgPool3d", xt, A(k), A(s), A(p), False, cip, div, yt)
+    return yt.numpy()
+
+CASES = (((2, 3, 7, 9, 11), [3, 3, 3], [2, 2, 2], [1, 1, 1], True, 0),
+         ((1, 2, 6, 8, 13), [3, 2, 3], [2, 1, 2], [1, 0, 1], False, 0),
+         ((1, 3, 5, 7, 20), [2, 3, 4], [1, 2, 3], [0, 1, 2], True, 5),
+         ((2, 2, 4, 5, 9), [1, 1, 1], [1, 1, 1], [0, 0, 0], True, 0))
+for dt in (np.float32, np.float16, pyaclnn.bfloat16):
+    for shape, k, s, p, cip, div in CASES:
+        x = (rng.standard_normal(shape) * rng.choice([1e-3, 1, 100], shape)).astype(np.float32).astype(dt)
+        y = run(x, k, s, p, cip, div)
+        e = ref(x, k, s, p, cip, div)
+        bits = np.uint32 if dt == np.float32 else np.uint16
+        assert np.array_equal(y.view(bits), e.view(bits)), (dt, shape, k, s, p)
+        h.update(y.tobytes())
+        xf = x.reshape(-1)
+        xf[3::37] = np.inf
+        xf[5::41] = -np.inf
+        xf[7::43] = np.nan
+        xb = x.view(np.uint32 if dt == np.float32 else np.uint16).reshape(-1)  # NaN pairs in one W window
+        if dt == np.float32:
+            xb[9::53], xb[10::53] = 0x7fc00123, 0xffc00456
+        elif dt == np.float16:
+            xb[9::53], xb[10::53] = 0x7e12, 0xfe34
+        else:
+            xb[9::53], xb[10::53] = 0x7fc1, 0xffc2
+        y = run(x, k, s, p, cip, div)
+        e = ref(x, k, s, p, cip, div)
+        yf, ef = y.astype(np.float32), e.astype(np.float32)
+        assert np.array_equal(np.isnan(yf), np.isnan(ef)), (dt, shape)
+        fin = ~np.isnan(ef)
+        assert np.array_equal(yf[fin], ef[fin]), (dt, shape)
+        h.update(y.tobytes())
+print(h.hexdigest())
+"""
+
+
+def test_avg_pool3d_forward_rows_at_every_level_and_thread_count():
+    outs = {cap: run_python(CODE, {"PYACLNN_SIMD": cap}) for cap in ("off", "avx2", "")}
+    assert outs["off"] == outs["avx2"] == outs[""]
+    outs = {t: run_python(CODE, {"OMP_NUM_THREADS": str(t)}) for t in (1, 2, 7)}
+    assert outs[1] == outs[2] == outs[7]
