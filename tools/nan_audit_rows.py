@@ -229,7 +229,7 @@ def c_reduce(op):
     def f(dt, rng):
         outs = []
         for shape, dims in (((7, 300), [1]), ((300, 7), [0]), ((5, 6, 70), [0, 2]), ((4100,), [0]),
-                            ((3, 5, 40), [1])):
+                            ((3, 5, 40), [1]), ((2, 9000), [1]), ((9000, 3), [0])):
             x = rnd(shape, dt, rng, 1.1 if op == "Prod" else 2, frac=0.05)
             oshape = tuple(s for i, s in enumerate(shape) if i not in dims)
             o = Z(oshape, dt)
