@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/nan_order.h"
 #include "common/dtype.h"
 #include "common/half_rows.h"
 #include "common/cpu.h"
@@ -1020,6 +1021,22 @@ ACL_LEVEL_FN(, avg_row_sums_lv,
 }
 #define avg_row_sums avg_row_sums_lv
 
+/* A NaN window sum again in the reference order (common/nan_order.h: which of two NaNs an addition keeps is the
+ * compiled operand order, different in avg_row_sums' level variants): per window row an fp32 sum from 0 in w order,
+ * the rows added to a double from 0 in (d, h) order - the loops' order */
+#define AVG_NAN_CELL(T, LOAD, xp, d0, d1, h0, h1, w0, w1, s0, s1, s2)                                            \
+    __extension__({                                                                                              \
+        double c_ = 0;                                                                                           \
+        for (int64_t d_ = (d0); d_ < (d1); d_++)                                                                 \
+            for (int64_t h_ = (h0); h_ < (h1); h_++) {                                                           \
+                const T *r_ = (xp) + d_ * (s0) + h_ * (s1);                                                      \
+                float a_ = 0;                                                                                    \
+                for (int64_t w_ = (w0); w_ < (w1); w_++) a_ = no_add_f(a_, LOAD(r_[w_ * (s2)]));                 \
+                c_ = no_add_d(c_, (double)a_);                                                                   \
+            }                                                                                                    \
+        c_;                                                                                                      \
+    })
+
 /* One (plane, output depth) unit per iteration; the output row is done in chunks of up to 256 cells: for each
  * window row (d, h) in ascending order, every cell of the chunk adds that row's fp32 tap sum to its double sum (per
  * cell the additions of the plain per-cell loop, in its order, so the same bytes). */
@@ -1064,6 +1081,10 @@ ACL_LEVEL_FN(, avg_row_sums_lv,
                                     sum[j] += rs;                                                                \
                                 }                                                                                \
                         }                                                                                        \
+                    for (int64_t j = 0; j < m; j++)                                                              \
+                        if (__builtin_expect(sum[j] != sum[j], 0))                                               \
+                            sum[j] = AVG_NAN_CELL(T, LOAD, xb + xo, d0, d1, h0, h1, wlo[j], whi[j], g.xs[0],     \
+                                                  g.xs[1], xs2);                                                 \
                     for (int64_t j = 0; j < m; j++) {                                                            \
                         const int64_t ow = ow0 + j;                                                              \
                         const double div =                                                                       \
