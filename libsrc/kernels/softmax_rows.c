@@ -53,6 +53,23 @@ static inline __attribute__((always_inline)) void smr_ref_fix(float *r, const fl
     }
 }
 
+/* A backward / expscale row whose scalar s is NaN: every output is NaN, each in the reference order (the exp
+ * factor's value does not reach a NaN result: a NaN argument is its own exp, quietened). A row whose s is not NaN
+ * needs nothing: s = sum(g) or dot(g, y) over the whole row leaves g (and y) without NaN, so a NaN output has one
+ * NaN source (a NaN y's exp, or lp's) or is the default NaN of inf * 0 / inf - inf - the same bits in any order.
+ * o may be g or y: elementwise. */
+static __attribute__((noinline, cold)) void smr_row_ref(float *o, uint16_t *ho, const float *g, const uint16_t *hg,
+                                                        const float *y, const uint16_t *hy, float s, int64_t n,
+                                                        int op) {
+    const float one = 1.0f;
+    for (int64_t j = 0; j < n; j++) {
+        float r = __builtin_nanf("");
+        smr_ref_fix(&r, g ? g + j : NULL, hg ? hg + j : NULL, y ? y + j : NULL, hy ? hy + j : NULL, &s, &one, 1, op);
+        if (ho) ho[j] = acl_f32_to_bf16(r);
+        else o[j] = r;
+    }
+}
+
 #define SMR_ATTR
 #define SMR_SFX _portable
 #define SMR_W 4
