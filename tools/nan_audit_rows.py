@@ -301,8 +301,8 @@ def c_maxpool3d(dt, rng):
 def c_adaptive_max(nd):
     def f(dt, rng):
         outs = []
-        shapes = (((2, 3, 13, 14), (4, 5)), ((1, 4, 20, 9), (7, 3))) if nd == 2 else \
-            (((1, 3, 7, 12, 13), (2, 4, 5)), ((1, 2, 6, 6, 9), (4, 4, 4)))
+        shapes = (((2, 3, 13, 14), (4, 5)), ((1, 4, 20, 9), (7, 3)), ((1, 4, 56, 56), (7, 7))) if nd == 2 else \
+            (((1, 3, 7, 12, 13), (2, 4, 5)), ((1, 2, 6, 6, 9), (4, 4, 4)), ((1, 2, 8, 24, 24), (2, 3, 3)))
         nm = f"AdaptiveMaxPool{nd}d"
         for shape, osz in shapes:
             x = rnd(shape, dt, rng, 2, frac=0.05)

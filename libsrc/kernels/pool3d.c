@@ -483,44 +483,82 @@ static void bwd_grad_row(float *d, const acl_view *gy, int64_t off, int64_t st, 
     }
 }
 
+/* a + b by common/nan_order.h's rule (float or double): the max-pool backward's repeated cells sum their gradients
+ * in gradient order, and which of two NaNs a plain addition keeps is the compiled operand order - different in the
+ * level variants and between the scatter, direct and per-cell paths */
+#if defined(__x86_64__) && defined(__GNUC__)
+/* x86-64: addss / addsd with a as the first source (the destination): SSE returns a quietened if a is NaN, else b
+ * quietened if b is NaN - the rule itself, at a plain addition's cost */
+static inline float p3_add_ord_f(float a, float b) {
+    __asm__("addss %1, %0" : "+x"(a) : "x"(b));
+    return a;
+}
+static inline double p3_add_ord_d(double a, double b) {
+    __asm__("addsd %1, %0" : "+x"(a) : "x"(b));
+    return a;
+}
+#define P3_NADD(a, b) _Generic((a), double: p3_add_ord_d, default: p3_add_ord_f)((a), (b))
+#else
+#define P3_NADD(a, b) _Generic((a), double: no_add_d, default: no_add_f)((a), (b))
+#endif
+
 /* acc[k] += GEXPR (the w-th gradient) for the n cells k = KEXPR of one gradOutput row inside [0, isz), in w order; a
  * sparse plane appends each k to kk */
-#define P3_SCATTER(KEXPR, GEXPR)                                                                                 \
+#define P3_PLAIN_ADD(a, b) ((a) + (b))
+#define P3_SCATTER(KEXPR, GEXPR, ADD)                                                                            \
     if (sparse) {                                                                                                \
         for (int64_t w = 0; w < n; w++) {                                                                        \
             const int64_t k_ = (KEXPR);                                                                          \
             if ((uint64_t)k_ < (uint64_t)isz) {                                                                  \
-                acc[k_] += (GEXPR);                                                                              \
+                acc[k_] = ADD(acc[k_], (GEXPR));                                                                 \
                 kk[nk++] = k_;                                                                                   \
             }                                                                                                    \
         }                                                                                                        \
     } else {                                                                                                     \
         for (int64_t w = 0; w < n; w++) {                                                                        \
             const int64_t k_ = (KEXPR);                                                                          \
-            if ((uint64_t)k_ < (uint64_t)isz) acc[k_] += (GEXPR);                                                \
+            if ((uint64_t)k_ < (uint64_t)isz) acc[k_] = ADD(acc[k_], (GEXPR));                                   \
         }                                                                                                        \
     }
 
 /* one gradOutput row (gradients g, element stride gst): ity 4 / 8 = an int32 / int64 index row at ir (element stride
  * ist), else the cells in kb; returns the new count of kk */
+/* one gradOutput row (gradients g, element stride gst): ity 4 / 8 = an int32 / int64 index row at ir (element stride
+ * ist), else the cells in kb; returns the new count of kk. rule 0: plain additions (fp32 / double gradients: one
+ * code at every level, as the per-cell kernel's); fp16 / bf16 gradients (whose path - this or the direct one - the
+ * level picks) by the rule where needed: rule 1 (the plane holds a NaN gradient) adds by P3_NADD, rule -1 checks the
+ * row first (a row without a NaN gradient adds plainly: a NaN already in acc then meets no other NaN). */
+#define P3_SCATTER_ROWS(ADD)                                                                                     \
+    if (ity == 4 && ist == 1 && gst == 1) {                                                                      \
+        const int32_t *r = (const int32_t *)ir;                                                                  \
+        P3_SCATTER(r[w], g[w], ADD)                                                                              \
+    } else if (ity == 8 && ist == 1 && gst == 1) {                                                               \
+        const int64_t *r = (const int64_t *)ir;                                                                  \
+        P3_SCATTER(r[w], g[w], ADD)                                                                              \
+    } else if (ity == 4) {                                                                                       \
+        const int32_t *r = (const int32_t *)ir;                                                                  \
+        P3_SCATTER(r[w * ist], g[w * gst], ADD)                                                                  \
+    } else if (ity == 8) {                                                                                       \
+        const int64_t *r = (const int64_t *)ir;                                                                  \
+        P3_SCATTER(r[w * ist], g[w * gst], ADD)                                                                  \
+    } else {                                                                                                     \
+        P3_SCATTER(kb[w], g[w * gst], ADD)                                                                       \
+    }
 #define P3_SCATTER_FN(NAME, AT)                                                                                  \
     static int64_t NAME(AT *restrict acc, int64_t *restrict kk, int64_t nk, int64_t sparse, const AT *restrict g, \
                         int64_t gst, const void *ir, int ity, int64_t ist, const int64_t *kb, int64_t n,         \
-                        int64_t isz) {                                                                           \
-        if (ity == 4 && ist == 1 && gst == 1) {                                                                  \
-            const int32_t *r = (const int32_t *)ir;                                                              \
-            P3_SCATTER(r[w], g[w])                                                                               \
-        } else if (ity == 8 && ist == 1 && gst == 1) {                                                           \
-            const int64_t *r = (const int64_t *)ir;                                                              \
-            P3_SCATTER(r[w], g[w])                                                                               \
-        } else if (ity == 4) {                                                                                   \
-            const int32_t *r = (const int32_t *)ir;                                                              \
-            P3_SCATTER(r[w * ist], g[w * gst])                                                                   \
-        } else if (ity == 8) {                                                                                   \
-            const int64_t *r = (const int64_t *)ir;                                                              \
-            P3_SCATTER(r[w * ist], g[w * gst])                                                                   \
+                        int64_t isz, int rule) {                                                                 \
+        int gnan = rule > 0;                                                                                     \
+        if (rule < 0) {                                                                                          \
+            if (gst == 1)                                                                                        \
+                for (int64_t w = 0; w < n; w++) gnan |= g[w] != g[w];                                            \
+            else                                                                                                 \
+                for (int64_t w = 0; w < n; w++) gnan |= g[w * gst] != g[w * gst];                                \
+        }                                                                                                        \
+        if (__builtin_expect(gnan, 0)) {                                                                         \
+            P3_SCATTER_ROWS(P3_NADD)                                                                             \
         } else {                                                                                                 \
-            P3_SCATTER(kb[w], g[w * gst])                                                                        \
+            P3_SCATTER_ROWS(P3_PLAIN_ADD)                                                                        \
         }                                                                                                        \
         return nk;                                                                                               \
     }
@@ -575,8 +613,8 @@ static void p3_fix_row(uint16_t *f, const uint16_t *g, int64_t n, int dt) {
             const int64_t w = dl[i], k = r[w];                                                                   \
             const uint32_t s = slot[k];                                                                          \
             const int64_t fw = s == many ? w : (int64_t)(s - base - 1u); /* the first gradient */               \
-            const AT a = (AT)0 + LOAD(g[fw]), b = run[k];                                                        \
-            const AT v = (s == many ? b : a) + LOAD(g[w]);                                                       \
+            const AT a = P3_NADD((AT)0, LOAD(g[fw])), b = run[k];                                                \
+            const AT v = P3_NADD(s == many ? b : a, LOAD(g[w]));                                                 \
             slot[k] = many;                                                                                      \
             run[k] = v;                                                                                          \
             d[k] = STORE(v);                                                                                     \
@@ -740,17 +778,17 @@ static void bwd_dense_planes(const acl_view *gy, const acl_view *ind, acl_view *
                     }
                     if (dt == ACL_DOUBLE) {
                         nk = p3_scatter_f64((double *)ap, kk, nk, sparse && !inplace, (const double *)gy->base + goff, g.ys[2],
-                                            ir, ity, ist, kb, nn, isz);
+                                            ir, ity, ist, kb, nn, isz, 0);
                     } else if (dt == ACL_FLOAT) {
                         nk = p3_scatter_f32((float *)ap, kk, nk, sparse && !inplace, (const float *)gy->base + goff, g.ys[2], ir,
-                                            ity, ist, kb, nn, isz);
+                                            ity, ist, kb, nn, isz, 0);
                     } else {
                         const float *gr = gf + r * nn;
                         if (!gdense) {
                             bwd_grad_row(gf, gy, goff, g.ys[2], n);
                             gr = gf;
                         }
-                        nk = p3_scatter_f32((float *)acc, kk, nk, sparse, gr, 1, ir, ity, ist, kb, nn, isz);
+                        nk = p3_scatter_f32((float *)acc, kk, nk, sparse, gr, 1, ir, ity, ist, kb, nn, isz, 1);
                     }
                 }
             if (inplace) continue;
@@ -838,8 +876,10 @@ static void bwd_dense_planes(const acl_view *gy, const acl_view *ind, acl_view *
                             else                                                                                 \
                                 k = load_index(ind, pp->idx_mode, io + od * g.is[0] + oh * g.is[1] + ow * g.is[2], \
                                                pl * osz + j);                                                    \
-                            if (k >= 0 && k < isz)                                                               \
-                                acc[k] += LOAD(gb[go + od * g.ys[0] + oh * g.ys[1] + ow * g.ys[2]]);             \
+                            if (k >= 0 && k < isz) { /* (fp16 / bf16 by the rule, as their fast paths) */         \
+                                const AT v_ = LOAD(gb[go + od * g.ys[0] + oh * g.ys[1] + ow * g.ys[2]]);         \
+                                acc[k] = sizeof(T) == 2 ? P3_NADD(acc[k], v_) : acc[k] + v_;                     \
+                            }                                                                                    \
                         }                                                                                        \
                 int64_t q = 0;                                                                                   \
                 for (int64_t d = 0; d < g.in[0]; d++)                                                            \
