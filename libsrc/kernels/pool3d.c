@@ -593,6 +593,22 @@ static void p3_fix_row(uint16_t *f, const uint16_t *g, int64_t n, int dt) {
  * skipped). Branch-free first pass: every cell gets the bits of its last gradient, the slot its first gradient, and
  * the repeats are listed (dl); the second pass sums the listed cells in gradient order. dl: room for n entries. */
 #define P3_DIRECT_FN(NAME, ATTR, ET, IT, AT, LOAD, STORE)                                                        \
+    /* the second pass (the repeats, in gradient order, by the rule): apart, so the first pass's code is as it was */ \
+    __attribute__((noinline)) ATTR static void NAME##_rep(ET *restrict d, const ET *restrict g, const IT *restrict r, \
+                                                          int64_t n, uint32_t *restrict slot, uint32_t base,      \
+                                                          AT *restrict run, const int32_t *restrict dl, int64_t nd) { \
+        const uint32_t many = base + (uint32_t)n + 1u;                                                           \
+        for (int64_t i = 0; i < nd; i++) { /* (branch-free: the second / later naming is data) */                \
+            const int64_t w = dl[i], k = r[w];                                                                   \
+            const uint32_t s = slot[k];                                                                          \
+            const int64_t fw = s == many ? w : (int64_t)(s - base - 1u); /* the first gradient */               \
+            const AT a = P3_NADD((AT)0, LOAD(g[fw])), b = run[k];                                                \
+            const AT v = P3_NADD(s == many ? b : a, LOAD(g[w]));                                                 \
+            slot[k] = many;                                                                                      \
+            run[k] = v;                                                                                          \
+            d[k] = STORE(v);                                                                                     \
+        }                                                                                                        \
+    }                                                                                                            \
     __attribute__((noinline)) ATTR static int64_t NAME(ET *restrict d, const ET *restrict g, const ET *restrict f,   \
                                                        const IT *restrict r, int64_t n, int64_t isz,             \
                                                        uint32_t *restrict slot, uint32_t base, AT *restrict run, \
@@ -608,17 +624,7 @@ static void p3_fix_row(uint16_t *f, const uint16_t *g, int64_t n, int dt) {
             dl[nd] = (int32_t)w;                                                                                 \
             nd += rep;                                                                                           \
         }                                                                                                        \
-        const uint32_t many = base + (uint32_t)n + 1u;                                                           \
-        for (int64_t i = 0; i < nd; i++) { /* (branch-free: the second / later naming is data) */                \
-            const int64_t w = dl[i], k = r[w];                                                                   \
-            const uint32_t s = slot[k];                                                                          \
-            const int64_t fw = s == many ? w : (int64_t)(s - base - 1u); /* the first gradient */               \
-            const AT a = P3_NADD((AT)0, LOAD(g[fw])), b = run[k];                                                \
-            const AT v = P3_NADD(s == many ? b : a, LOAD(g[w]));                                                 \
-            slot[k] = many;                                                                                      \
-            run[k] = v;                                                                                          \
-            d[k] = STORE(v);                                                                                     \
-        }                                                                                                        \
+        if (nd) NAME##_rep(d, g, r, n, slot, base, run, dl, nd);                                                 \
         return nd;                                                                                               \
     }
 #ifdef ACL_F16_ROWS_F16C
