@@ -12,6 +12,29 @@
 #include "common/level_fn.h"
 #include "kernels/f16_rows.h"
 #include "common/half_rows.h"
+#include "common/nan_order.h"
+
+/* The backward plane's sums when a product is NaN: which of two NaNs an addition keeps is the compiled operand
+ * order (different in each level's variant), so these sums follow common/nan_order.h's rule in the loops' written
+ * order: E[oh][iw] = ((0 + P[ix[0]]) + P[ix[1]]) + ..., a gradInput row = ((0 + E[a]) + E[a + 1]) + ... (the same
+ * bits as the loops for every NaN-free sum). */
+#define AP_NAN_ESUMS(P, E, ps, IW, OH, ix, m)                                                                      \
+    do {                                                                                                          \
+        for (int64_t oh_ = 0; oh_ < (OH); oh_++)                                                                  \
+            for (int64_t iw_ = 0; iw_ < (IW); iw_++) {                                                            \
+                float acc_ = 0.0f;                                                                                \
+                for (int64_t t_ = 0; t_ < (m); t_++) acc_ = no_add_f(acc_, (P)[oh_ * (ps) + (ix)[iw_ * (m) + t_]]); \
+                (E)[oh_ * (IW) + iw_] = acc_;                                                                     \
+            }                                                                                                     \
+    } while (0)
+#define AP_NAN_RSUMS(rr, E, IW, a, b)                                                                              \
+    do {                                                                                                          \
+        for (int64_t iw_ = 0; iw_ < (IW); iw_++) {                                                                \
+            float acc_ = 0.0f;                                                                                    \
+            for (int64_t oh_ = (a); oh_ < (b); oh_++) acc_ = no_add_f(acc_, (E)[oh_ * (IW) + iw_]);               \
+            (rr)[iw_] = acc_;                                                                                     \
+        }                                                                                                         \
+    } while (0)
 
 /* A gradInput row equal to an earlier one (the same window range: the same halves) copied in the blocks the row
  * functions store it in (16 bytes; AVX-512 32), so the loads forward from those stores: libc's memcpy of such short

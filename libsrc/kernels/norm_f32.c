@@ -6,7 +6,9 @@
 #include <string.h>
 
 #include "common/cpu.h"
+#include "common/dtype.h"
 #include "common/half_rows.h"
+#include "common/nan_order.h"
 #include "common/parallel.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -198,12 +200,17 @@ typedef struct {
     bool centre;
     float *mean, *rstd;
     int64_t rows;
+    const float *w0, *b0; /* w / b in element order (w / b may be in a level's lane order) */
+    bool ok;              /* w and b finite */
 } nf_fwd_ctx;
 typedef struct {
     nf_buf dy, x, dx;
     int64_t rows, n, rpb;
     const float *mean, *rstd, *w;
     float *pw; /* per block: n sums of dy * xhat, then n of dy (NULL: no weight gradients) */
+    const float *w0; /* w in element order */
+    bool ok;         /* w finite */
+    int pos[NF_L];   /* the partials' position of element l of a full 16-element step */
 } nf_bwd_ctx;
 typedef struct {
     nf_buf x, y;
@@ -213,13 +220,189 @@ typedef struct {
     bool act;
     float *mean, *rstd;
     int64_t rows;
+    bool ok; /* gamma and beta finite */
 } nf_gfwd_ctx;
 typedef struct {
     nf_buf dy, x, dx;
     int64_t C, S, G, cg, rows;
     const float *mean, *rstd, *gamma;
     double *sd; /* per (n, c): sum dy, sum dy * xhat */
+    bool ok;    /* gamma finite */
 } nf_gbwd_ctx;
+
+
+/* ------------------------------------------------------------------ NaN rows in the reference order
+ *
+ * A row whose statistics or sums are not finite, or whose weights are not (a per-call flag), may hold NaNs that
+ * met in an addition or product: which payload survives is then the compiled operand order, different at each
+ * level. Such rows (only they) are computed here instead, at every level, by scalar code in the kernels' written
+ * order with common/nan_order.h's rule: the same lanes, chunks and tree, so their finite results are the kernels'
+ * bits too. (A row with finite statistics and weights has finite inputs: a NaN there is the default NaN of an
+ * overflow's Inf * 0, the same bits in any order.) */
+static inline int nf_fin(float v) { return fabsf(v) <= 3.40282347e38f; }
+static inline int nf_all_fin(const float *v, int64_t n) {
+    int ok = 1;
+    if (v)
+        for (int64_t i = 0; i < n; i++) ok &= nf_fin(v[i]);
+    return ok;
+}
+static inline int nf_all_fin_bf16(const uint16_t *h, int64_t n) {
+    int ok = 1;
+    for (int64_t i = 0; i < n; i++) ok &= (h[i] & 0x7f80) != 0x7f80;
+    return ok;
+}
+static inline float nf_get(nf_buf b, int64_t i) {
+    switch (b.dt) {
+    case ACL_FLOAT: return ((const float *)b.p)[i];
+    case ACL_FLOAT16: return acl_f16_to_f32(((const uint16_t *)b.p)[i]);
+    default: return acl_bf16_to_f32(((const uint16_t *)b.p)[i]);
+    }
+}
+static inline void nf_set(nf_buf b, int64_t i, float v) {
+    switch (b.dt) {
+    case ACL_FLOAT: ((float *)b.p)[i] = v; break;
+    case ACL_FLOAT16: ((uint16_t *)b.p)[i] = acl_f32_to_f16(v); break;
+    default: ((uint16_t *)b.p)[i] = acl_f32_to_bf16_bf(v); break;
+    }
+}
+/* S = the sum of E (of index i) for i < N in NF_REDUCE's order */
+#define NF_REF_SUM(N, S, E)                                                                                          \
+    do {                                                                                                             \
+        float o_[NF_L] = {0};                                                                                        \
+        int64_t b_ = 0;                                                                                              \
+        const int64_t full_ = (N) / NF_L * NF_L;                                                                     \
+        while (b_ < full_) {                                                                                         \
+            float a_[NF_L] = {0};                                                                                    \
+            const int64_t e_ = b_ + NF_CHUNK < full_ ? b_ + NF_CHUNK : full_;                                        \
+            for (; b_ < e_; b_ += NF_L)                                                                              \
+                for (int l_ = 0; l_ < NF_L; l_++) {                                                                  \
+                    const int64_t i = b_ + l_;                                                                       \
+                    a_[l_] = no_add_f(a_[l_], (E));                                                                  \
+                }                                                                                                    \
+            for (int l_ = 0; l_ < NF_L; l_++) o_[l_] = no_add_f(o_[l_], a_[l_]);                                     \
+        }                                                                                                            \
+        for (int l_ = 0; b_ + l_ < (N); l_++) {                                                                      \
+            const int64_t i = b_ + l_;                                                                               \
+            o_[l_] = no_add_f(o_[l_], (E));                                                                          \
+        }                                                                                                            \
+        for (int w_ = NF_L / 2; w_; w_ >>= 1)                                                                        \
+            for (int l_ = 0; l_ < w_; l_++) o_[l_] = no_add_f(o_[l_], o_[l_ + w_]);                                  \
+        S = o_[0];                                                                                                   \
+    } while (0)
+
+/* fwd_row / fwd_row_bf16 of row r */
+static __attribute__((noinline, cold)) void nf_ref_fwd(const nf_fwd_ctx *c, int64_t r) {
+    const int64_t n = c->n, off = r * n;
+#define NF_XV(i) (c->x2.p ? no_add_f(nf_get(c->x, off + (i)), nf_get(c->x2, off + (i))) : nf_get(c->x, off + (i)))
+    float m = 0, s;
+    if (c->centre) {
+        NF_REF_SUM(n, s, NF_XV(i));
+        m = s / (float)n;
+        NF_REF_SUM(n, s, no_mul_f(no_sub_f(NF_XV(i), m), no_sub_f(NF_XV(i), m)));
+    } else {
+        NF_REF_SUM(n, s, no_mul_f(NF_XV(i), NF_XV(i)));
+    }
+    const float var = s / (float)n;
+    const float rs = (float)(1.0 / sqrt((double)var + c->eps));
+    if (c->mean) c->mean[r] = m;
+    if (c->rstd) c->rstd[r] = rs;
+    for (int64_t j = 0; j < n; j++) { /* y may be x: each element read before it is written */
+        const float xv = NF_XV(j);
+        float v = no_mul_f(no_sub_f(xv, m), rs);
+        if (c->w0) v = no_mul_f(v, c->w0[j]);
+        if (c->b0) v = no_add_f(v, c->b0[j]);
+        if (c->y.p) nf_set(c->y, off + j, v);
+        if (c->y2.p) nf_set(c->y2, off + j, v);
+        if (c->xs.p) nf_set(c->xs, off + j, xv);
+    }
+#undef NF_XV
+}
+
+/* the partials' update of row r (bw / bb: its block's, positions c->pos within each full step) */
+static void nf_ref_bwd_parts(const nf_bwd_ctx *c, int64_t r, float *bw, float *bb) {
+    const int64_t n = c->n, off = r * n, full = n / NF_L * NF_L;
+    const float m = c->mean ? c->mean[r] : 0.0f, rs = c->rstd[r];
+    for (int64_t j = 0; j < n; j++) {
+        const int64_t p = j < full ? j - j % NF_L + c->pos[j % NF_L] : j;
+        const float d = nf_get(c->dy, off + j);
+        bw[p] = no_add_f(bw[p], no_mul_f(d, no_mul_f(no_sub_f(nf_get(c->x, off + j), m), rs)));
+        bb[p] = no_add_f(bb[p], d);
+    }
+}
+/* bwd_block's row r: the partials (bw non-NULL) and dx */
+static __attribute__((noinline, cold)) void nf_ref_bwd(const nf_bwd_ctx *c, int64_t r, float *bw, float *bb) {
+    const int64_t n = c->n, off = r * n;
+    if (bw) nf_ref_bwd_parts(c, r, bw, bb);
+    if (!c->dx.p) return;
+    const float m = c->mean ? c->mean[r] : 0.0f, rs = c->rstd[r], invn = 1.0f / (float)n;
+#define NF_G(i) (c->w0 ? no_mul_f(nf_get(c->dy, off + (i)), c->w0[i]) : nf_get(c->dy, off + (i)))
+    float sg, sgx;
+    NF_REF_SUM(n, sg, NF_G(i));
+    NF_REF_SUM(n, sgx, no_mul_f(NF_G(i), no_sub_f(nf_get(c->x, off + i), m)));
+    const float mg = c->mean ? no_mul_f(sg, invn) : 0.0f, mgx = no_mul_f(no_mul_f(sgx, rs), invn);
+    for (int64_t j = 0; j < n; j++) {
+        const float xh = no_mul_f(no_sub_f(nf_get(c->x, off + j), m), rs);
+        nf_set(c->dx, off + j, no_mul_f(rs, no_sub_f(no_sub_f(NF_G(j), mg), no_mul_f(xh, mgx))));
+    }
+#undef NF_G
+}
+/* a block's partials again from its first row through row r (a row found unclean after its fused update) */
+static __attribute__((noinline, cold)) void nf_ref_bwd_replay(const nf_bwd_ctx *c, int64_t k, int64_t r, float *bw,
+                                                              float *bb) {
+    memset(bw, 0, sizeof(float) * (size_t)c->n);
+    memset(bb, 0, sizeof(float) * (size_t)c->n);
+    for (int64_t q = k * c->rpb; q < r; q++) nf_ref_bwd_parts(c, q, bw, bb);
+}
+
+/* gfwd_row / gfwd_row_bf16 of block ng */
+static __attribute__((noinline, cold)) void nf_ref_gfwd(const nf_gfwd_ctx *c, int64_t ng) {
+    const int64_t S = c->S, cg = c->cg, len = cg * S, off = ng * len, c0 = (ng % c->G) * cg;
+    float s;
+    NF_REF_SUM(len, s, nf_get(c->x, off + i));
+    const float m = s / (float)len;
+    NF_REF_SUM(len, s, no_mul_f(no_sub_f(nf_get(c->x, off + i), m), no_sub_f(nf_get(c->x, off + i), m)));
+    const float var = s / (float)len;
+    const float rs = (float)(1.0 / sqrt((double)var + c->eps));
+    c->mean[ng] = m;
+    c->rstd[ng] = rs;
+    for (int64_t ch = 0; ch < cg; ch++) {
+        const float k = c->gamma ? no_mul_f(rs, c->gamma[c0 + ch]) : rs, o = c->beta ? c->beta[c0 + ch] : 0.0f;
+        for (int64_t q = 0; q < S; q++) {
+            const int64_t i = off + ch * S + q;
+            float y = no_add_f(no_mul_f(no_sub_f(nf_get(c->x, i), m), k), o);
+            if (c->act) y = (float)((double)y / (1.0 + exp(-c->scale * y)));
+            nf_set(c->y, i, y);
+        }
+    }
+}
+
+/* gbwd_row / gbwd_row_bf16 of block ng (its sd entries and dx) */
+static __attribute__((noinline, cold)) void nf_ref_gbwd(const nf_gbwd_ctx *c, int64_t ng) {
+    const int64_t S = c->S, cg = c->cg, len = cg * S, off = ng * len, c0 = (ng % c->G) * cg, n0 = ng / c->G;
+    const float m = c->mean[ng], rs = c->rstd[ng];
+    double sg = 0, sgx = 0;
+    for (int64_t ch = 0; ch < cg; ch++) {
+        const int64_t o = off + ch * S;
+        float a, q;
+        NF_REF_SUM(S, a, nf_get(c->dy, o + i));
+        NF_REF_SUM(S, q, no_mul_f(nf_get(c->dy, o + i), no_sub_f(nf_get(c->x, o + i), m)));
+        const float gm = c->gamma ? c->gamma[c0 + ch] : 1.0f;
+        c->sd[2 * (n0 * c->C + c0 + ch)] = a;
+        c->sd[2 * (n0 * c->C + c0 + ch) + 1] = no_mul_d((double)q, (double)rs);
+        sg = no_add_d(sg, no_mul_d((double)gm, (double)a));
+        sgx = no_add_d(sgx, no_mul_d((double)gm, (double)q));
+    }
+    if (!c->dx.p) return;
+    const float mg = (float)(sg / (double)len), mgx = (float)(no_mul_d(sgx, (double)rs) / (double)len);
+    for (int64_t ch = 0; ch < cg; ch++) {
+        const float gm = c->gamma ? c->gamma[c0 + ch] : 1.0f;
+        for (int64_t q = 0; q < S; q++) {
+            const int64_t i = off + ch * S + q;
+            const float xh = no_mul_f(no_sub_f(nf_get(c->x, i), m), rs);
+            nf_set(c->dx, i, no_mul_f(rs, no_sub_f(no_sub_f(no_mul_f(nf_get(c->dy, i), gm), mg), no_mul_f(xh, mgx))));
+        }
+    }
+}
 
 /* NF_ISA: 0 portable without SSE2 intrinsics, 1 portable x86-64 (SSE2), 2 AVX2, 3 AVX-512 */
 #define NF_ATTR
@@ -289,7 +472,8 @@ static float *nf_scratch(size_t per, int nt) {
 
 int nf_rows_fwd(nf_buf x, nf_buf x2, int64_t rows, int64_t n, const float *w, const float *b, double eps, bool centre,
                 nf_buf y, nf_buf y2, nf_buf xs, float *mean, float *rstd) {
-    nf_fwd_ctx c = {x, x2, y, y2, xs, n, w, b, eps, centre, mean, rstd, rows};
+    nf_fwd_ctx c = {x, x2, y, y2, xs, n, w, b, eps, centre, mean, rstd, rows, w, b, false};
+    c.ok = nf_all_fin(w, n) && nf_all_fin(b, n);
     /* BF16 in and out (no second input or output): read and rounded in registers, w / b in the level's VHP order */
     const bool hb = x.dt == ACL_BF16 && y.p && y.dt == ACL_BF16 && !x2.p && !y2.p && !xs.p;
     const nf_fwd_fn fn = hb ? NF_PICK(fwd_row_bf16) : NF_PICK(fwd_row);
@@ -343,7 +527,8 @@ int nf_rows_bwd(nf_buf dy, nf_buf x, int64_t rows, int64_t n, const float *mean,
         free(pw);
         return -1;
     }
-    nf_bwd_ctx c = {dy, x, dx, rows, n, rpb, mean, rstd, w, pw};
+    nf_bwd_ctx c = {dy, x, dx, rows, n, rpb, mean, rstd, w, pw, w, false, {0}};
+    c.ok = nf_all_fin(w, n);
     const bool hb = dy.dt == ACL_BF16 && x.dt == ACL_BF16 && (!dx.p || dx.dt == ACL_BF16);
     const nf_bwd_fn fn = hb ? NF_PICK(bwd_block_bf16) : NF_PICK(bwd_block);
     /* the BF16 blocks take w and keep their partials in the level's VHP lane order: pe[l] is the element of a
@@ -364,6 +549,7 @@ int nf_rows_bwd(nf_buf dy, nf_buf x, int64_t rows, int64_t n, const float *mean,
             c.w = wp;
         }
     }
+    for (int l = 0; l < NF_L; l++) c.pos[pe[l]] = l;
 #pragma omp parallel if (acl_parallel_worth(rows * n))
     {
         float *s0 = scratch + per * (size_t)nf_tid();
@@ -395,7 +581,8 @@ int nf_rows_bwd(nf_buf dy, nf_buf x, int64_t rows, int64_t n, const float *mean,
 int nf_group_fwd(nf_buf x, int64_t N, int64_t C, int64_t S, int64_t G, const float *gamma, const float *beta,
                  double eps, bool act, double scale, nf_buf y, float *mean, float *rstd) {
     const int64_t cg = C / G, len = cg * S;
-    const nf_gfwd_ctx c = {x, y, S, G, cg, gamma, beta, eps, scale, act, mean, rstd, N * G};
+    const nf_gfwd_ctx c = {x, y, S, G, cg, gamma, beta, eps, scale, act, mean, rstd, N * G,
+                           nf_all_fin(gamma, C) && nf_all_fin(beta, C)};
     const nf_gfwd_fn fn = x.dt == ACL_BF16 && !act ? NF_PICK(gfwd_row_bf16) : NF_PICK(gfwd_row);
     const int nt = acl_max_threads();
     const size_t per = nf_per((size_t)2 * (size_t)len);
@@ -423,7 +610,7 @@ int nf_group_bwd(nf_buf dy, nf_buf x, int64_t N, int64_t C, int64_t S, int64_t G
         free(sd);
         return -1;
     }
-    const nf_gbwd_ctx c = {dy, x, dx, C, S, G, cg, N * G, mean, rstd, gamma, sd};
+    const nf_gbwd_ctx c = {dy, x, dx, C, S, G, cg, N * G, mean, rstd, gamma, sd, nf_all_fin(gamma, C)};
     /* BF16 rows are read in place; the dx scratch is then one row */
     const nf_gbwd_fn fn = dy.dt == ACL_BF16 && x.dt == ACL_BF16 ? NF_PICK(gbwd_row_bf16) : NF_PICK(gbwd_row);
 #pragma omp parallel if (acl_parallel_worth(N * C * S))

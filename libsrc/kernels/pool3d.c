@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/nan_order.h"
 #include "common/dtype.h"
 #include "common/half_rows.h"
 #include "common/cpu.h"
@@ -483,44 +484,82 @@ static void bwd_grad_row(float *d, const acl_view *gy, int64_t off, int64_t st, 
     }
 }
 
+/* a + b by common/nan_order.h's rule (float or double): the max-pool backward's repeated cells sum their gradients
+ * in gradient order, and which of two NaNs a plain addition keeps is the compiled operand order - different in the
+ * level variants and between the scatter, direct and per-cell paths */
+#if defined(__x86_64__) && defined(__GNUC__)
+/* x86-64: addss / addsd with a as the first source (the destination): SSE returns a quietened if a is NaN, else b
+ * quietened if b is NaN - the rule itself, at a plain addition's cost */
+static inline float p3_add_ord_f(float a, float b) {
+    __asm__("addss %1, %0" : "+x"(a) : "x"(b));
+    return a;
+}
+static inline double p3_add_ord_d(double a, double b) {
+    __asm__("addsd %1, %0" : "+x"(a) : "x"(b));
+    return a;
+}
+#define P3_NADD(a, b) _Generic((a), double: p3_add_ord_d, default: p3_add_ord_f)((a), (b))
+#else
+#define P3_NADD(a, b) _Generic((a), double: no_add_d, default: no_add_f)((a), (b))
+#endif
+
 /* acc[k] += GEXPR (the w-th gradient) for the n cells k = KEXPR of one gradOutput row inside [0, isz), in w order; a
  * sparse plane appends each k to kk */
-#define P3_SCATTER(KEXPR, GEXPR)                                                                                 \
+#define P3_PLAIN_ADD(a, b) ((a) + (b))
+#define P3_SCATTER(KEXPR, GEXPR, ADD)                                                                            \
     if (sparse) {                                                                                                \
         for (int64_t w = 0; w < n; w++) {                                                                        \
             const int64_t k_ = (KEXPR);                                                                          \
             if ((uint64_t)k_ < (uint64_t)isz) {                                                                  \
-                acc[k_] += (GEXPR);                                                                              \
+                acc[k_] = ADD(acc[k_], (GEXPR));                                                                 \
                 kk[nk++] = k_;                                                                                   \
             }                                                                                                    \
         }                                                                                                        \
     } else {                                                                                                     \
         for (int64_t w = 0; w < n; w++) {                                                                        \
             const int64_t k_ = (KEXPR);                                                                          \
-            if ((uint64_t)k_ < (uint64_t)isz) acc[k_] += (GEXPR);                                                \
+            if ((uint64_t)k_ < (uint64_t)isz) acc[k_] = ADD(acc[k_], (GEXPR));                                   \
         }                                                                                                        \
     }
 
 /* one gradOutput row (gradients g, element stride gst): ity 4 / 8 = an int32 / int64 index row at ir (element stride
  * ist), else the cells in kb; returns the new count of kk */
+/* one gradOutput row (gradients g, element stride gst): ity 4 / 8 = an int32 / int64 index row at ir (element stride
+ * ist), else the cells in kb; returns the new count of kk. rule 0: plain additions (fp32 / double gradients: one
+ * code at every level, as the per-cell kernel's); fp16 / bf16 gradients (whose path - this or the direct one - the
+ * level picks) by the rule where needed: rule 1 (the plane holds a NaN gradient) adds by P3_NADD, rule -1 checks the
+ * row first (a row without a NaN gradient adds plainly: a NaN already in acc then meets no other NaN). */
+#define P3_SCATTER_ROWS(ADD)                                                                                     \
+    if (ity == 4 && ist == 1 && gst == 1) {                                                                      \
+        const int32_t *r = (const int32_t *)ir;                                                                  \
+        P3_SCATTER(r[w], g[w], ADD)                                                                              \
+    } else if (ity == 8 && ist == 1 && gst == 1) {                                                               \
+        const int64_t *r = (const int64_t *)ir;                                                                  \
+        P3_SCATTER(r[w], g[w], ADD)                                                                              \
+    } else if (ity == 4) {                                                                                       \
+        const int32_t *r = (const int32_t *)ir;                                                                  \
+        P3_SCATTER(r[w * ist], g[w * gst], ADD)                                                                  \
+    } else if (ity == 8) {                                                                                       \
+        const int64_t *r = (const int64_t *)ir;                                                                  \
+        P3_SCATTER(r[w * ist], g[w * gst], ADD)                                                                  \
+    } else {                                                                                                     \
+        P3_SCATTER(kb[w], g[w * gst], ADD)                                                                       \
+    }
 #define P3_SCATTER_FN(NAME, AT)                                                                                  \
     static int64_t NAME(AT *restrict acc, int64_t *restrict kk, int64_t nk, int64_t sparse, const AT *restrict g, \
                         int64_t gst, const void *ir, int ity, int64_t ist, const int64_t *kb, int64_t n,         \
-                        int64_t isz) {                                                                           \
-        if (ity == 4 && ist == 1 && gst == 1) {                                                                  \
-            const int32_t *r = (const int32_t *)ir;                                                              \
-            P3_SCATTER(r[w], g[w])                                                                               \
-        } else if (ity == 8 && ist == 1 && gst == 1) {                                                           \
-            const int64_t *r = (const int64_t *)ir;                                                              \
-            P3_SCATTER(r[w], g[w])                                                                               \
-        } else if (ity == 4) {                                                                                   \
-            const int32_t *r = (const int32_t *)ir;                                                              \
-            P3_SCATTER(r[w * ist], g[w * gst])                                                                   \
-        } else if (ity == 8) {                                                                                   \
-            const int64_t *r = (const int64_t *)ir;                                                              \
-            P3_SCATTER(r[w * ist], g[w * gst])                                                                   \
+                        int64_t isz, int rule) {                                                                 \
+        int gnan = rule > 0;                                                                                     \
+        if (rule < 0) {                                                                                          \
+            if (gst == 1)                                                                                        \
+                for (int64_t w = 0; w < n; w++) gnan |= g[w] != g[w];                                            \
+            else                                                                                                 \
+                for (int64_t w = 0; w < n; w++) gnan |= g[w * gst] != g[w * gst];                                \
+        }                                                                                                        \
+        if (__builtin_expect(gnan, 0)) {                                                                         \
+            P3_SCATTER_ROWS(P3_NADD)                                                                             \
         } else {                                                                                                 \
-            P3_SCATTER(kb[w], g[w * gst])                                                                        \
+            P3_SCATTER_ROWS(P3_PLAIN_ADD)                                                                        \
         }                                                                                                        \
         return nk;                                                                                               \
     }
@@ -555,6 +594,22 @@ static void p3_fix_row(uint16_t *f, const uint16_t *g, int64_t n, int dt) {
  * skipped). Branch-free first pass: every cell gets the bits of its last gradient, the slot its first gradient, and
  * the repeats are listed (dl); the second pass sums the listed cells in gradient order. dl: room for n entries. */
 #define P3_DIRECT_FN(NAME, ATTR, ET, IT, AT, LOAD, STORE)                                                        \
+    /* the second pass (the repeats, in gradient order, by the rule): apart, so the first pass's code is as it was */ \
+    __attribute__((noinline)) ATTR static void NAME##_rep(ET *restrict d, const ET *restrict g, const IT *restrict r, \
+                                                          int64_t n, uint32_t *restrict slot, uint32_t base,      \
+                                                          AT *restrict run, const int32_t *restrict dl, int64_t nd) { \
+        const uint32_t many = base + (uint32_t)n + 1u;                                                           \
+        for (int64_t i = 0; i < nd; i++) { /* (branch-free: the second / later naming is data) */                \
+            const int64_t w = dl[i], k = r[w];                                                                   \
+            const uint32_t s = slot[k];                                                                          \
+            const int64_t fw = s == many ? w : (int64_t)(s - base - 1u); /* the first gradient */               \
+            const AT a = P3_NADD((AT)0, LOAD(g[fw])), b = run[k];                                                \
+            const AT v = P3_NADD(s == many ? b : a, LOAD(g[w]));                                                 \
+            slot[k] = many;                                                                                      \
+            run[k] = v;                                                                                          \
+            d[k] = STORE(v);                                                                                     \
+        }                                                                                                        \
+    }                                                                                                            \
     __attribute__((noinline)) ATTR static int64_t NAME(ET *restrict d, const ET *restrict g, const ET *restrict f,   \
                                                        const IT *restrict r, int64_t n, int64_t isz,             \
                                                        uint32_t *restrict slot, uint32_t base, AT *restrict run, \
@@ -570,17 +625,7 @@ static void p3_fix_row(uint16_t *f, const uint16_t *g, int64_t n, int dt) {
             dl[nd] = (int32_t)w;                                                                                 \
             nd += rep;                                                                                           \
         }                                                                                                        \
-        const uint32_t many = base + (uint32_t)n + 1u;                                                           \
-        for (int64_t i = 0; i < nd; i++) { /* (branch-free: the second / later naming is data) */                \
-            const int64_t w = dl[i], k = r[w];                                                                   \
-            const uint32_t s = slot[k];                                                                          \
-            const int64_t fw = s == many ? w : (int64_t)(s - base - 1u); /* the first gradient */               \
-            const AT a = (AT)0 + LOAD(g[fw]), b = run[k];                                                        \
-            const AT v = (s == many ? b : a) + LOAD(g[w]);                                                       \
-            slot[k] = many;                                                                                      \
-            run[k] = v;                                                                                          \
-            d[k] = STORE(v);                                                                                     \
-        }                                                                                                        \
+        if (nd) NAME##_rep(d, g, r, n, slot, base, run, dl, nd);                                                 \
         return nd;                                                                                               \
     }
 #ifdef ACL_F16_ROWS_F16C
@@ -779,17 +824,17 @@ static void bwd_dense_planes(const acl_view *gy, const acl_view *ind, acl_view *
                     }
                     if (dt == ACL_DOUBLE) {
                         nk = p3_scatter_f64((double *)ap, kk, nk, sparse && !inplace, (const double *)gy->base + goff, g.ys[2],
-                                            ir, ity, ist, kb, nn, isz);
+                                            ir, ity, ist, kb, nn, isz, 0);
                     } else if (dt == ACL_FLOAT) {
                         nk = p3_scatter_f32((float *)ap, kk, nk, sparse && !inplace, (const float *)gy->base + goff, g.ys[2], ir,
-                                            ity, ist, kb, nn, isz);
+                                            ity, ist, kb, nn, isz, 0);
                     } else {
                         const float *gr = gf + r * nn;
                         if (!gdense) {
                             bwd_grad_row(gf, gy, goff, g.ys[2], n);
                             gr = gf;
                         }
-                        nk = p3_scatter_f32((float *)acc, kk, nk, sparse, gr, 1, ir, ity, ist, kb, nn, isz);
+                        nk = p3_scatter_f32((float *)acc, kk, nk, sparse, gr, 1, ir, ity, ist, kb, nn, isz, 1);
                     }
                 }
             if (inplace) continue;
@@ -884,8 +929,10 @@ static void bwd_dense_planes(const acl_view *gy, const acl_view *ind, acl_view *
                             else                                                                                 \
                                 k = load_index(ind, pp->idx_mode, io + od * g.is[0] + oh * g.is[1] + ow * g.is[2], \
                                                pl * osz + j);                                                    \
-                            if (k >= 0 && k < isz)                                                               \
-                                acc[k] += LOAD(gb[go + od * g.ys[0] + oh * g.ys[1] + ow * g.ys[2]]);             \
+                            if (k >= 0 && k < isz) { /* (fp16 / bf16 by the rule, as their fast paths) */         \
+                                const AT v_ = LOAD(gb[go + od * g.ys[0] + oh * g.ys[1] + ow * g.ys[2]]);         \
+                                acc[k] = sizeof(T) == 2 ? P3_NADD(acc[k], v_) : acc[k] + v_;                     \
+                            }                                                                                    \
                         }                                                                                        \
                 int64_t q = 0;                                                                                   \
                 for (int64_t d = 0; d < g.in[0]; d++)                                                            \
@@ -1067,6 +1114,22 @@ ACL_LEVEL_FN(, avg_row_sums_lv,
 }
 #define avg_row_sums avg_row_sums_lv
 
+/* A NaN window sum again in the reference order (common/nan_order.h: which of two NaNs an addition keeps is the
+ * compiled operand order, different in avg_row_sums' level variants): per window row an fp32 sum from 0 in w order,
+ * the rows added to a double from 0 in (d, h) order - the loops' order */
+#define AVG_NAN_CELL(T, LOAD, xp, d0, d1, h0, h1, w0, w1, s0, s1, s2)                                            \
+    __extension__({                                                                                              \
+        double c_ = 0;                                                                                           \
+        for (int64_t d_ = (d0); d_ < (d1); d_++)                                                                 \
+            for (int64_t h_ = (h0); h_ < (h1); h_++) {                                                           \
+                const T *r_ = (xp) + d_ * (s0) + h_ * (s1);                                                      \
+                float a_ = 0;                                                                                    \
+                for (int64_t w_ = (w0); w_ < (w1); w_++) a_ = no_add_f(a_, LOAD(r_[w_ * (s2)]));                 \
+                c_ = no_add_d(c_, (double)a_);                                                                   \
+            }                                                                                                    \
+        c_;                                                                                                      \
+    })
+
 /* One (plane, output depth) unit per iteration; the output row is done in chunks of up to 256 cells: for each
  * window row (d, h) in ascending order, every cell of the chunk adds that row's fp32 tap sum to its double sum (per
  * cell the additions of the plain per-cell loop, in its order, so the same bytes). */
@@ -1111,6 +1174,10 @@ ACL_LEVEL_FN(, avg_row_sums_lv,
                                     sum[j] += rs;                                                                \
                                 }                                                                                \
                         }                                                                                        \
+                    for (int64_t j = 0; j < m; j++)                                                              \
+                        if (__builtin_expect(sum[j] != sum[j], 0))                                               \
+                            sum[j] = AVG_NAN_CELL(T, LOAD, xb + xo, d0, d1, h0, h1, wlo[j], whi[j], g.xs[0],     \
+                                                  g.xs[1], xs2);                                                 \
                     for (int64_t j = 0; j < m; j++) {                                                            \
                         const int64_t ow = ow0 + j;                                                              \
                         const double div =                                                                       \

@@ -11,7 +11,64 @@
 #include "common/cpu.h"
 #include "common/dtype_rules.h"
 #include "common/dtype.h"
+#include "common/nan_order.h"
 #include "kernels/vexp_rows.h"
+
+/* NaN results in the scalar reference's order (common/nan_order.h), at every level: the passes keep their vector
+ * code for NaN-free results and send a NaN sum or a block holding a NaN output here. Element i of a line is f[i], or
+ * the widened h[i] when h is given. */
+#define SMR_AT(f, h, i) ((h) ? acl_bf16_to_f32((h)[i]) : (f)[i])
+
+/* the 16-lane partial sums of a[i] (b == hb == NULL) or a[i] * b[i] (lane i % 16), then the halving tree */
+static __attribute__((noinline, cold)) float smr_ref_dot(const float *a, const uint16_t *ha, const float *b,
+                                                         const uint16_t *hb, int64_t n) {
+    float t[VX_N] = {0};
+    const int dot = b || hb;
+    for (int64_t i = 0; i < n; i++) {
+        const float x = SMR_AT(a, ha, i);
+        t[i % VX_N] = no_add_f(t[i % VX_N], dot ? no_mul_f(x, SMR_AT(b, hb, i)) : x);
+    }
+    for (int w = VX_N / 2; w; w >>= 1)
+        for (int j = 0; j < w; j++) t[j] = no_add_f(t[j], t[j + w]);
+    return t[0];
+}
+
+enum { SMR_FIX_SM, SMR_FIX_LSM, SMR_FIX_EXPSCALE };
+/* the NaN elements of r[0..k): y * (g - s) (SM), g - exp(y) * s (LSM), exp(g) * s (EXPSCALE); s[j] per element;
+ * e[j]: the passes' exp of y[j] (LSM) or g[j] (EXPSCALE), used where that argument is not a NaN (a NaN argument is
+ * its own exp, quietened). Inlined into the passes' cold branch (no call: the loops keep their constants) */
+static inline __attribute__((always_inline)) void smr_ref_fix(float *r, const float *g, const uint16_t *hg,
+                                                              const float *y, const uint16_t *hy, const float *s,
+                                                              const float *e, int64_t k, int op) {
+    for (int64_t j = 0; j < k; j++) {
+        if (!no_isnan_f(r[j])) continue;
+        const float gj = SMR_AT(g, hg, j);
+        if (op == SMR_FIX_SM) {
+            r[j] = no_mul_f(SMR_AT(y, hy, j), no_sub_f(gj, s[j]));
+        } else {
+            const float a = op == SMR_FIX_LSM ? SMR_AT(y, hy, j) : gj;
+            const float ea = no_isnan_f(a) ? no_quiet_f(a) : e[j];
+            r[j] = op == SMR_FIX_LSM ? no_sub_f(gj, no_mul_f(ea, s[j])) : no_mul_f(ea, s[j]);
+        }
+    }
+}
+
+/* A backward / expscale row whose scalar s is NaN: every output is NaN, each in the reference order (the exp
+ * factor's value does not reach a NaN result: a NaN argument is its own exp, quietened). A row whose s is not NaN
+ * needs nothing: s = sum(g) or dot(g, y) over the whole row leaves g (and y) without NaN, so a NaN output has one
+ * NaN source (a NaN y's exp, or lp's) or is the default NaN of inf * 0 / inf - inf - the same bits in any order.
+ * o may be g or y: elementwise. */
+static __attribute__((noinline, cold)) void smr_row_ref(float *o, uint16_t *ho, const float *g, const uint16_t *hg,
+                                                        const float *y, const uint16_t *hy, float s, int64_t n,
+                                                        int op) {
+    const float one = 1.0f;
+    for (int64_t j = 0; j < n; j++) {
+        float r = __builtin_nanf("");
+        smr_ref_fix(&r, g ? g + j : NULL, hg ? hg + j : NULL, y ? y + j : NULL, hy ? hy + j : NULL, &s, &one, 1, op);
+        if (ho) ho[j] = acl_f32_to_bf16(r);
+        else o[j] = r;
+    }
+}
 
 #define SMR_ATTR
 #define SMR_SFX _portable

@@ -255,7 +255,13 @@ static void direct_run(aclDataType dt, const char *src, int64_t n, double *acc) 
             else
 #endif
                 rd_chunks2(f, cs);
-            for (int c = 0; c < g; c++) *acc += cs[c];
+            for (int c = 0; c < g; c++) {
+                /* a NaN chunk sum: which NaN survives is the compiled operand order of rd_chunks2 / rd_chunks4
+                 * (and a level's group size decides which chunks they take); the chunk again by direct_chunk,
+                 * one code at every level (common/nan_order.h's aim: the same NaN bytes at every level) */
+                if (cs[c] != cs[c]) cs[c] = direct_chunk(dt, src + (k + c * RD_CHUNK) * es, RD_CHUNK);
+                *acc += cs[c];
+            }
         }
     }
     while (k < n) {
