@@ -540,9 +540,8 @@ MSDA_INLINE int msda_row_nan(const float *restrict r, int64_t n) {
 }
 
 /* The forward row of one query (acc[c] += a*(((w1*x1 + w2*x2) + w3*x3) + w4*x4) over the points in order). */
-static __attribute__((noinline)) void msda_fwd_nan(const msda_level *lv, const float *locb, const float *attb,
-                                                   int64_t nl, int64_t np, int64_t K, const float *vb, int64_t vks,
-                                                   float *acc, int64_t C) {
+static void msda_fwd_nan(const msda_level *lv, const float *locb, const float *attb,
+                         int64_t nl, int64_t np, int64_t K, const float *vb, int64_t vks, float *acc, int64_t C) {
     for (int64_t c = 0; c < C; c++) acc[c] = 0.0f;
     for (int64_t l = 0; l < nl; l++) {
         for (int64_t pt = 0; pt < np; pt++) {
@@ -571,31 +570,74 @@ static int msda_rows_nan(const float *gb, int64_t ks, int64_t K, int64_t C) {
     return any;
 }
 
-/* gradValue of one (b, h) owner once more, every element in the reference order (gv[k] += w_k*(a*go) over q, l,
- * p in order): called when the fast accumulation left a NaN in it. */
-static __attribute__((noinline)) void msda_bwd_gv_nan(const msda_problem *p, const msda_level *lv, int64_t b,
-                                                      int64_t h, float *gb, int64_t gks) {
-    const int64_t K = p->K, C = p->C, nl = p->nl, np = p->np;
+static void msda_bwd_point_nan(const float *const x[4], const float *go, float a, const float w[4], const float f[4],
+                               int64_t C, float out[3]);
+
+/* The forward of one (b, h) owner once more, a query's row in the reference order (msda_fwd_nan) and stored
+ * again when it holds a NaN: called when the fast pass produced a NaN somewhere in the owner. */
+static __attribute__((noinline)) void msda_fwd_redo(const msda_problem *p, const msda_level *lv, int64_t b, int64_t h,
+                                                    const float *vb, int64_t vks) {
+    const int64_t C = p->C;
     const msda_io rio = io_for(p->rows.dtype), lio = io_for(p->loc.dtype), aio = io_for(p->attn.dtype);
-    float go[MSDA_MAX_C], t[MSDA_MAX_C];
+    float acc[MSDA_MAX_C];
     float locbuf[2 * MSDA_MAX_PTS], attbuf[MSDA_MAX_PTS];
     msda_qio qio;
     msda_qio_init(&qio, p, &lio, &aio, &rio, NULL, NULL, false);
-    for (int64_t k = 0; k < K; k++) memset(gb + k * gks, 0, (size_t)C * sizeof(float));
+    for (int64_t q = 0; q < p->nq; q++) {
+        const float *locb = msda_qio_loc(&qio, &lio, b, q, h, locbuf);
+        const float *attb = msda_qio_attn(&qio, &aio, b, q, h, attbuf);
+        msda_fwd_nan(lv, locb, attb, p->nl, p->np, p->K, vb, vks, acc, C);
+        if (!msda_row_nan(acc, C)) continue;
+        char *row = (char *)qio.R + (b * qio.Rst[0] + q * qio.Rst[1] + h * qio.Rst[2]) * rio.es;
+        rio.store_row(acc, row, qio.Rst[3], C);
+    }
+}
+
+/* The backward of one (b, h) owner once more, in the reference order, where the fast pass left a NaN: every
+ * point's gradLocation / gradAttnWeight (msda_bwd_point_nan; a finite result is the fast one) and, when
+ * gradValue holds a NaN, gradValue (gv[k] += w_k*(a*go) over q, l, p in order). */
+static __attribute__((noinline)) void msda_bwd_redo(const msda_problem *p, const msda_level *lv, int64_t b, int64_t h,
+                                                    const float *vb, int64_t vks, float *gb, int64_t gks) {
+    const int64_t K = p->K, C = p->C, nl = p->nl, np = p->np;
+    const msda_io rio = io_for(p->rows.dtype), lio = io_for(p->loc.dtype), aio = io_for(p->attn.dtype),
+                  glio = io_for(p->gloc.dtype), gaio = io_for(p->gattn.dtype);
+    float go[MSDA_MAX_C], t[MSDA_MAX_C];
+    float locbuf[2 * MSDA_MAX_PTS], attbuf[MSDA_MAX_PTS], glbuf[2 * MSDA_MAX_PTS], gabuf[MSDA_MAX_PTS];
+    msda_qio qio;
+    msda_qio_init(&qio, p, &lio, &aio, &rio, &glio, &gaio, true);
+    const int do_gv = msda_rows_nan(gb, gks, K, C);
+    if (do_gv)
+        for (int64_t k = 0; k < K; k++) memset(gb + k * gks, 0, (size_t)C * sizeof(float));
     for (int64_t q = 0; q < p->nq; q++) {
         const char *row = qio.R + (b * qio.Rst[0] + q * qio.Rst[1] + h * qio.Rst[2]) * rio.es;
         rio.load_row(row, qio.Rst[3], go, C);
         const float *locb = msda_qio_loc(&qio, &lio, b, q, h, locbuf);
         const float *attb = msda_qio_attn(&qio, &aio, b, q, h, attbuf);
+        float *glb = qio.gloc_direct ? (float *)(void *)(qio.GL + (b * qio.GLst[0] + q * qio.GLst[1] + h * qio.GLst[2]) * 4)
+                                     : glbuf;
+        float *gab = qio.gattn_direct ? (float *)(void *)(qio.GA + (b * qio.GAst[0] + q * qio.GAst[1] + h * qio.GAst[2]) * 4)
+                                      : gabuf;
         for (int64_t l = 0; l < nl; l++) {
+            const msda_level *lvl = &lv[l];
             for (int64_t pt = 0; pt < np; pt++) {
                 const int64_t i = l * np + pt;
                 msda_pt g;
-                const int kind = msda_geom(locb[2 * i], locb[2 * i + 1], &lv[l], K, &g);
-                if (!kind) continue;
+                const int kind = msda_geom(locb[2 * i], locb[2 * i + 1], lvl, K, &g);
+                if (!kind) {
+                    glb[2 * i] = 0.0f;
+                    glb[2 * i + 1] = 0.0f;
+                    gab[i] = 0.0f;
+                    continue;
+                }
                 const float *x[4];
                 float *gr[4];
-                msda_corner_rows(&g, kind, &lv[l], k_zero_row, 0, gb, gks, x, gr);
+                msda_corner_rows(&g, kind, lvl, vb, vks, gb, gks, x, gr);
+                float res[3];
+                msda_bwd_point_nan(x, go, attb[i], g.w, g.f, C, res);
+                glb[2 * i] = lvl->Wf * res[1];
+                glb[2 * i + 1] = lvl->Hf * res[2];
+                gab[i] = res[0];
+                if (!do_gv) continue;
                 for (int64_t c = 0; c < C; c++) t[c] = no_mul_f(attb[i], go[c]);
                 for (int kk = 0; kk < 4; kk++) {
                     if (!gr[kk]) continue;
@@ -603,6 +645,7 @@ static __attribute__((noinline)) void msda_bwd_gv_nan(const msda_problem *p, con
                 }
             }
         }
+        msda_qio_store(&qio, &glio, &gaio, b, q, h, glbuf, gabuf);
     }
 }
 
@@ -612,9 +655,8 @@ static inline float msda_tree8_nan(const float s[8]) {
 }
 
 /* bwd_point_c's channel sums of one point (t = a*go computed here). */
-static __attribute__((noinline)) void msda_bwd_point_nan(const float *const x[4], const float *go, float a,
-                                                         const float w[4], const float f[4], int64_t C,
-                                                         float out[3]) {
+static void msda_bwd_point_nan(const float *const x[4], const float *go, float a, const float w[4], const float f[4],
+                               int64_t C, float out[3]) {
     float sa[8] = {0}, sw[8] = {0}, sh[8] = {0};
     for (int64_t c0 = 0; c0 < C; c0 += 8) {
         for (int j = 0; j < 8; j++) {
