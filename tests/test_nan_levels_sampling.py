@@ -18,8 +18,9 @@ import nan_audit  # noqa: E402
 
 from reference.msda import msda_backward as msda_ref_bwd  # noqa: E402
 from reference.msda import msda_forward as msda_ref_fwd  # noqa: E402
+from reference.grid_sampler import grid_sample_backward_ref, grid_sample_ref  # noqa: E402
 
-FIXED = ["msda "]
+FIXED = ["msda ", "grid2d "]
 
 
 @pytest.mark.parametrize("family", FIXED)
@@ -130,3 +131,46 @@ def test_msda_nan_rule_on_hand_made_points():
     assert w[6] == w[7] == w[8] == "7fc00011"
     # gradValue channel 3: w_k*(a*go[3]) -> go's payload, quietened, in every corner row
     assert w[9:13] == ["7fc00077"] * 4
+
+
+def _prelude():
+    g = {}
+    exec(nan_audit.PRELUDE, g)
+    return g
+
+
+@pytest.mark.parametrize("nan", [False, True], ids=["finite", "nan"])
+@pytest.mark.parametrize("im,pm", [(0, 0), (0, 1), (1, 2), (2, 0), (2, 2)])
+@pytest.mark.parametrize("C", [1, 5, 16])
+def test_grid2d_values_against_float64_reference(C, im, pm, nan):
+    """fp32: the NaN positions and every other value against the float64 loop reference (NaNs in input and
+    gradOutput, finite grid: a NaN grid coordinate drops the point in both)"""
+    g = _prelude()
+    rng = np.random.default_rng(40 + C + 3 * im + pm)
+    x = rng.standard_normal((2, C, 7, 9)).astype(np.float32)
+    go = rng.standard_normal((2, C, 6, 5)).astype(np.float32)
+    grid = rng.uniform(-1.2, 1.2, (2, 6, 5, 2)).astype(np.float32)
+    if nan:
+        x, go = g["spec"](x, 5, 1), g["spec"](go, 6, 2)
+        x[np.isinf(x)] = 2.0   # Inf * 0 weights: where the reference and the planes' zero taps part ways
+    ac = bool(pm & 1)
+    E, T = pyaclnn.AclTensor.empty, pyaclnn.AclTensor.from_array
+    o = E(go.shape, np.float32)
+    pyaclnn.launch("GridSampler2D", T(x), T(grid), im, pm, ac, o)
+    gi, gg = E(x.shape, np.float32), E(grid.shape, np.float32)
+    pyaclnn.launch("GridSampler2DBackward", T(go), T(x), T(grid), im, pm, ac, pyaclnn.bool_array([True, True]), gi, gg)
+    with np.errstate(invalid="ignore", over="ignore"):
+        ro = grid_sample_ref(x.astype(np.float64), grid.astype(np.float64), im, pm, ac)
+        rgi, rgg = grid_sample_backward_ref(go.astype(np.float64), x.astype(np.float64), grid.astype(np.float64),
+                                            im, pm, ac)
+    _close_where_finite(o.numpy(), ro, np.float32, "out")
+    _close_where_finite(gi.numpy(), rgi, np.float32, "inputGrad")
+    if im != 1 and not nan:
+        _close_where_finite(gg.numpy(), rgg, np.float32, "gridGrad")
+    elif im != 1:
+        # the kernel and the reference form the grid gradient's terms differently (a tap outside the image is a
+        # zero value times gradOutput here and skipped there; a zero multiplier scales the sum here, each term
+        # there), so their NaN sets differ; the values where both are numbers agree
+        a, e = gg.numpy().astype(np.float64), rgg
+        m = ~np.isnan(a) & ~np.isnan(e)
+        _close_where_finite(a[m], e[m], np.float32, "gridGrad")

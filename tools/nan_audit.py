@@ -67,6 +67,11 @@ o = E((2, {C}, 6, 5), DT); launch("GridSampler2D", T(x), T(g), {IM}, {PM}, {AC},
 gi, gg = E(x.shape, DT), E(g.shape, DT)
 launch("GridSampler2DBackward", T(go), T(x), T(g), {IM}, {PM}, {AC}, BA([True, True]), gi, gg)
 outs = [o.numpy(), gi.numpy(), gg.numpy()]
+xs = spec(rn((2, {C}, 7, 18), DT), 5, 1)[..., ::2]   # a strided input: the channel-last path
+o = E((2, {C}, 6, 5), DT); launch("GridSampler2D", T(xs), T(g), {IM}, {PM}, {AC}, o)
+gi, gg = E(xs.shape, DT), E(g.shape, DT)
+launch("GridSampler2DBackward", T(go), T(xs), T(g), {IM}, {PM}, {AC}, BA([True, True]), gi, gg)
+outs += [o.numpy(), gi.numpy(), gg.numpy()]
 """
 
 _GS3 = r"""
