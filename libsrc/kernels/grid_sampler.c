@@ -242,30 +242,47 @@ static inline void gs_tr_to8_f32(float *restrict d, const float *restrict t, int
     for (; i < m; i++)
         for (int l = 0; l < GS_L; l++) d[i * GS_L + l] = t[l * ld + i];
 }
-static inline void gs_tr_from8_f32(float *restrict t, int64_t ld, const float *restrict s, int64_t m) {
+/* (returns 1 when a value is NaN) */
+static inline int gs_tr_from8_f32(float *restrict t, int64_t ld, const float *restrict s, int64_t m) {
     int64_t i = 0;
+    int nan = 0;
 #ifdef __SSE2__
+    __m128 un[GS_L / 4] = {_mm_setzero_ps(), _mm_setzero_ps()}; /* one chain per 4-lane column */
     for (; i + 4 <= m; i += 4)
         for (int l = 0; l < GS_L; l += 4) {
             __m128 r0 = _mm_loadu_ps(s + i * GS_L + l), r1 = _mm_loadu_ps(s + (i + 1) * GS_L + l);
             __m128 r2 = _mm_loadu_ps(s + (i + 2) * GS_L + l), r3 = _mm_loadu_ps(s + (i + 3) * GS_L + l);
+            /* a running sum per lane: NaN when a value is (or, rarely, after infinities: the caller's redo then
+             * finds no NaN element and changes nothing); cheaper than an unordered compare per vector */
+            un[l >> 2] = _mm_add_ps(un[l >> 2], _mm_add_ps(_mm_add_ps(r0, r1), _mm_add_ps(r2, r3)));
             _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
             _mm_storeu_ps(t + l * ld + i, r0);
             _mm_storeu_ps(t + (l + 1) * ld + i, r1);
             _mm_storeu_ps(t + (l + 2) * ld + i, r2);
             _mm_storeu_ps(t + (l + 3) * ld + i, r3);
         }
+    const __m128 u = _mm_add_ps(un[0], un[1]);
+    nan = _mm_movemask_ps(_mm_cmpunord_ps(u, u)) != 0;
 #endif
     for (; i < m; i++)
-        for (int l = 0; l < GS_L; l++) t[l * ld + i] = s[i * GS_L + l];
+        for (int l = 0; l < GS_L; l++) {
+            t[l * ld + i] = s[i * GS_L + l];
+            nan |= s[i * GS_L + l] != s[i * GS_L + l];
+        }
+    return nan;
 }
 static inline void gs_tr_to8_f64(double *restrict d, const double *restrict t, int64_t ld, int64_t m) {
     for (int64_t i = 0; i < m; i++)
         for (int l = 0; l < GS_L; l++) d[i * GS_L + l] = t[l * ld + i];
 }
-static inline void gs_tr_from8_f64(double *restrict t, int64_t ld, const double *restrict s, int64_t m) {
+static inline int gs_tr_from8_f64(double *restrict t, int64_t ld, const double *restrict s, int64_t m) {
+    int nan = 0;
     for (int64_t i = 0; i < m; i++)
-        for (int l = 0; l < GS_L; l++) t[l * ld + i] = s[i * GS_L + l];
+        for (int l = 0; l < GS_L; l++) {
+            t[l * ld + i] = s[i * GS_L + l];
+            nan |= s[i * GS_L + l] != s[i * GS_L + l];
+        }
+    return nan;
 }
 
 #define GS_T float
