@@ -1,4 +1,4 @@
-"""NaN bytes identical at every SIMD level (the sampling / resampling kernels): tools/nan_audit.py's cases for the
+"""NaN bytes identical at every SIMD level (the sampling / resampling kernels, convolution): tools/nan_audit.py's cases for the
 families whose NaN results are recomputed in the reference order (common/nan_order.h) give the same bytes at
 PYACLNN_SIMD=off / avx2 / avx512 x OMP_NUM_THREADS 1 / 2 - inputs with NaNs of many payloads (signalling, quiet,
 sign set) in every float input, Inf and 0 so Inf*0 / Inf-Inf meet them. Plus values: the NaN positions and the
@@ -20,7 +20,7 @@ from reference.msda import msda_backward as msda_ref_bwd  # noqa: E402
 from reference.msda import msda_forward as msda_ref_fwd  # noqa: E402
 from reference.grid_sampler import grid_sample_backward_ref, grid_sample_ref  # noqa: E402
 
-FIXED = ["msda ", "grid2d "]
+FIXED = ["msda ", "grid2d ", "conv2d ", "matmul "]
 
 
 @pytest.mark.parametrize("family", FIXED)
@@ -174,3 +174,28 @@ def test_grid2d_values_against_float64_reference(C, im, pm, nan):
         a, e = gg.numpy().astype(np.float64), rgg
         m = ~np.isnan(a) & ~np.isnan(e)
         _close_where_finite(a[m], e[m], np.float32, "gridGrad")
+
+
+@pytest.mark.parametrize("nan", [False, True], ids=["finite", "nan"])
+def test_conv2d_values_against_float64_reference(nan):
+    """fp32 Convolution (3x3, stride 1, padding 1, bias): NaN positions and values against a float64 sum"""
+    g = _prelude()
+    rng = np.random.default_rng(77)
+    x = rng.standard_normal((2, 6, 9, 11)).astype(np.float32)
+    w = rng.standard_normal((8, 6, 3, 3)).astype(np.float32)
+    b = rng.standard_normal(8).astype(np.float32)
+    if nan:
+        x, w, b = g["spec"](x, 7, 1), g["spec"](w, 9, 2), g["spec"](b, 5, 3)
+    T, lib = pyaclnn.AclTensor.from_array, pyaclnn.lib
+    o = T(np.zeros((2, 8, 9, 11), np.float32), lib.ACL_FORMAT_NCHW)
+    IA = pyaclnn.int_array
+    pyaclnn.launch("Convolution", T(x, lib.ACL_FORMAT_NCHW), T(w, lib.ACL_FORMAT_NCHW), T(b), IA([1, 1]), IA([1, 1]),
+                   IA([1, 1]), False, IA([0, 0]), 1, o, 1)
+    xp = np.pad(x.astype(np.float64), ((0, 0), (0, 0), (1, 1), (1, 1)))
+    ref = np.zeros((2, 8, 9, 11))
+    with np.errstate(invalid="ignore", over="ignore"):
+        for kh in range(3):
+            for kw in range(3):
+                ref += np.einsum("nchw,oc->nohw", xp[:, :, kh:kh + 9, kw:kw + 11], w[:, :, kh, kw].astype(np.float64))
+        ref += b.astype(np.float64)[None, :, None, None]
+    _close_where_finite(o.numpy(), ref, np.float32, "conv2d out")
