@@ -200,7 +200,7 @@ def _cases():
         cs.append((f"three_interpolate_bwd {dt}", _THREE.format(C=8), dt))
     for dt in ("f32", "f16", "bf16"):
         cs.append((f"col2im/im2col {dt}", _COL2IM.format(C=4), dt))
-    for dt in ("f32", "f16", "bf16"):   # gemm / conv (not fixed yet: listed by the audit)
+    for dt in ("f32", "f16", "bf16"):   # gemm / conv
         cs.append((f"matmul {dt}", _MATMUL, dt))
         cs.append((f"conv2d {dt}", _CONV, dt))
     return cs
