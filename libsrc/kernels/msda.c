@@ -539,6 +539,17 @@ MSDA_INLINE int msda_row_nan(const float *restrict r, int64_t n) {
     return any;
 }
 
+/* any Inf / NaN among r[0..n) (integer tests on the bits: they vectorise) */
+MSDA_INLINE int msda_nonfinite(const float *restrict r, int64_t n) {
+    int any = 0;
+    for (int64_t i = 0; i < n; i++) {
+        uint32_t u;
+        memcpy(&u, r + i, 4);
+        any |= (u & 0x7f800000u) == 0x7f800000u;
+    }
+    return any;
+}
+
 /* The forward row of one query (acc[c] += a*(((w1*x1 + w2*x2) + w3*x3) + w4*x4) over the points in order). */
 static void msda_fwd_nan(const msda_level *lv, const float *locb, const float *attb,
                          int64_t nl, int64_t np, int64_t K, const float *vb, int64_t vks, float *acc, int64_t C) {
