@@ -10,6 +10,7 @@
 #include "common/status.h"
 #include "kernels/conv.h"
 #include "common/level_fn.h"
+#include "common/nan_order.h"
 #include "kernels/dtype_io.h"
 
 __extension__ typedef __int128 i128;
@@ -300,6 +301,22 @@ static void pack_weights(const conv_plan *p, const conv_sub *S, const acl_view *
     }
 }
 
+/* ---- NaN results in the reference order (common/nan_order.h): the block kernels keep their operation order at
+ * every level, so which outputs are NaN is level-independent, but which payload survives is not (operand order
+ * of the commutative products / sums). An output found NaN at store time is recomputed here in the written
+ * order: sum over k ascending of c*w (acc + c*w), then + bias; the weight gradient's acc + g*c over q. ---- */
+__attribute__((noinline, cold)) static float conv_elem_nan(const float *c, const float *w, int64_t K, int64_t j,
+                                                           int64_t q, float b) {
+    float a = 0.0f;
+    for (int64_t k = 0; k < K; k++) a = no_add_f(a, no_mul_f(c[k * CONV_PB + q], w[k * CONV_COB + j]));
+    return no_add_f(a, b);
+}
+
+static void grad_rows_nan(float *restrict acc, const float *restrict g, const float *restrict ct, int64_t K) {
+    for (int q = 0; q < CONV_PB; q++)
+        for (int64_t k = 0; k < K; k++) acc[k] = no_add_f(acc[k], no_mul_f(g[q], ct[q * K + k]));
+}
+
 int conv_forward(const conv_plan *p, const acl_view *x, const acl_view *w, const acl_view *bias, acl_view *y) {
     const int64_t G = p->groups, cog = p->cog, cogp = p->cogp, nsub = p->nsub;
     const int nthr = acl_max_threads();
@@ -381,8 +398,9 @@ int conv_forward(const conv_plan *p, const acl_view *x, const acl_view *w, const
                             const int64_t jd = pos / (oH * oW), jh = (pos / oW) % oH, jw = pos % oW;
                             const int64_t od = S->o0[0] + S->os[0] * jd, oh = S->o0[1] + S->os[1] * jh,
                                           ow = S->o0[2] + S->os[2] * jw;
-                            st_f32(y, n * ys[0] + oc * ys[1] + od * ys[2] + oh * ys[3] + ow * ys[4],
-                                   acc[j * CONV_PB + q] + b);
+                            float v = acc[j * CONV_PB + q] + b;
+                            if (v != v) v = conv_elem_nan(col + pb * K * CONV_PB, wb, K, j, q, b);
+                            st_f32(y, n * ys[0] + oc * ys[1] + od * ys[2] + oh * ys[3] + ow * ys[4], v);
                         }
                     }
                 }
@@ -458,6 +476,15 @@ int conv_grad_weight(const conv_plan *p, const acl_view *img, const acl_view *gm
         for (int64_t t = 0; t < ntask; t++) { /* one (n, g): its own partial sums, tiles in order */
             const int64_t g = t % G, n = t / G;
             float *acc = part + (size_t)t * per;
+            /* pass 1 the fast rows; pass 2 (only when the task's partial sums hold a NaN) the same sums once more
+             * in the reference order, so the NaN payloads do not depend on the level */
+            for (int pass = 0; pass < 2; pass++) {
+            if (pass == 1) {
+                int nan = 0;
+                for (size_t e = 0; e < per; e++) nan |= acc[e] != acc[e];
+                if (!nan) break;
+                memset(acc, 0, per * sizeof(float));
+            }
             for (int64_t tile = 0; tile < ntile; tile++) {
                 const int64_t p0 = tile * pt, np = npos - p0 < pt ? npos - p0 : pt;
                 const int64_t npad = (np + CONV_PB - 1) / CONV_PB * CONV_PB;
@@ -473,9 +500,13 @@ int conv_grad_weight(const conv_plan *p, const acl_view *img, const acl_view *gm
                         for (int q = 0; q < CONV_PB; q++) ct[q * K + k] = cb[k * CONV_PB + q];
                     for (int64_t a = 0; a < ca; a++) {
                         const float *ga = gr + a * npad + pb * CONV_PB;
-                        grad_rows(acc + a * K, ga, ct, K);
+                        if (pass == 0)
+                            grad_rows(acc + a * K, ga, ct, K);
+                        else
+                            grad_rows_nan(acc + a * K, ga, ct, K);
                     }
                 }
+            }
             }
         }
     }
@@ -486,6 +517,10 @@ int conv_grad_weight(const conv_plan *p, const acl_view *img, const acl_view *gm
         const int64_t k = e % K, a = (e / K) % ca, g = e / (K * ca);
         float s = 0.0f;
         for (int64_t n = 0; n < p->n; n++) s += part[(size_t)(n * G + g) * per + (size_t)(a * K + k)];
+        if (s != s) { /* the reference order's NaN */
+            s = 0.0f;
+            for (int64_t n = 0; n < p->n; n++) s = no_add_f(s, part[(size_t)(n * G + g) * per + (size_t)(a * K + k)]);
+        }
         const int64_t b = k / kvol, r = k % kvol;
         const int64_t kd = r / (p->k[1] * p->k[2]), kh = (r / p->k[2]) % p->k[1], kw = r % p->k[2];
         st_f32(gw, (g * ca + a) * ws[0] + b * ws[1] + kd * ws[2] + kh * ws[3] + kw * ws[4], s);

@@ -11,6 +11,11 @@
 #include "kernels/f16_rows.h"
 #include "common/half_rows.h"
 #include "kernels/grid_sampler.h"
+#include "common/nan_order.h"
+
+/* common/nan_order.h's rule on the compute type (float or double) of the NaN redo (grid_sampler.inc) */
+#define GS_NO_ADD(a, b) _Generic((a), double: no_add_d, default: no_add_f)((a), (b))
+#define GS_NO_MUL(a, b) _Generic((a), double: no_mul_d, default: no_mul_f)((a), (b))
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
@@ -165,21 +170,28 @@ GS_AVX2 static inline void gs_st8_f16(uint16_t *p, __m256 v, bool *ok) {
         for (; i < n; i++)                                                                                       \
             for (int l = 0; l < 8; l++) dst[i * 8 + l] = l < cb ? LOADS(src + l * cs + i) : 0.0f;                \
     }                                                                                                            \
-    GS_AVX2 static void gs_fl_avx2_##sfx(KT_ *restrict dst, int64_t cs, int cb, const float *restrict src,      \
-                                         int64_t n) {                                                            \
+    GS_AVX2 static int gs_fl_avx2_##sfx(KT_ *restrict dst, int64_t cs, int cb, const float *restrict src,       \
+                                        int64_t n) {                                                             \
         int64_t i = 0;                                                                                           \
+        __m256 un = _mm256_setzero_ps(); /* NaN lanes seen (unordered compares), for the caller's NaN redo */  \
         for (; i + 8 <= n; i += 8) {                                                                             \
             __m256 r[8];                                                                                         \
-            for (int j = 0; j < 8; j++) r[j] = _mm256_loadu_ps(src + (i + j) * 8);                               \
+            for (int j = 0; j < 8; j++) {                                                                        \
+                r[j] = _mm256_loadu_ps(src + (i + j) * 8);                                                       \
+                un = _mm256_or_ps(un, _mm256_cmp_ps(r[j], r[j], _CMP_UNORD_Q));                                  \
+            }                                                                                                    \
             gs_tr8(r);                                                                                           \
             bool ok = true;                                                                                      \
             for (int l = 0; l < cb; l++) gs_st8_##sfx(dst + l * cs + i, r[l], &ok);                              \
         }                                                                                                        \
+        int nan = _mm256_movemask_ps(un) != 0;                                                                   \
         for (; i < n; i++)                                                                                       \
             for (int l = 0; l < cb; l++) {                                                                       \
                 float v_ = src[i * 8 + l];                                                                       \
+                nan |= v_ != v_;                                                                                 \
                 gs_row_store_##sfx(dst + l * cs + i, &v_, 1);                                                    \
             }                                                                                                    \
+        return nan;                                                                                              \
     }
 #endif
 
@@ -196,8 +208,8 @@ GS_TRANSPOSES(bf16, uint16_t, GS_LD_bf16)
     static inline bool gs_tl_##sfx(float *dst, const KT_ *src, int64_t cs, int cb, int64_t n) {                 \
         GS_TL_BODY(gs_tl_avx2_##sfx(dst, src, cs, cb, n))                                                        \
     }                                                                                                            \
-    static inline bool gs_fl_##sfx(KT_ *dst, int64_t cs, int cb, const float *src, int64_t n) {                 \
-        GS_TL_BODY(gs_fl_avx2_##sfx(dst, cs, cb, src, n))                                                        \
+    static inline bool gs_fl_##sfx(KT_ *dst, int64_t cs, int cb, const float *src, int64_t n, int *nan) {       \
+        GS_TL_BODY(*nan |= gs_fl_avx2_##sfx(dst, cs, cb, src, n))                                                \
     }
 #ifdef ACL_F16_ROWS_F16C
 #define GS_TL_BODY(call) if (!gs_have_f16c()) return false; call; return true;
@@ -208,7 +220,7 @@ GS_TL_FN(f32, float)
 GS_TL_FN(f16, uint16_t)
 GS_TL_FN(bf16, uint16_t)
 static inline bool gs_tl_f64(double *dst, const double *src, int64_t cs, int cb, int64_t n) { return false; }
-static inline bool gs_fl_f64(double *dst, int64_t cs, int cb, const double *src, int64_t n) { return false; }
+static inline bool gs_fl_f64(double *dst, int64_t cs, int cb, const double *src, int64_t n, int *nan) { return false; }
 
 /* the scalar lane transposes of gs_to_lanes / gs_from_lanes (grid_sampler.inc, paths without the AVX2 ones):
  * rows t[l][i] (l < GS_L, row stride ld) <-> lanes d[i][GS_L], i < m; exact copies. x86-64's baseline SSE2 does
@@ -230,30 +242,47 @@ static inline void gs_tr_to8_f32(float *restrict d, const float *restrict t, int
     for (; i < m; i++)
         for (int l = 0; l < GS_L; l++) d[i * GS_L + l] = t[l * ld + i];
 }
-static inline void gs_tr_from8_f32(float *restrict t, int64_t ld, const float *restrict s, int64_t m) {
+/* (returns 1 when a value is NaN) */
+static inline int gs_tr_from8_f32(float *restrict t, int64_t ld, const float *restrict s, int64_t m) {
     int64_t i = 0;
+    int nan = 0;
 #ifdef __SSE2__
+    __m128 un[GS_L / 4] = {_mm_setzero_ps(), _mm_setzero_ps()}; /* one chain per 4-lane column */
     for (; i + 4 <= m; i += 4)
         for (int l = 0; l < GS_L; l += 4) {
             __m128 r0 = _mm_loadu_ps(s + i * GS_L + l), r1 = _mm_loadu_ps(s + (i + 1) * GS_L + l);
             __m128 r2 = _mm_loadu_ps(s + (i + 2) * GS_L + l), r3 = _mm_loadu_ps(s + (i + 3) * GS_L + l);
+            /* a running sum per lane: NaN when a value is (or, rarely, after infinities: the caller's redo then
+             * finds no NaN element and changes nothing); cheaper than an unordered compare per vector */
+            un[l >> 2] = _mm_add_ps(un[l >> 2], _mm_add_ps(_mm_add_ps(r0, r1), _mm_add_ps(r2, r3)));
             _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
             _mm_storeu_ps(t + l * ld + i, r0);
             _mm_storeu_ps(t + (l + 1) * ld + i, r1);
             _mm_storeu_ps(t + (l + 2) * ld + i, r2);
             _mm_storeu_ps(t + (l + 3) * ld + i, r3);
         }
+    const __m128 u = _mm_add_ps(un[0], un[1]);
+    nan = _mm_movemask_ps(_mm_cmpunord_ps(u, u)) != 0;
 #endif
     for (; i < m; i++)
-        for (int l = 0; l < GS_L; l++) t[l * ld + i] = s[i * GS_L + l];
+        for (int l = 0; l < GS_L; l++) {
+            t[l * ld + i] = s[i * GS_L + l];
+            nan |= s[i * GS_L + l] != s[i * GS_L + l];
+        }
+    return nan;
 }
 static inline void gs_tr_to8_f64(double *restrict d, const double *restrict t, int64_t ld, int64_t m) {
     for (int64_t i = 0; i < m; i++)
         for (int l = 0; l < GS_L; l++) d[i * GS_L + l] = t[l * ld + i];
 }
-static inline void gs_tr_from8_f64(double *restrict t, int64_t ld, const double *restrict s, int64_t m) {
+static inline int gs_tr_from8_f64(double *restrict t, int64_t ld, const double *restrict s, int64_t m) {
+    int nan = 0;
     for (int64_t i = 0; i < m; i++)
-        for (int l = 0; l < GS_L; l++) t[l * ld + i] = s[i * GS_L + l];
+        for (int l = 0; l < GS_L; l++) {
+            t[l * ld + i] = s[i * GS_L + l];
+            nan |= s[i * GS_L + l] != s[i * GS_L + l];
+        }
+    return nan;
 }
 
 #define GS_T float

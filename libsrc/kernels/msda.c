@@ -3,6 +3,7 @@
  * spatial shapes and level starts are device data that phase 1 never trusted: they are read here, cast to
  * int32 as the hardware does (INT64 values truncated), and every corner's key index is computed in int64 and
  * dropped unless it lies in [0, K). So no value of them can cause an out-of-bounds access. */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <pthread.h>
@@ -13,6 +14,7 @@
 #include "common/parallel.h"
 #include "common/status.h"
 #include "common/cpu.h"
+#include "common/nan_order.h"
 #include "kernels/f16_rows.h"
 #include "kernels/msda.h"
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -525,6 +527,164 @@ MSDA_INLINE void bwd_point_c(const float *restrict x1, const float *restrict x2,
     out[2] = ((sh[0] + sh[1]) + (sh[2] + sh[3])) + ((sh[4] + sh[5]) + (sh[6] + sh[7]));
 }
 
+
+/* ---- NaN results in the reference order (common/nan_order.h) ----
+ * The owner loops keep their fast paths; an output whose fast result is NaN is recomputed here in the written
+ * order of the portable loops with no_add_f / no_mul_f (no operation is fused anywhere: -ffp-contract=off and no
+ * FMA intrinsics), so its NaN payload is the same at every SIMD level. A non-NaN result is the same either way. */
+
+MSDA_INLINE int msda_row_nan(const float *restrict r, int64_t n) {
+    int any = 0;
+    for (int64_t i = 0; i < n; i++) any |= r[i] != r[i];
+    return any;
+}
+
+/* any Inf / NaN among r[0..n) (integer tests on the bits: they vectorise) */
+MSDA_INLINE int msda_nonfinite(const float *restrict r, int64_t n) {
+    int any = 0;
+    for (int64_t i = 0; i < n; i++) {
+        uint32_t u;
+        memcpy(&u, r + i, 4);
+        any |= (u & 0x7f800000u) == 0x7f800000u;
+    }
+    return any;
+}
+
+/* The forward row of one query (acc[c] += a*(((w1*x1 + w2*x2) + w3*x3) + w4*x4) over the points in order). */
+static void msda_fwd_nan(const msda_level *lv, const float *locb, const float *attb,
+                         int64_t nl, int64_t np, int64_t K, const float *vb, int64_t vks, float *acc, int64_t C) {
+    for (int64_t c = 0; c < C; c++) acc[c] = 0.0f;
+    for (int64_t l = 0; l < nl; l++) {
+        for (int64_t pt = 0; pt < np; pt++) {
+            const int64_t i = l * np + pt;
+            msda_pt g;
+            const int kind = msda_geom(locb[2 * i], locb[2 * i + 1], &lv[l], K, &g);
+            if (!kind) continue;
+            const float *x[4];
+            float *gr[4];
+            msda_corner_rows(&g, kind, &lv[l], vb, vks, NULL, 0, x, gr);
+            const float a = attb[i];
+            for (int64_t c = 0; c < C; c++) {
+                float v = no_add_f(no_mul_f(g.w[0], x[0][c]), no_mul_f(g.w[1], x[1][c]));
+                v = no_add_f(v, no_mul_f(g.w[2], x[2][c]));
+                v = no_add_f(v, no_mul_f(g.w[3], x[3][c]));
+                acc[c] = no_add_f(acc[c], no_mul_f(a, v));
+            }
+        }
+    }
+}
+
+/* Any NaN in the K rows of gradValue (row stride ks)? */
+static int msda_rows_nan(const float *gb, int64_t ks, int64_t K, int64_t C) {
+    int any = 0;
+    for (int64_t k = 0; k < K; k++) any |= msda_row_nan(gb + k * ks, C);
+    return any;
+}
+
+static void msda_bwd_point_nan(const float *const x[4], const float *go, float a, const float w[4], const float f[4],
+                               int64_t C, float out[3]);
+
+/* The forward of one (b, h) owner once more, a query's row in the reference order (msda_fwd_nan) and stored
+ * again when it holds a NaN: called when the fast pass produced a NaN somewhere in the owner. */
+static __attribute__((noinline)) void msda_fwd_redo(const msda_problem *p, const msda_level *lv, int64_t b, int64_t h,
+                                                    const float *vb, int64_t vks) {
+    const int64_t C = p->C;
+    const msda_io rio = io_for(p->rows.dtype), lio = io_for(p->loc.dtype), aio = io_for(p->attn.dtype);
+    float acc[MSDA_MAX_C];
+    float locbuf[2 * MSDA_MAX_PTS], attbuf[MSDA_MAX_PTS];
+    msda_qio qio;
+    msda_qio_init(&qio, p, &lio, &aio, &rio, NULL, NULL, false);
+    for (int64_t q = 0; q < p->nq; q++) {
+        const float *locb = msda_qio_loc(&qio, &lio, b, q, h, locbuf);
+        const float *attb = msda_qio_attn(&qio, &aio, b, q, h, attbuf);
+        msda_fwd_nan(lv, locb, attb, p->nl, p->np, p->K, vb, vks, acc, C);
+        if (!msda_row_nan(acc, C)) continue;
+        char *row = (char *)qio.R + (b * qio.Rst[0] + q * qio.Rst[1] + h * qio.Rst[2]) * rio.es;
+        rio.store_row(acc, row, qio.Rst[3], C);
+    }
+}
+
+/* The backward of one (b, h) owner once more, in the reference order, where the fast pass left a NaN: every
+ * point's gradLocation / gradAttnWeight (msda_bwd_point_nan; a finite result is the fast one) and, when
+ * gradValue holds a NaN, gradValue (gv[k] += w_k*(a*go) over q, l, p in order). */
+static __attribute__((noinline)) void msda_bwd_redo(const msda_problem *p, const msda_level *lv, int64_t b, int64_t h,
+                                                    const float *vb, int64_t vks, float *gb, int64_t gks) {
+    const int64_t K = p->K, C = p->C, nl = p->nl, np = p->np;
+    const msda_io rio = io_for(p->rows.dtype), lio = io_for(p->loc.dtype), aio = io_for(p->attn.dtype),
+                  glio = io_for(p->gloc.dtype), gaio = io_for(p->gattn.dtype);
+    float go[MSDA_MAX_C], t[MSDA_MAX_C];
+    float locbuf[2 * MSDA_MAX_PTS], attbuf[MSDA_MAX_PTS], glbuf[2 * MSDA_MAX_PTS], gabuf[MSDA_MAX_PTS];
+    msda_qio qio;
+    msda_qio_init(&qio, p, &lio, &aio, &rio, &glio, &gaio, true);
+    const int do_gv = msda_rows_nan(gb, gks, K, C);
+    if (do_gv)
+        for (int64_t k = 0; k < K; k++) memset(gb + k * gks, 0, (size_t)C * sizeof(float));
+    for (int64_t q = 0; q < p->nq; q++) {
+        const char *row = qio.R + (b * qio.Rst[0] + q * qio.Rst[1] + h * qio.Rst[2]) * rio.es;
+        rio.load_row(row, qio.Rst[3], go, C);
+        const float *locb = msda_qio_loc(&qio, &lio, b, q, h, locbuf);
+        const float *attb = msda_qio_attn(&qio, &aio, b, q, h, attbuf);
+        float *glb = qio.gloc_direct ? (float *)(void *)(qio.GL + (b * qio.GLst[0] + q * qio.GLst[1] + h * qio.GLst[2]) * 4)
+                                     : glbuf;
+        float *gab = qio.gattn_direct ? (float *)(void *)(qio.GA + (b * qio.GAst[0] + q * qio.GAst[1] + h * qio.GAst[2]) * 4)
+                                      : gabuf;
+        for (int64_t l = 0; l < nl; l++) {
+            const msda_level *lvl = &lv[l];
+            for (int64_t pt = 0; pt < np; pt++) {
+                const int64_t i = l * np + pt;
+                msda_pt g;
+                const int kind = msda_geom(locb[2 * i], locb[2 * i + 1], lvl, K, &g);
+                if (!kind) {
+                    glb[2 * i] = 0.0f;
+                    glb[2 * i + 1] = 0.0f;
+                    gab[i] = 0.0f;
+                    continue;
+                }
+                const float *x[4];
+                float *gr[4];
+                msda_corner_rows(&g, kind, lvl, vb, vks, gb, gks, x, gr);
+                float res[3];
+                msda_bwd_point_nan(x, go, attb[i], g.w, g.f, C, res);
+                glb[2 * i] = lvl->Wf * res[1];
+                glb[2 * i + 1] = lvl->Hf * res[2];
+                gab[i] = res[0];
+                if (!do_gv) continue;
+                for (int64_t c = 0; c < C; c++) t[c] = no_mul_f(attb[i], go[c]);
+                for (int kk = 0; kk < 4; kk++) {
+                    if (!gr[kk]) continue;
+                    for (int64_t c = 0; c < C; c++) gr[kk][c] = no_add_f(gr[kk][c], no_mul_f(g.w[kk], t[c]));
+                }
+            }
+        }
+        msda_qio_store(&qio, &glio, &gaio, b, q, h, glbuf, gabuf);
+    }
+}
+
+static inline float msda_tree8_nan(const float s[8]) {
+    return no_add_f(no_add_f(no_add_f(s[0], s[1]), no_add_f(s[2], s[3])),
+                    no_add_f(no_add_f(s[4], s[5]), no_add_f(s[6], s[7])));
+}
+
+/* bwd_point_c's channel sums of one point (t = a*go computed here). */
+static void msda_bwd_point_nan(const float *const x[4], const float *go, float a, const float w[4], const float f[4],
+                               int64_t C, float out[3]) {
+    float sa[8] = {0}, sw[8] = {0}, sh[8] = {0};
+    for (int64_t c0 = 0; c0 < C; c0 += 8) {
+        for (int j = 0; j < 8; j++) {
+            const int64_t c = c0 + j;
+            const float v1 = x[0][c], v2 = x[1][c], v3 = x[2][c], v4 = x[3][c], t = no_mul_f(a, go[c]);
+            float val = no_add_f(no_mul_f(w[0], v1), no_mul_f(w[1], v2));
+            val = no_add_f(val, no_mul_f(w[2], v3));
+            val = no_add_f(val, no_mul_f(w[3], v4));
+            sa[j] = no_add_f(sa[j], no_mul_f(go[c], val));
+            sw[j] = no_add_f(sw[j], no_mul_f(t, no_add_f(no_mul_f(f[0], no_sub_f(v2, v1)), no_mul_f(f[1], no_sub_f(v4, v3)))));
+            sh[j] = no_add_f(sh[j], no_mul_f(t, no_add_f(no_mul_f(f[2], no_sub_f(v3, v1)), no_mul_f(f[3], no_sub_f(v4, v2)))));
+        }
+    }
+    out[0] = msda_tree8_nan(sa);
+    out[1] = msda_tree8_nan(sw);
+    out[2] = msda_tree8_nan(sh);
+}
 #ifdef MSDA_HAVE_AVX2
 #define MSDA_AVX2_INLINE __attribute__((target("avx2"))) static inline __attribute__((always_inline))
 #define MSDA_AVX512_INLINE __attribute__((target("avx2,avx512f,avx512vl,avx512dq"))) static inline \

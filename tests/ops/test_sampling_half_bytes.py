@@ -146,10 +146,9 @@ def test_roi_align_f16_rows_vs_reference(dense, aligned):
 
 
 # ---- MSDA fp16 / bf16: the dense row conversions (value staging, locations / weights / gradOutput rows, the
-# output / gradient rows) through common/half_rows.h's row converters. Inf, -0 and subnormal inputs but no NaN:
-# with NaN inputs the portable owner loop and the AVX2 / AVX-512 ones already kept different NaN payloads before
-# this change (GCC orders the operands of the C loop's additions its own way; main gives different digests at
-# off and avx512 for NaN values), and which payload the portable loop keeps moves with its code generation. ----
+# output / gradient rows) through common/half_rows.h's row converters. Inf, -0, subnormal and NaN inputs (NaNs of
+# several payloads, signalling ones and sign set included): the owner loops recompute a NaN result in the
+# reference order (common/nan_order.h), so its payload is the same at every level. ----
 MSDA_CODE = r"""
 import hashlib, numpy as np, pyaclnn
 rng = np.random.default_rng(11)
@@ -158,6 +157,9 @@ def special(a):
     f = a.reshape(-1).view(np.uint16)
     inf = 0x7c00 if a.dtype == np.float16 else 0x7f80
     f[::97] = inf; f[3::41] = f[3::41] | 0x8000; f[5::43] = 0; f[7::47] = 0x8000; f[9::53] = 0x0005
+    nan = [0x7e01, 0x7c03, 0xfe05, 0xfd00] if a.dtype == np.float16 else [0x7fc1, 0x7f83, 0xffc5, 0xffa0]
+    for j, pl in enumerate(nan):
+        f[11 + 2 * j::61] = pl
     return a
 shapes = np.array([[9, 11], [5, 6], [3, 3]], np.int32)
 start = np.array([0, 99, 129], np.int32)
