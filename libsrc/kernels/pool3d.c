@@ -1763,6 +1763,45 @@ void pool_adaptive_avg3d_backward(const acl_view *gy, acl_view *gx, const pool_a
     ad_free(t);
 }
 
+/* Windows that tile W (kernel = stride, no dilation or padding in W: the adaptive 56 -> 7 pools): instead of every
+ * tap of every column (a stride-k access per tap), each position p of the row keeps the best of its own taps down
+ * the window's rows (cv[p], from row cr[p]) under the same rule, contiguous and vectorised; then each column combines
+ * its k positions so that the choice is the per-cell scan's over (row, w): of the NaNs the last one in scan order
+ * (the largest row, then the largest w), else the first maximum (the smallest row, then the smallest w). */
+ACL_LEVEL_FN(, fwd_pos_row, (float *restrict cv, int32_t *restrict cr, const float *restrict rw, int64_t np, int32_t r),
+             (cv, cr, rw, np, r)) {
+    for (int64_t q = 0; q < np; q++) {
+        const float v = rw[q];
+        const bool c = v > cv[q] || v != v;
+        cv[q] = c ? v : cv[q];
+        cr[q] = c ? r : cr[q];
+    }
+}
+
+/* the position in [a, b) whose (value, row) the per-cell scan keeps */
+static inline int64_t fwd_pos_pick(const float *v, const int32_t *r, int64_t a, int64_t b) {
+    int64_t k = a;
+    bool nan = v[a] != v[a];
+    for (int64_t w = a + 1; w < b; w++) {
+        if (v[w] != v[w]) { /* the later NaN in scan order: a larger row, or the same row and this larger w */
+            if (!nan || r[w] >= r[k]) k = w;
+            nan = true;
+        } else if (!nan && (v[w] > v[k] || (v[w] == v[k] && r[w] < r[k]))) {
+            k = w;
+        }
+    }
+    return k;
+}
+
+static void fwd_pos_finish(float *m, int32_t *bi, const float *cv, const int32_t *cr, int64_t n, int64_t k,
+                           int64_t in2) {
+    for (int64_t j = 0; j < n; j++) {
+        const int64_t b = fwd_pos_pick(cv, cr, j * k, j * k + k);
+        m[j] = cv[b];
+        bi[j] = cr[b] * (int32_t)in2 + (int32_t)b;
+    }
+}
+
 /* fp32/fp16/bf16 input with unit-stride rows: one output row (plane, od, oh) per iteration, each window row converted
  * to fp32 once and scanned by every cell of the output row in the per-cell order (w ascending within d, h
  * ascending) under the same rule (v > m or NaN; the argmax starts at the window's first cell) - the same choice */
@@ -1770,7 +1809,7 @@ static bool amax_columns(const acl_view *x, acl_view *y, acl_view *idx, const ad
     const adgeo g = *gp;
     const int dt = x->dtype;
     if ((dt != ACL_FLOAT && dt != ACL_FLOAT16 && dt != ACL_BF16) || g.xs[2] != 1) return false;
-    if (g.out[0] <= 0 || g.out[1] <= 0 || g.out[2] <= 0) return false;
+    if (g.out[0] <= 0 || g.out[1] <= 0 || g.out[2] <= 0 || g.in[0] * g.in[1] > INT32_MAX) return false;
     ad_tab t[3];
     if (!ad_tables(t, g.in, g.out, false)) {
         ad_free(t);
@@ -1787,7 +1826,10 @@ static bool amax_columns(const acl_view *x, acl_view *y, acl_view *idx, const ad
         float *rb = malloc((size_t)(blk ? g.in[1] * g.in[2] : g.in[2]) * sizeof(float));
         float *m = malloc((size_t)n * sizeof(float));
         int64_t *bi = malloc((size_t)n * sizeof(int64_t));
-        if (!rb || !m || !bi) {
+        /* each position's best down the window rows (fwd_pos_row), then each window's pick (fwd_pos_pick) */
+        float *cv = malloc((size_t)g.in[2] * sizeof(float));
+        int32_t *cr = malloc((size_t)g.in[2] * sizeof(int32_t));
+        if (!rb || !m || !bi || !cv || !cr) {
 #pragma omp atomic write
             ok = false;
         }
@@ -1797,9 +1839,10 @@ static bool amax_columns(const acl_view *x, acl_view *y, acl_view *idx, const ad
             if (!ok) continue;
             const int64_t pl = r / (g.out[0] * g.out[1]), od = (r / g.out[1]) % g.out[0], oh = r % g.out[1];
             const int64_t p0 = pl / g.n1, p1 = pl % g.n1, xo = p0 * g.xs0 + p1 * g.xs1;
-            for (int64_t j = 0; j < n; j++) {
-                m[j] = -INFINITY;
-                bi[j] = (t[0].lo[od] * g.in[1] + t[1].lo[oh]) * g.in[2] + t[2].lo[j];
+            const int64_t wa = t[2].lo[0], wb = t[2].hi[n - 1]; /* the windows' span */
+            for (int64_t q = wa; q < wb; q++) {
+                cv[q] = -INFINITY;
+                cr[q] = (int32_t)(t[0].lo[od] * g.in[1] + t[1].lo[oh]);
             }
             for (int64_t d = t[0].lo[od]; d < t[0].hi[od]; d++) {
                 if (blk) {
@@ -1808,8 +1851,7 @@ static bool amax_columns(const acl_view *x, acl_view *y, acl_view *idx, const ad
                     p3_rows_f32(rb, x, dt, ro, cnt);
                 }
                 for (int64_t h = t[1].lo[oh]; h < t[1].hi[oh]; h++) {
-                    const int64_t ro = xo + d * g.xs[0] + h * g.xs[1], rf = (d * g.in[1] + h) * g.in[2];
-                    const int64_t wa = t[2].lo[0], wb = t[2].hi[n - 1]; /* the windows' span */
+                    const int64_t ro = xo + d * g.xs[0] + h * g.xs[1];
                     const float *rw = blk ? rb + (h - t[1].lo[oh]) * g.in[2] : rb;
                     if (blk) { /* converted above */
                     } else if (dt == ACL_FLOAT)
@@ -1818,20 +1860,13 @@ static bool amax_columns(const acl_view *x, acl_view *y, acl_view *idx, const ad
                         p3_row_f16_to_f32(rb + wa, (const uint16_t *)x->base + ro + wa, wb - wa);
                     else
                         acl_row_bf16_to_f32(rb + wa, (const uint16_t *)x->base + ro + wa, wb - wa);
-                    for (int64_t j = 0; j < n; j++) {
-                        float mj = m[j];
-                        int64_t bj = bi[j];
-                        for (int64_t w = t[2].lo[j]; w < t[2].hi[j]; w++) {
-                            const float v = rw[w];
-                            if (v > mj || v != v) {
-                                mj = v;
-                                bj = rf + w;
-                            }
-                        }
-                        m[j] = mj;
-                        bi[j] = bj;
-                    }
+                    fwd_pos_row(cv + wa, cr + wa, rw + wa, wb - wa, (int32_t)(d * g.in[1] + h));
                 }
+            }
+            for (int64_t j = 0; j < n; j++) {
+                const int64_t b = fwd_pos_pick(cv, cr, t[2].lo[j], t[2].hi[j]);
+                m[j] = cv[b];
+                bi[j] = (int64_t)cr[b] * g.in[2] + b;
             }
             const int64_t yo = p0 * g.ys0 + p1 * g.ys1 + od * g.ys[0] + oh * g.ys[1];
             const int64_t io = p0 * g.is0 + p1 * g.is1 + od * g.is[0] + oh * g.is[1];
@@ -1855,6 +1890,8 @@ static bool amax_columns(const acl_view *x, acl_view *y, acl_view *idx, const ad
         free(rb);
         free(m);
         free(bi);
+        free(cv);
+        free(cr);
     }
     ad_free(t);
     return ok;
@@ -1979,7 +2016,12 @@ static bool fwd_columns(const acl_view *x, acl_view *y, acl_view *idx, const poo
         float *m = malloc((size_t)n * sizeof(float));
         int32_t *bi = malloc((size_t)n * sizeof(int32_t));
         int32_t *wf = malloc((size_t)n * sizeof(int32_t));
-        const bool mine = rb && m && bi && wf;
+        /* the positions' path (fwd_pos_row) when the windows tile W */
+        const int64_t kw = pp->k[2], np = n * kw;
+        const bool pos = kw >= 2 && kw == pp->s[2] && pp->dl[2] == 1 && pw == 0 && np <= g.in[2];
+        float *cv = pos ? malloc((size_t)np * sizeof(float)) : NULL;
+        int32_t *cr = pos ? malloc((size_t)np * sizeof(int32_t)) : NULL;
+        const bool mine = rb && m && bi && wf && (!pos || (cv && cr));
         if (!mine) {
 #pragma omp atomic write
             ok = false;
@@ -2010,15 +2052,25 @@ static bool fwd_columns(const acl_view *x, acl_view *y, acl_view *idx, const poo
                         m[j] = -INFINITY;
                         bi[j] = (int32_t)((bd * g.in[1] + bh) * g.in[2]) + wf[j];
                     }
+                    if (pos) {
+                        for (int64_t q = 0; q < np; q++) {
+                            cv[q] = -INFINITY;
+                            cr[q] = (int32_t)(bd * g.in[1] + bh);
+                        }
+                    }
                     for (int64_t td = d0; td < d1; td++) {
                         const int64_t d = ds + td * pp->dl[0];
                         if (blk) {
                             const int64_t hb = hs + h0, nh = h1 - h0, ro = xo + d * g.xs[0] + hb * g.xs[1];
                             const int64_t cnt = nh * g.in[2];
                             p3_rows_f32(rb, x, dt, ro, cnt);
-                            for (int64_t th = 0; th < nh; th++)
-                                fwd_row_taps(m, bi, rb + th * g.in[2], n, pp->s[2], pp->k[2], pp->dl[2],
-                                             (int32_t)((d * g.in[1] + hb + th) * g.in[2]));
+                            for (int64_t th = 0; th < nh; th++) {
+                                if (pos)
+                                    fwd_pos_row(cv, cr, rb + th * g.in[2], np, (int32_t)(d * g.in[1] + hb + th));
+                                else
+                                    fwd_row_taps(m, bi, rb + th * g.in[2], n, pp->s[2], pp->k[2], pp->dl[2],
+                                                 (int32_t)((d * g.in[1] + hb + th) * g.in[2]));
+                            }
                             continue;
                         }
                         for (int64_t th = h0; th < h1; th++) {
@@ -2030,10 +2082,14 @@ static bool fwd_columns(const acl_view *x, acl_view *y, acl_view *idx, const poo
                                 p3_row_f16_to_f32(rb + pw, (const uint16_t *)x->base + ro, g.in[2]);
                             else
                                 acl_row_bf16_to_f32(rb + pw, (const uint16_t *)x->base + ro, g.in[2]);
-                            fwd_row_taps(m, bi, rb, n, pp->s[2], pp->k[2], pp->dl[2],
-                                         (int32_t)((d * g.in[1] + h) * g.in[2] - pw));
+                            if (pos)
+                                fwd_pos_row(cv, cr, rb, np, (int32_t)(d * g.in[1] + h));
+                            else
+                                fwd_row_taps(m, bi, rb, n, pp->s[2], pp->k[2], pp->dl[2],
+                                             (int32_t)((d * g.in[1] + h) * g.in[2] - pw));
                         }
                     }
+                    if (pos) fwd_pos_finish(m, bi, cv, cr, n, kw, g.in[2]);
                     for (int64_t j = 0; j < n; j++) {
                         const int64_t yoff = yo + od * g.ys[0] + oh * g.ys[1] + j * g.ys[2];
                         if (dt == ACL_FLOAT) {
@@ -2060,6 +2116,8 @@ static bool fwd_columns(const acl_view *x, acl_view *y, acl_view *idx, const poo
         free(m);
         free(bi);
         free(wf);
+        free(cv);
+        free(cr);
     }
     return ok;
 }
