@@ -240,6 +240,16 @@ static void upnx_f16s_pairs_(float *x, int64_t need) {
     for (; w + 4 <= need; w += 4) _mm_storeu_ps(s + w, _mm_add_ps(_mm_loadu_ps(a + w), _mm_loadu_ps(a + w + 1)));
     for (; w < need; w++) s[w] = a[w] + a[w + 1];
 }
+/* columns kt[0..8) of one or two pair-sum rows: 0 + c0[k] (+ c1[k]), in registers */
+static inline void upnx_gather8_(const float *c0, const float *c1, int64_t nr, const int32_t *k, __m128 *a, __m128 *b) {
+    const __m128 z = _mm_setzero_ps();
+    *a = _mm_add_ps(z, _mm_setr_ps(c0[k[0]], c0[k[1]], c0[k[2]], c0[k[3]]));
+    *b = _mm_add_ps(z, _mm_setr_ps(c0[k[4]], c0[k[5]], c0[k[6]], c0[k[7]]));
+    if (nr == 2) {
+        *a = _mm_add_ps(*a, _mm_setr_ps(c1[k[0]], c1[k[1]], c1[k[2]], c1[k[3]]));
+        *b = _mm_add_ps(*b, _mm_setr_ps(c1[k[4]], c1[k[5]], c1[k[6]], c1[k[7]]));
+    }
+}
 static int upnx_general_f16s_(uint16_t *y, const uint16_t *g, int64_t gsh, int64_t i, const upnx_bwd_plan *p,
                               float *acc, float *buf) {
     const int64_t wi = p->wi;
@@ -261,16 +271,10 @@ static int upnx_general_f16s_(uint16_t *y, const uint16_t *g, int64_t gsh, int64
         }
         if (_mm_movemask_epi8(_mm_cmpgt_epi16(mx, _mm_set1_epi16(0x7bff)))) return 0;
         /* 8 columns gathered into registers, summed and narrowed there (no acc round trip) */
-        const __m128 z = _mm_setzero_ps();
         int64_t j = 0;
         for (; j + 8 <= wi; j += 8) {
-            const int32_t *k = kt + j;
-            __m128 a = _mm_add_ps(z, _mm_setr_ps(c0[k[0]], c0[k[1]], c0[k[2]], c0[k[3]]));
-            __m128 b = _mm_add_ps(z, _mm_setr_ps(c0[k[4]], c0[k[5]], c0[k[6]], c0[k[7]]));
-            if (nr == 2) {
-                a = _mm_add_ps(a, _mm_setr_ps(c1[k[0]], c1[k[1]], c1[k[2]], c1[k[3]]));
-                b = _mm_add_ps(b, _mm_setr_ps(c1[k[4]], c1[k[5]], c1[k[6]], c1[k[7]]));
-            }
+            __m128 a, b;
+            upnx_gather8_(c0, c1, nr, kt + j, &a, &b);
             _mm_storeu_si128((__m128i *)(void *)(y + j), _mm_packs_epi32(upnx_s_to_f16x4_(a), upnx_s_to_f16x4_(b)));
         }
         for (int64_t t = j; t < wi; t++) acc[t] = nr == 1 ? 0.0f + c0[kt[t]] : (0.0f + c0[kt[t]]) + c1[kt[t]];
@@ -343,16 +347,10 @@ static int upnx_general_bf16s_(uint16_t *y, const uint16_t *g, int64_t gsh, int6
         upnx_f16s_pairs_(c1, need);
     }
     if (_mm_movemask_epi8(_mm_cmpgt_epi16(mx, _mm_set1_epi16(0x7f7f)))) return 0;
-    const __m128 z = _mm_setzero_ps();
     int64_t j = 0;
     for (; j + 8 <= wi; j += 8) {
-        const int32_t *k = kt + j;
-        __m128 a = _mm_add_ps(z, _mm_setr_ps(c0[k[0]], c0[k[1]], c0[k[2]], c0[k[3]]));
-        __m128 b = _mm_add_ps(z, _mm_setr_ps(c0[k[4]], c0[k[5]], c0[k[6]], c0[k[7]]));
-        if (nr == 2) {
-            a = _mm_add_ps(a, _mm_setr_ps(c1[k[0]], c1[k[1]], c1[k[2]], c1[k[3]]));
-            b = _mm_add_ps(b, _mm_setr_ps(c1[k[4]], c1[k[5]], c1[k[6]], c1[k[7]]));
-        }
+        __m128 a, b;
+        upnx_gather8_(c0, c1, nr, kt + j, &a, &b);
         _mm_storeu_si128((__m128i *)(void *)(y + j), _mm_packs_epi32(acl_hr_f32x4_to_bf16_rne_(_mm_castps_si128(a)),
                                                                       acl_hr_f32x4_to_bf16_rne_(_mm_castps_si128(b))));
     }
