@@ -2,7 +2,7 @@
 """Benchmark driver: times every case of every bench/bench_*.py against PyTorch CPU at the same thread count,
 and reports the ratio and the achieved fraction of the measured memory bandwidth.
 
-usage: python bench/run.py [--threads N] [--filter SUBSTRING] [--json FILE] [--cold] [--simd-levels]
+usage: python bench/run.py [--threads N] [--filter SUBSTRING[|SUBSTRING...]] [--json FILE] [--cold] [--simd-levels]
 
 By default a case is timed warm: calls back to back, so operands that fit in the 32 MiB L3 (most upsample and
 avg_pool cases move 10-40 MiB) are partly served from cache and %BW can pass 100%. --cold times single calls after
@@ -30,14 +30,16 @@ HERE = pathlib.Path(__file__).resolve().parent
 
 
 def cases(filt):
-    """(full name, setup) of every case of every bench module whose name contains filt."""
+    """(full name, setup) of every case of every bench module whose name contains filt (or one of its
+    "|"-separated parts: `--filter "a|b"` re-times rows a --simd-levels sweep flagged)."""
+    parts = filt.split("|")
     for path in sorted(HERE.glob("bench_*.py")):
         spec = importlib.util.spec_from_file_location(path.stem, path)
         mod = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(mod)
         for name, setup in mod.CASES:
             full = f"{path.stem[6:]}/{name}"
-            if filt in full:
+            if any(f in full for f in parts):
                 yield full, setup
 
 

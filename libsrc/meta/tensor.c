@@ -297,6 +297,14 @@ int acl_view_init(acl_view *v, const aclTensor *t, const char *name, bool needs_
      * aclSetInputTensorAddr / aclSetRawTensorAddr (SPEC 1.6); acl_view_check_memory refuses it at run time */
     if (t->data == NULL) return 0;
     if (acl_mem_guards_enabled()) {
+        if (t->storage_ndim == 0 && acl_mem_contains(t->data, (uint64_t)bytes_hi)) return 0; /* one lookup */
+        if (t->storage_ndim > 0) { /* one lookup for the view and the storage shape when both are inside */
+            int64_t sn;
+            if (acl_numel(t->storage_dims, (int64_t)t->storage_ndim, &sn) && acl_mul_i64(sn, (int64_t)es, &sn) &&
+                acl_mem_contains(t->data, (uint64_t)(sn > bytes_hi ? sn : bytes_hi)))
+                return 0;
+        }
+        /* something is outside: the checks one by one, for the message that names it */
         ACLNN_CHECK(acl_mem_contains(t->data, 0), ACLNN_ERR_PARAM_INVALID,
                     "%s: address %p is not device memory from aclrtMalloc (or memory registered with "
                     "aclrtHostRegister)", name, t->data);
@@ -307,16 +315,19 @@ int acl_view_init(acl_view *v, const aclTensor *t, const char *name, bool needs_
         if (t->storage_ndim > 0) {
             int64_t sn;
             bool sok = acl_numel(t->storage_dims, (int64_t)t->storage_ndim, &sn) && acl_mul_i64(sn, (int64_t)es, &sn);
-            char sshape[256];
-            size_t k = 0;
-            for (uint64_t i = 0; i < t->storage_ndim && k < sizeof sshape - 24; i++)
-                k += (size_t)snprintf(sshape + k, sizeof sshape - k, "%s%lld", i ? ", " : "", (long long)t->storage_dims[i]);
-            sshape[k] = '\0';
-            ACLNN_CHECK(sok, ACLNN_ERR_PARAM_INVALID, "%s: storage shape [%s] is negative or overflows int64", name,
-                        sshape);
-            ACLNN_CHECK(acl_mem_contains(t->data, (uint64_t)sn), ACLNN_ERR_PARAM_INVALID,
-                        "%s: storage shape [%s] (%lld bytes from the address) reaches outside its allocation", name,
-                        sshape, (long long)sn);
+            if (!sok || !acl_mem_contains(t->data, (uint64_t)sn)) { /* the message's shape only on the error path */
+                char sshape[256];
+                size_t k = 0;
+                for (uint64_t i = 0; i < t->storage_ndim && k < sizeof sshape - 24; i++)
+                    k += (size_t)snprintf(sshape + k, sizeof sshape - k, "%s%lld", i ? ", " : "",
+                                          (long long)t->storage_dims[i]);
+                sshape[k] = '\0';
+                ACLNN_CHECK(sok, ACLNN_ERR_PARAM_INVALID, "%s: storage shape [%s] is negative or overflows int64",
+                            name, sshape);
+                ACLNN_CHECK(false, ACLNN_ERR_PARAM_INVALID,
+                            "%s: storage shape [%s] (%lld bytes from the address) reaches outside its allocation",
+                            name, sshape, (long long)sn);
+            }
         }
     }
     return 0;

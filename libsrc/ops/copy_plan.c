@@ -135,34 +135,43 @@ aclnnStatus cp_add_broadcast(aclOpExecutor *ex, int src, int dst) {
     return cp_add(ex, src, 0, sst, dst, 0, d->strides, d->dims, d->ndim);
 }
 
+/* row r of a copy: its offsets from the outer indices, then the innermost run converted (through `mid`) */
+static inline void cp_row(int64_t r, const char *sbase, aclDataType sdt, const int64_t *sst, aclDataType mid,
+                          char *dbase, aclDataType ddt, const int64_t *dstt, const int64_t *dims, int ndim) {
+    const int64_t inner = ndim ? dims[ndim - 1] : 1;
+    const int64_t si = ndim ? sst[ndim - 1] : 1, di = ndim ? dstt[ndim - 1] : 1;
+    const size_t ses = acl_dtype_size(sdt), des = acl_dtype_size(ddt);
+    int64_t rem = r, so = 0, dof = 0;
+    for (int k = ndim - 2; k >= 0; k--) {
+        int64_t i = rem % dims[k];
+        rem /= dims[k];
+        so += i * sst[k];
+        dof += i * dstt[k];
+    }
+    if (mid == ACL_DT_UNDEFINED) {
+        acl_convert(sbase + so * (int64_t)ses, sdt, si, dbase + dof * (int64_t)des, ddt, di, inner);
+        return;
+    }
+    unsigned char tmp[64 * 16] __attribute__((aligned(16))); /* a row piece in the middle dtype */
+    for (int64_t j = 0; j < inner; j += 64) {
+        const int64_t n = inner - j < 64 ? inner - j : 64;
+        acl_convert(sbase + (so + j * si) * (int64_t)ses, sdt, si, tmp, mid, 1, n);
+        acl_convert(tmp, mid, 1, dbase + (dof + j * di) * (int64_t)des, ddt, di, n);
+    }
+}
+
 void cp_copy_via(const char *sbase, aclDataType sdt, const int64_t *sst, aclDataType mid, char *dbase,
                  aclDataType ddt, const int64_t *dstt, const int64_t *dims, int ndim) {
     int64_t total = 1;
     for (int k = 0; k < ndim; k++) total *= dims[k];
     if (total == 0) return;
     const int64_t inner = ndim ? dims[ndim - 1] : 1, rows = total / inner;
-    const int64_t si = ndim ? sst[ndim - 1] : 1, di = ndim ? dstt[ndim - 1] : 1;
-    const size_t ses = acl_dtype_size(sdt), des = acl_dtype_size(ddt);
-#pragma omp parallel for schedule(static) if (acl_parallel_worth(total))
-    for (int64_t r = 0; r < rows; r++) {
-        int64_t rem = r, so = 0, dof = 0;
-        for (int k = ndim - 2; k >= 0; k--) {
-            int64_t i = rem % dims[k];
-            rem /= dims[k];
-            so += i * sst[k];
-            dof += i * dstt[k];
-        }
-        if (mid == ACL_DT_UNDEFINED) {
-            acl_convert(sbase + so * (int64_t)ses, sdt, si, dbase + dof * (int64_t)des, ddt, di, inner);
-            continue;
-        }
-        unsigned char tmp[64 * 16] __attribute__((aligned(16))); /* a row piece in the middle dtype */
-        for (int64_t j = 0; j < inner; j += 64) {
-            const int64_t n = inner - j < 64 ? inner - j : 64;
-            acl_convert(sbase + (so + j * si) * (int64_t)ses, sdt, si, tmp, mid, 1, n);
-            acl_convert(tmp, mid, 1, dbase + (dof + j * di) * (int64_t)des, ddt, di, n);
-        }
+    if (!acl_parallel_worth(total)) { /* below the grain: on the calling thread, without a team of one */
+        for (int64_t r = 0; r < rows; r++) cp_row(r, sbase, sdt, sst, mid, dbase, ddt, dstt, dims, ndim);
+        return;
     }
+#pragma omp parallel for schedule(static)
+    for (int64_t r = 0; r < rows; r++) cp_row(r, sbase, sdt, sst, mid, dbase, ddt, dstt, dims, ndim);
 }
 
 void cp_copy(const char *sbase, aclDataType sdt, const int64_t *sst, char *dbase, aclDataType ddt,

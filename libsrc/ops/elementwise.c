@@ -580,68 +580,92 @@ static void gather(const ew_plan *pl, int k, const acl_view *v, int64_t start, i
     }
 }
 
+/* The work units of one thread of the team (or of the calling thread alone: an orphaned `omp for` outside a
+ * parallel region runs every unit). The chunk buffers are allocated at the first unit that needs one (a
+ * contiguous operand of the compute dtype is read and written in place). */
+static void ew_units(aclOpExecutor *ex, const ew_plan *pl, bool rows, int64_t nch, int64_t units,
+                     int64_t total, bool *oom) {
+    const int nin = pl->nin, nd = pl->ndim;
+    const int64_t inner = pl->dims[nd - 1];
+    const acl_view *ov = acl_exec_out(ex, 0);
+    const size_t ces = acl_dtype_size(pl->cdt), res = acl_dtype_size(pl->rdt);
+    char *bufs = NULL;
+    bool failed = false;
+#pragma omp for schedule(static)
+    for (int64_t u = 0; u < units; u++) {
+        if (failed) continue;
+        /* the flat output range [start, start + len); a row unit lies inside one row */
+        int64_t start, len;
+        if (rows) {
+            int64_t o = u / nch, c0 = (u % nch) * EW_CHUNK;
+            start = o * inner + c0;
+            len = inner - c0 < EW_CHUNK ? inner - c0 : EW_CHUNK;
+        } else {
+            start = u * EW_CHUNK;
+            len = total - start < EW_CHUNK ? total - start : EW_CHUNK;
+        }
+        int64_t off[EW_MAX_ARGS] = {0};
+        if (rows) {
+            int64_t rem = start;
+            for (int j = nd - 1; j >= 0; j--) {
+                int64_t idx = rem % pl->dims[j];
+                rem /= pl->dims[j];
+                for (int k = 0; k <= nin; k++) off[k] += idx * pl->st[k][j];
+            }
+        }
+        char *in[EW_MAX_ARGS];
+        bool direct_out = ov->dtype == pl->rdt && (rows ? pl->st[nin][nd - 1] == 1 : pl->flat[nin]);
+        bool need = !direct_out;
+        for (int k = 0; k < nin; k++) {
+            const acl_view *v = acl_exec_in(ex, k);
+            need = need || !(v->dtype == pl->cdt && (rows ? pl->st[k][nd - 1] == 1 : pl->flat[k]));
+        }
+        if (need && !bufs) {
+            bufs = malloc((size_t)EW_CHUNK * (ces * (size_t)nin + res) + 64);
+            if (!bufs) {
+                failed = true;
+#pragma omp atomic write
+                *oom = true;
+                continue;
+            }
+        }
+        for (int k = 0; k < nin; k++) {
+            const acl_view *v = acl_exec_in(ex, k);
+            if (v->dtype == pl->cdt && (rows ? pl->st[k][nd - 1] == 1 : pl->flat[k])) {
+                in[k] = v->base + (rows ? off[k] : start) * (int64_t)ces;
+            } else {
+                in[k] = bufs + (size_t)k * EW_CHUNK * ces;
+                gather(pl, k, v, start, len, in[k], false, pl->cdt);
+            }
+        }
+        if (direct_out) {
+            pl->k(len, in, ov->base + (rows ? off[nin] : start) * (int64_t)res, &pl->s);
+        } else {
+            char *tmp = bufs + (size_t)nin * EW_CHUNK * ces;
+            pl->k(len, in, tmp, &pl->s);
+            gather(pl, nin, ov, start, len, tmp, true, pl->rdt);
+        }
+    }
+    free(bufs);
+}
+
 static aclnnStatus ew_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     (void)ws;
     (void)wss;
     const ew_plan *pl = ex->params;
-    const int nin = pl->nin, nd = pl->ndim;
+    const int nd = pl->ndim;
     const int64_t inner = pl->dims[nd - 1];
     int64_t total = 1;
     for (int k = 0; k < nd; k++) total *= pl->dims[k];
     const bool rows = inner >= EW_ROW_UNITS_MIN || nd == 1;
     const int64_t nch = rows ? (inner + EW_CHUNK - 1) / EW_CHUNK : 0;
     const int64_t units = rows ? (total / inner) * nch : (total + EW_CHUNK - 1) / EW_CHUNK;
-    const acl_view *ov = acl_exec_out(ex, 0);
-    const size_t ces = acl_dtype_size(pl->cdt), res = acl_dtype_size(pl->rdt);
     bool oom = false;
-#pragma omp parallel if (acl_parallel_worth(total))
-    {
-        char *bufs = malloc((size_t)EW_CHUNK * (ces * (size_t)nin + res) + 64);
-        if (!bufs) {
-#pragma omp atomic write
-            oom = true;
-        }
-#pragma omp for schedule(static)
-        for (int64_t u = 0; u < units; u++) {
-            if (!bufs) continue;
-            /* the flat output range [start, start + len); a row unit lies inside one row */
-            int64_t start, len;
-            if (rows) {
-                int64_t o = u / nch, c0 = (u % nch) * EW_CHUNK;
-                start = o * inner + c0;
-                len = inner - c0 < EW_CHUNK ? inner - c0 : EW_CHUNK;
-            } else {
-                start = u * EW_CHUNK;
-                len = total - start < EW_CHUNK ? total - start : EW_CHUNK;
-            }
-            int64_t off[EW_MAX_ARGS] = {0};
-            if (rows) {
-                int64_t rem = start;
-                for (int j = nd - 1; j >= 0; j--) {
-                    int64_t idx = rem % pl->dims[j];
-                    rem /= pl->dims[j];
-                    for (int k = 0; k <= nin; k++) off[k] += idx * pl->st[k][j];
-                }
-            }
-            char *in[EW_MAX_ARGS];
-            for (int k = 0; k < nin; k++) {
-                const acl_view *v = acl_exec_in(ex, k);
-                if (v->dtype == pl->cdt && (rows ? pl->st[k][nd - 1] == 1 : pl->flat[k])) {
-                    in[k] = v->base + (rows ? off[k] : start) * (int64_t)ces;
-                } else {
-                    in[k] = bufs + (size_t)k * EW_CHUNK * ces;
-                    gather(pl, k, v, start, len, in[k], false, pl->cdt);
-                }
-            }
-            if (ov->dtype == pl->rdt && (rows ? pl->st[nin][nd - 1] == 1 : pl->flat[nin])) {
-                pl->k(len, in, ov->base + (rows ? off[nin] : start) * (int64_t)res, &pl->s);
-            } else {
-                char *tmp = bufs + (size_t)nin * EW_CHUNK * ces;
-                pl->k(len, in, tmp, &pl->s);
-                gather(pl, nin, ov, start, len, tmp, true, pl->rdt);
-            }
-        }
-        free(bufs);
+    if (acl_parallel_worth(total)) {
+#pragma omp parallel
+        ew_units(ex, pl, rows, nch, units, total, &oom);
+    } else {
+        ew_units(ex, pl, rows, nch, units, total, &oom); /* no team below the grain: not even a team of one */
     }
     ACLNN_CHECK(!oom, ACLNN_ERR_INNER, "out of memory for the elementwise buffers");
     return ACLNN_SUCCESS;

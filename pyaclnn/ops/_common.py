@@ -28,14 +28,6 @@ FLOAT_DTYPES = tuple(d for d in (np.dtype(np.float32), np.dtype(np.float16), bfl
 _hooks = threading.local()
 
 
-def _arg(a):
-    if isinstance(a, AclTensor):
-        return a.handle
-    if a is None:
-        return ffi.NULL
-    return a
-
-
 def symbol(op):
     """The C symbol of table op `op`'s second phase: "aclnn" + op, or what the table says ("aclStft")."""
     from pyaclnn._optable import OPS
@@ -67,18 +59,22 @@ def launch(op, *args, stream=None, synchronize=True):
     ensure_device()
     for hook in getattr(_hooks, "stack", ()):
         hook(op, args)
-    ws = ffi.new("uint64_t *")
-    ex = ffi.new("aclOpExecutor **")
-    c_args = [_arg(a) for a in args]
+    slots = getattr(_hooks, "slots", None)  # this thread's (workspace size, executor) out-parameters, reused
+    if slots is None:
+        slots = _hooks.slots = (ffi.new("uint64_t *"), ffi.new("aclOpExecutor **"))
+    ws, ex = slots
+    null = ffi.NULL
+    c_args = [a.handle if isinstance(a, AclTensor) else null if a is None else a for a in args]
     sym, first, second = _op_fns(op)
     rc = first(*c_args, ws, ex)
     if rc:
         check(rc, f"{sym}GetWorkspaceSize")
-    buf = DeviceBuffer(ws[0]) if ws[0] else None
+    nws, exe = ws[0], ex[0]  # read before anything below could launch again on this thread
+    buf = DeviceBuffer(nws) if nws else None
     handle = stream.handle if stream is not None and hasattr(stream, "handle") else stream
     if isinstance(handle, int):  # a pyACL-style integer handle
         handle = ffi.cast("aclrtStream", handle)
-    rc = second(buf.ptr if buf else ffi.NULL, ws[0], ex[0], ffi.NULL if handle is None else handle)
+    rc = second(buf.ptr if buf else null, nws, exe, null if handle is None else handle)
     if rc:
         check(rc, sym)
     if synchronize:
