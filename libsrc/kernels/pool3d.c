@@ -193,6 +193,7 @@ static void p3_row_f32_to_f16(uint16_t *d, const float *s, int64_t n) {
  * ownership and the inputs stay cached. */
 
 static void p3_row_f16_to_f32(float *d, const uint16_t *s, int64_t n);
+static void p3_row_bf16_to_f32(float *d, const uint16_t *s, int64_t n);
 static void p3_row_f32_to_f16(uint16_t *d, const float *s, int64_t n);
 
 #define P3_NT_BYTES ((int64_t)8 << 20) /* gradInput at least this large: non-temporal plane stores */
@@ -2061,7 +2062,16 @@ static bool fwd_columns(const acl_view *x, acl_view *y, acl_view *idx, const poo
         const bool pos = kw >= 2 && kw == pp->s[2] && pp->dl[2] == 1 && pw == 0 && np <= g.in[2];
         float *cv = pos ? malloc((size_t)np * sizeof(float)) : NULL;
         int32_t *cr = pos ? malloc((size_t)np * sizeof(int32_t)) : NULL;
-        const bool mine = rb && m && bi && wf && (!pos || (cv && cr));
+        /* the slices' path (the other windows, without dilation in D, every input row in some window): each
+         * depth's rows converted (or copied) once per plane into padded rows of a slot (slot d % k[0], tagged with
+         * (plane, d); a thread's planes and depths come in order) instead of once per window row that holds them
+         * (k3 s2: 2.25x) - the same padded rows, the same row calls, so the same bytes */
+        const int64_t k0 = pp->k[0], H = g.in[1];
+        const bool sc = !blk && !pos && pp->dl[0] == 1 && pp->s[0] <= k0 && pp->s[1] <= pp->k[1] * pp->dl[1] &&
+                        k0 * H * wp <= ((int64_t)1 << 20);
+        float *sb = sc ? malloc((size_t)(k0 * H * wp) * sizeof(float)) : NULL;
+        int64_t *stag = sc ? malloc((size_t)k0 * sizeof(int64_t)) : NULL;
+        const bool mine = rb && m && bi && wf && (!pos || (cv && cr)) && (!sc || (sb && stag));
         if (!mine) {
 #pragma omp atomic write
             ok = false;
@@ -2069,6 +2079,8 @@ static bool fwd_columns(const acl_view *x, acl_view *y, acl_view *idx, const poo
 #pragma omp barrier
         if (ok) {
             for (int64_t i = 0; i < wp; i++) rb[i] = -INFINITY;
+            for (int64_t i = 0; sc && i < k0 * H * wp; i++) sb[i] = -INFINITY; /* the pads stay */
+            for (int64_t i = 0; sc && i < k0; i++) stag[i] = -1;
             for (int64_t j = 0; j < n; j++) { /* each column's first in-range w */
                 int64_t t0, t1, st;
                 taps(j, g.in[2], pp->k[2], pp->s[2], pp->p[2], pp->dl[2], &t0, &t1, &st);
@@ -2084,7 +2096,29 @@ static bool fwd_columns(const acl_view *x, acl_view *y, acl_view *idx, const poo
             for (int64_t od = 0; od < g.out[0]; od++) {
                 int64_t d0, d1, ds;
                 taps(od, g.in[0], pp->k[0], pp->s[0], pp->p[0], pp->dl[0], &d0, &d1, &ds);
+                for (int64_t td = d0; sc && td < d1; td++) {
+                    const int64_t d = ds + td, sl = d % k0;
+                    if (stag[sl] == pl * g.in[0] + d) continue;
+                    stag[sl] = pl * g.in[0] + d;
+                    float *sr = sb + sl * H * wp + pw;
+                    for (int64_t h = 0; h < H; h++, sr += wp) {
+                        const int64_t ro = xo + d * g.xs[0] + h * g.xs[1];
+                        if (dt == ACL_FLOAT)
+                            memcpy(sr, (const float *)x->base + ro, (size_t)g.in[2] * sizeof(float));
+                        else if (dt == ACL_FLOAT16)
+                            p3_row_f16_to_f32(sr, (const uint16_t *)x->base + ro, g.in[2]);
+                        else
+                            p3_row_bf16_to_f32(sr, (const uint16_t *)x->base + ro, g.in[2]);
+                    }
+                }
+                /* the depth after the window: fetched while this depth's windows run */
+                const char *nx = sc && ds + d1 < g.in[0] ? x->base + (xo + (ds + d1) * g.xs[0]) * (int64_t)acl_dtype_size(dt)
+                                                         : NULL;
                 for (int64_t oh = 0; oh < g.out[1]; oh++, j0 += n) {
+                    if (nx)
+                        for (int64_t h = oh * H / g.out[1]; h < (oh + 1) * H / g.out[1]; h++)
+                            for (int64_t b = 0; b < g.in[2] * (int64_t)acl_dtype_size(dt); b += 64)
+                                __builtin_prefetch(nx + h * g.xs[1] * (int64_t)acl_dtype_size(dt) + b, 0, 3);
                     int64_t h0, h1, hs;
                     taps(oh, g.in[1], pp->k[1], pp->s[1], pp->p[1], pp->dl[1], &h0, &h1, &hs);
                     const int64_t bd = ds + d0 * pp->dl[0], bh = hs + h0 * pp->dl[1];
@@ -2113,6 +2147,15 @@ static bool fwd_columns(const acl_view *x, acl_view *y, acl_view *idx, const poo
                             }
                             continue;
                         }
+                        if (sc) {
+                            const float *sr = sb + (d % k0) * H * wp;
+                            for (int64_t th = h0; th < h1; th++) {
+                                const int64_t h = hs + th * pp->dl[1];
+                                fwd_row_taps(m, bi, sr + h * wp, n, pp->s[2], pp->k[2], pp->dl[2],
+                                             (int32_t)((d * g.in[1] + h) * g.in[2] - pw));
+                            }
+                            continue;
+                        }
                         for (int64_t th = h0; th < h1; th++) {
                             const int64_t h = hs + th * pp->dl[1];
                             const int64_t ro = xo + d * g.xs[0] + h * g.xs[1];
@@ -2130,9 +2173,25 @@ static bool fwd_columns(const acl_view *x, acl_view *y, acl_view *idx, const poo
                         }
                     }
                     if (pos) fwd_pos_finish(m, bi, cv, cr, n, kw, g.in[2]);
+                    /* fp16 / bf16 unit-stride output rows: rounded by the row converter (exact: each maximum is an
+                     * input value), then a NaN maximum gets its own bits */
+                    const bool yrow = dt != ACL_FLOAT && g.ys[2] == 1;
+                    if (yrow) {
+                        uint16_t *yr = (uint16_t *)y->base + yo + od * g.ys[0] + oh * g.ys[1];
+                        p3_narrow(yr, m, n, dt);
+                        bool anynan = false;
+                        for (int64_t j = 0; j < n; j++) anynan |= m[j] != m[j];
+                        for (int64_t j = 0; anynan && j < n; j++)
+                            if (m[j] != m[j]) {
+                                const int64_t b = bi[j], bw = b % g.in[2], bhh = (b / g.in[2]) % g.in[1];
+                                const int64_t bdd = b / (g.in[2] * g.in[1]);
+                                yr[j] = ((const uint16_t *)x->base)[xo + bdd * g.xs[0] + bhh * g.xs[1] + bw];
+                            }
+                    }
                     for (int64_t j = 0; j < n; j++) {
                         const int64_t yoff = yo + od * g.ys[0] + oh * g.ys[1] + j * g.ys[2];
-                        if (dt == ACL_FLOAT) {
+                        if (yrow) {
+                        } else if (dt == ACL_FLOAT) {
                             ((float *)y->base)[yoff] = m[j];
                         } else if (m[j] == m[j]) { /* exact: the input's own value */
                             ((uint16_t *)y->base)[yoff] = dt == ACL_FLOAT16 ? acl_f32_to_f16(m[j]) : acl_f32_to_bf16(m[j]);
@@ -2158,6 +2217,8 @@ static bool fwd_columns(const acl_view *x, acl_view *y, acl_view *idx, const poo
         free(wf);
         free(cv);
         free(cr);
+        free(sb);
+        free(stag);
     }
     return ok;
 }
