@@ -1,7 +1,8 @@
 """Session 10's 3-d pooling half rows (libsrc/kernels/pool3d.c).
 
 AvgPool3d forward through AVG_FWD_ROWS_BODY, whose input depth slices are now converted to fp32 in one pass
-(fp16 / bf16) and whose per-slice W sums are kept for the next output depth of the plane (the slot cache): values
+(fp16 / bf16; with stride 2 in W and W even split into even / odd cells) and whose per-slice W sums are kept for
+the next output depth of the plane (the slot cache): values
 against a literal numpy loop of the reference rule (per window row an fp32 sum from +0 in ascending w, the rows
 added in double, divided in double, rounded once), for contiguous inputs, an H-strided view (rows not contiguous:
 the per-row conversion), a permuted plane view, several output depths per plane (the cache hit and miss paths)
@@ -76,7 +77,12 @@ def views(x):
 CASES = (((2, 3, 9, 7, 19), [3, 3, 3], [2, 2, 2], [1, 1, 1], True, 0),
          ((1, 2, 7, 6, 33), [2, 3, 3], [1, 2, 2], [1, 1, 0], False, 0),
          ((1, 3, 6, 5, 17), [3, 2, 2], [1, 2, 1], [0, 1, 1], True, 7),
-         ((2, 1, 5, 4, 16), [1, 3, 3], [2, 1, 2], [0, 1, 1], False, 0))
+         ((2, 1, 5, 4, 16), [1, 3, 3], [2, 1, 2], [0, 1, 1], False, 0),
+         # stride 2 in W, W even: the even / odd split rows (p3_deint, avg_wpass_dei), k 3 and the other kernels
+         ((1, 2, 5, 5, 20), [3, 3, 3], [2, 2, 2], [1, 1, 1], True, 0),
+         ((1, 2, 4, 5, 18), [2, 2, 4], [2, 2, 2], [1, 1, 2], False, 0),
+         ((1, 2, 4, 3, 14), [2, 3, 3], [1, 2, 2], [0, 1, 0], True, 0),
+         ((1, 1, 3, 3, 70), [3, 3, 2], [2, 2, 2], [1, 1, 1], True, 0))
 for dt in (np.float32, np.float16, pyaclnn.bfloat16):
     bits_t = np.uint32 if dt == np.float32 else np.uint16
     for shape, k, s, p, cip, div in CASES:
