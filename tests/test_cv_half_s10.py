@@ -92,3 +92,65 @@ def test_adaptive_avg_pool2d_backward_f16_exact_and_identical_at_every_level_and
     assert outs["off"] == outs["avx2"] == outs["avx512"] == outs[""]
     assert run_python(CODE, {"PYACLNN_SIMD": "off", "OMP_NUM_THREADS": "2"}) == outs["off"]
     assert run_python(CODE, {"OMP_NUM_THREADS": "2"}) == outs[""]
+
+
+MSDA = r"""
+import hashlib, sys, numpy as np, pyaclnn
+sys.path.insert(0, "tests")
+from helpers import strided
+rng = np.random.default_rng(1511)
+h = hashlib.sha256()
+
+def bits(a):
+    return np.ascontiguousarray(a).view(np.uint16)
+
+def case(C, npt, kind):
+    shapes = np.array([[9, 11], [5, 6], [3, 3]], np.int32)
+    start = np.array([0, 99, 129], np.int32)
+    K, nq, nh, nl = 138, 40, 2, 3
+    v = rng.standard_normal((2, K, nh, C)).astype(np.float32)
+    loc = rng.uniform(-0.2, 1.2, (2, nq, nh, nl, npt, 2)).astype(np.float32)
+    loc[:, ::7] = np.round(loc[:, ::7])
+    a = rng.uniform(0, 1, (2, nq, nh, nl, npt)).astype(np.float32)
+    go = rng.standard_normal((2, nq, nh * C)).astype(np.float32)
+    if kind == 1:  # fp16 subnormal values, weights and gradients, -0
+        v *= np.float32(2.0 ** -15); a *= np.float32(2.0 ** -14); go *= np.float32(2.0 ** -12)
+        v.reshape(-1)[::9] = -0.0
+    if kind == 2:  # large values: fp16 overflow in the results
+        v *= np.float32(30000.0); go *= np.float32(2000.0)
+    v, loc, a, go = (x.astype(np.float16) for x in (v, loc, a, go))
+    if kind == 3:  # Inf / NaN payloads (quiet and signalling) in value, locations, weights, gradients
+        for x, st in ((v, 97), (loc, 31), (a, 23), (go, 41)):
+            u = x.view(np.uint16).reshape(-1)
+            u[::st] = 0x7c00; u[5::st] = 0xfc00; u[7::st] = 0x7e01; u[11::st] = 0x7c05; u[13::st] = 0xfd33
+    return v, shapes, start, loc, a, go
+
+for C, npt in ((32, 4), (24, 3), (8, 3), (32, 1)):
+    for kind in range(4):
+        v, shapes, start, loc, a, go = case(C, npt, kind)
+        w = [x.astype(np.float32) for x in (v, loc, a, go)]
+        with np.errstate(over="ignore", invalid="ignore"):
+            out = pyaclnn.multi_scale_deformable_attn(v, shapes, start, loc, a)
+            out32 = pyaclnn.multi_scale_deformable_attn(w[0], shapes, start, w[1], w[2])
+            grads = pyaclnn.multi_scale_deformable_attn_backward(v, shapes, start, loc, a, go)
+            grads32 = pyaclnn.multi_scale_deformable_attn_backward(w[0], shapes, start, w[1], w[2], w[3])
+            pairs = [(out, out32)] + list(zip(grads, grads32))
+            for got, ref32 in pairs:  # fp32 computation of the widened inputs, rounded once
+                ref = ref32.astype(np.float16)
+                nan = np.isnan(ref)
+                assert np.array_equal(np.isnan(got), nan), (C, npt, kind)
+                assert np.array_equal(bits(got)[~nan], bits(ref)[~nan]), (C, npt, kind)
+        sv = tuple(strided(x) for x in (v, shapes, start, loc, a, go))
+        assert np.array_equal(bits(pyaclnn.multi_scale_deformable_attn(*sv[:5])), bits(out)), (C, npt, kind)
+        for got, ref in zip(pyaclnn.multi_scale_deformable_attn_backward(*sv), grads):
+            assert np.array_equal(bits(got), bits(ref)), (C, npt, kind)
+        for r in (out,) + tuple(grads):
+            h.update(np.ascontiguousarray(r).tobytes())
+print(h.hexdigest())
+"""
+
+
+def test_msda_f16_rows_exact_and_identical_at_every_level_and_thread_count():
+    outs = {cap: run_python(MSDA, {"PYACLNN_SIMD": cap, "OMP_NUM_THREADS": "1"}) for cap in ("off", "avx2", "avx512", "")}
+    assert outs["off"] == outs["avx2"] == outs["avx512"] == outs[""]
+    assert run_python(MSDA, {"OMP_NUM_THREADS": "2"}) == outs[""]
