@@ -244,9 +244,11 @@ static void paa_store_row(uint16_t *d, const float *s, int64_t n) {
 }
 
 /* R[ow] = the outputs of one row: column sums of input rows [a, b) of plane xp, then each window's 0 + T[lo] + ... +
- * T[hi-1] divided by its cell count */
-static void paa_row(float *R, const uint16_t *xp, int64_t xsh, int64_t xsw, int64_t a, int64_t b, int64_t IW,
-                    int64_t OW, const int64_t *wlo, const int64_t *whi) {
+ * T[hi-1] divided by its cell count. Aligned to 64 bytes: where the link put it (other objects' sizes) moved the
+ * portable level's fp16 forward between 0.80 and 0.98 ms (N32 C64 56x56 -> 7x7, 1 thread). */
+__attribute__((aligned(64))) static void paa_row(float *R, const uint16_t *xp, int64_t xsh, int64_t xsw, int64_t a,
+                                                 int64_t b, int64_t IW,
+                                                 int64_t OW, const int64_t *wlo, const int64_t *whi) {
     float T[PAA_MAXW + 16];
     if (!(xsw == 1 && paa_cols(T, xp, xsh, a, b, IW))) paa_cols_exact(T, xp, xsh, xsw, a, b, IW);
     for (int64_t ow = 0; ow < OW; ow++) {
