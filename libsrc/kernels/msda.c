@@ -299,6 +299,14 @@ static inline void pf_write(const char *p, int64_t bytes) {
  * bf16 pair for every input). The fp16 and bf16 rows go through common/half_rows.h's row converters: staging
  * one owner's value rows (20000 keys x 32) took 0.25 ms portable / 0.12 ms AVX-512 with the element loops GCC
  * vectorised, 0.07 / 0.05 ms with those. */
+/* The level of the fp16 row conversions (acl_simd_level, read once: the owner loops test it per row). With F16C /
+ * AVX-512 they are kernels/f16_rows.h's, bit-identical to the portable ones (NaN blocks by the element functions):
+ * fp16 forward 1 thread, SIMD default, Deformable-DETR encoder: the SSE2 rows of the per-query blocks and the
+ * staged value rows were 1.1x the fp32 row's time. */
+static int g_msda_cvt_level;
+static pthread_once_t g_msda_cvt_once = PTHREAD_ONCE_INIT;
+static void msda_cvt_init(void) { g_msda_cvt_level = acl_simd_level(); }
+
 MSDA_INLINE void cvt_load(aclDataType dt, const char *src, float *restrict dst, int64_t n) {
     if (dt == ACL_FLOAT) {
         memcpy(dst, src, (size_t)n * sizeof(float));
@@ -306,6 +314,16 @@ MSDA_INLINE void cvt_load(aclDataType dt, const char *src, float *restrict dst, 
     }
     const uint16_t *restrict s = (const uint16_t *)(const void *)src;
     if (dt == ACL_FLOAT16) {
+#ifdef ACL_F16_ROWS_F16C
+        if (g_msda_cvt_level >= ACL_SIMD_AVX512) {
+            acl_f16_to_f32_row_avx512(dst, s, n);
+            return;
+        }
+        if (g_msda_cvt_level >= ACL_SIMD_AVX2) {
+            acl_f16_to_f32_row_f16c(dst, s, n);
+            return;
+        }
+#endif
         acl_row_f16_to_f32(dst, s, n);
     } else {
         for (int64_t i = 0; i < n; i++) dst[i] = acl_bf16_to_f32(s[i]);
@@ -319,6 +337,16 @@ MSDA_INLINE void cvt_store(aclDataType dt, const float *restrict src, char *dst,
     }
     uint16_t *restrict d = (uint16_t *)(void *)dst;
     if (dt == ACL_FLOAT16) {
+#ifdef ACL_F16_ROWS_F16C
+        if (g_msda_cvt_level >= ACL_SIMD_AVX512) {
+            acl_f32_to_f16_row_avx512(d, src, n);
+            return;
+        }
+        if (g_msda_cvt_level >= ACL_SIMD_AVX2) {
+            acl_f32_to_f16_row_f16c(d, src, n);
+            return;
+        }
+#endif
         acl_row_f32_to_f16(d, src, n);
     } else {
         acl_row_f32_to_bf16(d, src, n);
@@ -928,6 +956,7 @@ fwd_query32_avx2(const msda_level *lv, const float *locb, const float *attb, int
 typedef void (*owner_fn)(const msda_problem *, const msda_scratch *, const msda_level *, int64_t, int64_t, float *);
 
 static void run_owners(const msda_problem *p, const msda_scratch *s, owner_fn fn) {
+    pthread_once(&g_msda_cvt_once, msda_cvt_init);
     msda_level lv[MSDA_MAX_LEVELS];
     read_levels(p, lv);
     const int64_t owners = p->bs * p->nh;

@@ -28,4 +28,11 @@ void pool_max2d_backward_by_index(const acl_view *gy, const acl_view *ind, acl_v
  * once - avg_pool2d.c's order and bits. _fits: whether the row buffers hold iw inputs and ow outputs. */
 bool pool_adaptive_avg2d_f16_fits(int64_t iw, int64_t ow);
 bool pool_adaptive_avg2d_f16(const acl_view *x, acl_view *y, const pool_axes *ax); /* false: out of memory */
+
+/* Its gradient, fp16, the avg_pool2d kernels' backward bits (kernels/avg_pool2d.inc: gradInput = 0 + the covering
+ * rows' (0 + the covering columns' gradOutput * (1.0f / count)), in fp32, rounded once; a NaN product: every sum
+ * by common/nan_order.h's rule in that order). gy's pooled dims are the outputs, gx's the inputs; the same axes.
+ * _fits: the shapes whose operation order is the avg_pool2d plane path's and fit this kernel's buffers. */
+bool pool_adaptive_avg2d_backward_f16_fits(int64_t ih, int64_t iw, int64_t oh, int64_t ow);
+bool pool_adaptive_avg2d_backward_f16(const acl_view *gy, acl_view *gx, const pool_axes *ax); /* false: no memory */
 #endif
