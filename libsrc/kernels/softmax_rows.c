@@ -148,7 +148,7 @@ void smr_forward_bf16(const smr_ops *k, const uint16_t *x, uint16_t *y, float *f
         return;
     }
     if (log_) k->sub2_hh(y, x, m, logf(s), n);
-    else k->div_bf16(y, f, s, n);
+    else k->div_eo_bf16(y, f, s, n);
 }
 
 void smr_backward(const smr_ops *k, const float *g, const float *y, float *o, int64_t n, int log_) {
