@@ -140,15 +140,15 @@ void smr_forward(const smr_ops *k, const float *x, float *y, int64_t n, int log_
 }
 
 void smr_forward_bf16(const smr_ops *k, const uint16_t *x, uint16_t *y, float *f, int64_t n, int log_) {
-    const float m = k->bf16_in_max(f, x, n);
-    const float s = k->expsum(f, m, log_ ? NULL : f, n);
+    const float m = k->max_bf16(x, n);
+    const float s = k->expsum_bf16(x, m, log_ ? NULL : f, n);
     if (!(s == s)) {
         for (int64_t i = 0; i < n; i++) f[i] = NAN;
         k->bf16_out(y, f, n);
         return;
     }
-    if (log_) k->sub2_bf16(y, f, m, logf(s), n);
-    else k->div_bf16(y, f, s, n);
+    if (log_) k->sub2_hh(y, x, m, logf(s), n);
+    else k->div_eo_bf16(y, f, s, n);
 }
 
 void smr_backward(const smr_ops *k, const float *g, const float *y, float *o, int64_t n, int log_) {

@@ -31,6 +31,12 @@ typedef struct {
     void (*bwd_bf16)(uint16_t *o, const uint16_t *g, const uint16_t *y, float s, int64_t n, const float *etab);
     void (*expscale_bf16)(uint16_t *o, const uint16_t *x, float a, int64_t n, const float *etab);
     void (*exp)(float *e, const float *x, int64_t n); /* e = exp(x), the bits of every pass's exp */
+    /* straight from the bf16 row (no widened copy): the bits of bf16_in then max / expsum / sub2 then bf16_out */
+    float (*max_bf16)(const uint16_t *x, int64_t n);
+    /* e (may be NULL): exp(x - m) in a layout of the level's own, for div_eo_bf16 only */
+    float (*expsum_bf16)(const uint16_t *x, float m, float *e, int64_t n);
+    void (*sub2_hh)(uint16_t *y, const uint16_t *x, float a, float b, int64_t n); /* y may be x */
+    void (*div_eo_bf16)(uint16_t *y, const float *e, float s, int64_t n); /* y = e / s, e from expsum_bf16 */
 } smr_ops;
 
 /* The 65536 exps of the bf16 bit patterns (built once, by the passes' exp: the same bits), for the passes whose

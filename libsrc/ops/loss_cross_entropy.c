@@ -46,12 +46,15 @@ static double ce_row_bf16(const ce_params *p, const smr_ops *kr, const uint16_t 
                           const float *w, double gi, double den, double wsum) {
     const int64_t C = p->C;
     if (!p->grad) {
-        const float m = kr->bf16_in_max(f, x, C), sx = kr->expsum(f, m, NULL, C);
+        const float m = kr->max_bf16(x, C), sx = kr->expsum_bf16(x, m, NULL, C);
         float oy = NAN;
         if (sx == sx) {
             const float ls = logf(sx);
-            kr->sub2_bf16(o, f, m, ls, C);
-            if (kept(p, yi)) kr->sub2(&oy, f + yi, m, ls, 1);
+            if (kept(p, yi)) { /* before o is written (o may be x) */
+                const float xy = acl_bf16_to_f32(x[yi]);
+                kr->sub2(&oy, &xy, m, ls, 1);
+            }
+            kr->sub2_hh(o, x, m, ls, C);
         } else {
             for (int64_t c = 0; c < C; c++) f[c] = NAN;
             kr->bf16_out(o, f, C);
