@@ -20,10 +20,8 @@ typedef struct {
     /* 16 lines in the lanes of a tile t[len][16]: forward (o may be t) and backward (o may be g or y) */
     void (*cols_fwd)(const float *t, float *o, int64_t len, int log_);
     void (*cols_bwd)(const float *g, const float *y, float *o, int64_t len, int log_);
-    /* fused bf16 passes: the bits of bf16_in then max / div then bf16_out / sub2 then bf16_out */
-    float (*bf16_in_max)(float *dst, const uint16_t *src, int64_t n);
+    /* fused bf16 pass: the bits of div then bf16_out */
     void (*div_bf16)(uint16_t *dst, const float *e, float s, int64_t n);
-    void (*sub2_bf16)(uint16_t *dst, const float *x, float a, float b, int64_t n);
     /* the bits of bf16_in then sum / dot / sm_bwd or lsm_bwd then bf16_out / expscale then bf16_out */
     float (*sum_bf16)(const uint16_t *x, int64_t n);
     float (*dot_bf16)(const uint16_t *a, const uint16_t *b, int64_t n);
