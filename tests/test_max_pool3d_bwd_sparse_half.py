@@ -6,19 +6,17 @@ position). The same bytes at every SIMD level and for 1/2/7 threads."""
 from helpers import run_python
 
 CODE = r"""
-import hashlib, numpy as np, pyaclnn
+import hashlib, sys, numpy as np, pyaclnn
 from pyaclnn import lib
+sys.path.insert(0, "tests")
+from reference.half import bf16_bits
 rng = np.random.default_rng(21)
 h = hashlib.sha256()
 A = pyaclnn.int_array
 F = lib.ACL_FORMAT_NCDHW
 
 def to_bf16(a32):
-    b = a32.view(np.uint32).astype(np.uint64)
-    r = ((b + 0x7fff + ((b >> 16) & 1)) >> 16).astype(np.uint16)
-    nan = np.isnan(a32)
-    r[nan] = ((b[nan] >> 16) | 0x40).astype(np.uint16)
-    return r.view(pyaclnn.bfloat16)
+    return bf16_bits(a32).view(pyaclnn.bfloat16)
 
 for dt in (np.float16, pyaclnn.bfloat16):
     f16 = dt == np.float16

@@ -15,46 +15,20 @@ The same bytes at every SIMD level and for 1 / 2 threads."""
 from helpers import run_python
 
 AVG = r"""
-import hashlib, numpy as np, pyaclnn
+import hashlib, sys, numpy as np, pyaclnn
 from pyaclnn import lib
+sys.path.insert(0, "tests")
+from reference.avg_pool3d import avg_pool3d_rows
+from reference.half import bf16_bits
 rng = np.random.default_rng(15)
 h = hashlib.sha256()
 A = pyaclnn.int_array
 
 def to_bf16(a32):
-    b = a32.view(np.uint32).astype(np.uint64)
-    r = ((b + 0x7fff + ((b >> 16) & 1)) >> 16).astype(np.uint16)
-    nan = np.isnan(a32)
-    r[nan] = ((b[nan] >> 16) | 0x40).astype(np.uint16)
-    return r.view(pyaclnn.bfloat16)
+    return bf16_bits(a32).view(pyaclnn.bfloat16)
 
 def ref(x, k, s, p, cip, div):
-    xf = np.ascontiguousarray(x).astype(np.float32)
-    N, C = x.shape[:2]
-    ins = x.shape[2:]
-    outs = [(ins[a] + 2 * p[a] - k[a]) // s[a] + 1 for a in range(3)]
-    tabs = []
-    for a in range(3):
-        t = []
-        for o in range(outs[a]):
-            st = o * s[a] - p[a]
-            en = min(st + k[a], ins[a] + p[a])
-            lo, hi = max(st, 0), min(en, ins[a])
-            t.append((lo, hi, (en - st) if cip else hi - lo))
-        tabs.append(t)
-    y = np.zeros((N, C) + tuple(outs), np.float32)
-    for od, (d0, d1, cd) in enumerate(tabs[0]):
-        for oh, (h0, h1, ch) in enumerate(tabs[1]):
-            for ow, (w0, w1, cw) in enumerate(tabs[2]):
-                acc = np.zeros((N, C), np.float64)
-                for d in range(d0, d1):
-                    for hh in range(h0, h1):
-                        r = np.zeros((N, C), np.float32)
-                        for w in range(w0, w1):
-                            r = r + xf[:, :, d, hh, w]
-                        acc = acc + r.astype(np.float64)
-                dv = float(div) if div else float(cd) * float(ch) * float(cw)
-                y[:, :, od, oh, ow] = (acc / dv).astype(np.float32)
+    y = avg_pool3d_rows(x, k, s, p, cip, div)
     if x.dtype == np.float32:
         return y
     return y.astype(np.float16) if x.dtype == np.float16 else to_bf16(y)

@@ -50,3 +50,34 @@ def avg_pool3d_backward(gy, in_shape, k, s, p, cip, divisor):
                 for pl in range(P):
                     gx[pl, d0:d1, h0:h1, w0:w1] += gy[pl, a, b, c] / div
     return gx
+
+
+def avg_pool3d_rows(x, k, s, p, cip, div):
+    """The rows rule of the library's AvgPool3d forward, on an (N, C, D, H, W) array: per window row an fp32 sum
+    from +0 in ascending w, the rows added in double in (d, h) order, divided in double; float32 result (the caller
+    rounds it once to its dtype)."""
+    xf = np.ascontiguousarray(x).astype(np.float32)
+    N, C = x.shape[:2]
+    ins = x.shape[2:]
+    outs = [(ins[a] + 2 * p[a] - k[a]) // s[a] + 1 for a in range(3)]
+    tabs = []
+    for a in range(3):
+        t = []
+        for o in range(outs[a]):
+            lo, hi, pool = _window(o, k[a], s[a], p[a], ins[a])
+            t.append((lo, hi, pool if cip else hi - lo))
+        tabs.append(t)
+    y = np.zeros((N, C) + tuple(outs), np.float32)
+    for od, (d0, d1, cd) in enumerate(tabs[0]):
+        for oh, (h0, h1, ch) in enumerate(tabs[1]):
+            for ow, (w0, w1, cw) in enumerate(tabs[2]):
+                acc = np.zeros((N, C), np.float64)
+                for d in range(d0, d1):
+                    for hh in range(h0, h1):
+                        r = np.zeros((N, C), np.float32)
+                        for w in range(w0, w1):
+                            r = r + xf[:, :, d, hh, w]
+                        acc = acc + r.astype(np.float64)
+                dv = float(div) if div else float(cd) * float(ch) * float(cw)
+                y[:, :, od, oh, ow] = (acc / dv).astype(np.float32)
+    return y
