@@ -16,30 +16,10 @@ from helpers import run_python
 
 AVG = r"""
 import hashlib, sys, numpy as np, pyaclnn
-from pyaclnn import lib
 sys.path.insert(0, "tests")
-from reference.avg_pool3d import avg_pool3d_rows
-from reference.half import bf16_bits
+from pool3d_case import ref, run
 rng = np.random.default_rng(15)
 h = hashlib.sha256()
-A = pyaclnn.int_array
-
-def to_bf16(a32):
-    return bf16_bits(a32).view(pyaclnn.bfloat16)
-
-def ref(x, k, s, p, cip, div):
-    y = avg_pool3d_rows(x, k, s, p, cip, div)
-    if x.dtype == np.float32:
-        return y
-    return y.astype(np.float16) if x.dtype == np.float16 else to_bf16(y)
-
-def run(x, k, s, p, cip, div):
-    ins = x.shape[2:]
-    outs = tuple((ins[a] + 2 * p[a] - k[a]) // s[a] + 1 for a in range(3))
-    xt = pyaclnn.AclTensor.from_array(x, lib.ACL_FORMAT_NCDHW)
-    yt = pyaclnn.AclTensor.empty(x.shape[:2] + outs, x.dtype, lib.ACL_FORMAT_NCDHW)
-    pyaclnn.launch("AvgPool3d", xt, A(k), A(s), A(p), False, cip, div, yt)
-    return yt.numpy()
 
 def views(x):
     yield "contiguous", x

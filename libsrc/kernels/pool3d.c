@@ -1345,15 +1345,19 @@ static void p3_deint(float *E, float *O, const uint16_t *s, int64_t n, bool bf) 
 #endif
     p3_deint_tail(E, O, s, i, n, bf);
 }
+/* [j0, j1): the output columns [ia, ib) whose windows lie inside the row, clamped to [0, m) */
+static inline void avg_inner_range(int64_t ia, int64_t ib, int64_t m, int64_t *j0, int64_t *j1) {
+    *j0 = ia < 0 ? 0 : ia;
+    *j1 = ib > m ? m : ib;
+    if (*j1 < *j0) *j1 = *j0;
+}
 /* avg_wpass for stride 2 on a row split by p3_deint: the same additions in the same order */
 ACL_LEVEL_FN(, avg_wpass_dei_lv,
              (float *restrict out, const float *restrict E, const float *restrict O, const int64_t *wlo,
               const int64_t *whi, int64_t m, int64_t ia, int64_t ib, int64_t p, int64_t k),
              (out, E, O, wlo, whi, m, ia, ib, p, k)) {
-    int64_t j0 = ia, j1 = ib;
-    if (j0 < 0) j0 = 0;
-    if (j1 > m) j1 = m;
-    if (j1 < j0) j1 = j0;
+    int64_t j0, j1;
+    avg_inner_range(ia, ib, m, &j0, &j1);
     for (int64_t j = 0; j < j0; j++) {
         float a = 0;
         for (int64_t w = wlo[j]; w < whi[j]; w++) a += (w & 1) ? O[w >> 1] : E[w >> 1];
@@ -1385,10 +1389,8 @@ ACL_LEVEL_FN(, avg_wpass_lv,
              (float *restrict out, const float *restrict r, const int64_t *wlo, const int64_t *whi, int64_t m,
               int64_t ia, int64_t ib, int64_t s, int64_t p, int64_t k),
              (out, r, wlo, whi, m, ia, ib, s, p, k)) {
-    int64_t j0 = ia, j1 = ib;
-    if (j0 < 0) j0 = 0;
-    if (j1 > m) j1 = m;
-    if (j1 < j0) j1 = j0;
+    int64_t j0, j1;
+    avg_inner_range(ia, ib, m, &j0, &j1);
     for (int64_t j = 0; j < j0; j++) {
         float a = 0;
         for (int64_t w = wlo[j]; w < whi[j]; w++) a += r[w];
