@@ -1562,34 +1562,148 @@ void pool_avg_nd(const acl_view *x, acl_view *y, const pool_avg_params *pp) {
     free_tables(t);
 }
 
-/* Per-plane owner: each thread takes whole planes, adds every output cell's gy/divisor to its window in a double
- * buffer (outputs in row-major order, a fixed order), then stores the plane once. */
+/* per axis and input cell: [first, last] the output cells whose window holds it (first > last: none); the windows'
+ * bounds never decrease with the output index, so those cells are a run. Returns the longest run (0: none). */
+static int64_t avg_inverse(const axis_tab *t, int64_t nin, int64_t nout, int64_t *first, int64_t *last) {
+    int64_t most = 0;
+    for (int64_t i = 0; i < nin; i++) {
+        first[i] = nout;
+        last[i] = -1;
+    }
+    for (int64_t o = 0; o < nout; o++)
+        for (int64_t i = t->lo[o]; i < t->hi[o]; i++) {
+            if (o < first[i]) first[i] = o;
+            if (o > last[i]) last[i] = o;
+        }
+    for (int64_t i = 0; i < nin; i++)
+        if (last[i] - first[i] + 1 > most) most = last[i] - first[i] + 1;
+    return most;
+}
+
+/* One plane of the backward as a gather, the scatter's sums exactly: a gradInput cell receives v = gy / divisor of
+ * the outputs holding it, added to a double from +0 in the outputs' row-major order - (od, oh) ascending, then its
+ * ow run. Each (od, oh) output row is first expanded along W into nk rows E_q[w] = v[od][oh][wf[w] + q] (+0 past
+ * the cell's run: adding +0 changes nothing, the sum is never -0), so a gradInput row is nd * nh * nk vector
+ * additions in the scatter's order. Only for planes without a NaN v (two NaNs meeting would be the vector code's
+ * operand order; the scatter keeps the reference's), false otherwise. */
+static bool avg_bwd_gather_plane(const double *v, double *E, double *srow, float *rowf, acl_view *gx, int64_t xo,
+                                 const ageo *g, const int64_t *df, const int64_t *dl, const int64_t *hf,
+                                 const int64_t *hl, const int64_t *wf, const int64_t *wl, int64_t nk) {
+    const int64_t OD = g->out[0], OH = g->out[1], OW = g->out[2], W = g->in[2], osz = OD * OH * OW;
+    bool nan = false;
+    for (int64_t i = 0; i < osz; i++) nan |= no_isnan_d(v[i]);
+    if (nan) return false;
+    for (int64_t r = 0; r < OD * OH; r++)
+        for (int64_t q = 0; q < nk; q++) {
+            double *e = E + (r * nk + q) * W;
+            const double *vr = v + r * OW;
+            for (int64_t w = 0; w < W; w++) e[w] = wf[w] + q <= wl[w] ? vr[wf[w] + q] : 0.0;
+        }
+    for (int64_t d = 0; d < g->in[0]; d++)
+        for (int64_t h = 0; h < g->in[1]; h++) {
+            const double *rows[64]; /* the expanded rows this gradInput row adds, in the scatter's order */
+            int np = 0;
+            for (int64_t od = df[d]; od <= dl[d]; od++)
+                for (int64_t oh = hf[h]; oh <= hl[h]; oh++)
+                    for (int64_t q = 0; q < nk; q++) rows[np++] = E + ((od * OH + oh) * nk + q) * W;
+            int64_t w = 0;
+            for (; w + 8 <= W; w += 8) { /* 8 sums in registers down the rows */
+                double a[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+                for (int k = 0; k < np; k++)
+                    for (int j = 0; j < 8; j++) a[j] += rows[k][w + j];
+                for (int j = 0; j < 8; j++) srow[w + j] = a[j];
+            }
+            for (; w < W; w++) {
+                double a = 0;
+                for (int k = 0; k < np; k++) a += rows[k][w];
+                srow[w] = a;
+            }
+            const int64_t ro = xo + d * g->xs[0] + h * g->xs[1];
+            if (rowf) { /* rounded to fp32 as st() rounds, stored by the row converters */
+                for (int64_t w = 0; w < W; w++) rowf[w] = (float)srow[w];
+                st_row_f32(gx, ro, g->xs[2], rowf, W);
+            } else
+                for (int64_t w = 0; w < W; w++) st(gx, ro + w * g->xs[2], srow[w]);
+        }
+    return true;
+}
+
+/* Per-plane owner: each thread takes whole planes and forms every gradInput cell's sum of gy/divisor over the
+ * outputs holding it, in the outputs' row-major order (a fixed order): by avg_bwd_gather_plane where its expanded
+ * rows fit, else by adding each output's value to its window in a double buffer (the same sums), then stores the
+ * plane once. */
 void pool_avg_nd_backward(const acl_view *gy, acl_view *gx, const pool_avg_params *pp) {
     ageo g;
     make_ageo(&g, gx, gy, pp);
     axis_tab t[3];
-    if (axis_tables(t, &g, pp)) {
-        const int64_t isz = g.in[0] * g.in[1] * g.in[2];
+    int64_t *inv[6] = {NULL, NULL, NULL, NULL, NULL, NULL}; /* first / last per input cell, per axis */
+    bool ok = axis_tables(t, &g, pp);
+    int64_t nk = 0;
+    for (int a = 0; a < 3 && ok; a++) {
+        inv[2 * a] = malloc((size_t)(g.in[a] + 1) * sizeof(int64_t));
+        inv[2 * a + 1] = malloc((size_t)(g.in[a] + 1) * sizeof(int64_t));
+        ok = inv[2 * a] && inv[2 * a + 1];
+        if (ok) {
+            const int64_t most = avg_inverse(&t[a], g.in[a], g.out[a], inv[2 * a], inv[2 * a + 1]);
+            if (a == 2) nk = most;
+        }
+    }
+    if (ok) {
+        const int64_t isz = g.in[0] * g.in[1] * g.in[2], osz = g.out[0] * g.out[1] * g.out[2];
+        /* the gather's expanded rows: at most 2 M doubles a thread */
+        int64_t nd = 0, nh = 0; /* the longest runs along D and H */
+        for (int64_t i = 0; i < g.in[0]; i++) nd = inv[1][i] - inv[0][i] + 1 > nd ? inv[1][i] - inv[0][i] + 1 : nd;
+        for (int64_t i = 0; i < g.in[1]; i++) nh = inv[3][i] - inv[2][i] + 1 > nh ? inv[3][i] - inv[2][i] + 1 : nh;
+        const bool gather = nk > 0 && nd * nh * nk <= 64 &&
+                            g.out[0] * g.out[1] <= ((int64_t)1 << 21) / (nk * (g.in[2] ? g.in[2] : 1));
+        double *divs = gather ? malloc((size_t)(osz + 1) * sizeof(double)) : NULL; /* every output's divisor */
+        if (divs) {
+            int64_t i = 0;
+            for (int64_t od = 0; od < g.out[0]; od++)
+                for (int64_t oh = 0; oh < g.out[1]; oh++)
+                    for (int64_t ow = 0; ow < g.out[2]; ow++, i++)
+                        divs[i] = pp->divisor ? (double)pp->divisor : t[0].cnt[od] * t[1].cnt[oh] * t[2].cnt[ow];
+        }
 #pragma omp parallel
         {
             double *acc = malloc((size_t)isz * sizeof(double));
             float *rowf = gx->dtype != ACL_DOUBLE ? malloc((size_t)g.in[2] * sizeof(float)) : NULL;
+            double *v = gather ? malloc((size_t)(osz + 1) * sizeof(double)) : NULL;
+            double *E = gather ? malloc((size_t)(g.out[0] * g.out[1] * nk * g.in[2] + 1) * sizeof(double)) : NULL;
+            double *srow = gather ? malloc((size_t)(g.in[2] + 1) * sizeof(double)) : NULL;
 #pragma omp for schedule(static)
             for (int64_t pl = 0; pl < g.planes; pl++) {
-                if (!acc) continue;
                 const int64_t p0 = pl / g.n1, p1 = pl % g.n1;
                 const int64_t go = p0 * g.ys0 + p1 * g.ys1, xo = p0 * g.xs0 + p1 * g.xs1;
+                if (v && E && srow && divs && (gx->dtype == ACL_DOUBLE || rowf)) {
+                    int64_t i = 0;
+                    for (int64_t od = 0; od < g.out[0]; od++)
+                        for (int64_t oh = 0; oh < g.out[1]; oh++) {
+                            const int64_t ro = go + od * g.ys[0] + oh * g.ys[1];
+                            if (gy->dtype == ACL_FLOAT && g.ys[2] == 1) {
+                                const float *gr = (const float *)gy->base + ro;
+                                for (int64_t ow = 0; ow < g.out[2]; ow++) v[i + ow] = (double)gr[ow];
+                            } else
+                                for (int64_t ow = 0; ow < g.out[2]; ow++) v[i + ow] = ld(gy, ro + ow * g.ys[2]);
+                            i += g.out[2];
+                        }
+                    for (i = 0; i < osz; i++) v[i] /= divs[i]; /* (plain loop: vectorised) */
+                    if (avg_bwd_gather_plane(v, E, srow, rowf, gx, xo, &g, inv[0], inv[1], inv[2], inv[3], inv[4],
+                                             inv[5], nk))
+                        continue;
+                }
+                if (!acc) continue;
                 memset(acc, 0, (size_t)isz * sizeof(double));
                 for (int64_t od = 0; od < g.out[0]; od++)
                     for (int64_t oh = 0; oh < g.out[1]; oh++)
                         for (int64_t ow = 0; ow < g.out[2]; ow++) {
                             const double div =
                                 pp->divisor ? (double)pp->divisor : t[0].cnt[od] * t[1].cnt[oh] * t[2].cnt[ow];
-                            const double v = ld(gy, go + od * g.ys[0] + oh * g.ys[1] + ow * g.ys[2]) / div;
+                            const double vv = ld(gy, go + od * g.ys[0] + oh * g.ys[1] + ow * g.ys[2]) / div;
                             for (int64_t d = t[0].lo[od]; d < t[0].hi[od]; d++)
                                 for (int64_t h = t[1].lo[oh]; h < t[1].hi[oh]; h++) {
                                     double *row = acc + (d * g.in[1] + h) * g.in[2];
-                                    for (int64_t w = t[2].lo[ow]; w < t[2].hi[ow]; w++) row[w] += v;
+                                    for (int64_t w = t[2].lo[ow]; w < t[2].hi[ow]; w++) row[w] += vv;
                                 }
                         }
                 int64_t q = 0;
@@ -1606,8 +1720,13 @@ void pool_avg_nd_backward(const acl_view *gy, acl_view *gx, const pool_avg_param
             }
             free(acc);
             free(rowf);
+            free(v);
+            free(E);
+            free(srow);
         }
+        free(divs);
     }
+    for (int i = 0; i < 6; i++) free(inv[i]);
     free_tables(t);
 }
 
