@@ -11,7 +11,7 @@ evicting the caches, which is what the memory-bandwidth figure (a 256 MiB copy, 
 --simd-levels times our side of every case once per SIMD level (PYACLNN_SIMD=avx512, avx2, off: one fresh process
 per level, so each runs with that cap; the default is the uncapped run) and flags a row whose default is more than
 10% slower than the fastest level. With --isolate every row gets its own process per level and round (slower; for
-re-timing the rows a sweep flagged: a memory-heavy row's time depends on what ran before it in a process).
+re-timing the rows a sweep flagged; a memory-heavy row still varies from process to process, so use several rounds).
 
 A bench module defines CASES, a list of (name, setup) where setup() returns a dict with
   ours:  a zero-argument callable running our op (tensors pre-built, no copies timed)
@@ -122,8 +122,8 @@ def main():
                     help="time our side at every SIMD level and flag rows where the default is >10%% slower")
     ap.add_argument("--rounds", type=int, default=2, help="--simd-levels: interleaved rounds (minimum kept)")
     ap.add_argument("--isolate", action="store_true",
-                    help="--simd-levels: one process per row, level and round (a row's time then does not depend "
-                         "on the rows timed before it in the same process)")
+                    help="--simd-levels: one process per row, level and round (a row is timed "
+                         "without the other rows of the sweep in its process)")
     ap.add_argument("--child-times", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--exact", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
