@@ -229,6 +229,116 @@ __attribute__((noinline)) static void roia_stage(roia_window *st, const uint16_t
         for (int64_t j = 0; j < st->bw; j++) dst[j] = g_roia_h2f[src[j * sw]];
 }
 
+/* Channel blocks (the fp16 forward, "avg" mode, a box whose window is staged): the bins of ROIA_CB channels of one
+ * box are sampled together from their windows widened to fp32 and laid out channels last, [pixel][channel], so a
+ * sample point's four corners are four 64-byte rows and its weights are formed once for the 16 channels instead of
+ * once per channel. Each channel's arithmetic is the per-channel loop's, lane by lane: v += ((w1*v1 + w2*v2) +
+ * w3*v3) + w4*v4 over the bin's points in order, then v / count (an invalid point, whose terms are four +0 products,
+ * is skipped: v + +0 is v, v never being -0), so every non-NaN bin has the same bits. A channel with a NaN bin is
+ * sampled again by the per-channel loop (where two NaNs meet, the payload kept follows that loop's compiled operand
+ * order, as before). The block is built when a thread first needs one of its channels and reused for the others. */
+#define ROIA_CB 16
+typedef float roia_v4 __attribute__((vector_size(16)));
+typedef struct {
+    int64_t k, c0;    /* the block held: box k, channels c0 .. c0 + ROIA_CB - 1 (k = -1: none) */
+    float *win;       /* [(row * bw + col) * ROIA_CB + lane], 64-byte aligned */
+    float *res;       /* res[lane * bins + bin] */
+    float *row;       /* one window row widened */
+    int64_t win_cap, res_cap, row_cap;
+    bool nan[ROIA_CB];
+} roia_block;
+
+static int roia_grow(float **buf, int64_t *cap, int64_t n, bool align64) {
+    if (n <= *cap) return 0;
+    float *t = align64 ? aligned_alloc(64, (size_t)((n + 15) & ~(int64_t)15) * sizeof(float))
+                       : malloc((size_t)n * sizeof(float));
+    if (!t) return -1;
+    free(*buf);
+    *buf = t;
+    *cap = n;
+    return 0;
+}
+
+static void roia_block_free(roia_block *bk) {
+    free(bk->win);
+    free(bk->res);
+    free(bk->row);
+}
+
+/* Builds the block of channels c0 .. c0 + nc - 1 (plane of channel c0 at ip0, channel stride sc); 0, or -1 when out
+ * of memory (the caller then keeps the per-channel path). */
+__attribute__((noinline)) static int roia_block_run(roia_block *bk, const roia_window *st, const roia_geo *g,
+                                                    const roia_params *p, const uint16_t *ip0, int64_t sc, int64_t sh,
+                                                    int64_t sw, int64_t nc) {
+    const int64_t bw = st->bw, rows = st->rows, area = rows * bw, nb = p->ph * p->pw;
+    if (area > ((int64_t)1 << 40) || roia_grow(&bk->win, &bk->win_cap, area * ROIA_CB, true) ||
+        roia_grow(&bk->res, &bk->res_cap, nb * ROIA_CB, false) || roia_grow(&bk->row, &bk->row_cap, bw, false))
+        return -1;
+    float *restrict win = bk->win, *restrict rb = bk->row;
+    for (int64_t j = 0; j < nc; j++) {
+        const uint16_t *src = ip0 + j * sc + st->y0 * sh + st->x0 * sw;
+        for (int64_t r = 0; r < rows; r++, src += sh) {
+            if (sw == 1) {
+                acl_row_f16_to_f32(rb, src, bw); /* the bits of acl_f16_to_f32 (the table), NaN payloads included */
+            } else {
+                for (int64_t x = 0; x < bw; x++) rb[x] = g_roia_h2f[src[x * sw]];
+            }
+            float *d = win + r * bw * ROIA_CB + j;
+            for (int64_t x = 0; x < bw; x++) d[x * ROIA_CB] = rb[x];
+        }
+    }
+    for (int64_t j = nc; j < ROIA_CB; j++) /* lanes without a channel: zeros (their results are not used) */
+        for (int64_t i = 0; i < area; i++) win[i * ROIA_CB + j] = 0.0f;
+    const roia_v4 *vw = (const roia_v4 *)(const void *)win;
+    for (int64_t by = 0; by < p->ph; by++)
+        for (int64_t bx = 0; bx < p->pw; bx++) {
+            roia_v4 a0 = {0, 0, 0, 0}, a1 = a0, a2 = a0, a3 = a0;
+            for (int64_t iy = 0; iy < g->gh; iy++) {
+                const roia_pt *y = &st->ys[by * g->gh + iy];
+                if (!y->valid) continue;
+                for (int64_t ix = 0; ix < g->gw; ix++) {
+                    const roia_pt *xp = &st->xs[bx * g->gw + ix];
+                    if (!xp->valid) continue;
+                    const float w1 = y->wl * xp->wl, w2 = y->wl * xp->wh, w3 = y->wh * xp->wl, w4 = y->wh * xp->wh;
+                    /* st's offsets: rows times bw, columns; 4 vectors a pixel */
+                    const roia_v4 *x1 = vw + (y->lo + xp->lo) * 4, *x2 = vw + (y->lo + xp->hi) * 4,
+                                  *x3 = vw + (y->hi + xp->lo) * 4, *x4 = vw + (y->hi + xp->hi) * 4;
+                    a0 += w1 * x1[0] + w2 * x2[0] + w3 * x3[0] + w4 * x4[0];
+                    a1 += w1 * x1[1] + w2 * x2[1] + w3 * x3[1] + w4 * x4[1];
+                    a2 += w1 * x1[2] + w2 * x2[2] + w3 * x3[2] + w4 * x4[2];
+                    a3 += w1 * x1[3] + w2 * x2[3] + w3 * x3[3] + w4 * x4[3];
+                }
+            }
+            const float cnt = g->count;
+            a0 /= cnt, a1 /= cnt, a2 /= cnt, a3 /= cnt;
+            float o[ROIA_CB];
+            memcpy(o, &a0, 16), memcpy(o + 4, &a1, 16), memcpy(o + 8, &a2, 16), memcpy(o + 12, &a3, 16);
+            for (int j = 0; j < ROIA_CB; j++) bk->res[j * nb + by * p->pw + bx] = o[j];
+        }
+    for (int64_t j = 0; j < ROIA_CB; j++) {
+        bool nan = false;
+        for (int64_t i = 0; i < nb; i++) nan |= bk->res[j * nb + i] != bk->res[j * nb + i];
+        bk->nan[j] = nan;
+    }
+    return 0;
+}
+
+/* Channel c's bins of box k from the block holding it (built first when needed), or NULL: the per-channel path
+ * (a NaN bin, or out of memory). ip is channel c's plane. */
+static const float *roia_block_bins(roia_block *bk, const roia_window *st, const roia_geo *g, const roia_params *p,
+                                    int64_t k, int64_t c, int64_t C, const uint16_t *ip, int64_t sc, int64_t sh,
+                                    int64_t sw) {
+    const int64_t c0 = c - c % ROIA_CB;
+    if (bk->k != k || bk->c0 != c0) {
+        bk->k = -1;
+        const int64_t nc = C - c0 < ROIA_CB ? C - c0 : ROIA_CB;
+        if (roia_block_run(bk, st, g, p, ip - (c - c0) * sc, sc, sh, sw, nc)) return NULL;
+        bk->k = k;
+        bk->c0 = c0;
+    }
+    return bk->nan[c - c0] ? NULL : bk->res + (c - c0) * p->ph * p->pw;
+}
+
 #define KSUFFIX f16
 #include "kernels/dtype_begin.h"
 #undef KLOAD
