@@ -265,9 +265,10 @@ P3AB_AVX2 static bool vfill_avx2(const p3ab_plan *p, double *v, const void *gy, 
                            acl_f16_to_f32(g[so + ow])))
     } else {
         const uint16_t *g = (const uint16_t *)gy;
-        P3AB_VFILL(STEP256(
-            f = _mm_castsi128_ps(_mm_slli_epi32(_mm_cvtepu16_epi32(_mm_loadl_epi64((const __m128i *)(const void *)(g + so + ow))), 16)),
-            acl_bf16_to_f32(g[so + ow])))
+#define LD4(q) _mm_loadl_epi64((const __m128i *)(const void *)(q))
+        P3AB_VFILL(STEP256(f = _mm_castsi128_ps(_mm_slli_epi32(_mm_cvtepu16_epi32(LD4(g + so + ow)), 16)),
+                           acl_bf16_to_f32(g[so + ow])))
+#undef LD4
     }
 #undef STEP256
     return nan || _mm256_movemask_pd(nanv) != 0;
@@ -357,11 +358,14 @@ P3AB_AVX2 static inline void emit8_avx2(void *d, int64_t w, __m256 f, int64_t n,
 __attribute__((always_inline)) P3AB_AVX2 static inline void tile_avx2(const double *const *rows, int np, int64_t w,
                                                                       int n, int64_t W, int xdt, void *dst) {
     __m256d a[4];
+#pragma GCC unroll 4
     for (int c = 0; c < 4; c++) a[c] = _mm256_setzero_pd();
     for (int k = 0; k < np; k++) {
         const double *r = rows[k] + w;
+#pragma GCC unroll 4
         for (int c = 0; c < 2 * n; c++) a[c] = _mm256_add_pd(a[c], _mm256_load_pd(r + 4 * c));
     }
+#pragma GCC unroll 2
     for (int c = 0; c < n; c++)
         emit8_avx2(dst, w + 8 * c, _mm256_set_m128(_mm256_cvtpd_ps(a[2 * c + 1]), _mm256_cvtpd_ps(a[2 * c])),
                    W - w - 8 * c, xdt);
@@ -403,8 +407,12 @@ P3AB_AVX512 static inline void emit8_avx512(void *d, int64_t w, __m512d a, int64
             return;
         }
         h = _mm256_cvtps_ph(f, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-    } else {
-        h = _mm256_cvtepi32_epi16(bf16_round8(f));
+    } else { /* bf16_round8 with the NaN lanes picked by a mask register */
+        const __m256i x = _mm256_castps_si256(f);
+        const __m256i odd = _mm256_and_si256(_mm256_srli_epi32(x, 16), _mm256_set1_epi32(1));
+        __m256i r = _mm256_add_epi32(_mm256_add_epi32(x, _mm256_set1_epi32(0x7fff)), odd);
+        r = _mm256_mask_or_epi32(r, _mm256_cmp_ps_mask(f, f, _CMP_UNORD_Q), x, _mm256_set1_epi32(0x400000));
+        h = _mm256_cvtepi32_epi16(_mm256_srli_epi32(r, 16));
     }
     if (n >= 8)
         _mm_storeu_si128((__m128i *)(void *)((uint16_t *)d + w), h);
@@ -416,11 +424,14 @@ P3AB_AVX512 static inline void emit8_avx512(void *d, int64_t w, __m512d a, int64
 __attribute__((always_inline)) P3AB_AVX512 static inline void tile_avx512(const double *const *rows, int np, int64_t w,
                                                                           int n, int64_t W, int xdt, void *dst) {
     __m512d a[4];
+#pragma GCC unroll 4
     for (int c = 0; c < 4; c++) a[c] = _mm512_setzero_pd();
     for (int k = 0; k < np; k++) {
         const double *r = rows[k] + w;
+#pragma GCC unroll 4
         for (int c = 0; c < n; c++) a[c] = _mm512_add_pd(a[c], _mm512_load_pd(r + 8 * c));
     }
+#pragma GCC unroll 4
     for (int c = 0; c < n; c++) emit8_avx512(dst, w + 8 * c, a[c], W - w - 8 * c, xdt);
 }
 
@@ -494,12 +505,16 @@ bool p3ab_plane(const p3ab_plan *p, void *scratch, const void *gy_base, int64_t 
         }
         char *db = p->nt ? stage : xb + d * p->xs0 * es;
         const int64_t rs = p->nt ? p->W : p->xs1;
+        const double *slot[P3AB_MAX_ROWS]; /* the ring slots of d's run of od */
+        int ns = 0;
+        for (int64_t od = p->df[d]; od <= p->dl[d]; od++) slot[ns++] = E + (od % nd) * slab;
         for (int64_t h = 0; h < p->H; h++) {
             const double *rows[P3AB_MAX_ROWS];
             int np = 0;
-            for (int64_t od = p->df[d]; od <= p->dl[d]; od++)
-                for (int64_t oh = p->hf[h]; oh <= p->hl[h]; oh++) {
-                    const double *e = E + (od % nd) * slab + oh * nk * Wp;
+            const int64_t h0 = p->hf[h], h1 = p->hl[h];
+            for (int i = 0; i < ns; i++)
+                for (int64_t oh = h0; oh <= h1; oh++) {
+                    const double *e = slot[i] + oh * nk * Wp;
                     for (int64_t q = 0; q < nk; q++) rows[np++] = e + q * Wp;
                 }
             void *dst = db + h * rs * es;

@@ -1,7 +1,8 @@
-/* AvgPool3dBackward's per-plane gather at the AVX2 and AVX-512 levels (kernels/pool3d.c pool_avg_nd_backward uses
- * it when the level allows, its own gather and scatter otherwise). The sums are the plain gather's: each gradInput
- * cell adds v = gy / divisor of the outputs holding it to a double from +0, in the outputs' row-major order, from
- * rows expanded along W; rounded to fp32, then to the gradInput dtype. */
+/* AvgPool3dBackward's per-plane gather, portable C / AVX2 / AVX-512 by acl_simd_level() (kernels/pool3d.c
+ * pool_avg_nd_backward uses it for fp32 / fp16 / bf16 with unit W strides, its own gather and scatter otherwise).
+ * The sums are the plain gather's: each gradInput cell adds v = gy / divisor of the outputs holding it to a double
+ * from +0, in the outputs' row-major order, from rows expanded along W; rounded to fp32, then to the gradInput
+ * dtype. */
 #ifndef PYACLNN_KERNELS_POOL3D_AVG_BWD_H
 #define PYACLNN_KERNELS_POOL3D_AVG_BWD_H
 
@@ -10,11 +11,11 @@
 
 typedef struct p3ab_plan p3ab_plan;
 
-/* A plan for every plane of one call, or NULL (the level is portable, a dtype is not fp32 / fp16 / bf16, a W stride
- * is not 1, or out of memory). in / out: D, H, W sizes; ys / xs: gradOutput's / gradInput's element strides of D, H,
- * W; first / last: per axis and input cell, the run of output cells holding it (kernels/pool3d.c avg_inverse; kept
- * by the caller while the plan lives); nd / nk: the longest runs along D and W; divs: every output's divisor
- * (row-major, kept by the caller); gx_bytes: gradInput's size (large: the planes go out with streaming stores). */
+/* A plan for every plane of one call, or NULL (a dtype is not fp32 / fp16 / bf16, a W stride is not 1, more than 64
+ * expanded rows a cell, or out of memory). in / out: D, H, W sizes; ys / xs: gradOutput's / gradInput's element
+ * strides of D, H, W; first / last: per axis and input cell, the run of output cells holding it (kernels/pool3d.c
+ * avg_inverse; kept by the caller while the plan lives); nd / nk: the longest runs along D and W; divs: every
+ * output's divisor (row-major, kept by the caller); gx_bytes: gradInput's size (large: streaming stores). */
 p3ab_plan *p3ab_plan_new(int gdt, int xdt, const int64_t in[3], const int64_t out[3], const int64_t ys[3],
                          const int64_t xs[3], const int64_t *const first[3], const int64_t *const last[3], int64_t nd,
                          int64_t nk, const double *divs, int64_t gx_bytes);
