@@ -10,7 +10,8 @@ evicting the caches, which is what the memory-bandwidth figure (a 256 MiB copy, 
 
 --simd-levels times our side of every case once per SIMD level (PYACLNN_SIMD=avx512, avx2, off: one fresh process
 per level, so each runs with that cap; the default is the uncapped run) and flags a row whose default is more than
-10% slower than the fastest level.
+10% slower than the fastest level. With --isolate every row gets its own process per level and round (slower; for
+re-timing the rows a sweep flagged; a memory-heavy row still varies from process to process, so use several rounds).
 
 A bench module defines CASES, a list of (name, setup) where setup() returns a dict with
   ours:  a zero-argument callable running our op (tensors pre-built, no copies timed)
@@ -29,9 +30,10 @@ import time
 HERE = pathlib.Path(__file__).resolve().parent
 
 
-def cases(filt):
+def cases(filt, exact=False):
     """(full name, setup) of every case of every bench module whose name contains filt (or one of its
-    "|"-separated parts: `--filter "a|b"` re-times rows a --simd-levels sweep flagged)."""
+    "|"-separated parts: `--filter "a|b"` re-times rows a --simd-levels sweep flagged); exact: whose full name is
+    one of the parts."""
     parts = filt.split("|")
     for path in sorted(HERE.glob("bench_*.py")):
         spec = importlib.util.spec_from_file_location(path.stem, path)
@@ -39,7 +41,7 @@ def cases(filt):
         spec.loader.exec_module(mod)
         for name, setup in mod.CASES:
             full = f"{path.stem[6:]}/{name}"
-            if any(f in full for f in parts):
+            if (full in parts) if exact else any(f in full for f in parts):
                 yield full, setup
 
 
@@ -50,20 +52,35 @@ def simd_levels(args):
     """One child process per level and round (rounds interleaved); the minimum over rounds per case and level."""
     import subprocess
     times = {lv: {} for lv in LEVELS}
-    for _ in range(args.rounds):
-        for lv in LEVELS:
-            env = dict(os.environ, OMP_NUM_THREADS=str(args.threads))
-            env.pop("PYACLNN_SIMD", None)
-            if lv:
-                env["PYACLNN_SIMD"] = lv
-            cmd = [sys.executable, __file__, "--child-times", "--filter", args.filter] + (["--cold"] if args.cold else [])
-            res = subprocess.run(cmd, env=env, capture_output=True, text=True)
-            if res.returncode:
-                sys.exit(res.stderr)
-            for k, v in json.loads(res.stdout.strip().splitlines()[-1]).items():
-                times[lv][k] = min(times[lv].get(k, float("inf")), v)
+
+    def child(lv, filt, exact):
+        env = dict(os.environ, OMP_NUM_THREADS=str(args.threads))
+        env.pop("PYACLNN_SIMD", None)
+        if lv:
+            env["PYACLNN_SIMD"] = lv
+        cmd = ([sys.executable, __file__, "--child-times", "--filter", filt] + (["--exact"] if exact else [])
+               + (["--cold"] if args.cold else []))
+        res = subprocess.run(cmd, env=env, capture_output=True, text=True)
+        if res.returncode:
+            sys.exit(res.stderr)
+        for k, v in json.loads(res.stdout.strip().splitlines()[-1]).items():
+            times[lv][k] = min(times[lv].get(k, float("inf")), v)
+
+    if args.isolate:  # one process per row, level and round; the level order rotates from round to round
+        sys.path.insert(0, str(HERE.parent))
+        sys.path.insert(0, str(HERE))
+        names = [full for full, _ in cases(args.filter)]
+        for r in range(args.rounds):
+            for name in names:
+                for i in range(len(LEVELS)):
+                    child(LEVELS[(i + r) % len(LEVELS)], name, True)
+    else:
+        for _ in range(args.rounds):
+            for lv in LEVELS:
+                child(lv, args.filter, False)
     print(f"threads={args.threads}  our time in ms per SIMD level (minimum of {args.rounds} interleaved rounds"
-          + ("; thread CPU time)" if args.threads == 1 and not args.cold else ")"))
+          + ("; thread CPU time" if args.threads == 1 and not args.cold else "")
+          + ("; one process per row and level)" if args.isolate else ")"))
     print(f"{'case':58s} {'default':>8s} {'avx512':>8s} {'avx2':>8s} {'off':>8s}  fastest")
     rows, slow = [], 0
     for k, t0 in times[""].items():
@@ -90,7 +107,7 @@ def child_times(args):
         # one thread: its CPU time (a shared, loaded machine preempts wall-clock timings for tens of ms)
         timeit = functools.partial(common.timeit_min, clock=time.thread_time)
     out = {}
-    for full, setup in cases(args.filter):
+    for full, setup in cases(args.filter, args.exact):
         out[full] = timeit(setup()["ours"]) * 1e3
     print(json.dumps(out))
 
@@ -104,7 +121,11 @@ def main():
     ap.add_argument("--simd-levels", action="store_true",
                     help="time our side at every SIMD level and flag rows where the default is >10%% slower")
     ap.add_argument("--rounds", type=int, default=2, help="--simd-levels: interleaved rounds (minimum kept)")
+    ap.add_argument("--isolate", action="store_true",
+                    help="--simd-levels: one process per row, level and round (a row is timed "
+                         "without the other rows of the sweep in its process)")
     ap.add_argument("--child-times", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--exact", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     os.environ["OMP_NUM_THREADS"] = str(args.threads)  # before the library (and its OpenMP) loads
     if args.simd_levels:

@@ -12,6 +12,7 @@
 #include "common/nan_order.h"
 #include "kernels/f16_rows.h"
 #include "kernels/pool3d.h"
+#include "kernels/pool3d_adavg.h"
 #include "kernels/pool3d_avg_bwd.h"
 
 int64_t pool_out_size(int64_t in, int64_t k, int64_t s, int64_t p, int64_t dl, bool ceil_mode) {
@@ -1855,16 +1856,19 @@ void pool_adaptive_avg3d(const acl_view *x, acl_view *y, const pool_ad_params *p
     ad_tab t[3];
     if (ad_tables(t, g.in, g.out, false)) {
         if (x->dtype != ACL_DOUBLE) {
-            /* one output row (plane, od, oh) per iteration: window row by window row, every cell of the output row
-             * adds that row's terms to its double sum, so each cell adds its terms in the per-cell order (d, h, w
-             * ascending) - the same bytes - while the cells' addition chains overlap. fp16/bf16 window rows are
-             * converted to fp32 once (exact), fp32 rows with unit stride are read in place. */
+            /* one output row (plane, od, oh) per iteration: its window rows (d, h ascending) in batches of up to
+             * AD_RB rows, every cell of the output row adding a batch's terms into its eight lanes
+             * (kernels/pool3d_adavg.c: the same tree at every level and thread count). fp16/bf16 / strided window
+             * rows are converted to fp32 once (exact), fp32 rows with unit stride are read in place. A NaN sum is
+             * recomputed under the NaN rule in the same order. */
+            enum { AD_RB = 64 };
             const int64_t nrows = g.planes * g.out[0] * g.out[1], n = g.out[2];
 #pragma omp parallel
             {
-                float *rowf = malloc((size_t)g.in[2] * sizeof(float));
-                double *sum = malloc((size_t)n * sizeof(double));
+                float *rowf = malloc((size_t)AD_RB * (size_t)g.in[2] * sizeof(float));
+                double *sum = malloc((size_t)n * 8 * sizeof(double));
                 int64_t *len = malloc((size_t)n * sizeof(int64_t));
+                const float *rp[AD_RB];
                 if (len)
                     for (int64_t o = 0; o < n; o++) len[o] = t[2].hi[o] - t[2].lo[o];
 #pragma omp for schedule(static)
@@ -1872,29 +1876,43 @@ void pool_adaptive_avg3d(const acl_view *x, acl_view *y, const pool_ad_params *p
                     if (!rowf || !sum || !len) continue;
                     const int64_t pl = r / (g.out[0] * g.out[1]), od = (r / g.out[1]) % g.out[0], oh = r % g.out[1];
                     const int64_t p0 = pl / g.n1, p1 = pl % g.n1, xo = p0 * g.xs0 + p1 * g.xs1;
-                    for (int64_t o = 0; o < n; o++) sum[o] = 0;
+                    for (int64_t o = 0; o < 8 * n; o++) sum[o] = 0;
+                    int64_t nb = 0;
                     for (int64_t d = t[0].lo[od]; d < t[0].hi[od]; d++)
                         for (int64_t h = t[1].lo[oh]; h < t[1].hi[oh]; h++) {
                             const int64_t ro = xo + d * g.xs[0] + h * g.xs[1];
-                            const float *rp = rowf;
+                            float *rf = rowf + nb * g.in[2];
                             if (x->dtype == ACL_FLOAT && g.xs[2] == 1)
-                                rp = (const float *)x->base + ro;
-                            else if (g.xs[2] == 1 && x->dtype == ACL_FLOAT16)
-                                p3_row_f16_to_f32(rowf, (const uint16_t *)x->base + ro, g.in[2]);
-                            else if (g.xs[2] == 1 && x->dtype == ACL_BF16)
-                                acl_row_bf16_to_f32(rowf, (const uint16_t *)x->base + ro, g.in[2]);
-                            else
-                                for (int64_t w = 0; w < g.in[2]; w++) rowf[w] = (float)ld(x, ro + w * g.xs[2]);
-                            for (int64_t o = 0; o < n; o++) { /* independent chains: they overlap */
-                                double a = sum[o];
-                                for (int64_t w = t[2].lo[o]; w < t[2].hi[o]; w++) a += rp[w];
-                                sum[o] = a;
+                                rp[nb] = (const float *)x->base + ro;
+                            else {
+                                if (g.xs[2] == 1 && x->dtype == ACL_FLOAT16)
+                                    p3_row_f16_to_f32(rf, (const uint16_t *)x->base + ro, g.in[2]);
+                                else if (g.xs[2] == 1 && x->dtype == ACL_BF16)
+                                    acl_row_bf16_to_f32(rf, (const uint16_t *)x->base + ro, g.in[2]);
+                                else
+                                    for (int64_t w = 0; w < g.in[2]; w++) rf[w] = (float)ld(x, ro + w * g.xs[2]);
+                                rp[nb] = rf;
+                            }
+                            if (++nb == AD_RB) {
+                                p3_adavg_rows_add(sum, rp, nb, t[2].lo, len, n);
+                                nb = 0;
                             }
                         }
+                    if (nb) p3_adavg_rows_add(sum, rp, nb, t[2].lo, len, n);
                     const int64_t yo = p0 * g.ys0 + p1 * g.ys1 + od * g.ys[0] + oh * g.ys[1];
                     for (int64_t o = 0; o < n; o++) {
                         const double cnt = (double)((t[0].hi[od] - t[0].lo[od]) * (t[1].hi[oh] - t[1].lo[oh]) * len[o]);
-                        st(y, yo + o * g.ys[2], sum[o] / cnt);
+                        double v = p3_adavg_join(sum + 8 * o);
+                        if (no_isnan_d(v)) { /* the window's terms again, under the NaN rule */
+                            double l[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+                            for (int64_t d = t[0].lo[od]; d < t[0].hi[od]; d++)
+                                for (int64_t h = t[1].lo[oh]; h < t[1].hi[oh]; h++)
+                                    for (int64_t m = 0; m < len[o]; m++)
+                                        p3_adavg_rule_add(l, m, (double)(float)ld(x, xo + d * g.xs[0] + h * g.xs[1] +
+                                                                                         (t[2].lo[o] + m) * g.xs[2]));
+                            v = p3_adavg_rule_join(l);
+                        }
+                        st(y, yo + o * g.ys[2], v / cnt);
                     }
                 }
                 free(rowf);

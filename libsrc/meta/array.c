@@ -177,9 +177,17 @@ int acl_check_live_objects(const void *const *objs, const unsigned char *kinds, 
      * waits for the queues only when a queued task writes memory one of its tensors (or list elements) lies in;
      * otherwise it reads metadata only and returns at once. */
     bool drained = false;
+    /* the kinds the first pass looked up; the second uses them unless queued tasks ran in between */
+    enum { KNOWN = 16 };
+    acl_kind known[KNOWN];
+    int nknown = 0;
     for (int i = 0; i < n && !drained; i++) {
-        if (!objs[i]) continue;
+        if (!objs[i]) {
+            if (i < KNOWN) known[nknown++] = ACL_KIND_NONE;
+            continue;
+        }
         acl_kind k = acl_reg_kind(objs[i]);
+        if (i < KNOWN) known[nknown++] = k;
         if (k == ACL_KIND_TENSOR) {
             const aclTensor *t = objs[i];
             if (t->data && acl_q_writes_pending(t->data)) drained = true;
@@ -191,10 +199,13 @@ int acl_check_live_objects(const void *const *objs, const unsigned char *kinds, 
             }
         }
     }
-    if (drained) acl_q_drain_all();
+    if (drained) {
+        acl_q_drain_all();
+        nknown = 0;
+    }
     for (int i = 0; i < n; i++) {
         if (!objs[i]) continue;
-        acl_kind k = acl_reg_kind(objs[i]);
+        acl_kind k = i < nknown ? known[i] : acl_reg_kind(objs[i]);
         ACLNN_CHECK(k == (acl_kind)kinds[i], ACLNN_ERR_PARAM_INVALID, "%s is not a live %s (it is %s)", names[i],
                     acl_kind_name((acl_kind)kinds[i]), acl_kind_name(k));
         if (k == ACL_KIND_TENSOR) ACL_TRY(check_countable(objs[i], names[i], 0, false));

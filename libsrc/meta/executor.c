@@ -23,14 +23,18 @@ static const char *const k_ws_names[] = {
 const char *acl_op_name(int op) { return (op >= 0 && op < ACL_OP_COUNT) ? k_names[op] : "aclnn<unknown>"; }
 const char *acl_op_ws_name(int op) { return (op >= 0 && op < ACL_OP_COUNT) ? k_ws_names[op] : "aclnn<unknown>"; }
 
+/* malloc + memset rather than calloc: glibc's calloc bypasses the per-thread cache, and an executor is made and
+ * freed on every call */
 aclOpExecutor *acl_exec_create(int op, acl_run_fn run, size_t params_size) {
-    aclOpExecutor *ex = calloc(1, sizeof *ex);
+    aclOpExecutor *ex = malloc(sizeof *ex);
     if (!ex) goto oom;
+    memset(ex, 0, sizeof *ex);
     ex->op = op;
     ex->run = run;
     if (params_size) {
-        ex->params = calloc(1, params_size);
+        ex->params = malloc(params_size);
         if (!ex->params) { free(ex); goto oom; }
+        memset(ex->params, 0, params_size);
     }
     return ex;
 oom:
@@ -41,21 +45,29 @@ oom:
 static void exec_free(aclOpExecutor *ex) {
     if (ex->free_params) ex->free_params(ex->params);
     else free(ex->params);
-    free(ex->io);
-    free(ex->io_needs_data);
-    free(ex->io_name);
+    free(ex->io); /* io_name and io_needs_data live in the same block */
     free(ex);
 }
 
+/* io, io_name and io_needs_data in one block (one allocation per executor for them all); 6 slots first: under the
+ * size glibc keeps in its per-thread cache */
 static int grow_io(aclOpExecutor *ex) {
-    int cap = ex->io_cap ? ex->io_cap * 2 : 8;
-    acl_view *io = realloc(ex->io, sizeof(acl_view) * (size_t)cap);
-    if (io) ex->io = io;
-    bool *nd = realloc(ex->io_needs_data, sizeof(bool) * (size_t)cap);
-    if (nd) ex->io_needs_data = nd;
-    const char **nm = realloc(ex->io_name, sizeof(char *) * (size_t)cap);
-    if (nm) ex->io_name = nm;
-    ACLNN_CHECK(io && nd && nm, ACLNN_ERR_INNER_CREATE_EXECUTOR, "out of memory adding a tensor to the executor");
+    int cap = ex->io_cap ? ex->io_cap * 2 : 6;
+    char *blk = malloc((sizeof(acl_view) + sizeof(char *) + sizeof(bool)) * (size_t)cap);
+    ACLNN_CHECK(blk != NULL, ACLNN_ERR_INNER_CREATE_EXECUTOR, "out of memory adding a tensor to the executor");
+    acl_view *io = (acl_view *)blk;
+    const char **nm = (const char **)(blk + sizeof(acl_view) * (size_t)cap);
+    bool *nd = (bool *)(blk + (sizeof(acl_view) + sizeof(char *)) * (size_t)cap);
+    const int n = ex->n_in + ex->n_out;
+    if (n > 0) {
+        memcpy(io, ex->io, sizeof(acl_view) * (size_t)n);
+        memcpy(nm, ex->io_name, sizeof(char *) * (size_t)n);
+        memcpy(nd, ex->io_needs_data, sizeof(bool) * (size_t)n);
+    }
+    free(ex->io);
+    ex->io = io;
+    ex->io_name = nm;
+    ex->io_needs_data = nd;
     ex->io_cap = cap;
     return 0;
 }
@@ -115,23 +127,49 @@ static void exec_destroy(aclOpExecutor *ex) {
     if (acl_reg_remove(ex, ACL_KIND_EXECUTOR)) exec_free(ex);
 }
 
-/* Phase 2 re-checks that every view still lies in live memory: a buffer freed (or unregistered) between the
- * two phases would otherwise be read or written after its release. */
-static aclnnStatus check_io_memory(const aclOpExecutor *ex) {
-    for (int i = 0; i < ex->n_in + ex->n_out; i++)
-        if (ex->io_needs_data[i]) ACL_TRY(acl_view_check_memory(&ex->io[i], ex->io_name[i]));
+/* The task's memory, each buffer looked up once. Phase 2 re-checks that every view still lies in live memory: a buffer
+ * freed (or unregistered) between the two phases would otherwise be read or written after its release. The same
+ * lookups give the stream checker its accesses (inputs read, outputs and the workspace written; recorded before the
+ * run), m->acc[0, m->n) with their allocations (have / base as acl_mem_block_of gives them). */
+typedef struct {
+    acl_sc_access acc[ACL_SC_MAX_ACCESS];
+    uintptr_t base[ACL_SC_MAX_ACCESS];
+    bool have[ACL_SC_MAX_ACCESS];
+    int n;
+} task_mem;
+
+static aclnnStatus check_io_memory(const aclOpExecutor *ex, void *workspace, task_mem *m) {
+    m->n = 0;
+    for (int i = 0; i < ex->n_in + ex->n_out; i++) {
+        if (!ex->io_needs_data[i]) continue;
+        uintptr_t base = 0;
+        bool have = false;
+        ACL_TRY(acl_view_check_memory(&ex->io[i], ex->io_name[i], &base, &have));
+        if (ex->io[i].data && m->n < ACL_SC_MAX_ACCESS - 1) {
+            m->acc[m->n] = (acl_sc_access){ex->io[i].data, i >= ex->n_in};
+            m->base[m->n] = base;
+            m->have[m->n++] = have;
+        }
+    }
+    if (workspace) {
+        uint64_t size;
+        m->acc[m->n] = (acl_sc_access){workspace, true};
+        m->have[m->n] = acl_mem_block_of(workspace, &m->base[m->n], &size);
+        m->n++;
+    }
     return ACLNN_SUCCESS;
 }
 
-/* The task's accesses for the stream checker: inputs read, outputs and the workspace written. Recorded before the
- * run (the emulator runs it in the call; on a device it would be queued on the stream). */
-static aclnnStatus stream_check(const aclOpExecutor *ex, void *workspace, aclrtStream stream, int op) {
-    acl_sc_access acc[ACL_SC_MAX_ACCESS];
-    int n = 0;
-    for (int i = 0; i < ex->n_in + ex->n_out && n < ACL_SC_MAX_ACCESS - 1; i++)
-        if (ex->io_needs_data[i] && ex->io[i].data) acc[n++] = (acl_sc_access){ex->io[i].data, i >= ex->n_in};
-    if (workspace) acc[n++] = (acl_sc_access){workspace, true};
-    return acl_sc_task(stream, acc, n, acl_op_name(op), ACLNN_ERR_RUNTIME_ERROR);
+/* The allocation `p` (io slot i's data, an output) lies in, for the queue: from a lookup check_io_memory made for
+ * the same address (accesses are in io order: *k walks them), else looked up now; 0 when the runtime does not know
+ * it. */
+static uintptr_t write_base(const aclOpExecutor *ex, const task_mem *m, int i, int *k) {
+    const void *p = ex->io[i].data;
+    while (*k < m->n && m->acc[*k].p != p) (*k)++;
+    if (*k < m->n) return m->have[*k] ? m->base[*k] : 0;
+    uintptr_t base = 0;
+    uint64_t size;
+    return acl_mem_block_of(p, &base, &size) ? base : 0;
 }
 
 /* A queued second phase (PYACLNN_ASYNC=1): the task owns a one-shot executor (freed after it ran); a repeatable
@@ -172,8 +210,10 @@ aclnnStatus acl_exec_launch(int op, void *workspace, uint64_t workspaceSize, acl
     } else if (!acl_stream_valid(stream)) {
         rc = ACL_REPORT(ACLNN_ERR_RUNTIME_ERROR, "stream %p is not a live stream", stream);
     } else if (ex->run) {
-        rc = check_io_memory(ex);
-        if (rc == ACLNN_SUCCESS) rc = stream_check(ex, workspace, stream, op);
+        task_mem m;
+        rc = check_io_memory(ex, workspace, &m);
+        if (rc == ACLNN_SUCCESS)
+            rc = acl_sc_task_at(stream, m.acc, m.base, m.have, m.n, acl_op_name(op), ACLNN_ERR_RUNTIME_ERROR);
         acl_queue *q = rc == ACLNN_SUCCESS ? acl_stream_queue(stream) : NULL;
         if (q) {
             run_task *t = malloc(sizeof *t);
@@ -182,18 +222,19 @@ aclnnStatus acl_exec_launch(int op, void *workspace, uint64_t workspaceSize, acl
             } else {
                 *t = (run_task){ex, workspace, workspaceSize, !repeatable};
                 /* what it writes (its outputs and workspace): a first phase reading them waits for it */
-                const void **wr = malloc(((size_t)ex->n_out + 1) * sizeof *wr);
+                uintptr_t wr_small[8];
+                uintptr_t *wr = ex->n_out + 1 <= 8 ? wr_small : malloc(((size_t)ex->n_out + 1) * sizeof *wr);
                 if (!wr) {
                     free(t);
                     rc = ACL_REPORT(ACLNN_ERR_INNER, "out of memory queueing the task");
                     goto done;
                 }
-                int nwr = 0;
+                int nwr = 0, k = 0;
                 for (int i = ex->n_in; i < ex->n_in + ex->n_out; i++)
-                    if (ex->io[i].data) wr[nwr++] = ex->io[i].data;
-                if (workspace) wr[nwr++] = workspace;
-                rc = acl_q_submit(q, run_queued, drop_queued, t, acl_op_name(op), wr, nwr);
-                free(wr);
+                    if (ex->io[i].data) wr[nwr++] = write_base(ex, &m, i, &k);
+                if (workspace) wr[nwr++] = m.have[m.n - 1] ? m.base[m.n - 1] : 0;
+                rc = acl_q_submit_at(q, run_queued, drop_queued, t, acl_op_name(op), wr, nwr);
+                if (wr != wr_small) free(wr);
                 return rc;
             }
         } else if (rc == ACLNN_SUCCESS) {

@@ -87,8 +87,10 @@ void acl_shape_str(const aclTensor *t, char *buf, size_t cap);
  * reads the tensor's shape). -> 161002 with a message. */
 int acl_view_init(acl_view *v, const aclTensor *t, const char *name, bool needs_data);
 /* With the memory guards on: the view (built by acl_view_init) still lies in one live allocation. Phase 2 calls
- * it, so memory released between the phases is reported instead of being used. -> 161002 with a message. */
-int acl_view_check_memory(const acl_view *v, const char *name);
+ * it, so memory released between the phases is reported instead of being used. -> 161002 with a message.
+ * On success *have / *base are what acl_mem_block_of(v->data) gives (false when data is NULL or outside memory the
+ * runtime knows): the stream checker's and the queue's view of the access, from the same lookup. */
+int acl_view_check_memory(const acl_view *v, const char *name, uintptr_t *base, bool *have);
 
 /* Element [i0..] address helpers for kernels. */
 static inline int64_t acl_view_numel(const acl_view *v) {

@@ -333,16 +333,26 @@ int acl_view_init(acl_view *v, const aclTensor *t, const char *name, bool needs_
     return 0;
 }
 
-int acl_view_check_memory(const acl_view *v, const char *name) {
+int acl_view_check_memory(const acl_view *v, const char *name, uintptr_t *base, bool *have) {
+    uint64_t size;
+    *have = false;
     for (int i = 0; i < v->ndim; i++)
-        if (v->dims[i] == 0) return 0; /* an empty view touches no memory */
+        if (v->dims[i] == 0) { /* an empty view touches no memory */
+            *have = v->data != NULL && acl_mem_block_of(v->data, base, &size);
+            return 0;
+        }
     ACLNN_CHECK(v->data != NULL, ACLNN_ERR_PARAM_NULLPTR,
                 "%s has no device address (tensorData is NULL and no address was set before the run)", name);
-    if (!acl_mem_guards_enabled()) return 0;
+    if (!acl_mem_guards_enabled()) {
+        *have = acl_mem_block_of(v->data, base, &size);
+        return 0;
+    }
     int64_t hi = v->offset; /* no overflow: acl_view_init checked the extent of a non-empty view */
     for (int i = 0; i < v->ndim; i++) hi += (v->dims[i] - 1) * v->strides[i];
     const uint64_t bytes = (uint64_t)(hi + 1) * acl_dtype_size(v->dtype);
-    ACLNN_CHECK(acl_mem_contains(v->data, bytes), ACLNN_ERR_PARAM_INVALID,
+    bool inside;
+    *have = acl_mem_probe(v->data, bytes, &inside, base);
+    ACLNN_CHECK(inside, ACLNN_ERR_PARAM_INVALID,
                 "%s: its memory %p (%llu bytes) is no longer a live allocation (freed or unregistered after the "
                 "first phase?)", name, v->data, (unsigned long long)bytes);
     return 0;

@@ -63,44 +63,78 @@ static bool row_major(const acl_view *v) {
     return true;
 }
 
-/* The forward of an (N, C) or (C) fp32 / fp16 / bf16 self whose weight has its dtype: the picked element's address
- * without the (n, s) divisions and the dims loop (the same values as pick(), the same additions in the same order).
- * A function of its own so that the two sums stay in registers (inside nll_run one lived on the stack: a store /
- * reload on its dependency chain, 10 us of the bench's 4096 picks). */
-__attribute__((noinline)) static void nll_pick_fast(const acl_view *xv, const acl_view *wv, const int64_t *t, int64_t NS, int64_t C,
-                          int64_t ignore, double *res, double *sum_out, double *wsum_out) {
-    const int64_t es = (int64_t)acl_dtype_size(xv->dtype), sn = xv->ndim == 2 ? xv->strides[0] : 0,
-                  sc = xv->strides[xv->ndim - 1], sw = wv->strides[0];
-    const char *xb = xv->base, *wb = wv->base;
-    const aclDataType dt = xv->dtype;
-    double sum = 0, wsum = 0;
-    for (int64_t i = 0; i < NS; i++) {
-        const int64_t c = t[i];
-        if (i + 16 < NS) { /* the picks are scattered over self: start the later ones' loads early */
-            const uint64_t cf = (uint64_t)t[i + 16];
-            if (cf < (uint64_t)C) __builtin_prefetch(xb + ((i + 16) * sn + (int64_t)cf * sc) * es);
-        }
-        res[i] = 0;
-        if (c == ignore || c < 0 || c >= C) continue;
-        const char *xe = xb + (i * sn + c * sc) * es, *we = wb + c * sw * es;
-        double wc, xc;
-        if (dt == ACL_FLOAT) {
-            wc = *(const float *)(const void *)we;
-            xc = *(const float *)(const void *)xe;
-        } else if (dt == ACL_FLOAT16) {
-            wc = acl_f16_to_f32(*(const uint16_t *)(const void *)we);
-            xc = acl_f16_to_f32(*(const uint16_t *)(const void *)xe);
-        } else {
-            wc = acl_bf16_to_f32(*(const uint16_t *)(const void *)we);
-            xc = acl_bf16_to_f32(*(const uint16_t *)(const void *)xe);
-        }
-        res[i] = -wc * xc;
-        sum += res[i];
-        wsum += wc;
-    }
-    *sum_out = sum;
-    *wsum_out = wsum;
+/* The forward's sums: four partial sums (element i goes to lane i % 4) joined as (l0 + l1) + (l2 + l3). A fixed
+ * tree (the same bytes for any thread count) whose four chains overlap: one chain of 4096 dependent double adds was
+ * the bench row's floor. Every path of the forward adds through it, so they all give the same bytes. */
+typedef struct {
+    double s[4], w[4];
+} nll_acc;
+
+static inline void nll_acc_join(const nll_acc *a, double *sum, double *wsum) {
+    *sum = (a->s[0] + a->s[1]) + (a->s[2] + a->s[3]);
+    *wsum = (a->w[0] + a->w[1]) + (a->w[2] + a->w[3]);
 }
+
+static inline __attribute__((always_inline)) double nll_ld(const char *e, aclDataType dt) {
+    if (dt == ACL_FLOAT) return *(const float *)(const void *)e;
+    if (dt == ACL_FLOAT16) return acl_f16_to_f32(*(const uint16_t *)(const void *)e);
+    return acl_bf16_to_f32(*(const uint16_t *)(const void *)e);
+}
+
+/* The forward of an (N, C) or (C) fp32 / fp16 / bf16 self whose weight has its dtype: the picked element's address
+ * without the (n, s) divisions and the dims loop (the same values as pick()). dt is a constant at each call below,
+ * so each dtype gets its own loop; res (the per-element losses) is written only for reduction none. The lanes are
+ * locals of one function (kept in registers: a sum stored and reloaded every pick doubled the loop's time). */
+typedef struct {
+    const char *xb, *wb;
+    const int64_t *t;
+    int64_t NS, C, ignore, sn, sc, sw;
+    double *res;
+} nll_pick_ctx;
+
+static inline __attribute__((always_inline)) void nll_pick_one(const nll_pick_ctx *q, int64_t i, double *s,
+                                                                double *w, aclDataType dt) {
+    const int64_t c = q->t[i];
+    double v = 0;
+    if (c != q->ignore && (uint64_t)c < (uint64_t)q->C) {
+        const double wc = nll_ld(q->wb + c * q->sw, dt);
+        v = -wc * nll_ld(q->xb + i * q->sn + c * q->sc, dt);
+        *s += v;
+        *w += wc;
+    }
+    if (q->res) q->res[i] = v;
+}
+
+static inline __attribute__((always_inline)) void nll_pick_body(const nll_pick_ctx *q, nll_acc *acc, aclDataType dt) {
+    double s0 = 0, s1 = 0, s2 = 0, s3 = 0, w0 = 0, w1 = 0, w2 = 0, w3 = 0;
+    int64_t i = 0;
+    for (; i + 4 <= q->NS; i += 4) {
+        nll_pick_one(q, i, &s0, &w0, dt);
+        nll_pick_one(q, i + 1, &s1, &w1, dt);
+        nll_pick_one(q, i + 2, &s2, &w2, dt);
+        nll_pick_one(q, i + 3, &s3, &w3, dt);
+    }
+    if (i < q->NS) nll_pick_one(q, i, &s0, &w0, dt);
+    if (i + 1 < q->NS) nll_pick_one(q, i + 1, &s1, &w1, dt);
+    if (i + 2 < q->NS) nll_pick_one(q, i + 2, &s2, &w2, dt);
+    *acc = (nll_acc){{s0, s1, s2, s3}, {w0, w1, w2, w3}};
+}
+
+__attribute__((noinline)) static void nll_pick_fast(const acl_view *xv, const acl_view *wv, const int64_t *t,
+                                                    int64_t NS, int64_t C, int64_t ignore, double *res,
+                                                    nll_acc *acc) {
+    const int64_t es = (int64_t)acl_dtype_size(xv->dtype);
+    const nll_pick_ctx q = {xv->base, wv->base, t, NS, C, ignore, (xv->ndim == 2 ? xv->strides[0] : 0) * es,
+                            xv->strides[xv->ndim - 1] * es, wv->strides[0] * es, res};
+    switch (xv->dtype) {
+    case ACL_FLOAT: nll_pick_body(&q, acc, ACL_FLOAT); break;
+    case ACL_FLOAT16: nll_pick_body(&q, acc, ACL_FLOAT16); break;
+    default: nll_pick_body(&q, acc, ACL_BF16); break;
+    }
+}
+
+/* a target the kernel can read in place: int64, row-major */
+static bool target_direct(const acl_view *v) { return v->dtype == ACL_INT64 && row_major(v); }
 
 static aclnnStatus nll_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     (void)ws;
@@ -116,36 +150,44 @@ static aclnnStatus nll_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     /* a row-major gradient output is zeroed in place and only the picked elements written */
     const bool sparse_out = p->backward && row_major(ov);
     const acl_view *wv = acl_exec_in(ex, base + 2); /* weight: only the picked classes are read */
-    int64_t *t = malloc(sizeof(int64_t) * (size_t)(NS + 1));
-    double *res = malloc(sizeof(double) * (size_t)((p->backward && !sparse_out ? N * C * S : NS) + 1));
+    const acl_view *tv = acl_exec_in(ex, base + 1);
+    const bool t_direct = target_direct(tv); /* else converted into a buffer */
+    int64_t *tbuf = t_direct ? NULL : malloc(sizeof(int64_t) * (size_t)(NS + 1));
+    const int64_t *t = t_direct ? (const int64_t *)(const void *)tv->base : tbuf;
+    /* the per-element values: the forward's losses (reduction none only), the backward's dense gradient */
+    const bool need_res = p->backward || p->reduction == 0;
+    double *res = need_res ? malloc(sizeof(double) * (size_t)((p->backward && !sparse_out ? N * C * S : NS) + 1))
+                           : NULL;
     double *g = NULL;
-    bool ok = t && res;
+    bool ok = (t != NULL || NS == 0) && (res != NULL || !need_res);
     if (ok && p->backward) {
         const acl_view *gv = acl_exec_in(ex, 0);
         g = malloc(sizeof(double) * (size_t)(acl_view_numel(gv) + 1));
         ok = g != NULL;
         if (ok) load(gv, ACL_DOUBLE, g);
     }
-    if (ok) {
-        load(acl_exec_in(ex, base + 1), ACL_INT64, t);
-    }
+    if (ok && !t_direct) load(tv, ACL_INT64, tbuf);
     if (ok && !p->backward) {
         double sum = 0, wsum = 0;
+        nll_acc acc = {{0, 0, 0, 0}, {0, 0, 0, 0}};
         const acl_view *xv = acl_exec_in(ex, base);
         if (S == 1 && xv->ndim <= 2 && wv->dtype == xv->dtype &&
             (xv->dtype == ACL_FLOAT || xv->dtype == ACL_FLOAT16 || xv->dtype == ACL_BF16)) {
-            nll_pick_fast(xv, wv, t, NS, C, p->ignore, res, &sum, &wsum);
+            nll_pick_fast(xv, wv, t, NS, C, p->ignore, res, &acc);
         } else {
             for (int64_t i = 0; i < NS; i++) {
                 const int64_t c = t[i], n = i / S, s = i % S;
-                res[i] = 0;
-                if (c == p->ignore || c < 0 || c >= C) continue;
-                const double wc = pick(wv, 0, c, 0);
-                res[i] = -wc * pick(xv, n, c, s);
-                sum += res[i];
-                wsum += wc;
+                double v = 0;
+                if (c != p->ignore && c >= 0 && c < C) {
+                    const double wc = pick(wv, 0, c, 0);
+                    v = -wc * pick(xv, n, c, s);
+                    acc.s[i & 3] += v;
+                    acc.w[i & 3] += wc;
+                }
+                if (res) res[i] = v;
             }
         }
+        nll_acc_join(&acc, &sum, &wsum);
         if (p->reduction == 0) {
             ok = mx_store_via(res, ACL_DOUBLE, p->cdt, acl_exec_out(ex, 0));
         } else {
@@ -173,7 +215,7 @@ static aclnnStatus nll_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
         }
         if (!sparse_out) ok = mx_store_via(res, ACL_DOUBLE, p->cdt, ov);
     }
-    free(t);
+    free(tbuf);
     free(res);
     free(g);
     return ok ? ACLNN_SUCCESS : OOM;

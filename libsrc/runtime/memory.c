@@ -47,10 +47,19 @@ typedef struct { uintptr_t base; uint64_t size; mem_kind kind; } mem_block;
 /* the bytes aclrtMemcpy/aclrtMemset may touch from the block's base */
 static uint64_t copy_size(const mem_block *b) { return b->kind == MEM_DEVICE ? real_size(b->size) : b->size; }
 
+/* The table of live blocks, ordered by base. Writers (allocations, frees, registrations, mappings) take g_mem_lock.
+ * Readers (every tensor view and copy is checked against it, several times per op call) take no lock: a sequence
+ * counter, odd while a writer changes the table, tells them whether what they read is consistent (a seqlock); when
+ * it is not they read again under the lock. The arrays are never freed (a grown table's old array stays on a list),
+ * so a reader that raced a grow reads valid memory and only throws its result away; fields are read and written with
+ * atomic accesses. A lookup answers as the locked one did: for the table as it was at one instant of the call. */
+typedef struct blk_tab { size_t cap; struct blk_tab *retired; mem_block b[]; } blk_tab;
 static pthread_mutex_t g_mem_lock = PTHREAD_MUTEX_INITIALIZER;
-static mem_block *g_blocks;
-static size_t g_n, g_cap;
+static blk_tab *g_tab; /* atomic loads by readers */
+static size_t g_n;     /* atomic loads by readers */
+static unsigned g_mseq; /* even: stable; odd: a writer is changing the table */
 static uint64_t g_device_bytes;
+#define g_blocks (g_tab->b)
 
 bool acl_mem_guards_enabled(void) {
     static int cached = -1;
@@ -61,28 +70,56 @@ bool acl_mem_guards_enabled(void) {
     return cached != 0;
 }
 
-/* index of the last block with base <= p, or -1; lock held */
-static ptrdiff_t find_le(uintptr_t p) {
-    size_t lo = 0, hi = g_n;
+static uintptr_t ld_base(const mem_block *b) { return __atomic_load_n(&b->base, __ATOMIC_RELAXED); }
+static mem_block ld_block(const mem_block *b) {
+    return (mem_block){__atomic_load_n(&b->base, __ATOMIC_RELAXED), __atomic_load_n(&b->size, __ATOMIC_RELAXED),
+                       __atomic_load_n(&b->kind, __ATOMIC_RELAXED)};
+}
+static void st_block(mem_block *d, mem_block v) {
+    __atomic_store_n(&d->base, v.base, __ATOMIC_RELAXED);
+    __atomic_store_n(&d->size, v.size, __ATOMIC_RELAXED);
+    __atomic_store_n(&d->kind, v.kind, __ATOMIC_RELAXED);
+}
+
+/* index of the last block of bl[0, n) with base <= p, or -1 */
+static ptrdiff_t find_le_in(const mem_block *bl, size_t n, uintptr_t p) {
+    size_t lo = 0, hi = n;
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
-        if (g_blocks[mid].base <= p) lo = mid + 1; else hi = mid;
+        if (ld_base(&bl[mid]) <= p) lo = mid + 1; else hi = mid;
     }
     return (ptrdiff_t)lo - 1;
 }
 
+/* index of the last block with base <= p, or -1; lock held */
+static ptrdiff_t find_le(uintptr_t p) { return g_tab ? find_le_in(g_blocks, g_n, p) : -1; }
+
+/* lock held: a change to the table starts / ends */
+static void write_begin(void) {
+    __atomic_store_n(&g_mseq, g_mseq + 1, __ATOMIC_RELAXED);
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+}
+static void write_end(void) { __atomic_store_n(&g_mseq, g_mseq + 1, __ATOMIC_RELEASE); }
+
 static bool insert_block(uintptr_t base, uint64_t size, mem_kind kind) {
-    if (g_n == g_cap) {
-        size_t nc = g_cap ? g_cap * 2 : 256;
-        mem_block *nb = realloc(g_blocks, nc * sizeof *nb);
-        if (!nb) return false;
-        g_blocks = nb;
-        g_cap = nc;
+    write_begin();
+    if (!g_tab || g_n == g_tab->cap) {
+        size_t nc = g_tab ? g_tab->cap * 2 : 256;
+        blk_tab *nt = malloc(sizeof *nt + nc * sizeof(mem_block));
+        if (!nt) {
+            write_end();
+            return false;
+        }
+        nt->cap = nc;
+        nt->retired = g_tab; /* a reader may still be searching it */
+        if (g_n) memcpy(nt->b, g_blocks, g_n * sizeof(mem_block));
+        __atomic_store_n(&g_tab, nt, __ATOMIC_RELEASE);
     }
     size_t at = (size_t)(find_le(base) + 1);
-    memmove(g_blocks + at + 1, g_blocks + at, (g_n - at) * sizeof *g_blocks);
-    g_blocks[at] = (mem_block){base, size, kind};
-    g_n++;
+    for (size_t j = g_n; j > at; j--) st_block(&g_blocks[j], g_blocks[j - 1]);
+    st_block(&g_blocks[at], (mem_block){base, size, kind});
+    __atomic_store_n(&g_n, g_n + 1, __ATOMIC_RELAXED);
+    write_end();
     if (kind == MEM_DEVICE) g_device_bytes += size;
     return true;
 }
@@ -93,48 +130,92 @@ static bool remove_block(uintptr_t p, mem_kind kind, uint64_t *size) {
     if (i < 0 || g_blocks[i].base != p || g_blocks[i].kind != kind) return false;
     *size = g_blocks[i].size;
     if (kind == MEM_DEVICE) g_device_bytes -= g_blocks[i].size;
-    memmove(g_blocks + i, g_blocks + i + 1, (g_n - (size_t)i - 1) * sizeof *g_blocks);
-    g_n--;
+    write_begin();
+    for (size_t j = (size_t)i; j + 1 < g_n; j++) st_block(&g_blocks[j], g_blocks[j + 1]);
+    __atomic_store_n(&g_n, g_n - 1, __ATOMIC_RELAXED);
+    write_end();
     return true;
 }
 
 /* The bytes usable from block i's base: its copy size; for an aclrtMapMem mapping, together with the mappings that
  * follow it end to end (a VMM pool maps its chunks contiguously in a reserved range and hands out buffers that
- * straddle them: one accessible range, as on the device). Lock held. */
-static uint64_t reach_size(ptrdiff_t i) {
-    uint64_t n = copy_size(&g_blocks[i]);
-    for (size_t j = (size_t)i + 1; g_blocks[i].kind == MEM_MAPPED && j < g_n; j++) {
-        if (g_blocks[j].kind != MEM_MAPPED || g_blocks[j].base != g_blocks[j - 1].base + g_blocks[j - 1].size) break;
-        n += g_blocks[j].size;
+ * straddle them: one accessible range, as on the device). */
+static uint64_t reach_size_in(const mem_block *bl, size_t n, ptrdiff_t i) {
+    const mem_block bi = ld_block(&bl[i]);
+    uint64_t r = copy_size(&bi);
+    mem_block prev = bi;
+    for (size_t j = (size_t)i + 1; bi.kind == MEM_MAPPED && j < n; j++) {
+        const mem_block bj = ld_block(&bl[j]);
+        if (bj.kind != MEM_MAPPED || bj.base != prev.base + prev.size) break;
+        r += bj.size;
+        prev = bj;
     }
-    return n;
+    return r;
+}
+
+/* The last block with base <= p (*b; for a mapping, *reach the bytes reachable from its base, see reach_size_in;
+ * else its copy size): false when there is none. Lock-free (see g_tab). */
+static inline __attribute__((always_inline)) bool read_le(uintptr_t p, mem_block *b, uint64_t *reach) {
+    for (int attempt = 0; attempt < 2; attempt++) {
+        const unsigned s0 = __atomic_load_n(&g_mseq, __ATOMIC_ACQUIRE);
+        if (s0 & 1) break; /* a writer is inside: wait for it on the lock */
+        const blk_tab *t = __atomic_load_n(&g_tab, __ATOMIC_ACQUIRE);
+        size_t n = __atomic_load_n(&g_n, __ATOMIC_RELAXED);
+        bool found = false;
+        if (t) {
+            if (n > t->cap) n = t->cap; /* a torn read: stay inside the array, the check below fails */
+            const ptrdiff_t i = find_le_in(t->b, n, p);
+            if (i >= 0) {
+                found = true;
+                *b = ld_block(&t->b[i]);
+                *reach = b->kind == MEM_MAPPED ? reach_size_in(t->b, n, i) : copy_size(b);
+            }
+        }
+        __atomic_thread_fence(__ATOMIC_ACQUIRE);
+        if (__atomic_load_n(&g_mseq, __ATOMIC_RELAXED) == s0) return found;
+    }
+    pthread_mutex_lock(&g_mem_lock);
+    const ptrdiff_t i = find_le(p);
+    if (i >= 0) {
+        *b = g_blocks[i];
+        *reach = reach_size_in(g_blocks, g_n, i);
+    }
+    pthread_mutex_unlock(&g_mem_lock);
+    return i >= 0;
 }
 
 bool acl_mem_contains(const void *p, uint64_t len) {
     uintptr_t a = (uintptr_t)p;
-    pthread_mutex_lock(&g_mem_lock);
-    ptrdiff_t i = find_le(a);
-    bool ok = false;
-    if (i >= 0) {
-        const uint64_t off = a - g_blocks[i].base;
-        const uint64_t size = g_blocks[i].kind == MEM_MAPPED ? reach_size(i) : g_blocks[i].size;
-        ok = off <= g_blocks[i].size && len <= size - off;
-    }
-    pthread_mutex_unlock(&g_mem_lock);
-    return ok;
+    mem_block b;
+    uint64_t reach;
+    if (!read_le(a, &b, &reach)) return false;
+    const uint64_t off = a - b.base;
+    const uint64_t size = b.kind == MEM_MAPPED ? reach : b.size;
+    return off <= b.size && len <= size - off;
+}
+
+bool acl_mem_probe(const void *p, uint64_t len, bool *inside, uintptr_t *base) {
+    uintptr_t a = (uintptr_t)p;
+    mem_block b;
+    uint64_t reach;
+    *inside = false;
+    if (!read_le(a, &b, &reach)) return false;
+    const uint64_t off = a - b.base;
+    const uint64_t size = b.kind == MEM_MAPPED ? reach : b.size;
+    *inside = off <= b.size && len <= size - off;
+    if (off >= copy_size(&b)) return false;
+    *base = b.base;
+    return true;
 }
 
 bool acl_mem_block_of(const void *p, uintptr_t *base, uint64_t *size) {
     uintptr_t a = (uintptr_t)p;
-    pthread_mutex_lock(&g_mem_lock);
-    ptrdiff_t i = find_le(a);
-    bool ok = i >= 0 && a - g_blocks[i].base < copy_size(&g_blocks[i]);
-    if (ok) {
-        *base = g_blocks[i].base;
-        *size = g_blocks[i].size;
-    }
-    pthread_mutex_unlock(&g_mem_lock);
-    return ok;
+    mem_block b;
+    uint64_t reach;
+    if (!read_le(a, &b, &reach) || a - b.base >= copy_size(&b)) return false;
+    *base = b.base;
+    *size = b.size;
+    return true;
 }
 
 bool acl_mem_add_mapped(const void *p, uint64_t size) {
@@ -263,12 +344,9 @@ static void kind_sides(aclrtMemcpyKind kind, bool *dst_dev, bool *src_dev) {
 /* The live block containing p (base <= p < base + copy size), if any. */
 static bool lookup_block(const void *p, mem_block *out) {
     uintptr_t a = (uintptr_t)p;
-    pthread_mutex_lock(&g_mem_lock);
-    ptrdiff_t i = find_le(a);
-    bool found = i >= 0 && a - g_blocks[i].base < copy_size(&g_blocks[i]);
-    if (found) *out = g_blocks[i];
-    if (found && out->kind == MEM_MAPPED) out->size = reach_size(i); /* copy_size of a mapping is its size */
-    pthread_mutex_unlock(&g_mem_lock);
+    uint64_t reach;
+    bool found = read_le(a, out, &reach) && a - out->base < copy_size(out);
+    if (found && out->kind == MEM_MAPPED) out->size = reach; /* copy_size of a mapping is its size */
     return found;
 }
 

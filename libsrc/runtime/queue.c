@@ -54,6 +54,7 @@ typedef struct acl_task {
     long t_submit; /* now_ns() at submission */
     uintptr_t *wr; /* the allocations (bases; 0: memory the runtime does not know) the task writes */
     int nwr;
+    uintptr_t wr_small[4]; /* wr when it has at most 4 entries (no allocation) */
     struct acl_task *next;
 } acl_task;
 
@@ -306,7 +307,7 @@ static bool run_one_locked(acl_queue *prefer, long min_age) {
 
     pthread_mutex_lock(&g_mu);
     wr_remove_locked(t);
-    free(t->wr);
+    if (t->wr != t->wr_small) free(t->wr);
     free(t);
     if (rc && !q->err) {
         q->err = rc;
@@ -373,7 +374,7 @@ static void *dispatcher(void *arg) {
 }
 
 static int submit(acl_queue *q, bool (*ready)(void *), acl_task_fn run, void (*drop)(void *), void *ctx,
-                  const char *what, const void *const *writes, int nwrites) {
+                  const char *what, const void *const *writes, const uintptr_t *bases, int nwrites) {
     if (!q || !acl_q_enabled() || t_worker) {
         int rc = run(ctx);
         if (drop) drop(ctx);
@@ -384,9 +385,10 @@ static int submit(acl_queue *q, bool (*ready)(void *), acl_task_fn run, void (*d
         if (drop) drop(ctx);
         return ACL_REPORT(ACL_ERROR_RT_MEMORY_ALLOCATION, "out of memory queueing %s", what);
     }
-    *t = (acl_task){run, ready, drop, ctx, what, now_ns(), NULL, 0, NULL};
-    /* what it writes, by allocation (one extra slot: memory the runtime does not know counts as base 0) */
-    if (nwrites > 0 && !(t->wr = malloc((size_t)nwrites * sizeof *t->wr))) {
+    *t = (acl_task){run, ready, drop, ctx, what, now_ns(), NULL, 0, {0}, NULL};
+    /* what it writes, by allocation (memory the runtime does not know counts as base 0) */
+    if (nwrites > 0 && nwrites <= (int)(sizeof t->wr_small / sizeof t->wr_small[0])) t->wr = t->wr_small;
+    else if (nwrites > 0 && !(t->wr = malloc((size_t)nwrites * sizeof *t->wr))) {
         free(t);
         if (drop) drop(ctx);
         return ACL_REPORT(ACL_ERROR_RT_MEMORY_ALLOCATION, "out of memory queueing %s", what);
@@ -394,8 +396,12 @@ static int submit(acl_queue *q, bool (*ready)(void *), acl_task_fn run, void (*d
     for (int i = 0; i < nwrites; i++) {
         uintptr_t base = 0;
         uint64_t size;
-        if (!writes[i]) continue;
-        if (!acl_mem_block_of(writes[i], &base, &size)) base = 0;
+        if (bases) {
+            base = bases[i];
+        } else {
+            if (!writes[i]) continue;
+            if (!acl_mem_block_of(writes[i], &base, &size)) base = 0;
+        }
         t->wr[t->nwr++] = base;
     }
     pthread_mutex_lock(&g_mu);
@@ -405,7 +411,7 @@ static int submit(acl_queue *q, bool (*ready)(void *), acl_task_fn run, void (*d
         if (g_tfd < 0) g_tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
         if (g_evfd < 0 || g_tfd < 0) {
             pthread_mutex_unlock(&g_mu);
-            free(t->wr);
+            if (t->wr != t->wr_small) free(t->wr);
             free(t);
             return ACL_REPORT(ACL_ERROR_RT_MEMORY_ALLOCATION, "cannot create the task dispatcher's descriptors for %s",
                               what);
@@ -413,7 +419,7 @@ static int submit(acl_queue *q, bool (*ready)(void *), acl_task_fn run, void (*d
         int e = pthread_create(&g_thread, NULL, dispatcher, NULL);
         if (e != 0) {
             pthread_mutex_unlock(&g_mu);
-            free(t->wr);
+            if (t->wr != t->wr_small) free(t->wr);
             free(t);
             return ACL_REPORT(ACL_ERROR_RT_MEMORY_ALLOCATION, "cannot start the task dispatcher thread for %s", what);
         }
@@ -434,12 +440,17 @@ static int submit(acl_queue *q, bool (*ready)(void *), acl_task_fn run, void (*d
 
 int acl_q_submit(acl_queue *q, acl_task_fn run, void (*drop)(void *), void *ctx, const char *what,
                  const void *const *writes, int nwrites) {
-    return submit(q, NULL, run, drop, ctx, what, writes, nwrites);
+    return submit(q, NULL, run, drop, ctx, what, writes, NULL, nwrites);
+}
+
+int acl_q_submit_at(acl_queue *q, acl_task_fn run, void (*drop)(void *), void *ctx, const char *what,
+                    const uintptr_t *bases, int nbases) {
+    return submit(q, NULL, run, drop, ctx, what, NULL, bases, nbases);
 }
 
 int acl_q_submit_gated(acl_queue *q, bool (*ready)(void *), acl_task_fn run, void (*drop)(void *), void *ctx,
                        const char *what) {
-    return submit(q, ready, run, drop, ctx, what, NULL, 0);
+    return submit(q, ready, run, drop, ctx, what, NULL, NULL, 0);
 }
 
 bool acl_q_writes_pending(const void *p) {

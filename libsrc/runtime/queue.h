@@ -3,6 +3,7 @@
 #define PYACLNN_RUNTIME_QUEUE_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 typedef struct acl_queue acl_queue;
 typedef int (*acl_task_fn)(void *ctx);
@@ -21,6 +22,10 @@ int acl_q_destroy(acl_queue *q);
  * (nwrites pointers, NULLs skipped) are the memory it writes (see acl_q_writes_pending). */
 int acl_q_submit(acl_queue *q, acl_task_fn run, void (*drop)(void *), void *ctx, const char *what,
                  const void *const *writes, int nwrites);
+/* As acl_q_submit, the memory it writes given as the bases of its allocations (acl_mem_block_of; 0 for memory the
+ * runtime does not know), looked up by the caller. */
+int acl_q_submit_at(acl_queue *q, acl_task_fn run, void (*drop)(void *), void *ctx, const char *what,
+                    const uintptr_t *bases, int nbases);
 /* True when a queued or running task (of any stream) writes the allocation p lies in (memory the runtime does not
  * know: when a task writes such memory). A first phase that may read p's data waits for the queues then. */
 bool acl_q_writes_pending(const void *p);

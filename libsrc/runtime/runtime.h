@@ -28,6 +28,8 @@ int acl_require_context(void);
 
 /* The live allocation containing p (device, host or registered), as [*base, *base + *size). */
 bool acl_mem_block_of(const void *p, uintptr_t *base, uint64_t *size);
+/* One lookup for acl_mem_contains(p, len) (into *inside) and acl_mem_block_of(p, base, &size) (returned). */
+bool acl_mem_probe(const void *p, uint64_t len, bool *inside, uintptr_t *base);
 
 /* ---- the stream checker (streamcheck.c) ---- */
 enum { ACL_SC_OFF = 0, ACL_SC_ON = 1, ACL_SC_WARN = 2, ACL_SC_SYNC = 4 };
@@ -38,6 +40,10 @@ int acl_sc_mode(void);
 /* A task queued on stream touching acc[0..n): 0, or `code` reported when it races an unordered task of another
  * stream (the task is then not performed); on success the accesses are recorded as not yet synchronised. */
 int acl_sc_task(const void *stream, const acl_sc_access *acc, int n, const char *what, int code);
+/* acl_sc_task with the allocations already looked up: have[i] / base[i] as acl_mem_block_of(acc[i].p) gives them
+ * (have[i] false for a NULL pointer). */
+int acl_sc_task_at(const void *stream, const acl_sc_access *acc, const uintptr_t *base, const bool *have, int n,
+                   const char *what, int code);
 /* A synchronous host access by `call`: 0, or 507004 reported when an unsynchronised task conflicts. */
 int acl_sc_host_access(const void *p, bool write, const char *call);
 /* Before freeing the allocation at p: 0, or 507004 when an unsynchronised task uses it. */

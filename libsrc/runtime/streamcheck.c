@@ -125,6 +125,23 @@ static sc_event *find_event(const void *h, bool create) {
     return e;
 }
 
+/* The record arrays of dropped allocation entries, kept for the next entries (a launch + synchronise loop creates
+ * and drops an entry per buffer per call). */
+#define SC_SPARE_RECS 32
+static sc_rec *g_spare[SC_SPARE_RECS];
+static int g_spare_cap[SC_SPARE_RECS], g_nspare;
+
+static void drop_recs(sc_alloc *a) {
+    if (a->r && g_nspare < SC_SPARE_RECS) {
+        g_spare[g_nspare] = a->r;
+        g_spare_cap[g_nspare++] = a->cap;
+    } else {
+        free(a->r);
+    }
+    a->r = NULL;
+    a->n = a->cap = 0;
+}
+
 static sc_alloc *find_alloc(uintptr_t base, bool create) {
     for (int i = 0; i < g_nallocs; i++)
         if (g_allocs[i].base == base) return &g_allocs[i];
@@ -132,6 +149,10 @@ static sc_alloc *find_alloc(uintptr_t base, bool create) {
     sc_alloc *a = &g_allocs[g_nallocs++];
     memset(a, 0, sizeof *a);
     a->base = base;
+    if (g_nspare > 0) {
+        a->r = g_spare[--g_nspare];
+        a->cap = g_spare_cap[g_nspare];
+    }
     return a;
 }
 
@@ -142,7 +163,7 @@ static void prune_alloc(sc_alloc *a) {
         if (vc_get(&g_host, a->r[i].sid) < a->r[i].seq) a->r[k++] = a->r[i];
     a->n = k;
     if (k == 0) {
-        free(a->r);
+        drop_recs(a);
         *a = g_allocs[--g_nallocs];
     }
 }
@@ -211,7 +232,7 @@ int acl_sc_free(const void *p, const char *call) {
             rc = violation(ACL_ERROR_RT_STREAM_NOT_COMPLETE, call, p, a, &a->r[0],
                            "synchronise the stream (or the device) before freeing the memory");
         if (rc == 0 && (a = find_alloc((uintptr_t)p, false)) != NULL) { /* warn mode, or all synchronised */
-            free(a->r);
+            drop_recs(a);
             *a = g_allocs[--g_nallocs];
         }
     }
@@ -230,6 +251,13 @@ int acl_sc_task(const void *stream, const acl_sc_access *acc, int n, const char 
         uint64_t size;
         have[i] = acc[i].p != NULL && acl_mem_block_of(acc[i].p, &base[i], &size);
     }
+    return acl_sc_task_at(stream, acc, base, have, n, what, code);
+}
+
+int acl_sc_task_at(const void *stream, const acl_sc_access *acc, const uintptr_t *base, const bool *have, int n,
+                   const char *what, int code) {
+    if ((acl_sc_mode() & 3) == ACL_SC_OFF) return 0;
+    if (n > ACL_SC_MAX_ACCESS) n = ACL_SC_MAX_ACCESS;
     pthread_mutex_lock(&g_lock);
     int rc = 0;
     sc_stream *s = find_stream(stream, true);
