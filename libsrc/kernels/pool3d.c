@@ -13,6 +13,7 @@
 #include "kernels/f16_rows.h"
 #include "kernels/pool3d.h"
 #include "kernels/pool3d_adavg.h"
+#include "kernels/pool3d_avg_bwd.h"
 
 int64_t pool_out_size(int64_t in, int64_t k, int64_t s, int64_t p, int64_t dl, bool ceil_mode) {
     int64_t num = in + 2 * p - dl * (k - 1) - 1 + (ceil_mode ? s - 1 : 0);
@@ -1672,17 +1673,33 @@ void pool_avg_nd_backward(const acl_view *gy, acl_view *gx, const pool_avg_param
                     for (int64_t ow = 0; ow < g.out[2]; ow++, i++)
                         divs[i] = pp->divisor ? (double)pp->divisor : t[0].cnt[od] * t[1].cnt[oh] * t[2].cnt[ow];
         }
+        /* the gather of kernels/pool3d_avg_bwd.c, at every SIMD level: NULL for what it leaves to the code below
+         * (double, a W stride other than 1) */
+        p3ab_plan *fast = NULL;
+        if (divs) {
+            const int64_t *const fi[3] = {inv[0], inv[2], inv[4]}, *const la[3] = {inv[1], inv[3], inv[5]};
+            fast = p3ab_plan_new(gy->dtype, gx->dtype, g.in, g.out, g.ys, g.xs, fi, la, nd, nk, divs,
+                                 isz * g.planes * (int64_t)acl_dtype_size(gx->dtype));
+        }
 #pragma omp parallel
         {
-            double *acc = malloc((size_t)isz * sizeof(double));
-            float *rowf = gx->dtype != ACL_DOUBLE ? malloc((size_t)g.in[2] * sizeof(float)) : NULL;
-            double *v = gather ? malloc((size_t)(osz + 1) * sizeof(double)) : NULL;
-            double *E = gather ? malloc((size_t)(g.out[0] * g.out[1] * nk * g.in[2] + 1) * sizeof(double)) : NULL;
-            double *srow = gather ? malloc((size_t)(g.in[2] + 1) * sizeof(double)) : NULL;
+            void *fs = fast ? p3ab_scratch_new(fast) : NULL;
+            double *acc = NULL, *v = NULL, *E = NULL, *srow = NULL;
+            float *rowf = NULL;
+            bool bufs = false; /* the buffers below allocated (at the first plane the fast gather leaves) */
 #pragma omp for schedule(static)
             for (int64_t pl = 0; pl < g.planes; pl++) {
                 const int64_t p0 = pl / g.n1, p1 = pl % g.n1;
                 const int64_t go = p0 * g.ys0 + p1 * g.ys1, xo = p0 * g.xs0 + p1 * g.xs1;
+                if (fs && p3ab_plane(fast, fs, gy->base, go, gx->base, xo)) continue;
+                if (!bufs) {
+                    bufs = true;
+                    acc = malloc((size_t)isz * sizeof(double));
+                    rowf = gx->dtype != ACL_DOUBLE ? malloc((size_t)g.in[2] * sizeof(float)) : NULL;
+                    v = gather ? malloc((size_t)(osz + 1) * sizeof(double)) : NULL;
+                    E = gather ? malloc((size_t)(g.out[0] * g.out[1] * nk * g.in[2] + 1) * sizeof(double)) : NULL;
+                    srow = gather ? malloc((size_t)(g.in[2] + 1) * sizeof(double)) : NULL;
+                }
                 if (v && E && srow && divs && (gx->dtype == ACL_DOUBLE || rowf)) {
                     int64_t i = 0;
                     for (int64_t od = 0; od < g.out[0]; od++)
@@ -1726,12 +1743,15 @@ void pool_avg_nd_backward(const acl_view *gy, acl_view *gx, const pool_avg_param
                             for (int64_t w = 0; w < g.in[2]; w++, q++) st(gx, ro + w * g.xs[2], acc[q]);
                     }
             }
+            if (fs) p3ab_fence(fast);
+            p3ab_scratch_free(fs);
             free(acc);
             free(rowf);
             free(v);
             free(E);
             free(srow);
         }
+        p3ab_plan_free(fast);
         free(divs);
     }
     for (int i = 0; i < 6; i++) free(inv[i]);
