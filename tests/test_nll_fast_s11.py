@@ -1,7 +1,7 @@
 """NLLLoss forward: the picked-element loop and its fixed four-lane sum tree, bytes against a literal float64 loop.
 
-The forward adds element i's loss -w[c] * x[i, c] (and its weight w[c]) into lane i % 4 and joins the lanes as
-(l0 + l1) + (l2 + l3) in double, then rounds once to the compute dtype (fp32 for fp32 / fp16 self, bf16 for bf16)
+The forward adds element i's loss -w[c] * x[i, c] (and its weight w[c]) into lane i % 4 of its block of 1024
+elements, adds the blocks' lanes lane by lane in block order and joins the lanes as (l0 + l1) + (l2 + l3) in double, then rounds once to the compute dtype (fp32 for fp32 / fp16 self, bf16 for bf16)
 and casts that to the output's dtype. The reference below is that loop written out in numpy float64, so the
 library's bytes must equal it exactly: every N mod 4, ignored and out-of-range targets, int64 targets read in place
 and the other target dtypes / strided targets converted, a transposed (non-row-major) self, reduction none / mean /
@@ -16,18 +16,26 @@ BF16 = ml_dtypes.bfloat16
 DTS = {"f32": np.float32, "f16": np.float16, "bf16": BF16}
 
 
+BLOCK = 1024
+
+
 def _reference(x, t, w, reduction, ignore):
     x64, w64 = x.astype(np.float64), w.astype(np.float64)
     N, C = x.shape
     s, ws, per = [0.0] * 4, [0.0] * 4, np.zeros(N)
-    for i in range(N):
-        c = int(t[i])
-        if c == ignore or not 0 <= c < C:
-            continue
-        v = -w64[c] * x64[i, c]
-        per[i] = v
-        s[i % 4] += v
-        ws[i % 4] += w64[c]
+    for b0 in range(0, N, BLOCK):              # each block's lanes, then added lane by lane in block order
+        bs, bw = [0.0] * 4, [0.0] * 4
+        for i in range(b0, min(N, b0 + BLOCK)):
+            c = int(t[i])
+            if c == ignore or not 0 <= c < C:
+                continue
+            v = -w64[c] * x64[i, c]
+            per[i] = v
+            bs[i % 4] += v
+            bw[i % 4] += w64[c]
+        for k in range(4):
+            s[k] += bs[k]
+            ws[k] += bw[k]
     total, wsum = (s[0] + s[1]) + (s[2] + s[3]), (ws[0] + ws[1]) + (ws[2] + ws[3])
     if reduction == 0:
         return per, None
@@ -45,7 +53,7 @@ def _bytes(a):
 
 
 @pytest.mark.parametrize("dt", list(DTS))
-@pytest.mark.parametrize("N", [1, 2, 3, 4, 5, 7, 64, 1027])
+@pytest.mark.parametrize("N", [1, 2, 3, 4, 5, 7, 64, 1027, 4099])
 def test_nll_lanes_exact(dt, N):
     rng = np.random.default_rng(N)
     C = 37

@@ -4,6 +4,7 @@
  * behaviour is undefined there; nothing is read or written outside the tensors). Sums run in index order (one
  * thread): the same bytes for any OMP_NUM_THREADS. Mean divides by the summed weight (0 / 0 = NaN as PyTorch). */
 #include <math.h>
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -63,12 +64,22 @@ static bool row_major(const acl_view *v) {
     return true;
 }
 
-/* The forward's sums: four partial sums (element i goes to lane i % 4) joined as (l0 + l1) + (l2 + l3). A fixed
- * tree (the same bytes for any thread count) whose four chains overlap: one chain of 4096 dependent double adds was
- * the bench row's floor. Every path of the forward adds through it, so they all give the same bytes. */
+/* The forward's sums: blocks of NLL_BLOCK consecutive elements; inside a block four partial sums (element i goes to
+ * lane i % 4); the blocks' lanes added lane by lane in block order; the four lanes joined as (l0 + l1) + (l2 + l3).
+ * A fixed tree (the same bytes for any thread count: blocks are the unit threads share) whose four chains overlap:
+ * one chain of 4096 dependent double adds was the bench row's floor. Every path of the forward adds through it. */
+enum { NLL_BLOCK = 1024 };
+
 typedef struct {
     double s[4], w[4];
 } nll_acc;
+
+static inline void nll_acc_add(nll_acc *t, const nll_acc *b) {
+    for (int k = 0; k < 4; k++) {
+        t->s[k] += b->s[k];
+        t->w[k] += b->w[k];
+    }
+}
 
 static inline void nll_acc_join(const nll_acc *a, double *sum, double *wsum) {
     *sum = (a->s[0] + a->s[1]) + (a->s[2] + a->s[3]);
@@ -105,32 +116,81 @@ static inline __attribute__((always_inline)) void nll_pick_one(const nll_pick_ct
     if (q->res) q->res[i] = v;
 }
 
-static inline __attribute__((always_inline)) void nll_pick_body(const nll_pick_ctx *q, nll_acc *acc, aclDataType dt) {
+/* elements [i0, i1) (i0 a multiple of 4: element i in lane i % 4) */
+static inline __attribute__((always_inline)) void nll_pick_body(const nll_pick_ctx *q, int64_t i0, int64_t i1,
+                                                                 nll_acc *acc, aclDataType dt) {
     double s0 = 0, s1 = 0, s2 = 0, s3 = 0, w0 = 0, w1 = 0, w2 = 0, w3 = 0;
-    int64_t i = 0;
-    for (; i + 4 <= q->NS; i += 4) {
+    int64_t i = i0;
+    for (; i + 4 <= i1; i += 4) {
         nll_pick_one(q, i, &s0, &w0, dt);
         nll_pick_one(q, i + 1, &s1, &w1, dt);
         nll_pick_one(q, i + 2, &s2, &w2, dt);
         nll_pick_one(q, i + 3, &s3, &w3, dt);
     }
-    if (i < q->NS) nll_pick_one(q, i, &s0, &w0, dt);
-    if (i + 1 < q->NS) nll_pick_one(q, i + 1, &s1, &w1, dt);
-    if (i + 2 < q->NS) nll_pick_one(q, i + 2, &s2, &w2, dt);
+    if (i < i1) nll_pick_one(q, i, &s0, &w0, dt);
+    if (i + 1 < i1) nll_pick_one(q, i + 1, &s1, &w1, dt);
+    if (i + 2 < i1) nll_pick_one(q, i + 2, &s2, &w2, dt);
     *acc = (nll_acc){{s0, s1, s2, s3}, {w0, w1, w2, w3}};
 }
 
-__attribute__((noinline)) static void nll_pick_fast(const acl_view *xv, const acl_view *wv, const int64_t *t,
-                                                    int64_t NS, int64_t C, int64_t ignore, double *res,
+/* one block [i0, i1) of the fast forward into acc */
+__attribute__((noinline)) static void nll_pick_fast(const nll_pick_ctx *q, aclDataType dt, int64_t i0, int64_t i1,
                                                     nll_acc *acc) {
+    switch (dt) {
+    case ACL_FLOAT: nll_pick_body(q, i0, i1, acc, ACL_FLOAT); break;
+    case ACL_FLOAT16: nll_pick_body(q, i0, i1, acc, ACL_FLOAT16); break;
+    default: nll_pick_body(q, i0, i1, acc, ACL_BF16); break;
+    }
+}
+
+/* block b of the general forward (any self layout, the 2d ops' spatial positions) into acc */
+static void nll_pick_general(const acl_view *xv, const acl_view *wv, const int64_t *t, int64_t NS, int64_t S,
+                             int64_t C, int64_t ignore, double *res, int64_t i0, int64_t i1, nll_acc *acc) {
+    (void)NS;
+    for (int64_t i = i0; i < i1; i++) {
+        const int64_t c = t[i], n = i / S, s = i % S;
+        double v = 0;
+        if (c != ignore && c >= 0 && c < C) {
+            const double wc = pick(wv, 0, c, 0);
+            v = -wc * pick(xv, n, c, s);
+            acc->s[i & 3] += v;
+            acc->w[i & 3] += wc;
+        }
+        if (res) res[i] = v;
+    }
+}
+
+/* The whole forward's sums: each block into its own nll_acc (blocks shared by the threads when there are at least
+ * four: the picks are scattered loads, two cores overlap twice as many), then the blocks added in order. */
+static bool nll_forward_sums(const acl_view *xv, const acl_view *wv, const int64_t *t, int64_t NS, int64_t S,
+                             int64_t C, int64_t ignore, double *res, double *sum, double *wsum) {
+    const bool fast = S == 1 && xv->ndim <= 2 && wv->dtype == xv->dtype &&
+                      (xv->dtype == ACL_FLOAT || xv->dtype == ACL_FLOAT16 || xv->dtype == ACL_BF16);
     const int64_t es = (int64_t)acl_dtype_size(xv->dtype);
     const nll_pick_ctx q = {xv->base, wv->base, t, NS, C, ignore, (xv->ndim == 2 ? xv->strides[0] : 0) * es,
                             xv->strides[xv->ndim - 1] * es, wv->strides[0] * es, res};
-    switch (xv->dtype) {
-    case ACL_FLOAT: nll_pick_body(&q, acc, ACL_FLOAT); break;
-    case ACL_FLOAT16: nll_pick_body(&q, acc, ACL_FLOAT16); break;
-    default: nll_pick_body(&q, acc, ACL_BF16); break;
+    const int64_t nb = (NS + NLL_BLOCK - 1) / NLL_BLOCK;
+    nll_acc few[16], *part = nb > 16 ? malloc(sizeof(nll_acc) * (size_t)nb) : few;
+    if (!part) return false;
+    for (int64_t b = 0; b < nb; b++) part[b] = (nll_acc){{0, 0, 0, 0}, {0, 0, 0, 0}};
+#define NLL_BLOCK_RUN(b)                                                                                           \
+    do {                                                                                                           \
+        const int64_t i0 = (b) * NLL_BLOCK, i1 = i0 + NLL_BLOCK < NS ? i0 + NLL_BLOCK : NS;                         \
+        if (fast) nll_pick_fast(&q, xv->dtype, i0, i1, &part[b]);                                                   \
+        else nll_pick_general(xv, wv, t, NS, S, C, ignore, res, i0, i1, &part[b]);                                  \
+    } while (0)
+    if (nb >= 4 && omp_get_max_threads() > 1) { /* one thread: no team (a team of one costs ~1 us here) */
+#pragma omp parallel for schedule(static)
+        for (int64_t b = 0; b < nb; b++) NLL_BLOCK_RUN(b);
+    } else {
+        for (int64_t b = 0; b < nb; b++) NLL_BLOCK_RUN(b);
     }
+#undef NLL_BLOCK_RUN
+    nll_acc tot = {{0, 0, 0, 0}, {0, 0, 0, 0}};
+    for (int64_t b = 0; b < nb; b++) nll_acc_add(&tot, &part[b]);
+    nll_acc_join(&tot, sum, wsum);
+    if (part != few) free(part);
+    return true;
 }
 
 /* a target the kernel can read in place: int64, row-major */
@@ -169,26 +229,9 @@ static aclnnStatus nll_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     if (ok && !t_direct) load(tv, ACL_INT64, tbuf);
     if (ok && !p->backward) {
         double sum = 0, wsum = 0;
-        nll_acc acc = {{0, 0, 0, 0}, {0, 0, 0, 0}};
-        const acl_view *xv = acl_exec_in(ex, base);
-        if (S == 1 && xv->ndim <= 2 && wv->dtype == xv->dtype &&
-            (xv->dtype == ACL_FLOAT || xv->dtype == ACL_FLOAT16 || xv->dtype == ACL_BF16)) {
-            nll_pick_fast(xv, wv, t, NS, C, p->ignore, res, &acc);
-        } else {
-            for (int64_t i = 0; i < NS; i++) {
-                const int64_t c = t[i], n = i / S, s = i % S;
-                double v = 0;
-                if (c != p->ignore && c >= 0 && c < C) {
-                    const double wc = pick(wv, 0, c, 0);
-                    v = -wc * pick(xv, n, c, s);
-                    acc.s[i & 3] += v;
-                    acc.w[i & 3] += wc;
-                }
-                if (res) res[i] = v;
-            }
-        }
-        nll_acc_join(&acc, &sum, &wsum);
-        if (p->reduction == 0) {
+        ok = nll_forward_sums(acl_exec_in(ex, base), wv, t, NS, S, C, p->ignore, res, &sum, &wsum);
+        if (!ok) {
+        } else if (p->reduction == 0) {
             ok = mx_store_via(res, ACL_DOUBLE, p->cdt, acl_exec_out(ex, 0));
         } else {
             ok = store_one(p->reduction == 1 ? sum / wsum : sum, p->cdt, acl_exec_out(ex, 0)) &&
