@@ -183,6 +183,8 @@ check-headers:
 bench: lib
 	$(CC) -std=c11 -O2 -Iinclude bench/overhead.c -o $(BUILD)/overhead -L$(BUILD)/lib -lpyaclnn -Wl,-rpath,$(abspath $(BUILD)/lib)
 	OMP_NUM_THREADS=2 $(BUILD)/overhead
+	$(CC) -std=c11 -O2 -Iinclude bench/overhead_ops.c -o $(BUILD)/overhead_ops -L$(BUILD)/lib -lpyaclnn -Wl,-rpath,$(abspath $(BUILD)/lib)
+	for op in add abs nll softmax; do OMP_NUM_THREADS=1 $(BUILD)/overhead_ops $$op 20000; done
 	$(PYTHON) bench/run.py $(BENCH_ARGS)
 
 # ---- reliability: sanitizers, fuzzing, valgrind (README "Reliability") ----
