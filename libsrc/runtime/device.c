@@ -154,6 +154,26 @@ const char *aclrtGetSocName(void) {
     return (s && *s) ? s : "Ascend910B4";
 }
 
+/* The family is read from the name at every call (a getenv and a few compares): ops ask once per first phase. */
+acl_soc_family acl_soc(void) {
+    const char *s = aclrtGetSocName();
+    if (!strncmp(s, "Ascend910B", 10)) return ACL_SOC_A2;
+    if (!strncmp(s, "Ascend910_93", 12)) return ACL_SOC_A3;
+    if (!strncmp(s, "Ascend310P", 10)) return ACL_SOC_310P;
+    if (!strncmp(s, "Ascend950", 9)) return ACL_SOC_950;
+    return ACL_SOC_OTHER;
+}
+
+const char *acl_soc_family_name(acl_soc_family f) {
+    switch (f) {
+    case ACL_SOC_A2: return "Ascend910B";
+    case ACL_SOC_A3: return "Ascend910_93";
+    case ACL_SOC_310P: return "Ascend310P";
+    case ACL_SOC_950: return "Ascend950";
+    default: return "an unknown SoC";
+    }
+}
+
 aclError aclrtCreateContext(aclrtContext *context, int32_t deviceId) {
     acl_set_api("aclrtCreateContext");
     if (!context) return ACL_REPORT(ACL_ERROR_INVALID_PARAM, "context must not be NULL");

@@ -20,6 +20,13 @@ bool acl_mem_guards_enabled(void);
 /* NULL (the default stream) or a live stream; otherwise records a message and returns false. */
 bool acl_stream_valid(aclrtStream stream);
 
+/* The SoC the emulator stands for: the family of aclrtGetSocName() (PYACLNN_SOC_NAME, default Ascend910B4, an
+ * Atlas A2). Every op validates as on Atlas A2 whatever the name says, except the ops the A2 refuses (their SoC
+ * gate: e.g. Atlas inference or Ascend950 only), which run as on the named SoC when it is one they serve. */
+typedef enum { ACL_SOC_A2 = 0, ACL_SOC_A3, ACL_SOC_310P, ACL_SOC_950, ACL_SOC_OTHER } acl_soc_family;
+acl_soc_family acl_soc(void);
+const char *acl_soc_family_name(acl_soc_family f); /* "Ascend910B", "Ascend910_93", "Ascend310P", "Ascend950", ... */
+
 /* The deterministic level as the aclnn framework reads it (process-wide table). */
 int64_t acl_deterministic_level(void);
 
