@@ -123,6 +123,29 @@ static void sm_tile_out(const acl_view *v, int64_t off, int64_t st, int64_t len,
     }
 }
 
+/* Tile t of sm_run_cols, with the calling thread's scratch t0 (2 * len * 16 floats). */
+static void sm_cols_tile(const acl_view *const v[3], const smr_ops *k, int dim, int64_t len, int64_t inner, int64_t tpo,
+                         bool bwd, bool lg, float *t0, int64_t t) {
+    const acl_view *x = v[0];
+    float *t1 = t0 + len * 16;
+    const int64_t o = t / tpo, j0 = (t % tpo) * 16, cnt = inner - j0 < 16 ? inner - j0 : 16;
+    int64_t off[3] = {0, 0, 0}, rem = o;
+    for (int d = dim - 1; d >= 0; d--) {
+        const int64_t i = rem % x->dims[d];
+        rem /= x->dims[d];
+        for (int q = 0; q < 3; q++)
+            if (v[q]) off[q] += i * v[q]->strides[d];
+    }
+    sm_tile_in(v[0], off[0] + j0, v[0]->strides[dim], len, cnt, t0);
+    if (bwd) {
+        sm_tile_in(v[1], off[1] + j0, v[1]->strides[dim], len, cnt, t1);
+        k->cols_bwd(t1, t0, t0, len, lg);
+    } else {
+        k->cols_fwd(t0, t0, len, lg);
+    }
+    sm_tile_out(v[2], off[2] + j0, v[2]->strides[dim], len, cnt, t0);
+}
+
 /* A dim other than the last whose following dims are contiguous in every view, all views in the compute dtype:
  * tiles of 16 neighbouring lines (len x 16 floats) computed lane by lane (kernels/softmax_rows.inc smr_cols_*),
  * each lane reduced in line order. Tiles are owned by one thread each. Returns false when the case does not
@@ -153,49 +176,88 @@ static bool sm_run_cols(aclOpExecutor *ex, const sm_params *p, aclnnStatus *rc) 
         return true;
     }
     const smr_ops *k = smr_get();
-#pragma omp parallel num_threads(nthr) if (par)
-    {
-        float *t0 = (float *)((char *)scratch + per * (size_t)omp_get_thread_num()), *t1 = t0 + len * 16;
+    if (par) {
+#pragma omp parallel num_threads(nthr)
+        {
+            float *t0 = (float *)((char *)scratch + per * (size_t)omp_get_thread_num());
 #pragma omp for schedule(static)
-        for (int64_t t = 0; t < tiles; t++) {
-            const int64_t o = t / tpo, j0 = (t % tpo) * 16, cnt = inner - j0 < 16 ? inner - j0 : 16;
-            int64_t off[3] = {0, 0, 0}, rem = o;
-            for (int d = dim - 1; d >= 0; d--) {
-                const int64_t i = rem % x->dims[d];
-                rem /= x->dims[d];
-                for (int q = 0; q < 3; q++)
-                    if (v[q]) off[q] += i * v[q]->strides[d];
-            }
-            sm_tile_in(v[0], off[0] + j0, v[0]->strides[dim], len, cnt, t0);
-            if (bwd) {
-                sm_tile_in(v[1], off[1] + j0, v[1]->strides[dim], len, cnt, t1);
-                k->cols_bwd(t1, t0, t0, len, lg);
-            } else {
-                k->cols_fwd(t0, t0, len, lg);
-            }
-            sm_tile_out(v[2], off[2] + j0, v[2]->strides[dim], len, cnt, t0);
+            for (int64_t t = 0; t < tiles; t++) sm_cols_tile(v, k, dim, len, inner, tpo, bwd, lg, t0, t);
         }
+    } else { /* no OpenMP region below the grain (a team of one costs more than a tiny call's work) */
+        for (int64_t t = 0; t < tiles; t++) sm_cols_tile(v, k, dim, len, inner, tpo, bwd, lg, (float *)scratch, t);
     }
     free(scratch);
     *rc = ACLNN_SUCCESS;
     return true;
 }
 
+typedef struct {
+    const acl_view *v[3];
+    const smr_ops *k;
+    int64_t st[3];
+    size_t es[3];
+    int dim;
+    bool bwd, lg;
+    aclDataType cdt;
+} sm_lines_ctx;
+
+/* One line of sm_run_f32, with the calling thread's scratch. */
+static void sm_f32_line(const sm_lines_ctx *c, char *mine, int64_t len, int64_t l) {
+    const acl_view *const *v = c->v, *x = v[0], *o = v[2];
+    const int nd = x->ndim, dim = c->dim;
+    const smr_ops *k = c->k;
+    const bool bwd = c->bwd, lg = c->lg;
+    const aclDataType cdt = c->cdt;
+    const int64_t *st = c->st;
+    const size_t *es = c->es;
+    float *f0 = (float *)mine, *f1 = f0 + len, *f2 = f1 + len;
+    uint16_t *h = (uint16_t *)(f2 + len);
+    int64_t off[3] = {0, 0, 0}, rem = l;
+    for (int d = nd - 1; d >= 0; d--) {
+        if (d == dim) continue;
+        const int64_t i = rem % x->dims[d];
+        rem /= x->dims[d];
+        for (int t = 0; t < 3; t++)
+            if (v[t]) off[t] += i * v[t]->strides[d];
+    }
+    const void *xp = v[0]->base + off[0] * (int64_t)es[0];
+    void *op = o->base + off[2] * (int64_t)es[2];
+    if (!bwd && cdt == ACL_BF16 && x->dtype == ACL_BF16 && o->dtype == ACL_BF16 && st[0] == 1 && st[2] == 1) {
+        smr_forward_bf16(k, xp, op, f0, len, lg); /* fused conversions, the same bytes */
+        return;
+    }
+    if (bwd && cdt == ACL_BF16 && x->dtype == ACL_BF16 && v[1]->dtype == ACL_BF16 && o->dtype == ACL_BF16 &&
+        st[0] == 1 && st[1] == 1 && st[2] == 1) { /* conversions fused into the loads and the store */
+        smr_backward_bf16(k, (const uint16_t *)(v[1]->base + off[1] * (int64_t)es[1]), xp, op, len, lg);
+        return;
+    }
+    const bool direct = o->dtype == ACL_FLOAT && cdt == ACL_FLOAT && st[2] == 1;
+    float *of = direct ? (float *)op : f2;
+    const float *xf = smr_line_in(k, xp, x->dtype, st[0], len, cdt, f0, h);
+    if (bwd) {
+        const float *gf = smr_line_in(k, v[1]->base + off[1] * (int64_t)es[1], v[1]->dtype, st[1], len, cdt, f1, h);
+        smr_backward(k, gf, xf, of, len, lg);
+    } else {
+        smr_forward(k, xf, of, len, lg);
+    }
+    smr_line_out(k, of, op, o->dtype, st[2], len, cdt, h);
+}
+
 /* f32/f16/bf16: each line along dim (any strides) is read as fp32 (after the op's cast to cdt), computed by the
  * fixed-lane row passes of kernels/softmax_rows.h and rounded once to cdt, then cast into out. A contiguous f32
- * line is read and written in place. Lines are owned by one thread each. */
+ * line is read and written in place. Lines are owned by one thread each; below the parallel grain the lines run on
+ * the calling thread with no OpenMP region (a team of one cost ~0.25 us, a fifth of a tiny call). */
 static aclnnStatus sm_run_f32(aclOpExecutor *ex, const sm_params *p) {
     const bool bwd = p->kind == SM_BWD || p->kind == SM_LOG_BWD, lg = p->kind == SM_LOG || p->kind == SM_LOG_BWD;
-    const acl_view *v[3] = {acl_exec_in(ex, bwd ? 1 : 0), bwd ? acl_exec_in(ex, 0) : NULL, acl_exec_out(ex, 0)};
-    const acl_view *x = v[0], *o = v[2];
+    sm_lines_ctx c = {{acl_exec_in(ex, bwd ? 1 : 0), bwd ? acl_exec_in(ex, 0) : NULL, acl_exec_out(ex, 0)},
+                      smr_get(), {1, 1, 1}, {0, 0, 0}, p->dim, bwd, lg, p->cdt};
+    const acl_view *x = c.v[0], *o = c.v[2];
     const int nd = x->ndim, dim = p->dim;
     const int64_t len = nd ? x->dims[dim] : 1, n = md_numel(x), lines = n / len;
-    int64_t st[3] = {1, 1, 1};
-    size_t es[3] = {0, 0, 0};
     for (int t = 0; t < 3; t++)
-        if (v[t]) {
-            st[t] = nd ? v[t]->strides[dim] : 1;
-            es[t] = acl_dtype_size(v[t]->dtype);
+        if (c.v[t]) {
+            c.st[t] = nd ? c.v[t]->strides[dim] : 1;
+            c.es[t] = acl_dtype_size(c.v[t]->dtype);
         }
     /* an output whose lines share memory (a 0 stride) is written by one thread, in line order */
     bool par = acl_parallel_worth(n) && lines > 1;
@@ -206,45 +268,15 @@ static aclnnStatus sm_run_f32(aclOpExecutor *ex, const sm_params *p) {
     if ((uint64_t)len > (SIZE_MAX / 16) / (uint64_t)nthr) return OOM;
     char *scratch = malloc(per * (size_t)nthr);
     if (!scratch) return OOM;
-    const smr_ops *k = smr_get();
-    const aclDataType cdt = p->cdt;
-#pragma omp parallel num_threads(nthr) if (par)
-    {
-        char *mine = scratch + per * (size_t)omp_get_thread_num();
-        float *f0 = (float *)mine, *f1 = f0 + len, *f2 = f1 + len;
-        uint16_t *h = (uint16_t *)(f2 + len);
+    if (par) {
+#pragma omp parallel num_threads(nthr)
+        {
+            char *mine = scratch + per * (size_t)omp_get_thread_num();
 #pragma omp for schedule(static)
-        for (int64_t l = 0; l < lines; l++) {
-            int64_t off[3] = {0, 0, 0}, rem = l;
-            for (int d = nd - 1; d >= 0; d--) {
-                if (d == dim) continue;
-                const int64_t i = rem % x->dims[d];
-                rem /= x->dims[d];
-                for (int t = 0; t < 3; t++)
-                    if (v[t]) off[t] += i * v[t]->strides[d];
-            }
-            const void *xp = v[0]->base + off[0] * (int64_t)es[0];
-            void *op = o->base + off[2] * (int64_t)es[2];
-            if (!bwd && cdt == ACL_BF16 && x->dtype == ACL_BF16 && o->dtype == ACL_BF16 && st[0] == 1 && st[2] == 1) {
-                smr_forward_bf16(k, xp, op, f0, len, lg); /* fused conversions, the same bytes */
-                continue;
-            }
-            if (bwd && cdt == ACL_BF16 && x->dtype == ACL_BF16 && v[1]->dtype == ACL_BF16 && o->dtype == ACL_BF16 &&
-                st[0] == 1 && st[1] == 1 && st[2] == 1) { /* conversions fused into the loads and the store */
-                smr_backward_bf16(k, (const uint16_t *)(v[1]->base + off[1] * (int64_t)es[1]), xp, op, len, lg);
-                continue;
-            }
-            const bool direct = o->dtype == ACL_FLOAT && cdt == ACL_FLOAT && st[2] == 1;
-            float *of = direct ? (float *)op : f2;
-            const float *xf = smr_line_in(k, xp, x->dtype, st[0], len, cdt, f0, h);
-            if (bwd) {
-                const float *gf = smr_line_in(k, v[1]->base + off[1] * (int64_t)es[1], v[1]->dtype, st[1], len, cdt, f1, h);
-                smr_backward(k, gf, xf, of, len, lg);
-            } else {
-                smr_forward(k, xf, of, len, lg);
-            }
-            smr_line_out(k, of, op, o->dtype, st[2], len, cdt, h);
+            for (int64_t l = 0; l < lines; l++) sm_f32_line(&c, mine, len, l);
         }
+    } else {
+        for (int64_t l = 0; l < lines; l++) sm_f32_line(&c, scratch, len, l);
     }
     free(scratch);
     return ACLNN_SUCCESS;
