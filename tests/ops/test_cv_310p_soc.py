@@ -11,7 +11,7 @@ import pyaclnn
 from pyaclnn import ffi, lib
 import os
 
-from helpers import REPO, run_executor, same_bytes_for_threads, strided, ws_call
+from helpers import REPO, run_executor, run_python, same_bytes_for_threads, strided, ws_call
 
 F32, F16, U8 = np.dtype(np.float32), np.dtype(np.float16), np.dtype(np.uint8)
 I32, I64 = np.dtype(np.int32), np.dtype(np.int64)
@@ -544,5 +544,23 @@ print(hs.hexdigest())
 """
 
 
-def test_same_bytes_for_threads():
-    same_bytes_for_threads(THREADS_CODE.replace("'tests'", repr(os.path.join(REPO, "tests"))), threads=(1, 2, 3))
+def test_same_bytes_for_threads_and_levels():
+    code = THREADS_CODE.replace("'tests'", repr(os.path.join(REPO, "tests")))
+    same_bytes_for_threads(code, threads=(1, 2, 3))
+    outs = {lv: run_python(code, {"PYACLNN_SIMD": lv, "OMP_NUM_THREADS": "2"}) for lv in ("off", "avx2", "avx512")}
+    assert len(set(outs.values())) == 1, outs
+
+
+def test_background_replace_f16_nan_payloads():
+    """The library's NaN rule in the written order (bkg - bkg * mask) + src * mask: bkg's payload first, then
+    mask's, then src's, quietened."""
+    q = lambda bits: np.uint16(bits | 0x0200)
+    pb, pm, ps = 0x7c11, 0xfd22, 0x7d33  # signalling / quiet payloads
+    rows = [(pb, 0x3c00, 0x3800, q(pb)), (0x4000, pm, 0x3800, q(pm)), (0x4000, 0x3c00, ps, q(ps)),
+            (pb, pm, ps, q(pb)), (0x4000, pm, ps, q(pm)), (pb, 0x3c00, ps, q(pb))]
+    b = np.array([r[0] for r in rows], np.uint16).view(F16).reshape(-1, 1, 1)
+    m = np.array([r[1] for r in rows], np.uint16).view(F16).reshape(-1, 1, 1)
+    s_ = np.array([r[2] for r in rows], np.uint16).view(F16).reshape(-1, 1, 1)
+    o = E(b.shape, F16)
+    run("BackgroundReplace", [T(b), T(s_), T(m), o])
+    assert o.numpy().view(np.uint16).reshape(-1).tolist() == [int(r[3]) for r in rows]
