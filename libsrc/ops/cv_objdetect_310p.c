@@ -37,14 +37,20 @@
 #include "ops/misc_dense.h"
 
 /* x rounded to half precision (RNE), exactly from a double (no double rounding through float) */
-static double h_round(double x) {
+static double h_round_slow(double x) {
     if (x != x || x == 0.0 || isinf(x)) return x;
     int e;
-    (void)frexp(x, &e);                  /* |x| = m * 2^e, m in [0.5, 1) */
-    int q = e - 11;                      /* half keeps 11 significant bits */
-    if (q < -24) q = -24;                /* subnormal halves: ulp 2^-24 */
+    (void)frexp(x, &e);   /* |x| = m * 2^e, m in [0.5, 1) */
+    int q = e - 11;       /* half keeps 11 significant bits */
+    if (q < -24) q = -24; /* subnormal halves: ulp 2^-24 */
     const double r = ldexp(nearbyint(ldexp(x, -q)), q);
-    return fabs(r) >= 65520.0 ? copysign(INFINITY, x) : (fabs(r) > 65504.0 ? copysign(65504.0, x) : r);
+    return fabs(r) > 65504.0 ? copysign(INFINITY, x) : r;
+}
+
+/* the common case, x exact in float: one rounding float -> half */
+static inline double h_round(double x) {
+    const float f = (float)x;
+    return (double)f == x ? (double)acl_f16_to_f32(acl_f32_to_f16(f)) : h_round_slow(x);
 }
 
 /* half -> u8 of the kernel's Cast: rint (CAST_NONE) or floor (CAST_FLOOR), saturated to [0, 255], NaN -> 0 */
@@ -183,16 +189,22 @@ static aclnnStatus blend_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     if (n == 0) return ACLNN_SUCCESS;
     uint8_t *rgb = md_load(acl_exec_in(ex, 0), ACL_UINT8), *al = md_load(acl_exec_in(ex, 1), ACL_UINT8);
     uint8_t *fr = md_load(acl_exec_in(ex, 2), ACL_UINT8), *o = md_alloc(n, 1);
+    double *va_buf = md_alloc(256 * 256, sizeof(double));
     aclnnStatus rc = ACLNN_SUCCESS;
-    if (!rgb || !al || !fr || !o) rc = OOM;
+    if (!rgb || !al || !fr || !o || !va_buf) rc = OOM;
     else {
+        /* va[alpha][v] = half(v * a(alpha)), a(alpha) = half(half(alpha) * half(1/255)): the kernel's products */
+        double(*va)[256] = (double(*)[256])va_buf;
         const double ratio = h_round(RATIO_1_255);
-#pragma omp parallel for schedule(static) if (acl_parallel_worth(n * 8))
-        for (int64_t i = 0; i < n; i++) {
-            const double a = h_round((double)al[i / 3] * ratio);
-            const double f = fr[i], r = rgb[i];
-            const double fa = h_round(f * a), ra = h_round(r * a);
-            o[i] = h_to_u8(h_round(h_round(f - fa) + ra), 0);
+        for (int a = 0; a < 256; a++) {
+            const double aa = h_round((double)a * ratio);
+            for (int v = 0; v < 256; v++) va[a][v] = h_round((double)v * aa);
+        }
+#pragma omp parallel for schedule(static) if (acl_parallel_worth(n * 4))
+        for (int64_t p = 0; p < P->npix; p++) {
+            const double *t = va[al[p]];
+            for (int64_t i = p * 3; i < p * 3 + 3; i++)
+                o[i] = h_to_u8(h_round(h_round((double)fr[i] - t[fr[i]]) + t[rgb[i]]), 0);
         }
         md_store(o, ACL_UINT8, acl_exec_out(ex, 0));
     }
@@ -200,6 +212,7 @@ static aclnnStatus blend_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     free(al);
     free(fr);
     free(o);
+    free(va_buf);
     return rc;
 }
 
@@ -210,21 +223,28 @@ static aclnnStatus mrgba_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     const int64_t n = P->npix * 3;
     if (n == 0) return ACLNN_SUCCESS;
     uint8_t *rgb = md_load(acl_exec_in(ex, 0), ACL_UINT8), *al = md_load(acl_exec_in(ex, 1), ACL_UINT8);
-    uint8_t *o = md_alloc(n, 1);
+    uint8_t *o = md_alloc(n, 1), *tab_buf = md_alloc(256 * 256, 1);
     aclnnStatus rc = ACLNN_SUCCESS;
-    if (!rgb || !al || !o) rc = OOM;
+    if (!rgb || !al || !o || !tab_buf) rc = OOM;
     else {
+        /* out depends on (alpha, rgb) only: floor(half(rgb * a(alpha))) for every pair */
+        uint8_t(*tab)[256] = (uint8_t(*)[256])tab_buf;
         const double ratio = h_round(RATIO_1_255);
-#pragma omp parallel for schedule(static) if (acl_parallel_worth(n * 8))
-        for (int64_t i = 0; i < n; i++) {
-            const double a = h_round((double)al[i / 3] * ratio);
-            o[i] = h_to_u8(h_round((double)rgb[i] * a), 1);
+        for (int a = 0; a < 256; a++) {
+            const double aa = h_round((double)a * ratio);
+            for (int v = 0; v < 256; v++) tab[a][v] = h_to_u8(h_round((double)v * aa), 1);
+        }
+#pragma omp parallel for schedule(static) if (acl_parallel_worth(n))
+        for (int64_t p = 0; p < P->npix; p++) {
+            const uint8_t *t = tab[al[p]];
+            for (int64_t i = p * 3; i < p * 3 + 3; i++) o[i] = t[rgb[i]];
         }
         md_store(o, ACL_UINT8, acl_exec_out(ex, 0));
     }
     free(rgb);
     free(al);
     free(o);
+    free(tab_buf);
     return rc;
 }
 

@@ -7,7 +7,9 @@
  *                            l0 op of a non-empty call fails: 561103 (an empty gradOutput succeeds, as the op_api)
  *   BackgroundReplace, BlendImagesCustom, MrgbaCustom   generated aclnn of ascend310p-only OpDefs: the generated
  *                            entry point's SoC match refuses every SoC its OpDef does not configure: 161002
- * (The workspaceSize/executor NULL checks come first in the generated prologue, as opbase's phase-1 macros.) */
+ * (The workspaceSize/executor NULL checks come first in the generated prologue, as opbase's phase-1 macros.)
+ * Under an Ascend310P SoC (acl_soc() == ACL_SOC_310P) the four Atlas-inference ops run instead: NonMaxSuppression
+ * after the same op_api checks, the three generated ones from their start (cv_objdetect_310p.c). */
 #include <stdio.h>
 
 #include "ops/gen/all_ops.h"

@@ -267,6 +267,22 @@ def test_mrgba_values(view):
     assert o3.numpy().reshape(-1).tolist() == list(range(10, 130, 10))
 
 
+def test_blend_all_frame_alpha_pairs():
+    """Every (frame, alpha) pair with random rgb, against the same formula vectorised (float64 -> half per step)."""
+    rng = np.random.default_rng(13)
+    ff, aa = np.meshgrid(np.arange(256), np.arange(256), indexing="ij")
+    fr = np.repeat(ff.reshape(-1, 1), 3, 1).astype(U8)
+    al = aa.reshape(-1, 1).astype(U8)
+    rgb = rng.integers(0, 256, fr.shape).astype(U8)
+    o = E(fr.shape, U8)
+    run("BlendImagesCustom", [T(rgb), T(al), T(fr), o])
+    hv = lambda x: np.asarray(x, np.float64).astype(np.float16).astype(np.float64)
+    a = hv(al.astype(np.float64) * RATIO)
+    f, r = fr.astype(np.float64), rgb.astype(np.float64)
+    want = np.clip(np.rint(hv(hv(f - hv(f * a)) + hv(r * a))), 0, 255).astype(U8)
+    assert np.array_equal(o.numpy(), want)
+
+
 def blend_args(rgb=None, alpha=None, frame=None, out=None):
     return [E((4, 4, 3), U8) if rgb is None else rgb, E((4, 4, 1), U8) if alpha is None else alpha,
             E((4, 4, 3), U8) if frame is None else frame, E((4, 4, 3), U8) if out is None else out]
