@@ -7,12 +7,16 @@
  *                            l0 op of a non-empty call fails: 561103 (an empty gradOutput succeeds, as the op_api)
  *   BackgroundReplace, BlendImagesCustom, MrgbaCustom   generated aclnn of ascend310p-only OpDefs: the generated
  *                            entry point's SoC match refuses every SoC its OpDef does not configure: 161002
- * (The workspaceSize/executor NULL checks come first in the generated prologue, as opbase's phase-1 macros.) */
+ * (The workspaceSize/executor NULL checks come first in the generated prologue, as opbase's phase-1 macros.)
+ * Under an Ascend310P SoC (acl_soc() == ACL_SOC_310P) the four Atlas-inference ops run instead: NonMaxSuppression
+ * after the same op_api checks, the three generated ones from their start (cv_objdetect_310p.c). */
 #include <stdio.h>
 
 #include "ops/gen/all_ops.h"
 #include "common/dtype.h"
 #include "ops/ops.h"
+#include "ops/cv_objdetect_310p.h"
+#include "runtime/runtime.h"
 
 #define SOC_NAME "Ascend910B"
 
@@ -24,7 +28,6 @@ static const aclDataType I32[] = {ACL_INT32};
 aclnnStatus opws_NonMaxSuppression(const aclTensor *boxes, const aclTensor *scores, aclIntArray *maxOutputBoxesPerClass,
                                    aclFloatArray *iouThreshold, aclFloatArray *scoreThreshold, int32_t centerPointBox,
                                    aclTensor *selectedIndices, uint64_t *workspaceSize, aclOpExecutor **executor) {
-    (void)scoreThreshold;
     /* the op_api reads maxOutputBoxesPerClass (its first value, 0 when empty) before any other check */
     ACL_TRY(acl_check_int_array(maxOutputBoxesPerClass, "maxOutputBoxesPerClass"));
     const int64_t maxOut = maxOutputBoxesPerClass->size > 0 ? maxOutputBoxesPerClass->v[0] : 0;
@@ -63,6 +66,9 @@ aclnnStatus opws_NonMaxSuppression(const aclTensor *boxes, const aclTensor *scor
     /* CheckAttr */
     ACLNN_CHECK(centerPointBox == 0 || centerPointBox == 1, ACLNN_ERR_PARAM_INVALID,
                 "centerPointBox must be 0 or 1, got %d", (int)centerPointBox);
+    if (acl_soc() == ACL_SOC_310P) /* NpuArch DAV_2002: the Atlas inference series runs the op */
+        return cv310p_NonMaxSuppression(boxes, scores, maxOut, iou, scoreThreshold, centerPointBox, selectedIndices,
+                                        workspaceSize, executor);
     return ACL_REPORT(ACLNN_ERR_RUNTIME_ERROR,
                       "aclnnNonMaxSuppression is not supported on " SOC_NAME " (Atlas A2): the op runs on the Atlas "
                       "inference series only");
@@ -142,15 +148,18 @@ static aclnnStatus soc_310p_only(const char *op) {
 
 aclnnStatus opws_BackgroundReplace(const aclTensor *bkg, const aclTensor *src, const aclTensor *mask,
                                    const aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    if (acl_soc() == ACL_SOC_310P) return cv310p_BackgroundReplace(bkg, src, mask, out, workspaceSize, executor);
     return soc_310p_only("BackgroundReplace");
 }
 
 aclnnStatus opws_BlendImagesCustom(const aclTensor *rgb, const aclTensor *alpha, const aclTensor *frame,
                                    const aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    if (acl_soc() == ACL_SOC_310P) return cv310p_BlendImagesCustom(rgb, alpha, frame, out, workspaceSize, executor);
     return soc_310p_only("BlendImagesCustom");
 }
 
 aclnnStatus opws_MrgbaCustom(const aclTensor *rgb, const aclTensor *alpha, const aclTensor *out,
                              uint64_t *workspaceSize, aclOpExecutor **executor) {
+    if (acl_soc() == ACL_SOC_310P) return cv310p_MrgbaCustom(rgb, alpha, out, workspaceSize, executor);
     return soc_310p_only("MrgbaCustom");
 }
