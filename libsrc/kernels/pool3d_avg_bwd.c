@@ -35,6 +35,7 @@ struct p3ab_plan {
     uint8_t *cmask; /* per chunk and q: the lanes with a source (the others +0) */
     bool perm;      /* every chunk's sources within its window (AVX-512 permutes) */
     bool nt;
+    bool bf16n; /* bf16 rows by vcvtneps2bf16 (AVX-512 level and AVX512_BF16) */
     size_t voff, eoff, soff, foff, bytes; /* the scratch: v, the E ring, the staging slab, an fp32 row */
 };
 
@@ -119,6 +120,7 @@ p3ab_plan *p3ab_plan_new(int gdt, int xdt, const int64_t in[3], const int64_t ou
         }
     }
 #ifdef ACL_F16_ROWS_F16C
+    p->bf16n = level >= ACL_SIMD_AVX512 && xdt == ACL_BF16 && __builtin_cpu_supports("avx512bf16");
     p->nt = level >= ACL_SIMD_AVX2 && gx_bytes >= P3AB_NT_BYTES && xs[1] == p->W &&
             p->H * p->W * p->xesz <= ((int64_t)1 << 20);
 #else
@@ -189,7 +191,48 @@ static void ebuild_c(const p3ab_plan *p, const double *v, double *e, int64_t od)
     }
 }
 
+#ifdef ACL_HALF_ROWS_SSE2
+/* fp16 rows at the portable level on x86-64: each chunk of 8 sums rounded to fp32 and narrowed by half_rows.h's
+ * SSE2 step while still in registers (a NaN chunk by the element function), no fp32 row in between. Through the
+ * fp32 row and acl_row_f32_to_f16 the fp16 row was 1.03x the fp32 row's time at PYACLNN_SIMD=off. */
+static void rows_c_f16(const double *const *rows, int np, int64_t Wp, int64_t W, uint16_t *dst) {
+    for (int64_t w = 0; w < Wp; w += 8) {
+        __m128d a0 = _mm_setzero_pd(), a1 = _mm_setzero_pd(), a2 = _mm_setzero_pd(), a3 = _mm_setzero_pd();
+        for (int k = 0; k < np; k++) { /* rows are 64-byte aligned (Wp a multiple of 8 doubles) */
+            const double *r = rows[k] + w;
+            a0 = _mm_add_pd(a0, _mm_load_pd(r));
+            a1 = _mm_add_pd(a1, _mm_load_pd(r + 2));
+            a2 = _mm_add_pd(a2, _mm_load_pd(r + 4));
+            a3 = _mm_add_pd(a3, _mm_load_pd(r + 6));
+        }
+        const __m128 f0 = _mm_movelh_ps(_mm_cvtpd_ps(a0), _mm_cvtpd_ps(a1));
+        const __m128 f1 = _mm_movelh_ps(_mm_cvtpd_ps(a2), _mm_cvtpd_ps(a3));
+        int nan = 0;
+        const __m128i h = acl_hr_f32x8_to_f16_(_mm_castps_si128(f0), _mm_castps_si128(f1), &nan);
+        uint16_t t[8];
+        if (nan) {
+            float f[8];
+            _mm_storeu_ps(f, f0);
+            _mm_storeu_ps(f + 4, f1);
+            for (int j = 0; j < 8; j++) t[j] = acl_f32_to_f16_bf(f[j]);
+        } else {
+            _mm_storeu_si128((__m128i *)(void *)t, h);
+        }
+        if (w + 8 <= W)
+            memcpy(dst + w, t, sizeof t);
+        else
+            memcpy(dst + w, t, (size_t)(W - w) * sizeof(uint16_t));
+    }
+}
+#endif
+
 static void rows_c(const double *const *rows, int np, int64_t Wp, int64_t W, int xdt, void *dst, float *rowf) {
+#ifdef ACL_HALF_ROWS_SSE2
+    if (xdt == ACL_FLOAT16) {
+        rows_c_f16(rows, np, Wp, W, (uint16_t *)dst);
+        return;
+    }
+#endif
     for (int64_t w = 0; w < Wp; w += 8) {
         double a[8] = {0, 0, 0, 0, 0, 0, 0, 0};
         for (int k = 0; k < np; k++)
@@ -342,7 +385,15 @@ P3AB_AVX2 static inline void emit8_avx2(void *d, int64_t w, __m256 f, int64_t n,
         }
         h = _mm256_cvtps_ph(f, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
     } else {
-        const __m256i r = bf16_round8(f);
+        __m256i r;
+        if (!_mm256_movemask_ps(_mm256_cmp_ps(f, f, _CMP_UNORD_Q))) { /* bf16_round8 without its NaN select */
+            const __m256i x = _mm256_castps_si256(f);
+            r = _mm256_srli_epi32(_mm256_add_epi32(_mm256_add_epi32(x, _mm256_set1_epi32(0x7fff)),
+                                                   _mm256_and_si256(_mm256_srli_epi32(x, 16), _mm256_set1_epi32(1))),
+                                  16);
+        } else {
+            r = bf16_round8(f);
+        }
         h = _mm256_castsi256_si128(_mm256_permute4x64_epi64(_mm256_packus_epi32(r, r), 0x08));
     }
     if (n >= 8) {
@@ -364,6 +415,23 @@ __attribute__((always_inline)) P3AB_AVX2 static inline void tile_avx2(const doub
         const double *r = rows[k] + w;
 #pragma GCC unroll 4
         for (int c = 0; c < 2 * n; c++) a[c] = _mm256_add_pd(a[c], _mm256_load_pd(r + 4 * c));
+    }
+    if (xdt == ACL_BF16 && n == 2 && W - w >= 16) {
+        /* two chunks: with no NaN among the 16 sums, the rounding without bf16_round8's NaN select and one pack,
+         * permute and store for the 16 (the chunk at a time was 1.06x the fp32 row's time at PYACLNN_SIMD=avx2) */
+        const __m256 f0 = _mm256_set_m128(_mm256_cvtpd_ps(a[1]), _mm256_cvtpd_ps(a[0]));
+        const __m256 f1 = _mm256_set_m128(_mm256_cvtpd_ps(a[3]), _mm256_cvtpd_ps(a[2]));
+        if (!_mm256_movemask_ps(_mm256_or_ps(_mm256_cmp_ps(f0, f0, _CMP_UNORD_Q), _mm256_cmp_ps(f1, f1, _CMP_UNORD_Q)))) {
+            const __m256i x0 = _mm256_castps_si256(f0), x1 = _mm256_castps_si256(f1), one = _mm256_set1_epi32(1),
+                          half = _mm256_set1_epi32(0x7fff);
+            const __m256i r0 = _mm256_srli_epi32(
+                _mm256_add_epi32(_mm256_add_epi32(x0, half), _mm256_and_si256(_mm256_srli_epi32(x0, 16), one)), 16);
+            const __m256i r1 = _mm256_srli_epi32(
+                _mm256_add_epi32(_mm256_add_epi32(x1, half), _mm256_and_si256(_mm256_srli_epi32(x1, 16), one)), 16);
+            _mm256_storeu_si256((__m256i *)(void *)((uint16_t *)dst + w),
+                                _mm256_permute4x64_epi64(_mm256_packus_epi32(r0, r1), 0xd8));
+            return;
+        }
     }
 #pragma GCC unroll 2
     for (int c = 0; c < n; c++)
@@ -420,6 +488,35 @@ P3AB_AVX512 static inline void emit8_avx512(void *d, int64_t w, __m512d a, int64
         _mm_mask_storeu_epi16((uint16_t *)d + w, m, h);
 }
 
+/* n (1..16) cells from the 16 fp32 sums f (two chunks, already rounded from their doubles) to the fp16 / bf16
+ * row d + w: the same rounding as emit8_avx512 done 16 lanes at a time, so one narrowing and one store per two
+ * chunks. The bf16 row rounded 8 lanes a step was 1.04x the fp32 row's time (its 32-bit rounding ops and vpmovdw
+ * per 8 cells, where the fp32 row only stores). */
+P3AB_AVX512 static inline void emit16_avx512(void *d, int64_t w, __m512 f, int64_t n, int xdt) {
+    const __mmask16 m = n >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << n) - 1);
+    const __mmask16 nan = _mm512_cmp_ps_mask(f, f, _CMP_UNORD_Q);
+    __m256i h;
+    if (xdt == ACL_FLOAT16) {
+        if (nan) {
+            float t[16];
+            _mm512_storeu_ps(t, f);
+            for (int64_t j = 0; j < n && j < 16; j++) ((uint16_t *)d)[w + j] = acl_f32_to_f16(t[j]);
+            return;
+        }
+        h = _mm512_cvtps_ph(f, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    } else {
+        const __m512i x = _mm512_castps_si512(f);
+        const __m512i odd = _mm512_and_si512(_mm512_srli_epi32(x, 16), _mm512_set1_epi32(1));
+        __m512i r = _mm512_add_epi32(_mm512_add_epi32(x, _mm512_set1_epi32(0x7fff)), odd);
+        r = _mm512_mask_or_epi32(r, nan, x, _mm512_set1_epi32(0x400000));
+        h = _mm512_cvtepi32_epi16(_mm512_srli_epi32(r, 16));
+    }
+    if (n >= 16)
+        _mm256_storeu_si256((__m256i *)(void *)((uint16_t *)d + w), h);
+    else
+        _mm256_mask_storeu_epi16((uint16_t *)d + w, m, h);
+}
+
 /* the n (1..4) chunks of 8 cells from w: n accumulators down the rows */
 __attribute__((always_inline)) P3AB_AVX512 static inline void tile_avx512(const double *const *rows, int np, int64_t w,
                                                                           int n, int64_t W, int xdt, void *dst) {
@@ -431,8 +528,64 @@ __attribute__((always_inline)) P3AB_AVX512 static inline void tile_avx512(const 
 #pragma GCC unroll 4
         for (int c = 0; c < n; c++) a[c] = _mm512_add_pd(a[c], _mm512_load_pd(r + 8 * c));
     }
+    int c = 0;
+    if (xdt != ACL_FLOAT) {
+#pragma GCC unroll 2
+        for (; c + 2 <= n; c += 2) {
+            const __m512 f = _mm512_insertf32x8(_mm512_castps256_ps512(_mm512_cvtpd_ps(a[c])), _mm512_cvtpd_ps(a[c + 1]), 1);
+            emit16_avx512(dst, w + 8 * c, f, W - w - 8 * c, xdt);
+        }
+    }
 #pragma GCC unroll 4
-    for (int c = 0; c < n; c++) emit8_avx512(dst, w + 8 * c, a[c], W - w - 8 * c, xdt);
+    for (; c < n; c++) emit8_avx512(dst, w + 8 * c, a[c], W - w - 8 * c, xdt);
+}
+
+/* With AVX512_BF16 (plan->bf16n): 16 bf16 cells by one vcvtneps2bf16, which rounds to nearest even and quietens a
+ * NaN as acl_f32_to_bf16 does but flushes subnormal inputs to zero; a block holding a subnormal (or a NaN, to keep
+ * to the integer rule there) takes emit16_avx512's integer rounding. The integer rounding of every block was
+ * 1.04x the fp32 row's time (ALU bound: about 9 more operations per 16 cells than the fp32 row's two stores). */
+#define P3AB_AVX512BF16 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx512bf16,avx2,f16c")))
+P3AB_AVX512BF16 static inline void emit16_bf16n(void *d, int64_t w, __m512 f, int64_t n) {
+    if (_mm512_fpclass_ps_mask(f, 0xa1)) { /* QNaN 0x01, denormal 0x20, SNaN 0x80 */
+        emit16_avx512(d, w, f, n, ACL_BF16);
+        return;
+    }
+    const __m256i h = (__m256i)_mm512_cvtneps_pbh(f);
+    if (n >= 16)
+        _mm256_storeu_si256((__m256i *)(void *)((uint16_t *)d + w), h);
+    else
+        _mm256_mask_storeu_epi16((uint16_t *)d + w, (__mmask16)((1u << n) - 1), h);
+}
+
+/* tile_avx512 for bf16 rows with emit16_bf16n (the same sums in the same order) */
+__attribute__((always_inline)) P3AB_AVX512BF16 static inline void tile_bf16n(const double *const *rows, int np,
+                                                                             int64_t w, int n, int64_t W, void *dst) {
+    __m512d a[4];
+#pragma GCC unroll 4
+    for (int c = 0; c < 4; c++) a[c] = _mm512_setzero_pd();
+    for (int k = 0; k < np; k++) {
+        const double *r = rows[k] + w;
+#pragma GCC unroll 4
+        for (int c = 0; c < n; c++) a[c] = _mm512_add_pd(a[c], _mm512_load_pd(r + 8 * c));
+    }
+    int c = 0;
+#pragma GCC unroll 2
+    for (; c + 2 <= n; c += 2) {
+        const __m512 f = _mm512_insertf32x8(_mm512_castps256_ps512(_mm512_cvtpd_ps(a[c])), _mm512_cvtpd_ps(a[c + 1]), 1);
+        emit16_bf16n(dst, w + 8 * c, f, W - w - 8 * c);
+    }
+    if (c < n) emit8_avx512(dst, w + 8 * c, a[c], W - w - 8 * c, ACL_BF16);
+}
+
+P3AB_AVX512BF16 static void rows_bf16n(const double *const *rows, int np, int64_t Wp, int64_t W, void *dst) {
+    int64_t w = 0;
+    for (; w + 32 <= Wp; w += 32) tile_bf16n(rows, np, w, 4, W, dst);
+    switch ((Wp - w) / 8) {
+    case 3: tile_bf16n(rows, np, w, 3, W, dst); break;
+    case 2: tile_bf16n(rows, np, w, 2, W, dst); break;
+    case 1: tile_bf16n(rows, np, w, 1, W, dst); break;
+    default: break;
+    }
 }
 
 __attribute__((always_inline)) P3AB_AVX512 static inline void rows_avx512_t(const double *const *rows, int np,
@@ -519,7 +672,9 @@ bool p3ab_plane(const p3ab_plan *p, void *scratch, const void *gy_base, int64_t 
                 }
             void *dst = db + h * rs * es;
 #ifdef ACL_F16_ROWS_F16C
-            if (lv >= ACL_SIMD_AVX512)
+            if (p->bf16n)
+                rows_bf16n(rows, np, Wp, p->W, dst);
+            else if (lv >= ACL_SIMD_AVX512)
                 rows_avx512(rows, np, Wp, p->W, p->xdt, dst);
             else if (lv >= ACL_SIMD_AVX2)
                 rows_avx2(rows, np, Wp, p->W, p->xdt, dst);
