@@ -201,6 +201,11 @@ HARNESS_CFLAGS := -std=c11 -O1 -g -Wall -Wextra -Werror -Iinclude
 FUZZ_SECONDS ?= 50
 FUZZ_SEED  ?= 1
 FUZZ_OPS   ?=
+# The ops the Atlas A2 refuses run their kernels under the SoC they serve (PYACLNN_SOC_NAME): after the main run, each
+# SoC:ops pair below gets FUZZ_SOC_SECONDS of its own (README "Other SoCs").
+FUZZ_SOC_SECONDS ?= 5
+FUZZ_SOC_RUNS := Ascend310P3:NonMaxSuppression,BackgroundReplace,BlendImagesCustom,MrgbaCustom \
+                 Ascend950PR_9599:CIoU,RoiPoolingWithArgMax,RoiPoolingGradWithArgMax
 
 asan-lib:
 	$(MAKE) BUILD=$(ASAN_BUILD) OPT=-O1 SAN="$(SAN_FLAGS)" lib
@@ -219,6 +224,8 @@ fuzz: asan-lib
 	$(CC) $(HARNESS_CFLAGS) $(SAN_FLAGS) tests/c/fuzz.c -o $(ASAN_BUILD)/fuzz -L$(ASAN_BUILD)/lib -lpyaclnn -lstdc++ \
 	  -Wl,-rpath,$(CURDIR)/$(ASAN_BUILD)/lib -lm
 	$(SAN_ENV) $(ASAN_BUILD)/fuzz -t $(FUZZ_SECONDS) -s $(FUZZ_SEED) $(if $(FUZZ_OPS),-o $(FUZZ_OPS))
+	$(if $(FUZZ_OPS),,$(foreach r,$(FUZZ_SOC_RUNS),PYACLNN_SOC_NAME=$(word 1,$(subst :, ,$(r))) $(SAN_ENV) \
+	  $(ASAN_BUILD)/fuzz -t $(FUZZ_SOC_SECONDS) -s $(FUZZ_SEED) -o $(word 2,$(subst :, ,$(r))) &&) true)
 
 # Cross-build for CROSS_ARCH (default aarch64) and run the doc samples + api_smoke under qemu-user.
 CROSS_ARCH ?= aarch64
@@ -300,7 +307,8 @@ help:
 	@echo "  make bench           time the ops against PyTorch CPU and memory bandwidth (BENCH_ARGS=..., e.g. --simd-levels)"
 	@echo "  make asan            library + all tests (C harnesses and samples included) under ASan/UBSan"
 	@echo "  make fuzz            the C ABI fuzzer on the ASan/UBSan build (FUZZ_SECONDS=$(FUZZ_SECONDS), FUZZ_SEED=1;"
-	@echo "                       FUZZ_OPS=Roll,Diag: only those ops; ASAN_BUILD=dir: where the sanitized build goes)"
+	@echo "                       FUZZ_OPS=Roll,Diag: only those ops; ASAN_BUILD=dir: where the sanitized build goes;"
+	@echo "                       then FUZZ_SOC_SECONDS=$(FUZZ_SOC_SECONDS) per SoC for the ops that run only under another SoC)"
 	@echo "  make cross-check     cross-build for CROSS_ARCH (default aarch64), run the doc samples + api_smoke under qemu"
 	@echo "  make client-asnumpy  build hicann/asnumpy (ASNUMPY_SRC=checkout or mirror) against the tree in a venv and"
 	@echo "                       run its own test suite (PYTEST_ARGS=...; not in CI)"
