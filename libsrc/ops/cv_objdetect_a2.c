@@ -12,7 +12,9 @@
 
 #include "ops/gen/all_ops.h"
 #include "common/dtype.h"
+#include "ops/cv_objdetect_950.h"
 #include "ops/ops.h"
+#include "runtime/runtime.h"
 
 #define SOC_NAME "Ascend910B"
 
@@ -71,6 +73,8 @@ aclnnStatus opws_NonMaxSuppression(const aclTensor *boxes, const aclTensor *scor
 /* ================================================================ CIoU, RoiPoolingWithArgMax: refused up front */
 aclnnStatus opws_CIoU(const aclTensor *bBoxes, const aclTensor *gtBoxes, bool trans, bool isCross, const char *mode,
                       aclTensor *overlap, aclTensor *atanSub, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    if (acl_soc() == ACL_SOC_950) /* a regbase SoC: the op runs (cv_objdetect_950.c) */
+        return acl950_CIoU(bBoxes, gtBoxes, trans, isCross, mode, overlap, atanSub, workspaceSize, executor);
     return ACL_REPORT(ACLNN_ERR_RUNTIME_ERROR,
                       "aclnnCIoU: support for " SOC_NAME " (Atlas A2) is not implemented (regbase SoCs only)");
 }
@@ -78,6 +82,9 @@ aclnnStatus opws_CIoU(const aclTensor *bBoxes, const aclTensor *gtBoxes, bool tr
 aclnnStatus opws_RoiPoolingWithArgMax(const aclTensor *x, const aclTensor *rois, int64_t pooled_h, int64_t pooled_w,
                                       float spatial_scale_h, float spatial_scale_w, aclTensor *y, aclTensor *argmax,
                                       uint64_t *workspaceSize, aclOpExecutor **executor) {
+    if (acl_soc() == ACL_SOC_950)
+        return acl950_RoiPoolingWithArgMax(x, rois, pooled_h, pooled_w, spatial_scale_h, spatial_scale_w, y, argmax,
+                                           workspaceSize, executor);
     return ACL_REPORT(ACLNN_ERR_RUNTIME_ERROR, "aclnnRoiPoolingWithArgMax: support for " SOC_NAME
                                                " (Atlas A2) is not implemented (regbase SoCs only)");
 }
@@ -87,6 +94,9 @@ aclnnStatus opws_RoiPoolingGradWithArgMax(const aclTensor *gradOutput, const acl
                                           const aclTensor *rois, const aclTensor *argmax, int64_t pooledH,
                                           int64_t pooledW, double spatialScale, uint64_t *workspaceSize,
                                           aclOpExecutor **executor) {
+    if (acl_soc() == ACL_SOC_950) /* the SoC its OpDef has a kernel for (cv_objdetect_950.c) */
+        return acl950_RoiPoolingGradWithArgMax(gradOutput, gradInputRef, rois, argmax, pooledH, pooledW, spatialScale,
+                                               workspaceSize, executor);
     (void)spatialScale;
     ACL_TRY(acl_check_tensor(gradOutput, "gradOutput"));
     ACL_TRY(acl_check_tensor(rois, "rois"));
