@@ -2,8 +2,8 @@
  * objdetect/ciou, roi_pooling_with_arg_max, roi_pooling_grad_with_arg_max). cv_objdetect_a2.c calls these when
  * acl_soc() is ACL_SOC_950; every other SoC keeps the A2 refusal there.
  *
- * Each first phase runs the op_api's checks for a regbase SoC in their order with their codes, then what the l0 op
- * and its OpDef / tiling refuse (561103, as a failed launch), then the empty-tensor early success. The kernels
+ * Each first phase runs the op_api's checks for a regbase SoC in their order with their codes, then the op_api's
+ * empty-tensor early success, then what the l0 op's OpDef / tiling refuse (561103, as a failed launch). The kernels
  * follow the arch35 kernels' formulas (facts only):
  *   CIoU      fp32 throughout (fp16 loaded exactly, stored once with round to nearest even); corners from
  *             (x0, y0, x1, y1) or (cx, cy, w, h) with widths/heights clamped at 0; eps = 1e-7 and the 1e-4 floors
@@ -15,7 +15,9 @@
  *             far ones), bin [floor(pw * bw + x1), ceil((pw + 1) * bw + x1)) clipped to [0, W]; a roi with
  *             (x2 - x1 + 1) * s <= 0 (or the same in y) and an empty bin give y = 0, argmax = -1; else the first
  *             strictly greatest value (NaN never wins: a bin of NaN / -inf gives y = -inf, argmax = -1) and
- *             argmax = h * W + w in the batch/channel plane.
+ *             argmax = h * W + w in the batch/channel plane. All roi arithmetic is fp32 (fp16 rois loaded
+ *             exactly; the device may subtract two fp16 corners in fp16 first, which only matters at the
+ *             roi-is-empty boundary).
  *   RoiPoolingGradWithArgMax  gradInput = 0, then gradOutput[i] added at argmax[i] of the plane
  *             (batch of roi n, channel c), (n, c) from the flat index with the pooledH / pooledW attributes, as the
  *             kernel decomposes it. The device adds with atomics into an fp32 workspace; here one thread owns a

@@ -7,7 +7,9 @@
  *                            l0 op of a non-empty call fails: 561103 (an empty gradOutput succeeds, as the op_api)
  *   BackgroundReplace, BlendImagesCustom, MrgbaCustom   generated aclnn of ascend310p-only OpDefs: the generated
  *                            entry point's SoC match refuses every SoC its OpDef does not configure: 161002
- * (The workspaceSize/executor NULL checks come first in the generated prologue, as opbase's phase-1 macros.) */
+ * (The workspaceSize/executor NULL checks come first in the generated prologue, as opbase's phase-1 macros.)
+ * When acl_soc() is ACL_SOC_950 (PYACLNN_SOC_NAME=Ascend950...), CIoU and the two RoiPooling ops run as on that SoC
+ * instead: cv_objdetect_950.c. Every other SoC name keeps the A2 behaviour above. */
 #include <stdio.h>
 
 #include "ops/gen/all_ops.h"

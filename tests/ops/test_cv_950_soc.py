@@ -607,7 +607,9 @@ def run(op, *a):
 T = pyaclnn.AclTensor.from_array
 for dt in (np.float32, np.float16):
     n = 8192
-    b = rng.uniform(0, 9, (4, n)).astype(f); b[2:] += b[:2]; b[:, ::97] = np.nan
+    b = rng.uniform(0, 9, (4, n)).astype(f); b[2:] += b[:2]
+    b.reshape(-1).view(np.uint32)[::97] = 0x7fc00001
+    b.reshape(-1).view(np.uint32)[5::89] = 0xff812345  # NaNs of other payloads (signalling, sign set)
     g = rng.uniform(0, 9, (4, n)).astype(f); g[2:] += g[:2]
     for trans in (False, True):
         for mode in (b"iou", b"iof"):
@@ -621,7 +623,10 @@ for dt in (np.float32, np.float16):
     y = pyaclnn.AclTensor((R, 24, 4, 5), dt); am = pyaclnn.AclTensor((R, 24, 4, 5), np.int32)
     run("RoiPoolingWithArgMax", T(x.astype(dt)), T(rois.astype(dt)), 4, 5, 0.75, 1.0, y, am)
     h.update(y.numpy().tobytes()); h.update(am.numpy().tobytes())
-    go = rng.standard_normal((R, 24, 4, 5)).astype(dt)
+    go = rng.standard_normal((R, 24, 4, 5)).astype(f)
+    go.reshape(-1).view(np.uint32)[::53] = 0x7fc0abcd
+    go.reshape(-1).view(np.uint32)[7::61] = 0xff800001
+    go = go.astype(dt)
     gi = pyaclnn.AclTensor((3, 24, 20, 24), dt)
     run("RoiPoolingGradWithArgMax", T(go), gi, T(rois.astype(dt)), am, 4, 5, 1.0)
     h.update(gi.numpy().tobytes())
