@@ -9,11 +9,14 @@
  *                            entry point's SoC match refuses every SoC its OpDef does not configure: 161002
  * (The workspaceSize/executor NULL checks come first in the generated prologue, as opbase's phase-1 macros.)
  * Under an Ascend310P SoC (acl_soc() == ACL_SOC_310P) the four Atlas-inference ops run instead: NonMaxSuppression
- * after the same op_api checks, the three generated ones from their start (cv_objdetect_310p.c). */
+ * after the same op_api checks, the three generated ones from their start (cv_objdetect_310p.c). Under an Ascend950
+ * SoC (ACL_SOC_950) CIoU and the two RoiPooling ops run as on that SoC (cv_objdetect_950.c). Every other SoC name
+ * keeps the A2 behaviour above. */
 #include <stdio.h>
 
 #include "ops/gen/all_ops.h"
 #include "common/dtype.h"
+#include "ops/cv_objdetect_950.h"
 #include "ops/ops.h"
 #include "ops/cv_objdetect_310p.h"
 #include "runtime/runtime.h"
@@ -77,6 +80,8 @@ aclnnStatus opws_NonMaxSuppression(const aclTensor *boxes, const aclTensor *scor
 /* ================================================================ CIoU, RoiPoolingWithArgMax: refused up front */
 aclnnStatus opws_CIoU(const aclTensor *bBoxes, const aclTensor *gtBoxes, bool trans, bool isCross, const char *mode,
                       aclTensor *overlap, aclTensor *atanSub, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    if (acl_soc() == ACL_SOC_950) /* a regbase SoC: the op runs (cv_objdetect_950.c) */
+        return acl950_CIoU(bBoxes, gtBoxes, trans, isCross, mode, overlap, atanSub, workspaceSize, executor);
     return ACL_REPORT(ACLNN_ERR_RUNTIME_ERROR,
                       "aclnnCIoU: support for " SOC_NAME " (Atlas A2) is not implemented (regbase SoCs only)");
 }
@@ -84,6 +89,9 @@ aclnnStatus opws_CIoU(const aclTensor *bBoxes, const aclTensor *gtBoxes, bool tr
 aclnnStatus opws_RoiPoolingWithArgMax(const aclTensor *x, const aclTensor *rois, int64_t pooled_h, int64_t pooled_w,
                                       float spatial_scale_h, float spatial_scale_w, aclTensor *y, aclTensor *argmax,
                                       uint64_t *workspaceSize, aclOpExecutor **executor) {
+    if (acl_soc() == ACL_SOC_950)
+        return acl950_RoiPoolingWithArgMax(x, rois, pooled_h, pooled_w, spatial_scale_h, spatial_scale_w, y, argmax,
+                                           workspaceSize, executor);
     return ACL_REPORT(ACLNN_ERR_RUNTIME_ERROR, "aclnnRoiPoolingWithArgMax: support for " SOC_NAME
                                                " (Atlas A2) is not implemented (regbase SoCs only)");
 }
@@ -93,6 +101,9 @@ aclnnStatus opws_RoiPoolingGradWithArgMax(const aclTensor *gradOutput, const acl
                                           const aclTensor *rois, const aclTensor *argmax, int64_t pooledH,
                                           int64_t pooledW, double spatialScale, uint64_t *workspaceSize,
                                           aclOpExecutor **executor) {
+    if (acl_soc() == ACL_SOC_950) /* the SoC its OpDef has a kernel for (cv_objdetect_950.c) */
+        return acl950_RoiPoolingGradWithArgMax(gradOutput, gradInputRef, rois, argmax, pooledH, pooledW, spatialScale,
+                                               workspaceSize, executor);
     (void)spatialScale;
     ACL_TRY(acl_check_tensor(gradOutput, "gradOutput"));
     ACL_TRY(acl_check_tensor(rois, "rois"));
