@@ -47,4 +47,20 @@ static inline int acl_parallel_worth_in(int family, int64_t work) {
     return work >= acl_family_grain[family] && acl_max_threads() > 1;
 }
 
+/* for (int64_t I = LO; I < HI; I++) { BODY }: over a static OpenMP schedule when PAR, else on the calling thread with
+ * no OpenMP region at all - a region whose `if` clause is false still builds a team of one, which cost 0.25-0.66 us
+ * a call on the 2-core VM (Softmax (2, 8): 1.22 -> 0.56 us without it). The iterations are independent, so the
+ * bytes do not depend on PAR. BODY may use omp_get_thread_num() (0 on the serial path). */
+#define ACL_FOR(PAR, I, LO, HI, ...)                                                                            \
+    do {                                                                                                        \
+        const int64_t acl_for_lo_ = (LO), acl_for_hi_ = (HI);                                                   \
+        if (PAR) {                                                                                              \
+            _Pragma("omp parallel for schedule(static)") for (int64_t I = acl_for_lo_; I < acl_for_hi_; I++) { \
+                __VA_ARGS__                                                                                     \
+            }                                                                                                   \
+        } else {                                                                                                \
+            for (int64_t I = acl_for_lo_; I < acl_for_hi_; I++) { __VA_ARGS__ }                                 \
+        }                                                                                                       \
+    } while (0)
+
 #endif

@@ -494,12 +494,7 @@ int nf_rows_fwd(nf_buf x, nf_buf x2, int64_t rows, int64_t n, const float *w, co
         free(wb);
         return -1;
     }
-#pragma omp parallel if (acl_parallel_worth(rows * n))
-    {
-        float *s0 = scratch + per * (size_t)nf_tid();
-#pragma omp for schedule(static)
-        for (int64_t r = 0; r < rows; r++) fn(&c, r, s0);
-    }
+    ACL_FOR(acl_parallel_worth(rows * n), r, 0, rows, fn(&c, r, scratch + per * (size_t)nf_tid()););
     free(scratch);
     free(wb);
     return 0;
@@ -550,16 +545,10 @@ int nf_rows_bwd(nf_buf dy, nf_buf x, int64_t rows, int64_t n, const float *mean,
         }
     }
     for (int l = 0; l < NF_L; l++) c.pos[pe[l]] = l;
-#pragma omp parallel if (acl_parallel_worth(rows * n))
-    {
-        float *s0 = scratch + per * (size_t)nf_tid();
-#pragma omp for schedule(static)
-        for (int64_t k = 0; k < nb; k++) fn(&c, k, s0);
-    }
+    ACL_FOR(acl_parallel_worth(rows * n), k, 0, nb, fn(&c, k, scratch + per * (size_t)nf_tid()););
     if (parts) {
         const int64_t full = n / NF_L * NF_L;
-#pragma omp parallel for schedule(static) if (acl_parallel_worth(nb * n))
-        for (int64_t j = 0; j < n; j++) {
+        ACL_FOR(acl_parallel_worth(nb * n), j, 0, n, {
             double a = 0, q = 0;
             for (int64_t k = 0; k < nb; k++) {
                 a += pw[(size_t)(2 * k) * (size_t)n + (size_t)j];
@@ -568,7 +557,7 @@ int nf_rows_bwd(nf_buf dy, nf_buf x, int64_t rows, int64_t n, const float *mean,
             const int64_t e = j < full ? j - j % NF_L + pe[j % NF_L] : j; /* the column position j holds */
             if (dw) dw[e] = a;
             if (db) db[e] = q;
-        }
+        });
     }
     free(wp);
     free(scratch);
@@ -588,12 +577,7 @@ int nf_group_fwd(nf_buf x, int64_t N, int64_t C, int64_t S, int64_t G, const flo
     const size_t per = nf_per((size_t)2 * (size_t)len);
     float *scratch = nf_scratch(per, nt);
     if (!scratch) return -1;
-#pragma omp parallel if (acl_parallel_worth(N * C * S))
-    {
-        float *s0 = scratch + per * (size_t)nf_tid();
-#pragma omp for schedule(static)
-        for (int64_t ng = 0; ng < N * G; ng++) fn(&c, ng, s0);
-    }
+    ACL_FOR(acl_parallel_worth(N * C * S), ng, 0, N * G, fn(&c, ng, scratch + per * (size_t)nf_tid()););
     free(scratch);
     return 0;
 }
@@ -613,12 +597,7 @@ int nf_group_bwd(nf_buf dy, nf_buf x, int64_t N, int64_t C, int64_t S, int64_t G
     const nf_gbwd_ctx c = {dy, x, dx, C, S, G, cg, N * G, mean, rstd, gamma, sd, nf_all_fin(gamma, C)};
     /* BF16 rows are read in place; the dx scratch is then one row */
     const nf_gbwd_fn fn = dy.dt == ACL_BF16 && x.dt == ACL_BF16 ? NF_PICK(gbwd_row_bf16) : NF_PICK(gbwd_row);
-#pragma omp parallel if (acl_parallel_worth(N * C * S))
-    {
-        float *s0 = scratch + per * (size_t)nf_tid();
-#pragma omp for schedule(static)
-        for (int64_t ng = 0; ng < N * G; ng++) fn(&c, ng, s0);
-    }
+    ACL_FOR(acl_parallel_worth(N * C * S), ng, 0, N * G, fn(&c, ng, scratch + per * (size_t)nf_tid()););
     if (dgamma || dbeta)
         for (int64_t ch = 0; ch < C; ch++) {
             double a = 0, q = 0;
