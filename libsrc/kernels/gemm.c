@@ -144,6 +144,52 @@ static void gemm_small_tile(const gemm_problem *p, gemm_ptrs q, const float *Af,
     }
 }
 
+/* The work of gemm_small_m's team (or of the calling thread alone: its worksharing loops are then orphaned and run
+ * whole on this thread, and no OpenMP region is built for a problem below the grain). */
+static void gemm_small_m_work(const gemm_problem *p, gemm_ptrs q, float *Af, float *Cb, int64_t ldc, bool direct,
+                              gemm_uk_fn uk, gemm_ukr_fn ukr, int64_t msl, int64_t nsl, int64_t npc) {
+    const int64_t M = p->M, N = p->N, K = p->K;
+    const size_t ces = acl_dtype_size(p->cdt);
+    float bs[GEMM_KC * GEMM_NR] __attribute__((aligned(64)));
+#pragma omp for schedule(static)
+    for (int64_t b = 0; b < npc; b++) {
+        const int64_t pc = b * GEMM_KC, kc = K - pc < GEMM_KC ? K - pc : GEMM_KC;
+        gemm_pack(Af + pc * msl * GEMM_MR, q.a, p->adt, p->ars, p->acs, 0, M, pc, kc, GEMM_MR, p->round_to, 0,
+                  msl);
+    }
+    if (K == 0) {
+#pragma omp for schedule(static)
+        for (int64_t i = 0; i < M; i++)
+            for (int64_t j = 0; j < N; j++) Cb[i * ldc + j] = 0.0f;
+    }
+    /* B read along k (a transposed B, e.g. a linear layer's weight): a thread's sliver walks its 32 rows of B
+     * through all of K. Otherwise K blocks outer (the rows of B a block reads stay few pages), slivers inner: the
+     * static schedule gives a thread the same slivers in every block, so no barrier is needed between blocks. */
+    if (llabs(p->brs) < llabs(p->bcs)) {
+#pragma omp for schedule(static) nowait
+        for (int64_t t = 0; t < nsl; t++)
+            for (int64_t pc = 0; pc < K; pc += GEMM_KC)
+                gemm_small_tile(p, q, Af, bs, Cb, ldc, t, pc, msl, uk, ukr);
+    } else {
+        for (int64_t pc = 0; pc < K; pc += GEMM_KC) {
+#pragma omp for schedule(static) nowait
+            for (int64_t t = 0; t < nsl; t++) gemm_small_tile(p, q, Af, bs, Cb, ldc, t, pc, msl, uk, ukr);
+        }
+    }
+#pragma omp barrier
+    if (!direct) {
+#pragma omp for schedule(static)
+        for (int64_t i = 0; i < M; i++) {
+            float *cr = Cb + i * ldc;
+            if (p->mid == ACL_FLOAT16)
+                for (int64_t j = 0; j < N; j++) cr[j] = acl_f16_to_f32(acl_f32_to_f16(cr[j]));
+            else if (p->mid == ACL_BF16)
+                for (int64_t j = 0; j < N; j++) cr[j] = acl_bf16_to_f32(acl_f32_to_bf16(cr[j]));
+            acl_convert(cr, ACL_FLOAT, 1, q.c + i * p->crs * (int64_t)ces, p->cdt, p->ccs, N);
+        }
+    }
+}
+
 /* Small M (one row block): A packed whole once, the N slivers are the owners; each packs its B sliver per K block
  * into a private buffer and runs every A sliver over it (no team barriers inside the K loop). */
 static int gemm_small_m(const gemm_problem *p, gemm_ptrs q, float *Cb, int64_t ldc, bool direct, bool par,
@@ -151,50 +197,15 @@ static int gemm_small_m(const gemm_problem *p, gemm_ptrs q, float *Cb, int64_t l
     const int64_t M = p->M, N = p->N, K = p->K;
     const int64_t msl = (M + GEMM_MR - 1) / GEMM_MR, nsl = (N + GEMM_NR - 1) / GEMM_NR;
     const int64_t npc = (K + GEMM_KC - 1) / GEMM_KC;
-    const size_t ces = acl_dtype_size(p->cdt);
     const gemm_ukr_fn ukr = gemm_pick_ukr();
     float *Af = aligned_alloc(64, (sizeof(float) * (size_t)(msl * GEMM_MR * (K > 0 ? K : 1)) + 63) / 64 * 64);
     if (!Af) return -1;
+    if (par || omp_in_parallel()) { /* inside a caller's team (batched problems) the worksharing loops need a team
+                                      * of their own, or they would split over the caller's threads */
 #pragma omp parallel if (par)
-    {
-        float bs[GEMM_KC * GEMM_NR] __attribute__((aligned(64)));
-#pragma omp for schedule(static)
-        for (int64_t b = 0; b < npc; b++) {
-            const int64_t pc = b * GEMM_KC, kc = K - pc < GEMM_KC ? K - pc : GEMM_KC;
-            gemm_pack(Af + pc * msl * GEMM_MR, q.a, p->adt, p->ars, p->acs, 0, M, pc, kc, GEMM_MR, p->round_to, 0,
-                      msl);
-        }
-        if (K == 0) {
-#pragma omp for schedule(static)
-            for (int64_t i = 0; i < M; i++)
-                for (int64_t j = 0; j < N; j++) Cb[i * ldc + j] = 0.0f;
-        }
-        /* B read along k (a transposed B, e.g. a linear layer's weight): a thread's sliver walks its 32 rows of B
-         * through all of K. Otherwise K blocks outer (the rows of B a block reads stay few pages), slivers inner: the
-         * static schedule gives a thread the same slivers in every block, so no barrier is needed between blocks. */
-        if (llabs(p->brs) < llabs(p->bcs)) {
-#pragma omp for schedule(static) nowait
-            for (int64_t t = 0; t < nsl; t++)
-                for (int64_t pc = 0; pc < K; pc += GEMM_KC)
-                    gemm_small_tile(p, q, Af, bs, Cb, ldc, t, pc, msl, uk, ukr);
-        } else {
-            for (int64_t pc = 0; pc < K; pc += GEMM_KC) {
-#pragma omp for schedule(static) nowait
-                for (int64_t t = 0; t < nsl; t++) gemm_small_tile(p, q, Af, bs, Cb, ldc, t, pc, msl, uk, ukr);
-            }
-        }
-#pragma omp barrier
-        if (!direct) {
-#pragma omp for schedule(static)
-            for (int64_t i = 0; i < M; i++) {
-                float *cr = Cb + i * ldc;
-                if (p->mid == ACL_FLOAT16)
-                    for (int64_t j = 0; j < N; j++) cr[j] = acl_f16_to_f32(acl_f32_to_f16(cr[j]));
-                else if (p->mid == ACL_BF16)
-                    for (int64_t j = 0; j < N; j++) cr[j] = acl_bf16_to_f32(acl_f32_to_bf16(cr[j]));
-                acl_convert(cr, ACL_FLOAT, 1, q.c + i * p->crs * (int64_t)ces, p->cdt, p->ccs, N);
-            }
-        }
+        gemm_small_m_work(p, q, Af, Cb, ldc, direct, uk, ukr, msl, nsl, npc);
+    } else {
+        gemm_small_m_work(p, q, Af, Cb, ldc, direct, uk, ukr, msl, nsl, npc);
     }
     free(Af);
     return 0;
