@@ -276,8 +276,7 @@ static void pack_weights(const conv_plan *p, const conv_sub *S, const acl_view *
     axis_strides(w, p->wpos, ws);
     const int64_t K = S->kdim, kD = S->ntap[0], kH = S->ntap[1], kW = S->ntap[2];
     const int64_t nblk = p->groups * (p->cogp / CONV_COB);
-#pragma omp parallel for schedule(static) if (acl_parallel_worth(p->groups * p->cogp * K))
-    for (int64_t b = 0; b < nblk; b++) {
+    ACL_FOR(acl_parallel_worth(p->groups * p->cogp * K), b, 0, nblk, {
         const int64_t g = b / (p->cogp / CONV_COB), cb = b % (p->cogp / CONV_COB);
         float *dst = wp + b * K * CONV_COB;
         for (int64_t j = 0; j < CONV_COB; j++) {
@@ -298,7 +297,7 @@ static void pack_weights(const conv_plan *p, const conv_sub *S, const acl_view *
                             dst[kidx * CONV_COB + j] = v;
                         }
         }
-    }
+    });
 }
 
 /* ---- NaN results in the reference order (common/nan_order.h): the block kernels keep their operation order at
@@ -512,8 +511,7 @@ int conv_grad_weight(const conv_plan *p, const acl_view *img, const acl_view *gm
     }
     /* the batch sum in ascending n, one owner per weight element */
     const int64_t kvol = p->k[0] * p->k[1] * p->k[2], nel = G * ca * K;
-#pragma omp parallel for schedule(static) if (acl_parallel_worth(nel * p->n))
-    for (int64_t e = 0; e < nel; e++) {
+    ACL_FOR(acl_parallel_worth(nel * p->n), e, 0, nel, {
         const int64_t k = e % K, a = (e / K) % ca, g = e / (K * ca);
         float s = 0.0f;
         for (int64_t n = 0; n < p->n; n++) s += part[(size_t)(n * G + g) * per + (size_t)(a * K + k)];
@@ -524,7 +522,7 @@ int conv_grad_weight(const conv_plan *p, const acl_view *img, const acl_view *gm
         const int64_t b = k / kvol, r = k % kvol;
         const int64_t kd = r / (p->k[1] * p->k[2]), kh = (r / p->k[2]) % p->k[1], kw = r % p->k[2];
         st_f32(gw, (g * ca + a) * ws[0] + b * ws[1] + kd * ws[2] + kh * ws[3] + kw * ws[4], s);
-    }
+    });
     free(part);
     free(colbuf);
     free(gbuf);
@@ -535,8 +533,7 @@ int conv_grad_weight(const conv_plan *p, const acl_view *img, const acl_view *gm
 void conv_grad_bias(const acl_view *gy, const int pos[5], int64_t n, int64_t c, const int64_t sp[3], acl_view *gb) {
     int64_t gs[5];
     axis_strides(gy, pos, gs);
-#pragma omp parallel for schedule(static) if (acl_parallel_worth(n * c * sp[0] * sp[1] * sp[2]))
-    for (int64_t co = 0; co < c; co++) {
+    ACL_FOR(acl_parallel_worth(n * c * sp[0] * sp[1] * sp[2]), co, 0, c, {
         float s = 0.0f;
         for (int64_t b = 0; b < n; b++)
             for (int64_t d = 0; d < sp[0]; d++)
@@ -544,7 +541,7 @@ void conv_grad_bias(const acl_view *gy, const int pos[5], int64_t n, int64_t c, 
                     for (int64_t w = 0; w < sp[2]; w++)
                         s += ld_f32(gy, b * gs[0] + co * gs[1] + d * gs[2] + h * gs[3] + w * gs[4]);
         st_f32(gb, co * gb->strides[0], s);
-    }
+    });
 }
 
 void conv_fill_value(acl_view *v, float value) {
@@ -621,12 +618,11 @@ void conv_store_view(const float *src, acl_view *v) {
     /* src is the contiguous 4-d image of v's shape */
     const int64_t d1 = v->dims[1], d2 = v->dims[2], d3 = v->dims[3];
     const int64_t rows = v->dims[0] * d1 * d2;
-#pragma omp parallel for schedule(static) if (acl_parallel_worth(rows * d3))
-    for (int64_t r = 0; r < rows; r++) {
+    ACL_FOR(acl_parallel_worth(rows * d3), r, 0, rows, {
         const int64_t i2 = r % d2, i1 = (r / d2) % d1, i0 = r / (d1 * d2);
         const int64_t base = i0 * v->strides[0] + i1 * v->strides[1] + i2 * v->strides[2];
         for (int64_t i3 = 0; i3 < d3; i3++) st_f32(v, base + i3 * v->strides[3], src[r * d3 + i3]);
-    }
+    });
 }
 
 void conv_quant_forward(const conv_plan *p, const acl_view *x, const acl_view *w, const acl_view *scale,

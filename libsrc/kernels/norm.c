@@ -29,24 +29,21 @@ double nk_sum(const double *x, const double *y, int64_t n, int64_t s, double m, 
 }
 
 void nk_row_moments(const double *x, int64_t rows, int64_t n, double *mean, double *var) {
-#pragma omp parallel for schedule(static) if (acl_parallel_worth(rows * n))
-    for (int64_t r = 0; r < rows; r++) {
+    ACL_FOR(acl_parallel_worth(rows * n), r, 0, rows, {
         const double *xr = x + r * n;
         double m = nk_sum(xr, NULL, n, 1, 0, NK_X) / (double)n;
         mean[r] = m;
         if (var) var[r] = nk_sum(xr, NULL, n, 1, m, NK_SQDEV) / (double)n;
-    }
+    });
 }
 
 void nk_row_meansq(const double *x, int64_t rows, int64_t n, double *ms) {
-#pragma omp parallel for schedule(static) if (acl_parallel_worth(rows * n))
-    for (int64_t r = 0; r < rows; r++) ms[r] = nk_sum(x + r * n, NULL, n, 1, 0, NK_SQ) / (double)n;
+    ACL_FOR(acl_parallel_worth(rows * n), r, 0, rows, ms[r] = nk_sum(x + r * n, NULL, n, 1, 0, NK_SQ) / (double)n;);
 }
 
 void nk_row_affine(const double *x, int64_t rows, int64_t n, const double *mean, const double *rstd,
                    const double *w, const double *b, double *y) {
-#pragma omp parallel for schedule(static) if (acl_parallel_worth(rows * n))
-    for (int64_t r = 0; r < rows; r++) {
+    ACL_FOR(acl_parallel_worth(rows * n), r, 0, rows, {
         const double m = mean ? mean[r] : 0, rs = rstd[r];
         for (int64_t j = 0; j < n; j++) {
             double v = (x[r * n + j] - m) * rs;
@@ -54,7 +51,7 @@ void nk_row_affine(const double *x, int64_t rows, int64_t n, const double *mean,
             if (b) v += b[j];
             y[r * n + j] = v;
         }
-    }
+    });
 }
 
 int nk_row_backward(const double *dy, const double *x, int64_t rows, int64_t n, const double *mean,
@@ -84,8 +81,7 @@ int nk_row_backward(const double *dy, const double *x, int64_t rows, int64_t n, 
     }
     if (dw || db) {
         /* each column j is owned by one iteration and summed over the rows in increasing order */
-#pragma omp parallel for schedule(static) if (acl_parallel_worth(rows * n))
-        for (int64_t j = 0; j < n; j++) {
+        ACL_FOR(acl_parallel_worth(rows * n), j, 0, n, {
             double sw = 0, sb = 0;
             for (int64_t r = 0; r < rows; r++) {
                 const double d = dy[r * n + j];
@@ -94,15 +90,14 @@ int nk_row_backward(const double *dy, const double *x, int64_t rows, int64_t n, 
             }
             if (dw) dw[j] = sw;
             if (db) db[j] = sb;
-        }
+        });
     }
     return 0;
 }
 
 void nk_channel_moments(const double *x, int64_t N, int64_t C, int64_t S, double *mean, double *var) {
     const double cnt = (double)N * (double)S;
-#pragma omp parallel for schedule(static) if (acl_parallel_worth(N * C * S))
-    for (int64_t c = 0; c < C; c++) {
+    ACL_FOR(acl_parallel_worth(N * C * S), c, 0, C, {
         double s = 0;
         for (int64_t b = 0; b < N; b++) s += nk_sum(x + (b * C + c) * S, NULL, S, 1, 0, NK_X);
         const double m = s / cnt;
@@ -110,23 +105,21 @@ void nk_channel_moments(const double *x, int64_t N, int64_t C, int64_t S, double
         for (int64_t b = 0; b < N; b++) q += nk_sum(x + (b * C + c) * S, NULL, S, 1, m, NK_SQDEV);
         mean[c] = m;
         var[c] = q / cnt;
-    }
+    });
 }
 
 void nk_channel_affine(const double *x, int64_t N, int64_t C, int64_t S, const double *mean, const double *invstd,
                        const double *w, const double *b, double *y) {
-#pragma omp parallel for schedule(static) if (acl_parallel_worth(N * C * S))
-    for (int64_t bc = 0; bc < N * C; bc++) {
+    ACL_FOR(acl_parallel_worth(N * C * S), bc, 0, N * C, {
         const int64_t c = bc % C;
         const double m = mean[c], k = invstd[c] * (w ? w[c] : 1.0), o = b ? b[c] : 0.0;
         for (int64_t s = 0; s < S; s++) y[bc * S + s] = (x[bc * S + s] - m) * k + o;
-    }
+    });
 }
 
 void nk_channel_grad_sums(const double *dy, const double *x, int64_t N, int64_t C, int64_t S, const double *mean,
                           double *sdy, double *sdyx) {
-#pragma omp parallel for schedule(static) if (acl_parallel_worth(N * C * S))
-    for (int64_t c = 0; c < C; c++) {
+    ACL_FOR(acl_parallel_worth(N * C * S), c, 0, C, {
         double a = 0, q = 0;
         for (int64_t b = 0; b < N; b++) {
             const double *d = dy + (b * C + c) * S, *xx = x + (b * C + c) * S;
@@ -142,7 +135,7 @@ void nk_channel_grad_sums(const double *dy, const double *x, int64_t N, int64_t 
         }
         sdy[c] = a;
         sdyx[c] = q;
-    }
+    });
 }
 
 int nk_group_stats(const double *x, int64_t N, int64_t C, int64_t S, int64_t G, double eps, double *mean,
@@ -159,12 +152,11 @@ int nk_group_stats(const double *x, int64_t N, int64_t C, int64_t S, int64_t G, 
 void nk_group_affine(const double *x, int64_t N, int64_t C, int64_t S, int64_t G, const double *mean,
                      const double *rstd, const double *gamma, const double *beta, double *y) {
     const int64_t cg = C / G;
-#pragma omp parallel for schedule(static) if (acl_parallel_worth(N * C * S))
-    for (int64_t bc = 0; bc < N * C; bc++) {
+    ACL_FOR(acl_parallel_worth(N * C * S), bc, 0, N * C, {
         const int64_t b = bc / C, c = bc % C, g = b * G + c / cg;
         const double k = rstd[g] * (gamma ? gamma[c] : 1.0), o = beta ? beta[c] : 0.0, m = mean[g];
         for (int64_t s = 0; s < S; s++) y[bc * S + s] = (x[bc * S + s] - m) * k + o;
-    }
+    });
 }
 
 int nk_group_backward(const double *dy, const double *x, int64_t N, int64_t C, int64_t S, int64_t G,
@@ -196,8 +188,7 @@ int nk_group_backward(const double *dy, const double *x, int64_t N, int64_t C, i
         free(scratch);
     }
     if (dgamma || dbeta) {
-#pragma omp parallel for schedule(static) if (acl_parallel_worth(N * C * S))
-        for (int64_t c = 0; c < C; c++) {
+        ACL_FOR(acl_parallel_worth(N * C * S), c, 0, C, {
             double sg = 0, sb = 0;
             for (int64_t b = 0; b < N; b++) {
                 const int64_t g = b * G + c / cg;
@@ -209,7 +200,7 @@ int nk_group_backward(const double *dy, const double *x, int64_t N, int64_t C, i
             }
             if (dgamma) dgamma[c] = sg;
             if (dbeta) dbeta[c] = sb;
-        }
+        });
     }
     return 0;
 }

@@ -287,22 +287,20 @@ bool pool_adaptive_avg2d_f16(const acl_view *x, acl_view *y, const pool_axes *ax
     const bool par = acl_parallel_worth(planes * IH * IW);
     if (planes >= 64 && OH * OW <= PAA_MAXW && ysw == 1 && (OH == 1 || ysh == OW)) {
         /* many planes, each output plane one dense run: a plane per iteration, rounded in one call */
-#pragma omp parallel for schedule(static) if (par)
-        for (int64_t pl = 0; pl < planes; pl++) {
+        ACL_FOR(par, pl, 0, planes, {
             const int64_t p0 = pl / n1, p1 = pl % n1;
             const uint16_t *xp = xb + p0 * xs0 + p1 * xs1;
             float R[PAA_MAXW];
             for (int64_t oh = 0; oh < OH; oh++) paa_row(R + oh * OW, xp, xsh, xsw, hlo[oh], hhi[oh], IW, OW, wlo, whi);
             paa_store_row(yb + p0 * ys0 + p1 * ys1, R, OH * OW);
-        }
+        });
     } else {
-#pragma omp parallel for schedule(static) if (par)
-        for (int64_t r = 0; r < planes * OH; r++) {
+        ACL_FOR(par, r, 0, planes * OH, {
             const int64_t oh = r % OH, pl = r / OH, p0 = pl / n1, p1 = pl % n1;
             float R[PAA_MAXW];
             paa_row(R, xb + p0 * xs0 + p1 * xs1, xsh, xsw, hlo[oh], hhi[oh], IW, OW, wlo, whi);
             paa_put(yb + p0 * ys0 + p1 * ys1 + oh * ysh, ysw, R, OW);
-        }
+        });
     }
     free(tab);
     return true;

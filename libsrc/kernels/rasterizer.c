@@ -37,8 +37,7 @@ int acl_rasterize_f32(const acl_view *v, const acl_view *f, const acl_view *find
         return -1;
     }
     /* screen coordinates of the z-buffer pass */
-#pragma omp parallel for schedule(static) if (acl_parallel_worth(F * 32))
-    for (int64_t j = 0; j < F; j++) {
+    ACL_FOR(acl_parallel_worth(F * 32), j, 0, F, {
         int64_t idx[3];
         rz_face *t = faces + j;
         t->ok = rz_face_idx(v, f, j, idx);
@@ -50,7 +49,7 @@ int acl_rasterize_f32(const acl_view *v, const acl_view *f, const acl_view *find
             t->z[k] = (z / w) * 0.49999f + 0.5f;
             t->w[k] = w;
         }
-    }
+    });
     int64_t bands = (H + RZ_ROWS - 1) / RZ_ROWS;
 #pragma omp parallel for schedule(dynamic, 1) if (acl_parallel_worth(F * W))
     for (int64_t bnd = 0; bnd < bands; bnd++) {
@@ -88,8 +87,7 @@ int acl_rasterize_f32(const acl_view *v, const acl_view *f, const acl_view *find
     float xm = 0.5f * (Wf - 1.0f), xa = 0.5f * Wf, ym = 0.5f * (Hf - 1.0f), ya = 0.5f * Hf, inv_w = 1.0f / Wf;
     int32_t *fo = (int32_t *)(void *)findices->base;
     float *bo = (float *)(void *)bary->base;
-#pragma omp parallel for schedule(static) if (acl_parallel_worth(H * W * 16))
-    for (int64_t p = 0; p < H * W; p++) {
+    ACL_FOR(acl_parallel_worth(H * W * 16), p, 0, H * W, {
         int64_t py_i = p / W, px_i = p % W;
         fo[py_i * findices->strides[0] + px_i * findices->strides[1]] = fid[p];
         float *b = bo + py_i * bary->strides[0] + px_i * bary->strides[1];
@@ -114,7 +112,7 @@ int acl_rasterize_f32(const acl_view *v, const acl_view *f, const acl_view *find
         alpha = alpha / w[0]; beta = beta / w[1]; gamma = gamma / w[2];
         float s = (alpha + beta) + gamma;
         b[0] = alpha / s; b[bs] = beta / s; b[2 * bs] = gamma / s;
-    }
+    });
     free(faces); free(zbuf); free(fid);
     return 0;
 }

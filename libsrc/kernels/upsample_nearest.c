@@ -81,8 +81,7 @@ void upn_bwd_f64(const acl_view *gv, const acl_view *ov, const upnx_bwd_plan *p)
     const int64_t work = p->n * C * (p->ho * p->wo + Hi * wi);
     /* one gradient-input row per work unit, owned by one thread; per element: for each gradOutput row of the H
      * range (ascending) the left fold of its W range is added to an accumulator starting at +0 */
-#pragma omp parallel for schedule(static) if (acl_parallel_worth(work))
-    for (int64_t q = 0; q < rows; q++) {
+    ACL_FOR(acl_parallel_worth(work), q, 0, rows, {
         const int64_t plane = q / Hi, i = q - plane * Hi;
         const int64_t n = plane / C, c = plane - n * C;
         const double *gp = g + n * g0 + c * g1;
@@ -99,5 +98,5 @@ void upn_bwd_f64(const acl_view *gv, const acl_view *ov, const upnx_bwd_plan *p)
             }
             yp[j * o3] = acc;
         }
-    }
+    });
 }

@@ -86,8 +86,7 @@ static aclnnStatus addmv_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     const char *sb = acl_exec_in(ex, 0)->base;
     char *ob = acl_exec_out(ex, 0)->base;
     const size_t ses = acl_dtype_size(p->sdt), oes = acl_dtype_size(p->odt), mes = acl_dtype_size(p->p1);
-#pragma omp parallel for schedule(static) if (acl_parallel_worth(M * 64))
-    for (int64_t i = 0; i < M; i++) {
+    ACL_FOR(acl_parallel_worth(M * 64), i, 0, M, {
         av_val r = {0, 0}, s = {0, 0};
         aclDataType rt = ACL_DT_UNDEFINED, st = ACL_DT_UNDEFINED;
         if (p->has_mm) {
@@ -118,7 +117,7 @@ static aclnnStatus addmv_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
         if (av_fl(rt)) acl_convert(&r.f, ACL_DOUBLE, 1, buf, rt, 1, 1);
         else acl_convert(&r.i, ACL_INT64, 1, buf, rt, 1, 1);
         acl_convert(buf, rt, 1, ob + i * p->ost * (int64_t)oes, p->odt, 1, 1);
-    }
+    });
     free(mm);
     return ACLNN_SUCCESS;
 }

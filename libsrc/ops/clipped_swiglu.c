@@ -49,8 +49,7 @@ static aclnnStatus cs_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
         free(yv);
         return OOM;
     }
-#pragma omp parallel for schedule(static) if (rows * hh > 65536)
-    for (int64_t r = 0; r < rows; r++) {
+    ACL_FOR(rows * hh > 65536, r, 0, rows, {
         const float *xr = xv + r * p->h;
         float *yr = yv + r * hh;
         for (int64_t j = 0; j < hh; j++) {
@@ -60,7 +59,7 @@ static aclnnStatus cs_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
             const float glu = a / (1.0f + expf(-p->alpha * a));
             yr[j] = glu * (b + p->bias);
         }
-    }
+    });
     md_store(yv, ACL_FLOAT, o);
     free(xv);
     free(yv);

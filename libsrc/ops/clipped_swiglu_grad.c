@@ -48,8 +48,7 @@ static aclnnStatus csg_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
         return OOM;
     }
     const float l = p->limit;
-#pragma omp parallel for schedule(static) if (p->pre * hh > 65536)
-    for (int64_t r = 0; r < p->pre; r++) {
+    ACL_FOR(p->pre * hh > 65536, r, 0, p->pre, {
         float *yr = yv + r * p->h;
         if (r >= rows) {
             for (int64_t j = 0; j < p->h; j++) yr[j] = 0.0f;
@@ -64,7 +63,7 @@ static aclnnStatus csg_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
             yr[i0] = x0 <= l ? dy * (b + p->bias) * s * (1.0f + p->alpha * a * (1.0f - s)) : 0.0f;
             yr[i1] = (x1 >= -l && x1 <= l) ? dy * a * s : 0.0f;
         }
-    }
+    });
     md_store(yv, ACL_FLOAT, o);
     free(gy);
     free(xv);

@@ -66,8 +66,7 @@ static aclnnStatus cs_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
         if (u[i] >= 0 && u[i] < R) list[start[u[i]] + fill[u[i]]++] = i;
     const size_t ies = acl_dtype_size(ix->dtype), ves = acl_dtype_size(va->dtype);
     const aclDataType vdt = va->dtype;
-#pragma omp parallel for schedule(static) if (acl_parallel_worth(n * p->inner + R))
-    for (int64_t r = 0; r < R; r++) {
+    ACL_FOR(acl_parallel_worth(n * p->inner + R), r, 0, R, {
         const int64_t a = start[r], b = start[r + 1];
         if (a == b) continue;
         const int64_t last = list[b - 1];
@@ -96,7 +95,7 @@ static aclnnStatus cs_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
                 acl_convert(&acc, ACL_FLOAT, 1, dst, vdt, 1, 1);
             }
         }
-    }
+    });
     free(start), free(list), free(fill), free(u);
     return ACLNN_SUCCESS;
 }

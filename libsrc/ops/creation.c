@@ -83,15 +83,14 @@ static aclnnStatus seq_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     const int nd = o->ndim;
     const int64_t total = acl_view_numel(o), inner = nd ? o->dims[nd - 1] : 1, rows = inner ? total / inner : 0;
     const int64_t ist = nd ? o->strides[nd - 1] : 0;
-#pragma omp parallel for schedule(static) if (acl_parallel_worth(total))
-    for (int64_t r = 0; r < rows; r++) {
+    ACL_FOR(acl_parallel_worth(total), r, 0, rows, {
         int64_t rem = r, off = 0;
         for (int k = nd - 2; k >= 0; k--) {
             off += (rem % o->dims[k]) * o->strides[k];
             rem /= o->dims[k];
         }
         for (int64_t j = 0; j < inner; j++) seq_value(p, r * inner + j, o->base + (off + j * ist) * (int64_t)es, o->dtype);
-    }
+    });
     return ACLNN_SUCCESS;
 }
 
@@ -265,8 +264,7 @@ static void tri_kernel(const cp_plan *p, const acl_view *io) {
     for (int k = 0; k < nd - 2; k++) batch *= o->dims[k];
     const size_t ses = acl_dtype_size(s->dtype), des = acl_dtype_size(o->dtype);
     const double zero = 0;
-#pragma omp parallel for schedule(static) if (acl_parallel_worth(batch * R * C))
-    for (int64_t br = 0; br < batch * R; br++) {
+    ACL_FOR(acl_parallel_worth(batch * R * C), br, 0, batch * R, {
         int64_t b = br / R, r = br % R, rem = b, so = 0, dof = 0;
         for (int k = nd - 3; k >= 0; k--) {
             int64_t i = rem % o->dims[k];
@@ -287,7 +285,7 @@ static void tri_kernel(const cp_plan *p, const acl_view *io) {
                         o->dtype, dc, k1 - k0);
         if (k0 > 0) acl_convert(&zero, ACL_DOUBLE, 0, o->base + dof * (int64_t)des, o->dtype, dc, k0);
         if (k1 < C) acl_convert(&zero, ACL_DOUBLE, 0, o->base + (dof + k1 * dc) * (int64_t)des, o->dtype, dc, C - k1);
-    }
+    });
 }
 
 

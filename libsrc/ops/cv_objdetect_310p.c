@@ -110,8 +110,7 @@ static aclnnStatus br_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     if (!b || !s || !m || !o) rc = OOM;
     else {
         const int64_t C = P->chan;
-#pragma omp parallel for schedule(static) if (acl_parallel_worth(n * 8))
-        for (int64_t i = 0; i < n; i++) {
+        ACL_FOR(acl_parallel_worth(n * 8), i, 0, n, {
             if (P->u8) {
                 const double bk = ((const uint8_t *)b)[i], sr = ((const uint8_t *)s)[i];
                 const double mk = acl_f16_to_f32(m[i / C]);
@@ -125,7 +124,7 @@ static aclnnStatus br_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
                 const float r = no_add_f(no_sub_f(bk, no_mul_f(bk, mk)), no_mul_f(sr, mk));
                 ((uint16_t *)o)[i] = acl_f32_to_f16(r);
             }
-        }
+        });
         md_store(o, dt, acl_exec_out(ex, 0));
     }
     free(b);
@@ -200,12 +199,11 @@ static aclnnStatus blend_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
             const double aa = h_round((double)a * ratio);
             for (int v = 0; v < 256; v++) va[a][v] = h_round((double)v * aa);
         }
-#pragma omp parallel for schedule(static) if (acl_parallel_worth(n * 4))
-        for (int64_t p = 0; p < P->npix; p++) {
+        ACL_FOR(acl_parallel_worth(n * 4), p, 0, P->npix, {
             const double *t = va[al[p]];
             for (int64_t i = p * 3; i < p * 3 + 3; i++)
                 o[i] = h_to_u8(h_round(h_round((double)fr[i] - t[fr[i]]) + t[rgb[i]]), 0);
-        }
+        });
         md_store(o, ACL_UINT8, acl_exec_out(ex, 0));
     }
     free(rgb);
@@ -234,11 +232,10 @@ static aclnnStatus mrgba_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
             const double aa = h_round((double)a * ratio);
             for (int v = 0; v < 256; v++) tab[a][v] = h_to_u8(h_round((double)v * aa), 1);
         }
-#pragma omp parallel for schedule(static) if (acl_parallel_worth(n))
-        for (int64_t p = 0; p < P->npix; p++) {
+        ACL_FOR(acl_parallel_worth(n), p, 0, P->npix, {
             const uint8_t *t = tab[al[p]];
             for (int64_t i = p * 3; i < p * 3 + 3; i++) o[i] = t[rgb[i]];
-        }
+        });
         md_store(o, ACL_UINT8, acl_exec_out(ex, 0));
     }
     free(rgb);

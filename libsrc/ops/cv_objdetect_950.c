@@ -96,8 +96,7 @@ static aclnnStatus ciou_run(aclOpExecutor *ex, void *ws, uint64_t ws_size) {
     const acl_view *ov = acl_exec_out(ex, 0), *at = acl_exec_out(ex, 1);
     const int64_t n = b->dims[1];
     const bool trans = p->trans, iof = p->iof;
-#pragma omp parallel for schedule(static) if (acl_parallel_worth(n * 64))
-    for (int64_t i = 0; i < n; i++) {
+    ACL_FOR(acl_parallel_worth(n * 64), i, 0, n, {
         float a[4], c[4];
         for (int k = 0; k < 4; k++) {
             a[k] = ld(b, k * b->strides[0] + i * b->strides[1]);
@@ -141,7 +140,7 @@ static aclnnStatus ciou_run(aclOpExecutor *ex, void *ws, uint64_t ws_size) {
         o = no_sub_f(o, no_div_f(rho, c2));
         st(ov, i * ov->strides[1], o);
         st(at, i * at->strides[1], as);
-    }
+    });
     return ACLNN_SUCCESS;
 }
 
@@ -216,8 +215,7 @@ static aclnnStatus roipool_run(aclOpExecutor *ex, void *ws, uint64_t ws_size) {
     const int64_t R = r->dims[0], PH = p->ph, PW = p->pw;
     const float ssh = p->ssh, ssw = p->ssw;
     const int64_t count = R * C * PH * PW;
-#pragma omp parallel for schedule(static) if (acl_parallel_worth(count * 16))
-    for (int64_t idx = 0; idx < count; idx++) {
+    ACL_FOR(acl_parallel_worth(count * 16), idx, 0, count, {
         const int64_t pw = idx % PW, ph = (idx / PW) % PH, c = (idx / (PW * PH)) % C, n = idx / (PW * PH * C);
         const int64_t yo = n * y->strides[0] + c * y->strides[1] + ph * y->strides[2] + pw * y->strides[3];
         const int64_t ao = n * am->strides[0] + c * am->strides[1] + ph * am->strides[2] + pw * am->strides[3];
@@ -251,7 +249,7 @@ static aclnnStatus roipool_run(aclOpExecutor *ex, void *ws, uint64_t ws_size) {
         }
         st(y, yo, out);
         ((int32_t *)am->base)[ao] = (int32_t)arg;
-    }
+    });
     return ACLNN_SUCCESS;
 }
 
@@ -342,8 +340,7 @@ static aclnnStatus roipoolgrad_run(aclOpExecutor *ex, void *ws, uint64_t ws_size
     for (int64_t b = 0; b < N; b++) start[b + 2] += start[b + 1];
     for (int64_t n = 0; n < nmax; n++) /* start[b + 1] walks batch b's slots; afterwards it is b's end */
         if (bat[n] >= 0) list[start[bat[n] + 1]++] = n;
-#pragma omp parallel for schedule(static) if (acl_parallel_worth((N * C) * (HW + 64)))
-    for (int64_t plane = 0; plane < N * C; plane++) {
+    ACL_FOR(acl_parallel_worth((N * C) * (HW + 64)), plane, 0, N * C, {
         float *acc = acc_all + plane * HW;
         const int64_t b = plane / C, c = plane % C;
         for (int64_t k = 0; k < HW; k++) acc[k] = 0.0f;
@@ -359,7 +356,7 @@ static aclnnStatus roipoolgrad_run(aclOpExecutor *ex, void *ws, uint64_t ws_size
         const int64_t o = b * gi->strides[0] + c * gi->strides[1];
         for (int64_t h = 0; h < H; h++)
             for (int64_t w = 0; w < W; w++) st(gi, o + h * gi->strides[2] + w * gi->strides[3], acc[h * W + w]);
-    }
+    });
     free(start), free(list), free(bat), free(acc_all);
     return ACLNN_SUCCESS;
 }

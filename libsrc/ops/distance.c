@@ -88,13 +88,12 @@ static aclnnStatus run_cdist(const di_params *p, aclOpExecutor *ex) {
     double *a = p->fill0 ? NULL : load_d(v1), *b = p->fill0 ? NULL : load_d(v2);
     bool ok = r && (p->fill0 || (a && b));
     if (ok && !p->fill0) {
-        #pragma omp parallel for schedule(static) if (acl_parallel_worth(mx_work(B, P, R, M)))
-        for (int64_t row = 0; row < B * P; row++) {
+        ACL_FOR(acl_parallel_worth(mx_work(B, P, R, M)), row, 0, B * P, {
             const int64_t bb = row / P, i = row % P;
             const double *x1 = a + bcast_batch(v1, 2, p->bd, p->nb, bb, P * M) + i * M;
             const double *x2 = b + bcast_batch(v2, 2, p->bd, p->nb, bb, R * M);
             for (int64_t j = 0; j < R; j++) r[row * R + j] = dist_of(x1, x2 + j * M, M, 1, p->p);
-        }
+        });
     }
     if (ok) ok = mx_store_via(r, ACL_DOUBLE, o->dtype, o);
     free(r);
@@ -133,8 +132,7 @@ static aclnnStatus run_cdist_bw(const di_params *p, aclOpExecutor *ex) {
     bool ok = g && a && b && c && r;
     if (ok) {
         const float pf = (float)p->p;
-        #pragma omp parallel for schedule(static) if (acl_parallel_worth(mx_work(B, P, R, M)))
-        for (int64_t row = 0; row < B * P; row++) {
+        ACL_FOR(acl_parallel_worth(mx_work(B, P, R, M)), row, 0, B * P, {
             const int64_t bb = row / P;
             const double *x1 = a + row * M, *gr = g + row * R, *cr = c + row * R;
             const double *x2 = b + bcast_batch(v2, 2, p->bd, p->nb, bb, R * M2);
@@ -145,7 +143,7 @@ static aclnnStatus run_cdist_bw(const di_params *p, aclOpExecutor *ex) {
                 for (int64_t m = 0; m < M; m++)
                     dst[m] += grad_term(gj, (float)x1[m] - (float)x2[j * M2 + m * mstep], dj, pf);
             }
-        }
+        });
         ok = mx_store_via(r, ACL_FLOAT, o->dtype, o);
     }
     free(g); free(a); free(b); free(c); free(r);
@@ -158,12 +156,11 @@ static aclnnStatus run_pdist(const di_params *p, aclOpExecutor *ex) {
     double *r = calloc((size_t)n + 1, sizeof(double)), *a = p->fill0 ? NULL : load_d(x);
     bool ok = r && (p->fill0 || a);
     if (ok && !p->fill0) {
-        #pragma omp parallel for schedule(static) if (acl_parallel_worth(mx_work(N, N, M, 1)))
-        for (int64_t i = 0; i < N - 1; i++) {
+        ACL_FOR(acl_parallel_worth(mx_work(N, N, M, 1)), i, 0, N - 1, {
             /* pairs (i, j > i) start after the N-1 + N-2 + ... + N-i pairs of the rows before */
             const int64_t base = i * (2 * N - i - 1) / 2;
             for (int64_t j = i + 1; j < N; j++) r[base + j - i - 1] = dist_of(a + i * M, a + j * M, M, 1, p->p);
-        }
+        });
     }
     if (ok) ok = mx_store_via(r, ACL_DOUBLE, o->dtype, o);
     free(r);

@@ -92,8 +92,7 @@ static aclnnStatus dm_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     unsigned char *bits = mv ? malloc((size_t)(nb ? nb : 1)) : NULL;
     if (mv && !bits) return ACL_REPORT(ACLNN_ERR_INNER, "out of memory in dropout.");
     if (p->mode & DM_GEN) {
-#pragma omp parallel for schedule(static) if (acl_parallel_worth(nb * 8))
-        for (int64_t k = 0; k < nb; k++) {
+        ACL_FOR(acl_parallel_worth(nb * 8), k, 0, nb, {
             unsigned b = 0;
             philox_cache pc = {0, 0, {0, 0, 0, 0}};
             if (p->prob <= 0) b = 0xFF;
@@ -101,7 +100,7 @@ static aclnnStatus dm_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
                 for (int t = 0; t < 8; t++) b |= (unsigned)keep_bit(&pc, seed, off, p->prob, 8 * k + t) << t;
             bits[k] = (unsigned char)b;
             *(unsigned char *)(mv->base + elem_off(mv, k)) = (unsigned char)b;
-        }
+        });
     } else if (mv) {
         for (int64_t k = 0; k < nb; k++) bits[k] = *(const unsigned char *)(mv->base + elem_off(mv, k));
     }
@@ -113,14 +112,13 @@ static aclnnStatus dm_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
         unsigned char kb[16] __attribute__((aligned(16)));
         acl_convert(&keep, ACL_FLOAT, 1, kb, x->dtype, 1, 1); /* keep in x's dtype, as the device's prob tensor */
         acl_convert(kb, x->dtype, 1, &keep, ACL_FLOAT, 1, 1);
-#pragma omp parallel for schedule(static) if (acl_parallel_worth(p->n))
-        for (int64_t i = 0; i < p->n; i++) {
+        ACL_FOR(acl_parallel_worth(p->n), i, 0, p->n, {
             float v;
             acl_convert(x->base + elem_off(x, i) * (int64_t)xs, x->dtype, 1, &v, ACL_FLOAT, 1, 1);
             if (p->prob >= 1) v = 0;
             else if (p->prob > 0) v = ((bits[i >> 3] >> (i & 7)) & 1) ? v / keep : 0.0f;
             acl_convert(&v, ACL_FLOAT, 1, o->base + elem_off(o, i) * (int64_t)os, o->dtype, 1, 1);
-        }
+        });
     }
     free(bits);
     return ACLNN_SUCCESS;

@@ -145,19 +145,17 @@ static aclnnStatus fe_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
         if (p->int_class) {
             const int64_t si = (int64_t)sd;
             const int64_t *a = (const int64_t *)in[0], *b = (const int64_t *)in[1], *c = (const int64_t *)in[2];
-#pragma omp parallel for schedule(static) if (nch > 1 && acl_parallel_worth(m))
-            for (int64_t k = 0; k < nch; k++) {
+            ACL_FOR(nch > 1 && acl_parallel_worth(m), k, 0, nch, {
                 const int64_t o0 = k * FE_CHUNK, len = m - o0 < FE_CHUNK ? m - o0 : FE_CHUNK;
                 d->ki(len, a + o0, b ? b + o0 : NULL, c ? c + o0 : NULL, si, (int64_t *)y + o0);
-            }
+            });
         } else {
             const float sf = (float)sd;
             const float *a = (const float *)in[0], *b = (const float *)in[1], *c = (const float *)in[2];
-#pragma omp parallel for schedule(static) if (nch > 1 && acl_parallel_worth(m))
-            for (int64_t k = 0; k < nch; k++) {
+            ACL_FOR(nch > 1 && acl_parallel_worth(m), k, 0, nch, {
                 const int64_t o0 = k * FE_CHUNK, len = m - o0 < FE_CHUNK ? m - o0 : FE_CHUNK;
                 d->kf(len, a + o0, b ? b + o0 : NULL, c ? c + o0 : NULL, sf, (float *)y + o0);
-            }
+            });
         }
         cp_copy(y, cdt, st, o->base, o->dtype, o->strides, o->dims, o->ndim);
         for (int l = 0; l < 3; l++) free(in[l]);

@@ -78,11 +78,10 @@ static aclnnStatus gbv2_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
         const int64_t n = md_numel(o), chunk = 4096, units = (n + chunk - 1) / chunk;
         const gbv2_fn fn = gbv2_level_fn();
         const bool th = p->tanh_mode;
-#pragma omp parallel for schedule(static) if (acl_parallel_worth(n))
-        for (int64_t u = 0; u < units; u++) {
+        ACL_FOR(acl_parallel_worth(n), u, 0, units, {
             const int64_t s = u * chunk, len = n - s < chunk ? n - s : chunk;
             fn(len, g + s, x + s, y + s, th);
-        }
+        });
         return ACLNN_SUCCESS;
     }
     const acl_view gv = md_broadcast_view(acl_exec_in(ex, 0), o->dims, o->ndim);
@@ -95,9 +94,8 @@ static aclnnStatus gbv2_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     }
     const int64_t n = md_numel(o);
     const bool th = p->tanh_mode;
-#pragma omp parallel for schedule(static) if (acl_parallel_worth(n))
-    for (int64_t i = 0; i < n; i++)
-        x[i] = (float)g[i] * gelu_grad_f((float)x[i], th);
+    ACL_FOR(acl_parallel_worth(n), i, 0, n,
+        x[i] = (float)g[i] * gelu_grad_f((float)x[i], th););
     aclnnStatus rc = md_store_via(x, ACL_DOUBLE, p->pdt, o);
     free(g);
     free(x);

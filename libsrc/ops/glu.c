@@ -54,8 +54,7 @@ static aclnnStatus glu_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     for (int k = p->dim + 1; k < x->ndim; k++) inner *= x->dims[k];
     const int64_t m = n / 2, bo = half * inner;
     const bool dbl = sdt == ACL_DOUBLE;
-#pragma omp parallel for schedule(static) if (acl_parallel_worth(n))
-    for (int64_t e = 0; e < m; e++) {
+    ACL_FOR(acl_parallel_worth(n), e, 0, m, {
         const int64_t ia = glu_a_index(e, half, inner);
         if (p->kind >= GELU_MUL_ERF) { /* gelu(a) * b over the last dim, in float */
             const float a = (float)xs[ia], b = (float)xs[ia + bo];
@@ -84,7 +83,7 @@ static aclnnStatus glu_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
                 r[ia + bo] = ge * a * s * (1 - s);
             }
         }
-    }
+    });
     aclnnStatus rc = md_store_via(r, ACL_DOUBLE, sdt, o);
     free(xs);
     free(g);
@@ -269,14 +268,13 @@ static aclnnStatus geglu_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     int64_t inner = 1;
     for (int k = p->dim + 1; k < x->ndim; k++) inner *= x->dims[k];
     const int64_t bo = half * inner;
-#pragma omp parallel for schedule(static) if (acl_parallel_worth(n))
-    for (int64_t e = 0; e < m; e++) {
+    ACL_FOR(acl_parallel_worth(n), e, 0, m, {
         const int64_t ia = glu_a_index(e, half, inner);
         const float h = (float)xs[p->left ? ia : ia + bo], other = (float)xs[p->left ? ia + bo : ia];
         const float ge = gelu_f(h, p->tanh_mode);
         rg[e] = md_round(ge, x->dtype);
         r[e] = ge * other;
-    }
+    });
     md_store(r, ACL_DOUBLE, o);
     md_store(rg, ACL_DOUBLE, og);
     free(xs);
@@ -357,12 +355,11 @@ static aclnnStatus fatrelu_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
         return OOM;
     }
     const float thr = (float)ts[0];
-#pragma omp parallel for schedule(static) if (acl_parallel_worth(n))
-    for (int64_t e = 0; e < m; e++) {
+    ACL_FOR(acl_parallel_worth(n), e, 0, m, {
         const int64_t ia = glu_a_index(e, half, 1);
         const float a = (float)xs[ia], b = (float)xs[ia + half];
         r[e] = (a >= thr ? a : 0.0f) * b;
-    }
+    });
     md_store(r, ACL_DOUBLE, o);
     free(xs);
     free(ts);
@@ -427,14 +424,13 @@ static aclnnStatus geglu_bwd_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
         return OOM;
     }
     const int64_t bo = half * inner;
-#pragma omp parallel for schedule(static) if (acl_parallel_worth(n))
-    for (int64_t e = 0; e < m; e++) {
+    ACL_FOR(acl_parallel_worth(n), e, 0, m, {
         const int64_t ia = glu_a_index(e, half, inner);
         const int64_t ih = p->left ? ia : ia + bo, io = p->left ? ia + bo : ia;
         const float gg = (float)g[e], h = (float)xs[ih], ot = (float)xs[io];
         r[io] = gg * (float)ge[e];
         r[ih] = gg * ot * gelu_grad_f(h, p->tanh_mode);
-    }
+    });
     md_store(r, ACL_DOUBLE, o);
     free(g);
     free(xs);

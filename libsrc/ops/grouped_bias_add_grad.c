@@ -65,8 +65,7 @@ static aclnnStatus gb_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
         se[2 * g + 1] = e;
     }
     const int64_t nb = (H + GB_HBLOCK - 1) / GB_HBLOCK;
-#pragma omp parallel for schedule(static) if (acl_parallel_worth(M * H * (p->has_idx ? 1 : G)))
-    for (int64_t t = 0; t < G * nb; t++) {
+    ACL_FOR(acl_parallel_worth(M * H * (p->has_idx ? 1 : G)), t, 0, G * nb, {
         const int64_t g = t / nb, h0 = (t % nb) * GB_HBLOCK, h1 = acl_min_i64(H, h0 + GB_HBLOCK);
         double *o = res + g * H;
         for (int64_t h = h0; h < h1; h++) o[h] = 0;
@@ -74,7 +73,7 @@ static aclnnStatus gb_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
             const double *row = y + r * H;
             for (int64_t h = h0; h < h1; h++) o[h] += row[h];
         }
-    }
+    });
     dn_store(res, ov);
     free(y);
     free(se);

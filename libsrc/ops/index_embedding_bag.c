@@ -17,6 +17,7 @@
  * order and rounded once. An index outside [0, num_weights) (the device does not check) is skipped like padding,
  * and offsets are clipped to the indices. Each bag is owned by one thread: the same bytes for any thread count. */
 #include "ops/index_common.h"
+#include "common/parallel.h"
 
 typedef struct {
     int mode; /* 0 sum, 1 mean, 2 max */
@@ -42,8 +43,7 @@ static aclnnStatus eb_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     if (!wt || (pv && !ps) || !idx || !off || !y || !mx || !cnt || !bag) rc = OOM;
     else {
         memset(bag, 0, sizeof(int64_t) * (size_t)N);
-#pragma omp parallel for schedule(static) if (acl_parallel_worth(N * D))
-        for (int64_t b = 0; b < B; b++) {
+        ACL_FOR(acl_parallel_worth(N * D), b, 0, B, {
             int64_t s = b == 0 ? 0 : off[b], e = b == B - 1 ? N : off[b + 1];
             s = s < 0 ? 0 : (s > N ? N : s);
             e = e < s ? s : (e > N ? N : e);
@@ -71,7 +71,7 @@ static aclnnStatus eb_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
             }
             cnt[b] = p->mode == 0 ? 0 : c;
             if (p->mode != 2) mx[b] = cnt[b];
-        }
+        });
         for (int64_t b = 0; b < B; b++) { /* offset2bag: serial, a later bag overwrites an overlapping range */
             int64_t s = b == 0 ? 0 : off[b], e = b == B - 1 ? N : off[b + 1];
             s = s < 0 ? 0 : (s > N ? N : s);

@@ -9,6 +9,7 @@
  * one thread: the same bytes for any thread count. */
 #include "ops/index_common.h"
 #include "ops/view_fold.h"
+#include "common/parallel.h"
 
 /* ================================================================ shared kernel: out[o, j, i] = src[o, idx[j], i] */
 typedef struct {
@@ -19,15 +20,14 @@ typedef struct {
 static void take_rows(const char *src, const int64_t *idx, char *dst, size_t es, const take_rows_params *p) {
     const int64_t rows = p->outer * p->nidx;
     const size_t rb = es * (size_t)p->inner;
-#pragma omp parallel for schedule(static) if (acl_parallel_worth(rows * p->inner))
-    for (int64_t r = 0; r < rows; r++) {
+    ACL_FOR(acl_parallel_worth(rows * p->inner), r, 0, rows, {
         const int64_t o = r / p->nidx, j = r % p->nidx;
         int64_t k = idx[j];
         if (p->wrap && k < 0) k += p->len;
         char *d = dst + (size_t)r * rb;
         if (k < 0 || k >= p->len) memset(d, 0, rb);
         else memcpy(d, src + ((size_t)(o * p->len + k)) * rb, rb);
-    }
+    });
 }
 
 static aclnnStatus take_rows_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
@@ -246,8 +246,7 @@ static aclnnStatus gather_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
             s *= xd[k];
         }
         const int64_t total = md_numel(iv), len = xd[p->dim];
-#pragma omp parallel for schedule(static) if (acl_parallel_worth(total))
-        for (int64_t e = 0; e < total; e++) {
+        ACL_FOR(acl_parallel_worth(total), e, 0, total, {
             int64_t rem = e, off = 0;
             for (int k = n - 1; k >= 0; k--) {
                 const int64_t c = rem % idims[k];
@@ -257,7 +256,7 @@ static aclnnStatus gather_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
             const int64_t j = idx[e];
             if (j < 0 || j >= len) memset(dst + (size_t)e * es, 0, es);
             else memcpy(dst + (size_t)e * es, src + (size_t)(off + j * sst[p->dim]) * es, es);
-        }
+        });
         md_store(dst, o->dtype, o);
     }
     free(src);
@@ -325,8 +324,7 @@ static aclnnStatus gnd_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
             s *= x->dims[k];
         }
         const size_t rb = es * (size_t)inner;
-#pragma omp parallel for schedule(static) if (acl_parallel_worth(nb * inner))
-        for (int64_t b = 0; b < nb; b++) {
+        ACL_FOR(acl_parallel_worth(nb * inner), b, 0, nb, {
             int64_t off = 0;
             bool ok = true;
             for (int64_t k = 0; k < q; k++) {
@@ -337,7 +335,7 @@ static aclnnStatus gnd_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
             }
             if (ok) memcpy(dst + (size_t)b * rb, src + (size_t)off * es, rb);
             else memset(dst + (size_t)b * rb, 0, rb);
-        }
+        });
         md_store(dst, o->dtype, o);
     }
     free(src);

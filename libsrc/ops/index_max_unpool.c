@@ -14,6 +14,7 @@
  * anything is written. Determinism: a plane is owned by one thread, its updates run in row-major order, so a
  * duplicate index takes the last value (as PyTorch's CPU kernel does) for any thread count. */
 #include "ops/index_common.h"
+#include "common/parallel.h"
 
 typedef struct {
     int64_t planes, in_sz, out_sz; /* planes, spatial size of self, spatial size of out */
@@ -41,13 +42,12 @@ static aclnnStatus mu_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
                             "was written.", (long long)ib[bad], (long long)bad, (long long)p->out_sz);
         } else {
             memset(ob, 0, (size_t)(p->planes * p->out_sz) * es);
-#pragma omp parallel for schedule(static) if (acl_parallel_worth(total))
-            for (int64_t pl = 0; pl < p->planes; pl++) {
+            ACL_FOR(acl_parallel_worth(total), pl, 0, p->planes, {
                 char *dst = ob + (size_t)(pl * p->out_sz) * es;
                 const char *src = xb + (size_t)(pl * p->in_sz) * es;
                 const int64_t *ix = ib + pl * p->in_sz;
                 for (int64_t i = 0; i < p->in_sz; i++) memcpy(dst + (size_t)ix[i] * es, src + (size_t)i * es, es);
-            }
+            });
             md_store(ob, x->dtype, o);
         }
     }

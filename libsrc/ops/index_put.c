@@ -14,6 +14,7 @@
  * order; the bytes do not depend on the thread count. Validation follows op_api aclnn_index.cpp and
  * aclnn_index_put_impl.cpp (hicann/ops-nn index/). */
 #include "ops/index_common.h"
+#include "common/parallel.h"
 
 typedef struct {
     int nidx;              /* entries of indices */
@@ -214,11 +215,10 @@ static aclnnStatus ip_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
         char *src = ix_load_raw(x), *dst = md_alloc(pl.n, es);
         if (!src || !dst) rc = OOM;
         else {
-#pragma omp parallel for schedule(static) if (acl_parallel_worth(pl.n))
-            for (int64_t e = 0; e < pl.n; e++) {
+            ACL_FOR(acl_parallel_worth(pl.n), e, 0, pl.n, {
                 if (pl.off[e] < 0) memset(dst + (size_t)e * es, 0, es);
                 else memcpy(dst + (size_t)e * es, src + (size_t)pl.off[e] * es, es);
-            }
+            });
             md_store(dst, o->dtype, o);
         }
         free(src);

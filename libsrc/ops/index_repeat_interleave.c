@@ -5,6 +5,7 @@
  * than outputSize the tail is cut, when to less the rest of out is zero, and negative counts repeat nothing (the
  * device does not check them). Values move as bytes; each output row is owned by one thread. */
 #include "ops/index_common.h"
+#include "common/parallel.h"
 
 typedef struct {
     int dim;          /* -1: self flattened */
@@ -54,12 +55,11 @@ static aclnnStatus ri_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     else {
         const int64_t rows = outer * p->L;
         const size_t rb = es * (size_t)inner;
-#pragma omp parallel for schedule(static) if (acl_parallel_worth(rows * inner))
-        for (int64_t e = 0; e < rows; e++) {
+        ACL_FOR(acl_parallel_worth(rows * inner), e, 0, rows, {
             const int64_t oo = e / p->L, j = m[e % p->L];
             if (j < 0) memset(dst + (size_t)e * rb, 0, rb);
             else memcpy(dst + (size_t)e * rb, src + (size_t)(oo * n + j) * rb, rb);
-        }
+        });
         md_store(dst, o->dtype, o);
     }
     free(src);

@@ -10,6 +10,7 @@
  * summing to the axis length). Sums are accumulated in double in axis order and rounded once; each out element is
  * owned by one thread. */
 #include "ops/index_common.h"
+#include "common/parallel.h"
 
 typedef struct {
     int axis;
@@ -37,13 +38,12 @@ static aclnnStatus rig_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
         }
         start[L] = pos;
         const int64_t total = outer * L * inner;
-#pragma omp parallel for schedule(static) if (acl_parallel_worth(outer * n * inner))
-        for (int64_t e = 0; e < total; e++) {
+        ACL_FOR(acl_parallel_worth(outer * n * inner), e, 0, total, {
             const int64_t oo = e / (L * inner), j = (e / inner) % L, i = e % inner;
             double s = 0;
             for (int64_t t = start[j]; t < start[j + 1]; t++) s += src[(oo * n + t) * inner + i];
             dst[e] = s;
-        }
+        });
         acl_view ov = *o; /* out: any shape of the right element count, filled row-major */
         md_store(dst, ACL_DOUBLE, &ov);
     }

@@ -15,6 +15,7 @@
  * Values are moved as bytes. Determinism: with 0-/1-d indices every i owns its batch row; with 2-d indices (where
  * rows may repeat) each m is owned by one thread that applies the windows in index order (the later one wins). */
 #include "ops/index_common.h"
+#include "common/parallel.h"
 
 static const aclDataType k_su_dtypes[] = {ACL_INT8, ACL_FLOAT16, ACL_FLOAT, ACL_BF16, ACL_INT32};
 static const aclDataType k_su_idx[] = {ACL_INT64, ACL_INT32};
@@ -67,12 +68,11 @@ static aclnnStatus su_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
                     memcpy(db + (size_t)(((bo[2 * i] * M + m) * S + bo[2 * i + 1]) * T) * es,
                            ub + (size_t)((i * M + m) * Su * T) * es, row);
         } else {
-#pragma omp parallel for schedule(static) if (acl_parallel_worth(Bu * M * Su * T))
-            for (int64_t im = 0; im < Bu * M; im++) {
+            ACL_FOR(acl_parallel_worth(Bu * M * Su * T), im, 0, Bu * M, {
                 const int64_t i = im / M, m = im % M;
                 memcpy(db + (size_t)(((bo[2 * i] * M + m) * S + bo[2 * i + 1]) * T) * es,
                        ub + (size_t)(im * Su * T) * es, row);
-            }
+            });
         }
         md_store(db, d->dtype, o);
     }

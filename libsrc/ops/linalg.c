@@ -108,8 +108,7 @@ static aclnnStatus run_chol(const la_params *p, aclOpExecutor *ex) {
     const int64_t n = x->dims[x->ndim - 1], B = batch_of(x, 2);
     double *a = load(x, false);
     if (!a) return OOM;
-    #pragma omp parallel for schedule(static) if (B > 1 && acl_parallel_worth(mx_work(B, n, n, n)))
-    for (int64_t b = 0; b < B; b++) {
+    ACL_FOR(B > 1 && acl_parallel_worth(mx_work(B, n, n, n)), b, 0, B, {
         double *m = a + b * n * n;
         if (p->upper) /* U^T U = A from A's upper triangle: the lower factor of A^T, transposed back */
             for (int64_t i = 0; i < n; i++)
@@ -118,7 +117,7 @@ static aclnnStatus run_chol(const la_params *p, aclOpExecutor *ex) {
         if (p->upper)
             for (int64_t i = 0; i < n; i++)
                 for (int64_t j = i + 1; j < n; j++) { m[i * n + j] = m[j * n + i]; m[j * n + i] = 0; }
-    }
+    });
     bool ok = store(a, false, p->cdt, acl_exec_out(ex, 0));
     free(a);
     return ok ? ACLNN_SUCCESS : OOM;
@@ -260,13 +259,12 @@ static aclnnStatus run_trsv(const la_params *p, aclOpExecutor *ex) {
     mx_load_bcast(av, p->md, nd, wdt, A);
     bool ok = true;
     if (ex->n_out > 1) ok = store(A, p->cplx, p->cdt, acl_exec_out(ex, 1)); /* mOut: A broadcast, as given */
-    #pragma omp parallel for schedule(static) if (B > 1 && acl_parallel_worth(mx_work(B, n, n, k)))
-    for (int64_t b = 0; b < B; b++) {
+    ACL_FOR(B > 1 && acl_parallel_worth(mx_work(B, n, n, k)), b, 0, B, {
         if (p->cplx)
             trsolve_z((const zc *)A + b * n * n, (zc *)X + b * n * k, n, k, p->upper, p->adjoint, p->unit);
         else
             trsolve_d((const double *)A + b * n * n, (double *)X + b * n * k, n, k, p->upper, p->adjoint, p->unit);
-    }
+    });
     if (ok) ok = store(X, p->cplx, p->cdt, acl_exec_out(ex, 0));
     free(X);
     free(A);

@@ -35,8 +35,7 @@ static aclnnStatus lsb_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
         return OOM;
     }
     const int64_t n = md_numel(o);
-#pragma omp parallel for schedule(static) if (acl_parallel_worth(n))
-    for (int64_t i = 0; i < n; i++) x[i] = (float)g[i] / (1.0f + expf((float)x[i]));
+    ACL_FOR(acl_parallel_worth(n), i, 0, n, x[i] = (float)g[i] / (1.0f + expf((float)x[i])););
     md_store(x, ACL_DOUBLE, o);
     free(g);
     free(x);

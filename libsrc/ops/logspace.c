@@ -34,8 +34,7 @@ static aclnnStatus ls_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     const size_t es = acl_dtype_size(o->dtype);
     const int64_t n = p->steps;
     const float step = n > 1 ? (p->end - p->start) / (float)(n - 1) : 0.0f;
-#pragma omp parallel for schedule(static) if (acl_parallel_worth(n * 16))
-    for (int64_t i = 0; i < n; i++) {
+    ACL_FOR(acl_parallel_worth(n * 16), i, 0, n, {
         float x = n == 1 ? p->start
                          : (i < n / 2 ? p->start + step * (float)i : p->end - step * (float)(n - 1 - i));
         float v = to_cd(powf(p->base, to_cd(x, p->cd)), p->cd);
@@ -46,7 +45,7 @@ static aclnnStatus ls_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
             r /= o->dims[d];
         }
         acl_convert(&v, ACL_FLOAT, 1, o->base + off * (int64_t)es, o->dtype, 1, 1);
-    }
+    });
     return ACLNN_SUCCESS;
 }
 

@@ -12,6 +12,7 @@
 #include "ops/gen/all_ops.h"
 #include "ops/norm_common.h"
 #include "ops/ops.h"
+#include "common/parallel.h"
 
 typedef struct {
     nm_io io;
@@ -36,8 +37,7 @@ static aclnnStatus bt_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     if (oom || !r || !go || !x) {
         rc = OOM;
     } else {
-#pragma omp parallel for schedule(static) if (total > 65536)
-        for (int64_t i = 0; i < total; i++) {
+        ACL_FOR(total > 65536, i, 0, total, {
             int64_t rem = i, k[3] = {0, 0, 0};
             for (int d = p->nd - 1; d >= 0; d--) {
                 const int64_t c = rem % p->dims[d];
@@ -46,7 +46,7 @@ static aclnnStatus bt_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
             }
             const double v = x[i], pwv = pw ? pw[k[2]] : 1.0, wv = w ? w[k[1]] : 1.0;
             r[i] = go[k[0]] * (log_sigmoid(-v) - pwv * log_sigmoid(v)) * wv * p->scale;
-        }
+        });
         nm_store(r, nm_out(ex, 0));
     }
     free(go), free(x), free(w), free(pw), free(r);

@@ -143,8 +143,7 @@ static aclnnStatus lp_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
         const double *g = buf[LR_GRAD], *x = buf[LR_X], *t = buf[LR_T], *w = buf[LR_W], *pw = buf[LR_PW];
         const double scale = p->backward && (p->reduction == 1 || p->reduction == 3)
                                  ? 1.0 / (p->div > 0 ? p->div : (double)n) : 1.0;
-        #pragma omp parallel for schedule(static) if (acl_parallel_worth(n * 8))
-        for (int64_t b = 0; b < nb; b++) {
+        ACL_FOR(acl_parallel_worth(n * 8), b, 0, nb, {
             const int64_t lo = b * LP_BLOCK, hi = lo + LP_BLOCK < n ? lo + LP_BLOCK : n;
             double s = 0;
             for (int64_t i = lo; i < hi; i++) {
@@ -157,7 +156,7 @@ static aclnnStatus lp_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
                 }
             }
             if (part) part[b] = s;
-        }
+        });
         if (part) {
             double s = 0;
             for (int64_t b = 0; b < nb; b++) s += part[b];

@@ -77,8 +77,7 @@ static aclnnStatus run_bnstats(const mo_params *p, aclOpExecutor *ex) {
         const acl_view *x = acl_exec_in(ex, 0);
         const int64_t N = x->dims[0], S = acl_view_numel(x) / (N * C);
         const float eps = (float)p->eps;
-        #pragma omp parallel for schedule(static) if (acl_parallel_worth(N * S * C))
-        for (int64_t c = 0; c < C; c++) {
+        ACL_FOR(acl_parallel_worth(N * S * C), c, 0, C, {
             double s = 0, q = 0;
             for (int64_t n = 0; n < N; n++)
                 for (int64_t i = 0; i < S; i++) s += a[(n * C + c) * S + i];
@@ -90,7 +89,7 @@ static aclnnStatus run_bnstats(const mo_params *p, aclOpExecutor *ex) {
                 }
             mean[c] = m;
             inv[c] = 1 / sqrt(q / (double)(N * S) + eps);
-        }
+        });
     }
     if (ok) ok = mx_store_via(mean, ACL_DOUBLE, ACL_FLOAT, mo) && mx_store_via(inv, ACL_DOUBLE, ACL_FLOAT, io);
     free(mean);
@@ -211,8 +210,7 @@ static aclnnStatus run_im2col(const mo_params *p, aclOpExecutor *ex) {
     double *a = dn_load(x), *r = malloc(sizeof(double) * (size_t)(acl_view_numel(o) + 1));
     bool ok = a && r;
     if (ok) {
-        #pragma omp parallel for schedule(static) if (acl_parallel_worth(N * rowsN * L))
-        for (int64_t nr = 0; nr < N * rowsN; nr++) {
+        ACL_FOR(acl_parallel_worth(N * rowsN * L), nr, 0, N * rowsN, {
             const int64_t n = nr / rowsN, row = nr % rowsN, c = row / (p->k[0] * p->k[1]);
             const int64_t ki = row / p->k[1] % p->k[0], kj = row % p->k[1];
             for (int64_t i = 0; i < oh; i++)
@@ -222,7 +220,7 @@ static aclnnStatus run_im2col(const mo_params *p, aclOpExecutor *ex) {
                     r[nr * L + i * ow + j] =
                         (y >= 0 && y < H && xx >= 0 && xx < W) ? a[((n * C + c) * H + y) * W + xx] : 0;
                 }
-        }
+        });
         ok = mx_store_via(r, ACL_DOUBLE, x->dtype, o);
     }
     free(a);

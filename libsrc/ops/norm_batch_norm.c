@@ -180,15 +180,14 @@ static aclnnStatus bnb_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     nk_channel_grad_sums(dy, x, N, C, S, mean, sdy, sdyx);
     if (dx) {
         const double M = (double)N * (double)S;
-#pragma omp parallel for schedule(static) if (acl_parallel_worth(N * C * S))
-        for (int64_t bc = 0; bc < N * C; bc++) {
+        ACL_FOR(acl_parallel_worth(N * C * S), bc, 0, N * C, {
             const int64_t c = bc % C;
             const double is = sv[c], k = is * (w ? w[c] : 1.0), m = mean[c];
             for (int64_t s = 0; s < S; s++) {
                 const int64_t i = bc * S + s;
                 dx[i] = p->training ? k * (dy[i] - sdy[c] / M - (x[i] - m) * is * is * sdyx[c] / M) : k * dy[i];
             }
-        }
+        });
         nm_store(dx, vdx);
     }
     for (int64_t c = 0; c < C; c++) sdyx[c] *= sv[c];

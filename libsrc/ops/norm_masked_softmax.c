@@ -28,8 +28,7 @@ static aclnnStatus ms_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
         free(x), free(m), free(b);
         return OOM;
     }
-#pragma omp parallel for schedule(static) if (acl_parallel_worth(rows * S2))
-    for (int64_t r = 0; r < rows; r++) {
+    ACL_FOR(acl_parallel_worth(rows * S2), r, 0, rows, {
         const int64_t s1 = r % S1, n = (r / S1) % N, w = (r / (S1 * N)) % W;
         double *row = x + r * S2;
         const double *mr = m ? m + (w * S1 + s1) * S2 : NULL, *br = b + (n * S1 + s1) * S2;
@@ -41,7 +40,7 @@ static aclnnStatus ms_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
         double s = 0;
         for (int64_t j = 0; j < S2; j++) s += (row[j] = exp(row[j] - mx));
         for (int64_t j = 0; j < S2; j++) row[j] /= s;
-    }
+    });
     nm_store(x, nm_out(ex, 0));
     free(x), free(m), free(b);
     return ACLNN_SUCCESS;

@@ -57,8 +57,7 @@ static aclnnStatus red_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
         free(x), free(s), free(q);
         return OOM;
     }
-#pragma omp parallel for schedule(static) if (acl_parallel_worth(p->outer * p->C * p->inner))
-    for (int64_t c = 0; c < p->C; c++) {
+    ACL_FOR(acl_parallel_worth(p->outer * p->C * p->inner), c, 0, p->C, {
         double a = 0, b = 0;
         for (int64_t o = 0; o < p->outer; o++) {
             const double *r = x + (o * p->C + c) * p->inner;
@@ -67,7 +66,7 @@ static aclnnStatus red_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
         }
         s[c] = a;
         q[c] = b;
-    }
+    });
     nm_store(s, nm_out(ex, 0));
     nm_store(q, nm_out(ex, 1));
     free(x), free(s), free(q);
@@ -445,15 +444,14 @@ static aclnnStatus ebw_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
         const int64_t nc = dn_numel(nm_in(ex, 7));
         double n = 0;
         for (int64_t i = 0; i < nc; i++) n += cnt[i];
-#pragma omp parallel for schedule(static) if (acl_parallel_worth(NC * S))
-        for (int64_t bc = 0; bc < NC; bc++) {
+        ACL_FOR(acl_parallel_worth(NC * S), bc, 0, NC, {
             const int64_t c = bc % C;
             const double k = is[c] * (w ? w[c] : 1.0), md = sdy[c] / n, mx = sdx[c] / n, i2 = is[c] * is[c];
             for (int64_t s = 0; s < S; s++) {
                 const int64_t i = bc * S + s;
                 dx[i] = (dy[i] - md - (x[i] - m[c]) * i2 * mx) * k;
             }
-        }
+        });
         nm_store(dx, nm_out(ex, 0));
     }
     free(dy), free(x), free(m), free(is), free(w), free(sdy), free(sdx), free(cnt), free(dx);

@@ -91,8 +91,7 @@ static aclnnStatus awq_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
         am[b] = (float)opt_elem(amv, b);
         av[b] = (float)opt_elem(avv, b);
     }
-#pragma omp parallel for schedule(static) if (nb > 1 && acl_parallel_worth(n))
-    for (int64_t b = 0; b < nb; b++) {
+    ACL_FOR(nb > 1 && acl_parallel_worth(n), b, 0, nb, {
         const int64_t e0 = b * QBLOCK, e1 = e0 + QBLOCK < n ? e0 + QBLOCK : n;
         float mx_m = 0.0f, mx_v = 0.0f;
         for (int64_t i = e0; i < e1; i++) {
@@ -113,7 +112,7 @@ static aclnnStatus awq_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
             cm[i] = (uint8_t)quant_code(m[i] / mx_m, qm, true);
             cv[i] = (uint8_t)quant_code(v[i] / mx_v, qv, false);
         }
-    }
+    });
     cp_copy((const char *)x, ACL_FLOAT, st, var->base, var->dtype, var->strides, var->dims, var->ndim);
     cp_copy((const char *)cm, ACL_UINT8, st, mv->base, ACL_UINT8, mv->strides, mv->dims, mv->ndim);
     cp_copy((const char *)cv, ACL_UINT8, st, vv->base, ACL_UINT8, vv->strides, vv->dims, vv->ndim);

@@ -30,6 +30,7 @@
 #include "common/status.h"
 #include "ops/gen/all_ops.h"
 #include "ops/ops.h"
+#include "common/parallel.h"
 
 #define AS_MAX_NUMSEQS 200000000LL
 
@@ -85,8 +86,7 @@ static aclnnStatus as_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     }
     const acl_view *spt = acl_exec_in(ex, 6), *acc = acl_exec_in(ex, 7);
     const int64_t S = p->spec_num, R = S + 1;
-#pragma omp parallel for schedule(static) if (p->num_seqs > 64)
-    for (int64_t i = 0; i < p->num_seqs; i++) {
+    ACL_FOR(p->num_seqs > 64, i, 0, p->num_seqs, {
         const int32_t a = (int32_t)*at(acc, i);
         int m = (int)R; /* index of the first minimum of (row as float32, -1) */
         float mv = -1.0f;
@@ -111,7 +111,7 @@ static aclnnStatus as_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
         }
         *at(tok, i * R) = last;
         for (int64_t s = 0; s < S; s++) *at(tok, i * R + 1 + s) = *at(spt, i * S + s);
-    }
+    });
     return ACLNN_SUCCESS;
 }
 

@@ -63,13 +63,12 @@ aclnnStatus opt_apply(const acl_view *const *rd, const acl_view *const *wr, int 
     }
     if (!rc) {
         const int64_t nch = (m + OPT_CHUNK - 1) / OPT_CHUNK;
-#pragma omp parallel for schedule(static) if (nch > 1 && acl_parallel_worth(m))
-        for (int64_t c = 0; c < nch; c++) {
+        ACL_FOR(nch > 1 && acl_parallel_worth(m), c, 0, nch, {
             const int64_t o0 = c * OPT_CHUNK, len = m - o0 < OPT_CHUNK ? m - o0 : OPT_CHUNK;
             float *bc[OPT_MAX_SLOTS];
             for (int s = 0; s < nslots; s++) bc[s] = b[s] ? b[s] + o0 : NULL;
             k(len, bc, sc);
-        }
+        });
         for (int s = 0; s < nslots; s++)
             if (wr[s]) cp_copy((const char *)b[s], ACL_FLOAT, st, wr[s]->base, wr[s]->dtype, wr[s]->strides,
                                wr[s]->dims, wr[s]->ndim);

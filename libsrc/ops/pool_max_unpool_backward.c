@@ -6,6 +6,7 @@
  * dtype. An index outside [0, H_out * W_out) fails the run with 161002 (nothing written). Each output element is
  * owned by one iteration: the same bytes for any thread count. */
 #include "ops/index_common.h"
+#include "common/parallel.h"
 
 typedef struct {
     int64_t planes, in_sz, out_sz; /* N * C, spatial size of self, spatial size of gradOutput */
@@ -32,11 +33,10 @@ static aclnnStatus mub_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
                             (long long)ib[bad], (long long)bad, (long long)p->out_sz);
         } else {
             const int64_t total = p->planes * p->in_sz;
-#pragma omp parallel for schedule(static) if (acl_parallel_worth(total))
-            for (int64_t e = 0; e < total; e++) {
+            ACL_FOR(acl_parallel_worth(total), e, 0, total, {
                 const int64_t pl = e / p->in_sz;
                 memcpy(ob + (size_t)e * es, gb + (size_t)(pl * p->out_sz + ib[e]) * es, es);
-            }
+            });
             md_store(ob, md_class_dt(c), o);
         }
     }

@@ -30,15 +30,14 @@ static aclnnStatus prelu_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     int64_t inner = 1;
     for (int k = 2; k < x->ndim; k++) inner *= x->dims[k];
     const bool dbl = p->pdt == ACL_DOUBLE;
-#pragma omp parallel for schedule(static) if (acl_parallel_worth(n))
-    for (int64_t i = 0; i < n; i++) {
+    ACL_FOR(acl_parallel_worth(n), i, 0, n, {
         const double wv = ws_[nw == 1 ? 0 : (i / inner) % c];
         if (dbl) xs[i] = xs[i] > 0 ? xs[i] : wv * xs[i];
         else {
             const float v = (float)xs[i];
             xs[i] = v > 0 ? v : (float)wv * v;
         }
-    }
+    });
     aclnnStatus rc = md_store_via(xs, ACL_DOUBLE, p->pdt, o);
     free(xs);
     free(ws_);
@@ -104,8 +103,7 @@ static aclnnStatus prelu_bwd_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     if (nw != 1)
         for (int k = 2; k < x->ndim; k++) inner *= x->dims[k];
     const int64_t outer = n / (c * inner);
-#pragma omp parallel for schedule(static) if (acl_parallel_worth(n) && c > 1)
-    for (int64_t ch = 0; ch < c; ch++) {
+    ACL_FOR(acl_parallel_worth(n) && c > 1, ch, 0, c, {
         double acc = 0;
         const float wc = (float)wv[ch];
         for (int64_t o = 0; o < outer; o++)
@@ -116,7 +114,7 @@ static aclnnStatus prelu_bwd_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
                 g[e] = xv > 0 ? gg : wc * gg;
             }
         sw[ch] = acc;
-    }
+    });
     md_store(g, ACL_DOUBLE, gi);
     md_store(sw, ACL_DOUBLE, gw);
     free(g);

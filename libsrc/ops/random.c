@@ -772,14 +772,13 @@ static aclnnStatus rp_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     const acl_view *o = acl_exec_out(ex, 0);
     rp_key *k = malloc((size_t)p->n * sizeof *k);
     if (!k) return ACL_REPORT(ACLNN_ERR_INNER, "out of memory in Randperm.");
-#pragma omp parallel for schedule(static) if (acl_parallel_worth(p->n * 8))
-    for (int64_t i = 0; i < p->n; i++) {
+    ACL_FOR(acl_parallel_worth(p->n * 8), i, 0, p->n, {
         uint32_t w[4];
         philox4x32_10(p->seed, p->offset, (uint64_t)i >> 1, w);
         const unsigned j = (unsigned)(i & 1) * 2;
         k[i].key = ((uint64_t)w[j] << 32) | w[j + 1];
         k[i].idx = i;
-    }
+    });
     qsort(k, (size_t)p->n, sizeof *k, rp_cmp);
     const size_t es = acl_dtype_size(o->dtype);
     for (int64_t i = 0; i < p->n; i++) acl_convert(&k[i].idx, ACL_INT64, 1, o->base + i * o->strides[0] * (int64_t)es,

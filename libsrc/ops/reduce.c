@@ -536,8 +536,7 @@ static void store_index(const acl_view *o, int64_t off, int64_t idx) {
 /* every output index of one reduction kind */
 static void run_kind(const rd_plan *p, const acl_view *x, const acl_view *o0, const acl_view *o1) {
     const bool many = p->nout >= RD_FEW_OUTPUTS;
-#pragma omp parallel for schedule(static) if (many && acl_parallel_worth(p->nout * (p->R ? p->R : 1)))
-    for (int64_t o = 0; o < p->nout; o++) {
+    ACL_FOR(many && acl_parallel_worth(p->nout * (p->R ? p->R : 1)), o, 0, p->nout, {
         int64_t off0 = 0, off1 = 0, rem = o;
         for (int k = p->nk - 1; k >= 0; k--) {
             int64_t i = rem % p->kd[k];
@@ -584,7 +583,7 @@ static void run_kind(const rd_plan *p, const acl_view *x, const acl_view *o0, co
         result(p, &a, res);
         store_res(o0, off0, p->rdt, res);
         if (p->with_index) store_index(o1, off1, a.idx < 0 ? 0 : a.idx);
-    }
+    });
 }
 
 /* every element of a view set to the 16-byte value v (already in the view's dtype) */
@@ -593,15 +592,14 @@ static void fill_view(const acl_view *o, const unsigned char *v) {
     if (n == 0) return;
     const int nd = o->ndim;
     const int64_t inner = nd ? o->dims[nd - 1] : 1, ist = nd ? o->strides[nd - 1] : 0, rows = n / inner;
-#pragma omp parallel for schedule(static) if (acl_parallel_worth(n))
-    for (int64_t r = 0; r < rows; r++) {
+    ACL_FOR(acl_parallel_worth(n), r, 0, rows, {
         int64_t off = 0, rem = r;
         for (int k = nd - 2; k >= 0; k--) {
             off += (rem % o->dims[k]) * o->strides[k];
             rem /= o->dims[k];
         }
         for (int64_t j = 0; j < inner; j++) memcpy(o->base + (off + j * ist) * es, v, (size_t)es);
-    }
+    });
 }
 
 static aclnnStatus rd_run(aclOpExecutor *ex, void *ws, uint64_t wss) {

@@ -35,8 +35,7 @@ static aclnnStatus rope_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     else {
         const int64_t rows = n / d;
         const int mode = p->mode;
-#pragma omp parallel for schedule(static) if (acl_parallel_worth(n))
-        for (int64_t row = 0; row < rows; row++) {
+        ACL_FOR(acl_parallel_worth(n), row, 0, rows, {
             const float *xr = xs + row * d, *cr = cs + row * d, *sr = ss + row * d;
             float *o = r + row * d;
             for (int64_t k = 0; k < d; k++) {
@@ -45,7 +44,7 @@ static aclnnStatus rope_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
                 else rot = (k & 1) ? xr[k - 1] : -xr[k + 1];
                 o[k] = xr[k] * cr[k] + rot * sr[k];
             }
-        }
+        });
         rc = md_store_via(r, ACL_FLOAT, y->dtype, y);
     }
     free(xs);

@@ -40,8 +40,7 @@ static aclnnStatus rrn_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     const aclDataType dt = o->dtype;
     if (p->training) {
         const float span = p->upper - p->lower;
-#pragma omp parallel for schedule(static) if (n > 65536)
-        for (int64_t i = 0; i < n; i++) {
+        ACL_FOR(n > 65536, i, 0, n, {
             float r = 1.0f;
             if (xv[i] < 0.0f) {
                 const float a = p->lower + span * philox_uniform_f(p->seed, p->offset, (uint64_t)i);
@@ -52,7 +51,7 @@ static aclnnStatus rrn_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
             }
             nv[i] = r;
             xv[i] = xv[i] * r;
-        }
+        });
         md_store(nv, ACL_FLOAT, nz);
     } else {
         const float slope = (p->lower + p->upper) / 2.0f;

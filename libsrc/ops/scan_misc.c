@@ -125,8 +125,7 @@ static aclnnStatus scan_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
         return OOM;
     }
     const int64_t lines = outer * inner;
-#pragma omp parallel for schedule(static) if (acl_parallel_worth(n) && lines > 1)
-    for (int64_t l = 0; l < lines; l++) scan_line(p, c, buf, idx, (l / inner) * len * inner + l % inner, inner, len);
+    ACL_FOR(acl_parallel_worth(n) && lines > 1, l, 0, lines, scan_line(p, c, buf, idx, (l / inner) * len * inner + l % inner, inner, len););
     md_store(buf, md_class_dt(c), o);
     if (oi) md_store(idx, ACL_INT64, oi);
     free(buf);

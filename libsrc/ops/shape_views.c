@@ -498,8 +498,7 @@ static void rollflat_kernel(const cp_plan *p, const acl_view *io) {
     const acl_view *s = &io[0], *o = &io[1];
     const int64_t N = acl_view_numel(o), sh = p->iparam[0], CH = 4096, nch = (N + CH - 1) / CH;
     const size_t es = acl_dtype_size(o->dtype);
-#pragma omp parallel for schedule(static) if (acl_parallel_worth(N))
-    for (int64_t c = 0; c < nch; c++) {
+    ACL_FOR(acl_parallel_worth(N), c, 0, nch, {
         const int64_t j0 = c * CH, j1 = j0 + CH < N ? j0 + CH : N;
         int64_t si[ACL_MAX_VIEW_RANK], di[ACL_MAX_VIEW_RANK], soff, doff;
         int64_t f = j0 - sh < 0 ? j0 - sh + N : j0 - sh; /* the source of out_flat[j0] */
@@ -515,7 +514,7 @@ static void rollflat_kernel(const cp_plan *p, const acl_view *io) {
                 odo_next(s, si, &soff);
             }
         }
-    }
+    });
 }
 
 /* ((a mod n) + (b mod n)) mod n without overflow, n > 0, result in [0, n) */

@@ -55,15 +55,13 @@ static aclnnStatus sk_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     const int64_t nb = (C + SK_CBLOCK - 1) / SK_CBLOCK;
     int64_t it = 0;
     for (;;) {
-#pragma omp parallel for schedule(static) if (par)
-        for (int64_t r = 0; r < R; r++) {
+        ACL_FOR(par, r, 0, R, {
             const float *k = K + r * C;
             double s = 0;
             for (int64_t c = 0; c < C; c++) s += (double)(d1[c] * k[c]);
             d0[r] = inv_r / ((float)s + eps);
-        }
-#pragma omp parallel for schedule(static) if (par)
-        for (int64_t b = 0; b < nb; b++) {
+        });
+        ACL_FOR(par, b, 0, nb, {
             const int64_t c0 = b * SK_CBLOCK, c1 = acl_min_i64(C, c0 + SK_CBLOCK);
             double s[SK_CBLOCK];
             for (int64_t c = c0; c < c1; c++) s[c - c0] = 0;
@@ -72,7 +70,7 @@ static aclnnStatus sk_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
                 for (int64_t c = c0; c < c1; c++) s[c - c0] += (double)(d0[r] * k[c]);
             }
             for (int64_t c = c0; c < c1; c++) d1[c] = inv_c / ((float)s[c - c0] + eps);
-        }
+        });
         double e = 0;
         for (int64_t c = 0; c < C; c++) e += (double)fabsf(d1o[c] - d1[c]);
         const float err = (float)e / (float)C;

@@ -34,8 +34,7 @@ static aclnnStatus sg_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
         free(yv);
         return OOM;
     }
-#pragma omp parallel for schedule(static) if (p->pre * hh > 65536)
-    for (int64_t r = 0; r < p->pre; r++) {
+    ACL_FOR(p->pre * hh > 65536, r, 0, p->pre, {
         const float *xr = xv + r * p->h;
         float *yr = yv + r * hh;
         for (int64_t j = 0; j < hh; j++) {
@@ -45,7 +44,7 @@ static aclnnStatus sg_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
             const float sa = p->beta * tanhf(g / p->beta) * (1.0f / (1.0f + expf(-g)));
             yr[j] = sa * u;
         }
-    }
+    });
     md_store(yv, ACL_FLOAT, o);
     free(xv);
     free(yv);

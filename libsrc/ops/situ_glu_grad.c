@@ -33,8 +33,7 @@ static aclnnStatus sgg_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
         free(yv);
         return OOM;
     }
-#pragma omp parallel for schedule(static) if (p->pre * hh > 65536)
-    for (int64_t r = 0; r < p->pre; r++) {
+    ACL_FOR(p->pre * hh > 65536, r, 0, p->pre, {
         const float *xr = xv + r * p->h, *gr = gy + r * hh;
         float *yr = yv + r * p->h;
         for (int64_t j = 0; j < hh; j++) {
@@ -50,7 +49,7 @@ static aclnnStatus sgg_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
             yr[gi] = dy * up * s * ((1.0f - t * t) + p->beta * t * (1.0f - s));
             yr[ui] = dy * sa * dup;
         }
-    }
+    });
     md_store(yv, ACL_FLOAT, o);
     free(gy);
     free(xv);

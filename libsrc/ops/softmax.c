@@ -76,11 +76,10 @@ static aclnnStatus sm_run_f64(aclOpExecutor *ex, const sm_params *p) {
     const int64_t len = x->ndim ? x->dims[p->dim] : 1;
     for (int k = p->dim + 1; k < x->ndim; k++) inner *= x->dims[k];
     const int64_t lines = n / len;
-#pragma omp parallel for schedule(static) if (acl_parallel_worth(n) && lines > 1)
-    for (int64_t l = 0; l < lines; l++) {
+    ACL_FOR(acl_parallel_worth(n) && lines > 1, l, 0, lines, {
         const int64_t b = (l / inner) * len * inner + l % inner;
         sm_line_f64(p->kind, buf + b, g ? g + b : NULL, inner, len);
-    }
+    });
     aclnnStatus rc = md_store_via(buf, ACL_DOUBLE, p->cdt, o);
     free(buf);
     free(g);

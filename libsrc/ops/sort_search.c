@@ -401,13 +401,12 @@ static aclnnStatus ss_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
         return OOM;
     }
     if (!vals) acl_convert(p->value, p->pdt, 1, v, cdt, 1, 1);
-#pragma omp parallel for schedule(static) if (acl_parallel_worth(nv * 16))
-    for (int64_t i = 0; i < nv; i++) {
+    ACL_FOR(acl_parallel_worth(nv * 16), i, 0, nv, {
         const int64_t row = rows ? i / m : 0;
         const int64_t *srt = so ? so + row * n : NULL;
         r[i] = c == VC_F ? bound_f((const double *)s + row * n, srt, n, ((const double *)v)[i], p->right)
                          : bound_i((const int64_t *)s + row * n, srt, n, ((const int64_t *)v)[i], p->right);
-    }
+    });
     md_store(r, ACL_INT64, o);
     free(s);
     free(v);

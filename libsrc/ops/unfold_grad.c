@@ -30,8 +30,7 @@ static aclnnStatus ug_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     const int64_t total = acl_view_numel(gi);
     const size_t ges = acl_dtype_size(go->dtype), ies = acl_dtype_size(gi->dtype);
     const int64_t wst = go->strides[dim], kst = go->strides[nd];
-#pragma omp parallel for schedule(static) if (acl_parallel_worth(total))
-    for (int64_t t = 0; t < total; t++) {
+    ACL_FOR(acl_parallel_worth(total), t, 0, total, {
         int64_t r = t, goff = 0, ioff = 0, j = 0;
         for (int d = nd - 1; d >= 0; d--) {
             int64_t i = r % gi->dims[d];
@@ -48,7 +47,7 @@ static aclnnStatus ug_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
         for (int64_t w = wlo; w <= whi; w++)
             acc += acl_read_f64(go->base + (goff + w * wst + (j - w * p->step) * kst) * (int64_t)ges, go->dtype);
         acl_convert(&acc, ACL_DOUBLE, 1, gi->base + ioff * (int64_t)ies, gi->dtype, 1, 1);
-    }
+    });
     return ACLNN_SUCCESS;
 }
 

@@ -105,8 +105,7 @@ static aclnnStatus wq_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
         if (p->has_qo && !(qo = md_load(acl_exec_in(ex, p->i_qo), ACL_FLOAT))) goto done;
     }
     /* the dequantised weight (k, n) */
-#pragma omp parallel for schedule(static) if (acl_parallel_worth(K * N))
-    for (int64_t k = 0; k < K; k++) {
+    ACL_FOR(acl_parallel_worth(K * N), k, 0, K, {
         for (int64_t n = 0; n < N; n++) {
             const int64_t si = p->scale_kind == 0 ? 0 : p->scale_kind == 1 ? n : (k / p->group) * N + n;
             const float w = (float)wq_w_at(wv, p, k, n);
@@ -118,11 +117,10 @@ static aclnnStatus wq_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
             }
             wd[k * N + n] = d;
         }
-    }
+    });
     const int64_t nblk = (N + WQ_NBLK - 1) / WQ_NBLK;
     const bool nq1 = p->has_qs && md_numel(acl_exec_in(ex, p->i_qs)) == 1;
-#pragma omp parallel for schedule(static) if (acl_parallel_worth(M * N * K))
-    for (int64_t t = 0; t < M * nblk; t++) {
+    ACL_FOR(acl_parallel_worth(M * N * K), t, 0, M * nblk, {
         const int64_t m = t / nblk, n0 = (t % nblk) * WQ_NBLK, n1 = n0 + WQ_NBLK < N ? n0 + WQ_NBLK : N;
         float acc[WQ_NBLK];
         for (int64_t n = n0; n < n1; n++) acc[n - n0] = 0.0f;
@@ -141,7 +139,7 @@ static aclnnStatus wq_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
             }
             r[m * N + n] = v;
         }
-    }
+    });
     if (p->has_qs) { /* int8: round half to even, saturate */
         int8_t *q = md_alloc(M * N, 1);
         if (!q) goto done;
