@@ -913,14 +913,97 @@ fwd_query32_avx2(const msda_level *lv, const float *locb, const float *attb, int
 
 #endif
 
+/* ---- the portable forward query: GCC vector extensions (SSE2 on x86-64, NEON on aarch64) ----
+ * The points' geometry is computed once per query (corner rows, weights, attention weight of every point that
+ * is inside its level), then each block of channels is summed over the points with its running sums in
+ * registers. Per channel the operations and their order are those of the scalar loop in msda_owner.inc:
+ * acc[c] += a*(((w1*x1[c] + w2*x2[c]) + w3*x3[c]) + w4*x4[c]) over the points in (l, p) order, each lane an
+ * fp32 operation (-ffp-contract=off: nothing fused), so the bytes are the scalar loop's. */
+
+typedef float msda_v4 __attribute__((vector_size(16), aligned(4), may_alias)); /* unaligned loads / stores */
+typedef float msda_v4a __attribute__((vector_size(16)));
+
+typedef struct {
+    const float *x[4];
+    float w[4], a;
+} msda_fpt;
+
+MSDA_INLINE void msda_fwd_block_c(const msda_fpt *pts, int64_t n, int64_t c0, float *acc, const int NV) {
+    msda_v4a s[8];
+    for (int j = 0; j < NV; j++) s[j] = (msda_v4a){0.0f, 0.0f, 0.0f, 0.0f};
+    for (int64_t i = 0; i < n; i++) {
+        const msda_fpt *pt = &pts[i];
+        const float *restrict x1 = pt->x[0] + c0, *restrict x2 = pt->x[1] + c0, *restrict x3 = pt->x[2] + c0,
+                            *restrict x4 = pt->x[3] + c0;
+        const msda_v4a w1 = {pt->w[0], pt->w[0], pt->w[0], pt->w[0]}, w2 = {pt->w[1], pt->w[1], pt->w[1], pt->w[1]},
+                       w3 = {pt->w[2], pt->w[2], pt->w[2], pt->w[2]}, w4 = {pt->w[3], pt->w[3], pt->w[3], pt->w[3]},
+                       av = {pt->a, pt->a, pt->a, pt->a};
+        for (int j = 0; j < NV; j++) {
+            msda_v4a v = w1 * *(const msda_v4 *)(x1 + 4 * j) + w2 * *(const msda_v4 *)(x2 + 4 * j);
+            v = v + w3 * *(const msda_v4 *)(x3 + 4 * j);
+            v = v + w4 * *(const msda_v4 *)(x4 + 4 * j);
+            s[j] = s[j] + av * v;
+        }
+    }
+    for (int j = 0; j < NV; j++) *(msda_v4 *)(acc + c0 + 4 * j) = s[j];
+}
+
+static void fwd_query_c(const msda_level *lv, const float *locb, const float *attb, int64_t nl, int64_t np,
+                        int64_t K, const float *vb, int64_t vks, float *restrict acc, int64_t C) {
+    msda_fpt pts[MSDA_MAX_PTS];
+    int64_t n = 0;
+    for (int64_t l = 0; l < nl; l++) {
+        const msda_level *lvl = &lv[l];
+        for (int64_t pt = 0; pt < np; pt++) {
+            const int64_t i = l * np + pt;
+            msda_pt g;
+            const int kind = msda_geom(locb[2 * i], locb[2 * i + 1], lvl, K, &g);
+            if (!kind) continue;
+            float *gr[4];
+            msda_corner_rows(&g, kind, lvl, vb, vks, NULL, 0, pts[n].x, gr);
+            pts[n].w[0] = g.w[0];
+            pts[n].w[1] = g.w[1];
+            pts[n].w[2] = g.w[2];
+            pts[n].w[3] = g.w[3];
+            pts[n].a = attb[i];
+            n++;
+        }
+    }
+    int64_t c0 = 0;
+    for (; c0 + 32 <= C; c0 += 32) msda_fwd_block_c(pts, n, c0, acc, 8);
+    if (c0 + 16 <= C) {
+        msda_fwd_block_c(pts, n, c0, acc, 4);
+        c0 += 16;
+    }
+    if (c0 + 8 <= C) {
+        msda_fwd_block_c(pts, n, c0, acc, 2);
+        c0 += 8;
+    }
+    if (c0 + 4 <= C) {
+        msda_fwd_block_c(pts, n, c0, acc, 1);
+        c0 += 4;
+    }
+    for (; c0 < C; c0++) { /* the last C % 4 channels, one at a time */
+        float s = 0.0f;
+        for (int64_t i = 0; i < n; i++) {
+            const msda_fpt *pt = &pts[i];
+            s += pt->a * (pt->w[0] * pt->x[0][c0] + pt->w[1] * pt->x[1][c0] + pt->w[2] * pt->x[2][c0] +
+                          pt->w[3] * pt->x[3][c0]);
+        }
+        acc[c0] = s;
+    }
+}
+
 /* ---- the owner loops, once portable and once for AVX2 ---- */
 
 #define MSDA_CLONE_ATTR
 #define MSDA_SFX c
 #define MSDA_BWD_POINT bwd_point_c
+#define MSDA_FWD_QUERY fwd_query_c
 #include "kernels/msda_owner.inc"
 #undef MSDA_SFX
 #undef MSDA_BWD_POINT
+#undef MSDA_FWD_QUERY
 #undef MSDA_CLONE_ATTR
 
 #ifdef MSDA_HAVE_AVX2
