@@ -948,27 +948,66 @@ MSDA_INLINE void msda_fwd_block_c(const msda_fpt *pts, int64_t n, int64_t c0, fl
     for (int j = 0; j < NV; j++) *(msda_v4 *)(acc + c0 + 4 * j) = s[j];
 }
 
+typedef int32_t msda_v4i __attribute__((vector_size(16)));
+
+/* The geometry of msda_geom for up to 4 points of one level at once (lanes >= m invalid): the same fp32
+ * operations per lane. floorf(hIm) for hIm in (-1, H) is the truncation, minus one when that exceeds hIm (only in
+ * (-1, 0); hIm is never -0: x - 0.5 is +0 when exact); an invalid lane (outside, NaN) is set to 0 first. */
+MSDA_INLINE int64_t msda_geom4(const float *locb, const float *attb, int64_t i0, int m, const msda_level *lvl,
+                               int64_t K, const float *vb, int64_t vks, msda_fpt *out) {
+    msda_v4a lx = {0, 0, 0, 0}, ly = {0, 0, 0, 0};
+    for (int j = 0; j < m; j++) {
+        lx[j] = locb[2 * (i0 + j)];
+        ly[j] = locb[2 * (i0 + j) + 1];
+    }
+    const float Hf = lvl->Hf, Wf = lvl->Wf;
+    const msda_v4a hIm = ly * Hf - 0.5f, wIm = lx * Wf - 0.5f;
+    msda_v4i ok = (hIm > -1.0f) & (wIm > -1.0f) & (hIm < Hf) & (wIm < Wf);
+    for (int j = m; j < 4; j++) ok[j] = 0;
+    if (!(ok[0] | ok[1] | ok[2] | ok[3])) return 0;
+    const msda_v4a hs = (msda_v4a)((msda_v4i)hIm & ok), ws = (msda_v4a)((msda_v4i)wIm & ok);
+    msda_v4i th = __builtin_convertvector(hs, msda_v4i), tw = __builtin_convertvector(ws, msda_v4i);
+    msda_v4a fh = __builtin_convertvector(th, msda_v4a), fw = __builtin_convertvector(tw, msda_v4a);
+    const msda_v4i gh = fh > hs, gw = fw > ws; /* -1 where the truncation is above */
+    th = th + gh;
+    tw = tw + gw;
+    fh = fh + __builtin_convertvector(gh, msda_v4a); /* - 1 exactly, or + 0 (fh is never -0) */
+    fw = fw + __builtin_convertvector(gw, msda_v4a);
+    const msda_v4a lh = hs - fh, lw = ws - fw, hh = 1.0f - lh, hw = 1.0f - lw;
+    const msda_v4a w0 = hh * hw, w1 = hh * lw, w2 = lh * hw, w3 = lh * lw;
+    int64_t n = 0;
+    for (int j = 0; j < m; j++) {
+        if (!ok[j]) continue;
+        const int64_t h0 = th[j], wc = tw[j];
+        const int64_t row0 = lvl->S + h0 * lvl->W, row1 = row0 + lvl->W;
+        msda_fpt *pt = &out[n++];
+        if (h0 >= 0 && h0 + 1 < lvl->H && wc >= 0 && wc + 1 < lvl->W && row0 + wc >= 0 && row1 + wc + 1 < K) {
+            pt->x[0] = vb + (row0 + wc) * vks;
+            pt->x[1] = pt->x[0] + vks;
+            pt->x[2] = pt->x[0] + lvl->W * vks;
+            pt->x[3] = pt->x[2] + vks;
+        } else {
+            const bool r0 = h0 >= 0, r1 = h0 + 1 < lvl->H, c0 = wc >= 0, c1 = wc + 1 < lvl->W;
+            int64_t key[4] = {(r0 && c0) ? row0 + wc : -1, (r0 && c1) ? row0 + wc + 1 : -1,
+                              (r1 && c0) ? row1 + wc : -1, (r1 && c1) ? row1 + wc + 1 : -1};
+            for (int k = 0; k < 4; k++) pt->x[k] = key[k] >= 0 && key[k] < K ? vb + key[k] * vks : k_zero_row;
+        }
+        pt->w[0] = w0[j];
+        pt->w[1] = w1[j];
+        pt->w[2] = w2[j];
+        pt->w[3] = w3[j];
+        pt->a = attb[i0 + j];
+    }
+    return n;
+}
+
 static void fwd_query_c(const msda_level *lv, const float *locb, const float *attb, int64_t nl, int64_t np,
                         int64_t K, const float *vb, int64_t vks, float *restrict acc, int64_t C) {
     msda_fpt pts[MSDA_MAX_PTS];
     int64_t n = 0;
-    for (int64_t l = 0; l < nl; l++) {
-        const msda_level *lvl = &lv[l];
-        for (int64_t pt = 0; pt < np; pt++) {
-            const int64_t i = l * np + pt;
-            msda_pt g;
-            const int kind = msda_geom(locb[2 * i], locb[2 * i + 1], lvl, K, &g);
-            if (!kind) continue;
-            float *gr[4];
-            msda_corner_rows(&g, kind, lvl, vb, vks, NULL, 0, pts[n].x, gr);
-            pts[n].w[0] = g.w[0];
-            pts[n].w[1] = g.w[1];
-            pts[n].w[2] = g.w[2];
-            pts[n].w[3] = g.w[3];
-            pts[n].a = attb[i];
-            n++;
-        }
-    }
+    for (int64_t l = 0; l < nl; l++)
+        for (int64_t p0 = 0; p0 < np; p0 += 4)
+            n += msda_geom4(locb, attb, l * np + p0, np - p0 < 4 ? (int)(np - p0) : 4, &lv[l], K, vb, vks, pts + n);
     int64_t c0 = 0;
     for (; c0 + 32 <= C; c0 += 32) msda_fwd_block_c(pts, n, c0, acc, 8);
     if (c0 + 16 <= C) {
