@@ -913,14 +913,136 @@ fwd_query32_avx2(const msda_level *lv, const float *locb, const float *attb, int
 
 #endif
 
+/* ---- the portable forward query: GCC vector extensions (SSE2 on x86-64, NEON on aarch64) ----
+ * The points' geometry is computed once per query (corner rows, weights, attention weight of every point that
+ * is inside its level), then each block of channels is summed over the points with its running sums in
+ * registers. Per channel the operations and their order are those of the scalar loop in msda_owner.inc:
+ * acc[c] += a*(((w1*x1[c] + w2*x2[c]) + w3*x3[c]) + w4*x4[c]) over the points in (l, p) order, each lane an
+ * fp32 operation (-ffp-contract=off: nothing fused), so the bytes are the scalar loop's. */
+
+typedef float msda_v4 __attribute__((vector_size(16), aligned(4), may_alias)); /* unaligned loads / stores */
+typedef float msda_v4a __attribute__((vector_size(16)));
+
+typedef struct {
+    const float *x[4];
+    float w[4], a;
+} msda_fpt;
+
+MSDA_INLINE void msda_fwd_block_c(const msda_fpt *pts, int64_t n, int64_t c0, float *acc, const int NV) {
+    msda_v4a s[8];
+    for (int j = 0; j < NV; j++) s[j] = (msda_v4a){0.0f, 0.0f, 0.0f, 0.0f};
+    for (int64_t i = 0; i < n; i++) {
+        const msda_fpt *pt = &pts[i];
+        const float *restrict x1 = pt->x[0] + c0, *restrict x2 = pt->x[1] + c0, *restrict x3 = pt->x[2] + c0,
+                            *restrict x4 = pt->x[3] + c0;
+        const msda_v4a w1 = {pt->w[0], pt->w[0], pt->w[0], pt->w[0]}, w2 = {pt->w[1], pt->w[1], pt->w[1], pt->w[1]},
+                       w3 = {pt->w[2], pt->w[2], pt->w[2], pt->w[2]}, w4 = {pt->w[3], pt->w[3], pt->w[3], pt->w[3]},
+                       av = {pt->a, pt->a, pt->a, pt->a};
+        for (int j = 0; j < NV; j++) {
+            msda_v4a v = w1 * *(const msda_v4 *)(x1 + 4 * j) + w2 * *(const msda_v4 *)(x2 + 4 * j);
+            v = v + w3 * *(const msda_v4 *)(x3 + 4 * j);
+            v = v + w4 * *(const msda_v4 *)(x4 + 4 * j);
+            s[j] = s[j] + av * v;
+        }
+    }
+    for (int j = 0; j < NV; j++) *(msda_v4 *)(acc + c0 + 4 * j) = s[j];
+}
+
+typedef int32_t msda_v4i __attribute__((vector_size(16)));
+
+/* The geometry of msda_geom for up to 4 points of one level at once (lanes >= m invalid): the same fp32
+ * operations per lane. floorf(hIm) for hIm in (-1, H) is the truncation, minus one when that exceeds hIm (only in
+ * (-1, 0); hIm is never -0: x - 0.5 is +0 when exact); an invalid lane (outside, NaN) is set to 0 first. */
+MSDA_INLINE int64_t msda_geom4(const float *locb, const float *attb, int64_t i0, int m, const msda_level *lvl,
+                               int64_t K, const float *vb, int64_t vks, msda_fpt *out) {
+    msda_v4a lx = {0, 0, 0, 0}, ly = {0, 0, 0, 0};
+    for (int j = 0; j < m; j++) {
+        lx[j] = locb[2 * (i0 + j)];
+        ly[j] = locb[2 * (i0 + j) + 1];
+    }
+    const float Hf = lvl->Hf, Wf = lvl->Wf;
+    const msda_v4a hIm = ly * Hf - 0.5f, wIm = lx * Wf - 0.5f;
+    msda_v4i ok = (hIm > -1.0f) & (wIm > -1.0f) & (hIm < Hf) & (wIm < Wf);
+    for (int j = m; j < 4; j++) ok[j] = 0;
+    if (!(ok[0] | ok[1] | ok[2] | ok[3])) return 0;
+    const msda_v4a hs = (msda_v4a)((msda_v4i)hIm & ok), ws = (msda_v4a)((msda_v4i)wIm & ok);
+    msda_v4i th = __builtin_convertvector(hs, msda_v4i), tw = __builtin_convertvector(ws, msda_v4i);
+    msda_v4a fh = __builtin_convertvector(th, msda_v4a), fw = __builtin_convertvector(tw, msda_v4a);
+    const msda_v4i gh = fh > hs, gw = fw > ws; /* -1 where the truncation is above */
+    th = th + gh;
+    tw = tw + gw;
+    fh = fh + __builtin_convertvector(gh, msda_v4a); /* - 1 exactly, or + 0 (fh is never -0) */
+    fw = fw + __builtin_convertvector(gw, msda_v4a);
+    const msda_v4a lh = hs - fh, lw = ws - fw, hh = 1.0f - lh, hw = 1.0f - lw;
+    const msda_v4a w0 = hh * hw, w1 = hh * lw, w2 = lh * hw, w3 = lh * lw;
+    int64_t n = 0;
+    for (int j = 0; j < m; j++) {
+        if (!ok[j]) continue;
+        const int64_t h0 = th[j], wc = tw[j];
+        const int64_t row0 = lvl->S + h0 * lvl->W, row1 = row0 + lvl->W;
+        msda_fpt *pt = &out[n++];
+        if (h0 >= 0 && h0 + 1 < lvl->H && wc >= 0 && wc + 1 < lvl->W && row0 + wc >= 0 && row1 + wc + 1 < K) {
+            pt->x[0] = vb + (row0 + wc) * vks;
+            pt->x[1] = pt->x[0] + vks;
+            pt->x[2] = pt->x[0] + lvl->W * vks;
+            pt->x[3] = pt->x[2] + vks;
+        } else {
+            const bool r0 = h0 >= 0, r1 = h0 + 1 < lvl->H, c0 = wc >= 0, c1 = wc + 1 < lvl->W;
+            int64_t key[4] = {(r0 && c0) ? row0 + wc : -1, (r0 && c1) ? row0 + wc + 1 : -1,
+                              (r1 && c0) ? row1 + wc : -1, (r1 && c1) ? row1 + wc + 1 : -1};
+            for (int k = 0; k < 4; k++) pt->x[k] = key[k] >= 0 && key[k] < K ? vb + key[k] * vks : k_zero_row;
+        }
+        pt->w[0] = w0[j];
+        pt->w[1] = w1[j];
+        pt->w[2] = w2[j];
+        pt->w[3] = w3[j];
+        pt->a = attb[i0 + j];
+    }
+    return n;
+}
+
+static void fwd_query_c(const msda_level *lv, const float *locb, const float *attb, int64_t nl, int64_t np,
+                        int64_t K, const float *vb, int64_t vks, float *restrict acc, int64_t C) {
+    msda_fpt pts[MSDA_MAX_PTS];
+    int64_t n = 0;
+    for (int64_t l = 0; l < nl; l++)
+        for (int64_t p0 = 0; p0 < np; p0 += 4)
+            n += msda_geom4(locb, attb, l * np + p0, np - p0 < 4 ? (int)(np - p0) : 4, &lv[l], K, vb, vks, pts + n);
+    int64_t c0 = 0;
+    for (; c0 + 32 <= C; c0 += 32) msda_fwd_block_c(pts, n, c0, acc, 8);
+    if (c0 + 16 <= C) {
+        msda_fwd_block_c(pts, n, c0, acc, 4);
+        c0 += 16;
+    }
+    if (c0 + 8 <= C) {
+        msda_fwd_block_c(pts, n, c0, acc, 2);
+        c0 += 8;
+    }
+    if (c0 + 4 <= C) {
+        msda_fwd_block_c(pts, n, c0, acc, 1);
+        c0 += 4;
+    }
+    for (; c0 < C; c0++) { /* the last C % 4 channels, one at a time */
+        float s = 0.0f;
+        for (int64_t i = 0; i < n; i++) {
+            const msda_fpt *pt = &pts[i];
+            s += pt->a * (pt->w[0] * pt->x[0][c0] + pt->w[1] * pt->x[1][c0] + pt->w[2] * pt->x[2][c0] +
+                          pt->w[3] * pt->x[3][c0]);
+        }
+        acc[c0] = s;
+    }
+}
+
 /* ---- the owner loops, once portable and once for AVX2 ---- */
 
 #define MSDA_CLONE_ATTR
 #define MSDA_SFX c
 #define MSDA_BWD_POINT bwd_point_c
+#define MSDA_FWD_QUERY fwd_query_c
 #include "kernels/msda_owner.inc"
 #undef MSDA_SFX
 #undef MSDA_BWD_POINT
+#undef MSDA_FWD_QUERY
 #undef MSDA_CLONE_ATTR
 
 #ifdef MSDA_HAVE_AVX2
