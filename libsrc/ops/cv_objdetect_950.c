@@ -361,11 +361,10 @@ static aclnnStatus roipoolgrad_run(aclOpExecutor *ex, void *ws, uint64_t ws_size
     return ACLNN_SUCCESS;
 }
 
-aclnnStatus acl950_RoiPoolingGradWithArgMax(const aclTensor *gradOutput, const aclTensor *gradInputRef,
-                                            const aclTensor *rois, const aclTensor *argmax, int64_t pooledH,
-                                            int64_t pooledW, double spatialScale, uint64_t *workspaceSize,
-                                            aclOpExecutor **executor) {
-    (void)spatialScale; /* passed to the kernel, which does not read it */
+/* The op_api's parameter checks of RoiPoolingGradWithArgMax in its order (the format rules on regbase SoCs only):
+ * shared by the A2 refusal (cv_objdetect_a2.c) and the Ascend950 path below. */
+aclnnStatus acl950_roipoolgrad_checks(const aclTensor *gradOutput, const aclTensor *gradInputRef, const aclTensor *rois,
+                                      const aclTensor *argmax, int64_t pooledH, int64_t pooledW, bool regbase) {
     /* CheckNotNull */
     ACL_TRY(acl_check_tensor(gradOutput, "gradOutput"));
     ACL_TRY(acl_check_tensor(rois, "rois"));
@@ -376,18 +375,19 @@ aclnnStatus acl950_RoiPoolingGradWithArgMax(const aclTensor *gradOutput, const a
     ACL_TRY(acl_check_dtype_in(rois, F32_F16, 2, "rois"));
     ACL_TRY(acl_check_dtype_in(argmax, I32, 1, "argmax"));
     ACL_TRY(acl_check_dtype_in(gradInputRef, F32_F16, 2, "gradInputRef"));
-    /* CheckFormat (regbase): no private format, one view format for all four */
-    ACLNN_CHECK(!acl_format_is_private(gradOutput->format) && !acl_format_is_private(rois->format) &&
-                    !acl_format_is_private(argmax->format) && !acl_format_is_private(gradInputRef->format),
-                ACLNN_ERR_PARAM_INVALID, "Format only support ND: gradOutput, rois, argmax and gradInputRef must not "
-                                         "use a private format.");
-    ACLNN_CHECK(gradOutput->format == rois->format && gradOutput->format == argmax->format &&
-                    gradOutput->format == gradInputRef->format,
-                ACLNN_ERR_PARAM_INVALID,
-                "Format of input and output should be equal, gradOutput [%s], rois [%s], argmax [%s], gradInputRef "
-                "[%s].",
-                acl_format_name(gradOutput->format), acl_format_name(rois->format), acl_format_name(argmax->format),
-                acl_format_name(gradInputRef->format));
+    if (regbase) { /* CheckFormat: on regbase SoCs only - no private format, one view format for all four */
+        ACLNN_CHECK(!acl_format_is_private(gradOutput->format) && !acl_format_is_private(rois->format) &&
+                        !acl_format_is_private(argmax->format) && !acl_format_is_private(gradInputRef->format),
+                    ACLNN_ERR_PARAM_INVALID, "Format only support ND: gradOutput, rois, argmax and gradInputRef must not "
+                                             "use a private format.");
+        ACLNN_CHECK(gradOutput->format == rois->format && gradOutput->format == argmax->format &&
+                        gradOutput->format == gradInputRef->format,
+                    ACLNN_ERR_PARAM_INVALID,
+                    "Format of input and output should be equal, gradOutput [%s], rois [%s], argmax [%s], gradInputRef "
+                    "[%s].",
+                    acl_format_name(gradOutput->format), acl_format_name(rois->format), acl_format_name(argmax->format),
+                    acl_format_name(gradInputRef->format));
+    }
     /* CheckShape */
     ACLNN_CHECK(gradOutput->ndim == 4, ACLNN_ERR_PARAM_INVALID, "gradOutput must be 4-D, got %llu dims",
                 (unsigned long long)gradOutput->ndim);
@@ -409,6 +409,7 @@ aclnnStatus acl950_RoiPoolingGradWithArgMax(const aclTensor *gradOutput, const a
     bool same = true;
     for (int i = 0; i < 4; i++) same = same && argmax->dims[i] == gradOutput->dims[i];
     ACLNN_CHECK(same, ACLNN_ERR_PARAM_INVALID, "argmax must have gradOutput's shape");
+    /* the op_api refuses only when both pooled sizes differ */
     ACLNN_CHECK(argmax->dims[2] == pooledH || argmax->dims[3] == pooledW, ACLNN_ERR_PARAM_INVALID,
                 "argmax dims 2, 3 (%lld, %lld) must be pooledH, pooledW (%lld, %lld)", (long long)argmax->dims[2],
                 (long long)argmax->dims[3], (long long)pooledH, (long long)pooledW);
@@ -418,6 +419,15 @@ aclnnStatus acl950_RoiPoolingGradWithArgMax(const aclTensor *gradOutput, const a
     /* CheckAttr */
     ACLNN_CHECK(pooledH > 0 && pooledW > 0, ACLNN_ERR_PARAM_INVALID,
                 "pooledH and pooledW must be > 0, got %lld, %lld", (long long)pooledH, (long long)pooledW);
+    return ACLNN_SUCCESS;
+}
+
+aclnnStatus acl950_RoiPoolingGradWithArgMax(const aclTensor *gradOutput, const aclTensor *gradInputRef,
+                                            const aclTensor *rois, const aclTensor *argmax, int64_t pooledH,
+                                            int64_t pooledW, double spatialScale, uint64_t *workspaceSize,
+                                            aclOpExecutor **executor) {
+    (void)spatialScale; /* passed to the kernel, which does not read it */
+    ACL_TRY(acl950_roipoolgrad_checks(gradOutput, gradInputRef, rois, argmax, pooledH, pooledW, true));
     if (acl_tensor_empty(gradOutput)) return acl_exec_noop(ACL_OP_RoiPoolingGradWithArgMax, workspaceSize, executor);
     /* the l0 op: its OpDef pairs grad, x (gradInputRef) and rois in one dtype, and the tiling wants a non-empty
      * gradInput and both sizes within int32; a launch that fails is 561103 */

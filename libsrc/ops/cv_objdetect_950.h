@@ -18,5 +18,7 @@ aclnnStatus acl950_RoiPoolingGradWithArgMax(const aclTensor *gradOutput, const a
                                             const aclTensor *rois, const aclTensor *argmax, int64_t pooledH,
                                             int64_t pooledW, double spatialScale, uint64_t *workspaceSize,
                                             aclOpExecutor **executor);
+aclnnStatus acl950_roipoolgrad_checks(const aclTensor *gradOutput, const aclTensor *gradInputRef, const aclTensor *rois,
+                                      const aclTensor *argmax, int64_t pooledH, int64_t pooledW, bool regbase);
 
 #endif

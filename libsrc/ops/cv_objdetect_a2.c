@@ -24,8 +24,6 @@
 #define SOC_NAME "Ascend910B"
 
 static const aclDataType F16_F32[] = {ACL_FLOAT16, ACL_FLOAT};
-static const aclDataType F32_F16[] = {ACL_FLOAT, ACL_FLOAT16};
-static const aclDataType I32[] = {ACL_INT32};
 
 /* ================================================================ NonMaxSuppression (non_max_suppression_v6) */
 aclnnStatus opws_NonMaxSuppression(const aclTensor *boxes, const aclTensor *scores, aclIntArray *maxOutputBoxesPerClass,
@@ -105,44 +103,8 @@ aclnnStatus opws_RoiPoolingGradWithArgMax(const aclTensor *gradOutput, const acl
         return acl950_RoiPoolingGradWithArgMax(gradOutput, gradInputRef, rois, argmax, pooledH, pooledW, spatialScale,
                                                workspaceSize, executor);
     (void)spatialScale;
-    ACL_TRY(acl_check_tensor(gradOutput, "gradOutput"));
-    ACL_TRY(acl_check_tensor(rois, "rois"));
-    ACL_TRY(acl_check_tensor(argmax, "argmax"));
-    ACL_TRY(acl_check_tensor(gradInputRef, "gradInputRef"));
-    ACL_TRY(acl_check_dtype_in(gradOutput, F32_F16, 2, "gradOutput"));
-    ACL_TRY(acl_check_dtype_in(rois, F32_F16, 2, "rois"));
-    ACL_TRY(acl_check_dtype_in(argmax, I32, 1, "argmax"));
-    ACL_TRY(acl_check_dtype_in(gradInputRef, F32_F16, 2, "gradInputRef"));
-    /* (the format rules apply on regbase SoCs only) */
-    ACLNN_CHECK(gradOutput->ndim == 4, ACLNN_ERR_PARAM_INVALID, "gradOutput must be 4-D, got %llu dims",
-                (unsigned long long)gradOutput->ndim);
-    ACLNN_CHECK(rois->ndim == 2, ACLNN_ERR_PARAM_INVALID, "rois must be 2-D, got %llu dims",
-                (unsigned long long)rois->ndim);
-    ACLNN_CHECK(argmax->ndim == 4, ACLNN_ERR_PARAM_INVALID, "argmax must be 4-D, got %llu dims",
-                (unsigned long long)argmax->ndim);
-    ACLNN_CHECK(gradInputRef->ndim == 4, ACLNN_ERR_PARAM_INVALID, "gradInputRef must be 4-D, got %llu dims",
-                (unsigned long long)gradInputRef->ndim);
-    ACLNN_CHECK(rois->dims[0] == gradOutput->dims[0], ACLNN_ERR_PARAM_INVALID,
-                "rois dim 0 (%lld) must equal gradOutput dim 0 (%lld)", (long long)rois->dims[0],
-                (long long)gradOutput->dims[0]);
-    ACLNN_CHECK(rois->dims[1] == 5, ACLNN_ERR_PARAM_INVALID, "rois dim 1 must be 5, got %lld",
-                (long long)rois->dims[1]);
-    ACLNN_CHECK(rois->dims[0] <= 1024, ACLNN_ERR_PARAM_INVALID, "rois dim 0 (%lld) must be <= 1024",
-                (long long)rois->dims[0]);
-    ACLNN_CHECK(gradInputRef->dims[0] <= 1024, ACLNN_ERR_PARAM_INVALID, "gradInputRef dim 0 (%lld) must be <= 1024",
-                (long long)gradInputRef->dims[0]);
-    bool same = true;
-    for (int i = 0; i < 4; i++) same = same && argmax->dims[i] == gradOutput->dims[i];
-    ACLNN_CHECK(same, ACLNN_ERR_PARAM_INVALID, "argmax must have gradOutput's shape");
-    /* the op_api refuses only when both pooled sizes differ */
-    ACLNN_CHECK(argmax->dims[2] == pooledH || argmax->dims[3] == pooledW, ACLNN_ERR_PARAM_INVALID,
-                "argmax dims 2, 3 (%lld, %lld) must be pooledH, pooledW (%lld, %lld)", (long long)argmax->dims[2],
-                (long long)argmax->dims[3], (long long)pooledH, (long long)pooledW);
-    ACLNN_CHECK(argmax->dims[1] == gradInputRef->dims[1], ACLNN_ERR_PARAM_INVALID,
-                "argmax dim 1 (%lld) must equal gradInputRef dim 1 (%lld)", (long long)argmax->dims[1],
-                (long long)gradInputRef->dims[1]);
-    ACLNN_CHECK(pooledH > 0 && pooledW > 0, ACLNN_ERR_PARAM_INVALID,
-                "pooledH and pooledW must be > 0, got %lld, %lld", (long long)pooledH, (long long)pooledW);
+    /* the op_api's checks (its format rules apply on regbase SoCs only) */
+    ACL_TRY(acl950_roipoolgrad_checks(gradOutput, gradInputRef, rois, argmax, pooledH, pooledW, false));
     if (acl_tensor_empty(gradOutput)) return acl_exec_noop(ACL_OP_RoiPoolingGradWithArgMax, workspaceSize, executor);
     return ACL_REPORT(ACLNN_ERR_INNER_NULLPTR,
                       "aclnnRoiPoolingGradWithArgMax: the RoiPoolingGradWithArgMax kernel exists for ascend950 only, "
