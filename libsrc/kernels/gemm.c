@@ -144,12 +144,22 @@ static void gemm_small_tile(const gemm_problem *p, gemm_ptrs q, const float *Af,
     }
 }
 
+/* Row i of the fp32 result cr: rounded to the op's intermediate dtype (fp16 / bf16) if it has one, then converted
+ * into C. */
+static void gemm_store_row(const gemm_problem *p, gemm_ptrs q, float *cr, int64_t i) {
+    const int64_t N = p->N;
+    if (p->mid == ACL_FLOAT16)
+        for (int64_t j = 0; j < N; j++) cr[j] = acl_f16_to_f32(acl_f32_to_f16(cr[j]));
+    else if (p->mid == ACL_BF16)
+        for (int64_t j = 0; j < N; j++) cr[j] = acl_bf16_to_f32(acl_f32_to_bf16(cr[j]));
+    acl_convert(cr, ACL_FLOAT, 1, q.c + i * p->crs * (int64_t)acl_dtype_size(p->cdt), p->cdt, p->ccs, N);
+}
+
 /* The work of gemm_small_m's team (or of the calling thread alone: its worksharing loops are then orphaned and run
  * whole on this thread, and no OpenMP region is built for a problem below the grain). */
 static void gemm_small_m_work(const gemm_problem *p, gemm_ptrs q, float *Af, float *Cb, int64_t ldc, bool direct,
                               gemm_uk_fn uk, gemm_ukr_fn ukr, int64_t msl, int64_t nsl, int64_t npc) {
     const int64_t M = p->M, N = p->N, K = p->K;
-    const size_t ces = acl_dtype_size(p->cdt);
     float bs[GEMM_KC * GEMM_NR] __attribute__((aligned(64)));
 #pragma omp for schedule(static)
     for (int64_t b = 0; b < npc; b++) {
@@ -179,14 +189,7 @@ static void gemm_small_m_work(const gemm_problem *p, gemm_ptrs q, float *Af, flo
 #pragma omp barrier
     if (!direct) {
 #pragma omp for schedule(static)
-        for (int64_t i = 0; i < M; i++) {
-            float *cr = Cb + i * ldc;
-            if (p->mid == ACL_FLOAT16)
-                for (int64_t j = 0; j < N; j++) cr[j] = acl_f16_to_f32(acl_f32_to_f16(cr[j]));
-            else if (p->mid == ACL_BF16)
-                for (int64_t j = 0; j < N; j++) cr[j] = acl_bf16_to_f32(acl_f32_to_bf16(cr[j]));
-            acl_convert(cr, ACL_FLOAT, 1, q.c + i * p->crs * (int64_t)ces, p->cdt, p->ccs, N);
-        }
+        for (int64_t i = 0; i < M; i++) gemm_store_row(p, q, Cb + i * ldc, i);
     }
 }
 
@@ -216,7 +219,6 @@ static int gemm_single(const gemm_problem *p, gemm_ptrs q, float *Cb, int64_t ld
     const int64_t M = p->M, N = p->N, K = p->K;
     if (M <= GEMM_MC && (int64_t)GEMM_MR * K <= ((int64_t)1 << 22)) return gemm_small_m(p, q, Cb, ldc, direct, par, uk);
     const int64_t nmb = (M + GEMM_MC - 1) / GEMM_MC;
-    const size_t ces = acl_dtype_size(p->cdt);
 #pragma omp parallel if (par)
     {
 #ifdef _OPENMP
@@ -268,14 +270,7 @@ static int gemm_single(const gemm_problem *p, gemm_ptrs q, float *Cb, int64_t ld
         }
         if (!direct) {
 #pragma omp for schedule(static)
-            for (int64_t i = 0; i < M; i++) {
-                float *cr = Cb + i * ldc;
-                if (p->mid == ACL_FLOAT16)
-                    for (int64_t j = 0; j < N; j++) cr[j] = acl_f16_to_f32(acl_f32_to_f16(cr[j]));
-                else if (p->mid == ACL_BF16)
-                    for (int64_t j = 0; j < N; j++) cr[j] = acl_bf16_to_f32(acl_f32_to_bf16(cr[j]));
-                acl_convert(Cb + i * ldc, ACL_FLOAT, 1, q.c + i * p->crs * (int64_t)ces, p->cdt, p->ccs, N);
-            }
+            for (int64_t i = 0; i < M; i++) gemm_store_row(p, q, Cb + i * ldc, i);
         }
     }
     return 0;
