@@ -18,8 +18,20 @@ static inline int acl_max_threads(void) {
 #endif
 }
 
+/* Inside an active team (a kernel running per unit of an outer region) no kernel forks again: with nesting enabled
+ * (importing PyTorch raises max-active-levels) an inner region would oversubscribe the cores. */
+static inline int acl_in_team(void) {
+#ifdef _OPENMP
+    return omp_in_parallel();
+#else
+    return 0;
+#endif
+}
+
 /* True when `work` (roughly, element operations) justifies forking threads. */
-static inline int acl_parallel_worth(int64_t work) { return work >= ACL_PARALLEL_GRAIN && acl_max_threads() > 1; }
+static inline int acl_parallel_worth(int64_t work) {
+    return work >= ACL_PARALLEL_GRAIN && acl_max_threads() > 1 && !acl_in_team();
+}
 
 /* Per-family grains. A family whose cost per element is far from the default's counts its work in its own unit
  * (said per entry: what its call sites pass to acl_parallel_worth_in) and runs on the calling thread below its
@@ -44,7 +56,7 @@ static const int64_t acl_family_grain[ACL_FAM_COUNT] = {
 
 /* acl_parallel_worth for a family of the table above, `work` in the family's unit. */
 static inline int acl_parallel_worth_in(int family, int64_t work) {
-    return work >= acl_family_grain[family] && acl_max_threads() > 1;
+    return work >= acl_family_grain[family] && acl_max_threads() > 1 && !acl_in_team();
 }
 
 /* for (int64_t I = LO; I < HI; I++) { BODY }: over a static OpenMP schedule when PAR, else on the calling thread with

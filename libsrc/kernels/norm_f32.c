@@ -494,7 +494,8 @@ int nf_rows_fwd(nf_buf x, nf_buf x2, int64_t rows, int64_t n, const float *w, co
         free(wb);
         return -1;
     }
-    ACL_FOR(acl_parallel_worth(rows * n), r, 0, rows, fn(&c, r, scratch + per * (size_t)nf_tid()););
+    const bool par = acl_parallel_worth(rows * n); /* serial: slot 0 (inside a caller's team too) */
+    ACL_FOR(par, r, 0, rows, fn(&c, r, scratch + per * (size_t)(par ? nf_tid() : 0)););
     free(scratch);
     free(wb);
     return 0;
@@ -545,7 +546,8 @@ int nf_rows_bwd(nf_buf dy, nf_buf x, int64_t rows, int64_t n, const float *mean,
         }
     }
     for (int l = 0; l < NF_L; l++) c.pos[pe[l]] = l;
-    ACL_FOR(acl_parallel_worth(rows * n), k, 0, nb, fn(&c, k, scratch + per * (size_t)nf_tid()););
+    const bool par = acl_parallel_worth(rows * n); /* serial: slot 0 (inside a caller's team too) */
+    ACL_FOR(par, k, 0, nb, fn(&c, k, scratch + per * (size_t)(par ? nf_tid() : 0)););
     if (parts) {
         const int64_t full = n / NF_L * NF_L;
         ACL_FOR(acl_parallel_worth(nb * n), j, 0, n, {
@@ -577,7 +579,8 @@ int nf_group_fwd(nf_buf x, int64_t N, int64_t C, int64_t S, int64_t G, const flo
     const size_t per = nf_per((size_t)2 * (size_t)len);
     float *scratch = nf_scratch(per, nt);
     if (!scratch) return -1;
-    ACL_FOR(acl_parallel_worth(N * C * S), ng, 0, N * G, fn(&c, ng, scratch + per * (size_t)nf_tid()););
+    const bool par = acl_parallel_worth(N * C * S); /* serial: slot 0 (inside a caller's team too) */
+    ACL_FOR(par, ng, 0, N * G, fn(&c, ng, scratch + per * (size_t)(par ? nf_tid() : 0)););
     free(scratch);
     return 0;
 }
@@ -597,7 +600,8 @@ int nf_group_bwd(nf_buf dy, nf_buf x, int64_t N, int64_t C, int64_t S, int64_t G
     const nf_gbwd_ctx c = {dy, x, dx, C, S, G, cg, N * G, mean, rstd, gamma, sd, nf_all_fin(gamma, C)};
     /* BF16 rows are read in place; the dx scratch is then one row */
     const nf_gbwd_fn fn = dy.dt == ACL_BF16 && x.dt == ACL_BF16 ? NF_PICK(gbwd_row_bf16) : NF_PICK(gbwd_row);
-    ACL_FOR(acl_parallel_worth(N * C * S), ng, 0, N * G, fn(&c, ng, scratch + per * (size_t)nf_tid()););
+    const bool par = acl_parallel_worth(N * C * S); /* serial: slot 0 (inside a caller's team too) */
+    ACL_FOR(par, ng, 0, N * G, fn(&c, ng, scratch + per * (size_t)(par ? nf_tid() : 0)););
     if (dgamma || dbeta)
         for (int64_t ch = 0; ch < C; ch++) {
             double a = 0, q = 0;

@@ -642,13 +642,9 @@ static aclnnStatus fwd3_run(aclOpExecutor *ex, void *ws, uint64_t ws_size) {
     upnx_fwd_plan one = q->p;
     one.n = 1;
     one.c = 1;
-    int nested = 0;
-#ifdef _OPENMP
-    nested = omp_get_max_active_levels() > 1; /* the gather's own region would then fork: one thread here */
-#endif
-    /* one region over the (n, c, output depth) planes; the gather of a plane runs on the calling thread */
-#pragma omp parallel for schedule(static) num_threads(nested ? 1 : acl_max_threads()) \
-    if (acl_parallel_worth(units * one.ho * one.wo))
+    /* one region over the (n, c, output depth) planes; the gather of a plane runs on the calling thread (inside the
+     * team acl_parallel_worth keeps it from forking again, nesting enabled or not) */
+#pragma omp parallel for schedule(static) if (acl_parallel_worth(units * one.ho * one.wo))
     for (int64_t u = 0; u < units; u++) {
         const int64_t plane = u / q->dout, d = u - plane * q->dout;
         const int64_t n = plane / q->p.c, c = plane - n * q->p.c;
@@ -920,12 +916,8 @@ static aclnnStatus bwd3_run(aclOpExecutor *ex, void *ws, uint64_t ws_size) {
     char *mem = malloc((size_t)(slab * nthr));
     ACLNN_CHECK(mem != NULL, ACLNN_ERR_INNER, "out of memory for the per-thread depth buffers of gradOut");
     const int64_t units = p->n * p->c * q->di;
-    int nested = 0;
-#ifdef _OPENMP
-    nested = omp_get_max_active_levels() > 1; /* the kernel's own region would then fork: slice by slice instead */
-#endif
     const int64_t work = units * (plane_out + plane_in * (q->dout / (q->di ? q->di : 1) + 1));
-#pragma omp parallel num_threads(nested ? 1 : (int)nthr) if (acl_parallel_worth(work))
+#pragma omp parallel num_threads((int)nthr) if (acl_parallel_worth(work)) /* the 2-D kernel inside does not fork */
     {
         int64_t t = 0;
 #ifdef _OPENMP
