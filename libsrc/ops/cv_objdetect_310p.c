@@ -162,7 +162,7 @@ aclnnStatus cv310p_BackgroundReplace(const aclTensor *bkg, const aclTensor *src,
                 c, a);
     const int64_t nb = numel_t(bkg), nm = numel_t(mask);
     acl_shape_str(mask, c, sizeof c);
-    ACLNN_CHECK(nm == nb || nm * 3 == nb, ACLNN_ERR_PARAM_INVALID,
+    ACLNN_CHECK(nm == nb || (nb % 3 == 0 && nb / 3 == nm), ACLNN_ERR_PARAM_INVALID,
                 "aclnn%s: mask %s must hold one value per element of bkg %s (C = 1) or per pixel of 3 channels "
                 "(C = 3).", OP, c, a);
     br_params p = {nm, nm == nb ? 1 : 3, bkg->dtype == ACL_UINT8};
@@ -252,7 +252,8 @@ static aclnnStatus px_shapes(const char *op, const aclTensor *rgb, const aclTens
     const int64_t na = numel_t(alpha);
     acl_shape_str(alpha, a, sizeof a);
     acl_shape_str(rgb, c, sizeof c);
-    ACLNN_CHECK(numel_t(rgb) == 3 * na, ACLNN_ERR_PARAM_INVALID,
+    const int64_t nr = numel_t(rgb); /* compared by division: 3 * na may overflow */
+    ACLNN_CHECK(nr % 3 == 0 && nr / 3 == na, ACLNN_ERR_PARAM_INVALID,
                 "aclnn%s: rgb %s must be HWC with C = 3 over alpha's HWC (C = 1) pixels %s.", op, c, a);
     if (frame) {
         acl_shape_str(frame, c, sizeof c);
