@@ -191,7 +191,12 @@ def _cases():
             ("UpsampleNearestExact1dBackward", "(5,)", "(13,)", "[0.0]"),
             ("UpsampleNearestExact2dBackward", "(5, 7)", "(11, 16)", "[0.0, 0.0]"),
             ("UpsampleNearestExact2dBackward", "(8, 8)", "(16, 16)", "[0.0, 0.0]"),
-            ("UpsampleNearestExact3dBackward", "(3, 4, 5)", "(7, 9, 11)", "[0.0, 0.0, 0.0]")]
+            ("UpsampleNearestExact3dBackward", "(3, 4, 5)", "(7, 9, 11)", "[0.0, 0.0, 0.0]"),
+            # rows wide enough for the vector loops and stores (x2 / x1.5, the bench's ratios)
+            ("UpsampleNearest2dBackward", "(6, 40)", "(12, 80)", "[2.0, 2.0]"),
+            ("UpsampleNearestExact2dBackward", "(6, 40)", "(9, 60)", "[0.0, 0.0]"),
+            ("UpsampleNearest3dBackward", "(3, 4, 40)", "(6, 8, 80)", "[2.0, 2.0, 2.0]"),
+            ("UpsampleNearestExact3dBackward", "(4, 4, 40)", "(6, 6, 60)", "[0.0, 0.0, 0.0]")]
     for dt in ("f32", "f16", "bf16"):
         for bop, i, o, sc in near:
             for C in (3, 16):

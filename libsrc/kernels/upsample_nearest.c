@@ -2,6 +2,10 @@
 #include "kernels/upsample_nearest.h"
 
 #include <math.h>
+#include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #include "common/parallel.h"
 
@@ -71,8 +75,35 @@ void upn_pair_tables(upnx_bwd_plan *p, int32_t *tab) {
     }
 }
 
-void upn_bwd_f64(const acl_view *gv, const acl_view *ov, const upnx_bwd_plan *p) {
-    const int64_t C = p->c, Hi = p->hi, wi = p->wi;
+/* acc[j] += the left fold of x over the W range of j, for every j (see upsample_nearest.h) */
+#define UPN_FOLD_BODY(T)                                                                                         \
+    do {                                                                                                         \
+        const int64_t wi = p->wi;                                                                                \
+        if (p->wk == 1) {                                                                                        \
+            for (int64_t j = 0; j < wi; j++) acc[j] += x[j];                                                     \
+        } else if (p->wk == 2) {                                                                                 \
+            for (int64_t j = 0; j < wi; j++) acc[j] += x[2 * j] + x[2 * j + 1];                                  \
+        } else if (p->w_i0) {                                                                                    \
+            const int32_t *i0 = p->w_i0, *i1 = p->w_i1;                                                          \
+            for (int64_t j = 0; j < wi; j++) acc[j] += x[i0[j]] + x[i1[j]];                                      \
+        } else {                                                                                                 \
+            for (int64_t j = 0; j < wi; j++) {                                                                   \
+                const int64_t lo = p->w_lo[j], hi = p->w_hi[j];                                                  \
+                if (lo >= hi) continue;                                                                          \
+                T s = x[lo];                                                                                     \
+                for (int64_t t = lo + 1; t < hi; t++) s += x[t];                                                 \
+                acc[j] += s;                                                                                     \
+            }                                                                                                    \
+        }                                                                                                        \
+    } while (0)
+
+void upn_fold_row_f32(float *restrict acc, const float *restrict x, const upnx_bwd_plan *p) { UPN_FOLD_BODY(float); }
+void upn_fold_row_f64(double *restrict acc, const double *restrict x, const upnx_bwd_plan *p) { UPN_FOLD_BODY(double); }
+
+int64_t upn_bwd_f64_scratch(const upnx_bwd_plan *p) { return p->wi + p->w_hi[p->wi - 1] + 1; }
+
+void upn_bwd_f64(const acl_view *gv, const acl_view *ov, const upnx_bwd_plan *p, double *scratch) {
+    const int64_t C = p->c, Hi = p->hi, wi = p->wi, need = p->w_hi[wi - 1];
     const int64_t rows = p->n * C * Hi;
     const double *g = (const double *)gv->base;
     double *o = (double *)ov->base;
@@ -80,23 +111,34 @@ void upn_bwd_f64(const acl_view *gv, const acl_view *ov, const upnx_bwd_plan *p)
     const int64_t o0 = ov->strides[0], o1 = ov->strides[1], o2 = ov->strides[2], o3 = ov->strides[3];
     const int64_t work = p->n * C * (p->ho * p->wo + Hi * wi);
     /* one gradient-input row per work unit, owned by one thread; per element: for each gradOutput row of the H
-     * range (ascending) the left fold of its W range is added to an accumulator starting at +0 */
-    ACL_FOR(acl_parallel_worth(work), q, 0, rows, {
-        const int64_t plane = q / Hi, i = q - plane * Hi;
-        const int64_t n = plane / C, c = plane - n * C;
-        const double *gp = g + n * g0 + c * g1;
-        double *yp = o + n * o0 + c * o1 + i * o2;
-        for (int64_t j = 0; j < wi; j++) {
-            double acc = 0.0;
+     * range (ascending) the left fold of its W range is added to an accumulator starting at +0 (rows copied into
+     * dense rows folded a whole row at a time: 8x512 2048 -> 1024, 2 threads, 4.8 -> 2.35 ms) */
+#pragma omp parallel if (acl_parallel_worth(work))
+    {
+        int t = 0;
+#ifdef _OPENMP
+        t = omp_get_thread_num();
+#endif
+        double *const tacc = scratch + t * upn_bwd_f64_scratch(p), *const buf = tacc + wi;
+        buf[need] = -0.0; /* the pair tables' pad */
+#pragma omp for schedule(static)
+        for (int64_t q = 0; q < rows; q++) {
+            const int64_t plane = q / Hi, i = q - plane * Hi;
+            const int64_t n = plane / C, c = plane - n * C;
+            const double *gp = g + n * g0 + c * g1;
+            double *yp = o + n * o0 + c * o1 + i * o2;
+            double *acc = o3 == 1 ? yp : tacc; /* a dense row is summed in place */
+            for (int64_t j = 0; j < wi; j++) acc[j] = 0.0;
             for (int64_t r = p->h_lo[i]; r < p->h_hi[i]; r++) {
                 const double *x = gp + r * g2;
-                const int64_t lo = p->w_lo[j], hi = p->w_hi[j];
-                if (lo >= hi) continue;
-                double s = x[lo * g3];
-                for (int64_t t = lo + 1; t < hi; t++) s += x[t * g3];
-                acc += s;
+                if (g3 != 1 || p->w_i0) { /* a dense copy, with the pad after it */
+                    for (int64_t t2 = 0; t2 < need; t2++) buf[t2] = x[t2 * g3];
+                    x = buf;
+                }
+                upn_fold_row_f64(acc, x, p);
             }
-            yp[j * o3] = acc;
+            if (acc != yp)
+                for (int64_t j = 0; j < wi; j++) yp[j * o3] = acc[j];
         }
-    });
+    }
 }

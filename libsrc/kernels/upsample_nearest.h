@@ -26,8 +26,15 @@ int64_t upn_ranges_from_sources(int64_t *lo, int64_t *hi, int64_t in_len, int64_
 /* The branch-free W tables of p (see upnx_bwd_plan) in tab (2 * p->wi int32), when they apply. */
 void upn_pair_tables(upnx_bwd_plan *p, int32_t *tab);
 
+/* acc[j] += the left fold (from its first element) of row x over the W range of gradient-input column j, j < p->wi.
+ * With the pair tables (p->w_i0) x holds w_hi[wi - 1] + 1 elements, the last one -0.0 (the pad they point at). */
+void upn_fold_row_f32(float *restrict acc, const float *restrict x, const upnx_bwd_plan *p);
+void upn_fold_row_f64(double *restrict acc, const double *restrict x, const upnx_bwd_plan *p);
+
 /* Float64 backward over the plan's tables: the same owner-computes gather and summation order as the fp32
- * kernels, accumulated in double. g and o are (N, C, Ho, Wo) / (N, C, Hi, Wi) views. */
-void upn_bwd_f64(const acl_view *g, const acl_view *o, const upnx_bwd_plan *p);
+ * kernels, accumulated in double, a whole row at a time. g and o are (N, C, Ho, Wo) / (N, C, Hi, Wi) views. */
+void upn_bwd_f64(const acl_view *g, const acl_view *o, const upnx_bwd_plan *p, double *scratch);
+/* doubles of upn_bwd_f64's scratch per thread (acl_max_threads() threads) */
+int64_t upn_bwd_f64_scratch(const upnx_bwd_plan *p);
 
 #endif

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "ops/gen/all_ops.h"
 #include "common/dtype.h"
@@ -292,15 +293,14 @@ static aclnnStatus bwd_run(aclOpExecutor *ex, void *ws, uint64_t ws_size) {
     const bwd_plan *bp = ex->params;
     const upnx_bwd_plan *p = &bp->p;
     acl_view g = canon(acl_exec_in(ex, 0), bp->nhwc), o = canon(acl_exec_out(ex, 0), bp->nhwc);
-    if (g.dtype == ACL_DOUBLE) {
-        upn_bwd_f64(&g, &o, p);
-        return ACLNN_SUCCESS;
-    }
-    const int64_t per = upnx_bwd_scratch_floats(p);
-    float *scratch = malloc((size_t)(per * acl_max_threads()) * sizeof(float));
-    ACLNN_CHECK(scratch != NULL, ACLNN_ERR_INNER, "out of memory for %lld floats of per-thread scratch",
+    const int dbl = g.dtype == ACL_DOUBLE;
+    const int64_t per = dbl ? upn_bwd_f64_scratch(p) : upnx_bwd_scratch_floats(p);
+    const size_t es = dbl ? sizeof(double) : sizeof(float);
+    void *scratch = malloc((size_t)(per * acl_max_threads()) * es);
+    ACLNN_CHECK(scratch != NULL, ACLNN_ERR_INNER, "out of memory for %lld elements of per-thread scratch",
                 (long long)(per * acl_max_threads()));
     switch (g.dtype) {
+    case ACL_DOUBLE: upn_bwd_f64(&g, &o, p, scratch); break;
     case ACL_FLOAT: upnx_bwd_f32(&g, &o, p, scratch); break;
     case ACL_FLOAT16: upnx_bwd_f16(&g, &o, p, scratch); break;
     default: upnx_bwd_bf16(&g, &o, p, scratch); break;
@@ -763,10 +763,8 @@ aclnnStatus opws_UpsampleNearestExact3d(const aclTensor *self, const aclIntArray
 }
 
 /* ---- aclnnUpsampleNearest3dBackward / aclnnUpsampleNearestExact3dBackward ----
- * Per gradient-input depth slice di: the gradOutput slices of its D range are summed (ascending, from +0) into an
- * fp32 (N, C, Ho, Wo) buffer (float64 for float64), then the 2-D backward over the H and W tables reduces that
- * buffer into the slice (through a second buffer and one rounding for fp16 / bf16). Every element is owned by one
- * thread; the order of every sum is fixed. */
+ * Per gradient-input row (n, c, di, i): see bwd3_unit. Every element is owned by one thread; the order of every sum
+ * is fixed (the same as the 2-D ops': the D sum of a gradOutput position first, then the 2-D order). */
 
 typedef struct {
     upnx_bwd_plan p; /* first: bwd_free frees its tables (the D ranges live in the h_lo allocation) */
@@ -774,18 +772,6 @@ typedef struct {
     int64_t *d_lo, *d_hi;
     int g_ndhwc, o_ndhwc;
 } bwd3_plan;
-
-/* a dense (N, C, H, W) view over buf */
-static acl_view dense4(void *buf, aclDataType dt, int64_t n, int64_t c, int64_t h, int64_t w) {
-    acl_view v = {0};
-    v.base = buf;
-    v.data = buf;
-    v.dtype = dt;
-    v.ndim = 4;
-    v.dims[0] = n; v.dims[1] = c; v.dims[2] = h; v.dims[3] = w;
-    v.strides[3] = 1; v.strides[2] = w; v.strides[1] = h * w; v.strides[0] = c * h * w;
-    return v;
-}
 
 /* o[x] += the fp16 / bf16 row g widened exactly: 8 a step with SSE2 (the widening fused into the addition, no row
  * buffer) up to the first block holding a NaN (Inf too for fp16), then as before: converted 256 at a time and added
@@ -835,100 +821,112 @@ static void upn_store_half_row(uint16_t *dst, const float *src, int64_t n, aclDa
     else acl_row_f32_to_bf16(dst, src, n);
 }
 
-/* One (n, c, di) unit of the single-region path: the D-range sum of plane (n, c) into tin, then the 2-D backward
- * of that plane (the kernel, called inside the region, runs on the calling thread with its own scratch). */
-static void bwd3_unit(const bwd3_plan *q, const acl_view *gv, const acl_view *ov, int64_t u, void *tin, float *tout,
-                      float *scratch) {
+/* One (n, c, di) unit. Gradient-input row i of the depth slice di is the W fold of x (added to +0), x being the sum
+ * from +0 of the gradOutput rows (d, r) for r over the H range of i (ascending, outer) and d over the D range of di
+ * (ascending, inner), in fp32 (float64 for float64); fp16 / bf16 are widened exactly and rounded once. Every
+ * gradOutput element is read once, the additions go down whole contiguous rows held in L1, and one fold per output
+ * row is left. The same C code at every SIMD level. (Before: a D-sum plane per unit, then the 2-D kernel called on
+ * it; the x2 f32 bench shape at 2 threads 2.5 -> 0.69 ms, x1.5 1.26 -> 0.53 ms; the NaN bytes of AVX-512 differed from the other levels.) */
+static void bwd3_unit(const bwd3_plan *q, const acl_view *gv, const acl_view *ov, int64_t u, void *xb, void *ab) {
     const upnx_bwd_plan *p = &q->p;
     const aclDataType dt = gv->dtype;
-    const int dbl = dt == ACL_DOUBLE;
+    const int64_t es = (int64_t)acl_dtype_size(dt), wi = p->wi, need = p->w_hi[wi - 1];
     const int64_t plane = u / q->di, di = u - plane * q->di;
-    const int64_t n = plane / p->c, c = plane - n * p->c, ho = p->ho, wo = p->wo;
-    upnx_bwd_plan one = *p;
-    one.n = 1;
-    one.c = 1;
-    for (int64_t y = 0; y < ho; y++) {
-        if (dbl) {
-            double *o = (double *)tin + y * wo;
-            for (int64_t x = 0; x < wo; x++) o[x] = 0.0;
-        } else {
-            float *o = (float *)tin + y * wo;
-            for (int64_t x = 0; x < wo; x++) o[x] = 0.0f;
+    const int64_t n = plane / p->c, c = plane - n * p->c;
+    /* strides in (N, C, D, H, W) order */
+    const int gl = q->g_ndhwc, ol = q->o_ndhwc;
+    const int64_t *gs = gv->strides, *os = ov->strides;
+    const int64_t gsd = gs[gl ? 1 : 2], gsh = gs[gl ? 2 : 3], gsw = gs[gl ? 3 : 4];
+    const int64_t osh = os[ol ? 2 : 3], osw = os[ol ? 3 : 4];
+    const char *gp = gv->base + (n * gs[0] + c * gs[gl ? 4 : 1]) * es;
+    char *op = ov->base + (n * os[0] + c * os[ol ? 4 : 1] + di * os[ol ? 1 : 2]) * es;
+    const int64_t d0 = q->d_lo[di], d1 = q->d_hi[di];
+    for (int64_t i = 0; i < p->hi; i++) {
+        char *yp = op + i * osh * es;
+        const int64_t r0 = p->h_lo[i], r1 = p->h_hi[i];
+        if (dt == ACL_DOUBLE) {
+            double *x = xb, *acc = ab, *y = (double *)(void *)yp;
+            for (int64_t t = 0; t < need; t++) x[t] = 0.0;
+            for (int64_t r = r0; r < r1; r++)
+                for (int64_t d = d0; d < d1; d++) {
+                    const double *g = (const double *)(const void *)(gp + (d * gsd + r * gsh) * es);
+                    for (int64_t t = 0; t < need; t++) x[t] += g[t * gsw];
+                }
+            for (int64_t j = 0; j < wi; j++) acc[j] = 0.0;
+            x[need] = -0.0; /* the pair tables' pad */
+            upn_fold_row_f64(acc, x, p);
+            for (int64_t j = 0; j < wi; j++) y[j * osw] = acc[j];
+            continue;
         }
-        for (int64_t d = q->d_lo[di]; d < q->d_hi[di]; d++) {
-            const acl_view s = slice3(gv, q->g_ndhwc, d);
-            const int64_t off = n * s.strides[0] + c * s.strides[1] + y * s.strides[2], st = s.strides[3];
-            if (dt == ACL_DOUBLE) {
-                const double *g = (const double *)s.base + off;
-                double *o = (double *)tin + y * wo;
-                for (int64_t x = 0; x < wo; x++) o[x] += g[x * st];
-            } else if (dt == ACL_FLOAT) {
-                const float *g = (const float *)s.base + off;
-                float *o = (float *)tin + y * wo;
-                for (int64_t x = 0; x < wo; x++) o[x] += g[x * st];
-            } else if (st == 1) { /* fp16/bf16 rows: widened (vectorised) and added, the same additions */
-                upn_add_half_row((float *)tin + y * wo, (const uint16_t *)s.base + off, wo, dt);
-            } else if (dt == ACL_FLOAT16) {
-                const uint16_t *g = (const uint16_t *)s.base + off;
-                float *o = (float *)tin + y * wo;
-                for (int64_t x = 0; x < wo; x++) o[x] += acl_f16_to_f32(g[x * st]);
-            } else {
-                const uint16_t *g = (const uint16_t *)s.base + off;
-                float *o = (float *)tin + y * wo;
-                for (int64_t x = 0; x < wo; x++) o[x] += acl_bf16_to_f32(g[x * st]);
+        float *x = xb, *acc = dt == ACL_FLOAT && osw == 1 ? (float *)(void *)yp : ab;
+        int first = 1; /* x is still unset: the first row is added to +0 as it is loaded */
+        for (int64_t r = r0; r < r1; r++)
+            for (int64_t d = d0; d < d1; d++, first = 0) {
+                const char *row = gp + (d * gsd + r * gsh) * es;
+                if (dt == ACL_FLOAT) {
+                    const float *g = (const float *)(const void *)row;
+                    if (first && gsw == 1)
+                        for (int64_t t = 0; t < need; t++) x[t] = 0.0f + g[t];
+                    else if (first)
+                        for (int64_t t = 0; t < need; t++) x[t] = 0.0f + g[t * gsw];
+                    else if (gsw == 1)
+                        for (int64_t t = 0; t < need; t++) x[t] += g[t];
+                    else
+                        for (int64_t t = 0; t < need; t++) x[t] += g[t * gsw];
+                    continue;
+                }
+                if (first)
+                    for (int64_t t = 0; t < need; t++) x[t] = 0.0f;
+                if (gsw == 1) {
+                    upn_add_half_row(x, (const uint16_t *)(const void *)row, need, dt);
+                } else {
+                    const uint16_t *g = (const uint16_t *)(const void *)row;
+                    for (int64_t t = 0; t < need; t++)
+                        x[t] += dt == ACL_FLOAT16 ? acl_f16_to_f32(g[t * gsw]) : acl_bf16_to_f32(g[t * gsw]);
+                }
             }
-        }
-    }
-    acl_view o = slice3(ov, q->o_ndhwc, di);
-    o.base += (n * o.strides[0] + c * o.strides[1]) * (int64_t)acl_dtype_size(dt);
-    const acl_view tg = dense4(tin, dbl ? ACL_DOUBLE : ACL_FLOAT, 1, 1, ho, wo);
-    if (dbl) {
-        upn_bwd_f64(&tg, &o, &one);
-    } else if (dt == ACL_FLOAT) {
-        upnx_bwd_f32(&tg, &o, &one, scratch);
-    } else {
-        acl_view t = dense4(tout, ACL_FLOAT, 1, 1, p->hi, p->wi);
-        upnx_bwd_f32(&tg, &t, &one, scratch);
-        for (int64_t y = 0; y < p->hi; y++) {
-            uint16_t *dst = (uint16_t *)o.base + y * o.strides[2];
-            const float *src = tout + y * p->wi;
-            if (o.strides[3] == 1) upn_store_half_row(dst, src, p->wi, dt);
-            else
-                for (int64_t x = 0; x < p->wi; x++)
-                    dst[x * o.strides[3]] = dt == ACL_FLOAT16 ? acl_f32_to_f16(src[x]) : acl_f32_to_bf16(src[x]);
+        if (first)
+            for (int64_t t = 0; t < need; t++) x[t] = 0.0f;
+        for (int64_t j = 0; j < wi; j++) acc[j] = 0.0f;
+        x[need] = -0.0f; /* the pair tables' pad */
+        upn_fold_row_f32(acc, x, p);
+        if (acc == (float *)(void *)yp) continue;
+        if (dt == ACL_FLOAT) {
+            float *y = (float *)(void *)yp;
+            for (int64_t j = 0; j < wi; j++) y[j * osw] = acc[j];
+        } else if (osw == 1) {
+            upn_store_half_row((uint16_t *)(void *)yp, acc, wi, dt);
+        } else {
+            uint16_t *y = (uint16_t *)(void *)yp;
+            for (int64_t j = 0; j < wi; j++)
+                y[j * osw] = dt == ACL_FLOAT16 ? acl_f32_to_f16(acc[j]) : acl_f32_to_bf16(acc[j]);
         }
     }
 }
 
 static aclnnStatus bwd3_run(aclOpExecutor *ex, void *ws, uint64_t ws_size) {
+    (void)ws;
+    (void)ws_size;
     const bwd3_plan *q = ex->params;
     const upnx_bwd_plan *p = &q->p;
     const acl_view *gv = acl_exec_in(ex, 0), *ov = acl_exec_out(ex, 0);
-    const aclDataType dt = gv->dtype;
-    const int dbl = dt == ACL_DOUBLE;
-    const size_t es = dbl ? sizeof(double) : sizeof(float);
+    const size_t es = gv->dtype == ACL_DOUBLE ? sizeof(double) : sizeof(float);
     const int64_t nthr = acl_max_threads();
-    const int64_t plane_in = p->ho * p->wo, plane_out = p->hi * p->wi;
-    const int64_t per = upnx_bwd_scratch_floats(p);
-    /* per thread: a D-sum plane, an fp32 result plane (fp16 / bf16) and the 2-D kernel's scratch, in whole lines */
-    const int64_t slab = ((plane_in * (int64_t)es + 63) / 64 * 64 + (plane_out * 4 + 63) / 64 * 64 + per * 4 + 63) /
-                         64 * 64;
-    char *mem = malloc((size_t)(slab * nthr));
-    ACLNN_CHECK(mem != NULL, ACLNN_ERR_INNER, "out of memory for the per-thread depth buffers of gradOut");
+    /* per thread: the summed row (with the fold's pad) and the accumulator row, in whole lines */
+    const int64_t xl = ((p->w_hi[p->wi - 1] + 1) * (int64_t)es + 63) / 64 * 64, al = (p->wi * (int64_t)es + 63) / 64 * 64;
+    char *mem = malloc((size_t)((xl + al) * nthr));
+    ACLNN_CHECK(mem != NULL, ACLNN_ERR_INNER, "out of memory for the per-thread row buffers of gradOut");
     const int64_t units = p->n * p->c * q->di;
-    const int64_t work = units * (plane_out + plane_in * (q->dout / (q->di ? q->di : 1) + 1));
-#pragma omp parallel num_threads((int)nthr) if (acl_parallel_worth(work)) /* the 2-D kernel inside does not fork */
+    const int64_t work = units * (p->hi * p->wi + p->ho * p->wo * (q->dout / (q->di ? q->di : 1) + 1));
+#pragma omp parallel num_threads((int)nthr) if (acl_parallel_worth(work))
     {
         int64_t t = 0;
 #ifdef _OPENMP
         t = omp_get_thread_num();
 #endif
-        char *base = mem + t * slab;
-        void *tin = base;
-        float *tout = (float *)(base + (plane_in * (int64_t)es + 63) / 64 * 64);
-        float *scratch = (float *)((char *)tout + (plane_out * 4 + 63) / 64 * 64);
+        char *base = mem + t * (xl + al);
 #pragma omp for schedule(static)
-        for (int64_t u = 0; u < units; u++) bwd3_unit(q, gv, ov, u, tin, tout, scratch);
+        for (int64_t u = 0; u < units; u++) bwd3_unit(q, gv, ov, u, base, base + xl);
     }
     free(mem);
     return ACLNN_SUCCESS;
@@ -1018,9 +1016,6 @@ static aclnnStatus bwd3_common(int op, const aclTensor *gradOut, const aclIntArr
     p->hk = build_axis(p->h_lo, p->h_hi, hi, p->ho, ax[1], tmp);
     p->wk = build_axis(p->w_lo, p->w_hi, wi, p->wo, ax[2], tmp);
     upn_pair_tables(p, (int32_t *)(tmp + tmp_len));
-    /* the 2-D pass reads an fp32 buffer */
-    if (gradOut->dtype != ACL_DOUBLE && !upnx_bwd_blocks(p, 4))
-        return acl_exec_discard(ex, ACL_REPORT(ACLNN_ERR_INNER, "out of memory for the column blocks of inputSize"));
     return acl_exec_publish(ex, workspaceSize, executor);
 }
 

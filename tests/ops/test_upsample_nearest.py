@@ -133,7 +133,9 @@ def _check_bwd(got, want, dt):
 
 # (N, C, Li, Lo, scales): consistent sizes, so the device rule equals PyTorch's
 BW1 = [(2, 3, 5, 10, 0.0), (2, 3, 5, 10, 2.0), (1, 2, 4, 6, 1.5), (1, 2, 9, 4, 0.0), (1, 2, 8, 4, 0.5),
-       (1, 1, 3, 10, 0.0), (1, 2, 7, 7, 0.0), (1, 1, 3, 10, 3.4)]
+       (1, 1, 3, 10, 0.0), (1, 2, 7, 7, 0.0), (1, 1, 3, 10, 3.4),
+       # whole rows: x2, x1.5 (the pair tables), x4.5 (longer ranges)
+       (2, 3, 64, 128, 2.0), (1, 2, 40, 60, 0.0), (1, 2, 20, 90, 0.0)]
 
 
 def _rule1d(dt, li, lo, sc):
@@ -222,6 +224,10 @@ def test_backward_1d_views():
     got = _run("UpsampleNearest1dBackward", [_t(strided(g, "transpose")), IA([12]), IA([2, 3, 5]), 0.0], (2, 3, 5),
                np.float64, out_view=True)
     _check_bwd(got, ref.backward(g, (5,), [("map", np.float32(5) / np.float32(12))]), np.float64)
+    g = _data((2, 3, 60), np.float64)   # float64 x1.5 rows through the pair tables, strided in and out
+    got = _run("UpsampleNearest1dBackward", [_t(strided(g, "transpose")), IA([60]), IA([2, 3, 40]), 0.0],
+               (2, 3, 40), np.float64, out_view=True)
+    _check_bwd(got, ref.backward(g, (40,), [("map", np.float32(40) / np.float32(60))]), np.float64)
     g = _data((2, 3, 12), np.float32)
     got = _run("UpsampleNearestExact1dBackward", [_t(strided(g)), IA([12]), IA([2, 3, 5]), 0.0], (2, 3, 5),
                np.float32, out_view=True)
@@ -539,7 +545,10 @@ def test_invalid_3d(row):
 
 B3 = [((1, 2, 2, 3, 4), (4, 6, 8), (2.0, 2.0, 2.0)), ((2, 2, 3, 4, 5), (5, 7, 9), (0.0, 0.0, 0.0)),
       ((1, 2, 4, 6, 5), (2, 3, 3), (0.0, 0.0, 0.0)), ((1, 1, 2, 4, 4), (3, 6, 6), (1.5, 1.5, 1.5)),
-      ((1, 2, 3, 3, 3), (3, 3, 3), (0.0, 0.0, 0.0))]
+      ((1, 2, 3, 3, 3), (3, 3, 3), (0.0, 0.0, 0.0)),
+      # rows wide enough for the vector loops: x2, x1.5 (ranges of 1 or 2), ranges of 4-5, a downscale (empty ones)
+      ((1, 2, 3, 4, 40), (6, 8, 80), (2.0, 2.0, 2.0)), ((1, 2, 4, 4, 40), (6, 6, 60), (0.0, 0.0, 0.0)),
+      ((1, 1, 2, 3, 7), (5, 7, 31), (0.0, 0.0, 0.0)), ((1, 2, 6, 6, 50), (3, 4, 21), (0.0, 0.0, 0.0))]
 
 
 def _rules3(ins, osz, sc, exact, dt):
@@ -566,17 +575,20 @@ def test_3d_backward(op, exact, dts, case, torch):
         assert_close(got, _from_torch(tr.to(tg.dtype), DT[dt]).astype(np.float64), DT[dt])
 
 
+@pytest.mark.parametrize("dt", ["f32", "f16", "bf16", "f64"])
 @pytest.mark.parametrize("op,exact", [("UpsampleNearest3dBackward", False), ("UpsampleNearestExact3dBackward", True)])
-def test_3d_backward_views_ndhwc(op, exact):
-    g = _data((2, 3, 5, 7, 9), np.float32)
-    want = ref.backward3(g, (3, 4, 5), _rules3((3, 4, 5), (5, 7, 9), (0, 0, 0), exact, "f32"))
-    got = _run(op, [_t(strided(g, "transpose")), IA([5, 7, 9]), IA([2, 3, 3, 4, 5]), 0.0, 0.0, 0.0], (2, 3, 3, 4, 5),
-               np.float32, out_view=True)
-    assert_close(got, want)
+def test_3d_backward_views_ndhwc(op, exact, dt):
+    if exact and dt == "f64":
+        pytest.skip("float64 is not in the exact op's A2 list")
+    g = _data((2, 3, 5, 7, 19), DT[dt])
+    want = ref.backward3(g, (3, 4, 9), _rules3((3, 4, 9), (5, 7, 19), (0, 0, 0), exact, dt))
+    got = _run(op, [_t(strided(g, "transpose")), IA([5, 7, 19]), IA([2, 3, 3, 4, 9]), 0.0, 0.0, 0.0], (2, 3, 3, 4, 9),
+               DT[dt], out_view=True)
+    _check_bwd(got, want, DT[dt])
     gh = np.ascontiguousarray(g.transpose(0, 2, 3, 4, 1))
-    got = _run(op, [_t(strided(gh), NDHWC), IA([5, 7, 9]), IA([2, 3, 3, 4, 5]), 0.0, 0.0, 0.0], (2, 3, 4, 5, 3),
-               np.float32, NDHWC, out_view=True)
-    assert_close(got, want.transpose(0, 2, 3, 4, 1))
+    got = _run(op, [_t(strided(gh), NDHWC), IA([5, 7, 19]), IA([2, 3, 3, 4, 9]), 0.0, 0.0, 0.0], (2, 3, 4, 9, 3),
+               DT[dt], NDHWC, out_view=True)
+    _check_bwd(got, want.transpose(0, 2, 3, 4, 1), DT[dt])
 
 
 INVALID_B3 = [
