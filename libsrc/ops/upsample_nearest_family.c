@@ -826,7 +826,8 @@ static void upn_store_half_row(uint16_t *dst, const float *src, int64_t n, aclDa
  * (ascending, inner), in fp32 (float64 for float64); fp16 / bf16 are widened exactly and rounded once. Every
  * gradOutput element is read once, the additions go down whole contiguous rows held in L1, and one fold per output
  * row is left. The same C code at every SIMD level. (Before: a D-sum plane per unit, then the 2-D kernel called on
- * it; the x2 f32 bench shape at 2 threads 2.5 -> 0.69 ms, x1.5 1.26 -> 0.53 ms; the NaN bytes of AVX-512 differed from the other levels.) */
+ * it; the x2 f32 bench shape at 2 threads 2.5 -> 0.69 ms, x1.5 1.26 -> 0.53 ms; the NaN bytes of AVX-512 differed
+ * from the other levels.) */
 static void bwd3_unit(const bwd3_plan *q, const acl_view *gv, const acl_view *ov, int64_t u, void *xb, void *ab) {
     const upnx_bwd_plan *p = &q->p;
     const aclDataType dt = gv->dtype;
