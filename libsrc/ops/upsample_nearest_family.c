@@ -799,10 +799,17 @@ __attribute__((target("avx2,f16c"))) static int64_t upn_add_half_row_avx2(float 
 }
 #endif
 
-static void upn_add_half_row(float *restrict o, const uint16_t *restrict g, int64_t n, aclDataType dt) {
+/* (avx2: the caller's acl_simd_level() >= ACL_SIMD_AVX2, read once a call) */
+static inline void upn_add_half_row(float *restrict o, const uint16_t *restrict g, int64_t n, aclDataType dt,
+                                    int avx2) {
     int64_t x = 0;
 #ifdef ACL_F16_ROWS_F16C
-    if (n >= 16 && acl_simd_level() >= ACL_SIMD_AVX2) x = upn_add_half_row_avx2(o, g, n, dt == ACL_BF16);
+    if (avx2 && n >= 16) {
+        x = upn_add_half_row_avx2(o, g, n, dt == ACL_BF16);
+        if (x == n) return;
+    }
+#else
+    (void)avx2;
 #endif
 #ifdef ACL_HALF_ROWS_SSE2
     if (dt == ACL_BF16) {
@@ -847,7 +854,8 @@ static void upn_store_half_row(uint16_t *dst, const float *src, int64_t n, aclDa
  * row is left. The same C code at every SIMD level. (Before: a D-sum plane per unit, then the 2-D kernel called on
  * it; the x2 f32 bench shape at 2 threads 2.5 -> 0.69 ms, x1.5 1.26 -> 0.53 ms; the NaN bytes of AVX-512 differed
  * from the other levels.) */
-static void bwd3_unit(const bwd3_plan *q, const acl_view *gv, const acl_view *ov, int64_t u, void *xb, void *ab) {
+static void bwd3_unit(const bwd3_plan *q, const acl_view *gv, const acl_view *ov, int64_t u, void *xb, void *ab,
+                      int avx2) {
     const upnx_bwd_plan *p = &q->p;
     const aclDataType dt = gv->dtype;
     const int64_t es = (int64_t)acl_dtype_size(dt), wi = p->wi, need = p->w_hi[wi - 1];
@@ -898,7 +906,7 @@ static void bwd3_unit(const bwd3_plan *q, const acl_view *gv, const acl_view *ov
                 if (first)
                     for (int64_t t = 0; t < need; t++) x[t] = 0.0f;
                 if (gsw == 1) {
-                    upn_add_half_row(x, (const uint16_t *)(const void *)row, need, dt);
+                    upn_add_half_row(x, (const uint16_t *)(const void *)row, need, dt, avx2);
                 } else {
                     const uint16_t *g = (const uint16_t *)(const void *)row;
                     for (int64_t t = 0; t < need; t++)
@@ -937,6 +945,7 @@ static aclnnStatus bwd3_run(aclOpExecutor *ex, void *ws, uint64_t ws_size) {
     char *mem = malloc((size_t)((xl + al) * nthr));
     ACLNN_CHECK(mem != NULL, ACLNN_ERR_INNER, "out of memory for the per-thread row buffers of gradOut");
     const int64_t units = p->n * p->c * q->di;
+    const int avx2 = acl_simd_level() >= ACL_SIMD_AVX2;
     const int64_t work = units * (p->hi * p->wi + p->ho * p->wo * (q->dout / (q->di ? q->di : 1) + 1));
 #pragma omp parallel num_threads((int)nthr) if (acl_parallel_worth(work))
     {
@@ -946,7 +955,7 @@ static aclnnStatus bwd3_run(aclOpExecutor *ex, void *ws, uint64_t ws_size) {
 #endif
         char *base = mem + t * (xl + al);
 #pragma omp for schedule(static)
-        for (int64_t u = 0; u < units; u++) bwd3_unit(q, gv, ov, u, base, base + xl);
+        for (int64_t u = 0; u < units; u++) bwd3_unit(q, gv, ov, u, base, base + xl, avx2);
     }
     free(mem);
     return ACLNN_SUCCESS;
