@@ -330,9 +330,59 @@ GS_TL_FN(f32, float)
         const int lv = acl_simd_level();                                                                         \
         if (lv >= ACL_SIMD_AVX512) *nan |= gs_fl_avx512_##sfx(dst, cs, cb, src, n);                              \
         else if (lv >= ACL_SIMD_AVX2) *nan |= gs_fl_avx2_##sfx(dst, cs, cb, src, n);                             \
-        else return false;                                                                                       \
+        else return gs_fl_base_##sfx(dst, cs, cb, src, n, nan);                                                  \
         return true;                                                                                             \
     }
+#ifdef ACL_HALF_ROWS_SSE2
+/* the portable fp16 narrowing side (SSE2): each point's 8 lanes narrowed first (common/half_rows.h's 8-value
+ * conversion, the row store's bits; a block with a NaN through the element function, as the row store), then
+ * the 8 x 8 block transposed as 16-bit values (24 unpacks) and stored a row of 8 points at a time, instead of
+ * the fp32 transpose through a scratch block and a second pass converting its rows */
+static bool gs_fl_base_f16(uint16_t *restrict dst, int64_t cs, int cb, const float *restrict src, int64_t n, int *nan) {
+    int64_t i = 0;
+    int any = 0;
+    for (; i + 8 <= n; i += 8) {
+        __m128i h[8];
+        for (int p = 0; p < 8; p++) {
+            const float *s = src + (i + p) * 8;
+            int nn = 0;
+            h[p] = acl_hr_f32x8_to_f16_(_mm_loadu_si128((const __m128i *)(const void *)s),
+                                        _mm_loadu_si128((const __m128i *)(const void *)(s + 4)), &nn);
+            if (nn) {
+                uint16_t t[8];
+                for (int l = 0; l < 8; l++) t[l] = acl_f32_to_f16_bf(s[l]);
+                h[p] = _mm_loadu_si128((const __m128i *)(const void *)t);
+                any = 1;
+            }
+        }
+        const __m128i t0 = _mm_unpacklo_epi16(h[0], h[1]), t1 = _mm_unpackhi_epi16(h[0], h[1]);
+        const __m128i t2 = _mm_unpacklo_epi16(h[2], h[3]), t3 = _mm_unpackhi_epi16(h[2], h[3]);
+        const __m128i t4 = _mm_unpacklo_epi16(h[4], h[5]), t5 = _mm_unpackhi_epi16(h[4], h[5]);
+        const __m128i t6 = _mm_unpacklo_epi16(h[6], h[7]), t7 = _mm_unpackhi_epi16(h[6], h[7]);
+        const __m128i u0 = _mm_unpacklo_epi32(t0, t2), u1 = _mm_unpackhi_epi32(t0, t2);
+        const __m128i u2 = _mm_unpacklo_epi32(t4, t6), u3 = _mm_unpackhi_epi32(t4, t6);
+        const __m128i u4 = _mm_unpacklo_epi32(t1, t3), u5 = _mm_unpackhi_epi32(t1, t3);
+        const __m128i u6 = _mm_unpacklo_epi32(t5, t7), u7 = _mm_unpackhi_epi32(t5, t7);
+        __m128i r[8];
+        r[0] = _mm_unpacklo_epi64(u0, u2); r[1] = _mm_unpackhi_epi64(u0, u2);
+        r[2] = _mm_unpacklo_epi64(u1, u3); r[3] = _mm_unpackhi_epi64(u1, u3);
+        r[4] = _mm_unpacklo_epi64(u4, u6); r[5] = _mm_unpackhi_epi64(u4, u6);
+        r[6] = _mm_unpacklo_epi64(u5, u7); r[7] = _mm_unpackhi_epi64(u5, u7);
+        for (int l = 0; l < cb; l++) _mm_storeu_si128((__m128i *)(void *)(dst + l * cs + i), r[l]);
+    }
+    for (; i < n; i++)
+        for (int l = 0; l < cb; l++) {
+            const float v_ = src[i * 8 + l];
+            any |= v_ != v_;
+            dst[l * cs + i] = acl_f32_to_f16_bf(v_);
+        }
+    *nan |= any;
+    return true;
+}
+#else
+static inline bool gs_fl_base_f16(uint16_t *dst, int64_t cs, int cb, const float *src, int64_t n, int *nan) { return false; }
+#endif
+static inline bool gs_fl_base_bf16(uint16_t *dst, int64_t cs, int cb, const float *src, int64_t n, int *nan) { return false; }
 GS_TL_FN16(f16)
 GS_TL_FN16(bf16)
 #else
