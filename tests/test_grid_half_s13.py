@@ -5,7 +5,8 @@ side of the conversion, and the portable fp16 store narrows each point's 8 lanes
 once (non-NaN elements byte for byte, NaN where it is NaN), and every case gives the same bytes at PYACLNN_SIMD=off /
 avx2 / avx512 and OMP_NUM_THREADS=1 / 2 / 7 (NaN payloads included: fp16 signalling / quiet NaNs, +-Inf, -0,
 subnormal halves, odd widths and point counts with tails, channel counts with partial 8-lane blocks, strided views,
-forward and backward)."""
+forward and backward). The one-channel forward (taps computed per chunk where they are used) is covered the same
+way, in fp32 too."""
 import numpy as np
 import pytest
 
@@ -113,8 +114,8 @@ def grid(shape, dt):
     f = g.reshape(-1)
     f[3::97] = np.nan; f[10::89] = np.inf; f[20::83] = -1.0; f[30::79] = 1.0
     return g.astype(dt)
-for dt in (np.float16, pyaclnn.bfloat16):
-    for (n, c, H, W, Ho, Wo) in ((2, 2, 7, 13, 5, 7), (1, 3, 9, 21, 6, 11), (2, 8, 8, 16, 8, 8),
+for dt in (np.float16, pyaclnn.bfloat16, np.float32):
+    for (n, c, H, W, Ho, Wo) in ((3, 1, 7, 13, 9, 31), (2, 2, 7, 13, 5, 7), (1, 3, 9, 21, 6, 11), (2, 8, 8, 16, 8, 8),
                                  (1, 13, 5, 19, 7, 9), (2, 19, 6, 11, 3, 13), (1, 64, 16, 16, 16, 16)):
         x = data((n, c, H, W), dt)
         xs = data((n, c, H, 2 * W), dt)[..., ::2]
