@@ -202,6 +202,105 @@ GS_AVX2 static inline void gs_st8_f16(uint16_t *p, __m256 v, bool *ok) {
 GS_TRANSPOSES(f32, float, GS_LD_f32)
 GS_TRANSPOSES(f16, uint16_t, GS_LD_f16)
 GS_TRANSPOSES(bf16, uint16_t, GS_LD_bf16)
+
+/* AVX-512 lane transposes for the 16-bit dtypes: the 8 x 8 block is transposed as 16-bit values (two vpermt2w on
+ * two registers) on the narrow side of the conversion instead of as floats (24 shuffles on eight registers), and
+ * converted 16 values an instruction. The conversions are the AVX2 ones' (F16C, round to nearest even; bf16 the
+ * same integer rounding), so the same bits. Loads: a block holding a fp16 NaN goes through the exact scalar
+ * conversion (as gs_ld8_f16). Stores: a NaN is stored as some NaN and reported, the caller's NaN redo then writes
+ * the reference value (as the AVX2 path's scalar NaN stores are overwritten by it). */
+#define GS_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx2,f16c")))
+/* vpermt2w tables over the 64 16-bit values of two registers: lane-major [8 lanes][8 points] <-> point-major
+ * [8 points][8 lanes]; _lo / _hi give the first / second 32 results */
+static const uint16_t gs_tw_pm[64] = { /* point-major result j = p*8+l takes lane-major l*8+p */
+    0, 8, 16, 24, 32, 40, 48, 56, 1, 9, 17, 25, 33, 41, 49, 57, 2, 10, 18, 26, 34, 42, 50, 58, 3, 11, 19, 27, 35, 43, 51, 59,
+    4, 12, 20, 28, 36, 44, 52, 60, 5, 13, 21, 29, 37, 45, 53, 61, 6, 14, 22, 30, 38, 46, 54, 62, 7, 15, 23, 31, 39, 47, 55, 63};
+/* (the permutation is an involution: the same table maps point-major back to lane-major) */
+GS_AVX512 static inline __m512i gs_ld_tab(int half) {
+    return _mm512_loadu_si512((const void *)(gs_tw_pm + 32 * half));
+}
+GS_AVX512 static inline __m512 gs_wd16_f16(__m256i h) { return _mm512_cvtph_ps(h); }
+GS_AVX512 static inline __m512 gs_wd16_bf16(__m256i h) {
+    return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16));
+}
+GS_AVX512 static inline __m256i gs_nr16_f16(__m512 v) {
+    return _mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+}
+/* gs_st8_bf16 on 16 lanes */
+GS_AVX512 static inline __m256i gs_nr16_bf16(__m512 v) {
+    const __m512i x = _mm512_castps_si512(v);
+    const __m512i hi = _mm512_srli_epi32(x, 16);
+    __m512i r = _mm512_add_epi32(x, _mm512_add_epi32(_mm512_set1_epi32(0x7fff), _mm512_and_si512(hi, _mm512_set1_epi32(1))));
+    r = _mm512_srli_epi32(r, 16);
+    const __mmask16 nan = _mm512_cmpgt_epi32_mask(_mm512_and_si512(x, _mm512_set1_epi32(0x7fffffff)), _mm512_set1_epi32(0x7f800000));
+    r = _mm512_mask_or_epi32(r, nan, hi, _mm512_set1_epi32(0x40));
+    return _mm512_cvtepi32_epi16(r);
+}
+#define GS_TRANSPOSES512(sfx, LOADS, NANH)                                                                     \
+    GS_AVX512 static void gs_tl_avx512_##sfx(float *restrict dst, const uint16_t *restrict src, int64_t cs, int cb, \
+                                             int64_t n) {                                                        \
+        const __m512i t0 = gs_ld_tab(0), t1 = gs_ld_tab(1), mag = _mm512_set1_epi16(0x7fff);                      \
+        int64_t i = 0;                                                                                           \
+        for (; i + 8 <= n; i += 8) {                                                                             \
+            __m128i r[8];                                                                                        \
+            for (int l = 0; l < 8; l++)                                                                          \
+                r[l] = l < cb ? _mm_loadu_si128((const __m128i *)(const void *)(src + l * cs + i)) : _mm_setzero_si128(); \
+            const __m512i a = _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_set_m128i(r[1], r[0])),           \
+                                                 _mm256_set_m128i(r[3], r[2]), 1);                               \
+            const __m512i b = _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_set_m128i(r[5], r[4])),           \
+                                                 _mm256_set_m128i(r[7], r[6]), 1);                               \
+            if (NANH && (_mm512_cmpgt_epu16_mask(_mm512_and_si512(a, mag), _mm512_set1_epi16(0x7c00)) |         \
+                         _mm512_cmpgt_epu16_mask(_mm512_and_si512(b, mag), _mm512_set1_epi16(0x7c00)))) {        \
+                for (int j = 0; j < 8; j++)                                                                      \
+                    for (int l = 0; l < 8; l++) dst[(i + j) * 8 + l] = l < cb ? LOADS(src + l * cs + i + j) : 0.0f; \
+                continue;                                                                                        \
+            }                                                                                                    \
+            const __m512i p0 = _mm512_permutex2var_epi16(a, t0, b), p1 = _mm512_permutex2var_epi16(a, t1, b);    \
+            _mm512_storeu_ps(dst + i * 8, gs_wd16_##sfx(_mm512_castsi512_si256(p0)));                           \
+            _mm512_storeu_ps(dst + i * 8 + 16, gs_wd16_##sfx(_mm512_extracti64x4_epi64(p0, 1)));                \
+            _mm512_storeu_ps(dst + i * 8 + 32, gs_wd16_##sfx(_mm512_castsi512_si256(p1)));                      \
+            _mm512_storeu_ps(dst + i * 8 + 48, gs_wd16_##sfx(_mm512_extracti64x4_epi64(p1, 1)));                \
+        }                                                                                                        \
+        for (; i < n; i++)                                                                                       \
+            for (int l = 0; l < 8; l++) dst[i * 8 + l] = l < cb ? LOADS(src + l * cs + i) : 0.0f;                \
+    }                                                                                                            \
+    GS_AVX512 static int gs_fl_avx512_##sfx(uint16_t *restrict dst, int64_t cs, int cb, const float *restrict src, \
+                                            int64_t n) {                                                         \
+        const __m512i t0 = gs_ld_tab(0), t1 = gs_ld_tab(1), mag = _mm512_set1_epi16(0x7fff);                      \
+        __m512i mx = _mm512_setzero_si512(); /* largest magnitude stored: a NaN when above the infinity */       \
+        int64_t i = 0;                                                                                           \
+        for (; i + 8 <= n; i += 8) {                                                                             \
+            const __m256i h0 = gs_nr16_##sfx(_mm512_loadu_ps(src + i * 8));                                      \
+            const __m256i h1 = gs_nr16_##sfx(_mm512_loadu_ps(src + i * 8 + 16));                                 \
+            const __m256i h2 = gs_nr16_##sfx(_mm512_loadu_ps(src + i * 8 + 32));                                 \
+            const __m256i h3 = gs_nr16_##sfx(_mm512_loadu_ps(src + i * 8 + 48));                                 \
+            const __m512i a = _mm512_inserti64x4(_mm512_castsi256_si512(h0), h1, 1);                            \
+            const __m512i b = _mm512_inserti64x4(_mm512_castsi256_si512(h2), h3, 1);                            \
+            mx = _mm512_max_epu16(mx, _mm512_max_epu16(_mm512_and_si512(a, mag), _mm512_and_si512(b, mag)));     \
+            const __m512i q0 = _mm512_permutex2var_epi16(a, t0, b), q1 = _mm512_permutex2var_epi16(a, t1, b);    \
+            uint16_t *d = dst + i;                                                                               \
+            switch (cb) {                                                                                        \
+            case 8: _mm_storeu_si128((__m128i *)(void *)(d + 7 * cs), _mm512_extracti32x4_epi32(q1, 3)); /* fallthrough */ \
+            case 7: _mm_storeu_si128((__m128i *)(void *)(d + 6 * cs), _mm512_extracti32x4_epi32(q1, 2)); /* fallthrough */ \
+            case 6: _mm_storeu_si128((__m128i *)(void *)(d + 5 * cs), _mm512_extracti32x4_epi32(q1, 1)); /* fallthrough */ \
+            case 5: _mm_storeu_si128((__m128i *)(void *)(d + 4 * cs), _mm512_castsi512_si128(q1)); /* fallthrough */ \
+            case 4: _mm_storeu_si128((__m128i *)(void *)(d + 3 * cs), _mm512_extracti32x4_epi32(q0, 3)); /* fallthrough */ \
+            case 3: _mm_storeu_si128((__m128i *)(void *)(d + 2 * cs), _mm512_extracti32x4_epi32(q0, 2)); /* fallthrough */ \
+            case 2: _mm_storeu_si128((__m128i *)(void *)(d + 1 * cs), _mm512_extracti32x4_epi32(q0, 1)); /* fallthrough */ \
+            default: _mm_storeu_si128((__m128i *)(void *)d, _mm512_castsi512_si128(q0));                        \
+            }                                                                                                    \
+        }                                                                                                        \
+        int nan = _mm512_cmpgt_epu16_mask(mx, _mm512_set1_epi16((short)(NANH ? 0x7c00 : 0x7f80))) != 0;          \
+        for (; i < n; i++)                                                                                       \
+            for (int l = 0; l < cb; l++) {                                                                       \
+                float v_ = src[i * 8 + l];                                                                       \
+                nan |= v_ != v_;                                                                                 \
+                gs_row_store_##sfx(dst + l * cs + i, &v_, 1);                                                    \
+            }                                                                                                    \
+        return nan;                                                                                              \
+    }
+GS_TRANSPOSES512(f16, GS_LD_f16, 1)
+GS_TRANSPOSES512(bf16, GS_LD_bf16, 0)
 #endif
 /* dispatch: true when done */
 #define GS_TL_FN(sfx, KT_)                                                                                      \
@@ -217,8 +316,79 @@ GS_TRANSPOSES(bf16, uint16_t, GS_LD_bf16)
 #define GS_TL_BODY(call) return false;
 #endif
 GS_TL_FN(f32, float)
+#ifdef ACL_F16_ROWS_F16C
+/* fp16 / bf16: the AVX-512 variant at that level */
+#define GS_TL_FN16(sfx)                                                                                         \
+    static inline bool gs_tl_##sfx(float *dst, const uint16_t *src, int64_t cs, int cb, int64_t n) {            \
+        const int lv = acl_simd_level();                                                                         \
+        if (lv >= ACL_SIMD_AVX512) gs_tl_avx512_##sfx(dst, src, cs, cb, n);                                      \
+        else if (lv >= ACL_SIMD_AVX2) gs_tl_avx2_##sfx(dst, src, cs, cb, n);                                     \
+        else return false;                                                                                       \
+        return true;                                                                                             \
+    }                                                                                                            \
+    static inline bool gs_fl_##sfx(uint16_t *dst, int64_t cs, int cb, const float *src, int64_t n, int *nan) {  \
+        const int lv = acl_simd_level();                                                                         \
+        if (lv >= ACL_SIMD_AVX512) *nan |= gs_fl_avx512_##sfx(dst, cs, cb, src, n);                              \
+        else if (lv >= ACL_SIMD_AVX2) *nan |= gs_fl_avx2_##sfx(dst, cs, cb, src, n);                             \
+        else return gs_fl_base_##sfx(dst, cs, cb, src, n, nan);                                                  \
+        return true;                                                                                             \
+    }
+#ifdef ACL_HALF_ROWS_SSE2
+/* the portable fp16 narrowing side (SSE2): each point's 8 lanes narrowed first (common/half_rows.h's 8-value
+ * conversion, the row store's bits; a block with a NaN through the element function, as the row store), then
+ * the 8 x 8 block transposed as 16-bit values (24 unpacks) and stored a row of 8 points at a time, instead of
+ * the fp32 transpose through a scratch block and a second pass converting its rows */
+static bool gs_fl_base_f16(uint16_t *restrict dst, int64_t cs, int cb, const float *restrict src, int64_t n, int *nan) {
+    int64_t i = 0;
+    int any = 0;
+    for (; i + 8 <= n; i += 8) {
+        __m128i h[8];
+        for (int p = 0; p < 8; p++) {
+            const float *s = src + (i + p) * 8;
+            int nn = 0;
+            h[p] = acl_hr_f32x8_to_f16_(_mm_loadu_si128((const __m128i *)(const void *)s),
+                                        _mm_loadu_si128((const __m128i *)(const void *)(s + 4)), &nn);
+            if (nn) {
+                uint16_t t[8];
+                for (int l = 0; l < 8; l++) t[l] = acl_f32_to_f16_bf(s[l]);
+                h[p] = _mm_loadu_si128((const __m128i *)(const void *)t);
+                any = 1;
+            }
+        }
+        const __m128i t0 = _mm_unpacklo_epi16(h[0], h[1]), t1 = _mm_unpackhi_epi16(h[0], h[1]);
+        const __m128i t2 = _mm_unpacklo_epi16(h[2], h[3]), t3 = _mm_unpackhi_epi16(h[2], h[3]);
+        const __m128i t4 = _mm_unpacklo_epi16(h[4], h[5]), t5 = _mm_unpackhi_epi16(h[4], h[5]);
+        const __m128i t6 = _mm_unpacklo_epi16(h[6], h[7]), t7 = _mm_unpackhi_epi16(h[6], h[7]);
+        const __m128i u0 = _mm_unpacklo_epi32(t0, t2), u1 = _mm_unpackhi_epi32(t0, t2);
+        const __m128i u2 = _mm_unpacklo_epi32(t4, t6), u3 = _mm_unpackhi_epi32(t4, t6);
+        const __m128i u4 = _mm_unpacklo_epi32(t1, t3), u5 = _mm_unpackhi_epi32(t1, t3);
+        const __m128i u6 = _mm_unpacklo_epi32(t5, t7), u7 = _mm_unpackhi_epi32(t5, t7);
+        __m128i r[8];
+        r[0] = _mm_unpacklo_epi64(u0, u2); r[1] = _mm_unpackhi_epi64(u0, u2);
+        r[2] = _mm_unpacklo_epi64(u1, u3); r[3] = _mm_unpackhi_epi64(u1, u3);
+        r[4] = _mm_unpacklo_epi64(u4, u6); r[5] = _mm_unpackhi_epi64(u4, u6);
+        r[6] = _mm_unpacklo_epi64(u5, u7); r[7] = _mm_unpackhi_epi64(u5, u7);
+        for (int l = 0; l < cb; l++) _mm_storeu_si128((__m128i *)(void *)(dst + l * cs + i), r[l]);
+    }
+    for (; i < n; i++)
+        for (int l = 0; l < cb; l++) {
+            const float v_ = src[i * 8 + l];
+            any |= v_ != v_;
+            dst[l * cs + i] = acl_f32_to_f16_bf(v_);
+        }
+    *nan |= any;
+    return true;
+}
+#else
+static inline bool gs_fl_base_f16(uint16_t *dst, int64_t cs, int cb, const float *src, int64_t n, int *nan) { return false; }
+#endif
+static inline bool gs_fl_base_bf16(uint16_t *dst, int64_t cs, int cb, const float *src, int64_t n, int *nan) { return false; }
+GS_TL_FN16(f16)
+GS_TL_FN16(bf16)
+#else
 GS_TL_FN(f16, uint16_t)
 GS_TL_FN(bf16, uint16_t)
+#endif
 static inline bool gs_tl_f64(double *dst, const double *src, int64_t cs, int cb, int64_t n) { return false; }
 static inline bool gs_fl_f64(double *dst, int64_t cs, int cb, const double *src, int64_t n, int *nan) { return false; }
 
