@@ -267,17 +267,21 @@ void upl_plan_free(upl_plan *p) {
 /* The plane passes have a portable and an AVX2 variant (common/level_fn.h, capped by PYACLNN_SIMD);
  * -ffp-contract=off keeps every product and sum as in the portable one (the same bytes). */
 
-/* contiguous row conversions of the 1-D row blocks (upl_rows): fp16 through F16C at AVX2 and above, else the
- * portable rows - the same bits (kernels/f16_rows.h) */
+/* contiguous row conversions of the 1-D row blocks (upl_rows): fp16 through F16C at AVX2 (16 lanes a step at
+ * AVX-512), else the portable rows - the same bits (kernels/f16_rows.h) */
 static void upl_ldrow_f16(float *d, const uint16_t *s, int64_t n) {
 #ifdef ACL_F16_ROWS_F16C
-    if (acl_simd_level() >= ACL_SIMD_AVX2) { acl_f16_to_f32_row_f16c(d, s, n); return; }
+    const int lv = acl_simd_level();
+    if (lv >= ACL_SIMD_AVX512) { acl_f16_to_f32_row_avx512(d, s, n); return; }
+    if (lv >= ACL_SIMD_AVX2) { acl_f16_to_f32_row_f16c(d, s, n); return; }
 #endif
     acl_row_f16_to_f32(d, s, n);
 }
 static void upl_strow_f16(uint16_t *d, const float *s, int64_t n) {
 #ifdef ACL_F16_ROWS_F16C
-    if (acl_simd_level() >= ACL_SIMD_AVX2) { acl_f32_to_f16_row_f16c(d, s, n); return; }
+    const int lv = acl_simd_level();
+    if (lv >= ACL_SIMD_AVX512) { acl_f32_to_f16_row_avx512(d, s, n); return; }
+    if (lv >= ACL_SIMD_AVX2) { acl_f32_to_f16_row_f16c(d, s, n); return; }
 #endif
     acl_row_f32_to_f16(d, s, n);
 }
