@@ -150,6 +150,22 @@ GS_AVX2 static inline void gs_st8_f16(uint16_t *p, __m256 v, bool *ok) {
     _mm_storeu_si128((__m128i *)(void *)p, _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
 }
 
+/* the last n - i points of a lane store, element by element; returns nan or'ed with "a NaN was stored" */
+#define GS_FL_TAIL(sfx, KT_)                                                                                    \
+    static inline int gs_fl_tail_##sfx(KT_ *restrict dst, int64_t cs, int cb, const float *restrict src, int64_t i, \
+                                       int64_t n, int nan) {                                                     \
+        for (; i < n; i++)                                                                                       \
+            for (int l = 0; l < cb; l++) {                                                                       \
+                float v_ = src[i * 8 + l];                                                                       \
+                nan |= v_ != v_;                                                                                 \
+                gs_row_store_##sfx(dst + l * cs + i, &v_, 1);                                                    \
+            }                                                                                                    \
+        return nan;                                                                                              \
+    }
+GS_FL_TAIL(f32, float)
+GS_FL_TAIL(f16, uint16_t)
+GS_FL_TAIL(bf16, uint16_t)
+
 #define GS_TRANSPOSES(sfx, KT_, LOADS)                                                                          \
     GS_AVX2 static void gs_tl_avx2_##sfx(float *restrict dst, const KT_ *restrict src, int64_t cs, int cb,      \
                                          int64_t n) {                                                            \
@@ -185,13 +201,7 @@ GS_AVX2 static inline void gs_st8_f16(uint16_t *p, __m256 v, bool *ok) {
             for (int l = 0; l < cb; l++) gs_st8_##sfx(dst + l * cs + i, r[l], &ok);                              \
         }                                                                                                        \
         int nan = _mm256_movemask_ps(un) != 0;                                                                   \
-        for (; i < n; i++)                                                                                       \
-            for (int l = 0; l < cb; l++) {                                                                       \
-                float v_ = src[i * 8 + l];                                                                       \
-                nan |= v_ != v_;                                                                                 \
-                gs_row_store_##sfx(dst + l * cs + i, &v_, 1);                                                    \
-            }                                                                                                    \
-        return nan;                                                                                              \
+        return gs_fl_tail_##sfx(dst, cs, cb, src, i, n, nan);                                                    \
     }
 #endif
 
@@ -291,13 +301,7 @@ GS_AVX512 static inline __m256i gs_nr16_bf16(__m512 v) {
             }                                                                                                    \
         }                                                                                                        \
         int nan = _mm512_cmpgt_epu16_mask(mx, _mm512_set1_epi16((short)(NANH ? 0x7c00 : 0x7f80))) != 0;          \
-        for (; i < n; i++)                                                                                       \
-            for (int l = 0; l < cb; l++) {                                                                       \
-                float v_ = src[i * 8 + l];                                                                       \
-                nan |= v_ != v_;                                                                                 \
-                gs_row_store_##sfx(dst + l * cs + i, &v_, 1);                                                    \
-            }                                                                                                    \
-        return nan;                                                                                              \
+        return gs_fl_tail_##sfx(dst, cs, cb, src, i, n, nan);                                                    \
     }
 GS_TRANSPOSES512(f16, GS_LD_f16, 1)
 GS_TRANSPOSES512(bf16, GS_LD_bf16, 0)
