@@ -1,0 +1,189 @@
+"""GridSampler3D paths of session 14: the fp32 trilinear forward through the channels-last copy (C >= 4) and the
+backward's grid gradient for C <= 4 channels (its own lane tree).
+
+Bytes, not tolerances: a literal float32 loop in the kernel's documented order (taps tnw..bse, the point's weight
+products left to right, channel lanes then the fixed tree), the same bytes for OMP_NUM_THREADS 1/2/7 and every
+PYACLNN_SIMD level, and the forward of C channels equal to C one-channel calls (which read the input in place)."""
+import os
+
+import numpy as np
+import pytest
+
+import pyaclnn
+from helpers import run_python, same_bytes_for_threads, strided
+
+T = pyaclnn.AclTensor.from_array
+f32 = np.float32
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def _unnorm(x, size, align):
+    """zeros padding: the source coordinate and its multiplier, float32 as the kernel computes them"""
+    if align:
+        m = f32(size - 1) * f32(0.5)
+        c = ((x + f32(1)) * f32(0.5)) * f32(size - 1)
+    else:
+        m = f32(size) * f32(0.5)
+        c = ((x + f32(1)) * f32(size) - f32(1)) * f32(0.5)
+    if np.isnan(c) or abs(c) > f32(2147483648.0):
+        c = f32(-100)
+    return c, m
+
+
+def _taps(g, D, H, W, align):
+    """(offset or -1, weight, d/dx, d/dy, d/dz) per tap in the order tnw tne tsw tse bnw bne bsw bse, and the
+    multipliers"""
+    (ix, mx), (iy, my), (iz, mz) = _unnorm(g[0], W, align), _unnorm(g[1], H, align), _unnorm(g[2], D, align)
+    x0, y0, z0 = np.floor(ix), np.floor(iy), np.floor(iz)
+    ex, wx = x0 + f32(1) - ix, ix - x0
+    ey, wy = y0 + f32(1) - iy, iy - y0
+    ez, wz = z0 + f32(1) - iz, iz - z0
+    taps = []
+    for k in range(8):
+        a, b, c = k & 1, (k >> 1) & 1, k >> 2
+        xx, yy, zz = int(x0) + a, int(y0) + b, int(z0) + c
+        ok = 0 <= xx < W and 0 <= yy < H and 0 <= zz < D
+        fx, fy, fz = (wx if a else ex), (wy if b else ey), (wz if c else ez)
+        sx, sy, sz = (f32(1) if a else f32(-1)), (f32(1) if b else f32(-1)), (f32(1) if c else f32(-1))
+        taps.append(((zz * H + yy) * W + xx if ok else -1, fx * fy * fz, sx * fy * fz, sy * fx * fz, sz * fx * fy))
+    return taps, (mx, my, mz)
+
+
+def forward_ref(x, g, align):
+    N, C, D, H, W = x.shape
+    pts = g.reshape(N, -1, 3)
+    out = np.zeros((N, C, pts.shape[1]), f32)
+    xf = x.reshape(N, C, -1)
+    for n in range(N):
+        for r in range(pts.shape[1]):
+            taps, _ = _taps(pts[n, r], D, H, W, align)
+            for c in range(C):
+                s = f32(0)
+                for o, w, *_ in taps:
+                    if o >= 0:
+                        s = s + w * xf[n, c, o]
+                out[n, c, r] = s
+    return out.reshape((N, C) + g.shape[1:4])
+
+
+def backward_ref(go, x, g, align):
+    """input gradient (points in order, taps in order) and grid gradient (the C <= 4 lane tree)"""
+    N, C, D, H, W = x.shape
+    pts = g.reshape(N, -1, 3)
+    P = pts.shape[1]
+    xf, gof = x.reshape(N, C, -1), go.reshape(N, C, P)
+    gi = np.zeros((N, C, D * H * W), f32)
+    gg = np.zeros((N, P, 3), f32)
+    for n in range(N):
+        for r in range(P):
+            taps, (mx, my, mz) = _taps(pts[n, r], D, H, W, align)
+            sx = sy = sz = f32(0)
+            for o, w, kx, ky, kz in taps:
+                if o < 0:
+                    continue
+                a = [f32(0)] * 4
+                for ch in range(C):
+                    a[ch] = a[ch] + xf[n, ch, o] * gof[n, ch, r]
+                t = ((a[0] + a[1]) + (a[2] + a[3])) + f32(0)
+                sx, sy, sz = sx + t * kx, sy + t * ky, sz + t * kz
+                for ch in range(C):
+                    gi[n, ch, o] = gi[n, ch, o] + w * gof[n, ch, r]
+            gg[n, r] = (sx * mx, sy * my, sz * mz)
+    return gi.reshape(x.shape), gg.reshape(g.shape)
+
+
+def _case(seed, C, N=2, D=4, H=5, W=6, Do=3, Ho=4, Wo=5):
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal((N, C, D, H, W)).astype(f32)
+    x.flat[::13] = f32(-0.0)
+    x.flat[::17] = f32(1e-41)  # subnormal
+    g = rng.uniform(-1.3, 1.3, (N, Do, Ho, Wo, 3)).astype(f32)
+    g.reshape(-1, 3)[::7] = (1.0, -1.0, 0.0)
+    go = rng.standard_normal((N, C, Do, Ho, Wo)).astype(f32)
+    return go, x, g
+
+
+def _fwd(x, g, align, view=lambda a: a):
+    y = T(view(np.full((x.shape[0], x.shape[1]) + g.shape[1:4], 7, f32)))
+    pyaclnn.launch("GridSampler3D", T(view(x)), T(view(g)), 0, 0, align, y)
+    return y.numpy()
+
+
+@pytest.mark.parametrize("align", [False, True])
+@pytest.mark.parametrize("C", [4, 5, 8, 9, 19])
+def test_fp32_trilinear_forward_bytes(C, align):
+    _, x, g = _case(C, C)
+    ref = forward_ref(x, g, align)
+    got = _fwd(x, g, align)
+    assert got.tobytes() == ref.tobytes()
+    assert _fwd(x, g, align, strided).tobytes() == ref.tobytes()
+
+
+def test_fp32_trilinear_forward_equals_one_channel_calls():
+    """C channels at once (channels-last copy) and C calls of one channel (the input read in place): the same
+    bytes, NaN payloads and infinities included"""
+    rng = np.random.default_rng(4)
+    x = rng.standard_normal((2, 9, 4, 5, 6)).astype(f32)
+    u = x.reshape(-1).view(np.uint32)
+    u[::11] = 0x7FC00000 | (np.arange(u[::11].size, dtype=np.uint32) * 97 & 0x3FFFFF)
+    x.flat[::23] = np.inf
+    x.flat[::29] = -np.inf
+    g = rng.uniform(-1.2, 1.2, (2, 3, 4, 5, 3)).astype(f32)
+    g.flat[::31] = np.nan
+    for pm in (0, 1, 2):
+        for align in (False, True):
+            y = T(np.zeros((2, 9, 3, 4, 5), f32))
+            pyaclnn.launch("GridSampler3D", T(x), T(g), 0, pm, align, y)
+            for c in range(9):
+                y1 = T(np.zeros((2, 1, 3, 4, 5), f32))
+                pyaclnn.launch("GridSampler3D", T(np.ascontiguousarray(x[:, c:c + 1])), T(g), 0, pm, align, y1)
+                assert y.numpy()[:, c:c + 1].tobytes() == y1.numpy().tobytes(), (pm, align, c)
+
+
+@pytest.mark.parametrize("align", [False, True])
+@pytest.mark.parametrize("C", [2, 3, 4])
+def test_fp32_backward_few_channels_bytes(C, align):
+    go, x, g = _case(10 + C, C)
+    gi_ref, gg_ref = backward_ref(go, x, g, align)
+    for view in (lambda a: a, strided):
+        gi, gg = T(view(np.full(x.shape, 7, f32))), T(view(np.full(g.shape, 7, f32)))
+        pyaclnn.launch("GridSampler3DBackward", T(view(go)), T(view(x)), T(view(g)), 0, 0, align,
+                       pyaclnn.bool_array([True, True]), gi, gg)
+        assert gi.numpy().tobytes() == gi_ref.tobytes()
+        assert gg.numpy().tobytes() == gg_ref.tobytes()
+
+
+_LEVELS_CODE = r"""
+import hashlib, numpy as np, pyaclnn
+from helpers import strided
+T = pyaclnn.AclTensor.from_array
+rng = np.random.default_rng(8)
+h = hashlib.sha256()
+for dt in (np.float32, np.float16, pyaclnn.bfloat16):
+    for C in (1, 2, 3, 4, 5, 8, 17):
+        x = rng.standard_normal((2, C, 4, 5, 6)).astype(np.float32)
+        u = x.reshape(-1).view(np.uint32)
+        u[::19] = 0x7FC00000 | (np.arange(u[::19].size, dtype=np.uint32) * 131 & 0x3FFFFF)
+        x.flat[::23] = np.inf
+        x.flat[::29] = -0.0
+        g = rng.uniform(-1.3, 1.3, (2, 3, 4, 5, 3)).astype(np.float32)
+        go = rng.standard_normal((2, C, 3, 4, 5)).astype(np.float32)
+        go.flat[::37] = np.nan
+        for pm in (0, 1, 2):
+            for v in (lambda a: a, strided):
+                y = T(v(np.zeros((2, C, 3, 4, 5), dt)))
+                pyaclnn.launch("GridSampler3D", T(v(x.astype(dt))), T(v(g.astype(dt))), 0, pm, pm == 1, y)
+                gi, gg = T(v(np.zeros(x.shape, dt))), T(v(np.zeros(g.shape, dt)))
+                pyaclnn.launch("GridSampler3DBackward", T(v(go.astype(dt))), T(v(x.astype(dt))),
+                               T(v(g.astype(dt))), 0, pm, pm == 2, pyaclnn.bool_array([True, True]), gi, gg)
+                for t in (y, gi, gg):
+                    h.update(t.numpy().tobytes())
+print(h.hexdigest())
+"""
+
+
+def test_same_bytes_for_threads_and_simd_levels():
+    code = f"import sys; sys.path.insert(0, {HERE!r})\n" + _LEVELS_CODE
+    ref = same_bytes_for_threads(code)
+    for cap in ("off", "avx2", "avx512"):
+        assert run_python(code, {"PYACLNN_SIMD": cap}) == ref, cap
