@@ -1,5 +1,7 @@
-"""GridSampler3D paths of session 14: the fp32 trilinear forward through the channels-last copy (C >= 4) and the
-backward's grid gradient for C <= 4 channels (its own lane tree).
+"""Grid sampler paths of session 14: GridSampler3D's fp32 trilinear forward through the channels-last copy (C >= 4)
+and its backward's grid gradient for C <= 4 channels (its own lane tree); GridSampler2D's narrow fp32 bilinear
+gathers (C <= 2: the two horizontal neighbours of a tap gathered as one 8-byte pair, 8 points at AVX2, 16 at
+AVX-512).
 
 Bytes, not tolerances: a literal float32 loop in the kernel's documented order (taps tnw..bse, the point's weight
 products left to right, channel lanes then the fixed tree), the same bytes for OMP_NUM_THREADS 1/2/7 and every
@@ -185,5 +187,51 @@ print(h.hexdigest())
 def test_same_bytes_for_threads_and_simd_levels():
     code = f"import sys; sys.path.insert(0, {HERE!r})\n" + _LEVELS_CODE
     ref = same_bytes_for_threads(code)
+    for cap in ("off", "avx2", "avx512"):
+        assert run_python(code, {"PYACLNN_SIMD": cap}) == ref, cap
+
+
+_NARROW_CODE = r"""
+import hashlib, numpy as np, pyaclnn
+T = pyaclnn.AclTensor.from_array
+rng = np.random.default_rng(12)
+h = hashlib.sha256()
+bad = []
+for C in (1, 2):
+    for (H, W, Ho, Wo) in ((9, 10, 7, 6), (16, 16, 17, 19), (3, 2, 1, 37)):
+        x = rng.standard_normal((2, C, H, W)).astype(np.float32)
+        u = x.reshape(-1).view(np.uint32)
+        u[::7] = 0x7FC00000 | ((np.arange(u[::7].size, dtype=np.uint32) * 977) & 0x3FFFFF)
+        x.flat[::11] = np.inf
+        x.flat[::13] = -0.0
+        g = rng.uniform(-1.2, 1.2, (2, Ho, Wo, 2)).astype(np.float32)
+        go = rng.standard_normal((2, C, Ho, Wo)).astype(np.float32)
+        xw = np.zeros((2, 8, H, W), np.float32)
+        gow = np.zeros((2, 8, Ho, Wo), np.float32)
+        xw[:, :C], gow[:, :C] = x, go
+        for pm in (0, 1, 2):
+            for ac in (False, True):
+                outs = []
+                for xx, gg_ in ((x, go), (xw, gow)):  # narrow path, then one full lane block
+                    y = T(np.zeros((2, xx.shape[1], Ho, Wo), np.float32))
+                    pyaclnn.launch("GridSampler2D", T(xx), T(g), 0, pm, ac, y)
+                    gi, gr = T(np.zeros(xx.shape, np.float32)), T(np.zeros(g.shape, np.float32))
+                    pyaclnn.launch("GridSampler2DBackward", T(gg_), T(xx), T(g), 0, pm, ac,
+                                   pyaclnn.bool_array([True, True]), gi, gr)
+                    outs.append((y.numpy()[:, :C], gi.numpy()[:, :C], gr.numpy()))
+                for a, b in zip(*outs):
+                    if a.tobytes() != b.tobytes():
+                        bad.append((C, H, pm, ac))
+                    h.update(a.tobytes())
+print(bad, h.hexdigest())
+"""
+
+
+def test_narrow_gathers_equal_lane_path_and_same_bytes_for_levels():
+    """fp32 bilinear, C = 1 and 2 (narrow gathers) against the same channels in one 8-channel lane block: the same
+    bytes (NaN payloads, infinities, -0 included) at every level and thread count"""
+    code = f"import sys; sys.path.insert(0, {HERE!r})\n" + _NARROW_CODE
+    ref = same_bytes_for_threads(code, threads=(1, 2))
+    assert ref.startswith(b"[] "), ref
     for cap in ("off", "avx2", "avx512"):
         assert run_python(code, {"PYACLNN_SIMD": cap}) == ref, cap
