@@ -20,15 +20,16 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def _unnorm(x, size, align):
-    """zeros padding: the source coordinate and its multiplier, float32 as the kernel computes them"""
+    """zeros padding: the source coordinate and its multiplier in x's precision, as the kernel computes them"""
+    F = type(x)
     if align:
-        m = f32(size - 1) * f32(0.5)
-        c = ((x + f32(1)) * f32(0.5)) * f32(size - 1)
+        m = F(size - 1) * F(0.5)
+        c = ((x + F(1)) * F(0.5)) * F(size - 1)
     else:
-        m = f32(size) * f32(0.5)
-        c = ((x + f32(1)) * f32(size) - f32(1)) * f32(0.5)
-    if np.isnan(c) or abs(c) > f32(2147483648.0):
-        c = f32(-100)
+        m = F(size) * F(0.5)
+        c = ((x + F(1)) * F(size) - F(1)) * F(0.5)
+    if np.isnan(c) or abs(c) > F(2147483648.0):
+        c = F(-100)
     return c, m
 
 
@@ -51,16 +52,33 @@ def _taps(g, D, H, W, align):
     return taps, (mx, my, mz)
 
 
+def nearest_ref(x, g, align):
+    """nearest: 0 + 1 * x at the rounded (half to even) source point, 0 outside"""
+    N, C, D, H, W = x.shape
+    F = x.dtype.type
+    pts = g.reshape(N, -1, 3)
+    out = np.zeros((N, C, pts.shape[1]), x.dtype)
+    for n in range(N):
+        for r in range(pts.shape[1]):
+            (ix, _), (iy, _), (iz, _) = (_unnorm(pts[n, r, 0], W, align), _unnorm(pts[n, r, 1], H, align),
+                                         _unnorm(pts[n, r, 2], D, align))
+            xn, yn, zn = int(np.rint(ix)), int(np.rint(iy)), int(np.rint(iz))
+            if 0 <= xn < W and 0 <= yn < H and 0 <= zn < D:
+                out[n, :, r] = F(0) + F(1) * x[n, :, zn, yn, xn]
+    return out.reshape((N, C) + g.shape[1:4])
+
+
 def forward_ref(x, g, align):
     N, C, D, H, W = x.shape
     pts = g.reshape(N, -1, 3)
-    out = np.zeros((N, C, pts.shape[1]), f32)
+    F = x.dtype.type
+    out = np.zeros((N, C, pts.shape[1]), x.dtype)
     xf = x.reshape(N, C, -1)
     for n in range(N):
         for r in range(pts.shape[1]):
             taps, _ = _taps(pts[n, r], D, H, W, align)
             for c in range(C):
-                s = f32(0)
+                s = F(0)
                 for o, w, *_ in taps:
                     if o >= 0:
                         s = s + w * xf[n, c, o]
@@ -119,6 +137,28 @@ def test_fp32_trilinear_forward_bytes(C, align):
     got = _fwd(x, g, align)
     assert got.tobytes() == ref.tobytes()
     assert _fwd(x, g, align, strided).tobytes() == ref.tobytes()
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("C", [1, 3, 16])
+def test_nearest_forward_bytes(C, dtype):
+    """the in-place (planar) forward walks a tile's points channel by channel: nearest, fp32 and fp64"""
+    _, x, g = _case(20 + C, C)
+    x, g = x.astype(dtype), g.astype(dtype)
+    for align in (False, True):
+        ref = nearest_ref(x, g, align)
+        for view in (lambda a: a, strided):
+            y = T(view(np.full((x.shape[0], C) + g.shape[1:4], 7, dtype)))
+            pyaclnn.launch("GridSampler3D", T(view(x)), T(view(g)), 1, 0, align, y)
+            assert y.numpy().tobytes() == ref.tobytes()
+
+
+def test_float64_trilinear_forward_bytes():
+    _, x, g = _case(30, 5)
+    x, g = x.astype(np.float64), g.astype(np.float64)
+    y = T(np.zeros((2, 5) + g.shape[1:4]))
+    pyaclnn.launch("GridSampler3D", T(x), T(g), 0, 0, False, y)
+    assert y.numpy().tobytes() == forward_ref(x, g, False).tobytes()
 
 
 def test_fp32_trilinear_forward_equals_one_channel_calls():
