@@ -2,7 +2,7 @@
 contiguous half rows are converted UPL_CH (128) columns at a time for the 8 rows of a block and interleaved /
 de-interleaved by 4x4 transposes; bf16 rows take the AVX2 / AVX-512 converters of kernels/f16_rows.h at those
 levels. Checks: the bytes of a literal numpy float32 loop rounded once (forward: w0 * a + w1 * b; backward: the
-scatter gi[i0] += w0 * g, gi[i1] += w1 * g in ascending output order) for normal, fp16-subnormal, -0, +-Inf and
+scatter gi[i0] += w0 * g, gi[i1] += w1 * g in ascending output order) for normal, fp16- and bf16-subnormal, -0, +-Inf and
 beyond-fp16-range values; widths with 128-column chunk tails and n % 4 tails; (N, C) counts with and without a
 remainder of 8 rows; align_corners both ways; views strided in C and in W (input and output); and, NaN payloads
 included, the same bytes at every PYACLNN_SIMD level and for 1 / 2 / 3 threads."""
@@ -54,6 +54,9 @@ def values(shape, kind):
         x = np.where(x > 0, f32(65504.0), f32(-60000.0)).astype(f32)
         x.reshape(-1)[::11] = np.inf
         x.reshape(-1)[3::13] = -np.inf
+    if kind == 4:  # bf16 subnormal inputs and results (fp16: zeros), -0
+        x = x * f32(2.0 ** -129)
+        x.reshape(-1)[1::7] = -0.0
     if kind == 3:  # NaNs with payloads (levels / threads only)
         x.reshape(-1)[::9] = np.nan
         x.view(np.uint32).reshape(-1)[4::17] = 0x7f812345
@@ -81,12 +84,12 @@ CASES = [((2, 8, 301), 450), ((3, 5, 130), 259), ((1, 16, 7), 13), ((2, 9, 257),
          ((4, 4, 1), 6), ((2, 12, 64), 64 + 3)]
 for shape, n_out in CASES:
     for align in (False, True):
-        for kind in range(4):
+        for kind in range(5):
             for dt in (np.float16, pyaclnn.bfloat16):
                 x = values(shape, kind).astype(dt)
                 oshape = shape[:2] + (n_out,)
                 y = fwd(x, n_out, align, np.zeros(oshape, dt))
-                if kind < 3:
+                if kind != 3:
                     check(y, ref_fwd(x.astype(f32), n_out, align), dt, ("fwd", shape, n_out, align, kind, dt))
                 h.update(y.tobytes())
                 # views: C sliced out of a wider tensor (rows contiguous, planes apart), W strided in / out
@@ -102,7 +105,7 @@ for shape, n_out in CASES:
                 # backward: grad_out (N, C, n_out) -> grad_in (N, C, W_in)
                 g = values(oshape, kind).astype(dt)
                 gi = bwd(g, n_out, shape, align, np.zeros(shape, dt))
-                if kind < 3:
+                if kind != 3:
                     check(gi, ref_bwd(g.astype(f32), shape[2], align), dt, ("bwd", shape, n_out, align, kind, dt))
                 h.update(gi.tobytes())
                 gc = np.zeros((oshape[0], oshape[1] + 3, oshape[2]), dt); gc[:, 1:-2] = g

@@ -295,7 +295,12 @@ static void upl_ldrow_bf16(float *d, const uint16_t *s, int64_t n) {
 static void upl_strow_bf16(uint16_t *d, const float *s, int64_t n) {
 #ifdef ACL_F16_ROWS_F16C
     const int lv = acl_simd_level();
-    if (lv >= ACL_SIMD_AVX512) { acl_f32_to_bf16_row_avx512(d, s, n); return; }
+    if (lv >= ACL_SIMD_AVX512) {
+        /* vcvtneps2bf16 where the CPU has it (its subnormal blocks through the AVX2 row: the same bits) */
+        if (__builtin_cpu_supports("avx512bf16")) acl_f32_to_bf16_row_avx512bf16(d, s, n);
+        else acl_f32_to_bf16_row_avx512(d, s, n);
+        return;
+    }
     if (lv >= ACL_SIMD_AVX2) { acl_f32_to_bf16_row_avx2(d, s, n); return; }
 #endif
     acl_row_f32_to_bf16(d, s, n);
