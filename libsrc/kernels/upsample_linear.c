@@ -285,13 +285,9 @@ static void upl_strow_f16(uint16_t *d, const float *s, int64_t n) {
 #endif
     acl_row_f32_to_f16(d, s, n);
 }
-/* bf16: the AVX2 / AVX-512 rows of kernels/f16_rows.h at those levels (the same bits as the portable ones) */
-static void upl_ldrow_bf16(float *d, const uint16_t *s, int64_t n) {
-#ifdef ACL_F16_ROWS_F16C
-    if (acl_simd_level() >= ACL_SIMD_AVX512) { acl_bf16_to_f32_row_avx512(d, s, n); return; }
-#endif
-    acl_row_bf16_to_f32(d, s, n);
-}
+/* bf16 narrowing: the AVX2 / AVX-512 rows of kernels/f16_rows.h at those levels (the same bits as the portable
+ * ones); widening is a shift, GCC's loop over the portable row */
+static void upl_ldrow_bf16(float *d, const uint16_t *s, int64_t n) { acl_row_bf16_to_f32(d, s, n); }
 static void upl_strow_bf16(uint16_t *d, const float *s, int64_t n) {
 #ifdef ACL_F16_ROWS_F16C
     const int lv = acl_simd_level();
