@@ -285,8 +285,22 @@ static void upl_strow_f16(uint16_t *d, const float *s, int64_t n) {
 #endif
     acl_row_f32_to_f16(d, s, n);
 }
+/* bf16 narrowing: the AVX2 / AVX-512 rows of kernels/f16_rows.h at those levels (the same bits as the portable
+ * ones); widening is a shift, GCC's loop over the portable row */
 static void upl_ldrow_bf16(float *d, const uint16_t *s, int64_t n) { acl_row_bf16_to_f32(d, s, n); }
-static void upl_strow_bf16(uint16_t *d, const float *s, int64_t n) { acl_row_f32_to_bf16(d, s, n); }
+static void upl_strow_bf16(uint16_t *d, const float *s, int64_t n) {
+#ifdef ACL_F16_ROWS_F16C
+    const int lv = acl_simd_level();
+    if (lv >= ACL_SIMD_AVX512) {
+        /* vcvtneps2bf16 where the CPU has it (its subnormal blocks through the AVX2 row: the same bits) */
+        if (__builtin_cpu_supports("avx512bf16")) acl_f32_to_bf16_row_avx512bf16(d, s, n);
+        else acl_f32_to_bf16_row_avx512(d, s, n);
+        return;
+    }
+    if (lv >= ACL_SIMD_AVX2) { acl_f32_to_bf16_row_avx2(d, s, n); return; }
+#endif
+    acl_row_f32_to_bf16(d, s, n);
+}
 static void upl_ldrow_f32(float *d, const float *s, int64_t n) { memcpy(d, s, (size_t)n * sizeof *d); }
 static void upl_strow_f32(float *d, const float *s, int64_t n) { memcpy(d, s, (size_t)n * sizeof *d); }
 static void upl_ldrow_f64(double *d, const double *s, int64_t n) { memcpy(d, s, (size_t)n * sizeof *d); }
