@@ -6,32 +6,23 @@ scatter gi[i0] += w0 * g, gi[i1] += w1 * g in ascending output order) for normal
 beyond-fp16-range values; widths with 128-column chunk tails and n % 4 tails; (N, C) counts with and without a
 remainder of 8 rows; align_corners both ways; views strided in C and in W (input and output); and, NaN payloads
 included, the same bytes at every PYACLNN_SIMD level and for 1 / 2 / 3 threads."""
+import os
+
 from helpers import run_python
 
-CODE = r"""
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+CODE = f"import sys; sys.path.insert(0, {HERE!r})\n" + r"""
 import hashlib, numpy as np, pyaclnn
 from pyaclnn import lib
 f32 = np.float32
 rng = np.random.default_rng(1514)
 h = hashlib.sha256()
 
-def to_bf16(a32):
-    b = a32.view(np.uint32).astype(np.uint64)
-    r = ((b + 0x7fff + ((b >> 16) & 1)) >> 16).astype(np.uint16)
-    return np.where(np.isnan(a32), (b >> 16).astype(np.uint16) | 0x40, r)
+from upsample_half import to_bf16, linear_taps as taps, edge_values
 
-def taps(n_in, n_out, align):
-    i0s, i1s, w0s, w1s = [], [], [], []
-    r = (f32(n_in - 1) / f32(n_out - 1) if n_out > 1 else f32(0)) if align else f32(n_in) / f32(n_out)
-    for d in range(n_out):
-        s = r * f32(d) if align else r * (f32(d) + f32(0.5)) - f32(0.5)
-        if s < 0: s = f32(0)
-        if s > n_in: s = f32(n_in)
-        i0 = min(int(np.floor(s)), n_in - 1)
-        l1 = min(max(s - f32(i0), f32(0)), f32(1))
-        i0s.append(i0); i1s.append(i0 + 1 if i0 < n_in - 1 else i0)
-        w0s.append(f32(1) - l1); w1s.append(l1)
-    return np.array(i0s), np.array(i1s), np.array(w0s, f32), np.array(w1s, f32)
+def values(shape, kind):
+    return edge_values(rng, shape, kind)
 
 def ref_fwd(x, n_out, align):
     i0, i1, w0, w1 = taps(x.shape[-1], n_out, align)
@@ -44,24 +35,6 @@ def ref_bwd(g, n_in, align):
         gi[..., i0[d]] += w0[d] * g[..., d]
         gi[..., i1[d]] += w1[d] * g[..., d]
     return gi
-
-def values(shape, kind):
-    x = rng.standard_normal(shape).astype(f32)
-    if kind == 1:  # fp16 subnormal inputs and results, -0
-        x = x * f32(2.0 ** -17)
-        x.reshape(-1)[::5] = -0.0
-    if kind == 2:  # the largest halves (sums beyond fp16's range), +-Inf
-        x = np.where(x > 0, f32(65504.0), f32(-60000.0)).astype(f32)
-        x.reshape(-1)[::11] = np.inf
-        x.reshape(-1)[3::13] = -np.inf
-    if kind == 4:  # bf16 subnormal inputs and results (fp16: zeros), -0
-        x = x * f32(2.0 ** -129)
-        x.reshape(-1)[1::7] = -0.0
-    if kind == 3:  # NaNs with payloads (levels / threads only)
-        x.reshape(-1)[::9] = np.nan
-        x.view(np.uint32).reshape(-1)[4::17] = 0x7f812345
-        x.view(np.uint32).reshape(-1)[6::19] = 0xffc0abcd
-    return x
 
 def fwd(xd, n_out, align, yv):
     yt = pyaclnn.AclTensor.from_array(yv, lib.ACL_FORMAT_ND)
