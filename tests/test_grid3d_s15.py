@@ -86,3 +86,45 @@ def test_batch_of_one_same_bytes_for_simd_levels():
     ref = run_python(code, {"OMP_NUM_THREADS": "2"})
     for cap in ("off", "avx2", "avx512"):
         assert run_python(code, {"PYACLNN_SIMD": cap, "OMP_NUM_THREADS": "2"}) == ref, cap
+
+
+_HALF_FWD_CODE = r"""
+import hashlib, numpy as np, pyaclnn
+from helpers import strided
+T = pyaclnn.AclTensor.from_array
+rng = np.random.default_rng(21)
+bad, h = [], hashlib.sha256()
+for dt in (np.float16, pyaclnn.bfloat16):
+    for C in (1, 3, 4, 5, 8, 17):
+        x = (rng.standard_normal((2, C, 4, 5, 6)) * 3).astype(np.float32)
+        x.flat[::37] = np.nan
+        x.flat[::53] = np.inf
+        x.flat[::61] = -0.0
+        x.flat[::71] = 1e-6  # an fp16 subnormal
+        x.flat[::73] = 7e4  # beyond fp16's range (Inf in fp16)
+        g = rng.uniform(-1.3, 1.3, (2, 3, 4, 37, 3)).astype(np.float32)
+        g.flat[::29] = np.nan
+        xh, gh = x.astype(dt), g.astype(dt)
+        for im in (0, 1):
+            for pm in (0, 1, 2):
+                for v in (lambda a: a, strided):
+                    y = T(v(np.zeros((2, C, 3, 4, 37), dt)))
+                    pyaclnn.launch("GridSampler3D", T(v(xh)), T(v(gh)), im, pm, pm == 1, y)
+                    y32 = T(np.zeros((2, C, 3, 4, 37), np.float32))
+                    pyaclnn.launch("GridSampler3D", T(xh.astype(np.float32)), T(gh.astype(np.float32)), im, pm,
+                                   pm == 1, y32)
+                    if y.numpy().tobytes() != y32.numpy().astype(dt).tobytes():
+                        bad.append((str(dt), C, im, pm))
+                    h.update(y.numpy().tobytes())
+print(bad, h.hexdigest())
+"""
+
+
+def test_half_forward_is_fp32_forward_rounded_once_at_every_level():
+    """fp16 / bf16 forward rows (now through the level's converters) = the fp32 op on the widened inputs, rounded
+    once; the same bytes at every PYACLNN_SIMD level"""
+    code = f"import sys; sys.path.insert(0, {HERE!r})\n" + _HALF_FWD_CODE
+    ref = run_python(code)
+    assert ref.startswith(b"[] "), ref
+    for cap in ("off", "avx2", "avx512"):
+        assert run_python(code, {"PYACLNN_SIMD": cap}) == ref, cap
