@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "common/cpu.h"
 #include "common/half_rows.h"
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
@@ -215,5 +216,43 @@ acl_bf16_to_f32_row_avx512(float *dst, const uint16_t *src, int64_t n) {
     for (; i < n; i++) dst[i] = acl_bf16_to_f32_bf(src[i]);
 }
 #endif
+
+/* ---- rows through the fastest converter the run's SIMD level allows (PYACLNN_SIMD caps it; every converter
+ * gives the same bits, so the level changes speed only) ---- */
+static inline void acl_row_f32_to_f16_lv(uint16_t *dst, const float *src, int64_t n) {
+#ifdef ACL_F16_ROWS_F16C
+    const int lv = acl_simd_level();
+    if (lv >= ACL_SIMD_AVX512) { acl_f32_to_f16_row_avx512(dst, src, n); return; }
+    if (lv >= ACL_SIMD_AVX2) { acl_f32_to_f16_row_f16c(dst, src, n); return; }
+#endif
+    acl_row_f32_to_f16(dst, src, n);
+}
+static inline void acl_row_f16_to_f32_lv(float *dst, const uint16_t *src, int64_t n) {
+#ifdef ACL_F16_ROWS_F16C
+    const int lv = acl_simd_level();
+    if (lv >= ACL_SIMD_AVX512) { acl_f16_to_f32_row_avx512(dst, src, n); return; }
+    if (lv >= ACL_SIMD_AVX2) { acl_f16_to_f32_row_f16c(dst, src, n); return; }
+#endif
+    acl_row_f16_to_f32(dst, src, n);
+}
+static inline void acl_row_f32_to_bf16_lv(uint16_t *dst, const float *src, int64_t n) {
+#ifdef ACL_F16_ROWS_F16C
+    const int lv = acl_simd_level();
+    if (lv >= ACL_SIMD_AVX512) {
+        /* vcvtneps2bf16 where the CPU has it */
+        if (__builtin_cpu_supports("avx512bf16")) acl_f32_to_bf16_row_avx512bf16(dst, src, n);
+        else acl_f32_to_bf16_row_avx512(dst, src, n);
+        return;
+    }
+    if (lv >= ACL_SIMD_AVX2) { acl_f32_to_bf16_row_avx2(dst, src, n); return; }
+#endif
+    acl_row_f32_to_bf16(dst, src, n);
+}
+static inline void acl_row_bf16_to_f32_lv(float *dst, const uint16_t *src, int64_t n) {
+#ifdef ACL_F16_ROWS_F16C
+    if (acl_simd_level() >= ACL_SIMD_AVX512) { acl_bf16_to_f32_row_avx512(dst, src, n); return; }
+#endif
+    acl_row_bf16_to_f32(dst, src, n);
+}
 
 #endif

@@ -30,40 +30,16 @@ static inline int64_t gs3_row_off(const acl_view *v, int64_t r) {
     return o;
 }
 
-/* ---- contiguous rows storage type <-> compute type; exact widening, rounding once on the way back ---- */
-static inline bool gs3_f16c(void) {
-#ifdef ACL_F16_ROWS_F16C
-    return acl_simd_level() >= ACL_SIMD_AVX2;
-#else
-    return false;
-#endif
-}
-#ifdef ACL_F16_ROWS_F16C
-__attribute__((target("avx2,f16c"))) static void gs3_f16c_load(float *d, const uint16_t *s, int64_t n) {
-    int64_t i = 0;
-    for (; i + 8 <= n; i += 8)
-        _mm256_storeu_ps(d + i, _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(const void *)(s + i))));
-    for (; i < n; i++) d[i] = acl_f16_to_f32(s[i]);
-}
-#endif
+/* ---- contiguous rows storage type <-> compute type; exact widening, rounding once on the way back (the fp16 /
+ * bf16 rows through the run's fastest converter, kernels/f16_rows.h) ---- */
 static void gs3_rowld_f32(float *d, const float *s, int64_t n) { memcpy(d, s, (size_t)n * sizeof *d); }
 static void gs3_rowld_f64(double *d, const double *s, int64_t n) { memcpy(d, s, (size_t)n * sizeof *d); }
-static void gs3_rowld_bf16(float *d, const uint16_t *s, int64_t n) { acl_row_bf16_to_f32(d, s, n); }
-static void gs3_rowld_f16(float *d, const uint16_t *s, int64_t n) {
-#ifdef ACL_F16_ROWS_F16C
-    if (gs3_f16c()) { gs3_f16c_load(d, s, n); return; }
-#endif
-    acl_row_f16_to_f32(d, s, n); /* common/half_rows.h: SSE2 / NEON, the same bits */
-}
+static void gs3_rowld_bf16(float *d, const uint16_t *s, int64_t n) { acl_row_bf16_to_f32_lv(d, s, n); }
+static void gs3_rowld_f16(float *d, const uint16_t *s, int64_t n) { acl_row_f16_to_f32_lv(d, s, n); }
 static void gs3_rowst_f32(float *d, const float *s, int64_t n) { memcpy(d, s, (size_t)n * sizeof *d); }
 static void gs3_rowst_f64(double *d, const double *s, int64_t n) { memcpy(d, s, (size_t)n * sizeof *d); }
-static void gs3_rowst_bf16(uint16_t *d, const float *s, int64_t n) { acl_row_f32_to_bf16(d, s, n); }
-static void gs3_rowst_f16(uint16_t *d, const float *s, int64_t n) {
-#ifdef ACL_F16_ROWS_F16C
-    if (gs3_f16c()) { acl_f32_to_f16_row_f16c(d, s, n); return; }
-#endif
-    acl_row_f32_to_f16(d, s, n);
-}
+static void gs3_rowst_bf16(uint16_t *d, const float *s, int64_t n) { acl_row_f32_to_bf16_lv(d, s, n); }
+static void gs3_rowst_f16(uint16_t *d, const float *s, int64_t n) { acl_row_f32_to_f16_lv(d, s, n); }
 
 #define GS_T float
 #define GS_SFX f32
