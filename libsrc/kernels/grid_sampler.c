@@ -37,6 +37,8 @@ static bool gs_is_contig(const acl_view *v) {
  * on 2 threads, N8 64x64: forward wins at C = 1 only, backward at C <= 2, loses from C = 3) */
 #define GSN_FWD_MAXC 1
 #define GSN_BWD_MAXC 2
+/* the one-pass few-channel backward (grid_sampler.inc, gs_bwd_few) takes C up to this */
+#define GSF_MAXC 4
 
 /* ---- contiguous row conversions storage type <-> compute type (the planar path's plane copies) ---- */
 static inline bool gs_have_f16c(void) {
