@@ -39,6 +39,10 @@ static bool gs_is_contig(const acl_view *v) {
 #define GSN_BWD_MAXC 2
 /* the one-pass few-channel backward (grid_sampler.inc, gs_bwd_few) takes C up to this */
 #define GSF_MAXC 4
+/* the one-pass few-channel forward (gs_fwd_few) takes C up to this */
+#ifndef GSF_FWD_MAXC
+#define GSF_FWD_MAXC 1
+#endif
 
 /* ---- contiguous row conversions storage type <-> compute type (the planar path's plane copies) ---- */
 static inline bool gs_have_f16c(void) {
