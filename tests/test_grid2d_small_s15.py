@@ -1,7 +1,7 @@
-"""GridSampler2D few-channel paths of session 15: the one-pass backward (C <= 4, one work item per batch item: taps
-per chunk in a thread-local table, grid-gradient terms, the owner's in-order input-gradient scatter and the chunk's
-grid gradient in one loop), the one-pass forward (C = 1) and the AVX-512 copies of the bilinear tap loop, the
-scatter products and the grid-gradient finish.
+"""GridSampler2D few-channel paths of session 15: the one-pass bilinear backward (C <= 3, one work item per batch
+item: taps per chunk in a thread-local table, grid-gradient terms, the owner's in-order input-gradient scatter and
+the chunk's grid gradient in one loop), the one-pass forward (C = 1) and the AVX-512 copies of the bilinear tap
+loop, the scatter products and the grid-gradient finish. C = 4 and 5 (the lane path) are the boundary.
 
 Bytes, not tolerances:
 - against a literal float32 loop in the kernel's order (bilinear and nearest, all three paddings, both
