@@ -37,6 +37,15 @@ static bool gs_is_contig(const acl_view *v) {
  * on 2 threads, N8 64x64: forward wins at C = 1 only, backward at C <= 2, loses from C = 3) */
 #define GSN_FWD_MAXC 1
 #define GSN_BWD_MAXC 2
+/* The one-pass few-channel paths (grid_sampler.inc gs_bwd_few / gs_fwd_few: one work item per batch item, taps
+ * per chunk, no N x P tables, one work-shared loop) take C up to these when there are at least as many batch items
+ * as threads (else the planar paths above). Measured 1 thread, N8 64x64 -> 64x64 fp32, against the paths above:
+ * bilinear backward C = 1 0.138 -> 0.087 ms, C = 2 0.204 -> 0.156, C = 3 0.271 -> 0.222, C = 4 0.266 -> 0.274
+ * (the lane block catches up), so C <= 3; nearest and bicubic backward were slower (their taps are per point,
+ * bicubic C = 4 1.31 -> 2.39 ms), so bilinear only. Forward: C = 1 0.057 -> 0.047 ms, C = 3 0.099 -> 0.122
+ * (the lane block wins), so C = 1. */
+#define GSF_MAXC 3
+#define GSF_FWD_MAXC 1
 
 /* ---- contiguous row conversions storage type <-> compute type (the planar path's plane copies) ---- */
 static inline bool gs_have_f16c(void) {
