@@ -326,9 +326,18 @@ static void upl_lerp_strow_f16(uint16_t *d, const float *a, const float *b, floa
     const __m128 z = _mm_setzero_ps(), v0 = _mm_set1_ps(w0), v1 = _mm_set1_ps(w1);
     int64_t k = 0;
     for (; k + 8 <= n; k += 8) {
+        /* first p0 + p1: the same as (0 + p0) + p1 except where both products are zeros (a zero sum) or one is a
+         * NaN (a NaN sum), neither of which is a normal half: then the block takes the exact sums below */
+        __m128i h;
+        const __m128 u0 = _mm_add_ps(_mm_mul_ps(v0, _mm_loadu_ps(a + k)), _mm_mul_ps(v1, _mm_loadu_ps(b + k)));
+        const __m128 u1 = _mm_add_ps(_mm_mul_ps(v0, _mm_loadu_ps(a + k + 4)), _mm_mul_ps(v1, _mm_loadu_ps(b + k + 4)));
+        if (acl_hr_f32x8_to_f16_normal_(_mm_castps_si128(u0), _mm_castps_si128(u1), &h)) {
+            _mm_storeu_si128((__m128i *)(void *)(d + k), h);
+            continue;
+        }
         UPL_LERP8_(k);
         int nan = 0;
-        const __m128i h = acl_hr_f32x8_to_f16_(_mm_castps_si128(t0), _mm_castps_si128(t1), &nan);
+        h = acl_hr_f32x8_to_f16_(_mm_castps_si128(t0), _mm_castps_si128(t1), &nan);
         if (!nan) {
             _mm_storeu_si128((__m128i *)(void *)(d + k), h);
             continue;
@@ -353,6 +362,25 @@ static void upl_lerp_strow_bf16(uint16_t *d, const float *a, const float *b, flo
     for (; k < n; k++) d[k] = acl_f32_to_bf16_bf(upl_lerp1(a[k], b[k], w0, w1));
 }
 #undef UPL_LERP8_
+/* 16 fp32 sums (4 vectors) narrowed to bf16 into d[0..16): rounded once as the row converters do; a NaN lane gets
+ * any bits (the caller redoes and re-stores a row whose sums met a NaN) */
+static const int upl_nar_ok_bf16 = 1;
+static inline __attribute__((always_inline)) void upl_nar16_bf16(uint16_t *d, __m128 a, __m128 b, __m128 c, __m128 e) {
+    _mm_storeu_si128((__m128i *)(void *)d, _mm_packs_epi32(acl_hr_f32x4_to_bf16_rne_(_mm_castps_si128(a)),
+                                                          acl_hr_f32x4_to_bf16_rne_(_mm_castps_si128(b))));
+    _mm_storeu_si128((__m128i *)(void *)(d + 8), _mm_packs_epi32(acl_hr_f32x4_to_bf16_rne_(_mm_castps_si128(c)),
+                                                                acl_hr_f32x4_to_bf16_rne_(_mm_castps_si128(e))));
+}
+static const int upl_nar_ok_f16 = 0, upl_nar_ok_f32 = 0, upl_nar_ok_f64 = 0;
+static inline void upl_nar16_f16(uint16_t *d, __m128 a, __m128 b, __m128 c, __m128 e) {
+    (void)d, (void)a, (void)b, (void)c, (void)e;
+}
+static inline void upl_nar16_f32(float *d, __m128 a, __m128 b, __m128 c, __m128 e) {
+    (void)d, (void)a, (void)b, (void)c, (void)e;
+}
+static inline void upl_nar16_f64(double *d, __m128 a, __m128 b, __m128 c, __m128 e) {
+    (void)d, (void)a, (void)b, (void)c, (void)e;
+}
 #else
 static const int upl_lerp_ok_f16 = 0, upl_lerp_ok_bf16 = 0;
 static void upl_lerp_strow_f16(uint16_t *d, const float *a, const float *b, float w0, float w1, int64_t n) {
