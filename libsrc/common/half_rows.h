@@ -182,7 +182,8 @@ static inline void acl_row_f16_to_f32(float *restrict dst, const uint16_t *restr
  * binade [65280, 65520) is left to the exact path, whose overflow boundary lies inside it), and each magnitude is
  * rounded to nearest even at mantissa bit 13 (an odd kept bit adds one to the 0xfff bias) and rebiased, 6
  * integer operations a lane group. Otherwise acl_hr_f32x4_to_f16_ (every finite and infinite input). */
-static inline __m128i acl_hr_f32x8_to_f16_(__m128i w0, __m128i w1, int *nan) {
+/* (the common case alone: *h set and true when all 8 are normal halves, else false and *h untouched) */
+static inline int acl_hr_f32x8_to_f16_normal_(__m128i w0, __m128i w1, __m128i *h) {
     const __m128i top = _mm_packs_epi32(_mm_srai_epi32(w0, 16), _mm_srai_epi32(w1, 16));
     const __m128i a16 = _mm_and_si128(top, _mm_set1_epi16(0x7fff));
     /* bad: a16 - 0x3880 outside [0, 0x0efe] as unsigned 16 bits, i.e. a16 + 0x8000 - 0x3880 > 0x8efe signed */
@@ -193,8 +194,14 @@ static inline __m128i acl_hr_f32x8_to_f16_(__m128i w0, __m128i w1, int *nan) {
         const __m128i a0 = _mm_and_si128(w0, abs), a1 = _mm_and_si128(w1, abs);
         const __m128i m0 = _mm_srli_epi32(_mm_add_epi32(_mm_add_epi32(a0, bias), _mm_and_si128(_mm_srli_epi32(a0, 13), one)), 13);
         const __m128i m1 = _mm_srli_epi32(_mm_add_epi32(_mm_add_epi32(a1, bias), _mm_and_si128(_mm_srli_epi32(a1, 13), one)), 13);
-        return _mm_or_si128(_mm_packs_epi32(m0, m1), _mm_and_si128(top, _mm_set1_epi16((short)0x8000)));
+        *h = _mm_or_si128(_mm_packs_epi32(m0, m1), _mm_and_si128(top, _mm_set1_epi16((short)0x8000)));
+        return 1;
     }
+    return 0;
+}
+static inline __m128i acl_hr_f32x8_to_f16_(__m128i w0, __m128i w1, int *nan) {
+    __m128i h;
+    if (acl_hr_f32x8_to_f16_normal_(w0, w1, &h)) return h;
     const __m128i a = acl_hr_f32x4_to_f16_(w0, nan), b = acl_hr_f32x4_to_f16_(w1, nan);
     return _mm_packs_epi32(a, b);
 }

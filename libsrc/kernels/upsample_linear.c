@@ -301,6 +301,103 @@ static void upl_strow_bf16(uint16_t *d, const float *s, int64_t n) {
 #endif
     acl_row_f32_to_bf16(d, s, n);
 }
+/* The last pass of a two-tap D map (the trilinear forward) into a half output row, for the portable level on
+ * x86-64: each element r = (0 + w0 * a) + w1 * b, r = w1 * b where that product is a NaN (the same operations and
+ * NaN rule as upl_plane's two-tap D loop), rounded once as the row converters do - computed and narrowed 8 at a
+ * time in registers instead of going through the scratch plane and a second pass. A block whose sums meet a NaN
+ * (which the narrowing's range test or the bf16 NaN test sees: a NaN product makes the sum a NaN) is redone one
+ * element at a time with the explicit select. Elsewhere (aarch64) upl_lerp_ok_* is 0 and the plane goes through
+ * the scratch loop and the row converter. */
+static inline float upl_lerp1(float a, float b, float w0, float w1) {
+    float s = 0;
+    s += w0 * a;
+    const float p1 = w1 * b, t = s + p1;
+    return p1 != p1 ? p1 : t;
+}
+#ifdef ACL_HALF_ROWS_SSE2
+static const int upl_lerp_ok_f16 = 1, upl_lerp_ok_bf16 = 1;
+/* the sums of 8 elements (no NaN select: a lane where the select would matter is a NaN lane) */
+#define UPL_LERP8_(k)                                                                                             \
+    const __m128 t0 = _mm_add_ps(_mm_add_ps(z, _mm_mul_ps(v0, _mm_loadu_ps(a + (k)))),                           \
+                                 _mm_mul_ps(v1, _mm_loadu_ps(b + (k))));                                         \
+    const __m128 t1 = _mm_add_ps(_mm_add_ps(z, _mm_mul_ps(v0, _mm_loadu_ps(a + (k) + 4))),                       \
+                                 _mm_mul_ps(v1, _mm_loadu_ps(b + (k) + 4)))
+static void upl_lerp_strow_f16(uint16_t *d, const float *a, const float *b, float w0, float w1, int64_t n) {
+    const __m128 z = _mm_setzero_ps(), v0 = _mm_set1_ps(w0), v1 = _mm_set1_ps(w1);
+    int64_t k = 0;
+    for (; k + 8 <= n; k += 8) {
+        /* first p0 + p1: the same as (0 + p0) + p1 except where both products are zeros (a zero sum) or one is a
+         * NaN (a NaN sum), neither of which is a normal half: then the block takes the exact sums below */
+        __m128i h;
+        const __m128 u0 = _mm_add_ps(_mm_mul_ps(v0, _mm_loadu_ps(a + k)), _mm_mul_ps(v1, _mm_loadu_ps(b + k)));
+        const __m128 u1 = _mm_add_ps(_mm_mul_ps(v0, _mm_loadu_ps(a + k + 4)), _mm_mul_ps(v1, _mm_loadu_ps(b + k + 4)));
+        if (acl_hr_f32x8_to_f16_normal_(_mm_castps_si128(u0), _mm_castps_si128(u1), &h)) {
+            _mm_storeu_si128((__m128i *)(void *)(d + k), h);
+            continue;
+        }
+        UPL_LERP8_(k);
+        int nan = 0;
+        h = acl_hr_f32x8_to_f16_(_mm_castps_si128(t0), _mm_castps_si128(t1), &nan);
+        if (!nan) {
+            _mm_storeu_si128((__m128i *)(void *)(d + k), h);
+            continue;
+        }
+        for (int64_t j = k; j < k + 8; j++) d[j] = acl_f32_to_f16_bf(upl_lerp1(a[j], b[j], w0, w1));
+    }
+    for (; k < n; k++) d[k] = acl_f32_to_f16_bf(upl_lerp1(a[k], b[k], w0, w1));
+}
+static void upl_lerp_strow_bf16(uint16_t *d, const float *a, const float *b, float w0, float w1, int64_t n) {
+    const __m128 z = _mm_setzero_ps(), v0 = _mm_set1_ps(w0), v1 = _mm_set1_ps(w1);
+    int64_t k = 0;
+    for (; k + 8 <= n; k += 8) {
+        UPL_LERP8_(k);
+        if (!_mm_movemask_ps(_mm_or_ps(_mm_cmpunord_ps(t0, t0), _mm_cmpunord_ps(t1, t1)))) {
+            const __m128i h = _mm_packs_epi32(acl_hr_f32x4_to_bf16_rne_(_mm_castps_si128(t0)),
+                                              acl_hr_f32x4_to_bf16_rne_(_mm_castps_si128(t1)));
+            _mm_storeu_si128((__m128i *)(void *)(d + k), h);
+            continue;
+        }
+        for (int64_t j = k; j < k + 8; j++) d[j] = acl_f32_to_bf16_bf(upl_lerp1(a[j], b[j], w0, w1));
+    }
+    for (; k < n; k++) d[k] = acl_f32_to_bf16_bf(upl_lerp1(a[k], b[k], w0, w1));
+}
+#undef UPL_LERP8_
+/* 16 fp32 sums (4 vectors) narrowed to bf16 into d[0..16): rounded once as the row converters do; a NaN lane gets
+ * any bits (the caller redoes and re-stores a row whose sums met a NaN) */
+static const int upl_nar_ok_bf16 = 1;
+static inline __attribute__((always_inline)) void upl_nar16_bf16(uint16_t *d, __m128 a, __m128 b, __m128 c, __m128 e) {
+    _mm_storeu_si128((__m128i *)(void *)d, _mm_packs_epi32(acl_hr_f32x4_to_bf16_rne_(_mm_castps_si128(a)),
+                                                          acl_hr_f32x4_to_bf16_rne_(_mm_castps_si128(b))));
+    _mm_storeu_si128((__m128i *)(void *)(d + 8), _mm_packs_epi32(acl_hr_f32x4_to_bf16_rne_(_mm_castps_si128(c)),
+                                                                acl_hr_f32x4_to_bf16_rne_(_mm_castps_si128(e))));
+}
+static const int upl_nar_ok_f16 = 0, upl_nar_ok_f32 = 0, upl_nar_ok_f64 = 0;
+static inline void upl_nar16_f16(uint16_t *d, __m128 a, __m128 b, __m128 c, __m128 e) {
+    (void)d, (void)a, (void)b, (void)c, (void)e;
+}
+static inline void upl_nar16_f32(float *d, __m128 a, __m128 b, __m128 c, __m128 e) {
+    (void)d, (void)a, (void)b, (void)c, (void)e;
+}
+static inline void upl_nar16_f64(double *d, __m128 a, __m128 b, __m128 c, __m128 e) {
+    (void)d, (void)a, (void)b, (void)c, (void)e;
+}
+#else
+static const int upl_lerp_ok_f16 = 0, upl_lerp_ok_bf16 = 0;
+static void upl_lerp_strow_f16(uint16_t *d, const float *a, const float *b, float w0, float w1, int64_t n) {
+    for (int64_t k = 0; k < n; k++) d[k] = acl_f32_to_f16_bf(upl_lerp1(a[k], b[k], w0, w1));
+}
+static void upl_lerp_strow_bf16(uint16_t *d, const float *a, const float *b, float w0, float w1, int64_t n) {
+    for (int64_t k = 0; k < n; k++) d[k] = acl_f32_to_bf16_bf(upl_lerp1(a[k], b[k], w0, w1));
+}
+#endif
+/* (not used: fp32 / double take the scratch or in-place D loop) */
+static const int upl_lerp_ok_f32 = 0, upl_lerp_ok_f64 = 0;
+static void upl_lerp_strow_f32(float *d, const float *a, const float *b, float w0, float w1, int64_t n) {
+    (void)d, (void)a, (void)b, (void)w0, (void)w1, (void)n;
+}
+static void upl_lerp_strow_f64(double *d, const double *a, const double *b, double w0, double w1, int64_t n) {
+    (void)d, (void)a, (void)b, (void)w0, (void)w1, (void)n;
+}
 static void upl_ldrow_f32(float *d, const float *s, int64_t n) { memcpy(d, s, (size_t)n * sizeof *d); }
 static void upl_strow_f32(float *d, const float *s, int64_t n) { memcpy(d, s, (size_t)n * sizeof *d); }
 static void upl_ldrow_f64(double *d, const double *s, int64_t n) { memcpy(d, s, (size_t)n * sizeof *d); }
