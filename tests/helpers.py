@@ -78,6 +78,14 @@ def same_bytes_for_threads(code, threads=(1, 2, 7)):
     return first
 
 
+def same_bytes_for_threads_and_levels(code, threads=(1, 2, 7), levels=("off", "avx2", "avx512")):
+    """same_bytes_for_threads, then the same output under each PYACLNN_SIMD cap (default thread count)"""
+    first = same_bytes_for_threads(code, threads)
+    for cap in levels:
+        assert run_python(code, {"PYACLNN_SIMD": cap}) == first, f"PYACLNN_SIMD={cap} gives different bytes"
+    return first
+
+
 def last_error():
     return pyaclnn.recent_error_message()
 

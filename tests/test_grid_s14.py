@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import pyaclnn
-from helpers import run_python, same_bytes_for_threads, strided
+from helpers import same_bytes_for_threads_and_levels, strided
 
 T = pyaclnn.AclTensor.from_array
 f32 = np.float32
@@ -227,9 +227,7 @@ print(h.hexdigest())
 
 def test_same_bytes_for_threads_and_simd_levels():
     code = f"import sys; sys.path.insert(0, {HERE!r})\n" + _LEVELS_CODE
-    ref = same_bytes_for_threads(code)
-    for cap in ("off", "avx2", "avx512"):
-        assert run_python(code, {"PYACLNN_SIMD": cap}) == ref, cap
+    same_bytes_for_threads_and_levels(code)
 
 
 _NARROW_CODE = r"""
@@ -272,7 +270,5 @@ def test_narrow_gathers_equal_lane_path_and_same_bytes_for_levels():
     """fp32 bilinear, C = 1 and 2 (narrow gathers) against the same channels in one 8-channel lane block: the same
     bytes (NaN payloads, infinities, -0 included) at every level and thread count"""
     code = f"import sys; sys.path.insert(0, {HERE!r})\n" + _NARROW_CODE
-    ref = same_bytes_for_threads(code, threads=(1, 2))
+    ref = same_bytes_for_threads_and_levels(code, threads=(1, 2))
     assert ref.startswith(b"[] "), ref
-    for cap in ("off", "avx2", "avx512"):
-        assert run_python(code, {"PYACLNN_SIMD": cap}) == ref, cap

@@ -26,32 +26,12 @@ np.seterr(all="ignore")
 rng = np.random.default_rng(1515)
 h = hashlib.sha256()
 
-from upsample_half import to_bf16, linear_taps as taps, edge_values
+from upsample_half import to_bf16, edge_values, separable_linear_ref as ref
 
 def values(shape, kind):
     if kind == 6:  # integers 1024..2047 (ulp 1 in fp16, 2^-7 relative in bf16): the lerps hit rounding ties
         return rng.integers(1024, 2048, shape).astype(f32) * f32(rng.choice([1.0, -1.0]))
     return edge_values(rng, shape, kind)
-
-def ref(x, outs, align):
-    # literal float32 loop over the passes W, H, D: W p0 + p1, H and D (0 + p0) + p1 (one rounding per operation)
-    y = x
-    nsp = len(outs)
-    for ax in range(nsp - 1, -1, -1):
-        a = 2 + ax
-        n_in, n_out = y.shape[a], outs[ax]
-        if n_in == n_out:
-            continue
-        i0, i1, w0, w1 = taps(n_in, n_out, align)
-        out = np.empty(y.shape[:a] + (n_out,) + y.shape[a + 1:], f32)
-        for d in range(n_out):
-            A = np.take(y, i0[d], axis=a)
-            B = np.take(y, i1[d], axis=a)
-            s = w0[d] * A + w1[d] * B if ax == nsp - 1 else (f32(0) + w0[d] * A) + w1[d] * B
-            idx = [slice(None)] * y.ndim; idx[a] = d
-            out[tuple(idx)] = s
-        y = out
-    return y
 
 def launch(op, xd, outs, align, yv):
     fmt = lib.ACL_FORMAT_NCDHW if len(outs) == 3 else lib.ACL_FORMAT_NCHW

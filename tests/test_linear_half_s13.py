@@ -18,29 +18,10 @@ f32 = np.float32
 rng = np.random.default_rng(1513)
 h = hashlib.sha256()
 
-from upsample_half import to_bf16, linear_taps as taps, edge_values
+from upsample_half import to_bf16, edge_values, separable_linear_ref as ref
 
 def values(shape, kind):
     return edge_values(rng, shape, kind)
-
-def ref(x, outs, align):
-    # x float32 (N, C, *spatial); the W pass w0 * a + w1 * b, the H and D passes (0 + w0 * a) + w1 * b
-    y = x
-    nsp = len(outs)
-    for ax in range(nsp - 1, -1, -1):
-        a = 2 + ax
-        n_in, n_out = y.shape[a], outs[ax]
-        if n_in == n_out:
-            continue
-        i0, i1, w0, w1 = taps(n_in, n_out, align)
-        sh = [1] * y.ndim; sh[a] = n_out
-        A, B = np.take(y, i0, axis=a), np.take(y, i1, axis=a)
-        W0, W1 = w0.reshape(sh), w1.reshape(sh)
-        if ax == nsp - 1:
-            y = W0 * A + W1 * B
-        else:
-            y = (f32(0) + W0 * A) + W1 * B
-    return y.astype(f32)
 
 def launch(op, xd, outs, align, yv):
     nsp = len(outs)

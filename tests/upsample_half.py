@@ -1,5 +1,6 @@
 """Shared pieces of the upsample half-row byte tests (test_linear_half_s13 / _s14, test_aa_half_s14), imported by
-the code those tests run in fresh interpreters: bf16 rounding, the float32 linear taps and the edge values."""
+the code those tests run in fresh interpreters: bf16 rounding, the float32 linear taps, the separable linear
+reference and the edge values."""
 import numpy as np
 
 f32 = np.float32
@@ -29,6 +30,26 @@ def linear_taps(n_in, n_out, align):
         w0s.append(f32(1) - l1)
         w1s.append(l1)
     return np.array(i0s), np.array(i1s), np.array(w0s, f32), np.array(w1s, f32)
+
+
+def separable_linear_ref(x, outs, align):
+    """x float32 (N, C, *spatial) resized to the spatial sizes outs by the linear passes W, H, D in that order, a
+    literal float32 loop (one rounding per operation): the W pass w0 * a + w1 * b, the H and D passes
+    (0 + w0 * a) + w1 * b"""
+    y = x
+    nsp = len(outs)
+    for ax in range(nsp - 1, -1, -1):
+        a = 2 + ax
+        n_in, n_out = y.shape[a], outs[ax]
+        if n_in == n_out:
+            continue
+        i0, i1, w0, w1 = linear_taps(n_in, n_out, align)
+        sh = [1] * y.ndim
+        sh[a] = n_out
+        A, B = np.take(y, i0, axis=a), np.take(y, i1, axis=a)
+        W0, W1 = w0.reshape(sh), w1.reshape(sh)
+        y = W0 * A + W1 * B if ax == nsp - 1 else (f32(0) + W0 * A) + W1 * B
+    return y.astype(f32)
 
 
 def edge_values(rng, shape, kind):

@@ -267,40 +267,13 @@ void upl_plan_free(upl_plan *p) {
 /* The plane passes have a portable and an AVX2 variant (common/level_fn.h, capped by PYACLNN_SIMD);
  * -ffp-contract=off keeps every product and sum as in the portable one (the same bytes). */
 
-/* contiguous row conversions of the 1-D row blocks (upl_rows): fp16 through F16C at AVX2 (16 lanes a step at
- * AVX-512), else the portable rows - the same bits (kernels/f16_rows.h) */
-static void upl_ldrow_f16(float *d, const uint16_t *s, int64_t n) {
-#ifdef ACL_F16_ROWS_F16C
-    const int lv = acl_simd_level();
-    if (lv >= ACL_SIMD_AVX512) { acl_f16_to_f32_row_avx512(d, s, n); return; }
-    if (lv >= ACL_SIMD_AVX2) { acl_f16_to_f32_row_f16c(d, s, n); return; }
-#endif
-    acl_row_f16_to_f32(d, s, n);
-}
-static void upl_strow_f16(uint16_t *d, const float *s, int64_t n) {
-#ifdef ACL_F16_ROWS_F16C
-    const int lv = acl_simd_level();
-    if (lv >= ACL_SIMD_AVX512) { acl_f32_to_f16_row_avx512(d, s, n); return; }
-    if (lv >= ACL_SIMD_AVX2) { acl_f32_to_f16_row_f16c(d, s, n); return; }
-#endif
-    acl_row_f32_to_f16(d, s, n);
-}
-/* bf16 narrowing: the AVX2 / AVX-512 rows of kernels/f16_rows.h at those levels (the same bits as the portable
- * ones); widening is a shift, GCC's loop over the portable row */
+/* contiguous row conversions of the 1-D row blocks (upl_rows): fp16 and the bf16 narrowing through the level's
+ * converters (kernels/f16_rows.h, the same bits at every level); the bf16 widening is a shift, GCC's loop over the
+ * portable row */
+static void upl_ldrow_f16(float *d, const uint16_t *s, int64_t n) { acl_row_f16_to_f32_lv(d, s, n); }
+static void upl_strow_f16(uint16_t *d, const float *s, int64_t n) { acl_row_f32_to_f16_lv(d, s, n); }
 static void upl_ldrow_bf16(float *d, const uint16_t *s, int64_t n) { acl_row_bf16_to_f32(d, s, n); }
-static void upl_strow_bf16(uint16_t *d, const float *s, int64_t n) {
-#ifdef ACL_F16_ROWS_F16C
-    const int lv = acl_simd_level();
-    if (lv >= ACL_SIMD_AVX512) {
-        /* vcvtneps2bf16 where the CPU has it (its subnormal blocks through the AVX2 row: the same bits) */
-        if (__builtin_cpu_supports("avx512bf16")) acl_f32_to_bf16_row_avx512bf16(d, s, n);
-        else acl_f32_to_bf16_row_avx512(d, s, n);
-        return;
-    }
-    if (lv >= ACL_SIMD_AVX2) { acl_f32_to_bf16_row_avx2(d, s, n); return; }
-#endif
-    acl_row_f32_to_bf16(d, s, n);
-}
+static void upl_strow_bf16(uint16_t *d, const float *s, int64_t n) { acl_row_f32_to_bf16_lv(d, s, n); }
 /* The last pass of a two-tap D map (the trilinear forward) into a half output row, for the portable level on
  * x86-64: each element r = (0 + w0 * a) + w1 * b, r = w1 * b where that product is a NaN (the same operations and
  * NaN rule as upl_plane's two-tap D loop), rounded once as the row converters do - computed and narrowed 8 at a
