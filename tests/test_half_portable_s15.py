@@ -47,6 +47,15 @@ def expect(r32, dt):
         return r32.view(np.uint32)
     return to_bf16(r32)
 
+def same_views(a, b, dt, kind):
+    # a strided call against the contiguous one: the same bytes; for fp32 with NaN inputs the NaN positions and the
+    # other bytes (the fp32 rows leave a NaN + NaN to the compiler, whose operand order can differ between the
+    # contiguous and the strided loop in the sanitizer build's -O1; the half rows choose the payload explicitly)
+    if dt == f32 and kind in (3, 5):
+        an, bn = np.isnan(a), np.isnan(b)
+        return np.array_equal(an, bn) and np.array_equal(a[~an].tobytes(), b[~bn].tobytes())
+    return np.array_equal(a.tobytes(), b.tobytes())
+
 def check(y, r32, dt, kind, what):
     got = y.view(np.uint16 if dt != f32 else np.uint32)
     exp = expect(r32, dt)
@@ -78,9 +87,9 @@ for op, shape, outs in CASES:
                 xs = np.zeros(shape[:-1] + (2 * shape[-1] + 1,), dt); xs[..., 1::2] = xd
                 ys = np.zeros(oshape[:-1] + (oshape[-1] + 3,), dt)
                 yv = launch(op, xs[..., 1::2], outs, align, ys[..., 2:oshape[-1] + 2])
-                assert np.array_equal(yv.tobytes(), y.tobytes()), (op, shape, "row stride")
+                assert same_views(yv, y, dt, kind), (op, shape, "row stride")
                 yw = launch(op, xd, outs, align, np.zeros(oshape[:-1] + (2 * oshape[-1],), dt)[..., ::2])
-                assert np.array_equal(yw.tobytes(), y.tobytes()), (op, shape, "W stride")
+                assert same_views(yw, y, dt, kind), (op, shape, "W stride")
             # double (Trilinear3d; UpsampleBilinear2d takes double only in NHWC): the same bytes at every level
             if op == "UpsampleTrilinear3d":
                 h.update(launch(op, x.astype(np.float64), outs, align, np.zeros(shape[:2] + tuple(outs))).tobytes())
