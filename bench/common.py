@@ -99,6 +99,8 @@ def op_runner(op, *args):
 
 
 def torch_or_none():
+    if os.environ.get("PYACLNN_BENCH_NO_TORCH"):  # our side only (bench/bimodal.py: no torch import a process)
+        return None
     try:
         import torch
 

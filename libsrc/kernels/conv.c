@@ -337,7 +337,8 @@ int conv_forward(const conv_plan *p, const acl_view *x, const acl_view *w, const
     }
     first[nsub] = ntask;
     float *wp = aligned_alloc(64, ((size_t)wtotal * sizeof(float) + 127) / 64 * 64);
-    float *colbuf = aligned_alloc(64, ((size_t)colmax * sizeof(float) * (size_t)nthr + 63) / 64 * 64);
+    const int64_t colblk = acl_team_block(colmax, sizeof(float));
+    float *colbuf = acl_team_alloc(nthr, colmax, sizeof(float), 0); /* whole lines a thread */
     float *bv = malloc((size_t)p->co * sizeof(float) + 4);
     if (!wp || !colbuf || !bv) {
         free(wp);
@@ -355,7 +356,7 @@ int conv_forward(const conv_plan *p, const acl_view *x, const acl_view *w, const
 #pragma omp parallel num_threads(nthr) if (par)
     {
 #ifdef _OPENMP
-        float *col = colbuf + (size_t)omp_get_thread_num() * (size_t)colmax;
+        float *col = colbuf + (size_t)omp_get_thread_num() * (size_t)colblk;
 #else
         float *col = colbuf;
 #endif
@@ -446,9 +447,12 @@ int conv_grad_weight(const conv_plan *p, const acl_view *img, const acl_view *gm
     const int nthr = acl_max_threads();
     const size_t per = (size_t)(ca * K);
     float *part = calloc((size_t)ntask * per + 1, sizeof(float));
-    float *colbuf = aligned_alloc(64, ((size_t)(K * pt) * sizeof(float) * (size_t)nthr + 63) / 64 * 64);
-    float *gbuf = malloc((size_t)(ca * pt) * sizeof(float) * (size_t)nthr + 4);
-    float *tbuf = malloc((size_t)(K * CONV_PB) * sizeof(float) * (size_t)nthr + 4);
+    /* per thread, whole lines each (acl_team_alloc) */
+    const int64_t colblk = acl_team_block(K * pt, sizeof(float)), gblk = acl_team_block(ca * pt + 1, sizeof(float));
+    const int64_t tblk = acl_team_block(K * CONV_PB + 1, sizeof(float));
+    float *colbuf = acl_team_alloc(nthr, K * pt, sizeof(float), 0);
+    float *gbuf = acl_team_alloc(nthr, ca * pt + 1, sizeof(float), 0);
+    float *tbuf = acl_team_alloc(nthr, K * CONV_PB + 1, sizeof(float), 0);
     if (!part || !colbuf || !gbuf || !tbuf) {
         free(part);
         free(colbuf);
@@ -468,9 +472,9 @@ int conv_grad_weight(const conv_plan *p, const acl_view *img, const acl_view *gm
 #else
         const int tid = 0;
 #endif
-        float *col = colbuf + (size_t)tid * (size_t)(K * pt);
-        float *gr = gbuf + (size_t)tid * (size_t)(ca * pt);
-        float *ct = tbuf + (size_t)tid * (size_t)(K * CONV_PB);
+        float *col = colbuf + (size_t)tid * (size_t)colblk;
+        float *gr = gbuf + (size_t)tid * (size_t)gblk;
+        float *ct = tbuf + (size_t)tid * (size_t)tblk;
 #pragma omp for schedule(static)
         for (int64_t t = 0; t < ntask; t++) { /* one (n, g): its own partial sums, tiles in order */
             const int64_t g = t % G, n = t / G;

@@ -58,12 +58,13 @@ int nk_row_backward(const double *dy, const double *x, int64_t rows, int64_t n, 
                      const double *rstd, const double *w, double *dx, double *dw, double *db) {
     if (dx) {
         int nt = acl_max_threads();
-        double *scratch = malloc(sizeof(double) * (size_t)(2 * n) * (size_t)nt);
+        const int64_t blk = acl_team_block(2 * n, sizeof(double));
+        double *scratch = acl_team_alloc(nt, 2 * n, sizeof(double), 0); /* whole lines a thread */
         if (!scratch) return -1;
 #pragma omp parallel for schedule(static) if (acl_parallel_worth(rows * n))
         for (int64_t r = 0; r < rows; r++) {
 #ifdef _OPENMP
-            double *g = scratch + (size_t)(2 * n) * (size_t)omp_get_thread_num();
+            double *g = scratch + (size_t)blk * (size_t)omp_get_thread_num();
 #else
             double *g = scratch;
 #endif
@@ -165,12 +166,13 @@ int nk_group_backward(const double *dy, const double *x, int64_t N, int64_t C, i
     const int64_t cg = C / G, len = cg * S;
     if (dx) {
         const int nt = acl_max_threads();
-        double *scratch = malloc(sizeof(double) * (size_t)(2 * len) * (size_t)nt);
+        const int64_t blk = acl_team_block(2 * len, sizeof(double));
+        double *scratch = acl_team_alloc(nt, 2 * len, sizeof(double), 0); /* whole lines a thread */
         if (!scratch) return -1;
 #pragma omp parallel for schedule(static) if (acl_parallel_worth(N * C * S))
         for (int64_t ng = 0; ng < N * G; ng++) {
 #ifdef _OPENMP
-            double *gg = scratch + (size_t)(2 * len) * (size_t)omp_get_thread_num();
+            double *gg = scratch + (size_t)blk * (size_t)omp_get_thread_num();
 #else
             double *gg = scratch;
 #endif

@@ -100,7 +100,9 @@ void upn_pair_tables(upnx_bwd_plan *p, int32_t *tab) {
 void upn_fold_row_f32(float *restrict acc, const float *restrict x, const upnx_bwd_plan *p) { UPN_FOLD_BODY(float); }
 void upn_fold_row_f64(double *restrict acc, const double *restrict x, const upnx_bwd_plan *p) { UPN_FOLD_BODY(double); }
 
-int64_t upn_bwd_f64_scratch(const upnx_bwd_plan *p) { return p->wi + p->w_hi[p->wi - 1] + 1; }
+int64_t upn_bwd_f64_scratch(const upnx_bwd_plan *p) {
+    return (p->wi + p->w_hi[p->wi - 1] + 1 + 7) / 8 * 8; /* whole cache lines per thread */
+}
 
 void upn_bwd_f64(const acl_view *gv, const acl_view *ov, const upnx_bwd_plan *p, double *scratch) {
     const int64_t C = p->c, Hi = p->hi, wi = p->wi, need = p->w_hi[wi - 1];

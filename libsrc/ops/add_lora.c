@@ -59,7 +59,8 @@ static aclnnStatus al_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     const int32_t *idx = (const int32_t *)iv->base;
     uint16_t *y = (uint16_t *)yv->base; /* row-major (B, H3) */
     const int nt = acl_max_threads();
-    float *scratch = malloc(sizeof(float) * (size_t)(R + 1) * (size_t)nt);
+    const int64_t blk = acl_team_block(R + 1, sizeof(float));
+    float *scratch = acl_team_alloc(nt, R + 1, sizeof(float), 0); /* a block a thread, whole lines */
     if (!scratch) return OOM;
     const float sc = acl_f16_to_f32(p->scale_h);
     const double work = (double)B * (double)(H1 + H2) * (double)R;
@@ -68,7 +69,7 @@ static aclnnStatus al_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
         const int64_t w = idx[b * iv->strides[0]];
         if (w < 0 || w >= p->W) continue;
 #ifdef _OPENMP
-        float *z1 = scratch + (size_t)(R + 1) * (size_t)omp_get_thread_num();
+        float *z1 = scratch + (size_t)blk * (size_t)omp_get_thread_num();
 #else
         float *z1 = scratch;
 #endif

@@ -41,14 +41,15 @@ static aclnnStatus segsum_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     const int64_t T = p->T, rows = p->rows;
     double *x = dn_load(xv);
     const int nt = acl_max_threads();
-    double *scratch = malloc(sizeof(double) * (size_t)(2 * T) * (size_t)nt);
+    const int64_t blk = acl_team_block(2 * T, sizeof(double));
+    double *scratch = acl_team_alloc(nt, 2 * T, sizeof(double), 0); /* a block a thread, whole lines */
     if (!x || !scratch) { free(x); free(scratch); return OOM; }
     const int64_t si = ov->strides[ov->ndim - 2], sj = ov->strides[ov->ndim - 1];
     const size_t oes = esize(ov->dtype);
 #pragma omp parallel for schedule(static) if (acl_parallel_worth(rows * T * T))
     for (int64_t b = 0; b < rows; b++) {
 #ifdef _OPENMP
-        double *acc = scratch + (size_t)(2 * T) * (size_t)omp_get_thread_num();
+        double *acc = scratch + (size_t)blk * (size_t)omp_get_thread_num();
 #else
         double *acc = scratch;
 #endif
@@ -120,14 +121,15 @@ static aclnnStatus segsum_grad_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     const int64_t T = p->T, rows = p->rows;
     const int nt = acl_max_threads();
     double *res = malloc(sizeof(double) * (size_t)(rows * T));
-    double *scratch = malloc(sizeof(double) * (size_t)(3 * T) * (size_t)nt);
+    const int64_t blk = acl_team_block(3 * T, sizeof(double));
+    double *scratch = acl_team_alloc(nt, 3 * T, sizeof(double), 0); /* a block a thread, whole lines */
     if (!res || !scratch) { free(res); free(scratch); return OOM; }
     const int gd = gv->ndim, sd = sv->ndim;
     const size_t ges = esize(gv->dtype), ses = esize(sv->dtype);
 #pragma omp parallel for schedule(static) if (acl_parallel_worth(rows * T * T))
     for (int64_t b = 0; b < rows; b++) {
 #ifdef _OPENMP
-        double *acc = scratch + (size_t)(3 * T) * (size_t)omp_get_thread_num();
+        double *acc = scratch + (size_t)blk * (size_t)omp_get_thread_num();
 #else
         double *acc = scratch;
 #endif

@@ -157,7 +157,8 @@ static aclnnStatus stft_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     fft_plan plan;
     bool ok = fft_plan_init(&plan, nfft);
     const int nt = acl_max_threads();
-    cplx *scratch = ok ? malloc(sizeof(cplx) * (size_t)(nfft + plan.m) * (size_t)nt) : NULL;
+    const int64_t blk = ok ? acl_team_block(nfft + plan.m, sizeof(cplx)) : 0;
+    cplx *scratch = ok ? acl_team_alloc(nt, nfft + plan.m, sizeof(cplx), 0) : NULL; /* whole lines a thread */
     if (!x || (wv && !win) || !wpad || !ok || !scratch) {
         free(x); free(win); free(wpad); free(scratch);
         fft_plan_free(&plan);
@@ -176,7 +177,7 @@ static aclnnStatus stft_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
 #pragma omp parallel for schedule(static) if (acl_parallel_worth(rows * nfft * 8))
     for (int64_t r = 0; r < rows; r++) {
 #ifdef _OPENMP
-        cplx *a = scratch + (size_t)(nfft + plan.m) * (size_t)omp_get_thread_num();
+        cplx *a = scratch + (size_t)blk * (size_t)omp_get_thread_num();
 #else
         cplx *a = scratch;
 #endif
@@ -280,8 +281,9 @@ static aclnnStatus rfft_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     fft_plan plan;
     bool ok = fft_plan_init(&plan, p->n);
     const int nt = acl_max_threads();
-    cplx *scratch = ok ? malloc(sizeof(cplx) * (size_t)(p->n + plan.m) * (size_t)nt) : NULL;
-    double *xrow = malloc(sizeof(double) * (size_t)p->len * (size_t)nt);
+    const int64_t blk = ok ? acl_team_block(p->n + plan.m, sizeof(cplx)) : 0, xblk = acl_team_block(p->len, sizeof(double));
+    cplx *scratch = ok ? acl_team_alloc(nt, p->n + plan.m, sizeof(cplx), 0) : NULL; /* whole lines a thread */
+    double *xrow = acl_team_alloc(nt, p->len, sizeof(double), 0);
     if (!ok || !scratch || !xrow) {
         free(scratch); free(xrow);
         fft_plan_free(&plan);
@@ -297,8 +299,8 @@ static aclnnStatus rfft_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
 #else
         const int tid = 0;
 #endif
-        cplx *a = scratch + (size_t)(p->n + plan.m) * (size_t)tid;
-        double *xr = xrow + (size_t)p->len * (size_t)tid;
+        cplx *a = scratch + (size_t)blk * (size_t)tid;
+        double *xr = xrow + (size_t)xblk * (size_t)tid;
         acl_convert(xv->base + row_offset(xv, nd, p->dim, r) * (int64_t)ies, xv->dtype, xv->strides[p->dim], xr,
                     ACL_DOUBLE, 1, take);
         for (int64_t k = 0; k < p->n; k++) a[k] = k < take ? xr[k] : 0.0; /* cut or zero-padded to n */

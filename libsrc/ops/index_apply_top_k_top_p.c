@@ -41,8 +41,10 @@ static aclnnStatus atp_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     const int64_t B = q->B, V = q->V;
     float *x = md_load(lv, ACL_FLOAT), *pp = pv ? md_load(pv, ACL_FLOAT) : NULL;
     int64_t *kk = kv ? ix_load_index(kv) : NULL;
-    atp_item *items = md_alloc(V * (acl_max_threads() + 1), sizeof(atp_item));
-    float *pr = md_alloc(V * (acl_max_threads() + 1), sizeof(float));
+    /* a block of each a thread (+ one), whole lines each */
+    const int64_t iblk = acl_team_block(V, sizeof(atp_item)), pblk = acl_team_block(V, sizeof(float));
+    atp_item *items = acl_team_alloc(acl_max_threads() + 1, V, sizeof(atp_item), 1);
+    float *pr = acl_team_alloc(acl_max_threads() + 1, V, sizeof(float), 1);
     aclnnStatus rc = ACLNN_SUCCESS;
     if (!x || (pv && !pp) || (kv && !kk) || !items || !pr) rc = OOM;
     else if (V > 1 && (pv || kv)) {
@@ -52,8 +54,8 @@ static aclnnStatus atp_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
 #ifdef _OPENMP
             t = (size_t)omp_get_thread_num() + 1;
 #endif
-            atp_item *it = items + t * (size_t)V;
-            float *pb = pr + t * (size_t)V, *row = x + b * V;
+            atp_item *it = items + t * (size_t)iblk;
+            float *pb = pr + t * (size_t)pblk, *row = x + b * V;
             for (int64_t v = 0; v < V; v++) it[v].v = row[v], it[v].i = v;
             qsort(it, (size_t)V, sizeof(atp_item), atp_cmp);
             if (kk && kk[b] >= 1 && kk[b] <= V) {

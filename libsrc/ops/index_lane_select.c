@@ -22,7 +22,8 @@ aclnnStatus ls_run(const ls_plan *plan, const acl_view *x, const acl_view *vo, c
     int64_t *ib = isf ? NULL : md_load(x, ACL_INT64);
     double *vals = md_alloc(lanes, sizeof(double));
     int64_t *ivals = md_alloc(lanes, sizeof(int64_t)), *idx = md_alloc(lanes, sizeof(int64_t));
-    ls_item *items = md_alloc(len * (acl_max_threads() + 1), sizeof(ls_item));
+    const int64_t blk = acl_team_block(len, sizeof(ls_item)); /* whole lines a thread */
+    ls_item *items = acl_team_alloc(acl_max_threads() + 1, len, sizeof(ls_item), 1);
     aclnnStatus rc = ACLNN_SUCCESS;
     if ((isf ? !fb : !ib) || !vals || !ivals || !idx || !items) rc = OOM;
     else {
@@ -30,7 +31,7 @@ aclnnStatus ls_run(const ls_plan *plan, const acl_view *x, const acl_view *vo, c
         for (int64_t l = 0; l < lanes; l++) {
             ls_item *it = items;
 #ifdef _OPENMP
-            it = items + (size_t)(omp_get_thread_num() + 1) * (size_t)len;
+            it = items + (size_t)(omp_get_thread_num() + 1) * (size_t)blk;
 #endif
             const int64_t o = l / inner, i = l % inner;
             int64_t c = 0, first_nan = -1;

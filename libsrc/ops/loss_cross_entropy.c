@@ -104,7 +104,7 @@ static aclnnStatus ce_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     float *w = malloc(sizeof(float) * (size_t)(C + 1));
     int64_t *y = malloc(sizeof(int64_t) * (size_t)(N + 1));
     double *l = malloc(sizeof(double) * (size_t)(N + 1)), *g = malloc(sizeof(double) * (size_t)(N + 1));
-    char *scratch = (uint64_t)C < (SIZE_MAX / 16) / (uint64_t)nthr ? malloc(per * (size_t)nthr) : NULL;
+    char *scratch = (uint64_t)C < (SIZE_MAX / 16) / (uint64_t)nthr ? acl_team_alloc(nthr, (int64_t)per, 1, 0) : NULL;
     bool ok = w && y && l && g && scratch;
     if (ok) {
         if (gv) load(gv, ACL_DOUBLE, g);

@@ -169,7 +169,7 @@ static bool sm_run_cols(aclOpExecutor *ex, const sm_params *p, aclnnStatus *rc) 
     const bool par = acl_parallel_worth(n) && tiles > 1;
     const int nthr = par ? acl_max_threads() : 1;
     const size_t per = (size_t)len * 16 * sizeof(float) * 2 + 64;
-    float *scratch = calloc((size_t)nthr, per); /* zeroed: the unused lanes of a partial tile are 0 */
+    float *scratch = acl_team_alloc(nthr, (int64_t)per, 1, 1); /* zeroed: the unused lanes of a partial tile are 0 */
     if (!scratch) {
         *rc = OOM;
         return true;
@@ -265,7 +265,7 @@ static aclnnStatus sm_run_f32(aclOpExecutor *ex, const sm_params *p) {
     const int nthr = par ? acl_max_threads() : 1;
     const size_t per = ((size_t)len * (3 * sizeof(float) + sizeof(uint16_t)) + 127) & ~(size_t)63; /* 64-byte aligned slices */
     if ((uint64_t)len > (SIZE_MAX / 16) / (uint64_t)nthr) return OOM;
-    char *scratch = malloc(per * (size_t)nthr);
+    char *scratch = acl_team_alloc(nthr, (int64_t)per, 1, 0); /* per: whole lines; line-aligned */
     if (!scratch) return OOM;
     if (par) {
 #pragma omp parallel num_threads(nthr)

@@ -29,7 +29,7 @@ static aclnnStatus sce_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     const int nthr = par ? acl_max_threads() : 1;
     const size_t per = ((size_t)c * (3 * sizeof(float) + sizeof(uint16_t)) + 127) & ~(size_t)63; /* 64-byte aligned slices */
     double *lo = md_alloc(n, sizeof(double));
-    char *scratch = (uint64_t)c < (SIZE_MAX / 16) / (uint64_t)nthr ? malloc(per * (size_t)nthr) : NULL;
+    char *scratch = (uint64_t)c < (SIZE_MAX / 16) / (uint64_t)nthr ? acl_team_alloc(nthr, (int64_t)per, 1, 0) : NULL;
     if (!lo || !scratch) {
         free(lo);
         free(scratch);

@@ -87,7 +87,8 @@ static aclnnStatus sort_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     const int64_t lines = n / len;
     const bool par = acl_parallel_worth(n) && lines > 1;
     const int nt = par ? acl_max_threads() : 1;
-    sort_item *items = md_alloc(len * nt, sizeof(sort_item)); /* one row of items per thread */
+    const int64_t blk = acl_team_block(len, sizeof(sort_item));
+    sort_item *items = acl_team_alloc(nt, len, sizeof(sort_item), 1); /* one row of items per thread, whole lines */
     if (!items) {
         free(buf);
         free(idx);
@@ -96,7 +97,7 @@ static aclnnStatus sort_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
 #pragma omp parallel for schedule(static) if (par) num_threads(nt)
     for (int64_t l = 0; l < lines; l++) {
 #ifdef _OPENMP
-        sort_item *it = items + (int64_t)omp_get_thread_num() * len;
+        sort_item *it = items + (int64_t)omp_get_thread_num() * blk;
 #else
         sort_item *it = items;
 #endif
@@ -146,7 +147,8 @@ static aclnnStatus topk_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     int64_t *idx = md_alloc(lines * k, sizeof(int64_t));
     const bool par = acl_parallel_worth(n) && lines > 1;
     const int nt = par ? acl_max_threads() : 1;
-    sort_item *items = md_alloc(len * nt, sizeof(sort_item));
+    const int64_t blk = acl_team_block(len, sizeof(sort_item));
+    sort_item *items = acl_team_alloc(nt, len, sizeof(sort_item), 1); /* whole lines a thread */
     if (!buf || !vals || !idx || !items) {
         free(buf), free(vals), free(idx), free(items);
         return OOM;
@@ -156,7 +158,7 @@ static aclnnStatus topk_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
 #pragma omp parallel for schedule(static) if (par) num_threads(nt)
     for (int64_t l = 0; l < lines; l++) {
 #ifdef _OPENMP
-        sort_item *it = items + (int64_t)omp_get_thread_num() * len;
+        sort_item *it = items + (int64_t)omp_get_thread_num() * blk;
 #else
         sort_item *it = items;
 #endif

@@ -37,7 +37,8 @@ static aclnnStatus tq_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
     const int64_t B = p->B, T = p->T, D3 = 3 * p->D, nh = p->nh, dph = p->dph;
     const int nt = acl_max_threads();
     float *bias = malloc(sizeof(float) * (size_t)D3);
-    float *scratch = malloc(sizeof(float) * (size_t)D3 * (size_t)nt);
+    const int64_t blk = acl_team_block(D3, sizeof(float));
+    float *scratch = acl_team_alloc(nt, D3, sizeof(float), 0); /* a row a thread, whole lines */
     if (!bias || !scratch) { free(bias); free(scratch); return OOM; }
     acl_convert(bv->base, bv->dtype, bv->strides[0], bias, ACL_FLOAT, 1, D3);
     const float scale = 1.0f / sqrtf((float)dph);
@@ -45,7 +46,7 @@ static aclnnStatus tq_run(aclOpExecutor *ex, void *ws, uint64_t wss) {
 #pragma omp parallel for schedule(static) if (acl_parallel_worth(B * T * D3))
     for (int64_t bt = 0; bt < B * T; bt++) {
 #ifdef _OPENMP
-        float *row = scratch + (size_t)D3 * (size_t)omp_get_thread_num();
+        float *row = scratch + (size_t)blk * (size_t)omp_get_thread_num();
 #else
         float *row = scratch;
 #endif

@@ -86,7 +86,7 @@ static aclnnStatus run(aclOpExecutor *ex, void *ws, uint64_t ws_size) {
     const upnx_bwd_plan *p = ex->params;
     const acl_view *g = acl_exec_in(ex, 0), *o = acl_exec_out(ex, 0);
     int64_t per = upnx_bwd_scratch_floats(p);
-    float *scratch = malloc((size_t)(per * acl_max_threads()) * sizeof(float));
+    float *scratch = acl_team_alloc(acl_max_threads(), per, sizeof(float), 0); /* per: whole lines; line-aligned */
     ACLNN_CHECK(scratch != NULL, ACLNN_ERR_INNER, "out of memory for %lld floats of per-thread scratch",
                 (long long)(per * acl_max_threads()));
     switch (g->dtype) {

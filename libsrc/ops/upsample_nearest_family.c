@@ -296,7 +296,7 @@ static aclnnStatus bwd_run(aclOpExecutor *ex, void *ws, uint64_t ws_size) {
     const int dbl = g.dtype == ACL_DOUBLE;
     const int64_t per = dbl ? upn_bwd_f64_scratch(p) : upnx_bwd_scratch_floats(p);
     const size_t es = dbl ? sizeof(double) : sizeof(float);
-    void *scratch = malloc((size_t)(per * acl_max_threads()) * es);
+    void *scratch = acl_team_alloc(acl_max_threads(), per, es, 0); /* per: whole lines; line-aligned */
     ACLNN_CHECK(scratch != NULL, ACLNN_ERR_INNER, "out of memory for %lld elements of per-thread scratch",
                 (long long)(per * acl_max_threads()));
     switch (g.dtype) {
@@ -942,7 +942,7 @@ static aclnnStatus bwd3_run(aclOpExecutor *ex, void *ws, uint64_t ws_size) {
     const int64_t nthr = acl_max_threads();
     /* per thread: the summed row (with the fold's pad) and the accumulator row, in whole lines */
     const int64_t xl = ((p->w_hi[p->wi - 1] + 1) * (int64_t)es + 63) / 64 * 64, al = (p->wi * (int64_t)es + 63) / 64 * 64;
-    char *mem = malloc((size_t)((xl + al) * nthr));
+    char *mem = acl_team_alloc(nthr, xl + al, 1, 0); /* xl + al: whole lines; line-aligned */
     ACLNN_CHECK(mem != NULL, ACLNN_ERR_INNER, "out of memory for the per-thread row buffers of gradOut");
     const int64_t units = p->n * p->c * q->di;
     const int avx2 = acl_simd_level() >= ACL_SIMD_AVX2;
