@@ -1,5 +1,5 @@
 """The elementwise engine vs PyTorch CPU: aclnnAdd on 64 MiB fp32 operands (contiguous, broadcast row, strided
-view), fp16, int32, and the mixed-dtype path (fp16 + fp32 -> fp32)."""
+view), fp16, bf16, int32, and the mixed-dtype path (fp16 + fp32 -> fp32)."""
 import numpy as np
 
 import common
@@ -22,6 +22,15 @@ def _setup(kind):
             b = (rng.standard_normal(N) * 100).astype(dt)
             tf = (lambda ta=torch.from_numpy(a), tb=torch.from_numpy(b): torch.add(ta, tb)) if torch else None
             out_shape, odt = a.shape, dt
+        elif kind == "bf16":
+            a = (rng.standard_normal(N) * 100).astype(np.float32).astype(pyaclnn.bfloat16)
+            b = (rng.standard_normal(N) * 100).astype(np.float32).astype(pyaclnn.bfloat16)
+            tf = None
+            if torch:
+                ta = torch.from_numpy(a.view(np.int16)).view(torch.bfloat16)
+                tb = torch.from_numpy(b.view(np.int16)).view(torch.bfloat16)
+                tf = lambda ta=ta, tb=tb: torch.add(ta, tb)
+            out_shape, odt = a.shape, a.dtype
         elif kind == "mixed_f16_f32":
             a = rng.standard_normal(N).astype(np.float16)
             b = rng.standard_normal(N).astype(np.float32)
@@ -47,4 +56,4 @@ def _setup(kind):
     return setup
 
 
-CASES = [(f"add_64MiB_{k}", _setup(k)) for k in ("f32", "f16", "i32", "mixed_f16_f32", "bcast_row", "strided")]
+CASES = [(f"add_64MiB_{k}", _setup(k)) for k in ("f32", "f16", "bf16", "i32", "mixed_f16_f32", "bcast_row", "strided")]

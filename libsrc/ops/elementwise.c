@@ -10,6 +10,7 @@
 #include "common/parallel.h"
 #include "common/shape.h"
 #include "common/status.h"
+#include "kernels/f16_rows.h"
 #include "meta/meta.h"
 
 #define EW_CHUNK 2048 /* elements per work item along the innermost dimension */
@@ -500,6 +501,9 @@ aclnnStatus ew_get_workspace(const ew_desc *d, const void *const *args, const do
  * used in place); with a short one (broadcast shapes such as (N, 4) + (4,)), flat ranges of EW_CHUNK elements that
  * span rows, gathered segment by segment, so the inner loop always runs on a full chunk. */
 #define EW_ROW_UNITS_MIN 512
+#ifndef EW_SUB
+#define EW_SUB 512 /* elements per sub-block of a chunk whose flat operands are staged */
+#endif
 
 /* The result buffer (compute form) into out: acl_convert, plus complex64 -> COMPLEX32 (pairs of fp16, rounded to
  * nearest even), which out may be for ops with a complex32 output (aclnnComplex of fp16 parts). */
@@ -514,6 +518,19 @@ static void store_conv(const void *src, aclDataType sdt, void *dst, aclDataType 
         h[2 * i * ds] = acl_f32_to_f16(f[2 * i]);
         h[2 * i * ds + 1] = acl_f32_to_f16(f[2 * i + 1]);
     }
+}
+
+/* A flat piece of an operand between its memory and the compute buffer: fp16 / bf16 <-> fp32 through the
+ * converters of the run's SIMD level (kernels/f16_rows.h: every level gives acl_convert's bits), else acl_convert. */
+static void sub_load(const char *mem, aclDataType sdt, char *buf, aclDataType bdt, int64_t n) {
+    if (bdt == ACL_FLOAT && sdt == ACL_FLOAT16) acl_row_f16_to_f32_lv((float *)buf, (const uint16_t *)mem, n);
+    else if (bdt == ACL_FLOAT && sdt == ACL_BF16) acl_row_bf16_to_f32_lv((float *)buf, (const uint16_t *)mem, n);
+    else acl_convert(mem, sdt, 1, buf, bdt, 1, n);
+}
+static void sub_store(const char *buf, aclDataType bdt, char *mem, aclDataType ddt, int64_t n) {
+    if (bdt == ACL_FLOAT && ddt == ACL_FLOAT16) acl_row_f32_to_f16_lv((uint16_t *)mem, (const float *)buf, n);
+    else if (bdt == ACL_FLOAT && ddt == ACL_BF16) acl_row_f32_to_bf16_lv((uint16_t *)mem, (const float *)buf, n);
+    else store_conv(buf, bdt, mem, ddt, 1, n);
 }
 
 /* Moves `len` elements of operand `k` starting at the flat output index `start` between its memory and `buf` (the
@@ -591,6 +608,8 @@ static void ew_units(aclOpExecutor *ex, const ew_plan *pl, bool rows, int64_t nc
     const size_t ces = acl_dtype_size(pl->cdt), res = acl_dtype_size(pl->rdt);
     char *bufs = NULL;
     bool failed = false;
+    bool all_flat = true;
+    for (int k = 0; k <= nin; k++) all_flat = all_flat && pl->flat[k];
 #pragma omp for schedule(static)
     for (int64_t u = 0; u < units; u++) {
         if (failed) continue;
@@ -628,6 +647,32 @@ static void ew_units(aclOpExecutor *ex, const ew_plan *pl, bool rows, int64_t nc
                 *oom = true;
                 continue;
             }
+        }
+        if (need && all_flat) {
+            /* every operand flat and one at least staged (fp16 / bf16 / mixed dtypes): sub-blocks that keep the
+             * staged pieces in L1 and the operands' memory streams running side by side, instead of one chunk-long
+             * stream at a time. The same converters and kernel on a shorter range: the same bytes. */
+            for (int64_t j = 0; j < len; j += EW_SUB) {
+                const int64_t m = len - j < EW_SUB ? len - j : EW_SUB;
+                for (int k = 0; k < nin; k++) {
+                    const acl_view *v = acl_exec_in(ex, k);
+                    const size_t es = acl_dtype_size(v->dtype);
+                    if (v->dtype == pl->cdt) {
+                        in[k] = v->base + (start + j) * (int64_t)ces;
+                    } else {
+                        in[k] = bufs + (size_t)k * EW_CHUNK * ces;
+                        sub_load(v->base + (start + j) * (int64_t)es, v->dtype, in[k], pl->cdt, m);
+                    }
+                }
+                if (direct_out) {
+                    pl->k(m, in, ov->base + (start + j) * (int64_t)res, &pl->s);
+                } else {
+                    char *tmp = bufs + (size_t)nin * EW_CHUNK * ces;
+                    pl->k(m, in, tmp, &pl->s);
+                    sub_store(tmp, pl->rdt, ov->base + (start + j) * (int64_t)acl_dtype_size(ov->dtype), ov->dtype, m);
+                }
+            }
+            continue;
         }
         for (int k = 0; k < nin; k++) {
             const acl_view *v = acl_exec_in(ex, k);
