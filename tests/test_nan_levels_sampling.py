@@ -21,7 +21,7 @@ from reference.msda import msda_backward as msda_ref_bwd  # noqa: E402
 from reference.msda import msda_forward as msda_ref_fwd  # noqa: E402
 from reference.grid_sampler import grid_sample_backward_ref, grid_sample_ref  # noqa: E402
 
-FIXED = ["msda ", "grid2d ", "conv2d ", "matmul ", "UpsampleNearest"]
+FIXED = ["msda ", "grid2d ", "grid3d ", "conv2d ", "matmul ", "UpsampleNearest"]
 
 
 @pytest.mark.parametrize("family", FIXED)

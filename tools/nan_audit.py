@@ -169,7 +169,8 @@ def _cases():
                 for pm in (0, 1, 2):
                     cs.append((f"grid2d {dt} C{C} im{im} pm{pm}", _GS2.format(C=C, IM=im, PM=pm, AC=bool(pm & 1)), dt))
             for im in (0, 1):
-                cs.append((f"grid3d {dt} C{C} im{im}", _GS3.format(C=C, IM=im, PM=0, AC=False), dt))
+                for pm in (0, 1, 2):
+                    cs.append((f"grid3d {dt} C{C} im{im} pm{pm}", _GS3.format(C=C, IM=im, PM=pm, AC=bool(pm & 1)), dt))
     for dt in ("f32", "f16"):
         for C in (3, 16):
             cs.append((f"roi {dt} C{C}", _ROI.format(C=C), dt))
