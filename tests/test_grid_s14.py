@@ -13,6 +13,7 @@ import pytest
 
 import pyaclnn
 from helpers import same_bytes_for_threads_and_levels, strided
+from test_grid3d_nan_s16 import _source, _taps as _taps_any
 
 T = pyaclnn.AclTensor.from_array
 f32 = np.float32
@@ -21,35 +22,13 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 def _unnorm(x, size, align):
     """zeros padding: the source coordinate and its multiplier in x's precision, as the kernel computes them"""
-    F = type(x)
-    if align:
-        m = F(size - 1) * F(0.5)
-        c = ((x + F(1)) * F(0.5)) * F(size - 1)
-    else:
-        m = F(size) * F(0.5)
-        c = ((x + F(1)) * F(size) - F(1)) * F(0.5)
-    if np.isnan(c) or abs(c) > F(2147483648.0):
-        c = F(-100)
-    return c, m
+    return _source(type(x), x, size, 0, align)
 
 
 def _taps(g, D, H, W, align):
     """(offset or -1, weight, d/dx, d/dy, d/dz) per tap in the order tnw tne tsw tse bnw bne bsw bse, and the
-    multipliers"""
-    (ix, mx), (iy, my), (iz, mz) = _unnorm(g[0], W, align), _unnorm(g[1], H, align), _unnorm(g[2], D, align)
-    x0, y0, z0 = np.floor(ix), np.floor(iy), np.floor(iz)
-    ex, wx = x0 + f32(1) - ix, ix - x0
-    ey, wy = y0 + f32(1) - iy, iy - y0
-    ez, wz = z0 + f32(1) - iz, iz - z0
-    taps = []
-    for k in range(8):
-        a, b, c = k & 1, (k >> 1) & 1, k >> 2
-        xx, yy, zz = int(x0) + a, int(y0) + b, int(z0) + c
-        ok = 0 <= xx < W and 0 <= yy < H and 0 <= zz < D
-        fx, fy, fz = (wx if a else ex), (wy if b else ey), (wz if c else ez)
-        sx, sy, sz = (f32(1) if a else f32(-1)), (f32(1) if b else f32(-1)), (f32(1) if c else f32(-1))
-        taps.append(((zz * H + yy) * W + xx if ok else -1, fx * fy * fz, sx * fy * fz, sy * fx * fz, sz * fx * fy))
-    return taps, (mx, my, mz)
+    multipliers (zeros padding, trilinear, float32)"""
+    return _taps_any(f32, g, D, H, W, 0, 0, align)
 
 
 def nearest_ref(x, g, align):
