@@ -51,16 +51,6 @@ static inline void st(const acl_view *v, int64_t off, float x) {
     else
         ((float *)v->base)[off] = x;
 }
-/* the element offset of row-major flat index i of a 4-D view */
-static inline int64_t off4(const acl_view *v, int64_t i) {
-    int64_t o = 0;
-    for (int d = 3; d >= 0; d--) {
-        const int64_t q = i / v->dims[d];
-        o += (i - q * v->dims[d]) * v->strides[d];
-        i = q;
-    }
-    return o;
-}
 /* NaN-keeping max / min (the NaN rule: a's payload first) */
 static inline float mx(float a, float b) {
     if (no_isnan_f(a)) return no_quiet_f(a);
@@ -312,6 +302,41 @@ typedef struct {
     int64_t ph, pw; /* the attributes: the kernel decomposes the flat gradOutput index with them */
 } roipoolgrad950_params;
 
+#define RPG_CB 8 /* channel planes per task of the backward (8 fp32 planes of 64x64: 128 KiB) */
+
+/* acc[argmax[i]] += gradOutput[i] for i = base .. base + P - 1 (stopping at total), in ascending i: the flat index
+ * is decomposed once and then walked (argmax has gradOutput's dims), the offsets follow each view's strides. An
+ * argmax of -1 (no maximum) or outside the plane [0, HW) is skipped. */
+static inline void rpg_add_slice(float *acc, int64_t base, int64_t P, int64_t total, int64_t HW, const acl_view *go,
+                                 const acl_view *am) {
+    const int64_t cnt = total - base < P ? total - base : P;
+    if (cnt <= 0) return;
+    int64_t d[4], rem = base;
+    for (int q = 3; q >= 0; q--) {
+        const int64_t t = rem / go->dims[q];
+        d[q] = rem - t * go->dims[q];
+        rem = t;
+    }
+    int64_t oa = 0, og = 0;
+    for (int q = 0; q < 4; q++) oa += d[q] * am->strides[q], og += d[q] * go->strides[q];
+    const int32_t *amp = (const int32_t *)am->base;
+    const bool f16 = go->dtype == ACL_FLOAT16;
+    const uint16_t *go16 = (const uint16_t *)go->base;
+    const float *go32 = (const float *)go->base;
+    for (int64_t k = 0; k < cnt; k++) {
+        const int32_t a = amp[oa];
+        if (a >= 0 && a < HW) acc[a] = no_add_f(acc[a], f16 ? acl_f16_to_f32(go16[og]) : go32[og]);
+        if (++d[3] < go->dims[3]) {
+            oa += am->strides[3], og += go->strides[3];
+            continue;
+        }
+        d[3] = 0;
+        for (int q = 2; q >= 0 && ++d[q] == go->dims[q]; q--) d[q] = 0;
+        oa = og = 0;
+        for (int q = 0; q < 4; q++) oa += d[q] * am->strides[q], og += d[q] * go->strides[q];
+    }
+}
+
 static aclnnStatus roipoolgrad_run(aclOpExecutor *ex, void *ws, uint64_t ws_size) {
     (void)ws, (void)ws_size;
     const roipoolgrad950_params *p = ex->params;
@@ -340,22 +365,32 @@ static aclnnStatus roipoolgrad_run(aclOpExecutor *ex, void *ws, uint64_t ws_size
     for (int64_t b = 0; b < N; b++) start[b + 2] += start[b + 1];
     for (int64_t n = 0; n < nmax; n++) /* start[b + 1] walks batch b's slots; afterwards it is b's end */
         if (bat[n] >= 0) list[start[bat[n] + 1]++] = n;
-    ACL_FOR(acl_parallel_worth((N * C) * (HW + 64)), plane, 0, N * C, {
-        float *acc = acc_all + plane * HW;
-        const int64_t b = plane / C, c = plane % C;
-        for (int64_t k = 0; k < HW; k++) acc[k] = 0.0f;
-        for (int64_t j = start[b]; j < start[b + 1]; j++) {
-            const int64_t base = (list[j] * C + c) * P;
-            for (int64_t k = 0; k < P && base + k < total; k++) {
-                const int64_t i = base + k;
-                const int32_t a = ((const int32_t *)am->base)[off4(am, i)];
-                if (a < 0 || a >= HW) continue; /* -1: no maximum; others outside the plane: skipped */
-                acc[a] = no_add_f(acc[a], ld(go, off4(go, i)));
+    /* a task owns RPG_CB consecutive channel planes of one batch and walks that batch's rois once, each roi's
+     * RPG_CB gradOutput slices in a row (adjacent in memory): every plane still adds its elements in ascending
+     * gradOutput index order, as one plane at a time would */
+    const int64_t cchunks = (C + RPG_CB - 1) / RPG_CB;
+    ACL_FOR(acl_parallel_worth((N * C) * (HW + 64)), task, 0, N * cchunks, {
+        const int64_t b = task / cchunks, c0 = (task % cchunks) * RPG_CB;
+        const int64_t c1 = c0 + RPG_CB < C ? c0 + RPG_CB : C;
+        float *acc0 = acc_all + (b * C + c0) * HW;
+        for (int64_t k = 0; k < (c1 - c0) * HW; k++) acc0[k] = 0.0f;
+        for (int64_t j = start[b]; j < start[b + 1]; j++)
+            for (int64_t c = c0; c < c1; c++)
+                rpg_add_slice(acc0 + (c - c0) * HW, (list[j] * C + c) * P, P, total, HW, go, am);
+        for (int64_t c = c0; c < c1; c++) {
+            const float *acc = acc0 + (c - c0) * HW;
+            const int64_t o = b * gi->strides[0] + c * gi->strides[1];
+            if (gi->dtype == ACL_FLOAT16) {
+                uint16_t *g16 = (uint16_t *)gi->base;
+                for (int64_t h = 0; h < H; h++)
+                    for (int64_t w = 0; w < W; w++)
+                        g16[o + h * gi->strides[2] + w * gi->strides[3]] = acl_f32_to_f16(acc[h * W + w]);
+            } else {
+                float *g32 = (float *)gi->base;
+                for (int64_t h = 0; h < H; h++)
+                    for (int64_t w = 0; w < W; w++) g32[o + h * gi->strides[2] + w * gi->strides[3]] = acc[h * W + w];
             }
         }
-        const int64_t o = b * gi->strides[0] + c * gi->strides[1];
-        for (int64_t h = 0; h < H; h++)
-            for (int64_t w = 0; w < W; w++) st(gi, o + h * gi->strides[2] + w * gi->strides[3], acc[h * W + w]);
     });
     free(start), free(list), free(bat), free(acc_all);
     return ACLNN_SUCCESS;
