@@ -2,6 +2,8 @@
 #include "kernels/iou.h"
 
 #include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
 
 #include "common/parallel.h"
 #include "kernels/dtype_io.h"
