@@ -32,6 +32,8 @@
 #include "ops/cv_objdetect_950.h"
 
 #include "common/dtype.h"
+#include "common/half_rows.h"
+#include "common/level_fn.h"
 #include "common/nan_order.h"
 #include "common/parallel.h"
 #include "ops/gen/all_ops.h"
@@ -79,57 +81,198 @@ typedef struct {
 #define CIOU_FLOOR 1e-4f
 #define CIOU_4_PI2 0.4052847345693511f
 
+/* One element, the reference way (the NaN rule at every step; libm's atan). */
+static void ciou_one(const acl_view *b, const acl_view *g, const acl_view *ov, const acl_view *at, bool trans, bool iof,
+                     int64_t i) {
+    float a[4], c[4];
+    for (int k = 0; k < 4; k++) {
+        a[k] = ld(b, k * b->strides[0] + i * b->strides[1]);
+        c[k] = ld(g, k * g->strides[0] + i * g->strides[1]);
+    }
+    float x1a, y1a, x2a, y2a, x1b, y1b, x2b, y2b, w1, h1, w2, h2;
+    if (trans) {
+        w1 = mx(a[2], 0.0f), h1 = mx(a[3], 0.0f), w2 = mx(c[2], 0.0f), h2 = mx(c[3], 0.0f);
+        const float t1 = no_mul_f(w1, 0.5f), t2 = no_mul_f(h1, 0.5f);
+        const float t3 = no_mul_f(w2, 0.5f), t4 = no_mul_f(h2, 0.5f);
+        x1a = no_sub_f(a[0], t1), x2a = no_add_f(a[0], t1), y1a = no_sub_f(a[1], t2), y2a = no_add_f(a[1], t2);
+        x1b = no_sub_f(c[0], t3), x2b = no_add_f(c[0], t3), y1b = no_sub_f(c[1], t4), y2b = no_add_f(c[1], t4);
+    } else {
+        x1a = a[0], y1a = a[1], x2a = a[2], y2a = a[3];
+        x1b = c[0], y1b = c[1], x2b = c[2], y2b = c[3];
+        w1 = mx(no_sub_f(x2a, x1a), 0.0f), h1 = mx(no_sub_f(y2a, y1a), 0.0f);
+        w2 = mx(no_sub_f(x2b, x1b), 0.0f), h2 = mx(no_sub_f(y2b, y1b), 0.0f);
+    }
+    /* overlap: IoU or IoF */
+    const float iw = mx(no_sub_f(mn(x2a, x2b), mx(x1a, x1b)), 0.0f);
+    const float ih = mx(no_sub_f(mn(y2a, y2b), mx(y1a, y1b)), 0.0f);
+    const float inter = no_mul_f(iw, ih), area2 = no_mul_f(w2, h2);
+    float den = iof ? no_add_f(area2, CIOU_EPS)
+                    : no_add_f(no_sub_f(no_add_f(no_mul_f(w1, h1), area2), inter), CIOU_EPS);
+    float o = no_div_f(inter, mx(den, CIOU_FLOOR));
+    /* atanSub, and the aspect-ratio penalty for "iou" */
+    const float r1 = no_div_f(w1, mx(no_add_f(h1, CIOU_EPS), CIOU_FLOOR));
+    const float r2 = no_div_f(w2, mx(no_add_f(h2, CIOU_EPS), CIOU_FLOOR));
+    const float as = no_sub_f((float)atan((double)r1), (float)atan((double)r2));
+    if (!iof) {
+        const float v = no_mul_f(no_mul_f(as, as), CIOU_4_PI2);
+        const float t = mx(no_sub_f(no_add_f(v, 1.0f), o), CIOU_FLOOR);
+        o = no_sub_f(o, no_mul_f(no_div_f(v, t), v));
+    }
+    /* centre distance over the enclosing box's diagonal */
+    const float dx = no_mul_f(no_sub_f(no_add_f(x1a, x2a), no_add_f(x1b, x2b)), 0.5f);
+    const float dy = no_mul_f(no_sub_f(no_add_f(y1a, y2a), no_add_f(y1b, y2b)), 0.5f);
+    const float rho = no_add_f(no_mul_f(dx, dx), no_mul_f(dy, dy));
+    const float cw = no_sub_f(mx(x2a, x2b), mn(x1a, x1b)), ch = no_sub_f(mx(y2a, y2b), mn(y1a, y1b));
+    const float c2 = mx(no_add_f(no_add_f(no_mul_f(cw, cw), no_mul_f(ch, ch)), CIOU_EPS), CIOU_FLOOR);
+    o = no_sub_f(o, no_div_f(rho, c2));
+    st(ov, i * ov->strides[1], o);
+    st(at, i * at->strides[1], as);
+}
+
+/* the fast CIoU path's functions: no-trapping-math lets GCC turn their selects into vector blends (no value
+ * changes: nothing reads the FP exception flags; no reassociation, no FMA) */
+#define CIOU_VEC __attribute__((optimize("no-trapping-math", "fp-contract=off")))
+#include "ops/ciou_atan.h"
+
+#define CIOU_BLK 256
+/* (float)atan((double)r[k]) for a block: the fast double atan, rounded to float when the whole margin rounds to
+ * one float (then libm's double rounds to it too); NaN, infinities, negative values and the rare near-ties take
+ * libm. Checked against libm for every non-negative float (tools/ciou_atan_check.c). */
+ACL_LEVEL_FN(CIOU_VEC, ciou_atan_fast, (float *restrict y, unsigned char *restrict slow, const float *restrict r,
+                                        int64_t n), (y, slow, r, n)) {
+    for (int64_t k = 0; k < n; k++) {
+        const float x = r[k];
+        const bool ok = __builtin_isgreaterequal(x, 0.0f) & __builtin_isless(x, INFINITY);
+        const double a = ciou_atan_d(ok ? (double)x : 0.0);
+        const float lo = (float)(a * (1.0 - CIOU_ATAN_MARGIN)), hi = (float)(a * (1.0 + CIOU_ATAN_MARGIN));
+        y[k] = lo;
+        slow[k] = !ok | (lo != hi);
+    }
+}
+
+static void ciou_atanf_block(float *restrict y, const float *restrict r, int64_t n) {
+    unsigned char slow[CIOU_BLK];
+    ciou_atan_fast(y, slow, r, n);
+    for (int64_t k = 0; k < n; k++)
+        if (slow[k]) y[k] = (float)atan((double)r[k]);
+}
+
+/* mx / mn as selects (quiet comparisons, so the compiler may evaluate every side) */
+CIOU_VEC __attribute__((always_inline)) static inline float ciou_mx(float a, float b) {
+    const float m = __builtin_isgreater(a, b) ? a : b;
+    return a != a ? a : b != b ? b : m;
+}
+CIOU_VEC __attribute__((always_inline)) static inline float ciou_mn(float a, float b) {
+    const float m = __builtin_isless(a, b) ? a : b;
+    return a != a ? a : b != b ? b : m;
+}
+
+/* A block of elements with no NaN input: plain operations in the reference's order. Every NaN that can arise is
+ * then the processor's default NaN, which the NaN rule's steps keep unchanged, so the bytes are ciou_one's. */
+CIOU_VEC static inline __attribute__((always_inline)) void ciou_block_t(const float *restrict A, const float *restrict G,
+                                                                float *restrict o_out, float *restrict as_out,
+                                                                const bool trans, const bool iof, int64_t n) {
+    float r1[CIOU_BLK], r2[CIOU_BLK], q[CIOU_BLK], t1[CIOU_BLK], t2[CIOU_BLK];
+    const float *a0 = A, *a1 = A + CIOU_BLK, *a2 = A + 2 * CIOU_BLK, *a3 = A + 3 * CIOU_BLK;
+    const float *c0 = G, *c1 = G + CIOU_BLK, *c2 = G + 2 * CIOU_BLK, *c3 = G + 3 * CIOU_BLK;
+    for (int64_t k = 0; k < n; k++) {
+        float x1a, y1a, x2a, y2a, x1b, y1b, x2b, y2b, w1, h1, w2, h2;
+        if (trans) {
+            w1 = ciou_mx(a2[k], 0.0f), h1 = ciou_mx(a3[k], 0.0f), w2 = ciou_mx(c2[k], 0.0f), h2 = ciou_mx(c3[k], 0.0f);
+            const float u1 = w1 * 0.5f, u2 = h1 * 0.5f, u3 = w2 * 0.5f, u4 = h2 * 0.5f;
+            x1a = a0[k] - u1, x2a = a0[k] + u1, y1a = a1[k] - u2, y2a = a1[k] + u2;
+            x1b = c0[k] - u3, x2b = c0[k] + u3, y1b = c1[k] - u4, y2b = c1[k] + u4;
+        } else {
+            x1a = a0[k], y1a = a1[k], x2a = a2[k], y2a = a3[k];
+            x1b = c0[k], y1b = c1[k], x2b = c2[k], y2b = c3[k];
+            w1 = ciou_mx(x2a - x1a, 0.0f), h1 = ciou_mx(y2a - y1a, 0.0f);
+            w2 = ciou_mx(x2b - x1b, 0.0f), h2 = ciou_mx(y2b - y1b, 0.0f);
+        }
+        const float iw = ciou_mx(ciou_mn(x2a, x2b) - ciou_mx(x1a, x1b), 0.0f);
+        const float ih = ciou_mx(ciou_mn(y2a, y2b) - ciou_mx(y1a, y1b), 0.0f);
+        const float inter = iw * ih, area2 = w2 * h2;
+        const float den = iof ? area2 + CIOU_EPS : ((w1 * h1 + area2) - inter) + CIOU_EPS;
+        o_out[k] = inter / ciou_mx(den, CIOU_FLOOR);
+        r1[k] = w1 / ciou_mx(h1 + CIOU_EPS, CIOU_FLOOR);
+        r2[k] = w2 / ciou_mx(h2 + CIOU_EPS, CIOU_FLOOR);
+        const float dx = ((x1a + x2a) - (x1b + x2b)) * 0.5f;
+        const float dy = ((y1a + y2a) - (y1b + y2b)) * 0.5f;
+        const float rho = dx * dx + dy * dy;
+        const float cw = ciou_mx(x2a, x2b) - ciou_mn(x1a, x1b), ch = ciou_mx(y2a, y2b) - ciou_mn(y1a, y1b);
+        q[k] = rho / ciou_mx((cw * cw + ch * ch) + CIOU_EPS, CIOU_FLOOR);
+    }
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized" /* r1, r2: the first n written above */
+    ciou_atanf_block(t1, r1, n);
+    ciou_atanf_block(t2, r2, n);
+#pragma GCC diagnostic pop
+    for (int64_t k = 0; k < n; k++) {
+        const float as = t1[k] - t2[k];
+        float o = o_out[k];
+        if (!iof) {
+            const float v = (as * as) * CIOU_4_PI2;
+            const float t = ciou_mx((v + 1.0f) - o, CIOU_FLOOR);
+            o = o - (v / t) * v;
+        }
+        o_out[k] = o - q[k];
+        as_out[k] = as;
+    }
+}
+
+ACL_LEVEL_FN(CIOU_VEC, ciou_block, (const float *A, const float *G, float *o_out, float *as_out, bool trans, bool iof,
+                                    int64_t n), (A, G, o_out, as_out, trans, iof, n)) {
+    if (trans && iof) ciou_block_t(A, G, o_out, as_out, true, true, n);
+    else if (trans) ciou_block_t(A, G, o_out, as_out, true, false, n);
+    else if (iof) ciou_block_t(A, G, o_out, as_out, false, true, n);
+    else ciou_block_t(A, G, o_out, as_out, false, false, n);
+}
+
+/* n elements of a (4, N) view from column i0 into 4 float rows of CIOU_BLK */
+static void ciou_load(float *dst, const acl_view *v, int64_t i0, int64_t n) {
+    for (int k = 0; k < 4; k++) {
+        const int64_t o = k * v->strides[0] + i0 * v->strides[1];
+        if (v->strides[1] == 1 && v->dtype == ACL_FLOAT16)
+            acl_row_f16_to_f32(dst + k * CIOU_BLK, (const uint16_t *)v->base + o, n);
+        else if (v->strides[1] == 1)
+            memcpy(dst + k * CIOU_BLK, (const float *)v->base + o, sizeof(float) * (size_t)n);
+        else
+            for (int64_t j = 0; j < n; j++) dst[k * CIOU_BLK + j] = ld(v, o + j * v->strides[1]);
+    }
+}
+
+static void ciou_store(const acl_view *v, int64_t i0, const float *src, int64_t n) {
+    const int64_t o = i0 * v->strides[1];
+    if (v->strides[1] == 1 && v->dtype == ACL_FLOAT16)
+        acl_row_f32_to_f16((uint16_t *)v->base + o, src, n);
+    else if (v->strides[1] == 1)
+        memcpy((float *)v->base + o, src, sizeof(float) * (size_t)n);
+    else
+        for (int64_t j = 0; j < n; j++) st(v, o + j * v->strides[1], src[j]);
+}
+
 static aclnnStatus ciou_run(aclOpExecutor *ex, void *ws, uint64_t ws_size) {
     (void)ws, (void)ws_size;
     const ciou950_params *p = ex->params;
     const acl_view *b = acl_exec_in(ex, 0), *g = acl_exec_in(ex, 1);
     const acl_view *ov = acl_exec_out(ex, 0), *at = acl_exec_out(ex, 1);
-    const int64_t n = b->dims[1];
+    const int64_t n = b->dims[1], nblk = (n + CIOU_BLK - 1) / CIOU_BLK;
     const bool trans = p->trans, iof = p->iof;
-    ACL_FOR(acl_parallel_worth(n * 64), i, 0, n, {
-        float a[4], c[4];
-        for (int k = 0; k < 4; k++) {
-            a[k] = ld(b, k * b->strides[0] + i * b->strides[1]);
-            c[k] = ld(g, k * g->strides[0] + i * g->strides[1]);
-        }
-        float x1a, y1a, x2a, y2a, x1b, y1b, x2b, y2b, w1, h1, w2, h2;
-        if (trans) {
-            w1 = mx(a[2], 0.0f), h1 = mx(a[3], 0.0f), w2 = mx(c[2], 0.0f), h2 = mx(c[3], 0.0f);
-            const float t1 = no_mul_f(w1, 0.5f), t2 = no_mul_f(h1, 0.5f);
-            const float t3 = no_mul_f(w2, 0.5f), t4 = no_mul_f(h2, 0.5f);
-            x1a = no_sub_f(a[0], t1), x2a = no_add_f(a[0], t1), y1a = no_sub_f(a[1], t2), y2a = no_add_f(a[1], t2);
-            x1b = no_sub_f(c[0], t3), x2b = no_add_f(c[0], t3), y1b = no_sub_f(c[1], t4), y2b = no_add_f(c[1], t4);
+    ACL_FOR(acl_parallel_worth(n * 64), blk, 0, nblk, {
+        float A[4 * CIOU_BLK], G[4 * CIOU_BLK], O[CIOU_BLK], S[CIOU_BLK];
+        const int64_t i0 = blk * CIOU_BLK, cnt = n - i0 < CIOU_BLK ? n - i0 : CIOU_BLK;
+        ciou_load(A, b, i0, cnt);
+        ciou_load(G, g, i0, cnt);
+        bool nan = false;
+        for (int k = 0; k < 4; k++)
+            for (int64_t j = 0; j < cnt; j++)
+                nan |= (A[k * CIOU_BLK + j] != A[k * CIOU_BLK + j]) | (G[k * CIOU_BLK + j] != G[k * CIOU_BLK + j]);
+        if (nan) { /* a NaN input: the block the reference way */
+            for (int64_t i = i0; i < i0 + cnt; i++) ciou_one(b, g, ov, at, trans, iof, i);
         } else {
-            x1a = a[0], y1a = a[1], x2a = a[2], y2a = a[3];
-            x1b = c[0], y1b = c[1], x2b = c[2], y2b = c[3];
-            w1 = mx(no_sub_f(x2a, x1a), 0.0f), h1 = mx(no_sub_f(y2a, y1a), 0.0f);
-            w2 = mx(no_sub_f(x2b, x1b), 0.0f), h2 = mx(no_sub_f(y2b, y1b), 0.0f);
+            ciou_block(A, G, O, S, trans, iof, cnt);
+            ciou_store(ov, i0, O, cnt);
+            ciou_store(at, i0, S, cnt);
         }
-        /* overlap: IoU or IoF */
-        const float iw = mx(no_sub_f(mn(x2a, x2b), mx(x1a, x1b)), 0.0f);
-        const float ih = mx(no_sub_f(mn(y2a, y2b), mx(y1a, y1b)), 0.0f);
-        const float inter = no_mul_f(iw, ih), area2 = no_mul_f(w2, h2);
-        float den = iof ? no_add_f(area2, CIOU_EPS)
-                        : no_add_f(no_sub_f(no_add_f(no_mul_f(w1, h1), area2), inter), CIOU_EPS);
-        float o = no_div_f(inter, mx(den, CIOU_FLOOR));
-        /* atanSub, and the aspect-ratio penalty for "iou" */
-        const float r1 = no_div_f(w1, mx(no_add_f(h1, CIOU_EPS), CIOU_FLOOR));
-        const float r2 = no_div_f(w2, mx(no_add_f(h2, CIOU_EPS), CIOU_FLOOR));
-        const float as = no_sub_f((float)atan((double)r1), (float)atan((double)r2));
-        if (!iof) {
-            const float v = no_mul_f(no_mul_f(as, as), CIOU_4_PI2);
-            const float t = mx(no_sub_f(no_add_f(v, 1.0f), o), CIOU_FLOOR);
-            o = no_sub_f(o, no_mul_f(no_div_f(v, t), v));
-        }
-        /* centre distance over the enclosing box's diagonal */
-        const float dx = no_mul_f(no_sub_f(no_add_f(x1a, x2a), no_add_f(x1b, x2b)), 0.5f);
-        const float dy = no_mul_f(no_sub_f(no_add_f(y1a, y2a), no_add_f(y1b, y2b)), 0.5f);
-        const float rho = no_add_f(no_mul_f(dx, dx), no_mul_f(dy, dy));
-        const float cw = no_sub_f(mx(x2a, x2b), mn(x1a, x1b)), ch = no_sub_f(mx(y2a, y2b), mn(y1a, y1b));
-        const float c2 = mx(no_add_f(no_add_f(no_mul_f(cw, cw), no_mul_f(ch, ch)), CIOU_EPS), CIOU_FLOOR);
-        o = no_sub_f(o, no_div_f(rho, c2));
-        st(ov, i * ov->strides[1], o);
-        st(at, i * at->strides[1], as);
     });
     return ACLNN_SUCCESS;
 }
