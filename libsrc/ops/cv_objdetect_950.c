@@ -34,6 +34,7 @@
 #include "common/dtype.h"
 #include "common/half_rows.h"
 #include "common/level_fn.h"
+#include "kernels/f16_rows.h"
 #include "common/nan_order.h"
 #include "common/parallel.h"
 #include "ops/gen/all_ops.h"
@@ -153,8 +154,25 @@ ACL_LEVEL_FN(CIOU_VEC, ciou_atan_fast, (float *restrict y, unsigned char *restri
 static void ciou_atanf_block(float *restrict y, const float *restrict r, int64_t n) {
     unsigned char slow[CIOU_BLK];
     ciou_atan_fast(y, slow, r, n);
-    for (int64_t k = 0; k < n; k++)
-        if (slow[k]) y[k] = (float)atan((double)r[k]);
+    unsigned any = 0;
+    for (int64_t k = 0; k < n; k++) any |= slow[k];
+    if (any)
+        for (int64_t k = 0; k < n; k++)
+            if (slow[k]) y[k] = (float)atan((double)r[k]);
+}
+
+/* any NaN among the 4 rows of n floats of a CIOU_BLK block (integer compares of the bits: they vectorise) */
+static bool ciou_any_nan(const float *rows, int64_t n) {
+    uint32_t any = 0;
+    for (int k = 0; k < 4; k++) {
+        const float *row = rows + k * CIOU_BLK;
+        for (int64_t j = 0; j < n; j++) {
+            uint32_t u;
+            memcpy(&u, row + j, 4);
+            any |= (uint32_t)((u & 0x7fffffffu) > 0x7f800000u);
+        }
+    }
+    return any != 0;
 }
 
 /* mx / mn as selects (quiet comparisons, so the compiler may evaluate every side) */
@@ -232,7 +250,7 @@ static void ciou_load(float *dst, const acl_view *v, int64_t i0, int64_t n) {
     for (int k = 0; k < 4; k++) {
         const int64_t o = k * v->strides[0] + i0 * v->strides[1];
         if (v->strides[1] == 1 && v->dtype == ACL_FLOAT16)
-            acl_row_f16_to_f32(dst + k * CIOU_BLK, (const uint16_t *)v->base + o, n);
+            acl_row_f16_to_f32_lv(dst + k * CIOU_BLK, (const uint16_t *)v->base + o, n);
         else if (v->strides[1] == 1)
             memcpy(dst + k * CIOU_BLK, (const float *)v->base + o, sizeof(float) * (size_t)n);
         else
@@ -243,7 +261,7 @@ static void ciou_load(float *dst, const acl_view *v, int64_t i0, int64_t n) {
 static void ciou_store(const acl_view *v, int64_t i0, const float *src, int64_t n) {
     const int64_t o = i0 * v->strides[1];
     if (v->strides[1] == 1 && v->dtype == ACL_FLOAT16)
-        acl_row_f32_to_f16((uint16_t *)v->base + o, src, n);
+        acl_row_f32_to_f16_lv((uint16_t *)v->base + o, src, n);
     else if (v->strides[1] == 1)
         memcpy((float *)v->base + o, src, sizeof(float) * (size_t)n);
     else
@@ -262,11 +280,7 @@ static aclnnStatus ciou_run(aclOpExecutor *ex, void *ws, uint64_t ws_size) {
         const int64_t i0 = blk * CIOU_BLK, cnt = n - i0 < CIOU_BLK ? n - i0 : CIOU_BLK;
         ciou_load(A, b, i0, cnt);
         ciou_load(G, g, i0, cnt);
-        bool nan = false;
-        for (int k = 0; k < 4; k++)
-            for (int64_t j = 0; j < cnt; j++)
-                nan |= (A[k * CIOU_BLK + j] != A[k * CIOU_BLK + j]) | (G[k * CIOU_BLK + j] != G[k * CIOU_BLK + j]);
-        if (nan) { /* a NaN input: the block the reference way */
+        if (ciou_any_nan(A, cnt) || ciou_any_nan(G, cnt)) { /* a NaN input: the block the reference way */
             for (int64_t i = i0; i < i0 + cnt; i++) ciou_one(b, g, ov, at, trans, iof, i);
         } else {
             ciou_block(A, G, O, S, trans, iof, cnt);
