@@ -122,6 +122,11 @@ def test_grad_bits_against_numpy_loop(dt):
     gi3 = pyaclnn.AclTensor(gis, np.dtype(dt))
     run("RoiPoolingGradWithArgMax", T(gov), gi3, T(rois), T(amv), 3, 5, 1.0)
     same_bits(gi3.numpy(), ref_as(grad_ref(go, am, rois, gis, 3, 5), dt))
+    # the same with contiguous gradOutput / argmax (the row-converted fp16 path); and pooledW below the dims
+    for pw in (5, 1):
+        gi4 = pyaclnn.AclTensor(gis, np.dtype(dt))
+        run("RoiPoolingGradWithArgMax", T(go), gi4, T(rois), T(am), 3, pw, 1.0)
+        same_bits(gi4.numpy(), ref_as(grad_ref(go, am, rois, gis, 3, pw), dt))
 
 
 BYTES_CODE = """

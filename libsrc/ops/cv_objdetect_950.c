@@ -526,14 +526,37 @@ static aclnnStatus roipoolgrad_run(aclOpExecutor *ex, void *ws, uint64_t ws_size
      * RPG_CB gradOutput slices in a row (adjacent in memory): every plane still adds its elements in ascending
      * gradOutput index order, as one plane at a time would */
     const int64_t cchunks = (C + RPG_CB - 1) / RPG_CB;
+    bool contig = true; /* gradOutput and argmax row-major: element offset = flat index */
+    for (int64_t q = 3, step = 1; q >= 0; step *= go->dims[q], q--)
+        contig = contig && (go->dims[q] == 1 || (go->strides[q] == step && am->strides[q] == step));
     ACL_FOR(acl_parallel_worth((N * C) * (HW + 64)), task, 0, N * cchunks, {
         const int64_t b = task / cchunks, c0 = (task % cchunks) * RPG_CB;
         const int64_t c1 = c0 + RPG_CB < C ? c0 + RPG_CB : C;
         float *acc0 = acc_all + (b * C + c0) * HW;
         for (int64_t k = 0; k < (c1 - c0) * HW; k++) acc0[k] = 0.0f;
-        for (int64_t j = start[b]; j < start[b + 1]; j++)
+        /* contiguous fp16 gradOutput and argmax: a roi's RPG_CB slices are one run of flat indices, converted to
+         * fp32 as a row first (the same values as element by element) */
+        float *row = (contig && go->dtype == ACL_FLOAT16) ? malloc(sizeof(float) * (size_t)(RPG_CB * P)) : NULL;
+        for (int64_t j = start[b]; j < start[b + 1]; j++) {
+            const int64_t base0 = (list[j] * C + c0) * P;
+            if (row && base0 < total) {
+                const int64_t run = (c1 - c0) * P < total - base0 ? (c1 - c0) * P : total - base0;
+                acl_row_f16_to_f32_lv(row, (const uint16_t *)go->base + base0, run);
+                const int32_t *amp = (const int32_t *)am->base + base0;
+                for (int64_t c = c0; c < c1; c++) {
+                    float *acc = acc0 + (c - c0) * HW;
+                    const int64_t k0 = (c - c0) * P, k1 = k0 + P < run ? k0 + P : run;
+                    for (int64_t k = k0; k < k1; k++) {
+                        const int32_t a = amp[k];
+                        if (a >= 0 && a < HW) acc[a] = no_add_f(acc[a], row[k]);
+                    }
+                }
+                continue;
+            }
             for (int64_t c = c0; c < c1; c++)
                 rpg_add_slice(acc0 + (c - c0) * HW, (list[j] * C + c) * P, P, total, HW, go, am);
+        }
+        free(row);
         for (int64_t c = c0; c < c1; c++) {
             const float *acc = acc0 + (c - c0) * HW;
             const int64_t o = b * gi->strides[0] + c * gi->strides[1];
