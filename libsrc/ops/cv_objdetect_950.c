@@ -362,40 +362,90 @@ static aclnnStatus roipool_run(aclOpExecutor *ex, void *ws, uint64_t ws_size) {
     const int64_t R = r->dims[0], PH = p->ph, PW = p->pw;
     const float ssh = p->ssh, ssw = p->ssw;
     const int64_t count = R * C * PH * PW;
-    ACL_FOR(acl_parallel_worth(count * 16), idx, 0, count, {
-        const int64_t pw = idx % PW, ph = (idx / PW) % PH, c = (idx / (PW * PH)) % C, n = idx / (PW * PH * C);
-        const int64_t yo = n * y->strides[0] + c * y->strides[1] + ph * y->strides[2] + pw * y->strides[3];
-        const int64_t ao = n * am->strides[0] + c * am->strides[1] + ph * am->strides[2] + pw * am->strides[3];
+    /* a roi at a time: its bin edges once (the same expressions as per bin), then every channel's bins */
+    ACL_FOR(acl_parallel_worth(count * 16), n, 0, R, {
         const int64_t ro = n * r->strides[0];
         const float rb = ld(r, ro), rx1 = ld(r, ro + r->strides[1]), ry1 = ld(r, ro + 2 * r->strides[1]);
         const float rx2 = ld(r, ro + 3 * r->strides[1]), ry2 = ld(r, ro + 4 * r->strides[1]);
         const int64_t b = f2i(rb);
-        float out = 0.0f;
-        int64_t arg = -1;
         const float rw = (rx2 - rx1 + 1.0f) * ssw, rh = (ry2 - ry1 + 1.0f) * ssh;
-        if (!(rw <= 0.0f || rh <= 0.0f) && b >= 0 && b < N) {
+        const bool live = !(rw <= 0.0f || rh <= 0.0f) && b >= 0 && b < N;
+        int64_t stack_edges[4 * 32], *edges = stack_edges;
+        if (live && PH + PW > 64) edges = malloc(sizeof(int64_t) * 2 * (size_t)(PH + PW));
+        int64_t *hae = edges, *hbe = edges, *wae = edges, *wbe = edges;
+        if (edges) hbe = edges + PH, wae = edges + 2 * PH, wbe = edges + 2 * PH + PW;
+        if (live && edges) {
             const float x1 = rx1 * ssw, y1 = ry1 * ssh;
             const float x2 = (rx2 + 1.0f) * ssw, y2 = (ry2 + 1.0f) * ssh;
             const float bw = (x2 - x1) / (float)PW, bh = (y2 - y1) / (float)PH;
-            int64_t wa = f2i(floorf((float)pw * bw + x1)), ha = f2i(floorf((float)ph * bh + y1));
-            int64_t wb = f2i(ceilf((float)(pw + 1) * bw + x1)), hb = f2i(ceilf((float)(ph + 1) * bh + y1));
-            wa = wa < 0 ? 0 : wa > W ? W : wa;
-            ha = ha < 0 ? 0 : ha > H ? H : ha;
-            wb = wb < 0 ? 0 : wb > W ? W : wb;
-            hb = hb < 0 ? 0 : hb > H ? H : hb;
-            if (hb > ha && wb > wa) {
-                const int64_t xo = b * x->strides[0] + c * x->strides[1];
-                float best = -INFINITY;
-                for (int64_t h = ha; h < hb; h++)
-                    for (int64_t w = wa; w < wb; w++) {
-                        const float v = ld(x, xo + h * x->strides[2] + w * x->strides[3]);
-                        if (v > best) best = v, arg = h * W + w;
-                    }
-                out = best;
+            for (int64_t ph = 0; ph < PH; ph++) {
+                int64_t ha = f2i(floorf((float)ph * bh + y1)), hb = f2i(ceilf((float)(ph + 1) * bh + y1));
+                hae[ph] = ha < 0 ? 0 : ha > H ? H : ha;
+                hbe[ph] = hb < 0 ? 0 : hb > H ? H : hb;
+            }
+            for (int64_t pw = 0; pw < PW; pw++) {
+                int64_t wa = f2i(floorf((float)pw * bw + x1)), wb = f2i(ceilf((float)(pw + 1) * bw + x1));
+                wae[pw] = wa < 0 ? 0 : wa > W ? W : wa;
+                wbe[pw] = wb < 0 ? 0 : wb > W ? W : wb;
             }
         }
-        st(y, yo, out);
-        ((int32_t *)am->base)[ao] = (int32_t)arg;
+        const bool f16 = x->dtype == ACL_FLOAT16;
+        for (int64_t c = 0; c < C; c++) {
+            const int64_t xo = b * x->strides[0] + c * x->strides[1];
+            for (int64_t ph = 0; ph < PH; ph++)
+                for (int64_t pw = 0; pw < PW; pw++) {
+                    const int64_t yo = n * y->strides[0] + c * y->strides[1] + ph * y->strides[2] + pw * y->strides[3];
+                    const int64_t ao =
+                        n * am->strides[0] + c * am->strides[1] + ph * am->strides[2] + pw * am->strides[3];
+                    float out = 0.0f;
+                    int64_t arg = -1;
+                    if (live && !edges) { /* no memory for the edges: the same values bin by bin */
+                        const float x1 = rx1 * ssw, y1 = ry1 * ssh;
+                        const float x2 = (rx2 + 1.0f) * ssw, y2 = (ry2 + 1.0f) * ssh;
+                        const float bw = (x2 - x1) / (float)PW, bh = (y2 - y1) / (float)PH;
+                        int64_t wa = f2i(floorf((float)pw * bw + x1)), ha = f2i(floorf((float)ph * bh + y1));
+                        int64_t wb = f2i(ceilf((float)(pw + 1) * bw + x1)), hb = f2i(ceilf((float)(ph + 1) * bh + y1));
+                        wa = wa < 0 ? 0 : wa > W ? W : wa;
+                        ha = ha < 0 ? 0 : ha > H ? H : ha;
+                        wb = wb < 0 ? 0 : wb > W ? W : wb;
+                        hb = hb < 0 ? 0 : hb > H ? H : hb;
+                        if (hb > ha && wb > wa) {
+                            float best = -INFINITY;
+                            for (int64_t h = ha; h < hb; h++)
+                                for (int64_t w = wa; w < wb; w++) {
+                                    const float v = ld(x, xo + h * x->strides[2] + w * x->strides[3]);
+                                    if (v > best) best = v, arg = h * W + w;
+                                }
+                            out = best;
+                        }
+                    } else if (live) {
+                        const int64_t ha = hae[ph], hb = hbe[ph], wa = wae[pw], wb = wbe[pw];
+                        if (hb > ha && wb > wa) {
+                            float best = -INFINITY;
+                            for (int64_t h = ha; h < hb; h++) {
+                                const int64_t rowo = xo + h * x->strides[2];
+                                if (f16) {
+                                    const uint16_t *xp = (const uint16_t *)x->base + rowo;
+                                    for (int64_t w = wa; w < wb; w++) {
+                                        const float v = acl_f16_to_f32(xp[w * x->strides[3]]);
+                                        if (v > best) best = v, arg = h * W + w;
+                                    }
+                                } else {
+                                    const float *xp = (const float *)x->base + rowo;
+                                    for (int64_t w = wa; w < wb; w++) {
+                                        const float v = xp[w * x->strides[3]];
+                                        if (v > best) best = v, arg = h * W + w;
+                                    }
+                                }
+                            }
+                            out = best;
+                        }
+                    }
+                    st(y, yo, out);
+                    ((int32_t *)am->base)[ao] = (int32_t)arg;
+                }
+        }
+        if (edges != stack_edges) free(edges);
     });
     return ACLNN_SUCCESS;
 }
