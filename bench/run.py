@@ -2,11 +2,16 @@
 """Benchmark driver: times every case of every bench/bench_*.py against PyTorch CPU at the same thread count,
 and reports the ratio and the achieved fraction of the measured memory bandwidth.
 
-usage: python bench/run.py [--threads N] [--filter SUBSTRING[|SUBSTRING...]] [--json FILE] [--cold] [--simd-levels]
+usage: python bench/run.py [--threads N] [--filter SUBSTRING[|SUBSTRING...]] [--json FILE] [--cold] [--paired N]
+                           [--simd-levels]
 
 By default a case is timed warm: calls back to back, so operands that fit in the 32 MiB L3 (most upsample and
 avg_pool cases move 10-40 MiB) are partly served from cache and %BW can pass 100%. --cold times single calls after
 evicting the caches, which is what the memory-bandwidth figure (a 256 MiB copy, bytes read + written) compares to.
+
+--paired N times each row in N rounds that alternate our side and PyTorch's, each side's figure the fastest call of
+the round (common.timeit_min), and reports each side's fastest over the rounds and the spread of the per-round
+ratios: on a shared host, a burst of other work that hits one side of one round moves the spread, not the figure.
 
 --simd-levels times our side of every case once per SIMD level (PYACLNN_SIMD=avx512, avx2, off: one fresh process
 per level, so each runs with that cap; the default is the uncapped run) and flags a row whose default is more than
@@ -112,12 +117,29 @@ def child_times(args):
     print(json.dumps(out))
 
 
+def paired(case, rounds, cold, common):
+    """(ours s, torch s, (lowest, highest) per-round ratio or None): `rounds` rounds alternating the two sides, each
+    side's figure in a round its fastest call (cold: the median of single calls after evicting the caches)."""
+    one = (lambda f: common.timeit_cold(f, repeat=5)) if cold else (lambda f: common.timeit_min(f, budget=0.25))
+    ours, theirs = [], []
+    for _ in range(rounds):
+        ours.append(one(case["ours"]))
+        if case.get("torch"):
+            theirs.append(one(case["torch"]))
+    if not theirs:
+        return min(ours), float("nan"), None
+    ratios = [t / o for o, t in zip(ours, theirs)]
+    return min(ours), min(theirs), (min(ratios), max(ratios))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--filter", default="")
     ap.add_argument("--json", default="")
     ap.add_argument("--cold", action="store_true", help="evict the caches before every timed call")
+    ap.add_argument("--paired", type=int, default=0, metavar="N",
+                    help="N rounds alternating ours and torch; each side's fastest call, and the per-round ratio spread")
     ap.add_argument("--simd-levels", action="store_true",
                     help="time our side at every SIMD level and flag rows where the default is >10%% slower")
     ap.add_argument("--rounds", type=int, default=2, help="--simd-levels: interleaved rounds (minimum kept)")
@@ -140,18 +162,29 @@ def main():
     print(f"threads={args.threads}  memory copy bandwidth={bw / 1e9:.1f} GB/s  "
           f"timing={'cold (caches evicted before each call)' if args.cold else 'warm (back-to-back calls)'}")
     timeit = common.timeit_cold if args.cold else common.timeit
-    print(f"{'case':58s} {'ours ms':>9s} {'torch ms':>9s} {'speedup':>8s} {'GB/s':>7s} {'%BW':>5s}")
+    if args.paired:
+        print(f"paired: {args.paired} rounds alternating ours / torch, each side's fastest call; "
+              "ratio range = the rounds' ratios")
+    print(f"{'case':58s} {'ours ms':>9s} {'torch ms':>9s} {'speedup':>8s} {'GB/s':>7s} {'%BW':>5s}"
+          + ("  ratio range" if args.paired else ""))
     rows = []
     for full, setup in cases(args.filter):
         case = setup()
-        t_ours = timeit(case["ours"])
-        t_torch = timeit(case["torch"]) if case.get("torch") else float("nan")
+        extra = ""
+        if args.paired:
+            t_ours, t_torch, spread = paired(case, args.paired, args.cold, common)
+            extra = f"  {spread[0]:.2f}-{spread[1]:.2f}x" if spread else ""
+        else:
+            t_ours = timeit(case["ours"])
+            t_torch = timeit(case["torch"]) if case.get("torch") else float("nan")
         gbs = case["bytes"] / t_ours / 1e9
         row = dict(case=full, ours_ms=t_ours * 1e3, torch_ms=t_torch * 1e3, speedup=t_torch / t_ours,
                    gbs=gbs, bw_frac=case["bytes"] / t_ours / bw)
+        if extra:
+            row["ratio_range"] = list(spread)
         rows.append(row)
         print(f"{full:58s} {row['ours_ms']:9.3f} {row['torch_ms']:9.3f} {row['speedup']:7.2f}x "
-              f"{gbs:7.1f} {100 * row['bw_frac']:4.0f}%", flush=True)
+              f"{gbs:7.1f} {100 * row['bw_frac']:4.0f}%{extra}", flush=True)
     if args.json:
         pathlib.Path(args.json).write_text(json.dumps(dict(threads=args.threads, bandwidth=bw, cold=args.cold, rows=rows), indent=1))
 
