@@ -199,6 +199,64 @@ static aclnnStatus run_amp(const mo_params *p, aclOpExecutor *ex) {
     return ACLNN_SUCCESS;
 }
 
+/* Im2col when out has x's dtype (fp32 / fp16 / bf16): the elements' bits copied (the double round trip of the
+ * general path gives every non-NaN value back unchanged), the padding +0, and a NaN passed through that round trip
+ * (acl_convert to double and back, as the general path does) so its bytes stay the general path's. */
+#define IM2COL_FAST(NAME, UT, ABSM, INFB)                                                                            \
+    static void NAME(const mo_params *p, const acl_view *x, const acl_view *o, int64_t N, int64_t C, int64_t H,    \
+                     int64_t W, int64_t oh, int64_t ow) {                                                           \
+        const bool bt = x->ndim == 4;                                                                                \
+        const int64_t rowsN = C * p->k[0] * p->k[1], xd = x->ndim, od = o->ndim;                                     \
+        const int64_t xs0 = bt ? x->strides[0] : 0, xs1 = x->strides[xd - 3], xs2 = x->strides[xd - 2],              \
+                      xs3 = x->strides[xd - 1];                                                                      \
+        const int64_t os0 = bt ? o->strides[0] : 0, os1 = o->strides[od - 2], os2 = o->strides[od - 1];              \
+        const UT *xb = (const UT *)(const void *)x->base;                                                            \
+        UT *ob = (UT *)(void *)o->base;                                                                              \
+        const int64_t st0 = p->st[0], st1 = p->st[1];                                                                \
+        ACL_FOR(acl_parallel_worth(N * rowsN * oh * ow), nr, 0, N * rowsN, {                                         \
+            const int64_t n = nr / rowsN, row = nr % rowsN, c = row / (p->k[0] * p->k[1]);                           \
+            const int64_t ki = row / p->k[1] % p->k[0], kj = row % p->k[1];                                          \
+            const int64_t off = kj * p->dil[1] - p->pad[1]; /* source column of output column j: j st1 + off */     \
+            int64_t j0 = off >= 0 ? 0 : (-off + st1 - 1) / st1;                                                      \
+            int64_t j1 = W - 1 - off < 0 ? 0 : (W - 1 - off) / st1 + 1;                                              \
+            if (j0 > ow) j0 = ow;                                                                                    \
+            if (j1 > ow) j1 = ow;                                                                                    \
+            if (j1 < j0) j1 = j0;                                                                                    \
+            UT *dst = ob + n * os0 + row * os1;                                                                      \
+            const UT *src = xb + n * xs0 + c * xs1;                                                                  \
+            for (int64_t i = 0; i < oh; i++) {                                                                       \
+                const int64_t y = i * st0 - p->pad[0] + ki * p->dil[0];                                              \
+                UT *d = dst + i * ow * os2;                                                                          \
+                if (y < 0 || y >= H) {                                                                               \
+                    for (int64_t j = 0; j < ow; j++) d[j * os2] = 0;                                                 \
+                    continue;                                                                                        \
+                }                                                                                                    \
+                const UT *sr = src + y * xs2 + off * xs3;                                                            \
+                for (int64_t j = 0; j < j0; j++) d[j * os2] = 0;                                                     \
+                for (int64_t j = j1; j < ow; j++) d[j * os2] = 0;                                                    \
+                if (os2 == 1 && xs3 * st1 == 1) {                                                                    \
+                    memcpy(d + j0, sr + j0, sizeof(UT) * (size_t)(j1 - j0));                                         \
+                } else {                                                                                             \
+                    const int64_t sj = st1 * xs3;                                                                    \
+                    for (int64_t j = j0; j < j1; j++) d[j * os2] = sr[j * sj];                                       \
+                }                                                                                                    \
+                int nan = 0;                                                                                         \
+                for (int64_t j = j0; j < j1; j++) nan |= (UT)(d[j * os2] & ABSM) > INFB;                             \
+                if (nan)                                                                                             \
+                    for (int64_t j = j0; j < j1; j++)                                                                \
+                        if ((UT)(d[j * os2] & ABSM) > INFB) {                                                        \
+                            double v;                                                                                \
+                            acl_convert(d + j * os2, x->dtype, 1, &v, ACL_DOUBLE, 1, 1);                             \
+                            acl_convert(&v, ACL_DOUBLE, 1, d + j * os2, x->dtype, 1, 1);                             \
+                        }                                                                                            \
+            }                                                                                                        \
+        });                                                                                                          \
+    }
+IM2COL_FAST(im2col_fast32, uint32_t, 0x7fffffffu, 0x7f800000u)
+IM2COL_FAST(im2col_fast16, uint16_t, 0x7fffu, 0x7c00u)
+IM2COL_FAST(im2col_fastb16, uint16_t, 0x7fffu, 0x7f80u)
+#undef IM2COL_FAST
+
 static aclnnStatus run_im2col(const mo_params *p, aclOpExecutor *ex) {
     const acl_view *x = acl_exec_in(ex, 0), *o = acl_exec_out(ex, 0);
     const bool batched = x->ndim == 4;
@@ -206,6 +264,11 @@ static aclnnStatus run_im2col(const mo_params *p, aclOpExecutor *ex) {
                   W = x->dims[x->ndim - 1];
     const int64_t oh = (H + 2 * p->pad[0] - p->dil[0] * (p->k[0] - 1) - 1) / p->st[0] + 1;
     const int64_t ow = (W + 2 * p->pad[1] - p->dil[1] * (p->k[1] - 1) - 1) / p->st[1] + 1;
+    if (o->dtype == x->dtype && (x->dtype == ACL_FLOAT || x->dtype == ACL_FLOAT16 || x->dtype == ACL_BF16)) {
+        (x->dtype == ACL_FLOAT ? im2col_fast32 : x->dtype == ACL_FLOAT16 ? im2col_fast16 : im2col_fastb16)(
+            p, x, o, N, C, H, W, oh, ow);
+        return ACLNN_SUCCESS;
+    }
     const int64_t L = oh * ow, rowsN = C * p->k[0] * p->k[1];
     double *a = dn_load(x), *r = malloc(sizeof(double) * (size_t)(acl_view_numel(o) + 1));
     bool ok = a && r;
