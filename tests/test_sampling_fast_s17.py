@@ -123,3 +123,121 @@ def _digest_code(fn, dt):
 @pytest.mark.parametrize("dt", list(DTS))
 def test_im2col_same_bytes_threads_levels(dt):
     same_bytes_for_threads_and_levels(_digest_code("im2col_results", dt), threads=(1, 2, 3))
+
+
+# ---------------------------------------------------------------- AffineGrid
+
+def _isnan_bits(u):
+    return (u & 0x7fffffffffffffff) > 0x7ff0000000000000
+
+
+def _rule(a, b, op):
+    """the NaN rule on two float64 values: a quietened if NaN, else b quietened if NaN, else a op b"""
+    for v in (a, b):
+        u = int(np.float64(v).view(np.uint64))
+        if _isnan_bits(u):
+            return np.uint64(u | 0x0008000000000000).view(np.float64)
+    return op(np.float64(a), np.float64(b))
+
+
+def _lin(n, align):
+    if n <= 1:
+        return np.zeros(max(n, 0))
+    i = np.arange(n, dtype=np.float64)
+    return -1 + 2.0 * i / (n - 1) if align else -1 + (2.0 * i + 1) / n
+
+
+def affine_ref(theta, size, align):
+    """float64: out[n, (d,) h, w, k] = sum_c base[c] theta[n, k, c], added from 0 in c order (base = (x, y[, z], 1));
+    an element whose value is NaN is recomputed under the NaN rule, s + (base * theta) in that order"""
+    th = _to_f64(theta)
+    d3 = len(size) == 5
+    N, rows = size[0], (3 if d3 else 2)
+    D, H, W = (size[2], size[3], size[4]) if d3 else (1, size[2], size[3])
+    zs, ys, xs = np.meshgrid(_lin(D, align), _lin(H, align), _lin(W, align), indexing="ij")
+    base = [xs, ys, zs, np.ones_like(xs)] if d3 else [xs, ys, np.ones_like(xs)]
+    with np.errstate(all="ignore"):
+        out = np.zeros((N, D, H, W, rows))
+        for n in range(N):
+            for k in range(rows):
+                s = np.zeros_like(xs)
+                for c in range(rows + 1):
+                    s = s + base[c] * th[n, k, c]
+                out[n, ..., k] = s
+        for idx in zip(*np.nonzero(np.isnan(out))):
+            n, d, h, w, k = idx
+            s = np.float64(0)
+            for c in range(rows + 1):
+                s = _rule(s, _rule(base[c][d, h, w], th[n, k, c], np.multiply), np.add)
+            out[idx] = s
+    return out if d3 else out[:, 0]
+
+
+AFFINE_SIZES = ([2, 1, 4, 5], [2, 3, 1, 3], [1, 2, 3, 4, 2], [2, 1, 2, 1, 3], [3, 1, 17, 9], [2, 1, 5, 6, 7],
+                [2, 1, 1, 300], [1, 1, 2, 3, 259])
+
+
+def affine_results(dt, seed=7):
+    """(label, theta, (size, align), out) for every size x align x (theta special / plain) x theta and out views"""
+    rng = np.random.default_rng(seed)
+    res = []
+    for size in AFFINE_SIZES:
+        d3 = len(size) == 5
+        tshape = (size[0], 3 if d3 else 2, 4 if d3 else 3)
+        for kind in ("special", "plain"):
+            th = special(rng, tshape, dt) if kind == "special" else \
+                rng.uniform(-3, 3, tshape).astype(np.float32).astype(DTS[dt])
+            oshape = [size[0]] + size[2:] + [3 if d3 else 2]
+            for align in (False, True):
+                for view in ("c", "slice"):
+                    if view == "c":
+                        o = np.zeros(oshape, DTS[dt])
+                    else:
+                        o = np.zeros(oshape[:-2] + [oshape[-2] * 2, oshape[-1]], DTS[dt])[..., ::2, :]
+                    pyaclnn.call("AffineGrid", th if view == "c" else strided(th), size, align, o)
+                    res.append((f"{size} {kind} align={align} {view}", th, (size, align), o))
+    return res
+
+
+def _to_f64(x):
+    """exact, NaN payloads kept (ml_dtypes' bfloat16 casts drop them): bf16 through its fp32 bits"""
+    x = np.asarray(x)
+    if x.dtype == DTS["bf16"]:
+        x = (x.view(np.uint16).astype(np.uint32) << 16).view(np.float32)
+    with np.errstate(invalid="ignore"):
+        return x.astype(np.float64)
+
+
+def _round_bits(x64, dt):
+    """float64 -> dt through fp32 (acl_convert's double -> fp16 / bf16 path), as dt's bits; fp32 -> bf16 rounds
+    to nearest even, a NaN keeps its upper payload bits, quietened"""
+    f = np.asarray(x64).astype(np.float32)
+    if dt != "bf16":
+        return f.astype(DTS[dt]).view(_ut(dt))
+    u = f.view(np.uint32).astype(np.uint64)
+    rne = ((u + 0x7fff + ((u >> 16) & 1)) >> 16).astype(np.uint16)
+    nan = (u & 0x7fffffff) > 0x7f800000
+    return np.where(nan, ((u >> 16) | 0x40).astype(np.uint16), rne)
+
+
+@pytest.mark.parametrize("dt", list(DTS))
+def test_affine_grid_bytes_vs_reference(dt):
+    for label, th, (size, align), o in affine_results(dt):
+        exp = _round_bits(affine_ref(th, size, align), dt)
+        got = np.ascontiguousarray(o).view(_ut(dt))
+        assert np.array_equal(got, exp), f"{dt} {label}: {np.count_nonzero(got != exp)} elements differ"
+
+
+def test_affine_grid_nan_rule():
+    """theta row (NaN_A, 0, NaN_B): x NaN_A + 0 y is NaN_A, and NaN_A + 1 NaN_B keeps NaN_A (main kept NaN_B)"""
+    th = np.zeros((1, 2, 3), np.uint32)
+    th[0, 0] = [0x7fc00001, 0, 0x7fc12345]
+    th[0, 1] = [0x3f800000, 0, 0]
+    o = np.zeros((1, 2, 2, 2), np.float32)
+    pyaclnn.call("AffineGrid", th.view(np.float32), [1, 1, 2, 2], False, o)
+    assert (o[..., 0].view(np.uint32) == 0x7fc00001).all()
+
+
+@pytest.mark.parametrize("dt", list(DTS))
+def test_affine_grid_same_bytes_threads_levels(dt):
+    same_bytes_for_threads_and_levels(_digest_code("affine_results", dt), threads=(1, 2, 3))

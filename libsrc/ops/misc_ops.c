@@ -8,6 +8,7 @@
 
 #include "common/dtype.h"
 #include "common/dtype_rules.h"
+#include "common/nan_order.h"
 #include "common/parallel.h"
 #include "common/shape.h"
 #include "common/status.h"
@@ -110,27 +111,87 @@ static aclnnStatus run_affine(const mo_params *p, aclOpExecutor *ex) {
     const bool d3 = o->ndim == 5;
     const int64_t N = o->dims[0], D = d3 ? o->dims[1] : 1, H = o->dims[d3 ? 2 : 1], W = o->dims[d3 ? 3 : 2];
     const int rows = d3 ? 3 : 2, cols = rows + 1;
-    double *a = dn_load(acl_exec_in(ex, 0)), *r = malloc(sizeof(double) * (size_t)(acl_view_numel(o) + 1));
-    bool ok = a && r;
+    double *a = dn_load(acl_exec_in(ex, 0));
+    double *lt = malloc(sizeof(double) * (size_t)(W + H + D)); /* the base coordinates of w, h, d */
+    bool *fin = malloc((size_t)N + 1); /* theta[nn] all finite */
+    bool ok = a && lt && fin;
     if (ok) {
-        for (int64_t nn = 0; nn < N; nn++)
-            for (int64_t d = 0; d < D; d++)
-                for (int64_t h = 0; h < H; h++)
-                    for (int64_t w = 0; w < W; w++) {
-                        /* (x, y[, z], 1) times theta^T */
-                        double base[4] = {lin(w, W, p->align), lin(h, H, p->align), 1, 1};
-                        if (d3) base[2] = lin(d, D, p->align);
-                        double *dst = r + (((nn * D + d) * H + h) * W + w) * rows;
+        for (int64_t nn = 0; nn < N; nn++) {
+            fin[nn] = true;
+            for (int e = 0; e < rows * cols; e++) fin[nn] = fin[nn] && isfinite(a[nn * rows * cols + e]);
+        }
+        double *lw = lt, *lh = lt + W, *ld = lt + W + H;
+        for (int64_t w = 0; w < W; w++) lw[w] = lin(w, W, p->align);
+        for (int64_t h = 0; h < H; h++) lh[h] = lin(h, H, p->align);
+        for (int64_t d = 0; d < D; d++) ld[d] = lin(d, D, p->align);
+        const int64_t swo = o->strides[o->ndim - 2], sko = o->strides[o->ndim - 1];
+        const int64_t es = (int64_t)acl_dtype_size(o->dtype);
+        const bool half = o->dtype == ACL_FLOAT16 || o->dtype == ACL_BF16;
+        enum { CH = 256 }; /* points a chunk */
+        /* a row of W points a task, CH points at a time: their values in double, then rounded into out as the
+         * double -> out conversion does (to fp16 / bf16 through fp32) */
+        ACL_FOR(acl_parallel_worth(acl_view_numel(o) * 16), t, 0, N * D * H, {
+            const int64_t nn = t / (D * H), d = t / H % D, h = t % H;
+            const double *th = a + nn * rows * cols;
+            char *ob = o->base + (nn * o->strides[0] + (d3 ? d * o->strides[1] : 0) + h * o->strides[d3 ? 2 : 1]) * es;
+            double dst[CH * 3];
+            float fr[CH * 3];
+            for (int64_t w0 = 0; w0 < W; w0 += CH) {
+                const int64_t nw = W - w0 < CH ? W - w0 : CH;
+                /* ((0 + x t0) + y t1) + 1 t2 (2-D) or (((0 + x t0) + y t1) + z t2) + 1 t3 (3-D), as the loop below
+                 * adds them; y t1, z t2 are the row's constants and 1 t is t for every value but a NaN, which the
+                 * loop below redoes under the NaN rule */
+                double t0[3] = {0, 0, 0}, yt[3] = {0, 0, 0}, zt[3] = {0, 0, 0}, tl[3] = {0, 0, 0};
+                for (int k = 0; k < rows; k++) {
+                    const double *tk = th + k * cols;
+                    t0[k] = tk[0];
+                    yt[k] = lh[h] * tk[1];
+                    zt[k] = d3 ? ld[d] * tk[2] : 0;
+                    tl[k] = tk[cols - 1];
+                }
+                if (d3)
+                    for (int64_t w = 0; w < nw; w++)
+                        for (int k = 0; k < 3; k++)
+                            dst[w * 3 + k] = (((0.0 + lw[w0 + w] * t0[k]) + yt[k]) + zt[k]) + tl[k];
+                else
+                    for (int64_t w = 0; w < nw; w++)
+                        for (int k = 0; k < 2; k++) dst[w * 2 + k] = ((0.0 + lw[w0 + w] * t0[k]) + yt[k]) + tl[k];
+                /* theta of fp32 / fp16 / bf16 all finite: every sum is finite (|base| <= 1, four terms) */
+                int nan = 0;
+                if (!fin[nn])
+                    for (int64_t e = 0; e < nw * rows; e++) nan |= dst[e] != dst[e];
+                if (nan)
+                    for (int64_t w = 0; w < nw; w++) {
+                        /* (x, y[, z], 1) times theta^T: s + base * theta in the written order */
+                        double base[4] = {lw[w0 + w], lh[h], 1, 1};
+                        if (d3) base[2] = ld[d];
                         for (int k = 0; k < rows; k++) {
+                            if (!no_isnan_d(dst[w * rows + k])) continue;
                             double s = 0;
-                            for (int c = 0; c < cols; c++) s += base[c] * a[(nn * rows + k) * cols + c];
-                            dst[k] = s;
+                            for (int c = 0; c < cols; c++) s = no_add_d(s, no_mul_d(base[c], th[k * cols + c]));
+                            dst[w * rows + k] = s;
                         }
                     }
-        ok = mx_store_via(r, ACL_DOUBLE, o->dtype, o);
+                const void *src = dst;
+                aclDataType sdt = ACL_DOUBLE;
+                if (half) {
+                    for (int64_t e = 0; e < nw * rows; e++) fr[e] = (float)dst[e];
+                    src = fr;
+                    sdt = ACL_FLOAT;
+                }
+                char *obc = ob + w0 * swo * es;
+                if (sko == 1 && swo == rows)
+                    acl_convert(src, sdt, 1, obc, o->dtype, 1, nw * rows);
+                else
+                    for (int64_t w = 0; w < nw; w++)
+                        acl_convert((const char *)src + w * rows * (int64_t)acl_dtype_size(sdt), sdt, 1,
+                                    obc + w * swo * es, o->dtype, sko, rows);
+            }
+        });
     }
     free(a);
-    free(r);
+    free(lt);
+    free(fin);
     return ok ? ACLNN_SUCCESS : OOM;
 }
 
