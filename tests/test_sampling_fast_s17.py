@@ -241,3 +241,100 @@ def test_affine_grid_nan_rule():
 @pytest.mark.parametrize("dt", list(DTS))
 def test_affine_grid_same_bytes_threads_levels(dt):
     same_bytes_for_threads_and_levels(_digest_code("affine_results", dt), threads=(1, 2, 3))
+
+
+# ---------------------------------------------------------------- Im2colBackward (col2im)
+
+def _to_f32(x):
+    x = np.asarray(x)
+    if x.dtype == DTS["bf16"]:
+        return (x.view(np.uint16).astype(np.uint32) << 16).view(np.float32)
+    return x.astype(np.float32)
+
+
+def _rule_add_f32(a, b):
+    for v in (a, b):
+        u = int(np.float32(v).view(np.uint32))
+        if (u & 0x7fffffff) > 0x7f800000:
+            return np.uint32(u | 0x00400000).view(np.float32)
+    return np.float32(a) + np.float32(b)
+
+
+def col2im_ref(cols, size, k, d, p, s):
+    """fp32: every output element is 0 plus the taps covering it in (ki, kj) order (one addition per tap); an
+    element whose sum is NaN is redone under the NaN rule, s + g in that order"""
+    g = _to_f32(cols)
+    N, CK, L = g.shape
+    C, H, W = CK // (k[0] * k[1]), size[0], size[1]
+    lh = (H + 2 * p[0] - d[0] * (k[0] - 1) - 1) // s[0] + 1
+    lw = (W + 2 * p[1] - d[1] * (k[1] - 1) - 1) // s[1] + 1
+    g = g.reshape(N, C, k[0], k[1], lh, lw)
+    acc = np.zeros((N, C, H, W), np.float32)
+    taps = {}  # (h, w) -> [(ki, kj, oh, ow)] in (ki, kj) order
+    for ki in range(k[0]):
+        for kj in range(k[1]):
+            for oh in range(lh):
+                h = oh * s[0] - p[0] + ki * d[0]
+                if not 0 <= h < H:
+                    continue
+                for ow in range(lw):
+                    w = ow * s[1] - p[1] + kj * d[1]
+                    if 0 <= w < W:
+                        with np.errstate(all="ignore"):
+                            acc[:, :, h, w] = acc[:, :, h, w] + g[:, :, ki, kj, oh, ow]
+                        taps.setdefault((h, w), []).append((ki, kj, oh, ow))
+    for n, c, h, w in zip(*np.nonzero(np.isnan(acc))):
+        v = np.float32(0)
+        for ki, kj, oh, ow in taps[(h, w)]:
+            v = _rule_add_f32(v, g[n, c, ki, kj, oh, ow])
+        acc[n, c, h, w] = v
+    return acc
+
+
+# (N, C, (H, W), kernel, dilation, padding, stride)
+COL2IM = [
+    (2, 3, (7, 9), (3, 3), (1, 1), (1, 1), (1, 1)),
+    (1, 2, (8, 6), (2, 3), (2, 1), (0, 1), (2, 1)),
+    (3, 1, (6, 7), (1, 1), (1, 1), (0, 0), (1, 1)),
+    (1, 2, (4, 4), (3, 3), (2, 2), (2, 2), (3, 3)),
+    (2, 4, (33, 31), (3, 3), (1, 1), (1, 1), (1, 1)),
+    (1, 4, (16, 17), (2, 2), (1, 1), (0, 0), (2, 2)),
+    (1, 2, (5, 13), (3, 5), (1, 2), (0, 3), (1, 2)),
+]
+
+
+def col2im_results(dt, seed=9):
+    """(label, cols, geometry, out) for every COL2IM case x gradOutput view x out view (out of gradOutput's
+    dtype)"""
+    rng = np.random.default_rng(seed)
+    res = []
+    for n, c, size, k, d, p, s in COL2IM:
+        L = [(size[i] + 2 * p[i] - d[i] * (k[i] - 1) - 1) // s[i] + 1 for i in range(2)]
+        cols = special(rng, (n, c * k[0] * k[1], L[0] * L[1]), dt)
+        osh = (n, c) + size
+        for view in ("c", "slice", "transpose"):
+            for oview in ("c", "slice"):
+                if oview == "c":
+                    o = np.full(osh, 7, DTS[dt])
+                else:
+                    o = np.full(osh[:-1] + (osh[-1] * 2,), 7, DTS[dt])[..., ::2]
+                pyaclnn.call("Im2colBackward", cols if view == "c" else strided(cols, view), list(size), list(k),
+                             list(d), list(p), list(s), o)
+                res.append((f"{osh} k{k} d{d} p{p} s{s} {view}/{oview}", cols, (size, k, d, p, s), o))
+    return res
+
+
+@pytest.mark.parametrize("dt", list(DTS))
+def test_col2im_bytes_vs_reference(dt):
+    refs = {}
+    for label, cols, geo, o in col2im_results(dt):
+        key = label.split(" c/")[0].split(" slice/")[0].split(" transpose/")[0]
+        if key not in refs:
+            refs[key] = _round_bits(col2im_ref(cols, *geo), dt)
+        got = np.ascontiguousarray(o).view(_ut(dt))
+        assert np.array_equal(got, refs[key]), f"{dt} {label}: {np.count_nonzero(got != refs[key])} elements differ"
+
+
+@pytest.mark.parametrize("dt", list(DTS))
+def test_col2im_same_bytes_threads_levels(dt):
+    same_bytes_for_threads_and_levels(_digest_code("col2im_results", dt), threads=(1, 2, 3))
