@@ -338,3 +338,58 @@ def test_col2im_bytes_vs_reference(dt):
 @pytest.mark.parametrize("dt", list(DTS))
 def test_col2im_same_bytes_threads_levels(dt):
     same_bytes_for_threads_and_levels(_digest_code("col2im_results", dt), threads=(1, 2, 3))
+
+
+# ---------------------------------------------------------------- ThreeInterpolateBackward
+
+def three_ref(gx, idx, w, m):
+    """fp32: grad_y[b, c, j] = 0 + sum over (n, i) in order with idx[b, n, i] == j of gx[b, c, n] * w[b, n, i]
+    (product rounded to fp32, then added); NaN sums redone under the NaN rule, s + (g * w)"""
+    g, wt = _to_f32(gx), _to_f32(w)
+    B, C, N = g.shape
+    out = np.zeros((B, C, m), np.float32)
+    with np.errstate(all="ignore"):
+        for b in range(B):
+            ok = (idx[b] >= 0) & (idx[b] < m)
+            nn, ii = np.nonzero(ok)
+            prods = g[b][:, nn] * wt[b][nn, ii][None, :]
+            for c in range(C):
+                np.add.at(out[b, c], idx[b][nn, ii], prods[c])
+    for b, c, j in zip(*np.nonzero(np.isnan(out))):
+        s = np.float32(0)
+        for n in range(N):
+            for i in range(3):
+                if idx[b, n, i] == j:
+                    gv, wv = g[b, c, n], wt[b, n, i]
+                    prod = _rule_add_f32(gv, wv) if (np.isnan(gv) or np.isnan(wv)) else gv * wv
+                    s = _rule_add_f32(s, prod)
+        out[b, c, j] = s
+    return out
+
+
+def three_results(dt, seed=11):
+    rng = np.random.default_rng(seed)
+    res = []
+    for B, C, N, M in ((2, 3, 40, 12), (1, 5, 257, 64), (2, 2, 9, 1)):
+        gx = special(rng, (B, C, N), dt)
+        w = special(rng, (B, N, 3), dt)
+        idx = rng.integers(-1, M + 1, (B, N, 3)).astype(np.int32)
+        for view in ("c", "slice"):
+            for oview in ("c", "slice"):
+                gy = np.full((B, C, M), 7, DTS[dt]) if oview == "c" else np.full((B, C, 2 * M), 7, DTS[dt])[..., ::2]
+                pyaclnn.call("ThreeInterpolateBackward", gx if view == "c" else strided(gx), idx, w, M, gy)
+                res.append((f"B{B} C{C} N{N} M{M} {view}/{oview}", (gx, idx, w, M), gy))
+    return res
+
+
+@pytest.mark.parametrize("dt", ["f32", "f16"])
+def test_three_interpolate_bytes_vs_reference(dt):
+    for label, (gx, idx, w, M), gy in three_results(dt):
+        exp = _round_bits(three_ref(gx, idx, w, M), dt)
+        got = np.ascontiguousarray(gy).view(_ut(dt))
+        assert np.array_equal(got, exp), f"{dt} {label}: {np.count_nonzero(got != exp)} elements differ"
+
+
+@pytest.mark.parametrize("dt", ["f32", "f16"])
+def test_three_interpolate_same_bytes_threads_levels(dt):
+    same_bytes_for_threads_and_levels(_digest_code("three_results", dt), threads=(1, 2, 3))
