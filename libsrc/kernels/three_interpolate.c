@@ -2,6 +2,8 @@
 #include <stdlib.h>
 
 #include "common/dtype.h"
+#include "common/dtype_rules.h"
+#include "common/nan_order.h"
 #include "common/parallel.h"
 #include "kernels/dtype_io.h"
 #include "kernels/three_interpolate.h"

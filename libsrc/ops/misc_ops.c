@@ -8,6 +8,7 @@
 
 #include "common/dtype.h"
 #include "common/dtype_rules.h"
+#include "common/nan_order.h"
 #include "common/parallel.h"
 #include "common/shape.h"
 #include "common/status.h"
@@ -110,27 +111,87 @@ static aclnnStatus run_affine(const mo_params *p, aclOpExecutor *ex) {
     const bool d3 = o->ndim == 5;
     const int64_t N = o->dims[0], D = d3 ? o->dims[1] : 1, H = o->dims[d3 ? 2 : 1], W = o->dims[d3 ? 3 : 2];
     const int rows = d3 ? 3 : 2, cols = rows + 1;
-    double *a = dn_load(acl_exec_in(ex, 0)), *r = malloc(sizeof(double) * (size_t)(acl_view_numel(o) + 1));
-    bool ok = a && r;
+    double *a = dn_load(acl_exec_in(ex, 0));
+    double *lt = malloc(sizeof(double) * (size_t)(W + H + D)); /* the base coordinates of w, h, d */
+    bool *fin = malloc((size_t)N + 1); /* theta[nn] all finite */
+    bool ok = a && lt && fin;
     if (ok) {
-        for (int64_t nn = 0; nn < N; nn++)
-            for (int64_t d = 0; d < D; d++)
-                for (int64_t h = 0; h < H; h++)
-                    for (int64_t w = 0; w < W; w++) {
-                        /* (x, y[, z], 1) times theta^T */
-                        double base[4] = {lin(w, W, p->align), lin(h, H, p->align), 1, 1};
-                        if (d3) base[2] = lin(d, D, p->align);
-                        double *dst = r + (((nn * D + d) * H + h) * W + w) * rows;
+        for (int64_t nn = 0; nn < N; nn++) {
+            fin[nn] = true;
+            for (int e = 0; e < rows * cols; e++) fin[nn] = fin[nn] && isfinite(a[nn * rows * cols + e]);
+        }
+        double *lw = lt, *lh = lt + W, *ld = lt + W + H;
+        for (int64_t w = 0; w < W; w++) lw[w] = lin(w, W, p->align);
+        for (int64_t h = 0; h < H; h++) lh[h] = lin(h, H, p->align);
+        for (int64_t d = 0; d < D; d++) ld[d] = lin(d, D, p->align);
+        const int64_t swo = o->strides[o->ndim - 2], sko = o->strides[o->ndim - 1];
+        const int64_t es = (int64_t)acl_dtype_size(o->dtype);
+        const bool half = o->dtype == ACL_FLOAT16 || o->dtype == ACL_BF16;
+        enum { CH = 256 }; /* points a chunk */
+        /* a row of W points a task, CH points at a time: their values in double, then rounded into out as the
+         * double -> out conversion does (to fp16 / bf16 through fp32) */
+        ACL_FOR(acl_parallel_worth(acl_view_numel(o) * 16), t, 0, N * D * H, {
+            const int64_t nn = t / (D * H), d = t / H % D, h = t % H;
+            const double *th = a + nn * rows * cols;
+            char *ob = o->base + (nn * o->strides[0] + (d3 ? d * o->strides[1] : 0) + h * o->strides[d3 ? 2 : 1]) * es;
+            double dst[CH * 3];
+            float fr[CH * 3];
+            for (int64_t w0 = 0; w0 < W; w0 += CH) {
+                const int64_t nw = W - w0 < CH ? W - w0 : CH;
+                /* ((0 + x t0) + y t1) + 1 t2 (2-D) or (((0 + x t0) + y t1) + z t2) + 1 t3 (3-D), as the loop below
+                 * adds them; y t1, z t2 are the row's constants and 1 t is t for every value but a NaN, which the
+                 * loop below redoes under the NaN rule */
+                double t0[3] = {0, 0, 0}, yt[3] = {0, 0, 0}, zt[3] = {0, 0, 0}, tl[3] = {0, 0, 0};
+                for (int k = 0; k < rows; k++) {
+                    const double *tk = th + k * cols;
+                    t0[k] = tk[0];
+                    yt[k] = lh[h] * tk[1];
+                    zt[k] = d3 ? ld[d] * tk[2] : 0;
+                    tl[k] = tk[cols - 1];
+                }
+                if (d3)
+                    for (int64_t w = 0; w < nw; w++)
+                        for (int k = 0; k < 3; k++)
+                            dst[w * 3 + k] = (((0.0 + lw[w0 + w] * t0[k]) + yt[k]) + zt[k]) + tl[k];
+                else
+                    for (int64_t w = 0; w < nw; w++)
+                        for (int k = 0; k < 2; k++) dst[w * 2 + k] = ((0.0 + lw[w0 + w] * t0[k]) + yt[k]) + tl[k];
+                /* theta of fp32 / fp16 / bf16 all finite: every sum is finite (|base| <= 1, four terms) */
+                int nan = 0;
+                if (!fin[nn])
+                    for (int64_t e = 0; e < nw * rows; e++) nan |= dst[e] != dst[e];
+                if (nan)
+                    for (int64_t w = 0; w < nw; w++) {
+                        /* (x, y[, z], 1) times theta^T: s + base * theta in the written order */
+                        double base[4] = {lw[w0 + w], lh[h], 1, 1};
+                        if (d3) base[2] = ld[d];
                         for (int k = 0; k < rows; k++) {
+                            if (!no_isnan_d(dst[w * rows + k])) continue;
                             double s = 0;
-                            for (int c = 0; c < cols; c++) s += base[c] * a[(nn * rows + k) * cols + c];
-                            dst[k] = s;
+                            for (int c = 0; c < cols; c++) s = no_add_d(s, no_mul_d(base[c], th[k * cols + c]));
+                            dst[w * rows + k] = s;
                         }
                     }
-        ok = mx_store_via(r, ACL_DOUBLE, o->dtype, o);
+                const void *src = dst;
+                aclDataType sdt = ACL_DOUBLE;
+                if (half) {
+                    for (int64_t e = 0; e < nw * rows; e++) fr[e] = (float)dst[e];
+                    src = fr;
+                    sdt = ACL_FLOAT;
+                }
+                char *obc = ob + w0 * swo * es;
+                if (sko == 1 && swo == rows)
+                    acl_convert(src, sdt, 1, obc, o->dtype, 1, nw * rows);
+                else
+                    for (int64_t w = 0; w < nw; w++)
+                        acl_convert((const char *)src + w * rows * (int64_t)acl_dtype_size(sdt), sdt, 1,
+                                    obc + w * swo * es, o->dtype, sko, rows);
+            }
+        });
     }
     free(a);
-    free(r);
+    free(lt);
+    free(fin);
     return ok ? ACLNN_SUCCESS : OOM;
 }
 
@@ -199,6 +260,64 @@ static aclnnStatus run_amp(const mo_params *p, aclOpExecutor *ex) {
     return ACLNN_SUCCESS;
 }
 
+/* Im2col when out has x's dtype (fp32 / fp16 / bf16): the elements' bits copied (the double round trip of the
+ * general path gives every non-NaN value back unchanged), the padding +0, and a NaN passed through that round trip
+ * (acl_convert to double and back, as the general path does) so its bytes stay the general path's. */
+#define IM2COL_FAST(NAME, UT, ABSM, INFB)                                                                            \
+    static void NAME(const mo_params *p, const acl_view *x, const acl_view *o, int64_t N, int64_t C, int64_t H,    \
+                     int64_t W, int64_t oh, int64_t ow) {                                                           \
+        const bool bt = x->ndim == 4;                                                                                \
+        const int64_t rowsN = C * p->k[0] * p->k[1], xd = x->ndim, od = o->ndim;                                     \
+        const int64_t xs0 = bt ? x->strides[0] : 0, xs1 = x->strides[xd - 3], xs2 = x->strides[xd - 2],              \
+                      xs3 = x->strides[xd - 1];                                                                      \
+        const int64_t os0 = bt ? o->strides[0] : 0, os1 = o->strides[od - 2], os2 = o->strides[od - 1];              \
+        const UT *xb = (const UT *)(const void *)x->base;                                                            \
+        UT *ob = (UT *)(void *)o->base;                                                                              \
+        const int64_t st0 = p->st[0], st1 = p->st[1];                                                                \
+        ACL_FOR(acl_parallel_worth(N * rowsN * oh * ow), nr, 0, N * rowsN, {                                         \
+            const int64_t n = nr / rowsN, row = nr % rowsN, c = row / (p->k[0] * p->k[1]);                           \
+            const int64_t ki = row / p->k[1] % p->k[0], kj = row % p->k[1];                                          \
+            const int64_t off = kj * p->dil[1] - p->pad[1]; /* source column of output column j: j st1 + off */     \
+            int64_t j0 = off >= 0 ? 0 : (-off + st1 - 1) / st1;                                                      \
+            int64_t j1 = W - 1 - off < 0 ? 0 : (W - 1 - off) / st1 + 1;                                              \
+            if (j0 > ow) j0 = ow;                                                                                    \
+            if (j1 > ow) j1 = ow;                                                                                    \
+            if (j1 < j0) j1 = j0;                                                                                    \
+            UT *dst = ob + n * os0 + row * os1;                                                                      \
+            const UT *src = xb + n * xs0 + c * xs1;                                                                  \
+            for (int64_t i = 0; i < oh; i++) {                                                                       \
+                const int64_t y = i * st0 - p->pad[0] + ki * p->dil[0];                                              \
+                UT *d = dst + i * ow * os2;                                                                          \
+                if (y < 0 || y >= H) {                                                                               \
+                    for (int64_t j = 0; j < ow; j++) d[j * os2] = 0;                                                 \
+                    continue;                                                                                        \
+                }                                                                                                    \
+                const UT *sr = src + y * xs2 + off * xs3;                                                            \
+                for (int64_t j = 0; j < j0; j++) d[j * os2] = 0;                                                     \
+                for (int64_t j = j1; j < ow; j++) d[j * os2] = 0;                                                    \
+                if (os2 == 1 && xs3 * st1 == 1) {                                                                    \
+                    memcpy(d + j0, sr + j0, sizeof(UT) * (size_t)(j1 - j0));                                         \
+                } else {                                                                                             \
+                    const int64_t sj = st1 * xs3;                                                                    \
+                    for (int64_t j = j0; j < j1; j++) d[j * os2] = sr[j * sj];                                       \
+                }                                                                                                    \
+                int nan = 0;                                                                                         \
+                for (int64_t j = j0; j < j1; j++) nan |= (UT)(d[j * os2] & ABSM) > INFB;                             \
+                if (nan)                                                                                             \
+                    for (int64_t j = j0; j < j1; j++)                                                                \
+                        if ((UT)(d[j * os2] & ABSM) > INFB) {                                                        \
+                            double v;                                                                                \
+                            acl_convert(d + j * os2, x->dtype, 1, &v, ACL_DOUBLE, 1, 1);                             \
+                            acl_convert(&v, ACL_DOUBLE, 1, d + j * os2, x->dtype, 1, 1);                             \
+                        }                                                                                            \
+            }                                                                                                        \
+        });                                                                                                          \
+    }
+IM2COL_FAST(im2col_fast32, uint32_t, 0x7fffffffu, 0x7f800000u)
+IM2COL_FAST(im2col_fast16, uint16_t, 0x7fffu, 0x7c00u)
+IM2COL_FAST(im2col_fastb16, uint16_t, 0x7fffu, 0x7f80u)
+#undef IM2COL_FAST
+
 static aclnnStatus run_im2col(const mo_params *p, aclOpExecutor *ex) {
     const acl_view *x = acl_exec_in(ex, 0), *o = acl_exec_out(ex, 0);
     const bool batched = x->ndim == 4;
@@ -206,6 +325,11 @@ static aclnnStatus run_im2col(const mo_params *p, aclOpExecutor *ex) {
                   W = x->dims[x->ndim - 1];
     const int64_t oh = (H + 2 * p->pad[0] - p->dil[0] * (p->k[0] - 1) - 1) / p->st[0] + 1;
     const int64_t ow = (W + 2 * p->pad[1] - p->dil[1] * (p->k[1] - 1) - 1) / p->st[1] + 1;
+    if (o->dtype == x->dtype && (x->dtype == ACL_FLOAT || x->dtype == ACL_FLOAT16 || x->dtype == ACL_BF16)) {
+        (x->dtype == ACL_FLOAT ? im2col_fast32 : x->dtype == ACL_FLOAT16 ? im2col_fast16 : im2col_fastb16)(
+            p, x, o, N, C, H, W, oh, ow);
+        return ACLNN_SUCCESS;
+    }
     const int64_t L = oh * ow, rowsN = C * p->k[0] * p->k[1];
     double *a = dn_load(x), *r = malloc(sizeof(double) * (size_t)(acl_view_numel(o) + 1));
     bool ok = a && r;
