@@ -10,6 +10,9 @@ import pytest
 import pyaclnn
 from helpers import REPO, strided, same_bytes_for_threads_and_levels
 
+# the references compute with NaN / Inf on purpose
+pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
+
 BF16 = pyaclnn.bfloat16
 DTS = {"f32": np.dtype(np.float32), "f16": np.dtype(np.float16), "bf16": np.dtype(BF16)}
 # the bits of: sNaN, negative sNaN, qNaN with a payload, +Inf, -Inf, the smallest subnormal, -largest subnormal, -0
