@@ -69,20 +69,21 @@ def run_python(code, env_extra=None, timeout=300):
     return res.stdout
 
 
-def same_bytes_for_threads(code, threads=(1, 2, 7)):
-    """Run `code` (which prints a digest of its results) with each OMP_NUM_THREADS; all outputs must agree."""
-    outs = {t: run_python(code, {"OMP_NUM_THREADS": str(t)}) for t in threads}
+def same_bytes_for_threads(code, threads=(1, 2, 7), env=None):
+    """Run `code` (which prints a digest of its results) with each OMP_NUM_THREADS (and `env`, e.g. a SoC name);
+    all outputs must agree."""
+    outs = {t: run_python(code, dict(env or {}, OMP_NUM_THREADS=str(t))) for t in threads}
     first = outs[threads[0]]
     for t, o in outs.items():
         assert o == first, f"OMP_NUM_THREADS={t} gives different bytes than {threads[0]}"
     return first
 
 
-def same_bytes_for_threads_and_levels(code, threads=(1, 2, 7), levels=("off", "avx2", "avx512")):
+def same_bytes_for_threads_and_levels(code, threads=(1, 2, 7), levels=("off", "avx2", "avx512"), env=None):
     """same_bytes_for_threads, then the same output under each PYACLNN_SIMD cap (default thread count)"""
-    first = same_bytes_for_threads(code, threads)
+    first = same_bytes_for_threads(code, threads, env)
     for cap in levels:
-        assert run_python(code, {"PYACLNN_SIMD": cap}) == first, f"PYACLNN_SIMD={cap} gives different bytes"
+        assert run_python(code, dict(env or {}, PYACLNN_SIMD=cap)) == first, f"PYACLNN_SIMD={cap} gives different bytes"
     return first
 
 

@@ -5,6 +5,7 @@ path with libm over every non-negative float); blocks with a NaN input keep the 
 against a literal numpy float32 evaluation (atan in float64 rounded once), for both layouts and modes, f32 / f16,
 NaN blocks next to plain ones, +-Inf, zero / negative sizes, subnormal halves, ratios whose atan falls in the libm
 margin, strided views; and the same bytes at OMP_NUM_THREADS 1/2/3 and every PYACLNN_SIMD level."""
+import importlib.util
 import os
 
 import numpy as np
@@ -12,7 +13,11 @@ import pytest
 
 import pyaclnn
 from pyaclnn import ffi
-from helpers import REPO, run_executor, run_python, ws_call
+from helpers import REPO, run_executor, same_bytes_for_threads_and_levels, ws_call
+
+_spec = importlib.util.spec_from_file_location("cv950", os.path.join(REPO, "tests", "ops", "test_cv_950_soc.py"))
+cv950 = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(cv950)
 
 f = np.float32
 SOC950 = "Ascend950PR_9599"
@@ -24,12 +29,7 @@ def soc950(monkeypatch):
     monkeypatch.setenv("PYACLNN_SOC_NAME", SOC950)
 
 
-def mx(a, b):
-    return np.where(np.isnan(a), a, np.where(np.isnan(b), b, np.where(a > b, a, b)))
-
-
-def mn(a, b):
-    return np.where(np.isnan(a), a, np.where(np.isnan(b), b, np.where(a < b, a, b)))
+mx, mn = cv950.mx, cv950.mn  # NaN-propagating max / min (the kernel's)
 
 
 def ratio(w, h):
@@ -37,35 +37,10 @@ def ratio(w, h):
         return w / mx(h + EPS, FLOOR)
 
 
-def atanf(r):
-    return np.arctan(r.astype(np.float64)).astype(f)
-
-
 def ref(b, g, trans, iof, dt):
-    b, g = np.asarray(b).astype(f), np.asarray(g).astype(f)
-    zero, half, one = f(0), f(0.5), f(1)
-    with np.errstate(all="ignore"):
-        if trans:
-            w1, h1, w2, h2 = mx(b[2], zero), mx(b[3], zero), mx(g[2], zero), mx(g[3], zero)
-            x1a, x2a, y1a, y2a = b[0] - w1 * half, b[0] + w1 * half, b[1] - h1 * half, b[1] + h1 * half
-            x1b, x2b, y1b, y2b = g[0] - w2 * half, g[0] + w2 * half, g[1] - h2 * half, g[1] + h2 * half
-        else:
-            x1a, y1a, x2a, y2a = b
-            x1b, y1b, x2b, y2b = g
-            w1, h1, w2, h2 = mx(x2a - x1a, zero), mx(y2a - y1a, zero), mx(x2b - x1b, zero), mx(y2b - y1b, zero)
-        inter = mx(mn(x2a, x2b) - mx(x1a, x1b), zero) * mx(mn(y2a, y2b) - mx(y1a, y1b), zero)
-        area2 = w2 * h2
-        den = area2 + EPS if iof else ((w1 * h1 + area2) - inter) + EPS
-        o = inter / mx(den, FLOOR)
-        a = atanf(ratio(w1, h1)) - atanf(ratio(w2, h2))
-        if not iof:
-            v = (a * a) * f(0.4052847345693511)
-            o = o - (v / mx((v + one) - o, FLOOR)) * v
-        dx = ((x1a + x2a) - (x1b + x2b)) * half
-        dy = ((y1a + y2a) - (y1b + y2b)) * half
-        cw, ch = mx(x2a, x2b) - mn(x1a, x1b), mx(y2a, y2b) - mn(y1a, y1b)
-        o = o - (dx * dx + dy * dy) / mx((cw * cw + ch * ch) + EPS, FLOOR)
-    return o.reshape(1, -1).astype(dt), a.reshape(1, -1).astype(dt)
+    """tests/ops/test_cv_950_soc.py's float32 step-by-step CIoU (overlap, atan difference), in dt"""
+    o, a = cv950.ciou_ref(b, g, trans, iof)
+    return o.astype(dt), a.astype(dt)
 
 
 def boxes(rng, n, trans, special=False):
@@ -105,14 +80,7 @@ def call(bt, gt, trans, mode, ot, at):
     return ot.numpy(), at.numpy()
 
 
-def same_bits(a, r):
-    a, r = np.ascontiguousarray(a), np.ascontiguousarray(r)
-    assert a.shape == r.shape and a.dtype == r.dtype
-    u = np.dtype(f"u{a.dtype.itemsize}")
-    na, nr = np.isnan(a), np.isnan(r)
-    assert (na == nr).all(), f"NaN positions differ at {np.argwhere(na != nr)[:4].tolist()}"
-    bad = (a.view(u) != r.view(u)) & ~na
-    assert not bad.any(), f"{bad.sum()} differ, e.g. {np.argwhere(bad)[:4].tolist()}: {a[bad][:4]} vs {r[bad][:4]}"
+same_bits = cv950.same_bits  # equal bits where numbers, NaN at the same places
 
 
 T = pyaclnn.AclTensor.from_array
@@ -185,10 +153,4 @@ print(h.hexdigest())
 
 
 def test_same_bytes_threads_and_levels():
-    code = BYTES_CODE % {"tests": os.path.join(REPO, "tests")}
-    outs = {}
-    for env in ({"OMP_NUM_THREADS": "1"}, {"OMP_NUM_THREADS": "2"}, {"OMP_NUM_THREADS": "3"},
-                {"OMP_NUM_THREADS": "2", "PYACLNN_SIMD": "off"}, {"OMP_NUM_THREADS": "2", "PYACLNN_SIMD": "avx2"},
-                {"OMP_NUM_THREADS": "2", "PYACLNN_SIMD": "avx512"}):
-        outs[tuple(env.items())] = run_python(code, dict(env, PYACLNN_SOC_NAME=SOC950))
-    assert len(set(outs.values())) == 1, outs
+    same_bytes_for_threads_and_levels(BYTES_CODE % {"tests": os.path.join(REPO, "tests")}, threads=(1, 2, 3), env={"PYACLNN_SOC_NAME": SOC950})

@@ -11,7 +11,7 @@ import pytest
 
 import pyaclnn
 from pyaclnn import ffi
-from helpers import REPO, run_executor, run_python, ws_call
+from helpers import REPO, run_executor, same_bytes_for_threads_and_levels, ws_call
 
 f = np.float32
 DTYPES, IDS = [np.dtype(np.float32), np.dtype(np.float16), pyaclnn.bfloat16], ["f32", "f16", "bf16"]
@@ -125,10 +125,4 @@ print(h.hexdigest())
 
 
 def test_same_bytes_threads_and_levels():
-    code = BYTES_CODE % {"tests": os.path.join(REPO, "tests")}
-    outs = {}
-    for env in ({"OMP_NUM_THREADS": "1"}, {"OMP_NUM_THREADS": "2"}, {"OMP_NUM_THREADS": "3"},
-                {"OMP_NUM_THREADS": "2", "PYACLNN_SIMD": "off"}, {"OMP_NUM_THREADS": "2", "PYACLNN_SIMD": "avx2"},
-                {"OMP_NUM_THREADS": "2", "PYACLNN_SIMD": "avx512"}):
-        outs[tuple(env.items())] = run_python(code, env)
-    assert len(set(outs.values())) == 1, outs
+    same_bytes_for_threads_and_levels(BYTES_CODE % {"tests": os.path.join(REPO, "tests")}, threads=(1, 2, 3))

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import pyaclnn
-from helpers import REPO, run_executor, run_python, ws_call
+from helpers import REPO, run_executor, same_bytes_for_threads_and_levels, ws_call
 
 _spec = importlib.util.spec_from_file_location("cv950", os.path.join(REPO, "tests", "ops", "test_cv_950_soc.py"))
 cv950 = importlib.util.module_from_spec(_spec)
@@ -84,10 +84,4 @@ print(h.hexdigest())
 
 
 def test_same_bytes_threads_and_levels():
-    code = BYTES_CODE % {"tests": os.path.join(REPO, "tests")}
-    outs = {}
-    for env in ({"OMP_NUM_THREADS": "1"}, {"OMP_NUM_THREADS": "2"}, {"OMP_NUM_THREADS": "3"},
-                {"OMP_NUM_THREADS": "2", "PYACLNN_SIMD": "off"}, {"OMP_NUM_THREADS": "2", "PYACLNN_SIMD": "avx2"},
-                {"OMP_NUM_THREADS": "2", "PYACLNN_SIMD": "avx512"}):
-        outs[tuple(env.items())] = run_python(code, dict(env, PYACLNN_SOC_NAME=SOC950))
-    assert len(set(outs.values())) == 1, outs
+    same_bytes_for_threads_and_levels(BYTES_CODE % {"tests": os.path.join(REPO, "tests")}, threads=(1, 2, 3), env={"PYACLNN_SOC_NAME": SOC950})

@@ -6,13 +6,18 @@ against a literal numpy loop, for a channel count that is not a multiple of 8, s
 gradInput views, pooled attributes that differ from gradOutput's dims (the index then crosses slices), argmax -1 /
 out of the plane / colliding, NaN / Inf / subnormal-half gradients; and the same bytes at OMP_NUM_THREADS 1/2/3 and
 every PYACLNN_SIMD level."""
+import importlib.util
 import os
 
 import numpy as np
 import pytest
 
 import pyaclnn
-from helpers import REPO, run_executor, run_python, ws_call
+from helpers import REPO, run_executor, same_bytes_for_threads_and_levels, ws_call
+
+_spec = importlib.util.spec_from_file_location("cv950", os.path.join(REPO, "tests", "ops", "test_cv_950_soc.py"))
+cv950 = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(cv950)
 
 f = np.float32
 SOC950 = "Ascend950PR_9599"
@@ -95,12 +100,7 @@ def same_bits(a, r):
     assert not bad.any(), f"{bad.sum()} differ, e.g. {np.argwhere(bad)[:4].tolist()}: {a[bad][:4]} vs {r[bad][:4]}"
 
 
-def strided_out(shape, dt):
-    st, acc = [], 2
-    for d in reversed(shape):
-        st.append(acc)
-        acc *= max(d, 1)
-    return pyaclnn.AclTensor(shape, dt, strides=tuple(reversed(st)), offset=1)
+strided_out = cv950.strided_out  # an output view over every other element of a larger buffer
 
 
 @pytest.mark.parametrize("dt", [np.float32, np.float16], ids=["f32", "f16"])
@@ -150,10 +150,4 @@ print(h.hexdigest())
 
 
 def test_same_bytes_threads_and_levels():
-    code = BYTES_CODE % {"tests": os.path.join(REPO, "tests")}
-    outs = {}
-    for env in ({"OMP_NUM_THREADS": "1"}, {"OMP_NUM_THREADS": "2"}, {"OMP_NUM_THREADS": "3"},
-                {"OMP_NUM_THREADS": "2", "PYACLNN_SIMD": "off"}, {"OMP_NUM_THREADS": "2", "PYACLNN_SIMD": "avx2"},
-                {"OMP_NUM_THREADS": "2", "PYACLNN_SIMD": "avx512"}):
-        outs[tuple(env.items())] = run_python(code, dict(env, PYACLNN_SOC_NAME=SOC950))
-    assert len(set(outs.values())) == 1, outs
+    same_bytes_for_threads_and_levels(BYTES_CODE % {"tests": os.path.join(REPO, "tests")}, threads=(1, 2, 3), env={"PYACLNN_SOC_NAME": SOC950})

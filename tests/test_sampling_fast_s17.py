@@ -64,6 +64,21 @@ IM2COL = [
 ]
 
 
+def _taps(k, d, p, s, H, W, oh, ow):
+    """(ki, kj, i, j, y, x) of every kernel tap that lands inside the H x W plane, in (ki, kj) then (i, j) order:
+    output position (i, j) of tap (ki, kj) reads input (i s0 - p0 + ki d0, j s1 - p1 + kj d1)"""
+    for ki in range(k[0]):
+        for kj in range(k[1]):
+            for i in range(oh):
+                y = i * s[0] - p[0] + ki * d[0]
+                if not 0 <= y < H:
+                    continue
+                for j in range(ow):
+                    x = j * s[1] - p[1] + kj * d[1]
+                    if 0 <= x < W:
+                        yield ki, kj, i, j, y, x
+
+
 def im2col_ref(x, k, d, p, s):
     """literal loop: out[n, (c, ki, kj), (i, j)] = x[n, c, i s0 - p0 + ki d0, j s1 - p1 + kj d1] or +0"""
     b = x[None] if x.ndim == 3 else x
@@ -71,19 +86,11 @@ def im2col_ref(x, k, d, p, s):
     oh = (H + 2 * p[0] - d[0] * (k[0] - 1) - 1) // s[0] + 1
     ow = (W + 2 * p[1] - d[1] * (k[1] - 1) - 1) // s[1] + 1
     out = np.zeros((N, C * k[0] * k[1], oh * ow), x.dtype)
+    taps = list(_taps(k, d, p, s, H, W, oh, ow))
     for n in range(N):
         for c in range(C):
-            for ki in range(k[0]):
-                for kj in range(k[1]):
-                    row = (c * k[0] + ki) * k[1] + kj
-                    for i in range(oh):
-                        y = i * s[0] - p[0] + ki * d[0]
-                        if not 0 <= y < H:
-                            continue
-                        for j in range(ow):
-                            xx = j * s[1] - p[1] + kj * d[1]
-                            if 0 <= xx < W:
-                                out[n, row, i * ow + j] = b[n, c, y, xx]
+            for ki, kj, i, j, y, xx in taps:
+                out[n, (c * k[0] + ki) * k[1] + kj, i * ow + j] = b[n, c, y, xx]
     return out[0] if x.ndim == 3 else out
 
 
@@ -274,18 +281,10 @@ def col2im_ref(cols, size, k, d, p, s):
     g = g.reshape(N, C, k[0], k[1], lh, lw)
     acc = np.zeros((N, C, H, W), np.float32)
     taps = {}  # (h, w) -> [(ki, kj, oh, ow)] in (ki, kj) order
-    for ki in range(k[0]):
-        for kj in range(k[1]):
-            for oh in range(lh):
-                h = oh * s[0] - p[0] + ki * d[0]
-                if not 0 <= h < H:
-                    continue
-                for ow in range(lw):
-                    w = ow * s[1] - p[1] + kj * d[1]
-                    if 0 <= w < W:
-                        with np.errstate(all="ignore"):
-                            acc[:, :, h, w] = acc[:, :, h, w] + g[:, :, ki, kj, oh, ow]
-                        taps.setdefault((h, w), []).append((ki, kj, oh, ow))
+    for ki, kj, oh, ow, h, w in _taps(k, d, p, s, H, W, lh, lw):
+        with np.errstate(all="ignore"):
+            acc[:, :, h, w] = acc[:, :, h, w] + g[:, :, ki, kj, oh, ow]
+        taps.setdefault((h, w), []).append((ki, kj, oh, ow))
     for n, c, h, w in zip(*np.nonzero(np.isnan(acc))):
         v = np.float32(0)
         for ki, kj, oh, ow in taps[(h, w)]:
