@@ -136,58 +136,59 @@ __attribute__((noinline, target("avx2"))) static void rd_chunks4(const float *re
  * every partial sum of at most RD_CHUNK of them is an integer below 2^49 times 2^-24: exact in double. The lanes and
  * tree of lane_sum_f32 therefore give the exact sum, and so does any other order of double additions from +0 (an
  * exact zero comes out +0 either way): the same bits, with accumulators laid out for the vector width and one
- * sequential stream from memory, widened in registers. A chunk holding an Inf or NaN (where the order could matter:
- * which NaN's payload survives) returns false and the caller takes the tree. */
+ * sequential stream from memory. A chunk holding an Inf or NaN (where the order could matter: which NaN's payload
+ * survives) returns false and the caller takes the tree.
+ * Every level widens without a conversion instruction: a half's bits placed as sign << 63 | em << 42 and read as a
+ * double are its value times 2^-1008 (a subnormal half: a subnormal double, exactly), so the chunk sums exactly in
+ * that scale and is multiplied back by 2^1008 (exact). With AVX2 / AVX-512 the placing is a sign extension to 64
+ * bits, a shift by 42 and a mask (the sign copies above bit 56 cleared): 3 integer operations per 4 / 8 halves,
+ * against F16C's two conversions (half -> float -> double), measured 13% / 25% faster per chunk on Zen 4. */
+#define RD_F16_PLACE_MASK ((long long)0x81fffc0000000000ull)
 #ifdef RD_X86
-__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx2,f16c"))) static bool rd_f16_chunk_avx512(
-    const uint16_t *s, double *out) {
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx2"))) static bool rd_f16_chunk_avx512(const uint16_t *s,
+                                                                                                double *out) {
     __m512d a[8];
     for (int q = 0; q < 8; q++) a[q] = _mm512_setzero_pd();
-    __m256i mx = _mm256_setzero_si256();
-    const __m256i m7 = _mm256_set1_epi16(0x7fff);
+    __m512i mx = _mm512_setzero_si512();
+    const __m512i m7 = _mm512_set1_epi16(0x7fff), mk = _mm512_set1_epi64(RD_F16_PLACE_MASK);
     for (int k = 0; k < RD_CHUNK; k += 64) {
-        for (int q = 0; q < 4; q++) {
-            const __m256i h = _mm256_loadu_si256((const __m256i *)(const void *)(s + k + 16 * q));
-            mx = _mm256_max_epu16(mx, _mm256_and_si256(h, m7));
-            const __m512 f = _mm512_cvtph_ps(h);
-            a[2 * q] = _mm512_add_pd(a[2 * q], _mm512_cvtps_pd(_mm512_castps512_ps256(f)));
-            a[2 * q + 1] = _mm512_add_pd(a[2 * q + 1],
-                                         _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(f), 1))));
+        mx = _mm512_max_epu16(mx, _mm512_and_si512(_mm512_loadu_si512((const void *)(s + k)), m7));
+        mx = _mm512_max_epu16(mx, _mm512_and_si512(_mm512_loadu_si512((const void *)(s + k + 32)), m7));
+        for (int q = 0; q < 8; q++) {
+            const __m512i w = _mm512_cvtepi16_epi64(_mm_loadu_si128((const __m128i *)(const void *)(s + k + 8 * q)));
+            a[q] = _mm512_add_pd(a[q], _mm512_castsi512_pd(_mm512_and_si512(_mm512_slli_epi64(w, 42), mk)));
         }
     }
-    if (_mm256_cmpgt_epi16_mask(mx, _mm256_set1_epi16(0x7bff))) return false;
+    if (_mm512_cmpgt_epu16_mask(mx, _mm512_set1_epi16(0x7bff))) return false;
     const __m512d t = _mm512_add_pd(_mm512_add_pd(_mm512_add_pd(a[0], a[1]), _mm512_add_pd(a[2], a[3])),
                                     _mm512_add_pd(_mm512_add_pd(a[4], a[5]), _mm512_add_pd(a[6], a[7])));
-    *out = _mm512_reduce_add_pd(t);
+    *out = _mm512_reduce_add_pd(t) * 0x1p1008;
     return true;
 }
-__attribute__((target("avx2,f16c"))) static bool rd_f16_chunk_avx2(const uint16_t *s, double *out) {
+__attribute__((target("avx2"))) static bool rd_f16_chunk_avx2(const uint16_t *s, double *out) {
     __m256d a[8];
     for (int q = 0; q < 8; q++) a[q] = _mm256_setzero_pd();
-    __m128i mx = _mm_setzero_si128();
-    const __m128i m7 = _mm_set1_epi16(0x7fff);
+    __m256i mx = _mm256_setzero_si256();
+    const __m256i m7 = _mm256_set1_epi16(0x7fff), mk = _mm256_set1_epi64x(RD_F16_PLACE_MASK);
     for (int k = 0; k < RD_CHUNK; k += 32) {
-        for (int q = 0; q < 4; q++) {
-            const __m128i h = _mm_loadu_si128((const __m128i *)(const void *)(s + k + 8 * q));
-            mx = _mm_max_epu16(mx, _mm_and_si128(h, m7));
-            const __m256 f = _mm256_cvtph_ps(h);
-            a[2 * q] = _mm256_add_pd(a[2 * q], _mm256_cvtps_pd(_mm256_castps256_ps128(f)));
-            a[2 * q + 1] = _mm256_add_pd(a[2 * q + 1], _mm256_cvtps_pd(_mm256_extractf128_ps(f, 1)));
+        mx = _mm256_max_epu16(mx, _mm256_and_si256(_mm256_loadu_si256((const __m256i *)(const void *)(s + k)), m7));
+        mx = _mm256_max_epu16(mx, _mm256_and_si256(_mm256_loadu_si256((const __m256i *)(const void *)(s + k + 16)), m7));
+        for (int q = 0; q < 8; q++) {
+            const __m256i w = _mm256_cvtepi16_epi64(_mm_loadl_epi64((const __m128i *)(const void *)(s + k + 4 * q)));
+            a[q] = _mm256_add_pd(a[q], _mm256_castsi256_pd(_mm256_and_si256(_mm256_slli_epi64(w, 42), mk)));
         }
     }
-    if (_mm_movemask_epi8(_mm_cmpgt_epi16(mx, _mm_set1_epi16(0x7bff)))) return false;
+    if (_mm256_movemask_epi8(_mm256_cmpgt_epi16(mx, _mm256_set1_epi16(0x7bff)))) return false;
     const __m256d t = _mm256_add_pd(_mm256_add_pd(_mm256_add_pd(a[0], a[1]), _mm256_add_pd(a[2], a[3])),
                                     _mm256_add_pd(_mm256_add_pd(a[4], a[5]), _mm256_add_pd(a[6], a[7])));
     const __m128d u = _mm_add_pd(_mm256_castpd256_pd128(t), _mm256_extractf128_pd(t, 1));
-    *out = _mm_cvtsd_f64(_mm_add_sd(u, _mm_unpackhi_pd(u, u)));
+    *out = _mm_cvtsd_f64(_mm_add_sd(u, _mm_unpackhi_pd(u, u))) * 0x1p1008;
     return true;
 }
 #endif
 #if defined(__SSE2__) && defined(__x86_64__)
-/* The portable x86-64 build (SSE2): no widening through fp32 at all. A half's bits placed as sign << 63 | em << 42
- * read as a double are its value times 2^-1008 (a subnormal half: a subnormal double, exactly), so the chunk sums
- * exactly in that scale and is multiplied back by 2^1008 (exact). The placing takes no shuffles (the portable
- * level's bottleneck: shuffle and shift ports): pmaddwd of a dword (h_lo, h_hi) by (1024, 0) or (0, 1024) is the
+/* The portable x86-64 build (SSE2): the same placing (above), without shuffles (the portable level's bottleneck:
+ * shuffle and shift ports): pmaddwd of a dword (h_lo, h_hi) by (1024, 0) or (0, 1024) is the
  * sign-extended half << 10, i.e. sign copies above bit 25 and the half's em at bits 10..24; masked with
  * 0x81fffc00 it is sign << 31 | em << 10, the upper dword of the wanted double (the dword in an upper position as
  * it is, a lower one moved up by one 64-bit shift). 14 operations per 8 halves, 4 of them shifts / multiplies. */
@@ -196,7 +197,7 @@ static bool rd_f16_chunk_sse2(const uint16_t *s, double *out) {
     for (int q = 0; q < 8; q++) a[q] = _mm_setzero_pd();
     __m128i mx = _mm_setzero_si128();
     const __m128i m7 = _mm_set1_epi16(0x7fff), klo = _mm_set1_epi32(1024), khi = _mm_set1_epi32(1024 << 16),
-                  mk = _mm_set1_epi64x((long long)0x81fffc0000000000ull);
+                  mk = _mm_set1_epi64x(RD_F16_PLACE_MASK);
     for (int k = 0; k < RD_CHUNK; k += 16) {
         for (int q = 0; q < 2; q++) {
             const __m128i h = _mm_loadu_si128((const __m128i *)(const void *)(s + k + 8 * q));
