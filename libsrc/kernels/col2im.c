@@ -95,6 +95,76 @@ static void c2i_add2_f16(float *restrict a, const uint16_t *restrict v0, const u
 #endif
     c2i_add2_f16_port(a, v0, v1, m);
 }
+#ifdef ACL_HALF_ROWS_SSE2
+/* x86-64's portable level (no F16C): fp16 tap rows summed in a scaled domain. The bits sign << 31 | (h & 0x7fff) << 13
+ * read as fp32 are the half's value times 2^-112 exactly (a subnormal half: an fp32 subnormal), 3 integer operations a
+ * vector instead of half_rows.h's exact widening. Every partial sum of halves is a multiple of 2^-24: one of
+ * magnitude 2^-14 or more is normal in both domains, where rounding commutes with the power-of-two scale, and a
+ * smaller one has at most 10 significant bits, exact in both. So the plane's scaled sums times 2^112 are the bits of
+ * the real-domain sums (the same additions in the same order). An Inf / NaN half has no scaled image: *bad is set
+ * and the caller recomputes the plane per element. */
+#define C2I_SCALED 1
+static inline float c2i_sc1(uint16_t h) {
+    const uint32_t u = ((uint32_t)(h & 0x8000u) << 16) | ((uint32_t)(h & 0x7fffu) << 13);
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+/* 8 halves -> their scaled fp32 images (lo: lanes 0-3, hi: 4-7); *mx keeps the largest magnitude's bits */
+static inline void c2i_sc8(__m128i h, __m128 *lo, __m128 *hi, __m128i *mx) {
+    *mx = _mm_max_epi16(*mx, _mm_and_si128(h, _mm_set1_epi16(0x7fff)));
+    /* the upper 16 bits of each fp32: the sign, then (h & 0x7fff) >> 3 (srai copies the sign into bits 14..12:
+     * cleared); the lower 16: h's low 3 bits at the top */
+    const __m128i top = _mm_and_si128(_mm_srai_epi16(h, 3), _mm_set1_epi16((short)0x8fff)), bot = _mm_slli_epi16(h, 13);
+    *lo = _mm_castsi128_ps(_mm_unpacklo_epi16(bot, top));
+    *hi = _mm_castsi128_ps(_mm_unpackhi_epi16(bot, top));
+}
+static void c2i_adds_f16(float *restrict a, const uint16_t *restrict v, int64_t m, int *bad) {
+    __m128i mx = _mm_setzero_si128();
+    int64_t i = 0;
+    for (__m128 lo, hi; i + 8 <= m; i += 8) {
+        c2i_sc8(_mm_loadu_si128((const __m128i *)(const void *)(v + i)), &lo, &hi, &mx);
+        _mm_storeu_ps(a + i, _mm_add_ps(_mm_loadu_ps(a + i), lo));
+        _mm_storeu_ps(a + i + 4, _mm_add_ps(_mm_loadu_ps(a + i + 4), hi));
+    }
+    int big = _mm_movemask_epi8(_mm_cmpgt_epi16(mx, _mm_set1_epi16(0x7bff)));
+    for (; i < m; i++) {
+        big |= (v[i] & 0x7fff) > 0x7bff;
+        a[i] = a[i] + c2i_sc1(v[i]);
+    }
+    *bad |= big != 0;
+}
+static void c2i_adds2_f16(float *restrict a, const uint16_t *restrict v0, const uint16_t *restrict v1, int64_t m,
+                          int *bad) {
+    __m128i mx = _mm_setzero_si128();
+    int64_t i = 0;
+    for (__m128 e0, e1, o0, o1; i + 8 <= m; i += 8) {
+        c2i_sc8(_mm_loadu_si128((const __m128i *)(const void *)(v0 + i)), &e0, &e1, &mx);
+        c2i_sc8(_mm_loadu_si128((const __m128i *)(const void *)(v1 + i)), &o0, &o1, &mx);
+        float *q = a + 2 * i;
+        _mm_storeu_ps(q, _mm_add_ps(_mm_loadu_ps(q), _mm_unpacklo_ps(e0, o0)));
+        _mm_storeu_ps(q + 4, _mm_add_ps(_mm_loadu_ps(q + 4), _mm_unpackhi_ps(e0, o0)));
+        _mm_storeu_ps(q + 8, _mm_add_ps(_mm_loadu_ps(q + 8), _mm_unpacklo_ps(e1, o1)));
+        _mm_storeu_ps(q + 12, _mm_add_ps(_mm_loadu_ps(q + 12), _mm_unpackhi_ps(e1, o1)));
+    }
+    int big = _mm_movemask_epi8(_mm_cmpgt_epi16(mx, _mm_set1_epi16(0x7bff)));
+    for (; i < m; i++) {
+        big |= (v0[i] & 0x7fff) > 0x7bff || (v1[i] & 0x7fff) > 0x7bff;
+        a[2 * i] = a[2 * i] + c2i_sc1(v0[i]);
+        a[2 * i + 1] = a[2 * i + 1] + c2i_sc1(v1[i]);
+    }
+    *bad |= big != 0;
+}
+/* the scaled path is the portable level's (F16C widens exactly at AVX2 and up) */
+static bool c2i_scaled_f16(void) {
+#ifdef C2I_X86
+    return acl_simd_level() < ACL_SIMD_AVX2;
+#else
+    return true;
+#endif
+}
+#endif
+
 /* bf16 widening is a shift: plain loops */
 static void c2i_add_bf16(float *restrict a, const uint16_t *restrict v, int64_t m) {
     for (int64_t i = 0; i < m; i++) a[i] = a[i] + acl_bf16_to_f32_bf(v[i]);
@@ -139,9 +209,11 @@ static inline void c2i_add2_f32(float *restrict a, const float *restrict v0, con
 #include "kernels/dtype_end.h"
 
 #define KSUFFIX f16
+#define C2I_SCALED_DT 1
 #include "kernels/dtype_begin.h"
 #include "kernels/col2im.inc"
 #include "kernels/dtype_end.h"
+#undef C2I_SCALED_DT
 
 #define KSUFFIX bf16
 #include "kernels/dtype_begin.h"
