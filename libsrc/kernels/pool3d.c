@@ -567,8 +567,6 @@ static inline double p3_add_ord_d(double a, double b) {
     }
 
 /* one gradOutput row (gradients g, element stride gst): ity 4 / 8 = an int32 / int64 index row at ir (element stride
- * ist), else the cells in kb; returns the new count of kk */
-/* one gradOutput row (gradients g, element stride gst): ity 4 / 8 = an int32 / int64 index row at ir (element stride
  * ist), else the cells in kb; returns the new count of kk. rule 0: plain additions (fp32 / double gradients: one
  * code at every level, as the per-cell kernel's); fp16 / bf16 gradients (whose path - this or the direct one - the
  * level picks) by the rule where needed: rule 1 (the plane holds a NaN gradient) adds by P3_NADD, rule -1 checks the
